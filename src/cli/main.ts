@@ -1,0 +1,41 @@
+/**
+ * The `karta` command: dispatches to one module per sub-command.
+ * Every command returns its exit code; nothing is thrown past this function.
+ */
+import { commandNames, findCommand } from "./commands.js";
+import { CliIO, nodeIO } from "./io.js";
+
+const usage = (): string =>
+  [
+    "Usage: karta <command> [options]",
+    "",
+    "Commands:",
+    ...commandNames().map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
+    "",
+    "Run 'karta <command> --help' for a command's options and an example.",
+  ].join("\n");
+
+/** Runs the command line `args` (without the node and script names) and returns the exit code. */
+export async function main(args: string[], io: CliIO = nodeIO()): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(usage() + "\n");
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version") {
+    io.stdout("karta 0.1.0\n");
+    return 0;
+  }
+  const command = findCommand(name);
+  if (!command) {
+    io.stderr(`karta: unknown command '${name}'\n${usage()}\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    // A bug of ours: say so in one line rather than print a stack trace.
+    io.stderr(`karta ${name}: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 5;
+  }
+}
