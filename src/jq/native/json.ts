@@ -75,6 +75,7 @@ export function compareCodepoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NON_ASCII = /[^\x00-\x7f]/;
 const SURROGATE = /[\ud800-\udfff]/;
 
@@ -181,7 +182,9 @@ export function kindOf(v: unknown): string {
   }
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f]/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NEEDS_ESCAPE_ASCII = /["\\\x00-\x1f\x7f-\uffff]/;
 
 /** A string as a JSON string literal, escaped the way jq's printer does. */
@@ -543,6 +546,7 @@ class TextParser {
   /** Decodes the body of a string literal (between quotes), as jq's found_string does. */
   private stringBody(raw: string): string {
     if (raw.indexOf("\\") < 0) {
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
       if (/[\x00-\x1f]/.test(raw)) this.fail("Invalid string: control characters from U+0000 through U+001F must be escaped");
       return raw;
     }
