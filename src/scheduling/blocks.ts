@@ -26,7 +26,7 @@ import {
   type WorkloadPodGroupResourceClaim,
 } from "./types.js";
 
-/** Old value for an update; `undefined` for a create. `present: false` means "was not set". */
+/** The previous value on an update (`{ value: undefined }` when it was not set); `undefined` on a create. */
 export type Old<T> = { value: T | undefined } | undefined;
 
 /** Structural deep equality of JSON-like values (absent and undefined members are equal). */

@@ -36,6 +36,7 @@ import {
 } from "./config.js";
 import { childPath, forbidden, internal, invalid, tooMany, type FieldError } from "./fielderrors.js";
 import { isDNS1123Label } from "./formats.js";
+import { generatePodGroupName } from "./naming.js";
 import {
   SCHEDULING_V1ALPHA3,
   SCHEDULING_V1BETA1,
@@ -92,6 +93,12 @@ export type BuildResult<T> = { ok: true; value: T } | { ok: false; error: string
 export interface GroupPlacement {
   /** Name of the parent CompositePodGroup instance. */
   parentCompositePodGroupName?: string;
+}
+
+/** The runtime groups of one Workload instance, parents before children. */
+export interface GroupHierarchy {
+  compositePodGroups: CompositePodGroup[];
+  podGroups: PodGroup[];
 }
 
 const ok = <T>(value: T): BuildResult<T> => ({ ok: true, value });
@@ -208,6 +215,41 @@ export class WorkloadBuilder {
     copyOptional(tmpl, cpg.spec, ["schedulingConstraints", "disruptionMode", "priority", "preemptionPolicy"]);
     if (tmpl.priorityClassName) cpg.spec.priorityClassName = tmpl.priorityClassName;
     return ok(cpg);
+  }
+
+  /**
+   * Every runtime group of one instance of the Workload, top-down as controllers create them:
+   * each CompositePodGroup before its children, children linked to their parent instance.
+   * `nameFor` names the group of a template (default: {@link generatePodGroupName} of the
+   * Workload and template names; pass a suffixing function for several instances).
+   */
+  newGroupHierarchy(nameFor?: (templateName: string) => string): BuildResult<GroupHierarchy> {
+    const wl = this.resolveWorkload();
+    if (!wl.ok) return wl;
+    const workloadName = wl.value.metadata.name ?? "";
+    const name = nameFor ?? ((t: string) => generatePodGroupName(workloadName, t));
+    const out: GroupHierarchy = { compositePodGroups: [], podGroups: [] };
+    const addLeaves = (list: PodGroupTemplate[] | undefined, parent: string | undefined): string | undefined => {
+      for (const t of list ?? []) {
+        const pg = this.newPodGroup(name(t.name), t.name, parent === undefined ? {} : { parentCompositePodGroupName: parent });
+        if (!pg.ok) return pg.error;
+        out.podGroups.push(pg.value);
+      }
+      return undefined;
+    };
+    const addComposites = (list: CompositePodGroupTemplate[] | undefined, parent: string | undefined): string | undefined => {
+      for (const t of list ?? []) {
+        const cpg = this.newCompositePodGroup(name(t.name), t.name, parent === undefined ? {} : { parentCompositePodGroupName: parent });
+        if (!cpg.ok) return cpg.error;
+        out.compositePodGroups.push(cpg.value);
+        const self = cpg.value.metadata.name;
+        const err = addLeaves(t.podGroupTemplates, self) ?? addComposites(t.compositePodGroupTemplates, self);
+        if (err !== undefined) return err;
+      }
+      return undefined;
+    };
+    const err = addLeaves(wl.value.spec.podGroupTemplates, undefined) ?? addComposites(wl.value.spec.compositePodGroupTemplates, undefined);
+    return err === undefined ? ok(out) : fail(err);
   }
 
   // ------------------------------------------------------------ internals

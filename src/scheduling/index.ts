@@ -26,6 +26,7 @@ export {
   type BuildResult,
   type ValidationInput,
   type GroupPlacement,
+  type GroupHierarchy,
   type SchedulingPolicyOption,
   type DisruptionModeOption,
 } from "./builder.js";

@@ -254,4 +254,27 @@ describe("runtime groups", () => {
     assert.deepEqual(pg.value.metadata.ownerReferences, [jobOwner]);
     assert.equal(pg.value.spec.workloadRef!.workloadName, "rl-pipeline-wl");
   });
+
+  test("newGroupHierarchy creates one instance top-down with parent links", () => {
+    const b = newBuilder(pipelineTree(), allOptions());
+    assert.ok(b.buildWorkload().ok);
+    const h = b.newGroupHierarchy((t) => `${t}-0`);
+    assert.ok(h.ok);
+    assert.deepEqual(
+      h.value.compositePodGroups.map((g) => [g.metadata.name, g.spec.parentCompositePodGroupName, g.spec.workloadRef.templateName]),
+      [["rl-pipeline-0", undefined, "rl-pipeline"]],
+    );
+    assert.deepEqual(
+      h.value.podGroups.map((g) => [g.metadata.name, g.spec.parentCompositePodGroupName, g.spec.schedulingPolicy]),
+      [
+        ["driver-0", "rl-pipeline-0", { gang: { minCount: 1 } }],
+        ["workers-0", "rl-pipeline-0", { gang: { minCount: 16 } }],
+      ],
+    );
+    for (const g of h.value.compositePodGroups) assert.deepEqual(validateCompositePodGroup(g), []);
+    for (const g of h.value.podGroups) assert.deepEqual(validatePodGroup(g), []);
+    const named = b.newGroupHierarchy();
+    assert.ok(named.ok);
+    assert.equal(named.value.podGroups[0]!.metadata.name, generatePodGroupName("rl-pipeline-wl", "driver"));
+  });
 });
