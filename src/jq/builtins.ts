@@ -24,7 +24,7 @@ import {
   typeError,
   typeOf,
 } from "./values.js";
-import { explode, formatNumber, implode, parseJsonText, toJson, utf8ByteLength } from "./native/json.js";
+import { explode, implode, parseJsonText, toJson, utf8ByteLength } from "./native/json.js";
 import { matchRegex } from "./native/regex.js";
 import { gmtime, localtime, mktime, strflocaltime, strftime, strptime } from "./native/dates.js";
 

@@ -51,7 +51,6 @@ export function readSuite(file: string): SuiteCase[] {
 export function skipReason(c: SuiteCase): string | undefined {
   if (/\b(import|include|modulemeta|get_search_list)\b/.test(c.program)) return "modules";
   if (/\binputs?\b/.test(c.program)) return "input/inputs";
-  if (/\$__prog_args|\binput_filename\b/.test(c.program) && false) return "cli";
   if (/^\uFEFF/.test(c.input) || /\b(nan|NaN|Infinity)\b/.test(c.input)) return "non-strict JSON input";
   return undefined;
 }
