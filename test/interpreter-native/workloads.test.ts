@@ -152,8 +152,15 @@ describe("Deployment", () => {
       readyReplicas: 3,
       availableReplicas: 3,
     });
-    const empty = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "x" }, status: {} };
-    assert.equal(value(deployment.reflectStatus(empty)), undefined);
+    const annotations = { "resourcetemplate.karmada.io/generation": "1" };
+    const empty = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "x", annotations }, status: {} };
+    assert.deepEqual(value(deployment.reflectStatus(empty)), { resourceTemplateGeneration: 1 });
+    const zero = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "x", annotations: { "resourcetemplate.karmada.io/generation": "0" } }, status: {} };
+    assert.equal(value(deployment.reflectStatus(zero)), undefined, "all zero reflects nothing");
+    // Karmada cannot parse a missing annotation and reports the error.
+    const unannotated = deployment.reflectStatus({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "x" }, status: { replicas: 1 } });
+    assert.equal(unannotated.ok, false);
+    if (!unannotated.ok) assert.equal(unannotated.error.message, 'strconv.ParseInt: parsing "": invalid syntax');
     assert.equal(value(deployment.reflectStatus({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "x" } })), undefined);
   });
 
@@ -218,8 +225,9 @@ describe("StatefulSet", () => {
   });
   test("InterpretStatus has no observedGeneration and always writes replicas and availableReplicas", () => {
     const s = postgres() as any;
+    s.metadata.annotations = { "resourcetemplate.karmada.io/generation": "2" };
     s.status = { observedGeneration: 4 };
-    assert.deepEqual(value(statefulset.reflectStatus(s)), { generation: 4, replicas: 0, availableReplicas: 0 });
+    assert.deepEqual(value(statefulset.reflectStatus(s)), { generation: 4, resourceTemplateGeneration: 2, replicas: 0, availableReplicas: 0 });
   });
   test("AggregateStatus compares a member's template generation with its own generation, as Karmada does", () => {
     const items: AggregatedStatusItem[] = [
@@ -251,8 +259,9 @@ describe("ReplicaSet", () => {
   });
   test("InterpretStatus always writes replicas", () => {
     const empty = rs(0) as any;
+    empty.metadata.annotations = { "resourcetemplate.karmada.io/generation": "1" };
     empty.status = {};
-    assert.deepEqual(value(replicaset.reflectStatus(empty)), { generation: 1, replicas: 0 });
+    assert.deepEqual(value(replicaset.reflectStatus(empty)), { generation: 1, resourceTemplateGeneration: 1, replicas: 0 });
   });
 });
 
