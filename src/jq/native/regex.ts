@@ -53,6 +53,8 @@ const WORD_CLASS = `[${WORD}]`;
 const NOT_WORD_CLASS = `[^${WORD}]`;
 const WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?!${WORD_CLASS})|(?<!${WORD_CLASS})(?=${WORD_CLASS}))`;
 const NOT_WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?=${WORD_CLASS})|(?<!${WORD_CLASS})(?!${WORD_CLASS}))`;
+/** lastAtom marker: the previous item is an anchor or look-around, which cannot be repeated. */
+const ANCHOR = -2;
 const BOS = "(?<![\\s\\S])";
 const EOS = "(?![\\s\\S])";
 const SEMI_EOS = "(?=\\n?(?![\\s\\S]))";
@@ -196,6 +198,7 @@ class Translator {
         case "{": {
           const q = this.quantifier();
           if (q === null) break; // a `{` that is not an interval is a literal
+          if (lastAtom === ANCHOR) this.err("target of repeat operator is invalid");
           if (lastAtom < 0) this.err("target of repeat operator is not specified");
           let atom = this.out.slice(lastAtom);
           if (/[*+?}]$/.test(atom) && !atom.endsWith("\\u{7d}") && this.isQuantified(atom)) atom = `(?:${atom})`;
@@ -207,19 +210,21 @@ class Translator {
           }
           continue;
         }
-        case "(":
-          lastAtom = this.out.length;
-          this.group(o, depth);
+        case "(": {
+          const at = this.out.length;
+          lastAtom = this.group(o, depth) ? ANCHOR : at;
           continue;
+        }
         case "[":
           lastAtom = this.out.length;
           this.pos++;
           this.out += this.charClass(o);
           continue;
-        case "\\":
-          lastAtom = this.out.length;
-          this.escape(o);
+        case "\\": {
+          const at = this.out.length;
+          lastAtom = this.escape(o) ? ANCHOR : at;
           continue;
+        }
         case ".":
           this.pos++;
           lastAtom = this.out.length;
@@ -227,12 +232,12 @@ class Translator {
           continue;
         case "^":
           this.pos++;
-          lastAtom = this.out.length;
+          lastAtom = ANCHOR;
           this.out += o.lines ? "(?<![^\\n])" : BOS;
           continue;
         case "$":
           this.pos++;
-          lastAtom = this.out.length;
+          lastAtom = ANCHOR;
           this.out += o.lines ? "(?![^\\n])" : SEMI_EOS;
           continue;
       }
@@ -286,12 +291,13 @@ class Translator {
     return { text, possessive: false };
   }
 
-  private group(o: Opts, depth: number): void {
+  /** Parses a group; returns true when it is a look-around (which cannot be repeated). */
+  private group(o: Opts, depth: number): boolean {
     const src = this.src;
     this.pos++; // (
     if (src[this.pos] !== "?") {
       this.capture(null, o, depth);
-      return;
+      return false;
     }
     this.pos++;
     const c = src[this.pos];
@@ -301,21 +307,21 @@ class Translator {
       this.out += "(?:";
       this.body(o, depth);
       this.out += ")";
-      return;
+      return false;
     }
     if (c === "=" || c === "!") {
       this.pos++;
       this.out += `(?${c}`;
       this.body(o, depth);
       this.out += ")";
-      return;
+      return true;
     }
     if (rest.startsWith("<=") || rest.startsWith("<!")) {
       this.pos += 2;
       this.out += `(?${rest.slice(0, 2)}`;
       this.body(o, depth);
       this.out += ")";
-      return;
+      return true;
     }
     if (c === ">") {
       this.pos++;
@@ -323,19 +329,19 @@ class Translator {
       this.out += `(?=(?<${name}>`;
       this.body(o, depth);
       this.out += `))\\k<${name}>`;
-      return;
+      return false;
     }
     if (c === "#") {
       const end = src.indexOf(")", this.pos);
       if (end < 0) this.err("end pattern in group");
       this.pos = end + 1;
-      return;
+      return false;
     }
     const named = /^(?:<([A-Za-z_][A-Za-z0-9_]*)>|'([A-Za-z_][A-Za-z0-9_]*)'|P<([A-Za-z_][A-Za-z0-9_]*)>)/.exec(rest);
     if (named) {
       this.pos += named[0].length;
       this.capture(named[1] ?? named[2] ?? named[3], o, depth);
-      return;
+      return false;
     }
     if (c === "<" || c === "'") this.err("invalid group name <>");
     const opt = /^([imsx]*)(?:-([imsx]*))?([:)])/.exec(rest);
@@ -355,7 +361,7 @@ class Translator {
         this.out += ")";
         if (depth === 0 && this.pos < src.length) this.err("unmatched close parenthesis");
       }
-      return;
+      return false;
     }
     if (c === "~") this.err("absent operator (?~...) is not supported");
     if (c === "(") this.err("conditional groups (?(cond)...) are not supported");
@@ -427,18 +433,20 @@ class Translator {
     return null;
   }
 
-  private escape(o: Opts): void {
+  /** Emits an escape; returns true when it is an anchor (which cannot be repeated). */
+  private escape(o: Opts): boolean {
     const src = this.src;
     if (this.pos + 1 >= src.length) this.err("end pattern at escape");
     const e = src[this.pos + 1];
     const cp = this.charEscape();
     if (cp !== null) {
       this.out += this.literal(cp, o);
-      return;
+      return false;
     }
-    const two = (s: string) => {
+    const two = (s: string, anchor = false): boolean => {
       this.pos += 2;
       this.out += s;
+      return anchor;
     };
     switch (e) {
       case "w":
@@ -454,18 +462,18 @@ class Translator {
       case "S":
         return two("\\P{White_Space}");
       case "b":
-        return two(WORD_BOUNDARY);
+        return two(WORD_BOUNDARY, true);
       case "B":
-        return two(NOT_WORD_BOUNDARY);
+        return two(NOT_WORD_BOUNDARY, true);
       case "A":
-        return two(BOS);
+        return two(BOS, true);
       case "z":
-        return two(EOS);
+        return two(EOS, true);
       case "Z":
-        return two(SEMI_EOS);
+        return two(SEMI_EOS, true);
       case "G":
         // Approximation: the start of the search, taken as the start of the string.
-        return two(BOS);
+        return two(BOS, true);
       case "R":
         return two("(?:\\r\\n|[\\n\\v\\f\\r\\u{85}\\u{2028}\\u{2029}])");
       case "N":
@@ -483,7 +491,7 @@ class Translator {
         if (!m) this.err("invalid character property name {}");
         this.pos += m[0].length;
         this.out += propertyClass(m[2], (e === "P") !== (m[1] === "^"));
-        return;
+        return false;
       }
       case "k": {
         const m = /^\\k(?:<([^>]*)>|'([^']*)')/.exec(src.slice(this.pos));
@@ -491,7 +499,7 @@ class Translator {
         this.pos += m[0].length;
         const ref = m[1] ?? m[2];
         this.backref(/^\d+$/.test(ref) ? Number(ref) : ref, o);
-        return;
+        return false;
       }
       case "g":
         this.err("subexpression calls (\\g) are not supported");
@@ -501,19 +509,20 @@ class Translator {
         const text = src.slice(this.pos + 2, end < 0 ? src.length : end);
         this.pos = end < 0 ? src.length : end + 2;
         this.out += "(?:" + [...text].map((ch) => this.literal(ch.codePointAt(0)!, o)).join("") + ")";
-        return;
+        return false;
       }
     }
     if (e >= "1" && e <= "9") {
       const m = /^\\(\d+)/.exec(src.slice(this.pos))!;
       this.pos += m[0].length;
       this.backref(Number(m[1]), o);
-      return;
+      return false;
     }
     // Any other escaped character stands for itself (Perl_NG: `\h` is `h`).
     const c = src.codePointAt(this.pos + 1)!;
     this.pos += 1 + String.fromCodePoint(c).length;
     this.out += this.literal(c, o);
+    return false;
   }
 
   /** After `[`: a bracket expression up to its `]`, as v-mode class source. */
@@ -674,7 +683,7 @@ function compile(regex: string, flags: string): Compiled {
     source = t.translate();
     re = new RegExp(source, t.needsIgnoreCaseFlag ? "dgvi" : "dgv");
   } catch (e) {
-    const msg = e instanceof RegexSyntaxError ? e.message : e instanceof Error ? e.message.replace(/^Invalid regular expression: /, "") : String(e);
+    const msg = e instanceof RegexSyntaxError ? e.message : e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "") : String(e);
     throw new JqRuntimeError(`Regex failure: ${msg}`);
   }
   const compiled: Compiled = { re, groups: t.groups, global, notEmpty };
