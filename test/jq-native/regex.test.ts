@@ -139,6 +139,13 @@ describe("Oniguruma (Perl_NG) semantics translated to JS", () => {
     assert.equal(t("ab", "\\p{Lu}"), false);
     assert.equal(t("aB", "\\p{^Ll}"), true);
   });
+  test("n (FIND_NOT_EMPTY) backtracks into non-empty alternatives, as Oniguruma does", () => {
+    const spans = (input: string, re: string, flags: string) => matches(input, re, flags).map((m) => [m.offset, m.string]);
+    assert.deepEqual(spans("aa", "a*?", "gn"), [[0, "a"], [1, "a"]]);
+    assert.deepEqual(spans("xaay", "a*", "gn"), [[1, "aa"]]);
+    assert.deepEqual(spans("ab", "|b", "n"), [[1, "b"]]);
+    assert.deepEqual(spans("Running", "", "gn"), []);
+  });
   test("inline options are scoped", () => {
     assert.equal(t("xAy", "x(?i)a"), true);
     assert.equal(t("XAY", "x(?i)a"), false);

@@ -681,6 +681,11 @@ function compile(regex: string, flags: string): Compiled {
   let re: RegExp;
   try {
     source = t.translate();
+    if (notEmpty) {
+      // FIND_NOT_EMPTY: remember the rest of the input at the start and refuse to end where it still
+      // begins (an empty match), so the engine backtracks into a non-empty alternative.
+      source = `(?=(?<_rest>[\\s\\S]*))(?:${source})(?!\\k<_rest>)`;
+    }
     re = new RegExp(source, t.needsIgnoreCaseFlag ? "dgvi" : "dgv");
   } catch (e) {
     const msg = e instanceof RegexSyntaxError ? e.message : e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "") : String(e);
@@ -741,8 +746,7 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
     if (b === e) {
       const next = e < len && (s.charCodeAt(e) & 0xfc00) === 0xd800 && (s.charCodeAt(e + 1) & 0xfc00) === 0xdc00 ? e + 2 : e + 1;
       if (c.notEmpty) {
-        // Oniguruma's FIND_NOT_EMPTY rejects empty matches; we skip them (approximation: it would
-        // also try other, non-empty, alternatives at this position).
+        // Cannot happen with the guard added at compile time; kept as a safety net.
         start = next;
         continue;
       }
