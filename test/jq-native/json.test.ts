@@ -11,6 +11,7 @@ import {
   parseJsonText,
   quoteString,
   toJson,
+  toNumber,
   typeErrorSubject,
   utf8ByteLength,
 } from "../../src/jq/native/json.js";
@@ -229,6 +230,25 @@ describe("parseJsonText (fromjson)", () => {
     assert.match(errorOf(() => parseJsonText(deep, { maxDepth: 9999 })), /Exceeds depth limit/);
     const deepNaN = "[".repeat(10000) + "nan" + "]".repeat(10000);
     assert.ok(Array.isArray(parseJsonText(deepNaN, { maxDepth: 20000 })));
+  });
+});
+
+describe("toNumber (tonumber)", () => {
+  test("numbers, numeric strings and jq's parser leniency", () => {
+    assert.deepEqual([1, "1"].map(toNumber), [1, 1]);
+    assert.equal(toNumber("3"), 3);
+    assert.equal(toNumber("-2.5e3"), -2500);
+    assert.equal(toNumber(" 12 "), 12);
+    assert.equal(toNumber("1e1000"), Infinity);
+    assert.ok(Number.isNaN(toNumber("nan")));
+    // A replica count read from an annotation.
+    assert.equal(toNumber({ "deployment.kubernetes.io/revision": "7" }["deployment.kubernetes.io/revision"]), 7);
+  });
+  test("failures", () => {
+    assert.equal(errorOf(() => toNumber("2a")), "Invalid numeric literal at EOF at line 1, column 2 (while parsing '2a')");
+    assert.equal(errorOf(() => toNumber("[1]")), 'string ("[1]") cannot be parsed as a number');
+    assert.equal(errorOf(() => toNumber(null)), "null (null) cannot be parsed as a number");
+    assert.equal(errorOf(() => toNumber([1])), "array ([1]) cannot be parsed as a number");
   });
 });
 

@@ -794,6 +794,23 @@ export function parseJsonText(text: string, opts?: { maxDepth?: number }): unkno
   throw new JqRuntimeError(`${msg} (while parsing '${text}')`);
 }
 
+const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * jq 1.7.1's `tonumber`: numbers pass through; strings are parsed as JSON text (so `" 12 "`, `"nan"`
+ * and `"1e1000"` are accepted and a syntax error reports jq's parser message); a string holding some
+ * other JSON value, or any other input, fails with `<kind> (<value>) cannot be parsed as a number`.
+ */
+export function toNumber(v: unknown): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "string") {
+    if (PLAIN_NUMBER.test(v)) return Number(v);
+    const parsed = parseJsonText(v);
+    if (typeof parsed === "number") return parsed;
+  }
+  throw new JqRuntimeError(`${typeErrorSubject(v)} cannot be parsed as a number`);
+}
+
 /**
  * Parses any number of JSON values from a text (CLI input: JSONL, concatenated or pretty-printed
  * values), yielding them in order. A leading BOM is skipped. Lines that are whole values go through
