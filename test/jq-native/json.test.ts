@@ -265,6 +265,31 @@ describe("parseJsonStream (CLI input)", () => {
     assert.deepEqual([...parseJsonStream("1")], [1]);
     assert.deepEqual([...parseJsonStream("nan\r\n[1]\r\n")].length, 2);
   });
+  test("pretty-printed values one after another, mixed with JSONL and scalars", () => {
+    const pods = Array.from({ length: 5 }, (_, i) => ({
+      kind: "Pod",
+      metadata: { name: `web-${i}`, labels: { "app.kubernetes.io/name": "web" } },
+      status: { phase: i % 2 ? "Pending" : "Running", message: 'quoted "}]" text \\' },
+    }));
+    const text =
+      pods.map((p) => toJson(p, { indent: 2 })).join("\n") +
+      "\n" +
+      pods.map((p) => JSON.stringify(p)).join("\n") +
+      '\n"a string"\n[\n 1,\n 2\n] 3\n4\n{"last":\ntrue}';
+    assert.deepEqual([...parseJsonStream(text)], [...pods, ...pods, "a string", [1, 2], 3, 4, { last: true }]);
+    assert.deepEqual([...parseJsonStream('{"a":1}{"b":2}[3]"s"\n')], [{ a: 1 }, { b: 2 }, [3], "s"]);
+  });
+  test("errors after pretty-printed values point at jq's line and column", () => {
+    const text = toJson({ kind: "Service" }, { indent: 2 }) + "\n" + toJson({ kind: "Pod" }, { indent: 2 }) + '\n{\n  "kind": "Node",\n  "x": [1,]\n}\n';
+    const got: unknown[] = [];
+    const msg = errorOf(() => {
+      for (const v of parseJsonStream(text)) got.push(v);
+    });
+    assert.deepEqual(got, [{ kind: "Service" }, { kind: "Pod" }]);
+    assert.equal(msg, "Expected another array element at line 9, column 11");
+    assert.equal(errorOf(() => [...parseJsonStream('{"a":1}]\n')]), "Unmatched ']' at line 1, column 8");
+    assert.equal(errorOf(() => [...parseJsonStream('[1]\n  {"a":1} x\n')]), "Invalid numeric literal at line 3, column 0");
+  });
   test("yields the values before a syntax error, then throws jq's parser message", () => {
     const got: unknown[] = [];
     const msg = errorOf(() => {

@@ -461,9 +461,11 @@ class TextParser {
     start: number,
     line: number,
     private readonly maxDepth: number,
+    col = 0,
   ) {
     this.pos = start;
     this.line = line;
+    this.col = col;
     this.end = text.length;
   }
 
@@ -726,6 +728,41 @@ class TextParser {
   }
 }
 
+/**
+ * The end (exclusive) of the array, object or string starting at `start`, found by scanning only
+ * brackets and quotes; -1 when the text ends first.
+ */
+function scanValueEnd(text: string, start: number): number {
+  const re = /["[\]{}]/g;
+  re.lastIndex = start;
+  let depth = 0;
+  for (;;) {
+    const m = re.exec(text);
+    if (m === null) return -1;
+    const i = m.index;
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let q = i + 1;
+      for (;;) {
+        q = text.indexOf('"', q);
+        if (q < 0) return -1;
+        let b = q - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((q - 1 - b) % 2 === 0) break;
+        q++;
+      }
+      if (depth === 0) return q + 1;
+      re.lastIndex = q + 1;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+    } else {
+      depth--;
+      if (depth === 0) return i + 1;
+      if (depth < 0) return -1;
+    }
+  }
+}
+
 /** Whether the value parsed by JSON.parse would have stayed within jq's parser stack limit. */
 function withinDepth(text: string, value: unknown, maxDepth: number): boolean {
   // Each open container or pending key takes a stack slot; fewer than maxDepth/2 brackets is always fine.
@@ -741,13 +778,34 @@ function withinDepth(text: string, value: unknown, maxDepth: number): boolean {
 
 /** Exact check: every container must open with fewer than maxDepth stack slots in use. */
 function stackDepthOk(value: unknown, maxDepth: number): boolean {
-  const work: [unknown, number][] = [[value, 0]];
-  while (work.length) {
-    const [v, used] = work.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (used >= maxDepth) return false;
-    if (Array.isArray(v)) for (const x of v) work.push([x, used + 1]);
-    else for (const k in v) work.push([(v as Record<string, unknown>)[k], used + 2]);
+  // Explicit stack (parallel arrays, no per-entry allocation) of containers still to visit.
+  const vals: object[] = [];
+  const used: number[] = [];
+  if (value !== null && typeof value === "object") {
+    vals.push(value);
+    used.push(0);
+  }
+  while (vals.length) {
+    const v = vals.pop()!;
+    const u = used.pop()!;
+    if (u >= maxDepth) return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (x !== null && typeof x === "object") {
+          vals.push(x);
+          used.push(u + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== null && typeof x === "object") {
+          vals.push(x);
+          used.push(u + 2);
+        }
+      }
+    }
   }
   return true;
 }
@@ -825,6 +883,7 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
   const n = text.length;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
+  let triedWhole = false;
   while (pos < n) {
     // Fast path: a line that is one whole value.
     let nl = text.indexOf("\n", pos);
@@ -836,8 +895,63 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       line++;
       continue;
     }
-    // Slow path from this line's start until a value ends at a line end.
-    const p = new TextParser(text, pos, line, maxDepth);
+    // A single document spanning lines (e.g. `kubectl get -o json`): one JSON.parse of the rest, tried
+    // once only (when several values follow it fails after the first, and retrying would be quadratic).
+    if (!triedWhole && nl < n) {
+      triedWhole = true;
+      const whole = fastParse(pos === 0 ? text : text.slice(pos), maxDepth);
+      if (whole.ok) {
+        yield whole.value;
+        return;
+      }
+    }
+    // Medium path: arrays, objects and strings delimited by a structural scan, each read by JSON.parse
+    // (typical input: pretty-printed values one after another, as `jq .` writes them).
+    let q = pos;
+    let qLine = line;
+    let lineStart = pos;
+    let crossed = false;
+    let multiline = false;
+    let resume = false;
+    for (;;) {
+      while (q < n) {
+        const c = text.charCodeAt(q);
+        if (c === 0x0a) {
+          qLine++;
+          lineStart = q + 1;
+          crossed = true;
+        } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
+        q++;
+      }
+      if (q >= n) return;
+      if (crossed && !multiline) {
+        // A new line starts with the next value: back to the line-based fast path (unless values span
+        // lines, as pretty-printed ones do, which the fast path would only fail on).
+        pos = lineStart;
+        line = qLine;
+        resume = true;
+        break;
+      }
+      const c = text.charCodeAt(q);
+      if (c !== 0x7b && c !== 0x5b && c !== 0x22) break;
+      const end = scanValueEnd(text, q);
+      if (end < 0) break;
+      const slice = text.slice(q, end);
+      const r = fastParse(slice, maxDepth);
+      if (!r.ok) break;
+      yield r.value;
+      multiline = false;
+      for (let i = slice.indexOf("\n"); i >= 0; i = slice.indexOf("\n", i + 1)) {
+        qLine++;
+        lineStart = q + i + 1;
+        multiline = true;
+      }
+      crossed = false;
+      q = end;
+    }
+    if (resume) continue;
+    // Slow path (jq's own parser, for exact errors and jq's extensions) until a value ends at a line end.
+    const p = new TextParser(text, q, qLine, maxDepth, widthOf(text, lineStart, q));
     for (;;) {
       let v: Slot;
       try {
@@ -849,7 +963,12 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       if (v === NO_VALUE) return;
       yield v;
       if (!p.idle()) continue;
-      // Resume the fast path if only blanks remain on this line.
+      // Resume the fast path if only blanks remain on this line (or a literal's end took the newline).
+      if (p.pos > 0 && text.charCodeAt(p.pos - 1) === 0x0a) {
+        pos = p.pos;
+        line = p.line;
+        break;
+      }
       let q = p.pos;
       while (q < n) {
         const c = text.charCodeAt(q);
