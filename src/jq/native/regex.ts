@@ -30,7 +30,10 @@ export interface RegexMatch {
 
 /** A translated pattern. */
 interface Compiled {
+  /** With match indices (`d`), for match mode. */
   re: RegExp;
+  /** The same without indices, cheaper, for test mode. */
+  testRe: RegExp;
   /** Per Oniguruma group (1-based order): its JS group name and its jq-visible name. */
   groups: { js: string; name: string | null }[];
   global: boolean;
@@ -55,9 +58,10 @@ const WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?!${WORD_CLASS})|(?<!${WORD_CLASS})
 const NOT_WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?=${WORD_CLASS})|(?<!${WORD_CLASS})(?!${WORD_CLASS}))`;
 /** lastAtom marker: the previous item is an anchor or look-around, which cannot be repeated. */
 const ANCHOR = -2;
-const BOS = "(?<![\\s\\S])";
-const EOS = "(?![\\s\\S])";
-const SEMI_EOS = "(?=\\n?(?![\\s\\S]))";
+// We never set the JS `m` flag, so `^`/`$` are the input's ends (and let V8 see anchored patterns).
+const BOS = "^";
+const EOS = "$";
+const SEMI_EOS = "(?=\\n?$)";
 
 /** POSIX bracket names to v-mode class contents (Oniguruma's Unicode definitions). */
 const POSIX: Record<string, string> = {
@@ -661,10 +665,21 @@ const FLAG_CHARS = /^[gixnsplm]*$/;
 const cache = new Map<string, Compiled>();
 const CACHE_LIMIT = 512;
 
+let lastRegex = "";
+let lastFlags = "";
+let lastCompiled: Compiled | null = null;
+
 function compile(regex: string, flags: string): Compiled {
+  // The same pattern is typically applied to many inputs in a row.
+  if (lastCompiled !== null && regex === lastRegex && flags === lastFlags) return lastCompiled;
   const key = flags + "\u0000" + regex;
   const hit = cache.get(key);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined) {
+    lastRegex = regex;
+    lastFlags = flags;
+    lastCompiled = hit;
+    return hit;
+  }
   const base: Opts = { i: false, dotAll: false, lines: false, x: false };
   let global = false;
   let notEmpty = false;
@@ -691,9 +706,12 @@ function compile(regex: string, flags: string): Compiled {
     const msg = e instanceof RegexSyntaxError ? e.message : e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "") : String(e);
     throw new JqRuntimeError(`Regex failure: ${msg}`);
   }
-  const compiled: Compiled = { re, groups: t.groups, global, notEmpty };
+  const compiled: Compiled = { re, testRe: new RegExp(re.source, re.flags.replace("d", "")), groups: t.groups, global, notEmpty };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, compiled);
+  lastRegex = regex;
+  lastFlags = flags;
+  lastCompiled = compiled;
   return compiled;
 }
 
@@ -717,7 +735,8 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
     throw new JqRuntimeError(`${typeErrorSubject(flags)} is not a string`);
   }
   const c = compile(regex, fl);
-  const re = c.re;
+  // Match indices (`d`) are only needed for capture positions.
+  const re = testMode || c.groups.length === 0 ? c.testRe : c.re;
   const s = input;
   const len = s.length;
 
@@ -759,10 +778,9 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
       continue;
     }
     if (testMode) return true;
-    const ind = m.indices!.groups!;
     const captures: RegexCapture[] = [];
     for (const g of c.groups) {
-      const span = ind[g.js];
+      const span = m.indices!.groups![g.js];
       if (span === undefined) {
         captures.push({ offset: -1, string: null, length: 0, name: g.name } as RegexCapture);
       } else if (span[0] === span[1]) {
