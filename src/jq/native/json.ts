@@ -356,17 +356,15 @@ export function typeErrorSubject(value: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Parser
 
-/** A parse failure: jq's message text and whether it was found at end of input. */
+/** A parse failure: jq's message, where it was found, and whether at end of input. */
 class ParseFailure {
   constructor(
     readonly msg: string,
     readonly line: number,
     readonly column: number,
     readonly atEof: boolean,
-    readonly bare = false,
   ) {}
   text(): string {
-    if (this.bare) return this.msg;
     return this.atEof
       ? `${this.msg} at EOF at line ${this.line}, column ${this.column}`
       : `${this.msg} at line ${this.line}, column ${this.column}`;
@@ -548,7 +546,7 @@ class TextParser {
   /** Decodes the body of a string literal (between quotes), as jq's found_string does. */
   private stringBody(raw: string): string {
     if (raw.indexOf("\\") < 0) {
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
       if (/[\x00-\x1f]/.test(raw)) this.fail("Invalid string: control characters from U+0000 through U+001F must be escaped");
       return raw;
     }
