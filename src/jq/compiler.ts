@@ -47,7 +47,7 @@ import {
   toStringValue,
   typeOf,
 } from "./values.js";
-import { applyFormat } from "./native/formats.js";
+import { applyFormat, isFormatName } from "./native/formats.js";
 
 // ---- natives ----
 /** A builtin written in TypeScript. `fn` maps the input and the values of `$`-arguments to one output. */
@@ -387,9 +387,8 @@ const identityGen: Gen = (input, _env, emit) => emit(input);
 const constNull: Gen = (_input, _env, emit) => emit(null);
 
 function checkFormat(ctx: CompileContext, node: Node, name: string): void {
-  if (!FORMATS.has(name)) throw compileError(ctx, node, `${name} is not a valid format`);
+  if (!isFormatName(name)) throw compileError(ctx, node, `${name} is not a valid format`);
 }
-const FORMATS = new Set(["text", "json", "csv", "tsv", "html", "uri", "sh", "base64", "base64d", "base32", "base32d"]);
 
 /** Emits the elements of an array or the values of an object. */
 function iterate(v: JqValue, emit: Emit): Stop {
@@ -1039,6 +1038,126 @@ function compileCallPath(node: Extract<Node, { type: "Call" }>, scope: Scope | n
   }
   const gen = compileCall(node, scope, ctx);
   return (input, _path, env, emit) => gen(input, env, (v) => emit(INVALID_PATH, v));
+}
+
+// ---- single-valued fast path ----
+/** A filter known to produce exactly one output (or raise): evaluated as a plain function call. */
+export type Single = (input: JqValue) => JqValue;
+
+/**
+ * Compiles expressions that always produce exactly one value and call nothing that could loop
+ * (paths with constant keys, `//`, comparisons, arithmetic, `if`): the common Karta spec and
+ * selector paths. They skip the generator machinery entirely; anything else returns undefined.
+ */
+export function compileSingle(node: Node): Single | undefined {
+  switch (node.type) {
+    case "Identity":
+      return (input) => input;
+    case "Literal": {
+      const value = node.value;
+      return () => value;
+    }
+    case "Index": {
+      if (node.index.type !== "Literal") return undefined;
+      const keys = fieldChain(node);
+      if (keys) return fieldAccessor(keys);
+      const key = node.index.value;
+      if (node.target.type === "Identity") return (input) => index(input, key);
+      const target = compileSingle(node.target);
+      return target && ((input) => index(target(input), key));
+    }
+    case "Pipe": {
+      const left = compileSingle(node.left);
+      const right = left && compileSingle(node.right);
+      return right && ((input) => right(left!(input)));
+    }
+    case "Binary": {
+      const left = compileSingle(node.left);
+      const right = left && compileSingle(node.right);
+      const f = BINARY[node.op]!;
+      return right && ((input) => f(left!(input), right(input)));
+    }
+    case "And":
+    case "Or": {
+      const left = compileSingle(node.left);
+      const right = left && compileSingle(node.right);
+      const isAnd = node.type === "And";
+      return right && ((input) => (isTruthy(left!(input)) === isAnd ? isTruthy(right(input)) : !isAnd));
+    }
+    case "Neg": {
+      const operand = compileSingle(node.operand);
+      return operand && ((input) => negate(operand(input)));
+    }
+    case "Alternative": {
+      const left = compileSingle(node.left);
+      const right = left && compileSingle(node.right);
+      return (
+        right &&
+        ((input) => {
+          let v: JqValue;
+          try {
+            v = left!(input);
+          } catch (e) {
+            if (!isCatchable(e)) throw e;
+            return right(input);
+          }
+          return isTruthy(v) ? v : right(input);
+        })
+      );
+    }
+    case "If": {
+      if (!node.else) return undefined;
+      const cond = compileSingle(node.cond);
+      const then = cond && compileSingle(node.then);
+      const otherwise = then && compileSingle(node.else);
+      return otherwise && ((input) => (isTruthy(cond!(input)) ? then!(input) : otherwise(input)));
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `.a.b["c"]`: the field names of a chain of constant string keys from `.`, or undefined. */
+function fieldChain(node: Node): string[] | undefined {
+  const keys: string[] = [];
+  let n = node;
+  while (n.type === "Index") {
+    if (n.index.type !== "Literal" || typeof n.index.value !== "string") return undefined;
+    // Names that objects inherit would need an own-property check on every access: leave them to index().
+    if (n.index.value in Object.prototype) return undefined;
+    keys.push(n.index.value);
+    n = n.target;
+  }
+  return n.type === "Identity" ? keys.reverse() : undefined;
+}
+
+/** A field path as a loop over plain property reads: the hottest shape of Karta expression. */
+function fieldAccessor(keys: string[]): Single {
+  const step = (v: JqValue, k: string): JqValue => {
+    if (v === null) return null;
+    if (typeof v === "object" && !Array.isArray(v)) {
+      const x = (v as JqObject)[k];
+      return x === undefined ? null : x;
+    }
+    return index(v, k);
+  };
+  if (keys.length === 1) {
+    const [a] = keys as [string];
+    return (input) => step(input, a);
+  }
+  if (keys.length === 2) {
+    const [a, b] = keys as [string, string];
+    return (input) => step(step(input, a), b);
+  }
+  if (keys.length === 3) {
+    const [a, b, c] = keys as [string, string, string];
+    return (input) => step(step(step(input, a), b), c);
+  }
+  return (input) => {
+    let v = input;
+    for (let i = 0; i < keys.length; i++) v = step(v, keys[i]!);
+    return v;
+  };
 }
 
 // ---- the builtin library ----

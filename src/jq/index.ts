@@ -8,8 +8,8 @@
  */
 import type { Node } from "./ast.js";
 import { NATIVES, setLibraryNames } from "./builtins.js";
-import { CompileContext, Scope, compile, compileLibrary, unwrapError } from "./compiler.js";
-import { JqRuntimeError, errorMessageOf } from "./errors.js";
+import { CompileContext, Scope, Single, compile, compileLibrary, compileSingle, unwrapError } from "./compiler.js";
+import { JqRuntimeError } from "./errors.js";
 import { LIBRARY } from "./library.js";
 import { formatNumber, toJson } from "./native/json.js";
 import { parseJq } from "./parser.js";
@@ -123,6 +123,15 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
   }
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const env = options.env ?? {};
+  // Plain paths and the like need no generator, no context and no budget: they cannot loop.
+  const single: Single | undefined = variables.length === 0 ? compileSingle(ast) : undefined;
+  const evalSingle = (input: unknown): JqValue => {
+    try {
+      return single!(input as JqValue);
+    } catch (raw) {
+      throw toJqError(unwrapError(raw), []);
+    }
+  };
 
   const execute = (input: unknown, opts: RunOptions, emit: (v: JqValue) => object | undefined, outputs: unknown[]): void => {
     const context = newContext(limits);
@@ -148,6 +157,7 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
     source,
     ast,
     run(input, opts = {}) {
+      if (single) return [evalSingle(input)];
       const outputs: JqValue[] = [];
       execute(
         input,
@@ -164,6 +174,7 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
       return outputs;
     },
     first(input, opts = {}) {
+      if (single) return evalSingle(input);
       let result: JqValue | undefined;
       const stop = {};
       execute(
@@ -178,6 +189,10 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
       return result;
     },
     forEach(input, each, opts = {}) {
+      if (single) {
+        each(evalSingle(input));
+        return;
+      }
       const stop = {};
       let count = 0;
       execute(
@@ -194,7 +209,10 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
 }
 
 function toJqError(e: unknown, outputs: unknown[]): unknown {
-  if (e instanceof JqRuntimeError) return new JqError("error", errorMessageOf(e.value), e.value, outputs);
+  if (e instanceof JqRuntimeError) {
+    const message = typeof e.value === "string" ? e.value : `${toJson(e.value)} (not a string)`;
+    return new JqError("error", message, e.value, outputs);
+  }
   if (e instanceof JqLimitError) return new JqError("limit", e.message, e.message, outputs);
   if (e instanceof JqHalt) return new JqError("halt", "halt", e.value, outputs, e.exitCode);
   if (e instanceof RangeError) {

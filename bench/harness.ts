@@ -1,0 +1,57 @@
+/** Benchmark helpers: measure operations per second, and print results as a table of ratios. */
+
+export interface BenchResult {
+  /** What was measured. */
+  name: string;
+  /** Operations per second (or, for whole-command timings, 1 / seconds). */
+  opsPerSec: number;
+  /** Name of the baseline this result is compared with, measured in the same run. */
+  baseline?: string;
+  /** `opsPerSec / baseline's opsPerSec`: above 1 means faster than the baseline. */
+  ratio?: number;
+  /** Target and verdict, or any remark. */
+  note?: string;
+}
+
+/** Runs `fn` repeatedly for about `ms` milliseconds (after a warm-up) and returns calls per second. */
+export function opsPerSecond(fn: () => unknown, ms = 300): number {
+  const warmEnd = performance.now() + ms / 3;
+  let sink: unknown;
+  while (performance.now() < warmEnd) sink = fn();
+  let n = 0;
+  let batch = 1;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < ms) {
+    for (let i = 0; i < batch; i++) sink = fn();
+    n += batch;
+    batch = Math.min(batch * 2, 1 << 14);
+    elapsed = performance.now() - start;
+  }
+  void sink;
+  return (n * 1000) / elapsed;
+}
+
+export function formatOps(ops: number): string {
+  if (ops >= 1e6) return `${(ops / 1e6).toFixed(2)}M/s`;
+  if (ops >= 1e3) return `${(ops / 1e3).toFixed(1)}k/s`;
+  return `${ops.toFixed(2)}/s`;
+}
+
+/** Prints results as an aligned table. */
+export function printTable(title: string, results: BenchResult[]): void {
+  console.log(`\n## ${title}`);
+  const rows = results.map((r) => [
+    r.name,
+    formatOps(r.opsPerSec),
+    r.baseline ?? "",
+    r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`,
+    r.note ?? "",
+  ]);
+  const header = ["measure", "rate", "baseline", "ratio", "note"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => "| " + cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ") + " |";
+  console.log(line(header));
+  console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
+  for (const r of rows) console.log(line(r));
+}
