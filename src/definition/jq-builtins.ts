@@ -5,7 +5,7 @@
  */
 export const JQ_BUILTIN_NAMES: ReadonlySet<string> = new Set(
   `
-  empty error not length utf8bytelength keys keys_unsorted values has in map map_values path del getpath setpath
+  true false null empty error not length utf8bytelength keys keys_unsorted values has in map map_values path del getpath setpath
   delpaths to_entries from_entries with_entries select recurse env builtins input_filename
   add any all flatten range floor sqrt pow log exp log10 log2 exp10 exp2 tostring tonumber type infinite nan isinfinite
   isnan isnormal isvalid sort sort_by group_by min max min_by max_by unique unique_by reverse contains indices index
