@@ -1,0 +1,699 @@
+/**
+ * The native core of the jq builtins: what cannot be written in jq, or must stop early, or is hot.
+ * Everything else is jq text in library.ts.
+ */
+import { GenNative, INVALID_PATH, Native, ValueNative, invalidPath } from "./compiler.js";
+import { JqRuntimeError } from "./errors.js";
+import { JqHalt, PathEmit, Stop, current, step } from "./runtime.js";
+import {
+  JqObject,
+  JqValue,
+  PathComponent,
+  add,
+  compare,
+  contains,
+  delpaths,
+  equals,
+  getpath,
+  isObject,
+  isTruthy,
+  lengthOf,
+  setpath,
+  sortedKeys,
+  splitString,
+  typeError,
+  typeOf,
+} from "./values.js";
+import { explode, implode, parseJsonText, toJson, utf8ByteLength } from "./native/json.js";
+import { matchRegex } from "./native/regex.js";
+import { gmtime, localtime, mktime, strflocaltime, strftime, strptime } from "./native/dates.js";
+
+const natives = new Map<string, Native>();
+
+function value(name: string, fn: ValueNative["fn"]): void {
+  natives.set(`${name}/${fn.length === 0 ? 0 : fn.length - 1}`, { kind: "value", fn });
+}
+function valueN(name: string, arity: number, fn: ValueNative["fn"]): void {
+  natives.set(`${name}/${arity}`, { kind: "value", fn });
+}
+function gen(name: string, arity: number, impl: Omit<GenNative, "kind">): void {
+  natives.set(`${name}/${arity}`, { kind: "gen", ...impl });
+}
+
+// ---- types and basics ----
+value("not", (v) => !isTruthy(v));
+value("length", (v) => lengthOf(v));
+value("utf8bytelength", (v) => {
+  if (typeof v !== "string") throw typeError(v, "only strings have UTF-8 byte length");
+  return utf8ByteLength(v);
+});
+value("type", (v) => typeOf(v));
+value("infinite", () => Infinity);
+value("nan", () => NaN);
+value("isinfinite", (v) => {
+  if (typeof v !== "number") throw typeError(v, "number required");
+  return v === Infinity || v === -Infinity;
+});
+value("isnan", (v) => {
+  if (typeof v !== "number") throw typeError(v, "number required");
+  return v !== v;
+});
+value("isnormal", (v) => {
+  if (typeof v !== "number") throw typeError(v, "number required");
+  return isFinite(v) && v !== 0 && Math.abs(v) >= 2.2250738585072014e-308;
+});
+value("now", () => Date.now() / 1000);
+value("builtins", () => builtinNames());
+value("input_filename", () => current.filename);
+value("input_line_number", () => current.inputLineNumber);
+value("error", (_v, msg) => {
+  throw new JqRuntimeError(msg);
+});
+value("halt", () => {
+  throw new JqHalt(0, undefined);
+});
+value("halt_error", (v, code) => {
+  if (typeof code !== "number") throw typeError(code, "halt_error/1: number required");
+  throw new JqHalt(code, v);
+});
+value("debug", (v) => {
+  current.debug?.(toJson(["DEBUG:", v]));
+  return v;
+});
+value("stderr", (v) => {
+  current.stderr?.(toJson(v));
+  return v;
+});
+value("input", () => {
+  const next = current.nextInput?.();
+  if (!next) throw new JqRuntimeError("No more inputs");
+  return next.value;
+});
+
+// ---- strings ----
+value("tostring", (v) => (typeof v === "string" ? v : toJson(v)));
+value("tojson", (v) => toJson(v));
+value("fromjson", (v) => {
+  if (typeof v !== "string") throw typeError(v, "only strings can be parsed");
+  return parseJsonText(v) as JqValue;
+});
+const NUMBER_TEXT = /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+value("tonumber", (v) => {
+  if (typeof v === "number") return v;
+  if (typeof v === "string") {
+    const s = v.trim();
+    if (NUMBER_TEXT.test(s)) return Number(s);
+    if (s === "nan" || s === "-nan") return NaN;
+  }
+  throw typeError(v, "cannot be parsed as a number");
+});
+value("explode", (v) => {
+  if (typeof v !== "string") throw typeError(v, "cannot be exploded, as it is not a string");
+  return explode(v);
+});
+value("implode", (v) => implode(v));
+value("startswith", (v, s) => {
+  if (typeof v !== "string" || typeof s !== "string") throw new JqRuntimeError("startswith() requires string inputs");
+  return v.startsWith(s);
+});
+value("endswith", (v, s) => {
+  if (typeof v !== "string" || typeof s !== "string") throw new JqRuntimeError("endswith() requires string inputs");
+  return v.endsWith(s);
+});
+const WS = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
+value("trim", (v) => {
+  if (typeof v !== "string") throw typeError(v, "trim input must be a string");
+  return v.replace(WS, "");
+});
+value("ltrim", (v) => {
+  if (typeof v !== "string") throw typeError(v, "trim input must be a string");
+  return v.replace(/^[ \t\n\r\f\v]+/, "");
+});
+value("rtrim", (v) => {
+  if (typeof v !== "string") throw typeError(v, "trim input must be a string");
+  return v.replace(/[ \t\n\r\f\v]+$/, "");
+});
+value("split", (v, sep) => {
+  if (typeof v !== "string" || typeof sep !== "string") throw new JqRuntimeError("split input and separator must be strings");
+  return splitString(v, sep);
+});
+value("_strindices", (v, s) => {
+  if (typeof v !== "string" || typeof s !== "string") throw new JqRuntimeError("_strindices requires string inputs");
+  const out: number[] = [];
+  if (s === "") return out;
+  // Offsets count code points, as string slices do.
+  const cps = Array.from(v);
+  const pat = Array.from(s);
+  for (let i = 0; i + pat.length <= cps.length; i++) {
+    let ok = true;
+    for (let j = 0; j < pat.length; j++) {
+      if (cps[i + j] !== pat[j]) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) out.push(i);
+  }
+  return out;
+});
+valueN("_match_impl", 3, (v, re, flags, test) => matchRegex(v, re, flags, isTruthy(test)) as JqValue);
+
+// ---- collections ----
+value("keys", (v) => {
+  if (isObject(v)) return sortedKeys(v);
+  if (Array.isArray(v)) return v.map((_x, i) => i);
+  throw typeError(v, "has no keys");
+});
+value("keys_unsorted", (v) => {
+  if (isObject(v)) return Object.keys(v);
+  if (Array.isArray(v)) return v.map((_x, i) => i);
+  throw typeError(v, "has no keys");
+});
+value("has", (v, k) => {
+  if (v === null) return false;
+  if (isObject(v) && typeof k === "string") return Object.prototype.hasOwnProperty.call(v, k);
+  if (Array.isArray(v) && typeof k === "number") return k >= 0 && k < v.length;
+  throw new JqRuntimeError(`Cannot check whether ${typeOf(v)} has a ${typeOf(k)} key`);
+});
+value("contains", (v, b) => contains(v, b));
+value("add", (v) => {
+  if (Array.isArray(v)) {
+    let acc: JqValue = null;
+    for (const x of v) acc = add(acc, x);
+    return acc;
+  }
+  if (isObject(v)) {
+    let acc: JqValue = null;
+    for (const k in v) acc = add(acc, v[k]!);
+    return acc;
+  }
+  if (v === null) return null;
+  throw new JqRuntimeError(`Cannot iterate over ${typeOf(v)} (${toJson(v)})`);
+});
+value("to_entries", (v) => {
+  if (isObject(v)) return Object.keys(v).map((key) => ({ key, value: v[key]! }));
+  if (Array.isArray(v)) return v.map((value, key) => ({ key, value }));
+  throw typeError(v, "has no keys");
+});
+value("reverse", (v) => {
+  if (v === null) return [];
+  if (typeof v === "string") return Array.from(v).reverse().join("");
+  if (Array.isArray(v)) return v.slice().reverse();
+  if (isObject(v) && Object.keys(v).length === 0) return [];
+  throw new JqRuntimeError(`Cannot index ${typeOf(v)} with number`);
+});
+
+function requireArray(v: JqValue, what: string): JqValue[] {
+  if (!Array.isArray(v)) throw typeError(v, `cannot be ${what}, as it is not an array`);
+  return v;
+}
+value("sort", (v) => requireArray(v, "sorted").slice().sort(compare));
+value("unique", (v) => {
+  const sorted = requireArray(v, "sorted").slice().sort(compare);
+  return sorted.filter((x, i) => i === 0 || compare(sorted[i - 1], x) !== 0);
+});
+value("min", (v) => minMax(requireArray(v, "sorted"), requireArray(v, "sorted"), true));
+value("max", (v) => minMax(requireArray(v, "sorted"), requireArray(v, "sorted"), false));
+value("_min_by_impl", (v, keys) => minMax(requireArray(v, "iterated over"), keys as JqValue[], true));
+value("_max_by_impl", (v, keys) => minMax(requireArray(v, "iterated over"), keys as JqValue[], false));
+
+/** The first minimal or the last maximal element, by the given keys (jq's tie-breaking). */
+function minMax(items: JqValue[], keys: JqValue[], isMin: boolean): JqValue {
+  if (items.length === 0) return null;
+  let best = 0;
+  for (let i = 1; i < items.length; i++) {
+    const c = compare(keys[i], keys[best]);
+    if (isMin ? c < 0 : c >= 0) best = i;
+  }
+  return items[best]!;
+}
+
+function sortIndicesByKeys(v: JqValue, keys: JqValue): number[] {
+  const items = requireArray(v, "sorted");
+  if (!Array.isArray(keys) || keys.length !== items.length) throw new JqRuntimeError("Sort keys must be an array of the input's length");
+  // Array.prototype.sort is stable, as jq's sort_by is.
+  return items.map((_x, i) => i).sort((a, b) => compare(keys[a], keys[b]));
+}
+value("_sort_by_impl", (v, keys) => sortIndicesByKeys(v, keys).map((i) => (v as JqValue[])[i]!));
+value("_group_by_impl", (v, keys) => {
+  const order = sortIndicesByKeys(v, keys);
+  const groups: JqValue[][] = [];
+  let prev: JqValue | undefined;
+  for (const i of order) {
+    const k = (keys as JqValue[])[i]!;
+    if (groups.length === 0 || compare(prev, k) !== 0) groups.push([]);
+    groups[groups.length - 1]!.push((v as JqValue[])[i]!);
+    prev = k;
+  }
+  return groups;
+});
+
+// ---- paths ----
+value("setpath", (v, p, x) => setpath(v, p, x));
+value("delpaths", (v, ps) => delpaths(v, ps));
+gen("getpath", 1, {
+  gen: (input, [p], emit) =>
+    p!.code.gen(input, p!.env, (path) => {
+      try {
+        return emit(getpath(input, path));
+      } catch (e) {
+        if (e instanceof JqRuntimeError) return emit(null);
+        throw e;
+      }
+    }),
+  path: (input, base, [p], emit) =>
+    p!.code.gen(input, p!.env, (path) => {
+      if (!Array.isArray(path)) throw new JqRuntimeError("Path must be specified as an array");
+      let v: JqValue;
+      try {
+        v = getpath(input, path);
+      } catch {
+        v = null;
+      }
+      if (base === INVALID_PATH) throw invalidPath(input);
+      return emit([...base, ...(path as PathComponent[])], v);
+    }),
+});
+gen("path", 1, {
+  gen: (input, [f], emit) =>
+    f!.code.path()(input, [], f!.env, (p, v) => {
+      if (p === INVALID_PATH) throw invalidPath(v);
+      return emit(p as JqValue);
+    }),
+});
+gen("paths", 0, {
+  gen: (input, _args, emit) => recursePaths(input, [], (p) => (p.length > 0 ? emit(p as JqValue) : undefined)),
+});
+
+function recursePaths(v: JqValue, path: PathComponent[], emit: PathEmit): Stop {
+  step();
+  const r = emit(path, v);
+  if (r) return r;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const s = recursePaths(v[i]!, [...path, i], emit);
+      if (s) return s;
+    }
+  } else if (isObject(v)) {
+    for (const k in v) {
+      const s = recursePaths(v[k]!, [...path, k], emit);
+      if (s) return s;
+    }
+  }
+  return undefined;
+}
+
+// ---- control ----
+gen("empty", 0, { gen: () => undefined, path: () => undefined });
+gen("select", 1, {
+  gen: (input, [f], emit) => f!.code.gen(input, f!.env, (c) => (isTruthy(c) ? emit(input) : undefined)),
+  path: (input, path, [f], emit) => f!.code.gen(input, f!.env, (c) => (isTruthy(c) ? emit(path, input) : undefined)),
+});
+gen("recurse", 0, {
+  gen: (input, _args, emit) => recursePaths(input, [], (_p, v) => emit(v)),
+  path: (input, path, _args, emit) => recursePaths(input, path, emit),
+});
+gen("recurse", 1, {
+  gen: (input, [f], emit) => {
+    const r = (v: JqValue): Stop => {
+      step();
+      return emit(v) || f!.code.gen(v, f!.env, r);
+    };
+    return r(input);
+  },
+  path: (input, path, [f], emit) => {
+    const r = (p: PathComponent[], v: JqValue): Stop => {
+      step();
+      return emit(p, v) || f!.code.path()(v, p, f!.env, r);
+    };
+    return r(path, input);
+  },
+});
+gen("map", 1, {
+  gen: (input, [f], emit) => {
+    const out: JqValue[] = [];
+    const collect = (v: JqValue): Stop => {
+      out.push(v);
+      return undefined;
+    };
+    if (Array.isArray(input)) {
+      for (const x of input) {
+        step();
+        const r = f!.code.gen(x, f!.env, collect);
+        if (r) return r;
+      }
+    } else if (isObject(input)) {
+      for (const k in input) {
+        const r = f!.code.gen(input[k]!, f!.env, collect);
+        if (r) return r;
+      }
+    } else {
+      throw new JqRuntimeError(`Cannot iterate over ${typeOf(input)}${input === null ? "" : ` (${toJson(input)})`}`);
+    }
+    return emit(out);
+  },
+});
+
+/** `limit($n; f)`: at most n outputs of f, stopping f as soon as it has given them. */
+function limitGen<E extends (...a: never[]) => Stop>(
+  n: JqValue,
+  run: (emit: E) => Stop,
+  emit: E,
+): Stop {
+  if (typeof n !== "number") throw new JqRuntimeError("Invalid limit: must be a number");
+  if (n <= 0) return n === 0 ? undefined : run(emit);
+  let count = 0;
+  const token = {};
+  const r = run(((...a: never[]) => {
+    const s = emit(...a);
+    if (s) return s;
+    return ++count >= n ? token : undefined;
+  }) as E);
+  return r === token ? undefined : r;
+}
+gen("limit", 2, {
+  gen: (input, [n, f], emit) => n!.code.gen(input, n!.env, (nv) => limitGen(nv, (e) => f!.code.gen(input, f!.env, e), emit)),
+  path: (input, path, [n, f], emit) =>
+    n!.code.gen(input, n!.env, (nv) => limitGen(nv, (e: PathEmit) => f!.code.path()(input, path, f!.env, e), emit)),
+});
+gen("first", 1, {
+  gen: (input, [f], emit) => limitGen(1, (e) => f!.code.gen(input, f!.env, e), emit),
+  path: (input, path, [f], emit) => limitGen(1, (e: PathEmit) => f!.code.path()(input, path, f!.env, e), emit),
+});
+gen("nth", 2, {
+  gen: (input, [n, f], emit) =>
+    n!.code.gen(input, n!.env, (nv) => {
+      if (typeof nv !== "number") throw new JqRuntimeError("nth/2: number required");
+      if (nv < 0) throw new JqRuntimeError("nth doesn't support negative indices");
+      let i = 0;
+      const token = {};
+      let found: { v: JqValue } | undefined;
+      const r = f!.code.gen(input, f!.env, (v) => {
+        if (i++ >= nv) {
+          found = { v };
+          return token;
+        }
+        return undefined;
+      });
+      if (r && r !== token) return r;
+      return found ? emit(found.v) : undefined;
+    }),
+});
+// repeat(f) applies f to the same input again and again (f, f, f, ...) until an error or a stop.
+gen("repeat", 1, {
+  gen: (input, [f], emit) => {
+    for (;;) {
+      step();
+      const r = f!.code.gen(input, f!.env, emit);
+      if (r) return r;
+    }
+  },
+});
+gen("inputs", 0, {
+  gen: (_input, _args, emit) => {
+    for (;;) {
+      const next = current.nextInput?.();
+      if (!next) return undefined;
+      const r = emit(next.value);
+      if (r) return r;
+    }
+  },
+});
+value("bsearch", (v, target) => {
+  if (!Array.isArray(v)) throw typeError(v, "cannot be searched from");
+  let lo = 0;
+  let hi = v.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = compare(v[mid], target);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1 - lo;
+});
+gen("isempty", 1, {
+  gen: (input, [g], emit) => {
+    const token = {};
+    const r = g!.code.gen(input, g!.env, () => token);
+    if (r && r !== token) return r;
+    return emit(r !== token);
+  },
+});
+
+function anyAll(isAny: boolean): GenNative["gen"] {
+  return (input, [g, cond], emit) => {
+    const token = {};
+    const r = g!.code.gen(input, g!.env, (x) =>
+      cond!.code.gen(x, cond!.env, (c) => (isTruthy(c) === isAny ? token : undefined)),
+    );
+    if (r && r !== token) return r;
+    return emit(r === token ? isAny : !isAny);
+  };
+}
+gen("any", 2, { gen: anyAll(true) });
+gen("all", 2, { gen: anyAll(false) });
+function anyAllOf(isAny: boolean, withCond: boolean): GenNative["gen"] {
+  const inner = anyAll(isAny);
+  const identity = { code: { gen: (v: JqValue, _e: unknown, emit: (v: JqValue) => Stop) => emit(v), path: () => { throw new Error("unused"); } }, env: { v: null, up: null } };
+  const each = { code: { gen: (v: JqValue, _e: unknown, emit: (v: JqValue) => Stop) => iterateValues(v, emit), path: () => { throw new Error("unused"); } }, env: { v: null, up: null } };
+  return (input, args, emit) => inner(input, [each, withCond ? args[0]! : identity], emit);
+}
+function iterateValues(v: JqValue, emit: (v: JqValue) => Stop): Stop {
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const r = emit(x);
+      if (r) return r;
+    }
+    return undefined;
+  }
+  if (isObject(v)) {
+    for (const k in v) {
+      const r = emit(v[k]!);
+      if (r) return r;
+    }
+    return undefined;
+  }
+  throw new JqRuntimeError(`Cannot iterate over ${typeOf(v)}${v === null ? "" : ` (${toJson(v)})`}`);
+}
+gen("any", 0, { gen: anyAllOf(true, false) });
+gen("all", 0, { gen: anyAllOf(false, false) });
+gen("any", 1, { gen: anyAllOf(true, true) });
+gen("all", 1, { gen: anyAllOf(false, true) });
+
+function rangeLoop(from: JqValue, upto: JqValue, by: JqValue, emit: (v: JqValue) => Stop): Stop {
+  if (typeof from !== "number" || typeof upto !== "number" || typeof by !== "number") {
+    throw new JqRuntimeError("Range bounds must be numeric");
+  }
+  if (by > 0) {
+    for (let x = from; x < upto; x += by) {
+      step();
+      const r = emit(x);
+      if (r) return r;
+    }
+  } else if (by < 0) {
+    for (let x = from; x > upto; x += by) {
+      step();
+      const r = emit(x);
+      if (r) return r;
+    }
+  } else if (from < upto) {
+    for (;;) {
+      step();
+      const r = emit(from);
+      if (r) return r;
+    }
+  }
+  return undefined;
+}
+gen("range", 2, {
+  gen: (input, [a, b], emit) =>
+    a!.code.gen(input, a!.env, (from) => b!.code.gen(input, b!.env, (upto) => rangeLoop(from, upto, 1, emit))),
+});
+gen("range", 3, {
+  gen: (input, [a, b, c], emit) =>
+    a!.code.gen(input, a!.env, (from) =>
+      b!.code.gen(input, b!.env, (upto) => c!.code.gen(input, c!.env, (by) => rangeLoop(from, upto, by, emit))),
+    ),
+});
+gen("ltrimstr", 1, {
+  gen: (input, [x], emit) =>
+    x!.code.gen(input, x!.env, (p) =>
+      emit(typeof input === "string" && typeof p === "string" && input.startsWith(p) ? input.slice(p.length) : input),
+    ),
+});
+gen("rtrimstr", 1, {
+  gen: (input, [x], emit) =>
+    x!.code.gen(input, x!.env, (p) =>
+      emit(
+        typeof input === "string" && typeof p === "string" && p.length > 0 && input.endsWith(p)
+          ? input.slice(0, input.length - p.length)
+          : input,
+      ),
+    ),
+});
+
+// ---- dates ----
+value("mktime", (v) => mktime(v));
+value("gmtime", (v) => gmtime(v) as JqValue);
+value("localtime", (v) => localtime(v) as JqValue);
+value("strftime", (v, f) => strftime(v, f));
+value("strflocaltime", (v, f) => strflocaltime(v, f));
+value("strptime", (v, f) => strptime(v, f) as JqValue);
+
+// ---- math ----
+function num(v: JqValue): number {
+  if (typeof v !== "number") throw typeError(v, "number required");
+  return v;
+}
+const MATH1: Record<string, (x: number) => number> = {
+  floor: Math.floor,
+  ceil: Math.ceil,
+  round: (x) => (x < 0 ? -Math.round(-x) : Math.round(x)),
+  trunc: Math.trunc,
+  rint: roundHalfEven,
+  nearbyint: roundHalfEven,
+  fabs: Math.abs,
+  sqrt: Math.sqrt,
+  cbrt: Math.cbrt,
+  exp: Math.exp,
+  exp2: (x) => Math.pow(2, x),
+  exp10: (x) => Math.pow(10, x),
+  pow10: (x) => Math.pow(10, x),
+  expm1: Math.expm1,
+  log: Math.log,
+  log2: Math.log2,
+  log10: Math.log10,
+  log1p: Math.log1p,
+  logb: (x) => (x === 0 ? -Infinity : isFinite(x) ? Math.floor(Math.log2(Math.abs(x))) : Math.abs(x)),
+  significand: (x) => {
+    if (x === 0 || !isFinite(x)) return x;
+    const [m] = frexp(x);
+    return m * 2;
+  },
+  gamma: lgamma,
+  lgamma,
+  tgamma,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  asin: Math.asin,
+  acos: Math.acos,
+  atan: Math.atan,
+  sinh: Math.sinh,
+  cosh: Math.cosh,
+  tanh: Math.tanh,
+  asinh: Math.asinh,
+  acosh: Math.acosh,
+  atanh: Math.atanh,
+};
+for (const [name, f] of Object.entries(MATH1)) value(name, (v) => f(num(v)));
+value("frexp", (v) => frexp(num(v)));
+value("modf", (v) => {
+  const x = num(v);
+  if (!isFinite(x)) return x !== x ? [NaN, NaN] : [0 * Math.sign(x), x];
+  const i = Math.trunc(x);
+  return [x - i, i];
+});
+value("lgamma_r", (v) => {
+  const x = num(v);
+  return [lgamma(x), tgamma(x) < 0 ? -1 : 1];
+});
+const MATH2: Record<string, (a: number, b: number) => number> = {
+  pow: Math.pow,
+  atan2: Math.atan2,
+  fmin: (a, b) => (a !== a ? b : b !== b ? a : Math.min(a, b)),
+  fmax: (a, b) => (a !== a ? b : b !== b ? a : Math.max(a, b)),
+  fmod: (a, b) => a % b,
+  fdim: (a, b) => (a - b > 0 ? a - b : 0),
+  copysign: (a, b) => Math.abs(a) * (b < 0 || Object.is(b, -0) ? -1 : 1),
+  hypot: Math.hypot,
+  ldexp: (a, b) => a * Math.pow(2, Math.trunc(b)),
+  scalb: (a, b) => a * Math.pow(2, b),
+  scalbln: (a, b) => a * Math.pow(2, Math.trunc(b)),
+  drem: (a, b) => a - b * roundHalfEven(a / b),
+  nextafter,
+  nexttoward: nextafter,
+};
+for (const [name, f] of Object.entries(MATH2)) valueN(name, 2, (_v, a, b) => f(num(a), num(b)));
+valueN("fma", 3, (_v, a, b, c) => num(a) * num(b) + num(c));
+
+function roundHalfEven(x: number): number {
+  if (!isFinite(x)) return x;
+  const r = Math.round(x);
+  return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+function frexp(x: number): [number, number] {
+  if (x === 0 || !isFinite(x) || x !== x) return [x, 0];
+  let e = Math.max(-1073, Math.floor(Math.log2(Math.abs(x))) + 1);
+  let m = x * Math.pow(2, -e);
+  while (Math.abs(m) < 0.5) {
+    m *= 2;
+    e--;
+  }
+  while (Math.abs(m) >= 1) {
+    m /= 2;
+    e++;
+  }
+  return [m, e];
+}
+
+// Lanczos approximation (g = 7), accurate to about 15 digits.
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+function tgamma(x: number): number {
+  if (x !== x) return NaN;
+  if (x === Infinity) return Infinity;
+  if (Number.isInteger(x) && x <= 0) return NaN;
+  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * tgamma(1 - x));
+  if (Number.isInteger(x) && x <= 171) {
+    let r = 1;
+    for (let i = 2; i < x; i++) r *= i;
+    return r;
+  }
+  const z = x - 1;
+  let a = LANCZOS[0]!;
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a += LANCZOS[i]! / (z + i);
+  return Math.sqrt(2 * Math.PI) * Math.pow(t, z + 0.5) * Math.exp(-t) * a;
+}
+function lgamma(x: number): number {
+  if (x !== x) return NaN;
+  if (!isFinite(x)) return Infinity;
+  if (Number.isInteger(x) && x <= 0) return Infinity;
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
+  if (x === 1 || x === 2) return 0;
+  const z = x - 1;
+  let a = LANCZOS[0]!;
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a += LANCZOS[i]! / (z + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+function nextafter(a: number, b: number): number {
+  if (a !== a || b !== b) return NaN;
+  if (a === b) return b;
+  if (a === 0) return b > 0 ? 5e-324 : -5e-324;
+  const buf = new DataView(new ArrayBuffer(8));
+  buf.setFloat64(0, a);
+  let bits = buf.getBigInt64(0);
+  bits += (b > a) === (a > 0) ? 1n : -1n;
+  buf.setBigInt64(0, bits);
+  return buf.getFloat64(0);
+}
+
+/** Every builtin as `name/arity`, internal ones (leading `_`) excepted. */
+let libraryNames: string[] = [];
+export function setLibraryNames(names: string[]): void {
+  libraryNames = names;
+}
+function builtinNames(): string[] {
+  const all = new Set([...natives.keys(), ...libraryNames]);
+  return [...all].filter((n) => !n.startsWith("_"));
+}
+
+export const NATIVES: ReadonlyMap<string, Native> = natives;
+export type { JqObject };
+void equals;

@@ -1,0 +1,1066 @@
+/**
+ * The jq compiler: AST to closures. Every node compiles to a value-mode generator, and on demand to a
+ * path-mode generator (used by `path(f)`, assignment and `del`). Names are resolved at compile time to a
+ * depth in the environment, so the runtime walks frames and never looks up a name.
+ */
+import type { Node, Pattern } from "./ast.js";
+import { JqRuntimeError } from "./errors.js";
+import {
+  Closure,
+  CompiledArg,
+  Emit,
+  Frame,
+  Gen,
+  JqHalt,
+  JqLimitError,
+  PathEmit,
+  PathGen,
+  Stop,
+  current,
+  step,
+} from "./runtime.js";
+import { JqSyntaxError } from "./syntax-error.js";
+import {
+  JqObject,
+  JqValue,
+  PathComponent,
+  add,
+  compare,
+  delpaths,
+  divide,
+  dumpJson,
+  dumpShort,
+  equals,
+  getpath,
+  index,
+  isObject,
+  isTruthy,
+  modulo,
+  multiply,
+  negate,
+  setpath,
+  slice,
+  subtract,
+  toStringValue,
+  typeOf,
+} from "./values.js";
+import { applyFormat } from "./native/formats.js";
+
+// ---- natives ----
+/** A builtin written in TypeScript. `fn` maps the input and the values of `$`-arguments to one output. */
+export interface ValueNative {
+  kind: "value";
+  fn: (input: JqValue, ...args: JqValue[]) => JqValue;
+}
+/** A builtin that drives its filter arguments itself (control flow, early stop, path mode). */
+export interface GenNative {
+  kind: "gen";
+  gen: (input: JqValue, args: Closure[], emit: Emit) => Stop;
+  path?: (input: JqValue, path: PathComponent[], args: Closure[], emit: PathEmit) => Stop;
+}
+export type Native = ValueNative | GenNative;
+
+// ---- scope ----
+/** A function known at compile time: its parameters and body, compiled lazily (for recursion). */
+export interface FuncInfo {
+  name: string;
+  params: string[];
+  body: Node;
+  /** Scope for the body: the function itself and its parameters on top of the definition's scope. */
+  bodyScope: Scope | null;
+  program: string;
+  gen?: Gen;
+  pathGen?: PathGen;
+  /** For functions defined where no runtime frame is needed (the builtin library): their fixed home frame. */
+  home?: Frame;
+}
+
+type Entry =
+  | { kind: "var"; name: string }
+  | { kind: "func"; name: string; arity: number; fn: FuncInfo }
+  | { kind: "param"; name: string }
+  | { kind: "label"; name: string };
+
+/** The compile-time mirror of the runtime environment: one entry per frame, innermost first. */
+export interface Scope {
+  entry: Entry;
+  up: Scope | null;
+  /** Entries of the builtin library are static: they have no runtime frame. */
+  isStatic?: boolean;
+}
+
+/** Everything the compiler needs besides the scope. */
+export interface CompileContext {
+  program: string;
+  natives: Map<string, Native>;
+}
+
+type Found =
+  | { kind: "var" | "param" | "label"; depth: number }
+  | { kind: "func"; depth: number; fn: FuncInfo; isStatic: boolean }
+  | undefined;
+
+function lookup(scope: Scope | null, kind: Entry["kind"], name: string, arity = 0): Found {
+  let depth = 0;
+  for (let s = scope; s; s = s.up) {
+    const e = s.entry;
+    if (kind === "func") {
+      if (e.kind === "func" && e.name === name && e.arity === arity) {
+        return { kind: "func", depth, fn: e.fn, isStatic: s.isStatic === true };
+      }
+      if (e.kind === "param" && arity === 0 && e.name === name) return { kind: "param", depth };
+    } else if (e.kind === kind && e.name === name) {
+      return { kind, depth } as Found;
+    }
+    if (!s.isStatic) depth++;
+  }
+  return undefined;
+}
+
+function frameAt(env: Frame, depth: number): Frame {
+  let f = env;
+  for (let i = 0; i < depth; i++) f = f.up!;
+  return f;
+}
+
+function push(scope: Scope | null, entry: Entry): Scope {
+  return { entry, up: scope };
+}
+
+// ---- helpers ----
+function compileError(ctx: CompileContext, node: { span: { start: number } }, message: string): JqSyntaxError {
+  return new JqSyntaxError(message, ctx.program, node.span.start);
+}
+
+/** Calls `fn` with every combination of the outputs of `gens` (first argument outermost), stopping early. */
+function cartesian(gens: Gen[], input: JqValue, env: Frame, fn: (vals: JqValue[]) => Stop): Stop {
+  const vals: JqValue[] = new Array(gens.length);
+  const go = (i: number): Stop => {
+    if (i === gens.length) return fn(vals);
+    return gens[i]!(input, env, (v) => {
+      vals[i] = v;
+      return go(i + 1);
+    });
+  };
+  return go(0);
+}
+
+class PassThrough {
+  constructor(
+    readonly tag: object,
+    readonly error: unknown,
+  ) {}
+}
+
+/** Is this error one that `try` catches? Budget errors, halts and our own bugs are not. */
+function isCatchable(e: unknown): e is JqRuntimeError {
+  return e instanceof JqRuntimeError;
+}
+
+/**
+ * Runs `body`, handing errors raised inside it to `onError`, but not errors raised by the consumer
+ * (`emit`): those belong to the enclosing expression.
+ */
+function tryRun(body: (emit: Emit) => Stop, emit: Emit, onError: (e: JqRuntimeError) => Stop): Stop {
+  const tag = {};
+  try {
+    return body((v) => {
+      try {
+        return emit(v);
+      } catch (e) {
+        throw e instanceof PassThrough && e.tag === tag ? e : new PassThrough(tag, e);
+      }
+    });
+  } catch (e) {
+    if (e instanceof PassThrough) {
+      if (e.tag === tag) throw e.error;
+      throw e;
+    }
+    if (isCatchable(e)) return onError(e);
+    throw e;
+  }
+}
+
+/** Unwraps errors that crossed a try boundary on their way out of a run. */
+export function unwrapError(e: unknown): unknown {
+  while (e instanceof PassThrough) e = e.error;
+  return e;
+}
+
+/**
+ * The path of a value that did not come from a path expression (`path(1)`, `path(map(f) | .[0])`).
+ * jq reports the error only when something tries to use it as a path, so it travels as a marker.
+ */
+export const INVALID_PATH: PathComponent[] = Object.freeze([]) as unknown as PathComponent[];
+
+export function invalidPath(v: JqValue): JqRuntimeError {
+  return new JqRuntimeError(`Invalid path expression with result ${dumpShort(v, 30)}`);
+}
+
+function invalidAccess(k: JqValue, v: JqValue): JqRuntimeError {
+  return new JqRuntimeError(`Invalid path expression near attempt to access element ${dumpShort(k)} of ${dumpShort(v, 30)}`);
+}
+
+function invalidIterate(v: JqValue): JqRuntimeError {
+  return new JqRuntimeError(`Invalid path expression near attempt to iterate through ${dumpShort(v, 30)}`);
+}
+
+// ---- the compiler ----
+/** Compiles an AST in value mode. */
+export function compile(node: Node, scope: Scope | null, ctx: CompileContext): Gen {
+  switch (node.type) {
+    case "Identity":
+      return (input, _env, emit) => emit(input);
+    case "RecurseDefault":
+      return compile({ type: "Call", name: "recurse", args: [], span: node.span }, scope, ctx);
+    case "Literal": {
+      const value = node.value;
+      return (_input, _env, emit) => emit(value);
+    }
+    case "String":
+      return compileString(node.parts, node.format, scope, ctx);
+    case "Format": {
+      const name = node.name;
+      checkFormat(ctx, node, name);
+      return (input, _env, emit) => emit(applyFormat(name, input));
+    }
+    case "Index":
+      return compileIndex(node.target, node.index, scope, ctx);
+    case "Slice": {
+      const target = compile(node.target, scope, ctx);
+      const from = node.from ? compile(node.from, scope, ctx) : constNull;
+      const to = node.to ? compile(node.to, scope, ctx) : constNull;
+      return (input, env, emit) =>
+        to(input, env, (t) => from(input, env, (f) => target(input, env, (v) => emit(slice(v, f, t)))));
+    }
+    case "Iterate": {
+      const target = compile(node.target, scope, ctx);
+      return (input, env, emit) => target(input, env, (v) => iterate(v, emit));
+    }
+    case "Try":
+      return compileTry(node.body, node.handler, scope, ctx);
+    case "Pipe": {
+      if (node.left.type === "Identity") return compile(node.right, scope, ctx);
+      const left = compile(node.left, scope, ctx);
+      const right = compile(node.right, scope, ctx);
+      return (input, env, emit) => left(input, env, (v) => right(v, env, emit));
+    }
+    case "Comma": {
+      const left = compile(node.left, scope, ctx);
+      const right = compile(node.right, scope, ctx);
+      return (input, env, emit) => left(input, env, emit) || right(input, env, emit);
+    }
+    case "Neg": {
+      const operand = compile(node.operand, scope, ctx);
+      return (input, env, emit) => operand(input, env, (v) => emit(negate(v)));
+    }
+    case "Binary":
+      return compileBinary(node.op, node.left, node.right, scope, ctx);
+    case "And":
+    case "Or": {
+      const left = compile(node.left, scope, ctx);
+      const right = compile(node.right, scope, ctx);
+      const isAnd = node.type === "And";
+      return (input, env, emit) =>
+        left(input, env, (l) => {
+          const lt = isTruthy(l);
+          if (isAnd ? !lt : lt) return emit(!isAnd);
+          return right(input, env, (r) => emit(isTruthy(r)));
+        });
+    }
+    case "Alternative": {
+      const left = compile(node.left, scope, ctx);
+      const right = compile(node.right, scope, ctx);
+      return (input, env, emit) => {
+        let any = false;
+        const r = tryRun(
+          (e) => left(input, env, (v) => (isTruthy(v) ? ((any = true), e(v)) : undefined)),
+          emit,
+          () => undefined,
+        );
+        if (r) return r;
+        return any ? undefined : right(input, env, emit);
+      };
+    }
+    case "Assign":
+      return compileAssign(node, scope, ctx);
+    case "If": {
+      const cond = compile(node.cond, scope, ctx);
+      const then = compile(node.then, scope, ctx);
+      const otherwise = node.else ? compile(node.else, scope, ctx) : identityGen;
+      return (input, env, emit) =>
+        cond(input, env, (c) => (isTruthy(c) ? then(input, env, emit) : otherwise(input, env, emit)));
+    }
+    case "Reduce": {
+      const source = compile(node.source, scope, ctx);
+      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
+      const bodyScope = pushVars(scope, names);
+      const init = compile(node.init, scope, ctx);
+      const update = compile(node.update, bodyScope, ctx);
+      return (input, env, emit) =>
+        init(input, env, (initial) => {
+          let acc: JqValue = initial;
+          const r = source(input, env, (item) =>
+            bind(0, item, env, (benv) => {
+              step();
+              let last: JqValue = null;
+              const u = update(acc, benv, (v) => {
+                last = v;
+                return undefined;
+              });
+              acc = last;
+              return u;
+            }),
+          );
+          if (r) return r;
+          return emit(acc);
+        });
+    }
+    case "Foreach": {
+      const source = compile(node.source, scope, ctx);
+      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
+      const bodyScope = pushVars(scope, names);
+      const init = compile(node.init, scope, ctx);
+      const update = compile(node.update, bodyScope, ctx);
+      const extract = node.extract ? compile(node.extract, bodyScope, ctx) : identityGen;
+      return (input, env, emit) =>
+        init(input, env, (initial) => {
+          let acc: JqValue = initial;
+          return source(input, env, (item) =>
+            bind(0, item, env, (benv) => {
+              step();
+              return update(acc, benv, (v) => {
+                acc = v;
+                return extract(v, benv, emit);
+              });
+            }),
+          );
+        });
+    }
+    case "FuncDef": {
+      const { restScope, frameless } = defineFunction(node, scope, ctx);
+      const rest = compile(node.rest, restScope, ctx);
+      if (frameless) return rest;
+      return (input, env, emit) => rest(input, { v: null, up: env }, emit);
+    }
+    case "Call":
+      return compileCall(node, scope, ctx);
+    case "Var":
+      return compileVar(node, scope, ctx);
+    case "As":
+      return compileAs(node.source, node.patterns, node.body, scope, ctx, false) as Gen;
+    case "Label": {
+      const body = compile(node.body, push(scope, { kind: "label", name: node.name }), ctx);
+      return (input, env, emit) => {
+        const token = {};
+        const r = body(input, { v: token, up: env }, emit);
+        return r === token ? undefined : r;
+      };
+    }
+    case "Break": {
+      const found = lookup(scope, "label", node.name);
+      if (!found) throw compileError(ctx, node, `$*label-${node.name} is not defined`);
+      const depth = found.depth;
+      return (_input, env) => frameAt(env, depth).v as object;
+    }
+    case "Array": {
+      if (!node.body) return (_input, _env, emit) => emit([]);
+      const body = compile(node.body, scope, ctx);
+      return (input, env, emit) => {
+        const out: JqValue[] = [];
+        const r = body(input, env, (v) => {
+          out.push(v);
+          return undefined;
+        });
+        return r || emit(out);
+      };
+    }
+    case "Object":
+      return compileObject(node, scope, ctx);
+  }
+}
+
+const identityGen: Gen = (input, _env, emit) => emit(input);
+const constNull: Gen = (_input, _env, emit) => emit(null);
+
+function checkFormat(ctx: CompileContext, node: Node, name: string): void {
+  if (!FORMATS.has(name)) throw compileError(ctx, node, `${name} is not a valid format`);
+}
+const FORMATS = new Set(["text", "json", "csv", "tsv", "html", "uri", "sh", "base64", "base64d", "base32", "base32d"]);
+
+/** Emits the elements of an array or the values of an object. */
+function iterate(v: JqValue, emit: Emit): Stop {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      step();
+      const r = emit(v[i]!);
+      if (r) return r;
+    }
+    return undefined;
+  }
+  if (isObject(v)) {
+    for (const k in v) {
+      step();
+      const r = emit(v[k]!);
+      if (r) return r;
+    }
+    return undefined;
+  }
+  throw new JqRuntimeError(`Cannot iterate over ${typeOf(v)}${v === null ? "" : ` (${shortDump(v)})`}`);
+}
+
+function shortDump(v: JqValue): string {
+  const s = dumpJson(v);
+  return s.length > 14 ? s.slice(0, 11) + "..." : s;
+}
+
+function compileString(parts: (string | Node)[], format: string | undefined, scope: Scope | null, ctx: CompileContext): Gen {
+  const fmt = format ?? "text";
+  const pieces: (string | Gen)[] = parts.map((p) => (typeof p === "string" ? p : compile(p, scope, ctx)));
+  const convert = fmt === "text" ? toStringValue : (v: JqValue) => applyFormat(fmt, v);
+  // jq evaluates the last interpolation outermost; build right to left.
+  return (input, env, emit) => {
+    const go = (i: number, suffix: string): Stop => {
+      if (i < 0) return emit(suffix);
+      const piece = pieces[i]!;
+      if (typeof piece === "string") return go(i - 1, piece + suffix);
+      return piece(input, env, (v) => go(i - 1, convert(v) + suffix));
+    };
+    return go(pieces.length - 1, "");
+  };
+}
+
+function compileIndex(targetNode: Node, indexNode: Node, scope: Scope | null, ctx: CompileContext): Gen {
+  const target = compile(targetNode, scope, ctx);
+  if (indexNode.type === "Literal") {
+    const key = indexNode.value;
+    if (targetNode.type === "Identity") return (input, _env, emit) => emit(index(input, key));
+    return (input, env, emit) => target(input, env, (v) => emit(index(v, key)));
+  }
+  const idx = compile(indexNode, scope, ctx);
+  return (input, env, emit) => idx(input, env, (k) => target(input, env, (v) => emit(index(v, k))));
+}
+
+function compileTry(bodyNode: Node, handlerNode: Node | undefined, scope: Scope | null, ctx: CompileContext): Gen {
+  const body = compile(bodyNode, scope, ctx);
+  const handler = handlerNode ? compile(handlerNode, scope, ctx) : undefined;
+  return (input, env, emit) =>
+    tryRun(
+      (e) => body(input, env, e),
+      emit,
+      (err) => {
+        if (!handler) return undefined;
+        // `error(null)` caught: jq hands the handler null.
+        return handler(err.value as JqValue, env, emit);
+      },
+    );
+}
+
+const BINARY: Record<string, (a: JqValue, b: JqValue) => JqValue> = {
+  "+": add,
+  "-": subtract,
+  "*": multiply,
+  "/": divide,
+  "%": modulo,
+  "==": (a, b) => equals(a, b),
+  "!=": (a, b) => !equals(a, b),
+  "<": (a, b) => compare(a, b) < 0,
+  "<=": (a, b) => compare(a, b) <= 0,
+  ">": (a, b) => compare(a, b) > 0,
+  ">=": (a, b) => compare(a, b) >= 0,
+};
+
+function compileBinary(op: string, leftNode: Node, rightNode: Node, scope: Scope | null, ctx: CompileContext): Gen {
+  const f = BINARY[op]!;
+  const left = compile(leftNode, scope, ctx);
+  if (rightNode.type === "Literal") {
+    const b = rightNode.value;
+    return (input, env, emit) => left(input, env, (a) => emit(f(a, b)));
+  }
+  const right = compile(rightNode, scope, ctx);
+  // jq evaluates the right operand in the outer loop.
+  return (input, env, emit) => right(input, env, (b) => left(input, env, (a) => emit(f(a, b))));
+}
+
+function compileObject(node: Extract<Node, { type: "Object" }>, scope: Scope | null, ctx: CompileContext): Gen {
+  const entries = node.entries.map((e) => ({
+    key: compile(e.key, scope, ctx),
+    value: compile(e.value ?? e.key, scope, ctx),
+  }));
+  return (input, env, emit) => {
+    const go = (i: number, acc: JqObject): Stop => {
+      if (i === entries.length) return emit(acc);
+      const { key, value } = entries[i]!;
+      return key(input, env, (k) => {
+        if (typeof k !== "string") {
+          throw new JqRuntimeError(`Object keys must be strings`);
+        }
+        return value(input, env, (v) => {
+          // A fresh object per branch: a key or value with several outputs yields several objects.
+          const o: JqObject = { ...acc };
+          o[k] = v;
+          return go(i + 1, o);
+        });
+      });
+    };
+    return go(0, {});
+  };
+}
+
+function compileVar(node: Extract<Node, { type: "Var" }>, scope: Scope | null, ctx: CompileContext): Gen {
+  const found = lookup(scope, "var", node.name);
+  if (found) {
+    const depth = found.depth;
+    if (depth === 0) return (_input, env, emit) => emit(env.v as JqValue);
+    return (_input, env, emit) => emit(frameAt(env, depth).v as JqValue);
+  }
+  if (node.name === "ENV") return (_input, _env, emit) => emit(current.env);
+  if (node.name === "__prog_args") return (_input, _env, emit) => emit([]);
+  throw compileError(ctx, node, `$${node.name} is not defined`);
+}
+
+// ---- functions ----
+function defineFunction(
+  node: Extract<Node, { type: "FuncDef" }>,
+  scope: Scope | null,
+  ctx: CompileContext,
+  home?: Frame,
+): { restScope: Scope; frameless: boolean } {
+  const fn: FuncInfo = { name: node.name, params: node.params, body: node.body, bodyScope: null, program: ctx.program };
+  const self: Scope = { entry: { kind: "func", name: node.name, arity: node.params.length, fn }, up: scope };
+  if (home) {
+    self.isStatic = true;
+    fn.home = home;
+  }
+  let bodyScope: Scope = self;
+  for (const p of node.params) bodyScope = push(bodyScope, { kind: "param", name: p.startsWith("$") ? p.slice(1) : p });
+  fn.bodyScope = bodyScope;
+  return { restScope: self, frameless: home !== undefined };
+}
+
+/** The body of a function with `$` parameters rewritten as `p as $p | body`, as jq defines them. */
+function desugaredBody(fn: FuncInfo): Node {
+  let body = fn.body;
+  for (let i = fn.params.length - 1; i >= 0; i--) {
+    const p = fn.params[i]!;
+    if (!p.startsWith("$")) continue;
+    const name = p.slice(1);
+    body = {
+      type: "As",
+      source: { type: "Call", name, args: [], span: body.span },
+      patterns: [{ type: "VarPattern", name, span: body.span }],
+      body,
+      span: body.span,
+    };
+  }
+  return body;
+}
+
+function functionGen(fn: FuncInfo, ctx: CompileContext): Gen {
+  return (fn.gen ??= compile(desugaredBody(fn), fn.bodyScope, { ...ctx, program: fn.program }));
+}
+
+function functionPathGen(fn: FuncInfo, ctx: CompileContext): PathGen {
+  return (fn.pathGen ??= compilePath(desugaredBody(fn), fn.bodyScope, { ...ctx, program: fn.program }));
+}
+
+function compileArg(node: Node, scope: Scope | null, ctx: CompileContext): CompiledArg {
+  let pathGen: PathGen | undefined;
+  return {
+    gen: compile(node, scope, ctx),
+    path: () => (pathGen ??= compilePath(node, scope, ctx)),
+  };
+}
+
+function enterCall(): void {
+  step();
+  if (++current.depth > current.limits.maxDepth) {
+    current.depth = 0;
+    throw new JqLimitError(`evaluation exceeded the recursion depth limit of ${current.limits.maxDepth}`);
+  }
+}
+
+function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null, ctx: CompileContext): Gen {
+  const arity = node.args.length;
+  const found = lookup(scope, "func", node.name, arity);
+  if (found && found.kind === "param") {
+    const depth = found.depth;
+    return (input, env, emit) => {
+      const c = frameAt(env, depth).v as Closure;
+      return c.code.gen(input, c.env, emit);
+    };
+  }
+  if (found && found.kind === "func") {
+    const fn = found.fn;
+    const args = node.args.map((a) => compileArg(a, scope, ctx));
+    const depth = found.depth;
+    const isStatic = found.isStatic;
+    return (input, env, emit) => {
+      let e: Frame = isStatic ? fn.home! : frameAt(env, depth);
+      for (const a of args) e = { v: { code: a, env } satisfies Closure, up: e };
+      enterCall();
+      try {
+        return functionGen(fn, ctx)(input, e, emit);
+      } finally {
+        current.depth--;
+      }
+    };
+  }
+  const native = ctx.natives.get(`${node.name}/${arity}`);
+  if (native) {
+    if (native.kind === "value") {
+      const fn = native.fn;
+      if (arity === 0) return (input, _env, emit) => emit(fn(input));
+      const args = node.args.map((a) => compile(a, scope, ctx));
+      if (arity === 1) {
+        const a0 = args[0]!;
+        return (input, env, emit) => a0(input, env, (v) => emit(fn(input, v)));
+      }
+      return (input, env, emit) => cartesian(args, input, env, (vals) => emit(fn(input, ...vals)));
+    }
+    const gen = native.gen;
+    const args = node.args.map((a) => compileArg(a, scope, ctx));
+    return (input, env, emit) => gen(input, args.map((code) => ({ code, env })), emit);
+  }
+  throw compileError(ctx, node, `${node.name}/${arity} is not defined`);
+}
+
+// ---- patterns and `as` ----
+type Binder = (patternIndex: number, value: JqValue, env: Frame, body: (env: Frame) => Stop) => Stop;
+
+function patternVars(p: Pattern, out: string[]): void {
+  switch (p.type) {
+    case "VarPattern":
+      if (!out.includes(p.name)) out.push(p.name);
+      return;
+    case "ArrayPattern":
+      p.elements.forEach((e) => patternVars(e, out));
+      return;
+    case "ObjectPattern":
+      for (const e of p.entries) {
+        if (e.keyVar !== undefined && !out.includes(e.keyVar)) out.push(e.keyVar);
+        if (e.value) patternVars(e.value, out);
+      }
+  }
+}
+
+function pushVars(scope: Scope | null, names: string[]): Scope | null {
+  let s = scope;
+  for (const n of names) s = push(s, { kind: "var", name: n });
+  return s;
+}
+
+/**
+ * Compiles destructuring patterns. Every variable of every alternative gets a frame (null when the
+ * alternative in use does not bind it), in the order of first appearance.
+ */
+function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileContext): { names: string[]; bind: Binder } {
+  const names: string[] = [];
+  patterns.forEach((p) => patternVars(p, names));
+  const slot = new Map(names.map((n, i) => [n, i]));
+  // Object-pattern keys are expressions, evaluated against the value being destructured, in the outer scope.
+  const keyGens = new Map<Node, Gen>();
+  const collectKeys = (p: Pattern): void => {
+    if (p.type === "ArrayPattern") p.elements.forEach(collectKeys);
+    if (p.type === "ObjectPattern") {
+      for (const e of p.entries) {
+        if (e.key) keyGens.set(e.key, compile(e.key, scope, ctx));
+        if (e.value) collectKeys(e.value);
+      }
+    }
+  };
+  patterns.forEach(collectKeys);
+
+  const destructure = (p: Pattern, value: JqValue, vals: JqValue[], env: Frame, k: () => Stop): Stop => {
+    switch (p.type) {
+      case "VarPattern":
+        vals[slot.get(p.name)!] = value;
+        return k();
+      case "ArrayPattern": {
+        if (value !== null && !Array.isArray(value)) {
+          throw new JqRuntimeError(`Cannot index ${typeOf(value)} with number`);
+        }
+        const go = (i: number): Stop =>
+          i === p.elements.length ? k() : destructure(p.elements[i]!, index(value, i), vals, env, () => go(i + 1));
+        return go(0);
+      }
+      case "ObjectPattern": {
+        const go = (i: number): Stop => {
+          if (i === p.entries.length) return k();
+          const e = p.entries[i]!;
+          const withKey = (key: JqValue): Stop => {
+            if (typeof key !== "string") {
+              throw new JqRuntimeError(`Cannot index ${typeOf(value)} with ${typeOf(key)}`);
+            }
+            const v = index(value, key);
+            if (e.keyVar !== undefined) vals[slot.get(e.keyVar)!] = v;
+            if (e.value) return destructure(e.value, v, vals, env, () => go(i + 1));
+            return go(i + 1);
+          };
+          if (e.keyVar !== undefined) return withKey(e.keyVar);
+          // The key expression sees the outer environment with the variables bound so far.
+          return keyGens.get(e.key!)!(value, bindFrames(env, vals), withKey);
+        };
+        return go(0);
+      }
+    }
+  };
+
+  const bindFrames = (env: Frame, vals: JqValue[]): Frame => {
+    let e = env;
+    for (let i = 0; i < names.length; i++) e = { v: vals[i] ?? null, up: e };
+    return e;
+  };
+
+  const bind: Binder = (pi, value, env, body) => {
+    const vals: JqValue[] = new Array(names.length).fill(null);
+    const p = patterns[pi]!;
+    if (p.type === "VarPattern" && names.length === 1) return body({ v: value, up: env });
+    return destructure(p, value, vals, env, () => body(bindFrames(env, vals.slice())));
+  };
+  return { names, bind };
+}
+
+function compileAs(
+  sourceNode: Node,
+  patterns: Pattern[],
+  bodyNode: Node,
+  scope: Scope | null,
+  ctx: CompileContext,
+  pathMode: boolean,
+): Gen | PathGen {
+  const source = compile(sourceNode, scope, ctx);
+  const { names, bind } = compilePatterns(patterns, scope, ctx);
+  const bodyScope = pushVars(scope, names);
+  const n = patterns.length;
+  if (!pathMode) {
+    const body = compile(bodyNode, bodyScope, ctx);
+    if (n === 1) return ((input, env, emit) => source(input, env, (v) => bind(0, v, env, (benv) => body(input, benv, emit)))) as Gen;
+    return ((input, env, emit) =>
+      source(input, env, (v) => {
+        // `?//`: an error in one alternative (destructuring or body) moves on to the next.
+        const attempt = (i: number): Stop => {
+          if (i === n - 1) return bind(i, v, env, (benv) => body(input, benv, emit));
+          return tryRun(
+            (e) => bind(i, v, env, (benv) => body(input, benv, e)),
+            emit,
+            () => attempt(i + 1),
+          );
+        };
+        return attempt(0);
+      })) as Gen;
+  }
+  const body = compilePath(bodyNode, bodyScope, ctx);
+  return ((input, path, env, emit) =>
+    source(input, env, (v) => bind(0, v, env, (benv) => body(input, path, benv, emit)))) as PathGen;
+}
+
+// ---- assignment ----
+function compileAssign(node: Extract<Node, { type: "Assign" }>, scope: Scope | null, ctx: CompileContext): Gen {
+  const lhs = compilePath(node.left, scope, ctx);
+  const rhs = compile(node.right, scope, ctx);
+  const paths = (input: JqValue, env: Frame): PathComponent[][] => {
+    const out: PathComponent[][] = [];
+    lhs(input, [], env, (p, v) => {
+      if (p === INVALID_PATH) throw invalidPath(v);
+      out.push(p);
+      return undefined;
+    });
+    return out;
+  };
+  if (node.op === "=") {
+    return (input, env, emit) =>
+      rhs(input, env, (v) => {
+        let acc = input;
+        for (const p of paths(input, env)) acc = setpath(acc, p, v);
+        return emit(acc);
+      });
+  }
+  if (node.op === "|=") {
+    // The first output of the update replaces the value; a path whose update is empty is deleted,
+    // all such deletions at the end (jq 1.7.1's `_modify`).
+    return (input, env, emit) => {
+      let acc = input;
+      const deletions: PathComponent[][] = [];
+      for (const p of paths(input, env)) {
+        step();
+        let first: { v: JqValue } | undefined;
+        const token = {};
+        rhs(getpath(acc, p), env, (v) => {
+          first = { v };
+          return token;
+        });
+        if (first) acc = setpath(acc, p, first.v);
+        else deletions.push(p);
+      }
+      return emit(deletions.length ? delpaths(acc, deletions) : acc);
+    };
+  }
+  const op = node.op.slice(0, -1);
+  const combine: (a: JqValue, b: JqValue) => JqValue = op === "//" ? (a, b) => (isTruthy(a) ? a : b) : BINARY[op]!;
+  return (input, env, emit) =>
+    rhs(input, env, (v) => {
+      let acc = input;
+      for (const p of paths(input, env)) acc = setpath(acc, p, combine(getpath(acc, p), v));
+      return emit(acc);
+    });
+}
+
+// ---- path mode ----
+/** Compiles an AST in path mode: each output is a path (from the input of `path(...)`) and its value. */
+export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext): PathGen {
+  switch (node.type) {
+    case "Identity":
+      return (input, path, _env, emit) => emit(path, input);
+    case "RecurseDefault":
+      return compilePath({ type: "Call", name: "recurse", args: [], span: node.span }, scope, ctx);
+    case "Index": {
+      const target = compilePath(node.target, scope, ctx);
+      const idx = compile(node.index, scope, ctx);
+      return (input, path, env, emit) =>
+        idx(input, env, (k) =>
+          target(input, path, env, (p, v) => {
+            if (p === INVALID_PATH) throw invalidAccess(k, v);
+            return emit([...p, k as PathComponent], v === null && !isObject(k) ? null : index(v, k));
+          }),
+        );
+    }
+    case "Slice": {
+      const target = compilePath(node.target, scope, ctx);
+      const from = node.from ? compile(node.from, scope, ctx) : constNull;
+      const to = node.to ? compile(node.to, scope, ctx) : constNull;
+      return (input, path, env, emit) =>
+        to(input, env, (t) =>
+          from(input, env, (f) =>
+            target(input, path, env, (p, v) => {
+              if (p === INVALID_PATH) throw invalidAccess({ start: f, end: t }, v);
+              return emit([...p, { start: f, end: t }], slice(v, f, t));
+            }),
+          ),
+        );
+    }
+    case "Iterate": {
+      const target = compilePath(node.target, scope, ctx);
+      return (input, path, env, emit) =>
+        target(input, path, env, (p, v) => {
+          if (p === INVALID_PATH) throw invalidIterate(v);
+          if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+              step();
+              const r = emit([...p, i], v[i]!);
+              if (r) return r;
+            }
+            return undefined;
+          }
+          if (isObject(v)) {
+            for (const k in v) {
+              step();
+              const r = emit([...p, k], v[k]!);
+              if (r) return r;
+            }
+            return undefined;
+          }
+          if (v === null) return undefined;
+          return iterate(v, () => undefined);
+        });
+    }
+    case "Try": {
+      const body = compilePath(node.body, scope, ctx);
+      const handler = node.handler ? compile(node.handler, scope, ctx) : undefined;
+      return (input, path, env, emit) => {
+        const r = tryRun(
+          (e) => body(input, path, env, (p, v) => e([p, v] as unknown as JqValue)),
+          (pv) => {
+            const [p, v] = pv as unknown as [PathComponent[], JqValue];
+            return emit(p, v);
+          },
+          (err) => (handler ? handler(err.value as JqValue, env, (v) => emit(INVALID_PATH, v)) : undefined),
+        );
+        return r;
+      };
+    }
+    case "Pipe": {
+      const left = compilePath(node.left, scope, ctx);
+      const right = compilePath(node.right, scope, ctx);
+      return (input, path, env, emit) => left(input, path, env, (p, v) => right(v, p, env, emit));
+    }
+    case "Comma": {
+      const left = compilePath(node.left, scope, ctx);
+      const right = compilePath(node.right, scope, ctx);
+      return (input, path, env, emit) => left(input, path, env, emit) || right(input, path, env, emit);
+    }
+    case "If": {
+      const cond = compile(node.cond, scope, ctx);
+      const then = compilePath(node.then, scope, ctx);
+      const otherwise: PathGen = node.else ? compilePath(node.else, scope, ctx) : (i, p, _e, emit) => emit(p, i);
+      return (input, path, env, emit) =>
+        cond(input, env, (c) => (isTruthy(c) ? then(input, path, env, emit) : otherwise(input, path, env, emit)));
+    }
+    case "Alternative": {
+      const left = compilePath(node.left, scope, ctx);
+      const right = compilePath(node.right, scope, ctx);
+      return (input, path, env, emit) => {
+        let any = false;
+        const found: [PathComponent[], JqValue][] = [];
+        tryRun(
+          () =>
+            left(input, path, env, (p, v) => {
+              if (isTruthy(v)) {
+                any = true;
+                found.push([p, v]);
+              }
+              return undefined;
+            }),
+          () => undefined,
+          () => undefined,
+        );
+        if (!any) return right(input, path, env, emit);
+        for (const [p, v] of found) {
+          const r = emit(p, v);
+          if (r) return r;
+        }
+        return undefined;
+      };
+    }
+    case "Reduce": {
+      const source = compile(node.source, scope, ctx);
+      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
+      const bodyScope = pushVars(scope, names);
+      const init = compilePath(node.init, scope, ctx);
+      const update = compilePath(node.update, bodyScope, ctx);
+      return (input, path, env, emit) =>
+        init(input, path, env, (ip, iv) => {
+          let acc: [PathComponent[], JqValue] = [ip, iv];
+          const r = source(input, env, (item) =>
+            bind(0, item, env, (benv) => {
+              step();
+              let last: [PathComponent[], JqValue] = [acc[0], null];
+              const u = update(acc[1], acc[0], benv, (p, v) => {
+                last = [p, v];
+                return undefined;
+              });
+              acc = last;
+              return u;
+            }),
+          );
+          return r || emit(acc[0], acc[1]);
+        });
+    }
+    case "Foreach": {
+      const source = compile(node.source, scope, ctx);
+      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
+      const bodyScope = pushVars(scope, names);
+      const init = compilePath(node.init, scope, ctx);
+      const update = compilePath(node.update, bodyScope, ctx);
+      const extract: PathGen = node.extract ? compilePath(node.extract, bodyScope, ctx) : (i, p, _e, emit) => emit(p, i);
+      return (input, path, env, emit) =>
+        init(input, path, env, (ip, iv) => {
+          let acc: [PathComponent[], JqValue] = [ip, iv];
+          return source(input, env, (item) =>
+            bind(0, item, env, (benv) => {
+              step();
+              return update(acc[1], acc[0], benv, (p, v) => {
+                acc = [p, v];
+                return extract(v, p, benv, emit);
+              });
+            }),
+          );
+        });
+    }
+    case "FuncDef": {
+      const { restScope, frameless } = defineFunction(node, scope, ctx);
+      const rest = compilePath(node.rest, restScope, ctx);
+      if (frameless) return rest;
+      return (input, path, env, emit) => rest(input, path, { v: null, up: env }, emit);
+    }
+    case "Call":
+      return compileCallPath(node, scope, ctx);
+    case "As":
+      return compileAs(node.source, node.patterns, node.body, scope, ctx, true) as PathGen;
+    case "Label": {
+      const body = compilePath(node.body, push(scope, { kind: "label", name: node.name }), ctx);
+      return (input, path, env, emit) => {
+        const token = {};
+        const r = body(input, path, { v: token, up: env }, emit);
+        return r === token ? undefined : r;
+      };
+    }
+    case "Break": {
+      const gen = compile(node, scope, ctx);
+      return (input, _path, env) => gen(input, env, () => undefined);
+    }
+    case "Literal":
+      if (node.value === null) {
+        // `path(null)`: jq treats a null literal as an empty path expression on null input.
+        return (_input, path, _env, emit) => emit(path, null);
+      }
+      break;
+    default:
+      break;
+  }
+  const gen = compile(node, scope, ctx);
+  return (input, _path, env, emit) => gen(input, env, (v) => emit(INVALID_PATH, v));
+}
+
+function compileCallPath(node: Extract<Node, { type: "Call" }>, scope: Scope | null, ctx: CompileContext): PathGen {
+  const arity = node.args.length;
+  const found = lookup(scope, "func", node.name, arity);
+  if (found && found.kind === "param") {
+    const depth = found.depth;
+    return (input, path, env, emit) => {
+      const c = frameAt(env, depth).v as Closure;
+      return c.code.path()(input, path, c.env, emit);
+    };
+  }
+  if (found && found.kind === "func") {
+    const fn = found.fn;
+    const args = node.args.map((a) => compileArg(a, scope, ctx));
+    const depth = found.depth;
+    const isStatic = found.isStatic;
+    return (input, path, env, emit) => {
+      let e: Frame = isStatic ? fn.home! : frameAt(env, depth);
+      for (const a of args) e = { v: { code: a, env } satisfies Closure, up: e };
+      enterCall();
+      try {
+        return functionPathGen(fn, ctx)(input, path, e, emit);
+      } finally {
+        current.depth--;
+      }
+    };
+  }
+  const native = ctx.natives.get(`${node.name}/${arity}`);
+  if (native && native.kind === "gen" && native.path) {
+    const pathImpl = native.path;
+    const args = node.args.map((a) => compileArg(a, scope, ctx));
+    return (input, path, env, emit) => pathImpl(input, path, args.map((code) => ({ code, env })), emit);
+  }
+  const gen = compileCall(node, scope, ctx);
+  return (input, _path, env, emit) => gen(input, env, (v) => emit(INVALID_PATH, v));
+}
+
+// ---- the builtin library ----
+/**
+ * Compiles the jq-defined builtin library once: a chain of static function definitions whose scope
+ * user programs are compiled in.
+ */
+export function compileLibrary(source: string, ctx: CompileContext, parse: (text: string) => Node): Scope | null {
+  let node = parse(source + "\n.");
+  let scope: Scope | null = null;
+  const home: Frame = { v: null, up: null };
+  const defined: FuncInfo[] = [];
+  while (node.type === "FuncDef") {
+    const { restScope } = defineFunction(node, scope, { ...ctx, program: source }, home);
+    scope = restScope;
+    defined.push((restScope.entry as { fn: FuncInfo }).fn);
+    node = node.rest;
+  }
+  // Library functions see each other whatever their order (they capture nothing at run time).
+  for (const fn of defined) {
+    let bodyScope: Scope | null = scope;
+    for (const p of fn.params) bodyScope = push(bodyScope, { kind: "param", name: p.startsWith("$") ? p.slice(1) : p });
+    fn.bodyScope = bodyScope;
+  }
+  return scope;
+}
+
+export { JqHalt, JqLimitError };

@@ -1,0 +1,209 @@
+/**
+ * Karta's jq engine (jq 1.7.1 semantics): compile a program once, run it many times on plain JS values.
+ *
+ * ```ts
+ * const p = compileJq('.metadata.labels["training.kubeflow.org/replica-type"]');
+ * p.first(pod); // "worker"
+ * ```
+ */
+import type { Node } from "./ast.js";
+import { NATIVES, setLibraryNames } from "./builtins.js";
+import { CompileContext, Scope, compile, compileLibrary, unwrapError } from "./compiler.js";
+import { JqRuntimeError, errorMessageOf } from "./errors.js";
+import { LIBRARY } from "./library.js";
+import { formatNumber, toJson } from "./native/json.js";
+import { parseJq } from "./parser.js";
+import { DEFAULT_LIMITS, Frame, Gen, JqHalt, JqLimitError, Limits, newContext, setCurrent } from "./runtime.js";
+import { checkSafeProfile, unsafeReason } from "./safe.js";
+import { JqSyntaxError } from "./syntax-error.js";
+import { JqValue, setFormatters } from "./values.js";
+
+setFormatters(formatNumber, (v) => toJson(v));
+
+export type { Node } from "./ast.js";
+export type { JqValue } from "./values.js";
+export type { Limits } from "./runtime.js";
+export { JqSyntaxError } from "./syntax-error.js";
+export { parseJq } from "./parser.js";
+export { checkSafeProfile, unsafeReason, visit, children } from "./safe.js";
+export { DEFAULT_LIMITS } from "./runtime.js";
+
+/** Options of {@link compileJq}. */
+export interface CompileOptions {
+  /** Names of the `$variables` the program may use; their values are given to `run`. */
+  variables?: string[];
+  /** Reject what the reference Karta validator rejects (see {@link checkSafeProfile}). */
+  safe?: boolean;
+  /** Budgets for each run; defaults to {@link DEFAULT_LIMITS}. */
+  limits?: Partial<Limits>;
+  /** What `$ENV` and `env` return; `{}` unless given (expressions must not read the host environment). */
+  env?: { [k: string]: JqValue };
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Values of the variables declared at compile time. */
+  vars?: { [name: string]: unknown };
+  /** Source of `input` / `inputs` (the command line passes the rest of its input stream). */
+  nextInput?: () => { value: unknown } | undefined;
+  /** What `input_filename` returns. */
+  filename?: string | null;
+  /** Where `debug` and `stderr` write. */
+  debug?: (message: string) => void;
+  stderr?: (text: string) => void;
+  inputLineNumber?: number;
+}
+
+/** A failure while running a program: jq's message, the raised value, and what was produced before it. */
+export class JqError extends Error {
+  /** `error`: raised by the program or a builtin; `limit`: a budget ran out; `halt`: `halt`/`halt_error`. */
+  readonly kind: "error" | "limit" | "halt";
+  /** The value raised by `error(v)` (jq's message string for builtin failures). */
+  readonly value: unknown;
+  /** Outputs produced before the failure. */
+  readonly outputs: unknown[];
+  /** For `halt`/`halt_error`: the exit code. */
+  readonly exitCode: number;
+  constructor(kind: JqError["kind"], message: string, value: unknown, outputs: unknown[], exitCode = 5) {
+    super(message);
+    this.name = "JqError";
+    this.kind = kind;
+    this.value = value;
+    this.outputs = outputs;
+    this.exitCode = exitCode;
+  }
+}
+
+/** A compiled jq program. */
+export interface JqProgram {
+  readonly source: string;
+  /** The parsed program, for analyses (paths read, assignability, safety). */
+  readonly ast: Node;
+  /** All outputs. Throws {@link JqError} (with the outputs produced so far) on failure. */
+  run(input: unknown, options?: RunOptions): JqValue[];
+  /** The first output, or undefined when there is none; the rest is never computed. */
+  first(input: unknown, options?: RunOptions): JqValue | undefined;
+  /** Calls `each` per output; returning `false` stops the program early. */
+  forEach(input: unknown, each: (v: JqValue) => boolean | void, options?: RunOptions): void;
+}
+
+let library: { scope: Scope | null } | undefined;
+function libraryScope(): Scope | null {
+  if (!library) {
+    const ctx: CompileContext = { program: LIBRARY, natives: NATIVES as Map<string, never> };
+    const scope = compileLibrary(LIBRARY, ctx, parseJq);
+    const names: string[] = [];
+    for (let s = scope; s; s = s.up) if (s.entry.kind === "func") names.push(`${s.entry.name}/${s.entry.arity}`);
+    setLibraryNames(names);
+    library = { scope };
+  }
+  return library.scope;
+}
+
+/**
+ * Compiles a jq program. Throws {@link JqSyntaxError} (with position) when it does not parse, uses an
+ * unknown function or variable, or (with `safe`) fails the safe profile.
+ */
+export function compileJq(source: string, options: CompileOptions = {}): JqProgram {
+  const ast = parseJq(source);
+  if (options.safe) {
+    const reason = unsafeReason(ast);
+    if (reason) throw new JqSyntaxError(checkSafeProfile(ast, source)!, source, ast.span.start);
+  }
+  const ctx: CompileContext = { program: source, natives: NATIVES as Map<string, never> };
+  let scope = libraryScope();
+  const variables = options.variables ?? [];
+  for (const name of variables) scope = { entry: { kind: "var", name }, up: scope };
+  let gen: Gen;
+  try {
+    gen = compile(ast, scope, ctx);
+  } catch (e) {
+    if (e instanceof RangeError) throw new JqSyntaxError("program nested too deeply", source, 0);
+    throw e;
+  }
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const env = options.env ?? {};
+
+  const execute = (input: unknown, opts: RunOptions, emit: (v: JqValue) => object | undefined, outputs: unknown[]): void => {
+    const context = newContext(limits);
+    context.env = env;
+    context.filename = opts.filename ?? null;
+    context.inputLineNumber = opts.inputLineNumber ?? 0;
+    if (opts.nextInput) context.nextInput = opts.nextInput as () => { value: JqValue } | undefined;
+    if (opts.debug) context.debug = opts.debug;
+    if (opts.stderr) context.stderr = opts.stderr;
+    let frame: Frame = { v: null, up: null };
+    for (const name of variables) frame = { v: (opts.vars?.[name] ?? null) as JqValue, up: frame };
+    const prev = setCurrent(context);
+    try {
+      gen(input as JqValue, frame, emit);
+    } catch (raw) {
+      throw toJqError(unwrapError(raw), outputs);
+    } finally {
+      setCurrent(prev);
+    }
+  };
+
+  return {
+    source,
+    ast,
+    run(input, opts = {}) {
+      const outputs: JqValue[] = [];
+      execute(
+        input,
+        opts,
+        (v) => {
+          outputs.push(v);
+          if (outputs.length > limits.maxOutputs) {
+            throw new JqLimitError(`evaluation exceeded its budget of ${limits.maxOutputs} outputs`);
+          }
+          return undefined;
+        },
+        outputs,
+      );
+      return outputs;
+    },
+    first(input, opts = {}) {
+      let result: JqValue | undefined;
+      const stop = {};
+      execute(
+        input,
+        opts,
+        (v) => {
+          result = v;
+          return stop;
+        },
+        [],
+      );
+      return result;
+    },
+    forEach(input, each, opts = {}) {
+      const stop = {};
+      let count = 0;
+      execute(
+        input,
+        opts,
+        (v) => {
+          if (++count > limits.maxOutputs) throw new JqLimitError(`evaluation exceeded its budget of ${limits.maxOutputs} outputs`);
+          return each(v) === false ? stop : undefined;
+        },
+        [],
+      );
+    },
+  };
+}
+
+function toJqError(e: unknown, outputs: unknown[]): unknown {
+  if (e instanceof JqRuntimeError) return new JqError("error", errorMessageOf(e.value), e.value, outputs);
+  if (e instanceof JqLimitError) return new JqError("limit", e.message, e.message, outputs);
+  if (e instanceof JqHalt) return new JqError("halt", "halt", e.value, outputs, e.exitCode);
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new JqError("limit", "evaluation nested too deeply (the input or the recursion is too deep)", null, outputs);
+  }
+  return e;
+}
+
+/** Runs a program once on one input: a convenience for tests and one-off use. */
+export function jq(source: string, input: unknown, options?: CompileOptions & RunOptions): JqValue[] {
+  return compileJq(source, options).run(input, options);
+}

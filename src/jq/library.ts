@@ -1,0 +1,139 @@
+/**
+ * The builtins written in jq itself, on top of the native core in builtins.ts (as jq and gojq do).
+ * Names starting with `_` are internal: `builtins` does not list them.
+ */
+export const LIBRARY = String.raw`
+def error: error(.);
+def values: select(. != null);
+def nulls: select(. == null);
+def booleans: select(type == "boolean");
+def numbers: select(type == "number");
+def strings: select(type == "string");
+def arrays: select(type == "array");
+def objects: select(type == "object");
+def iterables: select(type|. == "array" or . == "object");
+def scalars: select(type|. != "array" and . != "object");
+def finites: select(isinfinite or isnan | not);
+def normals: select(isnormal);
+def map_values(f): .[] |= f;
+def recurse(f; cond): def r: ., (f | select(cond) | r); r;
+def range($x): range(0; $x);
+def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
+def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime;
+def todate: todateiso8601;
+def fromdate: fromdateiso8601;
+def date: todate;
+def dateadd(u; n): . + n;
+def datesub(u; n): . - n;
+def del(f): delpaths([path(f)]);
+def abs: if type == "number" and . < 0 then - . else . end;
+def from_entries: reduce .[] as $x ({};
+  . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
+            | if type == "string" then . else tojson end):
+        ($x | if has("value") then .value elif has("Value") then .Value else .v end) });
+def with_entries(f): to_entries | map(f) | from_entries;
+def paths: path(..) | select(length > 0);
+def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
+def leaf_paths: paths(scalars);
+def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
+def in(xs): . as $x | xs | has($x);
+def inside(xs): . as $x | xs | contains($x);
+def combinations: if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $w | [$x] + $w end;
+def combinations(n): . as $dot | [range(n)] | map($dot) | combinations;
+def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
+def env: $ENV;
+def first: .[0];
+def last: .[-1];
+def nth($n): .[$n];
+def last(f): reduce f as $x (null; $x);
+def until(cond; update): def _until: if cond then . else (update | _until) end; _until;
+def while(cond; update): def _while: if cond then ., (update | _while) else empty end; _while;
+def unique_by(f): [group_by(f)[] | .[0]];
+def max_by(f): _max_by_impl(map([f]));
+def min_by(f): _min_by_impl(map([f]));
+def sort_by(f): _sort_by_impl(map([f]));
+def group_by(f): _group_by_impl(map([f]));
+def flatten: _flatten(-1);
+def flatten($x): if $x < 0 then error("flatten depth must not be negative") else _flatten($x) end;
+def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then . + ($i | _flatten($x - 1)) else . + [$i] end);
+def join($x): reduce .[] as $i (null;
+  (if . == null then "" else . + $x end) +
+  ($i | if . == null then "" elif type == "boolean" or type == "number" then tojson else . end))
+  | if . == null then "" else . end;
+def ascii_downcase: explode | map(if 65 <= . and . <= 90 then . + 32 else . end) | implode;
+def ascii_upcase: explode | map(if 97 <= . and . <= 122 then . - 32 else . end) | implode;
+def transpose: if . == [] then [] else . as $in | (map(length) | max) as $max
+  | [range(0; $max) as $j | [range(0; $in | length) as $i | $in[$i][$j]]] end;
+def indices($i): if type == "array" and ($i|type) == "array" then .[$i]
+  elif type == "array" then .[[$i]]
+  elif type == "string" and ($i|type) == "string" then _strindices($i)
+  else .[[$i]] end;
+def index($i): indices($i) | .[0];
+def rindex($i): indices($i) | .[-1:][0];
+def IN(s): any(s == .; .);
+def IN(src; s): any(src == s; .);
+def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
+def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
+def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
+def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
+def ascii: [.] | implode;
+def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
+def fromstream(f): { x: null, e: false } as $init
+  | foreach f as $i ($init;
+      if .e then $init else . end
+      | if $i | length == 2
+        then setpath(["e"]; $i[0] | length == 0) | setpath(["x"] + $i[0]; $i[1])
+        else setpath(["e"]; $i[0] | length == 1) end;
+      if .e then .x else empty end);
+def truncate_stream(stream): . as $n | null | stream | . as $input
+  | if (.[0] | length) > $n then setpath([0]; .[0][$n:]) else empty end;
+def debug(msg): (msg | debug | empty), .;
+def halt_error: halt_error(5);
+def match(re; mode): _match_impl(re; mode; false) | .[];
+def match($val): ($val | type) as $vt
+  | if $vt == "string" then match($val; null)
+    elif $vt == "array" and ($val | length) > 1 then match($val[0]; $val[1])
+    elif $vt == "array" and ($val | length) > 0 then match($val[0]; null)
+    else error($vt + " not a string or array") end;
+def test(re; mode): _match_impl(re; mode; true);
+def test($val): ($val | type) as $vt
+  | if $vt == "string" then test($val; null)
+    elif $vt == "array" and ($val | length) > 1 then test($val[0]; $val[1])
+    elif $vt == "array" and ($val | length) > 0 then test($val[0]; null)
+    else error($vt + " not a string or array") end;
+def capture(re; mods): match(re; mods) | reduce (.captures | .[] | select(.name != null) | { key: .name, value: .string }) as $pair ({}; . + { ($pair.key): $pair.value });
+def capture($val): ($val | type) as $vt
+  | if $vt == "string" then capture($val; null)
+    elif $vt == "array" and ($val | length) > 1 then capture($val[0]; $val[1])
+    elif $vt == "array" and ($val | length) > 0 then capture($val[0]; null)
+    else error($vt + " not a string or array") end;
+def scan($re; $flags): match($re; "g" + ($flags // ""))
+  | if (.captures | length) > 0 then [.captures | .[] | .string] else .string end;
+def scan($re): scan($re; null);
+def _nwise($n): def n: if length <= $n then . else .[0:$n], (.[$n:] | n) end; n;
+def _nwise(a; $n): a | _nwise($n);
+def splits($re; flags): split($re; flags) | .[];
+def splits($re): splits($re; null);
+def split($re; flags): . as $s
+  | [match($re; "g" + (flags // "")) | (.offset, .offset + .length)] as $ms
+  | [0] + $ms + [$s | length]
+  | [_nwise(2)]
+  | map($s[.[0]:.[1]]);
+def sub($re; str; $flags): . as $in
+  | [match($re; $flags) | {offset, length,
+      caps: ([.captures[] | select(.name != null) | {key: .name, value: .string}] | from_entries)}] as $ms
+  | def _sub($i; $prev):
+      if $i == ($ms | length) then $in[$prev:]
+      else $ms[$i] as $m | ($m.caps | str) as $rep
+        | $in[$prev:$m.offset] + $rep + _sub($i + 1; $m.offset + $m.length) end;
+    _sub(0; 0);
+def sub($re; str): sub($re; str; "");
+def gsub($re; str; $flags): sub($re; str; $flags + "g");
+def gsub($re; str): sub($re; str; "g");
+def ltrimstr($x): if type == "string" and ($x | type) == "string" and startswith($x) then .[($x | length):] else . end;
+def rtrimstr($x): if type == "string" and ($x | type) == "string" and endswith($x) and ($x | length) > 0 then .[:length - ($x | length)] else . end;
+def get_search_list: [];
+def have_decnum: false;
+def have_literal_numbers: true;
+`;

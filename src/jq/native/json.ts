@@ -1,0 +1,850 @@
+/**
+ * JSON text as jq 1.7.1 reads and writes it: number formatting (jv_dtoa's shortest round-trip digits in
+ * jq's layout), the serializer behind `tojson`/`tostring`/CLI output, the parser behind `fromjson` and
+ * CLI input (with jq's error messages, positions and depth limit), and the string/codepoint helpers
+ * behind `explode`, `implode`, `length` and `utf8bytelength`.
+ *
+ * Everything here is iterative: no JS recursion, so arbitrarily deep values neither overflow the stack
+ * nor depend on the engine's recursion limit.
+ */
+import { JqRuntimeError } from "../errors.js";
+
+/** jq 1.7.1's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
+export const MAX_PRINT_DEPTH = 256;
+/** jq 1.7.1's MAX_PARSING_DEPTH: the parser's stack (containers plus pending object keys) limit. */
+export const MAX_PARSING_DEPTH = 256;
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
+
+/**
+ * How jq 1.7.1 prints a double: the shortest digits that round-trip, plain notation unless the decimal
+ * point would sit 4+ places left of the digits or more than 15 places right of them, in which case
+ * `d.ddde±XX` with at least two exponent digits. NaN prints as `null`, infinities as ±DBL_MAX.
+ */
+export function formatNumber(n: number): string {
+  if (Number.isInteger(n)) {
+    // Integers below 1e16 never switch to exponent notation (at most 15 trailing zeros).
+    if (n < 1e16 && n > -1e16) return n === 0 && 1 / n < 0 ? "-0" : String(n);
+  } else if (n !== n) {
+    return "null";
+  }
+  if (n === Infinity) return "1.7976931348623157e+308";
+  if (n === -Infinity) return "-1.7976931348623157e+308";
+  const neg = n < 0;
+  const s = (neg ? -n : n).toExponential();
+  const e = s.indexOf("e");
+  const digits = s[1] === "." ? s[0] + s.slice(2, e) : s.slice(0, e);
+  const exp = Number(s.slice(e + 1));
+  const decpt = exp + 1;
+  const nd = digits.length;
+  let out: string;
+  if (decpt <= -4 || decpt > nd + 15) {
+    const ax = exp < 0 ? -exp : exp;
+    out = digits[0] + (nd > 1 ? "." + digits.slice(1) : "") + "e" + (exp < 0 ? "-" : "+") + (ax < 10 ? "0" + ax : String(ax));
+  } else if (decpt <= 0) {
+    out = "0." + "0".repeat(-decpt) + digits;
+  } else if (decpt >= nd) {
+    out = digits + "0".repeat(decpt - nd);
+  } else {
+    out = digits.slice(0, decpt) + "." + digits.slice(decpt);
+  }
+  return neg ? "-" + out : out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strings and codepoints
+
+/**
+ * Orders two strings by Unicode codepoint (what jq's byte-wise UTF-8 comparison amounts to), unlike
+ * JS's `<` which compares UTF-16 units and puts U+E000..U+FFFF after astral characters.
+ */
+export function compareCodepoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const xs = x >= 0xd800 && x <= 0xdfff;
+      const ys = y >= 0xd800 && y <= 0xdfff;
+      if (xs === ys) return x - y;
+      // A surrogate stands for a codepoint >= 0x10000, above any BMP unit.
+      return xs ? 1 : -1;
+    }
+  }
+  return a.length - b.length;
+}
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NON_ASCII = /[^\x00-\x7f]/;
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Number of Unicode codepoints in `s` (jq's `length` of a string). */
+export function codepointLength(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** Length of `s` encoded as UTF-8 (lone surrogates count as U+FFFD, 3 bytes). */
+export function utf8ByteLength(s: string): number {
+  if (!NON_ASCII.test(s)) return s.length;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** The codepoints of `s` (jq's `explode`); a lone surrogate, which jq strings cannot hold, gives U+FFFD. */
+export function explode(s: string): number[] {
+  const out: number[] = new Array(s.length);
+  let k = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      } else c = 0xfffd;
+    }
+    out[k++] = c;
+  }
+  out.length = k;
+  return out;
+}
+
+/**
+ * jq 1.7.1's `implode`: codepoints to a string. Non-numbers (and NaN) are errors; numbers are truncated
+ * toward zero and those outside U+0000..U+10FFFF or in the surrogate range become U+FFFD.
+ */
+export function implode(cps: unknown): string {
+  if (!Array.isArray(cps)) throw new JqRuntimeError("implode input must be an array");
+  let out = "";
+  let chunk: number[] = [];
+  for (const v of cps) {
+    if (typeof v !== "number" || v !== v) {
+      throw new JqRuntimeError(`${typeErrorSubject(v)} can't be imploded, unicode codepoint needs to be numeric`);
+    }
+    let cp = Math.trunc(v);
+    if (!(cp >= 0 && cp <= 0x10ffff) || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
+    chunk.push(cp);
+    if (chunk.length >= 4096) {
+      out += String.fromCodePoint(...chunk);
+      chunk = [];
+    }
+  }
+  return chunk.length ? out + String.fromCodePoint(...chunk) : out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serializer
+
+/** Options of {@link toJson}, mirroring jq's `--indent n`, `--tab`, `--sort-keys`, `--ascii-output`. */
+export interface ToJsonOptions {
+  /** Pretty-print with this many spaces per level (0 = compact, jq's default CLI output uses 2), or tabs. */
+  indent?: number | "\t";
+  /** Print object keys in codepoint order instead of insertion order. */
+  sortKeys?: boolean;
+  /** Escape every non-ASCII character as `\uXXXX` (surrogate pairs for astral ones). */
+  ascii?: boolean;
+  /** Deepest nesting printed; deeper values become `<skipped: too deep>`. Default jq's 256. */
+  maxDepth?: number;
+}
+
+/** jq's kind name of a JSON value. */
+export function kindOf(v: unknown): string {
+  if (v === null || v === undefined) return "null";
+  switch (typeof v) {
+    case "boolean":
+      return "boolean";
+    case "number":
+      return "number";
+    case "string":
+      return "string";
+    default:
+      return Array.isArray(v) ? "array" : "object";
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f]/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NEEDS_ESCAPE_ASCII = /["\\\x00-\x1f\x7f-\uffff]/;
+
+/** A string as a JSON string literal, escaped the way jq's printer does. */
+export function quoteString(s: string, ascii = false): string {
+  if (!(ascii ? NEEDS_ESCAPE_ASCII : NEEDS_ESCAPE).test(s)) return '"' + s + '"';
+  if (!ascii) {
+    // JSON.stringify escapes exactly like jq except that jq also escapes DEL, and jq never holds
+    // lone surrogates (they would be U+FFFD).
+    let q = JSON.stringify(s);
+    if (q.indexOf("\x7f") >= 0) q = q.replace(/\x7f/g, "\\u007f");
+    if (SURROGATE.test(s)) q = q.replace(/\\ud[89a-f][0-9a-f]{2}/g, "\ufffd");
+    return q;
+  }
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f) {
+      out += c === 0x22 ? '\\"' : c === 0x5c ? "\\\\" : s[i];
+    } else if (c === 0x0a) out += "\\n";
+    else if (c === 0x09) out += "\\t";
+    else if (c === 0x0d) out += "\\r";
+    else if (c === 0x08) out += "\\b";
+    else if (c === 0x0c) out += "\\f";
+    else {
+      let u = c;
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          out += "\\u" + c.toString(16) + "\\u" + d.toString(16);
+          i++;
+          continue;
+        }
+        u = 0xfffd;
+      }
+      out += "\\u" + u.toString(16).padStart(4, "0");
+    }
+  }
+  return out + '"';
+}
+
+interface Frame {
+  /** The container's entries: array elements or object keys. */
+  keys: string[] | null;
+  arr: unknown[] | null;
+  obj: Record<string, unknown> | null;
+  i: number;
+  depth: number;
+}
+
+/**
+ * Serializes a JSON value as jq 1.7.1 prints it: compact (`{"a":1,"b":[1,2]}`) or indented as the CLI
+ * does, numbers via {@link formatNumber}, strings via {@link quoteString}. Iterative, so deep values
+ * are fine; like jq, levels beyond `maxDepth` (default 256) print as `<skipped: too deep>`.
+ */
+export function toJson(value: unknown, opts?: ToJsonOptions): string {
+  const ascii = opts?.ascii ?? false;
+  const sortKeys = opts?.sortKeys ?? false;
+  const maxDepth = opts?.maxDepth ?? MAX_PRINT_DEPTH;
+  const ind = opts?.indent ?? 0;
+  const pretty = ind === "\t" || ind > 0;
+  const unit = ind === "\t" ? "\t" : " ".repeat(pretty ? (ind as number) : 0);
+  const indents: string[] = [];
+  const nl = (d: number): string => {
+    let s = indents[d];
+    if (s === undefined) s = indents[d] = "\n" + unit.repeat(d);
+    return s;
+  };
+  const colon = pretty ? ": " : ":";
+
+  let out = "";
+  const stack: Frame[] = [];
+  let v: unknown = value;
+  let depth = 0;
+  // Emit `v` (at `depth`), then keep taking the next entry of the innermost open container.
+  for (;;) {
+    if (depth > maxDepth) {
+      out += "<skipped: too deep>";
+    } else if (v === null || v === undefined) {
+      out += "null";
+    } else {
+      switch (typeof v) {
+        case "string":
+          out += quoteString(v as string, ascii);
+          break;
+        case "number":
+          out += formatNumber(v as number);
+          break;
+        case "boolean":
+          out += v ? "true" : "false";
+          break;
+        case "object":
+          if (Array.isArray(v)) {
+            if (v.length === 0) out += "[]";
+            else {
+              out += "[";
+              stack.push({ keys: null, arr: v, obj: null, i: 0, depth });
+            }
+          } else {
+            const o = v as Record<string, unknown>;
+            const keys = Object.keys(o);
+            if (keys.length === 0) out += "{}";
+            else {
+              if (sortKeys) keys.sort(compareCodepoints);
+              out += "{";
+              stack.push({ keys, arr: null, obj: o, i: 0, depth });
+            }
+          }
+          break;
+        default:
+          out += "null";
+      }
+    }
+    // Find the next value to print.
+    let next = false;
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1];
+      if (f.arr !== null) {
+        if (f.i < f.arr.length) {
+          if (f.i > 0) out += ",";
+          if (pretty) out += nl(f.depth + 1);
+          v = f.arr[f.i++];
+          depth = f.depth + 1;
+          next = true;
+          break;
+        }
+        if (pretty) out += nl(f.depth);
+        out += "]";
+      } else {
+        const keys = f.keys!;
+        if (f.i < keys.length) {
+          if (f.i > 0) out += ",";
+          if (pretty) out += nl(f.depth + 1);
+          const k = keys[f.i++];
+          out += quoteString(k, ascii) + colon;
+          v = f.obj![k];
+          depth = f.depth + 1;
+          next = true;
+          break;
+        }
+        if (pretty) out += nl(f.depth);
+        out += "}";
+      }
+      stack.pop();
+    }
+    if (!next) return out;
+  }
+}
+
+/**
+ * jq's `jv_dump_string_trunc`: the compact JSON text cut to `bufsize - 1` UTF-8 bytes, ending in `...`
+ * when cut (a character split by the cut becomes U+FFFD, as in jq). jq's type errors use bufsize 15.
+ */
+export function dumpTruncated(value: unknown, bufsize = 15): string {
+  const text = toJson(value);
+  const max = bufsize - 1;
+  if (text.length <= max && !NON_ASCII.test(text)) return text;
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= max) return text;
+  const cut = Buffer.from(bytes.subarray(0, max));
+  if (bufsize >= 4) cut.fill(0x2e, max - 3, max);
+  return new TextDecoder("utf-8").decode(cut);
+}
+
+/** The `<kind> (<truncated json>)` subject of jq's type error messages. */
+export function typeErrorSubject(value: unknown): string {
+  return `${kindOf(value)} (${dumpTruncated(value)})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+/** A parse failure: jq's message text and whether it was found at end of input. */
+class ParseFailure {
+  constructor(
+    readonly msg: string,
+    readonly line: number,
+    readonly column: number,
+    readonly atEof: boolean,
+    readonly bare = false,
+  ) {}
+  text(): string {
+    if (this.bare) return this.msg;
+    return this.atEof
+      ? `${this.msg} at EOF at line ${this.line}, column ${this.column}`
+      : `${this.msg} at line ${this.line}, column ${this.column}`;
+  }
+}
+
+const NUMBER_LITERAL = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|s?nan\d*)$/i;
+
+function literalValue(tok: string): unknown {
+  const c = tok.charCodeAt(0);
+  if (c === 0x74 /* t */) {
+    if (tok !== "true") throw "Invalid literal";
+    return true;
+  }
+  if (c === 0x66 /* f */) {
+    if (tok !== "false") throw "Invalid literal";
+    return false;
+  }
+  if (c === 0x6e /* n */ && tok.charCodeAt(1) === 0x75 /* u */) {
+    if (tok !== "null") throw "Invalid literal";
+    return null;
+  }
+  // jq 1.7.1 reads numbers with decNumber: also `.5`, `1.`, `+1`, `01`, `nan`, `NaN123`, `Infinity`.
+  if (!NUMBER_LITERAL.test(tok)) throw "Invalid numeric literal";
+  const n = Number(tok);
+  if (n === n) return n;
+  if (/nan/i.test(tok)) return NaN;
+  return tok.charCodeAt(0) === 0x2d ? -Infinity : Infinity;
+}
+
+function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
+function isLiteralChar(c: number): boolean {
+  switch (c) {
+    case 0x20:
+    case 0x09:
+    case 0x0d:
+    case 0x0a:
+    case 0x22:
+    case 0x5b:
+    case 0x2c:
+    case 0x5d:
+    case 0x7b:
+    case 0x3a:
+    case 0x7d:
+      return false;
+    default:
+      return true;
+  }
+}
+
+/** Column width (UTF-8 bytes, as jq counts) of the UTF-16 unit `c`. */
+function byteWidth(c: number): number {
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3;
+}
+
+function widthOf(s: string, from: number, to: number): number {
+  let n = to - from;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += byteWidth(c) - 1;
+  }
+  return n;
+}
+
+const NO_VALUE: unique symbol = Symbol("no value");
+type Slot = unknown | typeof NO_VALUE;
+/** An open container on the parser stack, or a pending object key (jq keeps keys on the same stack). */
+type StackEntry = { a: unknown[] } | { o: Record<string, unknown>; n: number } | { k: string };
+
+/**
+ * A port of jq 1.7.1's non-streaming JSON text parser (state machine over characters), producing the
+ * same values, messages and line/column positions. Values come one at a time from {@link next}.
+ */
+class TextParser {
+  pos: number;
+  line: number;
+  col = 0;
+  private stack: StackEntry[] = [];
+  /** A literal token read but not yet checked (jq checks it when the next character arrives). */
+  private pendingTok: string | null = null;
+  /** An opening quote seen right after a completed value; the string is read on the next call. */
+  private pendingQuote = false;
+  private slot: Slot = NO_VALUE;
+  private readonly end: number;
+
+  constructor(
+    private readonly text: string,
+    start: number,
+    line: number,
+    private readonly maxDepth: number,
+  ) {
+    this.pos = start;
+    this.line = line;
+    this.end = text.length;
+  }
+
+  /** True when no value is partly read (so line-based fast parsing may resume). */
+  idle(): boolean {
+    return this.stack.length === 0 && this.slot === NO_VALUE && this.pendingTok === null && !this.pendingQuote;
+  }
+
+  private fail(msg: string): never {
+    throw new ParseFailure(msg, this.line, this.col, false);
+  }
+
+  private value(v: unknown): void {
+    if (this.slot !== NO_VALUE) this.fail("Expected separator between values");
+    this.slot = v;
+  }
+
+  private token(c: number): void {
+    const st = this.stack;
+    const top = st.length ? st[st.length - 1] : undefined;
+    switch (c) {
+      case 0x5b: // [
+        if (st.length >= this.maxDepth) this.fail("Exceeds depth limit for parsing");
+        if (this.slot !== NO_VALUE) this.fail("Expected separator between values");
+        st.push({ a: [] });
+        break;
+      case 0x7b: // {
+        if (st.length >= this.maxDepth) this.fail("Exceeds depth limit for parsing");
+        if (this.slot !== NO_VALUE) this.fail("Expected separator between values");
+        st.push({ o: {}, n: 0 });
+        break;
+      case 0x3a: // :
+        if (this.slot === NO_VALUE) this.fail("Expected string key before ':'");
+        if (top === undefined || !("o" in top)) this.fail("':' not as part of an object");
+        if (typeof this.slot !== "string") this.fail("Object keys must be strings");
+        st.push({ k: this.slot });
+        this.slot = NO_VALUE;
+        break;
+      case 0x2c: // ,
+        if (this.slot === NO_VALUE) this.fail("Expected value before ','");
+        if (top === undefined) this.fail("',' not as part of an object or array");
+        if ("a" in top) {
+          top.a.push(this.slot);
+          this.slot = NO_VALUE;
+        } else if ("k" in top) {
+          const obj = st[st.length - 2] as { o: Record<string, unknown>; n: number };
+          setKey(obj.o, top.k, this.slot);
+          obj.n++;
+          st.pop();
+          this.slot = NO_VALUE;
+        } else this.fail("Objects must consist of key:value pairs");
+        break;
+      case 0x5d: // ]
+        if (top === undefined || !("a" in top)) this.fail("Unmatched ']'");
+        if (this.slot !== NO_VALUE) top.a.push(this.slot);
+        else if (top.a.length !== 0) this.fail("Expected another array element");
+        this.slot = top.a;
+        st.pop();
+        break;
+      case 0x7d: // }
+        if (top === undefined) this.fail("Unmatched '}'");
+        if (this.slot !== NO_VALUE) {
+          if (!("k" in top)) this.fail("Objects must consist of key:value pairs");
+          const obj = st[st.length - 2] as { o: Record<string, unknown>; n: number };
+          setKey(obj.o, top.k, this.slot);
+          obj.n++;
+          st.pop();
+          this.slot = obj.o;
+          st.pop();
+        } else {
+          if (!("o" in top)) this.fail("Unmatched '}'");
+          if (top.n !== 0) this.fail("Expected another key-value pair");
+          this.slot = top.o;
+          st.pop();
+        }
+        break;
+    }
+  }
+
+  /** Decodes the body of a string literal (between quotes), as jq's found_string does. */
+  private stringBody(raw: string): string {
+    if (raw.indexOf("\\") < 0) {
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+      if (/[\x00-\x1f]/.test(raw)) this.fail("Invalid string: control characters from U+0000 through U+001F must be escaped");
+      return raw;
+    }
+    let out = "";
+    let i = 0;
+    const n = raw.length;
+    while (i < n) {
+      const c = raw.charCodeAt(i++);
+      if (c === 0x5c) {
+        if (i >= n) this.fail("Expected escape character at end of string");
+        const e = raw[i++];
+        switch (e) {
+          case "\\":
+          case '"':
+          case "/":
+            out += e;
+            break;
+          case "b":
+            out += "\b";
+            break;
+          case "f":
+            out += "\f";
+            break;
+          case "t":
+            out += "\t";
+            break;
+          case "n":
+            out += "\n";
+            break;
+          case "r":
+            out += "\r";
+            break;
+          case "u": {
+            if (i + 4 > n) this.fail("Invalid \\uXXXX escape");
+            const h = raw.slice(i, i + 4);
+            if (!/^[0-9a-fA-F]{4}$/.test(h)) this.fail("Invalid characters in \\uXXXX escape");
+            let cp = parseInt(h, 16);
+            i += 4;
+            if (cp >= 0xd800 && cp <= 0xdbff) {
+              const l = raw.slice(i + 2, i + 6);
+              if (i + 6 > n || raw[i] !== "\\" || raw[i + 1] !== "u" || !/^[0-9a-fA-F]{4}$/.test(l)) {
+                this.fail("Invalid \\uXXXX\\uXXXX surrogate pair escape");
+              }
+              const lo = parseInt(l, 16);
+              if (lo < 0xdc00 || lo > 0xdfff) this.fail("Invalid \\uXXXX\\uXXXX surrogate pair escape");
+              i += 6;
+              cp = 0x10000 + (((cp - 0xd800) << 10) | (lo - 0xdc00));
+            } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+              cp = 0xfffd; // jq's string would hold invalid UTF-8, replaced on construction
+            }
+            out += String.fromCodePoint(cp);
+            break;
+          }
+          default:
+            this.fail("Invalid escape");
+        }
+      } else {
+        if (c <= 0x1f) this.fail("Invalid string: control characters from U+0000 through U+001F must be escaped");
+        out += raw[i - 1];
+      }
+    }
+    return out;
+  }
+
+  private checkDone(): boolean {
+    return this.stack.length === 0 && this.slot !== NO_VALUE;
+  }
+
+  private take(): unknown {
+    const v = this.slot;
+    this.slot = NO_VALUE;
+    return v;
+  }
+
+  /**
+   * Reads until one top-level value is complete; returns NO_VALUE at end of input with nothing
+   * pending. Throws ParseFailure on malformed input.
+   */
+  next(): Slot {
+    const text = this.text;
+    const end = this.end;
+    if (this.pendingQuote) {
+      this.pendingQuote = false;
+      this.readString();
+      if (this.checkDone()) return this.take();
+    }
+    while (this.pos < end) {
+      const c = text.charCodeAt(this.pos);
+      if (isLiteralChar(c)) {
+        // A literal token: the maximal run of characters that are not whitespace, quote or structure.
+        const start = this.pos;
+        let p = start + 1;
+        while (p < end && isLiteralChar(text.charCodeAt(p))) p++;
+        this.col += widthOf(text, start, p);
+        this.pos = p;
+        this.pendingTok = this.pendingTok === null ? text.slice(start, p) : this.pendingTok + text.slice(start, p);
+        continue;
+      }
+      this.pos++;
+      if (c === 0x0a) {
+        this.line++;
+        this.col = 0;
+      } else this.col++;
+      let out: Slot = NO_VALUE;
+      if (this.pendingTok !== null) {
+        // A literal is checked when the character after it arrives (so errors point past it).
+        const tok = this.pendingTok;
+        this.pendingTok = null;
+        let v: unknown;
+        try {
+          v = literalValue(tok);
+        } catch (m) {
+          this.fail(m as string);
+        }
+        this.value(v);
+        if (this.checkDone()) out = this.take();
+      }
+      if (c === 0x22) {
+        if (out !== NO_VALUE) {
+          this.pendingQuote = true;
+          return out;
+        }
+        this.readString();
+      } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) {
+        this.token(c);
+      }
+      if (out !== NO_VALUE) return out;
+      if (this.checkDone()) return this.take();
+    }
+    if (this.pendingTok !== null) {
+      const tok = this.pendingTok;
+      this.pendingTok = null;
+      try {
+        this.value(literalValue(tok));
+      } catch (m) {
+        throw new ParseFailure(m instanceof ParseFailure ? m.msg : (m as string), this.line, this.col, true);
+      }
+    }
+    if (this.stack.length !== 0) throw new ParseFailure("Unfinished JSON term", this.line, this.col, true);
+    return this.checkDone() ? this.take() : NO_VALUE;
+  }
+
+  /** At an opening quote (already consumed): reads to the closing quote and records the string. */
+  private readString(): void {
+    const text = this.text;
+    const start = this.pos;
+    let q = start;
+    for (;;) {
+      q = text.indexOf('"', q);
+      if (q < 0) {
+        // Unterminated: count the rest for the EOF position.
+        this.advanceOver(start, this.end);
+        this.pos = this.end;
+        throw new ParseFailure("Unfinished string", this.line, this.col, true);
+      }
+      let b = q - 1;
+      while (b >= start && text.charCodeAt(b) === 0x5c) b--;
+      if ((q - 1 - b) % 2 === 0) break;
+      q++;
+    }
+    this.advanceOver(start, q + 1);
+    this.pos = q + 1;
+    this.value(this.stringBody(text.slice(start, q)));
+  }
+
+  private advanceOver(from: number, to: number): void {
+    const text = this.text;
+    const nl = text.lastIndexOf("\n", to - 1);
+    if (nl >= from) {
+      let lines = 0;
+      for (let i = text.indexOf("\n", from); i >= 0 && i < to; i = text.indexOf("\n", i + 1)) lines++;
+      this.line += lines;
+      this.col = widthOf(text, nl + 1, to);
+    } else {
+      this.col += widthOf(text, from, to);
+    }
+  }
+}
+
+/** Whether the value parsed by JSON.parse would have stayed within jq's parser stack limit. */
+function withinDepth(text: string, value: unknown, maxDepth: number): boolean {
+  // Each open container or pending key takes a stack slot; fewer than maxDepth/2 brackets is always fine.
+  const limit = maxDepth >> 1;
+  if (text.length > limit) {
+    let count = 0;
+    for (let i = text.indexOf("[", 0); i >= 0 && count <= limit; i = text.indexOf("[", i + 1)) count++;
+    for (let i = text.indexOf("{", 0); i >= 0 && count <= limit; i = text.indexOf("{", i + 1)) count++;
+    if (count > limit) return stackDepthOk(value, maxDepth);
+  }
+  return true;
+}
+
+/** Exact check: every container must open with fewer than maxDepth stack slots in use. */
+function stackDepthOk(value: unknown, maxDepth: number): boolean {
+  const work: [unknown, number][] = [[value, 0]];
+  while (work.length) {
+    const [v, used] = work.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (used >= maxDepth) return false;
+    if (Array.isArray(v)) for (const x of v) work.push([x, used + 1]);
+    else for (const k in v) work.push([(v as Record<string, unknown>)[k], used + 2]);
+  }
+  return true;
+}
+
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+function fastParse(text: string, maxDepth: number): { ok: true; value: unknown } | { ok: false } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return { ok: false };
+  }
+  if (text.indexOf("\\u") >= 0 && LONE_SURROGATE_ESCAPE.test(text)) return { ok: false };
+  if (!withinDepth(text, v, maxDepth)) return { ok: false };
+  return { ok: true, value: v };
+}
+
+/**
+ * Parses a text holding exactly one JSON value, as jq 1.7.1's `fromjson` does (also accepting jq's
+ * extras: `nan`, `NaN`, `Infinity`, `.5`, `+1`, leading zeros). Failures throw JqRuntimeError with
+ * jq's message, e.g. `Unfinished JSON term at EOF at line 1, column 6 (while parsing '{"a":1')`.
+ */
+export function parseJsonText(text: string, opts?: { maxDepth?: number }): unknown {
+  const maxDepth = opts?.maxDepth ?? MAX_PARSING_DEPTH;
+  const fast = fastParse(text, maxDepth);
+  if (fast.ok) return fast.value;
+  let msg: string;
+  try {
+    const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const p = new TextParser(text, start, 1, maxDepth);
+    const v = p.next();
+    if (v === NO_VALUE) {
+      msg = "Expected JSON value";
+    } else {
+      const more = p.next();
+      if (more === NO_VALUE) return v;
+      msg = "Unexpected extra JSON values";
+    }
+  } catch (e) {
+    if (!(e instanceof ParseFailure)) throw e;
+    msg = e.text();
+  }
+  throw new JqRuntimeError(`${msg} (while parsing '${text}')`);
+}
+
+/**
+ * Parses any number of JSON values from a text (CLI input: JSONL, concatenated or pretty-printed
+ * values), yielding them in order. A leading BOM is skipped. Lines that are whole values go through
+ * JSON.parse; anything else through the jq-compatible parser. On malformed input, after yielding the
+ * values before it, throws JqRuntimeError whose message is jq's parser message, e.g.
+ * `Unfinished JSON term at EOF at line 3, column 0` (the jq CLI prints it as `jq: parse error: <message>`).
+ * `source` (a file name) is accepted for callers' bookkeeping; jq's messages do not name the file.
+ */
+export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }): Generator<unknown> {
+  void source;
+  const maxDepth = opts?.maxDepth ?? MAX_PARSING_DEPTH;
+  const n = text.length;
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 1;
+  while (pos < n) {
+    // Fast path: a line that is one whole value.
+    let nl = text.indexOf("\n", pos);
+    if (nl < 0) nl = n;
+    const fast = fastParse(text.slice(pos, nl), maxDepth);
+    if (fast.ok) {
+      yield fast.value;
+      pos = nl + 1;
+      line++;
+      continue;
+    }
+    // Slow path from this line's start until a value ends at a line end.
+    const p = new TextParser(text, pos, line, maxDepth);
+    for (;;) {
+      let v: Slot;
+      try {
+        v = p.next();
+      } catch (e) {
+        if (e instanceof ParseFailure) throw new JqRuntimeError(e.text());
+        throw e;
+      }
+      if (v === NO_VALUE) return;
+      yield v;
+      if (!p.idle()) continue;
+      // Resume the fast path if only blanks remain on this line.
+      let q = p.pos;
+      while (q < n) {
+        const c = text.charCodeAt(q);
+        if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
+        q++;
+      }
+      if (q >= n) return;
+      if (text.charCodeAt(q) === 0x0a) {
+        pos = q + 1;
+        line = p.line + 1;
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,768 @@
+/**
+ * jq 1.7.1's `_match_impl(re; flags; testmode)`, the native under `test`, `match`, `capture`, `scan`,
+ * `split/2`, `splits`, `sub` and `gsub`.
+ *
+ * jq uses Oniguruma with its Perl_NG syntax; we translate such a pattern into a JS RegExp (`v` flag)
+ * with the same meaning: Oniguruma's `^`/`$` (string anchors unless `(?m)`), `.` (everything but
+ * `\n`), Unicode `\w`/`\d`/`\s`/`\b`, POSIX brackets, scoped inline options, atomic groups and
+ * possessive quantifiers, `\A` `\z` `\Z`, `\Q..\E`, named groups (also duplicated names), extended
+ * mode. Every capture becomes a uniquely named JS group so match positions come from `d` indices.
+ * Offsets and lengths are reported in codepoints, as jq does.
+ */
+import { JqRuntimeError } from "../errors.js";
+import { typeErrorSubject } from "./json.js";
+
+/** One capture group of a match, as jq reports it. */
+export interface RegexCapture {
+  offset: number;
+  length: number;
+  string: string | null;
+  name: string | null;
+}
+
+/** One match, as jq's `match` reports it. */
+export interface RegexMatch {
+  offset: number;
+  length: number;
+  string: string;
+  captures: RegexCapture[];
+}
+
+/** A translated pattern. */
+interface Compiled {
+  re: RegExp;
+  /** Per Oniguruma group (1-based order): its JS group name and its jq-visible name. */
+  groups: { js: string; name: string | null }[];
+  global: boolean;
+  notEmpty: boolean;
+}
+
+class RegexSyntaxError extends Error {}
+
+interface Opts {
+  i: boolean;
+  /** Oniguruma MULTILINE: `.` matches newline (Perl `s`). */
+  dotAll: boolean;
+  /** Perl `m`: `^`/`$` at line boundaries (Oniguruma's SINGLELINE negated). */
+  lines: boolean;
+  x: boolean;
+}
+
+const WORD = "\\p{L}\\p{M}\\p{Nd}\\p{Pc}";
+const WORD_CLASS = `[${WORD}]`;
+const NOT_WORD_CLASS = `[^${WORD}]`;
+const WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?!${WORD_CLASS})|(?<!${WORD_CLASS})(?=${WORD_CLASS}))`;
+const NOT_WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?=${WORD_CLASS})|(?<!${WORD_CLASS})(?!${WORD_CLASS}))`;
+const BOS = "(?<![\\s\\S])";
+const EOS = "(?![\\s\\S])";
+const SEMI_EOS = "(?=\\n?(?![\\s\\S]))";
+
+/** POSIX bracket names to v-mode class contents (Oniguruma's Unicode definitions). */
+const POSIX: Record<string, string> = {
+  alnum: "\\p{Alphabetic}\\p{Nd}",
+  alpha: "\\p{Alphabetic}",
+  ascii: "\\u{0}-\\u{7f}",
+  blank: "\\p{Zs}\\u{9}",
+  cntrl: "\\p{Cc}",
+  digit: "\\p{Nd}",
+  graph: "[^\\p{White_Space}\\p{Cc}\\p{Cn}\\p{Cs}]",
+  lower: "\\p{Lowercase}",
+  print: "[^\\p{White_Space}\\p{Cc}\\p{Cn}\\p{Cs}]\\p{Zs}",
+  punct: "\\p{P}\\u{24}\\u{2b}\\u{3c}-\\u{3e}\\u{5e}\\u{60}\\u{7c}\\u{7e}",
+  space: "\\p{White_Space}",
+  upper: "\\p{Uppercase}",
+  xdigit: "0-9A-Fa-f",
+  word: WORD,
+};
+
+function lit(cp: number): string {
+  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) {
+    return String.fromCharCode(cp);
+  }
+  return `\\u{${cp.toString(16)}}`;
+}
+
+/** The other-case variants of a codepoint (for emulating a scoped `(?i)`). */
+function caseVariants(cp: number): number[] {
+  const ch = String.fromCodePoint(cp);
+  const out = new Set<number>([cp]);
+  for (const v of [ch.toLowerCase(), ch.toUpperCase()]) {
+    const c = v.codePointAt(0)!;
+    if (v.length === String.fromCodePoint(c).length) out.add(c);
+  }
+  return [...out];
+}
+
+function propertyClass(name: string, negate: boolean): string {
+  const p = negate ? "P" : "p";
+  const lower = name.toLowerCase().replace(/[\s_-]/g, "");
+  if (lower in POSIX && !/^(l|lu|ll|lt|lm|lo|m|n|p|s|z|c)$/.test(lower)) {
+    return negate ? `[^${POSIX[lower]}]` : `[${POSIX[lower]}]`;
+  }
+  for (const cand of [name, `Script=${name}`]) {
+    try {
+      new RegExp(`\\p{${cand}}`, "v");
+      return `\\${p}{${cand}}`;
+    } catch {
+      // try the next spelling
+    }
+  }
+  throw new RegexSyntaxError(`invalid character property name {${name}}`);
+}
+
+/** Translates an Oniguruma (Perl_NG syntax) pattern to JS `v`-mode source. */
+class Translator {
+  private pos = 0;
+  private out = "";
+  readonly groups: { js: string; name: string | null }[] = [];
+  private atomics = 0;
+  /** Backreferences to resolve once all group names are known; the output holds `\0<index>\0` for each. */
+  private backrefs: { ref: string | number; i: boolean }[] = [];
+  readonly needsIgnoreCaseFlag: boolean;
+
+  constructor(
+    private readonly src: string,
+    private readonly base: Opts,
+  ) {
+    // A pattern-wide ignore-case maps to the JS `i` flag; scoped changes are emulated by case expansion.
+    this.needsIgnoreCaseFlag = base.i && !/\(\?[imsx]*-[imsx]*i/.test(src);
+  }
+
+  private err(msg: string): never {
+    throw new RegexSyntaxError(msg);
+  }
+
+  translate(): string {
+    this.alternation(this.base, 0);
+    if (this.pos < this.src.length) this.err("unmatched close parenthesis");
+    // Resolve backreference placeholders (NUL never occurs otherwise: we emit it as \u{0}).
+    return this.out.replace(/\0(\d+)\0/g, (_m, k: string) => {
+      const b = this.backrefs[Number(k)];
+      let targets: number[];
+      if (typeof b.ref === "number") {
+        if (b.ref < 1 || b.ref > this.groups.length) this.err("invalid backref number/name");
+        targets = [b.ref];
+      } else {
+        targets = [];
+        this.groups.forEach((g, idx) => {
+          if (g.name === b.ref) targets.push(idx + 1);
+        });
+        if (targets.length === 0) this.err(`undefined name <${b.ref}> reference`);
+      }
+      return targets.length === 1
+        ? `\\k<${this.groups[targets[0] - 1].js}>`
+        : `(?:${targets
+            .reverse()
+            .map((t) => `\\k<${this.groups[t - 1].js}>`)
+            .join("|")})`;
+    });
+  }
+
+  private backref(ref: string | number, o: Opts): void {
+    this.out += `\0${this.backrefs.length}\0`;
+    this.backrefs.push({ ref, i: o.i });
+  }
+
+  /** Parses alternatives until `)` or end; `opts` may be changed by inline `(?i)` for the rest. */
+  private alternation(opts: Opts, depth: number): void {
+    const o = { ...opts };
+    let lastAtom = -1;
+    const src = this.src;
+    while (this.pos < src.length) {
+      const c = src.codePointAt(this.pos)!;
+      const ch = String.fromCodePoint(c);
+      if (o.x) {
+        if (ch === " " || ch === "\t" || ch === "\n" || ch === "\r" || ch === "\f" || ch === "\v") {
+          this.pos++;
+          continue;
+        }
+        if (ch === "#") {
+          while (this.pos < src.length && src[this.pos] !== "\n") this.pos++;
+          continue;
+        }
+      }
+      switch (ch) {
+        case ")":
+          if (depth === 0) this.err("unmatched close parenthesis");
+          return;
+        case "|":
+          this.pos++;
+          this.out += "|";
+          lastAtom = -1;
+          continue;
+        case "*":
+        case "+":
+        case "?":
+        case "{": {
+          const q = this.quantifier();
+          if (q === null) break; // a `{` that is not an interval is a literal
+          if (lastAtom < 0) this.err("target of repeat operator is not specified");
+          let atom = this.out.slice(lastAtom);
+          if (/[*+?}]$/.test(atom) && !atom.endsWith("\\u{7d}") && this.isQuantified(atom)) atom = `(?:${atom})`;
+          if (q.possessive) {
+            const name = `_a${this.atomics++}`;
+            this.out = this.out.slice(0, lastAtom) + `(?=(?<${name}>${atom}${q.text}))\\k<${name}>`;
+          } else {
+            this.out = this.out.slice(0, lastAtom) + atom + q.text;
+          }
+          continue;
+        }
+        case "(":
+          lastAtom = this.out.length;
+          this.group(o, depth);
+          continue;
+        case "[":
+          lastAtom = this.out.length;
+          this.pos++;
+          this.out += this.charClass(o);
+          continue;
+        case "\\":
+          lastAtom = this.out.length;
+          this.escape(o);
+          continue;
+        case ".":
+          this.pos++;
+          lastAtom = this.out.length;
+          this.out += o.dotAll ? "[\\s\\S]" : "[^\\n]";
+          continue;
+        case "^":
+          this.pos++;
+          lastAtom = this.out.length;
+          this.out += o.lines ? "(?<![^\\n])" : BOS;
+          continue;
+        case "$":
+          this.pos++;
+          lastAtom = this.out.length;
+          this.out += o.lines ? "(?![^\\n])" : SEMI_EOS;
+          continue;
+      }
+      // A literal character.
+      this.pos += ch.length;
+      lastAtom = this.out.length;
+      this.out += this.literal(c, o);
+    }
+  }
+
+  /** Whether emitted text ends in a quantifier applying to the whole of it (needs wrapping to requantify). */
+  private isQuantified(atom: string): boolean {
+    return /(?:[*+?]|\{\d+(?:,\d*)?\})\??$/.test(atom);
+  }
+
+  private literal(cp: number, o: Opts): string {
+    if (o.i && !this.needsIgnoreCaseFlag) {
+      const vs = caseVariants(cp);
+      if (vs.length > 1) return `[${vs.map(lit).join("")}]`;
+    }
+    return lit(cp);
+  }
+
+  /** At `*`, `+`, `?` or `{`: reads a quantifier, or returns null for a literal `{`. */
+  private quantifier(): { text: string; possessive: boolean } | null {
+    const src = this.src;
+    let text: string;
+    const c = src[this.pos];
+    if (c === "{") {
+      const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(src.slice(this.pos));
+      if (!m) return null;
+      const lo = Number(m[1]);
+      const hi = m[3] ? Number(m[3]) : undefined;
+      if (lo > 100000 || (hi !== undefined && hi > 100000)) this.err("too big number for repeat range");
+      if (hi !== undefined && hi < lo) this.err("upper is smaller than lower in repeat range");
+      this.pos += m[0].length;
+      text = m[2] ? `{${lo},${hi ?? ""}}` : `{${lo}}`;
+      // Perl: `{n,m}+` is possessive; Oniguruma's `{n}?` is a plain lazy interval.
+    } else {
+      this.pos++;
+      text = c;
+    }
+    if (src[this.pos] === "?") {
+      this.pos++;
+      return { text: text + "?", possessive: false };
+    }
+    if (src[this.pos] === "+") {
+      this.pos++;
+      return { text, possessive: true };
+    }
+    return { text, possessive: false };
+  }
+
+  private group(o: Opts, depth: number): void {
+    const src = this.src;
+    this.pos++; // (
+    if (src[this.pos] !== "?") {
+      this.capture(null, o, depth);
+      return;
+    }
+    this.pos++;
+    const c = src[this.pos];
+    const rest = src.slice(this.pos);
+    if (c === ":") {
+      this.pos++;
+      this.out += "(?:";
+      this.body(o, depth);
+      this.out += ")";
+      return;
+    }
+    if (c === "=" || c === "!") {
+      this.pos++;
+      this.out += `(?${c}`;
+      this.body(o, depth);
+      this.out += ")";
+      return;
+    }
+    if (rest.startsWith("<=") || rest.startsWith("<!")) {
+      this.pos += 2;
+      this.out += `(?${rest.slice(0, 2)}`;
+      this.body(o, depth);
+      this.out += ")";
+      return;
+    }
+    if (c === ">") {
+      this.pos++;
+      const name = `_a${this.atomics++}`;
+      this.out += `(?=(?<${name}>`;
+      this.body(o, depth);
+      this.out += `))\\k<${name}>`;
+      return;
+    }
+    if (c === "#") {
+      const end = src.indexOf(")", this.pos);
+      if (end < 0) this.err("end pattern in group");
+      this.pos = end + 1;
+      return;
+    }
+    const named = /^(?:<([A-Za-z_][A-Za-z0-9_]*)>|'([A-Za-z_][A-Za-z0-9_]*)'|P<([A-Za-z_][A-Za-z0-9_]*)>)/.exec(rest);
+    if (named) {
+      this.pos += named[0].length;
+      this.capture(named[1] ?? named[2] ?? named[3], o, depth);
+      return;
+    }
+    if (c === "<" || c === "'") this.err("invalid group name <>");
+    const opt = /^([imsx]*)(?:-([imsx]*))?([:)])/.exec(rest);
+    if (opt) {
+      this.pos += opt[0].length;
+      const n = { ...o };
+      for (const f of opt[1]) this.setOpt(n, f, true);
+      for (const f of opt[2] ?? "") this.setOpt(n, f, false);
+      if (opt[3] === ":") {
+        this.out += "(?:";
+        this.body(n, depth);
+        this.out += ")";
+      } else {
+        // `(?i)` applies to the rest of the enclosing group: parse it here and let it close there.
+        this.out += "(?:";
+        this.alternation(n, depth);
+        this.out += ")";
+        if (depth === 0 && this.pos < src.length) this.err("unmatched close parenthesis");
+      }
+      return;
+    }
+    if (c === "~") this.err("absent operator (?~...) is not supported");
+    if (c === "(") this.err("conditional groups (?(cond)...) are not supported");
+    this.err("undefined group option");
+  }
+
+  private setOpt(o: Opts, f: string, on: boolean): void {
+    if (f === "i") o.i = on;
+    else if (f === "s") o.dotAll = on;
+    else if (f === "m") o.lines = on;
+    else if (f === "x") o.x = on;
+  }
+
+  private capture(name: string | null, o: Opts, depth: number): void {
+    const js = `_g${this.groups.length + 1}`;
+    this.groups.push({ js, name });
+    this.out += `(?<${js}>`;
+    this.body(o, depth);
+    this.out += ")";
+  }
+
+  /** A group's contents up to and including its `)`. */
+  private body(o: Opts, depth: number): void {
+    this.alternation(o, depth + 1);
+    if (this.src[this.pos] !== ")") this.err("end pattern with unmatched parenthesis");
+    this.pos++;
+  }
+
+  /** Reads an escape's codepoint if it denotes a single character, else null (pos unchanged). */
+  private charEscape(): number | null {
+    const src = this.src;
+    const e = src[this.pos + 1];
+    const simple: Record<string, number> = { t: 9, n: 10, r: 13, f: 12, v: 11, a: 7, e: 27 };
+    if (e in simple) {
+      this.pos += 2;
+      return simple[e];
+    }
+    if (e === "x") {
+      const br = /^\\x\{([0-9a-fA-F]{1,8})\}/.exec(src.slice(this.pos));
+      if (br) {
+        const v = parseInt(br[1], 16);
+        if (v > 0x10ffff) this.err("too big wide-char value");
+        this.pos += br[0].length;
+        return v;
+      }
+      const m = /^\\x([0-9a-fA-F]{0,2})/.exec(src.slice(this.pos))!;
+      this.pos += m[0].length;
+      return m[1] ? parseInt(m[1], 16) : 0;
+    }
+    if (e === "u") {
+      const m = /^\\u([0-9a-fA-F]{4})/.exec(src.slice(this.pos));
+      if (m) {
+        this.pos += m[0].length;
+        return parseInt(m[1], 16);
+      }
+      return null;
+    }
+    if (e === "0") {
+      const m = /^\\0([0-7]{0,2})/.exec(src.slice(this.pos))!;
+      this.pos += m[0].length;
+      return m[1] ? parseInt(m[1], 8) : 0;
+    }
+    if (e === "c") {
+      const x = src.codePointAt(this.pos + 2);
+      if (x === undefined) this.err("end pattern at control");
+      this.pos += 3;
+      return x & 0x1f;
+    }
+    return null;
+  }
+
+  private escape(o: Opts): void {
+    const src = this.src;
+    if (this.pos + 1 >= src.length) this.err("end pattern at escape");
+    const e = src[this.pos + 1];
+    const cp = this.charEscape();
+    if (cp !== null) {
+      this.out += this.literal(cp, o);
+      return;
+    }
+    const two = (s: string) => {
+      this.pos += 2;
+      this.out += s;
+    };
+    switch (e) {
+      case "w":
+        return two(WORD_CLASS);
+      case "W":
+        return two(NOT_WORD_CLASS);
+      case "d":
+        return two("\\p{Nd}");
+      case "D":
+        return two("\\P{Nd}");
+      case "s":
+        return two("\\p{White_Space}");
+      case "S":
+        return two("\\P{White_Space}");
+      case "b":
+        return two(WORD_BOUNDARY);
+      case "B":
+        return two(NOT_WORD_BOUNDARY);
+      case "A":
+        return two(BOS);
+      case "z":
+        return two(EOS);
+      case "Z":
+        return two(SEMI_EOS);
+      case "G":
+        // Approximation: the start of the search, taken as the start of the string.
+        return two(BOS);
+      case "R":
+        return two("(?:\\r\\n|[\\n\\v\\f\\r\\u{85}\\u{2028}\\u{2029}])");
+      case "N":
+        return two("[^\\n]");
+      case "O":
+        return two("[\\s\\S]");
+      case "X":
+        return two("(?:\\r\\n|\\P{M}\\p{M}*)");
+      case "K":
+        this.err("\\K (keep) is not supported");
+        break;
+      case "p":
+      case "P": {
+        const m = /^\\[pP]\{(\^?)([^}]*)\}/.exec(src.slice(this.pos));
+        if (!m) this.err("invalid character property name {}");
+        this.pos += m[0].length;
+        this.out += propertyClass(m[2], (e === "P") !== (m[1] === "^"));
+        return;
+      }
+      case "k": {
+        const m = /^\\k(?:<([^>]*)>|'([^']*)')/.exec(src.slice(this.pos));
+        if (!m) this.err("invalid backref number/name");
+        this.pos += m[0].length;
+        const ref = m[1] ?? m[2];
+        this.backref(/^\d+$/.test(ref) ? Number(ref) : ref, o);
+        return;
+      }
+      case "g":
+        this.err("subexpression calls (\\g) are not supported");
+        break;
+      case "Q": {
+        const end = src.indexOf("\\E", this.pos + 2);
+        const text = src.slice(this.pos + 2, end < 0 ? src.length : end);
+        this.pos = end < 0 ? src.length : end + 2;
+        this.out += "(?:" + [...text].map((ch) => this.literal(ch.codePointAt(0)!, o)).join("") + ")";
+        return;
+      }
+    }
+    if (e >= "1" && e <= "9") {
+      const m = /^\\(\d+)/.exec(src.slice(this.pos))!;
+      this.pos += m[0].length;
+      this.backref(Number(m[1]), o);
+      return;
+    }
+    // Any other escaped character stands for itself (Perl_NG: `\h` is `h`).
+    const c = src.codePointAt(this.pos + 1)!;
+    this.pos += 1 + String.fromCodePoint(c).length;
+    this.out += this.literal(c, o);
+  }
+
+  /** After `[`: a bracket expression up to its `]`, as v-mode class source. */
+  private charClass(o: Opts): string {
+    const src = this.src;
+    let negate = false;
+    if (src[this.pos] === "^") {
+      negate = true;
+      this.pos++;
+    }
+    const operands: string[] = [];
+    let items = "";
+    let first = true;
+    for (;;) {
+      if (this.pos >= src.length) this.err("premature end of char-class");
+      const ch = src[this.pos];
+      if (ch === "]" && !first) {
+        this.pos++;
+        break;
+      }
+      first = false;
+      if (ch === "&" && src[this.pos + 1] === "&") {
+        this.pos += 2;
+        operands.push(items);
+        items = "";
+        continue;
+      }
+      if (ch === "[") {
+        const posix = /^\[:(\^?)([a-z]+):\]/.exec(src.slice(this.pos));
+        if (posix) {
+          const body = POSIX[posix[2]];
+          if (body === undefined) this.err("invalid POSIX bracket type");
+          this.pos += posix[0].length;
+          items += posix[1] ? `[^${body}]` : `[${body}]`;
+          continue;
+        }
+        this.pos++;
+        items += this.charClass(o);
+        continue;
+      }
+      // A single character (possibly the start of a range) or a class escape.
+      const start = this.classAtom(o);
+      if (typeof start === "string") {
+        items += start;
+        continue;
+      }
+      if (src[this.pos] === "-" && this.pos + 1 < src.length && src[this.pos + 1] !== "]") {
+        const save = this.pos;
+        this.pos++;
+        if (src[this.pos] === "[") {
+          this.pos = save;
+          items += this.classChar(start, o);
+          continue;
+        }
+        const end = this.classAtom(o);
+        if (typeof end === "string") {
+          // `a-\w`: the `-` is literal.
+          items += this.classChar(start, o) + lit(0x2d) + end;
+          continue;
+        }
+        if (end < start) this.err("empty range in char class");
+        items += this.classRange(start, end, o);
+        continue;
+      }
+      items += this.classChar(start, o);
+    }
+    let body: string;
+    if (operands.length > 0) {
+      operands.push(items);
+      body = operands.map((x) => `[${x}]`).join("&&");
+    } else body = items;
+    return `[${negate ? "^" : ""}${body}]`;
+  }
+
+  private classChar(cp: number, o: Opts): string {
+    if (o.i && !this.needsIgnoreCaseFlag) return caseVariants(cp).map(lit).join("");
+    return lit(cp);
+  }
+
+  private classRange(a: number, b: number, o: Opts): string {
+    let s = `${lit(a)}-${lit(b)}`;
+    if (o.i && !this.needsIgnoreCaseFlag) {
+      const lo = Math.max(a, 0x61);
+      const hi = Math.min(b, 0x7a);
+      if (lo <= hi) s += `${lit(lo - 32)}-${lit(hi - 32)}`;
+      const LO = Math.max(a, 0x41);
+      const HI = Math.min(b, 0x5a);
+      if (LO <= HI) s += `${lit(LO + 32)}-${lit(HI + 32)}`;
+    }
+    return s;
+  }
+
+  /** One class member: a codepoint, or (for class escapes like `\w`) ready class source. */
+  private classAtom(o: Opts): number | string {
+    const src = this.src;
+    const ch = src[this.pos];
+    if (ch !== "\\") {
+      const cp = src.codePointAt(this.pos)!;
+      this.pos += String.fromCodePoint(cp).length;
+      return cp;
+    }
+    if (this.pos + 1 >= src.length) this.err("end pattern at escape");
+    const cp = this.charEscape();
+    if (cp !== null) return cp;
+    const e = src[this.pos + 1];
+    const map: Record<string, string> = {
+      w: WORD_CLASS,
+      W: NOT_WORD_CLASS,
+      d: "\\p{Nd}",
+      D: "\\P{Nd}",
+      s: "\\p{White_Space}",
+      S: "\\P{White_Space}",
+    };
+    if (e in map) {
+      this.pos += 2;
+      return map[e];
+    }
+    if (e === "p" || e === "P") {
+      const m = /^\\[pP]\{(\^?)([^}]*)\}/.exec(src.slice(this.pos));
+      if (!m) this.err("invalid character property name {}");
+      this.pos += m[0].length;
+      return propertyClass(m[2], (e === "P") !== (m[1] === "^"));
+    }
+    if (e === "b") {
+      this.pos += 2;
+      return 8;
+    }
+    void o;
+    const c = src.codePointAt(this.pos + 1)!;
+    this.pos += 1 + String.fromCodePoint(c).length;
+    return c;
+  }
+}
+
+const FLAG_CHARS = /^[gixnsplm]*$/;
+const cache = new Map<string, Compiled>();
+const CACHE_LIMIT = 512;
+
+function compile(regex: string, flags: string): Compiled {
+  const key = flags + "\u0000" + regex;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const base: Opts = { i: false, dotAll: false, lines: false, x: false };
+  let global = false;
+  let notEmpty = false;
+  for (const f of flags) {
+    if (f === "g") global = true;
+    else if (f === "i") base.i = true;
+    else if (f === "x") base.x = true;
+    else if (f === "m" || f === "p") base.dotAll = true;
+    else if (f === "n") notEmpty = true;
+    // `s` (Oniguruma SINGLELINE) is already jq's default; `l` (longest match) is accepted and ignored.
+  }
+  const t = new Translator(regex, base);
+  let source: string;
+  let re: RegExp;
+  try {
+    source = t.translate();
+    re = new RegExp(source, t.needsIgnoreCaseFlag ? "dgvi" : "dgv");
+  } catch (e) {
+    const msg = e instanceof RegexSyntaxError ? e.message : e instanceof Error ? e.message.replace(/^Invalid regular expression: /, "") : String(e);
+    throw new JqRuntimeError(`Regex failure: ${msg}`);
+  }
+  const compiled: Compiled = { re, groups: t.groups, global, notEmpty };
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, compiled);
+  return compiled;
+}
+
+const HAS_SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * jq 1.7.1's `_match_impl(regex; flags; testmode)`. `input` must be a string, `regex` a string,
+ * `flags` a string of `g i x n s l p m` or null. In test mode returns whether there is a match;
+ * otherwise the matches (all of them with `g`), with jq's treatment of empty matches: each empty match
+ * reports every capture as an empty string at the match offset, and the search resumes one character
+ * further on.
+ */
+export function matchRegex(input: unknown, regex: unknown, flags: unknown, testMode: boolean): boolean | RegexMatch[] {
+  if (typeof input !== "string") throw new JqRuntimeError(`${typeErrorSubject(input)} cannot be matched, as it is not a string`);
+  if (typeof regex !== "string") throw new JqRuntimeError(`${typeErrorSubject(regex)} is not a string`);
+  let fl = "";
+  if (typeof flags === "string") {
+    if (!FLAG_CHARS.test(flags)) throw new JqRuntimeError(`${flags} is not a valid modifier string`);
+    fl = flags;
+  } else if (flags !== null && flags !== undefined) {
+    throw new JqRuntimeError(`${typeErrorSubject(flags)} is not a string`);
+  }
+  const c = compile(regex, fl);
+  const re = c.re;
+  const s = input;
+  const len = s.length;
+
+  // Codepoint offsets: identical to UTF-16 indices unless the string has surrogate pairs.
+  let cpIndex: Int32Array | null = null;
+  if (!testMode && HAS_SURROGATE.test(s)) {
+    cpIndex = new Int32Array(len + 1);
+    let n = 0;
+    for (let i = 0; i < len; i++) {
+      cpIndex[i] = n;
+      const ch = s.charCodeAt(i);
+      if (!(ch >= 0xdc00 && ch <= 0xdfff && i > 0 && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800)) n++;
+    }
+    cpIndex[len] = n;
+  }
+  const cp = (i: number): number => (cpIndex === null ? i : cpIndex[i]);
+
+  const results: RegexMatch[] = [];
+  let start = 0;
+  while (start <= len) {
+    re.lastIndex = start;
+    const m = re.exec(s);
+    if (m === null) break;
+    const b = m.index;
+    const e = b + m[0].length;
+    if (b === e) {
+      const next = e < len && (s.charCodeAt(e) & 0xfc00) === 0xd800 && (s.charCodeAt(e + 1) & 0xfc00) === 0xdc00 ? e + 2 : e + 1;
+      if (c.notEmpty) {
+        // Oniguruma's FIND_NOT_EMPTY rejects empty matches; we skip them (approximation: it would
+        // also try other, non-empty, alternatives at this position).
+        start = next;
+        continue;
+      }
+      if (testMode) return true;
+      const off = cp(b);
+      const captures: RegexCapture[] = c.groups.map((g) => ({ offset: off, string: "", length: 0, name: g.name }) as RegexCapture);
+      results.push({ offset: off, length: 0, string: "", captures });
+      if (!c.global) break;
+      start = next;
+      continue;
+    }
+    if (testMode) return true;
+    const ind = m.indices!.groups!;
+    const captures: RegexCapture[] = [];
+    for (const g of c.groups) {
+      const span = ind[g.js];
+      if (span === undefined) {
+        captures.push({ offset: -1, string: null, length: 0, name: g.name } as RegexCapture);
+      } else if (span[0] === span[1]) {
+        captures.push({ offset: cp(span[0]), string: "", length: 0, name: g.name } as RegexCapture);
+      } else {
+        const o = cp(span[0]);
+        captures.push({ offset: o, length: cp(span[1]) - o, string: s.slice(span[0], span[1]), name: g.name });
+      }
+    }
+    const o = cp(b);
+    results.push({ offset: o, length: cp(e) - o, string: m[0], captures });
+    if (!c.global) break;
+    start = e;
+  }
+  return testMode ? false : results;
+}

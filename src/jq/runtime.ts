@@ -1,0 +1,103 @@
+/**
+ * The runtime shapes shared by the compiler and the builtins: generators as callbacks, environments as
+ * linked frames, the per-run context with its budgets, and the errors that no `try` may catch.
+ *
+ * A generator calls `emit` once per output. `emit` returns `undefined` to ask for more, or a stop token
+ * (a `label`'s identity) to unwind: every generator returns the first stop token it receives, so
+ * `first`, `limit`, `any`, `label`/`break` stop producing as soon as they have what they need.
+ */
+import type { JqValue, PathComponent } from "./values.js";
+
+/** Returned by `emit` (and then by generators) to stop the enumeration; `undefined` means go on. */
+export type Stop = object | undefined;
+export type Emit = (v: JqValue) => Stop;
+export type PathEmit = (path: PathComponent[], v: JqValue) => Stop;
+
+/** A compiled filter in value mode. */
+export type Gen = (input: JqValue, env: Frame, emit: Emit) => Stop;
+/** A compiled filter in path mode: the input value with its path from the root of `path(...)`. */
+export type PathGen = (input: JqValue, path: PathComponent[], env: Frame, emit: PathEmit) => Stop;
+
+/** One binding of the runtime environment: a variable's value, a filter argument, a label or a function's home. */
+export interface Frame {
+  v: unknown;
+  up: Frame | null;
+}
+
+/** A filter argument: compiled code together with the caller's environment. */
+export interface Closure {
+  code: CompiledArg;
+  env: Frame;
+}
+
+export interface CompiledArg {
+  gen: Gen;
+  /** Path mode, compiled on first use. */
+  path(): PathGen;
+}
+
+/** Limits on one evaluation of a program. */
+export interface Limits {
+  /** Evaluation steps (iterations, calls, reductions) before the run fails. */
+  maxSteps: number;
+  /** Nested function calls before the run fails. */
+  maxDepth: number;
+  /** Outputs a single run may produce. */
+  maxOutputs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { maxSteps: 50_000_000, maxDepth: 1000, maxOutputs: 10_000_000 };
+
+/** What a run can see of the world: nothing, unless the caller passes it. */
+export interface RunContext {
+  steps: number;
+  depth: number;
+  limits: Limits;
+  env: { [k: string]: JqValue };
+  filename: JqValue;
+  /** Source of `input`/`inputs`; absent outside the command line. */
+  nextInput?: () => { value: JqValue } | undefined;
+  inputLineNumber: number;
+  /** Where `debug` and `stderr` write; ignored when absent. */
+  debug?: (message: string) => void;
+  stderr?: (text: string) => void;
+}
+
+export function newContext(limits: Limits = DEFAULT_LIMITS): RunContext {
+  return { steps: 0, depth: 0, limits, env: {}, filename: null, inputLineNumber: 0 };
+}
+
+/** The context of the run in progress (runs are synchronous; nested runs save and restore it). */
+export let current: RunContext = newContext();
+
+export function setCurrent(c: RunContext): RunContext {
+  const prev = current;
+  current = c;
+  return prev;
+}
+
+/** A budget was exhausted: not catchable by `try`, it ends the run. */
+export class JqLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JqLimitError";
+  }
+}
+
+/** `halt` and `halt_error`: not catchable by `try`. */
+export class JqHalt extends Error {
+  constructor(
+    readonly exitCode: number,
+    readonly value: JqValue | undefined,
+  ) {
+    super("halt");
+    this.name = "JqHalt";
+  }
+}
+
+/** Counts one evaluation step against the budget. */
+export function step(): void {
+  if (++current.steps > current.limits.maxSteps) {
+    throw new JqLimitError(`evaluation exceeded its budget of ${current.limits.maxSteps} steps`);
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * Validation of the scheduler-facing objects themselves (what the API server checks on
+ * Workload, PodGroup and CompositePodGroup), on create and, with the old object, on update:
+ * the template-list union and limits, names, policies, constraints, claims, priorities,
+ * the immutable fields with ratcheting, and items neither added nor removed; plus the tree rules
+ * of the Workload (depth at most 4, template names unique across the whole tree).
+ * Used to check that everything the builder emits would be accepted.
+ */
+
+import {
+  deepEqual,
+  validateConstraintsBlock,
+  validateDisruptionModeBlock,
+  validateImmutable,
+  validateResourceClaimsBlock,
+  validateUnion,
+  type Old,
+} from "./blocks.js";
+import {
+  childPath,
+  duplicate,
+  forbidden,
+  indexPath,
+  invalid,
+  notSupported,
+  required,
+  tooMany,
+  type FieldError,
+} from "./fielderrors.js";
+import { isDNS1123Label, isDNS1123Subdomain } from "./formats.js";
+import {
+  HIGHEST_USER_DEFINABLE_PRIORITY,
+  PREEMPTION_POLICIES,
+  WORKLOAD_MAX_POD_GROUP_TEMPLATES,
+  WORKLOAD_MAX_TREE_DEPTH,
+  type CompositePodGroup,
+  type CompositePodGroupTemplate,
+  type ObjectMeta,
+  type PodGroup,
+  type PodGroupTemplate,
+  type TypedLocalObjectReference,
+  type Workload,
+  type WorkloadReference,
+} from "./types.js";
+
+/** Fields shared by leaf templates and PodGroup specs. */
+type LeafFields = Omit<PodGroupTemplate, "name">;
+/** Fields shared by composite templates and CompositePodGroup specs. */
+type CompositeFields = Omit<CompositePodGroupTemplate, "name" | "podGroupTemplates" | "compositePodGroupTemplates">;
+
+function old<T>(prev: T | undefined, isUpdate: boolean): Old<T> {
+  return isUpdate ? { value: prev } : undefined;
+}
+
+function validateObjectName(meta: ObjectMeta, path = "metadata"): FieldError[] {
+  const namePath = childPath(path, "name");
+  if (!meta.name && !meta.generateName) return [required(namePath, "name or generateName is required")];
+  if (!meta.name) return [];
+  return isDNS1123Subdomain(meta.name).map((m) => invalid(namePath, meta.name, m));
+}
+
+function validateShortName(path: string, value: string | undefined): FieldError[] {
+  if (value === undefined || value === "") return [required(path)];
+  return isDNS1123Label(value).map((m) => invalid(path, value, m, "format=k8s-short-name"));
+}
+
+function validateLongName(path: string, value: string | undefined, isRequired: boolean): FieldError[] {
+  if (value === undefined || value === "") return isRequired ? [required(path)] : [];
+  return isDNS1123Subdomain(value).map((m) => invalid(path, value, m, "format=k8s-long-name"));
+}
+
+function validatePathSegmentName(path: string, value: string | undefined): FieldError[] {
+  if (value === undefined || value === "") return [required(path)];
+  const msgs: string[] = [];
+  if (value === ".") msgs.push("may not be '.'");
+  else if (value === "..") msgs.push("may not be '..'");
+  if (value.includes("/")) msgs.push("may not contain '/'");
+  if (value.includes("%")) msgs.push("may not contain '%'");
+  return msgs.map((m) => invalid(path, value, m, "format=k8s-path-segment-name"));
+}
+
+function validateControllerRef(path: string, ref: TypedLocalObjectReference): FieldError[] {
+  return [
+    ...validateLongName(childPath(path, "apiGroup"), ref.apiGroup, false),
+    ...validatePathSegmentName(childPath(path, "kind"), ref.kind),
+    ...validatePathSegmentName(childPath(path, "name"), ref.name),
+  ];
+}
+
+/** Policy with a required count (`minCount` / `minGroupCount`): 0 is "missing", as declarative validation treats it. */
+function validateGroupPolicy(
+  path: string,
+  policy: { basic?: object; gang?: Record<string, number> } | undefined,
+  countField: "minCount" | "minGroupCount",
+  prev: Old<{ basic?: object; gang?: Record<string, number> }>,
+): FieldError[] {
+  const p = policy ?? {};
+  const isUpdate = prev !== undefined;
+  const before = prev?.value;
+  if (isUpdate && deepEqual(p, before)) return [];
+  const errs = validateUnion(path, ["basic", "gang"], p, before, isUpdate);
+  if (isUpdate && before !== undefined) {
+    if ((p.basic !== undefined) !== (before.basic !== undefined)) errs.push(forbidden(childPath(path, "basic"), "field is immutable", "immutable"));
+    if (p.gang !== undefined && before.gang === undefined) errs.push(invalid(childPath(path, "gang"), null, "field cannot be set once created", "update"));
+    if (p.gang === undefined && before.gang !== undefined) errs.push(invalid(childPath(path, "gang"), null, "field cannot be cleared once set", "update"));
+  }
+  if (p.gang !== undefined) {
+    const countPath = childPath(path, "gang", countField);
+    const v = p.gang[countField];
+    const unchanged = isUpdate && before?.gang !== undefined && before.gang[countField] === v;
+    if (!unchanged) {
+      if (v === undefined || v === 0) errs.push(required(countPath));
+      else if (v < 1) errs.push(invalid(countPath, v, "must be greater than or equal to 1", "minimum"));
+    }
+  }
+  return errs;
+}
+
+function validatePriorityFields(path: string, obj: LeafFields | CompositeFields, prev: LeafFields | CompositeFields | undefined, isUpdate: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const pcnPath = childPath(path, "priorityClassName");
+  errs.push(...validateImmutable(pcnPath, obj.priorityClassName ?? "", old(prev?.priorityClassName ?? "", isUpdate)));
+  if (!(isUpdate && obj.priorityClassName === prev?.priorityClassName)) errs.push(...validateLongName(pcnPath, obj.priorityClassName, false));
+  const prioPath = childPath(path, "priority");
+  errs.push(...validateImmutable(prioPath, obj.priority, old(prev?.priority, isUpdate)));
+  if (obj.priority !== undefined && !(isUpdate && obj.priority === prev?.priority) && obj.priority > HIGHEST_USER_DEFINABLE_PRIORITY) {
+    errs.push(invalid(prioPath, obj.priority, `must be less than or equal to ${HIGHEST_USER_DEFINABLE_PRIORITY}`, "maximum"));
+  }
+  const ppPath = childPath(path, "preemptionPolicy");
+  errs.push(...validateImmutable(ppPath, obj.preemptionPolicy, old(prev?.preemptionPolicy, isUpdate)));
+  if (obj.preemptionPolicy !== undefined && !PREEMPTION_POLICIES.includes(obj.preemptionPolicy)) {
+    errs.push(notSupported(ppPath, obj.preemptionPolicy, PREEMPTION_POLICIES));
+  }
+  return errs;
+}
+
+/** The fields of a leaf template or PodGroup spec (everything but names and references). */
+function validateLeafFields(path: string, obj: LeafFields, prev: LeafFields | undefined, isUpdate: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  errs.push(...validateGroupPolicy(childPath(path, "schedulingPolicy"), obj.schedulingPolicy as never, "minCount", old(prev?.schedulingPolicy as never, isUpdate)));
+  const cPath = childPath(path, "schedulingConstraints");
+  errs.push(...validateImmutable(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
+  if (obj.schedulingConstraints !== undefined) errs.push(...validateConstraintsBlock(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
+  const rPath = childPath(path, "resourceClaims");
+  errs.push(...validateImmutable(rPath, obj.resourceClaims ?? [], old(prev?.resourceClaims ?? [], isUpdate)));
+  if ((obj.resourceClaims ?? []).length > 0) errs.push(...validateResourceClaimsBlock(rPath, obj.resourceClaims!, old(prev?.resourceClaims ?? [], isUpdate)));
+  const dPath = childPath(path, "disruptionMode");
+  errs.push(...validateImmutable(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
+  if (obj.disruptionMode !== undefined) errs.push(...validateDisruptionModeBlock(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
+  errs.push(...validatePriorityFields(path, obj, prev, isUpdate));
+  return errs;
+}
+
+/** The fields of a composite template or CompositePodGroup spec. */
+function validateCompositeFields(path: string, obj: CompositeFields, prev: CompositeFields | undefined, isUpdate: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  errs.push(...validateGroupPolicy(childPath(path, "schedulingPolicy"), obj.schedulingPolicy as never, "minGroupCount", old(prev?.schedulingPolicy as never, isUpdate)));
+  const cPath = childPath(path, "schedulingConstraints");
+  errs.push(...validateImmutable(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
+  if (obj.schedulingConstraints !== undefined) errs.push(...validateConstraintsBlock(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
+  const dPath = childPath(path, "disruptionMode");
+  errs.push(...validateImmutable(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
+  if (obj.disruptionMode !== undefined) errs.push(...validateDisruptionModeBlock(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
+  errs.push(...validatePriorityFields(path, obj, prev, isUpdate));
+  return errs;
+}
+
+interface TreeState {
+  isUpdate: boolean;
+  /** For every template name seen so far across the whole tree, the list it appeared in. */
+  names: Map<string, string>;
+}
+
+/** A template list keyed by name: at most 8, unique, no items added or removed on update. */
+function validateTemplateList<T extends { name: string }>(
+  path: string,
+  list: T[] | undefined,
+  prevList: T[] | undefined,
+  state: TreeState,
+  each: (itemPath: string, item: T, prev: T | undefined) => FieldError[],
+): FieldError[] {
+  const items = list ?? [];
+  const before = prevList ?? [];
+  if (state.isUpdate && deepEqual(items, before)) return [];
+  const errs: FieldError[] = [];
+  if (items.length > WORKLOAD_MAX_POD_GROUP_TEMPLATES) return [tooMany(path, items.length, WORKLOAD_MAX_POD_GROUP_TEMPLATES)];
+  if (state.isUpdate) {
+    const shortCircuit: FieldError[] = [];
+    items.forEach((it, i) => {
+      if (!before.some((b) => b.name === it.name)) shortCircuit.push(forbidden(indexPath(path, i), "item may not be added", "update"));
+    });
+    for (const b of before) if (!items.some((it) => it.name === b.name)) shortCircuit.push(forbidden(path, "item may not be removed", "update"));
+    if (shortCircuit.length > 0) return shortCircuit;
+  }
+  const seen = new Set<string>();
+  items.forEach((it, i) => {
+    if (seen.has(it.name)) errs.push(duplicate(indexPath(path, i), it.name));
+    seen.add(it.name);
+  });
+  items.forEach((it, i) => {
+    const prev = before.find((b) => b.name === it.name);
+    errs.push(...each(indexPath(path, i), it, prev));
+  });
+  return errs;
+}
+
+/** Names are unique across the tree; a repeat within one list is already the list's Duplicate. */
+function checkTreeName(state: TreeState, path: string, name: string): FieldError[] {
+  if (!name) return [];
+  const listPath = path.replace(/\[\d+\]$/, "");
+  const first = state.names.get(name);
+  if (first === undefined) {
+    state.names.set(name, listPath);
+    return [];
+  }
+  return first === listPath ? [] : [duplicate(childPath(path, "name"), name)];
+}
+
+function validatePodGroupTemplate(path: string, t: PodGroupTemplate, prev: PodGroupTemplate | undefined, state: TreeState, depth: number): FieldError[] {
+  const errs: FieldError[] = [...checkTreeName(state, path, t.name)];
+  if (depth > WORKLOAD_MAX_TREE_DEPTH) return [...errs, forbidden(path, `the workload tree must not be deeper than ${WORKLOAD_MAX_TREE_DEPTH} levels`)];
+  if (state.isUpdate && prev !== undefined && deepEqual(t, prev)) return errs;
+  errs.push(...validateShortName(childPath(path, "name"), t.name));
+  errs.push(...validateLeafFields(path, t, prev, state.isUpdate && prev !== undefined));
+  return errs;
+}
+
+function validateCompositeTemplate(
+  path: string,
+  t: CompositePodGroupTemplate,
+  prev: CompositePodGroupTemplate | undefined,
+  state: TreeState,
+  depth: number,
+): FieldError[] {
+  const errs: FieldError[] = [...checkTreeName(state, path, t.name)];
+  if (depth > WORKLOAD_MAX_TREE_DEPTH) return [...errs, forbidden(path, `the workload tree must not be deeper than ${WORKLOAD_MAX_TREE_DEPTH} levels`)];
+  const ownUpdate = state.isUpdate && prev !== undefined;
+  errs.push(...validateShortName(childPath(path, "name"), t.name));
+  errs.push(...validateCompositeFields(path, t, prev, ownUpdate));
+  const childState: TreeState = { ...state, isUpdate: ownUpdate };
+  errs.push(
+    ...validateTemplateList(childPath(path, "podGroupTemplates"), t.podGroupTemplates, prev?.podGroupTemplates, childState, (p, c, pc) =>
+      validatePodGroupTemplate(p, c, pc, childState, depth + 1),
+    ),
+  );
+  errs.push(
+    ...validateTemplateList(childPath(path, "compositePodGroupTemplates"), t.compositePodGroupTemplates, prev?.compositePodGroupTemplates, childState, (p, c, pc) =>
+      validateCompositeTemplate(p, c, pc, childState, depth + 1),
+    ),
+  );
+  return errs;
+}
+
+/** Validate a Workload (a create, or an update when `oldWorkload` is given). */
+export function validateWorkload(workload: Workload, oldWorkload?: Workload): FieldError[] {
+  const isUpdate = oldWorkload !== undefined;
+  const errs: FieldError[] = [...validateObjectName(workload.metadata)];
+  const spec = workload.spec ?? {};
+  const prev = oldWorkload?.spec;
+  const lists = {
+    podGroupTemplates: (spec.podGroupTemplates ?? []).length > 0 ? true : undefined,
+    compositePodGroupTemplates: (spec.compositePodGroupTemplates ?? []).length > 0 ? true : undefined,
+  };
+  const prevLists = prev && {
+    podGroupTemplates: (prev.podGroupTemplates ?? []).length > 0 ? true : undefined,
+    compositePodGroupTemplates: (prev.compositePodGroupTemplates ?? []).length > 0 ? true : undefined,
+  };
+  errs.push(...validateUnion("spec", ["podGroupTemplates", "compositePodGroupTemplates"], lists, prevLists, isUpdate));
+  const refPath = "spec.controllerRef";
+  errs.push(...validateImmutable(refPath, spec.controllerRef, old(prev?.controllerRef, isUpdate)));
+  if (spec.controllerRef !== undefined && !(isUpdate && deepEqual(spec.controllerRef, prev?.controllerRef))) {
+    errs.push(...validateControllerRef(refPath, spec.controllerRef));
+  }
+  const state: TreeState = { isUpdate, names: new Map() };
+  errs.push(
+    ...validateTemplateList("spec.podGroupTemplates", spec.podGroupTemplates, prev?.podGroupTemplates, state, (p, t, pt) =>
+      validatePodGroupTemplate(p, t, pt, state, 1),
+    ),
+  );
+  errs.push(
+    ...validateTemplateList("spec.compositePodGroupTemplates", spec.compositePodGroupTemplates, prev?.compositePodGroupTemplates, state, (p, t, pt) =>
+      validateCompositeTemplate(p, t, pt, state, 1),
+    ),
+  );
+  return errs;
+}
+
+function validateWorkloadRef(path: string, ref: WorkloadReference | undefined, prev: WorkloadReference | undefined, isUpdate: boolean, isRequired: boolean): FieldError[] {
+  const errs = validateImmutable(path, ref, old(prev, isUpdate));
+  if (ref === undefined) return isRequired ? [...errs, required(path)] : errs;
+  if (isUpdate && deepEqual(ref, prev)) return errs;
+  errs.push(...validateLongName(childPath(path, "workloadName"), ref.workloadName, true));
+  errs.push(...validateShortName(childPath(path, "templateName"), ref.templateName));
+  return errs;
+}
+
+function validateParentName(path: string, name: string | undefined, prev: string | undefined, isUpdate: boolean): FieldError[] {
+  const errs = validateImmutable(path, name, old(prev, isUpdate));
+  if (name !== undefined && !(isUpdate && name === prev)) errs.push(...validateLongName(path, name, false));
+  return errs;
+}
+
+/** Validate a PodGroup (a create, or an update when `oldPodGroup` is given). */
+export function validatePodGroup(podGroup: PodGroup, oldPodGroup?: PodGroup): FieldError[] {
+  const isUpdate = oldPodGroup !== undefined;
+  const spec = podGroup.spec;
+  const prev = oldPodGroup?.spec;
+  const errs: FieldError[] = [...validateObjectName(podGroup.metadata)];
+  errs.push(...validateParentName("spec.parentCompositePodGroupName", spec.parentCompositePodGroupName, prev?.parentCompositePodGroupName, isUpdate));
+  if (spec.parentCompositePodGroupName !== undefined && spec.workloadRef === undefined) {
+    errs.push(required("spec.workloadRef", "must be specified when `parentCompositePodGroupName` is specified"));
+  }
+  errs.push(...validateWorkloadRef("spec.workloadRef", spec.workloadRef, prev?.workloadRef, isUpdate, false));
+  errs.push(...validateLeafFields("spec", spec, prev, isUpdate));
+  const statuses = podGroup.status?.resourceClaimStatuses ?? [];
+  if (statuses.length > 4) errs.push(tooMany("status.resourceClaimStatuses", statuses.length, 4));
+  return errs;
+}
+
+/** Validate a CompositePodGroup (a create, or an update when `oldGroup` is given). */
+export function validateCompositePodGroup(group: CompositePodGroup, oldGroup?: CompositePodGroup): FieldError[] {
+  const isUpdate = oldGroup !== undefined;
+  const spec = group.spec;
+  const prev = oldGroup?.spec;
+  const errs: FieldError[] = [...validateObjectName(group.metadata)];
+  errs.push(...validateParentName("spec.parentCompositePodGroupName", spec.parentCompositePodGroupName, prev?.parentCompositePodGroupName, isUpdate));
+  errs.push(...validateWorkloadRef("spec.workloadRef", spec.workloadRef, prev?.workloadRef, isUpdate, true));
+  // The policy of a runtime composite group is immutable as a whole.
+  errs.push(...validateImmutable("spec.schedulingPolicy", spec.schedulingPolicy, old(prev?.schedulingPolicy, isUpdate)));
+  errs.push(...validateCompositeFields("spec", spec, prev, isUpdate));
+  return errs;
+}
