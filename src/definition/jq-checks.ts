@@ -238,7 +238,8 @@ function checkNullSafety(e: Expression, analysis: Analysis, workload: WorkloadSc
     if (h.kind === "arithmetic") report(h.steps, h.span, `arithmetic on ${p} fails when the field is absent; give it a default: (${p} // 0)`);
     else report(h.steps, h.span, `iterating ${p} fails when the field is absent; write ${p}[]? or (${p} // [])[]`);
   }
-  if (e.role === "scale") {
+  // A null min/max means "not set"; a null replica count is a mistake.
+  if (e.role === "scale" && e.path[e.path.length - 1] === "replicasPath") {
     for (const r of analysis.results) {
       if (!mayBeAbsent(r.steps, workload)) continue;
       report(r.steps, r.span, `${formatSteps(r.steps)} is optional: the path yields null when it is absent; give a default, e.g. '${e.text} // 1'`);

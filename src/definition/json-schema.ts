@@ -21,7 +21,8 @@ const ROLE_NOTE: Record<JqRole, string> = {
 };
 
 function describe(field: FieldSpec, type: FieldType): string {
-  return type.type === "string" && type.jq ? `${field.doc} (${ROLE_NOTE[type.jq]}.)` : field.doc;
+  const t = type.type === "array" ? type.items : type;
+  return t.type === "string" && t.jq ? `${field.doc} (${ROLE_NOTE[t.jq]}.)` : field.doc;
 }
 
 /** The JSON Schema (draft-07, understood by editors' YAML language servers) of a Karta document. */

@@ -68,7 +68,8 @@ export function resolvePath(schema: OpenApiSchema, steps: readonly Step[], embed
         const prop = alt.properties?.[step.name];
         if (prop) {
           next.push(prop);
-          if (alt.required?.includes(step.name)) isRequired = true;
+          // A field with a default is filled in by the API server: never absent.
+          if (alt.required?.includes(step.name) || prop.default !== undefined) isRequired = true;
         } else if (typeof alt.additionalProperties === "object") next.push(alt.additionalProperties);
         else if (alt["x-kubernetes-preserve-unknown-fields"] === true) next.push({ "x-kubernetes-preserve-unknown-fields": true });
         else if (alt.additionalProperties === true) next.push({ "x-kubernetes-preserve-unknown-fields": true });
