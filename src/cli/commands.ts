@@ -1,5 +1,6 @@
 /** The table of sub-commands: one module each. */
 import type { CliIO } from "./io.js";
+import { runJq } from "./jq.js";
 
 export interface Command {
   name: string;
@@ -7,7 +8,7 @@ export interface Command {
   run(args: string[], io: CliIO): Promise<number>;
 }
 
-const commands: Command[] = [];
+const commands: Command[] = [{ name: "jq", summary: "run a jq program over JSON or YAML values", run: runJq }];
 
 export function commandNames(): Command[] {
   return commands;

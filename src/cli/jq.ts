@@ -1,0 +1,335 @@
+/**
+ * `karta jq`: Karta's jq engine as a command, compatible with the jq CLI's common flags and exit codes.
+ */
+import { parseAllDocuments } from "yaml";
+import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
+import type { JqValue } from "../jq/index.js";
+import { parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
+import type { CliIO } from "./io.js";
+import { OutputBuffer } from "./output.js";
+
+export const JQ_HELP = `Usage: karta jq [options] FILTER [FILE...]
+
+Runs a jq program (jq 1.7.1 semantics) over a stream of JSON values read from the
+files, or from standard input when none is given.
+
+Options:
+  -c, --compact-output   one value per line, no indentation
+  -r, --raw-output       print strings without quotes
+  -j, --join-output      like -r, without a newline after each output
+  -a, --ascii-output     escape non-ASCII characters
+  -n, --null-input       run once with null as input (read inputs with input/inputs)
+  -s, --slurp            read all inputs into one array
+  -e, --exit-status      exit 1 if the last output is false or null, 4 if there was none
+  -S, --sort-keys        print object keys sorted
+      --tab              indent with tabs
+      --indent N         indent with N spaces (0 to 7, default 2)
+      --yaml             read the inputs as YAML (multi-document)
+      --arg NAME VALUE   bind $NAME to the string VALUE
+      --argjson NAME JSON  bind $NAME to the JSON value
+      --slurpfile NAME F bind $NAME to the array of JSON values in file F
+      --rawfile NAME F   bind $NAME to the contents of file F
+  -f, --from-file F      read the program from file F
+      --env              let $ENV and env see the process environment (off by default)
+  -h, --help             show this help
+
+Exit codes: 0 ok, 1 (-e) last output false/null, 2 usage or unreadable input,
+3 compile error, 4 (-e) no output, 5 runtime error (or halt_error's code).
+
+Example:
+  karta jq -r '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key): \\(.value.replicas)"' examples/pytorchjob.yaml --yaml
+`;
+
+interface JqOptions {
+  compact: boolean;
+  raw: boolean;
+  join: boolean;
+  ascii: boolean;
+  nullInput: boolean;
+  slurp: boolean;
+  exitStatus: boolean;
+  sortKeys: boolean;
+  indent: number | "\t";
+  yaml: boolean;
+  env: boolean;
+  named: Record<string, JqValue>;
+  filter?: string;
+  fromFile?: string;
+  files: string[];
+}
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
+  const o: JqOptions = {
+    compact: false,
+    raw: false,
+    join: false,
+    ascii: false,
+    nullInput: false,
+    slurp: false,
+    exitStatus: false,
+    sortKeys: false,
+    indent: 2,
+    yaml: false,
+    env: false,
+    named: {},
+    files: [],
+  };
+  const positional: string[] = [];
+  const need = (i: number, n: number, flag: string): void => {
+    if (i + n >= args.length) throw new UsageError(`${flag} takes ${n} argument${n > 1 ? "s" : ""}`);
+  };
+  const readJsonValues = (file: string): JqValue[] => [...parseJsonStream(io.readFile(file), file)] as JqValue[];
+  const shortFlags: Record<string, keyof JqOptions> = {
+    c: "compact",
+    r: "raw",
+    j: "join",
+    a: "ascii",
+    n: "nullInput",
+    s: "slurp",
+    e: "exitStatus",
+    S: "sortKeys",
+  };
+  const longFlags: Record<string, keyof JqOptions> = {
+    "--compact-output": "compact",
+    "--raw-output": "raw",
+    "--join-output": "join",
+    "--ascii-output": "ascii",
+    "--null-input": "nullInput",
+    "--slurp": "slurp",
+    "--exit-status": "exitStatus",
+    "--sort-keys": "sortKeys",
+    "--yaml": "yaml",
+    "--env": "env",
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "-h" || a === "--help") return "help";
+    if (a in longFlags) {
+      (o[longFlags[a]!] as boolean) = true;
+      continue;
+    }
+    switch (a) {
+      case "--tab":
+        o.indent = "\t";
+        continue;
+      case "--indent": {
+        need(i, 1, a);
+        const n = Number(args[++i]);
+        if (!Number.isInteger(n) || n < 0 || n > 7) throw new UsageError("--indent takes a number from 0 to 7");
+        o.indent = n;
+        continue;
+      }
+      case "--arg":
+        need(i, 2, a);
+        o.named[args[i + 1]!] = args[i + 2]!;
+        i += 2;
+        continue;
+      case "--argjson": {
+        need(i, 2, a);
+        const name = args[i + 1]!;
+        try {
+          o.named[name] = parseJsonText(args[i + 2]!) as JqValue;
+        } catch {
+          throw new UsageError(`--argjson ${name}: invalid JSON text passed: ${args[i + 2]}`);
+        }
+        i += 2;
+        continue;
+      }
+      case "--slurpfile":
+      case "--rawfile": {
+        need(i, 2, a);
+        const [name, file] = [args[i + 1]!, args[i + 2]!];
+        o.named[name] = a === "--rawfile" ? io.readFile(file) : readJsonValues(file);
+        i += 2;
+        continue;
+      }
+      case "-f":
+      case "--from-file":
+        need(i, 1, a);
+        o.fromFile = args[++i]!;
+        continue;
+      case "--":
+        positional.push(...args.slice(i + 1));
+        i = args.length;
+        continue;
+    }
+    if (/^-[A-Za-z]+$/.test(a)) {
+      for (const ch of a.slice(1)) {
+        const key = shortFlags[ch];
+        if (!key) throw new UsageError(`unknown option -${ch}`);
+        (o[key] as boolean) = true;
+      }
+      continue;
+    }
+    if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
+    positional.push(a);
+  }
+  if (o.fromFile === undefined) {
+    o.filter = positional.shift();
+    if (o.filter === undefined) throw new UsageError("a FILTER is required");
+  }
+  o.files = positional;
+  if (o.join) o.raw = true;
+  return o;
+}
+
+/** Reads the inputs, as a lazy sequence so that `input`/`inputs` and large streams work. */
+function* readInputs(o: JqOptions, texts: { name: string; text: string }[]): Generator<JqValue> {
+  for (const { name, text } of texts) {
+    if (o.yaml) {
+      for (const doc of parseAllDocuments(text)) {
+        if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
+        const value = doc.toJS({ maxAliasCount: 1000 }) as JqValue;
+        if (value === undefined || (value === null && doc.contents === null)) continue;
+        yield value;
+      }
+    } else {
+      try {
+        yield* parseJsonStream(text, name) as Generator<JqValue>;
+      } catch (e) {
+        if (e instanceof Error && e.name === "JqRuntimeError") throw new JqInputError(name, e.message);
+        throw e;
+      }
+    }
+  }
+}
+
+class JqInputError extends Error {
+  constructor(
+    readonly source: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs `karta jq`. */
+export async function runJq(args: string[], io: CliIO): Promise<number> {
+  let o: JqOptions;
+  try {
+    const parsed = parseArgs(args, io);
+    if (parsed === "help") {
+      io.stdout(JQ_HELP);
+      return 0;
+    }
+    o = parsed;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`karta jq: ${e.message}\nRun 'karta jq --help' for usage.\n`);
+      return 2;
+    }
+    return reportIoError(e, io);
+  }
+
+  let programText: string;
+  try {
+    programText = o.fromFile !== undefined ? io.readFile(o.fromFile) : o.filter!;
+  } catch (e) {
+    return reportIoError(e, io);
+  }
+  const named = { ...o.named };
+  let program;
+  try {
+    program = compileJq(programText, {
+      variables: [...Object.keys(named), "ARGS"],
+      env: o.env ? (Object.fromEntries(Object.entries(process.env)) as Record<string, JqValue>) : {},
+    });
+  } catch (e) {
+    if (e instanceof JqSyntaxError) {
+      io.stderr(`${e.describe()}\njq: 1 compile error\n`);
+      return 3;
+    }
+    throw e;
+  }
+
+  let texts: { name: string; text: string }[];
+  try {
+    texts = o.files.length ? o.files.map((f) => ({ name: f, text: io.readFile(f) })) : [{ name: "<stdin>", text: await io.readStdin() }];
+  } catch (e) {
+    return reportIoError(e, io);
+  }
+
+  const out = new OutputBuffer(io);
+  const vars = { ...named, ARGS: { positional: [], named } };
+  const format = (v: JqValue): string => {
+    if (o.raw && typeof v === "string") return v;
+    return toJson(v, { indent: o.compact ? 0 : o.indent, sortKeys: o.sortKeys, ascii: o.ascii });
+  };
+  const separator = o.join ? "" : "\n";
+  let last: JqValue | undefined;
+  let produced = false;
+  let exit = 0;
+  const inputs = readInputs(o, texts);
+  let count = 0;
+  const nextInput = (): { value: JqValue } | undefined => {
+    const r = inputs.next();
+    if (r.done) return undefined;
+    count++;
+    return { value: r.value };
+  };
+  const runOne = (input: JqValue): boolean => {
+    try {
+      program.forEach(
+        input,
+        (v) => {
+          out.write(format(v) + separator);
+          last = v;
+          produced = true;
+        },
+        { vars, nextInput, debug: (m) => io.stderr(m + "\n"), stderr: (t) => io.stderr(t) },
+      );
+      return true;
+    } catch (e) {
+      if (!(e instanceof JqError)) throw e;
+      if (e.kind === "halt") {
+        out.flush();
+        if (e.value !== undefined) io.stderr(typeof e.value === "string" ? e.value : toJson(e.value) + "\n");
+        exit = e.exitCode;
+        return false;
+      }
+      io.stderr(`jq: error (at ${texts.length === 1 ? texts[0]!.name : "input"}, value ${count}): ${e.message}\n`);
+      exit = 5;
+      return e.kind !== "limit";
+    }
+  };
+  try {
+    if (o.nullInput) {
+      runOne(o.slurp ? [] : null);
+    } else if (o.slurp) {
+      const all: JqValue[] = [];
+      for (let n = nextInput(); n; n = nextInput()) all.push(n.value);
+      runOne(all);
+    } else {
+      for (let n = nextInput(); n; n = nextInput()) if (!runOne(n.value)) break;
+    }
+  } catch (e) {
+    out.flush();
+    if (e instanceof JqInputError) {
+      io.stderr(`jq: error (at ${e.source}): ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  out.flush();
+  if (exit !== 0) return exit;
+  if (o.exitStatus) {
+    if (!produced) return 4;
+    return last === null || last === false ? 1 : 0;
+  }
+  return 0;
+}
+
+function reportIoError(e: unknown, io: CliIO): number {
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err === "object" && "code" in err && err.path) {
+    io.stderr(`karta jq: cannot read ${err.path}: ${err.code === "ENOENT" ? "no such file" : err.message}\n`);
+    return 2;
+  }
+  if (err instanceof Error && err.name === "JqRuntimeError") {
+    io.stderr(`karta jq: ${err.message}\n`);
+    return 2;
+  }
+  throw e;
+}

@@ -1,0 +1,257 @@
+/**
+ * The resource interpreter contract shared by every layer (declarative Lua customizations, webhook,
+ * thirdparty, native, Karta-derived): Karmada's operation names, its input and result shapes with the
+ * JSON field names of `config.karmada.io/v1alpha1` and `work.karmada.io/v1alpha2`, and the
+ * `Interpreter` interface a layer implements.
+ */
+
+/** Any JSON value, as Kubernetes objects are read from YAML or JSON. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * A Kubernetes object in its unstructured form (`apiVersion`, `kind`, `metadata`, then anything).
+ * Kept as plain JSON so that every layer sees exactly what the API server stored.
+ */
+export type KubeObject = JsonObject;
+
+/** Identifies a resource type: the `apiVersion` (group/version, or version for the core group) and `kind`. */
+export interface ResourceKind {
+  apiVersion: string;
+  kind: string;
+}
+
+/**
+ * The interpreter operations, spelled as Karmada's `InterpreterOperation` values. `Prune` is listed
+ * because Karmada lists it; no layer interprets it today, so `Interpreter` has no method for it.
+ */
+export const OPERATIONS = [
+  "InterpretReplica",
+  "InterpretComponent",
+  "ReviseReplica",
+  "InterpretStatus",
+  "Prune",
+  "Retain",
+  "AggregateStatus",
+  "InterpretHealth",
+  "InterpretDependency",
+] as const;
+
+/** One interpreter operation. */
+export type Operation = (typeof OPERATIONS)[number];
+
+/**
+ * Resolves an operation name case-insensitively (Karmada's `karmadactl interpret --operation` and its
+ * test data accept any case). Returns undefined for an unknown name.
+ */
+export function parseOperation(name: string): Operation | undefined {
+  const lower = name.toLowerCase();
+  return OPERATIONS.find((op) => op.toLowerCase() === lower);
+}
+
+/** A resource list: resource name → quantity string (`cpu: "500m"`, `memory: "1Gi"`). */
+export type ResourceList = Record<string, string>;
+
+/** Kubernetes `NodeSelectorRequirement` (core/v1). */
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+/** Kubernetes `NodeSelectorTerm` (core/v1). */
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+/** Kubernetes `NodeSelector` (core/v1): the required node affinity. */
+export interface NodeSelector {
+  nodeSelectorTerms: NodeSelectorTerm[];
+}
+
+/** Kubernetes `Toleration` (core/v1). */
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+
+/** `work.karmada.io/v1alpha2` NodeClaim: the node constraints of one replica. */
+export interface NodeClaim {
+  hardNodeAffinity?: NodeSelector;
+  nodeSelector?: Record<string, string>;
+  tolerations?: Toleration[];
+}
+
+/** `work.karmada.io/v1alpha2` ReplicaRequirements: what each replica needs. */
+export interface ReplicaRequirements {
+  nodeClaim?: NodeClaim;
+  resourceRequest?: ResourceList;
+  namespace?: string;
+  priorityClassName?: string;
+}
+
+/** `work.karmada.io/v1alpha2` ComponentReplicaRequirements: ReplicaRequirements without namespace. */
+export interface ComponentReplicaRequirements {
+  nodeClaim?: NodeClaim;
+  resourceRequest?: ResourceList;
+  priorityClassName?: string;
+}
+
+/**
+ * `work.karmada.io/v1alpha2` Component: one pod template of a multi-component workload
+ * (`name` ≤ 32 characters, unique within the workload; `replicas` is an int32).
+ */
+export interface Component {
+  name: string;
+  replicas: number;
+  replicaRequirements?: ComponentReplicaRequirements;
+}
+
+/** The name Karmada's documentation uses for a Component in the InterpretComponent result. */
+export type ComponentRequirements = Component;
+
+/** `work.karmada.io/v1alpha2` ResourceHealth. */
+export type ResourceHealth = "Healthy" | "Unhealthy" | "Unknown";
+
+/** `work.karmada.io/v1alpha2` AggregatedStatusItem: the status one member cluster reported. */
+export interface AggregatedStatusItem {
+  clusterName: string;
+  /** The status reflected by InterpretStatus in that cluster (raw JSON). */
+  status?: JsonValue;
+  applied?: boolean;
+  appliedMessage?: string;
+  health?: ResourceHealth;
+}
+
+/** Kubernetes `LabelSelectorRequirement` (meta/v1). */
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+/** Kubernetes `LabelSelector` (meta/v1). */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+/**
+ * `config.karmada.io/v1alpha1` DependentObjectReference: an object that must be propagated with the
+ * workload. No namespace means cluster-scoped; `name` wins over `labelSelector`; one of them is required.
+ */
+export interface DependentObjectReference {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name?: string;
+  labelSelector?: LabelSelector;
+}
+
+/** The result of InterpretReplica: replicas (int32) and the requirements of each replica. */
+export interface ReplicaResult {
+  replicas: number;
+  replicaRequirements?: ReplicaRequirements;
+}
+
+/** A Lua script of one customization rule. */
+export interface LuaScriptRule {
+  luaScript: string;
+}
+
+/**
+ * `config.karmada.io/v1alpha1` CustomizationRules: one optional rule per operation. The Lua function
+ * each script must define: Retain, GetReplicas, GetComponents, ReviseReplica, ReflectStatus,
+ * AggregateStatus, InterpretHealth, GetDependencies.
+ */
+export interface CustomizationRules {
+  retention?: LuaScriptRule;
+  replicaResource?: LuaScriptRule;
+  componentResource?: LuaScriptRule;
+  replicaRevision?: LuaScriptRule;
+  statusReflection?: LuaScriptRule;
+  statusAggregation?: LuaScriptRule;
+  healthInterpretation?: LuaScriptRule;
+  dependencyInterpretation?: LuaScriptRule;
+}
+
+/** `config.karmada.io/v1alpha1` CustomizationTarget. */
+export interface CustomizationTarget {
+  apiVersion: string;
+  kind: string;
+}
+
+/** `config.karmada.io/v1alpha1` ResourceInterpreterCustomization (cluster-scoped, short name `ric`). */
+export interface ResourceInterpreterCustomization {
+  apiVersion: "config.karmada.io/v1alpha1";
+  kind: "ResourceInterpreterCustomization";
+  metadata: { name: string; [key: string]: JsonValue };
+  spec: {
+    target: CustomizationTarget;
+    customizations: CustomizationRules;
+  };
+}
+
+/** A failed interpretation, as a value. */
+export interface InterpreterError {
+  /** The operation that failed. */
+  operation: Operation;
+  /** What went wrong (Karmada's wording where it has one, e.g. `not found function GetReplicas`). */
+  message: string;
+  /** Where in the input or the customization the problem lies, when known (e.g. `spec.customizations.replicaResource`). */
+  path?: string;
+  /** Which layer produced the error (e.g. `declarative`, `native`), when known. */
+  layer?: string;
+}
+
+/** The outcome of one operation: a value, or an error value. Never thrown. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: InterpreterError };
+
+/** A result that may be immediate (Lua, native) or asynchronous (webhook). */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * One interpreter layer. The framework asks `supports(kind, op)` and calls the method of the highest
+ * layer that answers true; a layer is only called for the operations it supports. Every method
+ * returns an `Outcome` and never throws; inputs are not modified (methods returning objects return
+ * new ones).
+ */
+export interface Interpreter {
+  /** Whether this layer interprets `op` for objects of this kind. */
+  supports(kind: ResourceKind, op: Operation): boolean;
+  /** InterpretReplica: the desired replicas and the requirements of each replica. */
+  interpretReplica(object: KubeObject): MaybePromise<Outcome<ReplicaResult>>;
+  /** InterpretComponent: the components of a multi-template workload. */
+  interpretComponent(object: KubeObject): MaybePromise<Outcome<Component[]>>;
+  /** ReviseReplica: the object with its replicas set to `replicas`. */
+  reviseReplica(object: KubeObject, replicas: number): MaybePromise<Outcome<KubeObject>>;
+  /** Retain: the desired object with the fields the member cluster owns taken from the observed one. */
+  retain(desired: KubeObject, observed: KubeObject): MaybePromise<Outcome<KubeObject>>;
+  /** AggregateStatus: the object with its status aggregated from the member clusters' reports. */
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): MaybePromise<Outcome<KubeObject>>;
+  /** InterpretStatus: the status to report from a member cluster (undefined when there is none). */
+  interpretStatus(object: KubeObject): MaybePromise<Outcome<JsonValue | undefined>>;
+  /** InterpretHealth: whether the object is healthy in its member cluster. */
+  interpretHealth(object: KubeObject): MaybePromise<Outcome<boolean>>;
+  /** InterpretDependency: the objects to propagate with this one. */
+  interpretDependency(object: KubeObject): MaybePromise<Outcome<DependentObjectReference[]>>;
+}
+
+/** Builds a successful outcome. */
+export function ok<T>(value: T): Outcome<T> {
+  return { ok: true, value };
+}
+
+/** Builds a failed outcome. */
+export function fail<T>(operation: Operation, message: string, path?: string, layer?: string): Outcome<T> {
+  const error: InterpreterError = { operation, message };
+  if (path !== undefined) error.path = path;
+  if (layer !== undefined) error.layer = layer;
+  return { ok: false, error };
+}

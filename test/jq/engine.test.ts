@@ -1,0 +1,103 @@
+/** The jq engine on the expressions Karta definitions really use, over realistic objects. */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { compileJq, jq, JqError } from "../../src/jq/index.js";
+import { jobSet, lwsWorkerPod, pytorchJob, pytorchWorkerPod } from "../fixtures/objects.js";
+
+describe("Karta expressions from the seed and the catalog", () => {
+  test("replica-type label of a training-operator pod", () => {
+    const p = compileJq('.metadata.labels["training.kubeflow.org/replica-type"]', { safe: true });
+    assert.equal(p.first(pytorchWorkerPod()), "worker");
+  });
+  test("instance ids of a map of jobs", () => {
+    const obj = { spec: { jobs: { prefill: { replicas: 2 }, decode: { replicas: 4 } } } };
+    assert.deepEqual(jq(".spec.jobs | to_entries[] | .key", obj), ["prefill", "decode"]);
+  });
+  test("instance ids of an array of jobs", () => {
+    const obj = { spec: { jobs: [{ name: "driver" }, { name: "loader" }] } };
+    assert.deepEqual(jq(".spec.jobs[].name", obj), ["driver", "loader"]);
+  });
+  test("LeaderWorkerSet group index with a default", () => {
+    const p = compileJq('.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"] // "0"', { safe: true });
+    assert.equal(p.first(lwsWorkerPod()), "3");
+    const leaderless = lwsWorkerPod();
+    delete leaderless.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"];
+    assert.equal(p.first(leaderless), "0");
+  });
+  test("GPU filter over a JobSet's jobs", () => {
+    const js = { spec: { jobs: jobSet().spec.replicatedJobs.map((j: any) => ({ spec: j.template.spec.template.spec })) } };
+    const gpu = compileJq('any(.spec.jobs[].spec.containers[]; (.resources.limits["nvidia.com/gpu"] // 0) > 0)', { safe: true });
+    const noGpu = compileJq('any(.spec.jobs[].spec.containers[]; (.resources.limits["nvidia.com/gpu"] // 0) == 0)', { safe: true });
+    // "8" is a string: strings sort above numbers in jq, so the comparison is true, as with real jq.
+    assert.equal(gpu.first(js), true);
+    assert.equal(noGpu.first(js), true);
+    js.spec.jobs.pop();
+    assert.equal(noGpu.first(js), false);
+  });
+  test("pod template and spec paths of a PyTorchJob", () => {
+    const job = pytorchJob();
+    assert.equal((jq(".spec.pytorchReplicaSpecs.Worker.template", job)[0] as any).spec.priorityClassName, "training-high");
+    assert.deepEqual(jq(".spec.pytorchReplicaSpecs.Master.replicas", job), [1]);
+  });
+  test("a status condition by type", () => {
+    assert.deepEqual(jq('.status.conditions[] | select(.type == "Running") | .status', pytorchJob()), ["True"]);
+    assert.deepEqual(jq('.status.conditions[] | select(.type == "Succeeded") | .status', pytorchJob()), []);
+  });
+  test("missing optional fields are null, not errors", () => {
+    assert.deepEqual(jq(".spec.pytorchReplicaSpecs.Launcher.replicas // 0", pytorchJob()), [0]);
+    assert.deepEqual(jq(".status.replicaStatuses.Worker.succeeded", pytorchJob()), [null]);
+  });
+});
+
+describe("semantics", () => {
+  test("first output only: the rest is never computed", () => {
+    let calls = 0;
+    const p = compileJq("first(range(1; 1000000000) | select(. > 3))");
+    assert.equal(p.first(null), 4);
+    const q = compileJq("limit(2; repeat(1))");
+    assert.deepEqual(q.run(null), [1, 1]);
+    compileJq(".[]").forEach([1, 2, 3], () => {
+      calls++;
+      return false;
+    });
+    assert.equal(calls, 1);
+  });
+  test("paths, assignment and update operators", () => {
+    const job = pytorchJob();
+    const out = jq('.spec.pytorchReplicaSpecs[].template.spec.schedulerName = "kai-scheduler"', job)[0] as any;
+    assert.equal(out.spec.pytorchReplicaSpecs.Worker.template.spec.schedulerName, "kai-scheduler");
+    assert.equal(job.spec.pytorchReplicaSpecs.Worker.template.spec.schedulerName, undefined, "input is not mutated");
+    assert.deepEqual(jq(".spec.pytorchReplicaSpecs.Worker.replicas += 1 | .spec.pytorchReplicaSpecs.Worker.replicas", job), [4]);
+    assert.deepEqual(jq("[paths(type == \"number\")]", { a: [1, { b: 2 }] }), [[["a", 0], ["a", 1, "b"]]]);
+    assert.deepEqual(jq("del(.metadata.labels) | .metadata | keys", pytorchWorkerPod()), [["name", "namespace", "ownerReferences"]]);
+  });
+  test("destructuring with alternatives", () => {
+    assert.deepEqual(jq(". as [$a, {b: $c}] ?// $a | [$a, $c]", [1, { b: 2 }]), [[1, 2]]);
+    assert.deepEqual(jq(". as [$a, {b: $c}] ?// $a | [$a, $c]", "x"), [["x", null]]);
+  });
+  test("try/catch sees jq's messages; errors after outputs keep the outputs", () => {
+    assert.deepEqual(jq('try (.spec | .foo) catch .', { spec: 1 }), ['Cannot index number with string "foo"']);
+    assert.throws(
+      () => jq(".[] | if . == 2 then error(\"two\") else . end", [1, 2, 3]),
+      (e: unknown) => e instanceof JqError && e.message === "two" && (e.outputs as unknown[]).length === 1,
+    );
+  });
+  test("jq's ordering across types and number printing", () => {
+    assert.deepEqual(jq("sort", [{}, [], "a", 1, true, false, null]), [[null, false, true, 1, "a", [], {}]]);
+    assert.deepEqual(jq("[.[] | tojson]", [1.5, 1e100, 3, 1e-5, 100000000000000000000]), [["1.5", "1e+100", "3", "1e-05", "1e+20"]]);
+  });
+  test("regular expressions, dates and formats", () => {
+    assert.deepEqual(jq('capture("(?<name>[a-z-]+)-(?<index>[0-9]+)$")', "llama-finetune-worker-3"), [{ name: "llama-finetune-worker", index: "3" }]);
+    assert.deepEqual(jq('.status.startTime | fromdate | todate', pytorchJob()), ["2026-11-29T22:10:04Z"]);
+    assert.deepEqual(jq("@base64 \"\\(.)\" | @base64d", "kai"), ["kai"]);
+    assert.deepEqual(jq('[.[] | @sh "echo \\(.)"]', ["a'b"]), [["echo 'a'\\''b'"]]);
+  });
+  test("variables passed at run time", () => {
+    const p = compileJq(".metadata.labels[$key]", { variables: ["key"] });
+    assert.equal(p.first(pytorchWorkerPod(), { vars: { key: "training.kubeflow.org/replica-index" } }), "0");
+  });
+  test("env and $ENV are empty unless the caller passes an environment", () => {
+    assert.deepEqual(jq("env, $ENV", null), [{}, {}]);
+    assert.deepEqual(compileJq("$ENV.HOME", { env: { HOME: "/home/k" } }).run(null), ["/home/k"]);
+  });
+});
