@@ -1,5 +1,6 @@
 /** The table of sub-commands: one module each. */
 import type { CliIO } from "./io.js";
+import { runValidate } from "../definition/command.js";
 import { runJq } from "./jq.js";
 
 export interface Command {
@@ -8,7 +9,10 @@ export interface Command {
   run(args: string[], io: CliIO): Promise<number>;
 }
 
-const commands: Command[] = [{ name: "jq", summary: "run a jq program over JSON or YAML values", run: runJq }];
+const commands: Command[] = [
+  { name: "validate", summary: "validate and lint Karta definitions (--crd checks paths against CRDs)", run: runValidate },
+  { name: "jq", summary: "run a jq program over JSON or YAML values", run: runJq },
+];
 
 export function commandNames(): Command[] {
   return commands;
