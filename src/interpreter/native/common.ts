@@ -1,0 +1,144 @@
+/**
+ * Shared helpers of the built-in (native) interpreters: reading fields the way Karmada's typed
+ * conversions read them, copying without mutating inputs, and writing statuses with Go's `omitempty`.
+ */
+import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Operation, Outcome } from "../types.js";
+import { fail, ok } from "../types.js";
+
+/** A loosely typed JSON object for reading and building Kubernetes objects. */
+export type Obj = Record<string, any>;
+
+export const LAYER = "native";
+
+/** A deep copy of a JSON value (inputs are never modified). */
+export function clone<T>(v: T): T {
+  return v === undefined ? v : (structuredClone(v) as T);
+}
+
+/** The object at a path, or undefined when a step is missing or not an object. */
+export function getObject(obj: unknown, ...path: string[]): Obj | undefined {
+  let cur: unknown = obj;
+  for (const p of path) {
+    if (cur === null || typeof cur !== "object" || Array.isArray(cur)) return undefined;
+    cur = (cur as Obj)[p];
+  }
+  return cur !== null && typeof cur === "object" && !Array.isArray(cur) ? (cur as Obj) : undefined;
+}
+
+/** The value at a path, or undefined. */
+export function getField(obj: unknown, ...path: string[]): unknown {
+  const parent = getObject(obj, ...path.slice(0, -1));
+  return parent === undefined ? undefined : parent[path[path.length - 1] as string];
+}
+
+/** Sets a value at a path, creating intermediate objects (like unstructured.SetNestedField). */
+export function setField(obj: Obj, value: unknown, ...path: string[]): void {
+  let cur = obj;
+  for (const p of path.slice(0, -1)) {
+    if (cur[p] === null || typeof cur[p] !== "object" || Array.isArray(cur[p])) cur[p] = {};
+    cur = cur[p];
+  }
+  cur[path[path.length - 1] as string] = value;
+}
+
+/** An integer field as Go's typed conversion reads it: absent or null is 0; anything but an integer is an error. */
+export function intField(obj: unknown, ...path: string[]): { value: number; present: boolean } | { error: string } {
+  const v = getField(obj, ...path);
+  if (v === undefined || v === null) return { value: 0, present: false };
+  if (typeof v === "number" && Number.isInteger(v)) return { value: v, present: true };
+  return { error: `.${path.join(".")} accessor error: ${JSON.stringify(v)} is of the type ${typeof v}, expected int64` };
+}
+
+/** An integer field, 0 when absent or malformed (for member statuses, which Karmada reads leniently). */
+export function intOr0(obj: unknown, ...path: string[]): number {
+  const r = intField(obj, ...path);
+  return "value" in r ? r.value : 0;
+}
+
+/** A string field, "" when absent. */
+export function stringField(obj: unknown, ...path: string[]): string {
+  const v = getField(obj, ...path);
+  return typeof v === "string" ? v : "";
+}
+
+/** Sets or removes a status field the way Go's `omitempty` writes an int: zero is left out. */
+export function setOmitEmpty(target: Obj, key: string, value: number): void {
+  if (value === 0) delete target[key];
+  else target[key] = value;
+}
+
+/** The status items that carry a status. */
+export function withStatus(items: AggregatedStatusItem[] | undefined): (AggregatedStatusItem & { status: Obj })[] {
+  return (items ?? []).filter(
+    (i): i is AggregatedStatusItem & { status: Obj } => i.status !== null && i.status !== undefined && typeof i.status === "object",
+  );
+}
+
+/** Karmada's resource template generation annotation. */
+export const RESOURCE_TEMPLATE_GENERATION_ANNOTATION = "resourcetemplate.karmada.io/generation";
+
+/** The template generation recorded on a member object; unparsable or absent is 0, as runtime.Convert_string_To_int64. */
+export function resourceTemplateGeneration(obj: unknown): number {
+  const s = stringField(obj, "metadata", "annotations", RESOURCE_TEMPLATE_GENERATION_ANNOTATION);
+  return /^[+-]?[0-9]+$/.test(s) ? Number(s) : 0;
+}
+
+/** `metadata.generation`, 0 when absent. */
+export function generation(obj: unknown): number {
+  return intOr0(obj, "metadata", "generation");
+}
+
+/** `metadata.namespace`, "" when absent. */
+export function namespaceOf(obj: unknown): string {
+  return stringField(obj, "metadata", "namespace");
+}
+
+/** A successful outcome. */
+export { ok };
+
+/** A failed native outcome. */
+export function nativeFail<T>(operation: Operation, message: string, path?: string): Outcome<T> {
+  return fail<T>(operation, message, path, LAYER);
+}
+
+/** Karmada's VerifyDependencies: every reference needs apiVersion, kind, and a name or a labelSelector. */
+export function verifyDependencies(deps: DependentObjectReference[]): Outcome<DependentObjectReference[]> {
+  const errors: string[] = [];
+  deps.forEach((d, i) => {
+    if (!d.apiVersion) errors.push(`dependencies[${i}].apiVersion: Invalid value: "": missing required apiVersion`);
+    if (!d.kind) errors.push(`dependencies[${i}].kind: Invalid value: "": missing required kind`);
+    if (!d.name && d.labelSelector === undefined) {
+      errors.push(`dependencies[${i}]: Invalid value: ${JSON.stringify(d)}: dependency can not leave name and labelSelector all empty`);
+    }
+  });
+  if (errors.length === 0) return ok(deps);
+  return nativeFail("InterpretDependency", errors.length === 1 ? (errors[0] as string) : `[${errors.join(", ")}]`);
+}
+
+/** The object with `status` replaced (a new object). */
+export function withStatusReplaced(obj: KubeObject, status: Obj): KubeObject {
+  const out = clone(obj) as Obj;
+  out["status"] = status;
+  return out as KubeObject;
+}
+
+/** The whole `status` of an object, as Karmada's default InterpretStatus reflects it. */
+export function reflectWholeStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
+  const status = (obj as Obj)["status"];
+  if (status === undefined || status === null) return ok(undefined);
+  if (typeof status !== "object" || Array.isArray(status)) {
+    return nativeFail("InterpretStatus", `.status accessor error: ${JSON.stringify(status)} is of the type ${Array.isArray(status) ? "[]interface {}" : typeof status}, expected map[string]interface{}`);
+  }
+  return ok(clone(status) as JsonValue);
+}
+
+/** Drops keys whose value is undefined. */
+export function defined(o: Obj): Obj {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/** The objects of a JSON array (non-objects skipped); empty when not an array. */
+export function asObjectArray(v: unknown): Obj[] {
+  return Array.isArray(v) ? v.filter((x): x is Obj => x !== null && typeof x === "object" && !Array.isArray(x)) : [];
+}

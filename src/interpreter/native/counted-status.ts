@@ -1,0 +1,66 @@
+/**
+ * Status handling shared by the controllers whose status is a set of counters (Deployment, ReplicaSet,
+ * StatefulSet, DaemonSet): members report the counters with their generations, the control plane sums them.
+ */
+import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
+import { type Obj, clone, generation, getObject, intOr0, ok, resourceTemplateGeneration, withStatus } from "./common.js";
+
+/** How one kind's counters are read and written. */
+export interface CountedStatusShape {
+  /** The counters, in the order Go declares them. */
+  counters: readonly string[];
+  /** Counters Go writes even when zero (no `omitempty`). */
+  alwaysWritten: readonly string[];
+  /** Whether InterpretStatus reports observedGeneration (Karmada's StatefulSet reflection leaves it out). */
+  reflectsObservedGeneration: boolean;
+  /**
+   * What a member's resourceTemplateGeneration is compared with: the template's generation, or (Karmada's
+   * StatefulSet aggregation) the member's own generation.
+   */
+  templateGenerationAgainst: "template" | "member";
+  /** Whether InterpretStatus reports nothing when every field is zero (Deployment and ReplicaSet check for "{}"). */
+  nothingWhenEmpty: boolean;
+}
+
+function write(target: Obj, key: string, value: number, always: boolean): void {
+  if (value === 0 && !always) delete target[key];
+  else target[key] = value;
+}
+
+/** Sums the members' counters; observedGeneration advances only when every member has caught up. */
+export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  const gen = generation(obj);
+  const sums = new Map<string, number>(shape.counters.map((c) => [c, 0]));
+  let caughtUp = 0;
+  for (const item of withStatus(items)) {
+    const s = item.status;
+    const memberGen = intOr0(s, "generation");
+    const against = shape.templateGenerationAgainst === "template" ? gen : memberGen;
+    if (intOr0(s, "observedGeneration") >= memberGen && intOr0(s, "resourceTemplateGeneration") >= against) caughtUp++;
+    for (const c of shape.counters) sums.set(c, (sums.get(c) as number) + intOr0(s, c));
+  }
+  const old = getObject(obj, "status") ?? {};
+  const observedGeneration = caughtUp === items.length ? gen : intOr0(old, "observedGeneration");
+  const unchanged =
+    intOr0(old, "observedGeneration") === observedGeneration && shape.counters.every((c) => intOr0(old, c) === sums.get(c));
+  if (unchanged) return ok(clone(obj));
+  const out = clone(obj) as Obj;
+  const status: Obj = getObject(out, "status") ?? {};
+  write(status, "observedGeneration", observedGeneration, false);
+  for (const c of shape.counters) write(status, c, sums.get(c) as number, shape.alwaysWritten.includes(c));
+  out["status"] = status;
+  return ok(out as KubeObject);
+}
+
+/** The counters a member reports, with its generation and the template generation it was applied from. */
+export function reflectCounted(shape: CountedStatusShape, obj: KubeObject): Outcome<JsonValue | undefined> {
+  const status = getObject(obj, "status");
+  if (status === undefined) return ok(undefined);
+  const out: Obj = {};
+  write(out, "generation", generation(obj), false);
+  write(out, "resourceTemplateGeneration", resourceTemplateGeneration(obj), false);
+  if (shape.reflectsObservedGeneration) write(out, "observedGeneration", intOr0(status, "observedGeneration"), false);
+  for (const c of shape.counters) write(out, c, intOr0(status, c), shape.alwaysWritten.includes(c));
+  if (shape.nothingWhenEmpty && Object.keys(out).length === 0) return ok(undefined);
+  return ok(out);
+}

@@ -1,0 +1,42 @@
+/** Built-in interpretation of batch/v1 CronJob. */
+import { isDeepStrictEqual } from "node:util";
+import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome } from "../types.js";
+import { type Obj, asObjectArray, clone, getObject, ok, withStatus } from "./common.js";
+import { formatTime, normalizeTime, parseTime } from "./time.js";
+import { templateDependencies } from "./workload.js";
+
+/** AggregateStatus: the members' active Jobs concatenated; the latest schedule and success times. */
+export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  const active: Obj[] = [];
+  let lastSchedule: number | undefined;
+  let lastSuccessful: number | undefined;
+  for (const item of withStatus(items)) {
+    active.push(...asObjectArray(item.status["active"]));
+    const ls = parseTime(item.status["lastScheduleTime"]);
+    if (ls !== undefined && (lastSchedule === undefined || lastSchedule < ls)) lastSchedule = ls;
+    const lsu = parseTime(item.status["lastSuccessfulTime"]);
+    if (lsu !== undefined && (lastSuccessful === undefined || lastSuccessful < lsu)) lastSuccessful = lsu;
+  }
+  const next: Obj = {};
+  if (active.length > 0) next["active"] = active;
+  if (lastSchedule !== undefined) next["lastScheduleTime"] = formatTime(lastSchedule);
+  if (lastSuccessful !== undefined) next["lastSuccessfulTime"] = formatTime(lastSuccessful);
+  const old = getObject(obj, "status") ?? {};
+  const oldReported: Obj = {};
+  const oldActive = asObjectArray(old["active"]);
+  if (oldActive.length > 0) oldReported["active"] = oldActive;
+  for (const k of ["lastScheduleTime", "lastSuccessfulTime"]) if (typeof old[k] === "string") oldReported[k] = normalizeTime(old[k]);
+  if (isDeepStrictEqual(oldReported, next)) return ok(clone(obj));
+  const out = clone(obj) as Obj;
+  const status: Obj = { ...(getObject(out, "status") ?? {}) };
+  delete status["active"];
+  delete status["lastScheduleTime"];
+  delete status["lastSuccessfulTime"];
+  out["status"] = { ...status, ...next };
+  return ok(out as KubeObject);
+}
+
+/** InterpretDependency: the dependencies of the Job template's pod template. */
+export function getDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {
+  return templateDependencies(obj, getObject(obj, "spec", "jobTemplate", "spec", "template"));
+}

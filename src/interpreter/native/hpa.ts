@@ -1,0 +1,41 @@
+/** Built-in interpretation of autoscaling/v2 HorizontalPodAutoscaler. */
+import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
+import { type Obj, clone, getObject, intOr0, ok, withStatus } from "./common.js";
+
+/** The replica counts as Go writes an HPA status holding only them (currentMetrics has no omitempty). */
+function hpaStatus(current: number, desired: number): Obj {
+  const out: Obj = {};
+  if (current !== 0) out["currentReplicas"] = current;
+  out["desiredReplicas"] = desired;
+  out["currentMetrics"] = null;
+  return out;
+}
+
+/** AggregateStatus: currentReplicas and desiredReplicas summed over members. */
+export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  let current = 0;
+  let desired = 0;
+  for (const item of withStatus(items)) {
+    current += intOr0(item.status, "currentReplicas");
+    desired += intOr0(item.status, "desiredReplicas");
+  }
+  const next = hpaStatus(current, desired);
+  const old = getObject(obj, "status") ?? {};
+  // Unchanged when the old status holds nothing but the same two counts (Go's DeepEqual of the typed status).
+  const onlyCounts = Object.entries(old).every(
+    ([k, v]) => k === "currentReplicas" || k === "desiredReplicas" || (k === "currentMetrics" && v === null),
+  );
+  if (onlyCounts && intOr0(old, "currentReplicas") === current && intOr0(old, "desiredReplicas") === desired) {
+    return ok(clone(obj));
+  }
+  const out = clone(obj) as Obj;
+  out["status"] = next;
+  return ok(out as KubeObject);
+}
+
+/** InterpretStatus: currentReplicas and desiredReplicas. */
+export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
+  const status = getObject(obj, "status");
+  if (status === undefined) return ok(undefined);
+  return ok(hpaStatus(intOr0(status, "currentReplicas"), intOr0(status, "desiredReplicas")) as JsonValue);
+}

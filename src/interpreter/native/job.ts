@@ -1,0 +1,189 @@
+/** Built-in interpretation of batch/v1 Job. */
+import { isDeepStrictEqual } from "node:util";
+import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaResult } from "../types.js";
+import {
+  type Obj,
+  asObjectArray,
+  clone,
+  defined,
+  getField,
+  getObject,
+  intField,
+  intOr0,
+  nativeFail,
+  ok,
+  setField,
+  withStatus,
+} from "./common.js";
+import { formatTime, normalizeTime, parseTime } from "./time.js";
+import { applyReplica, templateDependencies, templateRequirements } from "./workload.js";
+
+/** Options of the status aggregation: the clock used for the conditions Karmada adds. */
+export interface JobAggregationOptions {
+  /** The current time (Karmada stamps its JobComplete/JobFailed conditions with metav1.Now()). */
+  now?: Date;
+}
+
+/** InterpretReplica: parallelism, capped by completions (which default to parallelism). */
+export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
+  const p = intField(obj, "spec", "parallelism");
+  if ("error" in p) return nativeFail("InterpretReplica", p.error, "spec.parallelism");
+  const c = intField(obj, "spec", "completions");
+  if ("error" in c) return nativeFail("InterpretReplica", c.error, "spec.completions");
+  const completions = c.present ? c.value : p.value;
+  const result: ReplicaResult = { replicas: Math.min(p.value, completions) };
+  const requirements = templateRequirements(getObject(obj, "spec", "template"));
+  if (requirements !== undefined) result.replicaRequirements = requirements;
+  return ok(result);
+}
+
+/** ReviseReplica: sets `spec.parallelism` when present. */
+export function reviseReplica(obj: KubeObject, replicas: number): Outcome<KubeObject> {
+  return applyReplica(obj, replicas, "parallelism");
+}
+
+/** A string map at a path (NestedStringMap): undefined when absent, an error when a value is not a string. */
+function stringMap(obj: unknown, ...path: string[]): { value?: Record<string, string>; error?: string } {
+  const v = getField(obj, ...path);
+  if (v === undefined) return {};
+  const o = getObject(obj, ...path);
+  if (o === undefined) return { error: `.${path.join(".")} accessor error: ${JSON.stringify(v)} is not a map of strings` };
+  for (const [k, x] of Object.entries(o)) {
+    if (typeof x !== "string") return { error: `.${path.join(".")}.${k} accessor error: ${JSON.stringify(x)} is of the type ${typeof x}, expected string` };
+  }
+  return { value: { ...(o as Record<string, string>) } };
+}
+
+/** Retain: the selector labels and template labels the member cluster's Job controller generated. */
+export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
+  const out = clone(desired);
+  for (const path of [
+    ["spec", "selector", "matchLabels"],
+    ["spec", "template", "metadata", "labels"],
+  ]) {
+    const m = stringMap(observed, ...path);
+    if (m.error) return nativeFail("Retain", m.error, path.join("."));
+    if (m.value) setField(out, m.value, ...path);
+  }
+  return ok(out);
+}
+
+/** Whether a Job status has a true JobComplete or JobFailed condition, and which. */
+export function jobFinished(status: unknown): "Complete" | "Failed" | undefined {
+  for (const c of asObjectArray(getField(status, "conditions"))) {
+    if ((c["type"] === "Complete" || c["type"] === "Failed") && c["status"] === "True") return c["type"];
+  }
+  return undefined;
+}
+
+/** A JobCondition as Go writes it. */
+function jobCondition(c: Obj): Obj {
+  return defined({
+    type: c["type"],
+    status: c["status"],
+    lastProbeTime: c["lastProbeTime"] === undefined ? null : normalizeTime(c["lastProbeTime"]),
+    lastTransitionTime: c["lastTransitionTime"] === undefined ? null : normalizeTime(c["lastTransitionTime"]),
+    reason: c["reason"] === "" ? undefined : c["reason"],
+    message: c["message"] === "" ? undefined : c["message"],
+  });
+}
+
+/** The reported part of a Job status (conditions, times, counters), as Go writes it. */
+function reportedJobStatus(status: unknown): Obj {
+  const out: Obj = {};
+  const conditions = asObjectArray(getField(status, "conditions"));
+  if (conditions.length > 0) out["conditions"] = conditions.map(jobCondition);
+  const start = getField(status, "startTime");
+  if (start !== undefined && start !== null) out["startTime"] = normalizeTime(start);
+  const completion = getField(status, "completionTime");
+  if (completion !== undefined && completion !== null) out["completionTime"] = normalizeTime(completion);
+  for (const k of ["active", "succeeded", "failed"]) if (intOr0(status, k) !== 0) out[k] = intOr0(status, k);
+  return out;
+}
+
+/**
+ * AggregateStatus: a finished Job is left alone; otherwise active/succeeded/failed are summed, a JobFailed
+ * condition names the clusters where it failed, JobComplete (and SuccessCriteriaMet) are added when it
+ * completed everywhere, startTime is the earliest once every member started, completionTime the latest
+ * once every member completed.
+ */
+export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[], options: JobAggregationOptions = {}): Outcome<KubeObject> {
+  const oldStatus = getObject(obj, "status") ?? {};
+  if (jobFinished(oldStatus) !== undefined) return ok(clone(obj));
+  const now = formatTime((options.now ?? new Date()).getTime());
+  const failedIn: string[] = [];
+  let succeededMembers = 0;
+  let criteriaMet = 0;
+  let started = 0;
+  let completed = 0;
+  let startTime: number | undefined;
+  let completionTime: number | undefined;
+  let active = 0;
+  let succeeded = 0;
+  let failed = 0;
+  for (const item of withStatus(items)) {
+    const s = item.status;
+    active += intOr0(s, "active");
+    succeeded += intOr0(s, "succeeded");
+    failed += intOr0(s, "failed");
+    const finished = jobFinished(s);
+    if (finished === "Complete") succeededMembers++;
+    else if (finished === "Failed") failedIn.push(item.clusterName);
+    if (asObjectArray(s["conditions"]).some((c) => c["type"] === "SuccessCriteriaMet" && c["status"] === "True")) criteriaMet++;
+    const st = parseTime(s["startTime"]);
+    if (st !== undefined) {
+      started++;
+      if (startTime === undefined || st < startTime) startTime = st;
+    }
+    const ct = parseTime(s["completionTime"]);
+    if (ct !== undefined) {
+      completed++;
+      if (completionTime === undefined || completionTime < ct) completionTime = ct;
+    }
+  }
+  const conditions: Obj[] = [];
+  const condition = (type: string, reason: string, message: string): Obj => ({
+    type,
+    status: "True",
+    lastProbeTime: now,
+    lastTransitionTime: now,
+    reason,
+    message,
+  });
+  if (failedIn.length > 0) {
+    conditions.push(condition("Failed", "JobFailed", `Job executed failed in member clusters ${failedIn.join(",")}`));
+  }
+  if (succeededMembers === items.length && succeededMembers > 0) {
+    conditions.push(condition("Complete", "Completed", "Job completed"));
+    if (criteriaMet === items.length) {
+      conditions.push(condition("SuccessCriteriaMet", "CompletionsReached", "All member clusters have met success criteria"));
+    }
+  }
+  const status: Obj = {};
+  if (conditions.length > 0) status["conditions"] = conditions;
+  const oldStart = getField(oldStatus, "startTime");
+  if (oldStart !== undefined && oldStart !== null) status["startTime"] = normalizeTime(oldStart);
+  else if (started === items.length && started > 0 && startTime !== undefined) status["startTime"] = formatTime(startTime);
+  if (completionTime !== undefined && completed === items.length) status["completionTime"] = formatTime(completionTime);
+  if (active) status["active"] = active;
+  if (succeeded) status["succeeded"] = succeeded;
+  if (failed) status["failed"] = failed;
+  if (isDeepStrictEqual(reportedJobStatus(oldStatus), status) && Object.keys(oldStatus).every((k) => k in status)) {
+    return ok(clone(obj));
+  }
+  const out = clone(obj) as Obj;
+  out["status"] = status;
+  return ok(out as KubeObject);
+}
+
+/** InterpretStatus: active, succeeded, failed, conditions, startTime and completionTime. */
+export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
+  const status = getObject(obj, "status");
+  if (status === undefined) return ok(undefined);
+  return ok(reportedJobStatus(status) as JsonValue);
+}
+
+/** InterpretDependency: the pod template's dependencies. */
+export function getDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {
+  return templateDependencies(obj, getObject(obj, "spec", "template"));
+}

@@ -1,0 +1,47 @@
+/** Built-in interpretation of policy/v1 PodDisruptionBudget. */
+import { isDeepStrictEqual } from "node:util";
+import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
+import { type Obj, clone, getObject, intOr0, ok, withStatus } from "./common.js";
+import { normalizeTime } from "./time.js";
+
+const COUNTERS = ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"] as const;
+
+/** A PDB status as Go writes the fields Karmada keeps. */
+function pdbStatus(disrupted: Obj, counters: Record<string, number>): Obj {
+  const out: Obj = {};
+  if (Object.keys(disrupted).length > 0) out["disruptedPods"] = disrupted;
+  for (const c of COUNTERS) out[c] = counters[c] ?? 0;
+  return out;
+}
+
+/** AggregateStatus: counters summed; disrupted pods keyed `<cluster>/<pod>`. */
+export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  const counters: Record<string, number> = {};
+  const disrupted: Obj = {};
+  for (const item of withStatus(items)) {
+    for (const c of COUNTERS) counters[c] = (counters[c] ?? 0) + intOr0(item.status, c);
+    for (const [pod, t] of Object.entries(getObject(item.status, "disruptedPods") ?? {})) {
+      disrupted[`${item.clusterName}/${pod}`] = normalizeTime(t);
+    }
+  }
+  const next = pdbStatus(disrupted, counters);
+  if (isDeepStrictEqual(getObject(obj, "status") ?? {}, next)) return ok(clone(obj));
+  const out = clone(obj) as Obj;
+  out["status"] = next;
+  return ok(out as KubeObject);
+}
+
+/** InterpretStatus: the disruption counters and disrupted pods. */
+export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
+  const status = getObject(obj, "status");
+  if (status === undefined) return ok(undefined);
+  const counters = Object.fromEntries(COUNTERS.map((c) => [c, intOr0(status, c)]));
+  const disrupted: Obj = {};
+  for (const [pod, t] of Object.entries(getObject(status, "disruptedPods") ?? {})) disrupted[pod] = normalizeTime(t);
+  return ok(pdbStatus(disrupted, counters) as JsonValue);
+}
+
+/** InterpretHealth: at least as many healthy pods as desired. */
+export function interpretHealth(obj: KubeObject): Outcome<boolean> {
+  return ok(intOr0(obj, "status", "currentHealthy") >= intOr0(obj, "status", "desiredHealthy"));
+}

@@ -1,0 +1,103 @@
+/** Built-in interpretation of v1 Pod. */
+import { podDependencies } from "../../resources/index.js";
+import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome, ReplicaResult } from "../types.js";
+import { type Obj, asObjectArray, clone, getObject, namespaceOf, ok, stringField, verifyDependencies } from "./common.js";
+import { templateRequirements } from "./workload.js";
+
+/** InterpretReplica: a Pod is one replica, with the requirements of its own spec. */
+export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
+  const result: ReplicaResult = { replicas: 1 };
+  const requirements = templateRequirements({ spec: getObject(obj, "spec") ?? {} });
+  if (requirements !== undefined) result.replicaRequirements = requirements;
+  return ok(result);
+}
+
+/** Sets or removes a string field as Go's omitempty writes it. */
+function setString(target: Obj, key: string, value: string): void {
+  if (value === "") delete target[key];
+  else target[key] = value;
+}
+
+/** Copies each observed container's volumeMounts onto the desired container of the same name. */
+function retainMounts(desired: Obj[], observed: Obj[]): void {
+  for (const oc of observed) {
+    const dc = desired.find((c) => c["name"] === oc["name"]);
+    if (!dc) continue;
+    if (Array.isArray(oc["volumeMounts"]) && oc["volumeMounts"].length > 0) dc["volumeMounts"] = clone(oc["volumeMounts"]);
+    else delete dc["volumeMounts"];
+  }
+}
+
+/**
+ * Retain: the member cluster owns nodeName, serviceAccountName and volumes (admission adds token
+ * volumes), and each container's volumeMounts.
+ */
+export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
+  const out = clone(desired) as Obj;
+  const spec: Obj = getObject(out, "spec") ?? {};
+  out["spec"] = spec;
+  const observedSpec = getObject(observed, "spec") ?? {};
+  setString(spec, "nodeName", stringField(observedSpec, "nodeName"));
+  setString(spec, "serviceAccountName", stringField(observedSpec, "serviceAccountName"));
+  if (Array.isArray(observedSpec["volumes"]) && observedSpec["volumes"].length > 0) spec["volumes"] = clone(observedSpec["volumes"]);
+  else delete spec["volumes"];
+  retainMounts(asObjectArray(spec["containers"]), asObjectArray(observedSpec["containers"]));
+  retainMounts(asObjectArray(spec["initContainers"]), asObjectArray(observedSpec["initContainers"]));
+  return ok(out as KubeObject);
+}
+
+/** A container status reduced to what Karmada aggregates, as Go writes a ContainerStatus. */
+function reducedContainerStatus(cs: Obj): Obj {
+  const out: Obj = { name: "" };
+  if (cs["state"] !== undefined && cs["state"] !== null) out["state"] = clone(cs["state"]);
+  out["ready"] = cs["ready"] === true;
+  out["restartCount"] = 0;
+  out["image"] = "";
+  out["imageID"] = "";
+  return out;
+}
+
+const PHASE_PRECEDENCE = ["Failed", "Pending", "Running", "Succeeded"];
+
+/**
+ * AggregateStatus: the phase by precedence Failed > Pending > Running > Succeeded (a member without a
+ * status counts as Pending), and every member's container states and readiness. No status items leave
+ * the Pod unchanged.
+ */
+export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  if (items.length === 0) return ok(clone(obj));
+  const phases = new Set<string>();
+  const containerStatuses: Obj[] = [];
+  const initContainerStatuses: Obj[] = [];
+  for (const item of items) {
+    const s = getObject(item, "status");
+    if (s === undefined) {
+      phases.add("Pending");
+      continue;
+    }
+    phases.add(typeof s["phase"] === "string" ? s["phase"] : "");
+    for (const cs of asObjectArray(s["containerStatuses"])) containerStatuses.push(reducedContainerStatus(cs));
+    for (const cs of asObjectArray(s["initContainerStatuses"])) initContainerStatuses.push(reducedContainerStatus(cs));
+  }
+  const status: Obj = {};
+  const phase = PHASE_PRECEDENCE.find((p) => phases.has(p));
+  if (phase !== undefined) status["phase"] = phase;
+  if (initContainerStatuses.length > 0) status["initContainerStatuses"] = initContainerStatuses;
+  if (containerStatuses.length > 0) status["containerStatuses"] = containerStatuses;
+  const out = clone(obj) as Obj;
+  out["status"] = status;
+  return ok(out as KubeObject);
+}
+
+/** InterpretHealth: Succeeded, or Running with the Ready condition True. */
+export function interpretHealth(obj: KubeObject): Outcome<boolean> {
+  const status = getObject(obj, "status") ?? {};
+  if (status["phase"] === "Succeeded") return ok(true);
+  const ready = asObjectArray(status["conditions"]).find((c) => c["type"] === "Ready");
+  return ok(status["phase"] === "Running" && ready !== undefined && ready["status"] === "True");
+}
+
+/** InterpretDependency: the Pod's ConfigMaps, Secrets, ServiceAccount and PVCs. */
+export function getDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {
+  return verifyDependencies(podDependencies({ spec: getObject(obj, "spec") ?? {} }, namespaceOf(obj)) ?? []);
+}
