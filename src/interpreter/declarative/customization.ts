@@ -2,8 +2,8 @@
  * ResourceInterpreterCustomization objects: reading them from YAML or JSON text (several documents,
  * or a List), checking their shape, and Karmada's merge of several customizations per target kind.
  */
-import { parseAllDocuments } from "yaml";
 import type { CustomizationRules, JsonValue, Operation, ResourceInterpreterCustomization } from "../types.js";
+import { parseYamlDocuments } from "./yaml-documents.js";
 
 /** A problem found in a customization file. */
 export interface CustomizationIssue {
@@ -100,18 +100,9 @@ export function parseCustomizationObject(value: JsonValue, file: string, line?: 
  */
 export function parseCustomizations(text: string, file: string): CustomizationLoad {
   const out: CustomizationLoad = { customizations: [], issues: [] };
-  const docs = parseAllDocuments(text, { prettyErrors: false });
-  const list = Array.isArray(docs) ? docs : [docs];
-  for (const doc of list) {
-    const line = lineOf(text, doc.range?.[0] ?? 0);
-    if (doc.errors.length > 0) {
-      for (const err of doc.errors) {
-        out.issues.push({ file, line: err.linePos?.[0]?.line ?? line, path: "", message: err.message });
-      }
-      continue;
-    }
-    const value = doc.toJS({ maxAliasCount: 100 }) as JsonValue | undefined;
-    if (value === null || value === undefined) continue;
+  const { documents, errors } = parseYamlDocuments(text);
+  for (const err of errors) out.issues.push({ file, line: err.line, path: "", message: err.message });
+  for (const { value, line } of documents) {
     const items = isObject(value) && Array.isArray(value.items) && typeof value.kind === "string" && value.kind.endsWith("List") ? value.items : [value];
     for (const item of items) {
       const { customization, issues } = parseCustomizationObject(item, file, line);
@@ -120,12 +111,6 @@ export function parseCustomizations(text: string, file: string): CustomizationLo
     }
   }
   return out;
-}
-
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }
 
 /** The scripts in effect for one target kind after merging. */

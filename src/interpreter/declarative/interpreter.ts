@@ -64,6 +64,11 @@ export class DeclarativeInterpreter implements Interpreter {
     this.layer = layer;
   }
 
+  /** Releases the Lua state. */
+  close(): void {
+    this.vm.close();
+  }
+
   /** The merged rules per target kind. */
   get targets(): MergedRules[] {
     return [...this.rules.values()];
@@ -156,12 +161,13 @@ export class DeclarativeInterpreter implements Interpreter {
     return this.objectResult(op, this.run(op, script, "Retain", [desired, observed], 1), [desired, observed]);
   }
 
-  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  /** `items` undefined or null passes nil to the script (a nil slice in Karmada); an empty array passes an empty table. */
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined | null): Outcome<KubeObject> {
     const op: Operation = "AggregateStatus";
     const script = this.script(object, op);
     if (script === undefined) return this.fail(op, "rule is not enabled");
-    // Karmada passes the items as they marshal (omitempty); an empty list is a nil slice.
-    const luaItems = items.length === 0 ? undefined : items.map(statusItemJson);
+    // Karmada passes the items as they marshal (omitempty on every field but clusterName).
+    const luaItems = items === undefined || items === null ? undefined : items.map(statusItemJson);
     return this.objectResult(op, this.run(op, script, "AggregateStatus", [object, luaItems], 1), []);
   }
 

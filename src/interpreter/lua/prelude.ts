@@ -340,13 +340,15 @@ local function newScriptBase()
       b[k] = v
     end
   end
-  return { __index = b }
+  return b
 end
 
--- A fresh global environment for one call of a script.
-local function newEnv(scriptMeta)
-  local env = setmt({}, scriptMeta)
-  rawset(env, "_G", env)
+-- A fresh global table for one call of a script: the base's entries copied in (not inherited), so
+-- that assigning nil to a global such as 'error' removes it, as in gopher-lua's single global table.
+local function newEnv(scriptBase)
+  local env = {}
+  for k, v in rawnext, scriptBase do env[k] = v end
+  env._G = env
   return env
 end
 

@@ -123,8 +123,8 @@ export interface LuaScript {
   readonly source: string;
   /** Registry reference of the compiled chunk. */
   readonly chunkRef: number;
-  /** Registry reference of the script's environment metatable (its private library copies). */
-  readonly metaRef: number;
+  /** Registry reference of the script's base globals (its private library copies). */
+  readonly baseRef: number;
 }
 
 /** Compilation outcome. */
@@ -373,13 +373,13 @@ export class LuaVM {
       m._luaL_unref(L, LUA_REGISTRYINDEX, chunkRef);
       return { ok: false, error };
     }
-    const metaRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
-    const script: LuaScript = { source, chunkRef, metaRef };
+    const baseRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
+    const script: LuaScript = { source, chunkRef, baseRef };
     if (this.scripts.size >= 512) {
       // Forget the oldest script (insertion order) to bound the registry.
       const [oldSource, old] = this.scripts.entries().next().value as [string, LuaScript];
       m._luaL_unref(L, LUA_REGISTRYINDEX, old.chunkRef);
-      m._luaL_unref(L, LUA_REGISTRYINDEX, old.metaRef);
+      m._luaL_unref(L, LUA_REGISTRYINDEX, old.baseRef);
       this.scripts.delete(oldSource);
     }
     this.scripts.set(source, script);
@@ -429,9 +429,9 @@ export class LuaVM {
     const conv = this.conv;
     m._lua_checkstack(L, args.length + nResults + 8);
     const mt = this.pushOrderedMetatable(); // 1
-    // env = newEnv(scriptMeta)
+    // env = newEnv(scriptBase)
     m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.newEnvRef));
-    m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(script.metaRef));
+    m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(script.baseRef));
     if (m._lua_pcallk(L, 1, 1, 0, 0, 0) !== LUA_OK) return this.failure();
     const env = m._lua_gettop(L); // 2
     // Run the chunk with env as its _ENV.
