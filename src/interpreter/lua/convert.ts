@@ -130,14 +130,11 @@ export class LuaConverter {
     this.ensureScratch(n * 3 + 1);
     const heap = this.m.HEAPU8;
     let p = this.scratch;
-    let ascii = true;
-    for (let i = 0; i < n; i++) {
+    let ascii = n <= 32;
+    for (let i = 0; ascii && i < n; i++) {
       const c = s.charCodeAt(i);
-      if (c >= 0x80) {
-        ascii = false;
-        break;
-      }
-      heap[p++] = c;
+      if (c >= 0x80) ascii = false;
+      else heap[p++] = c;
     }
     if (ascii) {
       this.m._lua_pushlstring(this.L, this.scratch, n);

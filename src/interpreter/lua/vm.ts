@@ -110,12 +110,58 @@ interface RawLuaFull extends RawLua {
   removeFunction(ptr: number): void;
 }
 
-let modulePromise: Promise<LuaWasm> | undefined;
+interface LoadedModule {
+  lua: LuaWasm;
+  api: RawLuaFull;
+}
+
+let modulePromise: Promise<LoadedModule> | undefined;
 
 /** The wasm module, loaded once per process and shared by every VM (each has its own state). */
-function loadModule(): Promise<LuaWasm> {
-  modulePromise ??= LuaWasm.initialize();
+function loadModule(): Promise<LoadedModule> {
+  modulePromise ??= instantiate();
   return modulePromise;
+}
+
+/**
+ * Loads wasmoon's module and, while it instantiates, notes the wasm instance's own exports: the
+ * module object exposes each C function through a debug wrapper (`apply` plus assertions) that costs
+ * more than the function itself; conversions make thousands of these calls.
+ */
+async function instantiate(): Promise<LoadedModule> {
+  type Instantiate = (...args: unknown[]) => Promise<unknown>;
+  type Exports = Record<string, unknown>;
+  const wasm = (globalThis as unknown as { WebAssembly: Record<"instantiate" | "instantiateStreaming", Instantiate> }).WebAssembly;
+  const originals = { instantiate: wasm.instantiate, instantiateStreaming: wasm.instantiateStreaming };
+  let exports: Exports | undefined;
+  const note = (result: unknown): unknown => {
+    const r = result as { exports?: Exports; instance?: { exports?: Exports } } | undefined;
+    const found = r?.instance?.exports ?? r?.exports;
+    if (found && typeof found.lua_newstate === "function") exports = found;
+    return result;
+  };
+  for (const name of ["instantiate", "instantiateStreaming"] as const) {
+    const original = originals[name];
+    if (typeof original !== "function") continue;
+    wasm[name] = (...args: unknown[]) => original.apply(wasm, args).then(note);
+  }
+  let lua: LuaWasm;
+  try {
+    lua = await LuaWasm.initialize();
+  } finally {
+    wasm.instantiate = originals.instantiate;
+    wasm.instantiateStreaming = originals.instantiateStreaming;
+  }
+  const module = lua.module as unknown as RawLuaFull;
+  if (!exports) return { lua, api: module };
+  const api = Object.create(null) as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(exports)) if (typeof fn === "function") api[`_${name}`] = fn;
+  for (const name of ["_malloc", "_free", "_realloc"]) if (typeof api[name] !== "function") api[name] = (module as unknown as Record<string, unknown>)[name];
+  Object.defineProperty(api, "HEAPU8", { get: () => module.HEAPU8 });
+  Object.defineProperty(api, "HEAPU32", { get: () => module.HEAPU32 });
+  api.addFunction = module.addFunction.bind(module);
+  api.removeFunction = module.removeFunction.bind(module);
+  return { lua, api: api as unknown as RawLuaFull };
 }
 
 /** A compiled script. */
@@ -162,8 +208,8 @@ export class LuaVM {
   private inCall = false;
   private readonly scripts = new Map<string, LuaScript>();
 
-  private constructor(lua: LuaWasm, options: LuaVMOptions) {
-    this.m = lua.module as unknown as RawLuaFull;
+  private constructor(loaded: LoadedModule, options: LuaVMOptions) {
+    this.m = loaded.api;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.kube = options.kube ?? {};
     this.open();
@@ -171,8 +217,7 @@ export class LuaVM {
 
   /** Creates a VM (loads the wasm module on first use). */
   static async create(options: LuaVMOptions = {}): Promise<LuaVM> {
-    const lua = await loadModule();
-    return new LuaVM(lua, options);
+    return new LuaVM(await loadModule(), options);
   }
 
   /** The bounds applied to every call. */
