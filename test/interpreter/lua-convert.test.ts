@@ -164,12 +164,24 @@ describe("Lua 5.1 compatibility", () => {
 });
 
 describe("constructor rewrite", () => {
-  test("constructors become ordered-table calls; strings and comments are untouched", () => {
-    const src = `local t = {a = 1, {2}} -- {comment}\nlocal s = "{" .. '}' .. [[{x}]]\nf{1}\n`;
+  test("constructors become ordered-table calls with their field names; strings and comments are untouched", () => {
+    const src = `local t = {b = 1, a = x == y, {2}, [k] = 3} -- {comment}\nlocal s = "{" .. '}' .. [[{x}]]\nf{1}\n`;
+    const O = ORDERED_CONSTRUCTOR;
     assert.equal(
       rewriteTableConstructors(src),
-      `local t = ${ORDERED_CONSTRUCTOR}{a = 1, ${ORDERED_CONSTRUCTOR}{2}} -- {comment}\nlocal s = "{" .. '}' .. [[{x}]]\nf(${ORDERED_CONSTRUCTOR}{1})\n`,
+      `local t = ${O}({b = 1, a = x == y, ${O}({2}), [k] = 3}, "b", "a") -- {comment}\nlocal s = "{" .. '}' .. [[{x}]]\nf(${O}({1}))\n`,
     );
+  });
+
+  test("pairs over a literal constructor follows the source order of its fields", () => {
+    const out = call(`function F()
+      local t = {zeta = 1, alpha = 2, mid = 3}
+      t.added = 4
+      local keys = {}
+      for k in pairs(t) do keys[#keys + 1] = k end
+      return keys
+    end`);
+    assert.deepEqual(values(out), [["zeta", "alpha", "mid", "added"]]);
   });
 
   test("an unbalanced source is left as is for the compiler to report", () => {

@@ -67,8 +67,25 @@ ORDERED.__newindex = function(t, k, v)
   end
 end
 
-local function ordered(t)
+-- Rewritten constructors call this with the table and its named fields in source order.
+local function ordered(t, ...)
   setmt(t, ORDERED)
+  if select("#", ...) > 0 then
+    local names = { ... }
+    local keys, idx, m = {}, {}, 0
+    for i = 1, #names do
+      local k = names[i]
+      if rawget(t, k) ~= nil then
+        m = m + 1
+        keys[m] = k
+        idx[k] = m
+      end
+    end
+    if m > 0 then
+      KEYS[t] = keys
+      INDEX[t] = idx
+    end
+  end
   return t
 end
 
