@@ -157,6 +157,17 @@ describe("Lua 5.1 compatibility", () => {
     assert.deepEqual(values(out), [[3, 3, 7, 1024, 1, 3, ["web", "api", "db"], "Lua 5.1"]]);
   });
 
+  test("table.insert and table.remove accept positions Lua 5.4 rejects, as gopher-lua does", () => {
+    const out = call(`function F()
+      local t = {'a'}
+      table.insert(t, 3, 'c')
+      local removed = table.remove({'x', 'y'}, 0)
+      local none = table.remove({'x'}, 5)
+      return {t[1], t[3], removed, none == nil}
+    end`);
+    assert.deepEqual(values(out), [["a", "c", "y", true]]);
+  });
+
   test("tostring and string.format print numbers as gopher-lua does", () => {
     const out = call(`function F() return {tostring(10 / 2), tostring(0.1 + 0.2), tostring(1e100), string.format('%d/%s', 2.9, 4.0), string.format('%5.1f', 2)} end`);
     assert.deepEqual(values(out), [["5", "0.30000000000000004", "1e+100", "2/4", "  2.0"]]);

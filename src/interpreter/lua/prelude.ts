@@ -304,6 +304,33 @@ T.maxn = function(t)
   return m
 end
 T.pack, T.move, T.unpack = nil, nil, nil
+-- gopher-lua's insert and remove accept any position (Lua 5.4 raises "position out of bounds").
+local tinsert, tremove = table.insert, table.remove
+T.insert = function(t, ...)
+  if select("#", ...) == 2 then
+    local pos, v = ...
+    if type(t) == "table" and mtype(pos) ~= nil then
+      local len = #t
+      if pos < 1 or pos > len + 1 then
+        t[pos] = v
+        return
+      end
+    end
+  end
+  return tinsert(t, ...)
+end
+T.remove = function(t, ...)
+  if select("#", ...) >= 1 and type(t) == "table" then
+    local pos = ...
+    if mtype(pos) ~= nil then
+      local len = #t
+      if len == 0 then return nil end
+      if pos < 1 then return tremove(t) end
+      if pos > len then return nil end
+    end
+  end
+  return tremove(t, ...)
+end
 
 local M = math
 M.pow = function(x, y) return x ^ y end
