@@ -20,10 +20,18 @@ export function stringNotSupportedMessage(name: string): string {
   return `The Lua function string.${name} is not supported by Karmada. If you believe this function is essential for your use case, please submit an issue to let us know why you need it.`;
 }
 
+/** Every global a script starts with (besides _G). */
+const BASE_GLOBALS = [
+  "assert", "error", "ipairs", "next", "pairs", "pcall", "xpcall", "print", "select", "tonumber",
+  "tostring", "type", "unpack", "require", "_VERSION", "string", "table", "math", "os", ORDERED_CONSTRUCTOR,
+];
+
 const NOT_SUPPORTED = [
   "collectgarbage", "dofile", "getfenv", "getmetatable", "load", "loadfile", "loadstring", "rawequal",
   "rawget", "rawset", "setfenv", "setmetatable", "module", "newproxy",
 ];
+
+const ENV_KEYS = [...BASE_GLOBALS, ...NOT_SUPPORTED];
 
 /** The Lua source of the prelude. */
 export const PRELUDE = `
@@ -389,9 +397,9 @@ end
 
 -- A fresh global table for one call of a script: the base's entries copied in (not inherited), so
 -- that assigning nil to a global such as 'error' removes it, as in gopher-lua's single global table.
-local function newEnv(scriptBase)
-  local env = {}
-  for k, v in rawnext, scriptBase do env[k] = v end
+-- One presized constructor: this runs on every call.
+local function newEnv(b)
+  local env = { ${ENV_KEYS.map((k) => `${k} = b.${k}`).join(", ")} }
   env._G = env
   return env
 end
