@@ -39,7 +39,7 @@ function parse(text: string): { documents: YamlDocument[]; errors: YamlError[] }
   const errors: YamlError[] = [];
   const starts = lineStarts(text);
   for (const doc of parseAllDocuments(text, { prettyErrors: false })) {
-    const line = lineAt(starts, doc.range?.[0] ?? 0);
+    const line = lineAt(starts, doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
     if (doc.errors.length > 0) {
       for (const err of doc.errors) errors.push({ line: err.linePos?.[0]?.line ?? line, message: err.message });
       continue;

@@ -20,10 +20,18 @@ export function stringNotSupportedMessage(name: string): string {
   return `The Lua function string.${name} is not supported by Karmada. If you believe this function is essential for your use case, please submit an issue to let us know why you need it.`;
 }
 
+/** Every global a script starts with (besides _G). */
+const BASE_GLOBALS = [
+  "assert", "error", "ipairs", "next", "pairs", "pcall", "xpcall", "print", "select", "tonumber",
+  "tostring", "type", "unpack", "require", "_VERSION", "string", "table", "math", "os", ORDERED_CONSTRUCTOR,
+];
+
 const NOT_SUPPORTED = [
   "collectgarbage", "dofile", "getfenv", "getmetatable", "load", "loadfile", "loadstring", "rawequal",
   "rawget", "rawset", "setfenv", "setmetatable", "module", "newproxy",
 ];
+
+const ENV_KEYS = [...BASE_GLOBALS, ...NOT_SUPPORTED];
 
 /** The Lua source of the prelude. */
 export const PRELUDE = `
@@ -67,8 +75,25 @@ ORDERED.__newindex = function(t, k, v)
   end
 end
 
-local function ordered(t)
+-- Rewritten constructors call this with the table and its named fields in source order.
+local function ordered(t, ...)
   setmt(t, ORDERED)
+  if select("#", ...) > 0 then
+    local names = { ... }
+    local keys, idx, m = {}, {}, 0
+    for i = 1, #names do
+      local k = names[i]
+      if rawget(t, k) ~= nil then
+        m = m + 1
+        keys[m] = k
+        idx[k] = m
+      end
+    end
+    if m > 0 then
+      KEYS[t] = keys
+      INDEX[t] = idx
+    end
+  end
   return t
 end
 
@@ -287,6 +312,33 @@ T.maxn = function(t)
   return m
 end
 T.pack, T.move, T.unpack = nil, nil, nil
+-- gopher-lua's insert and remove accept any position (Lua 5.4 raises "position out of bounds").
+local tinsert, tremove = table.insert, table.remove
+T.insert = function(t, ...)
+  if select("#", ...) == 2 then
+    local pos, v = ...
+    if type(t) == "table" and mtype(pos) ~= nil then
+      local len = #t
+      if pos < 1 or pos > len + 1 then
+        t[pos] = v
+        return
+      end
+    end
+  end
+  return tinsert(t, ...)
+end
+T.remove = function(t, ...)
+  if select("#", ...) >= 1 and type(t) == "table" then
+    local pos = ...
+    if mtype(pos) ~= nil then
+      local len = #t
+      if len == 0 then return nil end
+      if pos < 1 then return tremove(t) end
+      if pos > len then return nil end
+    end
+  end
+  return tremove(t, ...)
+end
 
 local M = math
 M.pow = function(x, y) return x ^ y end
@@ -345,9 +397,9 @@ end
 
 -- A fresh global table for one call of a script: the base's entries copied in (not inherited), so
 -- that assigning nil to a global such as 'error' removes it, as in gopher-lua's single global table.
-local function newEnv(scriptBase)
-  local env = {}
-  for k, v in rawnext, scriptBase do env[k] = v end
+-- One presized constructor: this runs on every call.
+local function newEnv(b)
+  local env = { ${ENV_KEYS.map((k) => `${k} = b.${k}`).join(", ")} }
   env._G = env
   return env
 end

@@ -3,16 +3,28 @@
  * inserted in, so that `pairs` and `next` iterate as gopher-lua does (integer keys ascending, then the
  * other keys in first-insertion order) instead of Lua 5.4's hash order.
  *
- * Each table constructor `{...}` becomes `ORDERED{...}` (a call with a table argument), where ORDERED
- * gives the table the insertion-tracking metatable and returns it. When the constructor is itself a
- * call argument (`f{...}`), it becomes `f(ORDERED{...})`. Only tokens are inserted, never newlines, so
- * line numbers in error messages stay those of the original script.
+ * Each table constructor `{...}` becomes `ORDERED({...}, "name1", "name2")`, where the names are the
+ * constructor's `name = value` fields in source order and ORDERED gives the table the
+ * insertion-tracking metatable, records those names as its first keys, and returns it. A constructor
+ * that is itself a call argument (`f{...}`) becomes `f(ORDERED({...}))`. Only tokens are inserted,
+ * never newlines, so line numbers in error messages stay those of the original script.
  */
 
 /** The global through which rewritten constructors reach the ordering function. */
 export const ORDERED_CONSTRUCTOR = "__karta_ordered";
 
-type TokenKind = "name" | "string" | "number" | "punct" | "open" | "close" | "other";
+interface Frame {
+  /** The constructor is a call argument: `f{...}` needs parentheses. */
+  callArgument: boolean;
+  /** `name = value` fields at this constructor's level, in order. */
+  names: string[];
+  /** Depth of ( and [ inside this constructor. */
+  nest: number;
+  /** A field may start at the next token. */
+  expectField: boolean;
+  /** A name seen where a field may start: a field name if '=' follows. */
+  pendingName: string | undefined;
+}
 
 /**
  * Rewrites the table constructors of a Lua 5.1 chunk. Returns the source unchanged when it cannot be
@@ -20,10 +32,8 @@ type TokenKind = "name" | "string" | "number" | "punct" | "open" | "close" | "ot
  */
 export function rewriteTableConstructors(source: string): string {
   const out: string[] = [];
-  // For each open '{', whether a ')' must follow its matching '}'.
-  const braces: boolean[] = [];
-  let last: TokenKind = "other";
-  let lastText = "";
+  const frames: Frame[] = [];
+  let lastKind: "name" | "string" | "number" | "close" | "other" = "other";
   let i = 0;
   const n = source.length;
   let copiedUpTo = 0;
@@ -31,14 +41,32 @@ export function rewriteTableConstructors(source: string): string {
     out.push(source.slice(copiedUpTo, upTo), extra);
     copiedUpTo = upTo;
   };
+  // Called for every token: tracks field names of the innermost constructor.
+  const onToken = (token: string, isName: boolean): void => {
+    const f = frames[frames.length - 1];
+    if (!f) return;
+    if (f.nest === 0 && f.pendingName !== undefined) {
+      if (token === "=" && !f.names.includes(f.pendingName)) f.names.push(f.pendingName);
+      f.pendingName = undefined;
+      f.expectField = false;
+      return;
+    }
+    if (token === "(" || token === "[") f.nest++;
+    else if (token === ")" || token === "]") f.nest--;
+    if (f.nest !== 0) return;
+    if (isName && f.expectField) {
+      f.pendingName = token;
+      f.expectField = false;
+      return;
+    }
+    f.expectField = token === "," || token === ";";
+  };
   while (i < n) {
     const c = source.charCodeAt(i);
-    // whitespace
     if (c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12) {
       i++;
       continue;
     }
-    // comments
     if (c === 45 /* - */ && source.charCodeAt(i + 1) === 45) {
       const longEnd = longBracketEnd(source, i + 2);
       if (longEnd !== undefined) {
@@ -50,7 +78,6 @@ export function rewriteTableConstructors(source: string): string {
       }
       continue;
     }
-    // strings
     if (c === 34 || c === 39) {
       let j = i + 1;
       while (j < n) {
@@ -59,14 +86,13 @@ export function rewriteTableConstructors(source: string): string {
           j += 2;
           continue;
         }
-        if (d === c) break;
-        if (d === 10) return source;
+        if (d === c || d === 10) break;
         j++;
       }
-      if (j >= n) return source;
+      if (j >= n || source.charCodeAt(j) !== c) return source;
       i = j + 1;
-      last = "string";
-      lastText = "";
+      onToken('"', false);
+      lastKind = "string";
       continue;
     }
     if (c === 91 /* [ */) {
@@ -74,80 +100,74 @@ export function rewriteTableConstructors(source: string): string {
       if (longEnd !== undefined) {
         if (longEnd < 0) return source;
         i = longEnd;
-        last = "string";
-        lastText = "";
+        onToken('"', false);
+        lastKind = "string";
         continue;
       }
       i++;
-      last = "open";
-      lastText = "[";
+      onToken("[", false);
+      lastKind = "other";
       continue;
     }
-    // names and keywords
     if (isNameStart(c)) {
       let j = i + 1;
       while (j < n && isNamePart(source.charCodeAt(j))) j++;
-      lastText = source.slice(i, j);
-      last = KEYWORDS.has(lastText) ? "other" : "name";
+      const word = source.slice(i, j);
+      const keyword = KEYWORDS.has(word);
+      onToken(word, !keyword);
+      lastKind = keyword ? "other" : "name";
       i = j;
       continue;
     }
-    // numbers (including 0x.., exponents, and a leading '.')
     if ((c >= 48 && c <= 57) || (c === 46 && isDigit(source.charCodeAt(i + 1)))) {
       let j = i + 1;
       while (j < n) {
         const d = source.charCodeAt(j);
-        if (isNamePart(d) || d === 46) {
-          j++;
-        } else if ((d === 43 || d === 45) && /[eEpP]/.test(source[j - 1] ?? "")) {
-          j++;
-        } else {
-          break;
-        }
+        if (isNamePart(d) || d === 46) j++;
+        else if ((d === 43 || d === 45) && /[eEpP]/.test(source[j - 1] ?? "")) j++;
+        else break;
       }
       i = j;
-      last = "number";
-      lastText = "";
+      onToken("0", false);
+      lastKind = "number";
       continue;
     }
     if (c === 123 /* { */) {
-      // A constructor directly after a prefix expression is a call argument: f{...}, f"x"{...} is not
-      // valid Lua, but a string may precede in `f"x"` chains only before '(' so strings count too.
-      const isCallArgument = last === "name" || last === "string" || lastText === ")" || lastText === "]" || lastText === "}";
-      emit(i, isCallArgument ? `(${ORDERED_CONSTRUCTOR}` : ORDERED_CONSTRUCTOR);
-      braces.push(isCallArgument);
+      onToken("{", false);
+      // After a prefix expression a constructor is a call argument (f{...}, f"x"{...}, t[k]{...}).
+      const callArgument = lastKind === "name" || lastKind === "string" || lastKind === "close";
+      emit(i, callArgument ? `(${ORDERED_CONSTRUCTOR}(` : `${ORDERED_CONSTRUCTOR}(`);
+      frames.push({ callArgument, names: [], nest: 0, expectField: true, pendingName: undefined });
       i++;
-      last = "open";
-      lastText = "{";
+      lastKind = "other";
       continue;
     }
     if (c === 125 /* } */) {
-      const needsParen = braces.pop();
-      if (needsParen === undefined) return source;
+      const f = frames.pop();
+      if (f === undefined) return source;
       i++;
-      if (needsParen) emit(i, ")");
-      last = "close";
-      lastText = "}";
+      const names = f.names.map((name) => `, "${name}"`).join("");
+      emit(i, `${names})${f.callArgument ? ")" : ""}`);
+      onToken("}", false);
+      lastKind = "close";
       continue;
     }
-    if (c === 40 /* ( */) {
+    if (c === 40 || c === 41 || c === 93) {
+      const token = String.fromCharCode(c);
+      onToken(token, false);
       i++;
-      last = "open";
-      lastText = "(";
+      lastKind = c === 40 ? "other" : "close";
       continue;
     }
-    if (c === 41 /* ) */ || c === 93 /* ] */) {
-      i++;
-      last = "close";
-      lastText = c === 41 ? ")" : "]";
-      continue;
-    }
-    // any other punctuation (operators, separators); '...' and '..' included
-    i++;
-    last = "punct";
-    lastText = String.fromCharCode(c);
+    // Operators: '==' must not read as a field's '='.
+    let token = String.fromCharCode(c);
+    if ((c === 61 || c === 126 || c === 60 || c === 62) && source.charCodeAt(i + 1) === 61) token += "=";
+    else if (c === 46 && source.charCodeAt(i + 1) === 46) token = source.charCodeAt(i + 2) === 46 ? "..." : "..";
+    i += token.length;
+    onToken(token, false);
+    lastKind = "other";
   }
-  if (braces.length !== 0) return source;
+  if (frames.length !== 0) return source;
   out.push(source.slice(copiedUpTo));
   return out.join("");
 }

@@ -9,7 +9,7 @@
  */
 import { LuaWasm } from "wasmoon";
 import type { JsonValue } from "../types.js";
-import { LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TSTRING, LUA_TTABLE, luaTypeName, type RawLua } from "./convert.js";
+import { LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
 import { PRELUDE } from "./prelude.js";
 import { rewriteTableConstructors } from "./rewrite.js";
 
@@ -88,7 +88,6 @@ const LUA_REGISTRYINDEX = -1001000;
 const LUA_MASKCOUNT = 8;
 const HOOK_INTERVAL = 1000;
 const LUA_OK = 0;
-const LUA_ERRMEM = 4;
 
 interface RawLuaFull extends RawLua {
   _realloc(ptr: number, size: number): number;
@@ -561,4 +560,3 @@ export class LuaVM {
   }
 }
 
-export { LUA_ERRMEM, LUA_TTABLE };
