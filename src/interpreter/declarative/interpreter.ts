@@ -1,0 +1,326 @@
+/**
+ * The declarative interpreter layer: runs ResourceInterpreterCustomization Lua scripts with Karmada's
+ * function names and result handling (luavm/lua.go and declarative/configurable.go).
+ */
+import { kubeLibrary } from "../lua/kube.js";
+import { repairEmptyTables } from "../lua/repair.js";
+import { LuaVM, type LuaLimits, type LuaResult, type HostFunction } from "../lua/vm.js";
+import {
+  fail,
+  ok,
+  type AggregatedStatusItem,
+  type Component,
+  type DependentObjectReference,
+  type Interpreter,
+  type JsonValue,
+  type KubeObject,
+  type Operation,
+  type Outcome,
+  type ReplicaResult,
+  type ResourceInterpreterCustomization,
+  type ResourceKind,
+} from "../types.js";
+import { CUSTOMIZATION_RULES, mergeCustomizations, targetKey, type MergedRules } from "./customization.js";
+import { toComponents, toDependencies, toReplicaRequirements } from "./typed.js";
+
+/** Options of a declarative interpreter. */
+export interface DeclarativeOptions {
+  /** The layer name reported in errors ("declarative"; the bundled customizations use "thirdparty"). */
+  layer?: string;
+  /** Bounds on each script call. */
+  limits?: Partial<LuaLimits>;
+  /** Extra or replacement kube library functions (for tests and later layers). */
+  kube?: Record<string, HostFunction>;
+}
+
+/** gopher-lua's LValueType numbers, which Karmada prints with %#v in two messages. */
+const GOPHER_TYPE_NUMBER: Record<string, number> = { nil: 0, boolean: 1, number: 2, string: 3, function: 4, userdata: 5, thread: 6, table: 7 };
+
+type ScriptField = Exclude<(typeof CUSTOMIZATION_RULES)[number]["field"], "dependencyInterpretation">;
+
+const FIELD_OF: Record<Operation, (typeof CUSTOMIZATION_RULES)[number]["field"] | undefined> = {
+  Retain: "retention",
+  InterpretReplica: "replicaResource",
+  InterpretComponent: "componentResource",
+  ReviseReplica: "replicaRevision",
+  InterpretStatus: "statusReflection",
+  AggregateStatus: "statusAggregation",
+  InterpretHealth: "healthInterpretation",
+  InterpretDependency: "dependencyInterpretation",
+  Prune: undefined,
+};
+
+/** Runs customizations' scripts. Create with `createDeclarativeInterpreter`. */
+export class DeclarativeInterpreter implements Interpreter {
+  private readonly rules: Map<string, MergedRules>;
+  private readonly layer: string;
+
+  constructor(
+    private readonly vm: LuaVM,
+    customizations: readonly ResourceInterpreterCustomization[],
+    layer = "declarative",
+  ) {
+    this.rules = mergeCustomizations(customizations);
+    this.layer = layer;
+  }
+
+  /** Releases the Lua state. */
+  close(): void {
+    this.vm.close();
+  }
+
+  /** The merged rules per target kind. */
+  get targets(): MergedRules[] {
+    return [...this.rules.values()];
+  }
+
+  private rulesFor(kind: ResourceKind): MergedRules | undefined {
+    return this.rules.get(targetKey(kind.apiVersion, kind.kind));
+  }
+
+  private script(object: KubeObject, op: Operation): string | undefined {
+    const field = FIELD_OF[op];
+    if (field === undefined || field === "dependencyInterpretation") return undefined;
+    const rules = this.rulesFor(kindOf(object));
+    const script = rules?.scripts[field as ScriptField];
+    return script === "" ? undefined : script;
+  }
+
+  supports(kind: ResourceKind, op: Operation): boolean {
+    const rules = this.rulesFor(kind);
+    if (!rules) return false;
+    const field = FIELD_OF[op];
+    if (field === undefined) return false;
+    if (field === "dependencyInterpretation") return rules.dependencyScripts.length > 0;
+    return !!rules.scripts[field];
+  }
+
+  private fail<T>(op: Operation, message: string): Outcome<T> {
+    return fail<T>(op, message, `spec.customizations.${FIELD_OF[op] ?? ""}`, this.layer);
+  }
+
+  private run(op: Operation, script: string, fn: string, args: (JsonValue | undefined)[], nResults: number): { ok: true; results: LuaResult[] } | { ok: false; error: string } {
+    const compiled = this.vm.compile(script);
+    if (!compiled.ok) return { ok: false, error: compiled.error };
+    void op;
+    return this.vm.call(compiled.script, fn, args, nResults);
+  }
+
+  interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
+    const op: Operation = "InterpretReplica";
+    const script = this.script(object, op);
+    if (script === undefined) return this.fail(op, "rule is not enabled");
+    const out = this.run(op, script, "GetReplicas", [object], 2);
+    if (!out.ok) return this.fail(op, out.error);
+    const [replicaResult, requiresResult] = out.results as [LuaResult, LuaResult];
+    if (replicaResult.type !== "number") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[replicaResult.type]} is not number`);
+    const result: ReplicaResult = { replicas: toInt32(replicaResult.value as number) };
+    if (requiresResult.type === "table") {
+      const converted = convertTable(requiresResult, [], true);
+      if (!converted.ok) return this.fail(op, converted.error);
+      try {
+        result.replicaRequirements = toReplicaRequirements(converted.value);
+      } catch (e) {
+        return this.fail(op, `json unmarshal obj failed: ${(e as Error).message}`);
+      }
+    } else if (requiresResult.type !== "nil") {
+      return this.fail(op, `expect the returned requires type is table but got ${requiresResult.type}`);
+    }
+    return ok(result);
+  }
+
+  interpretComponent(object: KubeObject): Outcome<Component[]> {
+    const op: Operation = "InterpretComponent";
+    const script = this.script(object, op);
+    if (script === undefined) return this.fail(op, "rule is not enabled");
+    const out = this.run(op, script, "GetComponents", [object], 1);
+    if (!out.ok) return this.fail(op, `failed to run 'GetComponents' script: ${out.error}`);
+    const [result] = out.results as [LuaResult];
+    if (result.type === "nil") return ok([]);
+    if (result.type !== "table") return this.fail(op, `expected result type 'table' or 'nil' from GetComponents, but got '${result.type}'`);
+    const converted = convertTable(result, [], false);
+    if (!converted.ok) return this.fail(op, `failed to convert lua table for components: ${converted.error}`);
+    try {
+      return ok(toComponents(converted.value));
+    } catch (e) {
+      return this.fail(op, `failed to convert lua table for components: json unmarshal obj failed: ${(e as Error).message}`);
+    }
+  }
+
+  reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
+    const op: Operation = "ReviseReplica";
+    const script = this.script(object, op);
+    if (script === undefined) return this.fail(op, "rule is not enabled");
+    return this.objectResult(op, this.run(op, script, "ReviseReplica", [object, replicas], 1), [object]);
+  }
+
+  retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
+    const op: Operation = "Retain";
+    const script = this.script(desired, op);
+    if (script === undefined) return this.fail(op, "rule is not enabled");
+    return this.objectResult(op, this.run(op, script, "Retain", [desired, observed], 1), [desired, observed]);
+  }
+
+  /** `items` undefined or null passes nil to the script (a nil slice in Karmada); an empty array passes an empty table. */
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined | null): Outcome<KubeObject> {
+    const op: Operation = "AggregateStatus";
+    const script = this.script(object, op);
+    if (script === undefined) return this.fail(op, "rule is not enabled");
+    // Karmada passes the items as they marshal (omitempty on every field but clusterName).
+    const luaItems = items === undefined || items === null ? undefined : items.map(statusItemJson);
+    return this.objectResult(op, this.run(op, script, "AggregateStatus", [object, luaItems], 1), []);
+  }
+
+  private objectResult(op: Operation, out: { ok: true; results: LuaResult[] } | { ok: false; error: string }, references: KubeObject[]): Outcome<KubeObject> {
+    if (!out.ok) return this.fail(op, out.error);
+    const [result] = out.results as [LuaResult];
+    if (result.type !== "table") return this.fail(op, `expect the returned requires type is table but got ${result.type}`);
+    const converted = convertTable(result, references, true);
+    if (!converted.ok) return this.fail(op, converted.error);
+    const value = converted.value;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return this.fail(op, `json unmarshal obj failed: json: cannot unmarshal array into Go value of type map[string]interface {}`);
+    }
+    if (typeof value.kind !== "string" || value.kind === "") {
+      return this.fail(op, `json unmarshal obj failed: Object 'Kind' is missing in '${JSON.stringify(value)}'`);
+    }
+    return ok(value);
+  }
+
+  interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
+    const op: Operation = "InterpretStatus";
+    const script = this.script(object, op);
+    if (script === undefined) return this.fail(op, "rule is not enabled");
+    const out = this.run(op, script, "ReflectStatus", [object], 1);
+    if (!out.ok) return this.fail(op, out.error);
+    const [result] = out.results as [LuaResult];
+    if (result.type !== "table") return this.fail(op, `expect the returned replica type is table but got ${result.type}`);
+    const converted = convertTable(result, [], true);
+    if (!converted.ok) return this.fail(op, converted.error);
+    return ok(converted.value);
+  }
+
+  interpretHealth(object: KubeObject): Outcome<boolean> {
+    const op: Operation = "InterpretHealth";
+    const script = this.script(object, op);
+    if (script === undefined) return this.fail(op, "rule is not enabled");
+    const out = this.run(op, script, "InterpretHealth", [object], 1);
+    if (!out.ok) return this.fail(op, out.error);
+    const [result] = out.results as [LuaResult];
+    if (result.type !== "boolean") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[result.type]} is not bool`);
+    return ok(result.value as boolean);
+  }
+
+  interpretDependency(object: KubeObject): Outcome<DependentObjectReference[]> {
+    const op: Operation = "InterpretDependency";
+    const scripts = this.rulesFor(kindOf(object))?.dependencyScripts ?? [];
+    if (scripts.length === 0) return this.fail(op, "rule is not enabled");
+    const byName = new Map<string, DependentObjectReference>();
+    const bySelector: DependentObjectReference[] = [];
+    for (const script of scripts) {
+      const out = this.run(op, script, "GetDependencies", [object], 1);
+      if (!out.ok) return this.fail(op, out.error);
+      const [result] = out.results as [LuaResult];
+      if (result.type !== "table") return this.fail(op, `expect the returned requires type is table but got ${result.type}`);
+      const converted = convertTable(result, [], false);
+      if (!converted.ok) return this.fail(op, converted.error);
+      let refs: DependentObjectReference[];
+      try {
+        refs = toDependencies(converted.value);
+      } catch (e) {
+        return this.fail(op, `json unmarshal obj failed: ${(e as Error).message}`);
+      }
+      const invalid = verifyDependencies(refs);
+      if (invalid) return this.fail(op, invalid);
+      // Karmada unions into a set of structs: equal name references collapse; selector references
+      // (compared by pointer there) never do.
+      for (const ref of refs) {
+        if (ref.labelSelector !== undefined) bySelector.push(ref);
+        else byName.set(JSON.stringify([ref.apiVersion, ref.kind, ref.namespace ?? "", ref.name ?? ""]), ref);
+      }
+    }
+    return ok(sortDependencies([...byName.values(), ...bySelector]));
+  }
+}
+
+function kindOf(object: KubeObject): ResourceKind {
+  return { apiVersion: typeof object.apiVersion === "string" ? object.apiVersion : "", kind: typeof object.kind === "string" ? object.kind : "" };
+}
+
+/** Go's int32(float64) conversion as amd64 performs it. */
+function toInt32(n: number): number {
+  if (!Number.isFinite(n)) return -2147483648;
+  const t = Math.trunc(n);
+  return t >= -2147483648 && t <= 2147483647 ? t : -2147483648;
+}
+
+/** An AggregatedStatusItem as Go marshals it (omitempty on everything but clusterName). */
+function statusItemJson(item: AggregatedStatusItem): JsonValue {
+  const out: { [k: string]: JsonValue } = { clusterName: item.clusterName ?? "" };
+  if (item.status !== undefined && item.status !== null) out.status = item.status;
+  if (item.applied) out.applied = true;
+  if (item.appliedMessage) out.appliedMessage = item.appliedMessage;
+  if (item.health) out.health = item.health;
+  return out;
+}
+
+/** ConvertLuaResultInto: the encoded table, repaired against the references. */
+function convertTable(result: LuaResult, references: readonly JsonValue[], rootIsObject: boolean): { ok: true; value: JsonValue } | { ok: false; error: string } {
+  if (result.encodeError !== undefined || result.value === undefined) {
+    return { ok: false, error: `encode lua result to json failed: ${result.encodeError ?? "no value"}` };
+  }
+  return { ok: true, value: repairEmptyTables(result.value, references, rootIsObject) };
+}
+
+/** validation.VerifyDependencies: apiVersion, kind, and a name or a label selector are required. */
+export function verifyDependencies(refs: readonly DependentObjectReference[]): string | undefined {
+  const errs: string[] = [];
+  refs.forEach((ref, i) => {
+    const p = `dependencies[${i}]`;
+    if (!ref.apiVersion) errs.push(`${p}.apiVersion: Invalid value: "": missing required apiVersion`);
+    if (!ref.kind) errs.push(`${p}.kind: Invalid value: "": missing required kind`);
+    if (!ref.name && ref.labelSelector === undefined) errs.push(`${p}: Invalid value: ${JSON.stringify(ref)}: dependency can not leave name and labelSelector all empty`);
+    for (const [j, req] of (ref.labelSelector?.matchExpressions ?? []).entries()) {
+      const q = `${p}.labelSelector.matchExpressions[${j}]`;
+      const values = req.values ?? [];
+      if ((req.operator === "In" || req.operator === "NotIn") && values.length === 0) errs.push(`${q}.values: Required value: must be specified when \`operator\` is 'In' or 'NotIn'`);
+      else if ((req.operator === "Exists" || req.operator === "DoesNotExist") && values.length > 0) errs.push(`${q}.values: Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`);
+      else if (!["In", "NotIn", "Exists", "DoesNotExist"].includes(req.operator)) errs.push(`${q}.operator: Invalid value: ${JSON.stringify(req.operator)}: not a valid selector operator`);
+    }
+  });
+  if (errs.length === 0) return undefined;
+  return errs.length === 1 ? errs[0] : `[${errs.join(", ")}]`;
+}
+
+/** Karmada's order: apiVersion, kind, namespace, name. */
+export function sortDependencies(refs: DependentObjectReference[]): DependentObjectReference[] {
+  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return refs.sort((a, b) => cmp(a.apiVersion, b.apiVersion) || cmp(a.kind, b.kind) || cmp(a.namespace ?? "", b.namespace ?? "") || cmp(a.name ?? "", b.name ?? ""));
+}
+
+/** Creates a declarative interpreter over these customizations, with its own Lua VM. */
+export async function createDeclarativeInterpreter(customizations: readonly ResourceInterpreterCustomization[], options: DeclarativeOptions = {}): Promise<DeclarativeInterpreter> {
+  const vm = await LuaVM.create({ limits: options.limits ?? {}, kube: { ...kubeLibrary(), ...options.kube } });
+  return new DeclarativeInterpreter(vm, customizations, options.layer ?? "declarative");
+}
+
+/** A compile problem of one customization script (`karmadactl interpret --check`). */
+export interface ScriptCheck {
+  name: string;
+  operation: Operation;
+  error?: string;
+}
+
+/** Compiles every script of every customization and reports each rule (only compilation is checked). */
+export function checkCustomizationScripts(vm: LuaVM, customizations: readonly ResourceInterpreterCustomization[]): ScriptCheck[] {
+  const out: ScriptCheck[] = [];
+  for (const ric of customizations) {
+    for (const { field, operation } of CUSTOMIZATION_RULES) {
+      const script = ric.spec.customizations[field]?.luaScript;
+      if (!script) continue;
+      const compiled = vm.compile(script);
+      out.push(compiled.ok ? { name: ric.metadata.name, operation } : { name: ric.metadata.name, operation, error: compiled.error });
+    }
+  }
+  return out;
+}

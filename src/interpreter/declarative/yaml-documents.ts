@@ -1,0 +1,114 @@
+/**
+ * Multi-document YAML (or JSON) reading with the tolerance of the Go YAML decoder Kubernetes tools use.
+ *
+ * libyaml (and so go-yaml, which kubectl and karmadactl read files with) accepts a multi-line quoted
+ * scalar whose continuation lines are indented no deeper than its key, as `kubectl get -o yaml` and
+ * other emitters write long messages:
+ *
+ *     message: 'required fields ''accesskey''
+ *     and ''secretkey'''
+ *
+ * The YAML 1.2 parser used here rejects that. When a document fails to parse, it is read again with
+ * such continuation lines indented under their key.
+ */
+import { parseAllDocuments } from "yaml";
+import type { JsonValue } from "../types.js";
+
+/** One document: its value and the 1-based line it starts on. */
+export interface YamlDocument {
+  value: JsonValue;
+  line: number;
+}
+
+/** A parse error with its 1-based line. */
+export interface YamlError {
+  line: number;
+  message: string;
+}
+
+/** Reads every non-empty document of `text`. */
+export function parseYamlDocuments(text: string): { documents: YamlDocument[]; errors: YamlError[] } {
+  const first = parse(text);
+  if (first.errors.length === 0) return first;
+  const retried = parse(indentQuotedContinuations(text));
+  return retried.errors.length === 0 ? retried : first;
+}
+
+function parse(text: string): { documents: YamlDocument[]; errors: YamlError[] } {
+  const documents: YamlDocument[] = [];
+  const errors: YamlError[] = [];
+  const starts = lineStarts(text);
+  for (const doc of parseAllDocuments(text, { prettyErrors: false })) {
+    const line = lineAt(starts, doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
+    if (doc.errors.length > 0) {
+      for (const err of doc.errors) errors.push({ line: err.linePos?.[0]?.line ?? line, message: err.message });
+      continue;
+    }
+    const value = doc.toJS({ maxAliasCount: 100 }) as JsonValue | undefined;
+    if (value === null || value === undefined) continue;
+    documents.push({ value, line });
+  }
+  return { documents, errors };
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+function lineAt(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+const KEY_WITH_QUOTED_VALUE = /^(\s*(?:-\s+)*)((?:[^\s'"#:][^:#]*?)|(?:"[^"]*")|(?:'[^']*')):\s+(['"])(.*)$/;
+
+/** Where a quoted scalar that starts with `quote` and continues with `rest` ends on this line (or -1). */
+function closingIndex(quote: string, rest: string): number {
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i];
+    if (quote === "'") {
+      if (c === "'") {
+        if (rest[i + 1] === "'") {
+          i++;
+          continue;
+        }
+        return i;
+      }
+    } else if (c === "\\") {
+      i++;
+    } else if (c === '"') {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** Indents the continuation lines of multi-line quoted values under their keys. */
+export function indentQuotedContinuations(text: string): string {
+  const lines = text.split("\n");
+  let quote: string | undefined;
+  let minIndent = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (quote === undefined) {
+      const m = KEY_WITH_QUOTED_VALUE.exec(line);
+      if (!m) continue;
+      if (closingIndex(m[3]!, m[4]!) >= 0) continue;
+      quote = m[3]!;
+      minIndent = m[1]!.length + 1;
+      continue;
+    }
+    const indent = line.length - line.trimStart().length;
+    if (line.trim() !== "" && indent < minIndent + 1) lines[i] = " ".repeat(minIndent + 1 - indent) + line;
+    if (closingIndex(quote, line) >= 0) quote = undefined;
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,237 @@
+/**
+ * The resource interpreter framework: a stack of layers in priority order, and one entry point per
+ * operation that asks the highest layer implementing that operation for the object's apiVersion/kind
+ * (Karmada's "one interpreter per operation").
+ *
+ * Order, highest first:
+ *   1. declarative — the user's ResourceInterpreterCustomizations (Lua)
+ *   2. webhook     — the user's ResourceInterpreterWebhookConfigurations
+ *   3. karta       — answers derived from a Karta definition of the kind
+ *   4. thirdparty  — customizations bundled with Karta (interpreter-customizations/)
+ *   5. native      — Karmada's built-in interpreters for Kubernetes kinds
+ *
+ * Why Kartas sit there: a Karta describes one workload type for every consumer, so it is more
+ * specific than a bundled community script (thirdparty) or the built-ins, but it is not the user's
+ * last word for their control plane: a user who writes a Lua customization or deploys a webhook for
+ * the same operation overrides it, as they override bundled interpreters in Karmada. A Karta may
+ * also be undecided about health (its conditions say neither healthy nor unhealthy); the question
+ * then falls through to the next layer that implements InterpretHealth.
+ */
+import {
+  fail,
+  type AggregatedStatusItem,
+  type Component,
+  type DependentObjectReference,
+  type Interpreter,
+  type InterpreterError,
+  type JsonValue,
+  type KubeObject,
+  type MaybePromise,
+  type Operation,
+  type Outcome,
+  type ReplicaRequirements,
+  type ReplicaResult,
+  type ResourceKind,
+} from "./types.js";
+
+/** The layers, highest priority first. */
+export const LAYER_ORDER = ["declarative", "webhook", "karta", "thirdparty", "native"] as const;
+
+/** One layer's name. */
+export type LayerName = (typeof LAYER_ORDER)[number];
+
+/** What a Karta says about health when its definition decides neither way. */
+export const UNDECIDED = "undecided" as const;
+
+/**
+ * The Karta-derived layer's contract: an Interpreter whose InterpretHealth may answer
+ * {@link UNDECIDED}, which passes the question to the next layer. Implemented later from a Karta.
+ */
+export interface KartaInterpreter extends Omit<Interpreter, "interpretHealth"> {
+  interpretHealth(object: KubeObject): MaybePromise<Outcome<boolean | typeof UNDECIDED>>;
+}
+
+/** The layers of a framework; any may be absent. */
+export interface FrameworkLayers {
+  declarative?: Interpreter;
+  webhook?: Interpreter;
+  karta?: KartaInterpreter;
+  thirdparty?: Interpreter;
+  native?: Interpreter;
+}
+
+/** Options of the framework. */
+export interface FrameworkOptions {
+  /**
+   * Karmada's `MultiplePodTemplatesScheduling` feature gate (alpha, off by default): when on and some
+   * layer implements InterpretComponent, {@link InterpreterFramework.interpretWorkload} reports
+   * components instead of replicas.
+   */
+  multiplePodTemplatesScheduling?: boolean;
+}
+
+/** An error value naming the layer that answered (or `framework` when none could). */
+export type LayerError = InterpreterError & { layer: LayerName | "framework" };
+
+/** The outcome of one operation, with the layer that produced the value or the error. */
+export type LayerOutcome<T> = { ok: true; value: T; layer: LayerName } | { ok: false; error: LayerError };
+
+/** The InterpretComponent/InterpretReplica decision's result, as it fills a ResourceBinding's spec. */
+export type WorkloadRequirements =
+  | { mode: "components"; components: Component[] }
+  | { mode: "replicas"; replicas: number; replicaRequirements?: ReplicaRequirements };
+
+function kindOf(obj: KubeObject): ResourceKind {
+  return { apiVersion: typeof obj.apiVersion === "string" ? obj.apiVersion : "", kind: typeof obj.kind === "string" ? obj.kind : "" };
+}
+
+/** Go's GroupVersionKind.String(). */
+function gvkString(kind: ResourceKind): string {
+  const slash = kind.apiVersion.indexOf("/");
+  const group = slash < 0 ? "" : kind.apiVersion.slice(0, slash);
+  const version = slash < 0 ? kind.apiVersion : kind.apiVersion.slice(slash + 1);
+  return `${group}/${version}, Kind=${kind.kind}`;
+}
+
+type AnyLayer = Interpreter | KartaInterpreter;
+
+/** The layered interpreter. Methods never throw: a layer that throws becomes an error value. */
+export class InterpreterFramework {
+  private readonly stack: { name: LayerName; layer: AnyLayer }[];
+  readonly options: Readonly<FrameworkOptions>;
+
+  constructor(layers: FrameworkLayers, options: FrameworkOptions = {}) {
+    this.stack = [];
+    for (const name of LAYER_ORDER) {
+      const layer = layers[name];
+      if (layer) this.stack.push({ name, layer });
+    }
+    this.options = { ...options };
+  }
+
+  /** The layers present, highest first. */
+  get layerNames(): LayerName[] {
+    return this.stack.map((s) => s.name);
+  }
+
+  /** The layers implementing `op` for this kind, highest first. */
+  layersFor(kind: ResourceKind, op: Operation): LayerName[] {
+    return this.stack.filter((s) => safeSupports(s.layer, kind, op)).map((s) => s.name);
+  }
+
+  /** The layer that answers `op` for this kind, or undefined (Karmada's HookEnabled is `!== undefined`). */
+  answering(kind: ResourceKind, op: Operation): LayerName | undefined {
+    return this.layersFor(kind, op)[0];
+  }
+
+  /** Runs `op` on the first layer implementing it (from index `from`), as a layer outcome. */
+  private async dispatch<T>(obj: KubeObject, op: Operation, run: (layer: AnyLayer) => MaybePromise<Outcome<T>>, from = 0): Promise<LayerOutcome<T> & { index?: number }> {
+    const kind = kindOf(obj);
+    for (let i = from; i < this.stack.length; i++) {
+      const { name, layer } = this.stack[i]!;
+      if (!safeSupports(layer, kind, op)) continue;
+      let out: Outcome<T>;
+      try {
+        out = await run(layer);
+      } catch (e) {
+        return { ok: false, error: { operation: op, message: `${name} interpreter failed: ${(e as Error).message}`, layer: name } };
+      }
+      if (out.ok) return { ok: true, value: out.value, layer: name, index: i };
+      return { ok: false, error: { ...out.error, layer: name }, index: i };
+    }
+    return this.notFound(op, kind);
+  }
+
+  /** No layer implements the operation: Karmada's default interpreter's words. */
+  private notFound<T>(op: Operation, kind: ResourceKind): LayerOutcome<T> {
+    const message = op === "InterpretDependency" ? `default interpreter for operation ${op} not found` : `default ${op} interpreter for ${JSON.stringify(gvkString(kind))} not found`;
+    const f = fail<T>(op, message, undefined, "framework");
+    return { ok: false, error: (f as { ok: false; error: InterpreterError }).error as LayerError };
+  }
+
+  private static strip<T>(o: LayerOutcome<T> & { index?: number }): LayerOutcome<T> {
+    if (!o.ok) return { ok: false, error: o.error };
+    return { ok: true, value: o.value, layer: o.layer };
+  }
+
+  /** InterpretReplica: the desired replicas and each replica's requirements. */
+  async interpretReplica(obj: KubeObject): Promise<LayerOutcome<ReplicaResult>> {
+    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretReplica", (l) => l.interpretReplica(obj)));
+  }
+
+  /** InterpretComponent: the components of a multi-template workload. */
+  async interpretComponents(obj: KubeObject): Promise<LayerOutcome<Component[]>> {
+    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretComponent", (l) => l.interpretComponent(obj)));
+  }
+
+  /** ReviseReplica: the object with its replicas set to `replicas`. */
+  async reviseReplica(obj: KubeObject, replicas: number): Promise<LayerOutcome<KubeObject>> {
+    return InterpreterFramework.strip(await this.dispatch(obj, "ReviseReplica", (l) => l.reviseReplica(obj, replicas)));
+  }
+
+  /** Retain: the desired object with the fields member clusters own taken from the observed one. */
+  async retain(desired: KubeObject, observed: KubeObject): Promise<LayerOutcome<KubeObject>> {
+    return InterpreterFramework.strip(await this.dispatch(desired, "Retain", (l) => l.retain(desired, observed)));
+  }
+
+  /** AggregateStatus: the object with the member clusters' statuses aggregated. */
+  async aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Promise<LayerOutcome<KubeObject>> {
+    return InterpreterFramework.strip(await this.dispatch(obj, "AggregateStatus", (l) => l.aggregateStatus(obj, items)));
+  }
+
+  /** InterpretStatus: the status a member cluster reports (undefined when there is none). */
+  async reflectStatus(obj: KubeObject): Promise<LayerOutcome<JsonValue | undefined>> {
+    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretStatus", (l) => l.interpretStatus(obj)));
+  }
+
+  /** InterpretHealth; a Karta's "undecided" passes the question to the next layer implementing it. */
+  async interpretHealth(obj: KubeObject): Promise<LayerOutcome<boolean>> {
+    let from = 0;
+    // Bounded: each round starts past the layer that was undecided.
+    while (from < this.stack.length) {
+      const out = await this.dispatch<boolean | typeof UNDECIDED>(obj, "InterpretHealth", (l) => l.interpretHealth(obj), from);
+      if (out.ok && out.value === UNDECIDED) {
+        from = out.index! + 1;
+        continue;
+      }
+      return InterpreterFramework.strip(out) as LayerOutcome<boolean>;
+    }
+    return this.notFound("InterpretHealth", kindOf(obj));
+  }
+
+  /** InterpretDependency: the objects to propagate with this one. */
+  async getDependencies(obj: KubeObject): Promise<LayerOutcome<DependentObjectReference[]>> {
+    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretDependency", (l) => l.interpretDependency(obj)));
+  }
+
+  /**
+   * Karmada's choice between InterpretComponent and InterpretReplica: with the
+   * MultiplePodTemplatesScheduling gate on and some layer implementing InterpretComponent, the
+   * components (and the ResourceBinding's `spec.components`); otherwise InterpretReplica (its
+   * `spec.replicas` and `spec.replicaRequirements`). Only one of the two runs.
+   */
+  async interpretWorkload(obj: KubeObject): Promise<LayerOutcome<WorkloadRequirements>> {
+    if (this.options.multiplePodTemplatesScheduling && this.answering(kindOf(obj), "InterpretComponent") !== undefined) {
+      const c = await this.interpretComponents(obj);
+      return c.ok ? { ok: true, value: { mode: "components", components: c.value }, layer: c.layer } : c;
+    }
+    const r = await this.interpretReplica(obj);
+    if (!r.ok) return r;
+    const value: WorkloadRequirements = { mode: "replicas", replicas: r.value.replicas };
+    if (r.value.replicaRequirements !== undefined) value.replicaRequirements = r.value.replicaRequirements;
+    return { ok: true, value, layer: r.layer };
+  }
+}
+
+function safeSupports(layer: AnyLayer, kind: ResourceKind, op: Operation): boolean {
+  try {
+    return layer.supports(kind, op);
+  } catch {
+    return false;
+  }
+}
+
+/** Creates a framework over these layers. */
+export function createInterpreterFramework(layers: FrameworkLayers, options: FrameworkOptions = {}): InterpreterFramework {
+  return new InterpreterFramework(layers, options);
+}

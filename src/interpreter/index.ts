@@ -1,0 +1,36 @@
+/**
+ * The resource interpreter: Karmada's operations and result types, the declarative layer
+ * (ResourceInterpreterCustomization Lua scripts) and the sandboxed Lua VM it runs on.
+ */
+export * from "./types.js";
+export {
+  DeclarativeInterpreter,
+  createDeclarativeInterpreter,
+  checkCustomizationScripts,
+  verifyDependencies,
+  sortDependencies,
+} from "./declarative/interpreter.js";
+export type { DeclarativeOptions, ScriptCheck } from "./declarative/interpreter.js";
+export {
+  CUSTOMIZATION_RULES,
+  parseCustomizations,
+  parseCustomizationObject,
+  mergeCustomizations,
+  findConflicts,
+  targetKey,
+} from "./declarative/customization.js";
+export type { CustomizationIssue, CustomizationLoad, MergedRules } from "./declarative/customization.js";
+export { loadCustomizationFiles } from "./declarative/load.js";
+export { parseYamlDocuments } from "./declarative/yaml-documents.js";
+export { toReplicaRequirements, toComponents, toDependencies } from "./declarative/typed.js";
+export {
+  LuaVM,
+  HostFunctionError,
+  DEFAULT_LIMITS,
+  DEADLINE_MESSAGE,
+  BUDGET_MESSAGE,
+  MEMORY_MESSAGE,
+} from "./lua/vm.js";
+export type { LuaLimits, LuaResult, LuaCallOutcome, LuaCompileOutcome, LuaScript, LuaVMOptions, HostFunction, HostArgs } from "./lua/vm.js";
+export { kubeLibrary } from "./lua/kube.js";
+export { repairEmptyTables } from "./lua/repair.js";

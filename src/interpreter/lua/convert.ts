@@ -1,0 +1,309 @@
+/**
+ * JSON ↔ Lua conversion through Lua's C API (the raw wasm exports), with gopher-lua's and
+ * gopher-json's semantics:
+ * - JSON → Lua: `null` disappears (object keys unset, array elements skipped, later elements moving
+ *   up as gopher-lua's `Append` does); integral numbers become Lua integers so that they print
+ *   without a fraction, as gopher-lua prints them.
+ * - Lua → JSON (gopher-json `Encode`): an empty table is `[]`; a table whose keys are exactly 1..n is
+ *   an array; string keys make an object; anything else is an error, with gopher-json's messages.
+ */
+import type { JsonValue } from "../types.js";
+
+/** The subset of the wasm module's exports this adapter uses. */
+export interface RawLua {
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+  _malloc(size: number): number;
+  _free(ptr: number): void;
+  _lua_pushnil(L: number): void;
+  _lua_pushboolean(L: number, b: number): void;
+  _lua_pushinteger(L: number, n: bigint): void;
+  _lua_pushnumber(L: number, n: number): void;
+  _lua_pushlstring(L: number, ptr: number, len: number): number;
+  _lua_createtable(L: number, narr: number, nrec: number): void;
+  _lua_rawset(L: number, idx: number): void;
+  _lua_rawseti(L: number, idx: number, n: bigint): void;
+  _lua_rawgeti(L: number, idx: number, n: bigint): number;
+  _lua_pushvalue(L: number, idx: number): void;
+  _lua_setmetatable(L: number, idx: number): number;
+  _lua_checkstack(L: number, n: number): number;
+  _lua_type(L: number, idx: number): number;
+  _lua_toboolean(L: number, idx: number): number;
+  _lua_tonumberx(L: number, idx: number, isnum: number): number;
+  _lua_isinteger(L: number, idx: number): number;
+  _lua_tolstring(L: number, idx: number, len: number): number;
+  _lua_next(L: number, idx: number): number;
+  _lua_settop(L: number, idx: number): void;
+  _lua_gettop(L: number): number;
+  _lua_topointer(L: number, idx: number): number;
+  _lua_absindex(L: number, idx: number): number;
+}
+
+/** Lua type tags (lua.h). */
+export const LUA_TNIL = 0;
+export const LUA_TBOOLEAN = 1;
+export const LUA_TLIGHTUSERDATA = 2;
+export const LUA_TNUMBER = 3;
+export const LUA_TSTRING = 4;
+export const LUA_TTABLE = 5;
+export const LUA_TFUNCTION = 6;
+export const LUA_TUSERDATA = 7;
+export const LUA_TTHREAD = 8;
+
+/** Lua type names as gopher-lua spells them. */
+export function luaTypeName(tag: number): string {
+  switch (tag) {
+    case LUA_TNIL:
+    case -1:
+      return "nil";
+    case LUA_TBOOLEAN:
+      return "boolean";
+    case LUA_TNUMBER:
+      return "number";
+    case LUA_TSTRING:
+      return "string";
+    case LUA_TTABLE:
+      return "table";
+    case LUA_TFUNCTION:
+      return "function";
+    case LUA_TTHREAD:
+      return "thread";
+    default:
+      return "userdata";
+  }
+}
+
+/** An encoding failure, worded as Go's json.Marshal reports gopher-json's errors. */
+export class LuaEncodeError extends Error {
+  constructor(reason: string) {
+    super(`json: error calling MarshalJSON for type json.jsonValue: ${reason}`);
+    this.name = "LuaEncodeError";
+  }
+}
+
+const ERR_NESTED = "cannot encode recursively nested tables to JSON";
+const ERR_SPARSE = "cannot encode sparse array";
+const ERR_KEYS = "cannot encode mixed or invalid key types";
+/** gopher-lua keeps positive integer keys below this bound in its array part. */
+const ARRAY_LIMIT = 67108864;
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/**
+ * Moves JSON values into a Lua state and Lua values out of it. One instance per Lua state; it owns
+ * a scratch buffer in wasm memory for strings.
+ */
+export class LuaConverter {
+  private scratch = 0;
+  private scratchSize = 0;
+  private readonly lenPtr: number;
+
+  constructor(
+    private readonly m: RawLua,
+    private readonly L: number,
+  ) {
+    this.lenPtr = m._malloc(8);
+    this.ensureScratch(4096);
+  }
+
+  /** Releases the scratch memory. */
+  dispose(): void {
+    if (this.scratch) this.m._free(this.scratch);
+    this.m._free(this.lenPtr);
+    this.scratch = 0;
+  }
+
+  private ensureScratch(size: number): void {
+    if (size <= this.scratchSize) return;
+    if (this.scratch) this.m._free(this.scratch);
+    let n = Math.max(this.scratchSize * 2, 4096);
+    while (n < size) n *= 2;
+    this.scratch = this.m._malloc(n);
+    if (!this.scratch) throw new Error("out of wasm memory for a string buffer");
+    this.scratchSize = n;
+  }
+
+  /** Pushes a string. */
+  pushString(s: string): void {
+    const n = s.length;
+    this.ensureScratch(n * 3 + 1);
+    const heap = this.m.HEAPU8;
+    let p = this.scratch;
+    let ascii = n <= 32;
+    for (let i = 0; ascii && i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) ascii = false;
+      else heap[p++] = c;
+    }
+    if (ascii) {
+      this.m._lua_pushlstring(this.L, this.scratch, n);
+      return;
+    }
+    const { written } = encoder.encodeInto(s, heap.subarray(this.scratch, this.scratch + this.scratchSize));
+    this.m._lua_pushlstring(this.L, this.scratch, written);
+  }
+
+  /**
+   * Pushes a JSON value (null and undefined push nil). Tables get the metatable at stack index
+   * `metatableIndex` (absolute) when it is not 0.
+   */
+  pushJson(value: JsonValue | undefined, metatableIndex: number): void {
+    const m = this.m;
+    const L = this.L;
+    if (value === null || value === undefined) {
+      m._lua_pushnil(L);
+    } else if (typeof value === "string") {
+      this.pushString(value);
+    } else if (typeof value === "number") {
+      if (Number.isSafeInteger(value)) m._lua_pushinteger(L, BigInt(value));
+      else m._lua_pushnumber(L, value);
+    } else if (typeof value === "boolean") {
+      m._lua_pushboolean(L, value ? 1 : 0);
+    } else if (Array.isArray(value)) {
+      if (!m._lua_checkstack(L, 4)) throw new Error("Lua stack overflow while converting a deeply nested value");
+      m._lua_createtable(L, value.length, 0);
+      let j = 0;
+      for (const item of value) {
+        if (item === null || item === undefined) continue;
+        this.pushJson(item, metatableIndex);
+        m._lua_rawseti(L, -2, BigInt(++j));
+      }
+      if (metatableIndex) {
+        m._lua_pushvalue(L, metatableIndex);
+        m._lua_setmetatable(L, -2);
+      }
+    } else {
+      if (!m._lua_checkstack(L, 4)) throw new Error("Lua stack overflow while converting a deeply nested value");
+      const keys = Object.keys(value);
+      m._lua_createtable(L, 0, keys.length);
+      for (const key of keys) {
+        const item = value[key];
+        if (item === null || item === undefined) continue;
+        this.pushString(key);
+        this.pushJson(item, metatableIndex);
+        m._lua_rawset(L, -3);
+      }
+      if (metatableIndex) {
+        m._lua_pushvalue(L, metatableIndex);
+        m._lua_setmetatable(L, -2);
+      }
+    }
+  }
+
+  /** Reads the string at `idx` (which must be a string: numbers would be converted in place). */
+  readString(idx: number): string {
+    const ptr = this.m._lua_tolstring(this.L, idx, this.lenPtr);
+    const len = this.m.HEAPU32[this.lenPtr >> 2]!;
+    const heap = this.m.HEAPU8;
+    if (len < 64) {
+      let s = "";
+      for (let i = 0; i < len; i++) {
+        const c = heap[ptr + i]!;
+        if (c >= 0x80) return decoder.decode(heap.subarray(ptr, ptr + len));
+        s += String.fromCharCode(c);
+      }
+      return s;
+    }
+    return decoder.decode(heap.subarray(ptr, ptr + len));
+  }
+
+  /**
+   * Encodes the value at `idx` as gopher-json does. Throws LuaEncodeError on values it cannot
+   * encode (functions, sparse arrays, mixed keys, cycles or a table reached twice, NaN/Inf).
+   */
+  toJson(idx: number): JsonValue {
+    return this.encode(this.m._lua_absindex(this.L, idx), new Set<number>());
+  }
+
+  private encode(idx: number, visited: Set<number>): JsonValue {
+    const m = this.m;
+    const L = this.L;
+    const t = m._lua_type(L, idx);
+    switch (t) {
+      case LUA_TNIL:
+        return null;
+      case LUA_TBOOLEAN:
+        return m._lua_toboolean(L, idx) !== 0;
+      case LUA_TNUMBER: {
+        const n = m._lua_tonumberx(L, idx, 0);
+        if (!Number.isFinite(n)) {
+          throw new LuaEncodeError(`json: unsupported value: ${Number.isNaN(n) ? "NaN" : n > 0 ? "+Inf" : "-Inf"}`);
+        }
+        return n === 0 ? 0 : n;
+      }
+      case LUA_TSTRING:
+        return this.readString(idx);
+      case LUA_TTABLE:
+        return this.encodeTable(idx, visited);
+      default:
+        throw new LuaEncodeError(`cannot encode ${luaTypeName(t)} to JSON`);
+    }
+  }
+
+  private encodeTable(idx: number, visited: Set<number>): JsonValue {
+    const m = this.m;
+    const L = this.L;
+    // gopher-json marks a table visited and never unmarks it: a table reached twice is an error too.
+    const ptr = m._lua_topointer(L, idx);
+    if (visited.has(ptr)) throw new LuaEncodeError(ERR_NESTED);
+    visited.add(ptr);
+    if (!m._lua_checkstack(L, 4)) throw new LuaEncodeError(ERR_NESTED);
+    // First pass: classify the keys the way gopher-lua's iteration would present them.
+    let ints = 0;
+    let maxInt = 0;
+    let strings = 0;
+    let otherNumbers = 0;
+    let others = 0;
+    m._lua_pushnil(L);
+    while (m._lua_next(L, idx) !== 0) {
+      const kt = m._lua_type(L, -2);
+      if (kt === LUA_TSTRING) {
+        strings++;
+      } else if (kt === LUA_TNUMBER) {
+        const k = m._lua_tonumberx(L, -2, 0);
+        if (Number.isInteger(k) && k >= 1 && k < ARRAY_LIMIT) {
+          ints++;
+          if (k > maxInt) maxInt = k;
+        } else {
+          otherNumbers++;
+        }
+      } else {
+        others++;
+      }
+      m._lua_settop(L, -2);
+    }
+    if (ints === 0 && strings === 0 && otherNumbers === 0 && others === 0) return [];
+    if (ints > 0) {
+      // The array part comes first: a hole is found before any other key.
+      if (maxInt !== ints) throw new LuaEncodeError(ERR_SPARSE);
+      if (strings > 0 || others > 0) throw new LuaEncodeError(ERR_KEYS);
+      if (otherNumbers > 0) throw new LuaEncodeError(ERR_SPARSE);
+      const arr: JsonValue[] = new Array<JsonValue>(ints);
+      for (let i = 1; i <= ints; i++) {
+        m._lua_rawgeti(L, idx, BigInt(i));
+        arr[i - 1] = this.encode(m._lua_gettop(L), visited);
+        m._lua_settop(L, -2);
+      }
+      return arr;
+    }
+    if (others > 0) throw new LuaEncodeError(ERR_KEYS);
+    if (strings === 0) throw new LuaEncodeError(ERR_SPARSE);
+    if (otherNumbers > 0) throw new LuaEncodeError(ERR_KEYS);
+    const entries: [string, JsonValue][] = [];
+    m._lua_pushnil(L);
+    while (m._lua_next(L, idx) !== 0) {
+      const key = this.readString(-2);
+      entries.push([key, this.encode(m._lua_gettop(L), visited)]);
+      m._lua_settop(L, -2);
+    }
+    // Go marshals maps with sorted keys.
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const obj: { [key: string]: JsonValue } = {};
+    for (const [k, v] of entries) {
+      if (k === "__proto__") Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+      else obj[k] = v;
+    }
+    return obj;
+  }
+}

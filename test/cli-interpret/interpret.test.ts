@@ -1,0 +1,310 @@
+/** `karta interpret` run in-process with an in-memory IO. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { INTERPRET_HELP, runInterpret } from "../../src/cli/interpret.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { repoRoot } from "../fixtures/objects.js";
+import { makeTestPki } from "../interpreter-webhook/tls.js";
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: checkout
+  namespace: shop
+  generation: 2
+  labels:
+    app: checkout
+spec:
+  replicas: 3
+  paused: false
+  selector:
+    matchLabels:
+      app: checkout
+  template:
+    metadata:
+      labels:
+        app: checkout
+    spec:
+      containers:
+        - name: checkout
+          image: ghcr.io/shop/checkout:2.4.1
+          resources:
+            requests:
+              cpu: 500m
+              memory: 256Mi
+`;
+
+const OBSERVED = DEPLOYMENT.replace("paused: false", "paused: true").replace("replicas: 3", "replicas: 5") + `status:
+  observedGeneration: 2
+  replicas: 5
+  updatedReplicas: 5
+  readyReplicas: 5
+  availableReplicas: 5
+`;
+
+const STATUS = `clusterName: member1
+applied: true
+health: Healthy
+status:
+  replicas: 2
+  readyReplicas: 2
+  updatedReplicas: 2
+  availableReplicas: 2
+  generation: 2
+  resourceTemplateGeneration: 2
+  observedGeneration: 2
+---
+clusterName: member2
+applied: true
+health: Healthy
+status:
+  replicas: 1
+  readyReplicas: 0
+  updatedReplicas: 1
+  availableReplicas: 0
+  unavailableReplicas: 1
+  generation: 2
+  resourceTemplateGeneration: 2
+  observedGeneration: 2
+`;
+
+const CUSTOMIZATION = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: checkout-interpreter
+spec:
+  target:
+    apiVersion: apps/v1
+    kind: Deployment
+  customizations:
+    replicaResource:
+      luaScript: |
+        local kube = require("kube")
+        function GetReplicas(obj)
+          return obj.spec.replicas, kube.accuratePodRequirements(obj.spec.template)
+        end
+    retention:
+      luaScript: |
+        function Retain(desiredObj, observedObj)
+          desiredObj.spec.paused = observedObj.spec.paused
+          return desiredObj
+        end
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.status.readyReplicas == observedObj.spec.replicas
+        end
+`;
+
+const BROKEN = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: broken
+spec:
+  target:
+    apiVersion: apps/v1
+    kind: Deployment
+  customizations:
+    replicaRevision:
+      luaScript: |
+        function ReviseReplica(obj, replicas)
+          obj.spec.replicas = replicas
+          return obj
+        end
+    statusReflection:
+      luaScript: |
+        function ReflectStatus(obj)
+          return obj.status.conditions[1].type
+        end
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj
+          return true
+        end
+`;
+
+const files = { "deploy.yaml": DEPLOYMENT, "observed.yaml": OBSERVED, "status.yaml": STATUS, "ric.yaml": CUSTOMIZATION, "broken.yaml": BROKEN };
+
+async function run(args: string[], stdin = ""): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO(stdin, files);
+  const code = await runInterpret(args, io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe("karta interpret", () => {
+  test("--help shows the flags and an example", async () => {
+    const r = await run(["--help"]);
+    assert.equal(r.code, 0);
+    assert.equal(r.out, INTERPRET_HELP);
+    assert.match(r.out, /--desired-replica N/);
+    assert.match(r.out, /Example:\n {2}karta interpret -f /);
+  });
+
+  test("InterpretReplica from a customization, printed as karmadactl does", async () => {
+    const r = await run(["-f", "ric.yaml", "--operation", "InterpretReplica", "--desired-file", "deploy.yaml"]);
+    assert.equal(r.err, "");
+    assert.equal(r.code, 0);
+    assert.equal(r.out, ["---", "# [1/2] replica:", "3", "---", "# [2/2] requires:", "resourceRequest:", "  cpu: 500m", "  memory: 256Mi", ""].join("\n"));
+  });
+
+  test("--operation is case-insensitive; --show-layer names the layer", async () => {
+    const r = await run(["-f", "ric.yaml", "--operation=interprethealth", "--observed-file", "observed.yaml", "--show-layer"]);
+    assert.equal(r.code, 0);
+    assert.equal(r.out, "# layer: declarative\n---\n# [1/1] healthy:\ntrue\n");
+  });
+
+  test("without customizations the built-in interpreter answers: ReviseReplica with --desired-replica", async () => {
+    const r = await run(["--operation", "ReviseReplica", "--desired-file", "deploy.yaml", "--desired-replica", "7", "--show-layer"]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^# layer: native\n---\n# \[1\/1\] revised:\napiVersion: apps\/v1\nkind: Deployment\nmetadata:\n/);
+    assert.match(r.out, /\nspec:\n {2}paused: false\n {2}replicas: 7\n {2}selector:/, "keys sorted, replicas revised");
+  });
+
+  test("Retain takes both objects; AggregateStatus reads the status items from standard input", async () => {
+    const retained = await run(["-f", "ric.yaml", "--operation", "Retain", "--desired-file", "deploy.yaml", "--observed-file", "observed.yaml"]);
+    assert.equal(retained.code, 0);
+    assert.match(retained.out, /^---\n# \[1\/1\] retained:\n/);
+    assert.match(retained.out, /\n {2}paused: true\n {2}replicas: 3\n/);
+    const aggregated = await run(["--operation", "AggregateStatus", "--desired-file", "deploy.yaml", "--status-file", "-"], STATUS);
+    assert.equal(aggregated.code, 0);
+    assert.match(aggregated.out, /^---\n# \[1\/1\] aggregateStatus:\n/);
+    assert.match(aggregated.out, /\nstatus:\n {2}availableReplicas: 2\n {2}observedGeneration: 2\n {2}readyReplicas: 2\n {2}replicas: 3\n {2}unavailableReplicas: 1\n {2}updatedReplicas: 3\n$/);
+  });
+
+  test("a failed operation exits 1 with karmadactl's message and the layer", async () => {
+    const missing = await run(["-f", "ric.yaml", "--operation", "Retain", "--desired-file", "deploy.yaml"]);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.err, "Execute Retain error: observed, observed-file options are not set\n");
+    const both = await run(["--operation", "InterpretHealth", "--desired-file", "deploy.yaml", "--observed-file", "observed.yaml"]);
+    assert.equal(both.code, 1);
+    assert.equal(both.err, "Execute InterpretHealth error: you can not specify multiple object by desired, desired-file, observed, observed-file options\n");
+    const script = await run(["-f", "broken.yaml", "--operation", "InterpretStatus", "--observed-file", "observed.yaml"]);
+    assert.equal(script.code, 1);
+    assert.match(script.err, /^Execute InterpretStatus error: .*\(layer: declarative\)\n$/);
+    assert.equal(script.out, "");
+  });
+
+  test("--check: PASS, UNSET and ERROR per rule; a compile error exits 1", async () => {
+    const r = await run(["-f", "ric.yaml", "-f", "broken.yaml", "--check"]);
+    assert.equal(r.code, 1);
+    const lines = r.out.split("\n");
+    assert.deepEqual(lines.slice(0, 13), [
+      "-----------------------------------",
+      "SOURCE: checkout-interpreter",
+      "TARGET: apps/v1 Deployment",
+      "RULERS:",
+      "    Retain:                PASS",
+      "    InterpretReplica:      PASS",
+      "    InterpretComponent:    UNSET",
+      "    ReviseReplica:         UNSET",
+      "    InterpretStatus:       UNSET",
+      "    AggregateStatus:       UNSET",
+      "    InterpretHealth:       PASS",
+      "    InterpretDependency:   UNSET",
+      "-----------------------------------",
+    ]);
+    assert.equal(lines[16], "    Retain:                UNSET");
+    assert.equal(lines[19], "    ReviseReplica:         PASS");
+    assert.equal(lines[20], "    InterpretStatus:       PASS", "only compiled without a sample");
+    assert.match(lines[22]!, /^ {4}InterpretHealth: {7}ERROR: .+/);
+  });
+
+  test("--check with --desired-file also runs each script once on the sample", async () => {
+    const good = await run(["-f", "ric.yaml", "--check", "--desired-file", "deploy.yaml", "--observed-file", "observed.yaml"]);
+    assert.equal(good.code, 0, good.out);
+    assert.doesNotMatch(good.out, /ERROR/);
+    const broken = await run(["-f", "broken.yaml", "--check", "--desired-file", "deploy.yaml"]);
+    assert.equal(broken.code, 1);
+    assert.match(broken.out, /\n {4}ReviseReplica: {9}PASS\n {4}InterpretStatus: {7}ERROR: .*(nil|index).*\n/);
+  });
+
+  test("--check on the bundled customizations directory", async () => {
+    const r = await run(["-f", path.join(repoRoot, "interpreter-customizations"), "-R", "--check"]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /SOURCE: karta-thirdparty-apps\.kruise\.io-v1alpha1-cloneset\nTARGET: apps\.kruise\.io\/v1alpha1 CloneSet\n/);
+    assert.match(r.out, /SOURCE: karta-thirdparty-argoproj\.io-v1alpha1-workflow\n/);
+  });
+
+  test("usage errors exit 2", async () => {
+    const unknown = await run(["--operation", "Prune", "--desired-file", "deploy.yaml"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /^karta interpret: operation Prune is not supported\. Use one of: InterpretReplica, InterpretComponent, ReviseReplica, InterpretStatus, Retain, AggregateStatus, InterpretHealth, InterpretDependency\n/);
+    const none = await run(["--desired-file", "deploy.yaml"]);
+    assert.equal(none.code, 2);
+    assert.match(none.err, /operation is not set for executing/);
+    const replica = await run(["--operation", "ReviseReplica", "--desired-replica", "two"]);
+    assert.equal(replica.code, 2);
+    const unreadable = await run(["--operation", "InterpretHealth", "--desired-file", "missing.yaml"]);
+    assert.equal(unreadable.code, 2);
+    assert.match(unreadable.err, /^karta interpret: missing\.yaml: ENOENT/);
+  });
+
+  test("an invalid customization file is reported with its file and field", async () => {
+    const io = memoryIO("", { ...files, "bad.yaml": CUSTOMIZATION.replace("    kind: Deployment\n", "") });
+    const code = await runInterpret(["-f", "bad.yaml", "--operation", "InterpretReplica", "--desired-file", "deploy.yaml"], io);
+    assert.equal(code, 1);
+    assert.equal(io.err, "bad.yaml:1: error: spec.target.kind: Required value\n");
+  });
+
+  test("-d/--definition is parsed and answered with a clear error until the Karta layer exists", async () => {
+    const r = await run(["-d", "pytorchjob.karta.yaml", "--operation", "InterpretReplica", "--desired-file", "deploy.yaml"]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /--definition pytorchjob\.karta\.yaml: answering from a Karta is not available yet/);
+  });
+
+  test("--webhook-config: a webhook answers for its kind over HTTPS", async (t) => {
+    const pki = makeTestPki(["localhost"]);
+    if (!pki) {
+      t.skip("openssl absent");
+      return;
+    }
+    const server = https.createServer({ key: pki.keyPem, cert: pki.certPem }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const ctx = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        const ready = ctx.request.object.status?.readyReplicas ?? 0;
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ apiVersion: ctx.apiVersion, kind: ctx.kind, response: { uid: ctx.request.uid, successful: true, healthy: ready >= 1 } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const config = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterWebhookConfiguration
+metadata:
+  name: examples
+webhooks:
+  - name: workloads.example.com
+    rules:
+      - operations: ["InterpretHealth"]
+        apiGroups: ["workload.example.io"]
+        apiVersions: ["v1alpha1"]
+        kinds: ["Workload"]
+    clientConfig:
+      url: https://127.0.0.1:${port}/interpreter-workload
+      caBundle: ${pki.caBundle}
+    interpreterContextVersions: ["v1alpha1"]
+    timeoutSeconds: 5
+`;
+      const workload = `apiVersion: workload.example.io/v1alpha1
+kind: Workload
+metadata: {name: nginx, namespace: default}
+spec: {replicas: 2}
+status: {readyReplicas: 1}
+`;
+      const io = memoryIO("", { "hooks.yaml": config, "workload.yaml": workload });
+      const code = await runInterpret(["--webhook-config", "hooks.yaml", "--operation", "InterpretHealth", "--observed-file", "workload.yaml", "--show-layer"], io);
+      assert.equal(io.err, "");
+      assert.equal(code, 0);
+      assert.equal(io.out, "# layer: webhook\n---\n# [1/1] healthy:\ntrue\n");
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * The Lua sandbox: runaway and hostile scripts fail cleanly with a clear error, and the same VM keeps
+ * serving later calls.
+ */
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { BUDGET_MESSAGE, DEADLINE_MESSAGE, LuaVM, MEMORY_MESSAGE, type LuaCallOutcome } from "../../src/interpreter/lua/vm.js";
+import { kubeLibrary } from "../../src/interpreter/lua/kube.js";
+
+const deployment = {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web", namespace: "prod", generation: 4 },
+  spec: { replicas: 3 },
+  status: { observedGeneration: 4, replicas: 3, updatedReplicas: 3, availableReplicas: 3 },
+};
+
+const healthScript = `
+function InterpretHealth(observedObj)
+  if observedObj.status == nil then return false end
+  if observedObj.status.observedGeneration ~= observedObj.metadata.generation then return false end
+  return observedObj.status.availableReplicas >= observedObj.spec.replicas
+end`;
+
+function run(vm: LuaVM, body: string, fn = "F", args: unknown[] = []): LuaCallOutcome {
+  const compiled = vm.compile(body);
+  if (!compiled.ok) return { ok: false, error: compiled.error };
+  return vm.call(compiled.script, fn, args as never[], 1);
+}
+
+function assertStillServes(vm: LuaVM): void {
+  const out = run(vm, healthScript, "InterpretHealth", [deployment]);
+  assert.deepEqual(out, { ok: true, results: [{ type: "boolean", value: true }] });
+}
+
+function assertFails(out: LuaCallOutcome, pattern: RegExp | string): void {
+  assert.equal(out.ok, false, `expected a failure, got ${JSON.stringify(out)}`);
+  if (!out.ok) {
+    if (typeof pattern === "string") assert.equal(out.error, pattern);
+    else assert.match(out.error, pattern);
+  }
+}
+
+describe("Lua sandbox limits", () => {
+  let vm: LuaVM;
+  let budgetVM: LuaVM;
+  let memoryVM: LuaVM;
+  before(async () => {
+    vm = await LuaVM.create({ limits: { timeoutMs: 150 }, kube: kubeLibrary() });
+    budgetVM = await LuaVM.create({ limits: { timeoutMs: 60_000, instructionBudget: 2_000_000 } });
+    // A generous deadline so that the memory cap, not the clock, is what stops these scripts.
+    memoryVM = await LuaVM.create({ limits: { timeoutMs: 20_000, memoryBytes: 4 * 1024 * 1024 } });
+  });
+  after(() => {
+    vm.close();
+    budgetVM.close();
+    memoryVM.close();
+  });
+
+  test("an endless loop stops at the deadline", () => {
+    const started = Date.now();
+    assertFails(run(vm, "function F() while true do end end"), DEADLINE_MESSAGE);
+    assert.ok(Date.now() - started < 2000);
+    assertStillServes(vm);
+  });
+
+  test("pcall inside the loop cannot swallow the deadline", () => {
+    assertFails(run(vm, "function F() while true do pcall(function() end) end end"), DEADLINE_MESSAGE);
+    assertFails(run(vm, "function F() while true do pcall(error, 'x') end end"), DEADLINE_MESSAGE);
+    assertStillServes(vm);
+  });
+
+  test("an error handler cannot swallow the deadline either", () => {
+    assertFails(run(vm, "function F() while true do xpcall(function() while true do end end, function(e) return e end) end end"), DEADLINE_MESSAGE);
+    assertStillServes(vm);
+  });
+
+  test("the instruction budget stops a loop deterministically", () => {
+    assertFails(run(budgetVM, "function F() local i = 0 while true do i = i + 1 end end"), BUDGET_MESSAGE);
+    assertFails(run(budgetVM, "function F() while true do pcall(function() end) end end"), BUDGET_MESSAGE);
+    assertStillServes(budgetVM);
+  });
+
+  test("a top-level endless loop (outside any function) stops too", () => {
+    assertFails(run(vm, "while true do end function F() return 1 end"), DEADLINE_MESSAGE);
+    assertStillServes(vm);
+  });
+
+  test("a table that grows without end hits the memory cap", () => {
+    const vm = memoryVM;
+    const before = vm.memoryInUse;
+    assertFails(run(vm, "function F() local t = {} local i = 0 while true do i = i + 1 t[i] = 'replica-' .. i end end"), MEMORY_MESSAGE);
+    assertFails(run(vm, "function F() local s = 'x' while true do s = s .. s end end"), MEMORY_MESSAGE);
+    // pcall catching the memory error does not help either.
+    assertFails(run(vm, "function F() while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = i end end) end end"), MEMORY_MESSAGE);
+    assertStillServes(vm);
+    assert.ok(vm.memoryInUse < before + 4 * 1024 * 1024, "garbage of the failed calls is collected");
+  });
+});
+
+describe("Lua sandbox libraries", () => {
+  let vm: LuaVM;
+  before(async () => {
+    vm = await LuaVM.create({ kube: kubeLibrary() });
+  });
+  after(() => vm.close());
+
+  test("os has only time and date", () => {
+    assertFails(run(vm, "function F() return os.execute('echo hi') end"), /attempt to call a nil value \(field 'execute'\)/);
+    assertFails(run(vm, "function F() return os.getenv('HOME') end"), /attempt to call a nil value \(field 'getenv'\)/);
+    assertFails(run(vm, "function F() return os.exit(1) end"), /field 'exit'/);
+    const out = run(vm, "function F() return type(os.time()) == 'number' and type(os.date('%Y')) == 'string' end");
+    assert.deepEqual(out, { ok: true, results: [{ type: "boolean", value: true }] });
+    assertStillServes(vm);
+  });
+
+  test("io, debug, package and coroutine are not there", () => {
+    assertFails(run(vm, "function F() return io.open('/etc/passwd') end"), /attempt to index a nil value \(global 'io'\)/);
+    assertFails(run(vm, "function F() return debug.getinfo(1) end"), /global 'debug'/);
+    assertFails(run(vm, "function F() return package.loadlib('x', 'y') end"), /global 'package'/);
+    assertFails(run(vm, "function F() return coroutine.create(print) end"), /global 'coroutine'/);
+    assertStillServes(vm);
+  });
+
+  test("require resolves kube only", () => {
+    assertFails(run(vm, "function F() return require('os') end"), /module os not found:\n\tno field package.preload\['os'\]/);
+    assertFails(run(vm, "function F() return require('io') end"), /module io not found/);
+    const out = run(vm, "local kube = require('kube') function F() return kube.resourceAdd('500m', '1500m') end");
+    assert.deepEqual(out, { ok: true, results: [{ type: "string", value: "2" }] });
+  });
+
+  for (const name of ["load", "loadstring", "dofile", "loadfile", "setmetatable", "getmetatable", "rawget", "rawset", "rawequal", "collectgarbage", "getfenv", "setfenv", "module", "newproxy"]) {
+    test(`${name} is not supported`, () => {
+      assertFails(run(vm, `function F() local r = ${name}({}, {}) return r end`), `<string>:1: call function ${name} is not supported in karmada customized resourceinterpreter.`);
+      assertStillServes(vm);
+    });
+  }
+
+  test("string.rep, string.dump and string.gsub are not supported, as in Karmada", () => {
+    for (const fn of ["rep", "dump", "gsub"]) {
+      assertFails(run(vm, `function F() local s = string.${fn}('x', 'y', 'z') return s end`), new RegExp(`The Lua function string\\.${fn} is not supported by Karmada`));
+      assertFails(run(vm, `function F() local s = ('x'):${fn}('y', 'z') return s end`), new RegExp(`string\\.${fn} is not supported`));
+    }
+  });
+
+  test("string arguments are limited to 1,000,000 characters", () => {
+    const big = "x".repeat(1_000_001);
+    assertFails(run(vm, "function F(s) local u = string.upper(s) return u end", "F", [big]), /string length 1000001 exceeds the maximum allowed input string length 1000000/);
+    const ok = run(vm, "function F(s) return #string.upper(s) end", "F", ["x".repeat(1000)]);
+    assert.deepEqual(ok, { ok: true, results: [{ type: "number", value: 1000 }] });
+  });
+
+  test("globals are isolated between scripts and between calls", () => {
+    const a = vm.compile("counter = (counter or 0) + 1 function F() leaked = 'secret' return counter end");
+    const b = vm.compile("function G() return leaked, counter end");
+    assert.ok(a.ok && b.ok);
+    if (!a.ok || !b.ok) return;
+    assert.deepEqual(vm.call(a.script, "F", [], 1), { ok: true, results: [{ type: "number", value: 1 }] });
+    assert.deepEqual(vm.call(a.script, "F", [], 1), { ok: true, results: [{ type: "number", value: 1 }] });
+    assert.deepEqual(vm.call(b.script, "G", [], 2), { ok: true, results: [{ type: "nil" }, { type: "nil" }] });
+  });
+
+  test("a script replacing a library function or a global does not affect another", () => {
+    const a = run(vm, "function F() string.upper = nil table.insert = nil error = nil return 1 end");
+    assert.equal(a.ok, true);
+    const b = run(vm, "function F() local t = {} table.insert(t, string.upper('a')) return t end");
+    assert.deepEqual(b, { ok: true, results: [{ type: "table", value: ["A"] }] });
+  });
+
+  test("assigning nil to a base global removes it for that call, as in gopher-lua", () => {
+    const out = run(vm, "function F() local e = error error = nil return type(error) end");
+    assert.deepEqual(out, { ok: true, results: [{ type: "string", value: "nil" }] });
+    assertStillServes(vm);
+  });
+
+  test("Karmada's lookup errors", () => {
+    assertFails(run(vm, "function GetReplica(obj) return 1 end", "GetReplicas"), "not found function GetReplicas");
+    assertFails(run(vm, "GetReplicas = 3", "GetReplicas"), "GetReplicas is not a function: number");
+    assertFails(run(vm, "function GetReplicas(obj) return obj.spec.replicas end", "GetReplicas", [{}]), /<string>:1: attempt to index a nil value \(field 'spec'\)/);
+    const syntax = vm.compile("function GetReplicas(obj) return obj.spec.replicas");
+    assert.equal(syntax.ok, false);
+  });
+});
