@@ -1,6 +1,7 @@
 /** The table of sub-commands: one module each. */
 import type { CliIO } from "./io.js";
 import { runValidate } from "../definition/command.js";
+import { runInterpret } from "./interpret.js";
 import { runJq } from "./jq.js";
 
 export interface Command {
@@ -11,6 +12,7 @@ export interface Command {
 
 const commands: Command[] = [
   { name: "validate", summary: "validate and lint Karta definitions (--crd checks paths against CRDs)", run: runValidate },
+  { name: "interpret", summary: "run a Karmada resource interpreter operation, or check customizations", run: runInterpret },
   { name: "jq", summary: "run a jq program over JSON or YAML values", run: runJq },
 ];
 
