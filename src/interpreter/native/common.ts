@@ -77,10 +77,18 @@ export function withStatus(items: AggregatedStatusItem[] | undefined): (Aggregat
 /** Karmada's resource template generation annotation. */
 export const RESOURCE_TEMPLATE_GENERATION_ANNOTATION = "resourcetemplate.karmada.io/generation";
 
-/** The template generation recorded on a member object; unparsable or absent is 0, as runtime.Convert_string_To_int64. */
-export function resourceTemplateGeneration(obj: unknown): number {
+/**
+ * The template generation recorded on a member object by Karmada's annotation. As in Karmada
+ * (runtime.Convert_string_To_int64), a missing or unparsable annotation is an error.
+ */
+export function resourceTemplateGeneration(obj: unknown): { value: number } | { error: string } {
   const s = stringField(obj, "metadata", "annotations", RESOURCE_TEMPLATE_GENERATION_ANNOTATION);
-  return /^[+-]?[0-9]+$/.test(s) ? Number(s) : 0;
+  if (!/^[+-]?[0-9]+$/.test(s)) return { error: `strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax` };
+  const v = BigInt(s);
+  if (v > 9223372036854775807n || v < -9223372036854775808n) {
+    return { error: `strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range` };
+  }
+  return { value: Number(v) };
 }
 
 /** `metadata.generation`, 0 when absent. */

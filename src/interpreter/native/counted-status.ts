@@ -3,7 +3,18 @@
  * StatefulSet, DaemonSet): members report the counters with their generations, the control plane sums them.
  */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, generation, getObject, intOr0, ok, resourceTemplateGeneration, withStatus } from "./common.js";
+import {
+  type Obj,
+  RESOURCE_TEMPLATE_GENERATION_ANNOTATION,
+  clone,
+  generation,
+  getObject,
+  intOr0,
+  nativeFail,
+  ok,
+  resourceTemplateGeneration,
+  withStatus,
+} from "./common.js";
 
 /** How one kind's counters are read and written. */
 export interface CountedStatusShape {
@@ -52,13 +63,18 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
   return ok(out as KubeObject);
 }
 
-/** The counters a member reports, with its generation and the template generation it was applied from. */
+/**
+ * The counters a member reports, with its generation and the template generation it was applied from
+ * (an error when the member object lacks a valid template-generation annotation, as in Karmada).
+ */
 export function reflectCounted(shape: CountedStatusShape, obj: KubeObject): Outcome<JsonValue | undefined> {
   const status = getObject(obj, "status");
   if (status === undefined) return ok(undefined);
+  const rtg = resourceTemplateGeneration(obj);
+  if ("error" in rtg) return nativeFail("InterpretStatus", rtg.error, `metadata.annotations["${RESOURCE_TEMPLATE_GENERATION_ANNOTATION}"]`);
   const out: Obj = {};
   write(out, "generation", generation(obj), false);
-  write(out, "resourceTemplateGeneration", resourceTemplateGeneration(obj), false);
+  write(out, "resourceTemplateGeneration", rtg.value, false);
   if (shape.reflectsObservedGeneration) write(out, "observedGeneration", intOr0(status, "observedGeneration"), false);
   for (const c of shape.counters) write(out, c, intOr0(status, c), shape.alwaysWritten.includes(c));
   if (shape.nothingWhenEmpty && Object.keys(out).length === 0) return ok(undefined);
