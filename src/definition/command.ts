@@ -1,0 +1,161 @@
+/**
+ * `karta validate [--crd FILE]... [--strict] [-o text|json] FILE...`: loads Karta definitions from files,
+ * directories (recursively) or standard input (`-`), validates and lints them, optionally checks their
+ * workload-side paths against CRDs, and prints every diagnostic sorted by position with a summary.
+ * Exit code: 0 valid (maybe with warnings), 1 errors, 2 usage or unreadable input.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { CliIO } from "../cli/io.js";
+import { CrdIndex, loadCrds, type CrdDefinition } from "./crd.js";
+import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostic.js";
+import { validateText } from "./validate.js";
+
+const HELP = `Usage: karta validate [--crd FILE]... [--strict] [-o text|json] FILE...
+
+Validates Karta definitions (kartas.run.ai): the reference validator's rules, every jq expression
+(syntax and safe profile), unknown fields, and lint warnings (paths on the wrong document, pod
+selectors that are not mutually exclusive, non-assignable fragmented paths, null-safety).
+
+FILE is a YAML or JSON file (several documents allowed), a directory (searched recursively for
+.yaml, .yml and .json files) or - for standard input. A file may hold a full Karta, a List of them,
+a bare spec (structureDefinition: ...) or a fragment (rootComponent: ...).
+
+Options:
+  --crd FILE     check workload-side paths against this CRD manifest (or directory of them);
+                 may be given several times
+  --strict       report warnings as errors
+  -o, --output   text (default) or json
+  -h, --help     show this help
+
+Output: file:line:col: error|warning|notice: <field path>: <message>, then a summary line.
+Exit code: 0 valid (warnings allowed), 1 errors, 2 usage error or unreadable input.
+
+Example:
+  karta validate --crd crds/pytorchjob.yaml --strict definitions/kubeflow-org-pytorchjob-v1.yaml
+  definitions/kubeflow-org-pytorchjob-v1.yaml:61:43: error: spec.structureDefinition.childComponents[1].specDefinition.podTemplateSpecPath: .spec.pytorchReplicaSpec: PyTorchJob kubeflow.org/v1 (CRD pytorchjobs.kubeflow.org) has no field 'pytorchReplicaSpec' at .spec; did you mean .spec.pytorchReplicaSpecs?
+  1 file, 1 definition: 1 error, 0 warnings, 0 notices
+`;
+
+interface Options {
+  crds: string[];
+  strict: boolean;
+  output: "text" | "json";
+  inputs: string[];
+}
+
+function parseArgs(args: string[]): Options | { error: string } | "help" {
+  const o: Options = { crds: [], strict: false, output: "text", inputs: [] };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = (): string | undefined => {
+      const eq = a.indexOf("=");
+      if (eq > 0) return a.slice(eq + 1);
+      const v = args[i + 1];
+      if (v === undefined) return undefined;
+      i++;
+      return v;
+    };
+    if (a === "-h" || a === "--help") return "help";
+    else if (a === "--strict") o.strict = true;
+    else if (a === "--crd" || a.startsWith("--crd=")) {
+      const v = value();
+      if (v === undefined) return { error: "--crd needs a file" };
+      o.crds.push(v);
+    } else if (a === "-o" || a === "--output" || a.startsWith("--output=") || a.startsWith("-o=")) {
+      const v = value();
+      if (v !== "text" && v !== "json") return { error: `-o must be text or json${v === undefined ? "" : `, not '${v}'`}` };
+      o.output = v;
+    } else if (a === "--") {
+      o.inputs.push(...args.slice(i + 1));
+      break;
+    }
+    else if (a.startsWith("-") && a !== "-") return { error: `unknown option '${a}'` };
+    else o.inputs.push(a);
+  }
+  if (o.inputs.length === 0) return { error: "no files to validate" };
+  return o;
+}
+
+const DEFINITION_FILE = /\.(ya?ml|json)$/i;
+
+/** Expands directories into their YAML/JSON files (sorted, recursive). */
+function expand(path: string): string[] {
+  if (path === "-") return [path];
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    return [path]; // reading it reports the problem
+  }
+  if (!isDir) return [path];
+  const out: string[] = [];
+  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = join(path, entry.name);
+    if (entry.isDirectory()) out.push(...expand(p));
+    else if (DEFINITION_FILE.test(entry.name)) out.push(p);
+  }
+  return out;
+}
+
+/** Runs `karta validate`; returns the exit code. */
+export async function runValidate(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args);
+  if (parsed === "help") {
+    io.stdout(HELP);
+    return 0;
+  }
+  if ("error" in parsed) {
+    io.stderr(`karta validate: ${parsed.error}\n\n${HELP}`);
+    return 2;
+  }
+  let unreadable = 0;
+  const read = async (file: string): Promise<string | undefined> => {
+    try {
+      return file === "-" ? await io.readStdin() : io.readFile(file);
+    } catch (err) {
+      unreadable++;
+      const reason = err instanceof Error ? err.message : String(err);
+      io.stderr(`karta validate: cannot read ${file}: ${reason}\n`);
+      return undefined;
+    }
+  };
+
+  const diagnostics: Diagnostic[] = [];
+  const crdDefinitions: CrdDefinition[] = [];
+  for (const file of parsed.crds.flatMap(expand)) {
+    const text = await read(file);
+    if (text === undefined) continue;
+    const loaded = loadCrds(text, file);
+    crdDefinitions.push(...loaded.crds);
+    diagnostics.push(...loaded.diagnostics);
+  }
+  const crds = parsed.crds.length > 0 ? new CrdIndex(crdDefinitions) : undefined;
+
+  const files = parsed.inputs.flatMap(expand);
+  let definitions = 0;
+  for (const file of files) {
+    const text = await read(file);
+    if (text === undefined) continue;
+    const name = file === "-" ? "<stdin>" : file;
+    const result = validateText(text, name, { strict: parsed.strict, ...(crds ? { crds } : {}) });
+    definitions += result.definitions.length;
+    diagnostics.push(...result.diagnostics);
+    if (result.definitions.length === 0 && !result.diagnostics.some((d) => d.severity === "error")) {
+      diagnostics.push({ severity: "error", path: "", message: "no Karta definition found", source: { file: name, line: 1, column: 1 }, code: "empty" });
+    }
+  }
+
+  const sorted = sortDiagnostics(diagnostics);
+  const counts = countSeverities(sorted);
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const summary = `${plural(files.length, "file")}, ${plural(definitions, "definition")}: ${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${plural(counts.notice, "notice")}`;
+  if (parsed.output === "json") {
+    io.stdout(JSON.stringify({ diagnostics: sorted, summary: { files: files.length, definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } }, null, 2) + "\n");
+  } else {
+    for (const d of sorted) io.stdout(formatDiagnostic(d) + "\n");
+    io.stdout(summary + "\n");
+  }
+  if (unreadable > 0) return 2;
+  return counts.error > 0 ? 1 : 0;
+}

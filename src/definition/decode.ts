@@ -1,0 +1,154 @@
+/**
+ * Decoding a plain object into a typed Karta, driven by the schema table: unknown fields (which the
+ * reference controller silently drops) and values of the wrong type are reported, with a did-you-mean,
+ * and left out of the result so that later checks can trust the types.
+ */
+import { formatPath, type Diagnostic, type PathSegment } from "./diagnostic.js";
+import { typeSpec, type FieldType, type ObjectSpec } from "./schema-source.js";
+import { closest } from "./suggest.js";
+
+/** A decoding diagnostic with its path still in segments (the loader turns it into a position). */
+export interface DecodeIssue {
+  path: PathSegment[];
+  /** Report at the key rather than the value (unknown fields). */
+  atKey?: boolean;
+  diagnostic: Diagnostic;
+}
+
+/** Field names users write from old docs or other tools, with what to write instead. */
+const KNOWN_MISTAKES: Record<string, string> = {
+  ownerName: 'unknown field "ownerName"; did you mean "ownerRef"?',
+  owner: 'unknown field "owner"; did you mean "ownerRef"?',
+  fragmentedPodDefinition: 'unknown field "fragmentedPodDefinition"; did you mean "fragmentedPodSpecDefinition"?',
+  referencedComponents:
+    'unknown field "referencedComponents": not a Karta field; a child component names its parent with ownerRef',
+  podTemplatePath: 'unknown field "podTemplatePath"; did you mean "podTemplateSpecPath"?',
+};
+
+/** Fields whose absence a validation rule reports in the reference's words; decoding does not report them too. */
+const ABSENCE_REPORTED_BY_RULES = new Set(["ComponentDefinition.name"]);
+
+/** Decodes `value` as the named object type. Returns the typed value (or undefined when unusable) and the issues. */
+export function decodeObject(value: unknown, typeName: string, path: PathSegment[], issues: DecodeIssue[]): Record<string, unknown> | undefined {
+  if (!isPlainObject(value)) {
+    issues.push(typeIssue(path, "an object", value));
+    return undefined;
+  }
+  const spec: ObjectSpec = typeSpec(typeName);
+  const out: Record<string, unknown> = {};
+  for (const [key, fieldValue] of Object.entries(value)) {
+    const field = spec.fields[key];
+    if (!field) {
+      if (spec.open) out[key] = fieldValue;
+      else issues.push(unknownField(path, key, Object.keys(spec.fields)));
+      continue;
+    }
+    if (fieldValue === null && field.type.type !== "any") {
+      // YAML `field:` with nothing after it: JSON null, which Go decodes as absent.
+      continue;
+    }
+    const decoded = decodeValue(fieldValue, field.type, [...path, key], issues);
+    if (decoded !== undefined) out[key] = decoded;
+  }
+  for (const [key, field] of Object.entries(spec.fields)) {
+    if (field.required && !(key in value && value[key] !== null) && !ABSENCE_REPORTED_BY_RULES.has(`${typeName}.${key}`)) {
+      issues.push({
+        path,
+        diagnostic: { severity: "error", path: formatPath(path), message: `missing required field "${key}"`, code: "required-field" },
+      });
+    }
+  }
+  return out;
+}
+
+function decodeValue(value: unknown, type: FieldType, path: PathSegment[], issues: DecodeIssue[]): unknown {
+  switch (type.type) {
+    case "any":
+      return value;
+    case "string":
+      if (typeof value === "string") {
+        if (type.enum && !type.enum.includes(value)) {
+          issues.push({
+            path,
+            diagnostic: {
+              severity: "error",
+              path: formatPath(path),
+              message: `must be ${type.enum.map((e) => JSON.stringify(e)).join(" or ")}, not ${JSON.stringify(value)}`,
+              code: "enum",
+            },
+          });
+          return undefined;
+        }
+        return value;
+      }
+      issues.push(typeIssue(path, "a string", value));
+      return undefined;
+    case "integer":
+      if (typeof value === "number" && Number.isInteger(value)) return value;
+      issues.push(typeIssue(path, "an integer", value));
+      return undefined;
+    case "boolean":
+      if (typeof value === "boolean") return value;
+      issues.push(typeIssue(path, "a boolean", value));
+      return undefined;
+    case "object":
+      return decodeObject(value, type.ref, path, issues);
+    case "array": {
+      if (!Array.isArray(value)) {
+        issues.push(typeIssue(path, "a list", value));
+        return undefined;
+      }
+      const out: unknown[] = [];
+      value.forEach((item, i) => {
+        const decoded = decodeValue(item, type.items, [...path, i], issues);
+        // Keep the indexes aligned with the source, so that paths stay right for later checks.
+        out.push(decoded);
+      });
+      return out;
+    }
+    case "map": {
+      if (!isPlainObject(value)) {
+        issues.push(typeIssue(path, "a map", value));
+        return undefined;
+      }
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const decoded = decodeValue(v, type.values, [...path, k], issues);
+        if (decoded !== undefined) out[k] = decoded;
+      }
+      return out;
+    }
+  }
+}
+
+function unknownField(path: PathSegment[], key: string, known: string[]): DecodeIssue {
+  const fieldPath = [...path, key];
+  let message = KNOWN_MISTAKES[key];
+  if (!message || (key === "ownerName" && !known.includes("ownerRef")) || (key === "fragmentedPodDefinition" && !known.includes("fragmentedPodSpecDefinition"))) {
+    const guess = closest(key, known);
+    message = guess ? `unknown field "${key}"; did you mean "${guess}"?` : `unknown field "${key}" (known fields: ${known.join(", ")})`;
+  }
+  return { path: fieldPath, atKey: true, diagnostic: { severity: "error", path: formatPath(fieldPath), message, code: "unknown-field" } };
+}
+
+function typeIssue(path: PathSegment[], expected: string, value: unknown): DecodeIssue {
+  let message = `expected ${expected}, got ${describe(value)}`;
+  if (expected === "a string" && (typeof value === "number" || typeof value === "boolean")) {
+    message += `; quote it: "${String(value)}"`;
+  }
+  return { path, diagnostic: { severity: "error", path: formatPath(path), message, code: "type" } };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  if (typeof value === "number") return `the number ${value}`;
+  if (typeof value === "boolean") return `the boolean ${value}`;
+  return typeof value;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

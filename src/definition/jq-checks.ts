@@ -1,0 +1,342 @@
+/**
+ * The checks on each jq expression of a Karta: it parses, passes the safe profile, reads only from the
+ * document root, uses only defined functions and variables; fragmented paths and suspend actions are
+ * assignable; and the fields it reads exist on the document it runs on (the Pod for pod-side paths,
+ * the CRD's schema or, without one, "not a pod-only field" for workload-side paths). Also the
+ * null-safety lint. Positions point inside the expression.
+ */
+import type { Node, Span } from "../jq/ast.js";
+import type { PathSegment } from "./diagnostic.js";
+import type { Expression } from "./expressions.js";
+import type { Finding } from "./finding.js";
+import { analyze, formatSteps, nonAssignablePart, type Analysis, type Step } from "./jq-analysis.js";
+import { resolvePath, type OpenApiSchema, type Resolution } from "./openapi.js";
+import { OBJECT_META, POD_ONLY_FIELDS, POD_SCHEMA, POD_TEMPLATE_SPEC } from "./pod-schema.js";
+import { documentOf } from "./schema-source.js";
+import { UNSAFE_BUILTINS } from "./jq-builtins.js";
+
+/** The jq parser and safe profile the checks use. */
+export interface JqFrontEnd {
+  /** Parses; throws an error with a numeric `offset` (character offset into the text) on a syntax error. */
+  parse(text: string): Node;
+  /** The failure message `JQ expression '<e>' failed validation: <reason>`, or undefined when safe. */
+  safeProfile(ast: Node, text: string): string | undefined;
+}
+
+/** What the workload-side paths are checked against. */
+export type WorkloadSchema =
+  | { kind: "crd"; schema: OpenApiSchema; description: string }
+  | { kind: "pod" }
+  | { kind: "none" };
+
+export interface ExpressionResult {
+  expression: Expression;
+  ast?: Node;
+  analysis?: Analysis;
+}
+
+const EMBEDDED = { objectMeta: OBJECT_META, podTemplateSpec: POD_TEMPLATE_SPEC };
+
+/** Parses and checks one expression; returns its AST and analysis when it parsed. */
+export function checkExpression(e: Expression, jq: JqFrontEnd, workload: WorkloadSchema, findings: Finding[]): ExpressionResult {
+  const where = formatFieldPath(e.path);
+  const text = e.text;
+  if (text.trim() === "") return { expression: e };
+  let ast: Node;
+  try {
+    ast = jq.parse(text);
+  } catch (err) {
+    const offset = typeof (err as { offset?: unknown }).offset === "number" ? (err as { offset: number }).offset : 0;
+    const message = err instanceof Error ? err.message : String(err);
+    findings.push({
+      severity: "error",
+      path: e.path,
+      message: `failed to parse JQ expression '${text}' at '${where}': ${message}`,
+      code: "jq-parse",
+      valueIndex: Math.max(0, Math.min(offset, text.length)),
+    });
+    return { expression: e };
+  }
+  const unsafe = jq.safeProfile(ast, text);
+  if (unsafe !== undefined) {
+    const prefix = `JQ expression '${text}' failed validation: `;
+    const reason = unsafe.startsWith(prefix) ? unsafe.slice(prefix.length) : unsafe;
+    findings.push({
+      severity: "error",
+      path: e.path,
+      message: `JQ expression '${text}' at '${where}' failed validation: ${reason}`,
+      code: "jq-unsafe",
+      valueIndex: unsafeNode(ast)?.span.start ?? 0,
+    });
+    return { expression: e, ast };
+  }
+  const analysis = analyze(ast);
+  checkNames(e, ast, analysis, findings);
+  checkAssignable(e, ast, findings);
+  if (documentOf(e.role) === "pod") checkOnPod(e, analysis, findings);
+  else checkOnWorkload(e, analysis, workload, findings);
+  return { expression: e, ast, analysis };
+}
+
+/** `a.b[1]["x.y"]` for a field path, as in the reference's messages. */
+export function formatFieldPath(path: readonly PathSegment[]): string {
+  return path.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+}
+
+function at(e: Expression, span: Span | undefined): number {
+  return Math.max(0, Math.min(span?.start ?? 0, e.text.length));
+}
+
+function checkNames(e: Expression, ast: Node, analysis: Analysis, findings: Finding[]): void {
+  // A grouping key that is a bare word (`gpu`) is a literal key, as the authoring guide allows.
+  const literalKey = e.role === "groupKey" && ast.type === "Call" && ast.args.length === 0;
+  for (const f of analysis.undefinedFunctions) {
+    if (literalKey && f.node === ast) continue;
+    if (f.arity === 0 && isPathHead(ast, f.node)) {
+      const fixed = e.text.slice(0, f.span.start) + "." + e.text.slice(f.span.start);
+      findings.push({
+        severity: "error",
+        path: e.path,
+        message: `path '${e.text}' is not absolute: jq paths start from the document root with '.' (did you mean '${fixed.trim()}'?)`,
+        code: "jq-absolute",
+        valueIndex: at(e, f.span),
+      });
+    } else {
+      findings.push({ severity: "error", path: e.path, message: `jq: function ${f.name}/${f.arity} is not defined`, code: "jq-undefined", valueIndex: at(e, f.span) });
+    }
+  }
+  for (const v of analysis.undefinedVariables) {
+    findings.push({ severity: "error", path: e.path, message: `jq: $${v.name} is not defined`, code: "jq-undefined", valueIndex: at(e, v.span) });
+  }
+}
+
+/** Whether `call` starts a path chain: the expression itself, or the innermost target of an Index/Iterate chain. */
+function isPathHead(ast: Node, call: Node): boolean {
+  let found = false;
+  const visit = (n: Node): void => {
+    if (found) return;
+    if (n === call) {
+      found = true;
+      return;
+    }
+    if (n.type === "Index" || n.type === "Iterate" || n.type === "Slice") {
+      let t: Node = n;
+      while (t.type === "Index" || t.type === "Iterate" || t.type === "Slice") t = t.target;
+      if (t === call) found = true;
+    }
+    forEachChild(n, visit);
+  };
+  if (ast === call) return true;
+  visit(ast);
+  return found;
+}
+
+function checkAssignable(e: Expression, ast: Node, findings: Finding[]): void {
+  if (e.role !== "fragment" && e.role !== "action") return;
+  const bad = nonAssignablePart(ast);
+  if (!bad) return;
+  const part = e.text.slice(bad.span.start, bad.span.end);
+  const what = e.role === "action" ? "suspend and resume actions assign to their path" : "fragmented paths are written back to the workload";
+  findings.push({
+    severity: e.role === "action" ? "error" : "warning",
+    path: e.path,
+    message: `'${e.text}' is not an assignable path (${what}): '${part}' is not a path`,
+    code: "jq-assignable",
+    valueIndex: at(e, bad.span),
+  });
+}
+
+function checkOnPod(e: Expression, analysis: Analysis, findings: Finding[]): void {
+  for (const read of analysis.reads) {
+    const r = resolvePath(POD_SCHEMA, read.steps, EMBEDDED);
+    if (r.status !== "missing") continue;
+    findings.push({
+      severity: "warning",
+      path: e.path,
+      message: `${missingMessage(read.steps, r, "a Pod")} (this path runs on the Pod, not on the workload)`,
+      code: "pod-path",
+      valueIndex: at(e, read.steps[r.at]?.span),
+    });
+  }
+}
+
+function checkOnWorkload(e: Expression, analysis: Analysis, workload: WorkloadSchema, findings: Finding[]): void {
+  if (workload.kind === "crd") {
+    for (const read of analysis.reads) {
+      const r = resolvePath(workload.schema, read.steps, EMBEDDED);
+      if (r.status === "missing") {
+        findings.push({ severity: "error", path: e.path, message: missingMessage(read.steps, r, workload.description), code: "crd-path", valueIndex: at(e, read.steps[r.at]?.span) });
+      }
+    }
+    if (analysis.dynamic.length > 0) {
+      findings.push({
+        severity: "notice",
+        path: e.path,
+        message: `part of '${e.text}' computes its path at run time; that part was not checked against the CRD`,
+        code: "crd-dynamic",
+        valueIndex: at(e, analysis.dynamic[0]),
+      });
+    }
+  } else if (workload.kind === "pod") {
+    for (const read of analysis.reads) {
+      const r = resolvePath(POD_SCHEMA, read.steps, EMBEDDED);
+      if (r.status === "missing") {
+        findings.push({ severity: "error", path: e.path, message: missingMessage(read.steps, r, "a Pod"), code: "crd-path", valueIndex: at(e, read.steps[r.at]?.span) });
+      }
+    }
+  } else {
+    for (const read of analysis.reads) {
+      const [first, second] = read.steps;
+      if (first?.type === "field" && second?.type === "field" && POD_ONLY_FIELDS[first.name]?.has(second.name)) {
+        findings.push({
+          severity: "warning",
+          path: e.path,
+          message: `.${first.name}.${second.name} is a Pod field, but this path runs on the workload object, not on its pods`,
+          code: "workload-path",
+          valueIndex: at(e, second.span),
+        });
+      }
+    }
+  }
+  checkNullSafety(e, analysis, workload, findings);
+}
+
+function missingMessage(steps: readonly Step[], r: Extract<Resolution, { status: "missing" }>, where: string): string {
+  const upTo = formatSteps(steps.slice(0, r.at));
+  const step = steps[r.at]!;
+  if (r.reason === "not-object") return `${upTo} is not an object in ${where}, so it has no field ${formatSteps([step])}`;
+  if (r.reason === "not-list") return `${upTo} is not a list in ${where}, so ${formatSteps([step])} fails`;
+  const name = step.type === "field" ? step.name : "";
+  const full = formatSteps(steps.slice(0, r.at + 1));
+  let message = `${full}: ${where} has no field '${name}' at ${upTo}`;
+  if (r.suggestion) message += `; did you mean ${formatSteps([...steps.slice(0, r.at), { ...step, name: r.suggestion } as Step])}?`;
+  return message;
+}
+
+/** Whether the field at `steps` may be absent: optional in the CRD, or (without one) under `.status`. */
+function mayBeAbsent(steps: readonly Step[], workload: WorkloadSchema): boolean {
+  if (workload.kind === "crd") {
+    const r = resolvePath(workload.schema, steps, EMBEDDED);
+    return r.status === "ok" && r.optional;
+  }
+  // The status is written by the controller after creation: every status field starts absent.
+  return steps[0]?.type === "field" && steps[0].name === "status" && steps.length > 1;
+}
+
+function checkNullSafety(e: Expression, analysis: Analysis, workload: WorkloadSchema, findings: Finding[]): void {
+  if (e.role !== "scale" && e.role !== "status") return;
+  const reported = new Set<string>();
+  const report = (steps: readonly Step[], span: Span, message: string): void => {
+    const key = formatSteps(steps) + message;
+    if (reported.has(key)) return;
+    reported.add(key);
+    findings.push({ severity: "warning", path: e.path, message, code: "null-safety", valueIndex: at(e, span) });
+  };
+  for (const h of analysis.hazards) {
+    if (!mayBeAbsent(h.steps, workload)) continue;
+    const p = formatSteps(h.steps);
+    if (h.kind === "arithmetic") report(h.steps, h.span, `arithmetic on ${p} fails when the field is absent; give it a default: (${p} // 0)`);
+    else report(h.steps, h.span, `iterating ${p} fails when the field is absent; write ${p}[]? or (${p} // [])[]`);
+  }
+  // A null min/max means "not set"; a null replica count is a mistake.
+  if (e.role === "scale" && e.path[e.path.length - 1] === "replicasPath") {
+    for (const r of analysis.results) {
+      if (!mayBeAbsent(r.steps, workload)) continue;
+      report(r.steps, r.span, `${formatSteps(r.steps)} is optional: the path yields null when it is absent; give a default, e.g. '${e.text} // 1'`);
+    }
+  }
+}
+
+/** The first node the safe profile rejects, to point at it. */
+function unsafeNode(ast: Node): Node | undefined {
+  let found: Node | undefined;
+  const visit = (n: Node): void => {
+    if (found) return;
+    if (n.type === "Assign" || n.type === "RecurseDefault" || (n.type === "Call" && UNSAFE_BUILTINS.has(n.name))) {
+      found = n;
+      return;
+    }
+    forEachChild(n, visit);
+  };
+  visit(ast);
+  return found;
+}
+
+/** Calls `f` on each direct child expression of a node. */
+export function forEachChild(n: Node, f: (child: Node) => void): void {
+  switch (n.type) {
+    case "String":
+      for (const p of n.parts) if (typeof p !== "string") f(p);
+      return;
+    case "Index":
+      f(n.target);
+      f(n.index);
+      return;
+    case "Slice":
+      f(n.target);
+      if (n.from) f(n.from);
+      if (n.to) f(n.to);
+      return;
+    case "Iterate":
+      f(n.target);
+      return;
+    case "Try":
+      f(n.body);
+      if (n.handler) f(n.handler);
+      return;
+    case "Pipe":
+    case "Comma":
+    case "Binary":
+    case "And":
+    case "Or":
+    case "Alternative":
+    case "Assign":
+      f(n.left);
+      f(n.right);
+      return;
+    case "Neg":
+      f(n.operand);
+      return;
+    case "If":
+      f(n.cond);
+      f(n.then);
+      if (n.else) f(n.else);
+      return;
+    case "Reduce":
+      f(n.source);
+      f(n.init);
+      f(n.update);
+      return;
+    case "Foreach":
+      f(n.source);
+      f(n.init);
+      f(n.update);
+      if (n.extract) f(n.extract);
+      return;
+    case "FuncDef":
+      f(n.body);
+      f(n.rest);
+      return;
+    case "Call":
+      n.args.forEach(f);
+      return;
+    case "As":
+      f(n.source);
+      f(n.body);
+      return;
+    case "Label":
+      f(n.body);
+      return;
+    case "Array":
+      if (n.body) f(n.body);
+      return;
+    case "Object":
+      for (const entry of n.entries) {
+        f(entry.key);
+        if (entry.value) f(entry.value);
+      }
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * YAML (and JSON) documents with the source position of every node, so that a diagnostic about
+ * `spec.structureDefinition.childComponents[1].ownerRef` can point at `file:line:col`, and an error at
+ * character 17 of a jq expression can point inside the YAML scalar that holds it.
+ */
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, Scalar } from "yaml";
+import type { Node as YamlNode } from "yaml";
+import { formatPath, type PathSegment } from "./diagnostic.js";
+
+/** Where one node is: its key (for map values) and its value. Offsets are character offsets into the file text. */
+export interface NodeLocation {
+  keyOffset?: number;
+  valueOffset: number;
+  /** For scalars: the raw source of the value and its style, to map offsets inside the value. */
+  scalar?: { source: string; style: string };
+}
+
+/** Positions of one document's nodes, by formatted path (`a.b[0].c`). */
+export class SourceMap {
+  readonly locations = new Map<string, NodeLocation>();
+  constructor(
+    readonly file: string,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  /** The 1-based line and column of a character offset. */
+  lineColumn(offset: number): { line: number; column: number } {
+    const { line, col } = this.lineCounter.linePos(offset);
+    return { line: Math.max(1, line), column: Math.max(1, col) };
+  }
+
+  /** The location recorded for a path, or for its closest recorded ancestor. */
+  find(segments: readonly PathSegment[]): { location: NodeLocation; exact: boolean } | undefined {
+    for (let n = segments.length; n >= 0; n--) {
+      const loc = this.locations.get(formatPath(segments.slice(0, n)));
+      if (loc) return { location: loc, exact: n === segments.length };
+    }
+    return undefined;
+  }
+}
+
+/** One YAML document: its plain value (undefined for an empty document) and the positions of its nodes. */
+export interface SourceDocument {
+  value: unknown;
+  sourceMap: SourceMap;
+  /** Syntax errors of this document, with their offsets. */
+  errors: { message: string; offset: number }[];
+  /** Offset of the document's start, for diagnostics about the whole document. */
+  offset: number;
+}
+
+/** Parses YAML or JSON text, possibly several `---`-separated documents. Never throws. */
+export function parseSourceDocuments(text: string, file: string): SourceDocument[] {
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const list = Array.isArray(docs) ? docs : [];
+  const out: SourceDocument[] = [];
+  for (const doc of list) {
+    const sourceMap = new SourceMap(file, lineCounter);
+    const errors = doc.errors.map((e) => ({ message: yamlMessage(e.message), offset: e.pos[0] }));
+    let value: unknown;
+    if (errors.length === 0) {
+      try {
+        // maxAliasCount bounds alias expansion ("billion laughs").
+        value = doc.toJS({ maxAliasCount: 1000 });
+      } catch (err) {
+        errors.push({ message: err instanceof Error ? err.message : String(err), offset: doc.range[0] });
+      }
+      if (doc.contents) record(doc.contents as YamlNode, [], undefined, sourceMap, text);
+    }
+    out.push({ value, sourceMap, errors, offset: doc.range[0] });
+  }
+  if (out.length === 0) {
+    // A file with no documents at all (empty or only comments).
+    out.push({ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [], offset: 0 });
+  }
+  return out;
+}
+
+/** The yaml package appends a code excerpt on a second line; keep the first. */
+function yamlMessage(message: string): string {
+  return message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+function record(node: YamlNode, path: PathSegment[], keyOffset: number | undefined, map: SourceMap, text: string): void {
+  const range = node.range;
+  if (!range) return;
+  const loc: NodeLocation = { valueOffset: range[0] };
+  if (keyOffset !== undefined) loc.keyOffset = keyOffset;
+  if (isScalar(node)) {
+    const style = node.type ?? Scalar.PLAIN;
+    loc.scalar = { source: text.slice(range[0], range[1]), style };
+  }
+  map.locations.set(formatPath(path), loc);
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const key = pair.key as YamlNode | null;
+      const keyName = isScalar(key) ? String(key.value) : key ? String(key) : "";
+      const kOffset = key?.range ? key.range[0] : undefined;
+      const value = pair.value as YamlNode | null;
+      if (value && !isAlias(value)) record(value, [...path, keyName], kOffset, map, text);
+      else if (kOffset !== undefined) map.locations.set(formatPath([...path, keyName]), { keyOffset: kOffset, valueOffset: value?.range?.[0] ?? kOffset });
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      const child = item as YamlNode | null;
+      if (child && !isAlias(child)) record(child, [...path, i], undefined, map, text);
+      else if (child?.range) map.locations.set(formatPath([...path, i]), { valueOffset: child.range[0] });
+    });
+  }
+}
+
+/**
+ * The offset in the file of character `index` of a scalar's value. The value and its source differ by
+ * quotes, escapes, folded line breaks and block indentation; walking both in step maps one onto the other.
+ */
+export function scalarOffset(location: NodeLocation, index: number): number {
+  const scalar = location.scalar;
+  if (!scalar) return location.valueOffset;
+  const src = scalar.source;
+  let s = 0;
+  // Skip the opening quote or the block header line.
+  if (scalar.style === Scalar.QUOTE_DOUBLE || scalar.style === Scalar.QUOTE_SINGLE) s = 1;
+  else if (scalar.style === Scalar.BLOCK_FOLDED || scalar.style === Scalar.BLOCK_LITERAL) {
+    const nl = src.indexOf("\n");
+    s = nl < 0 ? src.length : nl + 1;
+    while (s < src.length && src[s] === " ") s++;
+  }
+  return location.valueOffset + Math.min(alignedIndex(src, s, index, scalar.style), Math.max(0, src.length));
+}
+
+/** Advances through the source for `index` value characters; returns the source index of the next one. */
+function alignedIndex(src: string, start: number, index: number, style: string): number {
+  let s = start;
+  for (let v = 0; v < index && s < src.length; v++) {
+    const c = src[s]!;
+    if (style === Scalar.QUOTE_SINGLE && c === "'" && src[s + 1] === "'") s += 2;
+    else if (style === Scalar.QUOTE_DOUBLE && c === "\\") s += escapeLength(src, s);
+    else if (c === "\n" || c === "\r" || ((c === " " || c === "\t") && style !== Scalar.BLOCK_LITERAL && breaksLine(src, s))) {
+      // A line break with its indentation folds into one value character (a space or a newline).
+      s++;
+      while (s < src.length && /[ \t\r\n]/.test(src[s]!)) s++;
+    } else s++;
+  }
+  return s;
+}
+
+/** Whether the run of blanks at `s` ends the line (trailing blanks fold with the line break). */
+function breaksLine(src: string, s: number): boolean {
+  let i = s;
+  while (src[i] === " " || src[i] === "\t") i++;
+  return src[i] === "\n" || src[i] === "\r";
+}
+
+function escapeLength(src: string, s: number): number {
+  const c = src[s + 1];
+  if (c === "x") return 4;
+  if (c === "u") return 6;
+  if (c === "U") return 10;
+  if (c === "\n") {
+    let n = 2;
+    while (/[ \t]/.test(src[s + n] ?? "")) n++;
+    return n;
+  }
+  return 2;
+}

@@ -1,0 +1,64 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { memoryIO } from "../../src/cli/io.js";
+import { runValidate } from "../../src/definition/command.js";
+import { fixture, fixturesDir } from "./helpers.js";
+
+const f = (name: string): string => path.join(fixturesDir, name);
+
+describe("karta validate", () => {
+  test("a valid definition: exit 0 and a summary", async () => {
+    const io = memoryIO();
+    assert.equal(await runValidate([f("valid/pytorchjob.yaml")], io), 0);
+    assert.equal(io.out, "1 file, 1 definition: 0 errors, 0 warnings, 0 notices\n");
+  });
+
+  test("errors: file:line:col lines sorted by position, exit 1", async () => {
+    const io = memoryIO();
+    assert.equal(await runValidate([f("invalid/child-owner-refs.yaml")], io), 1);
+    const lines = io.out.trimEnd().split("\n");
+    assert.equal(lines[1], `${f("invalid/child-owner-refs.yaml")}:14:9: error: spec.structureDefinition.childComponents[0]: child component 'launcher' has no owner ref`);
+    assert.equal(lines.at(-1), "1 file, 1 definition: 4 errors, 1 warning, 0 notices");
+  });
+
+  test("warnings alone pass; --strict makes them fail", async () => {
+    const io = memoryIO();
+    assert.equal(await runValidate([f("invalid/lint.yaml")], io), 0);
+    assert.equal(await runValidate(["--strict", f("invalid/lint.yaml")], memoryIO()), 1);
+  });
+
+  test("--crd checks workload paths; -o json lists the same records", async () => {
+    const io = memoryIO();
+    assert.equal(await runValidate(["--crd", f("crds"), "-o", "json", f("invalid/crd-paths.yaml")], io), 1);
+    const out = JSON.parse(io.out) as { diagnostics: { severity: string; path: string; message: string; source: { line: number; column: number } }[]; summary: { errors: number } };
+    assert.equal(out.summary.errors, 5);
+    const typo = out.diagnostics.find((d) => d.message.includes("did you mean .spec.pytorchReplicaSpecs?"));
+    assert.deepEqual(typo?.source, { file: f("invalid/crd-paths.yaml"), line: 21, column: 37 });
+  });
+
+  test("directories recursively and standard input", async () => {
+    const io = memoryIO(fixture("valid/jobset-fragment.yaml"));
+    assert.equal(await runValidate([f("valid"), "-"], io), 0);
+    assert.match(io.out, /^3 files, 3 definitions: 0 errors/m);
+  });
+
+  test("usage errors and unreadable files exit 2", async () => {
+    const none = memoryIO();
+    assert.equal(await runValidate([], none), 2);
+    assert.match(none.err, /no files to validate/);
+    const badOpt = memoryIO();
+    assert.equal(await runValidate(["-o", "yaml", "x.yaml"], badOpt), 2);
+    assert.match(badOpt.err, /-o must be text or json, not 'yaml'/);
+    const missing = memoryIO();
+    assert.equal(await runValidate([f("valid/pytorchjob.yaml"), f("does-not-exist.yaml")], missing), 2);
+    assert.match(missing.err, /cannot read .*does-not-exist\.yaml/);
+  });
+
+  test("--help prints usage with an example", async () => {
+    const io = memoryIO();
+    assert.equal(await runValidate(["--help"], io), 0);
+    assert.match(io.out, /^Usage: karta validate/);
+    assert.match(io.out, /Example:/);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { loadDefinitions } from "../../src/definition/load.js";
+import { fixture } from "./helpers.js";
+
+describe("loadDefinitions", () => {
+  test("loads a full Karta with its fields typed and positioned", () => {
+    const r = loadDefinitions(fixture("valid/pytorchjob.yaml"), "pytorchjob.yaml");
+    assert.deepEqual(r.diagnostics, []);
+    assert.equal(r.definitions.length, 1);
+    const def = r.definitions[0]!;
+    assert.equal(def.shape, "Karta");
+    const sd = def.karta.spec.structureDefinition;
+    assert.equal(sd.rootComponent.kind?.kind, "PyTorchJob");
+    assert.equal(sd.childComponents?.[1]?.specDefinition?.podTemplateSpecPath, ".spec.pytorchReplicaSpecs.Worker.template");
+    assert.deepEqual(sd.rootComponent.suspendDefinition?.suspendActions[0], { path: ".spec.runPolicy.suspend", value: true });
+    // childComponents[1].ownerRef is on line 43, its value at column 19.
+    assert.deepEqual(def.locate(["spec", "structureDefinition", "childComponents", 1, "ownerRef"]), { file: "pytorchjob.yaml", line: 43, column: 19 });
+    assert.deepEqual(def.locate(["spec", "structureDefinition", "childComponents", 1, "ownerRef"], { atKey: true }), { file: "pytorchjob.yaml", line: 43, column: 9 });
+    // A position inside a quoted jq expression: character 1 of the keyPath is 'm' of .metadata (the quote is column 22).
+    assert.deepEqual(def.locateInValue(["spec", "structureDefinition", "childComponents", 1, "podSelector", "componentTypeSelector", "keyPath"], 1), {
+      file: "pytorchjob.yaml",
+      line: 52,
+      column: 24,
+    });
+  });
+
+  test("normalises the fragment style, keeping positions of the written fields", () => {
+    const r = loadDefinitions(fixture("valid/jobset-fragment.yaml"), "f.yaml");
+    assert.deepEqual(r.diagnostics, []);
+    const def = r.definitions[0]!;
+    assert.equal(def.shape, "fragment");
+    assert.equal(def.karta.apiVersion, "run.ai/v1alpha1");
+    assert.equal(def.karta.spec.structureDefinition.childComponents?.[0]?.instanceIdPath, ".spec.replicatedJobs[].name");
+    assert.equal(def.karta.spec.optimizationInstructions?.gangScheduling?.podGroup?.subGroups?.[0]?.topology?.requiredTopologyLevel, "zone");
+    assert.deepEqual(def.locate(["spec", "structureDefinition", "childComponents", 0, "instanceIdPath"]), { file: "f.yaml", line: 24, column: 21 });
+    assert.deepEqual(def.locate(["spec", "optimizationInstructions", "gangScheduling", "podGroup", "name"]), { file: "f.yaml", line: 31, column: 13 });
+  });
+
+  test("accepts a bare spec, a Karta without apiVersion/kind, a List, several documents and JSON", () => {
+    const bare = `structureDefinition:\n  rootComponent:\n    name: job\n`;
+    const r1 = loadDefinitions(bare, "bare.yaml");
+    assert.equal(r1.definitions[0]?.shape, "spec");
+    assert.deepEqual(r1.definitions[0]?.locate(["spec", "structureDefinition", "rootComponent", "name"]), { file: "bare.yaml", line: 3, column: 11 });
+
+    const specOnly = `{"spec": {"structureDefinition": {"rootComponent": {"name": "isvc"}}}}`;
+    const r2 = loadDefinitions(specOnly, "seed.json");
+    assert.equal(r2.definitions[0]?.karta.kind, "Karta");
+    assert.deepEqual(r2.diagnostics, []);
+
+    const list = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: run.ai/v1alpha1\n  kind: Karta\n  spec:\n    structureDefinition:\n      rootComponent: {name: a}\n- spec:\n    structureDefinition:\n      rootComponent: {name: b, ownerName: x}\n`;
+    const r3 = loadDefinitions(list, "list.yaml");
+    assert.deepEqual(r3.definitions.map((d) => d.karta.spec.structureDefinition.rootComponent.name), ["a", "b"]);
+    assert.equal(r3.diagnostics.length, 1);
+    assert.equal(r3.diagnostics[0]?.message, 'unknown field "ownerName"; did you mean "ownerRef"?');
+    assert.deepEqual(r3.diagnostics[0]?.source, { file: "list.yaml", line: 11, column: 32 });
+
+    const multi = `rootComponent: {name: a}\n---\nrootComponent: {name: b}\n---\n`;
+    const r4 = loadDefinitions(multi, "multi.yaml");
+    assert.deepEqual(r4.definitions.map((d) => d.document), [0, 1]);
+  });
+
+  test("reports YAML syntax errors, documents that are not Kartas and the former kind name", () => {
+    const r1 = loadDefinitions("spec:\n  structureDefinition: [\n", "bad.yaml");
+    assert.equal(r1.definitions.length, 0);
+    assert.equal(r1.diagnostics[0]?.severity, "error");
+    assert.equal(r1.diagnostics[0]?.code, "yaml");
+    assert.equal(r1.diagnostics[0]?.source?.file, "bad.yaml");
+
+    const r2 = loadDefinitions("apiVersion: apps/v1\nkind: Deployment\nspec: {}\n", "dep.yaml");
+    assert.match(r2.diagnostics[0]!.message, /^not a Karta \(kind is "Deployment"\)/);
+    assert.deepEqual(r2.diagnostics[0]?.source, { file: "dep.yaml", line: 2, column: 7 });
+
+    const r3 = loadDefinitions("apiVersion: optimization.nvidia.com/v1alpha1\nkind: ResourceInterface\nspec: {}\n", "ri.yaml");
+    assert.match(r3.diagnostics[0]!.message, /former name of Karta/);
+
+    const r4 = loadDefinitions("- 1\n- 2\n", "seq.yaml");
+    assert.match(r4.diagnostics[0]!.message, /the document is not a mapping/);
+  });
+
+  test("unknown fields get a did-you-mean at the key; wrong types are reported at the value", () => {
+    const r = loadDefinitions(fixture("invalid/unknown-fields.yaml"), "u.yaml");
+    const got = r.diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.message}`);
+    assert.deepEqual(got, [
+      '13:7 unknown field "referencedComponents": not a Karta field; a child component names its parent with ownerRef',
+      '16:9 unknown field "ownerName"; did you mean "ownerRef"?',
+      '19:11 unknown field "fragmentedPodDefinition"; did you mean "fragmentedPodSpecDefinition"?',
+      '24:20 expected a string, got the number 1; quote it: "1"',
+    ]);
+    // The decoded Karta leaves out what it could not decode.
+    const child = r.definitions[0]!.karta.spec.structureDefinition.childComponents![0]!;
+    assert.equal("ownerName" in child, false);
+    assert.equal(child.podSelector?.componentTypeSelector?.value, undefined);
+  });
+
+  test("a typo in a field name is suggested by edit distance", () => {
+    const r = loadDefinitions("rootComponent:\n  name: x\n  scaleDefinition: {replicaPath: .spec.replicas}\n", "t.yaml");
+    assert.equal(r.diagnostics[0]?.message, 'unknown field "replicaPath"; did you mean "replicasPath"?');
+    assert.equal(r.diagnostics[0]?.path, "spec.structureDefinition.rootComponent.scaleDefinition.replicaPath");
+  });
+});
