@@ -67,6 +67,10 @@ function decodeValue(value: unknown, type: FieldType, path: PathSegment[], issue
       return value;
     case "string":
       if (typeof value === "string") {
+        if (type.minLength !== undefined && value.length < type.minLength) {
+          issues.push({ path, diagnostic: { severity: "error", path: formatPath(path), message: "must not be empty", code: "empty-value" } });
+          return undefined;
+        }
         if (type.enum && !type.enum.includes(value)) {
           issues.push({
             path,
@@ -98,6 +102,12 @@ function decodeValue(value: unknown, type: FieldType, path: PathSegment[], issue
         issues.push(typeIssue(path, "a list", value));
         return undefined;
       }
+      if (type.minItems !== undefined && value.length < type.minItems) {
+        issues.push({
+          path,
+          diagnostic: { severity: "error", path: formatPath(path), message: `must have at least ${type.minItems} item${type.minItems === 1 ? "" : "s"}`, code: "empty-value" },
+        });
+      }
       const out: unknown[] = [];
       value.forEach((item, i) => {
         const decoded = decodeValue(item, type.items, [...path, i], issues);
@@ -110,6 +120,9 @@ function decodeValue(value: unknown, type: FieldType, path: PathSegment[], issue
       if (!isPlainObject(value)) {
         issues.push(typeIssue(path, "a map", value));
         return undefined;
+      }
+      if (type.minProperties !== undefined && Object.keys(value).length < type.minProperties) {
+        issues.push({ path, diagnostic: { severity: "error", path: formatPath(path), message: "must not be empty", code: "empty-value" } });
       }
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {

@@ -38,6 +38,8 @@ export type Resolution =
   /** Step `at` does not exist; `suggestion` is the closest field there, `reason` why it fails. */
   | { status: "missing"; at: number; suggestion?: string; known: string[]; reason: "no-field" | "not-object" | "not-list" };
 
+const EMBEDDED_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
+
 /** Resolves `steps` in `schema`. */
 export function resolvePath(schema: OpenApiSchema, steps: readonly Step[], embedded?: EmbeddedSchemas): Resolution {
   let current: OpenApiSchema[] = [schema];
@@ -70,6 +72,9 @@ export function resolvePath(schema: OpenApiSchema, steps: readonly Step[], embed
           next.push(prop);
           // A field with a default is filled in by the API server: never absent.
           if (alt.required?.includes(step.name) || prop.default !== undefined) isRequired = true;
+        } else if (alt["x-kubernetes-embedded-resource"] === true && EMBEDDED_FIELDS.has(step.name)) {
+          // An embedded resource has apiVersion, kind and metadata even when its schema does not list them.
+          next.push(step.name === "metadata" ? (embedded?.objectMeta ?? { type: "object" }) : { type: "string" });
         } else if (typeof alt.additionalProperties === "object") next.push(alt.additionalProperties);
         else if (alt["x-kubernetes-preserve-unknown-fields"] === true) next.push({ "x-kubernetes-preserve-unknown-fields": true });
         else if (alt.additionalProperties === true) next.push({ "x-kubernetes-preserve-unknown-fields": true });

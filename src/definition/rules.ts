@@ -120,14 +120,6 @@ function checkComponent(c: Located, err: Report, warn: Report): void {
     if (ts.keyPath === undefined && ts.matchLabels === undefined) err(tsPath, "at least one of keyPath or matchLabels must be set", "type-selector");
     if (ts.value !== undefined && ts.keyPath === undefined) err([...tsPath, "value"], "value requires keyPath", "type-selector");
   }
-  const susp = comp.suspendDefinition;
-  if (susp) {
-    for (const list of ["suspendActions", "resumeActions"] as const) {
-      if (Array.isArray(susp[list]) && susp[list].length === 0) {
-        err([...c.path, "suspendDefinition", list], `${list} must have at least one action`, "suspend-actions");
-      }
-    }
-  }
 }
 
 /** Follows owner refs from every child; returns the first component found on a cycle. */

@@ -98,4 +98,19 @@ describe("loadDefinitions", () => {
     assert.equal(r.diagnostics[0]?.message, 'unknown field "replicaPath"; did you mean "replicasPath"?');
     assert.equal(r.diagnostics[0]?.path, "spec.structureDefinition.rootComponent.scaleDefinition.replicaPath");
   });
+
+  test("empty values where the CRD requires content", () => {
+    const text = `rootComponent:
+  name: x
+  suspendDefinition: {suspendActions: [], resumeActions: [{path: .spec.suspend, value: false}]}
+  podSelector:
+    componentTypeSelector: {keyPath: "", matchLabels: {}}
+`;
+    const got = loadDefinitions(text, "e.yaml").diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.path}: ${d.message}`);
+    assert.deepEqual(got, [
+      "3:39 spec.structureDefinition.rootComponent.suspendDefinition.suspendActions: must have at least 1 item",
+      "5:38 spec.structureDefinition.rootComponent.podSelector.componentTypeSelector.keyPath: must not be empty",
+      "5:55 spec.structureDefinition.rootComponent.podSelector.componentTypeSelector.matchLabels: must not be empty",
+    ]);
+  });
 });

@@ -50,4 +50,15 @@ describe("resolving paths in OpenAPI schemas", () => {
     const scalar = resolvePath(schema, steps(".spec.port.value"), embedded);
     assert.equal(scalar.status === "missing" && scalar.reason, "not-object");
   });
+
+  test("an embedded resource has apiVersion, kind and metadata even when its schema leaves them out", () => {
+    const schema: OpenApiSchema = {
+      type: "object",
+      properties: { spec: { type: "object", properties: { job: { type: "object", "x-kubernetes-embedded-resource": true, properties: { spec: { type: "object", properties: { parallelism: { type: "integer" } } } } } } } },
+    };
+    assert.equal(resolvePath(schema, steps('.spec.job.metadata.labels["a"]'), embedded).status, "ok");
+    assert.equal(resolvePath(schema, steps(".spec.job.kind"), embedded).status, "ok");
+    assert.equal(resolvePath(schema, steps(".spec.job.spec.parallelism"), embedded).status, "ok");
+    assert.equal(resolvePath(schema, steps(".spec.job.status"), embedded).status, "missing");
+  });
 });
