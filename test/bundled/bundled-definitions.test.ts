@@ -191,6 +191,42 @@ describe("gang minimum follows KAI's native rule when the workload changes", () 
   });
 });
 
+/** Where the Karta language cannot follow KAI (docs/definitions.md): the definitions' actual answer, and KAI's. */
+const documentedDifferences: (GangCase & { kai: number[] })[] = [
+  { fixture: "JobSet", what: "InOrder startup: still every replicated job", vary: (w) => (at(w, "spec", "startupPolicy").startupPolicyOrder = "InOrder"), minMember: [9], kai: [1] /* minSubGroup 1: the driver alone */ },
+  { fixture: "LeaderWorkerSet", what: "LeaderReady startup: still the whole group", vary: (w) => (at(w, "spec").startupPolicy = "LeaderReady"), minMember: [3, 3], kai: [3, 3] /* 1 while the leader is unscheduled */ },
+  {
+    fixture: "RayCluster",
+    what: "in-tree autoscaling, cpu-workers minReplicas 0: its replicas count",
+    vary: (w) => {
+      at(w, "spec").enableInTreeAutoscaling = true;
+      at(w, "spec", "workerGroupSpecs", 1).minReplicas = 0;
+    },
+    minMember: [8],
+    kai: [5],
+  },
+  {
+    fixture: "MPIJob",
+    what: "WaitForWorkersReady with one worker: the launcher is counted",
+    vary: (w) => (at(w, "spec", "mpiReplicaSpecs", "Worker").replicas = 1),
+    minMember: [2],
+    kai: [1],
+  },
+];
+
+describe("documented differences from KAI's native grouping", () => {
+  for (const g of documentedDifferences) {
+    test(`${g.fixture}: ${g.what} -> minMember ${g.minMember.join(", ")} (KAI: ${g.kai.join(", ")})`, () => {
+      const c = caseNamed(g.fixture);
+      const workload = clone(c.workload);
+      g.vary(workload);
+      const r = run(c, workload);
+      assert.deepEqual(errors(r), []);
+      assert.deepEqual(minMembers({ ...r, groups: [...r.groups].sort((a, b) => a.name.localeCompare(b.name)) }), g.minMember);
+    });
+  }
+});
+
 /** A fixture's status block replaced, and the generic statuses the definition must give. */
 interface StatusCase {
   fixture: string;
