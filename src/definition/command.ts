@@ -32,8 +32,8 @@ Output: file:line:col: error|warning|notice: <field path>: <message>, then a sum
 Exit code: 0 valid (warnings allowed), 1 errors, 2 usage error or unreadable input.
 
 Example:
-  karta validate --crd crds/pytorchjob.yaml --strict definitions/kubeflow-org-pytorchjob-v1.yaml
-  definitions/kubeflow-org-pytorchjob-v1.yaml:61:43: error: spec.structureDefinition.childComponents[1].specDefinition.podTemplateSpecPath: .spec.pytorchReplicaSpec: PyTorchJob kubeflow.org/v1 (CRD pytorchjobs.kubeflow.org) has no field 'pytorchReplicaSpec' at .spec; did you mean .spec.pytorchReplicaSpecs?
+  $ karta validate --crd crds/ pytorchjob-karta.yaml
+  pytorchjob-karta.yaml:21:37: error: spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath: .spec.pytorchReplicaSpec: PyTorchJob kubeflow.org/v1 (CRD pytorchjobs.kubeflow.org) has no field 'pytorchReplicaSpec' at .spec; did you mean .spec.pytorchReplicaSpecs?
   1 file, 1 definition: 1 error, 0 warnings, 0 notices
 `;
 

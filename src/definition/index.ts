@@ -6,7 +6,7 @@
 export * from "./types.js";
 export { formatDiagnostic, formatPath, sortDiagnostics, countSeverities } from "./diagnostic.js";
 export type { Diagnostic, Severity, SourcePosition, PathSegment } from "./diagnostic.js";
-export { loadDefinitions, definitionFromObject } from "./load.js";
+export { loadDefinitions, loadDefinitionValue, definitionFromObject } from "./load.js";
 export type { Definition, DefinitionShape, LoadResult } from "./load.js";
 export { validateDefinition, validateText, checkKarta } from "./validate.js";
 export type { ValidateOptions } from "./validate.js";

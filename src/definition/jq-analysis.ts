@@ -61,15 +61,25 @@ interface Context {
   depth: number;
 }
 
+/** The builtin predicate of the analysis running (analyses are synchronous, one at a time). */
+let builtinCheck: BuiltinPredicate = (name) => JQ_BUILTIN_NAMES.has(name);
+
 const VALUE: Abstract = { kind: "value" };
 const UNKNOWN: Abstract = { kind: "unknown" };
 const MAX_DEPTH = 12;
 const MAX_OUTPUTS = 64;
 const PREDEFINED_VARS = new Set(["ENV", "__loc__", "__prog_args", "__prog_name"]);
 
-/** Analyses an expression's AST. Pure; never throws on any AST the parser produces. */
-export function analyze(ast: Node): Analysis {
+/** Whether `name/arity` is a builtin: by default, a jq 1.7 builtin name of any arity. */
+export type BuiltinPredicate = (name: string, arity: number) => boolean;
+
+/**
+ * Analyses an expression's AST. Pure; never throws on any AST the parser produces.
+ * `isBuiltin` tells which calls jq defines (the engine's own list, when given).
+ */
+export function analyze(ast: Node, isBuiltin: BuiltinPredicate = (name) => JQ_BUILTIN_NAMES.has(name)): Analysis {
   const state: Analysis = { reads: [], dynamic: [], results: [], undefinedFunctions: [], undefinedVariables: [], hazards: [] };
+  builtinCheck = isBuiltin;
   const env: Env = { vars: new Map(), funcs: new Map(), closures: new Map() };
   const outputs = evaluate(ast, [{ kind: "path", steps: [], defaulted: false }], env, { guarded: false, depth: 0 }, state);
   for (const o of outputs) {
@@ -330,7 +340,7 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
     return evaluate(def.body, [input], { vars, funcs, closures }, { ...ctx, depth: ctx.depth + 1 }, st);
   }
 
-  if (!JQ_BUILTIN_NAMES.has(name)) {
+  if (!builtinCheck(name, args.length)) {
     st.undefinedFunctions.push({ name, arity: args.length, span: node.span, node });
     for (const a of args) sub(a);
     return [UNKNOWN];

@@ -21,6 +21,8 @@ export interface JqFrontEnd {
   parse(text: string): Node;
   /** The failure message `JQ expression '<e>' failed validation: <reason>`, or undefined when safe. */
   safeProfile(ast: Node, text: string): string | undefined;
+  /** The engine's builtins as `name/arity`; without it, a table of jq 1.7 builtin names decides. */
+  builtins?: ReadonlySet<string>;
 }
 
 /** What the workload-side paths are checked against. */
@@ -70,7 +72,8 @@ export function checkExpression(e: Expression, jq: JqFrontEnd, workload: Workloa
     });
     return { expression: e, ast };
   }
-  const analysis = analyze(ast);
+  const builtins = jq.builtins;
+  const analysis = analyze(ast, builtins ? (name, arity) => builtins.has(`${name}/${arity}`) : undefined);
   checkNames(e, ast, analysis, findings);
   checkAssignable(e, ast, findings);
   if (documentOf(e.role) === "pod") checkOnPod(e, analysis, findings);
@@ -90,8 +93,8 @@ function at(e: Expression, span: Span | undefined): number {
 function checkNames(e: Expression, ast: Node, analysis: Analysis, findings: Finding[]): void {
   // A grouping key that is a bare word (`gpu`) is a literal key, as the authoring guide allows.
   const literalKey = e.role === "groupKey" && ast.type === "Call" && ast.args.length === 0;
+  if (literalKey) return;
   for (const f of analysis.undefinedFunctions) {
-    if (literalKey && f.node === ast) continue;
     if (f.arity === 0 && isPathHead(ast, f.node)) {
       const fixed = e.text.slice(0, f.span.start) + "." + e.text.slice(f.span.start);
       findings.push({
@@ -115,10 +118,6 @@ function isPathHead(ast: Node, call: Node): boolean {
   let found = false;
   const visit = (n: Node): void => {
     if (found) return;
-    if (n === call) {
-      found = true;
-      return;
-    }
     if (n.type === "Index" || n.type === "Iterate" || n.type === "Slice") {
       let t: Node = n;
       while (t.type === "Index" || t.type === "Iterate" || t.type === "Slice") t = t.target;

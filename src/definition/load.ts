@@ -8,7 +8,8 @@
 import { formatPath, type Diagnostic, type PathSegment, type SourcePosition } from "./diagnostic.js";
 import { decodeObject, isPlainObject, type DecodeIssue } from "./decode.js";
 import { KARTA_API_VERSION, KARTA_KIND, type Karta } from "./types.js";
-import { parseSourceDocuments, scalarOffset, type SourceMap } from "./yaml-source.js";
+import { LineCounter } from "yaml";
+import { parseSourceDocuments, scalarOffset, SourceMap } from "./yaml-source.js";
 
 /** How a definition was written. */
 export type DefinitionShape = "Karta" | "List" | "spec" | "fragment";
@@ -90,6 +91,10 @@ function addDefinition(
   diagnostics: Diagnostic[],
 ): void {
   const file = sourceMap.file;
+  const report = (d: Diagnostic): void => {
+    if (d.source === undefined) delete d.source;
+    diagnostics.push(d);
+  };
   const position = (docPath: PathSegment[], atKey = false): SourcePosition | undefined => {
     const found = sourceMap.find(docPath);
     if (!found) return undefined;
@@ -97,7 +102,7 @@ function addDefinition(
     return { file, ...sourceMap.lineColumn(offset) };
   };
   if (!isPlainObject(value)) {
-    diagnostics.push({ severity: "error", path: "", message: notAKarta("not a mapping"), source: position(inDocument([])), code: "shape" });
+    report({ severity: "error", path: "", message: notAKarta("not a mapping"), source: position(inDocument([])), code: "shape" });
     return;
   }
   let raw: Record<string, unknown>;
@@ -107,7 +112,7 @@ function addDefinition(
   if ("apiVersion" in value || "kind" in value || "spec" in value) {
     shape = listShape ?? ("apiVersion" in value || "kind" in value ? "Karta" : "spec");
     if (value.kind === "ResourceInterface" || (typeof value.apiVersion === "string" && value.apiVersion.startsWith("optimization.nvidia.com/"))) {
-      diagnostics.push({
+      report({
         severity: "error",
         path: "kind",
         message: "ResourceInterface (optimization.nvidia.com/v1alpha1) is the former name of Karta: write apiVersion: run.ai/v1alpha1 and kind: Karta",
@@ -117,7 +122,7 @@ function addDefinition(
       return;
     }
     if ("kind" in value && value.kind !== KARTA_KIND) {
-      diagnostics.push({
+      report({
         severity: "error",
         path: "kind",
         message: notAKarta(`kind is ${JSON.stringify(value.kind)}`),
@@ -154,7 +159,7 @@ function addDefinition(
       return p.length === 1 ? [] : undefined;
     };
   } else {
-    diagnostics.push({ severity: "error", path: "", message: notAKarta("no spec, structureDefinition or rootComponent"), source: position(inDocument([])), code: "shape" });
+    report({ severity: "error", path: "", message: notAKarta("no spec, structureDefinition or rootComponent"), source: position(inDocument([])), code: "shape" });
     return;
   }
 
@@ -171,7 +176,7 @@ function addDefinition(
   for (const issue of issues) {
     // A root kind without group/version/kind is reported by the rule, in the reference's words.
     if (issue.diagnostic.code === "required-field" && issue.diagnostic.path === "spec.structureDefinition.rootComponent.kind") continue;
-    diagnostics.push({ ...issue.diagnostic, source: position(toDocument(issue.path), issue.atKey) });
+    report({ ...issue.diagnostic, source: position(toDocument(issue.path), issue.atKey) });
   }
   if (!decoded) return;
   definitions.push({
@@ -190,7 +195,21 @@ function addDefinition(
   });
 }
 
-/** A definition built in code (no source file): positions are unknown. */
+/**
+ * Loads a Karta given as a plain value (e.g. an object read from the Kubernetes API): the same shapes,
+ * decoding and diagnostics as {@link loadDefinitions}, without source positions.
+ */
+export function loadDefinitionValue(value: unknown, file = "<object>"): LoadResult {
+  const definitions: Definition[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const sourceMap = new SourceMap(file, new LineCounter());
+  if (isPlainObject(value) && (value.kind === "List" || value.kind === "KartaList") && Array.isArray(value.items)) {
+    value.items.forEach((item, i) => addDefinition(item, "List", sourceMap, 0, (p) => ["items", i, ...p], definitions, diagnostics));
+  } else addDefinition(value, undefined, sourceMap, 0, (p) => p, definitions, diagnostics);
+  return { definitions, diagnostics };
+}
+
+/** A definition built in code (no source file, not decoded): positions are unknown. */
 export function definitionFromObject(karta: Karta, file = "<memory>"): Definition {
   return { karta, file, document: 0, shape: "Karta", locate: () => undefined, locateInValue: () => undefined };
 }

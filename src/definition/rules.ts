@@ -83,7 +83,7 @@ export function checkStructure(karta: Karta): Finding[] {
     if (cycle) err([...cycle.path, "ownerRef"], `ownership cycle detected involving component ${cycle.name}`, "ownership-cycle");
   }
 
-  checkStatus(karta, err, warn);
+  checkStatus(karta, warn);
   checkAdditionalKinds(karta, [root, ...children], warn);
   checkGangScheduling(karta, byName, err, warn);
   return findings;
@@ -140,7 +140,8 @@ function findCycle(children: Located[], byName: Map<string, Located>): { name: s
   return undefined;
 }
 
-function checkStatus(karta: Karta, err: Report, warn: Report): void {
+/** Status mapping checks: the reference accepts all of these, so they warn. */
+function checkStatus(karta: Karta, warn: Report): void {
   const sd = karta.spec?.structureDefinition?.rootComponent?.statusDefinition;
   if (!sd || !sd.statusMappings) return;
   const base = [...ROOT, "statusDefinition"];
@@ -155,17 +156,17 @@ function checkStatus(karta: Karta, err: Report, warn: Report): void {
       if (!m) return;
       const p = [...base, "statusMappings", key, i];
       if (m.byPhase === undefined && m.byConditions === undefined && m.byExpression === undefined) {
-        err(p, "status matcher is empty: give byPhase, byConditions or byExpression", "empty-matcher");
+        warn(p, "status matcher is empty: give byPhase, byConditions or byExpression", "empty-matcher");
       }
       if (m.byPhase !== undefined && !sd.phaseDefinition) {
-        err([...p, "byPhase"], "byPhase needs a phaseDefinition (where the phase is)", "phase-definition");
+        warn([...p, "byPhase"], "byPhase without phaseDefinition never matches: say where the phase is (path: .status.phase)", "phase-definition");
       }
       if (m.byConditions !== undefined && !sd.conditionsDefinition) {
         warn([...p, "byConditions"], "byConditions without conditionsDefinition: say where the conditions are (path: .status.conditions)", "conditions-definition");
       }
       (m.byConditions ?? []).forEach((c, j) => {
         if (c && c.status === undefined && c.reason === undefined) {
-          err([...p, "byConditions", j], "at least one of status or reason must be used", "condition-matcher");
+          warn([...p, "byConditions", j], "at least one of status or reason must be used", "condition-matcher");
         }
       });
     });

@@ -1,8 +1,8 @@
 /**
  * The Karta schema (`kartas.run.ai`, `run.ai/v1alpha1`) as TypeScript types, with the JSON field names
  * of the reference CRD. Optional fields are optional here; every jq expression is a string.
- * The field-by-field descriptor that drives decoding, the JSON Schema and the CRD manifest is
- * `schema-source.ts`; a test checks that the two agree.
+ * The field-by-field table that drives decoding, the JSON Schema and the CRD manifest is
+ * `schema-source.ts`; the two are kept in step by hand (a field added to one must be added to the other).
  */
 
 /** The API group, version and kind of a Karta. */

@@ -15,6 +15,7 @@ import {
   JqLimitError,
   PathEmit,
   PathGen,
+  MAX_ARRAY_LENGTH,
   Stop,
   current,
   step,
@@ -25,6 +26,7 @@ import {
   JqValue,
   PathComponent,
   add,
+  checkArray,
   compare,
   delpaths,
   divide,
@@ -38,6 +40,7 @@ import {
   modulo,
   multiply,
   negate,
+  setKey,
   setpath,
   slice,
   subtract,
@@ -369,7 +372,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
       return (input, env, emit) => {
         const out: JqValue[] = [];
         const r = body(input, env, (v) => {
-          out.push(v);
+          if (out.push(v) > MAX_ARRAY_LENGTH) checkArray(out.length);
           return undefined;
         });
         return r || emit(out);
@@ -498,7 +501,7 @@ function compileObject(node: Extract<Node, { type: "Object" }>, scope: Scope | n
         return value(input, env, (v) => {
           // A fresh object per branch: a key or value with several outputs yields several objects.
           const o: JqObject = { ...acc };
-          o[k] = v;
+          setKey(o, k, v);
           return go(i + 1, o);
         });
       });

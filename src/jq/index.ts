@@ -197,8 +197,12 @@ function toJqError(e: unknown, outputs: unknown[]): unknown {
   if (e instanceof JqRuntimeError) return new JqError("error", errorMessageOf(e.value), e.value, outputs);
   if (e instanceof JqLimitError) return new JqError("limit", e.message, e.message, outputs);
   if (e instanceof JqHalt) return new JqError("halt", "halt", e.value, outputs, e.exitCode);
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return new JqError("limit", "evaluation nested too deeply (the input or the recursion is too deep)", null, outputs);
+  if (e instanceof RangeError) {
+    // The JS engine's own limits (stack depth, array or string size): report them as the budget they are.
+    const message = /call stack/i.test(e.message)
+      ? "evaluation nested too deeply (the input or the recursion is too deep)"
+      : `evaluation exceeded a size limit (${e.message})`;
+    return new JqError("limit", message, null, outputs);
   }
   return e;
 }

@@ -46,7 +46,11 @@ export interface Limits {
   maxOutputs: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxSteps: 50_000_000, maxDepth: 1000, maxOutputs: 10_000_000 };
+export const DEFAULT_LIMITS: Limits = { maxSteps: 20_000_000, maxDepth: 1000, maxOutputs: 10_000_000 };
+
+/** The largest array (elements) or string (UTF-16 units) a program may build: keeps memory bounded. */
+export const MAX_ARRAY_LENGTH = 1 << 24;
+export const MAX_STRING_LENGTH = 1 << 26;
 
 /** What a run can see of the world: nothing, unless the caller passes it. */
 export interface RunContext {

@@ -3,6 +3,7 @@
  * Values are JSON values (null, boolean, number, string, array, plain object); they are never mutated.
  */
 import { JqRuntimeError } from "./errors.js";
+import { JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH } from "./runtime.js";
 
 export type JqValue = null | boolean | number | string | JqValue[] | { [key: string]: JqValue };
 export type JqObject = { [key: string]: JqValue };
@@ -147,6 +148,24 @@ export function typeError(v: unknown, msg: string): JqRuntimeError {
   return new JqRuntimeError(`${typeOf(v)} (${dumpShort(v)}) ${msg}`);
 }
 
+/**
+ * Sets a key on a fresh object. `__proto__` must become an own property (a plain assignment would
+ * change the prototype instead), so it is defined explicitly.
+ */
+export function setKey(o: JqObject, k: string, v: JqValue): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** An object's own value for a key, or undefined: inherited members (`toString`, `__proto__`) are not fields. */
+export function getOwn(o: JqObject, k: string): JqValue | undefined {
+  const v = o[k];
+  if (v === undefined || typeof v === "function" || (k === "__proto__" && !Object.prototype.hasOwnProperty.call(o, k))) {
+    return undefined;
+  }
+  return v;
+}
+
 export function isObject(v: unknown): v is JqObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -157,8 +176,8 @@ export function add(a: unknown, b: unknown): JqValue {
   if (b === null) return a as JqValue;
   const ta = typeof a;
   if (ta === "number" && typeof b === "number") return (a as number) + b;
-  if (ta === "string" && typeof b === "string") return (a as string) + b;
-  if (Array.isArray(a) && Array.isArray(b)) return a.concat(b);
+  if (ta === "string" && typeof b === "string") return checkString((a as string).length + b.length) && (a as string) + b;
+  if (Array.isArray(a) && Array.isArray(b)) return checkArray(a.length + b.length) && a.concat(b);
   if (isObject(a) && isObject(b)) return { ...a, ...b };
   throw typeError2(a, b, "cannot be added");
 }
@@ -172,9 +191,9 @@ export function subtract(a: unknown, b: unknown): JqValue {
 function deepMerge(a: JqObject, b: JqObject): JqObject {
   const out: JqObject = { ...a };
   for (const k of Object.keys(b)) {
-    const x = out[k];
+    const x = getOwn(out, k);
     const y = b[k]!;
-    out[k] = isObject(x) && isObject(y) ? deepMerge(x, y) : y;
+    setKey(out, k, isObject(x) && isObject(y) ? deepMerge(x, y) : y);
   }
   return out;
 }
@@ -182,8 +201,18 @@ function deepMerge(a: JqObject, b: JqObject): JqObject {
 function repeatString(s: string, n: number): JqValue {
   if (!(n >= 0)) return null;
   const count = Math.floor(n);
-  if (s.length * count > 1 << 28) throw new JqRuntimeError("Repeat string result too long");
+  if (s.length * count > MAX_STRING_LENGTH) throw new JqRuntimeError("Repeat string result too long");
   return s.repeat(count);
+}
+
+/** Fails the run when a string or array would grow past the memory bound. */
+export function checkString(length: number): true {
+  if (length > MAX_STRING_LENGTH) throw new JqLimitError(`evaluation exceeded the limit of ${MAX_STRING_LENGTH} characters for a string`);
+  return true;
+}
+export function checkArray(length: number): true {
+  if (length > MAX_ARRAY_LENGTH) throw new JqLimitError(`evaluation exceeded the limit of ${MAX_ARRAY_LENGTH} elements for an array`);
+  return true;
 }
 
 export function multiply(a: unknown, b: unknown): JqValue {
@@ -249,10 +278,7 @@ export function splitString(s: string, sep: string): JqValue {
 /** `t[k]` with jq's rules for null, arrays (negative, fractional), objects and slices. */
 export function index(t: unknown, k: unknown): JqValue {
   if (typeof k === "string") {
-    if (isObject(t)) {
-      const v = t[k];
-      return v === undefined ? null : v;
-    }
+    if (isObject(t)) return getOwn(t, k) ?? null;
     if (t === null) return null;
     throw new JqRuntimeError(`Cannot index ${typeOf(t)} with string "${k}"`);
   }
@@ -361,9 +387,8 @@ function setIn(t: JqValue, path: unknown[], i: number, v: JqValue): JqValue {
   if (typeof k === "string") {
     if (t !== null && !isObject(t)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with string "${k}"`);
     const obj = (t ?? {}) as JqObject;
-    const child = obj[k];
     const out: JqObject = { ...obj };
-    out[k] = setIn(child === undefined ? null : child, path, i + 1, v);
+    setKey(out, k, setIn(getOwn(obj, k) ?? null, path, i + 1, v));
     return out;
   }
   if (typeof k === "number") {

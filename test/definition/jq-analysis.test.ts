@@ -75,3 +75,11 @@ describe("assignable paths", () => {
     assert.equal(notPath(".spec.jobs | to_entries[] | .value"), "to_entries");
   });
 });
+
+describe("builtins from the engine", () => {
+  test("a function the engine does not define is undefined even if jq 1.8 has it", () => {
+    const engine = new Set(["length/0", "select/1"]);
+    const a = analyze(parseJq(".spec.replicas | toarray | length"), (name, arity) => engine.has(`${name}/${arity}`));
+    assert.deepEqual(a.undefinedFunctions.map((f) => `${f.name}/${f.arity}`), ["toarray/0"]);
+  });
+});

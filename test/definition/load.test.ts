@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { loadDefinitions } from "../../src/definition/load.js";
+import { loadDefinitions, loadDefinitionValue } from "../../src/definition/load.js";
 import { fixture } from "./helpers.js";
 
 describe("loadDefinitions", () => {
@@ -112,5 +112,14 @@ describe("loadDefinitions", () => {
       "5:38 spec.structureDefinition.rootComponent.podSelector.componentTypeSelector.keyPath: must not be empty",
       "5:55 spec.structureDefinition.rootComponent.podSelector.componentTypeSelector.matchLabels: must not be empty",
     ]);
+  });
+
+  test("a plain value (as read from the API) loads the same way, without positions", () => {
+    const r = loadDefinitionValue({ apiVersion: "run.ai/v1alpha1", kind: "Karta", spec: { structureDefinition: { rootComponent: { name: "job", owner: "x" } } } });
+    assert.equal(r.definitions[0]?.karta.spec.structureDefinition.rootComponent.name, "job");
+    assert.deepEqual(r.diagnostics, [
+      { severity: "error", path: "spec.structureDefinition.rootComponent.owner", message: 'unknown field "owner"; did you mean "ownerRef"?', code: "unknown-field" },
+    ]);
+    assert.equal(r.definitions[0]?.locate(["spec"]), undefined);
   });
 });

@@ -74,6 +74,13 @@ describe("validation rules, one failing fixture each", () => {
     assert.deepEqual(validateText(text, "l.yaml", { lint: false }).diagnostics, []);
   });
 
+  test("an unknown function that is not a path head is reported as undefined, with its position", () => {
+    const text = `rootComponent:\n  name: r\n  kind: {group: example.com, version: v1, kind: Trainer}\n  statusDefinition: {statusMappings: {running: [{byPhase: Running}]}, phaseDefinition: {path: .status.phase}}\n  scaleDefinition: {replicasPath: ".spec.replicas | toarray | length"}\n`;
+    assert.deepEqual(records(text, "t.yaml"), [
+      "error 5:53 spec.structureDefinition.rootComponent.scaleDefinition.replicasPath: jq: function toarray/0 is not defined",
+    ]);
+  });
+
   test("a grouping key that is a bare word is a literal key, not a relative path", () => {
     const text = `rootComponent:\n  name: job\n  kind: {group: batch, version: v1, kind: Job}\n  specDefinition: {podTemplateSpecPath: .spec.template}\n  statusDefinition:\n    conditionsDefinition: {path: .status.conditions}\n    statusMappings:\n      completed: [{byConditions: [{type: Complete, status: "True"}]}]\noptimizationInstructions:\n  gangScheduling:\n    podGroups:\n    - name: gpu-jobs\n      members:\n      - componentName: job\n        filters: ['(.spec.containers[0].resources.limits["nvidia.com/gpu"] // 0) > 0']\n        groupByKeyPaths: [gpu]\n`;
     assert.deepEqual(records(text, "g.yaml"), []);
@@ -101,15 +108,17 @@ describe("published definitions (conformance catalog)", () => {
     const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
     assert.ok(files.length >= 15);
     const texts = files.map((f) => [f, readFileSync(path.join(dir, f), "utf8")] as const);
-    const start = performance.now();
+    // CPU time rather than wall time: the machine running the tests may be busy with other work.
+    const start = process.cpuUsage();
     for (const [f, text] of texts) {
       const r = validateText(text, f);
       assert.equal(r.definitions.length, 1, f);
       const errors = r.diagnostics.filter((d) => d.severity === "error");
       assert.deepEqual(errors, [], f);
     }
-    const ms = performance.now() - start;
-    assert.ok(ms < 1000, `took ${ms} ms`);
+    const used = process.cpuUsage(start);
+    const ms = (used.user + used.system) / 1000;
+    assert.ok(ms < 1000, `took ${ms} ms of CPU`);
   });
 
   test("the published definitions also pass against the test CRDs", { skip: !present }, () => {

@@ -356,17 +356,15 @@ export function typeErrorSubject(value: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Parser
 
-/** A parse failure: jq's message text and whether it was found at end of input. */
+/** A parse failure: jq's message, where it was found, and whether at end of input. */
 class ParseFailure {
   constructor(
     readonly msg: string,
     readonly line: number,
     readonly column: number,
     readonly atEof: boolean,
-    readonly bare = false,
   ) {}
   text(): string {
-    if (this.bare) return this.msg;
     return this.atEof
       ? `${this.msg} at EOF at line ${this.line}, column ${this.column}`
       : `${this.msg} at line ${this.line}, column ${this.column}`;
@@ -461,9 +459,11 @@ class TextParser {
     start: number,
     line: number,
     private readonly maxDepth: number,
+    col = 0,
   ) {
     this.pos = start;
     this.line = line;
+    this.col = col;
     this.end = text.length;
   }
 
@@ -546,7 +546,7 @@ class TextParser {
   /** Decodes the body of a string literal (between quotes), as jq's found_string does. */
   private stringBody(raw: string): string {
     if (raw.indexOf("\\") < 0) {
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
       if (/[\x00-\x1f]/.test(raw)) this.fail("Invalid string: control characters from U+0000 through U+001F must be escaped");
       return raw;
     }
@@ -726,6 +726,41 @@ class TextParser {
   }
 }
 
+/**
+ * The end (exclusive) of the array, object or string starting at `start`, found by scanning only
+ * brackets and quotes; -1 when the text ends first.
+ */
+function scanValueEnd(text: string, start: number): number {
+  const re = /["[\]{}]/g;
+  re.lastIndex = start;
+  let depth = 0;
+  for (;;) {
+    const m = re.exec(text);
+    if (m === null) return -1;
+    const i = m.index;
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let q = i + 1;
+      for (;;) {
+        q = text.indexOf('"', q);
+        if (q < 0) return -1;
+        let b = q - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((q - 1 - b) % 2 === 0) break;
+        q++;
+      }
+      if (depth === 0) return q + 1;
+      re.lastIndex = q + 1;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+    } else {
+      depth--;
+      if (depth === 0) return i + 1;
+      if (depth < 0) return -1;
+    }
+  }
+}
+
 /** Whether the value parsed by JSON.parse would have stayed within jq's parser stack limit. */
 function withinDepth(text: string, value: unknown, maxDepth: number): boolean {
   // Each open container or pending key takes a stack slot; fewer than maxDepth/2 brackets is always fine.
@@ -741,13 +776,34 @@ function withinDepth(text: string, value: unknown, maxDepth: number): boolean {
 
 /** Exact check: every container must open with fewer than maxDepth stack slots in use. */
 function stackDepthOk(value: unknown, maxDepth: number): boolean {
-  const work: [unknown, number][] = [[value, 0]];
-  while (work.length) {
-    const [v, used] = work.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (used >= maxDepth) return false;
-    if (Array.isArray(v)) for (const x of v) work.push([x, used + 1]);
-    else for (const k in v) work.push([(v as Record<string, unknown>)[k], used + 2]);
+  // Explicit stack (parallel arrays, no per-entry allocation) of containers still to visit.
+  const vals: object[] = [];
+  const used: number[] = [];
+  if (value !== null && typeof value === "object") {
+    vals.push(value);
+    used.push(0);
+  }
+  while (vals.length) {
+    const v = vals.pop()!;
+    const u = used.pop()!;
+    if (u >= maxDepth) return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (x !== null && typeof x === "object") {
+          vals.push(x);
+          used.push(u + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== null && typeof x === "object") {
+          vals.push(x);
+          used.push(u + 2);
+        }
+      }
+    }
   }
   return true;
 }
@@ -794,6 +850,23 @@ export function parseJsonText(text: string, opts?: { maxDepth?: number }): unkno
   throw new JqRuntimeError(`${msg} (while parsing '${text}')`);
 }
 
+const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * jq 1.7.1's `tonumber`: numbers pass through; strings are parsed as JSON text (so `" 12 "`, `"nan"`
+ * and `"1e1000"` are accepted and a syntax error reports jq's parser message); a string holding some
+ * other JSON value, or any other input, fails with `<kind> (<value>) cannot be parsed as a number`.
+ */
+export function toNumber(v: unknown): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "string") {
+    if (PLAIN_NUMBER.test(v)) return Number(v);
+    const parsed = parseJsonText(v);
+    if (typeof parsed === "number") return parsed;
+  }
+  throw new JqRuntimeError(`${typeErrorSubject(v)} cannot be parsed as a number`);
+}
+
 /**
  * Parses any number of JSON values from a text (CLI input: JSONL, concatenated or pretty-printed
  * values), yielding them in order. A leading BOM is skipped. Lines that are whole values go through
@@ -808,6 +881,7 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
   const n = text.length;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
+  let triedWhole = false;
   while (pos < n) {
     // Fast path: a line that is one whole value.
     let nl = text.indexOf("\n", pos);
@@ -819,8 +893,63 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       line++;
       continue;
     }
-    // Slow path from this line's start until a value ends at a line end.
-    const p = new TextParser(text, pos, line, maxDepth);
+    // A single document spanning lines (e.g. `kubectl get -o json`): one JSON.parse of the rest, tried
+    // once only (when several values follow it fails after the first, and retrying would be quadratic).
+    if (!triedWhole && nl < n) {
+      triedWhole = true;
+      const whole = fastParse(pos === 0 ? text : text.slice(pos), maxDepth);
+      if (whole.ok) {
+        yield whole.value;
+        return;
+      }
+    }
+    // Medium path: arrays, objects and strings delimited by a structural scan, each read by JSON.parse
+    // (typical input: pretty-printed values one after another, as `jq .` writes them).
+    let q = pos;
+    let qLine = line;
+    let lineStart = pos;
+    let crossed = false;
+    let multiline = false;
+    let resume = false;
+    for (;;) {
+      while (q < n) {
+        const c = text.charCodeAt(q);
+        if (c === 0x0a) {
+          qLine++;
+          lineStart = q + 1;
+          crossed = true;
+        } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
+        q++;
+      }
+      if (q >= n) return;
+      if (crossed && !multiline) {
+        // A new line starts with the next value: back to the line-based fast path (unless values span
+        // lines, as pretty-printed ones do, which the fast path would only fail on).
+        pos = lineStart;
+        line = qLine;
+        resume = true;
+        break;
+      }
+      const c = text.charCodeAt(q);
+      if (c !== 0x7b && c !== 0x5b && c !== 0x22) break;
+      const end = scanValueEnd(text, q);
+      if (end < 0) break;
+      const slice = text.slice(q, end);
+      const r = fastParse(slice, maxDepth);
+      if (!r.ok) break;
+      yield r.value;
+      multiline = false;
+      for (let i = slice.indexOf("\n"); i >= 0; i = slice.indexOf("\n", i + 1)) {
+        qLine++;
+        lineStart = q + i + 1;
+        multiline = true;
+      }
+      crossed = false;
+      q = end;
+    }
+    if (resume) continue;
+    // Slow path (jq's own parser, for exact errors and jq's extensions) until a value ends at a line end.
+    const p = new TextParser(text, q, qLine, maxDepth, widthOf(text, lineStart, q));
     for (;;) {
       let v: Slot;
       try {
@@ -832,7 +961,12 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       if (v === NO_VALUE) return;
       yield v;
       if (!p.idle()) continue;
-      // Resume the fast path if only blanks remain on this line.
+      // Resume the fast path if only blanks remain on this line (or a literal's end took the newline).
+      if (p.pos > 0 && text.charCodeAt(p.pos - 1) === 0x0a) {
+        pos = p.pos;
+        line = p.line;
+        break;
+      }
       let q = p.pos;
       while (q < n) {
         const c = text.charCodeAt(q);

@@ -30,7 +30,10 @@ export interface RegexMatch {
 
 /** A translated pattern. */
 interface Compiled {
+  /** With match indices (`d`), for match mode. */
   re: RegExp;
+  /** The same without indices, cheaper, for test mode. */
+  testRe: RegExp;
   /** Per Oniguruma group (1-based order): its JS group name and its jq-visible name. */
   groups: { js: string; name: string | null }[];
   global: boolean;
@@ -53,9 +56,12 @@ const WORD_CLASS = `[${WORD}]`;
 const NOT_WORD_CLASS = `[^${WORD}]`;
 const WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?!${WORD_CLASS})|(?<!${WORD_CLASS})(?=${WORD_CLASS}))`;
 const NOT_WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?=${WORD_CLASS})|(?<!${WORD_CLASS})(?!${WORD_CLASS}))`;
-const BOS = "(?<![\\s\\S])";
-const EOS = "(?![\\s\\S])";
-const SEMI_EOS = "(?=\\n?(?![\\s\\S]))";
+/** lastAtom marker: the previous item is an anchor or look-around, which cannot be repeated. */
+const ANCHOR = -2;
+// We never set the JS `m` flag, so `^`/`$` are the input's ends (and let V8 see anchored patterns).
+const BOS = "^";
+const EOS = "$";
+const SEMI_EOS = "(?=\\n?$)";
 
 /** POSIX bracket names to v-mode class contents (Oniguruma's Unicode definitions). */
 const POSIX: Record<string, string> = {
@@ -196,6 +202,7 @@ class Translator {
         case "{": {
           const q = this.quantifier();
           if (q === null) break; // a `{` that is not an interval is a literal
+          if (lastAtom === ANCHOR) this.err("target of repeat operator is invalid");
           if (lastAtom < 0) this.err("target of repeat operator is not specified");
           let atom = this.out.slice(lastAtom);
           if (/[*+?}]$/.test(atom) && !atom.endsWith("\\u{7d}") && this.isQuantified(atom)) atom = `(?:${atom})`;
@@ -207,19 +214,21 @@ class Translator {
           }
           continue;
         }
-        case "(":
-          lastAtom = this.out.length;
-          this.group(o, depth);
+        case "(": {
+          const at = this.out.length;
+          lastAtom = this.group(o, depth) ? ANCHOR : at;
           continue;
+        }
         case "[":
           lastAtom = this.out.length;
           this.pos++;
           this.out += this.charClass(o);
           continue;
-        case "\\":
-          lastAtom = this.out.length;
-          this.escape(o);
+        case "\\": {
+          const at = this.out.length;
+          lastAtom = this.escape(o) ? ANCHOR : at;
           continue;
+        }
         case ".":
           this.pos++;
           lastAtom = this.out.length;
@@ -227,12 +236,12 @@ class Translator {
           continue;
         case "^":
           this.pos++;
-          lastAtom = this.out.length;
+          lastAtom = ANCHOR;
           this.out += o.lines ? "(?<![^\\n])" : BOS;
           continue;
         case "$":
           this.pos++;
-          lastAtom = this.out.length;
+          lastAtom = ANCHOR;
           this.out += o.lines ? "(?![^\\n])" : SEMI_EOS;
           continue;
       }
@@ -286,12 +295,13 @@ class Translator {
     return { text, possessive: false };
   }
 
-  private group(o: Opts, depth: number): void {
+  /** Parses a group; returns true when it is a look-around (which cannot be repeated). */
+  private group(o: Opts, depth: number): boolean {
     const src = this.src;
     this.pos++; // (
     if (src[this.pos] !== "?") {
       this.capture(null, o, depth);
-      return;
+      return false;
     }
     this.pos++;
     const c = src[this.pos];
@@ -301,21 +311,21 @@ class Translator {
       this.out += "(?:";
       this.body(o, depth);
       this.out += ")";
-      return;
+      return false;
     }
     if (c === "=" || c === "!") {
       this.pos++;
       this.out += `(?${c}`;
       this.body(o, depth);
       this.out += ")";
-      return;
+      return true;
     }
     if (rest.startsWith("<=") || rest.startsWith("<!")) {
       this.pos += 2;
       this.out += `(?${rest.slice(0, 2)}`;
       this.body(o, depth);
       this.out += ")";
-      return;
+      return true;
     }
     if (c === ">") {
       this.pos++;
@@ -323,19 +333,19 @@ class Translator {
       this.out += `(?=(?<${name}>`;
       this.body(o, depth);
       this.out += `))\\k<${name}>`;
-      return;
+      return false;
     }
     if (c === "#") {
       const end = src.indexOf(")", this.pos);
       if (end < 0) this.err("end pattern in group");
       this.pos = end + 1;
-      return;
+      return false;
     }
     const named = /^(?:<([A-Za-z_][A-Za-z0-9_]*)>|'([A-Za-z_][A-Za-z0-9_]*)'|P<([A-Za-z_][A-Za-z0-9_]*)>)/.exec(rest);
     if (named) {
       this.pos += named[0].length;
       this.capture(named[1] ?? named[2] ?? named[3], o, depth);
-      return;
+      return false;
     }
     if (c === "<" || c === "'") this.err("invalid group name <>");
     const opt = /^([imsx]*)(?:-([imsx]*))?([:)])/.exec(rest);
@@ -355,7 +365,7 @@ class Translator {
         this.out += ")";
         if (depth === 0 && this.pos < src.length) this.err("unmatched close parenthesis");
       }
-      return;
+      return false;
     }
     if (c === "~") this.err("absent operator (?~...) is not supported");
     if (c === "(") this.err("conditional groups (?(cond)...) are not supported");
@@ -427,18 +437,20 @@ class Translator {
     return null;
   }
 
-  private escape(o: Opts): void {
+  /** Emits an escape; returns true when it is an anchor (which cannot be repeated). */
+  private escape(o: Opts): boolean {
     const src = this.src;
     if (this.pos + 1 >= src.length) this.err("end pattern at escape");
     const e = src[this.pos + 1];
     const cp = this.charEscape();
     if (cp !== null) {
       this.out += this.literal(cp, o);
-      return;
+      return false;
     }
-    const two = (s: string) => {
+    const two = (s: string, anchor = false): boolean => {
       this.pos += 2;
       this.out += s;
+      return anchor;
     };
     switch (e) {
       case "w":
@@ -454,18 +466,18 @@ class Translator {
       case "S":
         return two("\\P{White_Space}");
       case "b":
-        return two(WORD_BOUNDARY);
+        return two(WORD_BOUNDARY, true);
       case "B":
-        return two(NOT_WORD_BOUNDARY);
+        return two(NOT_WORD_BOUNDARY, true);
       case "A":
-        return two(BOS);
+        return two(BOS, true);
       case "z":
-        return two(EOS);
+        return two(EOS, true);
       case "Z":
-        return two(SEMI_EOS);
+        return two(SEMI_EOS, true);
       case "G":
         // Approximation: the start of the search, taken as the start of the string.
-        return two(BOS);
+        return two(BOS, true);
       case "R":
         return two("(?:\\r\\n|[\\n\\v\\f\\r\\u{85}\\u{2028}\\u{2029}])");
       case "N":
@@ -483,7 +495,7 @@ class Translator {
         if (!m) this.err("invalid character property name {}");
         this.pos += m[0].length;
         this.out += propertyClass(m[2], (e === "P") !== (m[1] === "^"));
-        return;
+        return false;
       }
       case "k": {
         const m = /^\\k(?:<([^>]*)>|'([^']*)')/.exec(src.slice(this.pos));
@@ -491,7 +503,7 @@ class Translator {
         this.pos += m[0].length;
         const ref = m[1] ?? m[2];
         this.backref(/^\d+$/.test(ref) ? Number(ref) : ref, o);
-        return;
+        return false;
       }
       case "g":
         this.err("subexpression calls (\\g) are not supported");
@@ -501,19 +513,20 @@ class Translator {
         const text = src.slice(this.pos + 2, end < 0 ? src.length : end);
         this.pos = end < 0 ? src.length : end + 2;
         this.out += "(?:" + [...text].map((ch) => this.literal(ch.codePointAt(0)!, o)).join("") + ")";
-        return;
+        return false;
       }
     }
     if (e >= "1" && e <= "9") {
       const m = /^\\(\d+)/.exec(src.slice(this.pos))!;
       this.pos += m[0].length;
       this.backref(Number(m[1]), o);
-      return;
+      return false;
     }
     // Any other escaped character stands for itself (Perl_NG: `\h` is `h`).
     const c = src.codePointAt(this.pos + 1)!;
     this.pos += 1 + String.fromCodePoint(c).length;
     this.out += this.literal(c, o);
+    return false;
   }
 
   /** After `[`: a bracket expression up to its `]`, as v-mode class source. */
@@ -652,10 +665,21 @@ const FLAG_CHARS = /^[gixnsplm]*$/;
 const cache = new Map<string, Compiled>();
 const CACHE_LIMIT = 512;
 
+let lastRegex = "";
+let lastFlags = "";
+let lastCompiled: Compiled | null = null;
+
 function compile(regex: string, flags: string): Compiled {
+  // The same pattern is typically applied to many inputs in a row.
+  if (lastCompiled !== null && regex === lastRegex && flags === lastFlags) return lastCompiled;
   const key = flags + "\u0000" + regex;
   const hit = cache.get(key);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined) {
+    lastRegex = regex;
+    lastFlags = flags;
+    lastCompiled = hit;
+    return hit;
+  }
   const base: Opts = { i: false, dotAll: false, lines: false, x: false };
   let global = false;
   let notEmpty = false;
@@ -672,14 +696,22 @@ function compile(regex: string, flags: string): Compiled {
   let re: RegExp;
   try {
     source = t.translate();
+    if (notEmpty) {
+      // FIND_NOT_EMPTY: remember the rest of the input at the start and refuse to end where it still
+      // begins (an empty match), so the engine backtracks into a non-empty alternative.
+      source = `(?=(?<_rest>[\\s\\S]*))(?:${source})(?!\\k<_rest>)`;
+    }
     re = new RegExp(source, t.needsIgnoreCaseFlag ? "dgvi" : "dgv");
   } catch (e) {
-    const msg = e instanceof RegexSyntaxError ? e.message : e instanceof Error ? e.message.replace(/^Invalid regular expression: /, "") : String(e);
+    const msg = e instanceof RegexSyntaxError ? e.message : e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "") : String(e);
     throw new JqRuntimeError(`Regex failure: ${msg}`);
   }
-  const compiled: Compiled = { re, groups: t.groups, global, notEmpty };
+  const compiled: Compiled = { re, testRe: new RegExp(re.source, re.flags.replace("d", "")), groups: t.groups, global, notEmpty };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, compiled);
+  lastRegex = regex;
+  lastFlags = flags;
+  lastCompiled = compiled;
   return compiled;
 }
 
@@ -703,7 +735,8 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
     throw new JqRuntimeError(`${typeErrorSubject(flags)} is not a string`);
   }
   const c = compile(regex, fl);
-  const re = c.re;
+  // Match indices (`d`) are only needed for capture positions.
+  const re = testMode || c.groups.length === 0 ? c.testRe : c.re;
   const s = input;
   const len = s.length;
 
@@ -732,8 +765,7 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
     if (b === e) {
       const next = e < len && (s.charCodeAt(e) & 0xfc00) === 0xd800 && (s.charCodeAt(e + 1) & 0xfc00) === 0xdc00 ? e + 2 : e + 1;
       if (c.notEmpty) {
-        // Oniguruma's FIND_NOT_EMPTY rejects empty matches; we skip them (approximation: it would
-        // also try other, non-empty, alternatives at this position).
+        // Cannot happen with the guard added at compile time; kept as a safety net.
         start = next;
         continue;
       }
@@ -746,10 +778,9 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
       continue;
     }
     if (testMode) return true;
-    const ind = m.indices!.groups!;
     const captures: RegexCapture[] = [];
     for (const g of c.groups) {
-      const span = ind[g.js];
+      const span = m.indices!.groups![g.js];
       if (span === undefined) {
         captures.push({ offset: -1, string: null, length: 0, name: g.name } as RegexCapture);
       } else if (span[0] === span[1]) {

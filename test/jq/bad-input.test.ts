@@ -1,0 +1,109 @@
+/** Bad programs and bad inputs get clear errors and leave the process healthy. */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { compileJq, jq, JqError, JqSyntaxError } from "../../src/jq/index.js";
+
+function limitError(f: () => unknown, pattern: RegExp): void {
+  assert.throws(f, (e: unknown) => e instanceof JqError && e.kind === "limit" && pattern.test(e.message));
+}
+
+describe("compile errors carry the position", () => {
+  test("syntax error with a caret under the offending token", () => {
+    const program = '.spec.jobs[] | select(.name == "a"]';
+    assert.throws(
+      () => compileJq(program),
+      (e: unknown) =>
+        e instanceof JqSyntaxError &&
+        e.message === "syntax error, unexpected ']', expecting ')'" &&
+        e.line === 1 &&
+        e.column === 35 &&
+        e.describe() === `jq: error: syntax error, unexpected ']', expecting ')' at 1:35\n    ${program}\n${" ".repeat(38)}^`,
+    );
+  });
+  test("position on a later line", () => {
+    assert.throws(() => compileJq(".a |\n  .b |\n  .c["), (e: unknown) => e instanceof JqSyntaxError && e.line === 3 && e.column === 6);
+  });
+  test("unknown function, wrong arity, unknown variable", () => {
+    assert.throws(() => compileJq("podSelector(.metadata)"), /podSelector\/1 is not defined/);
+    assert.throws(() => compileJq(".spec | map"), /map\/0 is not defined/);
+    assert.throws(() => compileJq(".spec[$index]"), /\$index is not defined/);
+  });
+  test("a program nested 10,000 levels deep is refused, not a stack overflow", () => {
+    assert.throws(() => compileJq("[".repeat(10000) + "]".repeat(10000)), (e: unknown) => e instanceof JqSyntaxError && /nested more than/.test(e.message));
+    assert.throws(() => compileJq("(".repeat(10000) + "." + ")".repeat(10000)), JqSyntaxError);
+  });
+});
+
+describe("runaway programs stop with a budget error", () => {
+  test("infinite recursion hits the depth limit", () => {
+    limitError(() => jq("def f: f; f", null), /recursion depth limit of 1000/);
+    limitError(() => jq("def f: 1 + f; f", null), /recursion depth limit/);
+  });
+  test("endless generators hit the step or size budget", () => {
+    limitError(() => compileJq("last(repeat(1))", { limits: { maxSteps: 100_000 } }).run(null), /budget of 100000 steps/);
+    limitError(() => jq("[range(1e9)] | length", null), /limit of \d+ elements/);
+    limitError(() => jq('[range(40)] | reduce .[] as $x (["pod"]; . + .) | length', null), /limit of \d+ elements/);
+    assert.throws(() => jq('"x" * 1e10', null), /Repeat string result too long/);
+  });
+  test("a budget error cannot be caught by try", () => {
+    limitError(() => jq('try (def f: f; f) catch "swallowed"', null), /recursion depth/);
+  });
+  test("output count is bounded", () => {
+    limitError(() => compileJq("range(100)", { limits: { maxOutputs: 10 } }).run(null), /budget of 10 outputs/);
+  });
+  test("the engine keeps working after a failure", () => {
+    assert.throws(() => jq("def f: f; f", null));
+    assert.deepEqual(jq(".a + 1", { a: 1 }), [2]);
+  });
+});
+
+describe("hostile inputs", () => {
+  test("10,000 nested arrays: clear error or result, never a crash", () => {
+    let v: unknown = [];
+    for (let i = 0; i < 10000; i++) v = [v];
+    assert.deepEqual(jq(".[0][0][0] | length", v), [1]);
+    limitError(() => jq("[..] | length", v), /nested too deeply/);
+    limitError(() => jq("[paths] | length", v), /nested too deeply/);
+    // Printing stops at jq's depth limit instead of recursing.
+    assert.match(jq("tojson", v)[0] as string, /<skipped: too deep>/);
+  });
+  test("huge numbers print as jq prints them", () => {
+    assert.deepEqual(jq("[1e1000, -1e1000] | tojson", null), ["[1.7976931348623157e+308,-1.7976931348623157e+308]"]);
+    assert.deepEqual(jq(". + 1 | tostring", 2 ** 53), ["9007199254740992"]);
+  });
+  test("invalid UTF-8 decoded as replacement characters is an ordinary string", () => {
+    const s = Buffer.from([0x61, 0xff, 0xfe, 0x62]).toString("utf8");
+    assert.deepEqual(jq("length, utf8bytelength, explode", s), [4, 8, [97, 65533, 65533, 98]]);
+  });
+  test("fromjson on malformed text is a catchable error", () => {
+    assert.deepEqual(jq('try fromjson catch "bad"', '{"a":'), ["bad"]);
+  });
+});
+
+describe("the safe profile rejects what the reference validator rejects", () => {
+  const rejected: [string, string][] = [
+    [".spec.replicas = 3", "assignment operator '=' is not allowed"],
+    [".spec.replicas |= . + 1", "assignment operator '|=' is not allowed"],
+    [".spec.replicas += 1", "assignment operator '+=' is not allowed"],
+    ["del(.status)", "function 'del' is not allowed"],
+    ["[..] | length", "recursive descent '..' is not allowed"],
+    ["[range(3)]", "function 'range' is not allowed"],
+    ["[paths]", "function 'paths' is not allowed"],
+    ["[recurse(.children[]?)]", "function 'recurse' is not allowed"],
+    ["walk(.)", "function 'walk' is not allowed"],
+    ["first(repeat(.))", "function 'repeat' is not allowed"],
+    ["def f: .spec | del(.x); f", "function 'del' is not allowed"],
+  ];
+  for (const [program, reason] of rejected) {
+    test(program, () => {
+      assert.throws(() => compileJq(program, { safe: true }), {
+        message: `JQ expression '${program}' failed validation: ${reason}`,
+      });
+    });
+  }
+  test("read-only expressions pass", () => {
+    for (const p of ['.metadata.labels["app"] // "x"', ".spec.jobs | to_entries[] | .key", "any(.a[]; . > 0)", "def f: .a; f"]) {
+      assert.doesNotThrow(() => compileJq(p, { safe: true }), p);
+    }
+  });
+});
