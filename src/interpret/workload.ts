@@ -82,7 +82,9 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
     if (values === undefined) instanceIds = undefined;
     else {
       const ids: string[] = [];
-      for (const v of values) {
+      for (const raw of values) {
+        // Go decodes a JSON null into a string as "" (then refused below as an empty id).
+        const v = raw === null ? "" : raw;
         if (typeof v !== "string") {
           diagnostics.push({ severity: "error", path: c.instanceId.path, message: `instance id must be a string, got ${JSON.stringify(v)}`, code: "instances" });
           instanceIds = undefined;
