@@ -16,7 +16,7 @@ import {
   type Diagnostic,
 } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
-import type { CliIO } from "./io.js";
+import { CliIO, readSource } from "./io.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -d DEFINITION -f OBJECT [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
@@ -202,7 +202,7 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
   }
   const read = async (file: string): Promise<string> => {
     try {
-      return file === "-" ? await io.readStdin() : io.readFile(file);
+      return await readSource(io, file);
     } catch (err) {
       throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -24,7 +24,7 @@ import {
   typeError,
   typeOf,
 } from "./values.js";
-import { explode, implode, parseJsonText, toJson, utf8ByteLength } from "./native/json.js";
+import { explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { matchRegex } from "./native/regex.js";
 import { gmtime, localtime, mktime, strflocaltime, strftime, strptime } from "./native/dates.js";
 
@@ -97,16 +97,7 @@ value("fromjson", (v) => {
   if (typeof v !== "string") throw typeError(v, "only strings can be parsed");
   return parseJsonText(v) as JqValue;
 });
-const NUMBER_TEXT = /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
-value("tonumber", (v) => {
-  if (typeof v === "number") return v;
-  if (typeof v === "string") {
-    const s = v.trim();
-    if (NUMBER_TEXT.test(s)) return Number(s);
-    if (s === "nan" || s === "-nan") return NaN;
-  }
-  throw typeError(v, "cannot be parsed as a number");
-});
+value("tonumber", (v) => toNumber(v));
 value("explode", (v) => {
   if (typeof v !== "string") throw typeError(v, "cannot be exploded, as it is not a string");
   return explode(v);
