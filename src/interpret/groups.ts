@@ -11,7 +11,7 @@
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
 import type { CompiledComponent, GroupCandidate } from "./compile.js";
 import { matchesType, podInstance } from "./pods.js";
-import type { GangGroup, GangSubGroup, PodClassification } from "./types.js";
+import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -256,5 +256,33 @@ function subtreeComponents(view: WorkloadView, comp: CompiledComponent): Compile
     }
   };
   walk(comp);
+  return out;
+}
+
+/**
+ * The older format's plan: each member's minMember (per instance for members with instances), as KAI
+ * will compute it for that member's pods. Errors (a scale that cannot be read) are reported.
+ */
+export function gangPlan(view: WorkloadView, diagnostics: Diagnostic[]): GangPlanEntry[] {
+  const gang = view.definition.karta?.spec?.optimizationInstructions?.gangScheduling;
+  if (!gang || gang.podGroup || !Array.isArray(gang.podGroups)) return [];
+  const out: GangPlanEntry[] = [];
+  gang.podGroups.forEach((g, gi) => {
+    (g?.members ?? []).forEach((m, mi) => {
+      const e = view.components.get(m.componentName);
+      if (!e) return;
+      const base = { definition: g.name, memberComponent: m.componentName, groupByKeyPaths: [...(m.groupByKeyPaths ?? [])], filters: [...(m.filters ?? [])] };
+      // KAI counts one instance when the member is the pod's own component and it has instances.
+      const ids = e.compiled.specKind !== undefined && e.compiled.instanceId && e.compiled.definition.podSelector ? (e.instanceIds ?? []) : [undefined];
+      for (const id of ids) {
+        const scale = subtreeScale(view, m.componentName, id);
+        if (!scale.ok) {
+          diagnostics.push({ severity: "error", path: `spec.optimizationInstructions.gangScheduling.podGroups[${gi}].members[${mi}]`, message: scale.error, code: "gang-scale" });
+          continue;
+        }
+        out.push({ ...base, ...(id !== undefined ? { instance: id } : {}), minMember: scale.value });
+      }
+    });
+  });
   return out;
 }

@@ -10,7 +10,7 @@
  */
 import type { Definition, Diagnostic, GroupVersionKind, Karta } from "../definition/index.js";
 import { compileDefinition, type CompiledDefinition } from "./compile.js";
-import { gangGroups } from "./groups.js";
+import { gangGroups, gangPlan } from "./groups.js";
 import { setPodFieldPatch, suspendPatch, type PodField } from "./patch.js";
 import { classifyPods } from "./pods.js";
 import { evaluateStatus } from "./status.js";
@@ -168,6 +168,7 @@ export function compileInterpreter(input: Karta | Definition): Interpreter {
         status: { statuses: ["Undefined"], matches: [], conditions: [] },
         pods: [],
         groups: [],
+        gangPlan: [],
         children: [],
         diagnostics,
       };
@@ -180,6 +181,7 @@ export function compileInterpreter(input: Karta | Definition): Interpreter {
         result.status = evaluateStatus(definition.root?.status, object, diagnostics);
         result.pods = classifyPods(view, pods, diagnostics);
         result.groups = gangGroups(view, pods, result.pods, diagnostics);
+        result.gangPlan = gangPlan(view, diagnostics);
         result.children = matchChildren(definition, inputs.children ?? [], diagnostics);
         const total = workloadTotal(view);
         if (total) result.totalRequests = total;

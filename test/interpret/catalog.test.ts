@@ -121,6 +121,14 @@ const cases: Case[] = [
         ],
       );
       assert.ok(r.pods.every((p) => p.instance === (p.pod.name.includes("driver") ? "driver" : "workers")));
+      // Known before any pod exists: the member's minMember per instance.
+      assert.deepEqual(
+        r.gangPlan.map((p) => [p.definition, p.memberComponent, p.instance, p.minMember]),
+        [
+          ["job", "replicatedjob", "driver", 1],
+          ["job", "replicatedjob", "workers", 8],
+        ],
+      );
     },
   },
   {
@@ -166,6 +174,10 @@ const cases: Case[] = [
       // The catalog's scale paths make the group's subtree size × (groups + groups × (size-1)):
       // 4 × (2 + 6) = 32, which is what KAI computes with this definition (its native LWS grouper says 4).
       assert.equal(r.groups[0]!.minMember, 32);
+      assert.deepEqual(
+        r.gangPlan.map((p) => [p.memberComponent, p.instance, p.minMember]),
+        [["group", undefined, 32]],
+      );
     },
   },
   {
