@@ -10,7 +10,7 @@
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
 import type { CompiledComponent, GroupCandidate } from "./compile.js";
-import { matchesType, podInstance } from "./pods.js";
+import { matchesType } from "./pods.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
@@ -102,13 +102,9 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
     const memberPath = `${where}[${chosen.groupIndex}].members[${chosen.memberIndex}]`;
     let instance: string | undefined;
     if (chosen.memberComponent === c.component) {
-      const comp = view.definition.byName.get(c.component) as CompiledComponent;
-      const r = podInstance(view, comp, pod, podName);
-      if (r.error) {
-        diagnostics.push({ severity: "error", path: r.path ?? memberPath, message: r.error, code: "pod-instance" });
-        continue;
-      }
-      instance = r.id;
+      // The pod's instance counts (KAI: InferPodComponentInstance); a failure was reported with the pod.
+      if (c.reason !== undefined) continue;
+      instance = c.instance;
     }
     const keys: string[] = [];
     let keyFailed = false;
