@@ -4,7 +4,7 @@
  * the same run. Target: interpreting costs at most half of parsing (ratio ≥ 2).
  */
 import { loadDefinitions } from "../src/definition/index.js";
-import { compileInterpreter, type Interpreter } from "../src/interpret/index.js";
+import { compileInterpreter, type KartaInterpreter } from "../src/interpret/index.js";
 
 /** One measured rate (the shape `npm run bench` prints). */
 export interface BenchResult {
@@ -16,7 +16,7 @@ export interface BenchResult {
 }
 
 /** Seconds per call of `fn`, the best of `runs` timed runs after a warm-up. */
-function bestSeconds(fn: () => unknown, runs = 5): number {
+function bestSeconds(fn: () => unknown, runs = 3): number {
   fn();
   let best = Infinity;
   for (let i = 0; i < runs; i++) {
@@ -102,7 +102,7 @@ spec:
           groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']
 `;
 
-function interpreterOf(text: string): Interpreter {
+function interpreterOf(text: string): KartaInterpreter {
   const def = loadDefinitions(text, "bench.yaml").definitions[0];
   if (!def) throw new Error("bench definition does not load");
   return compileInterpreter(def);
@@ -252,7 +252,7 @@ function pytorchWorkload(workers: number): { object: object; pods: object[] } {
   return { object, pods };
 }
 
-function measure(name: string, interpreter: Interpreter, workload: { object: object; pods: object[] }, check: (groups: number, minMember: number) => boolean): BenchResult[] {
+function measure(name: string, interpreter: KartaInterpreter, workload: { object: object; pods: object[] }, check: (groups: number, minMember: number) => boolean): BenchResult[] {
   const text = JSON.stringify(workload.pods);
   const n = workload.pods.length;
   const pods = JSON.parse(text) as unknown[];
