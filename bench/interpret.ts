@@ -6,14 +6,7 @@
 import { loadDefinitions } from "../src/definition/index.js";
 import { compileInterpreter, type KartaInterpreter } from "../src/interpret/index.js";
 
-/** One measured rate (the shape `npm run bench` prints). */
-export interface BenchResult {
-  name: string;
-  opsPerSec: number;
-  baseline?: string;
-  ratio?: number;
-  note?: string;
-}
+import type { BenchResult } from "./harness.js";
 
 /** Seconds per call of `fn`, the best of `runs` timed runs after a warm-up. */
 function bestSeconds(fn: () => unknown, runs = 3): number {
@@ -287,11 +280,4 @@ export async function benchInterpret(): Promise<BenchResult[]> {
   const lws = measure("LeaderWorkerSet 1,000 groups × 8 pods", interpreterOf(LWS_KARTA), lwsWorkload(1000, 8), (groups, min) => groups === 1000 && min === 8);
   const pytorch = measure("PyTorchJob 1 master + 8,000 workers", interpreterOf(PYTORCH_KARTA), pytorchWorkload(8000), (groups, min) => groups === 1 && min === 8001);
   return [...lws, ...pytorch];
-}
-
-// Run directly: node dist/bench/interpret.js
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  for (const r of await benchInterpret()) {
-    console.log(`${r.name.padEnd(70)} ${Math.round(r.opsPerSec).toString().padStart(9)}/s${r.ratio !== undefined ? `  ratio ${r.ratio.toFixed(2)}` : ""}  ${r.note ?? ""}`);
-  }
 }

@@ -41,10 +41,12 @@ minMember, and the pods that matched nothing.
 Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
 
 Example:
+  karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f examples/pytorchjob.yaml \\
+      --pods examples/pytorchjob-pods.yaml
   kubectl get pytorchjob bert -o yaml > job.yaml
-  kubectl get pods -l training.kubeflow.org/job-name=bert -o yaml > pods.yaml
-  karta inspect -d definitions/kubeflow-org-pytorchjob-v1.yaml -f job.yaml --pods pods.yaml
-  karta inspect -d definitions/kubeflow-org-pytorchjob-v1.yaml -f job.yaml --patch set-scheduler kai-scheduler
+  kubectl get pods -l training.kubeflow.org/job-name=bert -o yaml | \\
+      karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --pods -
+  karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
 `;
 
 interface Options {
