@@ -28,7 +28,7 @@ describe("karta inspect", () => {
     const r = await run(["--help"]);
     assert.equal(r.code, 0);
     assert.equal(r.out, INSPECT_HELP);
-    assert.match(r.out, /Example:\n {2}kubectl get pytorchjob/);
+    assert.match(r.out, /Example:\n {2}karta inspect -d definitions\/kubeflow.org\/v1\/PyTorchJob.yaml/);
   });
 
   test("usage errors exit 2", async () => {
