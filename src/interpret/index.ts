@@ -15,5 +15,5 @@ export { classifyPod, classifyPods, podRef } from "./pods.js";
 export { gangGroups, gangPlan, dns1123Safe, dns1123SubdomainErrors } from "./groups.js";
 export { suspendPatch, setPodFieldPatch, jsonPointer, locations, setOperation, actionValue } from "./patch.js";
 export type { PodField, JsonLocation } from "./patch.js";
-export { applyJsonPatch } from "./json-patch.js";
+export { applyJsonPatch } from "../jsonpatch/index.js";
 export type * from "./types.js";

@@ -202,11 +202,8 @@ export interface Interpretation {
 }
 
 /** One RFC 6902 operation. */
-export interface JsonPatchOperation {
-  op: "add" | "replace" | "remove" | "test";
-  path: string;
-  value?: unknown;
-}
+export type { JsonPatchOperation } from "../jsonpatch/index.js";
+import type { JsonPatchOperation } from "../jsonpatch/index.js";
 
 /** A patch and the problems that kept parts of it from being written. */
 export interface PatchResult {
