@@ -10,6 +10,7 @@ import {
   JqValue,
   PathComponent,
   add,
+  cannotIterate,
   compare,
   contains,
   delpaths,
@@ -179,7 +180,7 @@ value("add", (v) => {
     return acc;
   }
   if (v === null) return null;
-  throw new JqRuntimeError(`Cannot iterate over ${typeOf(v)} (${toJson(v)})`);
+  throw cannotIterate(v);
 });
 value("to_entries", (v) => {
   if (isObject(v)) return Object.keys(v).map((key) => ({ key, value: v[key]! }));
@@ -339,7 +340,7 @@ gen("map", 1, {
         if (r) return r;
       }
     } else {
-      throw new JqRuntimeError(`Cannot iterate over ${typeOf(input)}${input === null ? "" : ` (${toJson(input)})`}`);
+      throw cannotIterate(input);
     }
     return emit(out);
   },
@@ -465,7 +466,7 @@ function iterateValues(v: JqValue, emit: (v: JqValue) => Stop): Stop {
     }
     return undefined;
   }
-  throw new JqRuntimeError(`Cannot iterate over ${typeOf(v)}${v === null ? "" : ` (${toJson(v)})`}`);
+  throw cannotIterate(v);
 }
 gen("any", 0, { gen: anyAllOf(true, false) });
 gen("all", 0, { gen: anyAllOf(false, false) });
