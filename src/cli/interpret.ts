@@ -21,7 +21,7 @@ import { formatDiagnostic, type Definition } from "../definition/index.js";
 import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
-import type { CliIO } from "./io.js";
+import { CliIO, readSource } from "./io.js";
 import { OutputBuffer } from "./output.js";
 
 /** The operations `karta interpret --operation` runs. */
@@ -152,7 +152,7 @@ function parseArgs(args: string[]): InterpretOptions | "help" {
 /** Reads a file through the IO (stdin for "-"). */
 async function readText(io: CliIO, file: string): Promise<string> {
   try {
-    return file === "-" ? await io.readStdin() : io.readFile(file);
+    return await readSource(io, file);
   } catch (e) {
     throw new InputError(`${file}: ${(e as Error).message}`);
   }

@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { CliIO } from "../cli/io.js";
+import { CliIO, readSource } from "../cli/io.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "./crd.js";
 import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostic.js";
 import { validateText } from "./validate.js";
@@ -112,7 +112,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   let unreadable = 0;
   const read = async (file: string): Promise<string | undefined> => {
     try {
-      return file === "-" ? await io.readStdin() : io.readFile(file);
+      return await readSource(io, file);
     } catch (err) {
       unreadable++;
       const reason = err instanceof Error ? err.message : String(err);
