@@ -21,7 +21,7 @@ import { nonAssignablePart, type Definition, type Diagnostic, type Karta } from 
 import type { CompiledComponent, CompiledDefinition, CompiledStatus } from "../../interpret/compile.js";
 import { compileDefinition } from "../../interpret/compile.js";
 import { CompiledExpression } from "../../interpret/expression.js";
-import { applyJsonPatch } from "../../interpret/json-patch.js";
+import { applyJsonPatch } from "../../jsonpatch/index.js";
 import { locations, setOperation } from "../../interpret/patch.js";
 import { evaluateStatus } from "../../interpret/status.js";
 import type { ComponentInstance, GenericStatus, PodTemplateSpec, Scale } from "../../interpret/types.js";
