@@ -46,7 +46,8 @@ Options:
                              with --desired-file, also run each script once on that object
       --webhook-config FILE  ResourceInterpreterWebhookConfiguration objects to consult
   -d, --definition FILE      Karta definitions to answer from (- for stdin); for their kinds they
-                             replace the Kartas bundled with Karta, which answer by default
+                             replace the Kartas bundled with Karta, which answer by default where
+                             Karmada's built-in interpreters have no answer
       --show-layer           print which layer answered
   -h, --help                 show this help
 
@@ -419,7 +420,8 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       }
       layers.webhook = new WebhookInterpreter(parsed.configurations);
     }
-    const karta = createKartaInterpreter({ definitions: kartas });
+    // Bundled Kartas leave Kubernetes' own kinds to Karmada's built-in interpreters; -d Kartas do not.
+    const karta = createKartaInterpreter({ definitions: kartas, builtin: layers.native });
     if (karta.issues.length > 0) {
       for (const i of karta.issues) io.stderr(`${kartas.length > 0 ? "error" : "warning: bundled Kartas"}: ${i}\n`);
       if (kartas.length > 0) return 1;

@@ -27,6 +27,11 @@ export function fixtureWorkload(name: string): KubeObject {
   return parse(readFileSync(path.join(repoRoot, "test", "fixtures", "bundled", name, "workload.yaml"), "utf8")) as KubeObject;
 }
 
+/** The text of a bundled definition (definitions/<group>/<version>/<Kind>.yaml). */
+export function readBundled(relative: string): string {
+  return readFileSync(path.join(repoRoot, "definitions", relative), "utf8");
+}
+
 /** The Karmada thirdparty customizations folder of the conformance data, or undefined (with a notice). */
 export function thirdpartyDir(): string | undefined {
   const base = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");

@@ -12,7 +12,7 @@ import { createInterpreterFramework, UNDECIDED } from "../../src/interpreter/fra
 import { componentNames, createKartaInterpreter, fitComponentName, KartaLayer, loadKartaText } from "../../src/interpreter/karta/index.js";
 import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
 import type { KubeObject, ResourceInterpreterCustomization } from "../../src/interpreter/types.js";
-import { bundledLayer, fixtureWorkload } from "./helpers.js";
+import { bundledLayer, fixtureWorkload, readBundled } from "./helpers.js";
 
 function clone<T>(v: T): T {
   return structuredClone(v);
@@ -288,15 +288,40 @@ describe("in the framework", () => {
     }
   });
 
-  test("Deployment: the Karta answers InterpretReplica, the built-in interpreter ReviseReplica", async () => {
-    const fw = createInterpreterFramework({ karta: bundledLayer(), native: createNativeInterpreter() });
+  test("bundled Kartas leave Kubernetes' own kinds to the built-in interpreters, except where those have no answer", async () => {
+    const native = createNativeInterpreter();
+    const { interpreter: karta, issues } = createKartaInterpreter({ builtin: native });
+    assert.deepEqual(issues, []);
+    const fw = createInterpreterFramework({ karta, native });
     const deployment = fixtureWorkload("Deployment");
-    const replica = await fw.interpretReplica(deployment);
-    assert.equal(replica.ok && replica.layer, "karta");
+    const fromNative = await fw.interpretReplica(deployment);
+    assert.equal(fromNative.ok && fromNative.layer, "native");
+    assert.equal(fw.answering({ apiVersion: "apps/v1", kind: "Deployment" }, "InterpretHealth"), "native");
     const revised = await fw.reviseReplica(deployment, 1);
     assert.ok(revised.ok);
     assert.equal(revised.layer, "native");
     assert.equal((revised.value.spec as { replicas: number }).replicas, 1);
+    // Karmada has no built-in Job health: the bundled Job Karta answers it.
+    const job = fixtureWorkload("Job");
+    const health = await fw.interpretHealth(job);
+    assert.ok(health.ok);
+    assert.equal(health.layer, "karta");
+    // Custom resources are not affected.
+    assert.equal(fw.answering({ apiVersion: "ray.io/v1", kind: "RayCluster" }, "InterpretHealth"), "karta");
+    // Without the built-in interpreters to defer to, the bundled Deployment Karta answers InterpretReplica.
+    const alone = createInterpreterFramework({ karta: bundledLayer(), native });
+    const replica = await alone.interpretReplica(deployment);
+    assert.equal(replica.ok && replica.layer, "karta");
+  });
+
+  test("a user's Karta for a Kubernetes kind answers even where a built-in interpreter exists", async () => {
+    const mine = loadKartaText(readBundled("apps/v1/Deployment.yaml"), "my-deployment.yaml").definitions;
+    const native = createNativeInterpreter();
+    const { interpreter: karta } = createKartaInterpreter({ definitions: mine, builtin: native });
+    const fw = createInterpreterFramework({ karta, native });
+    const health = await fw.interpretHealth(fixtureWorkload("Deployment"));
+    assert.ok(health.ok);
+    assert.equal(health.layer, "karta");
   });
 
   test("user definitions replace the bundled one for their kind; definitions that do not compile are left out", () => {

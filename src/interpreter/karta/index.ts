@@ -3,7 +3,7 @@
  * InterpretHealth and InterpretDependency answered from Karta definitions (bundled or the user's).
  */
 export { KartaLayer } from "./layer.js";
-export type { KartaLayerIssue, KartaLayerOptions } from "./layer.js";
+export type { KartaLayerIssue, KartaLayerOptions, KartaSource, OperationSupport } from "./layer.js";
 export { KartaWorkload, KARTA_LAYER } from "./workload.js";
 export type { KartaWorkloadOptions } from "./workload.js";
 export { componentNames, fitComponentName, positionalInstanceId, MAX_COMPONENT_NAME } from "./naming.js";

@@ -3,7 +3,8 @@
  * answering the operations its definition can answer (see workload.ts). It fills the framework's
  * `karta` slot (declarative > webhook > karta > thirdparty > native), so a user's Lua customization or
  * webhook for the same operation overrides it, and an undecided health falls through to the layers
- * below.
+ * below. A definition may defer to another interpreter (see {@link KartaSource}): `karta interpret`
+ * makes the bundled Kartas of Kubernetes' own kinds defer to Karmada's built-in interpreters.
  */
 import type { Definition, Diagnostic, Karta } from "../../definition/index.js";
 import type { KartaInterpreter, UNDECIDED } from "../framework.js";
@@ -35,8 +36,32 @@ export interface KartaLayerIssue {
 /** Options of the layer. */
 export type KartaLayerOptions = KartaWorkloadOptions;
 
+/** Something that says which operations it implements for a kind (an interpreter layer). */
+export interface OperationSupport {
+  supports(kind: ResourceKind, op: Operation): boolean;
+}
+
+/**
+ * A definition for the layer, optionally deferring to another interpreter: the definition then does
+ * not answer the operations that interpreter implements for its kind (used for the bundled Kartas of
+ * Kubernetes' own kinds, where Karmada's built-in interpreters are the reference).
+ */
+export type KartaSource = Karta | Definition | { definition: Karta | Definition; deferTo?: OperationSupport };
+
 function key(kind: ResourceKind): string {
   return `${kind.apiVersion}\u0000${kind.kind}`;
+}
+
+function isWrapped(s: KartaSource): s is { definition: Karta | Definition; deferTo?: OperationSupport } {
+  return typeof s === "object" && s !== null && "definition" in s && !("spec" in s) && !("karta" in s);
+}
+
+function safeSupports(layer: OperationSupport, kind: ResourceKind, op: Operation): boolean {
+  try {
+    return layer.supports(kind, op);
+  } catch {
+    return false;
+  }
 }
 
 function kindOf(obj: KubeObject): ResourceKind {
@@ -50,13 +75,14 @@ function kindOf(obj: KubeObject): ResourceKind {
  * reported and left out.
  */
 export class KartaLayer implements KartaInterpreter {
-  private readonly byKind = new Map<string, KartaWorkload>();
+  private readonly byKind = new Map<string, { workload: KartaWorkload; deferTo?: OperationSupport }>();
   /** Definitions left out, and why. */
   readonly issues: KartaLayerIssue[] = [];
 
-  constructor(definitions: readonly (Karta | Definition)[], options: KartaLayerOptions = {}) {
-    for (const d of definitions) {
-      const w = new KartaWorkload(d, options);
+  constructor(definitions: readonly KartaSource[], options: KartaLayerOptions = {}) {
+    for (const source of definitions) {
+      const wrapped = isWrapped(source) ? source : undefined;
+      const w = new KartaWorkload(wrapped ? wrapped.definition : (source as Karta | Definition), options);
       const errors = w.diagnostics.filter((x: Diagnostic) => x.severity === "error");
       if (errors.length > 0) {
         for (const e of errors) this.issues.push({ source: w.source, message: e.message, path: e.path });
@@ -69,32 +95,35 @@ export class KartaLayer implements KartaInterpreter {
       const k = key(w.kind);
       const existing = this.byKind.get(k);
       if (existing) {
-        this.issues.push({ source: w.source, message: `${w.kind.kind} ${w.kind.apiVersion} is already interpreted by ${existing.source}; this definition is not used`, replacedBy: existing.source });
+        const by = existing.workload.source;
+        this.issues.push({ source: w.source, message: `${w.kind.kind} ${w.kind.apiVersion} is already interpreted by ${by}; this definition is not used`, replacedBy: by });
         continue;
       }
-      this.byKind.set(k, w);
+      this.byKind.set(k, wrapped?.deferTo ? { workload: w, deferTo: wrapped.deferTo } : { workload: w });
     }
   }
 
   /** The kinds the layer has a definition for, in the order given. */
   get kinds(): ResourceKind[] {
-    return [...this.byKind.values()].map((w) => w.kind);
+    return [...this.byKind.values()].map((e) => e.workload.kind);
   }
 
   /** The definition serving a kind, if any. */
   workloadFor(kind: ResourceKind): KartaWorkload | undefined {
-    return this.byKind.get(key(kind));
+    return this.byKind.get(key(kind))?.workload;
   }
 
   supports(kind: ResourceKind, op: Operation): boolean {
-    return this.workloadFor(kind)?.supports(op) ?? false;
+    const e = this.byKind.get(key(kind));
+    if (!e || !e.workload.supports(op)) return false;
+    return !(e.deferTo && safeSupports(e.deferTo, kind, op));
   }
 
   /** The definition for the object, or the error an unsupported call gets. */
   private serving<T>(obj: KubeObject, op: Operation, run: (w: KartaWorkload) => Outcome<T>): Outcome<T> {
     const kind = kindOf(obj);
     const w = this.workloadFor(kind);
-    if (!w || !w.supports(op)) return fail(op, `no Karta interprets ${op} for ${kind.kind} ${kind.apiVersion}`, undefined, KARTA_LAYER);
+    if (!w || !this.supports(kind, op)) return fail(op, `no Karta interprets ${op} for ${kind.kind} ${kind.apiVersion}`, undefined, KARTA_LAYER);
     return run(w);
   }
 

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDiagnostic, loadDefinitions, validateDefinition, type Definition, type Diagnostic } from "../../definition/index.js";
-import { KartaLayer, type KartaLayerOptions } from "./layer.js";
+import { KartaLayer, type KartaLayerOptions, type KartaSource, type OperationSupport } from "./layer.js";
 
 /** The directory name of the bundled Kartas, at the package root. */
 export const BUNDLED_DEFINITIONS_DIRECTORY = "definitions";
@@ -83,6 +83,12 @@ export interface KartaInterpreterOptions extends KartaLayerOptions {
   bundled?: boolean;
   /** The bundled Kartas' directory (default: found from this module). */
   bundledDir?: string;
+  /**
+   * Karmada's built-in interpreters (the native layer): a bundled Karta does not answer an operation
+   * they implement for its kind (Deployment health, Job replicas...), so that Kubernetes' own kinds
+   * get Karmada's reference answers. User definitions are not affected.
+   */
+  builtin?: OperationSupport;
 }
 
 /**
@@ -90,18 +96,21 @@ export interface KartaInterpreterOptions extends KartaLayerOptions {
  * returned as text with the layer: bundled files that did not load, definitions left out.
  */
 export function createKartaInterpreter(options: KartaInterpreterOptions = {}): { interpreter: KartaLayer; issues: string[] } {
-  const { definitions = [], bundled = true, bundledDir, ...layerOptions } = options;
-  const all: Definition[] = [...definitions];
+  const { definitions = [], bundled = true, bundledDir, builtin, ...layerOptions } = options;
+  const all: KartaSource[] = [...definitions];
   const issues: string[] = [];
+  const bundledFiles = new Set<string>();
   if (bundled) {
     const loaded = loadBundledKartas(bundledDir ?? bundledDefinitionsDir());
-    all.push(...loaded.definitions);
+    for (const d of loaded.definitions) {
+      bundledFiles.add(d.file);
+      all.push(builtin ? { definition: d, deferTo: builtin } : d);
+    }
     issues.push(...loaded.diagnostics.map(formatDiagnostic));
   }
   const interpreter = new KartaLayer(all, layerOptions);
   // A bundled definition replaced by a user's for the same kind is what the user asked for, not an issue.
   const userFiles = new Set(definitions.map((d) => d.file));
-  const bundledFiles = new Set(all.slice(definitions.length).map((d) => d.file));
   for (const i of interpreter.issues) {
     if (i.replacedBy !== undefined && userFiles.has(i.replacedBy) && bundledFiles.has(i.source)) continue;
     issues.push(`${i.source}: ${i.path ? `${i.path}: ` : ""}${i.message}`);
