@@ -4,8 +4,6 @@
  * JSON Patch (suspend, resume, scheduler name, label, annotation, priority class).
  * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
  */
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { parseAllDocuments, stringify } from "yaml";
 import {
   formatDiagnostic,
@@ -16,6 +14,7 @@ import {
   type Diagnostic,
 } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
+import { listInputFiles } from "../files/index.js";
 import { CliIO, readSource } from "./io.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -d DEFINITION -f OBJECT [--pods SOURCE]... [--children SOURCE]...
@@ -137,26 +136,6 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
   return o;
 }
 
-const OBJECT_FILE = /\.(ya?ml|json)$/i;
-
-/** Expands directories into their YAML/JSON files (sorted, recursive). */
-function expand(path: string): string[] {
-  if (path === "-") return [path];
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    return [path];
-  }
-  if (!isDir) return [path];
-  const out: string[] = [];
-  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(path, entry.name);
-    if (entry.isDirectory()) out.push(...expand(p));
-    else if (OBJECT_FILE.test(entry.name)) out.push(p);
-  }
-  return out;
-}
 
 class InputError extends Error {}
 
@@ -233,8 +212,8 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     const objects = parseObjects(await read(parsed.object!), parsed.object!);
     if (objects.length !== 1) throw new InputError(`${parsed.object}: expected one workload object, found ${objects.length}`);
     object = objects[0];
-    for (const source of parsed.pods) for (const file of expand(source)) pods.push(...parseObjects(await read(file), file).filter(isPodLike));
-    for (const source of parsed.children) for (const file of expand(source)) children.push(...parseObjects(await read(file), file));
+    for (const source of parsed.pods) for (const file of listInputFiles([source], { recursive: true })) pods.push(...parseObjects(await read(file), file).filter(isPodLike));
+    for (const source of parsed.children) for (const file of listInputFiles([source], { recursive: true })) children.push(...parseObjects(await read(file), file));
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);

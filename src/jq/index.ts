@@ -23,7 +23,7 @@ export type { JqValue } from "./values.js";
 export type { Limits } from "./runtime.js";
 export { JqSyntaxError } from "./syntax-error.js";
 export { parseJq } from "./parser.js";
-export { checkSafeProfile, unsafeReason, visit, children } from "./safe.js";
+export { checkSafeProfile, findUnsafe, unsafeReason, visit, children, UNSAFE_FUNCTIONS } from "./safe.js";
 export { DEFAULT_LIMITS } from "./runtime.js";
 
 /** Options of {@link compileJq}. */
