@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark of the project, each printed as ratios against a baseline measured in the same run. */
 import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
+import { benchInterpreter } from "./interpreter.js";
 import { benchExpressions, benchStream } from "./jq.js";
 import { benchValidate } from "./validate.js";
 
@@ -17,6 +18,9 @@ async function main(): Promise<void> {
   }
   if (!only || only === "interpret") {
     printTable("interpretation: pods classified and grouped per second (ratio: interpret / JSON.parse)", await benchInterpret());
+  }
+  if (!only || only === "interpreter") {
+    printTable("resource interpreter: InterpretHealth per second (Karta layer vs Lua)", await benchInterpreter());
   }
 }
 

@@ -26,8 +26,9 @@ export { compileInterpreter, interpret } from "./interpret/index.js";
 // The Kubernetes Workload API builder.
 export { newBuilder, compileJob } from "./scheduling/index.js";
 
-// The resource interpreter framework.
+// The resource interpreter framework, and its layer that answers from Kartas.
 export { createInterpreterFramework } from "./interpreter/framework.js";
+export { createKartaInterpreter } from "./interpreter/karta/index.js";
 
 // Kubernetes quantities.
 export { parseQuantity } from "./quantity/index.js";
