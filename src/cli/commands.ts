@@ -1,9 +1,8 @@
-/** The table of sub-commands: one module each. */
+/**
+ * The table of sub-commands: one module each, loaded only when its command runs (a command's start-up
+ * time should not pay for the others' dependencies, e.g. the Lua VM for `karta jq`).
+ */
 import type { CliIO } from "./io.js";
-import { runValidate } from "../definition/command.js";
-import { runInspect } from "./inspect.js";
-import { runInterpret } from "./interpret.js";
-import { runJq } from "./jq.js";
 
 export interface Command {
   name: string;
@@ -12,10 +11,26 @@ export interface Command {
 }
 
 const commands: Command[] = [
-  { name: "validate", summary: "validate and lint Karta definitions (--crd checks paths against CRDs)", run: runValidate },
-  { name: "inspect", summary: "show what a Karta sees in a workload: components, status, pods, gang groups", run: runInspect },
-  { name: "interpret", summary: "run a Karmada resource interpreter operation, or check customizations", run: runInterpret },
-  { name: "jq", summary: "run a jq program over JSON or YAML values", run: runJq },
+  {
+    name: "validate",
+    summary: "validate and lint Karta definitions (--crd checks paths against CRDs)",
+    run: async (args, io) => (await import("../definition/command.js")).runValidate(args, io),
+  },
+  {
+    name: "inspect",
+    summary: "show what a Karta sees in a workload: components, status, pods, gang groups",
+    run: async (args, io) => (await import("./inspect.js")).runInspect(args, io),
+  },
+  {
+    name: "interpret",
+    summary: "run a Karmada resource interpreter operation, or check customizations",
+    run: async (args, io) => (await import("./interpret.js")).runInterpret(args, io),
+  },
+  {
+    name: "jq",
+    summary: "run a jq program over JSON or YAML values",
+    run: async (args, io) => (await import("./jq.js")).runJq(args, io),
+  },
 ];
 
 export function commandNames(): Command[] {
