@@ -1,0 +1,163 @@
+/**
+ * One jq expression of a definition, compiled once and run many times on plain objects.
+ *
+ * Most Karta expressions are plain paths (`.metadata.labels["training.kubeflow.org/replica-type"]`,
+ * `.spec.replicas // 1`). Those get a direct accessor that gives exactly what jq gives and falls back
+ * to the engine whenever jq would raise an error, so that per-pod work stays far below the cost of
+ * parsing the pod. Everything else runs on the jq engine.
+ */
+import { compileJq, JqError, JqSyntaxError, type JqProgram, type Node } from "../jq/index.js";
+import { formatPath, type PathSegment } from "../definition/index.js";
+
+/** The outcome of running an expression: its outputs, or jq's error message. */
+export type RunResult = { ok: true; values: unknown[] } | { ok: false; error: string };
+
+/** Returned by a fast accessor when it cannot decide (jq would raise): run the engine instead. */
+const UNDECIDED = Symbol("undecided");
+type Accessor = (input: unknown) => unknown;
+
+const WORD = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** A compiled expression, with the Karta field path it came from (for diagnostics). */
+export class CompiledExpression {
+  /** The expression as written. */
+  readonly text: string;
+  /** Where it is in the Karta, e.g. `spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath`. */
+  readonly path: string;
+  readonly segments: readonly PathSegment[];
+  /** Why it does not compile, when it does not. */
+  readonly compileError: string | undefined;
+  /** A grouping key written as a bare word (`gpu`): the word itself is the key. */
+  readonly literal: string | undefined;
+  readonly program: JqProgram | undefined;
+  private readonly fast: Accessor | undefined;
+
+  constructor(text: string, segments: readonly PathSegment[], options: { literalWord?: boolean } = {}) {
+    this.text = text;
+    this.segments = segments;
+    this.path = formatPath(segments);
+    let program: JqProgram | undefined;
+    let compileError: string | undefined;
+    let literal: string | undefined;
+    try {
+      program = compileJq(text, { safe: true });
+    } catch (err) {
+      const trimmed = text.trim();
+      // The authoring guide allows a literal grouping key such as 'gpu' or 'no-gpu'; jq would read
+      // it as a call to an undefined function (or a subtraction of two), so a bare word is a literal.
+      if (options.literalWord && WORD.test(trimmed) && err instanceof JqSyntaxError) literal = trimmed;
+      else compileError = err instanceof Error ? err.message : String(err);
+    }
+    this.program = literal === undefined ? program : undefined;
+    this.compileError = compileError;
+    this.literal = literal;
+    this.fast = this.program ? accessorOf(this.program.ast) : undefined;
+  }
+
+  /** All outputs on `input`. */
+  run(input: unknown): RunResult {
+    if (this.literal !== undefined) return { ok: true, values: [this.literal] };
+    if (!this.program) return { ok: false, error: this.compileError ?? "not compiled" };
+    if (this.fast) {
+      const v = this.fast(input);
+      if (v !== UNDECIDED) return { ok: true, values: [v] };
+    }
+    try {
+      return { ok: true, values: this.program.run(input) };
+    } catch (err) {
+      return { ok: false, error: errorText(err) };
+    }
+  }
+
+  /** The first output (undefined when there is none). */
+  first(input: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+    if (this.literal !== undefined) return { ok: true, value: this.literal };
+    if (!this.program) return { ok: false, error: this.compileError ?? "not compiled" };
+    if (this.fast) {
+      const v = this.fast(input);
+      if (v !== UNDECIDED) return { ok: true, value: v };
+    }
+    try {
+      return { ok: true, value: this.program.first(input) };
+    } catch (err) {
+      return { ok: false, error: errorText(err) };
+    }
+  }
+
+  /**
+   * Exactly one non-empty output, as the reference requires of grouping keys, filters, idPath and
+   * keyPath; the value as text (numbers and booleans printed as Go's `%v` does).
+   */
+  single(input: unknown): { ok: true; value: unknown; text: string } | { ok: false; error: string } {
+    const r = this.run(input);
+    if (!r.ok) return r;
+    if (r.values.length !== 1) return { ok: false, error: `expected single query result, got ${r.values.length}` };
+    const v = r.values[0];
+    if (v === null || v === undefined || v === "") return { ok: false, error: `query result is empty ${v === "" ? "" : "<nil>"}`.trimEnd() };
+    return { ok: true, value: v, text: goText(v) };
+  }
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof JqError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** How Go's `fmt.Sprintf("%v")` prints a JSON value decoded into `any`. */
+export function goText(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number") {
+    if (Number.isInteger(v) && Math.abs(v) < 1e21) return String(v);
+    return String(v);
+  }
+  if (typeof v === "boolean") return String(v);
+  if (v === null || v === undefined) return "<nil>";
+  return JSON.stringify(v);
+}
+
+/**
+ * A direct accessor for `.a.b["c"]` (optionally `// literal`), or undefined when the expression is
+ * anything else. It returns UNDECIDED where jq would raise, so that the engine reports the error.
+ */
+function accessorOf(ast: Node): Accessor | undefined {
+  const keys = pathKeys(ast);
+  if (keys) return pathAccessor(keys);
+  if (ast.type === "Alternative" && ast.right.type === "Literal") {
+    const left = pathKeys(ast.left);
+    if (!left) return undefined;
+    const get = pathAccessor(left);
+    const fallback = ast.right.value;
+    // jq's `//` suppresses errors of its left side and yields the right side when the left gives
+    // nothing truthy.
+    return (input) => {
+      const v = get(input);
+      return v === UNDECIDED || v === null || v === false ? fallback : v;
+    };
+  }
+  return undefined;
+}
+
+function pathKeys(ast: Node): string[] | undefined {
+  const keys: string[] = [];
+  let n: Node = ast;
+  while (n.type === "Index") {
+    if (n.index.type !== "Literal" || typeof n.index.value !== "string") return undefined;
+    keys.push(n.index.value);
+    n = n.target;
+  }
+  if (n.type !== "Identity" || keys.length === 0) return undefined;
+  return keys.reverse();
+}
+
+function pathAccessor(keys: string[]): Accessor {
+  return (input) => {
+    let v: unknown = input;
+    for (const k of keys) {
+      if (v === null || v === undefined) return null;
+      if (typeof v !== "object" || Array.isArray(v)) return UNDECIDED;
+      v = (v as Record<string, unknown>)[k];
+      if (v === undefined) v = null;
+    }
+    return v === undefined ? null : v;
+  };
+}

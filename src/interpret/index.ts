@@ -1,0 +1,19 @@
+/**
+ * Interpretation: what a Karta sees in a live workload. Objects in, a result value out: components and
+ * instances, normalised pod templates, scale, Karmada requirements, generic status, pod → component,
+ * KAI gang groups, and JSON patches for suspend/resume and pod fields.
+ */
+export { compileInterpreter, interpret, apiVersionOf } from "./interpret.js";
+export type { Interpreter, InterpretInputs } from "./interpret.js";
+export { compileDefinition } from "./compile.js";
+export type { CompiledDefinition, CompiledComponent } from "./compile.js";
+export { CompiledExpression } from "./expression.js";
+export { evaluateWorkload, subtreeScale, workloadTotal } from "./workload.js";
+export type { WorkloadView, EvaluatedComponent } from "./workload.js";
+export { evaluateStatus } from "./status.js";
+export { classifyPod, classifyPods, podRef } from "./pods.js";
+export { gangGroups, dns1123Safe, dns1123SubdomainErrors } from "./groups.js";
+export { suspendPatch, setPodFieldPatch, jsonPointer, locations, setOperation, actionValue } from "./patch.js";
+export type { PodField, Location } from "./patch.js";
+export { applyJsonPatch } from "./json-patch.js";
+export type * from "./types.js";

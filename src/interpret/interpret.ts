@@ -1,0 +1,209 @@
+/**
+ * The interpreter: a definition compiled once, applied to workload objects and their pods.
+ *
+ * ```ts
+ * const interpreter = compileInterpreter(karta);
+ * const result = interpreter.interpret(pytorchJob, { pods });
+ * result.status.statuses;        // ["Running"]
+ * result.groups[0].minMember;    // 9
+ * ```
+ */
+import type { Definition, Diagnostic, GroupVersionKind, Karta } from "../definition/index.js";
+import { compileDefinition, type CompiledDefinition } from "./compile.js";
+import { gangGroups } from "./groups.js";
+import { setPodFieldPatch, suspendPatch, type PodField } from "./patch.js";
+import { classifyPods } from "./pods.js";
+import { evaluateStatus } from "./status.js";
+import type { ChildMatch, Interpretation, PatchResult, PodClassification, GangGroup } from "./types.js";
+import { evaluateWorkload, subtreeScale, workloadTotal, type WorkloadView } from "./workload.js";
+
+/** What comes with the workload object. */
+export interface InterpretInputs {
+  /** The workload's pods (core/v1 Pod objects). */
+  pods?: readonly unknown[];
+  /** Objects the workload created (ReplicaSets, Jobs, StatefulSets...), matched to components by kind. */
+  children?: readonly unknown[];
+}
+
+/** A definition compiled for interpretation. */
+export interface Interpreter {
+  readonly karta: Karta;
+  readonly definition: CompiledDefinition;
+  /** Problems of the definition itself found while compiling (expressions that do not compile...). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Everything the definition sees in the object, its pods and children. Never throws. */
+  interpret(object: unknown, inputs?: InterpretInputs): Interpretation;
+  /** The definition evaluated on the object (components, instances, scale), for the finer-grained calls. */
+  workload(object: unknown): { view?: WorkloadView; diagnostics: Diagnostic[] };
+  /** Pod → component, instance and replica. */
+  classifyPods(view: WorkloadView, pods: readonly unknown[]): { pods: PodClassification[]; diagnostics: Diagnostic[] };
+  /** KAI's gang groups of the pods. */
+  gangGroups(view: WorkloadView, pods: readonly unknown[], classified?: readonly PodClassification[]): { groups: GangGroup[]; diagnostics: Diagnostic[] };
+  /** KAI's subtree scale of a component (of one instance when given). */
+  subtreeScale(view: WorkloadView, component: string, instance?: string): { ok: true; value: number } | { ok: false; error: string };
+  /** The JSON Patch that suspends or resumes the object. */
+  suspendPatch(object: unknown, action: "suspend" | "resume"): PatchResult;
+  /** The JSON Patch that sets a pod field on every pod specification of the object. */
+  setPodFieldPatch(object: unknown, field: PodField): PatchResult;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** `group/version` (or `version` for the core group). */
+export function apiVersionOf(gvk: GroupVersionKind): string {
+  return gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
+}
+
+/** The object's own kind against the definition's root kind. */
+function checkKind(karta: Karta, object: Record<string, unknown>, diagnostics: Diagnostic[]): boolean {
+  const want = karta?.spec?.structureDefinition?.rootComponent?.kind;
+  if (!want) return true;
+  const apiVersion = typeof object.apiVersion === "string" ? object.apiVersion : undefined;
+  const kind = typeof object.kind === "string" ? object.kind : undefined;
+  if (apiVersion === undefined || kind === undefined) {
+    diagnostics.push({ severity: "warning", path: "apiVersion", message: `the object has no apiVersion/kind: taken to be ${want.kind} ${apiVersionOf(want)}`, code: "object" });
+    return true;
+  }
+  if (apiVersion !== apiVersionOf(want) || kind !== want.kind) {
+    diagnostics.push({
+      severity: "error",
+      path: "kind",
+      message: `the object is ${kind} ${apiVersion}, but the definition's root component is ${want.kind} ${apiVersionOf(want)}`,
+      code: "object-kind",
+    });
+    return false;
+  }
+  return true;
+}
+
+/** Matches child objects to components (and additionalChildKinds) by kind. */
+function matchChildren(definition: CompiledDefinition, children: readonly unknown[], diagnostics: Diagnostic[]): ChildMatch[] {
+  const additional = definition.karta?.spec?.structureDefinition?.additionalChildKinds ?? [];
+  return children.map((child, i) => {
+    const o = isObject(child) ? child : {};
+    const meta = isObject(o.metadata) ? o.metadata : {};
+    const m: ChildMatch = {
+      apiVersion: typeof o.apiVersion === "string" ? o.apiVersion : "",
+      kind: typeof o.kind === "string" ? o.kind : "",
+      name: typeof meta.name === "string" ? meta.name : `children[${i}]`,
+    };
+    const hits = definition.components.filter((c) => c.definition.kind && c !== definition.root && c.definition.kind.kind === m.kind && apiVersionOf(c.definition.kind) === m.apiVersion);
+    if (hits.length === 1) m.component = hits[0]!.name;
+    if (hits.length > 1) m.candidates = hits.map((c) => c.name);
+    if (hits.length === 0) {
+      if (additional.some((k) => k.kind === m.kind && apiVersionOf(k) === m.apiVersion)) m.additional = true;
+      else {
+        diagnostics.push({
+          severity: "notice",
+          path: "spec.structureDefinition",
+          message: `child ${m.kind} ${m.name} (${m.apiVersion}) is neither a component's kind nor listed in additionalChildKinds`,
+          code: "child-kind",
+        });
+      }
+    }
+    return m;
+  });
+}
+
+function rootOf(object: Record<string, unknown>): Interpretation["root"] {
+  const meta = isObject(object.metadata) ? object.metadata : {};
+  const root: Interpretation["root"] = {
+    apiVersion: typeof object.apiVersion === "string" ? object.apiVersion : "",
+    kind: typeof object.kind === "string" ? object.kind : "",
+    name: typeof meta.name === "string" ? meta.name : "",
+  };
+  if (typeof meta.namespace === "string") root.namespace = meta.namespace;
+  if (typeof meta.uid === "string") root.uid = meta.uid;
+  return root;
+}
+
+/** Compiles a definition (a Karta or a loaded Definition) once for interpreting many objects. */
+export function compileInterpreter(input: Karta | Definition): Interpreter {
+  const karta: Karta = "karta" in input && isObject((input as Definition).karta) ? (input as Definition).karta : (input as Karta);
+  const definition = compileDefinition(karta);
+
+  const workload = (object: unknown): { view?: WorkloadView; diagnostics: Diagnostic[] } => {
+    const diagnostics: Diagnostic[] = [];
+    if (!isObject(object)) {
+      diagnostics.push({ severity: "error", path: "", message: "the workload object must be a JSON object", code: "object" });
+      return { diagnostics };
+    }
+    if (!checkKind(karta, object, diagnostics)) return { diagnostics };
+    const view = evaluateWorkload(definition, object);
+    diagnostics.push(...view.diagnostics);
+    return { view, diagnostics };
+  };
+
+  const interpreter: Interpreter = {
+    karta,
+    definition,
+    diagnostics: definition.diagnostics,
+    workload,
+    classifyPods(view, pods) {
+      const diagnostics: Diagnostic[] = [];
+      return { pods: classifyPods(view, pods, diagnostics), diagnostics };
+    },
+    gangGroups(view, pods, classified) {
+      const diagnostics: Diagnostic[] = [];
+      const list = classified ?? classifyPods(view, pods, diagnostics);
+      return { groups: gangGroups(view, pods, list, diagnostics), diagnostics };
+    },
+    subtreeScale(view, component, instance) {
+      return subtreeScale(view, component, instance);
+    },
+    suspendPatch(object, action) {
+      return suspendPatch(definition, object, action);
+    },
+    setPodFieldPatch(object, field) {
+      return setPodFieldPatch(definition, object, field);
+    },
+    interpret(object, inputs = {}) {
+      const diagnostics: Diagnostic[] = [...definition.diagnostics];
+      const pods = inputs.pods ?? [];
+      const result: Interpretation = {
+        root: rootOf(isObject(object) ? object : {}),
+        components: [],
+        status: { statuses: ["Undefined"], matches: [], conditions: [] },
+        pods: [],
+        groups: [],
+        children: [],
+        diagnostics,
+      };
+      try {
+        const w = workload(object);
+        diagnostics.push(...w.diagnostics);
+        const view = w.view;
+        if (!view) return result;
+        result.components = definition.components.map((c) => view.components.get(c.name)!.view);
+        result.status = evaluateStatus(definition.root?.status, object, diagnostics);
+        result.pods = classifyPods(view, pods, diagnostics);
+        result.groups = gangGroups(view, pods, result.pods, diagnostics);
+        result.children = matchChildren(definition, inputs.children ?? [], diagnostics);
+        const total = workloadTotal(view);
+        if (total) result.totalRequests = total;
+      } catch (err) {
+        // A bug of ours must not hide what was found so far.
+        diagnostics.push({ severity: "error", path: "", message: `internal error while interpreting: ${err instanceof Error ? err.message : String(err)}`, code: "internal" });
+      }
+      return result;
+    },
+  };
+  return interpreter;
+}
+
+const cache = new WeakMap<object, Interpreter>();
+
+/**
+ * Interprets an object with a definition, compiling the definition on first use and keeping the
+ * compiled form for as long as the definition object lives.
+ */
+export function interpret(karta: Karta | Definition, object: unknown, inputs: InterpretInputs = {}): Interpretation {
+  let interpreter = cache.get(karta);
+  if (!interpreter) {
+    interpreter = compileInterpreter(karta);
+    cache.set(karta, interpreter);
+  }
+  return interpreter.interpret(object, inputs);
+}

@@ -1,0 +1,112 @@
+/**
+ * The generic status of a workload: every status whose matchers hold, as the reference evaluates
+ * them (matchers of one status OR'd; byPhase, byConditions and byExpression of one matcher AND'd;
+ * an absent condition does not match; nothing matched is `Undefined`).
+ */
+import type { Diagnostic } from "../definition/index.js";
+import { toJson } from "../jq/native/json.js";
+import type { CompiledStatus } from "./compile.js";
+import type { GenericStatus, ObservedCondition, StatusMatch, StatusResult } from "./types.js";
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** jq's `tostring`: strings as they are, anything else as compact JSON. */
+function jqToString(v: unknown): string {
+  return typeof v === "string" ? v : toJson(v);
+}
+
+/** Evaluates the root's status definition on the object. */
+export function evaluateStatus(status: CompiledStatus | undefined, object: unknown, diagnostics: Diagnostic[]): StatusResult {
+  const result: StatusResult = { statuses: [], matches: [], conditions: [] };
+  if (!status) {
+    result.statuses = ["Undefined"];
+    return result;
+  }
+  let phase: string | undefined;
+  if (status.phase) {
+    const r = status.phase.first(object);
+    if (!r.ok) diagnostics.push({ severity: "error", path: status.phase.path, message: `failed to extract phase: ${r.error}`, code: "jq-eval" });
+    else if (typeof r.value === "string") phase = r.value;
+    else if (r.value !== null && r.value !== undefined) {
+      diagnostics.push({ severity: "error", path: status.phase.path, message: `phase must be a string, got ${JSON.stringify(r.value)}`, code: "status" });
+    }
+  }
+  if (phase !== undefined) result.phase = phase;
+
+  const byType = new Map<string, ObservedCondition>();
+  if (status.conditions) {
+    const r = status.conditions.run(object);
+    if (!r.ok) diagnostics.push({ severity: "error", path: status.conditions.path, message: `failed to extract conditions: ${r.error}`, code: "jq-eval" });
+    else {
+      for (const list of r.values) {
+        if (list === null) continue;
+        if (!Array.isArray(list)) {
+          diagnostics.push({ severity: "error", path: status.conditions.path, message: `conditions must be a list, got ${JSON.stringify(list)}`, code: "status" });
+          continue;
+        }
+        for (const raw of list) {
+          if (!isObject(raw)) continue;
+          const c: ObservedCondition = { type: typeof raw[status.typeField] === "string" ? (raw[status.typeField] as string) : "" };
+          const st = raw[status.statusField];
+          if (typeof st === "string") c.status = st;
+          if (status.reasonField && typeof raw[status.reasonField] === "string") c.reason = raw[status.reasonField] as string;
+          if (status.messageField && typeof raw[status.messageField] === "string" && raw[status.messageField] !== "") c.message = raw[status.messageField] as string;
+          result.conditions.push(c);
+          // A later condition of the same type wins, as in the reference's map.
+          byType.set(c.type, c);
+        }
+      }
+    }
+  }
+
+  for (const mapping of status.mappings) {
+    for (const m of mapping.matchers) {
+      const match = matches(m.matcher, m.expression, phase, byType, object, diagnostics, m.path);
+      if (match) {
+        const entry: StatusMatch = { status: mapping.status, path: m.path, matcher: m.matcher };
+        if (match.length > 0) entry.conditions = match;
+        if (m.matcher.byPhase) entry.phase = phase!;
+        result.matches.push(entry);
+        break;
+      }
+    }
+  }
+  const statuses: GenericStatus[] = result.matches.map((m) => m.status);
+  result.statuses = statuses.length > 0 ? statuses : ["Undefined"];
+  return result;
+}
+
+/** The observed conditions the matcher required when it holds, undefined when it does not. */
+function matches(
+  matcher: CompiledStatus["mappings"][number]["matchers"][number]["matcher"],
+  expression: CompiledStatus["mappings"][number]["matchers"][number]["expression"],
+  phase: string | undefined,
+  byType: Map<string, ObservedCondition>,
+  object: unknown,
+  diagnostics: Diagnostic[],
+  path: string,
+): ObservedCondition[] | undefined {
+  if (!matcher) return undefined;
+  if (matcher.byPhase) {
+    if (phase === undefined || phase !== matcher.byPhase) return undefined;
+  }
+  const observed: ObservedCondition[] = [];
+  for (const expected of matcher.byConditions ?? []) {
+    const actual = byType.get(expected.type);
+    if (!actual) return undefined;
+    if (expected.status && expected.status !== (actual.status ?? "")) return undefined;
+    if (expected.reason && expected.reason !== (actual.reason ?? "")) return undefined;
+    observed.push(actual);
+  }
+  if (matcher.byExpression && expression) {
+    const r = expression.first(object);
+    if (!r.ok) {
+      diagnostics.push({ severity: "error", path: `${path}.byExpression.expression`, message: `failed to evaluate ByExpression: ${r.error}`, code: "jq-eval" });
+      return undefined;
+    }
+    if (r.value === undefined || jqToString(r.value) !== matcher.byExpression.expectedResult) return undefined;
+  }
+  return observed;
+}

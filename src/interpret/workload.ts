@@ -1,0 +1,361 @@
+/**
+ * A definition evaluated on one workload object: for each component its instances, normalised pod
+ * templates, scale, Karmada requirements and totals, and KAI's subtree scale. Evaluated once per object;
+ * pods and groups are then worked out against it.
+ */
+import type { Diagnostic } from "../definition/index.js";
+import { POD_SPEC, OBJECT_META } from "../definition/pod-schema.js";
+import { addResourceLists, dropZeroResources, formatResourceList, multiplyResourceList, parseResourceList, type ResourceListJSON } from "../quantity/index.js";
+import { replicaRequirements } from "../resources/index.js";
+import type { CompiledComponent, CompiledDefinition, FragmentField } from "./compile.js";
+import { FRAGMENT_FIELDS } from "./compile.js";
+import type { CompiledExpression } from "./expression.js";
+import type { ComponentInstance, ComponentView, PodTemplateSpec, Scale } from "./types.js";
+
+/** What the evaluation of one component gave. */
+export interface EvaluatedComponent {
+  compiled: CompiledComponent;
+  /** Instance ids, or undefined when they could not be read (an error was reported). */
+  instanceIds: string[] | undefined;
+  /** Scale per instance id; undefined when the component has no scaleDefinition or it failed. */
+  scales: Map<string, Scale> | undefined;
+  view: ComponentView;
+}
+
+/** The definition evaluated on one object. */
+export interface WorkloadView {
+  definition: CompiledDefinition;
+  object: Record<string, unknown>;
+  components: Map<string, EvaluatedComponent>;
+  diagnostics: Diagnostic[];
+}
+
+const POD_SPEC_FIELDS = new Set(Object.keys(POD_SPEC.properties ?? {}));
+const OBJECT_META_FIELDS = new Set(Object.keys(OBJECT_META.properties ?? {}));
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Evaluates every component of the definition on `object`. Never throws. */
+export function evaluateWorkload(definition: CompiledDefinition, object: Record<string, unknown>): WorkloadView {
+  const diagnostics: Diagnostic[] = [];
+  const view: WorkloadView = { definition, object, components: new Map(), diagnostics };
+  const namespace = typeof (object.metadata as Record<string, unknown> | undefined)?.namespace === "string" ? ((object.metadata as Record<string, unknown>).namespace as string) : "";
+  for (const c of definition.components) view.components.set(c.name, evaluateComponent(c, object, namespace, diagnostics));
+  for (const e of view.components.values()) {
+    const s = subtreeScale(view, e.compiled.name, undefined);
+    if (s.ok) e.view.subtreeScale = s.value;
+    else diagnostics.push({ severity: "error", path: e.compiled.path, message: `subtree scale of '${e.compiled.name}': ${s.error}`, code: "scale" });
+  }
+  return view;
+}
+
+function runAll(e: CompiledExpression, object: unknown, diagnostics: Diagnostic[], what: string): unknown[] | undefined {
+  const r = e.run(object);
+  if (!r.ok) {
+    diagnostics.push({ severity: "error", path: e.path, message: `failed to evaluate ${what} '${e.text}': ${r.error}`, code: "jq-eval" });
+    return undefined;
+  }
+  return r.values;
+}
+
+function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>, namespace: string, diagnostics: Diagnostic[]): EvaluatedComponent {
+  // Fields in reading order (the view is printed as is).
+  const view: ComponentView = {
+    name: c.name,
+    ...(c.definition.kind ? { kind: c.definition.kind } : {}),
+    ...(c.parent !== undefined ? { parent: c.parent } : {}),
+    children: [...c.children],
+    depth: c.depth,
+    path: c.path,
+    ...(c.specKind ? { specKind: c.specKind } : {}),
+    ...(c.definition.podSelector?.componentTypeSelector ? { typeSelector: c.definition.podSelector.componentTypeSelector } : {}),
+    instances: [],
+    subtreeScale: 0,
+  };
+
+  // Instance ids: from instanceIdPath, else one instance with the empty id.
+  let instanceIds: string[] | undefined = [""];
+  if (c.instanceId) {
+    const values = runAll(c.instanceId, object, diagnostics, "instance id path");
+    if (values === undefined) instanceIds = undefined;
+    else {
+      const ids: string[] = [];
+      for (const raw of values) {
+        // Go decodes a JSON null into a string as "" (then refused below as an empty id).
+        const v = raw === null ? "" : raw;
+        if (typeof v !== "string") {
+          diagnostics.push({ severity: "error", path: c.instanceId.path, message: `instance id must be a string, got ${JSON.stringify(v)}`, code: "instances" });
+          instanceIds = undefined;
+          break;
+        }
+        ids.push(v);
+      }
+      if (instanceIds !== undefined) {
+        if (ids.includes("")) {
+          diagnostics.push({ severity: "error", path: c.instanceId.path, message: `instance id path contained empty string values [${ids.join(",")}]`, code: "instances" });
+          instanceIds = undefined;
+        } else instanceIds = ids;
+      }
+    }
+  }
+
+  const zip = <T>(results: T[] | undefined, path: string): T[] | undefined => {
+    if (results === undefined || instanceIds === undefined) return undefined;
+    if (instanceIds.length !== results.length) {
+      diagnostics.push({
+        severity: "error",
+        path,
+        message: `instance ids count (${instanceIds.length}) does not match results count (${results.length})`,
+        code: "instances",
+      });
+      return undefined;
+    }
+    return results;
+  };
+
+  // Pod templates.
+  let templates: (PodTemplateSpec | undefined)[] | undefined;
+  if (c.specKind === "podTemplateSpec" && c.podTemplateSpec) {
+    const values = runAll(c.podTemplateSpec, object, diagnostics, "pod template spec path");
+    templates = zip(values, c.podTemplateSpec.path)?.map((v) => fromTemplate(v));
+    warnNull(values, c.podTemplateSpec, diagnostics);
+  } else if (c.specKind === "podSpec" && c.podSpec) {
+    const specs = zip(runAll(c.podSpec, object, diagnostics, "pod spec path"), c.podSpec.path);
+    const metas = c.metadata ? zip(runAll(c.metadata, object, diagnostics, "metadata path"), c.metadata.path) : undefined;
+    warnNull(specs, c.podSpec, diagnostics);
+    templates = specs?.map((s, i) => fromPodSpec(s, metas?.[i]));
+  } else if (c.specKind === "fragmented") {
+    const results: Partial<Record<FragmentField, unknown[]>> = {};
+    let count = 0;
+    for (const f of FRAGMENT_FIELDS) {
+      const e = c.fragments[f];
+      if (!e) continue;
+      const values = runAll(e, object, diagnostics, "fragmented pod spec path");
+      if (values === undefined) continue;
+      results[f] = values;
+      count = Math.max(count, values.length);
+    }
+    const entries = Array.from({ length: count }, (_, i) => fromFragments(results, i));
+    const fragmentPath = `${c.path}.specDefinition.fragmentedPodSpecDefinition`;
+    templates = zip(entries, fragmentPath);
+  }
+
+  // Scale.
+  let scales: Map<string, Scale> | undefined;
+  let scaleList: Scale[] | undefined;
+  if (c.hasScale) {
+    const read = (e: CompiledExpression | undefined): (number | undefined)[] | undefined => {
+      if (!e) return [];
+      const values = runAll(e, object, diagnostics, "scale path");
+      if (values === undefined) return undefined;
+      return values.map((v) => toReplicaCount(v, e, diagnostics));
+    };
+    const replicas = read(c.replicas);
+    const min = read(c.minReplicas);
+    const max = read(c.maxReplicas);
+    if (replicas && min && max) {
+      const n = Math.max(replicas.length, min.length, max.length);
+      const list: Scale[] = [];
+      for (let i = 0; i < n; i++) {
+        const s: Scale = {};
+        if (replicas[i] !== undefined) s.replicas = replicas[i]!;
+        if (min[i] !== undefined) s.minReplicas = min[i]!;
+        if (max[i] !== undefined) s.maxReplicas = max[i]!;
+        list.push(s);
+      }
+      scaleList = zip(list, `${c.path}.scaleDefinition`);
+      if (scaleList && instanceIds) scales = new Map(instanceIds.map((id, i) => [id, scaleList![i]!]));
+    }
+  }
+
+  // Instances, requirements and totals.
+  let componentTotal: ReturnType<typeof parseResourceList>["list"] | undefined;
+  for (const [i, id] of (instanceIds ?? []).entries()) {
+    const instance: ComponentInstance = { id };
+    const template = templates?.[i];
+    if (template) instance.podTemplate = template;
+    const scale = scaleList?.[i];
+    if (scale) instance.scale = scale;
+    if (template) {
+      const req = replicaRequirements(template, namespace);
+      for (const issue of req.issues) {
+        diagnostics.push({ severity: "error", path: c.path, message: `instance ${JSON.stringify(id)}: pod template ${issue.path}: ${issue.message}`, code: "resources" });
+      }
+      if (req.value) instance.replicaRequirements = req.value;
+      const counted = scale?.replicas ?? scale?.minReplicas ?? 1;
+      instance.countedReplicas = counted;
+      const perReplica = req.value?.resourceRequest;
+      if (perReplica) {
+        const total = dropZeroResources(multiplyResourceList(parseResourceList(perReplica).list, Math.max(0, counted)));
+        if (Object.keys(total).length > 0) {
+          instance.totalRequests = formatResourceList(total);
+          componentTotal = componentTotal ? addResourceLists(componentTotal, total) : total;
+        }
+      }
+    }
+    view.instances.push(instance);
+  }
+  if (instanceIds === undefined && scaleList === undefined && templates === undefined) view.instances = [];
+  if (componentTotal) view.totalRequests = formatResourceList(componentTotal);
+  return { compiled: c, instanceIds, scales, view };
+}
+
+function warnNull(values: unknown[] | undefined, e: CompiledExpression, diagnostics: Diagnostic[]): void {
+  if (values && values.some((v) => v === null)) {
+    diagnostics.push({ severity: "warning", path: e.path, message: `'${e.text}' yields null on this object: the pod specification is empty`, code: "spec-null" });
+  }
+}
+
+/** A replica count as the reference reads it into an int32; numeric strings (annotations) are accepted. */
+function toReplicaCount(v: unknown, e: CompiledExpression, diagnostics: Diagnostic[]): number | undefined {
+  if (v === null || v === undefined) return undefined;
+  let n: number | undefined;
+  if (typeof v === "number") n = v;
+  else if (typeof v === "string" && /^-?\d+$/.test(v.trim())) n = Number(v.trim());
+  if (n === undefined || !Number.isInteger(n) || n > 2147483647 || n < -2147483648) {
+    diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield an integer replica count, got ${JSON.stringify(v)}`, code: "scale" });
+    return undefined;
+  }
+  return n;
+}
+
+function pickMeta(v: unknown): Record<string, unknown> | undefined {
+  if (!isObject(v)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (OBJECT_META_FIELDS.has(k) && x !== null && x !== undefined) out[k] = x;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function fromTemplate(v: unknown): PodTemplateSpec | undefined {
+  if (!isObject(v)) return undefined;
+  const out: PodTemplateSpec = { spec: isObject(v.spec) ? v.spec : {} };
+  const meta = pickMeta(v.metadata);
+  if (meta) out.metadata = meta;
+  return out;
+}
+
+function fromPodSpec(spec: unknown, meta: unknown): PodTemplateSpec | undefined {
+  if (!isObject(spec)) return undefined;
+  // A podSpecPath may point at a larger object (KServe's component spec): keep the PodSpec fields only.
+  const out: PodTemplateSpec = { spec: {} };
+  for (const [k, x] of Object.entries(spec)) if (POD_SPEC_FIELDS.has(k)) out.spec[k] = x;
+  const m = pickMeta(meta);
+  if (m) out.metadata = m;
+  return out;
+}
+
+/** The partial pod template the fragments of instance `i` describe. */
+function fromFragments(results: Partial<Record<FragmentField, unknown[]>>, i: number): PodTemplateSpec {
+  const get = (f: FragmentField): unknown => results[f]?.[i] ?? undefined;
+  const spec: Record<string, unknown> = {};
+  const metadata: Record<string, unknown> = {};
+  const labels = get("labelsPath");
+  if (isObject(labels)) metadata.labels = labels;
+  const annotations = get("annotationsPath");
+  if (isObject(annotations)) metadata.annotations = annotations;
+  const schedulerName = get("schedulerNamePath");
+  if (typeof schedulerName === "string" && schedulerName !== "") spec.schedulerName = schedulerName;
+  const priorityClassName = get("priorityClassNamePath");
+  if (typeof priorityClassName === "string" && priorityClassName !== "") spec.priorityClassName = priorityClassName;
+  const affinity: Record<string, unknown> = {};
+  const nodeAffinity = get("nodeAffinityPath");
+  if (isObject(nodeAffinity)) affinity.nodeAffinity = nodeAffinity;
+  const podAffinity = get("podAffinityPath");
+  if (isObject(podAffinity)) affinity.podAffinity = podAffinity;
+  if (Object.keys(affinity).length > 0) spec.affinity = affinity;
+  const claims = get("resourceClaimsPath");
+  if (Array.isArray(claims) && claims.length > 0) spec.resourceClaims = claims;
+  const containers: Record<string, unknown>[] = [];
+  const listed = get("containersPath");
+  if (Array.isArray(listed)) for (const c of listed) if (isObject(c)) containers.push(c);
+  const single = get("containerPath");
+  if (isObject(single) && !containers.some((c) => c.name !== undefined && c.name === single.name)) containers.push(single);
+  const resources = get("resourcesPath");
+  const image = get("imagePath");
+  if (containers.length === 0 && (isObject(resources) || typeof image === "string")) containers.push({ name: "main" });
+  if (containers.length > 0) {
+    // Stand-alone resources and image describe the main (first) container when it does not state them.
+    const first = { ...containers[0]! };
+    if (isObject(resources) && first.resources === undefined) first.resources = resources;
+    if (typeof image === "string" && image !== "" && first.image === undefined) first.image = image;
+    containers[0] = first;
+    spec.containers = containers;
+  }
+  const out: PodTemplateSpec = { spec };
+  if (Object.keys(metadata).length > 0) out.metadata = metadata;
+  return out;
+}
+
+/** A per-instance effective minimum: minReplicas if > 0, else replicas if > 0, else 0. */
+function effectiveMin(s: Scale): number {
+  if (s.minReplicas !== undefined && s.minReplicas > 0) return s.minReplicas;
+  if (s.replicas !== undefined && s.replicas > 0) return s.replicas;
+  return 0;
+}
+
+/**
+ * KAI's subtree scale of a component (karta.md, "Subtree scale"): with scale definitions, a
+ * component's scale (one instance's when `instance` is given for the subtree root, else the sum of its
+ * instances) times the sum of its children's, either side standing in when the other is 0; with none
+ * anywhere, the number of leaf components (instances) in the subtree.
+ */
+export function subtreeScale(view: WorkloadView, component: string, instance: string | undefined): { ok: true; value: number } | { ok: false; error: string } {
+  if (instance === "") return { ok: false, error: "instance id is empty" };
+  const def = view.definition;
+  const seen = new Set<string>();
+  const byDefinition = (name: string): number => {
+    if (seen.has(name)) throw new Error(`ownership cycle detected involving component ${name}`);
+    seen.add(name);
+    const e = view.components.get(name);
+    if (!e) throw new Error(`component ${name} not found`);
+    if (e.compiled.hasScale && e.scales === undefined) throw new Error(`the scale of component ${name} could not be read`);
+    let own = 0;
+    if (name === component && instance !== undefined) {
+      const s = e.scales?.get(instance);
+      if (e.scales && !s) throw new Error(`instance id ${instance} not found`);
+      if (s) own = effectiveMin(s);
+    } else if (e.scales) {
+      for (const s of e.scales.values()) own += effectiveMin(s);
+    }
+    const children = e.compiled.children;
+    if (children.length === 0) return own;
+    let sum = 0;
+    for (const child of children) sum += byDefinition(child);
+    if (sum === 0) return own;
+    if (own === 0) return sum;
+    return own * sum;
+  };
+  const byLeaves = (name: string): number => {
+    if (seen.has(name)) throw new Error(`ownership cycle detected involving component ${name}`);
+    seen.add(name);
+    const e = view.components.get(name);
+    if (!e) throw new Error(`component ${name} not found`);
+    if (e.compiled.specKind !== undefined) {
+      if (!e.compiled.instanceId) return 1;
+      const ids = e.instanceIds;
+      if (!ids) throw new Error(`the instance ids of component ${name} could not be read`);
+      if (name === component && instance !== undefined) {
+        if (ids.includes(instance)) return 1;
+        throw new Error(`instance id ${instance} not found`);
+      }
+      return ids.length;
+    }
+    let count = 0;
+    for (const child of e.compiled.children) count += byLeaves(child);
+    return count;
+  };
+  try {
+    return { ok: true, value: def.hasScaleDefinition ? byDefinition(component) : byLeaves(component) };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** The sum of the components' totals. */
+export function workloadTotal(view: WorkloadView): ResourceListJSON | undefined {
+  const lists = [...view.components.values()].map((e) => e.view.totalRequests).filter((l): l is ResourceListJSON => l !== undefined);
+  if (lists.length === 0) return undefined;
+  return formatResourceList(addResourceLists(...lists.map((l) => parseResourceList(l).list)));
+}

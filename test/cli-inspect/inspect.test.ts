@@ -1,0 +1,172 @@
+/** `karta inspect`: reading definitions, objects and pods from files, directories and stdin; output; exit codes. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { readFileSync } from "node:fs";
+import { INSPECT_HELP, parseObjects, runInspect } from "../../src/cli/inspect.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { applyJsonPatch } from "../../src/interpret/index.js";
+import { conformanceDir } from "../support/conformance.js";
+import { fixturesDir } from "../interpret/helpers.js";
+
+const fx = (name: string): string => path.join(fixturesDir, name);
+const catalog = (name: string): string | undefined => {
+  const dir = conformanceDir("karta-catalog");
+  return dir ? path.join(dir, `${name}.yaml`) : undefined;
+};
+
+async function run(args: string[], stdin = "", files: Record<string, string> = {}) {
+  const io = memoryIO(stdin, files);
+  const code = await runInspect(args, io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe("karta inspect", () => {
+  test("--help shows the usage and an example", async () => {
+    const r = await run(["--help"]);
+    assert.equal(r.code, 0);
+    assert.equal(r.out, INSPECT_HELP);
+    assert.match(r.out, /Example:\n {2}kubectl get pytorchjob/);
+  });
+
+  test("usage errors exit 2", async () => {
+    assert.equal((await run([])).code, 2);
+    assert.equal((await run(["-d", "x.yaml"])).code, 2);
+    assert.equal((await run(["-d", "x.yaml", "-f", "y.yaml", "-o", "xml"])).code, 2);
+    assert.equal((await run(["-d", "x.yaml", "-f", "y.yaml", "--patch", "set-label", "novalue"])).code, 2);
+    const missing = await run(["-d", "/nonexistent/karta.yaml", "-f", fx("job.yaml")]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /cannot read \/nonexistent\/karta\.yaml/);
+  });
+
+  test("the tree shows components, status, groups and unmatched pods", async (t) => {
+    const def = catalog("kubeflow-org-pytorchjob-v1");
+    if (!def) return t.skip("conformance data absent");
+    const stray = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug-shell\n  labels: {run: debug}\n";
+    const r = await run(["-d", def, "-f", fx("pytorchjob.yaml"), "--pods", fx("pytorchjob-pods.yaml"), "--pods", "-"], stray);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^PyTorchJob ml-team\/bert-finetune \(uid 6a1f0e52-1c4b-4e0a-9a53-3f6a2b7d9c10\)/);
+    assert.match(r.out, /Status: Running, Initializing/);
+    assert.match(r.out, /├─ master \(Pod v1\) {2}subtree scale 1 {2}replicas 1/);
+    assert.match(r.out, /└─ worker \(Pod v1\) {2}subtree scale 2 {2}replicas 3, min 2, max 4/);
+    assert.match(r.out, /per replica: cpu 6, memory 24Gi, nvidia\.com\/gpu 2/);
+    assert.match(r.out, /total requests: cpu 22, memory 88Gi, nvidia\.com\/gpu 7/);
+    assert.match(r.out, /pg-6a1f0e52-1c4b-4e0a-9a53-3f6a2b7d9c10-bert-finetune {2}minMember 2/);
+    assert.match(r.out, /Pods: 5, matched 4, unmatched 1\n {2}debug-shell: no component found for pod debug-shell/);
+  });
+
+  test("-o json prints the whole interpretation; pods from a directory", async (t) => {
+    const def = catalog("ray-io-raycluster-v1");
+    if (!def) return t.skip("conformance data absent");
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-inspect-"));
+    try {
+      const pods = parseObjects(readFileSync(fx("raycluster-pods.yaml"), "utf8"), "pods");
+      // One pod per file, as JSON and YAML, plus a file that is not YAML/JSON (ignored).
+      pods.forEach((p, i) => writeFileSync(path.join(dir, `pod-${i}.json`), JSON.stringify(p)));
+      writeFileSync(path.join(dir, "README.txt"), "not a pod");
+      const r = await run(["-d", def, "-f", fx("raycluster.yaml"), "--pods", dir, "-o", "json"]);
+      assert.equal(r.code, 0, r.err);
+      const result = JSON.parse(r.out);
+      assert.equal(result.pods.length, 4);
+      assert.deepEqual(result.status.statuses, ["Running"]);
+      assert.equal(result.groups[0].members.length, 4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("-o yaml", async (t) => {
+    const def = catalog("batch-job-v1");
+    if (!def) return t.skip("conformance data absent");
+    const r = await run(["-d", def, "-f", fx("job.yaml"), "-o", "yaml"]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^root:\n {2}apiVersion: batch\/v1\n {2}kind: Job/);
+  });
+
+  test("children are matched to components by kind", async (t) => {
+    const def = catalog("apps-deployment-v1");
+    if (!def) return t.skip("conformance data absent");
+    const r = await run(["-d", def, "-f", fx("deployment.yaml"), "--children", fx("deployment-children.yaml")]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /Children:\n {2}ReplicaSet web-7c9f8d6b5 {2}→ replicaset/);
+  });
+
+  test("an object of another kind: exit 1 with both kinds named", async (t) => {
+    const def = catalog("batch-job-v1");
+    if (!def) return t.skip("conformance data absent");
+    const r = await run(["-d", def, "-f", fx("deployment.yaml")]);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /error: kind: the object is Deployment apps\/v1, but the definition's root component is Job batch\/v1/);
+  });
+
+  test("a definition with errors shows the validator's diagnostics and exits 1", async () => {
+    const bad = `apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: broken}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: batch, version: v1, kind: Job}
+    childComponents:
+    - name: worker
+      ownerRef: nobody
+      specDefinition: {podTemplateSpecPath: .spec.template}
+`;
+    const r = await run(["-d", "broken.yaml", "-f", fx("job.yaml")], "", { "broken.yaml": bad });
+    assert.equal(r.code, 1);
+    assert.match(r.err, /broken\.yaml:\d+:\d+: error: spec\.structureDefinition\.rootComponent.*root component must have status definition/);
+    assert.match(r.err, /child component 'worker' has owner ref to non-existing component 'nobody'/);
+    assert.equal(r.out, "");
+  });
+
+  test("a pod matching two components: exit 1, reason printed", async () => {
+    const def = `spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: batch, version: v1, kind: Job}
+      statusDefinition: {statusMappings: {running: [{byConditions: [{type: Running, status: "True"}]}]}}
+    childComponents:
+    - name: a
+      ownerRef: job
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["job-name"]'}}
+    - name: b
+      ownerRef: job
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["batch.kubernetes.io/job-name"]'}}
+`;
+    const r = await run(["-d", "two.yaml", "-f", fx("job.yaml"), "--pods", fx("job-pods.yaml")], "", { "two.yaml": def });
+    assert.equal(r.code, 1);
+    assert.match(r.out, /pi-estimate-4xk2p: pod pi-estimate-4xk2p matches 2 components/);
+  });
+
+  test("--patch prints an RFC 6902 patch that applies", async (t) => {
+    const def = catalog("jobset-x-k8s-io-jobset-v1alpha2");
+    if (!def) return t.skip("conformance data absent");
+    const object = parseObjects(readFileSync(fx("jobset.yaml"), "utf8"), "jobset")[0];
+    const s = await run(["-d", def, "-f", fx("jobset.yaml"), "--patch", "suspend"]);
+    assert.equal(s.code, 0, s.err);
+    assert.deepEqual(JSON.parse(s.out), [{ op: "replace", path: "/spec/suspend", value: true }]);
+    const l = await run(["-d", def, "-f", "-", "--patch", "set-label", "kai.scheduler/queue=research"], readFileSync(fx("jobset.yaml"), "utf8"));
+    assert.equal(l.code, 0, l.err);
+    const patched = applyJsonPatch(object, JSON.parse(l.out));
+    assert.ok(patched.ok);
+    const jobs = (patched.value as { spec: { replicatedJobs: { template: { spec: { template: { metadata: { labels: Record<string, string> } } } } }[] } }).spec.replicatedJobs;
+    assert.deepEqual(
+      jobs.map((j) => j.template.spec.template.metadata.labels["kai.scheduler/queue"]),
+      ["research", "research"],
+    );
+  });
+
+  test("pods given as a List, multi-document YAML or JSON array all read the same", () => {
+    const pod = (n: string) => ({ apiVersion: "v1", kind: "Pod", metadata: { name: n } });
+    const list = JSON.stringify({ apiVersion: "v1", kind: "List", items: [pod("a"), pod("b")] });
+    const docs = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n";
+    const arr = JSON.stringify([pod("a"), pod("b")]);
+    for (const text of [list, docs, arr]) assert.deepEqual(parseObjects(text, "x"), [pod("a"), pod("b")]);
+  });
+});

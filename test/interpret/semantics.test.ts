@@ -1,0 +1,434 @@
+/** The rules of interpretation on small definitions written for the purpose (karta.md, "Semantics"). */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { compileInterpreter, dns1123Safe, dns1123SubdomainErrors, type Interpretation } from "../../src/interpret/index.js";
+import { karta } from "./helpers.js";
+
+const errors = (r: Interpretation) => r.diagnostics.filter((d) => d.severity === "error");
+
+/** A TFJob-like workload with a chief and workers, roles told apart by a label. */
+const TRAINING = `
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: tfjob}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: tfjob
+      kind: {group: kubeflow.org, version: v1, kind: TFJob}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status, messageFieldName: message, reasonFieldName: reason}
+        statusMappings:
+          initializing: [{byConditions: [{type: Created, status: "True"}, {type: Running, status: "False"}]}]
+          running:
+          - byConditions: [{type: Running, status: "True"}]
+          - byExpression: {expression: '(.status.replicaStatuses.Worker.active // 0) > 0', expectedResult: "true"}
+          failed: [{byConditions: [{type: Failed, status: "True", reason: BackoffLimitExceeded}]}]
+          suspended: [{byPhase: Suspended}]
+      suspendDefinition:
+        suspendActions: [{path: .spec.runPolicy.suspend, value: "true"}]
+        resumeActions: [{path: .spec.runPolicy.suspend, value: "false"}]
+    childComponents:
+    - name: chief
+      ownerRef: tfjob
+      specDefinition: {podTemplateSpecPath: .spec.tfReplicaSpecs.Chief.template}
+      scaleDefinition: {replicasPath: .spec.tfReplicaSpecs.Chief.replicas // 1}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: chief}}
+    - name: worker
+      ownerRef: tfjob
+      specDefinition: {podTemplateSpecPath: .spec.tfReplicaSpecs.Worker.template}
+      scaleDefinition: {replicasPath: .spec.tfReplicaSpecs.Worker.replicas // 1}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}}
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+      - name: job
+        members:
+        - componentName: tfjob
+          groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']
+`;
+
+function tfjob(conditions: object[] = [], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    apiVersion: "kubeflow.org/v1",
+    kind: "TFJob",
+    metadata: { name: "mnist", namespace: "ml", uid: "d2b1c0a9-8f7e-4d6c-9b5a-4f3e2d1c0b9a" },
+    spec: {
+      runPolicy: { suspend: false },
+      tfReplicaSpecs: {
+        Chief: { replicas: 1, template: { spec: { containers: [{ name: "tensorflow", image: "tf:2.15", resources: { requests: { cpu: "1", memory: "4Gi" } } }] } } },
+        Worker: { replicas: 2, template: { spec: { containers: [{ name: "tensorflow", image: "tf:2.15", resources: { requests: { cpu: "2" } } }] } } },
+      },
+    },
+    status: { conditions, ...extra },
+  };
+}
+
+function tfPod(name: string, role: string, labels: Record<string, string> = {}): Record<string, unknown> {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: "ml", labels: { "training.kubeflow.org/job-name": "mnist", "training.kubeflow.org/replica-type": role, ...labels } },
+    spec: { containers: [{ name: "tensorflow", image: "tf:2.15" }] },
+  };
+}
+
+describe("status", () => {
+  const interpreter = compileInterpreter(karta(TRAINING));
+  test("conditions of one matcher are ANDed, an absent condition does not match", () => {
+    const r = interpreter.interpret(tfjob([{ type: "Created", status: "True" }]));
+    assert.deepEqual(r.status.statuses, ["Undefined"]);
+    const r2 = interpreter.interpret(tfjob([{ type: "Created", status: "True", reason: "TFJobCreated", message: "created" }, { type: "Running", status: "False" }]));
+    assert.deepEqual(r2.status.statuses, ["Initializing"]);
+    assert.deepEqual(r2.status.matches[0]!.conditions![0], { type: "Created", status: "True", reason: "TFJobCreated", message: "created" });
+  });
+  test("matchers of one status are ORed; the matcher that matched is named", () => {
+    const r = interpreter.interpret(tfjob([], { replicaStatuses: { Worker: { active: 2 } } }));
+    assert.deepEqual(r.status.statuses, ["Running"]);
+    assert.equal(r.status.matches[0]!.path, "spec.structureDefinition.rootComponent.statusDefinition.statusMappings.running[1]");
+  });
+  test("reasons must equal when given", () => {
+    const failed = [{ type: "Failed", status: "True", reason: "BackoffLimitExceeded" }];
+    assert.deepEqual(interpreter.interpret(tfjob(failed)).status.statuses, ["Failed"]);
+    assert.deepEqual(interpreter.interpret(tfjob([{ type: "Failed", status: "True", reason: "Evicted" }])).status.statuses, ["Undefined"]);
+  });
+  test("several statuses can hold at once, in the reference's order (Suspended before Running)", () => {
+    const obj = tfjob([{ type: "Running", status: "True" }]);
+    (obj.status as Record<string, unknown>).phase = "Suspended";
+    const def = karta(TRAINING.replace("suspended: [{byPhase: Suspended}]", "suspended: [{byExpression: {expression: .status.phase, expectedResult: Suspended}}]"));
+    assert.deepEqual(compileInterpreter(def).interpret(obj).status.statuses, ["Suspended", "Running"]);
+  });
+  test("a later condition of the same type wins", () => {
+    const r = interpreter.interpret(tfjob([{ type: "Running", status: "False" }, { type: "Running", status: "True" }]));
+    assert.deepEqual(r.status.statuses, ["Running"]);
+  });
+});
+
+describe("pods", () => {
+  const interpreter = compileInterpreter(karta(TRAINING));
+  test("each pod gets the leaf whose type selector matches; unmatched pods say why", () => {
+    const r = interpreter.interpret(tfjob(), { pods: [tfPod("mnist-chief-0", "chief"), tfPod("mnist-worker-0", "worker"), tfPod("mnist-ps-0", "ps")] });
+    assert.deepEqual(
+      r.pods.map((p) => p.component),
+      ["chief", "worker", undefined],
+    );
+    assert.match(r.pods[2]!.reason!, /no component found for pod mnist-ps-0: it matches none of chief/);
+  });
+  test("a pod that matches two components is an error naming both", () => {
+    const def = karta(
+      TRAINING.replace(
+        `podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}}`,
+        `podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/job-name"]'}}`,
+      ),
+    );
+    const r = compileInterpreter(def).interpret(tfjob(), { pods: [tfPod("mnist-chief-0", "chief")] });
+    assert.equal(r.pods[0]!.component, undefined);
+    assert.deepEqual(r.pods[0]!.matched, ["chief", "worker"]);
+    const e = errors(r);
+    assert.equal(e.length, 1);
+    assert.equal(e[0]!.code, "pod-ambiguous");
+    assert.match(e[0]!.message, /matches 2 components .*mutually exclusive/);
+    assert.equal(e[0]!.path, "spec.structureDefinition.childComponents[1].podSelector.componentTypeSelector");
+  });
+  test("matchLabels must all be equal", () => {
+    const def = karta(TRAINING.replace(`{componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: chief}}`, `{componentTypeSelector: {matchLabels: {"training.kubeflow.org/replica-type": chief, "training.kubeflow.org/job-role": master}}}`));
+    const it = compileInterpreter(def);
+    const r = it.interpret(tfjob(), { pods: [tfPod("a", "chief"), tfPod("b", "chief", { "training.kubeflow.org/job-role": "master" })] });
+    assert.deepEqual(
+      r.pods.map((p) => p.component),
+      [undefined, "chief"],
+    );
+  });
+});
+
+describe("gang groups (older podGroups)", () => {
+  test("a member on an ancestor groups all its descendants' pods; minMember is the subtree scale", () => {
+    const r = compileInterpreter(karta(TRAINING)).interpret(tfjob(), { pods: [tfPod("c0", "chief"), tfPod("w0", "worker"), tfPod("w1", "worker")] });
+    assert.deepEqual(errors(r), []);
+    assert.equal(r.groups.length, 1);
+    assert.equal(r.groups[0]!.name, "pg-d2b1c0a9-8f7e-4d6c-9b5a-4f3e2d1c0b9a-mnist");
+    assert.equal(r.groups[0]!.minMember, 3);
+    assert.ok(r.groups[0]!.members.every((m) => m.memberComponent === "tfjob"));
+  });
+  test("a grouping key that yields nothing or two values is an error for that pod", () => {
+    const none = compileInterpreter(karta(TRAINING.replace(`groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']`, `groupByKeyPaths: ['.metadata.labels["missing"]']`)));
+    const r = none.interpret(tfjob(), { pods: [tfPod("c0", "chief")] });
+    assert.equal(r.groups.length, 0);
+    const e = errors(r);
+    assert.equal(e.length, 1);
+    assert.equal(e[0]!.path, "spec.optimizationInstructions.gangScheduling.podGroups[0].members[0].groupByKeyPaths[0]");
+    assert.match(e[0]!.message, /pod c0: failed to extract group key from path "\.metadata\.labels\["missing"\]": query result is empty/);
+
+    const two = compileInterpreter(karta(TRAINING.replace(`groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']`, `groupByKeyPaths: ['.metadata.labels[]']`)));
+    const r2 = two.interpret(tfjob(), { pods: [tfPod("c0", "chief")] });
+    assert.match(errors(r2)[0]!.message, /expected single query result, got 2/);
+  });
+  test("a bare word is a literal key; filters pick the member", () => {
+    const def = karta(
+      TRAINING.replace(
+        `      - name: job
+        members:
+        - componentName: tfjob
+          groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']`,
+        `      - name: gpu
+        members:
+        - componentName: worker
+          filters: ['(.metadata.labels["accelerator"] // "none") != "none"']
+          groupByKeyPaths: [gpu]
+      - name: cpu
+        members:
+        - componentName: worker
+          groupByKeyPaths: [no-gpu]
+        - componentName: chief
+          groupByKeyPaths: [no-gpu]`,
+      ),
+    );
+    const it = compileInterpreter(def);
+    assert.deepEqual(it.diagnostics, []);
+    const r = it.interpret(tfjob(), { pods: [tfPod("w0", "worker", { accelerator: "a100" }), tfPod("w1", "worker"), tfPod("c0", "chief")] });
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(
+      r.groups.map((g) => [g.name, g.definition, g.members.map((m) => m.pod)]),
+      [
+        ["pg-d2b1c0a9-8f7e-4d6c-9b5a-4f3e2d1c0b9a-gpu", "gpu", ["w0"]],
+        ["pg-d2b1c0a9-8f7e-4d6c-9b5a-4f3e2d1c0b9a-no-gpu", "cpu", ["w1", "c0"]],
+      ],
+    );
+  });
+  test("no grouping keys: one group per owner, named by the root's UID", () => {
+    const def = karta(TRAINING.replace(`\n          groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']`, ""));
+    const r = compileInterpreter(def).interpret(tfjob(), { pods: [tfPod("c0", "chief")] });
+    assert.equal(r.groups[0]!.name, "pg-d2b1c0a9-8f7e-4d6c-9b5a-4f3e2d1c0b9a");
+  });
+  test("keys that are not DNS-1123 make a safe name and a warning", () => {
+    const r = compileInterpreter(karta(TRAINING)).interpret(tfjob(), { pods: [tfPod("c0", "chief", { "training.kubeflow.org/job-name": "MNIST_Run" })] });
+    assert.equal(r.groups[0]!.name, "pg-d2b1c0a9-8f7e-4d6c-9b5a-4f3e2d1c0b9a-mnist-run");
+    const w = r.diagnostics.find((d) => d.code === "gang-name");
+    assert.ok(w);
+    assert.match(w.message, /produce invalid Kubernetes PodGroup name "pg-d2b1c0a9-8f7e-4d6c-9b5a-4f3e2d1c0b9a-MNIST_Run"/);
+  });
+  test("DNS-1123 helpers", () => {
+    assert.deepEqual(dns1123SubdomainErrors("pg-abc-0"), []);
+    assert.equal(dns1123SubdomainErrors("pg-ABC").length, 1);
+    assert.equal(dns1123Safe("-Pg_A..b-"), "pg-a.b");
+    assert.equal(dns1123Safe("x".repeat(300)).length, 253);
+  });
+});
+
+/** A workload whose pods are described in an array, one instance per entry. */
+const ARRAY = `
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pipeline
+      kind: {group: example.com, version: v1, kind: Pipeline}
+      statusDefinition:
+        phaseDefinition: {path: .status.phase}
+        statusMappings:
+          running: [{byPhase: Running}]
+    childComponents:
+    - name: step
+      ownerRef: pipeline
+      instanceIdPath: .spec.steps[].name
+      specDefinition: {podTemplateSpecPath: '.spec.steps[].template'}
+      scaleDefinition: {replicasPath: '.spec.steps[] | (.replicas // 1)'}
+      podSelector:
+        componentInstanceSelector: {idPath: '.metadata.labels["example.com/step"]'}
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+      - name: step
+        members: [{componentName: step, groupByKeyPaths: ['.metadata.labels["example.com/step"]']}]
+`;
+
+function pipeline(steps: { name?: string; replicas?: number }[]): Record<string, unknown> {
+  return {
+    apiVersion: "example.com/v1",
+    kind: "Pipeline",
+    metadata: { name: "etl", uid: "aa11bb22-cc33-4d44-8e55-ff6677889900" },
+    spec: { steps: steps.map((s) => ({ ...s, template: { spec: { containers: [{ name: "main", image: "etl:1", resources: { requests: { cpu: "250m" } } }] } } })) },
+    status: { phase: "Running" },
+  };
+}
+
+describe("instances", () => {
+  const it = compileInterpreter(karta(ARRAY));
+  test("one instance per array entry, with its own scale and totals", () => {
+    const r = it.interpret(pipeline([{ name: "extract", replicas: 2 }, { name: "load" }]));
+    assert.deepEqual(errors(r), []);
+    const step = r.components[1]!;
+    assert.deepEqual(
+      step.instances.map((i) => [i.id, i.scale?.replicas, i.totalRequests]),
+      [
+        ["extract", 2, { cpu: "500m" }],
+        ["load", 1, { cpu: "250m" }],
+      ],
+    );
+    assert.equal(step.subtreeScale, 3);
+  });
+  test("instance ids that do not match the spec count give the reference's error", () => {
+    // A definition that reads only the first id: tested with one instance, wrong with two.
+    const r = compileInterpreter(karta(ARRAY.replace("instanceIdPath: .spec.steps[].name", "instanceIdPath: .spec.steps[0].name"))).interpret(pipeline([{ name: "extract" }, { name: "load" }]));
+    const e = errors(r).find((d) => d.code === "instances");
+    assert.ok(e);
+    assert.equal(e.message, "instance ids count (1) does not match results count (2)");
+    assert.equal(e.path, "spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath");
+  });
+  test("an instance without an id is refused as the reference does", () => {
+    const r = it.interpret(pipeline([{ name: "extract" }, {}]));
+    assert.ok(errors(r).some((d) => d.message === "instance id path contained empty string values [extract,]"));
+  });
+  test("a pod's instance comes from its idPath; a pod of an unknown instance is an error", () => {
+    const pod = (name: string, step: string) => ({ metadata: { name, labels: { "example.com/step": step } } });
+    const r = it.interpret(pipeline([{ name: "extract", replicas: 2 }, { name: "load" }]), { pods: [pod("e0", "extract"), pod("x0", "transform")] });
+    assert.equal(r.pods[0]!.instance, "extract");
+    assert.match(r.pods[1]!.reason!, /could not match instance id "transform". existing instance ids \[extract load\]/);
+    // The group of an instance counts that instance's scale only.
+    assert.equal(r.groups[0]!.minMember, 2);
+  });
+});
+
+describe("spec patterns", () => {
+  const FRAGMENTED = `
+spec:
+  structureDefinition:
+    rootComponent:
+      name: notebook
+      kind: {group: example.com, version: v1, kind: Notebook}
+      statusDefinition: {statusMappings: {}}
+      specDefinition:
+        fragmentedPodSpecDefinition:
+          labelsPath: .spec.labels
+          schedulerNamePath: .spec.schedulerName
+          resourcesPath: .spec.resources
+          imagePath: .spec.image
+          nodeAffinityPath: .spec.affinity.nodeAffinity
+          priorityClassNamePath: .spec.priorityClassName
+`;
+  test("fragments assemble into a partial pod template with one container", () => {
+    const r = compileInterpreter(karta(FRAGMENTED)).interpret({
+      apiVersion: "example.com/v1",
+      kind: "Notebook",
+      metadata: { name: "nb", namespace: "dev", uid: "u1" },
+      spec: {
+        labels: { owner: "ana" },
+        schedulerName: "kai-scheduler",
+        image: "jupyter/scipy-notebook:2024-01-15",
+        resources: { requests: { cpu: "2", memory: "8Gi" }, limits: { "nvidia.com/gpu": "1" } },
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }] } } },
+        priorityClassName: "build",
+      },
+    });
+    assert.deepEqual(errors(r), []);
+    const inst = r.components[0]!.instances[0]!;
+    assert.deepEqual(inst.podTemplate, {
+      metadata: { labels: { owner: "ana" } },
+      spec: {
+        schedulerName: "kai-scheduler",
+        priorityClassName: "build",
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }] } } },
+        containers: [{ name: "main", resources: { requests: { cpu: "2", memory: "8Gi" }, limits: { "nvidia.com/gpu": "1" } }, image: "jupyter/scipy-notebook:2024-01-15" }],
+      },
+    });
+    assert.deepEqual(inst.replicaRequirements, {
+      nodeClaim: { hardNodeAffinity: { nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }] } },
+      resourceRequest: { cpu: "2", memory: "8Gi", "nvidia.com/gpu": "1" },
+      namespace: "dev",
+      priorityClassName: "build",
+    });
+  });
+});
+
+describe("subtree scale without any scale definition", () => {
+  test("counts the leaf components (instances) of the subtree", () => {
+    const def = karta(ARRAY.replace("      scaleDefinition: {replicasPath: '.spec.steps[] | (.replicas // 1)'}\n", ""));
+    const r = compileInterpreter(def).interpret(pipeline([{ name: "a" }, { name: "b" }, { name: "c" }]));
+    assert.equal(r.components[0]!.subtreeScale, 3);
+  });
+});
+
+describe("newer podGroup format", () => {
+  const V2 = `
+spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: example.com, version: v1, kind: TrainJob}
+      statusDefinition: {statusMappings: {}}
+    childComponents:
+    - name: launcher
+      ownerRef: job
+      specDefinition: {podTemplateSpecPath: .spec.launcher}
+      scaleDefinition: {replicasPath: "1"}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: launcher}}
+    - name: node
+      ownerRef: job
+      specDefinition: {podTemplateSpecPath: .spec.node}
+      scaleDefinition: {replicasPath: .spec.numNodes}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: node}}
+  optimizationInstructions:
+    gangScheduling:
+      podGroup:
+        name: train
+        topology: {topologyName: cluster-topology, requiredTopologyLevel: zone, preferredTopologyLevel: rack}
+        subGroups:
+        - componentName: launcher
+        - componentName: node
+          topology: {topologyName: cluster-topology, requiredTopologyLevel: rack, preferredTopologyLevel: ""}
+`;
+  const obj = (nodes: number) => ({ apiVersion: "example.com/v1", kind: "TrainJob", metadata: { name: "t", uid: "0f0e0d0c-0b0a-4909-8807-060504030201" }, spec: { launcher: { spec: { containers: [] } }, node: { spec: { containers: [] } }, numNodes: nodes } });
+  test("one group, minSubGroup = number of subgroups, topology carried through", () => {
+    const r = compileInterpreter(karta(V2)).interpret(obj(4), { pods: [{ metadata: { name: "l", labels: { role: "launcher" } } }, { metadata: { name: "n0", labels: { role: "node" } } }] });
+    assert.deepEqual(errors(r), []);
+    const g = r.groups[0]!;
+    assert.equal(g.name, "pg-0f0e0d0c-0b0a-4909-8807-060504030201-train");
+    assert.equal(g.minSubGroup, 2);
+    assert.deepEqual(g.topology, { topologyName: "cluster-topology", requiredTopologyLevel: "zone", preferredTopologyLevel: "rack" });
+    assert.deepEqual(
+      g.subGroups!.map((s) => [s.name, s.minMember, s.pods, s.topology?.requiredTopologyLevel]),
+      [
+        ["launcher", 1, ["l"], undefined],
+        ["node", 4, ["n0"], "rack"],
+      ],
+    );
+  });
+  test("a subgroup whose subtree scale is 0 is an error", () => {
+    const r = compileInterpreter(karta(V2)).interpret(obj(0));
+    assert.deepEqual(
+      errors(r).map((d) => d.message),
+      ["component node must expose a replica scale definition"],
+    );
+  });
+});
+
+describe("bad input", () => {
+  const interpreter = compileInterpreter(karta(TRAINING));
+  test("an object of another kind is refused with both kinds named", () => {
+    const r = interpreter.interpret({ apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", metadata: { name: "x" } });
+    assert.deepEqual(
+      errors(r).map((d) => [d.path, d.message]),
+      [["kind", "the object is PyTorchJob kubeflow.org/v1, but the definition's root component is TFJob kubeflow.org/v1"]],
+    );
+    assert.deepEqual(r.components, []);
+  });
+  test("a non-object is an error, not an exception", () => {
+    assert.equal(errors(interpreter.interpret("nope")).length, 1);
+    assert.equal(errors(interpreter.interpret(null, { pods: [null, 3] })).length, 1);
+  });
+  test("garbage pods never throw", () => {
+    const r = interpreter.interpret(tfjob(), { pods: [null, 42, "x", [], { metadata: { labels: "no" } }] });
+    assert.equal(r.pods.length, 5);
+    assert.ok(r.pods.every((p) => p.component === undefined));
+  });
+  test("an expression that fails on the object is reported with its field path", () => {
+    const r = interpreter.interpret({ ...tfjob(), spec: { tfReplicaSpecs: { Chief: "oops" } } });
+    const e = errors(r).find((d) => d.path === "spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath");
+    assert.ok(e);
+    assert.match(e.message, /Cannot index string with (string )?"template"/);
+  });
+  test("an expression that does not compile is a diagnostic of the compiled definition", () => {
+    const it = compileInterpreter(karta(TRAINING.replace(".spec.tfReplicaSpecs.Chief.replicas // 1", ".spec.tfReplicaSpecs.Chief.replicas //")));
+    assert.equal(it.diagnostics.length, 1);
+    assert.equal(it.diagnostics[0]!.path, "spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath");
+  });
+});
