@@ -1,6 +1,7 @@
 /** The table of sub-commands: one module each. */
 import type { CliIO } from "./io.js";
 import { runValidate } from "../definition/command.js";
+import { runInspect } from "./inspect.js";
 import { runInterpret } from "./interpret.js";
 import { runJq } from "./jq.js";
 
@@ -12,6 +13,7 @@ export interface Command {
 
 const commands: Command[] = [
   { name: "validate", summary: "validate and lint Karta definitions (--crd checks paths against CRDs)", run: runValidate },
+  { name: "inspect", summary: "show what a Karta sees in a workload: components, status, pods, gang groups", run: runInspect },
   { name: "interpret", summary: "run a Karmada resource interpreter operation, or check customizations", run: runInterpret },
   { name: "jq", summary: "run a jq program over JSON or YAML values", run: runJq },
 ];

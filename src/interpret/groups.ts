@@ -63,6 +63,8 @@ export function gangGroups(view: WorkloadView, pods: readonly unknown[], classif
 function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup[] {
   const uid = rootUid(view, diagnostics);
   const groups = new Map<string, GangGroup>();
+  const checked = new Map<string, string[]>();
+  const scales = new Map<string, ReturnType<typeof subtreeScale>>();
   const where = "spec.optimizationInstructions.gangScheduling.podGroups";
   for (const c of classified) {
     if (c.component === undefined) continue;
@@ -122,8 +124,11 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
     if (keyFailed) continue;
     const rawName = keys.length === 0 ? `pg-${uid}` : `pg-${uid}-${keys.join("-")}`;
     let name = rawName;
-    if (keys.length > 0) {
-      const errs = dns1123SubdomainErrors(rawName);
+    // Pods of one group share the name: validate each name once.
+    let errs = checked.get(rawName);
+    if (errs === undefined) {
+      errs = keys.length > 0 ? dns1123SubdomainErrors(rawName) : [];
+      checked.set(rawName, errs);
       if (errs.length > 0) {
         name = dns1123Safe(rawName);
         diagnostics.push({
@@ -134,7 +139,13 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
         });
       }
     }
-    const scale = subtreeScale(view, chosen.memberComponent, instance);
+    if (errs.length > 0) name = dns1123Safe(rawName);
+    const scaleKey = instance === undefined ? chosen.memberComponent : `${chosen.memberComponent}\u0000${instance}`;
+    let scale = scales.get(scaleKey);
+    if (!scale) {
+      scale = subtreeScale(view, chosen.memberComponent, instance);
+      scales.set(scaleKey, scale);
+    }
     if (!scale.ok) {
       diagnostics.push({ severity: "error", path: memberPath, message: `pod ${podName}: ${scale.error}`, code: "gang-scale" });
       continue;

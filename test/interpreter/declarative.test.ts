@@ -304,3 +304,16 @@ describe("operations", () => {
     assert.deepEqual(unsupported.ok ? undefined : unsupported.error.message, "rule is not enabled");
   });
 });
+
+describe("typed results", () => {
+  test("decoding follows Go's json.Unmarshal: unknown fields dropped, case-insensitive names, quantities canonical", async () => {
+    const { toComponents, toReplicaRequirements } = await import("../../src/interpreter/declarative/typed.js");
+    assert.deepEqual(toComponents([{ Name: "jobmanager", replicas: 1, extra: true, replicaRequirements: { resourceRequest: { cpu: "1000m", memory: 2147483648 } } }]), [
+      { name: "jobmanager", replicas: 1, replicaRequirements: { resourceRequest: { cpu: "1", memory: "2147483648" } } },
+    ]);
+    assert.deepEqual(toReplicaRequirements({ namespace: "", nodeClaim: { nodeSelector: {} } }), { nodeClaim: {} });
+    assert.throws(() => toComponents([{ name: "tm", replicas: 1.5 }]), /json: cannot unmarshal number 1.5 into Go struct field Component.replicas of type int32/);
+    assert.throws(() => toReplicaRequirements({ resourceRequest: { cpu: "two" } }), /quantities must match the regular expression/);
+    assert.throws(() => toReplicaRequirements({ namespace: 3 }), /cannot unmarshal number 3 into Go struct field ReplicaRequirements.namespace of type string|cannot unmarshal number into Go struct field ReplicaRequirements.namespace of type string/);
+  });
+});

@@ -168,6 +168,18 @@ describe("Lua 5.1 compatibility", () => {
     assert.deepEqual(values(out), [["a", "c", "y", true]]);
   });
 
+  test("os.date and os.time follow Karmada's safe os library", () => {
+    const out = call(`function F()
+      local t = os.time({year = 2026, month = 11, day = 30, hour = 1, min = 2, sec = 3})
+      return {os.date('!%Y-%m-%d %H:%M:%S', nil), os.date('%F %X %p %a %Q %%', t), os.date('*t', t).yday, os.time({year = 2026, month = 1, day = 1}) - os.time({year = 2026, month = 1, day = 1, hour = 0})}
+    end`);
+    const [utc, local, yday, noon] = values(out)[0] as [string, string, number, number];
+    assert.match(utc, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    assert.equal(local, "2026-11-30 01:02:03 AM mon %Q %");
+    assert.equal(yday, 0);
+    assert.equal(noon, 12 * 3600, "hour defaults to 12");
+  });
+
   test("tostring and string.format print numbers as gopher-lua does", () => {
     const out = call(`function F() return {tostring(10 / 2), tostring(0.1 + 0.2), tostring(1e100), string.format('%d/%s', 2.9, 4.0), string.format('%5.1f', 2)} end`);
     assert.deepEqual(values(out), [["5", "0.30000000000000004", "1e+100", "2/4", "  2.0"]]);

@@ -173,6 +173,18 @@ describe("Lua sandbox libraries", () => {
     assertStillServes(vm);
   });
 
+  test("a host-side failure (a cyclic argument) resets the state; compiled scripts keep working", () => {
+    const compiled = vm.compile(healthScript);
+    assert.ok(compiled.ok);
+    if (!compiled.ok) return;
+    const cyclic: Record<string, unknown> = { apiVersion: "apps/v1", kind: "Deployment" };
+    cyclic.self = cyclic;
+    const out = vm.call(compiled.script, "InterpretHealth", [cyclic as never], 1);
+    assert.equal(out.ok, false);
+    assert.deepEqual(vm.call(compiled.script, "InterpretHealth", [deployment], 1), { ok: true, results: [{ type: "boolean", value: true }] });
+    assertStillServes(vm);
+  });
+
   test("Karmada's lookup errors", () => {
     assertFails(run(vm, "function GetReplica(obj) return 1 end", "GetReplicas"), "not found function GetReplicas");
     assertFails(run(vm, "GetReplicas = 3", "GetReplicas"), "GetReplicas is not a function: number");

@@ -99,10 +99,9 @@ export class DeclarativeInterpreter implements Interpreter {
     return fail<T>(op, message, `spec.customizations.${FIELD_OF[op] ?? ""}`, this.layer);
   }
 
-  private run(op: Operation, script: string, fn: string, args: (JsonValue | undefined)[], nResults: number): { ok: true; results: LuaResult[] } | { ok: false; error: string } {
+  private run(script: string, fn: string, args: (JsonValue | undefined)[], nResults: number): { ok: true; results: LuaResult[] } | { ok: false; error: string } {
     const compiled = this.vm.compile(script);
     if (!compiled.ok) return { ok: false, error: compiled.error };
-    void op;
     return this.vm.call(compiled.script, fn, args, nResults);
   }
 
@@ -110,7 +109,7 @@ export class DeclarativeInterpreter implements Interpreter {
     const op: Operation = "InterpretReplica";
     const script = this.script(object, op);
     if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(op, script, "GetReplicas", [object], 2);
+    const out = this.run(script, "GetReplicas", [object], 2);
     if (!out.ok) return this.fail(op, out.error);
     const [replicaResult, requiresResult] = out.results as [LuaResult, LuaResult];
     if (replicaResult.type !== "number") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[replicaResult.type]} is not number`);
@@ -133,7 +132,7 @@ export class DeclarativeInterpreter implements Interpreter {
     const op: Operation = "InterpretComponent";
     const script = this.script(object, op);
     if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(op, script, "GetComponents", [object], 1);
+    const out = this.run(script, "GetComponents", [object], 1);
     if (!out.ok) return this.fail(op, `failed to run 'GetComponents' script: ${out.error}`);
     const [result] = out.results as [LuaResult];
     if (result.type === "nil") return ok([]);
@@ -151,14 +150,14 @@ export class DeclarativeInterpreter implements Interpreter {
     const op: Operation = "ReviseReplica";
     const script = this.script(object, op);
     if (script === undefined) return this.fail(op, "rule is not enabled");
-    return this.objectResult(op, this.run(op, script, "ReviseReplica", [object, replicas], 1), [object]);
+    return this.objectResult(op, this.run(script, "ReviseReplica", [object, replicas], 1), [object]);
   }
 
   retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
     const op: Operation = "Retain";
     const script = this.script(desired, op);
     if (script === undefined) return this.fail(op, "rule is not enabled");
-    return this.objectResult(op, this.run(op, script, "Retain", [desired, observed], 1), [desired, observed]);
+    return this.objectResult(op, this.run(script, "Retain", [desired, observed], 1), [desired, observed]);
   }
 
   /** `items` undefined or null passes nil to the script (a nil slice in Karmada); an empty array passes an empty table. */
@@ -168,7 +167,7 @@ export class DeclarativeInterpreter implements Interpreter {
     if (script === undefined) return this.fail(op, "rule is not enabled");
     // Karmada passes the items as they marshal (omitempty on every field but clusterName).
     const luaItems = items === undefined || items === null ? undefined : items.map(statusItemJson);
-    return this.objectResult(op, this.run(op, script, "AggregateStatus", [object, luaItems], 1), []);
+    return this.objectResult(op, this.run(script, "AggregateStatus", [object, luaItems], 1), []);
   }
 
   private objectResult(op: Operation, out: { ok: true; results: LuaResult[] } | { ok: false; error: string }, references: KubeObject[]): Outcome<KubeObject> {
@@ -191,7 +190,7 @@ export class DeclarativeInterpreter implements Interpreter {
     const op: Operation = "InterpretStatus";
     const script = this.script(object, op);
     if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(op, script, "ReflectStatus", [object], 1);
+    const out = this.run(script, "ReflectStatus", [object], 1);
     if (!out.ok) return this.fail(op, out.error);
     const [result] = out.results as [LuaResult];
     if (result.type !== "table") return this.fail(op, `expect the returned replica type is table but got ${result.type}`);
@@ -204,7 +203,7 @@ export class DeclarativeInterpreter implements Interpreter {
     const op: Operation = "InterpretHealth";
     const script = this.script(object, op);
     if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(op, script, "InterpretHealth", [object], 1);
+    const out = this.run(script, "InterpretHealth", [object], 1);
     if (!out.ok) return this.fail(op, out.error);
     const [result] = out.results as [LuaResult];
     if (result.type !== "boolean") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[result.type]} is not bool`);
@@ -218,7 +217,7 @@ export class DeclarativeInterpreter implements Interpreter {
     const byName = new Map<string, DependentObjectReference>();
     const bySelector: DependentObjectReference[] = [];
     for (const script of scripts) {
-      const out = this.run(op, script, "GetDependencies", [object], 1);
+      const out = this.run(script, "GetDependencies", [object], 1);
       if (!out.ok) return this.fail(op, out.error);
       const [result] = out.results as [LuaResult];
       if (result.type !== "table") return this.fail(op, `expect the returned requires type is table but got ${result.type}`);

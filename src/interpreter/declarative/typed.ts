@@ -168,12 +168,13 @@ function decode(v: JsonValue, shape: Shape, where: string, field: string): JsonV
   if (typeof v !== "object" || Array.isArray(v)) throw typeError(v, shape, where);
   const out: { [k: string]: JsonValue } = {};
   for (const [name, f] of Object.entries(shape.fields)) {
-    if (!(name in v)) {
+    const key = fieldKey(v, name);
+    if (key === undefined) {
       if (f.keep) out[name] = zeroOf(f.shape);
       continue;
     }
     const path = field === "" ? `${shape.struct}.${name}` : `${field}.${name}`;
-    const d = decode(v[name]!, f.shape, `Go struct field ${path}`, path);
+    const d = decode(v[key]!, f.shape, `Go struct field ${path}`, path);
     if (d === undefined || (!f.keep && isEmpty(d, f.shape))) {
       if (f.keep) out[name] = d === undefined ? zeroOf(f.shape) : d;
       continue;
@@ -181,6 +182,18 @@ function decode(v: JsonValue, shape: Shape, where: string, field: string): JsonV
     out[name] = d;
   }
   return out;
+}
+
+/**
+ * The key of `obj` that sets the struct field `name`: Go's decoder takes the exact name, or else a
+ * key equal to it ignoring case (the last such key wins, as each one overwrites the field).
+ */
+function fieldKey(obj: { [k: string]: JsonValue }, name: string): string | undefined {
+  if (Object.prototype.hasOwnProperty.call(obj, name)) return name;
+  const lower = name.toLowerCase();
+  let found: string | undefined;
+  for (const k of Object.keys(obj)) if (k.toLowerCase() === lower) found = k;
+  return found;
 }
 
 function zeroOf(shape: Shape): JsonValue {

@@ -359,7 +359,79 @@ M.tanh = function(x) local a, b = math.exp(x), math.exp(-x) return (a - b) / (a 
 M.atan2 = function(y, x) return math.atan(y, x) end
 M.tointeger, M.ult, M.type, M.maxinteger, M.mininteger = nil, nil, nil, nil, nil
 
-local OS = { time = os.time, date = os.date }
+-- os.date and os.time as Karmada's safe os library implements them (a strftime subset on Go's
+-- time layouts; unknown conversions are kept as written, never an error).
+local osdate, ostime = os.date, os.time
+local DAYS = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday" }
+local MONTHS = { "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December" }
+local function two(n) return sformat("%02d", n) end
+local function hour12(h) h = h % 12 if h == 0 then h = 12 end return h end
+local DATE_FLAGS = {
+  a = function() return "mon" end, -- Karmada maps %a to the Go layout "mon", which Go prints as is
+  A = function(t) return DAYS[t.wday] end,
+  b = function(t) return ssub(MONTHS[t.month], 1, 3) end,
+  B = function(t) return MONTHS[t.month] end,
+  c = function(t, utc) return two(t.day) .. " " .. ssub(MONTHS[t.month], 1, 3) .. " " .. two(t.year % 100) .. " " .. two(t.hour) .. ":" .. two(t.min) .. " " .. (utc and "UTC" or osdate("%Z")) end,
+  d = function(t) return two(t.day) end,
+  F = function(t) return sformat("%04d-%02d-%02d", t.year, t.month, t.day) end,
+  H = function(t) return two(t.hour) end,
+  I = function(t) return two(hour12(t.hour)) end,
+  m = function(t) return two(t.month) end,
+  M = function(t) return two(t.min) end,
+  p = function(t) return t.hour < 12 and "AM" or "PM" end,
+  P = function(t) return t.hour < 12 and "am" or "pm" end,
+  S = function(t) return two(t.sec) end,
+  x = function(t) return two(t.hour) .. "/" .. two(t.min) .. "/" .. two(t.sec) end,
+  X = function(t) return two(t.hour) .. ":" .. two(t.min) .. ":" .. two(t.sec) end,
+  y = function(t) return two(t.year % 100) end,
+  Y = function(t) return sformat("%d", t.year) end,
+  z = function(t, utc) return utc and "+0000" or osdate("%z") end,
+  Z = function(t, utc) return utc and "UTC" or osdate("%Z") end,
+  w = function(t) return sformat("%d", t.wday - 1) end,
+}
+local function compatDate(fmt, when)
+  local utc = false
+  if fmt == nil then fmt = "%c" end
+  if type(fmt) ~= "string" then error("bad argument #1 to date (string expected, got " .. type(fmt) .. ")", 2) end
+  if ssub(fmt, 1, 1) == "!" then
+    utc = true
+    fmt = ssub(fmt, 2)
+  end
+  if when ~= nil then utc = false end
+  local t = osdate(utc and "!*t" or "*t", when)
+  if ssub(fmt, 1, 2) == "*t" then
+    return { year = t.year, month = t.month, day = t.day, hour = t.hour, min = t.min, sec = t.sec, wday = t.wday, yday = 0, isdst = false }
+  end
+  local out, i, n = {}, 1, #fmt
+  while i <= n do
+    local c = ssub(fmt, i, i)
+    if c == "%" and i < n then
+      local f = ssub(fmt, i + 1, i + 1)
+      if f == "%" then
+        out[#out + 1] = "%"
+      else
+        local conv = DATE_FLAGS[f]
+        out[#out + 1] = conv and conv(t, utc) or ("%" .. f)
+      end
+      i = i + 2
+    else
+      out[#out + 1] = c
+      i = i + 1
+    end
+  end
+  return tconcat(out)
+end
+local function compatTime(t)
+  if t == nil then return ostime() end
+  if type(t) ~= "table" then error("bad argument #1 to time (table expected, got " .. type(t) .. ")", 2) end
+  local function field(k, default)
+    local v = rawget(t, k)
+    if type(v) == "number" then return floor(v) end
+    return default
+  end
+  return ostime({ year = field("year", -1), month = field("month", -1), day = field("day", -1), hour = field("hour", 12), min = field("min", 0), sec = field("sec", 0) })
+end
+local OS = { time = compatTime, date = compatDate }
 
 local function require(name)
   if name == "kube" then return kube end

@@ -170,6 +170,8 @@ export interface LuaScript {
   readonly chunkRef: number;
   /** Registry reference of the script's base globals (its private library copies). */
   readonly baseRef: number;
+  /** The state the references belong to (a VM recreates its state after a host failure). */
+  readonly state: number;
 }
 
 /** Compilation outcome. */
@@ -206,6 +208,7 @@ export class LuaVM {
   private tripped: "deadline" | "budget" | "memory" | undefined;
   private inCall = false;
   private readonly scripts = new Map<string, LuaScript>();
+  private stateGeneration = 0;
 
   private constructor(loaded: LoadedModule, options: LuaVMOptions) {
     this.m = loaded.api;
@@ -418,7 +421,7 @@ export class LuaVM {
       return { ok: false, error };
     }
     const baseRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
-    const script: LuaScript = { source, chunkRef, baseRef };
+    const script: LuaScript = { source, chunkRef, baseRef, state: this.stateGeneration };
     if (this.scripts.size >= 512) {
       // Forget the oldest script (insertion order) to bound the registry.
       const [oldSource, old] = this.scripts.entries().next().value as [string, LuaScript];
@@ -437,6 +440,12 @@ export class LuaVM {
    * their position, and the deadline, instruction and memory messages.
    */
   call(script: LuaScript, fnName: string, args: (JsonValue | undefined)[], nResults: number): LuaCallOutcome {
+    if (script.state !== this.stateGeneration) {
+      // Compiled for a state this VM has since replaced: compile it again.
+      const recompiled = this.compile(script.source);
+      if (!recompiled.ok) return { ok: false, error: recompiled.error };
+      script = recompiled.script;
+    }
     const m = this.m;
     const L = this.L;
     m._lua_settop(L, 0);
@@ -535,6 +544,7 @@ export class LuaVM {
 
   private reset(): void {
     this.closeState();
+    this.stateGeneration++;
     this.scripts.clear();
     this.open();
   }

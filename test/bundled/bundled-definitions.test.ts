@@ -1,0 +1,327 @@
+/**
+ * The bundled definitions (definitions/<group>/<version>/<Kind>.yaml): each validates cleanly, and each, run by
+ * the interpretation library on a realistic workload and the pods its operator creates, gives the hand-derived
+ * result of test/fixtures/bundled/<case>/expected.yaml. Further tables vary the fixtures to check that the gang
+ * minimum follows KAI Scheduler's native rule for the kind, and that the status mappings follow the operator's
+ * conditions and phases.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { validateDefinition, type Karta } from "../../src/definition/index.js";
+import { compileInterpreter, type Interpretation } from "../../src/interpret/index.js";
+import { clone, crdIndex, definitionFiles, fixtureCases, loadBundled, type FixtureCase } from "./helpers.js";
+
+const files = definitionFiles();
+const cases = fixtureCases();
+
+function run(c: FixtureCase, workload = c.workload, pods = c.pods): Interpretation {
+  return compileInterpreter(loadBundled(c.expected.definition).definition).interpret(workload, { pods });
+}
+
+function caseNamed(name: string): FixtureCase {
+  const c = cases.find((x) => x.name === name);
+  assert.ok(c, `fixture ${name} exists`);
+  return c;
+}
+
+/** Walks into a plain object by keys (the fixture objects are parsed YAML). */
+function at(o: unknown, ...keys: (string | number)[]): Record<string, unknown> {
+  let cur = o as Record<string | number, unknown>;
+  for (const k of keys) cur = cur[k] as Record<string | number, unknown>;
+  return cur as Record<string, unknown>;
+}
+
+function minMembers(r: Interpretation): number[] {
+  return r.groups.map((g) => g.minMember);
+}
+
+function errors(r: Interpretation): string[] {
+  return r.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.path}: ${d.message}`);
+}
+
+describe("bundled definitions validate", () => {
+  const crds = crdIndex();
+  test("the ten kinds are bundled, one file each", () => {
+    assert.deepEqual(files, [
+      "apps/v1/Deployment.yaml",
+      "apps/v1/StatefulSet.yaml",
+      "batch/v1/Job.yaml",
+      "jobset.x-k8s.io/v1alpha2/JobSet.yaml",
+      "kubeflow.org/v1/PyTorchJob.yaml",
+      "kubeflow.org/v2beta1/MPIJob.yaml",
+      "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml",
+      "ray.io/v1/RayCluster.yaml",
+      "serving.knative.dev/v1/Service.yaml",
+      "serving.kserve.io/v1beta1/InferenceService.yaml",
+    ]);
+  });
+  for (const file of files) {
+    test(`${file}: no errors, no warnings (workload paths checked against the CRD where the tests keep one)`, () => {
+      const { definition } = loadBundled(file);
+      const findings = validateDefinition(definition, { crds }).filter((d) => d.severity !== "notice");
+      assert.deepEqual(findings.map((d) => `${d.severity}: ${d.path}: ${d.message}`), []);
+    });
+    test(`${file}: path, root kind and KAI index labels agree`, () => {
+      const karta: Karta = loadBundled(file).definition.karta;
+      const kind = karta.spec?.structureDefinition?.rootComponent?.kind;
+      assert.ok(kind);
+      assert.equal(file, `${kind.group}/${kind.version}/${kind.kind}.yaml`);
+      assert.deepEqual(karta.metadata?.labels, {
+        "run.ai/karta-group": kind.group,
+        "run.ai/karta-version": kind.version,
+        "run.ai/karta-kind": kind.kind,
+      });
+      assert.ok(karta.spec?.optimizationInstructions?.gangScheduling, "gang instructions, so KAI's Karta fallback uses it");
+    });
+  }
+  test("every bundled definition has a fixture", () => {
+    const covered = new Set(cases.map((c) => c.expected.definition));
+    assert.deepEqual(files.filter((f) => !covered.has(f)), []);
+  });
+});
+
+describe("bundled definitions on their fixtures", () => {
+  for (const c of cases) {
+    describe(c.name, () => {
+      const r = run(c);
+      const e = c.expected;
+      test("interprets without errors", () => {
+        assert.deepEqual(errors(r), []);
+      });
+      test("statuses", () => {
+        assert.deepEqual([...r.status.statuses].sort(), [...e.statuses].sort());
+      });
+      test("components and their scale", () => {
+        assert.deepEqual(r.components.map((x) => x.name), Object.keys(e.components));
+        for (const comp of r.components) {
+          const want = e.components[comp.name]!;
+          const got = comp.instances.filter((i) => i.scale !== undefined).map((i) => ({ ...(i.id ? { id: i.id } : {}), ...i.scale }));
+          assert.deepEqual(got, want.instances ?? [], `scale of ${comp.name}`);
+        }
+      });
+      test("pod → component (and instance)", () => {
+        const got = Object.fromEntries(r.pods.map((p) => [p.pod.name, { component: p.component, ...(p.instance ? { instance: p.instance } : {}) }]));
+        assert.deepEqual(got, e.podComponents);
+      });
+      test("gang groups: names, minMember, members", () => {
+        const got = r.groups
+          .map((g) => ({ name: g.name, minMember: g.minMember, members: g.members.map((m) => m.pod).sort() }))
+          .sort((a, b) => a.name.localeCompare(b.name));
+        const want = e.groups.map((g) => ({ ...g, members: [...g.members].sort() })).sort((a, b) => a.name.localeCompare(b.name));
+        assert.deepEqual(got, want);
+        // KAI recomputes the minimum for every pod: all members of a group must agree on it.
+        for (const g of r.groups) assert.deepEqual([...new Set(g.members.map((m) => m.minMember))], [g.minMember], g.name);
+      });
+    });
+  }
+});
+
+/** A fixture varied, and the gang minimum KAI Scheduler's native grouping gives for it (per group). */
+interface GangCase {
+  fixture: string;
+  what: string;
+  vary: (workload: Record<string, unknown>) => void;
+  minMember: number[];
+}
+
+const gangCases: GangCase[] = [
+  { fixture: "Job", what: "without kai.scheduler/batch-min-member: KAI's Job minimum 1", vary: (w) => delete at(w, "metadata", "annotations")["kai.scheduler/batch-min-member"], minMember: [1] },
+  { fixture: "Deployment", what: "5 replicas: still one pod per group", vary: (w) => (at(w, "spec").replicas = 5), minMember: [1, 1] },
+  { fixture: "StatefulSet", what: "min-member with OrderedReady (the default) is not honoured: 1", vary: (w) => delete at(w, "spec").podManagementPolicy, minMember: [1] },
+  { fixture: "StatefulSet", what: "no min-member annotation: 1", vary: (w) => delete at(w, "metadata").annotations, minMember: [1] },
+  { fixture: "PyTorchJob", what: "no schedulingPolicy: the sum of replicas 1 + 4", vary: (w) => delete at(w, "spec", "runPolicy").schedulingPolicy, minMember: [5] },
+  {
+    fixture: "PyTorchJob",
+    what: "elasticPolicy.minReplicas 3 replaces the total",
+    vary: (w) => {
+      delete at(w, "spec", "runPolicy").schedulingPolicy;
+      at(w, "spec").elasticPolicy = { minReplicas: 3, maxReplicas: 5, rdzvBackend: "c10d" };
+    },
+    minMember: [3],
+  },
+  {
+    fixture: "PyTorchJob",
+    what: "schedulingPolicy.minAvailable 4 wins over elasticPolicy.minReplicas 2",
+    vary: (w) => {
+      at(w, "spec", "runPolicy", "schedulingPolicy").minAvailable = 4;
+      at(w, "spec").elasticPolicy = { minReplicas: 2, maxReplicas: 5 };
+    },
+    minMember: [4],
+  },
+  { fixture: "MPIJob", what: "launcherCreationPolicy AtStartup: launcher + 4 workers", vary: (w) => (at(w, "spec").launcherCreationPolicy = "AtStartup"), minMember: [5] },
+  { fixture: "MPIJob", what: "schedulingPolicy.minAvailable 3", vary: (w) => (at(w, "spec", "runPolicy").schedulingPolicy = { minAvailable: 3 }), minMember: [3] },
+  { fixture: "RayCluster", what: "the spare group resumed: its 2 replicas count (min 0)", vary: (w) => delete at(w, "spec", "workerGroupSpecs", 2).suspend, minMember: [8] },
+  { fixture: "RayCluster", what: "gpu-workers on 4 hosts per replica: 1 + 2x4 + 1", vary: (w) => (at(w, "spec", "workerGroupSpecs", 0).numOfHosts = 4), minMember: [10] },
+  { fixture: "RayCluster", what: "cpu-workers without minReplicas: its 3 replicas", vary: (w) => delete at(w, "spec", "workerGroupSpecs", 1).minReplicas, minMember: [8] },
+  { fixture: "JobSet", what: "workers with parallelism 2: 1 + 2x2", vary: (w) => (at(w, "spec", "replicatedJobs", 1, "template", "spec").parallelism = 2), minMember: [5] },
+  {
+    fixture: "JobSet",
+    what: "the workers' job template asks kai.scheduler/batch-min-member 2 per job: 1 + 2x2",
+    vary: (w) => (at(w, "spec", "replicatedJobs", 1, "template").metadata = { annotations: { "kai.scheduler/batch-min-member": "2" } }),
+    minMember: [5],
+  },
+  { fixture: "LeaderWorkerSet", what: "groups of size 5", vary: (w) => (at(w, "spec", "leaderWorkerTemplate").size = 5), minMember: [5, 5] },
+  { fixture: "KnativeService", what: "no min-scale annotation: 1", vary: (w) => delete at(w, "spec", "template", "metadata", "annotations")["autoscaling.knative.dev/min-scale"], minMember: [1] },
+  { fixture: "InferenceService", what: "predictor without minReplicas: KServe's default 1", vary: (w) => delete at(w, "spec", "predictor").minReplicas, minMember: [1, 1] },
+];
+
+describe("gang minimum follows KAI's native rule when the workload changes", () => {
+  for (const g of gangCases) {
+    test(`${g.fixture}: ${g.what} -> minMember ${g.minMember.join(", ")}`, () => {
+      const c = caseNamed(g.fixture);
+      const workload = clone(c.workload);
+      g.vary(workload);
+      const r = run(c, workload);
+      assert.deepEqual(errors(r), []);
+      const sorted = [...r.groups].sort((a, b) => a.name.localeCompare(b.name));
+      assert.deepEqual(minMembers({ ...r, groups: sorted }), g.minMember);
+    });
+  }
+
+  test("PyTorchJob without a Master (elastic workers only): the workers' elastic minimum", () => {
+    const c = caseNamed("PyTorchJob");
+    const w = clone(c.workload);
+    delete at(w, "spec", "pytorchReplicaSpecs").Master;
+    delete at(w, "spec", "runPolicy").schedulingPolicy;
+    at(w, "spec").elasticPolicy = { minReplicas: 2, maxReplicas: 4 };
+    const pods = c.pods.filter((p) => at(p, "metadata", "labels")["training.kubeflow.org/replica-type"] === "worker");
+    const r = run(c, w, pods);
+    assert.deepEqual(minMembers(r), [2]);
+    assert.equal(r.groups[0]!.members.length, 4);
+  });
+});
+
+/** Where the Karta language cannot follow KAI (docs/definitions.md): the definitions' actual answer, and KAI's. */
+const documentedDifferences: (GangCase & { kai: number[] })[] = [
+  { fixture: "JobSet", what: "InOrder startup: still every replicated job", vary: (w) => (at(w, "spec", "startupPolicy").startupPolicyOrder = "InOrder"), minMember: [9], kai: [1] /* minSubGroup 1: the driver alone */ },
+  { fixture: "LeaderWorkerSet", what: "LeaderReady startup: still the whole group", vary: (w) => (at(w, "spec").startupPolicy = "LeaderReady"), minMember: [3, 3], kai: [3, 3] /* 1 while the leader is unscheduled */ },
+  {
+    fixture: "RayCluster",
+    what: "in-tree autoscaling, cpu-workers minReplicas 0: its replicas count",
+    vary: (w) => {
+      at(w, "spec").enableInTreeAutoscaling = true;
+      at(w, "spec", "workerGroupSpecs", 1).minReplicas = 0;
+    },
+    minMember: [8],
+    kai: [5],
+  },
+  {
+    fixture: "MPIJob",
+    what: "WaitForWorkersReady with one worker: the launcher is counted",
+    vary: (w) => (at(w, "spec", "mpiReplicaSpecs", "Worker").replicas = 1),
+    minMember: [2],
+    kai: [1],
+  },
+];
+
+describe("documented differences from KAI's native grouping", () => {
+  for (const g of documentedDifferences) {
+    test(`${g.fixture}: ${g.what} -> minMember ${g.minMember.join(", ")} (KAI: ${g.kai.join(", ")})`, () => {
+      const c = caseNamed(g.fixture);
+      const workload = clone(c.workload);
+      g.vary(workload);
+      const r = run(c, workload);
+      assert.deepEqual(errors(r), []);
+      assert.deepEqual(minMembers({ ...r, groups: [...r.groups].sort((a, b) => a.name.localeCompare(b.name)) }), g.minMember);
+    });
+  }
+});
+
+/** A fixture's status block replaced, and the generic statuses the definition must give. */
+interface StatusCase {
+  fixture: string;
+  what: string;
+  vary: (workload: Record<string, unknown>) => void;
+  statuses: string[];
+}
+
+const cond = (type: string, status: string, reason?: string): Record<string, unknown> => ({ type, status, ...(reason ? { reason } : {}), lastTransitionTime: "2026-11-29T23:30:00Z" });
+
+const statusCases: StatusCase[] = [
+  { fixture: "Job", what: "complete", vary: (w) => (w.status = { succeeded: 6, ready: 0, conditions: [cond("SuccessCriteriaMet", "True", "CompletionsReached"), cond("Complete", "True", "CompletionsReached")] }), statuses: ["Completed"] },
+  { fixture: "Job", what: "failure target reached, pods still terminating", vary: (w) => (w.status = { active: 2, ready: 2, failed: 7, conditions: [cond("FailureTarget", "True", "BackoffLimitExceeded")] }), statuses: ["Failed"] },
+  {
+    fixture: "Job",
+    what: "suspended",
+    vary: (w) => {
+      at(w, "spec").suspend = true;
+      w.status = { active: 0, ready: 0, conditions: [cond("Suspended", "True", "JobSuspended")] };
+    },
+    statuses: ["Suspended"],
+  },
+  { fixture: "Job", what: "just created, no pod ready", vary: (w) => (w.status = { active: 3, ready: 0, startTime: "2026-11-29T23:02:40Z" }), statuses: ["Initializing"] },
+  { fixture: "Deployment", what: "rollout deadline exceeded and not available", vary: (w) => (w.status = { replicas: 2, conditions: [cond("Available", "False", "MinimumReplicasUnavailable"), cond("Progressing", "False", "ProgressDeadlineExceeded")] }), statuses: ["Failed"] },
+  { fixture: "Deployment", what: "first rollout in progress", vary: (w) => (w.status = { replicas: 2, conditions: [cond("Available", "False", "MinimumReplicasUnavailable"), cond("Progressing", "True", "ReplicaSetUpdated")] }), statuses: ["Initializing"] },
+  { fixture: "Deployment", what: "available but quota blocks a pod", vary: (w) => (at(w, "status").conditions = [cond("Available", "True", "MinimumReplicasAvailable"), cond("Progressing", "True", "ReplicaSetUpdated"), cond("ReplicaFailure", "True", "FailedCreate")]), statuses: ["Running", "Degraded"] },
+  { fixture: "StatefulSet", what: "all three ready", vary: (w) => (at(w, "status").readyReplicas = 3), statuses: ["Running"] },
+  { fixture: "PyTorchJob", what: "only Created", vary: (w) => (at(w, "status").conditions = [cond("Created", "True", "PyTorchJobCreated")]), statuses: ["Initializing"] },
+  { fixture: "PyTorchJob", what: "succeeded", vary: (w) => (at(w, "status").conditions = [cond("Created", "True"), cond("Running", "False"), cond("Succeeded", "True", "PyTorchJobSucceeded")]), statuses: ["Completed"] },
+  {
+    fixture: "PyTorchJob",
+    what: "suspend requested, operator not done yet",
+    vary: (w) => (at(w, "spec", "runPolicy").suspend = true),
+    statuses: ["Running", "Suspending"],
+  },
+  {
+    fixture: "PyTorchJob",
+    what: "suspended",
+    vary: (w) => {
+      at(w, "spec", "runPolicy").suspend = true;
+      at(w, "status").conditions = [cond("Created", "True"), cond("Running", "False", "PyTorchJobSuspended"), cond("Suspended", "True", "PyTorchJobSuspended")];
+    },
+    statuses: ["Suspended"],
+  },
+  { fixture: "MPIJob", what: "restarting workers", vary: (w) => (at(w, "status").conditions = [cond("Created", "True"), cond("Running", "False"), cond("Restarting", "True", "MPIJobRestarting")]), statuses: ["Degraded"] },
+  {
+    fixture: "RayCluster",
+    what: "suspended",
+    vary: (w) => {
+      at(w, "spec").suspend = true;
+      w.status = { state: "suspended", conditions: [cond("HeadPodReady", "False", "HeadPodNotFound"), cond("RayClusterProvisioned", "True", "AllPodRunningAndReadyFirstTime"), cond("RayClusterSuspended", "True", "RayClusterSuspended")] };
+    },
+    statuses: ["Suspended"],
+  },
+  { fixture: "RayCluster", what: "pods being created", vary: (w) => (w.status = { conditions: [cond("HeadPodReady", "False", "HeadPodNotFound"), cond("RayClusterProvisioned", "False", "RayClusterPodsProvisioning")] }), statuses: ["Initializing"] },
+  { fixture: "RayCluster", what: "head lost after provisioning", vary: (w) => (w.status = { conditions: [cond("HeadPodReady", "False", "HeadPodNotReady"), cond("RayClusterProvisioned", "True", "AllPodRunningAndReadyFirstTime")] }), statuses: ["Degraded"] },
+  { fixture: "JobSet", what: "completed", vary: (w) => (w.status = { replicatedJobsStatus: [{ name: "driver", succeeded: 1 }, { name: "workers", succeeded: 2 }], conditions: [cond("Completed", "True", "AllJobsCompleted")] }), statuses: ["Completed"] },
+  { fixture: "JobSet", what: "one workers job not ready yet", vary: (w) => (at(w, "status", "replicatedJobsStatus", 1).ready = 1), statuses: ["Initializing"] },
+  { fixture: "JobSet", what: "restarted once by the failure policy", vary: (w) => (at(w, "status").restarts = 1), statuses: ["Running", "Degraded"] },
+  { fixture: "LeaderWorkerSet", what: "groups progressing", vary: (w) => (w.status = { replicas: 2, readyReplicas: 0, conditions: [cond("Available", "False", "AllGroupsReady"), cond("Progressing", "True", "GroupsProgressing")] }), statuses: ["Initializing"] },
+  { fixture: "InferenceService", what: "model failed to load", vary: (w) => (w.status = { modelStatus: { transitionStatus: "BlockedByFailedLoad", states: { activeModelState: "FailedToLoad", targetModelState: "FailedToLoad" } }, conditions: [cond("PredictorReady", "False"), cond("Ready", "False")] }), statuses: ["Failed"] },
+  { fixture: "KnativeService", what: "reconciling", vary: (w) => (at(w, "status").conditions = [cond("ConfigurationsReady", "Unknown"), cond("Ready", "Unknown"), cond("RoutesReady", "Unknown")]), statuses: ["Initializing"] },
+  { fixture: "KnativeService", what: "new revision failed, old one still routed", vary: (w) => (at(w, "status").conditions = [cond("ConfigurationsReady", "False", "RevisionFailed"), cond("Ready", "False", "RevisionFailed"), cond("RoutesReady", "True")]), statuses: ["Degraded"] },
+  { fixture: "KnativeService", what: "never became ready", vary: (w) => (at(w, "status").conditions = [cond("ConfigurationsReady", "False", "RevisionFailed"), cond("Ready", "False", "RevisionFailed"), cond("RoutesReady", "False", "RevisionFailed")]), statuses: ["Failed"] },
+];
+
+describe("status mappings follow the operators' conditions and phases", () => {
+  for (const s of statusCases) {
+    test(`${s.fixture}: ${s.what} -> ${s.statuses.join(", ")}`, () => {
+      const c = caseNamed(s.fixture);
+      const workload = clone(c.workload);
+      s.vary(workload);
+      const r = run(c, workload);
+      assert.deepEqual([...r.status.statuses].sort(), [...s.statuses].sort());
+    });
+  }
+});
+
+describe("suspend and resume patches", () => {
+  const suspendable: [string, string][] = [
+    ["Job", "/spec/suspend"],
+    ["PyTorchJob", "/spec/runPolicy/suspend"],
+    ["MPIJob", "/spec/runPolicy/suspend"],
+    ["RayCluster", "/spec/suspend"],
+    ["JobSet", "/spec/suspend"],
+  ];
+  for (const [fixture, pointer] of suspendable) {
+    test(`${fixture}: suspend sets ${pointer} to true, resume to false`, () => {
+      const c = caseNamed(fixture);
+      const interpreter = compileInterpreter(loadBundled(c.expected.definition).definition);
+      const s = interpreter.suspendPatch(c.workload, "suspend");
+      const r = interpreter.suspendPatch(c.workload, "resume");
+      assert.deepEqual(s.diagnostics, []);
+      assert.deepEqual(s.patch.filter((op) => op.op !== "test").map((op) => [op.path, op.value]), [[pointer, true]]);
+      assert.deepEqual(r.patch.filter((op) => op.op !== "test").map((op) => [op.path, op.value]), [[pointer, false]]);
+    });
+  }
+});
