@@ -396,54 +396,82 @@ interface RuntimeGroup {
   template: string;
   keys: string[];
   minMember?: number;
+  /** The distinct minimums its pods' members compute. */
+  memberMinimums?: Set<number>;
   pods: string[];
 }
 
-/** The runtime groups of the older format: unkeyed templates always, keyed ones from the pods' keys. */
+/**
+ * The runtime groups of the older format: unkeyed templates always, keyed ones from the pods' keys.
+ * Each pod goes to the template of its own member's definition: KAI names every unkeyed group
+ * `pg-<uid>` and so merges the unkeyed groups of several definitions, which the Workload API keeps apart.
+ */
 function olderRuntimeGroups(tree: KartaWorkloadTree, workloadName: string, gangGroups: GangGroup[], issues: CompileIssue[], karta: Karta): RuntimeGroup[] {
+  const defs = karta.spec.optimizationInstructions?.gangScheduling?.podGroups ?? [];
   const byName = new Map<string, RuntimeGroup>();
-  const ordered: RuntimeGroup[] = [];
   const add = (g: RuntimeGroup): RuntimeGroup => {
     const had = byName.get(g.name);
     if (had) return had;
     byName.set(g.name, g);
-    ordered.push(g);
     return g;
   };
+  const order: RuntimeGroup[] = [];
   for (const root of tree.roots) {
-    if (!tree.keyedTemplates.has(root.name)) add({ name: generatePodGroupName(workloadName, root.name), template: root.name, keys: [], pods: [] });
+    if (!tree.keyedTemplates.has(root.name)) order.push(add({ name: generatePodGroupName(workloadName, root.name), template: root.name, keys: [], pods: [] }));
   }
-  const keyed = gangGroups
-    .filter((g) => tree.definitionIndex.has(g.definition))
-    .map((g) => ({ g, keys: g.keys ?? [] }))
-    .sort((a, b) => {
-      const ia = tree.definitionIndex.get(a.g.definition)!;
-      const ib = tree.definitionIndex.get(b.g.definition)!;
-      if (ia !== ib) return ia - ib;
-      return a.keys.join("\u0000").localeCompare(b.keys.join("\u0000"), "en", { numeric: true });
-    });
-  for (const { g, keys } of keyed) {
-    const template = g.definition;
-    const name = keys.length === 0 ? generatePodGroupName(workloadName, template) : generatePodGroupName(workloadName, `${template}-${keys.join("-")}`);
-    const nameErrs = isDNS1123Subdomain(name);
-    if (nameErrs.length > 0) {
-      const i = tree.definitionIndex.get(template)!;
-      const members = karta.spec.optimizationInstructions?.gangScheduling?.podGroups?.[i]?.members ?? [];
-      const j = Math.max(0, members.findIndex((m) => m.componentName === g.members[0]?.memberComponent));
-      issues.push({
-        severity: "error",
-        input: "definition",
-        path: `${GANG_SCHEDULING_PATH}.podGroups[${i}].members[${j}].groupByKeyPaths`,
-        message: `the group keys [${keys.join(" ")}] of pod ${g.members[0]?.pod ?? "?"} make the PodGroup name ${JSON.stringify(name)}, which is not valid: ${nameErrs.join("; ")}`,
-        code: "group-name",
-      });
-      continue;
+  const keyed: RuntimeGroup[] = [];
+  const reported = new Set<string>();
+  for (const g of gangGroups) {
+    const keys = g.keys ?? [];
+    for (const m of g.members) {
+      // The member's own definition: the group's when it lists the member, else the first that does.
+      const own = tree.definitionIndex.get(g.definition);
+      const listed = (i: number | undefined) => i !== undefined && (defs[i]?.members ?? []).some((x) => x.componentName === m.memberComponent);
+      const index = listed(own) ? own! : defs.findIndex((d, i) => tree.definitionIndex.get(d.name) === i && listed(i));
+      if (index < 0) continue;
+      const template = defs[index]!.name;
+      const name = keys.length === 0 ? generatePodGroupName(workloadName, template) : generatePodGroupName(workloadName, `${template}-${keys.join("-")}`);
+      const nameErrs = isDNS1123Subdomain(name);
+      if (nameErrs.length > 0) {
+        if (reported.has(name)) continue;
+        reported.add(name);
+        const j = Math.max(0, (defs[index]?.members ?? []).findIndex((x) => x.componentName === m.memberComponent));
+        issues.push({
+          severity: "error",
+          input: "definition",
+          path: `${GANG_SCHEDULING_PATH}.podGroups[${index}].members[${j}].groupByKeyPaths`,
+          message: `the group keys [${keys.join(" ")}] of pod ${m.pod} make the PodGroup name ${JSON.stringify(name)}, which is not valid: ${nameErrs.join("; ")}`,
+          code: "group-name",
+        });
+        continue;
+      }
+      const known = byName.has(name);
+      const rg = add({ name, template, keys, pods: [] });
+      if (!known) keyed.push(rg);
+      rg.minMember = Math.max(rg.minMember ?? 0, m.minMember);
+      (rg.memberMinimums ??= new Set()).add(m.minMember);
+      rg.pods.push(m.pod);
     }
-    const rg = add({ name, template, keys, pods: [], minMember: g.minMember });
-    rg.minMember = Math.max(rg.minMember ?? 0, g.minMember);
-    rg.pods.push(...g.members.map((m) => m.pod));
   }
-  return ordered;
+  keyed.sort((a, b) => {
+    const ia = tree.definitionIndex.get(a.template)!;
+    const ib = tree.definitionIndex.get(b.template)!;
+    if (ia !== ib) return ia - ib;
+    return a.keys.join("\u0000").localeCompare(b.keys.join("\u0000"), "en", { numeric: true });
+  });
+  const all = [...order, ...keyed];
+  for (const rg of all) {
+    if ((rg.memberMinimums?.size ?? 0) > 1) {
+      issues.push({
+        severity: "warning",
+        input: "definition",
+        path: `${GANG_SCHEDULING_PATH}.podGroups[${tree.definitionIndex.get(rg.template)}]`,
+        message: `group ${rg.name}: its pods' members have different subtree scales (${[...rg.memberMinimums!].sort((a, b) => a - b).join(", ")}): the PodGroup's minCount is the largest`,
+        code: "gang-min-member",
+      });
+    }
+  }
+  return all;
 }
 
 /**
@@ -476,8 +504,8 @@ export function compileKarta(definition: Karta | Definition | Interpreter, objec
     if (tree.format === "podGroups" && pods.length > 0) {
       const g = interpreter.gangGroups(view, pods, classified.pods);
       gangGroups = g.groups;
-      // KAI's own group names are not the Workload API's: their warnings do not apply here.
-      issues.push(...g.diagnostics.filter((d) => d.code !== "gang-name").map((d) => issueFromDiagnostic(d)));
+      // KAI's group names (and the minimum of groups merged under one name) are not the Workload API's: those warnings do not apply here.
+      issues.push(...g.diagnostics.filter((d) => d.code !== "gang-name" && d.code !== "gang-min-member").map((d) => issueFromDiagnostic(d)));
     }
 
     // The Workload: one builder per top-level template, their templates side by side.
