@@ -390,6 +390,9 @@ function validateEmitted(workload: Workload, composites: CompositePodGroup[], gr
   return out;
 }
 
+/** Keyed groups in natural order (group 2 before group 10). */
+const KEY_ORDER = new Intl.Collator("en", { numeric: true });
+
 /** A runtime group of the older format: its name, template and, from the pods, KAI's minimum. */
 interface RuntimeGroup {
   name: string;
@@ -421,6 +424,7 @@ function olderRuntimeGroups(tree: KartaWorkloadTree, workloadName: string, gangG
   }
   const keyed: RuntimeGroup[] = [];
   const reported = new Set<string>();
+  const names = new Map<string, { name: string; errs: string[] }>();
   for (const g of gangGroups) {
     const keys = g.keys ?? [];
     for (const m of g.members) {
@@ -430,8 +434,15 @@ function olderRuntimeGroups(tree: KartaWorkloadTree, workloadName: string, gangG
       const index = listed(own) ? own! : defs.findIndex((d, i) => tree.definitionIndex.get(d.name) === i && listed(i));
       if (index < 0) continue;
       const template = defs[index]!.name;
-      const name = keys.length === 0 ? generatePodGroupName(workloadName, template) : generatePodGroupName(workloadName, `${template}-${keys.join("-")}`);
-      const nameErrs = isDNS1123Subdomain(name);
+      // Pods of one group share template and keys: name and check each group once.
+      const cacheKey = `${index}\u0000${keys.join("\u0000")}`;
+      let named = names.get(cacheKey);
+      if (named === undefined) {
+        const n = keys.length === 0 ? generatePodGroupName(workloadName, template) : generatePodGroupName(workloadName, `${template}-${keys.join("-")}`);
+        named = { name: n, errs: isDNS1123Subdomain(n) };
+        names.set(cacheKey, named);
+      }
+      const { name, errs: nameErrs } = named;
       if (nameErrs.length > 0) {
         if (reported.has(name)) continue;
         reported.add(name);
@@ -457,7 +468,7 @@ function olderRuntimeGroups(tree: KartaWorkloadTree, workloadName: string, gangG
     const ia = tree.definitionIndex.get(a.template)!;
     const ib = tree.definitionIndex.get(b.template)!;
     if (ia !== ib) return ia - ib;
-    return a.keys.join("\u0000").localeCompare(b.keys.join("\u0000"), "en", { numeric: true });
+    return KEY_ORDER.compare(a.keys.join("\u0000"), b.keys.join("\u0000"));
   });
   const all = [...order, ...keyed];
   for (const rg of all) {
@@ -546,16 +557,18 @@ export function compileKarta(definition: Karta | Definition | Interpreter, objec
         out.podGroups.push(pg.value);
         for (const p of rg.pods) podGroupOf.set(p, rg.name);
       }
-      if (pods.length === 0 && tree.keyedTemplates.size > 0) {
-        for (const name of tree.keyedTemplates) {
-          issues.push({
-            severity: "notice",
-            input: "definition",
-            path: `${GANG_SCHEDULING_PATH}.podGroups[${tree.definitionIndex.get(name)}]`,
-            message: `the groups of template ${name} are keyed by pod values (groupByKeyPaths): give --pods to create its PodGroups`,
-            code: "keyed-groups",
-          });
-        }
+      for (const name of tree.keyedTemplates) {
+        if (out.podGroups.some((g) => g.spec.workloadRef?.templateName === name)) continue;
+        issues.push({
+          severity: "notice",
+          input: "definition",
+          path: `${GANG_SCHEDULING_PATH}.podGroups[${tree.definitionIndex.get(name)}]`,
+          message:
+            pods.length === 0
+              ? `the groups of template ${name} are keyed by pod values (groupByKeyPaths): give --pods to create its PodGroups`
+              : `no pod falls in template ${name}, whose groups are keyed by pod values (groupByKeyPaths): it has no PodGroups`,
+          code: "keyed-groups",
+        });
       }
     }
     out.podPatches = podPatches(pods, classified.pods, podGroupOf, root.namespace, issues);
