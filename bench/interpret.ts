@@ -4,19 +4,12 @@
  * the same run. Target: interpreting costs at most half of parsing (ratio ≥ 2).
  */
 import { loadDefinitions } from "../src/definition/index.js";
-import { compileInterpreter, type Interpreter } from "../src/interpret/index.js";
+import { compileInterpreter, type KartaInterpreter } from "../src/interpret/index.js";
 
-/** One measured rate (the shape `npm run bench` prints). */
-export interface BenchResult {
-  name: string;
-  opsPerSec: number;
-  baseline?: string;
-  ratio?: number;
-  note?: string;
-}
+import type { BenchResult } from "./harness.js";
 
 /** Seconds per call of `fn`, the best of `runs` timed runs after a warm-up. */
-function bestSeconds(fn: () => unknown, runs = 5): number {
+function bestSeconds(fn: () => unknown, runs = 3): number {
   fn();
   let best = Infinity;
   for (let i = 0; i < runs; i++) {
@@ -102,7 +95,7 @@ spec:
           groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']
 `;
 
-function interpreterOf(text: string): Interpreter {
+function interpreterOf(text: string): KartaInterpreter {
   const def = loadDefinitions(text, "bench.yaml").definitions[0];
   if (!def) throw new Error("bench definition does not load");
   return compileInterpreter(def);
@@ -252,7 +245,7 @@ function pytorchWorkload(workers: number): { object: object; pods: object[] } {
   return { object, pods };
 }
 
-function measure(name: string, interpreter: Interpreter, workload: { object: object; pods: object[] }, check: (groups: number, minMember: number) => boolean): BenchResult[] {
+function measure(name: string, interpreter: KartaInterpreter, workload: { object: object; pods: object[] }, check: (groups: number, minMember: number) => boolean): BenchResult[] {
   const text = JSON.stringify(workload.pods);
   const n = workload.pods.length;
   const pods = JSON.parse(text) as unknown[];
@@ -287,11 +280,4 @@ export async function benchInterpret(): Promise<BenchResult[]> {
   const lws = measure("LeaderWorkerSet 1,000 groups × 8 pods", interpreterOf(LWS_KARTA), lwsWorkload(1000, 8), (groups, min) => groups === 1000 && min === 8);
   const pytorch = measure("PyTorchJob 1 master + 8,000 workers", interpreterOf(PYTORCH_KARTA), pytorchWorkload(8000), (groups, min) => groups === 1 && min === 8001);
   return [...lws, ...pytorch];
-}
-
-// Run directly: node dist/bench/interpret.js
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  for (const r of await benchInterpret()) {
-    console.log(`${r.name.padEnd(70)} ${Math.round(r.opsPerSec).toString().padStart(9)}/s${r.ratio !== undefined ? `  ratio ${r.ratio.toFixed(2)}` : ""}  ${r.note ?? ""}`);
-  }
 }

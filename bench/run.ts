@@ -1,6 +1,8 @@
 /** `npm run bench`: every benchmark of the project, each printed as ratios against a baseline measured in the same run. */
 import { printTable } from "./harness.js";
+import { benchInterpret } from "./interpret.js";
 import { benchExpressions, benchStream } from "./jq.js";
+import { benchValidate } from "./validate.js";
 
 const only = process.argv[2];
 
@@ -9,6 +11,12 @@ async function main(): Promise<void> {
   if (!only || only === "jq") {
     printTable("jq engine: evaluations per second on a ~5 KB PyTorchJob (ratio: karta / baseline)", benchExpressions());
     printTable("karta jq over a 100,000-pod JSONL stream (ratio: baseline time / karta time)", benchStream());
+  }
+  if (!only || only === "validate") {
+    printTable("karta validate: the published catalog", benchValidate());
+  }
+  if (!only || only === "interpret") {
+    printTable("interpretation: pods classified and grouped per second (ratio: interpret / JSON.parse)", await benchInterpret());
   }
 }
 

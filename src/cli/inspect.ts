@@ -4,8 +4,6 @@
  * JSON Patch (suspend, resume, scheduler name, label, annotation, priority class).
  * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
  */
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { parseAllDocuments, stringify } from "yaml";
 import {
   formatDiagnostic,
@@ -16,7 +14,8 @@ import {
   type Diagnostic,
 } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
-import type { CliIO } from "./io.js";
+import { listInputFiles } from "../files/index.js";
+import { CliIO, readSource } from "./io.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -d DEFINITION -f OBJECT [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
@@ -41,10 +40,12 @@ minMember, and the pods that matched nothing.
 Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
 
 Example:
+  karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f examples/pytorchjob.yaml \\
+      --pods examples/pytorchjob-pods.yaml
   kubectl get pytorchjob bert -o yaml > job.yaml
-  kubectl get pods -l training.kubeflow.org/job-name=bert -o yaml > pods.yaml
-  karta inspect -d definitions/kubeflow-org-pytorchjob-v1.yaml -f job.yaml --pods pods.yaml
-  karta inspect -d definitions/kubeflow-org-pytorchjob-v1.yaml -f job.yaml --patch set-scheduler kai-scheduler
+  kubectl get pods -l training.kubeflow.org/job-name=bert -o yaml | \\
+      karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --pods -
+  karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
 `;
 
 interface Options {
@@ -135,26 +136,6 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
   return o;
 }
 
-const OBJECT_FILE = /\.(ya?ml|json)$/i;
-
-/** Expands directories into their YAML/JSON files (sorted, recursive). */
-function expand(path: string): string[] {
-  if (path === "-") return [path];
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    return [path];
-  }
-  if (!isDir) return [path];
-  const out: string[] = [];
-  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(path, entry.name);
-    if (entry.isDirectory()) out.push(...expand(p));
-    else if (OBJECT_FILE.test(entry.name)) out.push(p);
-  }
-  return out;
-}
 
 class InputError extends Error {}
 
@@ -189,8 +170,18 @@ export function parseObjects(text: string, name: string): unknown[] {
   return out;
 }
 
-/** Runs `karta inspect`; returns the exit code. */
+/** Runs `karta inspect`; returns the exit code. Never throws. */
 export async function runInspect(args: string[], io: CliIO): Promise<number> {
+  try {
+    return await inspect(args, io);
+  } catch (err) {
+    // A bug of ours: one line, not a stack trace.
+    io.stderr(`karta inspect: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 5;
+  }
+}
+
+async function inspect(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args);
   if (parsed === "help") {
     io.stdout(INSPECT_HELP);
@@ -202,7 +193,7 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
   }
   const read = async (file: string): Promise<string> => {
     try {
-      return file === "-" ? await io.readStdin() : io.readFile(file);
+      return await readSource(io, file);
     } catch (err) {
       throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -221,8 +212,8 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
     const objects = parseObjects(await read(parsed.object!), parsed.object!);
     if (objects.length !== 1) throw new InputError(`${parsed.object}: expected one workload object, found ${objects.length}`);
     object = objects[0];
-    for (const source of parsed.pods) for (const file of expand(source)) pods.push(...parseObjects(await read(file), file).filter(isPodLike));
-    for (const source of parsed.children) for (const file of expand(source)) children.push(...parseObjects(await read(file), file));
+    for (const source of parsed.pods) for (const file of listInputFiles([source], { recursive: true })) pods.push(...parseObjects(await read(file), file).filter(isPodLike));
+    for (const source of parsed.children) for (const file of listInputFiles([source], { recursive: true })) children.push(...parseObjects(await read(file), file));
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);
@@ -304,20 +295,6 @@ export function renderTree(r: Interpretation, definitionFile: string): string {
   const ns = root.namespace ? `${root.namespace}/` : "";
   lines.push(`${root.kind} ${ns}${root.name}${root.uid ? ` (uid ${root.uid})` : ""}  [${definitionFile}]`);
   lines.push("");
-  lines.push(`Status: ${r.status.statuses.join(", ")}`);
-  for (const m of r.status.matches) {
-    const why: string[] = [];
-    if (m.phase !== undefined) why.push(`phase ${m.phase}`);
-    for (const c of m.conditions ?? []) {
-      let t = `${c.type}=${c.status ?? "?"}`;
-      if (c.reason) t += ` (${c.reason})`;
-      if (c.message) t += `: ${c.message}`;
-      why.push(t);
-    }
-    if (m.matcher.byExpression) why.push(`${m.matcher.byExpression.expression} == ${m.matcher.byExpression.expectedResult}`);
-    lines.push(`  ${m.status.padEnd(12)} ${m.path.replace(/^.*statusMappings\./, "")}: ${why.join("; ")}`);
-  }
-  lines.push("");
   lines.push("Components:");
   const byName = new Map(r.components.map((c) => [c.name, c]));
   const printed = new Set<string>();
@@ -353,7 +330,26 @@ export function renderTree(r: Interpretation, definitionFile: string): string {
   for (const c of r.components) if (c.parent === undefined || !byName.has(c.parent)) walk(c.name, "  ", true, true);
   if (r.totalRequests) lines.push(`  total requests: ${resources(r.totalRequests)}`);
   lines.push("");
-  if (r.groups.length === 0) lines.push(`Groups: none${r.pods.length === 0 ? " (give --pods to see the older podGroups format's groups)" : ""}`);
+  lines.push(`Status: ${r.status.statuses.join(", ")}`);
+  for (const m of r.status.matches) {
+    const why: string[] = [];
+    if (m.phase !== undefined) why.push(`phase ${m.phase}`);
+    for (const c of m.conditions ?? []) {
+      let t = `${c.type}=${c.status ?? "?"}`;
+      if (c.reason) t += ` (${c.reason})`;
+      if (c.message) t += `: ${c.message}`;
+      why.push(t);
+    }
+    if (m.matcher.byExpression) why.push(`${m.matcher.byExpression.expression} == ${m.matcher.byExpression.expectedResult}`);
+    lines.push(`  ${m.status.padEnd(12)} ${m.path.replace(/^.*statusMappings\./, "")}: ${why.join("; ")}`);
+  }
+  lines.push("");
+  if (r.groups.length === 0 && r.gangPlan.length > 0) {
+    lines.push(`Groups: ${r.pods.length === 0 ? "give --pods to see them" : "none formed"}; the definition's members:`);
+    for (const p of r.gangPlan) {
+      lines.push(`  ${p.definition}: ${p.memberComponent}${p.instance !== undefined ? `/${p.instance}` : ""}  minMember ${p.minMember}  keys ${p.groupByKeyPaths.length > 0 ? p.groupByKeyPaths.join(", ") : "(owner)"}${p.filters.length > 0 ? `  filters ${p.filters.join(" and ")}` : ""}`);
+    }
+  } else if (r.groups.length === 0) lines.push("Groups: none (no gang scheduling instructions)");
   else lines.push("Groups:");
   for (const g of r.groups) {
     const parts = [`  ${g.name}`, `minMember ${g.minMember}`];

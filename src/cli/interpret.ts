@@ -4,8 +4,6 @@
  * (the given customizations, then an optional webhook configuration, the bundled thirdparty
  * customizations and the built-in interpreters), and a failed operation exits non-zero.
  */
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { stringify } from "yaml";
 import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type CustomizationIssue } from "../interpreter/declarative/customization.js";
 import { createDeclarativeInterpreter, DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
@@ -18,7 +16,8 @@ import { createThirdpartyInterpreter } from "../interpreter/thirdparty/index.js"
 import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
-import type { CliIO } from "./io.js";
+import { listInputFiles } from "../files/index.js";
+import { CliIO, readSource } from "./io.js";
 import { OutputBuffer } from "./output.js";
 
 /** The operations `karta interpret --operation` runs. */
@@ -146,43 +145,12 @@ function parseArgs(args: string[]): InterpretOptions | "help" {
 /** Reads a file through the IO (stdin for "-"). */
 async function readText(io: CliIO, file: string): Promise<string> {
   try {
-    return file === "-" ? await io.readStdin() : io.readFile(file);
+    return await readSource(io, file);
   } catch (e) {
     throw new InputError(`${file}: ${(e as Error).message}`);
   }
 }
 
-/** The files -f names: files as given, directories' .yaml/.yml/.json files (recursively with -R). */
-function expandPaths(paths: readonly string[], recursive: boolean): string[] {
-  const out: string[] = [];
-  const visit = (p: string, top: boolean): void => {
-    let dir = false;
-    try {
-      dir = statSync(p).isDirectory();
-    } catch {
-      out.push(p); // reported when read
-      return;
-    }
-    if (!dir) {
-      out.push(p);
-      return;
-    }
-    if (!top && !recursive) return;
-    for (const name of readdirSync(p).sort()) {
-      const child = path.join(p, name);
-      let childDir = false;
-      try {
-        childDir = statSync(child).isDirectory();
-      } catch {
-        continue;
-      }
-      if (childDir) visit(child, false);
-      else if (/\.(ya?ml|json)$/i.test(name)) out.push(child);
-    }
-  };
-  for (const p of paths) visit(p, true);
-  return out;
-}
 
 /** One object from a file (karmadactl requires exactly one). */
 async function readObject(io: CliIO, file: string, what: string): Promise<KubeObject> {
@@ -269,7 +237,7 @@ interface LoadedCustomizations {
 
 async function loadCustomizations(io: CliIO, o: InterpretOptions): Promise<LoadedCustomizations> {
   const out: LoadedCustomizations = { items: [], issues: [] };
-  for (const file of expandPaths(o.filenames, o.recursive)) {
+  for (const file of listInputFiles(o.filenames, { recursive: o.recursive })) {
     const loaded = parseCustomizations(await readText(io, file), file);
     out.issues.push(...loaded.issues);
     for (const customization of loaded.customizations) out.items.push({ customization, file });

@@ -4,7 +4,7 @@
 import { parseAllDocuments } from "yaml";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import type { JqValue } from "../jq/index.js";
-import { parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
+import { parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
 import type { CliIO } from "./io.js";
 import { OutputBuffer } from "./output.js";
 
@@ -176,24 +176,65 @@ function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
 }
 
 /** Reads the inputs, as a lazy sequence so that `input`/`inputs` and large streams work. */
-function* readInputs(o: JqOptions, texts: { name: string; text: string }[]): Generator<JqValue> {
-  for (const { name, text } of texts) {
+function* readInputs(o: JqOptions, sources: InputSource[]): Generator<JqValue> {
+  for (const { name, chunks } of sources) {
     if (o.yaml) {
+      const text = [...chunks()].join("");
       for (const doc of parseAllDocuments(text)) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
         const value = doc.toJS({ maxAliasCount: 1000 }) as JqValue;
         if (value === undefined || (value === null && doc.contents === null)) continue;
         yield value;
       }
-    } else {
-      try {
-        yield* parseJsonStream(text, name) as Generator<JqValue>;
-      } catch (e) {
-        if (e instanceof Error && e.name === "JqRuntimeError") throw new JqInputError(name, e.message);
-        throw e;
-      }
+      continue;
+    }
+    try {
+      yield* jsonValues(chunks(), name);
+    } catch (e) {
+      if (e instanceof Error && e.name === "JqRuntimeError") throw new JqInputError(name, e.message);
+      throw e;
     }
   }
+}
+
+/**
+ * JSON values from text chunks. One value per line (JSONL, `kubectl ... -o json | jq -c`) streams
+ * through JSON.parse a line at a time; at the first line that is not a whole value, the rest of the
+ * input goes to the jq-compatible parser (pretty-printed or concatenated values, jq's messages).
+ */
+function* jsonValues(chunks: Iterable<string>, name: string): Generator<JqValue> {
+  const it = chunks[Symbol.iterator]();
+  let buf = "";
+  let line = 0;
+  let first = true;
+  for (let r = it.next(); !r.done; r = it.next()) {
+    buf += r.value;
+    if (first && buf.charCodeAt(0) === 0xfeff) buf = buf.slice(1);
+    first = false;
+    let start = 0;
+    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n", start)) {
+      const text = buf.slice(start, nl);
+      const parsed = parseJsonLine(text);
+      if (parsed.ok) {
+        yield parsed.value as JqValue;
+      } else if (text.trim() !== "") {
+        let rest = buf.slice(start);
+        for (let more = it.next(); !more.done; more = it.next()) rest += more.value;
+        // Keep the parser's line numbers those of the whole input.
+        yield* parseJsonStream("\n".repeat(line) + rest, name) as Generator<JqValue>;
+        return;
+      }
+      line++;
+      start = nl + 1;
+    }
+    buf = buf.slice(start);
+  }
+  if (buf.trim() !== "") yield* parseJsonStream("\n".repeat(line) + buf, name) as Generator<JqValue>;
+}
+
+interface InputSource {
+  name: string;
+  chunks: () => Iterable<string>;
 }
 
 class JqInputError extends Error {
@@ -244,9 +285,14 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     throw e;
   }
 
-  let texts: { name: string; text: string }[];
+  let sources: InputSource[];
   try {
-    texts = o.files.length ? o.files.map((f) => ({ name: f, text: io.readFile(f) })) : [{ name: "<stdin>", text: await io.readStdin() }];
+    if (o.files.length) {
+      sources = o.files.map((f) => ({ name: f, chunks: () => io.readChunks(f) }));
+    } else {
+      const text = await io.readStdin();
+      sources = [{ name: "<stdin>", chunks: () => [text] }];
+    }
   } catch (e) {
     return reportIoError(e, io);
   }
@@ -261,7 +307,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   let last: JqValue | undefined;
   let produced = false;
   let exit = 0;
-  const inputs = readInputs(o, texts);
+  const inputs = readInputs(o, sources);
   let count = 0;
   const nextInput = (): { value: JqValue } | undefined => {
     const r = inputs.next();
@@ -289,7 +335,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
         exit = e.exitCode;
         return false;
       }
-      io.stderr(`jq: error (at ${texts.length === 1 ? texts[0]!.name : "input"}, value ${count}): ${e.message}\n`);
+      io.stderr(`jq: error (at ${sources.length === 1 ? sources[0]!.name : "input"}, value ${count}): ${e.message}\n`);
       exit = 5;
       return e.kind !== "limit";
     }
@@ -306,6 +352,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     }
   } catch (e) {
     out.flush();
+    if (isFsError(e)) return reportIoError(e, io);
     if (e instanceof JqInputError) {
       io.stderr(`jq: error (at ${e.source}): ${e.message}\n`);
       return 2;
@@ -319,6 +366,10 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     return last === null || last === false ? 1 : 0;
   }
   return 0;
+}
+
+function isFsError(e: unknown): boolean {
+  return typeof e === "object" && e !== null && "code" in e && "path" in e;
 }
 
 function reportIoError(e: unknown, io: CliIO): number {

@@ -4,9 +4,8 @@
  * workload-side paths against CRDs, and prints every diagnostic sorted by position with a summary.
  * Exit code: 0 valid (maybe with warnings), 1 errors, 2 usage or unreadable input.
  */
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import type { CliIO } from "../cli/io.js";
+import { CliIO, readSource } from "../cli/io.js";
+import { listInputFiles } from "../files/index.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "./crd.js";
 import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostic.js";
 import { validateText } from "./validate.js";
@@ -77,26 +76,6 @@ function parseArgs(args: string[]): Options | { error: string } | "help" {
   return o;
 }
 
-const DEFINITION_FILE = /\.(ya?ml|json)$/i;
-
-/** Expands directories into their YAML/JSON files (sorted, recursive). */
-function expand(path: string): string[] {
-  if (path === "-") return [path];
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    return [path]; // reading it reports the problem
-  }
-  if (!isDir) return [path];
-  const out: string[] = [];
-  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(path, entry.name);
-    if (entry.isDirectory()) out.push(...expand(p));
-    else if (DEFINITION_FILE.test(entry.name)) out.push(p);
-  }
-  return out;
-}
 
 /** Runs `karta validate`; returns the exit code. */
 export async function runValidate(args: string[], io: CliIO): Promise<number> {
@@ -112,7 +91,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   let unreadable = 0;
   const read = async (file: string): Promise<string | undefined> => {
     try {
-      return file === "-" ? await io.readStdin() : io.readFile(file);
+      return await readSource(io, file);
     } catch (err) {
       unreadable++;
       const reason = err instanceof Error ? err.message : String(err);
@@ -123,7 +102,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
 
   const diagnostics: Diagnostic[] = [];
   const crdDefinitions: CrdDefinition[] = [];
-  for (const file of parsed.crds.flatMap(expand)) {
+  for (const file of listInputFiles(parsed.crds, { recursive: true })) {
     const text = await read(file);
     if (text === undefined) continue;
     const loaded = loadCrds(text, file);
@@ -132,7 +111,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   }
   const crds = parsed.crds.length > 0 ? new CrdIndex(crdDefinitions) : undefined;
 
-  const files = parsed.inputs.flatMap(expand);
+  const files = listInputFiles(parsed.inputs, { recursive: true });
   let definitions = 0;
   for (const file of files) {
     const text = await read(file);

@@ -29,4 +29,4 @@ export const JQ_BUILTIN_NAMES: ReadonlySet<string> = new Set(
 );
 
 /** Builtins that are rejected by the safe profile, for which the analysis gives up rather than model them. */
-export const UNSAFE_BUILTINS: ReadonlySet<string> = new Set(["del", "range", "paths", "recurse", "walk", "repeat"]);
+export { UNSAFE_FUNCTIONS as UNSAFE_BUILTINS } from "../jq/index.js";

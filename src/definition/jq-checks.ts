@@ -6,6 +6,7 @@
  * null-safety lint. Positions point inside the expression.
  */
 import type { Node, Span } from "../jq/ast.js";
+import { children, findUnsafe } from "../jq/index.js";
 import type { PathSegment } from "./diagnostic.js";
 import type { Expression } from "./expressions.js";
 import type { Finding } from "./finding.js";
@@ -13,7 +14,6 @@ import { analyze, formatSteps, nonAssignablePart, type Analysis, type Step } fro
 import { resolvePath, type OpenApiSchema, type Resolution } from "./openapi.js";
 import { OBJECT_META, POD_ONLY_FIELDS, POD_SCHEMA, POD_TEMPLATE_SPEC } from "./pod-schema.js";
 import { documentOf } from "./schema-source.js";
-import { UNSAFE_BUILTINS } from "./jq-builtins.js";
 
 /** The jq parser and safe profile the checks use. */
 export interface JqFrontEnd {
@@ -68,7 +68,7 @@ export function checkExpression(e: Expression, jq: JqFrontEnd, workload: Workloa
       path: e.path,
       message: `JQ expression '${text}' at '${where}' failed validation: ${reason}`,
       code: "jq-unsafe",
-      valueIndex: unsafeNode(ast)?.span.start ?? 0,
+      valueIndex: findUnsafe(ast)?.node.span.start ?? 0,
     });
     return { expression: e, ast };
   }
@@ -123,7 +123,7 @@ function isPathHead(ast: Node, call: Node): boolean {
       while (t.type === "Index" || t.type === "Iterate" || t.type === "Slice") t = t.target;
       if (t === call) found = true;
     }
-    forEachChild(n, visit);
+    children(n).forEach(visit);
   };
   if (ast === call) return true;
   visit(ast);
@@ -247,95 +247,4 @@ function checkNullSafety(e: Expression, analysis: Analysis, workload: WorkloadSc
 }
 
 /** The first node the safe profile rejects, to point at it. */
-function unsafeNode(ast: Node): Node | undefined {
-  let found: Node | undefined;
-  const visit = (n: Node): void => {
-    if (found) return;
-    if (n.type === "Assign" || n.type === "RecurseDefault" || (n.type === "Call" && UNSAFE_BUILTINS.has(n.name))) {
-      found = n;
-      return;
-    }
-    forEachChild(n, visit);
-  };
-  visit(ast);
-  return found;
-}
 
-/** Calls `f` on each direct child expression of a node. */
-export function forEachChild(n: Node, f: (child: Node) => void): void {
-  switch (n.type) {
-    case "String":
-      for (const p of n.parts) if (typeof p !== "string") f(p);
-      return;
-    case "Index":
-      f(n.target);
-      f(n.index);
-      return;
-    case "Slice":
-      f(n.target);
-      if (n.from) f(n.from);
-      if (n.to) f(n.to);
-      return;
-    case "Iterate":
-      f(n.target);
-      return;
-    case "Try":
-      f(n.body);
-      if (n.handler) f(n.handler);
-      return;
-    case "Pipe":
-    case "Comma":
-    case "Binary":
-    case "And":
-    case "Or":
-    case "Alternative":
-    case "Assign":
-      f(n.left);
-      f(n.right);
-      return;
-    case "Neg":
-      f(n.operand);
-      return;
-    case "If":
-      f(n.cond);
-      f(n.then);
-      if (n.else) f(n.else);
-      return;
-    case "Reduce":
-      f(n.source);
-      f(n.init);
-      f(n.update);
-      return;
-    case "Foreach":
-      f(n.source);
-      f(n.init);
-      f(n.update);
-      if (n.extract) f(n.extract);
-      return;
-    case "FuncDef":
-      f(n.body);
-      f(n.rest);
-      return;
-    case "Call":
-      n.args.forEach(f);
-      return;
-    case "As":
-      f(n.source);
-      f(n.body);
-      return;
-    case "Label":
-      f(n.body);
-      return;
-    case "Array":
-      if (n.body) f(n.body);
-      return;
-    case "Object":
-      for (const entry of n.entries) {
-        f(entry.key);
-        if (entry.value) f(entry.value);
-      }
-      return;
-    default:
-      return;
-  }
-}

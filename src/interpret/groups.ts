@@ -10,8 +10,8 @@
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
 import type { CompiledComponent, GroupCandidate } from "./compile.js";
-import { matchesType, podInstance } from "./pods.js";
-import type { GangGroup, GangSubGroup, PodClassification } from "./types.js";
+import { matchesType } from "./pods.js";
+import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -102,13 +102,9 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
     const memberPath = `${where}[${chosen.groupIndex}].members[${chosen.memberIndex}]`;
     let instance: string | undefined;
     if (chosen.memberComponent === c.component) {
-      const comp = view.definition.byName.get(c.component) as CompiledComponent;
-      const r = podInstance(view, comp, pod, podName);
-      if (r.error) {
-        diagnostics.push({ severity: "error", path: r.path ?? memberPath, message: r.error, code: "pod-instance" });
-        continue;
-      }
-      instance = r.id;
+      // The pod's instance counts (KAI: InferPodComponentInstance); a failure was reported with the pod.
+      if (c.reason !== undefined) continue;
+      instance = c.instance;
     }
     const keys: string[] = [];
     let keyFailed = false;
@@ -256,5 +252,33 @@ function subtreeComponents(view: WorkloadView, comp: CompiledComponent): Compile
     }
   };
   walk(comp);
+  return out;
+}
+
+/**
+ * The older format's plan: each member's minMember (per instance for members with instances), as KAI
+ * will compute it for that member's pods. Errors (a scale that cannot be read) are reported.
+ */
+export function gangPlan(view: WorkloadView, diagnostics: Diagnostic[]): GangPlanEntry[] {
+  const gang = view.definition.karta?.spec?.optimizationInstructions?.gangScheduling;
+  if (!gang || gang.podGroup || !Array.isArray(gang.podGroups)) return [];
+  const out: GangPlanEntry[] = [];
+  gang.podGroups.forEach((g, gi) => {
+    (g?.members ?? []).forEach((m, mi) => {
+      const e = view.components.get(m.componentName);
+      if (!e) return;
+      const base = { definition: g.name, memberComponent: m.componentName, groupByKeyPaths: [...(m.groupByKeyPaths ?? [])], filters: [...(m.filters ?? [])] };
+      // KAI counts one instance when the member is the pod's own component and it has instances.
+      const ids = e.compiled.specKind !== undefined && e.compiled.instanceId && e.compiled.definition.podSelector ? (e.instanceIds ?? []) : [undefined];
+      for (const id of ids) {
+        const scale = subtreeScale(view, m.componentName, id);
+        if (!scale.ok) {
+          diagnostics.push({ severity: "error", path: `spec.optimizationInstructions.gangScheduling.podGroups[${gi}].members[${mi}]`, message: scale.error, code: "gang-scale" });
+          continue;
+        }
+        out.push({ ...base, ...(id !== undefined ? { instance: id } : {}), minMember: scale.value });
+      }
+    });
+  });
   return out;
 }

@@ -4,7 +4,7 @@
  * KAI gang groups, and JSON patches for suspend/resume and pod fields.
  */
 export { compileInterpreter, interpret, apiVersionOf } from "./interpret.js";
-export type { Interpreter, InterpretInputs } from "./interpret.js";
+export type { KartaInterpreter, InterpretInputs } from "./interpret.js";
 export { compileDefinition } from "./compile.js";
 export type { CompiledDefinition, CompiledComponent } from "./compile.js";
 export { CompiledExpression } from "./expression.js";
@@ -12,8 +12,8 @@ export { evaluateWorkload, subtreeScale, workloadTotal } from "./workload.js";
 export type { WorkloadView, EvaluatedComponent } from "./workload.js";
 export { evaluateStatus } from "./status.js";
 export { classifyPod, classifyPods, podRef } from "./pods.js";
-export { gangGroups, dns1123Safe, dns1123SubdomainErrors } from "./groups.js";
+export { gangGroups, gangPlan, dns1123Safe, dns1123SubdomainErrors } from "./groups.js";
 export { suspendPatch, setPodFieldPatch, jsonPointer, locations, setOperation, actionValue } from "./patch.js";
-export type { PodField, Location } from "./patch.js";
-export { applyJsonPatch } from "./json-patch.js";
+export type { PodField, JsonLocation } from "./patch.js";
+export { applyJsonPatch } from "../jsonpatch/index.js";
 export type * from "./types.js";

@@ -10,7 +10,7 @@
  */
 import type { Definition, Diagnostic, GroupVersionKind, Karta } from "../definition/index.js";
 import { compileDefinition, type CompiledDefinition } from "./compile.js";
-import { gangGroups } from "./groups.js";
+import { gangGroups, gangPlan } from "./groups.js";
 import { setPodFieldPatch, suspendPatch, type PodField } from "./patch.js";
 import { classifyPods } from "./pods.js";
 import { evaluateStatus } from "./status.js";
@@ -26,7 +26,7 @@ export interface InterpretInputs {
 }
 
 /** A definition compiled for interpretation. */
-export interface Interpreter {
+export interface KartaInterpreter {
   readonly karta: Karta;
   readonly definition: CompiledDefinition;
   /** Problems of the definition itself found while compiling (expressions that do not compile...). */
@@ -120,7 +120,7 @@ function rootOf(object: Record<string, unknown>): Interpretation["root"] {
 }
 
 /** Compiles a definition (a Karta or a loaded Definition) once for interpreting many objects. */
-export function compileInterpreter(input: Karta | Definition): Interpreter {
+export function compileInterpreter(input: Karta | Definition): KartaInterpreter {
   const karta: Karta = "karta" in input && isObject((input as Definition).karta) ? (input as Definition).karta : (input as Karta);
   const definition = compileDefinition(karta);
 
@@ -136,7 +136,7 @@ export function compileInterpreter(input: Karta | Definition): Interpreter {
     return { view, diagnostics };
   };
 
-  const interpreter: Interpreter = {
+  const interpreter: KartaInterpreter = {
     karta,
     definition,
     diagnostics: definition.diagnostics,
@@ -168,6 +168,7 @@ export function compileInterpreter(input: Karta | Definition): Interpreter {
         status: { statuses: ["Undefined"], matches: [], conditions: [] },
         pods: [],
         groups: [],
+        gangPlan: [],
         children: [],
         diagnostics,
       };
@@ -180,6 +181,7 @@ export function compileInterpreter(input: Karta | Definition): Interpreter {
         result.status = evaluateStatus(definition.root?.status, object, diagnostics);
         result.pods = classifyPods(view, pods, diagnostics);
         result.groups = gangGroups(view, pods, result.pods, diagnostics);
+        result.gangPlan = gangPlan(view, diagnostics);
         result.children = matchChildren(definition, inputs.children ?? [], diagnostics);
         const total = workloadTotal(view);
         if (total) result.totalRequests = total;
@@ -193,7 +195,7 @@ export function compileInterpreter(input: Karta | Definition): Interpreter {
   return interpreter;
 }
 
-const cache = new WeakMap<object, Interpreter>();
+const cache = new WeakMap<object, KartaInterpreter>();
 
 /**
  * Interprets an object with a definition, compiling the definition on first use and keeping the

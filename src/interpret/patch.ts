@@ -13,17 +13,17 @@ import type { CompiledExpression } from "./expression.js";
 import type { JsonPatchOperation, PatchResult } from "./types.js";
 
 /** A location in a JSON document: object keys and array indices. */
-export type Location = (string | number)[];
+export type JsonLocation = (string | number)[];
 
 /** RFC 6901: `/a/b~1c/0`. */
-export function jsonPointer(location: Location): string {
+export function jsonPointer(location: JsonLocation): string {
   return location.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }
 
 const pathPrograms = new WeakMap<CompiledExpression, JqProgram | string>();
 
 /** The locations an expression selects in `object`, or why it cannot be written. */
-export function locations(e: CompiledExpression, object: unknown): { ok: true; locations: Location[] } | { ok: false; error: string } {
+export function locations(e: CompiledExpression, object: unknown): { ok: true; locations: JsonLocation[] } | { ok: false; error: string } {
   if (!e.program) return { ok: false, error: e.compileError ?? `'${e.text}' is not a jq path` };
   let program = pathPrograms.get(e);
   if (program === undefined) {
@@ -42,7 +42,7 @@ export function locations(e: CompiledExpression, object: unknown): { ok: true; l
   if (typeof program === "string") return { ok: false, error: program };
   try {
     const out = program.run(object) as unknown[];
-    return { ok: true, locations: out.filter((p): p is Location => Array.isArray(p)) };
+    return { ok: true, locations: out.filter((p): p is JsonLocation => Array.isArray(p)) };
   } catch (err) {
     return { ok: false, error: err instanceof JqError ? `'${e.text}' is not an assignable path here: ${err.message}` : String(err) };
   }
@@ -56,7 +56,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * The operation that sets `value` at `location`: `add` on the deepest part of the location that exists
  * (with the missing objects built around the value), since JSON Patch cannot add below a missing parent.
  */
-export function setOperation(object: unknown, location: Location, value: unknown): JsonPatchOperation {
+export function setOperation(object: unknown, location: JsonLocation, value: unknown): JsonPatchOperation {
   let cur: unknown = object;
   let depth = 0;
   for (; depth < location.length - 1; depth++) {
@@ -126,7 +126,7 @@ export type PodField =
   | { field: "annotation"; key: string; value: string };
 
 /** Where a pod field lives, relative to a pod template, a pod spec, pod metadata or a fragment. */
-function within(field: PodField): { template: Location; spec?: Location; metadata?: Location } {
+function within(field: PodField): { template: JsonLocation; spec?: JsonLocation; metadata?: JsonLocation } {
   switch (field.field) {
     case "schedulerName":
       return { template: ["spec", "schedulerName"], spec: ["schedulerName"] };
@@ -139,7 +139,7 @@ function within(field: PodField): { template: Location; spec?: Location; metadat
   }
 }
 
-function fragmentFor(field: PodField): { key: "schedulerNamePath" | "priorityClassNamePath" | "labelsPath" | "annotationsPath"; suffix: Location } {
+function fragmentFor(field: PodField): { key: "schedulerNamePath" | "priorityClassNamePath" | "labelsPath" | "annotationsPath"; suffix: JsonLocation } {
   switch (field.field) {
     case "schedulerName":
       return { key: "schedulerNamePath", suffix: [] };
@@ -162,14 +162,14 @@ export function setPodFieldPatch(definition: CompiledDefinition, object: unknown
   const patch: JsonPatchOperation[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
-  const emit = (loc: Location): void => {
+  const emit = (loc: JsonLocation): void => {
     const op = setOperation(object, loc, field.value);
     const key = `${op.op} ${op.path} ${JSON.stringify(op.value)}`;
     if (seen.has(key)) return;
     seen.add(key);
     patch.push(op);
   };
-  const place = (c: CompiledComponent, e: CompiledExpression, suffix: Location): void => {
+  const place = (c: CompiledComponent, e: CompiledExpression, suffix: JsonLocation): void => {
     const r = locations(e, object);
     if (!r.ok) {
       diagnostics.push({ severity: "error", path: e.path, message: `component ${c.name}: cannot set ${describe(field)}: ${r.error}`, code: "patch" });

@@ -156,6 +156,22 @@ export interface GangGroup {
   members: GangMember[];
 }
 
+/**
+ * What the older podGroups format will do with the workload's pods, known before any pod exists: for
+ * each pod-group member (and each instance of a member with instances), the minMember KAI computes for
+ * its pods. The group names depend on the pods' keys and are only known with pods.
+ */
+export interface GangPlanEntry {
+  /** podGroups[].name */
+  definition: string;
+  memberComponent: string;
+  /** The instance, when the member component has instances (KAI counts one instance's scale). */
+  instance?: string;
+  minMember: number;
+  groupByKeyPaths: string[];
+  filters: string[];
+}
+
 /** A child object given with the workload, matched to a component by its kind. */
 export interface ChildMatch {
   apiVersion: string;
@@ -176,6 +192,8 @@ export interface Interpretation {
   status: StatusResult;
   pods: PodClassification[];
   groups: GangGroup[];
+  /** The older format's members and their minMember, without pods (empty for the newer format). */
+  gangPlan: GangPlanEntry[];
   children: ChildMatch[];
   /** All components' total requests. */
   totalRequests?: ResourceListJSON;
@@ -184,11 +202,8 @@ export interface Interpretation {
 }
 
 /** One RFC 6902 operation. */
-export interface JsonPatchOperation {
-  op: "add" | "replace" | "remove" | "test";
-  path: string;
-  value?: unknown;
-}
+export type { JsonPatchOperation } from "../jsonpatch/index.js";
+import type { JsonPatchOperation } from "../jsonpatch/index.js";
 
 /** A patch and the problems that kept parts of it from being written. */
 export interface PatchResult {

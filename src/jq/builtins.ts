@@ -10,6 +10,7 @@ import {
   JqValue,
   PathComponent,
   add,
+  cannotIterate,
   compare,
   contains,
   delpaths,
@@ -24,7 +25,7 @@ import {
   typeError,
   typeOf,
 } from "./values.js";
-import { explode, implode, parseJsonText, toJson, utf8ByteLength } from "./native/json.js";
+import { explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { matchRegex } from "./native/regex.js";
 import { gmtime, localtime, mktime, strflocaltime, strftime, strptime } from "./native/dates.js";
 
@@ -97,16 +98,7 @@ value("fromjson", (v) => {
   if (typeof v !== "string") throw typeError(v, "only strings can be parsed");
   return parseJsonText(v) as JqValue;
 });
-const NUMBER_TEXT = /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
-value("tonumber", (v) => {
-  if (typeof v === "number") return v;
-  if (typeof v === "string") {
-    const s = v.trim();
-    if (NUMBER_TEXT.test(s)) return Number(s);
-    if (s === "nan" || s === "-nan") return NaN;
-  }
-  throw typeError(v, "cannot be parsed as a number");
-});
+value("tonumber", (v) => toNumber(v));
 value("explode", (v) => {
   if (typeof v !== "string") throw typeError(v, "cannot be exploded, as it is not a string");
   return explode(v);
@@ -188,7 +180,7 @@ value("add", (v) => {
     return acc;
   }
   if (v === null) return null;
-  throw new JqRuntimeError(`Cannot iterate over ${typeOf(v)} (${toJson(v)})`);
+  throw cannotIterate(v);
 });
 value("to_entries", (v) => {
   if (isObject(v)) return Object.keys(v).map((key) => ({ key, value: v[key]! }));
@@ -348,7 +340,7 @@ gen("map", 1, {
         if (r) return r;
       }
     } else {
-      throw new JqRuntimeError(`Cannot iterate over ${typeOf(input)}${input === null ? "" : ` (${toJson(input)})`}`);
+      throw cannotIterate(input);
     }
     return emit(out);
   },
@@ -474,7 +466,7 @@ function iterateValues(v: JqValue, emit: (v: JqValue) => Stop): Stop {
     }
     return undefined;
   }
-  throw new JqRuntimeError(`Cannot iterate over ${typeOf(v)}${v === null ? "" : ` (${toJson(v)})`}`);
+  throw cannotIterate(v);
 }
 gen("any", 0, { gen: anyAllOf(true, false) });
 gen("all", 0, { gen: anyAllOf(false, false) });

@@ -26,11 +26,11 @@ import {
   JqValue,
   PathComponent,
   add,
+  cannotIterate,
   checkArray,
   compare,
   delpaths,
   divide,
-  dumpJson,
   dumpShort,
   equals,
   getpath,
@@ -408,12 +408,7 @@ function iterate(v: JqValue, emit: Emit): Stop {
     }
     return undefined;
   }
-  throw new JqRuntimeError(`Cannot iterate over ${typeOf(v)}${v === null ? "" : ` (${shortDump(v)})`}`);
-}
-
-function shortDump(v: JqValue): string {
-  const s = dumpJson(v);
-  return s.length > 14 ? s.slice(0, 11) + "..." : s;
+  throw cannotIterate(v);
 }
 
 function compileString(parts: (string | Node)[], format: string | undefined, scope: Scope | null, ctx: CompileContext): Gen {

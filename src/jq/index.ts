@@ -11,21 +11,19 @@ import { NATIVES, setLibraryNames } from "./builtins.js";
 import { CompileContext, Scope, Single, compile, compileLibrary, compileSingle, unwrapError } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
 import { LIBRARY } from "./library.js";
-import { formatNumber, toJson } from "./native/json.js";
+import { toJson } from "./native/json.js";
 import { parseJq } from "./parser.js";
 import { DEFAULT_LIMITS, Frame, Gen, JqHalt, JqLimitError, Limits, newContext, setCurrent } from "./runtime.js";
 import { checkSafeProfile, unsafeReason } from "./safe.js";
 import { JqSyntaxError } from "./syntax-error.js";
-import { JqValue, setFormatters } from "./values.js";
-
-setFormatters(formatNumber, (v) => toJson(v));
+import type { JqValue } from "./values.js";
 
 export type { Node } from "./ast.js";
 export type { JqValue } from "./values.js";
 export type { Limits } from "./runtime.js";
 export { JqSyntaxError } from "./syntax-error.js";
 export { parseJq } from "./parser.js";
-export { checkSafeProfile, unsafeReason, visit, children } from "./safe.js";
+export { checkSafeProfile, findUnsafe, unsafeReason, visit, children, UNSAFE_FUNCTIONS } from "./safe.js";
 export { DEFAULT_LIMITS } from "./runtime.js";
 
 /** Options of {@link compileJq}. */

@@ -5,18 +5,24 @@
  */
 import type { Node, Pattern } from "./ast.js";
 
-const UNSAFE_FUNCTIONS = new Set(["del", "range", "paths", "recurse", "walk", "repeat"]);
+/** The builtins the safe profile refuses. */
+export const UNSAFE_FUNCTIONS: ReadonlySet<string> = new Set(["del", "range", "paths", "recurse", "walk", "repeat"]);
+
+/** The first node (in source order) that makes the expression unsafe, with the reason. */
+export function findUnsafe(node: Node): { node: Node; reason: string } | undefined {
+  let found: { node: Node; reason: string } | undefined;
+  visit(node, (n) => {
+    if (found) return;
+    if (n.type === "Assign") found = { node: n, reason: `assignment operator '${n.op}' is not allowed` };
+    else if (n.type === "RecurseDefault") found = { node: n, reason: "recursive descent '..' is not allowed" };
+    else if (n.type === "Call" && UNSAFE_FUNCTIONS.has(n.name)) found = { node: n, reason: `function '${n.name}' is not allowed` };
+  });
+  return found;
+}
 
 /** The first reason the expression is unsafe, or undefined when it passes. */
 export function unsafeReason(node: Node): string | undefined {
-  let reason: string | undefined;
-  visit(node, (n) => {
-    if (reason) return;
-    if (n.type === "Assign") reason = `assignment operator '${n.op}' is not allowed`;
-    else if (n.type === "RecurseDefault") reason = "recursive descent '..' is not allowed";
-    else if (n.type === "Call" && UNSAFE_FUNCTIONS.has(n.name)) reason = `function '${n.name}' is not allowed`;
-  });
-  return reason;
+  return findUnsafe(node)?.reason;
 }
 
 /**

@@ -3,6 +3,7 @@
  * Values are JSON values (null, boolean, number, string, array, plain object); they are never mutated.
  */
 import { JqRuntimeError } from "./errors.js";
+import { compareCodepoints, dumpTruncated, kindOf, toJson } from "./native/json.js";
 import { JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH } from "./runtime.js";
 
 export type JqValue = null | boolean | number | string | JqValue[] | { [key: string]: JqValue };
@@ -10,19 +11,7 @@ export type JqObject = { [key: string]: JqValue };
 export type PathComponent = string | number | JqObject | null;
 
 /** jq's type name of a value. */
-export function typeOf(v: unknown): string {
-  if (v === null || v === undefined) return "null";
-  switch (typeof v) {
-    case "boolean":
-      return "boolean";
-    case "number":
-      return "number";
-    case "string":
-      return "string";
-    default:
-      return Array.isArray(v) ? "array" : "object";
-  }
-}
+export const typeOf = kindOf;
 
 const KIND_ORDER: Record<string, number> = { null: 0, boolean: 1, number: 3, string: 4, array: 5, object: 6 };
 function kindRank(v: unknown): number {
@@ -32,22 +21,7 @@ function kindRank(v: unknown): number {
 }
 
 /** Compares strings by Unicode code point (jq compares UTF-8 bytes, which orders the same). */
-export function compareStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let ca = a.charCodeAt(i);
-    let cb = b.charCodeAt(i);
-    if (ca !== cb) {
-      // Surrogates (astral code points) sort above the rest of the BMP.
-      if (ca >= 0xd800 && ca <= 0xdfff) ca += 0x2000;
-      else if (ca >= 0xe000) ca -= 0x800;
-      if (cb >= 0xd800 && cb <= 0xdfff) cb += 0x2000;
-      else if (cb >= 0xe000) cb -= 0x800;
-      return ca < cb ? -1 : 1;
-    }
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
+export const compareStrings = compareCodepoints;
 
 /** Sorted keys of an object, in jq's order. */
 export function sortedKeys(o: object): string[] {
@@ -108,31 +82,12 @@ export function isTruthy(v: unknown): boolean {
 
 /** jq's truncated dump of a value inside error messages (`jv_dump_string_trunc` with a buffer of `size`). */
 export function dumpShort(v: unknown, size = 15): string {
-  const s = dumpJson(v);
-  return s.length > size - 1 ? s.slice(0, size - 4) + "..." : s;
-}
-
-let numberFormatter: (n: number) => string = (n) => {
-  if (n !== n) return "null";
-  if (n === Infinity) return "1.7976931348623157e+308";
-  if (n === -Infinity) return "-1.7976931348623157e+308";
-  return String(n);
-};
-let jsonDumper: (v: unknown) => string = (v) => JSON.stringify(v, (_k, x) => (typeof x === "number" && !isFinite(x) ? numberFormatter(x) : x));
-
-/** Installs jq's number formatting and serializer (kept pluggable so this module stays dependency-free). */
-export function setFormatters(formatNumber: (n: number) => string, dump: (v: unknown) => string): void {
-  numberFormatter = formatNumber;
-  jsonDumper = dump;
+  return dumpTruncated(v, size);
 }
 
 /** A value as compact JSON, numbers formatted as jq prints them. */
 export function dumpJson(v: unknown): string {
-  return jsonDumper(v);
-}
-
-export function formatNumber(n: number): string {
-  return numberFormatter(n);
+  return toJson(v);
 }
 
 /** `tostring`: strings as they are, everything else as JSON. */
@@ -142,6 +97,11 @@ export function toStringValue(v: unknown): string {
 
 function typeError2(a: unknown, b: unknown, msg: string): JqRuntimeError {
   return new JqRuntimeError(`${typeOf(a)} (${dumpShort(a)}) and ${typeOf(b)} (${dumpShort(b)}) ${msg}`);
+}
+
+/** jq's error for `.[]` on something that is neither an array nor an object. */
+export function cannotIterate(v: unknown): JqRuntimeError {
+  return new JqRuntimeError(`Cannot iterate over ${typeOf(v)}${v === null ? "" : ` (${dumpShort(v)})`}`);
 }
 
 export function typeError(v: unknown, msg: string): JqRuntimeError {

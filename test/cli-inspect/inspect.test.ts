@@ -28,7 +28,7 @@ describe("karta inspect", () => {
     const r = await run(["--help"]);
     assert.equal(r.code, 0);
     assert.equal(r.out, INSPECT_HELP);
-    assert.match(r.out, /Example:\n {2}kubectl get pytorchjob/);
+    assert.match(r.out, /Example:\n {2}karta inspect -d definitions\/kubeflow.org\/v1\/PyTorchJob.yaml/);
   });
 
   test("usage errors exit 2", async () => {
@@ -91,6 +91,17 @@ describe("karta inspect", () => {
     const r = await run(["-d", def, "-f", fx("deployment.yaml"), "--children", fx("deployment-children.yaml")]);
     assert.equal(r.code, 0);
     assert.match(r.out, /Children:\n {2}ReplicaSet web-7c9f8d6b5 {2}→ replicaset/);
+  });
+
+  test("with several definitions in the file, the one for the object's kind is used", async (t) => {
+    const job = catalog("batch-job-v1");
+    const ray = catalog("ray-io-raycluster-v1");
+    if (!job || !ray) return t.skip("conformance data absent");
+    const both = readFileSync(ray, "utf8") + "\n---\n" + readFileSync(job, "utf8");
+    const r = await run(["-d", "all.yaml", "-f", fx("job.yaml")], "", { "all.yaml": both });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^Job batch\/pi-estimate/);
+    assert.match(r.out, /job \(Job batch\/v1\) {2}subtree scale 4 {2}replicas 4/);
   });
 
   test("an object of another kind: exit 1 with both kinds named", async (t) => {

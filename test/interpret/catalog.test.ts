@@ -121,6 +121,14 @@ const cases: Case[] = [
         ],
       );
       assert.ok(r.pods.every((p) => p.instance === (p.pod.name.includes("driver") ? "driver" : "workers")));
+      // Known before any pod exists: the member's minMember per instance.
+      assert.deepEqual(
+        r.gangPlan.map((p) => [p.definition, p.memberComponent, p.instance, p.minMember]),
+        [
+          ["job", "replicatedjob", "driver", 1],
+          ["job", "replicatedjob", "workers", 8],
+        ],
+      );
     },
   },
   {
@@ -166,6 +174,10 @@ const cases: Case[] = [
       // The catalog's scale paths make the group's subtree size × (groups + groups × (size-1)):
       // 4 × (2 + 6) = 32, which is what KAI computes with this definition (its native LWS grouper says 4).
       assert.equal(r.groups[0]!.minMember, 32);
+      assert.deepEqual(
+        r.gangPlan.map((p) => [p.memberComponent, p.instance, p.minMember]),
+        [["group", undefined, 32]],
+      );
     },
   },
   {
@@ -321,6 +333,21 @@ const cases: Case[] = [
 ];
 
 describe("catalog definitions on realistic objects", () => {
+  test("grove-io-podcliqueset-v1alpha1 with Grove's pods: the instance selector reads the PodClique's full name", (t) => {
+    // Known inaccuracy of the catalog: grove.io/podclique holds the PodClique name (<pcs>-<replica>-<clique>),
+    // the instance ids are the clique template names; and the only leaf (clique) also takes the scaling
+    // group's pods. KAI uses its native Grove grouper for PodCliqueSet, so this never bites there.
+    const def = catalogDefinition("grove-io-podcliqueset-v1alpha1");
+    if (!def) return t.skip("conformance data absent");
+    const r = compileInterpreter(def).interpret(fixtureObject("podcliqueset.yaml"), { pods: fixturePods("podcliqueset-pods.yaml") });
+    assert.ok(r.pods.every((p) => p.component === "clique" && p.instance === undefined));
+    assert.equal(r.pods[0]!.reason, 'pod disagg-0-frontend-0x7q: could not match instance id "disagg-0-frontend". existing instance ids [frontend]');
+    const e = errors(r);
+    assert.equal(e.length, 6);
+    assert.ok(e.every((d) => d.path === "spec.structureDefinition.childComponents[0].podSelector.componentInstanceSelector.idPath"));
+    assert.deepEqual(r.groups, []);
+  });
+
   for (const c of cases) {
     test(c.definition, (t) => {
       const def = catalogDefinition(c.definition);

@@ -1,7 +1,7 @@
 /** RFC 6902 JSON Patch over Kubernetes objects. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { applyJsonPatch, decodeJsonPatch, parsePointer, type JsonPatchOperation } from "../../src/interpreter/webhook/jsonpatch.js";
+import { applyJsonPatch, decodeJsonPatch, parsePointer, type JsonPatchOperation } from "../../src/jsonpatch/index.js";
 import type { JsonValue } from "../../src/interpreter/types.js";
 
 const deployment: JsonValue = {

@@ -1,5 +1,5 @@
-/** The webhook interpreter layer (client side): configurations, transport, JSON Patch, the layer. */
+/** The webhook interpreter layer (client side): configurations, transport, the layer (and JSON Patch, re-exported). */
 export * from "./config.js";
-export * from "./jsonpatch.js";
+export * from "../../jsonpatch/index.js";
 export * from "./transport.js";
 export * from "./interpreter.js";

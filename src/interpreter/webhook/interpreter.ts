@@ -21,7 +21,7 @@ import {
   type ResourceKind,
 } from "../types.js";
 import { DEFAULT_TIMEOUT_SECONDS, firstRelevantHook, splitApiVersion, webhookAccessors, type ResourceInterpreterWebhookConfiguration, type WebhookAccessor } from "./config.js";
-import { applyJsonPatch, decodeJsonPatch } from "./jsonpatch.js";
+import { applyJsonPatch, decodeJsonPatch } from "../../jsonpatch/index.js";
 import { postJson, resolveEndpoint, type PostOutcome, type ServiceResolver, type WebhookEndpoint } from "./transport.js";
 
 const CONTEXT_API_VERSION = "config.karmada.io/v1alpha1";

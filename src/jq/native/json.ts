@@ -823,6 +823,14 @@ function fastParse(text: string, maxDepth: number): { ok: true; value: unknown }
 }
 
 /**
+ * One strict JSON value through `JSON.parse`, with jq's depth limit and lone-surrogate handling; `ok`
+ * is false when the text needs the jq-compatible parser (or is not one value). For streaming readers.
+ */
+export function parseJsonLine(text: string): { ok: true; value: unknown } | { ok: false } {
+  return fastParse(text, MAX_PARSING_DEPTH);
+}
+
+/**
  * Parses a text holding exactly one JSON value, as jq 1.7.1's `fromjson` does (also accepting jq's
  * extras: `nan`, `NaN`, `Infinity`, `.5`, `+1`, leading zeros). Failures throw JqRuntimeError with
  * jq's message, e.g. `Unfinished JSON term at EOF at line 1, column 6 (while parsing '{"a":1')`.

@@ -1,15 +1,15 @@
 /**
- * JSON Patch (RFC 6902) over JSON values with JSON Pointers (RFC 6901): what an interpreter webhook
- * returns for Retain, ReviseReplica and AggregateStatus. Pure: the document is never modified; the
- * patched copy or an error value is returned.
+ * JSON Patch (RFC 6902) over JSON values with JSON Pointers (RFC 6901): what `karta inspect --patch`
+ * prints and what an interpreter webhook returns for Retain, ReviseReplica and AggregateStatus.
+ * Pure: the document is never modified; the patched copy or an error value is returned.
  */
-import type { JsonValue } from "../types.js";
+import type { JsonValue } from "../interpreter/types.js";
 
-/** One JSON Patch operation as decoded from the webhook's patch. */
+/** One JSON Patch operation. `value` is any JSON value (typed `unknown` so callers pass parsed objects). */
 export interface JsonPatchOperation {
   op: "add" | "remove" | "replace" | "move" | "copy" | "test";
   path: string;
-  value?: JsonValue;
+  value?: unknown;
   from?: string;
 }
 
@@ -150,15 +150,15 @@ function remove(doc: JsonValue, tokens: string[], path: string): Step & { remove
  * Applies the operations in order to a copy of `doc`. The first failing operation aborts the patch
  * (RFC 6902 §5: the whole patch fails) and its error names the operation's index.
  */
-export function applyJsonPatch(doc: JsonValue, ops: readonly JsonPatchOperation[]): PatchOutcome<JsonValue> {
-  let cur = clone(doc);
+export function applyJsonPatch(doc: unknown, ops: readonly JsonPatchOperation[]): PatchOutcome<JsonValue> {
+  let cur = clone(doc as JsonValue);
   for (const [i, o] of ops.entries()) {
     const tokens = parsePointer(o.path);
     if (!tokens.ok) return { ok: false, error: `operation ${i} (${o.op}): ${tokens.error}` };
     let step: Step;
     switch (o.op) {
       case "add":
-        step = add(cur, tokens.value, clone(o.value!), o.path);
+        step = add(cur, tokens.value, clone(o.value as JsonValue), o.path);
         break;
       case "remove":
         step = remove(cur, tokens.value, o.path);
@@ -167,10 +167,10 @@ export function applyJsonPatch(doc: JsonValue, ops: readonly JsonPatchOperation[
         if (getAt(cur, tokens.value) === undefined) {
           step = { ok: false, error: `path ${JSON.stringify(o.path)} does not exist` };
         } else if (tokens.value.length === 0) {
-          step = { ok: true, doc: clone(o.value!) };
+          step = { ok: true, doc: clone(o.value as JsonValue) };
         } else {
           const r = remove(cur, tokens.value, o.path);
-          step = r.ok ? add(r.doc, tokens.value, clone(o.value!), o.path) : r;
+          step = r.ok ? add(r.doc, tokens.value, clone(o.value as JsonValue), o.path) : r;
         }
         break;
       case "move":
@@ -192,7 +192,7 @@ export function applyJsonPatch(doc: JsonValue, ops: readonly JsonPatchOperation[
         break;
       }
       case "test":
-        step = jsonEquals(getAt(cur, tokens.value), o.value) ? { ok: true, doc: cur } : { ok: false, error: `testing value ${JSON.stringify(o.path)} failed` };
+        step = jsonEquals(getAt(cur, tokens.value), o.value as JsonValue | undefined) ? { ok: true, doc: cur } : { ok: false, error: `testing value ${JSON.stringify(o.path)} failed` };
         break;
     }
     if (!step.ok) return { ok: false, error: `operation ${i} (${o.op}): ${step.error}` };

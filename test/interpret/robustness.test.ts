@@ -1,0 +1,62 @@
+/** Properties: arbitrary objects and pods never make interpretation throw; the fast path agrees with jq. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { CompiledExpression, compileInterpreter } from "../../src/interpret/index.js";
+import { conformanceDir } from "../support/conformance.js";
+import { catalogDefinition } from "./helpers.js";
+
+describe("robustness", () => {
+  test("every catalog definition survives arbitrary objects of its kind and arbitrary pods", (t) => {
+    const dir = conformanceDir("karta-catalog");
+    if (!dir) return t.skip("conformance data absent");
+    const names = readdirSync(dir)
+      .filter((f) => f.endsWith(".yaml"))
+      .map((f) => path.basename(f, ".yaml"));
+    for (const name of names) {
+      const def = catalogDefinition(name)!;
+      const interpreter = compileInterpreter(def);
+      const kind = def.karta.spec.structureDefinition.rootComponent.kind!;
+      const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
+      const labels = fc.dictionary(fc.constantFrom("ray.io/node-type", "ray.io/group", "training.kubeflow.org/replica-type", "app", "component"), fc.oneof(fc.string(), fc.constantFrom("head", "worker", "master", "predictor")));
+      const pod = fc.oneof(fc.jsonValue(), fc.record({ metadata: fc.record({ name: fc.string(), labels }) }));
+      fc.assert(
+        fc.property(fc.jsonValue(), fc.jsonValue(), fc.array(pod, { maxLength: 4 }), (spec, status, pods) => {
+          const object = { apiVersion, kind: kind.kind, metadata: { name: "x", uid: "u" }, spec, status };
+          const r = interpreter.interpret(object, { pods });
+          assert.equal(r.pods.length, pods.length);
+          assert.ok(r.status.statuses.length > 0);
+          for (const d of r.diagnostics) assert.notEqual(d.code, "internal", `${name}: ${d.message}`);
+          interpreter.suspendPatch(object, "suspend");
+          interpreter.setPodFieldPatch(object, { field: "label", key: "a", value: "b" });
+        }),
+        { numRuns: 25 },
+      );
+    }
+  });
+
+  test("the direct accessor of simple paths gives what jq gives", () => {
+    const texts = [".metadata.labels.app", '.metadata.labels["ray.io/group"]', '.spec.replicas // 1', '.metadata.labels["x"] // "0"', ".a.b.c"];
+    const value = fc.jsonValue({ maxDepth: 4 });
+    const shaped = fc.record({ metadata: fc.oneof(value, fc.record({ labels: fc.oneof(value, fc.dictionary(fc.constantFrom("app", "ray.io/group", "x"), value)) })), spec: value, a: value });
+    for (const text of texts) {
+      const e = new CompiledExpression(text, ["test"]);
+      fc.assert(
+        fc.property(fc.oneof(value, shaped), (input) => {
+          let expected: { ok: true; values: unknown[] } | { ok: false };
+          try {
+            expected = { ok: true, values: e.program!.run(input) };
+          } catch {
+            expected = { ok: false };
+          }
+          const got = e.run(input);
+          assert.equal(got.ok, expected.ok, text);
+          if (got.ok && expected.ok) assert.deepEqual(got.values, expected.values, text);
+        }),
+        { numRuns: 300 },
+      );
+    }
+  });
+});
