@@ -5,8 +5,6 @@
  * patch that puts each pod in its PodGroup.
  * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
  */
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { stringify } from "yaml";
 import {
   formatDiagnostic,
@@ -22,8 +20,9 @@ import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
 import type { CompileIssue } from "../scheduling/karta/issues.js";
 import type { SchedulingIntent } from "../scheduling/karta/options.js";
+import { listInputFiles } from "../files/index.js";
 import { parseObjects } from "./inspect.js";
-import type { CliIO } from "./io.js";
+import { readSource, type CliIO } from "./io.js";
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
                      [--policy gang|basic] [--disruption single|all] [--priority-class NAME]
@@ -148,27 +147,6 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
   return o;
 }
 
-const OBJECT_FILE = /\.(ya?ml|json)$/i;
-
-/** Expands directories into their YAML/JSON files (sorted, recursive), as `karta inspect` reads --pods. */
-function expand(path: string): string[] {
-  if (path === "-") return [path];
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    return [path];
-  }
-  if (!isDir) return [path];
-  const out: string[] = [];
-  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(path, entry.name);
-    if (entry.isDirectory()) out.push(...expand(p));
-    else if (OBJECT_FILE.test(entry.name)) out.push(p);
-  }
-  return out;
-}
-
 function isPodLike(v: unknown): boolean {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   const kind = (v as { kind?: unknown }).kind;
@@ -246,7 +224,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   }
   const read = async (file: string): Promise<string> => {
     try {
-      return file === "-" ? await io.readStdin() : io.readFile(file);
+      return await readSource(io, file);
     } catch (err) {
       throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -262,7 +240,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
     if (objects.length !== 1) throw new InputError(`${parsed.object}: expected one workload object, found ${objects.length}`);
     object = objects[0];
     for (const source of parsed.pods) {
-      for (const file of expand(source)) {
+      for (const file of listInputFiles([source], { recursive: true })) {
         for (const pod of parseObjects(await read(file), file).filter(isPodLike)) {
           pods.push(pod);
           if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), file === "-" ? "<stdin>" : file);

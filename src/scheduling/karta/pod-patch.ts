@@ -4,7 +4,8 @@
  * created (a mutating admission webhook returns exactly this); a pod that already names another group
  * cannot be moved, and that is reported rather than patched.
  */
-import type { JsonPatchOperation, PodRef } from "../../interpret/index.js";
+import type { JsonPatchOperation } from "../../jsonpatch/index.js";
+import type { PodRef } from "../../interpret/index.js";
 import { podRef } from "../../interpret/index.js";
 import { fieldErrorBody, invalid } from "../fielderrors.js";
 import type { CompileIssue } from "./issues.js";
