@@ -222,6 +222,14 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
     io.stderr(`karta compile: ${parsed.error}\n\nRun 'karta compile --help' for usage.\n`);
     return 2;
   }
+  // parseObjects reports text that does not parse by throwing: an input error, not a bug.
+  const parse = (text: string, name: string): unknown[] => {
+    try {
+      return parseObjects(text, name);
+    } catch (err) {
+      throw new InputError(err instanceof Error ? err.message : String(err));
+    }
+  };
   const read = async (file: string): Promise<string> => {
     try {
       return await readSource(io, file);
@@ -236,12 +244,12 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   let definitions: Definition[] | undefined;
   const loadErrors: Diagnostic[] = [];
   try {
-    const objects = parseObjects(await read(parsed.object!), parsed.object!);
+    const objects = parse(await read(parsed.object!), parsed.object!);
     if (objects.length !== 1) throw new InputError(`${parsed.object}: expected one workload object, found ${objects.length}`);
     object = objects[0];
     for (const source of parsed.pods) {
       for (const file of listInputFiles([source], { recursive: true })) {
-        for (const pod of parseObjects(await read(file), file).filter(isPodLike)) {
+        for (const pod of parse(await read(file), file).filter(isPodLike)) {
           pods.push(pod);
           if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), file === "-" ? "<stdin>" : file);
         }
@@ -253,8 +261,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
       loadErrors.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
     }
   } catch (err) {
-    // parseObjects reports unreadable YAML by throwing; that is an input error, not a bug.
-    if (err instanceof InputError || (err instanceof Error && err.constructor.name === "InputError")) {
+    if (err instanceof InputError) {
       io.stderr(`karta compile: ${err.message}\n`);
       return 2;
     }

@@ -108,6 +108,9 @@ describe("karta compile", () => {
     const missing = await run(["-f", "/nonexistent/object.yaml"]);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /cannot read \/nonexistent\/object\.yaml/);
+    const broken = await run(["-f", "job.yaml"], "", { "job.yaml": "apiVersion: batch/v1\nkind: Job\nspec: [1,\n" });
+    assert.equal(broken.code, 2);
+    assert.match(broken.err, /^karta compile: job\.yaml: /);
     // Only a batch/v1 Job compiles without a definition.
     const noDef = await run(["-f", bundled("LeaderWorkerSet", "workload.yaml")]);
     assert.equal(noDef.code, 2);
