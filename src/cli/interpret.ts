@@ -1,8 +1,9 @@
 /**
  * `karta interpret`: runs one interpreter operation offline, or checks customizations, with the flags
  * of `karmadactl interpret`. Unlike karmadactl, the answer comes from the whole layered framework
- * (the given customizations, then an optional webhook configuration, the bundled thirdparty
- * customizations and the built-in interpreters), and a failed operation exits non-zero.
+ * (the given customizations, then an optional webhook configuration, the Karta definitions (-d, and
+ * the bundled ones), the bundled thirdparty customizations and the built-in interpreters), and a
+ * failed operation exits non-zero.
  */
 import { stringify } from "yaml";
 import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type CustomizationIssue } from "../interpreter/declarative/customization.js";
@@ -13,6 +14,8 @@ import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js
 import { createInterpreterFramework, type FrameworkLayers, type InterpreterFramework, type LayerOutcome } from "../interpreter/framework.js";
 import { createNativeInterpreter } from "../interpreter/native/index.js";
 import { createThirdpartyInterpreter } from "../interpreter/thirdparty/index.js";
+import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
+import { formatDiagnostic, type Definition } from "../definition/index.js";
 import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
@@ -26,8 +29,9 @@ const RUNNABLE: Operation[] = OPERATIONS.filter((op) => op !== "Prune");
 export const INTERPRET_HELP = `Usage: karta interpret [options]
 Runs one resource interpreter operation on local files, or checks customizations, like
 'karmadactl interpret'. The answer comes from the first layer implementing the operation for the
-object's kind: the customizations given with -f, then --webhook-config's webhooks, the customizations
-bundled with Karta, then Karmada's built-in interpreters.
+object's kind: the customizations given with -f, then --webhook-config's webhooks, the Karta
+definition of the kind (-d, else the bundled ones), the customizations bundled with Karta, then
+Karmada's built-in interpreters.
 
 Options:
   -f, --filename PATH        ResourceInterpreterCustomization file or directory (repeatable)
@@ -40,7 +44,9 @@ Options:
       --check                check each customization's rules: PASS, UNSET or ERROR (compile);
                              with --desired-file, also run each script once on that object
       --webhook-config FILE  ResourceInterpreterWebhookConfiguration objects to consult
-  -d, --definition FILE      answer from a Karta definition
+  -d, --definition FILE      Karta definitions to answer from (- for stdin); for their kinds they
+                             replace the Kartas bundled with Karta, which answer by default where
+                             Karmada's built-in interpreters have no answer
       --show-layer           print which layer answered
   -h, --help                 show this help
 
@@ -51,6 +57,7 @@ Example:
   karta interpret -f cloneset-customization.yaml --operation InterpretReplica \\
       --desired-file cloneset.yaml
   karta interpret -f customizations/ --check --desired-file deployment.yaml
+  karta interpret --operation InterpretComponent --desired-file raycluster.yaml --show-layer
 `;
 
 interface InterpretOptions {
@@ -136,8 +143,8 @@ function parseArgs(args: string[]): InterpretOptions | "help" {
         throw new UsageError(a.startsWith("-") ? `unknown flag: ${a}` : `unexpected argument ${JSON.stringify(a)}`);
     }
   }
-  const stdinUsers = [o.desiredFile, o.observedFile, ...o.statusFiles].filter((f) => f === "-").length;
-  if (stdinUsers > 1) throw new UsageError("only one of --desired-file, --observed-file and --status-file can read standard input");
+  const stdinUsers = [o.desiredFile, o.observedFile, ...o.statusFiles, o.definition].filter((f) => f === "-").length;
+  if (stdinUsers > 1) throw new UsageError("only one of --desired-file, --observed-file, --status-file and --definition can read standard input");
   if (!o.check && o.operation === undefined) throw new UsageError("operation is not set for executing");
   return o;
 }
@@ -333,9 +340,15 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
   const out = new OutputBuffer(io);
   const closers: (() => void)[] = [];
   try {
+    let kartas: Definition[] = [];
     if (o.definition !== undefined) {
-      io.stderr(`karta interpret: --definition ${o.definition}: answering from a Karta is not available yet (the Karta interpreter layer is not built)\n`);
-      return 1;
+      const loaded = loadKartaText(await readText(io, o.definition), o.definition === "-" ? "<stdin>" : o.definition);
+      if (loaded.diagnostics.length > 0) {
+        for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+        return 1;
+      }
+      if (loaded.definitions.length === 0) throw new InputError(`${o.definition}: no Karta definition found`);
+      kartas = loaded.definitions;
     }
     const loaded = await loadCustomizations(io, o);
     const conflicts = findConflicts(
@@ -375,6 +388,13 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       }
       layers.webhook = new WebhookInterpreter(parsed.configurations);
     }
+    // Bundled Kartas leave Kubernetes' own kinds to Karmada's built-in interpreters; -d Kartas do not.
+    const karta = createKartaInterpreter({ definitions: kartas, builtin: layers.native });
+    if (karta.issues.length > 0) {
+      for (const i of karta.issues) io.stderr(`${kartas.length > 0 ? "error" : "warning: bundled Kartas"}: ${i}\n`);
+      if (kartas.length > 0) return 1;
+    }
+    layers.karta = karta.interpreter;
     const thirdparty = await createThirdpartyInterpreter();
     closers.push(() => thirdparty.interpreter.close());
     if (thirdparty.issues.length === 0) layers.thirdparty = thirdparty.interpreter;

@@ -614,33 +614,26 @@ class Parser {
     if (t.kind === "var") return { type: "VarPattern", name: t.value, span: { start: t.start, end: t.end } };
     if (t.kind === "op" && t.value === "[") {
       if (this.isOp("]")) this.unexpected(this.peek(), "expecting '$' or '[' or '{'");
-      const elements: Pattern[] = [];
-      for (;;) {
-        elements.push(this.parsePattern());
-        if (this.isOp(",")) {
-          this.next();
-          continue;
-        }
-        this.expectOp("]");
-        break;
-      }
+      const elements = this.parseCommaList(() => this.parsePattern(), "]");
       return { type: "ArrayPattern", elements, span: this.span(t.start) };
     }
     if (t.kind === "op" && t.value === "{") {
-      const entries: ObjectPatternEntry[] = [];
       if (this.isOp("}")) this.unexpected(this.peek());
-      for (;;) {
-        entries.push(this.parseObjectPatternEntry());
-        if (this.isOp(",")) {
-          this.next();
-          continue;
-        }
-        this.expectOp("}");
-        break;
-      }
+      const entries = this.parseCommaList(() => this.parseObjectPatternEntry(), "}");
       return { type: "ObjectPattern", entries, span: this.span(t.start) };
     }
     return this.unexpected(t, "expecting '$' or '[' or '{'");
+  }
+
+  /** Items separated by commas up to the closing token, which it consumes. */
+  private parseCommaList<T>(item: () => T, close: string): T[] {
+    const items = [item()];
+    while (this.isOp(",")) {
+      this.next();
+      items.push(item());
+    }
+    this.expectOp(close);
+    return items;
   }
 
   private parseObjectPatternEntry(): ObjectPatternEntry {

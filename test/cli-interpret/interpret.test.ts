@@ -249,10 +249,10 @@ describe("karta interpret", () => {
     assert.equal(io.err, "bad.yaml:1: error: spec.target.kind: Required value\n");
   });
 
-  test("-d/--definition is parsed and answered with a clear error until the Karta layer exists", async () => {
+  test("-d/--definition: an unreadable definition file is an input error (answers: test/interpreter-karta)", async () => {
     const r = await run(["-d", "pytorchjob.karta.yaml", "--operation", "InterpretReplica", "--desired-file", "deploy.yaml"]);
-    assert.equal(r.code, 1);
-    assert.match(r.err, /--definition pytorchjob\.karta\.yaml: answering from a Karta is not available yet/);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^karta interpret: pytorchjob\.karta\.yaml: /);
   });
 
   test("--webhook-config: a webhook answers for its kind over HTTPS", async (t) => {

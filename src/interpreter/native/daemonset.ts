@@ -1,8 +1,8 @@
 /** Built-in interpretation of apps/v1 DaemonSet. */
-import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome } from "../types.js";
-import { generation, getObject, intOr0, ok } from "./common.js";
-import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
-import { templateDependencies } from "./workload.js";
+import type { KubeObject, Outcome } from "../types.js";
+import { generation, intOr0, ok } from "./common.js";
+import type { CountedStatusShape } from "./counted-status.js";
+import { countedStatus, specTemplateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
   counters: [
@@ -20,15 +20,8 @@ const SHAPE: CountedStatusShape = {
   nothingWhenEmpty: false,
 };
 
-/** AggregateStatus: the scheduling counters summed over members. */
-export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
-  return aggregateCounted(SHAPE, obj, items);
-}
-
-/** InterpretStatus: the scheduling counters with the member's generations. */
-export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
-  return reflectCounted(SHAPE, obj);
-}
+/** AggregateStatus and InterpretStatus: the scheduling counters, summed over members or with the member's generations. */
+export const { aggregateStatus, reflectStatus } = countedStatus(SHAPE);
 
 /** InterpretHealth: latest generation observed, every desired node updated, every updated pod available. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
@@ -38,6 +31,4 @@ export function interpretHealth(obj: KubeObject): Outcome<boolean> {
 }
 
 /** InterpretDependency: the pod template's dependencies. */
-export function getDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {
-  return templateDependencies(obj, getObject(obj, "spec", "template"));
-}
+export const getDependencies = specTemplateDependencies;

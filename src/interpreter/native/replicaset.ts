@@ -1,8 +1,8 @@
 /** Built-in interpretation of apps/v1 ReplicaSet. */
-import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaResult } from "../types.js";
-import { generation, getField, getObject, intOr0, ok } from "./common.js";
-import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
-import { applyReplica, replicasAndTemplate, templateDependencies } from "./workload.js";
+import type { KubeObject, Outcome } from "../types.js";
+import { generation, getField, intOr0, ok } from "./common.js";
+import type { CountedStatusShape } from "./counted-status.js";
+import { replicatedWorkload, specTemplateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
   counters: ["replicas", "readyReplicas", "availableReplicas"],
@@ -12,25 +12,8 @@ const SHAPE: CountedStatusShape = {
   nothingWhenEmpty: true,
 };
 
-/** InterpretReplica: `spec.replicas` and the pod template's requirements. */
-export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
-  return replicasAndTemplate(obj);
-}
-
-/** ReviseReplica: sets `spec.replicas` when present. */
-export function reviseReplica(obj: KubeObject, replicas: number): Outcome<KubeObject> {
-  return applyReplica(obj, replicas, "replicas");
-}
-
-/** AggregateStatus: replicas, readyReplicas and availableReplicas summed over members. */
-export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
-  return aggregateCounted(SHAPE, obj, items);
-}
-
-/** InterpretStatus: the counters with the member's generations. */
-export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
-  return reflectCounted(SHAPE, obj);
-}
+/** InterpretReplica, ReviseReplica (`spec.replicas`), AggregateStatus and InterpretStatus (replicas, readyReplicas, availableReplicas). */
+export const { getReplicas, reviseReplica, aggregateStatus, reflectStatus } = replicatedWorkload(SHAPE);
 
 /** InterpretHealth: the latest generation observed and every desired replica available. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
@@ -40,6 +23,4 @@ export function interpretHealth(obj: KubeObject): Outcome<boolean> {
 }
 
 /** InterpretDependency: the pod template's ConfigMaps, Secrets, ServiceAccount and PVCs. */
-export function getDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {
-  return templateDependencies(obj, getObject(obj, "spec", "template"));
-}
+export const getDependencies = specTemplateDependencies;

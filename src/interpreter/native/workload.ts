@@ -1,7 +1,8 @@
 /** Operations shared by the pod-template workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob). */
 import { accuratePodRequirements, podDependencies } from "../../resources/index.js";
-import type { DependentObjectReference, KubeObject, Outcome, ReplicaRequirements, ReplicaResult } from "../types.js";
-import { clone, getObject, intField, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
+import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaRequirements, ReplicaResult } from "../types.js";
+import { clone, generation, getField, getObject, intField, intOr0, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
+import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
 
 /** Karmada's requirements of one replica of a pod template (helper.GenerateReplicaRequirements). */
 export function templateRequirements(template: unknown): ReplicaRequirements | undefined {
@@ -30,4 +31,43 @@ export function applyReplica(obj: KubeObject, replicas: number, field: string): 
 /** Dependencies of a pod template in the object's namespace, checked as Karmada checks them. */
 export function templateDependencies(obj: KubeObject, template: unknown): Outcome<DependentObjectReference[]> {
   return verifyDependencies(podDependencies(template ?? {}, namespaceOf(obj)) ?? []);
+}
+
+/** InterpretDependency through `spec.template`. */
+export function specTemplateDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {
+  return templateDependencies(obj, getObject(obj, "spec", "template"));
+}
+
+/** AggregateStatus and InterpretStatus for a workload whose status is a set of counters. */
+export function countedStatus(shape: CountedStatusShape): {
+  aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject>;
+  reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined>;
+} {
+  return {
+    aggregateStatus: (obj, items) => aggregateCounted(shape, obj, items),
+    reflectStatus: (obj) => reflectCounted(shape, obj),
+  };
+}
+
+/**
+ * What Deployment, ReplicaSet and StatefulSet share: `spec.replicas` with the template's requirements
+ * (InterpretReplica, ReviseReplica) and counted status (AggregateStatus, InterpretStatus).
+ */
+export function replicatedWorkload(shape: CountedStatusShape): ReturnType<typeof countedStatus> & {
+  getReplicas(obj: KubeObject): Outcome<ReplicaResult>;
+  reviseReplica(obj: KubeObject, replicas: number): Outcome<KubeObject>;
+} {
+  return {
+    ...countedStatus(shape),
+    getReplicas: replicasAndTemplate,
+    reviseReplica: (obj, replicas) => applyReplica(obj, replicas, "replicas"),
+  };
+}
+
+/** InterpretHealth of Deployment and StatefulSet: latest generation observed, all replicas updated, all updated ones available. */
+export function rolledOut(obj: KubeObject): Outcome<boolean> {
+  if (intOr0(obj, "status", "observedGeneration") !== generation(obj)) return ok(false);
+  const replicas = getField(obj, "spec", "replicas");
+  if (typeof replicas === "number" && intOr0(obj, "status", "updatedReplicas") < replicas) return ok(false);
+  return ok(intOr0(obj, "status", "availableReplicas") >= intOr0(obj, "status", "updatedReplicas"));
 }

@@ -1,0 +1,163 @@
+/**
+ * The Karta-derived interpreter layer: Kartas indexed by their root kind (apiVersion + kind), each
+ * answering the operations its definition can answer (see workload.ts). It fills the framework's
+ * `karta` slot (declarative > webhook > karta > thirdparty > native), so a user's Lua customization or
+ * webhook for the same operation overrides it, and an undecided health falls through to the layers
+ * below. A definition may defer to another interpreter (see {@link KartaSource}): `karta interpret`
+ * makes the bundled Kartas of Kubernetes' own kinds defer to Karmada's built-in interpreters.
+ */
+import type { Definition, Diagnostic, Karta } from "../../definition/index.js";
+import type { KartaInterpreter, UNDECIDED } from "../framework.js";
+import {
+  fail,
+  type AggregatedStatusItem,
+  type Component,
+  type DependentObjectReference,
+  type JsonValue,
+  type KubeObject,
+  type Operation,
+  type Outcome,
+  type ReplicaResult,
+  type ResourceKind,
+} from "../types.js";
+import { KARTA_LAYER, KartaWorkload, type KartaWorkloadOptions } from "./workload.js";
+
+/** A problem with one of the layer's definitions: it has errors, or another definition has its kind. */
+export interface KartaLayerIssue {
+  /** The definition's source (file or Karta name). */
+  source: string;
+  message: string;
+  /** The Karta field path, when the problem is in a field. */
+  path?: string;
+  /** The source of the definition that serves the kind instead, when another one does. */
+  replacedBy?: string;
+}
+
+/** Options of the layer. */
+export type KartaLayerOptions = KartaWorkloadOptions;
+
+/** Something that says which operations it implements for a kind (an interpreter layer). */
+export interface OperationSupport {
+  supports(kind: ResourceKind, op: Operation): boolean;
+}
+
+/**
+ * A definition for the layer, optionally deferring to another interpreter: the definition then does
+ * not answer the operations that interpreter implements for its kind (used for the bundled Kartas of
+ * Kubernetes' own kinds, where Karmada's built-in interpreters are the reference).
+ */
+export type KartaSource = Karta | Definition | { definition: Karta | Definition; deferTo?: OperationSupport };
+
+function key(kind: ResourceKind): string {
+  return `${kind.apiVersion}\u0000${kind.kind}`;
+}
+
+function isWrapped(s: KartaSource): s is { definition: Karta | Definition; deferTo?: OperationSupport } {
+  return typeof s === "object" && s !== null && "definition" in s && !("spec" in s) && !("karta" in s);
+}
+
+function safeSupports(layer: OperationSupport, kind: ResourceKind, op: Operation): boolean {
+  try {
+    return layer.supports(kind, op);
+  } catch {
+    return false;
+  }
+}
+
+function kindOf(obj: KubeObject): ResourceKind {
+  return { apiVersion: typeof obj.apiVersion === "string" ? obj.apiVersion : "", kind: typeof obj.kind === "string" ? obj.kind : "" };
+}
+
+/**
+ * The layer. Definitions are given highest priority first: the first definition of a kind serves
+ * it, later ones for the same kind are reported as issues and left out (so that user definitions
+ * given before the bundled ones replace them). A definition whose expressions do not compile is
+ * reported and left out.
+ */
+export class KartaLayer implements KartaInterpreter {
+  private readonly byKind = new Map<string, { workload: KartaWorkload; deferTo?: OperationSupport }>();
+  /** Definitions left out, and why. */
+  readonly issues: KartaLayerIssue[] = [];
+
+  constructor(definitions: readonly KartaSource[], options: KartaLayerOptions = {}) {
+    for (const source of definitions) {
+      const wrapped = isWrapped(source) ? source : undefined;
+      const w = new KartaWorkload(wrapped ? wrapped.definition : (source as Karta | Definition), options);
+      const errors = w.diagnostics.filter((x: Diagnostic) => x.severity === "error");
+      if (errors.length > 0) {
+        for (const e of errors) this.issues.push({ source: w.source, message: e.message, path: e.path });
+        continue;
+      }
+      if (w.kind.kind === "" || w.kind.apiVersion === "") {
+        this.issues.push({ source: w.source, message: "the root component has no kind", path: "spec.structureDefinition.rootComponent.kind" });
+        continue;
+      }
+      const k = key(w.kind);
+      const existing = this.byKind.get(k);
+      if (existing) {
+        const by = existing.workload.source;
+        this.issues.push({ source: w.source, message: `${w.kind.kind} ${w.kind.apiVersion} is already interpreted by ${by}; this definition is not used`, replacedBy: by });
+        continue;
+      }
+      this.byKind.set(k, wrapped?.deferTo ? { workload: w, deferTo: wrapped.deferTo } : { workload: w });
+    }
+  }
+
+  /** The kinds the layer has a definition for, in the order given. */
+  get kinds(): ResourceKind[] {
+    return [...this.byKind.values()].map((e) => e.workload.kind);
+  }
+
+  /** The definition serving a kind, if any. */
+  workloadFor(kind: ResourceKind): KartaWorkload | undefined {
+    return this.byKind.get(key(kind))?.workload;
+  }
+
+  supports(kind: ResourceKind, op: Operation): boolean {
+    const e = this.byKind.get(key(kind));
+    if (!e || !e.workload.supports(op)) return false;
+    return !(e.deferTo && safeSupports(e.deferTo, kind, op));
+  }
+
+  /** The definition for the object, or the error an unsupported call gets. */
+  private serving<T>(obj: KubeObject, op: Operation, run: (w: KartaWorkload) => Outcome<T>): Outcome<T> {
+    const kind = kindOf(obj);
+    const w = this.workloadFor(kind);
+    if (!w || !this.supports(kind, op)) return fail(op, `no Karta interprets ${op} for ${kind.kind} ${kind.apiVersion}`, undefined, KARTA_LAYER);
+    return run(w);
+  }
+
+  interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
+    return this.serving(object, "InterpretReplica", (w) => w.interpretReplica(object));
+  }
+
+  interpretComponent(object: KubeObject): Outcome<Component[]> {
+    return this.serving(object, "InterpretComponent", (w) => w.interpretComponent(object));
+  }
+
+  reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
+    return this.serving(object, "ReviseReplica", (w) => w.reviseReplica(object, replicas));
+  }
+
+  retain(desired: KubeObject, _observed: KubeObject): Outcome<KubeObject> {
+    void _observed;
+    return this.serving(desired, "Retain", () => fail("Retain", "not supported", undefined, KARTA_LAYER));
+  }
+
+  aggregateStatus(object: KubeObject, _items: AggregatedStatusItem[]): Outcome<KubeObject> {
+    void _items;
+    return this.serving(object, "AggregateStatus", () => fail("AggregateStatus", "not supported", undefined, KARTA_LAYER));
+  }
+
+  interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
+    return this.serving(object, "InterpretStatus", () => fail("InterpretStatus", "not supported", undefined, KARTA_LAYER));
+  }
+
+  interpretHealth(object: KubeObject): Outcome<boolean | typeof UNDECIDED> {
+    return this.serving(object, "InterpretHealth", (w) => w.interpretHealth(object));
+  }
+
+  interpretDependency(object: KubeObject): Outcome<DependentObjectReference[]> {
+    return this.serving(object, "InterpretDependency", (w) => w.interpretDependency(object));
+  }
+}

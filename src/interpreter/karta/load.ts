@@ -1,0 +1,119 @@
+/**
+ * Where the Karta layer's definitions come from: the Kartas bundled with the project (`definitions/`
+ * at the package root, one file per root kind, found by walking up from this module like the
+ * thirdparty customizations), and definitions a user gives (`karta interpret -d FILE`), which are
+ * validated first and take precedence over the bundled ones for their kinds.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { formatDiagnostic, loadDefinitions, validateDefinition, type Definition, type Diagnostic } from "../../definition/index.js";
+import { KartaLayer, type KartaLayerOptions, type KartaSource, type OperationSupport } from "./layer.js";
+
+/** The directory name of the bundled Kartas, at the package root. */
+export const BUNDLED_DEFINITIONS_DIRECTORY = "definitions";
+
+/**
+ * The bundled Kartas' directory: the first `definitions/` found walking up from this module (at
+ * most 6 levels: src/interpreter/karta or dist/src/interpreter/karta) that holds `<group>/<version>`
+ * folders of YAML files, or undefined when the package was installed without it.
+ */
+export function bundledDefinitionsDir(): string | undefined {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, BUNDLED_DEFINITIONS_DIRECTORY);
+    if (existsSync(candidate) && statSync(candidate).isDirectory()) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return undefined;
+}
+
+/** Definitions read from files, with the problems found (as formatted diagnostics). */
+export interface LoadedKartas {
+  definitions: Definition[];
+  diagnostics: Diagnostic[];
+}
+
+/** Every `.yaml`/`.yml`/`.json` file under `dir`, recursively, in sorted order. */
+function definitionFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...definitionFiles(full));
+    else if (/\.(ya?ml|json)$/i.test(name)) out.push(full);
+  }
+  return out;
+}
+
+/**
+ * Reads the bundled Kartas. They are validated by the project's tests, so only loading problems are
+ * reported here (a broken file leaves the others working).
+ */
+export function loadBundledKartas(dir: string | undefined = bundledDefinitionsDir()): LoadedKartas {
+  if (dir === undefined) {
+    return { definitions: [], diagnostics: [{ severity: "error", path: "", message: `bundled definitions directory ${BUNDLED_DEFINITIONS_DIRECTORY}/ not found`, code: "bundled" }] };
+  }
+  const out: LoadedKartas = { definitions: [], diagnostics: [] };
+  for (const file of definitionFiles(dir)) {
+    const loaded = loadDefinitions(readFileSync(file, "utf8"), file);
+    out.definitions.push(...loaded.definitions);
+    out.diagnostics.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
+  }
+  return out;
+}
+
+/**
+ * Loads user-supplied Kartas from text and validates them (without the linter): definitions with
+ * errors are returned with their diagnostics, so that a caller can refuse them.
+ */
+export function loadKartaText(text: string, file: string): LoadedKartas {
+  const loaded = loadDefinitions(text, file);
+  const diagnostics = loaded.diagnostics.filter((d) => d.severity === "error");
+  for (const d of loaded.definitions) diagnostics.push(...validateDefinition(d, { lint: false }).filter((x) => x.severity === "error"));
+  return { definitions: loaded.definitions, diagnostics };
+}
+
+/** Options of {@link createKartaInterpreter}. */
+export interface KartaInterpreterOptions extends KartaLayerOptions {
+  /** User definitions; for their kinds they replace the bundled ones. */
+  definitions?: readonly Definition[];
+  /** Whether to add the bundled Kartas (default true). */
+  bundled?: boolean;
+  /** The bundled Kartas' directory (default: found from this module). */
+  bundledDir?: string;
+  /**
+   * Karmada's built-in interpreters (the native layer): a bundled Karta does not answer an operation
+   * they implement for its kind (Deployment health, Job replicas...), so that Kubernetes' own kinds
+   * get Karmada's reference answers. User definitions are not affected.
+   */
+  builtin?: OperationSupport;
+}
+
+/**
+ * Creates the Karta layer from user definitions and (by default) the bundled Kartas. Problems are
+ * returned as text with the layer: bundled files that did not load, definitions left out.
+ */
+export function createKartaInterpreter(options: KartaInterpreterOptions = {}): { interpreter: KartaLayer; issues: string[] } {
+  const { definitions = [], bundled = true, bundledDir, builtin, ...layerOptions } = options;
+  const all: KartaSource[] = [...definitions];
+  const issues: string[] = [];
+  const bundledFiles = new Set<string>();
+  if (bundled) {
+    const loaded = loadBundledKartas(bundledDir ?? bundledDefinitionsDir());
+    for (const d of loaded.definitions) {
+      bundledFiles.add(d.file);
+      all.push(builtin ? { definition: d, deferTo: builtin } : d);
+    }
+    issues.push(...loaded.diagnostics.map(formatDiagnostic));
+  }
+  const interpreter = new KartaLayer(all, layerOptions);
+  // A bundled definition replaced by a user's for the same kind is what the user asked for, not an issue.
+  const userFiles = new Set(definitions.map((d) => d.file));
+  for (const i of interpreter.issues) {
+    if (i.replacedBy !== undefined && userFiles.has(i.replacedBy) && bundledFiles.has(i.source)) continue;
+    issues.push(`${i.source}: ${i.path ? `${i.path}: ` : ""}${i.message}`);
+  }
+  return { interpreter, issues };
+}

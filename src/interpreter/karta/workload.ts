@@ -1,0 +1,338 @@
+/**
+ * One Karta as a resource interpreter for its root kind: Karmada's answers derived from the definition
+ * by the interpretation library (src/interpret), with no script of any kind.
+ *
+ * - InterpretComponent: one Karmada Component per pod specification: each pod-spec component, and
+ *   each instance of a multi-instance one (names: see naming.ts). Replicas are the instance's replicas
+ *   (else minReplicas, else 1) times its ancestors' (a LeaderWorkerSet leader is one per group);
+ *   requirements are Karmada's `accuratePodRequirements` of the pod template. An instance with neither
+ *   a pod specification nor replicas (an optional role the object leaves out) is not reported.
+ * - InterpretReplica: only for a definition with a single pod specification (one pod-spec component,
+ *   no instances); Karmada treats componentResource and replicaResource as exclusive per kind, and so
+ *   does this layer: a multi-template kind answers InterpretComponent only.
+ * - ReviseReplica: the same single pod specification, when its replicasPath is an assignable jq path
+ *   and no ancestor scales it; written with jq's `path(...)` and a JSON Patch.
+ * - InterpretHealth: from the root's status mappings: Failed or Degraded is unhealthy (and wins),
+ *   Running or Completed healthy, anything else undecided (the next layer is asked).
+ * - InterpretDependency: the ConfigMaps, Secrets, ServiceAccount and PVCs of every pod specification,
+ *   deduplicated and sorted (apiVersion, kind, namespace, name).
+ */
+import { nonAssignablePart, type Definition, type Diagnostic, type Karta } from "../../definition/index.js";
+import type { CompiledComponent, CompiledDefinition, CompiledStatus } from "../../interpret/compile.js";
+import { compileDefinition } from "../../interpret/compile.js";
+import { CompiledExpression } from "../../interpret/expression.js";
+import { applyJsonPatch } from "../../jsonpatch/index.js";
+import { locations, setOperation } from "../../interpret/patch.js";
+import { evaluateStatus } from "../../interpret/status.js";
+import type { ComponentInstance, GenericStatus, PodTemplateSpec, Scale } from "../../interpret/types.js";
+import { evaluateWorkload, type WorkloadView } from "../../interpret/workload.js";
+import { accuratePodRequirements, podDependencies, replicaRequirements } from "../../resources/index.js";
+import { sortDependencies } from "../declarative/interpreter.js";
+import { UNDECIDED } from "../framework.js";
+import {
+  fail,
+  ok,
+  type Component,
+  type ComponentReplicaRequirements,
+  type DependentObjectReference,
+  type KubeObject,
+  type Operation,
+  type Outcome,
+  type ReplicaRequirements,
+  type ReplicaResult,
+  type ResourceKind,
+} from "../types.js";
+import { componentNames, positionalInstanceId, type ComponentSlot } from "./naming.js";
+
+/** The layer name in error values. */
+export const KARTA_LAYER = "karta";
+
+/** Options of the Karta-derived answers. */
+export interface KartaWorkloadOptions {
+  /**
+   * Karmada's ResourceQuotaEstimate feature gate (off by default, as in Karmada): when on, replica
+   * requirements carry the pod template's priorityClassName (and InterpretReplica's the namespace).
+   */
+  resourceQuotaEstimate?: boolean;
+}
+
+const HEALTHY: ReadonlySet<GenericStatus> = new Set(["Running", "Completed"]);
+const UNHEALTHY: ReadonlySet<GenericStatus> = new Set(["Failed", "Degraded"]);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** `group/version`, or `version` for the core group. */
+function apiVersionOf(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+/**
+ * The instance id expression with Karmada's positional names for instances without an id: the
+ * library refuses empty ids, while Karmada's scripts name such an instance by its position.
+ */
+function withPositionalIds(c: CompiledComponent): CompiledComponent {
+  if (!c.instanceId?.program) return c;
+  const prefix = JSON.stringify(`${c.name}-`);
+  const text = `[\n${c.instanceId.text}\n] | to_entries[] | if .value == null or .value == "" then ${prefix} + ((.key + 1) | tostring) else .value end`;
+  const wrapped = new CompiledExpression(text, c.instanceId.segments);
+  if (wrapped.compileError !== undefined) return c;
+  return { ...c, instanceId: wrapped };
+}
+
+/** The compiled definition with positional instance ids (see {@link withPositionalIds}). */
+function deriveDefinition(compiled: CompiledDefinition): CompiledDefinition {
+  if (!compiled.components.some((c) => c.instanceId)) return compiled;
+  const components = compiled.components.map(withPositionalIds);
+  const byName = new Map(components.map((c) => [c.name, c]));
+  return {
+    ...compiled,
+    components,
+    byName,
+    root: compiled.root ? byName.get(compiled.root.name) : undefined,
+    leaves: compiled.leaves.map((c) => byName.get(c.name)!),
+  };
+}
+
+/** The status definition reduced to the statuses health depends on (the others need not be evaluated). */
+function healthStatus(status: CompiledStatus | undefined): CompiledStatus | undefined {
+  if (!status) return undefined;
+  const mappings = status.mappings.filter((m) => HEALTHY.has(m.status) || UNHEALTHY.has(m.status));
+  return mappings.length === 0 ? undefined : { ...status, mappings };
+}
+
+/** Whether a path is `prefix` or lies under it. */
+function under(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+}
+
+/** A counted replica number: replicas, else minReplicas, else 1 (the library's countedReplicas). */
+function counted(scale: Scale | undefined): number {
+  return scale?.replicas ?? scale?.minReplicas ?? 1;
+}
+
+/** A pod template that specifies something (fragments of an absent role give an empty one). */
+function present(t: PodTemplateSpec | undefined): t is PodTemplateSpec {
+  return t !== undefined && Object.keys(t.spec).length > 0;
+}
+
+/** One pod specification of the workload, as the operations see it. */
+interface PodSlot extends ComponentSlot {
+  compiled: CompiledComponent;
+  instanceView: ComponentInstance;
+  replicas: number;
+}
+
+/** A Karta compiled as an interpreter of its root kind. */
+export class KartaWorkload {
+  readonly karta: Karta;
+  /** Where the definition came from (a file name, or the Karta's metadata.name). */
+  readonly source: string;
+  /** The root kind the definition interprets. */
+  readonly kind: ResourceKind;
+  /** Problems of the definition found while compiling; with errors the workload is not served. */
+  readonly diagnostics: readonly Diagnostic[];
+  private readonly definition: CompiledDefinition;
+  private readonly podComponents: CompiledComponent[];
+  private readonly health: CompiledStatus | undefined;
+  private readonly hasStatus: boolean;
+  private readonly reviseUnsupported: string | undefined;
+  private readonly options: KartaWorkloadOptions;
+
+  constructor(input: Karta | Definition, options: KartaWorkloadOptions = {}) {
+    const definition = "karta" in input && isObject((input as Definition).karta) ? (input as Definition) : undefined;
+    this.karta = definition ? definition.karta : (input as Karta);
+    this.source = definition?.file ?? this.karta?.metadata?.name ?? "<karta>";
+    this.options = options;
+    const compiled = compileDefinition(this.karta);
+    this.diagnostics = compiled.diagnostics;
+    this.definition = deriveDefinition(compiled);
+    const gvk = this.karta?.spec?.structureDefinition?.rootComponent?.kind;
+    this.kind = { apiVersion: gvk ? apiVersionOf(gvk.group ?? "", gvk.version ?? "") : "", kind: gvk?.kind ?? "" };
+    this.podComponents = this.definition.components.filter((c) => c.specKind !== undefined);
+    this.hasStatus = this.definition.root?.status !== undefined;
+    this.health = healthStatus(this.definition.root?.status);
+    this.reviseUnsupported = this.whyNotRevisable();
+  }
+
+  /** Whether the definition has a single pod specification (InterpretReplica rather than InterpretComponent). */
+  get singlePodSpec(): boolean {
+    return this.podComponents.length === 1 && this.podComponents[0]!.instanceId === undefined;
+  }
+
+  /** Why ReviseReplica cannot be answered from this definition, or undefined when it can. */
+  private whyNotRevisable(): string | undefined {
+    if (!this.singlePodSpec) return "the definition has several pod specifications or none";
+    const c = this.podComponents[0]!;
+    if (!c.replicas?.program) return `component ${c.name} has no replicasPath`;
+    const bad = nonAssignablePart(c.replicas.program.ast);
+    if (bad) return `'${c.replicas.text}' is not an assignable path`;
+    for (let p = c.parent; p !== undefined; p = this.definition.byName.get(p)?.parent) {
+      if (this.definition.byName.get(p)?.hasScale) return `component ${c.name}'s replicas are scaled by ${p}`;
+    }
+    return undefined;
+  }
+
+  /** Whether this definition answers `op` (for objects of its kind). */
+  supports(op: Operation): boolean {
+    switch (op) {
+      case "InterpretComponent":
+        return this.podComponents.length > 0 && !this.singlePodSpec;
+      case "InterpretReplica":
+        return this.singlePodSpec;
+      case "ReviseReplica":
+        return this.reviseUnsupported === undefined;
+      case "InterpretHealth":
+        return this.hasStatus;
+      case "InterpretDependency":
+        return this.podComponents.length > 0;
+      default:
+        return false;
+    }
+  }
+
+  /** The definition evaluated on the object, or the errors that concern `components`' pod specifications. */
+  private evaluate(op: Operation, object: KubeObject): Outcome<{ view: WorkloadView; slots: PodSlot[] }> {
+    const view = evaluateWorkload(this.definition, object);
+    const slots: PodSlot[] = [];
+    const errors: Diagnostic[] = [];
+    for (const c of this.podComponents) {
+      // The errors that matter: the component's pod specification, instance ids and scale (a failing
+      // minReplicasPath leaves the whole scale unread), and its ancestors' scale.
+      const prefixes = [`${c.path}.specDefinition`, `${c.path}.instanceIdPath`, `${c.path}.scaleDefinition`];
+      const ancestors: CompiledComponent[] = [];
+      for (let p = c.parent; p !== undefined; ) {
+        const a = this.definition.byName.get(p);
+        if (!a || ancestors.includes(a)) break;
+        ancestors.push(a);
+        prefixes.push(`${a.path}.scaleDefinition`);
+        p = a.parent;
+      }
+      errors.push(...view.diagnostics.filter((d) => d.severity === "error" && prefixes.some((x) => under(d.path, x))));
+      let multiplier = 1;
+      for (const a of ancestors) {
+        const e = view.components.get(a.name);
+        if (!e || !a.hasScale || !e.scales) continue;
+        let sum = 0;
+        for (const s of e.scales.values()) sum += counted(s);
+        multiplier *= sum;
+      }
+      const e = view.components.get(c.name)!;
+      e.view.instances.forEach((instance, i) => {
+        const replicas = counted(instance.scale) * multiplier;
+        if (!present(instance.podTemplate) && replicas === 0) return;
+        const slot: PodSlot = { component: c.name, compiled: c, instanceView: instance, replicas };
+        if (c.instanceId) slot.instance = instance.id || positionalInstanceId(c.name, i + 1);
+        slots.push(slot);
+      });
+    }
+    if (errors.length > 0) {
+      const first = errors[0]!;
+      const more = errors.length > 1 ? ` (and ${errors.length - 1} more: ${errors.slice(1).map((d) => `${d.path}: ${d.message}`).join("; ")})` : "";
+      return fail(op, `Karta ${this.source}: ${first.message}${more}`, first.path, KARTA_LAYER);
+    }
+    return ok({ view, slots });
+  }
+
+  /** The requirements of one replica of a slot (Karmada's accuratePodRequirements), or an error. */
+  private requirements(op: Operation, slot: PodSlot, namespace: string | undefined): Outcome<ReplicaRequirements | undefined> {
+    const template = slot.instanceView.podTemplate;
+    if (!present(template)) return ok(undefined);
+    const options = { resourceQuotaEstimate: this.options.resourceQuotaEstimate === true };
+    const r = namespace !== undefined ? replicaRequirements(template, namespace, options) : accuratePodRequirements(template, options);
+    if (r.issues.length > 0) {
+      const where = slot.instance !== undefined ? `${slot.component} instance ${slot.instance}` : slot.component;
+      return fail(op, `Karta ${this.source}: ${where}: pod template ${r.issues[0]!.path}: ${r.issues[0]!.message}`, slot.compiled.path, KARTA_LAYER);
+    }
+    return ok(r.value as ReplicaRequirements | undefined);
+  }
+
+  /** InterpretComponent: one Karmada Component per pod specification. */
+  interpretComponent(object: KubeObject): Outcome<Component[]> {
+    const op: Operation = "InterpretComponent";
+    const evaluated = this.evaluate(op, object);
+    if (!evaluated.ok) return evaluated;
+    const { slots } = evaluated.value;
+    const names = componentNames(slots);
+    const components: Component[] = [];
+    for (const [i, slot] of slots.entries()) {
+      const req = this.requirements(op, slot, undefined);
+      if (!req.ok) return req;
+      const component: Component = { name: names[i]!, replicas: slot.replicas };
+      if (req.value !== undefined) {
+        const { namespace: _namespace, ...rest } = req.value;
+        void _namespace;
+        component.replicaRequirements = rest as ComponentReplicaRequirements;
+      }
+      components.push(component);
+    }
+    return ok(components);
+  }
+
+  /** InterpretReplica: the replicas and per-replica requirements of the single pod specification. */
+  interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
+    const op: Operation = "InterpretReplica";
+    if (!this.singlePodSpec) return fail(op, `Karta ${this.source}: the definition has several pod specifications: use InterpretComponent`, undefined, KARTA_LAYER);
+    const evaluated = this.evaluate(op, object);
+    if (!evaluated.ok) return evaluated;
+    const slot = evaluated.value.slots[0];
+    if (!slot) return ok({ replicas: 0 });
+    const meta = isObject(object.metadata) ? object.metadata : {};
+    const namespace = this.options.resourceQuotaEstimate && typeof meta.namespace === "string" ? meta.namespace : undefined;
+    const req = this.requirements(op, slot, namespace);
+    if (!req.ok) return req;
+    const result: ReplicaResult = { replicas: slot.replicas };
+    if (req.value !== undefined) result.replicaRequirements = req.value;
+    return ok(result);
+  }
+
+  /** ReviseReplica: the object with the single pod specification's replicasPath set to `replicas`. */
+  reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
+    const op: Operation = "ReviseReplica";
+    if (this.reviseUnsupported !== undefined) return fail(op, `Karta ${this.source}: ${this.reviseUnsupported}`, undefined, KARTA_LAYER);
+    const expr = this.podComponents[0]!.replicas!;
+    const where = locations(expr, object);
+    if (!where.ok) return fail(op, `Karta ${this.source}: ${where.error}`, expr.path, KARTA_LAYER);
+    if (where.locations.length === 0) return fail(op, `Karta ${this.source}: '${expr.text}' selects nothing on this object`, expr.path, KARTA_LAYER);
+    const patched = applyJsonPatch(
+      object,
+      where.locations.map((loc) => setOperation(object, loc, replicas)),
+    );
+    if (!patched.ok) return fail(op, `Karta ${this.source}: ${patched.error}`, expr.path, KARTA_LAYER);
+    return ok(patched.value as KubeObject);
+  }
+
+  /** InterpretHealth: Failed/Degraded unhealthy, Running/Completed healthy, otherwise undecided. */
+  interpretHealth(object: KubeObject): Outcome<boolean | typeof UNDECIDED> {
+    if (!this.hasStatus) return fail("InterpretHealth", `Karta ${this.source}: the root component has no statusDefinition`, undefined, KARTA_LAYER);
+    if (!this.health) return ok(UNDECIDED);
+    // Evaluation errors make a matcher not match, as in the reference; they are not this operation's.
+    const result = evaluateStatus(this.health, object, []);
+    let healthy = false;
+    for (const s of result.statuses) {
+      if (UNHEALTHY.has(s)) return ok(false);
+      if (HEALTHY.has(s)) healthy = true;
+    }
+    return ok(healthy ? true : UNDECIDED);
+  }
+
+  /** InterpretDependency: the pod specifications' ConfigMaps, Secrets, ServiceAccount and PVCs. */
+  interpretDependency(object: KubeObject): Outcome<DependentObjectReference[]> {
+    const op: Operation = "InterpretDependency";
+    const evaluated = this.evaluate(op, object);
+    if (!evaluated.ok) return evaluated;
+    const meta = isObject(object.metadata) ? object.metadata : {};
+    const namespace = typeof meta.namespace === "string" ? meta.namespace : "";
+    const seen = new Map<string, DependentObjectReference>();
+    for (const slot of evaluated.value.slots) {
+      const template = slot.instanceView.podTemplate;
+      if (!present(template)) continue;
+      for (const ref of podDependencies(template, namespace) ?? []) {
+        const key = `${ref.apiVersion}\u0000${ref.kind}\u0000${ref.namespace ?? ""}\u0000${ref.name ?? ""}`;
+        if (!seen.has(key)) seen.set(key, ref as DependentObjectReference);
+      }
+    }
+    return ok(sortDependencies([...seen.values()]));
+  }
+}
