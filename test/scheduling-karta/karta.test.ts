@@ -306,7 +306,7 @@ describe("several older pod-group definitions", () => {
     const text = readFileSync(path.resolve(compileFixtures, "..", "..", "..", RAY), "utf8").replace(
       /podGroups:\n(\s+)- name: cluster\n\s+members:\n\s+- componentName: raycluster/,
       (_m, indent: string) =>
-        `podGroups:\n${indent}- name: head\n${indent}  members:\n${indent}    - componentName: head\n${indent}- name: workers\n${indent}  members:\n${indent}    - componentName: worker`,
+        `podGroups:\n${indent}- name: head\n${indent}  members:\n${indent}    - componentName: ray-head\n${indent}- name: workers\n${indent}  members:\n${indent}    - componentName: worker`,
     );
     const r = compileKarta(definitionText(text), bundledObject("RayCluster"), { pods: bundledPods("RayCluster") });
     assert.ok(r.ok, JSON.stringify(r.issues));
