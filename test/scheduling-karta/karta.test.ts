@@ -187,6 +187,11 @@ describe("the user's intent", () => {
     assert.ok(r.ok, JSON.stringify(r.issues));
     assert.deepEqual(r.compositePodGroups[0]!.spec.schedulingPolicy, { basic: {} });
     assert.ok(r.podGroups.every((g) => g.spec.schedulingPolicy.basic !== undefined));
+    // An explicit gang leaves the counts to the definition, as the default does.
+    const gang = compileKarta(definitionFile(JOBSET_SUBGROUPS), bundledObject("JobSet"), { policy: "gang" });
+    const plain = compileKarta(definitionFile(JOBSET_SUBGROUPS), bundledObject("JobSet"));
+    assert.deepEqual(gang.workload, plain.workload);
+    assert.deepEqual(gang.workload!.spec.compositePodGroupTemplates![0]!.schedulingPolicy, { gang: { minGroupCount: 2 } });
   });
 
   test("--disruption all reaches every level; basic with all is refused at the option", () => {
