@@ -1,0 +1,317 @@
+/**
+ * `karta compile`: the Workload API objects for one workload object — the Workload it owns, its
+ * CompositePodGroups and PodGroups — compiled from a Karta's gang instructions (or, for a plain batch/v1
+ * Job without a definition, as the Job controller's integration compiles `spec.scheduling`); or the
+ * patch that puts each pod in its PodGroup.
+ * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
+ */
+import { stringify } from "yaml";
+import {
+  formatDiagnostic,
+  loadDefinitions,
+  sortDiagnostics,
+  validateDefinition,
+  type Definition,
+  type Diagnostic,
+  type PathSegment,
+} from "../definition/index.js";
+import { apiVersionOf } from "../interpret/index.js";
+import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
+import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
+import type { CompileIssue } from "../scheduling/karta/issues.js";
+import type { SchedulingIntent } from "../scheduling/karta/options.js";
+import { listInputFiles } from "../files/index.js";
+import { parseObjects } from "./inspect.js";
+import { readSource, type CliIO } from "./io.js";
+
+export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
+                     [--policy gang|basic] [--disruption single|all] [--priority-class NAME]
+                     [--topology-key KEY] [-o yaml|json] [--pod-patches]
+
+Compiles one workload object into the Kubernetes Workload API objects a controller would create for
+it: the Workload (scheduling.k8s.io/v1beta1) owned by the object, its CompositePodGroups
+(v1alpha3) and PodGroups (v1beta1), named deterministically and linked to their parents.
+
+With a Karta, its gang instructions give the templates: each older \`podGroups\` definition becomes a
+PodGroupTemplate (gang minCount = the subtree scale of its members), and one PodGroup is made per
+group (for keyed definitions, per distinct key of the pods: give --pods); a newer \`podGroup\` with
+\`subGroups\` becomes a CompositePodGroupTemplate (minGroupCount = number of subgroups) over one
+PodGroupTemplate per subgroup (minCount = its subtree scale); a required topology level that is a
+node label key becomes schedulingConstraints.topology[].key.
+Without -d, a batch/v1 Job compiles as the Job controller does from spec.scheduling (no scheduling:
+basic; gang without minCount: max(1, parallelism)).
+
+  -f, --object FILE         the workload object as stored (with metadata.uid); - for stdin
+  -d, --definition FILE     the Karta (with several, the one whose root kind is the object's)
+      --pods SOURCE         the object's pods: a file (YAML documents, JSON, or a List), a directory
+                            of such files, or - for stdin; may be repeated
+      --policy P            gang (default) or basic, for every group
+      --disruption MODE     single or all, for every group
+      --priority-class NAME priority class of every group (default: the pod templates', when they agree)
+      --topology-key KEY    node label key the pods of each top-level group must share
+  -o, --output FORMAT       yaml (default: a YAML stream) or json (a v1 List)
+      --pod-patches         print, per pod, the JSON Patch (RFC 6902) that sets
+                            spec.schedulingGroup.podGroupName, instead of the objects
+  -h, --help                show this help
+
+Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
+
+Example:
+  kubectl get pytorchjob bert-pretrain -o yaml > job.yaml
+  kubectl get pods -l training.kubeflow.org/job-name=bert-pretrain -o yaml > pods.yaml
+  karta compile -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml
+  karta compile -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --pods pods.yaml --pod-patches
+  karta compile -f my-job.yaml --policy gang -o json
+`;
+
+interface Options extends SchedulingIntent {
+  definition?: string;
+  object?: string;
+  pods: string[];
+  output: "yaml" | "json";
+  podPatches: boolean;
+}
+
+function parseArgs(args: string[]): Options | "help" | { error: string } {
+  const o: Options = { pods: [], output: "yaml", podPatches: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const value = (): string | undefined => {
+      if (eq > 0) return a.slice(eq + 1);
+      const v = args[i + 1];
+      if (v === undefined) return undefined;
+      i++;
+      return v;
+    };
+    const need = (what: string): string | { error: string } => {
+      const v = value();
+      return v === undefined || v === "" ? { error: `${flag} needs ${what}` } : v;
+    };
+    let v: string | { error: string };
+    switch (flag) {
+      case "-h":
+      case "--help":
+        return "help";
+      case "-d":
+      case "--definition":
+        if (typeof (v = need("a file")) !== "string") return v;
+        o.definition = v;
+        break;
+      case "-f":
+      case "--object":
+      case "--filename":
+        if (typeof (v = need("a file")) !== "string") return v;
+        o.object = v;
+        break;
+      case "--pods":
+        if (typeof (v = need("a file, a directory or -")) !== "string") return v;
+        o.pods.push(v);
+        break;
+      case "--policy":
+        if (typeof (v = need("gang or basic")) !== "string") return v;
+        if (v !== "gang" && v !== "basic") return { error: `--policy must be gang or basic, not '${v}'` };
+        o.policy = v;
+        break;
+      case "--disruption":
+        if (typeof (v = need("single or all")) !== "string") return v;
+        if (v !== "single" && v !== "all") return { error: `--disruption must be single or all, not '${v}'` };
+        o.disruptionMode = v;
+        break;
+      case "--priority-class":
+        if (typeof (v = need("a NAME")) !== "string") return v;
+        o.priorityClassName = v;
+        break;
+      case "--topology-key":
+        if (typeof (v = need("a node label KEY")) !== "string") return v;
+        o.topologyKey = v;
+        break;
+      case "-o":
+      case "--output": {
+        const out = value();
+        if (out !== "yaml" && out !== "json") return { error: `-o must be yaml or json${out === undefined ? "" : `, not '${out}'`}` };
+        o.output = out;
+        break;
+      }
+      case "--pod-patches":
+        o.podPatches = true;
+        break;
+      default:
+        return { error: `unknown argument '${a}'` };
+    }
+  }
+  if (!o.object) return { error: "a workload object is required (-f FILE)" };
+  const stdin = [o.object, ...o.pods, o.definition].filter((s) => s === "-").length;
+  if (stdin > 1) return { error: "only one input can be read from standard input" };
+  return o;
+}
+
+function isPodLike(v: unknown): boolean {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const kind = (v as { kind?: unknown }).kind;
+  return kind === undefined || kind === "Pod";
+}
+
+/** With several definitions in the file, the one whose root kind is the object's. */
+function pickDefinition(definitions: Definition[], object: unknown): Definition {
+  if (definitions.length === 1) return definitions[0]!;
+  const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
+  const hit = definitions.find((d) => {
+    const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
+    return k !== undefined && k.kind === o.kind && apiVersionOf(k) === o.apiVersion;
+  });
+  return hit ?? definitions[0]!;
+}
+
+/** `a.b[1]["x.y"]` back into segments, to find a field's position in the Karta's file. */
+function parsePath(path: string): PathSegment[] {
+  const out: PathSegment[] = [];
+  const re = /([^.[\]]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+  for (const m of path.matchAll(re)) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(Number(m[2]));
+    else if (m[3] !== undefined) out.push(JSON.parse(`"${m[3]}"`) as string);
+  }
+  return out;
+}
+
+class InputError extends Error {}
+
+/** Where each kind of issue points: the Karta's file (with a position), the object's, a pod's file, or the command line. */
+function renderIssue(issue: CompileIssue, where: { definition?: Definition; object: string; podFiles: Map<string, string> }): string {
+  const d: Diagnostic = { severity: issue.severity, path: issue.path, message: issue.message };
+  if (issue.input === "definition" && where.definition) {
+    const pos = issue.path ? where.definition.locate(parsePath(issue.path)) : undefined;
+    if (pos) return formatDiagnostic({ ...d, source: pos });
+    return `${where.definition.file}: ${formatDiagnostic(d)}`;
+  }
+  if (issue.input === "object") return `${where.object}: ${formatDiagnostic(d)}`;
+  if (issue.input === "pod") {
+    const file = issue.pod !== undefined ? where.podFiles.get(issue.pod) : undefined;
+    return `${file ?? "pods"}: pod ${issue.pod ?? "?"}: ${formatDiagnostic(d)}`;
+  }
+  return `karta compile: ${formatDiagnostic(d)}`;
+}
+
+function podKey(pod: unknown): string {
+  const meta = (pod as { metadata?: { name?: unknown; namespace?: unknown } }).metadata ?? {};
+  const name = typeof meta.name === "string" ? meta.name : "";
+  return typeof meta.namespace === "string" && meta.namespace !== "" ? `${meta.namespace}/${name}` : name;
+}
+
+/** The objects (or patches) as a YAML stream or JSON. */
+function render(result: WorkloadCompilation, output: "yaml" | "json", podPatches: boolean): string {
+  if (podPatches) {
+    if (output === "json") return JSON.stringify(result.podPatches, null, 2) + "\n";
+    return result.podPatches.map((p) => stringify(p, { aliasDuplicateObjects: false, lineWidth: 0 })).join("---\n");
+  }
+  const objects = [...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups];
+  if (output === "json") return JSON.stringify({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: objects }, null, 2) + "\n";
+  return objects.map((o) => stringify(o, { aliasDuplicateObjects: false, lineWidth: 0 })).join("---\n");
+}
+
+/** Runs `karta compile`; returns the exit code. */
+export async function runCompile(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args);
+  if (parsed === "help") {
+    io.stdout(COMPILE_HELP);
+    return 0;
+  }
+  if ("error" in parsed) {
+    io.stderr(`karta compile: ${parsed.error}\n\nRun 'karta compile --help' for usage.\n`);
+    return 2;
+  }
+  // parseObjects reports text that does not parse by throwing: an input error, not a bug.
+  const parse = (text: string, name: string): unknown[] => {
+    try {
+      return parseObjects(text, name);
+    } catch (err) {
+      throw new InputError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  const read = async (file: string): Promise<string> => {
+    try {
+      return await readSource(io, file);
+    } catch (err) {
+      throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
+  let object: unknown;
+  const pods: unknown[] = [];
+  const podFiles = new Map<string, string>();
+  let definitions: Definition[] | undefined;
+  const loadErrors: Diagnostic[] = [];
+  try {
+    const objects = parse(await read(parsed.object!), parsed.object!);
+    if (objects.length !== 1) throw new InputError(`${parsed.object}: expected one workload object, found ${objects.length}`);
+    object = objects[0];
+    for (const source of parsed.pods) {
+      for (const file of listInputFiles([source], { recursive: true })) {
+        for (const pod of parse(await read(file), file).filter(isPodLike)) {
+          pods.push(pod);
+          if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), file === "-" ? "<stdin>" : file);
+        }
+      }
+    }
+    if (parsed.definition !== undefined) {
+      const loaded = loadDefinitions(await read(parsed.definition), parsed.definition === "-" ? "<stdin>" : parsed.definition);
+      definitions = loaded.definitions;
+      loadErrors.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
+    }
+  } catch (err) {
+    if (err instanceof InputError) {
+      io.stderr(`karta compile: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+
+  const intent: SchedulingIntent = {};
+  if (parsed.policy !== undefined) intent.policy = parsed.policy;
+  if (parsed.disruptionMode !== undefined) intent.disruptionMode = parsed.disruptionMode;
+  if (parsed.priorityClassName !== undefined) intent.priorityClassName = parsed.priorityClassName;
+  if (parsed.topologyKey !== undefined) intent.topologyKey = parsed.topologyKey;
+
+  let result: WorkloadCompilation;
+  let definition: Definition | undefined;
+  if (definitions === undefined) {
+    if (!isBatchJob(object)) {
+      const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
+      io.stderr(
+        `karta compile: a definition is required (-d FILE) for ${String(o.kind ?? "this object")} ${String(o.apiVersion ?? "")}`.trimEnd() +
+          "; only a batch/v1 Job compiles without one\n\nRun 'karta compile --help' for usage.\n",
+      );
+      return 2;
+    }
+    result = compileBatchJob(object, { ...intent, pods });
+  } else {
+    if (definitions.length === 0) {
+      for (const d of sortDiagnostics(loadErrors)) io.stderr(formatDiagnostic(d) + "\n");
+      io.stderr(`karta compile: no Karta definition found in ${parsed.definition}\n`);
+      return loadErrors.length > 0 ? 1 : 2;
+    }
+    definition = pickDefinition(definitions, object);
+    const problems = sortDiagnostics([...loadErrors.filter((d) => d.source?.file === definition!.file), ...validateDefinition(definition, { lint: false })]).filter(
+      (d) => d.severity === "error",
+    );
+    if (problems.length > 0) {
+      for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
+      io.stderr(`karta compile: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
+      return 1;
+    }
+    result = compileKarta(definition, object, { ...intent, pods });
+  }
+
+  const rank = { error: 0, warning: 1, notice: 2 } as const;
+  const issues = [...result.issues].sort((a, b) => rank[a.severity] - rank[b.severity]);
+  for (const issue of issues) io.stderr(renderIssue(issue, { ...(definition ? { definition } : {}), object: parsed.object === "-" ? "<stdin>" : parsed.object!, podFiles }) + "\n");
+  if (!result.ok) {
+    const errors = issues.filter((i) => i.severity === "error");
+    // Bad option values are usage errors.
+    return errors.length > 0 && errors.every((i) => i.input === "option") ? 2 : 1;
+  }
+  io.stdout(render(result, parsed.output, parsed.podPatches));
+  return 0;
+}

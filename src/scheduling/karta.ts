@@ -1,0 +1,398 @@
+/**
+ * The Karta bridge: from a Karta, one workload object (the root custom resource) and optionally its pods,
+ * the Workload API objects a controller for that kind would create — the {@link WorkloadItem} tree, the
+ * Workload owned by the object, its CompositePodGroups and PodGroups, and per pod the patch that sets
+ * `spec.schedulingGroup.podGroupName`.
+ *
+ * Mapping of the gang instructions:
+ * - older `podGroups`: one PodGroupTemplate per pod-group definition, named after it, gang `minCount`
+ *   the subtree scale of its member components (the largest when several). Runtime groups are KAI's:
+ *   a definition whose members have no `groupByKeyPaths` has one group per object, known without pods;
+ *   a keyed definition has one group per distinct key tuple of the pods, all from its one template.
+ * - newer `podGroup` with `subGroups`: a CompositePodGroupTemplate named after the podGroup with gang
+ *   `minGroupCount` = the number of subgroups, over one PodGroupTemplate per subgroup (named after its
+ *   component) with gang `minCount` = the subgroup's subtree scale; without subgroups a single
+ *   PodGroupTemplate with the root's subtree scale.
+ * - topology: a `requiredTopologyLevel` that is a node label key becomes `schedulingConstraints.topology[].key`;
+ *   a preferred level has no Workload API counterpart and is reported, not carried.
+ *
+ * Names: Workload `<object>-<hash of its UID>`, groups `<workload>-<template>[-<keys>]-<hash>` (hashes
+ * over the full names, prefixes truncated to fit), as the Job integration names them. Errors are values
+ * with the field path of the input that caused them; nothing is emitted when there is an error.
+ */
+import type { Definition, Karta } from "../definition/index.js";
+import { compileInterpreter, type GangGroup, type KartaInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
+import { AllMode, BasicPolicy, GangPolicy, SingleMode, fromExistingWorkload, newBuilder, type BuildOptions } from "./builder.js";
+import { required, type FieldError } from "./fielderrors.js";
+import { isDNS1123Subdomain } from "./formats.js";
+import { hasErrors, issueFromDiagnostic, issueFromFieldError, type CompileIssue } from "./karta/issues.js";
+import { validateSchedulingIntent, type SchedulingIntent } from "./karta/options.js";
+import { podLabel, podSchedulingPatch, type PodSchedulingPatch } from "./karta/pod-patch.js";
+import { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
+import { generatePodGroupName, generateWorkloadName } from "./naming.js";
+import type { CompositePodGroup, OwnerReference, PodGroup, Workload } from "./types.js";
+import { validateCompositePodGroup, validatePodGroup, validateWorkload } from "./validation.js";
+
+export { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
+export type { CompileIssue, CompileInput } from "./karta/issues.js";
+export type { SchedulingIntent } from "./karta/options.js";
+export type { PodSchedulingPatch } from "./karta/pod-patch.js";
+export { compileBatchJob, isBatchJob, type BatchJobCompileOptions } from "./karta/batch-job.js";
+
+/** What to compile beside the object: the user's intent and the pods. */
+export interface KartaCompileOptions extends SchedulingIntent {
+  /** The object's pods (core/v1 Pod objects): they form the keyed groups and get patches. */
+  pods?: readonly unknown[];
+}
+
+/** The objects for one workload instance, or the problems that kept them from being made. */
+export interface WorkloadCompilation {
+  /** No error among the issues; the objects are complete and pass validation. */
+  ok: boolean;
+  workload?: Workload;
+  /** Parents before children. */
+  compositePodGroups: CompositePodGroup[];
+  podGroups: PodGroup[];
+  podPatches: PodSchedulingPatch[];
+  /** Errors, warnings and notices, each with the field path of its input. */
+  issues: CompileIssue[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** The root object's identity, and the errors that keep it from owning a Workload. */
+function rootIdentity(object: unknown, karta: Karta): { owner?: OwnerReference; namespace?: string; issues: CompileIssue[] } {
+  const issues: CompileIssue[] = [];
+  const o = isObject(object) ? object : {};
+  const meta = isObject(o.metadata) ? o.metadata : {};
+  const want = karta?.spec?.structureDefinition?.rootComponent?.kind;
+  const apiVersion = typeof o.apiVersion === "string" ? o.apiVersion : want ? (want.group ? `${want.group}/${want.version}` : want.version) : "";
+  const kind = typeof o.kind === "string" ? o.kind : (want?.kind ?? "");
+  const name = typeof meta.name === "string" ? meta.name : "";
+  const uid = typeof meta.uid === "string" ? meta.uid : "";
+  if (name === "") issues.push(issueFromFieldError("object", required("metadata.name", "the Workload is named after the object and owned by it")));
+  if (uid === "") {
+    issues.push(
+      issueFromFieldError("object", required("metadata.uid", "the Workload's name hashes the object's UID and its owner reference needs it (use the object as stored: kubectl get -o yaml)")),
+    );
+  }
+  if (hasErrors(issues)) return { issues };
+  const owner: OwnerReference = { apiVersion, kind, name, uid, controller: true, blockOwnerDeletion: true };
+  return typeof meta.namespace === "string" && meta.namespace !== "" ? { owner, namespace: meta.namespace, issues } : { owner, issues };
+}
+
+function builderOptions(owner: OwnerReference, namespace: string | undefined): BuildOptions {
+  return {
+    name: generateWorkloadName(owner.name, owner.uid),
+    ...(namespace !== undefined ? { namespace } : {}),
+    owner,
+    allowedPolicies: [BasicPolicy, GangPolicy],
+    allowedDisruptionModes: [SingleMode, AllMode],
+  };
+}
+
+function isInterpreter(v: Karta | Definition | KartaInterpreter): v is KartaInterpreter {
+  return typeof (v as KartaInterpreter).interpret === "function" && typeof (v as KartaInterpreter).workload === "function";
+}
+
+function failed(issues: CompileIssue[]): WorkloadCompilation {
+  return { ok: false, compositePodGroups: [], podGroups: [], podPatches: [], issues };
+}
+
+/** Validation of every emitted object: anything it finds is a bug of the bridge, reported, never emitted. */
+function validateEmitted(workload: Workload, composites: CompositePodGroup[], groups: PodGroup[]): CompileIssue[] {
+  const out: CompileIssue[] = [];
+  const report = (what: string, errs: FieldError[]): void => {
+    for (const e of errs) out.push({ ...issueFromFieldError("definition", e), path: "", message: `the compiled ${what} would be rejected: ${e.field}: ${issueFromFieldError("definition", e).message}`, code: "emitted-invalid" });
+  };
+  report(`Workload ${workload.metadata.name}`, validateWorkload(workload));
+  for (const c of composites) report(`CompositePodGroup ${c.metadata.name}`, validateCompositePodGroup(c));
+  for (const g of groups) report(`PodGroup ${g.metadata.name}`, validatePodGroup(g));
+  return out;
+}
+
+/** Keyed groups in natural order (group 2 before group 10). */
+const KEY_ORDER = new Intl.Collator("en", { numeric: true });
+
+/** A runtime group of the older format: its name, template and, from the pods, KAI's minimum. */
+interface RuntimeGroup {
+  name: string;
+  template: string;
+  keys: string[];
+  minMember?: number;
+  /** The distinct minimums its pods' members compute. */
+  memberMinimums?: Set<number>;
+  pods: string[];
+}
+
+/**
+ * The runtime groups of the older format: unkeyed templates always, keyed ones from the pods' keys.
+ * Each pod goes to the template of its own member's definition: KAI names every unkeyed group
+ * `pg-<uid>` and so merges the unkeyed groups of several definitions, which the Workload API keeps apart.
+ */
+function olderRuntimeGroups(tree: KartaWorkloadTree, workloadName: string, gangGroups: GangGroup[], issues: CompileIssue[], karta: Karta): RuntimeGroup[] {
+  const defs = karta.spec.optimizationInstructions?.gangScheduling?.podGroups ?? [];
+  const byName = new Map<string, RuntimeGroup>();
+  const add = (g: RuntimeGroup): RuntimeGroup => {
+    const had = byName.get(g.name);
+    if (had) return had;
+    byName.set(g.name, g);
+    return g;
+  };
+  const order: RuntimeGroup[] = [];
+  for (const root of tree.roots) {
+    if (!tree.keyedTemplates.has(root.name)) order.push(add({ name: generatePodGroupName(workloadName, root.name), template: root.name, keys: [], pods: [] }));
+  }
+  const keyed: RuntimeGroup[] = [];
+  const reported = new Set<string>();
+  const names = new Map<string, { name: string; errs: string[] }>();
+  for (const g of gangGroups) {
+    const keys = g.keys ?? [];
+    for (const m of g.members) {
+      // The member's own definition: the group's when it lists the member, else the first that does.
+      const own = tree.definitionIndex.get(g.definition);
+      const listed = (i: number | undefined) => i !== undefined && (defs[i]?.members ?? []).some((x) => x.componentName === m.memberComponent);
+      const index = listed(own) ? own! : defs.findIndex((d, i) => tree.definitionIndex.get(d.name) === i && listed(i));
+      if (index < 0) continue;
+      const template = defs[index]!.name;
+      // Pods of one group share template and keys: name and check each group once.
+      const cacheKey = `${index}\u0000${keys.join("\u0000")}`;
+      let named = names.get(cacheKey);
+      if (named === undefined) {
+        const n = keys.length === 0 ? generatePodGroupName(workloadName, template) : generatePodGroupName(workloadName, `${template}-${keys.join("-")}`);
+        named = { name: n, errs: isDNS1123Subdomain(n) };
+        names.set(cacheKey, named);
+      }
+      const { name, errs: nameErrs } = named;
+      if (nameErrs.length > 0) {
+        if (reported.has(name)) continue;
+        reported.add(name);
+        const j = Math.max(0, (defs[index]?.members ?? []).findIndex((x) => x.componentName === m.memberComponent));
+        issues.push({
+          severity: "error",
+          input: "definition",
+          path: `${GANG_SCHEDULING_PATH}.podGroups[${index}].members[${j}].groupByKeyPaths`,
+          message: `the group keys [${keys.join(" ")}] of pod ${m.pod} make the PodGroup name ${JSON.stringify(name)}, which is not valid: ${nameErrs.join("; ")}`,
+          code: "group-name",
+        });
+        continue;
+      }
+      const known = byName.has(name);
+      const rg = add({ name, template, keys, pods: [] });
+      if (!known) keyed.push(rg);
+      rg.minMember = Math.max(rg.minMember ?? 0, m.minMember);
+      (rg.memberMinimums ??= new Set()).add(m.minMember);
+      rg.pods.push(m.pod);
+    }
+  }
+  keyed.sort((a, b) => {
+    const ia = tree.definitionIndex.get(a.template)!;
+    const ib = tree.definitionIndex.get(b.template)!;
+    if (ia !== ib) return ia - ib;
+    return KEY_ORDER.compare(a.keys.join("\u0000"), b.keys.join("\u0000"));
+  });
+  const all = [...order, ...keyed];
+  for (const rg of all) {
+    if ((rg.memberMinimums?.size ?? 0) > 1) {
+      issues.push({
+        severity: "warning",
+        input: "definition",
+        path: `${GANG_SCHEDULING_PATH}.podGroups[${tree.definitionIndex.get(rg.template)}]`,
+        message: `group ${rg.name}: its pods' members have different subtree scales (${[...rg.memberMinimums!].sort((a, b) => a - b).join(", ")}): the PodGroup's minCount is the largest`,
+        code: "gang-min-member",
+      });
+    }
+  }
+  return all;
+}
+
+/**
+ * Compile one workload instance: the Workload owned by `object`, its CompositePodGroups and PodGroups,
+ * and a patch per pod. `definition` may be an {@link KartaInterpreter} compiled once for many objects.
+ * Never throws; when anything is wrong the result has no objects and the issues say why.
+ */
+export function compileKarta(definition: Karta | Definition | KartaInterpreter, object: unknown, options: KartaCompileOptions = {}): WorkloadCompilation {
+  const issues: CompileIssue[] = validateSchedulingIntent(options);
+  const interpreter = isInterpreter(definition) ? definition : compileInterpreter(definition);
+  issues.push(...interpreter.diagnostics.filter((d) => d.severity === "error").map((d) => issueFromDiagnostic(d)));
+  try {
+    const root = rootIdentity(object, interpreter.karta);
+    issues.push(...root.issues);
+    const w = interpreter.workload(object);
+    for (const d of w.diagnostics) issues.push(issueFromDiagnostic(d, d.code === "object-kind" || d.code === "object" ? "object" : "definition"));
+    const view = w.view;
+    if (!view || !root.owner || hasErrors(issues)) return failed(issues);
+
+    const t = kartaWorkloadTree(view, options);
+    issues.push(...t.issues);
+    const tree = t.tree;
+    if (!tree || hasErrors(issues)) return failed(issues);
+
+    // Pods: classified against the definition; the older format's groups formed as KAI forms them.
+    const pods = options.pods ?? [];
+    const classified = interpreter.classifyPods(view, pods);
+    issues.push(...classified.diagnostics.map((d) => issueFromDiagnostic(d)));
+    let gangGroups: GangGroup[] = [];
+    if (tree.format === "podGroups" && pods.length > 0) {
+      const g = interpreter.gangGroups(view, pods, classified.pods);
+      gangGroups = g.groups;
+      // KAI's group names (and the minimum of groups merged under one name) are not the Workload API's: those warnings do not apply here.
+      issues.push(...g.diagnostics.filter((d) => d.code !== "gang-name" && d.code !== "gang-min-member").map((d) => issueFromDiagnostic(d)));
+    }
+
+    // The Workload: one builder per top-level template, their templates side by side.
+    const opts = builderOptions(root.owner, root.namespace);
+    let workload: Workload | undefined;
+    for (const item of tree.roots) {
+      const builder = newBuilder(item, opts);
+      issues.push(...builder.validate().map((e) => issueFromFieldError(e.field.startsWith("--") ? "option" : "definition", e)));
+      const built = builder.buildWorkload();
+      if (!built.ok) {
+        issues.push({ severity: "error", input: "definition", path: item.path ?? "", message: built.error, code: "build" });
+        continue;
+      }
+      if (workload === undefined) workload = structuredClone(built.value);
+      else workload.spec.podGroupTemplates!.push(...structuredClone(built.value.spec.podGroupTemplates ?? []));
+    }
+    if (!workload || hasErrors(issues)) return failed(issues);
+
+    const groups = fromExistingWorkload(workload, opts);
+    const workloadName = workload.metadata.name ?? "";
+    const out: WorkloadCompilation = { ok: true, workload, compositePodGroups: [], podGroups: [], podPatches: [], issues };
+    /** Pod name → its leaf PodGroup. */
+    const podGroupOf = new Map<string, string>();
+    if (tree.format === "podGroup") {
+      const h = groups.newGroupHierarchy();
+      if (!h.ok) return failed([...issues, { severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: h.error, code: "build" }]);
+      out.compositePodGroups = h.value.compositePodGroups;
+      out.podGroups = h.value.podGroups;
+      assignNewerFormat(view, tree, out.podGroups, classified.pods, podGroupOf, issues);
+    } else {
+      for (const rg of olderRuntimeGroups(tree, workloadName, gangGroups, issues, interpreter.karta)) {
+        const pg = groups.newPodGroup(rg.name, rg.template);
+        if (!pg.ok) {
+          issues.push({ severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: pg.error, code: "build" });
+          continue;
+        }
+        setRuntimeMinCount(pg.value, rg, tree, issues);
+        out.podGroups.push(pg.value);
+        for (const p of rg.pods) podGroupOf.set(p, rg.name);
+      }
+      for (const name of tree.keyedTemplates) {
+        if (out.podGroups.some((g) => g.spec.workloadRef?.templateName === name)) continue;
+        issues.push({
+          severity: "notice",
+          input: "definition",
+          path: `${GANG_SCHEDULING_PATH}.podGroups[${tree.definitionIndex.get(name)}]`,
+          message:
+            pods.length === 0
+              ? `the groups of template ${name} are keyed by pod values (groupByKeyPaths): give --pods to create its PodGroups`
+              : `no pod falls in template ${name}, whose groups are keyed by pod values (groupByKeyPaths): it has no PodGroups`,
+          code: "keyed-groups",
+        });
+      }
+    }
+    out.podPatches = podPatches(pods, classified.pods, podGroupOf, root.namespace, issues);
+    issues.push(...validateEmitted(workload, out.compositePodGroups, out.podGroups));
+    if (hasErrors(issues)) return failed(issues);
+    return out;
+  } catch (err) {
+    // A bug of ours must not crash the caller nor hide what was found.
+    issues.push({ severity: "error", input: "definition", path: "", message: `internal error while compiling: ${err instanceof Error ? err.message : String(err)}`, code: "internal" });
+    return failed(issues);
+  }
+}
+
+/** KAI computes a keyed group's minimum from its pods; the PodGroup's minCount (mutable) follows it. */
+function setRuntimeMinCount(pg: PodGroup, rg: RuntimeGroup, tree: KartaWorkloadTree, issues: CompileIssue[]): void {
+  const gang = pg.spec.schedulingPolicy.gang;
+  if (gang === undefined || rg.minMember === undefined || rg.minMember === gang.minCount) return;
+  if (rg.minMember < 1) {
+    issues.push({
+      severity: "error",
+      input: "definition",
+      path: `${GANG_SCHEDULING_PATH}.podGroups[${tree.definitionIndex.get(rg.template)}]`,
+      message: `group ${rg.name} (keys ${rg.keys.join(" ")}): its pods' member has a subtree scale of 0; a gang needs a minCount of at least 1`,
+      code: "gang-scale",
+    });
+    return;
+  }
+  gang.minCount = rg.minMember;
+}
+
+/** Newer format: each classified pod goes to the subgroup whose component is it or an ancestor of it. */
+function assignNewerFormat(
+  view: WorkloadView,
+  tree: KartaWorkloadTree,
+  podGroups: PodGroup[],
+  classified: readonly PodClassification[],
+  podGroupOf: Map<string, string>,
+  issues: CompileIssue[],
+): void {
+  const byTemplate = new Map(podGroups.map((g) => [g.spec.workloadRef?.templateName ?? "", g.metadata.name ?? ""] as const));
+  const single = tree.subGroupComponents.size === 0 ? podGroups[0]?.metadata.name : undefined;
+  for (const c of classified) {
+    if (c.component === undefined) continue;
+    if (single !== undefined) {
+      podGroupOf.set(c.pod.name, single);
+      continue;
+    }
+    let at: string | undefined = c.component;
+    const seen = new Set<string>();
+    while (at !== undefined && !tree.subGroupComponents.has(at) && !seen.has(at)) {
+      seen.add(at);
+      at = view.definition.byName.get(at)?.parent;
+    }
+    const group = at !== undefined ? byTemplate.get(at) : undefined;
+    if (group) podGroupOf.set(c.pod.name, group);
+    else {
+      issues.push({
+        severity: "warning",
+        input: "definition",
+        path: `${GANG_SCHEDULING_PATH}.podGroup.subGroups`,
+        message: `pod ${podLabel(c.pod)} (component ${c.component}) is under none of the subgroups: it gets no PodGroup`,
+        code: "pod-group",
+      });
+    }
+  }
+}
+
+/** One patch per grouped pod; pods outside every group, or in another namespace, are reported. */
+function podPatches(
+  pods: readonly unknown[],
+  classified: readonly PodClassification[],
+  podGroupOf: Map<string, string>,
+  namespace: string | undefined,
+  issues: CompileIssue[],
+): PodSchedulingPatch[] {
+  const out: PodSchedulingPatch[] = [];
+  for (const c of classified) {
+    const label = podLabel(c.pod);
+    if (c.component === undefined) {
+      issues.push({ severity: "notice", input: "pod", pod: label, path: "metadata", message: `${c.reason ?? "the pod matches no component"}: no patch`, code: "pod-unmatched" });
+      continue;
+    }
+    const group = podGroupOf.get(c.pod.name);
+    if (group === undefined) {
+      issues.push({ severity: "warning", input: "pod", pod: label, path: "metadata", message: `the pod (component ${c.component}) is in no group: no patch`, code: "pod-group" });
+      continue;
+    }
+    if (namespace !== undefined && c.pod.namespace !== undefined && c.pod.namespace !== namespace) {
+      issues.push({
+        severity: "warning",
+        input: "pod",
+        pod: label,
+        path: "metadata.namespace",
+        message: `the pod is in namespace ${c.pod.namespace} but its PodGroup ${group} in ${namespace}: a pod can only name a group of its own namespace; no patch`,
+        code: "pod-namespace",
+      });
+      continue;
+    }
+    const r = podSchedulingPatch(pods[c.index], c.index, group);
+    if (r.issue) issues.push(r.issue);
+    if (r.patch) out.push(r.patch);
+  }
+  return out;
+}

@@ -1,0 +1,129 @@
+/**
+ * A plain batch/v1 Job compiled as the Job controller's integration does ({@link compileJob}), with the
+ * same result shape and checks as the Karta bridge: `spec.scheduling` validated at its fields, the
+ * template name checked (a long Job name makes `<job>-pgt-0` exceed a DNS label), every emitted object
+ * validated, and a patch for each of the Job's pods. The user's intent options, when given, replace the
+ * matching blocks of `spec.scheduling` (a what-if on the Job as written).
+ */
+import { fieldErrorBody, invalid, required } from "../fielderrors.js";
+import { isDNS1123Label } from "../formats.js";
+import { compileJob, validateJobScheduling } from "../job.js";
+import { podGroupTemplateName } from "../naming.js";
+import type { Job, JobSchedulingConfiguration } from "../types.js";
+import { validatePodGroup, validateWorkload } from "../validation.js";
+import { podRef } from "../../interpret/index.js";
+import { hasErrors, issueFromFieldError, type CompileIssue } from "./issues.js";
+import { disruptionBlock, validateSchedulingIntent, type SchedulingIntent } from "./options.js";
+import { podLabel, podSchedulingPatch } from "./pod-patch.js";
+import type { WorkloadCompilation } from "../karta.js";
+
+/** What to compile beside the Job. */
+export interface BatchJobCompileOptions extends SchedulingIntent {
+  pods?: readonly unknown[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Whether an object is a batch/v1 Job. */
+export function isBatchJob(object: unknown): object is Job {
+  return isObject(object) && object.apiVersion === "batch/v1" && object.kind === "Job";
+}
+
+/** The Job with the intent's blocks in place of its own, and a notice for each block replaced. */
+function applyIntent(job: Job, intent: SchedulingIntent, issues: CompileIssue[]): Job {
+  const out = structuredClone(job);
+  const s: JobSchedulingConfiguration = { ...(out.spec.scheduling ?? {}) };
+  const replaced = (field: string): void => {
+    issues.push({ severity: "notice", input: "object", path: `spec.scheduling.${field}`, message: "replaced by the command-line option", code: "option-override" });
+  };
+  if (intent.policy !== undefined) {
+    const had = s.schedulingPolicy;
+    // Keep the Job's minCount when it asked for a gang already; otherwise parallelism defaults it.
+    if (intent.policy === "gang") s.schedulingPolicy = had?.gang !== undefined ? had : { gang: {} };
+    else s.schedulingPolicy = { basic: {} };
+    if (had !== undefined && (had.gang !== undefined) !== (intent.policy === "gang")) replaced("schedulingPolicy");
+  }
+  const mode = disruptionBlock(intent);
+  if (mode) {
+    if (s.disruptionMode !== undefined) replaced("disruptionMode");
+    s.disruptionMode = mode;
+  }
+  if (intent.topologyKey !== undefined) {
+    if (s.schedulingConstraints !== undefined) replaced("schedulingConstraints");
+    s.schedulingConstraints = { topology: [{ key: intent.topologyKey }] };
+  }
+  if (Object.keys(s).length > 0) out.spec.scheduling = s;
+  if (intent.priorityClassName !== undefined) out.spec.template = { ...out.spec.template, spec: { ...out.spec.template.spec, priorityClassName: intent.priorityClassName } };
+  return out;
+}
+
+/** Whether a pod belongs to the Job: owned by it, or labelled with its UID or name. */
+function isPodOfJob(pod: unknown, job: Job): boolean {
+  const meta = isObject(pod) && isObject(pod.metadata) ? pod.metadata : {};
+  const uid = job.metadata.uid;
+  const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
+  if (owners.some((o) => isObject(o) && o.kind === "Job" && (o.uid === uid || o.name === job.metadata.name))) return true;
+  const labels = isObject(meta.labels) ? meta.labels : {};
+  return labels["batch.kubernetes.io/controller-uid"] === uid || labels["controller-uid"] === uid || labels["batch.kubernetes.io/job-name"] === job.metadata.name;
+}
+
+/**
+ * Compile a batch/v1 Job: the Workload and PodGroup the Job controller creates (defaults: no
+ * scheduling → basic; a gang without minCount → max(1, parallelism)) and a patch per pod of the Job.
+ */
+export function compileBatchJob(object: Job, options: BatchJobCompileOptions = {}): WorkloadCompilation {
+  const issues: CompileIssue[] = validateSchedulingIntent(options);
+  const failed = (): WorkloadCompilation => ({ ok: false, compositePodGroups: [], podGroups: [], podPatches: [], issues });
+  if (!isObject(object.metadata) || !isObject(object.spec) || !isObject(object.spec.template)) {
+    issues.push(issueFromFieldError("object", required(isObject(object.spec) ? "spec.template" : "spec", "a Job needs its spec and pod template")));
+    return failed();
+  }
+  if (hasErrors(issues)) return failed();
+  const job = applyIntent(object, options, issues);
+  const name = job.metadata.name ?? "";
+  if (name === "") issues.push(issueFromFieldError("object", required("metadata.name", "the Workload is named after the Job and owned by it")));
+  if (!job.metadata.uid) {
+    issues.push(issueFromFieldError("object", required("metadata.uid", "the Workload's name hashes the Job's UID and its owner reference needs it (use the Job as stored: kubectl get -o yaml)")));
+  }
+  const template = podGroupTemplateName(name, 0);
+  if (name !== "") {
+    for (const m of isDNS1123Label(template)) {
+      issues.push(issueFromFieldError("object", invalid("metadata.name", name, `the Job's PodGroupTemplate is named ${JSON.stringify(template)}, which ${m}`)));
+    }
+  }
+  if (hasErrors(issues)) return failed();
+  // Validated as the Job's own API validation would (paths under spec.scheduling), leaving the names to the check above.
+  for (const e of validateJobScheduling(job)) {
+    if (e.field === "spec.scheduling" && e.value === template) continue;
+    issues.push(issueFromFieldError("object", e));
+  }
+  if (hasErrors(issues)) return failed();
+  const built = compileJob(job);
+  if (!built.ok) {
+    issues.push({ severity: "error", input: "object", path: "spec.scheduling", message: built.error, code: "build" });
+    return failed();
+  }
+  const { workload, podGroup } = built.value;
+  for (const [what, errs] of [
+    [`Workload ${workload.metadata.name}`, validateWorkload(workload)],
+    [`PodGroup ${podGroup.metadata.name}`, validatePodGroup(podGroup)],
+  ] as const) {
+    for (const e of errs) issues.push({ severity: "error", input: "object", path: "", message: `the compiled ${what} would be rejected: ${e.field}: ${fieldErrorBody(e)}`, code: "emitted-invalid" });
+  }
+  const out: WorkloadCompilation = { ok: true, workload, compositePodGroups: [], podGroups: [podGroup], podPatches: [], issues };
+  const groupName = podGroup.metadata.name ?? "";
+  (options.pods ?? []).forEach((pod, i) => {
+    const ref = podRef(pod, i);
+    if (!isPodOfJob(pod, job)) {
+      issues.push({ severity: "warning", input: "pod", pod: podLabel(ref), path: "metadata", message: `not a pod of Job ${name} (neither owned by it nor labelled with its name or UID): no patch`, code: "pod-unmatched" });
+      return;
+    }
+    const r = podSchedulingPatch(pod, i, groupName);
+    if (r.issue) issues.push(r.issue);
+    if (r.patch) out.podPatches.push(r.patch);
+  });
+  if (hasErrors(issues)) return failed();
+  return out;
+}

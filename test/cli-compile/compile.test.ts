@@ -1,0 +1,159 @@
+/** `karta compile`: golden outputs for the bundled definitions, the Job path, output formats, errors and exit codes. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseAllDocuments } from "yaml";
+import { COMPILE_HELP, runCompile } from "../../src/cli/compile.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { validatePodGroup, validateWorkload, validateCompositePodGroup, type CompositePodGroup, type PodGroup, type Workload } from "../../src/scheduling/index.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const at = (...p: string[]): string => path.join(repoRoot, ...p);
+const bundled = (kind: string, file: string): string => at("test", "fixtures", "bundled", kind, file);
+const fixture = (name: string): string => at("test", "fixtures", "compile", name);
+const golden = (name: string): string =>
+  readFileSync(at("test", "fixtures", "compile", "golden", name), "utf8")
+    .split("\n")
+    .filter((line, i, lines) => !(line.startsWith("#") && lines.slice(0, i).every((l) => l.startsWith("#"))))
+    .join("\n");
+
+async function run(args: string[], stdin = "", files: Record<string, string> = {}) {
+  const io = memoryIO(stdin, files);
+  const code = await runCompile(args, io);
+  return { code, out: io.out, err: io.err };
+}
+
+/** Every document of a YAML stream passes our own validation for its kind. */
+function assertValidStream(text: string): number {
+  const docs = parseAllDocuments(text).map((d) => d.toJS() as { kind: string });
+  for (const d of docs) {
+    const errs = d.kind === "Workload" ? validateWorkload(d as Workload) : d.kind === "PodGroup" ? validatePodGroup(d as PodGroup) : validateCompositePodGroup(d as CompositePodGroup);
+    assert.deepEqual(errs, [], `${d.kind} is invalid`);
+  }
+  return docs.length;
+}
+
+const LWS = at("definitions", "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet.yaml");
+const JOBSET_SUBGROUPS = fixture("jobset-subgroups-karta.yaml");
+
+describe("karta compile: golden outputs", () => {
+  const cases: [string, string[]][] = [
+    ["pytorchjob.yaml", ["-d", at("definitions", "kubeflow.org", "v1", "PyTorchJob.yaml"), "-f", bundled("PyTorchJob", "workload.yaml")]],
+    ["leaderworkerset.yaml", ["-d", LWS, "-f", bundled("LeaderWorkerSet", "workload.yaml"), "--pods", bundled("LeaderWorkerSet", "pods.yaml")]],
+    ["leaderworkerset-pod-patches.yaml", ["-d", LWS, "-f", bundled("LeaderWorkerSet", "workload.yaml"), "--pods", bundled("LeaderWorkerSet", "pods.yaml"), "--pod-patches"]],
+    ["raycluster.yaml", ["-d", at("definitions", "ray.io", "v1", "RayCluster.yaml"), "-f", bundled("RayCluster", "workload.yaml"), "--pods", bundled("RayCluster", "pods.yaml")]],
+    ["jobset.yaml", ["-d", at("definitions", "jobset.x-k8s.io", "v1alpha2", "JobSet.yaml"), "-f", bundled("JobSet", "workload.yaml")]],
+    ["jobset-subgroups.yaml", ["-d", JOBSET_SUBGROUPS, "-f", bundled("JobSet", "workload.yaml"), "--pods", bundled("JobSet", "pods.yaml")]],
+    ["jobset-subgroups-pod-patches.yaml", ["-d", JOBSET_SUBGROUPS, "-f", bundled("JobSet", "workload.yaml"), "--pods", bundled("JobSet", "pods.yaml"), "--pod-patches"]],
+    ["job.yaml", ["-f", fixture("job-gang.yaml")]],
+  ];
+  for (const [name, args] of cases) {
+    test(name, async () => {
+      const r = await run(args);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(r.out, golden(name));
+      if (!name.includes("pod-patches")) assert.ok(assertValidStream(r.out) >= 2);
+    });
+  }
+});
+
+describe("karta compile", () => {
+  test("--help shows the usage and an example", async () => {
+    const r = await run(["--help"]);
+    assert.equal(r.code, 0);
+    assert.equal(r.out, COMPILE_HELP);
+    assert.match(r.out, /Example:\n {2}kubectl get pytorchjob bert-pretrain -o yaml > job\.yaml\n {2}kubectl get pods/);
+    assert.match(r.out, /karta compile -d definitions\/kubeflow\.org\/v1\/PyTorchJob\.yaml -f job\.yaml/);
+  });
+
+  test("-o json prints a v1 List of the same objects", async () => {
+    const r = await run(["-d", JOBSET_SUBGROUPS, "-f", bundled("JobSet", "workload.yaml"), "-o", "json"]);
+    assert.equal(r.code, 0, r.err);
+    const list = JSON.parse(r.out) as { apiVersion: string; kind: string; items: { kind: string; metadata: { name: string } }[] };
+    assert.equal(list.apiVersion, "v1");
+    assert.equal(list.kind, "List");
+    assert.deepEqual(list.items.map((i) => i.kind), ["Workload", "CompositePodGroup", "PodGroup", "PodGroup"]);
+    const yaml = await run(["-d", JOBSET_SUBGROUPS, "-f", bundled("JobSet", "workload.yaml")]);
+    assert.deepEqual(parseAllDocuments(yaml.out).map((d) => d.toJS() as unknown), list.items);
+  });
+
+  test("--pod-patches -o json: one entry per pod with its RFC 6902 patch", async () => {
+    const r = await run(["-f", fixture("job-gang.yaml"), "--pods", fixture("job-gang-pods.yaml"), "--pod-patches", "-o", "json"]);
+    assert.equal(r.code, 0, r.err);
+    const patches = JSON.parse(r.out) as { pod: { name: string }; patch: { op: string; path: string }[] }[];
+    assert.deepEqual(patches.map((p) => [p.pod.name, p.patch[0]!.op, p.patch[0]!.path]), [
+      ["allreduce-bench-0-x7k2p", "add", "/spec/schedulingGroup"],
+      ["allreduce-bench-1-m4q9d", "add", "/spec/schedulingGroup"],
+    ]);
+    assert.match(r.err, /job-gang-pods\.yaml: pod perf\/other-job-0-abcde: warning: metadata: not a pod of Job allreduce-bench/);
+  });
+
+  test("the object from stdin, options applied to every group", async () => {
+    const r = await run(["-d", JOBSET_SUBGROUPS, "-f", "-", "--disruption", "all", "--priority-class", "research-high"], readFileSync(bundled("JobSet", "workload.yaml"), "utf8"));
+    assert.equal(r.code, 0, r.err);
+    const docs = parseAllDocuments(r.out).map((d) => d.toJS() as { kind: string; spec: { disruptionMode?: unknown; priorityClassName?: string } });
+    for (const d of docs.filter((x) => x.kind !== "Workload")) {
+      assert.deepEqual(d.spec.disruptionMode, { all: {} });
+      assert.equal(d.spec.priorityClassName, "research-high");
+    }
+  });
+
+  test("usage errors exit 2", async () => {
+    assert.equal((await run([])).code, 2);
+    assert.equal((await run(["-f", "x.yaml", "--policy", "strict"])).code, 2);
+    assert.equal((await run(["-f", "x.yaml", "-o", "table"])).code, 2);
+    assert.equal((await run(["-f", "-", "--pods", "-"])).code, 2);
+    const missing = await run(["-f", "/nonexistent/object.yaml"]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /cannot read \/nonexistent\/object\.yaml/);
+    const broken = await run(["-f", "job.yaml"], "", { "job.yaml": "apiVersion: batch/v1\nkind: Job\nspec: [1,\n" });
+    assert.equal(broken.code, 2);
+    assert.match(broken.err, /^karta compile: job\.yaml: /);
+    // Only a batch/v1 Job compiles without a definition.
+    const noDef = await run(["-f", bundled("LeaderWorkerSet", "workload.yaml")]);
+    assert.equal(noDef.code, 2);
+    assert.match(noDef.err, /a definition is required \(-d FILE\) for LeaderWorkerSet leaderworkerset\.x-k8s\.io\/v1; only a batch\/v1 Job compiles without one/);
+    // A bad option value found by the bridge is a usage error too.
+    const key = await run(["-f", fixture("job-gang.yaml"), "--topology-key", "a/b/c"]);
+    assert.equal(key.code, 2);
+    assert.match(key.err, /karta compile: error: --topology-key: Invalid value: "a\/b\/c": a node label key/);
+  });
+
+  test("errors exit 1, at the field and its position in the Karta, with nothing on stdout", async () => {
+    // The workers replicated job scaled to 0: its subgroup has no minimum.
+    const obj = readFileSync(bundled("JobSet", "workload.yaml"), "utf8").replace("  - name: workers\n    replicas: 2\n", "  - name: workers\n    replicas: 0\n");
+    const r = await run(["-d", JOBSET_SUBGROUPS, "-f", "jobset.yaml"], "", { "jobset.yaml": obj });
+    assert.equal(r.code, 1);
+    assert.equal(r.out, "");
+    const karta = readFileSync(JOBSET_SUBGROUPS, "utf8");
+    const line = karta.split("\n").findIndex((l) => l.includes("- componentName: workers")) + 1;
+    assert.equal(
+      r.err,
+      `${JOBSET_SUBGROUPS}:${line}:13: error: spec.optimizationInstructions.gangScheduling.podGroup.subGroups[1]: Invalid value: "workers": the subgroup's scale is 0: component workers must expose a replica scale definition that reads at least 1 replica (it is the subgroup's minCount)\n`,
+    );
+  });
+
+  test("a definition without gang instructions is refused at the field", async () => {
+    const karta = readFileSync(LWS, "utf8").replace(/ {2}optimizationInstructions:[\s\S]*$/, "");
+    const r = await run(["-d", "karta.yaml", "-f", bundled("LeaderWorkerSet", "workload.yaml")], "", { "karta.yaml": karta });
+    assert.equal(r.code, 1);
+    assert.match(r.err, /karta\.yaml:\d+:\d+: error: spec\.optimizationInstructions\.gangScheduling: Required value: the definition has no gang scheduling instructions/);
+  });
+
+  test("object errors name the object's file", async () => {
+    const obj = readFileSync(bundled("PyTorchJob", "workload.yaml"), "utf8").replace(/^ {2}uid: .*$/m, "");
+    const r = await run(["-d", at("definitions", "kubeflow.org", "v1", "PyTorchJob.yaml"), "-f", "job.yaml"], "", { "job.yaml": obj });
+    assert.equal(r.code, 1);
+    assert.match(r.err, /^job\.yaml: error: metadata\.uid: Required value: the Workload's name hashes the object's UID/m);
+  });
+
+  test("an invalid definition is reported before compiling", async () => {
+    const karta = readFileSync(LWS, "utf8").replace("ownerRef: group\n        # The leaders", "ownerRef: nowhere\n        # The leaders");
+    const r = await run(["-d", "karta.yaml", "-f", bundled("LeaderWorkerSet", "workload.yaml")], "", { "karta.yaml": karta });
+    assert.equal(r.code, 1);
+    assert.match(r.err, /child component 'leader' has owner ref to non-existing component 'nowhere'/);
+    assert.match(r.err, /fix them first/);
+  });
+});
