@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark of the project, each printed as ratios against a baseline measured in the same run. */
+import { benchCompile } from "./compile.js";
 import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
@@ -18,6 +19,9 @@ async function main(): Promise<void> {
   }
   if (!only || only === "interpret") {
     printTable("interpretation: pods classified and grouped per second (ratio: interpret / JSON.parse)", await benchInterpret());
+  }
+  if (!only || only === "compile") {
+    printTable("karta compile: a 1,000-group LeaderWorkerSet, groups per second (ratio: compile / interpretation alone)", benchCompile());
   }
   if (!only || only === "interpreter") {
     printTable("resource interpreter: InterpretHealth per second (Karta layer vs Lua)", await benchInterpreter());

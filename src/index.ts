@@ -23,8 +23,9 @@ export type { Definition, Diagnostic, Karta } from "./definition/index.js";
 // Interpretation of a live workload.
 export { compileInterpreter, interpret } from "./interpret/index.js";
 
-// The Kubernetes Workload API builder.
+// The Kubernetes Workload API: the builder, and compiling a workload from its Karta.
 export { newBuilder, compileJob } from "./scheduling/index.js";
+export { compileKarta } from "./scheduling/karta.js";
 
 // The resource interpreter framework, and its layer that answers from Kartas.
 export { createInterpreterFramework } from "./interpreter/framework.js";

@@ -22,6 +22,11 @@ const commands: Command[] = [
     run: async (args, io) => (await import("./inspect.js")).runInspect(args, io),
   },
   {
+    name: "compile",
+    summary: "compile a workload into Workload API objects (Workload, CompositePodGroups, PodGroups)",
+    run: async (args, io) => (await import("./compile.js")).runCompile(args, io),
+  },
+  {
     name: "interpret",
     summary: "run a Karmada resource interpreter operation, or check customizations",
     run: async (args, io) => (await import("./interpret.js")).runInterpret(args, io),

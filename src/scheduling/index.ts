@@ -43,3 +43,4 @@ export {
   type JobWorkloadObjects,
   type CompileJobOptions,
 } from "./job.js";
+export * from "./karta.js";

@@ -1,12 +1,12 @@
 /** Loading the bundled definitions and their fixtures for the tests. */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { CrdIndex, loadCrds, loadDefinitions, type Definition } from "../../src/definition/index.js";
 
 /** The repository root (tests run from dist/test/bundled). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export { repoRoot } from "../support/conformance.js";
+import { repoRoot } from "../support/conformance.js";
 export const definitionsDir = path.join(repoRoot, "definitions");
 export const fixturesDir = path.join(repoRoot, "test", "fixtures", "bundled");
 

@@ -3,13 +3,12 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
 import { COMPILE_HELP, runCompile } from "../../src/cli/compile.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { validatePodGroup, validateWorkload, validateCompositePodGroup, type CompositePodGroup, type PodGroup, type Workload } from "../../src/scheduling/index.js";
+import { repoRoot } from "../support/conformance.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const at = (...p: string[]): string => path.join(repoRoot, ...p);
 const bundled = (kind: string, file: string): string => at("test", "fixtures", "bundled", kind, file);
 const fixture = (name: string): string => at("test", "fixtures", "compile", name);

@@ -1,10 +1,10 @@
 /** Shared paths for the definition tests. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 /** The repository root (tests run from dist/test/definition). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export { repoRoot } from "../support/conformance.js";
+import { repoRoot } from "../support/conformance.js";
 
 export const fixturesDir = path.join(repoRoot, "test", "fixtures", "definition");
 
@@ -13,4 +13,4 @@ export function fixture(name: string): string {
 }
 
 /** The shared conformance data, read in place (never copied into the project). */
-export const conformanceDir = process.env.KARTA_CONFORMANCE ?? path.resolve(repoRoot, "..", "shared", "conformance");
+export { conformanceRoot as conformanceDir } from "../support/conformance.js";

@@ -1,13 +1,13 @@
 /** Shared helpers of the interpretation tests: fixtures, catalog definitions, YAML. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { loadDefinitions, type Definition, type Karta } from "../../src/definition/index.js";
 import { parseObjects } from "../../src/cli/inspect.js";
 import { conformanceDir } from "../support/conformance.js";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export { repoRoot } from "../support/conformance.js";
+import { repoRoot } from "../support/conformance.js";
 export const fixturesDir = path.join(repoRoot, "test", "fixtures", "interpret");
 
 /** A workload object from test/fixtures/interpret. */

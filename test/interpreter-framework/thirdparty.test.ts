@@ -14,8 +14,9 @@ import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
 import { bundledCustomizationsDir, createThirdpartyInterpreter, loadBundledCustomizations } from "../../src/interpreter/thirdparty/index.js";
 import { parseOperation, type JsonValue, type KubeObject, type Outcome } from "../../src/interpreter/types.js";
 import { repoRoot } from "../fixtures/objects.js";
+import { conformanceRoot } from "../support/conformance.js";
 
-const conformance = process.env.KARTA_CONFORMANCE ?? path.resolve(repoRoot, "..", "shared", "conformance");
+const conformance = conformanceRoot;
 const thirdpartyData = path.join(conformance, "karmada-thirdparty", "resourcecustomizations");
 
 interface Case {

@@ -1,14 +1,15 @@
 /** Shared by the Karta layer tests: the bundled layer, conformance cases, and Karmada's comparison rules. */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { createKartaInterpreter, type KartaLayer } from "../../src/interpreter/karta/index.js";
 import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-documents.js";
 import type { JsonValue, KubeObject } from "../../src/interpreter/types.js";
 import { Quantity } from "../../src/quantity/index.js";
+import { conformanceRoot } from "../support/conformance.js";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export { repoRoot } from "../support/conformance.js";
+import { repoRoot } from "../support/conformance.js";
 
 let bundled: KartaLayer | undefined;
 
@@ -34,7 +35,7 @@ export function readBundled(relative: string): string {
 
 /** The Karmada thirdparty customizations folder of the conformance data, or undefined (with a notice). */
 export function thirdpartyDir(): string | undefined {
-  const base = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");
+  const base = conformanceRoot;
   const dir = path.join(base, "karmada-thirdparty", "resourcecustomizations");
   if (!existsSync(dir)) {
     console.log(`notice: conformance data ${dir} is absent; skipping`);

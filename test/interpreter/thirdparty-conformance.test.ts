@@ -8,16 +8,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Quantity } from "../../src/quantity/index.js";
 import { loadCustomizationFiles } from "../../src/interpreter/declarative/load.js";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
 import { toComponents, toDependencies, toReplicaRequirements } from "../../src/interpreter/declarative/typed.js";
 import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-documents.js";
 import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Outcome } from "../../src/interpreter/types.js";
+import { conformanceRoot } from "../support/conformance.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const conformance = process.env.KARTA_CONFORMANCE ?? path.resolve(repoRoot, "..", "shared", "conformance");
+const conformance = conformanceRoot;
 const root = path.join(conformance, "karmada-thirdparty", "resourcecustomizations");
 
 interface Case {

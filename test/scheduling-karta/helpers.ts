@@ -1,14 +1,14 @@
 /** Shared helpers of the Karta bridge tests: bundled definitions, their fixtures, and the compile fixtures. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { parseObjects } from "../../src/cli/inspect.js";
 import { loadDefinitions, type Definition } from "../../src/definition/index.js";
 import type { CompositePodGroup, PodGroup, Workload } from "../../src/scheduling/index.js";
 import { validateCompositePodGroup, validatePodGroup, validateWorkload } from "../../src/scheduling/index.js";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export { repoRoot } from "../support/conformance.js";
+import { repoRoot } from "../support/conformance.js";
 export const compileFixtures = path.join(repoRoot, "test", "fixtures", "compile");
 export const bundledFixtures = path.join(repoRoot, "test", "fixtures", "bundled");
 

@@ -3,12 +3,15 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+/** The repository root (tests run from dist/test/..., three levels below it). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+/** `../shared/conformance` beside the repository (KARTA_CONFORMANCE overrides it); it may be absent. */
+export const conformanceRoot: string = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");
 
 /** The folder `../shared/conformance/<name>` beside the repository, or undefined (with a printed notice) when absent. */
 export function conformanceDir(name: string): string | undefined {
-  const base = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");
-  const dir = path.join(base, name);
+  const dir = path.join(conformanceRoot, name);
   if (!existsSync(dir)) {
     console.log(`notice: conformance data ${dir} is absent; skipping`);
     return undefined;
