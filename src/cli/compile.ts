@@ -15,13 +15,12 @@ import {
   type Diagnostic,
   type PathSegment,
 } from "../definition/index.js";
-import { apiVersionOf } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
 import type { CompileIssue } from "../scheduling/karta/issues.js";
 import type { SchedulingIntent } from "../scheduling/karta/options.js";
 import { listInputFiles } from "../files/index.js";
-import { parseObjects } from "./inspect.js";
+import { InputError, isPodLike, parseObjects, pickDefinition } from "./objects.js";
 import { readSource, type CliIO } from "./io.js";
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
@@ -147,23 +146,6 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
   return o;
 }
 
-function isPodLike(v: unknown): boolean {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  const kind = (v as { kind?: unknown }).kind;
-  return kind === undefined || kind === "Pod";
-}
-
-/** With several definitions in the file, the one whose root kind is the object's. */
-function pickDefinition(definitions: Definition[], object: unknown): Definition {
-  if (definitions.length === 1) return definitions[0]!;
-  const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
-  const hit = definitions.find((d) => {
-    const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
-    return k !== undefined && k.kind === o.kind && apiVersionOf(k) === o.apiVersion;
-  });
-  return hit ?? definitions[0]!;
-}
-
 /** `a.b[1]["x.y"]` back into segments, to find a field's position in the Karta's file. */
 function parsePath(path: string): PathSegment[] {
   const out: PathSegment[] = [];
@@ -175,8 +157,6 @@ function parsePath(path: string): PathSegment[] {
   }
   return out;
 }
-
-class InputError extends Error {}
 
 /** Where each kind of issue points: the Karta's file (with a position), the object's, a pod's file, or the command line. */
 function renderIssue(issue: CompileIssue, where: { definition?: Definition; object: string; podFiles: Map<string, string> }): string {

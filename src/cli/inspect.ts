@@ -4,7 +4,7 @@
  * JSON Patch (suspend, resume, scheduler name, label, annotation, priority class).
  * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
  */
-import { parseAllDocuments, stringify } from "yaml";
+import { stringify } from "yaml";
 import {
   formatDiagnostic,
   loadDefinitions,
@@ -16,6 +16,7 @@ import {
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
 import { listInputFiles } from "../files/index.js";
 import { CliIO, readSource } from "./io.js";
+import { InputError, isPodLike, parseObjects, pickDefinition } from "./objects.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -d DEFINITION -f OBJECT [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
@@ -137,39 +138,6 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
 }
 
 
-class InputError extends Error {}
-
-/** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. */
-export function parseObjects(text: string, name: string): unknown[] {
-  const trimmed = text.trimStart();
-  let values: unknown[] | undefined;
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    try {
-      const v = JSON.parse(text) as unknown;
-      values = Array.isArray(v) ? v : [v];
-    } catch {
-      values = undefined; // several JSON values or YAML flow style: the YAML reader takes it
-    }
-  }
-  if (values === undefined) {
-    values = [];
-    for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length > 0) throw new InputError(`${name}: ${doc.errors[0]!.message}`);
-      const v = doc.toJS({ maxAliasCount: 1000 }) as unknown;
-      if (v === null || v === undefined) continue;
-      values.push(v);
-    }
-  }
-  const out: unknown[] = [];
-  const flatten = (v: unknown): void => {
-    if (v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { kind?: unknown }).kind === "string" && /List$/.test((v as { kind: string }).kind) && Array.isArray((v as { items?: unknown }).items)) {
-      for (const item of (v as { items: unknown[] }).items) flatten(item);
-    } else out.push(v);
-  };
-  for (const v of values) flatten(v);
-  return out;
-}
-
 /** Runs `karta inspect`; returns the exit code. Never throws. */
 export async function runInspect(args: string[], io: CliIO): Promise<number> {
   try {
@@ -253,23 +221,6 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   else io.stdout(renderTree(result, definition.file));
   if (parsed.output !== "tree") for (const d of result.diagnostics) if (d.severity === "error") io.stderr(formatDiagnostic(d) + "\n");
   return result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
-}
-
-function isPodLike(v: unknown): boolean {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  const kind = (v as { kind?: unknown }).kind;
-  return kind === undefined || kind === "Pod";
-}
-
-/** With several definitions in the file, the one whose root kind is the object's. */
-function pickDefinition(definitions: Definition[], object: unknown): Definition {
-  if (definitions.length === 1) return definitions[0]!;
-  const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
-  const hit = definitions.find((d) => {
-    const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
-    return k !== undefined && k.kind === o.kind && apiVersionOf(k) === o.apiVersion;
-  });
-  return hit ?? definitions[0]!;
 }
 
 function resources(list: Record<string, string> | undefined): string {

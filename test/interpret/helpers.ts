@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { loadDefinitions, type Definition, type Karta } from "../../src/definition/index.js";
-import { parseObjects } from "../../src/cli/inspect.js";
+import { parseObjects } from "../../src/cli/objects.js";
 import { conformanceDir } from "../support/conformance.js";
 
 export { repoRoot } from "../support/conformance.js";

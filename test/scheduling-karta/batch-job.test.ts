@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { readFileSync } from "node:fs";
-import { parseObjects } from "../../src/cli/inspect.js";
+import { parseObjects } from "../../src/cli/objects.js";
 import { compileBatchJob, isBatchJob } from "../../src/scheduling/karta/batch-job.js";
 import type { Job } from "../../src/scheduling/index.js";
 import type { CompileIssue } from "../../src/scheduling/karta/issues.js";

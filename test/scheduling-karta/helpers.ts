@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { parseObjects } from "../../src/cli/inspect.js";
+import { parseObjects } from "../../src/cli/objects.js";
 import { loadDefinitions, type Definition } from "../../src/definition/index.js";
 import type { CompositePodGroup, PodGroup, Workload } from "../../src/scheduling/index.js";
 import { validateCompositePodGroup, validatePodGroup, validateWorkload } from "../../src/scheduling/index.js";
