@@ -18,9 +18,13 @@ const usage = (): string =>
 /** Runs the command line `args` (without the node and script names) and returns the exit code. */
 export async function main(args: string[], io: CliIO = nodeIO()): Promise<number> {
   const [name, ...rest] = args;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  if (name === undefined) {
+    io.stderr(usage() + "\n");
+    return 2;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
     io.stdout(usage() + "\n");
-    return name === undefined ? 2 : 0;
+    return 0;
   }
   if (name === "--version") {
     io.stdout("karta 0.1.0\n");
