@@ -7,6 +7,7 @@ import { repairEmptyTables } from "../lua/repair.js";
 import { LuaVM, type LuaLimits, type LuaResult, type HostFunction } from "../lua/vm.js";
 import {
   fail,
+  kindOf,
   ok,
   type AggregatedStatusItem,
   type Component,
@@ -38,17 +39,10 @@ const GOPHER_TYPE_NUMBER: Record<string, number> = { nil: 0, boolean: 1, number:
 
 type ScriptField = Exclude<(typeof CUSTOMIZATION_RULES)[number]["field"], "dependencyInterpretation">;
 
-const FIELD_OF: Record<Operation, (typeof CUSTOMIZATION_RULES)[number]["field"] | undefined> = {
-  Retain: "retention",
-  InterpretReplica: "replicaResource",
-  InterpretComponent: "componentResource",
-  ReviseReplica: "replicaRevision",
-  InterpretStatus: "statusReflection",
-  AggregateStatus: "statusAggregation",
-  InterpretHealth: "healthInterpretation",
-  InterpretDependency: "dependencyInterpretation",
-  Prune: undefined,
-};
+/** The customization field holding each operation's script (Prune has none). */
+const FIELD_OF: Partial<Record<Operation, (typeof CUSTOMIZATION_RULES)[number]["field"]>> = Object.fromEntries(
+  CUSTOMIZATION_RULES.map((r) => [r.operation, r.field]),
+);
 
 /** Runs customizations' scripts. Create with `createDeclarativeInterpreter`. */
 export class DeclarativeInterpreter implements Interpreter {
@@ -240,10 +234,6 @@ export class DeclarativeInterpreter implements Interpreter {
     }
     return ok(sortDependencies([...byName.values(), ...bySelector]));
   }
-}
-
-function kindOf(object: KubeObject): ResourceKind {
-  return { apiVersion: typeof object.apiVersion === "string" ? object.apiVersion : "", kind: typeof object.kind === "string" ? object.kind : "" };
 }
 
 /** Go's int32(float64) conversion as amd64 performs it. */

@@ -7,9 +7,11 @@
  * makes the bundled Kartas of Kubernetes' own kinds defer to Karmada's built-in interpreters.
  */
 import type { Definition, Diagnostic, Karta } from "../../definition/index.js";
-import type { KartaInterpreter, UNDECIDED } from "../framework.js";
+import type { KartaLayerContract, UNDECIDED } from "../framework.js";
 import {
   fail,
+  kindOf,
+  supportsSafely,
   type AggregatedStatusItem,
   type Component,
   type DependentObjectReference,
@@ -56,25 +58,13 @@ function isWrapped(s: KartaSource): s is { definition: Karta | Definition; defer
   return typeof s === "object" && s !== null && "definition" in s && !("spec" in s) && !("karta" in s);
 }
 
-function safeSupports(layer: OperationSupport, kind: ResourceKind, op: Operation): boolean {
-  try {
-    return layer.supports(kind, op);
-  } catch {
-    return false;
-  }
-}
-
-function kindOf(obj: KubeObject): ResourceKind {
-  return { apiVersion: typeof obj.apiVersion === "string" ? obj.apiVersion : "", kind: typeof obj.kind === "string" ? obj.kind : "" };
-}
-
 /**
  * The layer. Definitions are given highest priority first: the first definition of a kind serves
  * it, later ones for the same kind are reported as issues and left out (so that user definitions
  * given before the bundled ones replace them). A definition whose expressions do not compile is
  * reported and left out.
  */
-export class KartaLayer implements KartaInterpreter {
+export class KartaLayer implements KartaLayerContract {
   private readonly byKind = new Map<string, { workload: KartaWorkload; deferTo?: OperationSupport }>();
   /** Definitions left out, and why. */
   readonly issues: KartaLayerIssue[] = [];
@@ -116,7 +106,7 @@ export class KartaLayer implements KartaInterpreter {
   supports(kind: ResourceKind, op: Operation): boolean {
     const e = this.byKind.get(key(kind));
     if (!e || !e.workload.supports(op)) return false;
-    return !(e.deferTo && safeSupports(e.deferTo, kind, op));
+    return !(e.deferTo && supportsSafely(e.deferTo, kind, op));
   }
 
   /** The definition for the object, or the error an unsupported call gets. */

@@ -4,7 +4,7 @@
  * "<configuration>/<webhook>" order, as Karmada's webhook interpreter does.
  */
 import { parseYamlDocuments } from "../declarative/yaml-documents.js";
-import type { JsonValue, Operation, ResourceKind } from "../types.js";
+import { splitApiVersion, type JsonValue, type Operation, type ResourceKind } from "../types.js";
 
 /** `ServiceReference`: a webhook reached through a Service of the cluster. */
 export interface ServiceReference {
@@ -210,11 +210,7 @@ export function webhookAccessors(configurations: readonly ResourceInterpreterWeb
   return out.sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
 }
 
-/** The group and version of an apiVersion ("apps/v1" → apps, v1; "v1" → "", v1). */
-export function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf("/");
-  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
+export { splitApiVersion };
 
 const matchesOne = (list: readonly string[], value: string): boolean => list.some((x) => x === "*" || x === value);
 
