@@ -7,9 +7,8 @@ export {
   DeclarativeInterpreter,
   createDeclarativeInterpreter,
   checkCustomizationScripts,
-  verifyDependencies,
-  sortDependencies,
 } from "./declarative/interpreter.js";
+export { verifyDependencies, sortDependencies } from "./dependencies.js";
 export type { DeclarativeOptions, ScriptCheck } from "./declarative/interpreter.js";
 export {
   CUSTOMIZATION_RULES,

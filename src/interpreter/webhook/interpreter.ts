@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { toComponents, toDependencies, toReplicaRequirements } from "../declarative/typed.js";
-import { verifyDependencies } from "../declarative/interpreter.js";
+import { verifyDependencies } from "../dependencies.js";
 import {
   fail,
   kindOf,
