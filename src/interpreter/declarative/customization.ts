@@ -2,7 +2,7 @@
  * ResourceInterpreterCustomization objects: reading them from YAML or JSON text (several documents,
  * or a List), checking their shape, and Karmada's merge of several customizations per target kind.
  */
-import type { CustomizationRules, JsonValue, Operation, ResourceInterpreterCustomization } from "../types.js";
+import type { CustomizationRules, CustomizationTarget, JsonValue, Operation, ResourceInterpreterCustomization } from "../types.js";
 import { parseYamlDocuments } from "./yaml-documents.js";
 
 /** A problem found in a customization file. */
@@ -36,6 +36,18 @@ export const CUSTOMIZATION_RULES = [
 
 const RIC_API_VERSION = "config.karmada.io/v1alpha1";
 const RIC_KIND = "ResourceInterpreterCustomization";
+
+/** Lua scripts per customization field (`healthInterpretation: "function InterpretHealth(obj) ... end"`). */
+export type CustomizationScripts = Partial<Record<keyof CustomizationRules, string>>;
+
+/** A ResourceInterpreterCustomization of one target kind holding these scripts. */
+export function customizationOf(name: string, target: CustomizationTarget, scripts: CustomizationScripts): ResourceInterpreterCustomization {
+  const customizations: CustomizationRules = {};
+  for (const [field, luaScript] of Object.entries(scripts) as [keyof CustomizationRules, string | undefined][]) {
+    if (luaScript !== undefined) customizations[field] = { luaScript };
+  }
+  return { apiVersion: RIC_API_VERSION, kind: RIC_KIND, metadata: { name }, spec: { target: { ...target }, customizations } };
+}
 
 function isObject(v: unknown): v is { [k: string]: JsonValue } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
