@@ -126,10 +126,12 @@ export class InterpreterFramework {
       try {
         out = await run(layer);
       } catch (e) {
-        return { ok: false, error: { operation: op, message: `${name} interpreter failed: ${(e as Error).message}`, layer: name } };
+        return { ok: false, error: { operation: op, message: `${name} interpreter failed: ${e instanceof Error ? e.message : String(e)}`, layer: name } };
       }
-      if (out.ok) return { ok: true, value: out.value, layer: name, index: i };
-      return { ok: false, error: { ...out.error, layer: name }, index: i };
+      if (out?.ok === true) return { ok: true, value: out.value, layer: name, index: i };
+      if (out?.ok === false && typeof out.error === "object" && out.error !== null) return { ok: false, error: { ...out.error, layer: name }, index: i };
+      // A layer written in JavaScript may break its contract: its error, not a crash of the framework.
+      return { ok: false, error: { operation: op, message: `${name} interpreter failed: it returned no outcome`, layer: name } };
     }
     return this.notFound(op, kind);
   }

@@ -256,6 +256,20 @@ describe("errors name the layer", () => {
     const out = await createInterpreterFramework({ webhook, native }).reflectStatus(deployment);
     assert.deepEqual(out, { ok: false, error: { operation: "InterpretStatus", message: "webhook interpreter failed: socket hang up", layer: "webhook" } });
   });
+
+  test("a layer that throws a non-Error, rejects, or returns no outcome becomes an error value", async () => {
+    const webhook = fakeLayer([DEPLOYMENT], {
+      interpretStatus: () => {
+        throw "ECONNRESET";
+      },
+      interpretHealth: () => Promise.reject(new Error("TLS handshake timeout")) as never,
+      interpretReplica: () => undefined as never,
+    });
+    const framework = createInterpreterFramework({ webhook, native });
+    assert.deepEqual(await framework.reflectStatus(deployment), { ok: false, error: { operation: "InterpretStatus", message: "webhook interpreter failed: ECONNRESET", layer: "webhook" } });
+    assert.deepEqual(await framework.interpretHealth(deployment), { ok: false, error: { operation: "InterpretHealth", message: "webhook interpreter failed: TLS handshake timeout", layer: "webhook" } });
+    assert.deepEqual(await framework.interpretReplica(deployment), { ok: false, error: { operation: "InterpretReplica", message: "webhook interpreter failed: it returned no outcome", layer: "webhook" } });
+  });
 });
 
 describe("InterpretComponent or InterpretReplica (MultiplePodTemplatesScheduling)", () => {
