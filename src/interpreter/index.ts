@@ -20,7 +20,7 @@ export {
 } from "./declarative/customization.js";
 export type { CustomizationIssue, CustomizationLoad, MergedRules } from "./declarative/customization.js";
 export { loadCustomizationFiles } from "./declarative/load.js";
-export { parseYamlDocuments } from "./declarative/yaml-documents.js";
+export { parseYamlDocuments, parseYamlObjects } from "./declarative/yaml-documents.js";
 export { toReplicaRequirements, toComponents, toDependencies } from "./declarative/typed.js";
 export {
   LuaVM,

@@ -3,7 +3,7 @@
  * or a List), checking their shape, and Karmada's merge of several customizations per target kind.
  */
 import type { CustomizationRules, CustomizationTarget, JsonValue, Operation, ResourceInterpreterCustomization } from "../types.js";
-import { parseYamlDocuments } from "./yaml-documents.js";
+import { parseYamlObjects } from "./yaml-documents.js";
 
 /** A problem found in a customization file. */
 export interface CustomizationIssue {
@@ -112,15 +112,12 @@ export function parseCustomizationObject(value: JsonValue, file: string, line?: 
  */
 export function parseCustomizations(text: string, file: string): CustomizationLoad {
   const out: CustomizationLoad = { customizations: [], issues: [] };
-  const { documents, errors } = parseYamlDocuments(text);
+  const { objects, errors } = parseYamlObjects(text);
   for (const err of errors) out.issues.push({ file, line: err.line, path: "", message: err.message });
-  for (const { value, line } of documents) {
-    const items = isObject(value) && Array.isArray(value.items) && typeof value.kind === "string" && value.kind.endsWith("List") ? value.items : [value];
-    for (const item of items) {
-      const { customization, issues } = parseCustomizationObject(item, file, line);
-      out.issues.push(...issues);
-      if (customization) out.customizations.push(customization);
-    }
+  for (const { value, line } of objects) {
+    const { customization, issues } = parseCustomizationObject(value, file, line);
+    out.issues.push(...issues);
+    if (customization) out.customizations.push(customization);
   }
   return out;
 }

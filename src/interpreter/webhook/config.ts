@@ -3,7 +3,7 @@
  * objects, and choosing the hook that answers an operation for a kind — the first matching hook in
  * "<configuration>/<webhook>" order, as Karmada's webhook interpreter does.
  */
-import { parseYamlDocuments } from "../declarative/yaml-documents.js";
+import { parseYamlObjects } from "../declarative/yaml-documents.js";
 import { splitApiVersion, type JsonValue, type Operation, type ResourceKind } from "../types.js";
 
 /** `ServiceReference`: a webhook reached through a Service of the cluster. */
@@ -190,15 +190,12 @@ function checkRule(rule: JsonValue, p: string, issue: (path: string, message: st
 /** Reads configurations from YAML or JSON text (several documents, or a `List`). */
 export function parseWebhookConfigurations(text: string, file: string): { configurations: ResourceInterpreterWebhookConfiguration[]; issues: WebhookConfigIssue[] } {
   const out = { configurations: [] as ResourceInterpreterWebhookConfiguration[], issues: [] as WebhookConfigIssue[] };
-  const { documents, errors } = parseYamlDocuments(text);
+  const { objects, errors } = parseYamlObjects(text);
   for (const err of errors) out.issues.push({ file, line: err.line, path: "", message: err.message });
-  for (const { value, line } of documents) {
-    const items = isObject(value) && Array.isArray(value.items) && typeof value.kind === "string" && value.kind.endsWith("List") ? value.items : [value];
-    for (const item of items) {
-      const { configuration, issues } = parseWebhookConfigurationObject(item, file, line);
-      out.issues.push(...issues);
-      if (configuration) out.configurations.push(configuration);
-    }
+  for (const { value, line } of objects) {
+    const { configuration, issues } = parseWebhookConfigurationObject(value, file, line);
+    out.issues.push(...issues);
+    if (configuration) out.configurations.push(configuration);
   }
   return out;
 }
