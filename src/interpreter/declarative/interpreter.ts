@@ -45,6 +45,11 @@ const FIELD_OF: Partial<Record<Operation, (typeof CUSTOMIZATION_RULES)[number]["
   CUSTOMIZATION_RULES.map((r) => [r.operation, r.field]),
 );
 
+/** The Lua function each operation's script defines. */
+const FUNCTION_OF: Partial<Record<Operation, string>> = Object.fromEntries(CUSTOMIZATION_RULES.map((r) => [r.operation, r.fn]));
+
+type RunOutcome = { ok: true; results: LuaResult[] } | { ok: false; error: string };
+
 /** Runs customizations' scripts. Create with `createDeclarativeInterpreter`. */
 export class DeclarativeInterpreter implements Interpreter {
   private readonly rules: Map<string, MergedRules>;
@@ -94,18 +99,27 @@ export class DeclarativeInterpreter implements Interpreter {
     return fail<T>(op, message, `spec.customizations.${FIELD_OF[op] ?? ""}`, this.layer);
   }
 
-  private run(script: string, fn: string, args: (JsonValue | undefined)[], nResults: number): { ok: true; results: LuaResult[] } | { ok: false; error: string } {
+  private run(script: string, fn: string, args: (JsonValue | undefined)[], nResults: number): RunOutcome {
     const compiled = this.vm.compile(script);
     if (!compiled.ok) return { ok: false, error: compiled.error };
     return this.vm.call(compiled.script, fn, args, nResults);
   }
 
+  /**
+   * Runs the script of `op` for the object's kind (its function with `args`): the results, or the
+   * failed outcome ("rule is not enabled" without a script; the Lua error, through `describe`).
+   */
+  private runRule(object: KubeObject, op: Operation, args: (JsonValue | undefined)[], nResults: number, describe = (e: string) => e): { ok: true; results: LuaResult[] } | { ok: false; outcome: Outcome<never> } {
+    const script = this.script(object, op);
+    if (script === undefined) return { ok: false, outcome: this.fail(op, "rule is not enabled") };
+    const out = this.run(script, FUNCTION_OF[op]!, args, nResults);
+    return out.ok ? out : { ok: false, outcome: this.fail(op, describe(out.error)) };
+  }
+
   interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
     const op: Operation = "InterpretReplica";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(script, "GetReplicas", [object], 2);
-    if (!out.ok) return this.fail(op, out.error);
+    const out = this.runRule(object, op, [object], 2);
+    if (!out.ok) return out.outcome;
     const [replicaResult, requiresResult] = out.results as [LuaResult, LuaResult];
     if (replicaResult.type !== "number") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[replicaResult.type]} is not number`);
     const result: ReplicaResult = { replicas: toInt32(replicaResult.value as number) };
@@ -125,10 +139,8 @@ export class DeclarativeInterpreter implements Interpreter {
 
   interpretComponent(object: KubeObject): Outcome<Component[]> {
     const op: Operation = "InterpretComponent";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(script, "GetComponents", [object], 1);
-    if (!out.ok) return this.fail(op, `failed to run 'GetComponents' script: ${out.error}`);
+    const out = this.runRule(object, op, [object], 1, (e) => `failed to run 'GetComponents' script: ${e}`);
+    if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
     if (result.type === "nil") return ok([]);
     if (result.type !== "table") return this.fail(op, `expected result type 'table' or 'nil' from GetComponents, but got '${result.type}'`);
@@ -143,30 +155,24 @@ export class DeclarativeInterpreter implements Interpreter {
 
   reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
     const op: Operation = "ReviseReplica";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    return this.objectResult(op, this.run(script, "ReviseReplica", [object, replicas], 1), [object]);
+    return this.objectResult(op, this.runRule(object, op, [object, replicas], 1), [object]);
   }
 
   retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
     const op: Operation = "Retain";
-    const script = this.script(desired, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    return this.objectResult(op, this.run(script, "Retain", [desired, observed], 1), [desired, observed]);
+    return this.objectResult(op, this.runRule(desired, op, [desired, observed], 1), [desired, observed]);
   }
 
   /** `items` undefined or null passes nil to the script (a nil slice in Karmada); an empty array passes an empty table. */
   aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined | null): Outcome<KubeObject> {
     const op: Operation = "AggregateStatus";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
     // Karmada passes the items as they marshal (omitempty on every field but clusterName).
     const luaItems = items === undefined || items === null ? undefined : items.map(statusItemJson);
-    return this.objectResult(op, this.run(script, "AggregateStatus", [object, luaItems], 1), []);
+    return this.objectResult(op, this.runRule(object, op, [object, luaItems], 1), []);
   }
 
-  private objectResult(op: Operation, out: { ok: true; results: LuaResult[] } | { ok: false; error: string }, references: KubeObject[]): Outcome<KubeObject> {
-    if (!out.ok) return this.fail(op, out.error);
+  private objectResult(op: Operation, out: { ok: true; results: LuaResult[] } | { ok: false; outcome: Outcome<never> }, references: KubeObject[]): Outcome<KubeObject> {
+    if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
     if (result.type !== "table") return this.fail(op, `expect the returned requires type is table but got ${result.type}`);
     const converted = convertTable(result, references, true);
@@ -183,10 +189,8 @@ export class DeclarativeInterpreter implements Interpreter {
 
   interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
     const op: Operation = "InterpretStatus";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(script, "ReflectStatus", [object], 1);
-    if (!out.ok) return this.fail(op, out.error);
+    const out = this.runRule(object, op, [object], 1);
+    if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
     if (result.type !== "table") return this.fail(op, `expect the returned replica type is table but got ${result.type}`);
     const converted = convertTable(result, [], true);
@@ -196,10 +200,8 @@ export class DeclarativeInterpreter implements Interpreter {
 
   interpretHealth(object: KubeObject): Outcome<boolean> {
     const op: Operation = "InterpretHealth";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(script, "InterpretHealth", [object], 1);
-    if (!out.ok) return this.fail(op, out.error);
+    const out = this.runRule(object, op, [object], 1);
+    if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
     if (result.type !== "boolean") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[result.type]} is not bool`);
     return ok(result.value as boolean);
@@ -212,7 +214,7 @@ export class DeclarativeInterpreter implements Interpreter {
     const byName = new Map<string, DependentObjectReference>();
     const bySelector: DependentObjectReference[] = [];
     for (const script of scripts) {
-      const out = this.run(script, "GetDependencies", [object], 1);
+      const out = this.run(script, FUNCTION_OF[op]!, [object], 1);
       if (!out.ok) return this.fail(op, out.error);
       const [result] = out.results as [LuaResult];
       if (result.type !== "table") return this.fail(op, `expect the returned requires type is table but got ${result.type}`);
