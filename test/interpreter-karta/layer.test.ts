@@ -161,6 +161,8 @@ describe("InterpretReplica and ReviseReplica", () => {
     assert.equal(layer.supports(kind("ray.io/v1", "RayCluster"), "InterpretComponent"), true);
     assert.equal(layer.supports(kind("v1", "ConfigMap"), "InterpretHealth"), false);
     const deployment = fixtureWorkload("Deployment");
+    for (const op of ["Retain", "AggregateStatus", "InterpretStatus"] as const) assert.equal(layer.supports(kind("apps/v1", "Deployment"), op), false);
+    assert.deepEqual(layer.retain(deployment, deployment), { ok: false, error: { operation: "Retain", message: "no Karta interprets Retain for Deployment apps/v1", layer: "karta" } });
     const r = value(layer.interpretReplica(deployment));
     assert.equal(r.replicas, (deployment.spec as { replicas: number }).replicas);
     assert.ok(r.replicaRequirements?.resourceRequest?.cpu);

@@ -113,8 +113,13 @@ export class KartaLayer implements KartaLayerContract {
   private serving<T>(obj: KubeObject, op: Operation, run: (w: KartaWorkload) => Outcome<T>): Outcome<T> {
     const kind = kindOf(obj);
     const w = this.workloadFor(kind);
-    if (!w || !this.supports(kind, op)) return fail(op, `no Karta interprets ${op} for ${kind.kind} ${kind.apiVersion}`, undefined, KARTA_LAYER);
+    if (!w || !this.supports(kind, op)) return this.unsupported(obj, op);
     return run(w);
+  }
+
+  private unsupported<T>(obj: KubeObject, op: Operation): Outcome<T> {
+    const kind = kindOf(obj);
+    return fail(op, `no Karta interprets ${op} for ${kind.kind} ${kind.apiVersion}`, undefined, KARTA_LAYER);
   }
 
   interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
@@ -129,18 +134,20 @@ export class KartaLayer implements KartaLayerContract {
     return this.serving(object, "ReviseReplica", (w) => w.reviseReplica(object, replicas));
   }
 
+  // A Karta does not answer Retain, AggregateStatus or InterpretStatus (supports() says so): these
+  // give the error of an unsupported call.
   retain(desired: KubeObject, _observed: KubeObject): Outcome<KubeObject> {
     void _observed;
-    return this.serving(desired, "Retain", () => fail("Retain", "not supported", undefined, KARTA_LAYER));
+    return this.unsupported(desired, "Retain");
   }
 
   aggregateStatus(object: KubeObject, _items: AggregatedStatusItem[]): Outcome<KubeObject> {
     void _items;
-    return this.serving(object, "AggregateStatus", () => fail("AggregateStatus", "not supported", undefined, KARTA_LAYER));
+    return this.unsupported(object, "AggregateStatus");
   }
 
   interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
-    return this.serving(object, "InterpretStatus", () => fail("InterpretStatus", "not supported", undefined, KARTA_LAYER));
+    return this.unsupported(object, "InterpretStatus");
   }
 
   interpretHealth(object: KubeObject): Outcome<boolean | typeof UNDECIDED> {
