@@ -185,6 +185,15 @@ describe("Lua sandbox libraries", () => {
     assertStillServes(vm);
   });
 
+  test("a compiled script held while hundreds of others are compiled still runs itself", () => {
+    const compiled = vm.compile(healthScript);
+    assert.ok(compiled.ok);
+    if (!compiled.ok) return;
+    // More scripts than the VM keeps compiled: the first one's references are released and reused.
+    for (let i = 0; i < 600; i++) assert.ok(vm.compile(`function InterpretHealth(o) return ${i} end`).ok);
+    assert.deepEqual(vm.call(compiled.script, "InterpretHealth", [deployment], 1), { ok: true, results: [{ type: "boolean", value: true }] });
+  });
+
   test("a bad argument to a library function names the script's line and the function called", () => {
     const conditions = "local function ready(obj)\n  local c = obj.status.conditions\n";
     assertFails(run(vm, `${conditions}  local kind = string.lower(obj.missingField)\n  return kind\nend\nfunction F(obj)\n  local r = ready(obj)\n  return r\nend`, "F", [{ status: { conditions: [] } }]), "<string>:3: bad argument #1 to 'lower' (string expected, got nil)");

@@ -170,8 +170,6 @@ export interface LuaScript {
   readonly chunkRef: number;
   /** Registry reference of the script's base globals (its private library copies). */
   readonly baseRef: number;
-  /** The state the references belong to (a VM recreates its state after a host failure). */
-  readonly state: number;
 }
 
 /** Compilation outcome. */
@@ -210,7 +208,6 @@ export class LuaVM {
   private tripped: "deadline" | "budget" | "memory" | undefined;
   private inCall = false;
   private readonly scripts = new Map<string, LuaScript>();
-  private stateGeneration = 0;
 
   private constructor(loaded: LoadedModule, options: LuaVMOptions) {
     this.m = loaded.api;
@@ -425,7 +422,7 @@ export class LuaVM {
       return { ok: false, error };
     }
     const baseRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
-    const script: LuaScript = { source, chunkRef, baseRef, state: this.stateGeneration };
+    const script: LuaScript = { source, chunkRef, baseRef };
     if (this.scripts.size >= 512) {
       // Forget the oldest script (insertion order) to bound the registry.
       const [oldSource, old] = this.scripts.entries().next().value as [string, LuaScript];
@@ -444,8 +441,9 @@ export class LuaVM {
    * their position, and the deadline, instruction and memory messages.
    */
   call(script: LuaScript, fnName: string, args: (JsonValue | undefined)[], nResults: number): LuaCallOutcome {
-    if (script.state !== this.stateGeneration) {
-      // Compiled for a state this VM has since replaced: compile it again.
+    if (this.scripts.get(script.source) !== script) {
+      // Its references were released (the script left the cache, or the VM replaced its state after
+      // a host failure) and may now name other values: compile it again.
       const recompiled = this.compile(script.source);
       if (!recompiled.ok) return { ok: false, error: recompiled.error };
       script = recompiled.script;
@@ -550,7 +548,6 @@ export class LuaVM {
 
   private reset(): void {
     this.closeState();
-    this.stateGeneration++;
     this.scripts.clear();
     this.open();
   }
