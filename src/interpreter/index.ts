@@ -17,8 +17,9 @@ export {
   mergeCustomizations,
   findConflicts,
   targetKey,
+  customizationOf,
 } from "./declarative/customization.js";
-export type { CustomizationIssue, CustomizationLoad, MergedRules } from "./declarative/customization.js";
+export type { CustomizationIssue, CustomizationLoad, CustomizationScripts, MergedRules } from "./declarative/customization.js";
 export { loadCustomizationFiles } from "./declarative/load.js";
 export { parseYamlDocuments, parseYamlObjects } from "./declarative/yaml-documents.js";
 export { toReplicaRequirements, toComponents, toDependencies } from "./declarative/typed.js";
