@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../src/interpreter/declarative/interpreter.js";
+import { customizationOf } from "../src/interpreter/declarative/customization.js";
 import { loadCustomizationFiles } from "../src/interpreter/declarative/load.js";
 import { createKartaInterpreter } from "../src/interpreter/karta/index.js";
 import type { KubeObject, ResourceInterpreterCustomization } from "../src/interpreter/types.js";
@@ -43,15 +44,8 @@ function rayCluster(): KubeObject {
 }
 
 /** Our own RayCluster health rule in Lua (head ready and provisioned, no replica failure). */
-const OWN_HEALTH: ResourceInterpreterCustomization = {
-  apiVersion: "config.karmada.io/v1alpha1",
-  kind: "ResourceInterpreterCustomization",
-  metadata: { name: "bench-raycluster-health" },
-  spec: {
-    target: { apiVersion: "ray.io/v1", kind: "RayCluster" },
-    customizations: {
-      healthInterpretation: {
-        luaScript: `
+const OWN_HEALTH = customizationOf("bench-raycluster-health", { apiVersion: "ray.io/v1", kind: "RayCluster" }, {
+  healthInterpretation: `
 function InterpretHealth(observedObj)
   local status = observedObj.status
   if status == nil or status.conditions == nil then return false end
@@ -63,10 +57,7 @@ function InterpretHealth(observedObj)
   end
   return ready and provisioned
 end`,
-      },
-    },
-  },
-};
+});
 
 function karmadaRayCustomizations(): ResourceInterpreterCustomization[] | string {
   const base = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");

@@ -19,6 +19,9 @@
  */
 import {
   fail,
+  kindOf,
+  notFoundMessage,
+  supportsSafely,
   type AggregatedStatusItem,
   type Component,
   type DependentObjectReference,
@@ -45,9 +48,10 @@ export const UNDECIDED = "undecided" as const;
 
 /**
  * The Karta-derived layer's contract: an Interpreter whose InterpretHealth may answer
- * {@link UNDECIDED}, which passes the question to the next layer. Implemented later from a Karta.
+ * {@link UNDECIDED}, which passes the question to the next layer. `KartaLayer` (karta/layer.ts)
+ * implements it.
  */
-export interface KartaInterpreter extends Omit<Interpreter, "interpretHealth"> {
+export interface KartaLayerContract extends Omit<Interpreter, "interpretHealth"> {
   interpretHealth(object: KubeObject): MaybePromise<Outcome<boolean | typeof UNDECIDED>>;
 }
 
@@ -55,7 +59,7 @@ export interface KartaInterpreter extends Omit<Interpreter, "interpretHealth"> {
 export interface FrameworkLayers {
   declarative?: Interpreter;
   webhook?: Interpreter;
-  karta?: KartaInterpreter;
+  karta?: KartaLayerContract;
   thirdparty?: Interpreter;
   native?: Interpreter;
 }
@@ -81,19 +85,7 @@ export type WorkloadRequirements =
   | { mode: "components"; components: Component[] }
   | { mode: "replicas"; replicas: number; replicaRequirements?: ReplicaRequirements };
 
-function kindOf(obj: KubeObject): ResourceKind {
-  return { apiVersion: typeof obj.apiVersion === "string" ? obj.apiVersion : "", kind: typeof obj.kind === "string" ? obj.kind : "" };
-}
-
-/** Go's GroupVersionKind.String(). */
-function gvkString(kind: ResourceKind): string {
-  const slash = kind.apiVersion.indexOf("/");
-  const group = slash < 0 ? "" : kind.apiVersion.slice(0, slash);
-  const version = slash < 0 ? kind.apiVersion : kind.apiVersion.slice(slash + 1);
-  return `${group}/${version}, Kind=${kind.kind}`;
-}
-
-type AnyLayer = Interpreter | KartaInterpreter;
+type AnyLayer = Interpreter | KartaLayerContract;
 
 /** The layered interpreter. Methods never throw: a layer that throws becomes an error value. */
 export class InterpreterFramework {
@@ -116,7 +108,7 @@ export class InterpreterFramework {
 
   /** The layers implementing `op` for this kind, highest first. */
   layersFor(kind: ResourceKind, op: Operation): LayerName[] {
-    return this.stack.filter((s) => safeSupports(s.layer, kind, op)).map((s) => s.name);
+    return this.stack.filter((s) => supportsSafely(s.layer, kind, op)).map((s) => s.name);
   }
 
   /** The layer that answers `op` for this kind, or undefined (Karmada's HookEnabled is `!== undefined`). */
@@ -129,23 +121,24 @@ export class InterpreterFramework {
     const kind = kindOf(obj);
     for (let i = from; i < this.stack.length; i++) {
       const { name, layer } = this.stack[i]!;
-      if (!safeSupports(layer, kind, op)) continue;
+      if (!supportsSafely(layer, kind, op)) continue;
       let out: Outcome<T>;
       try {
         out = await run(layer);
       } catch (e) {
-        return { ok: false, error: { operation: op, message: `${name} interpreter failed: ${(e as Error).message}`, layer: name } };
+        return { ok: false, error: { operation: op, message: `${name} interpreter failed: ${e instanceof Error ? e.message : String(e)}`, layer: name } };
       }
-      if (out.ok) return { ok: true, value: out.value, layer: name, index: i };
-      return { ok: false, error: { ...out.error, layer: name }, index: i };
+      if (out?.ok === true) return { ok: true, value: out.value, layer: name, index: i };
+      if (out?.ok === false && typeof out.error === "object" && out.error !== null) return { ok: false, error: { ...out.error, layer: name }, index: i };
+      // A layer written in JavaScript may break its contract: its error, not a crash of the framework.
+      return { ok: false, error: { operation: op, message: `${name} interpreter failed: it returned no outcome`, layer: name } };
     }
     return this.notFound(op, kind);
   }
 
   /** No layer implements the operation: Karmada's default interpreter's words. */
   private notFound<T>(op: Operation, kind: ResourceKind): LayerOutcome<T> {
-    const message = op === "InterpretDependency" ? `default interpreter for operation ${op} not found` : `default ${op} interpreter for ${JSON.stringify(gvkString(kind))} not found`;
-    const f = fail<T>(op, message, undefined, "framework");
+    const f = fail<T>(op, notFoundMessage(op, kind), undefined, "framework");
     return { ok: false, error: (f as { ok: false; error: InterpreterError }).error as LayerError };
   }
 
@@ -220,14 +213,6 @@ export class InterpreterFramework {
     const value: WorkloadRequirements = { mode: "replicas", replicas: r.value.replicas };
     if (r.value.replicaRequirements !== undefined) value.replicaRequirements = r.value.replicaRequirements;
     return { ok: true, value, layer: r.layer };
-  }
-}
-
-function safeSupports(layer: AnyLayer, kind: ResourceKind, op: Operation): boolean {
-  try {
-    return layer.supports(kind, op);
-  } catch {
-    return false;
   }
 }
 

@@ -7,9 +7,8 @@ export {
   DeclarativeInterpreter,
   createDeclarativeInterpreter,
   checkCustomizationScripts,
-  verifyDependencies,
-  sortDependencies,
 } from "./declarative/interpreter.js";
+export { verifyDependencies, sortDependencies } from "./dependencies.js";
 export type { DeclarativeOptions, ScriptCheck } from "./declarative/interpreter.js";
 export {
   CUSTOMIZATION_RULES,
@@ -18,10 +17,11 @@ export {
   mergeCustomizations,
   findConflicts,
   targetKey,
+  customizationOf,
 } from "./declarative/customization.js";
-export type { CustomizationIssue, CustomizationLoad, MergedRules } from "./declarative/customization.js";
+export type { CustomizationIssue, CustomizationLoad, CustomizationScripts, MergedRules } from "./declarative/customization.js";
 export { loadCustomizationFiles } from "./declarative/load.js";
-export { parseYamlDocuments } from "./declarative/yaml-documents.js";
+export { parseYamlDocuments, parseYamlObjects } from "./declarative/yaml-documents.js";
 export { toReplicaRequirements, toComponents, toDependencies } from "./declarative/typed.js";
 export {
   LuaVM,

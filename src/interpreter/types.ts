@@ -255,3 +255,33 @@ export function fail<T>(operation: Operation, message: string, path?: string, la
   if (layer !== undefined) error.layer = layer;
   return { ok: false, error };
 }
+
+/** The apiVersion and kind of an object ("" for a field that is missing or not a string). */
+export function kindOf(object: KubeObject): ResourceKind {
+  return {
+    apiVersion: typeof object.apiVersion === "string" ? object.apiVersion : "",
+    kind: typeof object.kind === "string" ? object.kind : "",
+  };
+}
+
+/** The group and version of an apiVersion ("apps/v1" → apps, v1; "v1" → "", v1). */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/** Karmada's default interpreter's message when nothing interprets `op` for this kind (GVK as Go prints it). */
+export function notFoundMessage(op: Operation, kind: ResourceKind): string {
+  if (op === "InterpretDependency") return `default interpreter for operation ${op} not found`;
+  const { group, version } = splitApiVersion(kind.apiVersion);
+  return `default ${op} interpreter for ${JSON.stringify(`${group}/${version}, Kind=${kind.kind}`)} not found`;
+}
+
+/** `layer.supports(kind, op)`, a layer whose `supports` throws counting as not implementing `op`. */
+export function supportsSafely(layer: Pick<Interpreter, "supports">, kind: ResourceKind, op: Operation): boolean {
+  try {
+    return layer.supports(kind, op);
+  } catch {
+    return false;
+  }
+}

@@ -123,7 +123,8 @@ function add(doc: JsonValue, tokens: string[], value: JsonValue, path: string): 
     if (i === undefined || i > p.parent.length) return { ok: false, error: `path ${JSON.stringify(path)}: array index out of bounds` };
     p.parent.splice(i, 0, value);
   } else {
-    (p.parent as { [k: string]: JsonValue })[last] = value;
+    // Defined, not assigned: a member named "__proto__" is data, not the object's prototype.
+    Object.defineProperty(p.parent, last, { value, writable: true, enumerable: true, configurable: true });
   }
   return { ok: true, doc };
 }

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
 import { parseCustomizations } from "../../src/interpreter/declarative/customization.js";
-import { createInterpreterFramework, UNDECIDED, type KartaInterpreter } from "../../src/interpreter/framework.js";
+import { createInterpreterFramework, UNDECIDED, type KartaLayerContract } from "../../src/interpreter/framework.js";
 import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
 import { createThirdpartyInterpreter } from "../../src/interpreter/thirdparty/index.js";
 import { fail, ok, type Interpreter, type KubeObject, type Operation, type Outcome, type ResourceKind } from "../../src/interpreter/types.js";
@@ -205,10 +205,10 @@ describe("one interpreter per operation, by layer priority", () => {
   });
 
   test("a Karta answers above thirdparty; a user's Lua overrides the Karta", async () => {
-    const karta: KartaInterpreter = fakeLayer([CLONESET, DEPLOYMENT], {
+    const karta: KartaLayerContract = fakeLayer([CLONESET, DEPLOYMENT], {
       interpretReplica: (o) => ok({ replicas: (o.spec as { replicas: number }).replicas + 1000 }),
       reviseReplica: (o) => ok(o),
-    }) as unknown as KartaInterpreter;
+    }) as unknown as KartaLayerContract;
     const fw = createInterpreterFramework({ declarative, karta, thirdparty, native });
     assert.deepEqual(await fw.interpretReplica(cloneSet), { ok: true, value: { replicas: 1005 }, layer: "karta" });
     assert.deepEqual(await fw.interpretReplica(deployment), { ok: true, value: { replicas: 6 }, layer: "declarative" });
@@ -218,7 +218,7 @@ describe("one interpreter per operation, by layer priority", () => {
 
   test("a Karta's undecided health falls through to the next layer implementing InterpretHealth", async () => {
     let verdict: boolean | typeof UNDECIDED = UNDECIDED;
-    const karta = { ...fakeLayer([CLONESET, DEPLOYMENT], { interpretHealth: () => ok(false) }), interpretHealth: () => ok(verdict) } as KartaInterpreter;
+    const karta = { ...fakeLayer([CLONESET, DEPLOYMENT], { interpretHealth: () => ok(false) }), interpretHealth: () => ok(verdict) } as KartaLayerContract;
     const fw = createInterpreterFramework({ karta, thirdparty, native });
     assert.deepEqual(await fw.interpretHealth(cloneSet), { ok: true, value: true, layer: "thirdparty" });
     assert.deepEqual(await fw.interpretHealth(deployment), { ok: true, value: true, layer: "native" });
@@ -255,6 +255,20 @@ describe("errors name the layer", () => {
     const webhook = fakeLayer([DEPLOYMENT], { interpretStatus: () => { throw new Error("socket hang up"); } });
     const out = await createInterpreterFramework({ webhook, native }).reflectStatus(deployment);
     assert.deepEqual(out, { ok: false, error: { operation: "InterpretStatus", message: "webhook interpreter failed: socket hang up", layer: "webhook" } });
+  });
+
+  test("a layer that throws a non-Error, rejects, or returns no outcome becomes an error value", async () => {
+    const webhook = fakeLayer([DEPLOYMENT], {
+      interpretStatus: () => {
+        throw "ECONNRESET";
+      },
+      interpretHealth: () => Promise.reject(new Error("TLS handshake timeout")) as never,
+      interpretReplica: () => undefined as never,
+    });
+    const framework = createInterpreterFramework({ webhook, native });
+    assert.deepEqual(await framework.reflectStatus(deployment), { ok: false, error: { operation: "InterpretStatus", message: "webhook interpreter failed: ECONNRESET", layer: "webhook" } });
+    assert.deepEqual(await framework.interpretHealth(deployment), { ok: false, error: { operation: "InterpretHealth", message: "webhook interpreter failed: TLS handshake timeout", layer: "webhook" } });
+    assert.deepEqual(await framework.interpretReplica(deployment), { ok: false, error: { operation: "InterpretReplica", message: "webhook interpreter failed: it returned no outcome", layer: "webhook" } });
   });
 });
 

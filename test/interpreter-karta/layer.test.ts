@@ -7,11 +7,12 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
+import { customizationOf } from "../../src/interpreter/declarative/customization.js";
 import { createDeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
 import { createInterpreterFramework, UNDECIDED } from "../../src/interpreter/framework.js";
 import { componentNames, createKartaInterpreter, fitComponentName, KartaLayer, loadKartaText } from "../../src/interpreter/karta/index.js";
 import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
-import type { KubeObject, ResourceInterpreterCustomization } from "../../src/interpreter/types.js";
+import type { KubeObject } from "../../src/interpreter/types.js";
 import { bundledLayer, fixtureWorkload, readBundled } from "./helpers.js";
 
 function clone<T>(v: T): T {
@@ -160,6 +161,8 @@ describe("InterpretReplica and ReviseReplica", () => {
     assert.equal(layer.supports(kind("ray.io/v1", "RayCluster"), "InterpretComponent"), true);
     assert.equal(layer.supports(kind("v1", "ConfigMap"), "InterpretHealth"), false);
     const deployment = fixtureWorkload("Deployment");
+    for (const op of ["Retain", "AggregateStatus", "InterpretStatus"] as const) assert.equal(layer.supports(kind("apps/v1", "Deployment"), op), false);
+    assert.deepEqual(layer.retain(deployment, deployment), { ok: false, error: { operation: "Retain", message: "no Karta interprets Retain for Deployment apps/v1", layer: "karta" } });
     const r = value(layer.interpretReplica(deployment));
     assert.equal(r.replicas, (deployment.spec as { replicas: number }).replicas);
     assert.ok(r.replicaRequirements?.resourceRequest?.cpu);
@@ -236,18 +239,10 @@ describe("InterpretDependency", () => {
 });
 
 describe("in the framework", () => {
-  const rayComponentsRic: ResourceInterpreterCustomization = {
-    apiVersion: "config.karmada.io/v1alpha1",
-    kind: "ResourceInterpreterCustomization",
-    metadata: { name: "raycluster-site-policy" },
-    spec: {
-      target: { apiVersion: "ray.io/v1", kind: "RayCluster" },
-      customizations: {
-        componentResource: { luaScript: `function GetComponents(obj) return {{name = "whole-cluster", replicas = 8}} end` },
-        healthInterpretation: { luaScript: `function InterpretHealth(obj) return obj.status ~= nil and obj.status.state == "ready" end` },
-      },
-    },
-  };
+  const rayComponentsRic = customizationOf("raycluster-site-policy", { apiVersion: "ray.io/v1", kind: "RayCluster" }, {
+    componentResource: `function GetComponents(obj) return {{name = "whole-cluster", replicas = 8}} end`,
+    healthInterpretation: `function InterpretHealth(obj) return obj.status ~= nil and obj.status.state == "ready" end`,
+  });
 
   test("a user's Lua customization overrides the Karta for the same operation, and only that one", async () => {
     const declarative = await createDeclarativeInterpreter([rayComponentsRic]);

@@ -58,6 +58,12 @@ describe("JSON Patch", () => {
     for (const [ops, message] of cases) assert.deepEqual(applyJsonPatch(deployment, ops), { ok: false, error: message });
   });
 
+  test("a member named __proto__ is added as data", () => {
+    const out = apply([{ op: "add", path: "/metadata/labels", value: {} }, { op: "add", path: "/metadata/labels/__proto__", value: { polluted: "yes" } }]);
+    assert.equal(JSON.stringify((out as { metadata: { labels: unknown } }).metadata.labels), '{"__proto__":{"polluted":"yes"}}');
+    assert.equal(({} as { polluted?: string }).polluted, undefined);
+  });
+
   test("decoding checks each operation's members", () => {
     assert.deepEqual(decodeJsonPatch(`[{"op":"replace","path":"/spec/replicas","value":2}]`), { ok: true, value: [{ op: "replace", path: "/spec/replicas", value: 2 }] });
     assert.deepEqual(decodeJsonPatch(`{"op":"add"}`), { ok: false, error: "invalid JSON Patch: expected an array of operations" });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { WebhookInterpreter, type ResourceInterpreterWebhookConfiguration } from "../../src/interpreter/webhook/index.js";
+import { MAX_RESPONSE_BYTES, WebhookInterpreter, type ResourceInterpreterWebhookConfiguration } from "../../src/interpreter/webhook/index.js";
 import type { JsonValue, KubeObject } from "../../src/interpreter/types.js";
 import { makeTestPki, type TestPki } from "./tls.js";
 
@@ -257,6 +257,8 @@ describe("webhook layer over HTTPS", () => {
     ["unsuccessful without status", (r) => ({ body: { apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", response: { uid: r.body.request.uid, successful: false } } }), "reveived invalid webhook response: webhook require response.status when response.successful is false"],
     ["unsuccessful with status", (r) => ({ body: { apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", response: { uid: r.body.request.uid, successful: false, status: { code: 422, message: "spec.replicas is missing" } } } }), "webhook call failed, get status code: 422, msg: spec.replicas is missing"],
     ["HTTP 500", () => ({ status: 500, raw: "upstream exploded" }), "failed to call webhook: the server responded with the status code 500 but did not return more information"],
+    ["a body that is not JSON", () => ({ raw: "<html><body>502 Bad Gateway</body></html>" }), /: failed to call webhook: .*is not valid JSON$/],
+    ["a body over the response cap", () => ({ raw: `{"pad":"${"x".repeat(MAX_RESPONSE_BYTES)}"}` }), new RegExp(`: failed to call webhook: Post "[^"]+": response body exceeds ${MAX_RESPONSE_BYTES} bytes$`)],
   ];
   for (const [name, reply, message] of invalid) {
     test(`InterpretReplica with ${name} is an error value`, async (t) => {
@@ -306,6 +308,29 @@ describe("webhook layer over HTTPS", () => {
     override = undefined;
     assert.equal(deps.ok, false);
     if (!deps.ok) assert.match(deps.error.message, /reveived invalid webhook response: dependencies\[0\]: Invalid value: .*dependency can not leave name and labelSelector all empty$/);
+  });
+
+  test("wrongly typed response fields are error values, per operation", async (t) => {
+    if (skip(t)) return;
+    const respond = (fields: { [k: string]: JsonValue }) => (r: Received): Reply => ({
+      body: { apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", response: { uid: r.body.request.uid, successful: true, ...fields } },
+    });
+    const errorOf = (o: { ok: boolean; error?: { message: string } }): string => (o.ok ? "" : o.error!.message);
+    override = respond({ replicas: "3" });
+    assert.match(errorOf(await layer().interpretReplica(workload)), /cannot unmarshal "3" into Go struct field ResourceInterpreterResponse\.response\.replicas of type int32$/);
+    override = respond({ replicas: 3, replicaRequirements: { nodeClaim: 5 } });
+    assert.match(errorOf(await layer().interpretReplica(workload)), /failed calling webhook "examples\/workloads\.example\.com": failed to call webhook: json: cannot unmarshal number into Go struct field ReplicaRequirements\.nodeClaim/);
+    override = respond({ components: [{ name: 7, replicas: 1 }] });
+    assert.match(errorOf(await layer().interpretComponent(workload)), /cannot unmarshal number into Go struct field Component\.name of type string$/);
+    override = respond({ healthy: "yes" });
+    assert.match(errorOf(await layer().interpretHealth(workload)), /cannot unmarshal string into Go struct field ResourceInterpreterResponse\.response\.healthy of type bool$/);
+    override = respond({ patchType: "JSONPatch", patch: Buffer.from("{not json").toString("base64") });
+    assert.match(errorOf(await layer().reviseReplica(workload, 5)), /^invalid JSON Patch: /);
+    override = respond({ patchType: "JSONPatch", patch: Buffer.from(JSON.stringify([{ op: "remove", path: "/kind" }])).toString("base64") });
+    assert.match(errorOf(await layer().retain(workload, workload)), /^Object 'Kind' is missing in /);
+    override = respond({ patchType: "JSONPatch", patch: 42 });
+    assert.match(errorOf(await layer().aggregateStatus(workload, [])), /cannot unmarshal non-string into Go struct field ResourceInterpreterResponse\.response\.patch/);
+    override = undefined;
   });
 
   test("missing required response fields per operation", async (t) => {

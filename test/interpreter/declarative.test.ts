@@ -7,20 +7,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { findConflicts, mergeCustomizations, parseCustomizations } from "../../src/interpreter/declarative/customization.js";
+import { customizationOf, findConflicts, mergeCustomizations, parseCustomizationObject, parseCustomizations, type CustomizationScripts } from "../../src/interpreter/declarative/customization.js";
 import { loadCustomizationFiles } from "../../src/interpreter/declarative/load.js";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
-import type { KubeObject, ResourceInterpreterCustomization } from "../../src/interpreter/types.js";
+import type { JsonValue, KubeObject, ResourceInterpreterCustomization } from "../../src/interpreter/types.js";
 
-function ric(name: string, kind: string, customizations: Record<string, string>): ResourceInterpreterCustomization {
-  const rules: Record<string, { luaScript: string }> = {};
-  for (const [field, luaScript] of Object.entries(customizations)) rules[field] = { luaScript };
-  return {
-    apiVersion: "config.karmada.io/v1alpha1",
-    kind: "ResourceInterpreterCustomization",
-    metadata: { name },
-    spec: { target: { apiVersion: "apps.kruise.io/v1alpha1", kind }, customizations: rules },
-  };
+function ric(name: string, kind: string, scripts: CustomizationScripts): ResourceInterpreterCustomization {
+  return customizationOf(name, { apiVersion: "apps.kruise.io/v1alpha1", kind }, scripts);
 }
 
 const cloneSet: KubeObject = {
@@ -93,6 +86,15 @@ describe("reading customizations", () => {
     const { issues } = parseCustomizations("apiVersion: [\n", "bad.yaml");
     assert.ok(issues.length > 0);
     assert.equal(issues[0]!.file, "bad.yaml");
+  });
+
+  test("customizationOf builds a customization that reads back without issues", () => {
+    const built = customizationOf("cloneset-health", { apiVersion: "apps.kruise.io/v1alpha1", kind: "CloneSet" }, {
+      healthInterpretation: "function InterpretHealth(o) return o.status ~= nil end",
+      retention: undefined,
+    });
+    assert.deepEqual(parseCustomizationObject(built as unknown as JsonValue, "built"), { customization: built, issues: [] });
+    assert.deepEqual(Object.keys(built.spec.customizations), ["healthInterpretation"]);
   });
 
   test("files and directories (recursively), YAML and JSON", () => {

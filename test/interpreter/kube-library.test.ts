@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { LuaVM, type LuaCallOutcome } from "../../src/interpreter/lua/vm.js";
 import { kubeLibrary } from "../../src/interpreter/lua/kube.js";
 import { checkCustomizationScripts } from "../../src/interpreter/declarative/interpreter.js";
-import type { JsonValue, ResourceInterpreterCustomization } from "../../src/interpreter/types.js";
+import { customizationOf } from "../../src/interpreter/declarative/customization.js";
+import type { JsonValue } from "../../src/interpreter/types.js";
 
 let vm: LuaVM;
 before(async () => {
@@ -99,18 +100,10 @@ describe("kube library", () => {
 
 describe("script checks", () => {
   test("every script of every customization compiles, or its error is reported", () => {
-    const ric: ResourceInterpreterCustomization = {
-      apiVersion: "config.karmada.io/v1alpha1",
-      kind: "ResourceInterpreterCustomization",
-      metadata: { name: "workload" },
-      spec: {
-        target: { apiVersion: "example.io/v1", kind: "Workload" },
-        customizations: {
-          healthInterpretation: { luaScript: "function InterpretHealth(o) return true end" },
-          replicaResource: { luaScript: "function GetReplicas(o) return o.spec.replicas" },
-        },
-      },
-    };
+    const ric = customizationOf("workload", { apiVersion: "example.io/v1", kind: "Workload" }, {
+      healthInterpretation: "function InterpretHealth(o) return true end",
+      replicaResource: "function GetReplicas(o) return o.spec.replicas",
+    });
     const checks = checkCustomizationScripts(vm, [ric]);
     assert.equal(checks.length, 2);
     assert.deepEqual(checks[0], { name: "workload", operation: "InterpretReplica", error: checks[0]!.error });

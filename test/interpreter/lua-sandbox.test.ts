@@ -185,6 +185,41 @@ describe("Lua sandbox libraries", () => {
     assertStillServes(vm);
   });
 
+  test("a compiled script held while hundreds of others are compiled still runs itself", () => {
+    const compiled = vm.compile(healthScript);
+    assert.ok(compiled.ok);
+    if (!compiled.ok) return;
+    // More scripts than the VM keeps compiled: the first one's references are released and reused.
+    for (let i = 0; i < 600; i++) assert.ok(vm.compile(`function InterpretHealth(o) return ${i} end`).ok);
+    assert.deepEqual(vm.call(compiled.script, "InterpretHealth", [deployment], 1), { ok: true, results: [{ type: "boolean", value: true }] });
+  });
+
+  test("a bad argument to a library function names the script's line and the function called", () => {
+    const conditions = "local function ready(obj)\n  local c = obj.status.conditions\n";
+    assertFails(run(vm, `${conditions}  local kind = string.lower(obj.missingField)\n  return kind\nend\nfunction F(obj)\n  local r = ready(obj)\n  return r\nend`, "F", [{ status: { conditions: [] } }]), "<string>:3: bad argument #1 to 'lower' (string expected, got nil)");
+    assertFails(run(vm, "function F(obj)\n  local s = string.format('%d replicas', obj.metadata.name)\n  return s\nend", "F", [deployment]), "<string>:2: bad argument #2 to 'format' (number expected, got string)");
+    assertFails(run(vm, "function F(obj)\n  table.insert(obj.status.conditions, 1)\n  return obj\nend", "F", [deployment]), "<string>:2: bad argument #1 to 'insert' (table expected, got nil)");
+    assertFails(run(vm, "function F(obj)\n  local d = os.date(obj.spec.replicas)\n  return d\nend", "F", [deployment]), "<string>:2: bad argument #1 to date (string expected, got number)");
+    assertStillServes(vm);
+  });
+
+  test("misbehaving scripts fail with an error value and the VM keeps serving", async () => {
+    assertFails(run(vm, "function F() error({ reason = 'bad' }) end"), "(error object is a table value)");
+    assertFails(run(vm, "function F() error() end"), "(error object is a nil value)");
+    assertFails(run(vm, "local function deeper(n) return deeper(n + 1) + 1 end\nfunction F() return deeper(1) end"), /^<string>:1: stack overflow/);
+    const withFunction = run(vm, "function F() return { status = { ready = print } } end");
+    assert.equal(withFunction.ok && withFunction.results[0]!.encodeError, "json: error calling MarshalJSON for type json.jsonValue: cannot encode function to JSON");
+    assertStillServes(vm);
+    // 5,000 levels: beyond the host's stack (the deadline is generous so that it does not stop it first).
+    const patient = await LuaVM.create({ limits: { timeoutMs: 20_000 } });
+    try {
+      assertFails(run(patient, "function F() local t = {} for i = 1, 5000 do t = { t } end return t end"), /call stack/);
+      assertStillServes(patient);
+    } finally {
+      patient.close();
+    }
+  });
+
   test("Karmada's lookup errors", () => {
     assertFails(run(vm, "function GetReplica(obj) return 1 end", "GetReplicas"), "not found function GetReplicas");
     assertFails(run(vm, "GetReplicas = 3", "GetReplicas"), "GetReplicas is not a function: number");

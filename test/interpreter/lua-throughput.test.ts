@@ -6,17 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
-import type { KubeObject, ResourceInterpreterCustomization } from "../../src/interpreter/types.js";
+import { customizationOf } from "../../src/interpreter/declarative/customization.js";
+import type { KubeObject } from "../../src/interpreter/types.js";
 
-const customization: ResourceInterpreterCustomization = {
-  apiVersion: "config.karmada.io/v1alpha1",
-  kind: "ResourceInterpreterCustomization",
-  metadata: { name: "deployment-health" },
-  spec: {
-    target: { apiVersion: "apps/v1", kind: "Deployment" },
-    customizations: {
-      healthInterpretation: {
-        luaScript: `
+const customization = customizationOf("deployment-health", { apiVersion: "apps/v1", kind: "Deployment" }, {
+  healthInterpretation: `
 function InterpretHealth(observedObj)
   if observedObj.status == nil then return false end
   local s = observedObj.status
@@ -24,10 +18,7 @@ function InterpretHealth(observedObj)
   if (s.updatedReplicas or 0) < (observedObj.spec.replicas or 0) then return false end
   return (s.availableReplicas or 0) >= (s.updatedReplicas or 0)
 end`,
-      },
-    },
-  },
-};
+});
 
 function deployment(): KubeObject {
   return {

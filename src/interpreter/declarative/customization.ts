@@ -2,8 +2,8 @@
  * ResourceInterpreterCustomization objects: reading them from YAML or JSON text (several documents,
  * or a List), checking their shape, and Karmada's merge of several customizations per target kind.
  */
-import type { CustomizationRules, JsonValue, Operation, ResourceInterpreterCustomization } from "../types.js";
-import { parseYamlDocuments } from "./yaml-documents.js";
+import type { CustomizationRules, CustomizationTarget, JsonValue, Operation, ResourceInterpreterCustomization } from "../types.js";
+import { parseYamlObjects } from "./yaml-documents.js";
 
 /** A problem found in a customization file. */
 export interface CustomizationIssue {
@@ -36,6 +36,18 @@ export const CUSTOMIZATION_RULES = [
 
 const RIC_API_VERSION = "config.karmada.io/v1alpha1";
 const RIC_KIND = "ResourceInterpreterCustomization";
+
+/** Lua scripts per customization field (`healthInterpretation: "function InterpretHealth(obj) ... end"`). */
+export type CustomizationScripts = Partial<Record<keyof CustomizationRules, string>>;
+
+/** A ResourceInterpreterCustomization of one target kind holding these scripts. */
+export function customizationOf(name: string, target: CustomizationTarget, scripts: CustomizationScripts): ResourceInterpreterCustomization {
+  const customizations: CustomizationRules = {};
+  for (const [field, luaScript] of Object.entries(scripts) as [keyof CustomizationRules, string | undefined][]) {
+    if (luaScript !== undefined) customizations[field] = { luaScript };
+  }
+  return { apiVersion: RIC_API_VERSION, kind: RIC_KIND, metadata: { name }, spec: { target: { ...target }, customizations } };
+}
 
 function isObject(v: unknown): v is { [k: string]: JsonValue } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -100,15 +112,12 @@ export function parseCustomizationObject(value: JsonValue, file: string, line?: 
  */
 export function parseCustomizations(text: string, file: string): CustomizationLoad {
   const out: CustomizationLoad = { customizations: [], issues: [] };
-  const { documents, errors } = parseYamlDocuments(text);
+  const { objects, errors } = parseYamlObjects(text);
   for (const err of errors) out.issues.push({ file, line: err.line, path: "", message: err.message });
-  for (const { value, line } of documents) {
-    const items = isObject(value) && Array.isArray(value.items) && typeof value.kind === "string" && value.kind.endsWith("List") ? value.items : [value];
-    for (const item of items) {
-      const { customization, issues } = parseCustomizationObject(item, file, line);
-      out.issues.push(...issues);
-      if (customization) out.customizations.push(customization);
-    }
+  for (const { value, line } of objects) {
+    const { customization, issues } = parseCustomizationObject(value, file, line);
+    out.issues.push(...issues);
+    if (customization) out.customizations.push(customization);
   }
   return out;
 }

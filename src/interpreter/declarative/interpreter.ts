@@ -7,6 +7,7 @@ import { repairEmptyTables } from "../lua/repair.js";
 import { LuaVM, type LuaLimits, type LuaResult, type HostFunction } from "../lua/vm.js";
 import {
   fail,
+  kindOf,
   ok,
   type AggregatedStatusItem,
   type Component,
@@ -22,6 +23,7 @@ import {
 } from "../types.js";
 import { CUSTOMIZATION_RULES, mergeCustomizations, targetKey, type MergedRules } from "./customization.js";
 import { toComponents, toDependencies, toReplicaRequirements } from "./typed.js";
+import { sortDependencies, verifyDependencies } from "../dependencies.js";
 
 /** Options of a declarative interpreter. */
 export interface DeclarativeOptions {
@@ -38,17 +40,15 @@ const GOPHER_TYPE_NUMBER: Record<string, number> = { nil: 0, boolean: 1, number:
 
 type ScriptField = Exclude<(typeof CUSTOMIZATION_RULES)[number]["field"], "dependencyInterpretation">;
 
-const FIELD_OF: Record<Operation, (typeof CUSTOMIZATION_RULES)[number]["field"] | undefined> = {
-  Retain: "retention",
-  InterpretReplica: "replicaResource",
-  InterpretComponent: "componentResource",
-  ReviseReplica: "replicaRevision",
-  InterpretStatus: "statusReflection",
-  AggregateStatus: "statusAggregation",
-  InterpretHealth: "healthInterpretation",
-  InterpretDependency: "dependencyInterpretation",
-  Prune: undefined,
-};
+/** The customization field holding each operation's script (Prune has none). */
+const FIELD_OF: Partial<Record<Operation, (typeof CUSTOMIZATION_RULES)[number]["field"]>> = Object.fromEntries(
+  CUSTOMIZATION_RULES.map((r) => [r.operation, r.field]),
+);
+
+/** The Lua function each operation's script defines. */
+const FUNCTION_OF: Partial<Record<Operation, string>> = Object.fromEntries(CUSTOMIZATION_RULES.map((r) => [r.operation, r.fn]));
+
+type RunOutcome = { ok: true; results: LuaResult[] } | { ok: false; error: string };
 
 /** Runs customizations' scripts. Create with `createDeclarativeInterpreter`. */
 export class DeclarativeInterpreter implements Interpreter {
@@ -99,18 +99,27 @@ export class DeclarativeInterpreter implements Interpreter {
     return fail<T>(op, message, `spec.customizations.${FIELD_OF[op] ?? ""}`, this.layer);
   }
 
-  private run(script: string, fn: string, args: (JsonValue | undefined)[], nResults: number): { ok: true; results: LuaResult[] } | { ok: false; error: string } {
+  private run(script: string, fn: string, args: (JsonValue | undefined)[], nResults: number): RunOutcome {
     const compiled = this.vm.compile(script);
     if (!compiled.ok) return { ok: false, error: compiled.error };
     return this.vm.call(compiled.script, fn, args, nResults);
   }
 
+  /**
+   * Runs the script of `op` for the object's kind (its function with `args`): the results, or the
+   * failed outcome ("rule is not enabled" without a script; the Lua error, through `describe`).
+   */
+  private runRule(object: KubeObject, op: Operation, args: (JsonValue | undefined)[], nResults: number, describe = (e: string) => e): { ok: true; results: LuaResult[] } | { ok: false; outcome: Outcome<never> } {
+    const script = this.script(object, op);
+    if (script === undefined) return { ok: false, outcome: this.fail(op, "rule is not enabled") };
+    const out = this.run(script, FUNCTION_OF[op]!, args, nResults);
+    return out.ok ? out : { ok: false, outcome: this.fail(op, describe(out.error)) };
+  }
+
   interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
     const op: Operation = "InterpretReplica";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(script, "GetReplicas", [object], 2);
-    if (!out.ok) return this.fail(op, out.error);
+    const out = this.runRule(object, op, [object], 2);
+    if (!out.ok) return out.outcome;
     const [replicaResult, requiresResult] = out.results as [LuaResult, LuaResult];
     if (replicaResult.type !== "number") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[replicaResult.type]} is not number`);
     const result: ReplicaResult = { replicas: toInt32(replicaResult.value as number) };
@@ -130,10 +139,8 @@ export class DeclarativeInterpreter implements Interpreter {
 
   interpretComponent(object: KubeObject): Outcome<Component[]> {
     const op: Operation = "InterpretComponent";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(script, "GetComponents", [object], 1);
-    if (!out.ok) return this.fail(op, `failed to run 'GetComponents' script: ${out.error}`);
+    const out = this.runRule(object, op, [object], 1, (e) => `failed to run 'GetComponents' script: ${e}`);
+    if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
     if (result.type === "nil") return ok([]);
     if (result.type !== "table") return this.fail(op, `expected result type 'table' or 'nil' from GetComponents, but got '${result.type}'`);
@@ -148,30 +155,24 @@ export class DeclarativeInterpreter implements Interpreter {
 
   reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
     const op: Operation = "ReviseReplica";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    return this.objectResult(op, this.run(script, "ReviseReplica", [object, replicas], 1), [object]);
+    return this.objectResult(op, this.runRule(object, op, [object, replicas], 1), [object]);
   }
 
   retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
     const op: Operation = "Retain";
-    const script = this.script(desired, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    return this.objectResult(op, this.run(script, "Retain", [desired, observed], 1), [desired, observed]);
+    return this.objectResult(op, this.runRule(desired, op, [desired, observed], 1), [desired, observed]);
   }
 
   /** `items` undefined or null passes nil to the script (a nil slice in Karmada); an empty array passes an empty table. */
   aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined | null): Outcome<KubeObject> {
     const op: Operation = "AggregateStatus";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
     // Karmada passes the items as they marshal (omitempty on every field but clusterName).
     const luaItems = items === undefined || items === null ? undefined : items.map(statusItemJson);
-    return this.objectResult(op, this.run(script, "AggregateStatus", [object, luaItems], 1), []);
+    return this.objectResult(op, this.runRule(object, op, [object, luaItems], 1), []);
   }
 
-  private objectResult(op: Operation, out: { ok: true; results: LuaResult[] } | { ok: false; error: string }, references: KubeObject[]): Outcome<KubeObject> {
-    if (!out.ok) return this.fail(op, out.error);
+  private objectResult(op: Operation, out: { ok: true; results: LuaResult[] } | { ok: false; outcome: Outcome<never> }, references: KubeObject[]): Outcome<KubeObject> {
+    if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
     if (result.type !== "table") return this.fail(op, `expect the returned requires type is table but got ${result.type}`);
     const converted = convertTable(result, references, true);
@@ -188,10 +189,8 @@ export class DeclarativeInterpreter implements Interpreter {
 
   interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
     const op: Operation = "InterpretStatus";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(script, "ReflectStatus", [object], 1);
-    if (!out.ok) return this.fail(op, out.error);
+    const out = this.runRule(object, op, [object], 1);
+    if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
     if (result.type !== "table") return this.fail(op, `expect the returned replica type is table but got ${result.type}`);
     const converted = convertTable(result, [], true);
@@ -201,10 +200,8 @@ export class DeclarativeInterpreter implements Interpreter {
 
   interpretHealth(object: KubeObject): Outcome<boolean> {
     const op: Operation = "InterpretHealth";
-    const script = this.script(object, op);
-    if (script === undefined) return this.fail(op, "rule is not enabled");
-    const out = this.run(script, "InterpretHealth", [object], 1);
-    if (!out.ok) return this.fail(op, out.error);
+    const out = this.runRule(object, op, [object], 1);
+    if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
     if (result.type !== "boolean") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[result.type]} is not bool`);
     return ok(result.value as boolean);
@@ -217,7 +214,7 @@ export class DeclarativeInterpreter implements Interpreter {
     const byName = new Map<string, DependentObjectReference>();
     const bySelector: DependentObjectReference[] = [];
     for (const script of scripts) {
-      const out = this.run(script, "GetDependencies", [object], 1);
+      const out = this.run(script, FUNCTION_OF[op]!, [object], 1);
       if (!out.ok) return this.fail(op, out.error);
       const [result] = out.results as [LuaResult];
       if (result.type !== "table") return this.fail(op, `expect the returned requires type is table but got ${result.type}`);
@@ -240,10 +237,6 @@ export class DeclarativeInterpreter implements Interpreter {
     }
     return ok(sortDependencies([...byName.values(), ...bySelector]));
   }
-}
-
-function kindOf(object: KubeObject): ResourceKind {
-  return { apiVersion: typeof object.apiVersion === "string" ? object.apiVersion : "", kind: typeof object.kind === "string" ? object.kind : "" };
 }
 
 /** Go's int32(float64) conversion as amd64 performs it. */
@@ -269,32 +262,6 @@ function convertTable(result: LuaResult, references: readonly JsonValue[], rootI
     return { ok: false, error: `encode lua result to json failed: ${result.encodeError ?? "no value"}` };
   }
   return { ok: true, value: repairEmptyTables(result.value, references, rootIsObject) };
-}
-
-/** validation.VerifyDependencies: apiVersion, kind, and a name or a label selector are required. */
-export function verifyDependencies(refs: readonly DependentObjectReference[]): string | undefined {
-  const errs: string[] = [];
-  refs.forEach((ref, i) => {
-    const p = `dependencies[${i}]`;
-    if (!ref.apiVersion) errs.push(`${p}.apiVersion: Invalid value: "": missing required apiVersion`);
-    if (!ref.kind) errs.push(`${p}.kind: Invalid value: "": missing required kind`);
-    if (!ref.name && ref.labelSelector === undefined) errs.push(`${p}: Invalid value: ${JSON.stringify(ref)}: dependency can not leave name and labelSelector all empty`);
-    for (const [j, req] of (ref.labelSelector?.matchExpressions ?? []).entries()) {
-      const q = `${p}.labelSelector.matchExpressions[${j}]`;
-      const values = req.values ?? [];
-      if ((req.operator === "In" || req.operator === "NotIn") && values.length === 0) errs.push(`${q}.values: Required value: must be specified when \`operator\` is 'In' or 'NotIn'`);
-      else if ((req.operator === "Exists" || req.operator === "DoesNotExist") && values.length > 0) errs.push(`${q}.values: Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`);
-      else if (!["In", "NotIn", "Exists", "DoesNotExist"].includes(req.operator)) errs.push(`${q}.operator: Invalid value: ${JSON.stringify(req.operator)}: not a valid selector operator`);
-    }
-  });
-  if (errs.length === 0) return undefined;
-  return errs.length === 1 ? errs[0] : `[${errs.join(", ")}]`;
-}
-
-/** Karmada's order: apiVersion, kind, namespace, name. */
-export function sortDependencies(refs: DependentObjectReference[]): DependentObjectReference[] {
-  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  return refs.sort((a, b) => cmp(a.apiVersion, b.apiVersion) || cmp(a.kind, b.kind) || cmp(a.namespace ?? "", b.namespace ?? "") || cmp(a.name ?? "", b.name ?? ""));
 }
 
 /** Creates a declarative interpreter over these customizations, with its own Lua VM. */

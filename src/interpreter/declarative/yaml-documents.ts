@@ -34,6 +34,21 @@ export function parseYamlDocuments(text: string): { documents: YamlDocument[]; e
   return retried.errors.length === 0 ? retried : first;
 }
 
+/**
+ * Reads the objects of `text` as kubectl reads a manifest: every document, a document that is a list
+ * (a `kind` ending in "List", with `items`) standing for its items. Each object carries the line of
+ * its document.
+ */
+export function parseYamlObjects(text: string): { objects: YamlDocument[]; errors: YamlError[] } {
+  const { documents, errors } = parseYamlDocuments(text);
+  const objects: YamlDocument[] = [];
+  for (const { value, line } of documents) {
+    const isList = typeof value === "object" && value !== null && !Array.isArray(value) && Array.isArray(value.items) && typeof value.kind === "string" && value.kind.endsWith("List");
+    for (const item of isList ? (value.items as JsonValue[]) : [value]) objects.push({ value: item, line });
+  }
+  return { objects, errors };
+}
+
 function parse(text: string): { documents: YamlDocument[]; errors: YamlError[] } {
   const documents: YamlDocument[] = [];
   const errors: YamlError[] = [];

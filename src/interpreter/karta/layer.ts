@@ -7,9 +7,11 @@
  * makes the bundled Kartas of Kubernetes' own kinds defer to Karmada's built-in interpreters.
  */
 import type { Definition, Diagnostic, Karta } from "../../definition/index.js";
-import type { KartaInterpreter, UNDECIDED } from "../framework.js";
+import type { KartaLayerContract, UNDECIDED } from "../framework.js";
 import {
   fail,
+  kindOf,
+  supportsSafely,
   type AggregatedStatusItem,
   type Component,
   type DependentObjectReference,
@@ -56,25 +58,13 @@ function isWrapped(s: KartaSource): s is { definition: Karta | Definition; defer
   return typeof s === "object" && s !== null && "definition" in s && !("spec" in s) && !("karta" in s);
 }
 
-function safeSupports(layer: OperationSupport, kind: ResourceKind, op: Operation): boolean {
-  try {
-    return layer.supports(kind, op);
-  } catch {
-    return false;
-  }
-}
-
-function kindOf(obj: KubeObject): ResourceKind {
-  return { apiVersion: typeof obj.apiVersion === "string" ? obj.apiVersion : "", kind: typeof obj.kind === "string" ? obj.kind : "" };
-}
-
 /**
  * The layer. Definitions are given highest priority first: the first definition of a kind serves
  * it, later ones for the same kind are reported as issues and left out (so that user definitions
  * given before the bundled ones replace them). A definition whose expressions do not compile is
  * reported and left out.
  */
-export class KartaLayer implements KartaInterpreter {
+export class KartaLayer implements KartaLayerContract {
   private readonly byKind = new Map<string, { workload: KartaWorkload; deferTo?: OperationSupport }>();
   /** Definitions left out, and why. */
   readonly issues: KartaLayerIssue[] = [];
@@ -116,15 +106,20 @@ export class KartaLayer implements KartaInterpreter {
   supports(kind: ResourceKind, op: Operation): boolean {
     const e = this.byKind.get(key(kind));
     if (!e || !e.workload.supports(op)) return false;
-    return !(e.deferTo && safeSupports(e.deferTo, kind, op));
+    return !(e.deferTo && supportsSafely(e.deferTo, kind, op));
   }
 
   /** The definition for the object, or the error an unsupported call gets. */
   private serving<T>(obj: KubeObject, op: Operation, run: (w: KartaWorkload) => Outcome<T>): Outcome<T> {
     const kind = kindOf(obj);
     const w = this.workloadFor(kind);
-    if (!w || !this.supports(kind, op)) return fail(op, `no Karta interprets ${op} for ${kind.kind} ${kind.apiVersion}`, undefined, KARTA_LAYER);
+    if (!w || !this.supports(kind, op)) return this.unsupported(obj, op);
     return run(w);
+  }
+
+  private unsupported<T>(obj: KubeObject, op: Operation): Outcome<T> {
+    const kind = kindOf(obj);
+    return fail(op, `no Karta interprets ${op} for ${kind.kind} ${kind.apiVersion}`, undefined, KARTA_LAYER);
   }
 
   interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
@@ -139,18 +134,20 @@ export class KartaLayer implements KartaInterpreter {
     return this.serving(object, "ReviseReplica", (w) => w.reviseReplica(object, replicas));
   }
 
+  // A Karta does not answer Retain, AggregateStatus or InterpretStatus (supports() says so): these
+  // give the error of an unsupported call.
   retain(desired: KubeObject, _observed: KubeObject): Outcome<KubeObject> {
     void _observed;
-    return this.serving(desired, "Retain", () => fail("Retain", "not supported", undefined, KARTA_LAYER));
+    return this.unsupported(desired, "Retain");
   }
 
   aggregateStatus(object: KubeObject, _items: AggregatedStatusItem[]): Outcome<KubeObject> {
     void _items;
-    return this.serving(object, "AggregateStatus", () => fail("AggregateStatus", "not supported", undefined, KARTA_LAYER));
+    return this.unsupported(object, "AggregateStatus");
   }
 
   interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
-    return this.serving(object, "InterpretStatus", () => fail("InterpretStatus", "not supported", undefined, KARTA_LAYER));
+    return this.unsupported(object, "InterpretStatus");
   }
 
   interpretHealth(object: KubeObject): Outcome<boolean | typeof UNDECIDED> {

@@ -27,7 +27,7 @@ import { evaluateStatus } from "../../interpret/status.js";
 import type { ComponentInstance, GenericStatus, PodTemplateSpec, Scale } from "../../interpret/types.js";
 import { evaluateWorkload, type WorkloadView } from "../../interpret/workload.js";
 import { accuratePodRequirements, podDependencies, replicaRequirements } from "../../resources/index.js";
-import { sortDependencies } from "../declarative/interpreter.js";
+import { sortDependencies } from "../dependencies.js";
 import { UNDECIDED } from "../framework.js";
 import {
   fail,

@@ -5,10 +5,18 @@
  * and gopher-lua's table iteration order.
  *
  * The chunk receives the kube library table (built by the host) as `...` and returns:
- * the ordered-table metatable, the script-base factory, the environment factory, and the real
- * collectgarbage (for the host only).
+ * the ordered-table metatable, the script-base factory, the environment factory, the real
+ * collectgarbage (for the host only), and the message handler of the host's calls.
+ *
+ * The prelude is loaded under its own chunk name ({@link PRELUDE_CHUNK}). An error raised inside
+ * one of its wrappers (a C function given a bad argument through `string.sub`, say) would otherwise
+ * carry the prelude's line and the wrapper's local name; the message handler puts the line of the
+ * script that made the call and the name the script called in their place.
  */
 import { ORDERED_CONSTRUCTOR } from "./rewrite.js";
+
+/** The chunk name the prelude is loaded under (scripts are loaded as "=<string>", as in Karmada). */
+export const PRELUDE_CHUNK = "=karta-prelude";
 
 /** Karmada's message for the base functions it removes. */
 export function notSupportedMessage(name: string): string {
@@ -43,6 +51,7 @@ local sformat, ssub, sfind = string.format, string.sub, string.find
 local tsort, tconcat = table.sort, table.concat
 local pcall0 = pcall
 local unpack = table.unpack
+local getinfo = debug.getinfo
 
 -- gopher-lua keeps positive integer keys below this bound in its array part, iterated in order.
 local ARRAY_LIMIT = 67108864
@@ -291,7 +300,8 @@ S.gmatch = guard2(S.gmatch)
 S.gfind = S.gmatch
 S.format = function(fmt, ...)
   checkLen(fmt)
-  return compatFormat(fmt, ...)
+  -- Not a tail call: the frame keeps the name the script called ("format") for error messages.
+  return (compatFormat(fmt, ...))
 end
 for _, name in ipairs({ "dump", "gsub", "rep" }) do
   local message = "The Lua function string." .. name .. " is not supported by Karmada. If you believe this function is essential for your use case, please submit an issue to let us know why you need it."
@@ -476,8 +486,33 @@ local function newEnv(b)
   return env
 end
 
+-- The message handler of the host's calls: an error raised inside the prelude gets the position
+-- of the script line that called into the prelude, and the name that line called, instead of the
+-- prelude's own line and local names. Other errors pass unchanged.
+local PRELUDE_POSITION = "^${PRELUDE_CHUNK.slice(1).replace(/-/g, "%-")}:%d+: "
+local function relocate(msg)
+  if type(msg) ~= "string" then return msg end
+  local _, e = sfind(msg, PRELUDE_POSITION)
+  if e == nil then return msg end
+  msg = ssub(msg, e + 1)
+  local called
+  local level = 2
+  while true do
+    local info = getinfo(level, "Sln")
+    if info == nil then return msg end
+    if info.source == "=<string>" then
+      local _, ne, head = sfind(msg, "^(bad argument #%d+ to ')[^']*'")
+      if ne ~= nil and called ~= nil then msg = head .. called .. "'" .. ssub(msg, ne + 1) end
+      if info.currentline > 0 then return "<string>:" .. info.currentline .. ": " .. msg end
+      return msg
+    end
+    called = info.name
+    level = level + 1
+  end
+end
+
 -- Tables the host creates from JSON get the ordering metatable too.
-return ORDERED, newScriptBase, newEnv, collectgarbage
+return ORDERED, newScriptBase, newEnv, collectgarbage, relocate
 `;
 
 /** The names of the base functions that raise "not supported". */

@@ -10,7 +10,7 @@
 import { LuaWasm } from "wasmoon";
 import type { JsonValue } from "../types.js";
 import { LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
-import { PRELUDE } from "./prelude.js";
+import { PRELUDE, PRELUDE_CHUNK } from "./prelude.js";
 import { rewriteTableConstructors } from "./rewrite.js";
 
 /** Bounds on one call. */
@@ -170,8 +170,6 @@ export interface LuaScript {
   readonly chunkRef: number;
   /** Registry reference of the script's base globals (its private library copies). */
   readonly baseRef: number;
-  /** The state the references belong to (a VM recreates its state after a host failure). */
-  readonly state: number;
 }
 
 /** Compilation outcome. */
@@ -190,12 +188,14 @@ export class LuaVM {
   private allocPtr = 0;
   private hookPtr = 0;
   private nameBuf = 0;
+  private preludeNameBuf = 0;
   private modeBuf = 0;
   // Registry references set up by the prelude.
   private orderedMtRef = 0;
   private newBaseRef = 0;
   private newEnvRef = 0;
   private gcRef = 0;
+  private handlerRef = 0;
   private deadlineMsgRef = 0;
   private budgetMsgRef = 0;
   private memoryMsgRef = 0;
@@ -208,7 +208,6 @@ export class LuaVM {
   private tripped: "deadline" | "budget" | "memory" | undefined;
   private inCall = false;
   private readonly scripts = new Map<string, LuaScript>();
-  private stateGeneration = 0;
 
   private constructor(loaded: LoadedModule, options: LuaVMOptions) {
     this.m = loaded.api;
@@ -237,6 +236,7 @@ export class LuaVM {
     this.L = L;
     this.conv = new LuaConverter(m, L);
     this.nameBuf = this.cString("=<string>");
+    this.preludeNameBuf = this.cString(PRELUDE_CHUNK);
     this.modeBuf = this.cString("t");
     m._luaL_openlibs(L);
     // The kube library table, passed to the prelude.
@@ -249,10 +249,11 @@ export class LuaVM {
       m._lua_rawset(L, -3);
     }
     const kubeIdx = m._lua_gettop(L);
-    const status = this.load(PRELUDE);
+    const status = this.load(PRELUDE, this.preludeNameBuf);
     if (status !== LUA_OK) throw new Error(`Lua prelude failed to load: ${this.popError()}`);
     m._lua_pushvalue(L, kubeIdx);
-    if (m._lua_pcallk(L, 1, 4, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
+    if (m._lua_pcallk(L, 1, 5, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
+    this.handlerRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     // Keep the real collectgarbage for the host (scripts get the "not supported" one).
     this.gcRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     this.newEnvRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
@@ -294,12 +295,12 @@ export class LuaVM {
     return ptr;
   }
 
-  private load(source: string): number {
+  private load(source: string, chunkName = this.nameBuf): number {
     const bytes = new TextEncoder().encode(source);
     const ptr = this.m._malloc(bytes.length + 1);
     this.m.HEAPU8.set(bytes, ptr);
     try {
-      return this.m._luaL_loadbufferx(this.L, ptr, bytes.length, this.nameBuf, this.modeBuf);
+      return this.m._luaL_loadbufferx(this.L, ptr, bytes.length, chunkName, this.modeBuf);
     } finally {
       this.m._free(ptr);
     }
@@ -421,7 +422,7 @@ export class LuaVM {
       return { ok: false, error };
     }
     const baseRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
-    const script: LuaScript = { source, chunkRef, baseRef, state: this.stateGeneration };
+    const script: LuaScript = { source, chunkRef, baseRef };
     if (this.scripts.size >= 512) {
       // Forget the oldest script (insertion order) to bound the registry.
       const [oldSource, old] = this.scripts.entries().next().value as [string, LuaScript];
@@ -440,8 +441,9 @@ export class LuaVM {
    * their position, and the deadline, instruction and memory messages.
    */
   call(script: LuaScript, fnName: string, args: (JsonValue | undefined)[], nResults: number): LuaCallOutcome {
-    if (script.state !== this.stateGeneration) {
-      // Compiled for a state this VM has since replaced: compile it again.
+    if (this.scripts.get(script.source) !== script) {
+      // Its references were released (the script left the cache, or the VM replaced its state after
+      // a host failure) and may now name other values: compile it again.
       const recompiled = this.compile(script.source);
       if (!recompiled.ok) return { ok: false, error: recompiled.error };
       script = recompiled.script;
@@ -482,16 +484,18 @@ export class LuaVM {
     const conv = this.conv;
     m._lua_checkstack(L, args.length + nResults + 8);
     const mt = this.pushOrderedMetatable(); // 1
+    m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.handlerRef));
+    const handler = m._lua_gettop(L); // 2: errors raised inside the prelude get the script's position
     // env = newEnv(scriptBase)
     m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.newEnvRef));
     m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(script.baseRef));
     if (m._lua_pcallk(L, 1, 1, 0, 0, 0) !== LUA_OK) return this.failure();
-    const env = m._lua_gettop(L); // 2
+    const env = m._lua_gettop(L); // 3
     // Run the chunk with env as its _ENV.
     m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(script.chunkRef));
     m._lua_pushvalue(L, env);
     m._lua_setupvalue(L, -2, 1);
-    if (m._lua_pcallk(L, 0, 0, 0, 0, 0) !== LUA_OK) return this.failure();
+    if (m._lua_pcallk(L, 0, 0, handler, 0, 0) !== LUA_OK) return this.failure();
     // Look the function up.
     conv.pushString(fnName);
     m._lua_gettable(L, env);
@@ -500,7 +504,7 @@ export class LuaVM {
     if (ft !== LUA_TFUNCTION) return { ok: false, error: `${fnName} is not a function: ${luaTypeName(ft)}` };
     for (const arg of args) conv.pushJson(arg, mt);
     const base = m._lua_gettop(L) - args.length; // the function's index
-    if (m._lua_pcallk(L, args.length, nResults, 0, 0, 0) !== LUA_OK) return this.failure();
+    if (m._lua_pcallk(L, args.length, nResults, handler, 0, 0) !== LUA_OK) return this.failure();
     const results: LuaResult[] = [];
     for (let i = 0; i < nResults; i++) {
       const idx = base + i;
@@ -544,7 +548,6 @@ export class LuaVM {
 
   private reset(): void {
     this.closeState();
-    this.stateGeneration++;
     this.scripts.clear();
     this.open();
   }
@@ -556,6 +559,7 @@ export class LuaVM {
     this.m._lua_close(this.L);
     this.conv.dispose();
     this.m._free(this.nameBuf);
+    this.m._free(this.preludeNameBuf);
     this.m._free(this.modeBuf);
     for (const ptr of this.fnPointers) this.m.removeFunction(ptr);
     this.fnPointers.length = 0;

@@ -2,8 +2,10 @@
  * Shared helpers of the built-in (native) interpreters: reading fields the way Karmada's typed
  * conversions read them, copying without mutating inputs, and writing statuses with Go's `omitempty`.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Operation, Outcome } from "../types.js";
 import { fail, ok } from "../types.js";
+import { verifyDependencies as verifyReferences } from "../dependencies.js";
 
 /** A loosely typed JSON object for reading and building Kubernetes objects. */
 export type Obj = Record<string, any>;
@@ -109,25 +111,20 @@ export function nativeFail<T>(operation: Operation, message: string, path?: stri
   return fail<T>(operation, message, path, LAYER);
 }
 
-/** Karmada's VerifyDependencies: every reference needs apiVersion, kind, and a name or a labelSelector. */
+/** Karmada's VerifyDependencies over the references a native interpreter found. */
 export function verifyDependencies(deps: DependentObjectReference[]): Outcome<DependentObjectReference[]> {
-  const errors: string[] = [];
-  deps.forEach((d, i) => {
-    if (!d.apiVersion) errors.push(`dependencies[${i}].apiVersion: Invalid value: "": missing required apiVersion`);
-    if (!d.kind) errors.push(`dependencies[${i}].kind: Invalid value: "": missing required kind`);
-    if (!d.name && d.labelSelector === undefined) {
-      errors.push(`dependencies[${i}]: Invalid value: ${JSON.stringify(d)}: dependency can not leave name and labelSelector all empty`);
-    }
-  });
-  if (errors.length === 0) return ok(deps);
-  return nativeFail("InterpretDependency", errors.length === 1 ? (errors[0] as string) : `[${errors.join(", ")}]`);
+  const invalid = verifyReferences(deps);
+  return invalid === undefined ? ok(deps) : nativeFail("InterpretDependency", invalid);
 }
 
-/** The object with `status` replaced (a new object). */
-export function withStatusReplaced(obj: KubeObject, status: Obj): KubeObject {
+/**
+ * AggregateStatus's result: a copy of the object with `status` as its status, or unchanged when
+ * `unchanged` (by default: the old status deep-equals the new one; Karmada then skips the update).
+ */
+export function withAggregatedStatus(obj: KubeObject, status: Obj, unchanged = isDeepStrictEqual(getObject(obj, "status") ?? {}, status)): Outcome<KubeObject> {
   const out = clone(obj) as Obj;
-  out["status"] = status;
-  return out as KubeObject;
+  if (!unchanged) out["status"] = status;
+  return ok(out as KubeObject);
 }
 
 /** The whole `status` of an object, as Karmada's default InterpretStatus reflects it. */

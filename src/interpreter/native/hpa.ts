@@ -1,6 +1,6 @@
 /** Built-in interpretation of autoscaling/v2 HorizontalPodAutoscaler. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, getObject, intOr0, ok, withStatus } from "./common.js";
+import { type Obj, getObject, intOr0, ok, withStatus, withAggregatedStatus } from "./common.js";
 
 /** The replica counts as Go writes an HPA status holding only them (currentMetrics has no omitempty). */
 function hpaStatus(current: number, desired: number): Obj {
@@ -25,12 +25,7 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
   const onlyCounts = Object.entries(old).every(
     ([k, v]) => k === "currentReplicas" || k === "desiredReplicas" || (k === "currentMetrics" && v === null),
   );
-  if (onlyCounts && intOr0(old, "currentReplicas") === current && intOr0(old, "desiredReplicas") === desired) {
-    return ok(clone(obj));
-  }
-  const out = clone(obj) as Obj;
-  out["status"] = next;
-  return ok(out as KubeObject);
+  return withAggregatedStatus(obj, next, onlyCounts && intOr0(old, "currentReplicas") === current && intOr0(old, "desiredReplicas") === desired);
 }
 
 /** InterpretStatus: currentReplicas and desiredReplicas. */

@@ -3,19 +3,21 @@
  * {@link Interpreter} that dispatches to the per-kind functions. Every function is pure: inputs are
  * never modified, results and errors are values.
  */
-import type {
-  AggregatedStatusItem,
-  Component,
-  DependentObjectReference,
-  Interpreter,
-  JsonValue,
-  KubeObject,
-  Operation,
-  Outcome,
-  ReplicaResult,
-  ResourceKind,
+import {
+  kindOf,
+  notFoundMessage,
+  type AggregatedStatusItem,
+  type Component,
+  type DependentObjectReference,
+  type Interpreter,
+  type JsonValue,
+  type KubeObject,
+  type Operation,
+  type Outcome,
+  type ReplicaResult,
+  type ResourceKind,
 } from "../types.js";
-import { nativeFail, reflectWholeStatus, stringField } from "./common.js";
+import { nativeFail, reflectWholeStatus } from "./common.js";
 import * as cronjob from "./cronjob.js";
 import * as daemonset from "./daemonset.js";
 import * as deployment from "./deployment.js";
@@ -163,21 +165,8 @@ export function nativeSupports(kind: ResourceKind, op: Operation): boolean {
   return method !== undefined && nativeHandlers(kind)?.[method] !== undefined;
 }
 
-function kindOf(obj: KubeObject): ResourceKind {
-  return { apiVersion: stringField(obj, "apiVersion"), kind: stringField(obj, "kind") };
-}
-
-/** Go's GroupVersionKind.String(), as Karmada's "not found" errors quote it. */
-function gvkString(kind: ResourceKind): string {
-  const slash = kind.apiVersion.indexOf("/");
-  const group = slash < 0 ? "" : kind.apiVersion.slice(0, slash);
-  const version = slash < 0 ? kind.apiVersion : kind.apiVersion.slice(slash + 1);
-  return `${group}/${version}, Kind=${kind.kind}`;
-}
-
 function notFound<T>(op: Operation, obj: KubeObject): Outcome<T> {
-  if (op === "InterpretDependency") return nativeFail(op, `default interpreter for operation ${op} not found`);
-  return nativeFail(op, `default ${op} interpreter for ${JSON.stringify(gvkString(kindOf(obj)))} not found`);
+  return nativeFail(op, notFoundMessage(op, kindOf(obj)));
 }
 
 /** Options of the native layer. */

@@ -1,7 +1,7 @@
 /** Built-in interpretation of networking.k8s.io/v1 Ingress. */
 import { isDeepStrictEqual } from "node:util";
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome } from "../types.js";
-import { type Obj, asObjectArray, clone, getField, getObject, namespaceOf, ok, verifyDependencies, withStatus } from "./common.js";
+import { type Obj, asObjectArray, getField, getObject, namespaceOf, ok, verifyDependencies, withStatus, withAggregatedStatus } from "./common.js";
 import { dedupeAndSortIngressPoints, hasAddress, normalizeIngressPoint } from "./load-balancer.js";
 
 function lbStatus(points: Obj[]): Obj {
@@ -13,12 +13,7 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
   const points = withStatus(items).flatMap((i) => asObjectArray(getField(i.status, "loadBalancer", "ingress")));
   const next = lbStatus(dedupeAndSortIngressPoints(points, false));
   const oldPoints = asObjectArray(getField(obj, "status", "loadBalancer", "ingress")).map((p) => normalizeIngressPoint(p, false));
-  if (isDeepStrictEqual(lbStatus(oldPoints), next) && Object.keys(getObject(obj, "status") ?? {}).every((k) => k === "loadBalancer")) {
-    return ok(clone(obj));
-  }
-  const out = clone(obj) as Obj;
-  out["status"] = next;
-  return ok(out as KubeObject);
+  return withAggregatedStatus(obj, next, isDeepStrictEqual(lbStatus(oldPoints), next) && Object.keys(getObject(obj, "status") ?? {}).every((k) => k === "loadBalancer"));
 }
 
 /** InterpretHealth: healthy once the load balancer has an IP or hostname. */

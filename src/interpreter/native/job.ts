@@ -13,6 +13,7 @@ import {
   nativeFail,
   ok,
   setField,
+  withAggregatedStatus,
   withStatus,
 } from "./common.js";
 import { formatTime, normalizeTime, parseTime } from "./time.js";
@@ -168,12 +169,7 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[], 
   if (active) status["active"] = active;
   if (succeeded) status["succeeded"] = succeeded;
   if (failed) status["failed"] = failed;
-  if (isDeepStrictEqual(reportedJobStatus(oldStatus), status) && Object.keys(oldStatus).every((k) => k in status)) {
-    return ok(clone(obj));
-  }
-  const out = clone(obj) as Obj;
-  out["status"] = status;
-  return ok(out as KubeObject);
+  return withAggregatedStatus(obj, status, isDeepStrictEqual(reportedJobStatus(oldStatus), status) && Object.keys(oldStatus).every((k) => k in status));
 }
 
 /** InterpretStatus: active, succeeded, failed, conditions, startTime and completionTime. */

@@ -1,7 +1,6 @@
 /** Built-in interpretation of policy/v1 PodDisruptionBudget. */
-import { isDeepStrictEqual } from "node:util";
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, getObject, intOr0, ok, withStatus } from "./common.js";
+import { type Obj, getObject, intOr0, ok, withStatus, withAggregatedStatus } from "./common.js";
 import { normalizeTime } from "./time.js";
 
 const COUNTERS = ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"] as const;
@@ -25,10 +24,7 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
     }
   }
   const next = pdbStatus(disrupted, counters);
-  if (isDeepStrictEqual(getObject(obj, "status") ?? {}, next)) return ok(clone(obj));
-  const out = clone(obj) as Obj;
-  out["status"] = next;
-  return ok(out as KubeObject);
+  return withAggregatedStatus(obj, next);
 }
 
 /** InterpretStatus: the disruption counters and disrupted pods. */

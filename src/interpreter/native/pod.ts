@@ -1,7 +1,7 @@
 /** Built-in interpretation of v1 Pod. */
 import { podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome, ReplicaResult } from "../types.js";
-import { type Obj, asObjectArray, clone, getObject, namespaceOf, ok, stringField, verifyDependencies } from "./common.js";
+import { type Obj, asObjectArray, clone, getObject, namespaceOf, ok, stringField, verifyDependencies, withAggregatedStatus } from "./common.js";
 import { templateRequirements } from "./workload.js";
 
 /** InterpretReplica: a Pod is one replica, with the requirements of its own spec. */
@@ -84,9 +84,7 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
   if (phase !== undefined) status["phase"] = phase;
   if (initContainerStatuses.length > 0) status["initContainerStatuses"] = initContainerStatuses;
   if (containerStatuses.length > 0) status["containerStatuses"] = containerStatuses;
-  const out = clone(obj) as Obj;
-  out["status"] = status;
-  return ok(out as KubeObject);
+  return withAggregatedStatus(obj, status, false);
 }
 
 /** InterpretHealth: Succeeded, or Running with the Ready condition True. */

@@ -1,7 +1,6 @@
 /** Built-in interpretation of v1 PersistentVolume. */
-import { isDeepStrictEqual } from "node:util";
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, getObject, ok, setField } from "./common.js";
+import { type Obj, clone, getObject, ok, setField, withAggregatedStatus } from "./common.js";
 
 /** Retain: the claim the member cluster bound the volume to. */
 export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
@@ -22,8 +21,5 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
   }
   const phase = PRECEDENCE.find((p) => phases.has(p));
   const next: Obj = phase === undefined ? {} : { phase };
-  if (isDeepStrictEqual(getObject(obj, "status") ?? {}, next)) return ok(clone(obj));
-  const out = clone(obj) as Obj;
-  out["status"] = next;
-  return ok(out as KubeObject);
+  return withAggregatedStatus(obj, next);
 }

@@ -1,7 +1,6 @@
 /** Built-in interpretation of v1 PersistentVolumeClaim. */
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, getObject, ok, setField, stringField, withStatus } from "./common.js";
-import { isDeepStrictEqual } from "node:util";
+import { type Obj, clone, ok, setField, stringField, withStatus, withAggregatedStatus } from "./common.js";
 
 /** Retain: the volume the member cluster bound the claim to. */
 export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
@@ -23,10 +22,7 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
     if (p !== "Bound") phase = p;
   }
   const next: Obj = phase === "" ? {} : { phase };
-  if (isDeepStrictEqual(getObject(obj, "status") ?? {}, next)) return ok(clone(obj));
-  const out = clone(obj) as Obj;
-  out["status"] = next;
-  return ok(out as KubeObject);
+  return withAggregatedStatus(obj, next);
 }
 
 /** InterpretHealth: healthy when Bound. */

@@ -1,7 +1,7 @@
 /** Built-in interpretation of v1 Service. */
 import { isDeepStrictEqual } from "node:util";
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, asObjectArray, clone, getField, getObject, ok, setField, stringField, withStatus } from "./common.js";
+import { type Obj, asObjectArray, clone, getField, getObject, ok, setField, stringField, withStatus, withAggregatedStatus } from "./common.js";
 import { dedupeAndSortIngressPoints, hasAddress, normalizeIngressPoint } from "./load-balancer.js";
 
 /** Retain: the member cluster's healthCheckNodePort (when positive) and clusterIP (when set). */
@@ -27,10 +27,7 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
   const oldPoints = asObjectArray(getField(obj, "status", "loadBalancer", "ingress")).map((p) => normalizeIngressPoint(p, true));
   const old = getObject(obj, "status") ?? {};
   const oldHasOthers = Object.keys(old).some((k) => k !== "loadBalancer");
-  if (!oldHasOthers && isDeepStrictEqual(lbStatus(oldPoints), next)) return ok(clone(obj));
-  const out = clone(obj) as Obj;
-  out["status"] = next;
-  return ok(out as KubeObject);
+  return withAggregatedStatus(obj, next, !oldHasOthers && isDeepStrictEqual(lbStatus(oldPoints), next));
 }
 
 /** InterpretStatus: a LoadBalancer Service's load-balancer status; nothing for other types. */

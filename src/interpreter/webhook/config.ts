@@ -3,8 +3,8 @@
  * objects, and choosing the hook that answers an operation for a kind — the first matching hook in
  * "<configuration>/<webhook>" order, as Karmada's webhook interpreter does.
  */
-import { parseYamlDocuments } from "../declarative/yaml-documents.js";
-import type { JsonValue, Operation, ResourceKind } from "../types.js";
+import { parseYamlObjects } from "../declarative/yaml-documents.js";
+import { splitApiVersion, type JsonValue, type Operation, type ResourceKind } from "../types.js";
 
 /** `ServiceReference`: a webhook reached through a Service of the cluster. */
 export interface ServiceReference {
@@ -190,15 +190,12 @@ function checkRule(rule: JsonValue, p: string, issue: (path: string, message: st
 /** Reads configurations from YAML or JSON text (several documents, or a `List`). */
 export function parseWebhookConfigurations(text: string, file: string): { configurations: ResourceInterpreterWebhookConfiguration[]; issues: WebhookConfigIssue[] } {
   const out = { configurations: [] as ResourceInterpreterWebhookConfiguration[], issues: [] as WebhookConfigIssue[] };
-  const { documents, errors } = parseYamlDocuments(text);
+  const { objects, errors } = parseYamlObjects(text);
   for (const err of errors) out.issues.push({ file, line: err.line, path: "", message: err.message });
-  for (const { value, line } of documents) {
-    const items = isObject(value) && Array.isArray(value.items) && typeof value.kind === "string" && value.kind.endsWith("List") ? value.items : [value];
-    for (const item of items) {
-      const { configuration, issues } = parseWebhookConfigurationObject(item, file, line);
-      out.issues.push(...issues);
-      if (configuration) out.configurations.push(configuration);
-    }
+  for (const { value, line } of objects) {
+    const { configuration, issues } = parseWebhookConfigurationObject(value, file, line);
+    out.issues.push(...issues);
+    if (configuration) out.configurations.push(configuration);
   }
   return out;
 }
@@ -210,11 +207,7 @@ export function webhookAccessors(configurations: readonly ResourceInterpreterWeb
   return out.sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
 }
 
-/** The group and version of an apiVersion ("apps/v1" → apps, v1; "v1" → "", v1). */
-export function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf("/");
-  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
+export { splitApiVersion };
 
 const matchesOne = (list: readonly string[], value: string): boolean => list.some((x) => x === "*" || x === value);
 

@@ -5,10 +5,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { toComponents, toDependencies, toReplicaRequirements } from "../declarative/typed.js";
-import { verifyDependencies } from "../declarative/interpreter.js";
+import { verifyDependencies } from "../dependencies.js";
 import {
   fail,
+  kindOf,
   ok,
+  splitApiVersion,
   type AggregatedStatusItem,
   type Component,
   type DependentObjectReference,
@@ -20,7 +22,7 @@ import {
   type ReplicaResult,
   type ResourceKind,
 } from "../types.js";
-import { DEFAULT_TIMEOUT_SECONDS, firstRelevantHook, splitApiVersion, webhookAccessors, type ResourceInterpreterWebhookConfiguration, type WebhookAccessor } from "./config.js";
+import { DEFAULT_TIMEOUT_SECONDS, firstRelevantHook, webhookAccessors, type ResourceInterpreterWebhookConfiguration, type WebhookAccessor } from "./config.js";
 import { applyJsonPatch, decodeJsonPatch } from "../../jsonpatch/index.js";
 import { postJson, resolveEndpoint, type PostOutcome, type ServiceResolver, type WebhookEndpoint } from "./transport.js";
 
@@ -85,16 +87,12 @@ function str(v: JsonValue | undefined): string {
   return typeof v === "string" ? v : "";
 }
 
-function kindOf(obj: KubeObject): ResourceKind {
-  return { apiVersion: str(obj.apiVersion), kind: str(obj.kind) };
-}
-
 /** The checked fields of a successful response. */
 interface ResponseAttributes {
   response: { [k: string]: JsonValue };
 }
 
-type Verified = { ok: true; value: ResponseAttributes } | { ok: false; error: string; wrap: boolean };
+type Verified = { ok: true; value: ResponseAttributes } | { ok: false; error: string };
 
 /** Karmada's VerifyResourceInterpreterContext plus the decoding Go's unmarshal would do. */
 export function verifyResponse(uid: string, op: Operation, status: number, body: string): Verified {
@@ -102,25 +100,25 @@ export function verifyResponse(uid: string, op: Operation, status: number, body:
   try {
     parsed = JSON.parse(body);
   } catch (e) {
-    if (status < 200 || status > 299) return { ok: false, error: `failed to call webhook: the server responded with the status code ${status} but did not return more information`, wrap: true };
-    return { ok: false, error: `failed to call webhook: ${(e as Error).message}`, wrap: true };
+    if (status < 200 || status > 299) return { ok: false, error: `failed to call webhook: the server responded with the status code ${status} but did not return more information` };
+    return { ok: false, error: `failed to call webhook: ${(e as Error).message}` };
   }
   if (status < 200 || status > 299) {
     const message = isObject(parsed) && typeof parsed.message === "string" ? parsed.message : `the server responded with the status code ${status} but did not return more information`;
-    return { ok: false, error: `failed to call webhook: ${message}`, wrap: true };
+    return { ok: false, error: `failed to call webhook: ${message}` };
   }
-  if (!isObject(parsed)) return { ok: false, error: "failed to call webhook: json: cannot unmarshal non-object into Go value of type v1alpha1.ResourceInterpreterContext", wrap: true };
+  if (!isObject(parsed)) return { ok: false, error: "failed to call webhook: json: cannot unmarshal non-object into Go value of type v1alpha1.ResourceInterpreterContext" };
   if (parsed.apiVersion !== CONTEXT_API_VERSION || parsed.kind !== CONTEXT_KIND) {
-    return { ok: false, error: `reveived invalid webhook response: unexpected response type ${JSON.stringify(`${str(parsed.apiVersion as JsonValue)}, Kind=${str(parsed.kind as JsonValue)}`)}`, wrap: true };
+    return { ok: false, error: `reveived invalid webhook response: unexpected response type ${JSON.stringify(`${str(parsed.apiVersion as JsonValue)}, Kind=${str(parsed.kind as JsonValue)}`)}` };
   }
-  const invalid = (m: string): Verified => ({ ok: false, error: `reveived invalid webhook response: ${m}`, wrap: true });
+  const invalid = (m: string): Verified => ({ ok: false, error: `reveived invalid webhook response: ${m}` });
   const r = parsed.response;
   if (!isObject(r)) return invalid("webhook response was absent");
   if (str(r.uid) !== uid) return invalid(`expected response.uid ${JSON.stringify(uid)}, got ${JSON.stringify(str(r.uid))}`);
   if (r.successful !== true) {
     if (!isObject(r.status)) return invalid("webhook require response.status when response.successful is false");
     const code = typeof r.status.code === "number" ? r.status.code : 0;
-    return { ok: false, error: `webhook call failed, get status code: ${code}, msg: ${str(r.status.message)}`, wrap: true };
+    return { ok: false, error: `webhook call failed, get status code: ${code}, msg: ${str(r.status.message)}` };
   }
   switch (op) {
     case "InterpretReplica":
