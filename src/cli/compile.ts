@@ -20,6 +20,7 @@ import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
 import type { CompileIssue } from "../scheduling/karta/issues.js";
 import type { SchedulingIntent } from "../scheduling/karta/options.js";
 import { listInputFiles } from "../files/index.js";
+import { commandLine } from "./args.js";
 import { InputError, isPodLike, parseObjects, pickDefinition } from "./objects.js";
 import { readSource, type CliIO } from "./io.js";
 
@@ -73,17 +74,8 @@ interface Options extends SchedulingIntent {
 
 function parseArgs(args: string[]): Options | "help" | { error: string } {
   const o: Options = { pods: [], output: "yaml", podPatches: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string | undefined => {
-      if (eq > 0) return a.slice(eq + 1);
-      const v = args[i + 1];
-      if (v === undefined) return undefined;
-      i++;
-      return v;
-    };
+  for (const arg of commandLine(args)) {
+    const { flag, value } = arg;
     const need = (what: string): string | { error: string } => {
       const v = value();
       return v === undefined || v === "" ? { error: `${flag} needs ${what}` } : v;
@@ -137,7 +129,7 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
         o.podPatches = true;
         break;
       default:
-        return { error: `unknown argument '${a}'` };
+        return { error: `unknown argument '${arg.text}'` };
     }
   }
   if (!o.object) return { error: "a workload object is required (-f FILE)" };

@@ -15,6 +15,7 @@ import {
 } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
 import { listInputFiles } from "../files/index.js";
+import { commandLine } from "./args.js";
 import { CliIO, readSource } from "./io.js";
 import { InputError, isPodLike, parseObjects, pickDefinition } from "./objects.js";
 
@@ -60,17 +61,8 @@ interface Options {
 
 function parseArgs(args: string[]): Options | "help" | { error: string } {
   const o: Options = { pods: [], children: [], output: "tree" };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string | undefined => {
-      if (eq > 0) return a.slice(eq + 1);
-      const v = args[i + 1];
-      if (v === undefined) return undefined;
-      i++;
-      return v;
-    };
+  for (const arg of commandLine(args)) {
+    const { flag, value } = arg;
     switch (flag) {
       case "-h":
       case "--help":
@@ -113,11 +105,11 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
         const v = value();
         if (v === "suspend" || v === "resume") o.patch = { op: v };
         else if (v === "set-scheduler" || v === "set-priority-class") {
-          const name = args[++i];
+          const name = arg.operand();
           if (name === undefined || name === "") return { error: `--patch ${v} needs a NAME` };
           o.patch = { op: "field", field: v === "set-scheduler" ? { field: "schedulerName", value: name } : { field: "priorityClassName", value: name } };
         } else if (v === "set-label" || v === "set-annotation") {
-          const kv = args[++i];
+          const kv = arg.operand();
           const at = kv?.indexOf("=") ?? -1;
           if (kv === undefined || at <= 0) return { error: `--patch ${v} needs KEY=VALUE` };
           const key = kv.slice(0, at);
@@ -127,7 +119,7 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
         break;
       }
       default:
-        return { error: `unknown argument '${a}'` };
+        return { error: `unknown argument '${arg.text}'` };
     }
   }
   if (!o.definition) return { error: "a definition is required (-d FILE)" };

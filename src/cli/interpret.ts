@@ -20,6 +20,7 @@ import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, 
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 import { listInputFiles } from "../files/index.js";
+import { commandLine } from "./args.js";
 import { CliIO, readSource } from "./io.js";
 import { OutputBuffer } from "./output.js";
 
@@ -79,18 +80,12 @@ class InputError extends Error {}
 
 function parseArgs(args: string[]): InterpretOptions | "help" {
   const o: InterpretOptions = { filenames: [], recursive: false, statusFiles: [], desiredReplica: 0, check: false, showLayer: false };
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i]!;
-    let inline: string | undefined;
-    const eq = a.indexOf("=");
-    if (a.startsWith("--") && eq > 0) {
-      inline = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
+  for (const arg of commandLine(args)) {
+    const a = arg.flag;
     const value = (): string => {
-      if (inline !== undefined) return inline;
-      if (i + 1 >= args.length) throw new UsageError(`flag needs an argument: ${a}`);
-      return args[++i]!;
+      const v = arg.value();
+      if (v === undefined) throw new UsageError(`flag needs an argument: ${a}`);
+      return v;
     };
     switch (a) {
       case "-h":
