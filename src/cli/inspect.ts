@@ -5,19 +5,11 @@
  * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
  */
 import { stringify } from "yaml";
-import {
-  formatDiagnostic,
-  loadDefinitions,
-  sortDiagnostics,
-  validateDefinition,
-  type Definition,
-  type Diagnostic,
-} from "../definition/index.js";
+import { formatDiagnostic, sortDiagnostics } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
-import { listInputFiles } from "../files/index.js";
 import { commandLine } from "./args.js";
-import { CliIO, readSource } from "./io.js";
-import { InputError, isPodLike, parseObjects, pickDefinition } from "./objects.js";
+import type { CliIO } from "./io.js";
+import { InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -d DEFINITION -f OBJECT [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
@@ -151,29 +143,15 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     io.stderr(`karta inspect: ${parsed.error}\n\nRun 'karta inspect --help' for usage.\n`);
     return 2;
   }
-  const read = async (file: string): Promise<string> => {
-    try {
-      return await readSource(io, file);
-    } catch (err) {
-      throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-
-  let definitions: Definition[];
   let object: unknown;
-  const pods: unknown[] = [];
-  const children: unknown[] = [];
-  const loadDiagnostics: Diagnostic[] = [];
+  let loaded: Awaited<ReturnType<typeof readDefinitions>>;
+  let pods: unknown[];
+  let children: unknown[];
   try {
-    const defName = parsed.definition === "-" ? "<stdin>" : parsed.definition!;
-    const loaded = loadDefinitions(await read(parsed.definition!), defName);
-    definitions = loaded.definitions;
-    loadDiagnostics.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
-    const objects = parseObjects(await read(parsed.object!), parsed.object!);
-    if (objects.length !== 1) throw new InputError(`${parsed.object}: expected one workload object, found ${objects.length}`);
-    object = objects[0];
-    for (const source of parsed.pods) for (const file of listInputFiles([source], { recursive: true })) pods.push(...parseObjects(await read(file), file).filter(isPodLike));
-    for (const source of parsed.children) for (const file of listInputFiles([source], { recursive: true })) children.push(...parseObjects(await read(file), file));
+    loaded = await readDefinitions(io, parsed.definition!);
+    object = await readWorkloadObject(io, parsed.object!);
+    pods = (await readObjects(io, parsed.pods, isPodLike)).map((p) => p.object);
+    children = (await readObjects(io, parsed.children)).map((c) => c.object);
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);
@@ -182,18 +160,8 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  if (definitions.length === 0) {
-    for (const d of sortDiagnostics(loadDiagnostics)) io.stderr(formatDiagnostic(d) + "\n");
-    io.stderr(`karta inspect: no Karta definition found in ${parsed.definition}\n`);
-    return loadDiagnostics.length > 0 ? 1 : 2;
-  }
-  const definition = pickDefinition(definitions, object);
-  const problems = sortDiagnostics([...loadDiagnostics.filter((d) => d.source?.file === definition.file), ...validateDefinition(definition, { lint: false })]).filter((d) => d.severity === "error");
-  if (problems.length > 0) {
-    for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
-    io.stderr(`karta inspect: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
-    return 1;
-  }
+  const definition = usableDefinition("inspect", io, parsed.definition!, loaded, object);
+  if (typeof definition === "number") return definition;
 
   const interpreter = compileInterpreter(definition);
   if (parsed.patch) {
