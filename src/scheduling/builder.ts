@@ -44,11 +44,13 @@ import {
   WORKLOAD_MAX_TREE_DEPTH,
   type CompositePodGroup,
   type CompositePodGroupSchedulingPolicy,
+  type CompositePodGroupSpec,
   type CompositePodGroupTemplate,
   type DisruptionMode,
   type OwnerReference,
   type PodGroup,
   type PodGroupSchedulingPolicy,
+  type PodGroupSpec,
   type PodGroupTemplate,
   type Workload,
 } from "./types.js";
@@ -177,15 +179,8 @@ export class WorkloadBuilder {
       apiVersion: SCHEDULING_V1BETA1,
       kind: "PodGroup",
       metadata: this.groupMetadata(podGroupName, workload),
-      spec: {
-        ...(placement.parentCompositePodGroupName !== undefined ? { parentCompositePodGroupName: placement.parentCompositePodGroupName } : {}),
-        workloadRef: { workloadName: workload.metadata.name ?? "", templateName: tmpl.name },
-        schedulingPolicy: structuredClone(tmpl.schedulingPolicy),
-      },
+      spec: runtimeSpec(tmpl, workload, placement),
     };
-    copyOptional(tmpl, pg.spec, ["schedulingConstraints", "disruptionMode", "priority", "preemptionPolicy"]);
-    if (tmpl.resourceClaims !== undefined && tmpl.resourceClaims.length > 0) pg.spec.resourceClaims = structuredClone(tmpl.resourceClaims);
-    if (tmpl.priorityClassName) pg.spec.priorityClassName = tmpl.priorityClassName;
     return ok(pg);
   }
 
@@ -206,14 +201,8 @@ export class WorkloadBuilder {
       apiVersion: SCHEDULING_V1ALPHA3,
       kind: "CompositePodGroup",
       metadata: this.groupMetadata(name, workload),
-      spec: {
-        ...(placement.parentCompositePodGroupName !== undefined ? { parentCompositePodGroupName: placement.parentCompositePodGroupName } : {}),
-        workloadRef: { workloadName: workload.metadata.name ?? "", templateName: tmpl.name },
-        schedulingPolicy: structuredClone(tmpl.schedulingPolicy),
-      },
+      spec: runtimeSpec(tmpl, workload, placement),
     };
-    copyOptional(tmpl, cpg.spec, ["schedulingConstraints", "disruptionMode", "priority", "preemptionPolicy"]);
-    if (tmpl.priorityClassName) cpg.spec.priorityClassName = tmpl.priorityClassName;
     return ok(cpg);
   }
 
@@ -512,8 +501,19 @@ export function collectTemplates(workload: Workload): {
   return { leaves, composites };
 }
 
-function copyOptional<S extends object, D extends object>(src: S, dst: D, keys: readonly string[]): void {
-  const s = src as Record<string, unknown>;
-  const d = dst as Record<string, unknown>;
-  for (const k of keys) if (s[k] !== undefined) d[k] = structuredClone(s[k]);
+/**
+ * A runtime group's spec: its links to the Workload's template (and to its parent group), then copies of
+ * the template's scheduling fields (empty claim lists and priority class names left out).
+ */
+function runtimeSpec(tmpl: PodGroupTemplate, workload: Workload, placement: GroupPlacement): PodGroupSpec;
+function runtimeSpec(tmpl: CompositePodGroupTemplate, workload: Workload, placement: GroupPlacement): CompositePodGroupSpec;
+function runtimeSpec(tmpl: PodGroupTemplate | CompositePodGroupTemplate, workload: Workload, placement: GroupPlacement): PodGroupSpec | CompositePodGroupSpec {
+  const spec: Record<string, unknown> = {};
+  if (placement.parentCompositePodGroupName !== undefined) spec.parentCompositePodGroupName = placement.parentCompositePodGroupName;
+  spec.workloadRef = { workloadName: workload.metadata.name ?? "", templateName: tmpl.name };
+  spec.schedulingPolicy = structuredClone(tmpl.schedulingPolicy);
+  for (const k of ["schedulingConstraints", "disruptionMode", "priority", "preemptionPolicy"] as const) if (tmpl[k] !== undefined) spec[k] = structuredClone(tmpl[k]);
+  if ("resourceClaims" in tmpl && tmpl.resourceClaims !== undefined && tmpl.resourceClaims.length > 0) spec.resourceClaims = structuredClone(tmpl.resourceClaims);
+  if (tmpl.priorityClassName) spec.priorityClassName = tmpl.priorityClassName;
+  return spec as unknown as PodGroupSpec | CompositePodGroupSpec;
 }
