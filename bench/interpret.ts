@@ -4,7 +4,7 @@
  * the same run, with the bundled Kartas of both kinds. Target: interpreting costs at most half of parsing
  * (ratio ≥ 2).
  */
-import { compileInterpreter, type KartaInterpreter } from "../src/interpret/index.js";
+import { compileInterpreter, type CompiledInterpreter } from "../src/interpret/index.js";
 import { bundledDefinition, type BenchResult } from "./harness.js";
 
 /** Seconds per call of `fn`, the best of `runs` timed runs after a warm-up. */
@@ -163,7 +163,7 @@ function pytorchWorkload(workers: number): { object: object; pods: object[] } {
   return { object, pods };
 }
 
-function measure(name: string, interpreter: KartaInterpreter, workload: { object: object; pods: object[] }, check: (groups: number, minMember: number) => boolean): BenchResult[] {
+function measure(name: string, interpreter: CompiledInterpreter, workload: { object: object; pods: object[] }, check: (groups: number, minMember: number) => boolean): BenchResult[] {
   const text = JSON.stringify(workload.pods);
   const n = workload.pods.length;
   const pods = JSON.parse(text) as unknown[];

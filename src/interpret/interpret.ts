@@ -25,8 +25,11 @@ export interface InterpretInputs {
   children?: readonly unknown[];
 }
 
-/** A definition compiled for interpretation. */
-export interface KartaInterpreter {
+/**
+ * A definition compiled for interpretation (what {@link compileInterpreter} returns). Not the framework's
+ * Karta layer (`KartaInterpreter` in src/interpreter/framework.ts), which answers Karmada's operations.
+ */
+export interface CompiledInterpreter {
   readonly karta: Karta;
   readonly definition: CompiledDefinition;
   /** Problems of the definition itself found while compiling (expressions that do not compile...). */
@@ -120,7 +123,7 @@ function rootOf(object: Record<string, unknown>): Interpretation["root"] {
 }
 
 /** Compiles a definition (a Karta or a loaded Definition) once for interpreting many objects. */
-export function compileInterpreter(input: Karta | Definition): KartaInterpreter {
+export function compileInterpreter(input: Karta | Definition): CompiledInterpreter {
   const karta: Karta = "karta" in input && isObject((input as Definition).karta) ? (input as Definition).karta : (input as Karta);
   const definition = compileDefinition(karta);
 
@@ -136,7 +139,7 @@ export function compileInterpreter(input: Karta | Definition): KartaInterpreter 
     return { view, diagnostics };
   };
 
-  const interpreter: KartaInterpreter = {
+  const interpreter: CompiledInterpreter = {
     karta,
     definition,
     diagnostics: definition.diagnostics,
@@ -195,7 +198,7 @@ export function compileInterpreter(input: Karta | Definition): KartaInterpreter 
   return interpreter;
 }
 
-const cache = new WeakMap<object, KartaInterpreter>();
+const cache = new WeakMap<object, CompiledInterpreter>();
 
 /**
  * Interprets an object with a definition, compiling the definition on first use and keeping the
