@@ -10,7 +10,6 @@
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
 import type { CompiledComponent, GroupCandidate } from "./compile.js";
-import { matchesType } from "./pods.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
@@ -55,7 +54,7 @@ function topologyErrors(t: TopologyConstraint): string | undefined {
 export function gangGroups(view: WorkloadView, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup[] {
   const gang = view.definition.karta?.spec?.optimizationInstructions?.gangScheduling;
   if (!gang) return [];
-  if (gang.podGroup) return [newerGroup(view, gang.podGroup, pods, classified, diagnostics)];
+  if (gang.podGroup) return [newerGroup(view, gang.podGroup, classified, diagnostics)];
   if (!Array.isArray(gang.podGroups) || gang.podGroups.length === 0) return [];
   return olderGroups(view, pods, classified, diagnostics);
 }
@@ -171,7 +170,7 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
   return [...groups.values()];
 }
 
-function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup {
+function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup {
   const where = "spec.optimizationInstructions.gangScheduling.podGroup";
   const uid = rootUid(view, diagnostics);
   const rawName = `pg-${uid}-${def.name}`;
@@ -212,11 +211,9 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, pods: re
       if (err) diagnostics.push({ severity: "error", path: `${path}.topology`, message: err, code: "gang-topology" });
       else sub.topology = sg.topology;
     }
-    const subtree = subtreeComponents(view, comp);
-    for (const c of classified) {
-      const pod = pods[c.index];
-      if (subtree.some((x) => matchesType(x, pod, c.pod.name, diagnostics))) sub.pods.push(c.pod.name);
-    }
+    // The subgroup's pods: those classified into a component of its subtree.
+    const subtree = new Set(subtreeComponents(view, comp).map((x) => x.name));
+    for (const c of classified) if (c.component !== undefined && subtree.has(c.component)) sub.pods.push(c.pod.name);
     subGroups.push(sub);
   });
   if ((def.subGroups ?? []).length > 0) {
