@@ -59,14 +59,23 @@ function applyIntent(job: Job, intent: SchedulingIntent, issues: CompileIssue[])
   return out;
 }
 
-/** Whether a pod belongs to the Job: owned by it, or labelled with its UID or name. */
+/**
+ * Whether a pod belongs to the Job: by its owner references to Jobs when it has any (the UID decides, the
+ * name only without one), else by the Job controller's labels (the UID's, else the name's). A pod of an
+ * earlier Job of the same name, or of another namespace, is not this Job's.
+ */
 function isPodOfJob(pod: unknown, job: Job): boolean {
   const meta = isObject(pod) && isObject(pod.metadata) ? pod.metadata : {};
-  const uid = job.metadata.uid;
-  const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
-  if (owners.some((o) => isObject(o) && o.kind === "Job" && (o.uid === uid || o.name === job.metadata.name))) return true;
+  const { uid, name, namespace } = job.metadata;
+  if (typeof meta.namespace === "string" && meta.namespace !== "" && namespace !== undefined && namespace !== "" && meta.namespace !== namespace) return false;
+  const owners = (Array.isArray(meta.ownerReferences) ? meta.ownerReferences : []).filter(
+    (o): o is Record<string, unknown> => isObject(o) && o.kind === "Job" && typeof o.apiVersion === "string" && o.apiVersion.startsWith("batch/"),
+  );
+  if (owners.length > 0) return owners.some((o) => (typeof o.uid === "string" && o.uid !== "" ? o.uid === uid : o.name === name));
   const labels = isObject(meta.labels) ? meta.labels : {};
-  return labels["batch.kubernetes.io/controller-uid"] === uid || labels["controller-uid"] === uid || labels["batch.kubernetes.io/job-name"] === job.metadata.name;
+  const labelUid = labels["batch.kubernetes.io/controller-uid"] ?? labels["controller-uid"];
+  if (typeof labelUid === "string" && labelUid !== "") return labelUid === uid;
+  return labels["batch.kubernetes.io/job-name"] === name || labels["job-name"] === name;
 }
 
 /**
