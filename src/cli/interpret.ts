@@ -117,8 +117,11 @@ function parseArgs(args: string[]): InterpretOptions | "help" {
         break;
       case "--desired-replica": {
         const v = value();
-        if (!/^-?[0-9]+$/.test(v) || Math.abs(Number(v)) > 2 ** 31) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--desired-replica" flag: must be an integer`);
-        o.desiredReplica = Number(v);
+        // karmadactl reads it as an int32.
+        if (!/^-?[0-9]+$/.test(v)) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--desired-replica" flag: must be an integer`);
+        const n = Number(v);
+        if (n < -(2 ** 31) || n > 2 ** 31 - 1) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--desired-replica" flag: value out of range`);
+        o.desiredReplica = n;
         break;
       }
       case "--check":
