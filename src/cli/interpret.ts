@@ -22,6 +22,7 @@ import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 import { listInputFiles } from "../files/index.js";
 import { commandLine } from "./args.js";
 import { CliIO, readSource } from "./io.js";
+import { InputError } from "./objects.js";
 import { OutputBuffer } from "./output.js";
 
 /** The operations `karta interpret --operation` runs. */
@@ -76,7 +77,6 @@ interface InterpretOptions {
 }
 
 class UsageError extends Error {}
-class InputError extends Error {}
 
 function parseArgs(args: string[]): InterpretOptions | "help" {
   const o: InterpretOptions = { filenames: [], recursive: false, statusFiles: [], desiredReplica: 0, check: false, showLayer: false };
