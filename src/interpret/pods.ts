@@ -51,7 +51,8 @@ function describeSelector(c: CompiledComponent): string {
 
 /**
  * Why the pod is another workload's, when its owner references say so: it names objects of the root's
- * kind (group and kind; any version) and none is this object, by uid, or by name when either has no uid.
+ * kind (group and kind; any version) and none is this object, by uid, or by name when either has no uid
+ * (an object with neither is not judged).
  * Pods read with `kubectl get pods` of a namespace include such pods; KAI never sees them with this object.
  */
 function otherWorkload(view: WorkloadView, pod: unknown, podName: string): string | undefined {
@@ -60,7 +61,9 @@ function otherWorkload(view: WorkloadView, pod: unknown, podName: string): strin
   if (!kind || refs.length === 0) return undefined;
   const meta = isObject(view.object.metadata) ? view.object.metadata : {};
   const uid = typeof meta.uid === "string" && meta.uid !== "" ? meta.uid : undefined;
-  const name = typeof meta.name === "string" ? meta.name : undefined;
+  const name = typeof meta.name === "string" && meta.name !== "" ? meta.name : undefined;
+  // An object written by hand without name or uid: nothing to tell its pods from others'.
+  if (uid === undefined && name === undefined) return undefined;
   const group = (apiVersion: unknown): string | undefined => (typeof apiVersion === "string" ? (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "") : undefined);
   const owners = refs.filter((r): r is Record<string, unknown> => isObject(r) && r.kind === kind.kind && group(r.apiVersion) === (kind.group ?? ""));
   if (owners.length === 0) return undefined;

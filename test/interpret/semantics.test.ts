@@ -516,6 +516,14 @@ spec:
       ],
     );
     assert.equal(r.pods[1]!.reason, `pod gpt-master-0 belongs to PyTorchJob gpt (uid ${GPT}), not to this PyTorchJob bert`);
+    // An object written by hand with neither name nor uid: its pods cannot be told from others'.
+    const bare = job("bert") as { metadata: Record<string, unknown> };
+    bare.metadata = {};
+    const anonymous = compileInterpreter(karta(DEF)).interpret(bare, { pods });
+    assert.deepEqual(
+      anonymous.pods.map((p) => p.component ?? null),
+      ["master", "master", "worker"],
+    );
   });
 });
 
