@@ -21,7 +21,7 @@
  * with the field path of the input that caused them; nothing is emitted when there is an error.
  */
 import type { Definition, Karta } from "../definition/index.js";
-import { compileInterpreter, type GangGroup, type CompiledInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
+import { apiVersionOf, compileInterpreter, type GangGroup, type CompiledInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
 import { AllMode, BasicPolicy, GangPolicy, SingleMode, fromExistingWorkload, newBuilder, type BuildOptions } from "./builder.js";
 import { required, type FieldError } from "./fielderrors.js";
 import { isDNS1123Subdomain } from "./formats.js";
@@ -68,7 +68,7 @@ function rootIdentity(object: unknown, karta: Karta): { owner?: OwnerReference; 
   const o = isObject(object) ? object : {};
   const meta = isObject(o.metadata) ? o.metadata : {};
   const want = karta?.spec?.structureDefinition?.rootComponent?.kind;
-  const apiVersion = typeof o.apiVersion === "string" ? o.apiVersion : want ? (want.group ? `${want.group}/${want.version}` : want.version) : "";
+  const apiVersion = typeof o.apiVersion === "string" ? o.apiVersion : want ? apiVersionOf(want) : "";
   const kind = typeof o.kind === "string" ? o.kind : (want?.kind ?? "");
   const name = typeof meta.name === "string" ? meta.name : "";
   const uid = typeof meta.uid === "string" ? meta.uid : "";
