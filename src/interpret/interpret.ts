@@ -16,6 +16,7 @@ import { classifyPods } from "./pods.js";
 import { evaluateStatus } from "./status.js";
 import type { ChildMatch, Interpretation, PatchResult, PodClassification, GangGroup } from "./types.js";
 import { evaluateWorkload, subtreeScale, workloadTotal, type WorkloadView } from "./workload.js";
+import { isObject } from "./plain.js";
 
 /** What comes with the workload object. */
 export interface InterpretInputs {
@@ -48,10 +49,6 @@ export interface CompiledInterpreter {
   suspendPatch(object: unknown, action: "suspend" | "resume"): PatchResult;
   /** The JSON Patch that sets a pod field on every pod specification of the object. */
   setPodFieldPatch(object: unknown, field: PodField): PatchResult;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** `group/version` (or `version` for the core group). */

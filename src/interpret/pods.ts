@@ -7,10 +7,7 @@ import type { Diagnostic } from "../definition/index.js";
 import type { CompiledComponent } from "./compile.js";
 import type { PodClassification, PodRef } from "./types.js";
 import type { WorkloadView } from "./workload.js";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
+import { isObject } from "./plain.js";
 
 /** The pod's name, namespace and uid (name `pods[i]` when it has none). */
 export function podRef(pod: unknown, index: number): PodRef {

@@ -32,6 +32,7 @@ import { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from 
 import { generatePodGroupName, generateWorkloadName } from "./naming.js";
 import type { CompositePodGroup, OwnerReference, PodGroup, Workload } from "./types.js";
 import { validateCompositePodGroup, validatePodGroup, validateWorkload } from "./validation.js";
+import { isObject } from "../interpret/plain.js";
 
 export { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
 export type { CompileIssue, CompileInput } from "./karta/issues.js";
@@ -56,10 +57,6 @@ export interface WorkloadCompilation {
   podPatches: PodSchedulingPatch[];
   /** Errors, warnings and notices, each with the field path of its input. */
   issues: CompileIssue[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** The root object's identity, and the errors that keep it from owning a Workload. */

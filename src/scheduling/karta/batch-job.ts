@@ -16,14 +16,11 @@ import { hasErrors, issueFromFieldError, type CompileIssue } from "./issues.js";
 import { disruptionBlock, validateSchedulingIntent, type SchedulingIntent } from "./options.js";
 import { podLabel, podSchedulingPatch } from "./pod-patch.js";
 import type { WorkloadCompilation } from "../karta.js";
+import { isObject } from "../../interpret/plain.js";
 
 /** What to compile beside the Job. */
 export interface BatchJobCompileOptions extends SchedulingIntent {
   pods?: readonly unknown[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** Whether an object is a batch/v1 Job. */
