@@ -9,7 +9,7 @@
  * its subtree scale (must be > 0), minSubGroup the number of subgroups, topology carried through.
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
-import type { CompiledComponent, GroupCandidate } from "./compile.js";
+import { subtreeOf, type GroupCandidate } from "./compile.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
@@ -212,7 +212,7 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, classifi
       else sub.topology = sg.topology;
     }
     // The subgroup's pods: those classified into a component of its subtree.
-    const subtree = new Set(subtreeComponents(view, comp).map((x) => x.name));
+    const subtree = new Set(subtreeOf(view.definition, comp.name));
     for (const c of classified) if (c.component !== undefined && subtree.has(c.component)) sub.pods.push(c.pod.name);
     subGroups.push(sub);
   });
@@ -233,23 +233,6 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, classifi
     group.members.push(member);
   }
   return group;
-}
-
-/** The component and its descendants. */
-function subtreeComponents(view: WorkloadView, comp: CompiledComponent): CompiledComponent[] {
-  const out: CompiledComponent[] = [];
-  const seen = new Set<string>();
-  const walk = (c: CompiledComponent): void => {
-    if (seen.has(c.name)) return;
-    seen.add(c.name);
-    out.push(c);
-    for (const child of c.children) {
-      const x = view.definition.byName.get(child);
-      if (x) walk(x);
-    }
-  };
-  walk(comp);
-  return out;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 export { compileInterpreter, interpret, apiVersionOf } from "./interpret.js";
 export type { CompiledInterpreter, InterpretInputs } from "./interpret.js";
-export { compileDefinition } from "./compile.js";
+export { compileDefinition, subtreeOf } from "./compile.js";
 export type { CompiledDefinition, CompiledComponent } from "./compile.js";
 export { CompiledExpression } from "./expression.js";
 export { evaluateWorkload, subtreeScale, workloadTotal } from "./workload.js";
