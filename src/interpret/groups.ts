@@ -9,23 +9,13 @@
  * its subtree scale (must be > 0), minSubGroup the number of subgroups, topology carried through.
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
+import { isDNS1123Subdomain } from "../scheduling/formats.js";
 import { subtreeOf, type GroupCandidate } from "./compile.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** Kubernetes' IsDNS1123Subdomain, with its messages. */
-export function dns1123SubdomainErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push("must be no more than 253 characters");
-  if (!DNS1123_SUBDOMAIN.test(value)) {
-    errs.push(
-      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-    );
-  }
-  return errs;
-}
+/** Kubernetes' IsDNS1123Subdomain, with its messages (the Workload API's own check of names). */
+export const dns1123SubdomainErrors: (value: string) => string[] = isDNS1123Subdomain;
 
 /** The closest DNS-1123 subdomain: lower case, other characters as '-', alphanumeric ends, at most 253 characters. */
 export function dns1123Safe(value: string): string {
@@ -118,23 +108,21 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
     }
     if (keyFailed) continue;
     const rawName = keys.length === 0 ? `pg-${uid}` : `pg-${uid}-${keys.join("-")}`;
-    let name = rawName;
     // Pods of one group share the name: validate each name once.
     let errs = checked.get(rawName);
     if (errs === undefined) {
       errs = keys.length > 0 ? dns1123SubdomainErrors(rawName) : [];
       checked.set(rawName, errs);
       if (errs.length > 0) {
-        name = dns1123Safe(rawName);
         diagnostics.push({
           severity: "warning",
           path: memberPath + ".groupByKeyPaths",
-          message: `Karta grouping keys [${keys.join(" ")}] produce invalid Kubernetes PodGroup name "${rawName}": ${errs.join("; ")} (KAI rejects the pod; shown here as "${name}")`,
+          message: `Karta grouping keys [${keys.join(" ")}] produce invalid Kubernetes PodGroup name "${rawName}": ${errs.join("; ")} (KAI rejects the pod; shown here as "${dns1123Safe(rawName)}")`,
           code: "gang-name",
         });
       }
     }
-    if (errs.length > 0) name = dns1123Safe(rawName);
+    const name = errs.length > 0 ? dns1123Safe(rawName) : rawName;
     const scaleKey = instance === undefined ? chosen.memberComponent : `${chosen.memberComponent}\u0000${instance}`;
     let scale = scales.get(scaleKey);
     if (!scale) {
