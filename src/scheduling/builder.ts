@@ -167,14 +167,9 @@ export class WorkloadBuilder {
    * Workload's namespace, owned by the builder's owner.
    */
   newPodGroup(podGroupName: string, templateName: string, placement: GroupPlacement = {}): BuildResult<PodGroup> {
-    const wl = this.resolveWorkload();
-    if (!wl.ok) return wl;
-    const workload = wl.value;
-    const templates = collectTemplates(workload);
-    const tmpl = templates.leaves.get(templateName);
-    if (tmpl === undefined) {
-      return fail(`podGroupTemplate ${JSON.stringify(templateName)} not found in workload ${JSON.stringify(workload.metadata.name ?? "")} (have [${[...templates.leaves.keys()].join(" ")}])`);
-    }
+    const found = this.findTemplate("leaves", templateName);
+    if (!found.ok) return found;
+    const { workload, template: tmpl } = found.value;
     const pg: PodGroup = {
       apiVersion: SCHEDULING_V1BETA1,
       kind: "PodGroup",
@@ -189,14 +184,9 @@ export class WorkloadBuilder {
    * The parent link is set from `placement`; creating the children is left to the caller.
    */
   newCompositePodGroup(name: string, templateName: string, placement: GroupPlacement = {}): BuildResult<CompositePodGroup> {
-    const wl = this.resolveWorkload();
-    if (!wl.ok) return wl;
-    const workload = wl.value;
-    const templates = collectTemplates(workload);
-    const tmpl = templates.composites.get(templateName);
-    if (tmpl === undefined) {
-      return fail(`compositePodGroupTemplate ${JSON.stringify(templateName)} not found in workload ${JSON.stringify(workload.metadata.name ?? "")} (have [${[...templates.composites.keys()].join(" ")}])`);
-    }
+    const found = this.findTemplate("composites", templateName);
+    if (!found.ok) return found;
+    const { workload, template: tmpl } = found.value;
     const cpg: CompositePodGroup = {
       apiVersion: SCHEDULING_V1ALPHA3,
       kind: "CompositePodGroup",
@@ -247,6 +237,19 @@ export class WorkloadBuilder {
     if (this.existingWorkload !== undefined) return ok(this.existingWorkload);
     if (this.workload === undefined) return fail("no Workload available: call BuildWorkload or use NewBuilderFromExistingWorkload first");
     return ok(this.workload);
+  }
+
+  /** The Workload and its (composite) template of that name, searched through the whole tree. */
+  private findTemplate<L extends keyof TemplateIndex>(level: L, templateName: string): BuildResult<{ workload: Workload; template: TemplateIn<L> }> {
+    const wl = this.resolveWorkload();
+    if (!wl.ok) return wl;
+    const templates: Map<string, PodGroupTemplate | CompositePodGroupTemplate> = collectTemplates(wl.value)[level];
+    const template = templates.get(templateName);
+    if (template === undefined) {
+      const what = level === "leaves" ? "podGroupTemplate" : "compositePodGroupTemplate";
+      return fail(`${what} ${JSON.stringify(templateName)} not found in workload ${JSON.stringify(wl.value.metadata.name ?? "")} (have [${[...templates.keys()].join(" ")}])`);
+    }
+    return ok({ workload: wl.value, template: template as TemplateIn<L> });
   }
 
   private groupMetadata(name: string, workload: Workload): PodGroup["metadata"] {
@@ -481,6 +484,11 @@ function parseGroupVersion(apiVersion: string): BuildResult<string> {
   if (parts.length === 2) return ok(parts[0]!);
   return fail(`unexpected GroupVersion string: ${apiVersion}`);
 }
+
+/** The templates of a Workload by name, as {@link collectTemplates} finds them. */
+type TemplateIndex = ReturnType<typeof collectTemplates>;
+/** A leaf or composite template, by the index it is in. */
+type TemplateIn<L extends keyof TemplateIndex> = TemplateIndex[L] extends Map<string, infer T> ? T : never;
 
 /** Every template of a Workload by name, leaves and composites apart, in pre-order. */
 export function collectTemplates(workload: Workload): {
