@@ -173,6 +173,8 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, classifi
     else group.topology = def.topology;
   }
   const subGroups: GangSubGroup[] = [];
+  /** Component → the first subgroup whose subtree holds it: its pods' subgroup as members. */
+  const subGroupOf = new Map<string, GangSubGroup>();
   (def.subGroups ?? []).forEach((sg, i) => {
     const path = `${where}.subGroups[${i}]`;
     if (!sg.componentName) {
@@ -202,6 +204,7 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, classifi
     // The subgroup's pods: those classified into a component of its subtree.
     const subtree = new Set(subtreeOf(view.definition, comp.name));
     for (const c of classified) if (c.component !== undefined && subtree.has(c.component)) sub.pods.push(c.pod.name);
+    for (const name of subtree) if (!subGroupOf.has(name)) subGroupOf.set(name, sub);
     subGroups.push(sub);
   });
   if ((def.subGroups ?? []).length > 0) {
@@ -215,7 +218,7 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, classifi
   }
   for (const c of classified) {
     if (c.component === undefined) continue;
-    const sub = subGroups.find((s) => s.pods.includes(c.pod.name));
+    const sub = subGroupOf.get(c.component);
     const member: GangGroup["members"][number] = { pod: c.pod.name, component: c.component, memberComponent: sub?.component ?? c.component, minMember: sub?.minMember ?? group.minMember };
     if (c.instance !== undefined) member.instance = c.instance;
     group.members.push(member);
