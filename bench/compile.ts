@@ -5,17 +5,12 @@
  * (classification and KAI's gang groups), which compiling includes — the ratio shows what building and
  * validating the Workload API objects adds on top.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { loadDefinitions } from "../src/definition/index.js";
 import { compileInterpreter } from "../src/interpret/index.js";
 import { compileKarta } from "../src/scheduling/karta.js";
-import { opsPerSecond, type BenchResult } from "./harness.js";
+import { bundledDefinition, opsPerSecond, type BenchResult } from "./harness.js";
 
 const GROUPS = 1000;
 const SIZE = 4;
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 function leaderWorkerSet(): Record<string, unknown> {
   const template = (name: string) => ({
@@ -65,10 +60,7 @@ function pods(): Record<string, unknown>[] {
 
 /** Groups compiled per second: the Workload, 1,000 PodGroups and their pod patches, against interpreting alone. */
 export function benchCompile(): BenchResult[] {
-  const file = path.join(repoRoot, "definitions", "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet.yaml");
-  const definition = loadDefinitions(readFileSync(file, "utf8"), file).definitions[0];
-  if (!definition) throw new Error(`${file}: no definition`);
-  const interpreter = compileInterpreter(definition);
+  const interpreter = compileInterpreter(bundledDefinition("leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml"));
   const object = leaderWorkerSet();
   const podList = pods();
 

@@ -1,4 +1,19 @@
-/** Benchmark helpers: measure operations per second, and print results as a table of ratios. */
+/** Benchmark helpers: measure operations per second, print results as a table of ratios, load the bundled Kartas. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadDefinitions, type Definition } from "../src/definition/index.js";
+
+/** The repository (this file runs from dist/bench/). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** A Karta bundled under definitions/, e.g. `kubeflow.org/v1/PyTorchJob.yaml`: benchmarks measure what users run. */
+export function bundledDefinition(file: string): Definition {
+  const at = path.join(repoRoot, "definitions", file);
+  const definition = loadDefinitions(readFileSync(at, "utf8"), at).definitions[0];
+  if (!definition) throw new Error(`${at}: no definition`);
+  return definition;
+}
 
 export interface BenchResult {
   /** What was measured. */

@@ -1,12 +1,11 @@
 /**
  * Interpretation throughput: pods classified and grouped per second for a LeaderWorkerSet with 1,000
  * groups of 8 pods and a PyTorchJob with 8,000 workers, against `JSON.parse` of the same pods measured in
- * the same run. Target: interpreting costs at most half of parsing (ratio ≥ 2).
+ * the same run, with the bundled Kartas of both kinds. Target: interpreting costs at most half of parsing
+ * (ratio ≥ 2).
  */
-import { loadDefinitions } from "../src/definition/index.js";
-import { compileInterpreter, type KartaInterpreter } from "../src/interpret/index.js";
-
-import type { BenchResult } from "./harness.js";
+import { compileInterpreter, type CompiledInterpreter } from "../src/interpret/index.js";
+import { bundledDefinition, type BenchResult } from "./harness.js";
 
 /** Seconds per call of `fn`, the best of `runs` timed runs after a warm-up. */
 function bestSeconds(fn: () => unknown, runs = 3): number {
@@ -18,87 +17,6 @@ function bestSeconds(fn: () => unknown, runs = 3): number {
     best = Math.min(best, (performance.now() - start) / 1000);
   }
   return best;
-}
-
-const LWS_KARTA = `
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: bench-leaderworkerset}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: leaderworkerset
-      kind: {group: leaderworkerset.x-k8s.io, version: v1, kind: LeaderWorkerSet}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status, messageFieldName: message}
-        statusMappings:
-          running: [{byConditions: [{type: Available, status: "True"}]}]
-    childComponents:
-    - name: group
-      ownerRef: leaderworkerset
-      scaleDefinition: {replicasPath: .spec.leaderWorkerTemplate.size}
-      podSelector:
-        replicaSelector: {keyPath: '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"]'}
-    - name: leader
-      ownerRef: group
-      specDefinition: {podTemplateSpecPath: .spec.leaderWorkerTemplate.leaderTemplate}
-      podSelector:
-        componentTypeSelector: {keyPath: '.metadata.labels["leaderworkerset.sigs.k8s.io/worker-index"]', value: "0"}
-    - name: worker
-      ownerRef: group
-      specDefinition: {podTemplateSpecPath: .spec.leaderWorkerTemplate.workerTemplate}
-      podSelector:
-        componentTypeSelector: {keyPath: '.metadata.annotations["leaderworkerset.sigs.k8s.io/leader-name"]'}
-  optimizationInstructions:
-    gangScheduling:
-      podGroups:
-      - name: group
-        members:
-        - componentName: group
-          groupByKeyPaths:
-          - '.metadata.labels["leaderworkerset.sigs.k8s.io/name"]'
-          - '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"] // "0"'
-`;
-
-const PYTORCH_KARTA = `
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: bench-pytorchjob}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: pytorchjob
-      kind: {group: kubeflow.org, version: v1, kind: PyTorchJob}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          running: [{byConditions: [{type: Running, status: "True"}]}]
-    childComponents:
-    - name: master
-      ownerRef: pytorchjob
-      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
-      scaleDefinition: {replicasPath: .spec.pytorchReplicaSpecs.Master.replicas // 1}
-      podSelector:
-        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: master}
-    - name: worker
-      ownerRef: pytorchjob
-      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
-      scaleDefinition: {replicasPath: .spec.pytorchReplicaSpecs.Worker.replicas // 1}
-      podSelector:
-        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}
-  optimizationInstructions:
-    gangScheduling:
-      podGroups:
-      - name: job
-        members:
-        - componentName: pytorchjob
-          groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']
-`;
-
-function interpreterOf(text: string): KartaInterpreter {
-  const def = loadDefinitions(text, "bench.yaml").definitions[0];
-  if (!def) throw new Error("bench definition does not load");
-  return compileInterpreter(def);
 }
 
 const template = (name: string, gpus: number) => ({
@@ -245,7 +163,7 @@ function pytorchWorkload(workers: number): { object: object; pods: object[] } {
   return { object, pods };
 }
 
-function measure(name: string, interpreter: KartaInterpreter, workload: { object: object; pods: object[] }, check: (groups: number, minMember: number) => boolean): BenchResult[] {
+function measure(name: string, interpreter: CompiledInterpreter, workload: { object: object; pods: object[] }, check: (groups: number, minMember: number) => boolean): BenchResult[] {
   const text = JSON.stringify(workload.pods);
   const n = workload.pods.length;
   const pods = JSON.parse(text) as unknown[];
@@ -277,7 +195,7 @@ function measure(name: string, interpreter: KartaInterpreter, workload: { object
 
 /** Runs both workloads; each result names its baseline (JSON.parse of the same pods, same run). */
 export async function benchInterpret(): Promise<BenchResult[]> {
-  const lws = measure("LeaderWorkerSet 1,000 groups × 8 pods", interpreterOf(LWS_KARTA), lwsWorkload(1000, 8), (groups, min) => groups === 1000 && min === 8);
-  const pytorch = measure("PyTorchJob 1 master + 8,000 workers", interpreterOf(PYTORCH_KARTA), pytorchWorkload(8000), (groups, min) => groups === 1 && min === 8001);
+  const lws = measure("LeaderWorkerSet 1,000 groups × 8 pods", compileInterpreter(bundledDefinition("leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml")), lwsWorkload(1000, 8), (groups, min) => groups === 1000 && min === 8);
+  const pytorch = measure("PyTorchJob 1 master + 8,000 workers", compileInterpreter(bundledDefinition("kubeflow.org/v1/PyTorchJob.yaml")), pytorchWorkload(8000), (groups, min) => groups === 1 && min === 8001);
   return [...lws, ...pytorch];
 }

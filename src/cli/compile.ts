@@ -6,22 +6,14 @@
  * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
  */
 import { stringify } from "yaml";
-import {
-  formatDiagnostic,
-  loadDefinitions,
-  sortDiagnostics,
-  validateDefinition,
-  type Definition,
-  type Diagnostic,
-  type PathSegment,
-} from "../definition/index.js";
+import { formatDiagnostic, type Definition, type Diagnostic, type PathSegment } from "../definition/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
 import type { CompileIssue } from "../scheduling/karta/issues.js";
 import type { SchedulingIntent } from "../scheduling/karta/options.js";
-import { listInputFiles } from "../files/index.js";
-import { InputError, isPodLike, parseObjects, pickDefinition } from "./objects.js";
-import { readSource, type CliIO } from "./io.js";
+import { commandLine } from "./args.js";
+import type { CliIO } from "./io.js";
+import { displayName, InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
                      [--policy gang|basic] [--disruption single|all] [--priority-class NAME]
@@ -73,17 +65,8 @@ interface Options extends SchedulingIntent {
 
 function parseArgs(args: string[]): Options | "help" | { error: string } {
   const o: Options = { pods: [], output: "yaml", podPatches: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string | undefined => {
-      if (eq > 0) return a.slice(eq + 1);
-      const v = args[i + 1];
-      if (v === undefined) return undefined;
-      i++;
-      return v;
-    };
+  for (const arg of commandLine(args)) {
+    const { flag, value } = arg;
     const need = (what: string): string | { error: string } => {
       const v = value();
       return v === undefined || v === "" ? { error: `${flag} needs ${what}` } : v;
@@ -137,7 +120,7 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
         o.podPatches = true;
         break;
       default:
-        return { error: `unknown argument '${a}'` };
+        return { error: `unknown argument '${arg.text}'` };
     }
   }
   if (!o.object) return { error: "a workload object is required (-f FILE)" };
@@ -202,44 +185,17 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
     io.stderr(`karta compile: ${parsed.error}\n\nRun 'karta compile --help' for usage.\n`);
     return 2;
   }
-  // parseObjects reports text that does not parse by throwing: an input error, not a bug.
-  const parse = (text: string, name: string): unknown[] => {
-    try {
-      return parseObjects(text, name);
-    } catch (err) {
-      throw new InputError(err instanceof Error ? err.message : String(err));
-    }
-  };
-  const read = async (file: string): Promise<string> => {
-    try {
-      return await readSource(io, file);
-    } catch (err) {
-      throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-
   let object: unknown;
   const pods: unknown[] = [];
   const podFiles = new Map<string, string>();
-  let definitions: Definition[] | undefined;
-  const loadErrors: Diagnostic[] = [];
+  let loaded: Awaited<ReturnType<typeof readDefinitions>> | undefined;
   try {
-    const objects = parse(await read(parsed.object!), parsed.object!);
-    if (objects.length !== 1) throw new InputError(`${parsed.object}: expected one workload object, found ${objects.length}`);
-    object = objects[0];
-    for (const source of parsed.pods) {
-      for (const file of listInputFiles([source], { recursive: true })) {
-        for (const pod of parse(await read(file), file).filter(isPodLike)) {
-          pods.push(pod);
-          if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), file === "-" ? "<stdin>" : file);
-        }
-      }
+    object = await readWorkloadObject(io, parsed.object!);
+    for (const { object: pod, file } of await readObjects(io, parsed.pods, isPodLike)) {
+      pods.push(pod);
+      if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), displayName(file));
     }
-    if (parsed.definition !== undefined) {
-      const loaded = loadDefinitions(await read(parsed.definition), parsed.definition === "-" ? "<stdin>" : parsed.definition);
-      definitions = loaded.definitions;
-      loadErrors.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
-    }
+    if (parsed.definition !== undefined) loaded = await readDefinitions(io, parsed.definition);
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta compile: ${err.message}\n`);
@@ -256,7 +212,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
 
   let result: WorkloadCompilation;
   let definition: Definition | undefined;
-  if (definitions === undefined) {
+  if (loaded === undefined) {
     if (!isBatchJob(object)) {
       const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
       io.stderr(
@@ -267,26 +223,15 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
     }
     result = compileBatchJob(object, { ...intent, pods });
   } else {
-    if (definitions.length === 0) {
-      for (const d of sortDiagnostics(loadErrors)) io.stderr(formatDiagnostic(d) + "\n");
-      io.stderr(`karta compile: no Karta definition found in ${parsed.definition}\n`);
-      return loadErrors.length > 0 ? 1 : 2;
-    }
-    definition = pickDefinition(definitions, object);
-    const problems = sortDiagnostics([...loadErrors.filter((d) => d.source?.file === definition!.file), ...validateDefinition(definition, { lint: false })]).filter(
-      (d) => d.severity === "error",
-    );
-    if (problems.length > 0) {
-      for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
-      io.stderr(`karta compile: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
-      return 1;
-    }
+    const usable = usableDefinition("compile", io, parsed.definition!, loaded, object);
+    if (typeof usable === "number") return usable;
+    definition = usable;
     result = compileKarta(definition, object, { ...intent, pods });
   }
 
   const rank = { error: 0, warning: 1, notice: 2 } as const;
   const issues = [...result.issues].sort((a, b) => rank[a.severity] - rank[b.severity]);
-  for (const issue of issues) io.stderr(renderIssue(issue, { ...(definition ? { definition } : {}), object: parsed.object === "-" ? "<stdin>" : parsed.object!, podFiles }) + "\n");
+  for (const issue of issues) io.stderr(renderIssue(issue, { ...(definition ? { definition } : {}), object: displayName(parsed.object!), podFiles }) + "\n");
   if (!result.ok) {
     const errors = issues.filter((i) => i.severity === "error");
     // Bad option values are usage errors.

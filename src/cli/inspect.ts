@@ -5,18 +5,11 @@
  * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
  */
 import { stringify } from "yaml";
-import {
-  formatDiagnostic,
-  loadDefinitions,
-  sortDiagnostics,
-  validateDefinition,
-  type Definition,
-  type Diagnostic,
-} from "../definition/index.js";
+import { formatDiagnostic, sortDiagnostics } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
-import { listInputFiles } from "../files/index.js";
-import { CliIO, readSource } from "./io.js";
-import { InputError, isPodLike, parseObjects, pickDefinition } from "./objects.js";
+import { commandLine } from "./args.js";
+import type { CliIO } from "./io.js";
+import { InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -d DEFINITION -f OBJECT [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
@@ -60,17 +53,8 @@ interface Options {
 
 function parseArgs(args: string[]): Options | "help" | { error: string } {
   const o: Options = { pods: [], children: [], output: "tree" };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    const value = (): string | undefined => {
-      if (eq > 0) return a.slice(eq + 1);
-      const v = args[i + 1];
-      if (v === undefined) return undefined;
-      i++;
-      return v;
-    };
+  for (const arg of commandLine(args)) {
+    const { flag, value } = arg;
     switch (flag) {
       case "-h":
       case "--help":
@@ -113,11 +97,11 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
         const v = value();
         if (v === "suspend" || v === "resume") o.patch = { op: v };
         else if (v === "set-scheduler" || v === "set-priority-class") {
-          const name = args[++i];
+          const name = arg.operand();
           if (name === undefined || name === "") return { error: `--patch ${v} needs a NAME` };
           o.patch = { op: "field", field: v === "set-scheduler" ? { field: "schedulerName", value: name } : { field: "priorityClassName", value: name } };
         } else if (v === "set-label" || v === "set-annotation") {
-          const kv = args[++i];
+          const kv = arg.operand();
           const at = kv?.indexOf("=") ?? -1;
           if (kv === undefined || at <= 0) return { error: `--patch ${v} needs KEY=VALUE` };
           const key = kv.slice(0, at);
@@ -127,7 +111,7 @@ function parseArgs(args: string[]): Options | "help" | { error: string } {
         break;
       }
       default:
-        return { error: `unknown argument '${a}'` };
+        return { error: `unknown argument '${arg.text}'` };
     }
   }
   if (!o.definition) return { error: "a definition is required (-d FILE)" };
@@ -159,29 +143,15 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     io.stderr(`karta inspect: ${parsed.error}\n\nRun 'karta inspect --help' for usage.\n`);
     return 2;
   }
-  const read = async (file: string): Promise<string> => {
-    try {
-      return await readSource(io, file);
-    } catch (err) {
-      throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-
-  let definitions: Definition[];
   let object: unknown;
-  const pods: unknown[] = [];
-  const children: unknown[] = [];
-  const loadDiagnostics: Diagnostic[] = [];
+  let loaded: Awaited<ReturnType<typeof readDefinitions>>;
+  let pods: unknown[];
+  let children: unknown[];
   try {
-    const defName = parsed.definition === "-" ? "<stdin>" : parsed.definition!;
-    const loaded = loadDefinitions(await read(parsed.definition!), defName);
-    definitions = loaded.definitions;
-    loadDiagnostics.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
-    const objects = parseObjects(await read(parsed.object!), parsed.object!);
-    if (objects.length !== 1) throw new InputError(`${parsed.object}: expected one workload object, found ${objects.length}`);
-    object = objects[0];
-    for (const source of parsed.pods) for (const file of listInputFiles([source], { recursive: true })) pods.push(...parseObjects(await read(file), file).filter(isPodLike));
-    for (const source of parsed.children) for (const file of listInputFiles([source], { recursive: true })) children.push(...parseObjects(await read(file), file));
+    loaded = await readDefinitions(io, parsed.definition!);
+    object = await readWorkloadObject(io, parsed.object!);
+    pods = (await readObjects(io, parsed.pods, isPodLike)).map((p) => p.object);
+    children = (await readObjects(io, parsed.children)).map((c) => c.object);
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);
@@ -190,18 +160,8 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  if (definitions.length === 0) {
-    for (const d of sortDiagnostics(loadDiagnostics)) io.stderr(formatDiagnostic(d) + "\n");
-    io.stderr(`karta inspect: no Karta definition found in ${parsed.definition}\n`);
-    return loadDiagnostics.length > 0 ? 1 : 2;
-  }
-  const definition = pickDefinition(definitions, object);
-  const problems = sortDiagnostics([...loadDiagnostics.filter((d) => d.source?.file === definition.file), ...validateDefinition(definition, { lint: false })]).filter((d) => d.severity === "error");
-  if (problems.length > 0) {
-    for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
-    io.stderr(`karta inspect: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
-    return 1;
-  }
+  const definition = usableDefinition("inspect", io, parsed.definition!, loaded, object);
+  if (typeof definition === "number") return definition;
 
   const interpreter = compileInterpreter(definition);
   if (parsed.patch) {

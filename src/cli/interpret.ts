@@ -20,7 +20,9 @@ import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, 
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 import { listInputFiles } from "../files/index.js";
+import { commandLine } from "./args.js";
 import { CliIO, readSource } from "./io.js";
+import { InputError } from "./objects.js";
 import { OutputBuffer } from "./output.js";
 
 /** The operations `karta interpret --operation` runs. */
@@ -75,22 +77,15 @@ interface InterpretOptions {
 }
 
 class UsageError extends Error {}
-class InputError extends Error {}
 
 function parseArgs(args: string[]): InterpretOptions | "help" {
   const o: InterpretOptions = { filenames: [], recursive: false, statusFiles: [], desiredReplica: 0, check: false, showLayer: false };
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i]!;
-    let inline: string | undefined;
-    const eq = a.indexOf("=");
-    if (a.startsWith("--") && eq > 0) {
-      inline = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
+  for (const arg of commandLine(args)) {
+    const a = arg.flag;
     const value = (): string => {
-      if (inline !== undefined) return inline;
-      if (i + 1 >= args.length) throw new UsageError(`flag needs an argument: ${a}`);
-      return args[++i]!;
+      const v = arg.value();
+      if (v === undefined) throw new UsageError(`flag needs an argument: ${a}`);
+      return v;
     };
     switch (a) {
       case "-h":
@@ -122,8 +117,11 @@ function parseArgs(args: string[]): InterpretOptions | "help" {
         break;
       case "--desired-replica": {
         const v = value();
-        if (!/^-?[0-9]+$/.test(v) || Math.abs(Number(v)) > 2 ** 31) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--desired-replica" flag: must be an integer`);
-        o.desiredReplica = Number(v);
+        // karmadactl reads it as an int32.
+        if (!/^-?[0-9]+$/.test(v)) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--desired-replica" flag: must be an integer`);
+        const n = Number(v);
+        if (n < -(2 ** 31) || n > 2 ** 31 - 1) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--desired-replica" flag: value out of range`);
+        o.desiredReplica = n;
         break;
       }
       case "--check":

@@ -1,15 +1,18 @@
 /**
  * Kubernetes objects as the commands read them: from JSON or YAML text (a `List` flattened, as
- * `kubectl get -o yaml` prints it), pods picked out, and the definition that matches an object.
+ * `kubectl get -o yaml` prints it), from files, directories or stdin, pods picked out, and the
+ * definition that matches an object, checked before use.
  */
 import { parseAllDocuments } from "yaml";
-import type { Definition } from "../definition/index.js";
+import { formatDiagnostic, loadDefinitions, sortDiagnostics, validateDefinition, type Definition, type Diagnostic } from "../definition/index.js";
+import { listInputFiles } from "../files/index.js";
 import { apiVersionOf } from "../interpret/index.js";
+import { readSource, type CliIO } from "./io.js";
 
 /** Input that cannot be read or understood: reported as `file: message`. */
 export class InputError extends Error {}
 
-/** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. */
+/** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. Text that does not parse is an InputError. */
 export function parseObjects(text: string, name: string): unknown[] {
   const trimmed = text.trimStart();
   let values: unknown[] | undefined;
@@ -25,7 +28,13 @@ export function parseObjects(text: string, name: string): unknown[] {
     values = [];
     for (const doc of parseAllDocuments(text)) {
       if (doc.errors.length > 0) throw new InputError(`${name}: ${doc.errors[0]!.message}`);
-      const v = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+      let v: unknown;
+      try {
+        v = doc.toJS({ maxAliasCount: 1000 });
+      } catch (err) {
+        // Too many aliases (a "billion laughs" document), or an alias to nothing.
+        throw new InputError(`${name}: ${err instanceof Error ? err.message : String(err)}`);
+      }
       if (v === null || v === undefined) continue;
       values.push(v);
     }
@@ -56,4 +65,60 @@ export function pickDefinition(definitions: Definition[], object: unknown): Defi
     return k !== undefined && k.kind === o.kind && apiVersionOf(k) === o.apiVersion;
   });
   return hit ?? definitions[0]!;
+}
+
+/** How a file is named in messages: `<stdin>` for `-`. */
+export function displayName(file: string): string {
+  return file === "-" ? "<stdin>" : file;
+}
+
+/** Reads a file named on the command line (`-` for stdin); what fails is an InputError `cannot read FILE: why`. */
+export async function readInput(io: CliIO, file: string): Promise<string> {
+  try {
+    return await readSource(io, file);
+  } catch (err) {
+    throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The one workload object of a file; any other number of objects is an InputError. */
+export async function readWorkloadObject(io: CliIO, file: string): Promise<unknown> {
+  const objects = parseObjects(await readInput(io, file), displayName(file));
+  if (objects.length !== 1) throw new InputError(`${displayName(file)}: expected one workload object, found ${objects.length}`);
+  return objects[0];
+}
+
+/** The objects in files, directories (recursively) or stdin, each with the file it came from; `keep` picks some. */
+export async function readObjects(io: CliIO, sources: readonly string[], keep: (v: unknown) => boolean = () => true): Promise<{ object: unknown; file: string }[]> {
+  const out: { object: unknown; file: string }[] = [];
+  for (const file of listInputFiles(sources, { recursive: true })) {
+    for (const object of parseObjects(await readInput(io, file), displayName(file))) if (keep(object)) out.push({ object, file });
+  }
+  return out;
+}
+
+/** The definitions of a file, with their load errors (warnings are `karta validate`'s to show). */
+export async function readDefinitions(io: CliIO, file: string): Promise<{ definitions: Definition[]; errors: Diagnostic[] }> {
+  const loaded = loadDefinitions(await readInput(io, file), displayName(file));
+  return { definitions: loaded.definitions, errors: loaded.diagnostics.filter((d) => d.severity === "error") };
+}
+
+/**
+ * The definition for `object` among those read from `file`, when it has no errors; otherwise the errors
+ * are printed and the exit code returned: 1 for a definition with errors, 2 for a file without any.
+ */
+export function usableDefinition(command: string, io: CliIO, file: string, loaded: { definitions: Definition[]; errors: Diagnostic[] }, object: unknown): Definition | number {
+  if (loaded.definitions.length === 0) {
+    for (const d of sortDiagnostics(loaded.errors)) io.stderr(formatDiagnostic(d) + "\n");
+    io.stderr(`karta ${command}: no Karta definition found in ${file}\n`);
+    return loaded.errors.length > 0 ? 1 : 2;
+  }
+  const definition = pickDefinition(loaded.definitions, object);
+  const problems = sortDiagnostics([...loaded.errors.filter((d) => d.source?.file === definition.file), ...validateDefinition(definition, { lint: false })]).filter((d) => d.severity === "error");
+  if (problems.length > 0) {
+    for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
+    io.stderr(`karta ${command}: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
+    return 1;
+  }
+  return definition;
 }

@@ -324,3 +324,17 @@ function compileCandidates(
   }
   return out;
 }
+
+/** A component and its descendants, by name, parents before children (each once, whatever the ownerRefs). */
+export function subtreeOf(definition: CompiledDefinition, component: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const walk = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    out.push(name);
+    for (const child of definition.byName.get(name)?.children ?? []) walk(child);
+  };
+  walk(component);
+  return out;
+}

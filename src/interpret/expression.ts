@@ -106,11 +106,8 @@ function errorText(err: unknown): string {
 /** How Go's `fmt.Sprintf("%v")` prints a JSON value decoded into `any`. */
 export function goText(v: unknown): string {
   if (typeof v === "string") return v;
-  if (typeof v === "number") {
-    if (Number.isInteger(v) && Math.abs(v) < 1e21) return String(v);
-    return String(v);
-  }
-  if (typeof v === "boolean") return String(v);
+  // As Go prints an integer (and most fractions); a Go float64 of 1e6 or more would print as 1e+06.
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
   if (v === null || v === undefined) return "<nil>";
   return JSON.stringify(v);
 }

@@ -9,24 +9,13 @@
  * its subtree scale (must be > 0), minSubGroup the number of subgroups, topology carried through.
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
-import type { CompiledComponent, GroupCandidate } from "./compile.js";
-import { matchesType } from "./pods.js";
+import { isDNS1123Subdomain } from "../scheduling/formats.js";
+import { subtreeOf, type GroupCandidate } from "./compile.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** Kubernetes' IsDNS1123Subdomain, with its messages. */
-export function dns1123SubdomainErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push("must be no more than 253 characters");
-  if (!DNS1123_SUBDOMAIN.test(value)) {
-    errs.push(
-      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-    );
-  }
-  return errs;
-}
+/** Kubernetes' IsDNS1123Subdomain, with its messages (the Workload API's own check of names). */
+export const dns1123SubdomainErrors: (value: string) => string[] = isDNS1123Subdomain;
 
 /** The closest DNS-1123 subdomain: lower case, other characters as '-', alphanumeric ends, at most 253 characters. */
 export function dns1123Safe(value: string): string {
@@ -55,7 +44,7 @@ function topologyErrors(t: TopologyConstraint): string | undefined {
 export function gangGroups(view: WorkloadView, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup[] {
   const gang = view.definition.karta?.spec?.optimizationInstructions?.gangScheduling;
   if (!gang) return [];
-  if (gang.podGroup) return [newerGroup(view, gang.podGroup, pods, classified, diagnostics)];
+  if (gang.podGroup) return [newerGroup(view, gang.podGroup, classified, diagnostics)];
   if (!Array.isArray(gang.podGroups) || gang.podGroups.length === 0) return [];
   return olderGroups(view, pods, classified, diagnostics);
 }
@@ -119,23 +108,21 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
     }
     if (keyFailed) continue;
     const rawName = keys.length === 0 ? `pg-${uid}` : `pg-${uid}-${keys.join("-")}`;
-    let name = rawName;
     // Pods of one group share the name: validate each name once.
     let errs = checked.get(rawName);
     if (errs === undefined) {
       errs = keys.length > 0 ? dns1123SubdomainErrors(rawName) : [];
       checked.set(rawName, errs);
       if (errs.length > 0) {
-        name = dns1123Safe(rawName);
         diagnostics.push({
           severity: "warning",
           path: memberPath + ".groupByKeyPaths",
-          message: `Karta grouping keys [${keys.join(" ")}] produce invalid Kubernetes PodGroup name "${rawName}": ${errs.join("; ")} (KAI rejects the pod; shown here as "${name}")`,
+          message: `Karta grouping keys [${keys.join(" ")}] produce invalid Kubernetes PodGroup name "${rawName}": ${errs.join("; ")} (KAI rejects the pod; shown here as "${dns1123Safe(rawName)}")`,
           code: "gang-name",
         });
       }
     }
-    if (errs.length > 0) name = dns1123Safe(rawName);
+    const name = errs.length > 0 ? dns1123Safe(rawName) : rawName;
     const scaleKey = instance === undefined ? chosen.memberComponent : `${chosen.memberComponent}\u0000${instance}`;
     let scale = scales.get(scaleKey);
     if (!scale) {
@@ -171,7 +158,7 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
   return [...groups.values()];
 }
 
-function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup {
+function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup {
   const where = "spec.optimizationInstructions.gangScheduling.podGroup";
   const uid = rootUid(view, diagnostics);
   const rawName = `pg-${uid}-${def.name}`;
@@ -186,6 +173,8 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, pods: re
     else group.topology = def.topology;
   }
   const subGroups: GangSubGroup[] = [];
+  /** Component → the first subgroup whose subtree holds it: its pods' subgroup as members. */
+  const subGroupOf = new Map<string, GangSubGroup>();
   (def.subGroups ?? []).forEach((sg, i) => {
     const path = `${where}.subGroups[${i}]`;
     if (!sg.componentName) {
@@ -212,11 +201,10 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, pods: re
       if (err) diagnostics.push({ severity: "error", path: `${path}.topology`, message: err, code: "gang-topology" });
       else sub.topology = sg.topology;
     }
-    const subtree = subtreeComponents(view, comp);
-    for (const c of classified) {
-      const pod = pods[c.index];
-      if (subtree.some((x) => matchesType(x, pod, c.pod.name, diagnostics))) sub.pods.push(c.pod.name);
-    }
+    // The subgroup's pods: those classified into a component of its subtree.
+    const subtree = new Set(subtreeOf(view.definition, comp.name));
+    for (const c of classified) if (c.component !== undefined && subtree.has(c.component)) sub.pods.push(c.pod.name);
+    for (const name of subtree) if (!subGroupOf.has(name)) subGroupOf.set(name, sub);
     subGroups.push(sub);
   });
   if ((def.subGroups ?? []).length > 0) {
@@ -230,29 +218,12 @@ function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, pods: re
   }
   for (const c of classified) {
     if (c.component === undefined) continue;
-    const sub = subGroups.find((s) => s.pods.includes(c.pod.name));
+    const sub = subGroupOf.get(c.component);
     const member: GangGroup["members"][number] = { pod: c.pod.name, component: c.component, memberComponent: sub?.component ?? c.component, minMember: sub?.minMember ?? group.minMember };
     if (c.instance !== undefined) member.instance = c.instance;
     group.members.push(member);
   }
   return group;
-}
-
-/** The component and its descendants. */
-function subtreeComponents(view: WorkloadView, comp: CompiledComponent): CompiledComponent[] {
-  const out: CompiledComponent[] = [];
-  const seen = new Set<string>();
-  const walk = (c: CompiledComponent): void => {
-    if (seen.has(c.name)) return;
-    seen.add(c.name);
-    out.push(c);
-    for (const child of c.children) {
-      const x = view.definition.byName.get(child);
-      if (x) walk(x);
-    }
-  };
-  walk(comp);
-  return out;
 }
 
 /**

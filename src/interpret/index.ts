@@ -4,8 +4,8 @@
  * KAI gang groups, and JSON patches for suspend/resume and pod fields.
  */
 export { compileInterpreter, interpret, apiVersionOf } from "./interpret.js";
-export type { KartaInterpreter, InterpretInputs } from "./interpret.js";
-export { compileDefinition } from "./compile.js";
+export type { CompiledInterpreter, InterpretInputs } from "./interpret.js";
+export { compileDefinition, subtreeOf } from "./compile.js";
 export type { CompiledDefinition, CompiledComponent } from "./compile.js";
 export { CompiledExpression } from "./expression.js";
 export { evaluateWorkload, subtreeScale, workloadTotal } from "./workload.js";

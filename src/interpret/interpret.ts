@@ -16,6 +16,7 @@ import { classifyPods } from "./pods.js";
 import { evaluateStatus } from "./status.js";
 import type { ChildMatch, Interpretation, PatchResult, PodClassification, GangGroup } from "./types.js";
 import { evaluateWorkload, subtreeScale, workloadTotal, type WorkloadView } from "./workload.js";
+import { isObject } from "./plain.js";
 
 /** What comes with the workload object. */
 export interface InterpretInputs {
@@ -25,8 +26,11 @@ export interface InterpretInputs {
   children?: readonly unknown[];
 }
 
-/** A definition compiled for interpretation. */
-export interface KartaInterpreter {
+/**
+ * A definition compiled for interpretation (what {@link compileInterpreter} returns). Not the framework's
+ * Karta layer (`KartaInterpreter` in src/interpreter/framework.ts), which answers Karmada's operations.
+ */
+export interface CompiledInterpreter {
   readonly karta: Karta;
   readonly definition: CompiledDefinition;
   /** Problems of the definition itself found while compiling (expressions that do not compile...). */
@@ -45,10 +49,6 @@ export interface KartaInterpreter {
   suspendPatch(object: unknown, action: "suspend" | "resume"): PatchResult;
   /** The JSON Patch that sets a pod field on every pod specification of the object. */
   setPodFieldPatch(object: unknown, field: PodField): PatchResult;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** `group/version` (or `version` for the core group). */
@@ -120,7 +120,7 @@ function rootOf(object: Record<string, unknown>): Interpretation["root"] {
 }
 
 /** Compiles a definition (a Karta or a loaded Definition) once for interpreting many objects. */
-export function compileInterpreter(input: Karta | Definition): KartaInterpreter {
+export function compileInterpreter(input: Karta | Definition): CompiledInterpreter {
   const karta: Karta = "karta" in input && isObject((input as Definition).karta) ? (input as Definition).karta : (input as Karta);
   const definition = compileDefinition(karta);
 
@@ -136,7 +136,7 @@ export function compileInterpreter(input: Karta | Definition): KartaInterpreter 
     return { view, diagnostics };
   };
 
-  const interpreter: KartaInterpreter = {
+  const interpreter: CompiledInterpreter = {
     karta,
     definition,
     diagnostics: definition.diagnostics,
@@ -195,7 +195,7 @@ export function compileInterpreter(input: Karta | Definition): KartaInterpreter 
   return interpreter;
 }
 
-const cache = new WeakMap<object, KartaInterpreter>();
+const cache = new WeakMap<object, CompiledInterpreter>();
 
 /**
  * Interprets an object with a definition, compiling the definition on first use and keeping the

@@ -11,6 +11,7 @@ import { compileJq, JqError, type JqProgram } from "../jq/index.js";
 import type { CompiledComponent, CompiledDefinition } from "./compile.js";
 import type { CompiledExpression } from "./expression.js";
 import type { JsonPatchOperation, PatchResult } from "./types.js";
+import { isObject } from "./plain.js";
 
 /** A location in a JSON document: object keys and array indices. */
 export type JsonLocation = (string | number)[];
@@ -46,10 +47,6 @@ export function locations(e: CompiledExpression, object: unknown): { ok: true; l
   } catch (err) {
     return { ok: false, error: err instanceof JqError ? `'${e.text}' is not an assignable path here: ${err.message}` : String(err) };
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /**

@@ -7,10 +7,7 @@ import type { Diagnostic } from "../definition/index.js";
 import type { CompiledComponent } from "./compile.js";
 import type { PodClassification, PodRef } from "./types.js";
 import type { WorkloadView } from "./workload.js";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
+import { isObject } from "./plain.js";
 
 /** The pod's name, namespace and uid (name `pods[i]` when it has none). */
 export function podRef(pod: unknown, index: number): PodRef {
@@ -22,7 +19,7 @@ export function podRef(pod: unknown, index: number): PodRef {
 }
 
 /** Whether the pod matches the component's type selector; an error is reported and counts as no match. */
-export function matchesType(c: CompiledComponent, pod: unknown, podName: string, diagnostics: Diagnostic[]): boolean {
+function matchesType(c: CompiledComponent, pod: unknown, podName: string, diagnostics: Diagnostic[]): boolean {
   if (!c.hasTypeSelector) return false;
   if (c.typeKey) {
     const r = c.typeKey.run(pod);
@@ -49,13 +46,41 @@ function describeSelector(c: CompiledComponent): string {
   return `${c.name} (${parts.join(" and ")})`;
 }
 
+/**
+ * Why the pod is another workload's, when its owner references say so: it names objects of the root's
+ * kind (group and kind; any version) and none is this object, by uid, or by name when either has no uid
+ * (an object with neither is not judged).
+ * Pods read with `kubectl get pods` of a namespace include such pods; KAI never sees them with this object.
+ */
+function otherWorkload(view: WorkloadView, pod: unknown, podName: string): string | undefined {
+  const kind = view.definition.root?.definition.kind;
+  const refs = isObject(pod) && isObject(pod.metadata) && Array.isArray(pod.metadata.ownerReferences) ? pod.metadata.ownerReferences : [];
+  if (!kind || refs.length === 0) return undefined;
+  const meta = isObject(view.object.metadata) ? view.object.metadata : {};
+  const uid = typeof meta.uid === "string" && meta.uid !== "" ? meta.uid : undefined;
+  const name = typeof meta.name === "string" && meta.name !== "" ? meta.name : undefined;
+  // An object written by hand without name or uid: nothing to tell its pods from others'.
+  if (uid === undefined && name === undefined) return undefined;
+  const group = (apiVersion: unknown): string | undefined => (typeof apiVersion === "string" ? (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "") : undefined);
+  const owners = refs.filter((r): r is Record<string, unknown> => isObject(r) && r.kind === kind.kind && group(r.apiVersion) === (kind.group ?? ""));
+  if (owners.length === 0) return undefined;
+  const ours = (r: Record<string, unknown>): boolean => (uid !== undefined && typeof r.uid === "string" && r.uid !== "" ? r.uid === uid : r.name === name);
+  if (owners.some(ours)) return undefined;
+  const other = owners[0]!;
+  const otherUid = typeof other.uid === "string" && other.uid !== "" ? ` (uid ${other.uid})` : "";
+  return `pod ${podName} belongs to ${kind.kind} ${String(other.name)}${otherUid}, not to this ${kind.kind}${name !== undefined ? ` ${name}` : ""}`;
+}
+
 /** Classifies one pod. Problems go to `diagnostics` and the classification says why. */
 export function classifyPod(view: WorkloadView, pod: unknown, index: number, diagnostics: Diagnostic[]): PodClassification {
   const ref = podRef(pod, index);
   const out: PodClassification = { pod: ref, index };
   const leaves = view.definition.leaves;
   let component: CompiledComponent | undefined;
-  if (leaves.length === 1) {
+  const foreign = otherWorkload(view, pod, ref.name);
+  if (foreign !== undefined) {
+    out.reason = foreign;
+  } else if (leaves.length === 1) {
     component = leaves[0];
   } else if (leaves.length === 0) {
     out.reason = "the definition has no component that defines pods";

@@ -7,10 +7,7 @@ import type { Diagnostic } from "../definition/index.js";
 import { toJson } from "../jq/native/json.js";
 import type { CompiledStatus } from "./compile.js";
 import type { GenericStatus, ObservedCondition, StatusMatch, StatusResult } from "./types.js";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
+import { isObject } from "./plain.js";
 
 /** jq's `tostring`: strings as they are, anything else as compact JSON. */
 function jqToString(v: unknown): string {

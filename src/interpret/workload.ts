@@ -11,6 +11,7 @@ import type { CompiledComponent, CompiledDefinition, FragmentField } from "./com
 import { FRAGMENT_FIELDS } from "./compile.js";
 import type { CompiledExpression } from "./expression.js";
 import type { ComponentInstance, ComponentView, PodTemplateSpec, Scale } from "./types.js";
+import { isObject } from "./plain.js";
 
 /** What the evaluation of one component gave. */
 export interface EvaluatedComponent {
@@ -32,10 +33,6 @@ export interface WorkloadView {
 
 const POD_SPEC_FIELDS = new Set(Object.keys(POD_SPEC.properties ?? {}));
 const OBJECT_META_FIELDS = new Set(Object.keys(OBJECT_META.properties ?? {}));
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /** Evaluates every component of the definition on `object`. Never throws. */
 export function evaluateWorkload(definition: CompiledDefinition, object: Record<string, unknown>): WorkloadView {

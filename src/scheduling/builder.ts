@@ -44,11 +44,13 @@ import {
   WORKLOAD_MAX_TREE_DEPTH,
   type CompositePodGroup,
   type CompositePodGroupSchedulingPolicy,
+  type CompositePodGroupSpec,
   type CompositePodGroupTemplate,
   type DisruptionMode,
   type OwnerReference,
   type PodGroup,
   type PodGroupSchedulingPolicy,
+  type PodGroupSpec,
   type PodGroupTemplate,
   type Workload,
 } from "./types.js";
@@ -165,27 +167,15 @@ export class WorkloadBuilder {
    * Workload's namespace, owned by the builder's owner.
    */
   newPodGroup(podGroupName: string, templateName: string, placement: GroupPlacement = {}): BuildResult<PodGroup> {
-    const wl = this.resolveWorkload();
-    if (!wl.ok) return wl;
-    const workload = wl.value;
-    const templates = collectTemplates(workload);
-    const tmpl = templates.leaves.get(templateName);
-    if (tmpl === undefined) {
-      return fail(`podGroupTemplate ${JSON.stringify(templateName)} not found in workload ${JSON.stringify(workload.metadata.name ?? "")} (have [${[...templates.leaves.keys()].join(" ")}])`);
-    }
+    const found = this.findTemplate("leaves", templateName);
+    if (!found.ok) return found;
+    const { workload, template: tmpl } = found.value;
     const pg: PodGroup = {
       apiVersion: SCHEDULING_V1BETA1,
       kind: "PodGroup",
       metadata: this.groupMetadata(podGroupName, workload),
-      spec: {
-        ...(placement.parentCompositePodGroupName !== undefined ? { parentCompositePodGroupName: placement.parentCompositePodGroupName } : {}),
-        workloadRef: { workloadName: workload.metadata.name ?? "", templateName: tmpl.name },
-        schedulingPolicy: structuredClone(tmpl.schedulingPolicy),
-      },
+      spec: runtimeSpec(tmpl, workload, placement),
     };
-    copyOptional(tmpl, pg.spec, ["schedulingConstraints", "disruptionMode", "priority", "preemptionPolicy"]);
-    if (tmpl.resourceClaims !== undefined && tmpl.resourceClaims.length > 0) pg.spec.resourceClaims = structuredClone(tmpl.resourceClaims);
-    if (tmpl.priorityClassName) pg.spec.priorityClassName = tmpl.priorityClassName;
     return ok(pg);
   }
 
@@ -194,26 +184,15 @@ export class WorkloadBuilder {
    * The parent link is set from `placement`; creating the children is left to the caller.
    */
   newCompositePodGroup(name: string, templateName: string, placement: GroupPlacement = {}): BuildResult<CompositePodGroup> {
-    const wl = this.resolveWorkload();
-    if (!wl.ok) return wl;
-    const workload = wl.value;
-    const templates = collectTemplates(workload);
-    const tmpl = templates.composites.get(templateName);
-    if (tmpl === undefined) {
-      return fail(`compositePodGroupTemplate ${JSON.stringify(templateName)} not found in workload ${JSON.stringify(workload.metadata.name ?? "")} (have [${[...templates.composites.keys()].join(" ")}])`);
-    }
+    const found = this.findTemplate("composites", templateName);
+    if (!found.ok) return found;
+    const { workload, template: tmpl } = found.value;
     const cpg: CompositePodGroup = {
       apiVersion: SCHEDULING_V1ALPHA3,
       kind: "CompositePodGroup",
       metadata: this.groupMetadata(name, workload),
-      spec: {
-        ...(placement.parentCompositePodGroupName !== undefined ? { parentCompositePodGroupName: placement.parentCompositePodGroupName } : {}),
-        workloadRef: { workloadName: workload.metadata.name ?? "", templateName: tmpl.name },
-        schedulingPolicy: structuredClone(tmpl.schedulingPolicy),
-      },
+      spec: runtimeSpec(tmpl, workload, placement),
     };
-    copyOptional(tmpl, cpg.spec, ["schedulingConstraints", "disruptionMode", "priority", "preemptionPolicy"]);
-    if (tmpl.priorityClassName) cpg.spec.priorityClassName = tmpl.priorityClassName;
     return ok(cpg);
   }
 
@@ -258,6 +237,19 @@ export class WorkloadBuilder {
     if (this.existingWorkload !== undefined) return ok(this.existingWorkload);
     if (this.workload === undefined) return fail("no Workload available: call BuildWorkload or use NewBuilderFromExistingWorkload first");
     return ok(this.workload);
+  }
+
+  /** The Workload and its (composite) template of that name, searched through the whole tree. */
+  private findTemplate<L extends keyof TemplateIndex>(level: L, templateName: string): BuildResult<{ workload: Workload; template: TemplateIn<L> }> {
+    const wl = this.resolveWorkload();
+    if (!wl.ok) return wl;
+    const templates: Map<string, PodGroupTemplate | CompositePodGroupTemplate> = collectTemplates(wl.value)[level];
+    const template = templates.get(templateName);
+    if (template === undefined) {
+      const what = level === "leaves" ? "podGroupTemplate" : "compositePodGroupTemplate";
+      return fail(`${what} ${JSON.stringify(templateName)} not found in workload ${JSON.stringify(wl.value.metadata.name ?? "")} (have [${[...templates.keys()].join(" ")}])`);
+    }
+    return ok({ workload: wl.value, template: template as TemplateIn<L> });
   }
 
   private groupMetadata(name: string, workload: Workload): PodGroup["metadata"] {
@@ -493,6 +485,11 @@ function parseGroupVersion(apiVersion: string): BuildResult<string> {
   return fail(`unexpected GroupVersion string: ${apiVersion}`);
 }
 
+/** The templates of a Workload by name, as {@link collectTemplates} finds them. */
+type TemplateIndex = ReturnType<typeof collectTemplates>;
+/** A leaf or composite template, by the index it is in. */
+type TemplateIn<L extends keyof TemplateIndex> = TemplateIndex[L] extends Map<string, infer T> ? T : never;
+
 /** Every template of a Workload by name, leaves and composites apart, in pre-order. */
 export function collectTemplates(workload: Workload): {
   leaves: Map<string, PodGroupTemplate>;
@@ -512,8 +509,19 @@ export function collectTemplates(workload: Workload): {
   return { leaves, composites };
 }
 
-function copyOptional<S extends object, D extends object>(src: S, dst: D, keys: readonly string[]): void {
-  const s = src as Record<string, unknown>;
-  const d = dst as Record<string, unknown>;
-  for (const k of keys) if (s[k] !== undefined) d[k] = structuredClone(s[k]);
+/**
+ * A runtime group's spec: its links to the Workload's template (and to its parent group), then copies of
+ * the template's scheduling fields (empty claim lists and priority class names left out).
+ */
+function runtimeSpec(tmpl: PodGroupTemplate, workload: Workload, placement: GroupPlacement): PodGroupSpec;
+function runtimeSpec(tmpl: CompositePodGroupTemplate, workload: Workload, placement: GroupPlacement): CompositePodGroupSpec;
+function runtimeSpec(tmpl: PodGroupTemplate | CompositePodGroupTemplate, workload: Workload, placement: GroupPlacement): PodGroupSpec | CompositePodGroupSpec {
+  const spec: Record<string, unknown> = {};
+  if (placement.parentCompositePodGroupName !== undefined) spec.parentCompositePodGroupName = placement.parentCompositePodGroupName;
+  spec.workloadRef = { workloadName: workload.metadata.name ?? "", templateName: tmpl.name };
+  spec.schedulingPolicy = structuredClone(tmpl.schedulingPolicy);
+  for (const k of ["schedulingConstraints", "disruptionMode", "priority", "preemptionPolicy"] as const) if (tmpl[k] !== undefined) spec[k] = structuredClone(tmpl[k]);
+  if ("resourceClaims" in tmpl && tmpl.resourceClaims !== undefined && tmpl.resourceClaims.length > 0) spec.resourceClaims = structuredClone(tmpl.resourceClaims);
+  if (tmpl.priorityClassName) spec.priorityClassName = tmpl.priorityClassName;
+  return spec as unknown as PodGroupSpec | CompositePodGroupSpec;
 }

@@ -21,7 +21,7 @@
  * with the field path of the input that caused them; nothing is emitted when there is an error.
  */
 import type { Definition, Karta } from "../definition/index.js";
-import { compileInterpreter, type GangGroup, type KartaInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
+import { apiVersionOf, compileInterpreter, type GangGroup, type CompiledInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
 import { AllMode, BasicPolicy, GangPolicy, SingleMode, fromExistingWorkload, newBuilder, type BuildOptions } from "./builder.js";
 import { required, type FieldError } from "./fielderrors.js";
 import { isDNS1123Subdomain } from "./formats.js";
@@ -32,6 +32,7 @@ import { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from 
 import { generatePodGroupName, generateWorkloadName } from "./naming.js";
 import type { CompositePodGroup, OwnerReference, PodGroup, Workload } from "./types.js";
 import { validateCompositePodGroup, validatePodGroup, validateWorkload } from "./validation.js";
+import { isObject } from "../interpret/plain.js";
 
 export { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
 export type { CompileIssue, CompileInput } from "./karta/issues.js";
@@ -58,17 +59,13 @@ export interface WorkloadCompilation {
   issues: CompileIssue[];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 /** The root object's identity, and the errors that keep it from owning a Workload. */
 function rootIdentity(object: unknown, karta: Karta): { owner?: OwnerReference; namespace?: string; issues: CompileIssue[] } {
   const issues: CompileIssue[] = [];
   const o = isObject(object) ? object : {};
   const meta = isObject(o.metadata) ? o.metadata : {};
   const want = karta?.spec?.structureDefinition?.rootComponent?.kind;
-  const apiVersion = typeof o.apiVersion === "string" ? o.apiVersion : want ? (want.group ? `${want.group}/${want.version}` : want.version) : "";
+  const apiVersion = typeof o.apiVersion === "string" ? o.apiVersion : want ? apiVersionOf(want) : "";
   const kind = typeof o.kind === "string" ? o.kind : (want?.kind ?? "");
   const name = typeof meta.name === "string" ? meta.name : "";
   const uid = typeof meta.uid === "string" ? meta.uid : "";
@@ -93,8 +90,8 @@ function builderOptions(owner: OwnerReference, namespace: string | undefined): B
   };
 }
 
-function isInterpreter(v: Karta | Definition | KartaInterpreter): v is KartaInterpreter {
-  return typeof (v as KartaInterpreter).interpret === "function" && typeof (v as KartaInterpreter).workload === "function";
+function isInterpreter(v: Karta | Definition | CompiledInterpreter): v is CompiledInterpreter {
+  return typeof (v as CompiledInterpreter).interpret === "function" && typeof (v as CompiledInterpreter).workload === "function";
 }
 
 function failed(issues: CompileIssue[]): WorkloadCompilation {
@@ -210,10 +207,10 @@ function olderRuntimeGroups(tree: KartaWorkloadTree, workloadName: string, gangG
 
 /**
  * Compile one workload instance: the Workload owned by `object`, its CompositePodGroups and PodGroups,
- * and a patch per pod. `definition` may be an {@link KartaInterpreter} compiled once for many objects.
+ * and a patch per pod. `definition` may be a {@link CompiledInterpreter} compiled once for many objects.
  * Never throws; when anything is wrong the result has no objects and the issues say why.
  */
-export function compileKarta(definition: Karta | Definition | KartaInterpreter, object: unknown, options: KartaCompileOptions = {}): WorkloadCompilation {
+export function compileKarta(definition: Karta | Definition | CompiledInterpreter, object: unknown, options: KartaCompileOptions = {}): WorkloadCompilation {
   const issues: CompileIssue[] = validateSchedulingIntent(options);
   const interpreter = isInterpreter(definition) ? definition : compileInterpreter(definition);
   issues.push(...interpreter.diagnostics.filter((d) => d.severity === "error").map((d) => issueFromDiagnostic(d)));

@@ -148,9 +148,8 @@ export interface TypedLocalObjectReference {
 
 // ---------------------------------------------------------------- Workload (v1beta1)
 
-/** A template for a set of pods with one scheduling policy. */
-export interface PodGroupTemplate {
-  name: string;
+/** The scheduling fields a PodGroupTemplate sets and every PodGroup created from it copies. */
+export interface PodGroupSchedulingFields {
   schedulingPolicy: PodGroupSchedulingPolicy;
   schedulingConstraints?: PodGroupSchedulingConstraints;
   resourceClaims?: PodGroupResourceClaim[];
@@ -160,15 +159,24 @@ export interface PodGroupTemplate {
   preemptionPolicy?: PreemptionPolicy;
 }
 
-/** A template for a group of groups; its children are (composite) templates. */
-export interface CompositePodGroupTemplate {
-  name: string;
+/** The scheduling fields a CompositePodGroupTemplate sets and every CompositePodGroup created from it copies. */
+export interface CompositePodGroupSchedulingFields {
   schedulingPolicy: CompositePodGroupSchedulingPolicy;
   schedulingConstraints?: CompositePodGroupSchedulingConstraints;
   disruptionMode?: CompositeDisruptionMode;
   priorityClassName?: string;
   priority?: number;
   preemptionPolicy?: PreemptionPolicy;
+}
+
+/** A template for a set of pods with one scheduling policy. */
+export interface PodGroupTemplate extends PodGroupSchedulingFields {
+  name: string;
+}
+
+/** A template for a group of groups; its children are (composite) templates. */
+export interface CompositePodGroupTemplate extends CompositePodGroupSchedulingFields {
+  name: string;
   podGroupTemplates?: PodGroupTemplate[];
   compositePodGroupTemplates?: CompositePodGroupTemplate[];
 }
@@ -191,16 +199,9 @@ export interface Workload {
 // ---------------------------------------------------------------- PodGroup (v1beta1)
 
 /** PodGroup.spec: copies of the template fields plus the links to the Workload and parent. */
-export interface PodGroupSpec {
+export interface PodGroupSpec extends PodGroupSchedulingFields {
   parentCompositePodGroupName?: string;
   workloadRef?: WorkloadReference;
-  schedulingPolicy: PodGroupSchedulingPolicy;
-  schedulingConstraints?: PodGroupSchedulingConstraints;
-  resourceClaims?: PodGroupResourceClaim[];
-  disruptionMode?: DisruptionMode;
-  priorityClassName?: string;
-  priority?: number;
-  preemptionPolicy?: PreemptionPolicy;
 }
 /** Status entry for a claim generated from a ResourceClaimTemplate. */
 export interface PodGroupResourceClaimStatus {
@@ -223,16 +224,10 @@ export interface PodGroup {
 
 // ---------------------------------------------------------------- CompositePodGroup (v1alpha3)
 
-/** CompositePodGroup.spec. */
-export interface CompositePodGroupSpec {
+/** CompositePodGroup.spec: copies of the template fields plus the links to the Workload and parent. */
+export interface CompositePodGroupSpec extends CompositePodGroupSchedulingFields {
   parentCompositePodGroupName?: string;
   workloadRef: WorkloadReference;
-  schedulingPolicy: CompositePodGroupSchedulingPolicy;
-  schedulingConstraints?: CompositePodGroupSchedulingConstraints;
-  disruptionMode?: CompositeDisruptionMode;
-  priorityClassName?: string;
-  priority?: number;
-  preemptionPolicy?: PreemptionPolicy;
 }
 /** CompositePodGroup.status (not populated by the scheduler in alpha). */
 export interface CompositePodGroupStatus {

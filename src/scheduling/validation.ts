@@ -34,19 +34,19 @@ import {
   WORKLOAD_MAX_POD_GROUP_TEMPLATES,
   WORKLOAD_MAX_TREE_DEPTH,
   type CompositePodGroup,
+  type CompositePodGroupSchedulingFields,
   type CompositePodGroupTemplate,
   type ObjectMeta,
   type PodGroup,
+  type PodGroupSchedulingFields,
   type PodGroupTemplate,
   type TypedLocalObjectReference,
   type Workload,
   type WorkloadReference,
 } from "./types.js";
 
-/** Fields shared by leaf templates and PodGroup specs. */
-type LeafFields = Omit<PodGroupTemplate, "name">;
-/** Fields shared by composite templates and CompositePodGroup specs. */
-type CompositeFields = Omit<CompositePodGroupTemplate, "name" | "podGroupTemplates" | "compositePodGroupTemplates">;
+/** Fields shared by templates and runtime group specs, of either level. */
+type SchedulingFields = PodGroupSchedulingFields | CompositePodGroupSchedulingFields;
 
 function old<T>(prev: T | undefined, isUpdate: boolean): Old<T> {
   return isUpdate ? { value: prev } : undefined;
@@ -116,7 +116,7 @@ function validateGroupPolicy(
   return errs;
 }
 
-function validatePriorityFields(path: string, obj: LeafFields | CompositeFields, prev: LeafFields | CompositeFields | undefined, isUpdate: boolean): FieldError[] {
+function validatePriorityFields(path: string, obj: SchedulingFields, prev: SchedulingFields | undefined, isUpdate: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const pcnPath = childPath(path, "priorityClassName");
   errs.push(...validateImmutable(pcnPath, obj.priorityClassName ?? "", old(prev?.priorityClassName ?? "", isUpdate)));
@@ -134,30 +134,24 @@ function validatePriorityFields(path: string, obj: LeafFields | CompositeFields,
   return errs;
 }
 
-/** The fields of a leaf template or PodGroup spec (everything but names and references). */
-function validateLeafFields(path: string, obj: LeafFields, prev: LeafFields | undefined, isUpdate: boolean): FieldError[] {
+/**
+ * The scheduling fields of a template or runtime group spec (everything but names and references): a leaf's
+ * gang counts `minCount` and it may share resource claims; a composite's counts `minGroupCount`.
+ */
+function validateSchedulingFields(path: string, obj: SchedulingFields, prev: SchedulingFields | undefined, isUpdate: boolean, level: "leaf" | "composite"): FieldError[] {
   const errs: FieldError[] = [];
-  errs.push(...validateGroupPolicy(childPath(path, "schedulingPolicy"), obj.schedulingPolicy as never, "minCount", old(prev?.schedulingPolicy as never, isUpdate)));
+  const countField = level === "leaf" ? "minCount" : "minGroupCount";
+  errs.push(...validateGroupPolicy(childPath(path, "schedulingPolicy"), obj.schedulingPolicy as never, countField, old(prev?.schedulingPolicy as never, isUpdate)));
   const cPath = childPath(path, "schedulingConstraints");
   errs.push(...validateImmutable(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
   if (obj.schedulingConstraints !== undefined) errs.push(...validateConstraintsBlock(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
-  const rPath = childPath(path, "resourceClaims");
-  errs.push(...validateImmutable(rPath, obj.resourceClaims ?? [], old(prev?.resourceClaims ?? [], isUpdate)));
-  if ((obj.resourceClaims ?? []).length > 0) errs.push(...validateResourceClaimsBlock(rPath, obj.resourceClaims!, old(prev?.resourceClaims ?? [], isUpdate)));
-  const dPath = childPath(path, "disruptionMode");
-  errs.push(...validateImmutable(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
-  if (obj.disruptionMode !== undefined) errs.push(...validateDisruptionModeBlock(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
-  errs.push(...validatePriorityFields(path, obj, prev, isUpdate));
-  return errs;
-}
-
-/** The fields of a composite template or CompositePodGroup spec. */
-function validateCompositeFields(path: string, obj: CompositeFields, prev: CompositeFields | undefined, isUpdate: boolean): FieldError[] {
-  const errs: FieldError[] = [];
-  errs.push(...validateGroupPolicy(childPath(path, "schedulingPolicy"), obj.schedulingPolicy as never, "minGroupCount", old(prev?.schedulingPolicy as never, isUpdate)));
-  const cPath = childPath(path, "schedulingConstraints");
-  errs.push(...validateImmutable(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
-  if (obj.schedulingConstraints !== undefined) errs.push(...validateConstraintsBlock(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
+  if (level === "leaf") {
+    const claims = (obj as PodGroupSchedulingFields).resourceClaims ?? [];
+    const prevClaims = (prev as PodGroupSchedulingFields | undefined)?.resourceClaims ?? [];
+    const rPath = childPath(path, "resourceClaims");
+    errs.push(...validateImmutable(rPath, claims, old(prevClaims, isUpdate)));
+    if (claims.length > 0) errs.push(...validateResourceClaimsBlock(rPath, claims, old(prevClaims, isUpdate)));
+  }
   const dPath = childPath(path, "disruptionMode");
   errs.push(...validateImmutable(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
   if (obj.disruptionMode !== undefined) errs.push(...validateDisruptionModeBlock(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
@@ -221,7 +215,7 @@ function validatePodGroupTemplate(path: string, t: PodGroupTemplate, prev: PodGr
   if (depth > WORKLOAD_MAX_TREE_DEPTH) return [...errs, forbidden(path, `the workload tree must not be deeper than ${WORKLOAD_MAX_TREE_DEPTH} levels`)];
   if (state.isUpdate && prev !== undefined && deepEqual(t, prev)) return errs;
   errs.push(...validateShortName(childPath(path, "name"), t.name));
-  errs.push(...validateLeafFields(path, t, prev, state.isUpdate && prev !== undefined));
+  errs.push(...validateSchedulingFields(path, t, prev, state.isUpdate && prev !== undefined, "leaf"));
   return errs;
 }
 
@@ -236,7 +230,7 @@ function validateCompositeTemplate(
   if (depth > WORKLOAD_MAX_TREE_DEPTH) return [...errs, forbidden(path, `the workload tree must not be deeper than ${WORKLOAD_MAX_TREE_DEPTH} levels`)];
   const ownUpdate = state.isUpdate && prev !== undefined;
   errs.push(...validateShortName(childPath(path, "name"), t.name));
-  errs.push(...validateCompositeFields(path, t, prev, ownUpdate));
+  errs.push(...validateSchedulingFields(path, t, prev, ownUpdate, "composite"));
   const childState: TreeState = { ...state, isUpdate: ownUpdate };
   errs.push(
     ...validateTemplateList(childPath(path, "podGroupTemplates"), t.podGroupTemplates, prev?.podGroupTemplates, childState, (p, c, pc) =>
@@ -311,7 +305,7 @@ export function validatePodGroup(podGroup: PodGroup, oldPodGroup?: PodGroup): Fi
     errs.push(required("spec.workloadRef", "must be specified when `parentCompositePodGroupName` is specified"));
   }
   errs.push(...validateWorkloadRef("spec.workloadRef", spec.workloadRef, prev?.workloadRef, isUpdate, false));
-  errs.push(...validateLeafFields("spec", spec, prev, isUpdate));
+  errs.push(...validateSchedulingFields("spec", spec, prev, isUpdate, "leaf"));
   const statuses = podGroup.status?.resourceClaimStatuses ?? [];
   if (statuses.length > 4) errs.push(tooMany("status.resourceClaimStatuses", statuses.length, 4));
   return errs;
@@ -327,6 +321,6 @@ export function validateCompositePodGroup(group: CompositePodGroup, oldGroup?: C
   errs.push(...validateWorkloadRef("spec.workloadRef", spec.workloadRef, prev?.workloadRef, isUpdate, true));
   // The policy of a runtime composite group is immutable as a whole.
   errs.push(...validateImmutable("spec.schedulingPolicy", spec.schedulingPolicy, old(prev?.schedulingPolicy, isUpdate)));
-  errs.push(...validateCompositeFields("spec", spec, prev, isUpdate));
+  errs.push(...validateSchedulingFields("spec", spec, prev, isUpdate, "composite"));
   return errs;
 }

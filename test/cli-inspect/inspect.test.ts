@@ -42,6 +42,22 @@ describe("karta inspect", () => {
     assert.match(missing.err, /cannot read \/nonexistent\/karta\.yaml/);
   });
 
+  test("input that does not parse or holds no single object exits 2, naming stdin as <stdin>", async () => {
+    const job = "definitions/batch/v1/Job.yaml";
+    // A "billion laughs" document: the YAML reader refuses to expand it.
+    let bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (let i = 1; i < 12; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]\n`;
+    const laughs = await run(["-d", job, "-f", "-"], bomb);
+    assert.equal(laughs.code, 2);
+    assert.match(laughs.err, /^karta inspect: <stdin>: Excessive alias count/);
+    const two = await run(["-d", job, "-f", "-"], "apiVersion: batch/v1\nkind: Job\nmetadata: {name: a}\n---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: b}\n");
+    assert.equal(two.code, 2);
+    assert.equal(two.err, "karta inspect: <stdin>: expected one workload object, found 2\n");
+    const pods = await run(["-d", job, "-f", fx("job.yaml"), "--pods", "pods.yaml"], "", { "pods.yaml": "items: [\n" });
+    assert.equal(pods.code, 2);
+    assert.match(pods.err, /^karta inspect: pods\.yaml: /);
+  });
+
   test("the tree shows components, status, groups and unmatched pods", async (t) => {
     const def = catalog("kubeflow-org-pytorchjob-v1");
     if (!def) return t.skip("conformance data absent");

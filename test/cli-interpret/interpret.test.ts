@@ -237,6 +237,11 @@ describe("karta interpret", () => {
     assert.match(none.err, /operation is not set for executing/);
     const replica = await run(["--operation", "ReviseReplica", "--desired-replica", "two"]);
     assert.equal(replica.code, 2);
+    // An int32, as karmadactl reads it: 2^31 is one too many.
+    const huge = await run(["--operation", "ReviseReplica", "--desired-file", "deploy.yaml", "--desired-replica=2147483648"]);
+    assert.equal(huge.code, 2);
+    assert.match(huge.err, /^karta interpret: invalid argument "2147483648" for "--desired-replica" flag: value out of range\n/);
+    assert.equal((await run(["--operation", "ReviseReplica", "--desired-file", "deploy.yaml", "--desired-replica=2147483647"])).code, 0);
     const unreadable = await run(["--operation", "InterpretHealth", "--desired-file", "missing.yaml"]);
     assert.equal(unreadable.code, 2);
     assert.match(unreadable.err, /^karta interpret: missing\.yaml: ENOENT/);

@@ -432,3 +432,142 @@ describe("bad input", () => {
     assert.equal(it.diagnostics[0]!.path, "spec.structureDefinition.childComponents[0].scaleDefinition.replicasPath");
   });
 });
+
+describe("pods of other workloads", () => {
+  // The pods of a whole namespace (kubectl get pods -o yaml): this job's, and another PyTorchJob's with the same labels.
+  const job = (name: string, uid?: string) => ({
+    apiVersion: "kubeflow.org/v1",
+    kind: "PyTorchJob",
+    metadata: { name, namespace: "nlp", ...(uid ? { uid } : {}) },
+    spec: { pytorchReplicaSpecs: { Master: { replicas: 1, template: { spec: { containers: [{ name: "pytorch" }] } } }, Worker: { replicas: 2, template: { spec: { containers: [{ name: "pytorch" }] } } } } },
+  });
+  const pod = (name: string, role: string, owner: { name: string; uid?: string; apiVersion?: string }) => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name,
+      namespace: "nlp",
+      labels: { "training.kubeflow.org/job-name": owner.name, "training.kubeflow.org/replica-type": role },
+      ownerReferences: [{ apiVersion: owner.apiVersion ?? "kubeflow.org/v1", kind: "PyTorchJob", name: owner.name, ...(owner.uid ? { uid: owner.uid } : {}), controller: true, blockOwnerDeletion: true }],
+    },
+  });
+  const DEF = `
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pytorchjob
+      kind: {group: kubeflow.org, version: v1, kind: PyTorchJob}
+      statusDefinition: {statusMappings: {}}
+    childComponents:
+    - name: master
+      ownerRef: pytorchjob
+      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
+      scaleDefinition: {replicasPath: .spec.pytorchReplicaSpecs.Master.replicas // 1}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: master}}
+    - name: worker
+      ownerRef: pytorchjob
+      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
+      scaleDefinition: {replicasPath: .spec.pytorchReplicaSpecs.Worker.replicas // 1}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}}
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+      - name: job
+        members: [{componentName: pytorchjob}]
+`;
+  const BERT = "b7e3c9a1-52d4-4f08-8c6e-0a9d1e2f3b4c";
+  const GPT = "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
+
+  test("a pod owned by another object of the root's kind is unmatched and in no group", () => {
+    const pods = [
+      pod("bert-master-0", "master", { name: "bert", uid: BERT }),
+      pod("bert-worker-0", "worker", { name: "bert", uid: BERT }),
+      pod("gpt-master-0", "master", { name: "gpt", uid: GPT }),
+      // Another version of the same kind is the same object kind: still another job.
+      pod("gpt-worker-0", "worker", { name: "gpt", uid: GPT, apiVersion: "kubeflow.org/v2" }),
+    ];
+    const r = compileInterpreter(karta(DEF)).interpret(job("bert", BERT), { pods });
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(
+      r.pods.map((p) => [p.pod.name, p.component ?? null]),
+      [
+        ["bert-master-0", "master"],
+        ["bert-worker-0", "worker"],
+        ["gpt-master-0", null],
+        ["gpt-worker-0", null],
+      ],
+    );
+    assert.equal(r.pods[2]!.reason, `pod gpt-master-0 belongs to PyTorchJob gpt (uid ${GPT}), not to this PyTorchJob bert`);
+    assert.deepEqual(
+      r.groups.map((g) => [g.name, g.minMember, g.members.map((m) => m.pod)]),
+      [[`pg-${BERT}`, 3, ["bert-master-0", "bert-worker-0"]]],
+    );
+  });
+
+  test("without uids the owner's name decides; pods without owner references are kept", () => {
+    const pods = [pod("bert-master-0", "master", { name: "bert" }), pod("gpt-master-0", "master", { name: "gpt", uid: GPT }), { metadata: { name: "bare", labels: { "training.kubeflow.org/replica-type": "worker" } } }];
+    const r = compileInterpreter(karta(DEF)).interpret(job("bert"), { pods });
+    assert.deepEqual(
+      r.pods.map((p) => [p.pod.name, p.component ?? null]),
+      [
+        ["bert-master-0", "master"],
+        ["gpt-master-0", null],
+        ["bare", "worker"],
+      ],
+    );
+    assert.equal(r.pods[1]!.reason, `pod gpt-master-0 belongs to PyTorchJob gpt (uid ${GPT}), not to this PyTorchJob bert`);
+    // An object written by hand with neither name nor uid: its pods cannot be told from others'.
+    const bare = job("bert") as { metadata: Record<string, unknown> };
+    bare.metadata = {};
+    const anonymous = compileInterpreter(karta(DEF)).interpret(bare, { pods });
+    assert.deepEqual(
+      anonymous.pods.map((p) => p.component ?? null),
+      ["master", "master", "worker"],
+    );
+  });
+});
+
+describe("newer podGroup format: subgroup members", () => {
+  test("a subgroup holds the pods classified into its subtree, also when its one leaf has no type selector", () => {
+    // A RayCluster-like workload with a single pod-defining component (every pod belongs to it) under a grouping component.
+    const def = karta(`
+spec:
+  structureDefinition:
+    rootComponent:
+      name: notebook
+      kind: {group: kubeflow.org, version: v1, kind: Notebook}
+      statusDefinition: {statusMappings: {}}
+    childComponents:
+    - name: server
+      ownerRef: notebook
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      scaleDefinition: {replicasPath: "1"}
+  optimizationInstructions:
+    gangScheduling:
+      podGroup:
+        name: nb
+        subGroups: [{componentName: server}]
+`);
+    const object = { apiVersion: "kubeflow.org/v1", kind: "Notebook", metadata: { name: "jupyter", namespace: "ds", uid: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a" }, spec: { template: { spec: { containers: [{ name: "notebook", image: "jupyter/scipy-notebook" }] } } } };
+    const pods = [
+      { apiVersion: "v1", kind: "Pod", metadata: { name: "jupyter-0", namespace: "ds", labels: { "notebook-name": "jupyter", "statefulset.kubernetes.io/pod-name": "jupyter-0" } } },
+      // Another Notebook's pod, given with the namespace's pods: in no subgroup.
+      {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "other-0", namespace: "ds", ownerReferences: [{ apiVersion: "kubeflow.org/v1", kind: "Notebook", name: "other", uid: "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", controller: true }] },
+      },
+    ];
+    const r = compileInterpreter(def).interpret(object, { pods });
+    assert.deepEqual(errors(r), []);
+    const g = r.groups[0]!;
+    assert.deepEqual(
+      g.subGroups!.map((s) => [s.name, s.minMember, s.pods]),
+      [["server", 1, ["jupyter-0"]]],
+    );
+    assert.deepEqual(
+      g.members.map((m) => [m.pod, m.memberComponent, m.minMember]),
+      [["jupyter-0", "server", 1]],
+    );
+  });
+});

@@ -33,6 +33,31 @@ describe("compileBatchJob", () => {
     assert.deepEqual(emittedErrors(r), []);
   });
 
+  test("pods of an earlier Job of the same name, or of another namespace, are not the Job's", () => {
+    const [first] = pods() as Record<string, { name: string; namespace?: string; labels: Record<string, string>; ownerReferences?: { uid: string }[] }>[];
+    // Left over from a Job deleted and created again under the same name: same name and labels, the old UID.
+    const earlier = structuredClone(first!);
+    earlier.metadata!.name = "allreduce-bench-0-old01";
+    earlier.metadata!.labels["batch.kubernetes.io/controller-uid"] = "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a";
+    earlier.metadata!.ownerReferences![0]!.uid = "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a";
+    // Labelled only (no owner references), in another namespace.
+    const elsewhere = structuredClone(first!);
+    elsewhere.metadata!.name = "allreduce-bench-0-ns001";
+    elsewhere.metadata!.namespace = "staging";
+    delete elsewhere.metadata!.ownerReferences;
+    // Labelled only, in the Job's namespace: the Job's.
+    const labelled = structuredClone(first!);
+    labelled.metadata!.name = "allreduce-bench-0-lbl01";
+    delete labelled.metadata!.ownerReferences;
+    const r = compileBatchJob(job(), { pods: [first, earlier, elsewhere, labelled] });
+    assert.ok(r.ok, JSON.stringify(r.issues));
+    assert.deepEqual(r.podPatches.map((p) => p.pod.name), ["allreduce-bench-0-x7k2p", "allreduce-bench-0-lbl01"]);
+    assert.deepEqual(
+      r.issues.filter((i) => i.code === "pod-unmatched").map((i) => i.pod),
+      ["perf/allreduce-bench-0-old01", "staging/allreduce-bench-0-ns001"],
+    );
+  });
+
   test("no spec.scheduling: basic, and still a Workload and a PodGroup", () => {
     const r = compileBatchJob(bundledObject("Job") as unknown as Job);
     assert.ok(r.ok, JSON.stringify(r.issues));

@@ -87,6 +87,31 @@ describe("compileKarta on the bundled definitions", () => {
     assert.deepEqual(emittedErrors(r), []);
   });
 
+  test("PyTorchJob with the namespace's pods: another job's pods get no patch, a notice says whose they are", () => {
+    const ours = bundledPods("PyTorchJob");
+    // Another PyTorchJob in the namespace: the same labels but its own name and owner.
+    const theirs = structuredClone(ours.slice(0, 2)).map((p) => {
+      const meta = p.metadata as { name: string; ownerReferences: { name: string; uid: string }[] };
+      meta.name = meta.name.replace("bert-pretrain", "gpt-sft");
+      meta.ownerReferences = [{ ...meta.ownerReferences[0]!, name: "gpt-sft", uid: "e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b" }];
+      return p;
+    });
+    const r = compileKarta(definitionFile(PYTORCH), bundledObject("PyTorchJob"), { pods: [...ours, ...theirs] });
+    assert.ok(r.ok, JSON.stringify(r.issues));
+    assert.deepEqual(
+      r.podPatches.map((p) => p.pod.name),
+      ours.map((p) => (p.metadata as { name: string }).name),
+    );
+    assert.deepEqual(
+      r.issues.filter((i) => i.code === "pod-unmatched").map((i) => [i.severity, i.pod]),
+      [
+        ["notice", "nlp/gpt-sft-master-0"],
+        ["notice", "nlp/gpt-sft-worker-0"],
+      ],
+    );
+    assert.match(r.issues.find((i) => i.code === "pod-unmatched")!.message, /belongs to PyTorchJob gpt-sft \(uid e4f5a6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b\), not to this PyTorchJob bert-pretrain/);
+  });
+
   test("LeaderWorkerSet: one PodGroup per replica group, all from the one template", () => {
     const r = compileKarta(definitionFile(LWS), bundledObject("LeaderWorkerSet"), { pods: bundledPods("LeaderWorkerSet") });
     assert.ok(r.ok, JSON.stringify(r.issues));

@@ -16,14 +16,11 @@ import { hasErrors, issueFromFieldError, type CompileIssue } from "./issues.js";
 import { disruptionBlock, validateSchedulingIntent, type SchedulingIntent } from "./options.js";
 import { podLabel, podSchedulingPatch } from "./pod-patch.js";
 import type { WorkloadCompilation } from "../karta.js";
+import { isObject } from "../../interpret/plain.js";
 
 /** What to compile beside the Job. */
 export interface BatchJobCompileOptions extends SchedulingIntent {
   pods?: readonly unknown[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** Whether an object is a batch/v1 Job. */
@@ -59,14 +56,23 @@ function applyIntent(job: Job, intent: SchedulingIntent, issues: CompileIssue[])
   return out;
 }
 
-/** Whether a pod belongs to the Job: owned by it, or labelled with its UID or name. */
+/**
+ * Whether a pod belongs to the Job: by its owner references to Jobs when it has any (the UID decides, the
+ * name only without one), else by the Job controller's labels (the UID's, else the name's). A pod of an
+ * earlier Job of the same name, or of another namespace, is not this Job's.
+ */
 function isPodOfJob(pod: unknown, job: Job): boolean {
   const meta = isObject(pod) && isObject(pod.metadata) ? pod.metadata : {};
-  const uid = job.metadata.uid;
-  const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
-  if (owners.some((o) => isObject(o) && o.kind === "Job" && (o.uid === uid || o.name === job.metadata.name))) return true;
+  const { uid, name, namespace } = job.metadata;
+  if (typeof meta.namespace === "string" && meta.namespace !== "" && namespace !== undefined && namespace !== "" && meta.namespace !== namespace) return false;
+  const owners = (Array.isArray(meta.ownerReferences) ? meta.ownerReferences : []).filter(
+    (o): o is Record<string, unknown> => isObject(o) && o.kind === "Job" && typeof o.apiVersion === "string" && o.apiVersion.startsWith("batch/"),
+  );
+  if (owners.length > 0) return owners.some((o) => (typeof o.uid === "string" && o.uid !== "" ? o.uid === uid : o.name === name));
   const labels = isObject(meta.labels) ? meta.labels : {};
-  return labels["batch.kubernetes.io/controller-uid"] === uid || labels["controller-uid"] === uid || labels["batch.kubernetes.io/job-name"] === job.metadata.name;
+  const labelUid = labels["batch.kubernetes.io/controller-uid"] ?? labels["controller-uid"];
+  if (typeof labelUid === "string" && labelUid !== "") return labelUid === uid;
+  return labels["batch.kubernetes.io/job-name"] === name || labels["job-name"] === name;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { PodRef } from "../../interpret/index.js";
 import { podRef } from "../../interpret/index.js";
 import { fieldErrorBody, invalid } from "../fielderrors.js";
 import type { CompileIssue } from "./issues.js";
+import { isObject } from "../../interpret/plain.js";
 
 /** One pod's patch. */
 export interface PodSchedulingPatch {
@@ -16,10 +17,6 @@ export interface PodSchedulingPatch {
   podGroupName: string;
   /** Empty when the pod already names the group. */
   patch: JsonPatchOperation[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** `namespace/name`, or the name alone. */

@@ -7,7 +7,7 @@
  * Problems are field errors at the Karta field that causes them.
  */
 import type { PodGroupDefinition, TopologyConstraint as KartaTopology } from "../../definition/index.js";
-import { subtreeScale, type WorkloadView } from "../../interpret/index.js";
+import { subtreeOf, subtreeScale, type WorkloadView } from "../../interpret/index.js";
 import type { SchedulingConfig, WorkloadInput, WorkloadItem } from "../config.js";
 import { duplicate, invalid, required, tooMany, type FieldError } from "../fielderrors.js";
 import { isDNS1123Label, isLabelKey } from "../formats.js";
@@ -42,20 +42,6 @@ function templateNameErrors(path: string, name: string | undefined): FieldError[
   return isDNS1123Label(name).map((m) => invalid(path, name, `${m} (it names a PodGroupTemplate)`));
 }
 
-/** The component and its descendants, by name. */
-function subtreeOf(view: WorkloadView, component: string): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const walk = (name: string): void => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    out.push(name);
-    for (const child of view.definition.byName.get(name)?.children ?? []) walk(child);
-  };
-  walk(component);
-  return out;
-}
-
 /**
  * The priority class the pod templates of these components agree on. Several different ones (or some
  * templates with and some without) leave it unset, with a notice.
@@ -63,7 +49,7 @@ function subtreeOf(view: WorkloadView, component: string): string[] {
 function podTemplatesPriorityClass(view: WorkloadView, components: readonly string[], path: string, issues: CompileIssue[]): string | undefined {
   const seen = new Set<string>();
   for (const c of components) {
-    for (const name of subtreeOf(view, c)) {
+    for (const name of subtreeOf(view.definition, c)) {
       for (const inst of view.components.get(name)?.view.instances ?? []) {
         if (!inst.podTemplate) continue;
         const pcn = inst.podTemplate.spec?.priorityClassName;
