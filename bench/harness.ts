@@ -7,6 +7,9 @@ import { loadDefinitions, type Definition } from "../src/definition/index.js";
 /** The repository (this file runs from dist/bench/). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** `../shared/conformance` beside the repository (KARTA_CONFORMANCE overrides it); it may be absent. */
+export const conformanceRoot: string = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");
+
 /** A Karta bundled under definitions/, e.g. `kubeflow.org/v1/PyTorchJob.yaml`: benchmarks measure what users run. */
 export function bundledDefinition(file: string): Definition {
   const at = path.join(repoRoot, "definitions", file);

@@ -11,16 +11,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../src/interpreter/declarative/interpreter.js";
 import { customizationOf } from "../src/interpreter/declarative/customization.js";
 import { loadCustomizationFiles } from "../src/interpreter/declarative/load.js";
 import { createKartaInterpreter } from "../src/interpreter/karta/index.js";
 import type { KubeObject, ResourceInterpreterCustomization } from "../src/interpreter/types.js";
-import { opsPerSecond, type BenchResult } from "./harness.js";
+import { conformanceRoot, opsPerSecond, repoRoot, type BenchResult } from "./harness.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const OBJECT_BYTES = 4096;
 
 /** The bundled RayCluster fixture padded to 4 KB with a kubectl last-applied-configuration annotation. */
@@ -60,7 +58,7 @@ end`,
 });
 
 function karmadaRayCustomizations(): ResourceInterpreterCustomization[] | string {
-  const base = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");
+  const base = conformanceRoot;
   const file = path.join(base, "karmada-thirdparty", "resourcecustomizations", "ray.io", "v1", "RayCluster", "customizations.yaml");
   if (!existsSync(file)) return `skipped: ${file} absent (set KARTA_CONFORMANCE)`;
   const loaded = loadCustomizationFiles([file]);

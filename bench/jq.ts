@@ -7,12 +7,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { compile as jqjsCompile } from "@michaelhomer/jqjs";
 import { compileJq } from "../src/jq/index.js";
-import { BenchResult, opsPerSecond } from "./harness.js";
+import { BenchResult, opsPerSecond, repoRoot } from "./harness.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 const container = (name: string, gpu: number) => ({
   name,

@@ -4,15 +4,13 @@
  */
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
 import { validateText } from "../src/definition/index.js";
-import type { BenchResult } from "./harness.js";
+import { conformanceRoot, type BenchResult } from "./harness.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export function benchValidate(): BenchResult[] {
-  const dir = path.join(process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance"), "karta-catalog");
+  const dir = path.join(conformanceRoot, "karta-catalog");
   if (!existsSync(dir)) return [{ name: "validate the Karta catalog", opsPerSec: 0, note: `${dir} absent: skipped` }];
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".yaml"))
