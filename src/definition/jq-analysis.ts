@@ -9,7 +9,7 @@
  * It is an abstract interpretation over "the document at path P" versus "a computed value"; it never runs jq.
  */
 import type { Node, Pattern, Span } from "../jq/ast.js";
-import { JQ_BUILTIN_NAMES, UNSAFE_BUILTINS } from "./jq-builtins.js";
+import { UNSAFE_FUNCTIONS, builtinNames } from "../jq/index.js";
 
 /** One step of a document path. */
 export type Step = { type: "field"; name: string; span: Span } | { type: "index"; index: number; span: Span } | { type: "iterate"; span: Span };
@@ -61,8 +61,10 @@ interface Context {
   depth: number;
 }
 
+/** The engine's own builtins decide by default: a call that passes here compiles. */
+const engineBuiltin: BuiltinPredicate = (name, arity) => builtinNames().has(`${name}/${arity}`);
 /** The builtin predicate of the analysis running (analyses are synchronous, one at a time). */
-let builtinCheck: BuiltinPredicate = (name) => JQ_BUILTIN_NAMES.has(name);
+let builtinCheck: BuiltinPredicate = engineBuiltin;
 
 const VALUE: Abstract = { kind: "value" };
 const UNKNOWN: Abstract = { kind: "unknown" };
@@ -70,14 +72,14 @@ const MAX_DEPTH = 12;
 const MAX_OUTPUTS = 64;
 const PREDEFINED_VARS = new Set(["ENV", "__loc__", "__prog_args", "__prog_name"]);
 
-/** Whether `name/arity` is a builtin: by default, a jq 1.7 builtin name of any arity. */
+/** Whether `name/arity` is a builtin. */
 export type BuiltinPredicate = (name: string, arity: number) => boolean;
 
 /**
  * Analyses an expression's AST. Pure; never throws on any AST the parser produces.
- * `isBuiltin` tells which calls jq defines (the engine's own list, when given).
+ * `isBuiltin` tells which calls jq defines; by default the engine's own list.
  */
-export function analyze(ast: Node, isBuiltin: BuiltinPredicate = (name) => JQ_BUILTIN_NAMES.has(name)): Analysis {
+export function analyze(ast: Node, isBuiltin: BuiltinPredicate = engineBuiltin): Analysis {
   const state: Analysis = { reads: [], dynamic: [], results: [], undefinedFunctions: [], undefinedVariables: [], hazards: [] };
   builtinCheck = isBuiltin;
   const env: Env = { vars: new Map(), funcs: new Map(), closures: new Map() };
@@ -345,7 +347,7 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
     for (const a of args) sub(a);
     return [UNKNOWN];
   }
-  if (UNSAFE_BUILTINS.has(name)) {
+  if (UNSAFE_FUNCTIONS.has(name)) {
     st.dynamic.push(node.span);
     return [UNKNOWN];
   }

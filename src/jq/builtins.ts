@@ -14,7 +14,6 @@ import {
   compare,
   contains,
   delpaths,
-  equals,
   getpath,
   isObject,
   isTruthy,
@@ -676,16 +675,16 @@ function nextafter(a: number, b: number): number {
   return buf.getFloat64(0);
 }
 
-/** Every builtin as `name/arity`, internal ones (leading `_`) excepted. */
+/** The library's function names (`name/arity`), given once the library is compiled. */
 let libraryNames: string[] = [];
 export function setLibraryNames(names: string[]): void {
   libraryNames = names;
 }
-function builtinNames(): string[] {
+/** Every builtin as `name/arity`, natives and library, without the internal `_` ones. */
+export function builtinNames(): string[] {
   const all = new Set([...natives.keys(), ...libraryNames]);
   return [...all].filter((n) => !n.startsWith("_"));
 }
 
 export const NATIVES: ReadonlyMap<string, Native> = natives;
 export type { JqObject };
-void equals;

@@ -1,7 +1,7 @@
 /** The jq engine on the expressions Karta definitions really use, over realistic objects. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compileJq, jq, JqError } from "../../src/jq/index.js";
+import { builtinNames, compileJq, jq, JqError } from "../../src/jq/index.js";
 import { jobSet, lwsWorkerPod, pytorchJob, pytorchWorkerPod } from "../fixtures/objects.js";
 
 describe("Karta expressions from the seed and the catalog", () => {
@@ -99,5 +99,19 @@ describe("semantics", () => {
   test("env and $ENV are empty unless the caller passes an environment", () => {
     assert.deepEqual(jq("env, $ENV", null), [{}, {}]);
     assert.deepEqual(compileJq("$ENV.HOME", { env: { HOME: "/home/k" } }).run(null), ["/home/k"]);
+  });
+});
+
+describe("the builtin list", () => {
+  test("builtinNames() is what `builtins` lists, every entry compiles, internals excluded", () => {
+    const listed = jq("builtins", null)[0] as string[];
+    assert.deepEqual([...builtinNames()].sort(), [...listed].sort());
+    assert.ok(builtinNames().has("ltrimstr/1") && builtinNames().has("getpath/1") && !builtinNames().has("ltrimstr/0"));
+    assert.ok([...builtinNames()].every((n) => !n.startsWith("_")));
+    for (const entry of builtinNames()) {
+      const [name, arity] = entry.split("/") as [string, string];
+      const args = Array.from({ length: Number(arity) }, () => "empty").join("; ");
+      assert.doesNotThrow(() => compileJq(Number(arity) === 0 ? name : `${name}(${args})`), entry);
+    }
   });
 });
