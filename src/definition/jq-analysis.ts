@@ -70,6 +70,10 @@ const VALUE: Abstract = { kind: "value" };
 const UNKNOWN: Abstract = { kind: "unknown" };
 const MAX_DEPTH = 12;
 const MAX_OUTPUTS = 64;
+/** `values`, `strings`, ...: `select` on the type, so they yield their input (a path stays a path) or nothing. */
+const TYPE_SELECTORS: ReadonlySet<string> = new Set(
+  ["values", "nulls", "booleans", "numbers", "strings", "arrays", "objects", "iterables", "scalars"].map((n) => `${n}/0`),
+);
 const PREDEFINED_VARS = new Set(["ENV", "__loc__", "__prog_args", "__prog_name"]);
 
 /** Whether `name/arity` is a builtin. */
@@ -351,6 +355,7 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
     st.dynamic.push(node.span);
     return [UNKNOWN];
   }
+  if (TYPE_SELECTORS.has(key)) return [input];
   const elements = (): Abstract[] => [input].map((v) => extend(v, { type: "iterate", span: node.span }, st));
   switch (key) {
     case "empty/0":
@@ -363,15 +368,6 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
     case "select/1":
       sub(args[0]!);
       return [input];
-    case "values/0":
-    case "nulls/0":
-    case "booleans/0":
-    case "numbers/0":
-    case "strings/0":
-    case "arrays/0":
-    case "objects/0":
-    case "iterables/0":
-    case "scalars/0":
     case "debug/0":
     case "debug/1":
     case "stderr/0":
@@ -470,6 +466,7 @@ function notPath(node: Node, funcs: Map<string, { params: string[]; body: Node }
       const key = `${node.name}/${node.args.length}`;
       const def = funcs.get(key);
       if (def) return def.params.length === 0 ? notPath(def.body, funcs, depth + 1) : undefined;
+      if (TYPE_SELECTORS.has(key)) return undefined;
       switch (key) {
         case "empty/0":
         case "error/0":
@@ -481,15 +478,6 @@ function notPath(node: Node, funcs: Map<string, { params: string[]; body: Node }
         case "recurse/0":
         case "recurse/1":
         case "paths/0":
-        case "values/0":
-        case "nulls/0":
-        case "booleans/0":
-        case "numbers/0":
-        case "strings/0":
-        case "arrays/0":
-        case "objects/0":
-        case "iterables/0":
-        case "scalars/0":
           return undefined;
         case "first/1":
         case "last/1":
