@@ -295,9 +295,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
         cond(input, env, (c) => (isTruthy(c) ? then(input, env, emit) : otherwise(input, env, emit)));
     }
     case "Reduce": {
-      const source = compile(node.source, scope, ctx);
-      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
-      const bodyScope = pushVars(scope, names);
+      const { source, bind, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compile(node.init, scope, ctx);
       const update = compile(node.update, bodyScope, ctx);
       return (input, env, emit) =>
@@ -320,9 +318,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
         });
     }
     case "Foreach": {
-      const source = compile(node.source, scope, ctx);
-      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
-      const bodyScope = pushVars(scope, names);
+      const { source, bind, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compile(node.init, scope, ctx);
       const update = compile(node.update, bodyScope, ctx);
       const extract = node.extract ? compile(node.extract, bodyScope, ctx) : identityGen;
@@ -718,6 +714,16 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
   return { names, bind };
 }
 
+/** The source of `reduce`/`foreach`, its pattern, and the scope of the update with the pattern's variables. */
+function compileFoldSource(
+  node: Extract<Node, { type: "Reduce" | "Foreach" }>,
+  scope: Scope | null,
+  ctx: CompileContext,
+): { source: Gen; bind: Binder; bodyScope: Scope | null } {
+  const { names, bind } = compilePatterns([node.pattern], scope, ctx);
+  return { source: compile(node.source, scope, ctx), bind, bodyScope: pushVars(scope, names) };
+}
+
 function compileAs(
   sourceNode: Node,
   patterns: Pattern[],
@@ -920,9 +926,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       };
     }
     case "Reduce": {
-      const source = compile(node.source, scope, ctx);
-      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
-      const bodyScope = pushVars(scope, names);
+      const { source, bind, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compilePath(node.init, scope, ctx);
       const update = compilePath(node.update, bodyScope, ctx);
       return (input, path, env, emit) =>
@@ -944,9 +948,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
         });
     }
     case "Foreach": {
-      const source = compile(node.source, scope, ctx);
-      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
-      const bodyScope = pushVars(scope, names);
+      const { source, bind, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compilePath(node.init, scope, ctx);
       const update = compilePath(node.update, bodyScope, ctx);
       const extract: PathGen = node.extract ? compilePath(node.extract, bodyScope, ctx) : (i, p, _e, emit) => emit(p, i);
