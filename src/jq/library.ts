@@ -123,11 +123,14 @@ def split($re; flags): . as $s
 def sub($re; str; $flags): . as $in
   | [match($re; $flags) | {offset, length,
       caps: ([.captures[] | select(.name != null) | {key: .name, value: .string}] | from_entries)}] as $ms
-  | def _sub($i; $prev):
-      if $i == ($ms | length) then $in[$prev:]
-      else $ms[$i] as $m | ($m.caps | str) as $rep
-        | $in[$prev:$m.offset] + $rep + _sub($i + 1; $m.offset + $m.length) end;
-    _sub(0; 0);
+  # As jq 1.7.1: output i joins the i-th replacement of every match (a zip, not every combination);
+  # a match with fewer replacements than an earlier one leaves the later outputs without its text.
+  | (reduce $ms[] as $m ({out: [], at: 0};
+        $in[.at:$m.offset] as $gap
+        | reduce ([$m.caps | str] | to_entries[]) as $r (.; .out[$r.key] += $gap + $r.value)
+        | .at = $m.offset + $m.length)
+      | .out[] + $in[.at:])
+    // $in;
 def sub($re; str): sub($re; str; "");
 def gsub($re; str; $flags): sub($re; str; $flags + "g");
 def gsub($re; str): sub($re; str; "g");

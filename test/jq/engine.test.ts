@@ -115,3 +115,34 @@ describe("the builtin list", () => {
     }
   });
 });
+
+describe("jq 1.7.1 semantics of less-used builtins", () => {
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "mnist-worker-0", labels: { "training.kubeflow.org/replica-type": "worker" } },
+    spec: { containers: [{ name: "pytorch", image: "kubeflow/pytorch-dist-mnist:latest" }] },
+    status: { phase: "Running" },
+  };
+  test("getpath through a value that cannot be indexed fails; through null it is null", () => {
+    assert.deepEqual(jq('try getpath(["spec","containers",0,"name","x"]) catch .', pod), ['Cannot index string with string "x"']);
+    assert.deepEqual(jq('try getpath(["status","phase",0]) catch .', pod), ["Cannot index string with number"]);
+    assert.deepEqual(jq('getpath(["status","conditions",0,"type"])', pod), [null]);
+    assert.deepEqual(jq('getpath(["spec","containers",5])', pod), [null]);
+    assert.throws(() => jq('path(getpath(["metadata","name","x"]))', pod), /Cannot index string with string "x"/);
+    assert.deepEqual(jq('path(getpath(["metadata","annotations","x"]))', pod), [["metadata", "annotations", "x"]]);
+  });
+  test("range with a zero step yields nothing", () => {
+    assert.deepEqual(jq("[range(0; 3; 0)]", null), [[]]);
+    assert.deepEqual(jq("[range(3; 0; 0)]", null), [[]]);
+    assert.deepEqual(jq("[range(0; 5; 2)]", null), [[0, 2, 4]]);
+  });
+  test("sub/gsub with several replacements zip them over the matches", () => {
+    assert.deepEqual(jq('.metadata.name | [gsub("-"; "_", ".")]', pod), [["mnist_worker_0", "mnist.worker.0"]]);
+    assert.deepEqual(jq('[.metadata.name | gsub("(?<c>[a-z])[a-z]*"; "\\(.c|ascii_upcase)", "\\(.c)")]', pod), [["M-W-0", "m-w-0"]]);
+    assert.deepEqual(jq('.metadata.name | [sub("worker"; "launcher", "master")]', pod), [["mnist-launcher-0", "mnist-master-0"]]);
+    assert.deepEqual(jq('.metadata.name | [sub("-"; empty)]', pod), [["mnist-worker-0"]]);
+    assert.deepEqual(jq('.metadata.name | gsub("^mnist-"; "")', pod), ["worker-0"]);
+    assert.deepEqual(jq('.spec.containers[0].image | sub(":.*$"; "")', pod), ["kubeflow/pytorch-dist-mnist"]);
+  });
+});
