@@ -485,9 +485,7 @@ function compileObject(node: Extract<Node, { type: "Object" }>, scope: Scope | n
       if (i === entries.length) return emit(acc);
       const { key, value } = entries[i]!;
       return key(input, env, (k) => {
-        if (typeof k !== "string") {
-          throw new JqRuntimeError(`Object keys must be strings`);
-        }
+        if (typeof k !== "string") throw new JqRuntimeError(`Cannot use ${typeOf(k)} (${dumpShort(k)}) as object key`);
         return value(input, env, (v) => {
           // A fresh object per branch: a key or value with several outputs yields several objects.
           const o: JqObject = { ...acc };

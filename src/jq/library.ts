@@ -27,10 +27,10 @@ def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 def del(f): delpaths([path(f)]);
 def abs: if type == "number" and . < 0 then - . else . end;
+# jq 1.7.1 reads the key from key, Key, name or Name (a key that is not a string fails) and the
+# value from value or Value.
 def from_entries: reduce .[] as $x ({};
-  . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
-            | if type == "string" then . else tojson end):
-        ($x | if has("value") then .value elif has("Value") then .Value else .v end) });
+  . + { ($x | .key // .Key // .name // .Name): ($x | if has("value") then .value else .Value end) });
 def with_entries(f): to_entries | map(f) | from_entries;
 def paths: path(..) | select(length > 0);
 def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);

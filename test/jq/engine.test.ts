@@ -145,4 +145,21 @@ describe("jq 1.7.1 semantics of less-used builtins", () => {
     assert.deepEqual(jq('.metadata.name | gsub("^mnist-"; "")', pod), ["worker-0"]);
     assert.deepEqual(jq('.spec.containers[0].image | sub(":.*$"; "")', pod), ["kubeflow/pytorch-dist-mnist"]);
   });
+  test("object construction with a key that is not a string fails with jq's message", () => {
+    assert.deepEqual(jq("try {(.metadata.labels.team): .status.phase} catch .", pod), ["Cannot use null (null) as object key"]);
+    assert.deepEqual(jq("try {(.spec.containers): 1} catch .", pod), ['Cannot use array ([{"name":"p...) as object key']);
+    assert.deepEqual(jq('{(.metadata.labels["training.kubeflow.org/replica-type"]): .status.phase}', pod), [{ worker: "Running" }]);
+  });
+  test("from_entries takes key/Key/name/Name and value/Value, as jq 1.7.1", () => {
+    const env = [
+      { name: "MASTER_ADDR", value: "mnist-master-0" },
+      { Name: "WORLD_SIZE", Value: "2" },
+      { key: "RANK", value: "1" },
+    ];
+    assert.deepEqual(jq("from_entries", env), [{ MASTER_ADDR: "mnist-master-0", WORLD_SIZE: "2", RANK: "1" }]);
+    assert.deepEqual(jq(".metadata.labels | with_entries(.key |= ltrimstr(\"training.kubeflow.org/\"))", pod), [{ "replica-type": "worker" }]);
+    assert.deepEqual(jq("try from_entries catch .", [{ key: 0, value: "a" }]), ["Cannot use number (0) as object key"]);
+    assert.deepEqual(jq("try from_entries catch .", [{ k: "a", v: 1 }]), ["Cannot use null (null) as object key"]);
+    assert.deepEqual(jq("from_entries", []), [{}]);
+  });
 });
