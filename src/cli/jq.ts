@@ -307,7 +307,9 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   let last: JqValue | undefined;
   let produced = false;
   let exit = 0;
-  const inputs = readInputs(o, sources);
+  // With --slurp the input stream is one array; with -n too, `.` is null and `input` returns that array.
+  const stream = readInputs(o, sources);
+  const inputs = o.slurp ? (function* () { yield [...stream]; })() : stream;
   let count = 0;
   const nextInput = (): { value: JqValue } | undefined => {
     const r = inputs.next();
@@ -341,15 +343,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     }
   };
   try {
-    if (o.nullInput) {
-      runOne(o.slurp ? [] : null);
-    } else if (o.slurp) {
-      const all: JqValue[] = [];
-      for (let n = nextInput(); n; n = nextInput()) all.push(n.value);
-      runOne(all);
-    } else {
-      for (let n = nextInput(); n; n = nextInput()) if (!runOne(n.value)) break;
-    }
+    if (o.nullInput) runOne(null);
+    else for (let n = nextInput(); n; n = nextInput()) if (!runOne(n.value)) break;
   } catch (e) {
     out.flush();
     if (isFsError(e)) return reportIoError(e, io);
