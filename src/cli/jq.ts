@@ -180,7 +180,7 @@ function* readInputs(o: JqOptions, sources: InputSource[]): Generator<JqValue> {
   for (const { name, chunks } of sources) {
     if (o.yaml) {
       const text = [...chunks()].join("");
-      for (const doc of parseAllDocuments(text)) {
+      for (const doc of parseAllDocuments(text, { logLevel: "error" })) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
         const value = doc.toJS({ maxAliasCount: 1000 }) as JqValue;
         if (value === undefined || (value === null && doc.contents === null)) continue;
