@@ -247,7 +247,8 @@ function evaluateOne(node: Node, input: Abstract, env: Env, ctx: Context, st: An
     case "Reduce":
     case "Foreach": {
       const source = sub(node.source);
-      const e = bindPattern(node.pattern, source, env, st);
+      let e = env;
+      for (const p of node.patterns) e = bindPattern(p, source, e, st);
       sub(node.init);
       sub(node.update, [UNKNOWN], ctx, e);
       if (node.type === "Foreach" && node.extract) sub(node.extract, [UNKNOWN], ctx, e);

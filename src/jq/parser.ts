@@ -379,19 +379,19 @@ class Parser {
           return { type: "Try", body, span: this.span(start) };
         }
         case "reduce": {
-          const { source, pattern, init, update } = this.parseFoldHead();
+          const { source, patterns, init, update } = this.parseFoldHead();
           this.expectOp(")");
-          return { type: "Reduce", source, pattern, init, update, span: this.span(start) };
+          return { type: "Reduce", source, patterns, init, update, span: this.span(start) };
         }
         case "foreach": {
-          const { source, pattern, init, update } = this.parseFoldHead();
+          const { source, patterns, init, update } = this.parseFoldHead();
           let extract: Node | undefined;
           if (this.isOp(";")) {
             this.next();
             extract = this.parsePipe();
           }
           this.expectOp(")");
-          const node: Node = { type: "Foreach", source, pattern, init, update, span: this.span(start) };
+          const node: Node = { type: "Foreach", source, patterns, init, update, span: this.span(start) };
           if (extract) node.extract = extract;
           return node;
         }
@@ -419,17 +419,16 @@ class Parser {
     return this.parsePostfix(false);
   }
 
-  /** `source as pattern (init; update` of `reduce` and `foreach`, up to what follows the update. */
-  private parseFoldHead(): { source: Node; pattern: Pattern; init: Node; update: Node } {
+  /** `source as patterns (init; update` of `reduce` and `foreach`, up to what follows the update. */
+  private parseFoldHead(): { source: Node; patterns: Pattern[]; init: Node; update: Node } {
     const source = this.parsePostfix(false);
     this.expectKeyword("as");
     const patterns = this.parsePatterns();
-    if (patterns.length !== 1) this.unexpected(this.peek(), "destructuring alternatives are not allowed here");
     this.expectOp("(");
     const init = this.parsePipe();
     this.expectOp(";");
     const update = this.parsePipe();
-    return { source, pattern: patterns[0]!, init, update };
+    return { source, patterns, init, update };
   }
 
   private parseIf(start: number): Node {

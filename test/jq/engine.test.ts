@@ -162,4 +162,21 @@ describe("jq 1.7.1 semantics of less-used builtins", () => {
     assert.deepEqual(jq("try from_entries catch .", [{ k: "a", v: 1 }]), ["Cannot use null (null) as object key"]);
     assert.deepEqual(jq("from_entries", []), [{}]);
   });
+  test("reduce and foreach take ?// alternatives; an update with no output leaves null (jq 1.7.1)", () => {
+    const replicaSpecs = { Master: { replicas: 1 }, Worker: { replicas: 3 } };
+    // Entries given as [name, spec] pairs or as {name, spec} objects.
+    const mixed = [["Master", replicaSpecs.Master], { name: "Worker", spec: replicaSpecs.Worker }];
+    assert.deepEqual(jq("reduce .[] as [$n, $s] ?// {name: $n, spec: $s} (0; . + $s.replicas)", mixed), [4]);
+    assert.deepEqual(jq("[foreach .[] as [$n, $s] ?// {name: $n, spec: $s} (0; . + $s.replicas; [$n, .])]", mixed), [[["Master", 1], ["Worker", 4]]]);
+    assert.deepEqual(jq("reduce .[] as $x (0; if $x == 2 then empty else . + $x end)", [1, 2, 3]), [3]);
+    assert.deepEqual(jq("[foreach .[] as $x (0; if $x == 2 then empty else . + $x end)]", [1, 2, 3]), [[1, 3]]);
+    // Each output of the update becomes the state; the next item starts from the last one.
+    assert.deepEqual(jq("[foreach .[] as $x (0; . + $x, . * 10)]", [1, 2]), [[1, 0, 2, 0]]);
+    assert.throws(() => jq("reduce .[] as [$a] ?// {a: $a} (0; error(\"stop\"))", [{ a: 1 }]), /stop/);
+  });
+  test("?// alternatives in path expressions", () => {
+    const doc = { spec: { ports: [[8080], { containerPort: 9090 }] } };
+    assert.deepEqual(jq("[.spec.ports[] as [$p] ?// {containerPort: $p} | $p]", doc), [[8080, 9090]]);
+    assert.deepEqual(jq("[path(.spec.ports[] as [$p] ?// {containerPort: $p} | .spec)]", doc), [[["spec"], ["spec"]]]);
+  });
 });
