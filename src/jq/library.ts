@@ -26,7 +26,8 @@ def date: todate;
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 def del(f): delpaths([path(f)]);
-def abs: if type == "number" and . < 0 then - . else . end;
+# As jq 1.7.1 documents it: null and booleans sort below 0, so they fail to negate.
+def abs: if . < 0 then - . else . end;
 # jq 1.7.1 reads the key from key, Key, name or Name (a key that is not a string fails) and the
 # value from value or Value.
 def from_entries: reduce .[] as $x ({};

@@ -179,4 +179,10 @@ describe("jq 1.7.1 semantics of less-used builtins", () => {
     assert.deepEqual(jq("[.spec.ports[] as [$p] ?// {containerPort: $p} | $p]", doc), [[8080, 9090]]);
     assert.deepEqual(jq("[path(.spec.ports[] as [$p] ?// {containerPort: $p} | .spec)]", doc), [[["spec"], ["spec"]]]);
   });
+  test("abs is jq 1.7.1's `if . < 0 then - . else . end`", () => {
+    const pod = { status: { containerStatuses: [{ restartCount: 2 }], startTime: null } };
+    assert.deepEqual(jq(".status.containerStatuses[0].restartCount - 5 | abs", pod), [3]);
+    assert.deepEqual(jq("try (.status.startTime | abs) catch .", pod), ["null (null) cannot be negated"]);
+    assert.deepEqual(jq('"Running" | abs', pod), ["Running"]);
+  });
 });
