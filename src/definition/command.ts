@@ -47,11 +47,14 @@ function parseArgs(args: string[]): Options | { error: string } | "help" {
   const o: Options = { crds: [], strict: false, output: "text", inputs: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    // `--crd=FILE` or `--crd FILE`; an empty value counts as none.
+    // `--crd=FILE` or `--crd FILE`; an empty value, or a following option, counts as none.
     const value = (): string | undefined => {
       const eq = a.indexOf("=");
-      const v = eq > 0 ? a.slice(eq + 1) : args[++i];
-      return v === "" ? undefined : v;
+      if (eq > 0) return a.slice(eq + 1) || undefined;
+      const next = args[i + 1];
+      if (next === undefined || next === "" || (next.startsWith("-") && next !== "-")) return undefined;
+      i++;
+      return next;
     };
     if (a === "-h" || a === "--help") return "help";
     else if (a === "--strict") o.strict = true;
