@@ -180,7 +180,7 @@ function* readInputs(o: JqOptions, sources: InputSource[]): Generator<JqValue> {
   for (const { name, chunks } of sources) {
     if (o.yaml) {
       const text = [...chunks()].join("");
-      for (const doc of parseAllDocuments(text)) {
+      for (const doc of parseAllDocuments(text, { logLevel: "error" })) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
         const value = doc.toJS({ maxAliasCount: 1000 }) as JqValue;
         if (value === undefined || (value === null && doc.contents === null)) continue;
@@ -307,7 +307,9 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   let last: JqValue | undefined;
   let produced = false;
   let exit = 0;
-  const inputs = readInputs(o, sources);
+  // With --slurp the input stream is one array; with -n too, `.` is null and `input` returns that array.
+  const stream = readInputs(o, sources);
+  const inputs = o.slurp ? (function* () { yield [...stream]; })() : stream;
   let count = 0;
   const nextInput = (): { value: JqValue } | undefined => {
     const r = inputs.next();
@@ -341,15 +343,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     }
   };
   try {
-    if (o.nullInput) {
-      runOne(o.slurp ? [] : null);
-    } else if (o.slurp) {
-      const all: JqValue[] = [];
-      for (let n = nextInput(); n; n = nextInput()) all.push(n.value);
-      runOne(all);
-    } else {
-      for (let n = nextInput(); n; n = nextInput()) if (!runOne(n.value)) break;
-    }
+    if (o.nullInput) runOne(null);
+    else for (let n = nextInput(); n; n = nextInput()) if (!runOne(n.value)) break;
   } catch (e) {
     out.flush();
     if (isFsError(e)) return reportIoError(e, io);

@@ -47,13 +47,14 @@ function parseArgs(args: string[]): Options | { error: string } | "help" {
   const o: Options = { crds: [], strict: false, output: "text", inputs: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
+    // `--crd=FILE` or `--crd FILE`; an empty value, or a following option, counts as none.
     const value = (): string | undefined => {
       const eq = a.indexOf("=");
-      if (eq > 0) return a.slice(eq + 1);
-      const v = args[i + 1];
-      if (v === undefined) return undefined;
+      if (eq > 0) return a.slice(eq + 1) || undefined;
+      const next = args[i + 1];
+      if (next === undefined || next === "" || (next.startsWith("-") && next !== "-")) return undefined;
       i++;
-      return v;
+      return next;
     };
     if (a === "-h" || a === "--help") return "help";
     else if (a === "--strict") o.strict = true;
@@ -68,14 +69,12 @@ function parseArgs(args: string[]): Options | { error: string } | "help" {
     } else if (a === "--") {
       o.inputs.push(...args.slice(i + 1));
       break;
-    }
-    else if (a.startsWith("-") && a !== "-") return { error: `unknown option '${a}'` };
+    } else if (a.startsWith("-") && a !== "-") return { error: `unknown option '${a}'` };
     else o.inputs.push(a);
   }
   if (o.inputs.length === 0) return { error: "no files to validate" };
   return o;
 }
-
 
 /** Runs `karta validate`; returns the exit code. */
 export async function runValidate(args: string[], io: CliIO): Promise<number> {

@@ -37,9 +37,9 @@ export function decodeObject(value: unknown, typeName: string, path: PathSegment
   const spec: ObjectSpec = typeSpec(typeName);
   const out: Record<string, unknown> = {};
   for (const [key, fieldValue] of Object.entries(value)) {
-    const field = spec.fields[key];
+    const field = Object.hasOwn(spec.fields, key) ? spec.fields[key] : undefined;
     if (!field) {
-      if (spec.open) out[key] = fieldValue;
+      if (spec.open) setOwn(out, key, fieldValue);
       else issues.push(unknownField(path, key, Object.keys(spec.fields)));
       continue;
     }
@@ -48,7 +48,7 @@ export function decodeObject(value: unknown, typeName: string, path: PathSegment
       continue;
     }
     const decoded = decodeValue(fieldValue, field.type, [...path, key], issues);
-    if (decoded !== undefined) out[key] = decoded;
+    if (decoded !== undefined) setOwn(out, key, decoded);
   }
   for (const [key, field] of Object.entries(spec.fields)) {
     if (field.required && !(key in value && value[key] !== null) && !ABSENCE_REPORTED_BY_RULES.has(`${typeName}.${key}`)) {
@@ -127,16 +127,21 @@ function decodeValue(value: unknown, type: FieldType, path: PathSegment[], issue
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
         const decoded = decodeValue(v, type.values, [...path, k], issues);
-        if (decoded !== undefined) out[k] = decoded;
+        if (decoded !== undefined) setOwn(out, k, decoded);
       }
       return out;
     }
   }
 }
 
+/** Sets a key as an own property, `__proto__` included (user YAML may hold any key). */
+function setOwn(o: Record<string, unknown>, key: string, v: unknown): void {
+  Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
 function unknownField(path: PathSegment[], key: string, known: string[]): DecodeIssue {
   const fieldPath = [...path, key];
-  let message = KNOWN_MISTAKES[key];
+  let message = Object.hasOwn(KNOWN_MISTAKES, key) ? KNOWN_MISTAKES[key] : undefined;
   if (!message || (key === "ownerName" && !known.includes("ownerRef")) || (key === "fragmentedPodDefinition" && !known.includes("fragmentedPodSpecDefinition"))) {
     const guess = closest(key, known);
     message = guess ? `unknown field "${key}"; did you mean "${guess}"?` : `unknown field "${key}" (known fields: ${known.join(", ")})`;

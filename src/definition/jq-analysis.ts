@@ -9,7 +9,7 @@
  * It is an abstract interpretation over "the document at path P" versus "a computed value"; it never runs jq.
  */
 import type { Node, Pattern, Span } from "../jq/ast.js";
-import { JQ_BUILTIN_NAMES, UNSAFE_BUILTINS } from "./jq-builtins.js";
+import { UNSAFE_FUNCTIONS, builtinNames } from "../jq/index.js";
 
 /** One step of a document path. */
 export type Step = { type: "field"; name: string; span: Span } | { type: "index"; index: number; span: Span } | { type: "iterate"; span: Span };
@@ -61,23 +61,29 @@ interface Context {
   depth: number;
 }
 
+/** The engine's own builtins decide by default: a call that passes here compiles. */
+const engineBuiltin: BuiltinPredicate = (name, arity) => builtinNames().has(`${name}/${arity}`);
 /** The builtin predicate of the analysis running (analyses are synchronous, one at a time). */
-let builtinCheck: BuiltinPredicate = (name) => JQ_BUILTIN_NAMES.has(name);
+let builtinCheck: BuiltinPredicate = engineBuiltin;
 
 const VALUE: Abstract = { kind: "value" };
 const UNKNOWN: Abstract = { kind: "unknown" };
 const MAX_DEPTH = 12;
 const MAX_OUTPUTS = 64;
+/** `values`, `strings`, ...: `select` on the type, so they yield their input (a path stays a path) or nothing. */
+const TYPE_SELECTORS: ReadonlySet<string> = new Set(
+  ["values", "nulls", "booleans", "numbers", "strings", "arrays", "objects", "iterables", "scalars"].map((n) => `${n}/0`),
+);
 const PREDEFINED_VARS = new Set(["ENV", "__loc__", "__prog_args", "__prog_name"]);
 
-/** Whether `name/arity` is a builtin: by default, a jq 1.7 builtin name of any arity. */
+/** Whether `name/arity` is a builtin. */
 export type BuiltinPredicate = (name: string, arity: number) => boolean;
 
 /**
  * Analyses an expression's AST. Pure; never throws on any AST the parser produces.
- * `isBuiltin` tells which calls jq defines (the engine's own list, when given).
+ * `isBuiltin` tells which calls jq defines; by default the engine's own list.
  */
-export function analyze(ast: Node, isBuiltin: BuiltinPredicate = (name) => JQ_BUILTIN_NAMES.has(name)): Analysis {
+export function analyze(ast: Node, isBuiltin: BuiltinPredicate = engineBuiltin): Analysis {
   const state: Analysis = { reads: [], dynamic: [], results: [], undefinedFunctions: [], undefinedVariables: [], hazards: [] };
   builtinCheck = isBuiltin;
   const env: Env = { vars: new Map(), funcs: new Map(), closures: new Map() };
@@ -241,7 +247,8 @@ function evaluateOne(node: Node, input: Abstract, env: Env, ctx: Context, st: An
     case "Reduce":
     case "Foreach": {
       const source = sub(node.source);
-      const e = bindPattern(node.pattern, source, env, st);
+      let e = env;
+      for (const p of node.patterns) e = bindPattern(p, source, e, st);
       sub(node.init);
       sub(node.update, [UNKNOWN], ctx, e);
       if (node.type === "Foreach" && node.extract) sub(node.extract, [UNKNOWN], ctx, e);
@@ -345,10 +352,11 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
     for (const a of args) sub(a);
     return [UNKNOWN];
   }
-  if (UNSAFE_BUILTINS.has(name)) {
+  if (UNSAFE_FUNCTIONS.has(name)) {
     st.dynamic.push(node.span);
     return [UNKNOWN];
   }
+  if (TYPE_SELECTORS.has(key)) return [input];
   const elements = (): Abstract[] => [input].map((v) => extend(v, { type: "iterate", span: node.span }, st));
   switch (key) {
     case "empty/0":
@@ -361,15 +369,6 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
     case "select/1":
       sub(args[0]!);
       return [input];
-    case "values/0":
-    case "nulls/0":
-    case "booleans/0":
-    case "numbers/0":
-    case "strings/0":
-    case "arrays/0":
-    case "objects/0":
-    case "iterables/0":
-    case "scalars/0":
     case "debug/0":
     case "debug/1":
     case "stderr/0":
@@ -468,6 +467,7 @@ function notPath(node: Node, funcs: Map<string, { params: string[]; body: Node }
       const key = `${node.name}/${node.args.length}`;
       const def = funcs.get(key);
       if (def) return def.params.length === 0 ? notPath(def.body, funcs, depth + 1) : undefined;
+      if (TYPE_SELECTORS.has(key)) return undefined;
       switch (key) {
         case "empty/0":
         case "error/0":
@@ -479,15 +479,6 @@ function notPath(node: Node, funcs: Map<string, { params: string[]; body: Node }
         case "recurse/0":
         case "recurse/1":
         case "paths/0":
-        case "values/0":
-        case "nulls/0":
-        case "booleans/0":
-        case "numbers/0":
-        case "strings/0":
-        case "arrays/0":
-        case "objects/0":
-        case "iterables/0":
-        case "scalars/0":
           return undefined;
         case "first/1":
         case "last/1":

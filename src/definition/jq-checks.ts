@@ -21,7 +21,7 @@ export interface JqFrontEnd {
   parse(text: string): Node;
   /** The failure message `JQ expression '<e>' failed validation: <reason>`, or undefined when safe. */
   safeProfile(ast: Node, text: string): string | undefined;
-  /** The engine's builtins as `name/arity`; without it, a table of jq 1.7 builtin names decides. */
+  /** The engine's builtins as `name/arity`; without it, the project engine's own list decides. */
   builtins?: ReadonlySet<string>;
 }
 

@@ -52,7 +52,7 @@ export interface SourceDocument {
 /** Parses YAML or JSON text, possibly several `---`-separated documents. Never throws. */
 export function parseSourceDocuments(text: string, file: string): SourceDocument[] {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: "error" });
   const list = Array.isArray(docs) ? docs : [];
   const out: SourceDocument[] = [];
   for (const doc of list) {

@@ -117,19 +117,21 @@ export interface IfNode extends NodeBase {
   then: Node;
   else?: Node;
 }
-/** `reduce source as pattern (init; update)` */
+/** `reduce source as pattern (init; update)`, the pattern possibly with `?//` alternatives */
 export interface ReduceNode extends NodeBase {
   type: "Reduce";
   source: Node;
-  pattern: Pattern;
+  /** One pattern, or the alternatives of `?//`. */
+  patterns: Pattern[];
   init: Node;
   update: Node;
 }
-/** `foreach source as pattern (init; update; extract?)` */
+/** `foreach source as pattern (init; update; extract?)`, the pattern possibly with `?//` alternatives */
 export interface ForeachNode extends NodeBase {
   type: "Foreach";
   source: Node;
-  pattern: Pattern;
+  /** One pattern, or the alternatives of `?//`. */
+  patterns: Pattern[];
   init: Node;
   update: Node;
   extract?: Node;

@@ -14,7 +14,6 @@ import {
   compare,
   contains,
   delpaths,
-  equals,
   getpath,
   isObject,
   isTruthy,
@@ -246,22 +245,12 @@ value("delpaths", (v, ps) => delpaths(v, ps));
 gen("getpath", 1, {
   gen: (input, [p], emit) =>
     p!.code.gen(input, p!.env, (path) => {
-      try {
-        return emit(getpath(input, path));
-      } catch (e) {
-        if (e instanceof JqRuntimeError) return emit(null);
-        throw e;
-      }
+      // A path through a value that cannot be indexed fails (`{"a":1} | getpath(["a","b"])`), as in jq.
+      return emit(getpath(input, path));
     }),
   path: (input, base, [p], emit) =>
     p!.code.gen(input, p!.env, (path) => {
-      if (!Array.isArray(path)) throw new JqRuntimeError("Path must be specified as an array");
-      let v: JqValue;
-      try {
-        v = getpath(input, path);
-      } catch {
-        v = null;
-      }
+      const v = getpath(input, path);
       if (base === INVALID_PATH) throw invalidPath(input);
       return emit([...base, ...(path as PathComponent[])], v);
     }),
@@ -489,13 +478,8 @@ function rangeLoop(from: JqValue, upto: JqValue, by: JqValue, emit: (v: JqValue)
       const r = emit(x);
       if (r) return r;
     }
-  } else if (from < upto) {
-    for (;;) {
-      step();
-      const r = emit(from);
-      if (r) return r;
-    }
   }
+  // A zero (or NaN) step yields nothing, as jq 1.7.1's range/3 does.
   return undefined;
 }
 gen("range", 2, {
@@ -676,16 +660,16 @@ function nextafter(a: number, b: number): number {
   return buf.getFloat64(0);
 }
 
-/** Every builtin as `name/arity`, internal ones (leading `_`) excepted. */
+/** The library's function names (`name/arity`), given once the library is compiled. */
 let libraryNames: string[] = [];
 export function setLibraryNames(names: string[]): void {
   libraryNames = names;
 }
-function builtinNames(): string[] {
+/** Every builtin as `name/arity`, natives and library, without the internal `_` ones. */
+export function builtinNames(): string[] {
   const all = new Set([...natives.keys(), ...libraryNames]);
   return [...all].filter((n) => !n.startsWith("_"));
 }
 
 export const NATIVES: ReadonlyMap<string, Native> = natives;
 export type { JqObject };
-void equals;

@@ -295,24 +295,23 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
         cond(input, env, (c) => (isTruthy(c) ? then(input, env, emit) : otherwise(input, env, emit)));
     }
     case "Reduce": {
-      const source = compile(node.source, scope, ctx);
-      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
-      const bodyScope = pushVars(scope, names);
+      const { source, each, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compile(node.init, scope, ctx);
       const update = compile(node.update, bodyScope, ctx);
       return (input, env, emit) =>
         init(input, env, (initial) => {
           let acc: JqValue = initial;
           const r = source(input, env, (item) =>
-            bind(0, item, env, (benv) => {
+            each(item, env, emit, (benv) => {
               step();
-              let last: JqValue = null;
-              const u = update(acc, benv, (v) => {
-                last = v;
+              // jq 1.7.1 takes the state out of its variable for the update (an update with no
+              // output, or one that fails into a `?//` alternative, leaves null); the last output stays.
+              const state = acc;
+              acc = null;
+              return update(state, benv, (v) => {
+                acc = v;
                 return undefined;
               });
-              acc = last;
-              return u;
             }),
           );
           if (r) return r;
@@ -320,9 +319,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
         });
     }
     case "Foreach": {
-      const source = compile(node.source, scope, ctx);
-      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
-      const bodyScope = pushVars(scope, names);
+      const { source, each, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compile(node.init, scope, ctx);
       const update = compile(node.update, bodyScope, ctx);
       const extract = node.extract ? compile(node.extract, bodyScope, ctx) : identityGen;
@@ -330,11 +327,14 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
         init(input, env, (initial) => {
           let acc: JqValue = initial;
           return source(input, env, (item) =>
-            bind(0, item, env, (benv) => {
+            each(item, env, emit, (benv, out) => {
               step();
-              return update(acc, benv, (v) => {
+              // As reduce: the state is taken out for the update (jq 1.7.1; jq 1.8 keeps it).
+              const state = acc;
+              acc = null;
+              return update(state, benv, (v) => {
                 acc = v;
-                return extract(v, benv, emit);
+                return extract(v, benv, out);
               });
             }),
           );
@@ -489,9 +489,7 @@ function compileObject(node: Extract<Node, { type: "Object" }>, scope: Scope | n
       if (i === entries.length) return emit(acc);
       const { key, value } = entries[i]!;
       return key(input, env, (k) => {
-        if (typeof k !== "string") {
-          throw new JqRuntimeError(`Object keys must be strings`);
-        }
+        if (typeof k !== "string") throw new JqRuntimeError(`Cannot use ${typeOf(k)} (${dumpShort(k)}) as object key`);
         return value(input, env, (v) => {
           // A fresh object per branch: a key or value with several outputs yields several objects.
           const o: JqObject = { ...acc };
@@ -718,6 +716,45 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
   return { names, bind };
 }
 
+/**
+ * Binds a value to patterns and runs `body`. With `?//` alternatives, an error while binding
+ * pattern i or in the body run with it moves on to pattern i + 1 (errors of the consumer, `emit`,
+ * excepted); the last alternative's errors propagate.
+ */
+type Alternatives = (value: JqValue, env: Frame, emit: Emit, body: (env: Frame, emit: Emit) => Stop) => Stop;
+
+function alternatives(count: number, bind: Binder): Alternatives {
+  if (count === 1) return (value, env, emit, body) => bind(0, value, env, (benv) => body(benv, emit));
+  return (value, env, emit, body) => {
+    const attempt = (i: number): Stop =>
+      i === count - 1
+        ? bind(i, value, env, (benv) => body(benv, emit))
+        : tryRun((e) => bind(i, value, env, (benv) => body(benv, e)), emit, () => attempt(i + 1));
+    return attempt(0);
+  };
+}
+
+/** A path-mode consumer carried through value-mode plumbing (`tryRun`) as a [path, value] pair, and back. */
+function asEmit(emit: PathEmit): Emit {
+  return (pv) => {
+    const [p, v] = pv as unknown as [PathComponent[], JqValue];
+    return emit(p, v);
+  };
+}
+function asPathEmit(emit: Emit): PathEmit {
+  return (p, v) => emit([p, v] as unknown as JqValue);
+}
+
+/** The source of `reduce`/`foreach`, its patterns, and the scope of the update with the patterns' variables. */
+function compileFoldSource(
+  node: Extract<Node, { type: "Reduce" | "Foreach" }>,
+  scope: Scope | null,
+  ctx: CompileContext,
+): { source: Gen; each: Alternatives; bodyScope: Scope | null } {
+  const { names, bind } = compilePatterns(node.patterns, scope, ctx);
+  return { source: compile(node.source, scope, ctx), each: alternatives(node.patterns.length, bind), bodyScope: pushVars(scope, names) };
+}
+
 function compileAs(
   sourceNode: Node,
   patterns: Pattern[],
@@ -729,27 +766,14 @@ function compileAs(
   const source = compile(sourceNode, scope, ctx);
   const { names, bind } = compilePatterns(patterns, scope, ctx);
   const bodyScope = pushVars(scope, names);
-  const n = patterns.length;
+  const each = alternatives(patterns.length, bind);
   if (!pathMode) {
     const body = compile(bodyNode, bodyScope, ctx);
-    if (n === 1) return ((input, env, emit) => source(input, env, (v) => bind(0, v, env, (benv) => body(input, benv, emit)))) as Gen;
-    return ((input, env, emit) =>
-      source(input, env, (v) => {
-        // `?//`: an error in one alternative (destructuring or body) moves on to the next.
-        const attempt = (i: number): Stop => {
-          if (i === n - 1) return bind(i, v, env, (benv) => body(input, benv, emit));
-          return tryRun(
-            (e) => bind(i, v, env, (benv) => body(input, benv, e)),
-            emit,
-            () => attempt(i + 1),
-          );
-        };
-        return attempt(0);
-      })) as Gen;
+    return ((input, env, emit) => source(input, env, (v) => each(v, env, emit, (benv, out) => body(input, benv, out)))) as Gen;
   }
   const body = compilePath(bodyNode, bodyScope, ctx);
   return ((input, path, env, emit) =>
-    source(input, env, (v) => bind(0, v, env, (benv) => body(input, path, benv, emit)))) as PathGen;
+    source(input, env, (v) => each(v, env, asEmit(emit), (benv, out) => body(input, path, benv, asPathEmit(out))))) as PathGen;
 }
 
 // ---- assignment ----
@@ -865,15 +889,11 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       const body = compilePath(node.body, scope, ctx);
       const handler = node.handler ? compile(node.handler, scope, ctx) : undefined;
       return (input, path, env, emit) => {
-        const r = tryRun(
-          (e) => body(input, path, env, (p, v) => e([p, v] as unknown as JqValue)),
-          (pv) => {
-            const [p, v] = pv as unknown as [PathComponent[], JqValue];
-            return emit(p, v);
-          },
+        return tryRun(
+          (e) => body(input, path, env, asPathEmit(e)),
+          asEmit(emit),
           (err) => (handler ? handler(err.value as JqValue, env, (v) => emit(INVALID_PATH, v)) : undefined),
         );
-        return r;
       };
     }
     case "Pipe": {
@@ -920,33 +940,28 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       };
     }
     case "Reduce": {
-      const source = compile(node.source, scope, ctx);
-      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
-      const bodyScope = pushVars(scope, names);
+      const { source, each, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compilePath(node.init, scope, ctx);
       const update = compilePath(node.update, bodyScope, ctx);
       return (input, path, env, emit) =>
         init(input, path, env, (ip, iv) => {
           let acc: [PathComponent[], JqValue] = [ip, iv];
           const r = source(input, env, (item) =>
-            bind(0, item, env, (benv) => {
+            each(item, env, asEmit(emit), (benv) => {
               step();
-              let last: [PathComponent[], JqValue] = [acc[0], null];
-              const u = update(acc[1], acc[0], benv, (p, v) => {
-                last = [p, v];
+              const state = acc;
+              acc = [state[0], null];
+              return update(state[1], state[0], benv, (p, v) => {
+                acc = [p, v];
                 return undefined;
               });
-              acc = last;
-              return u;
             }),
           );
           return r || emit(acc[0], acc[1]);
         });
     }
     case "Foreach": {
-      const source = compile(node.source, scope, ctx);
-      const { names, bind } = compilePatterns([node.pattern], scope, ctx);
-      const bodyScope = pushVars(scope, names);
+      const { source, each, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compilePath(node.init, scope, ctx);
       const update = compilePath(node.update, bodyScope, ctx);
       const extract: PathGen = node.extract ? compilePath(node.extract, bodyScope, ctx) : (i, p, _e, emit) => emit(p, i);
@@ -954,11 +969,13 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
         init(input, path, env, (ip, iv) => {
           let acc: [PathComponent[], JqValue] = [ip, iv];
           return source(input, env, (item) =>
-            bind(0, item, env, (benv) => {
+            each(item, env, asEmit(emit), (benv, out) => {
               step();
-              return update(acc[1], acc[0], benv, (p, v) => {
+              const state = acc;
+              acc = [state[0], null];
+              return update(state[1], state[0], benv, (p, v) => {
                 acc = [p, v];
-                return extract(v, p, benv, emit);
+                return extract(v, p, benv, asPathEmit(out));
               });
             }),
           );

@@ -7,7 +7,7 @@
  * ```
  */
 import type { Node } from "./ast.js";
-import { NATIVES, setLibraryNames } from "./builtins.js";
+import { NATIVES, builtinNames as listBuiltins, setLibraryNames } from "./builtins.js";
 import { CompileContext, Scope, Single, compile, compileLibrary, compileSingle, unwrapError } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
 import { LIBRARY } from "./library.js";
@@ -96,6 +96,19 @@ function libraryScope(): Scope | null {
     library = { scope };
   }
   return library.scope;
+}
+
+let builtinSet: ReadonlySet<string> | undefined;
+/**
+ * The builtins this engine defines, as `name/arity` (what jq's `builtins` lists): the one list that
+ * says which calls compile, for static checks that must agree with the engine.
+ */
+export function builtinNames(): ReadonlySet<string> {
+  if (!builtinSet) {
+    libraryScope();
+    builtinSet = new Set(listBuiltins());
+  }
+  return builtinSet;
 }
 
 /**

@@ -26,11 +26,12 @@ def date: todate;
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 def del(f): delpaths([path(f)]);
-def abs: if type == "number" and . < 0 then - . else . end;
+# As jq 1.7.1 documents it: null and booleans sort below 0, so they fail to negate.
+def abs: if . < 0 then - . else . end;
+# jq 1.7.1 reads the key from key, Key, name or Name (a key that is not a string fails) and the
+# value from value or Value.
 def from_entries: reduce .[] as $x ({};
-  . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
-            | if type == "string" then . else tojson end):
-        ($x | if has("value") then .value elif has("Value") then .Value else .v end) });
+  . + { ($x | .key // .Key // .name // .Name): ($x | if has("value") then .value else .Value end) });
 def with_entries(f): to_entries | map(f) | from_entries;
 def paths: path(..) | select(length > 0);
 def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
@@ -123,11 +124,14 @@ def split($re; flags): . as $s
 def sub($re; str; $flags): . as $in
   | [match($re; $flags) | {offset, length,
       caps: ([.captures[] | select(.name != null) | {key: .name, value: .string}] | from_entries)}] as $ms
-  | def _sub($i; $prev):
-      if $i == ($ms | length) then $in[$prev:]
-      else $ms[$i] as $m | ($m.caps | str) as $rep
-        | $in[$prev:$m.offset] + $rep + _sub($i + 1; $m.offset + $m.length) end;
-    _sub(0; 0);
+  # As jq 1.7.1: output i joins the i-th replacement of every match (a zip, not every combination);
+  # a match with fewer replacements than an earlier one leaves the later outputs without its text.
+  | (reduce $ms[] as $m ({out: [], at: 0};
+        $in[.at:$m.offset] as $gap
+        | reduce ([$m.caps | str] | to_entries[]) as $r (.; .out[$r.key] += $gap + $r.value)
+        | .at = $m.offset + $m.length)
+      | .out[] + $in[.at:])
+    // $in;
 def sub($re; str): sub($re; str; "");
 def gsub($re; str; $flags): sub($re; str; $flags + "g");
 def gsub($re; str): sub($re; str; "g");

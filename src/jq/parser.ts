@@ -379,33 +379,19 @@ class Parser {
           return { type: "Try", body, span: this.span(start) };
         }
         case "reduce": {
-          const source = this.parsePostfix(false);
-          this.expectKeyword("as");
-          const patterns = this.parsePatterns();
-          if (patterns.length !== 1) this.unexpected(this.peek(), "destructuring alternatives are not allowed here");
-          this.expectOp("(");
-          const init = this.parsePipe();
-          this.expectOp(";");
-          const update = this.parsePipe();
+          const { source, patterns, init, update } = this.parseFoldHead();
           this.expectOp(")");
-          return { type: "Reduce", source, pattern: patterns[0]!, init, update, span: this.span(start) };
+          return { type: "Reduce", source, patterns, init, update, span: this.span(start) };
         }
         case "foreach": {
-          const source = this.parsePostfix(false);
-          this.expectKeyword("as");
-          const patterns = this.parsePatterns();
-          if (patterns.length !== 1) this.unexpected(this.peek(), "destructuring alternatives are not allowed here");
-          this.expectOp("(");
-          const init = this.parsePipe();
-          this.expectOp(";");
-          const update = this.parsePipe();
+          const { source, patterns, init, update } = this.parseFoldHead();
           let extract: Node | undefined;
           if (this.isOp(";")) {
             this.next();
             extract = this.parsePipe();
           }
           this.expectOp(")");
-          const node: Node = { type: "Foreach", source, pattern: patterns[0]!, init, update, span: this.span(start) };
+          const node: Node = { type: "Foreach", source, patterns, init, update, span: this.span(start) };
           if (extract) node.extract = extract;
           return node;
         }
@@ -431,6 +417,18 @@ class Parser {
   /** The operand of `try` and `catch`: a postfix term (jq gives them the tightest precedence). */
   private parsePostTry(): Node {
     return this.parsePostfix(false);
+  }
+
+  /** `source as patterns (init; update` of `reduce` and `foreach`, up to what follows the update. */
+  private parseFoldHead(): { source: Node; patterns: Pattern[]; init: Node; update: Node } {
+    const source = this.parsePostfix(false);
+    this.expectKeyword("as");
+    const patterns = this.parsePatterns();
+    this.expectOp("(");
+    const init = this.parsePipe();
+    this.expectOp(";");
+    const update = this.parsePipe();
+    return { source, patterns, init, update };
   }
 
   private parseIf(start: number): Node {

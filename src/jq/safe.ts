@@ -73,9 +73,9 @@ export function children(n: Node): Node[] {
     case "If":
       return n.else ? [n.cond, n.then, n.else] : [n.cond, n.then];
     case "Reduce":
-      return [n.source, ...patternKeys(n.pattern), n.init, n.update];
+      return [n.source, ...n.patterns.flatMap(patternKeys), n.init, n.update];
     case "Foreach":
-      return [n.source, ...patternKeys(n.pattern), n.init, n.update, ...(n.extract ? [n.extract] : [])];
+      return [n.source, ...n.patterns.flatMap(patternKeys), n.init, n.update, ...(n.extract ? [n.extract] : [])];
     case "FuncDef":
       return [n.body, n.rest];
     case "Call":

@@ -24,6 +24,13 @@ describe("karta jq", () => {
     assert.equal((await karta(["jq", "-c", ".n"], '{"n":1}\n{"n":2}\n{"n":\n3}')).out, "1\n2\n3\n");
     assert.equal((await karta(["jq", "-c", "-s", "map(.n) | add"], '{"n":1} {"n":2}')).out, "3\n");
     assert.equal((await karta(["jq", "-n", "-c", "[inputs.n]"], '{"n":1} {"n":2}')).out, "[1,2]\n");
+    assert.equal((await karta(["jq", "-c", "-s", "."], "")).out, "[]\n");
+  });
+  test("-n with -s: . is null and input is the slurped array, as in jq", async () => {
+    const pods = '{"kind":"Pod","metadata":{"name":"mnist-worker-0"}}\n{"kind":"Pod","metadata":{"name":"mnist-worker-1"}}';
+    assert.equal((await karta(["jq", "-n", "-s", "-c", "."], pods)).out, "null\n");
+    assert.equal((await karta(["jq", "-ns", "-c", "input | map(.metadata.name)"], pods)).out, '["mnist-worker-0","mnist-worker-1"]\n');
+    assert.equal((await karta(["jq", "-ns", "-c", "[inputs] | length"], pods)).out, "1\n");
   });
   test("--arg, --argjson, $ARGS, --tab, --indent, -S", async () => {
     const r = await karta(["jq", "-n", "-c", "--arg", "ns", "ml-team", "--argjson", "n", "3", "[$ns, $n, $ARGS.named]"]);

@@ -53,6 +53,14 @@ describe("karta validate", () => {
     const missing = memoryIO();
     assert.equal(await runValidate([f("valid/pytorchjob.yaml"), f("does-not-exist.yaml")], missing), 2);
     assert.match(missing.err, /cannot read .*does-not-exist\.yaml/);
+    for (const args of [["--crd=", f("valid/pytorchjob.yaml")], [f("valid/pytorchjob.yaml"), "--crd"], ["--crd", "--strict", f("valid/pytorchjob.yaml")]]) {
+      const noCrd = memoryIO();
+      assert.equal(await runValidate(args, noCrd), 2, args.join(" "));
+      assert.match(noCrd.err, /--crd needs a file/);
+    }
+    const crdEquals = memoryIO();
+    assert.equal(await runValidate([`--crd=${f("crds")}`, "--output=json", f("invalid/crd-paths.yaml")], crdEquals), 1);
+    assert.equal((JSON.parse(crdEquals.out) as { summary: { errors: number } }).summary.errors, 5);
   });
 
   test("--help prints usage with an example", async () => {

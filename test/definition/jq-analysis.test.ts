@@ -82,4 +82,11 @@ describe("builtins from the engine", () => {
     const a = analyze(parseJq(".spec.replicas | toarray | length"), (name, arity) => engine.has(`${name}/${arity}`));
     assert.deepEqual(a.undefinedFunctions.map((f) => `${f.name}/${f.arity}`), ["toarray/0"]);
   });
+  test("by default the engine's own list decides, arity included", () => {
+    const undefinedOf = (e: string): string[] => analyze(parseJq(e)).undefinedFunctions.map((f) => `${f.name}/${f.arity}`);
+    assert.deepEqual(undefinedOf('.metadata.name | ltrimstr("tf-job-") | ascii_downcase'), []);
+    assert.deepEqual(undefinedOf(".metadata.name | ltrimstr"), ["ltrimstr/0"]);
+    assert.deepEqual(undefinedOf(".status.conditions | map(select(.type == \"Ready\")) | first"), []);
+    assert.deepEqual(undefinedOf(".spec.replicas | toarray"), ["toarray/0"]);
+  });
 });

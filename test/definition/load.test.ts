@@ -123,3 +123,19 @@ describe("loadDefinitions", () => {
     assert.equal(r.definitions[0]?.locate(["spec"]), undefined);
   });
 });
+
+describe("YAML the loader cannot map to JSON", () => {
+  test("a mapping with a collection as key is a diagnostic, not a process warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.message);
+    process.on("warning", onWarning);
+    try {
+      const r = loadDefinitions("apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata:\n  name: x\n  ? [team, ml]\n  : owner\n", "k.yaml");
+      assert.ok(r.diagnostics.length + r.definitions.length > 0);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});

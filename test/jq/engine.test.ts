@@ -1,7 +1,7 @@
 /** The jq engine on the expressions Karta definitions really use, over realistic objects. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compileJq, jq, JqError } from "../../src/jq/index.js";
+import { builtinNames, compileJq, jq, JqError } from "../../src/jq/index.js";
 import { jobSet, lwsWorkerPod, pytorchJob, pytorchWorkerPod } from "../fixtures/objects.js";
 
 describe("Karta expressions from the seed and the catalog", () => {
@@ -99,5 +99,90 @@ describe("semantics", () => {
   test("env and $ENV are empty unless the caller passes an environment", () => {
     assert.deepEqual(jq("env, $ENV", null), [{}, {}]);
     assert.deepEqual(compileJq("$ENV.HOME", { env: { HOME: "/home/k" } }).run(null), ["/home/k"]);
+  });
+});
+
+describe("the builtin list", () => {
+  test("builtinNames() is what `builtins` lists, every entry compiles, internals excluded", () => {
+    const listed = jq("builtins", null)[0] as string[];
+    assert.deepEqual([...builtinNames()].sort(), [...listed].sort());
+    assert.ok(builtinNames().has("ltrimstr/1") && builtinNames().has("getpath/1") && !builtinNames().has("ltrimstr/0"));
+    assert.ok([...builtinNames()].every((n) => !n.startsWith("_")));
+    for (const entry of builtinNames()) {
+      const [name, arity] = entry.split("/") as [string, string];
+      const args = Array.from({ length: Number(arity) }, () => "empty").join("; ");
+      assert.doesNotThrow(() => compileJq(Number(arity) === 0 ? name : `${name}(${args})`), entry);
+    }
+  });
+});
+
+describe("jq 1.7.1 semantics of less-used builtins", () => {
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "mnist-worker-0", labels: { "training.kubeflow.org/replica-type": "worker" } },
+    spec: { containers: [{ name: "pytorch", image: "kubeflow/pytorch-dist-mnist:latest" }] },
+    status: { phase: "Running" },
+  };
+  test("getpath through a value that cannot be indexed fails; through null it is null", () => {
+    assert.deepEqual(jq('try getpath(["spec","containers",0,"name","x"]) catch .', pod), ['Cannot index string with string "x"']);
+    assert.deepEqual(jq('try getpath(["status","phase",0]) catch .', pod), ["Cannot index string with number"]);
+    assert.deepEqual(jq('getpath(["status","conditions",0,"type"])', pod), [null]);
+    assert.deepEqual(jq('getpath(["spec","containers",5])', pod), [null]);
+    assert.throws(() => jq('path(getpath(["metadata","name","x"]))', pod), /Cannot index string with string "x"/);
+    assert.deepEqual(jq('path(getpath(["metadata","annotations","x"]))', pod), [["metadata", "annotations", "x"]]);
+  });
+  test("range with a zero step yields nothing", () => {
+    assert.deepEqual(jq("[range(0; 3; 0)]", null), [[]]);
+    assert.deepEqual(jq("[range(3; 0; 0)]", null), [[]]);
+    assert.deepEqual(jq("[range(0; 5; 2)]", null), [[0, 2, 4]]);
+  });
+  test("sub/gsub with several replacements zip them over the matches", () => {
+    assert.deepEqual(jq('.metadata.name | [gsub("-"; "_", ".")]', pod), [["mnist_worker_0", "mnist.worker.0"]]);
+    assert.deepEqual(jq('[.metadata.name | gsub("(?<c>[a-z])[a-z]*"; "\\(.c|ascii_upcase)", "\\(.c)")]', pod), [["M-W-0", "m-w-0"]]);
+    assert.deepEqual(jq('.metadata.name | [sub("worker"; "launcher", "master")]', pod), [["mnist-launcher-0", "mnist-master-0"]]);
+    assert.deepEqual(jq('.metadata.name | [sub("-"; empty)]', pod), [["mnist-worker-0"]]);
+    assert.deepEqual(jq('.metadata.name | gsub("^mnist-"; "")', pod), ["worker-0"]);
+    assert.deepEqual(jq('.spec.containers[0].image | sub(":.*$"; "")', pod), ["kubeflow/pytorch-dist-mnist"]);
+  });
+  test("object construction with a key that is not a string fails with jq's message", () => {
+    assert.deepEqual(jq("try {(.metadata.labels.team): .status.phase} catch .", pod), ["Cannot use null (null) as object key"]);
+    assert.deepEqual(jq("try {(.spec.containers): 1} catch .", pod), ['Cannot use array ([{"name":"p...) as object key']);
+    assert.deepEqual(jq('{(.metadata.labels["training.kubeflow.org/replica-type"]): .status.phase}', pod), [{ worker: "Running" }]);
+  });
+  test("from_entries takes key/Key/name/Name and value/Value, as jq 1.7.1", () => {
+    const env = [
+      { name: "MASTER_ADDR", value: "mnist-master-0" },
+      { Name: "WORLD_SIZE", Value: "2" },
+      { key: "RANK", value: "1" },
+    ];
+    assert.deepEqual(jq("from_entries", env), [{ MASTER_ADDR: "mnist-master-0", WORLD_SIZE: "2", RANK: "1" }]);
+    assert.deepEqual(jq(".metadata.labels | with_entries(.key |= ltrimstr(\"training.kubeflow.org/\"))", pod), [{ "replica-type": "worker" }]);
+    assert.deepEqual(jq("try from_entries catch .", [{ key: 0, value: "a" }]), ["Cannot use number (0) as object key"]);
+    assert.deepEqual(jq("try from_entries catch .", [{ k: "a", v: 1 }]), ["Cannot use null (null) as object key"]);
+    assert.deepEqual(jq("from_entries", []), [{}]);
+  });
+  test("reduce and foreach take ?// alternatives; an update with no output leaves null (jq 1.7.1)", () => {
+    const replicaSpecs = { Master: { replicas: 1 }, Worker: { replicas: 3 } };
+    // Entries given as [name, spec] pairs or as {name, spec} objects.
+    const mixed = [["Master", replicaSpecs.Master], { name: "Worker", spec: replicaSpecs.Worker }];
+    assert.deepEqual(jq("reduce .[] as [$n, $s] ?// {name: $n, spec: $s} (0; . + $s.replicas)", mixed), [4]);
+    assert.deepEqual(jq("[foreach .[] as [$n, $s] ?// {name: $n, spec: $s} (0; . + $s.replicas; [$n, .])]", mixed), [[["Master", 1], ["Worker", 4]]]);
+    assert.deepEqual(jq("reduce .[] as $x (0; if $x == 2 then empty else . + $x end)", [1, 2, 3]), [3]);
+    assert.deepEqual(jq("[foreach .[] as $x (0; if $x == 2 then empty else . + $x end)]", [1, 2, 3]), [[1, 3]]);
+    // Each output of the update becomes the state; the next item starts from the last one.
+    assert.deepEqual(jq("[foreach .[] as $x (0; . + $x, . * 10)]", [1, 2]), [[1, 0, 2, 0]]);
+    assert.throws(() => jq("reduce .[] as [$a] ?// {a: $a} (0; error(\"stop\"))", [{ a: 1 }]), /stop/);
+  });
+  test("?// alternatives in path expressions", () => {
+    const doc = { spec: { ports: [[8080], { containerPort: 9090 }] } };
+    assert.deepEqual(jq("[.spec.ports[] as [$p] ?// {containerPort: $p} | $p]", doc), [[8080, 9090]]);
+    assert.deepEqual(jq("[path(.spec.ports[] as [$p] ?// {containerPort: $p} | .spec)]", doc), [[["spec"], ["spec"]]]);
+  });
+  test("abs is jq 1.7.1's `if . < 0 then - . else . end`", () => {
+    const pod = { status: { containerStatuses: [{ restartCount: 2 }], startTime: null } };
+    assert.deepEqual(jq(".status.containerStatuses[0].restartCount - 5 | abs", pod), [3]);
+    assert.deepEqual(jq("try (.status.startTime | abs) catch .", pod), ["null (null) cannot be negated"]);
+    assert.deepEqual(jq('"Running" | abs', pod), ["Running"]);
   });
 });
