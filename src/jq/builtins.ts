@@ -25,6 +25,7 @@ import {
   typeOf,
 } from "./values.js";
 import { explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
+import { applyFormat } from "./native/formats.js";
 import { matchRegex } from "./native/regex.js";
 import { gmtime, localtime, mktime, strflocaltime, strftime, strptime } from "./native/dates.js";
 
@@ -93,6 +94,10 @@ value("input", () => {
 // ---- strings ----
 value("tostring", (v) => (typeof v === "string" ? v : toJson(v)));
 value("tojson", (v) => toJson(v));
+value("format", (v, name) => {
+  if (typeof name !== "string") throw typeError(name, "is not a valid format");
+  return applyFormat(name, v);
+});
 value("fromjson", (v) => {
   if (typeof v !== "string") throw typeError(v, "only strings can be parsed");
   return parseJsonText(v) as JqValue;

@@ -92,6 +92,11 @@ describe("semantics", () => {
     assert.deepEqual(jq("@base64 \"\\(.)\" | @base64d", "kai"), ["kai"]);
     assert.deepEqual(jq('[.[] | @sh "echo \\(.)"]', ["a'b"]), [["echo 'a'\\''b'"]]);
   });
+  test("isfinite and format/1, as in jq 1.7.1", () => {
+    assert.deepEqual(jq("map(isfinite)", [1, Infinity, "1"]), [[true, false, false]]);
+    assert.deepEqual(jq('[.metadata.name, .metadata.namespace] | format("csv"), format("tsv")', pytorchWorkerPod()), ['"llama-finetune-worker-0","ml-team"', "llama-finetune-worker-0\tml-team"]);
+    assert.throws(() => jq('format("yaml")', 1), /yaml is not a valid format/);
+  });
   test("variables passed at run time", () => {
     const p = compileJq(".metadata.labels[$key]", { variables: ["key"] });
     assert.equal(p.first(pytorchWorkerPod(), { vars: { key: "training.kubeflow.org/replica-index" } }), "0");
