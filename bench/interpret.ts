@@ -32,7 +32,7 @@ const template = (name: string, gpus: number) => ({
 });
 
 /** A pod as `kubectl get pods -o json` prints it (without managedFields), about 2.5 KB. */
-function pod(name: string, namespace: string, labels: Record<string, string>, annotations: Record<string, string>, owner: { apiVersion: string; kind: string; name: string }, i: number): object {
+function pod(name: string, namespace: string, labels: Record<string, string>, annotations: Record<string, string>, owner: { apiVersion: string; kind: string; name: string; uid: string }, i: number): object {
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -44,7 +44,7 @@ function pod(name: string, namespace: string, labels: Record<string, string>, an
       creationTimestamp: "2026-11-29T10:00:00Z",
       labels,
       annotations,
-      ownerReferences: [{ ...owner, uid: "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e", controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [{ ...owner, controller: true, blockOwnerDeletion: true }],
     },
     spec: {
       containers: [
@@ -136,7 +136,7 @@ function lwsWorkload(groups: number, size: number): { object: object; pods: obje
       };
       const annotations: Record<string, string> = { "leaderworkerset.sigs.k8s.io/size": String(size) };
       if (w > 0) annotations["leaderworkerset.sigs.k8s.io/leader-name"] = leader;
-      pods.push(pod(w === 0 ? leader : `${leader}-${w}`, "serving", labels, annotations, { apiVersion: "apps/v1", kind: "StatefulSet", name: leader }, pods.length));
+      pods.push(pod(w === 0 ? leader : `${leader}-${w}`, "serving", labels, annotations, { apiVersion: "apps/v1", kind: "StatefulSet", name: leader, uid: `9e8d7c6b-0000-4000-8000-${String(g).padStart(12, "0")}` }, pods.length));
     }
   }
   return { object, pods };
@@ -151,7 +151,7 @@ function pytorchWorkload(workers: number): { object: object; pods: object[] } {
     status: { conditions: [{ type: "Running", status: "True" }] },
   };
   const pods: object[] = [];
-  const owner = { apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", name: "llm-pretrain" };
+  const owner = { apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", name: "llm-pretrain", uid: "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f" };
   const labels = (role: string, i: number) => ({
     "training.kubeflow.org/job-name": "llm-pretrain",
     "training.kubeflow.org/operator-name": "pytorchjob-controller",
