@@ -1,17 +1,8 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { gmtime, localtime, mktime, strflocaltime, strftime, strptime, timegm } from "../../src/jq/native/dates.js";
-import { JqRuntimeError } from "../../src/jq/errors.js";
+import { errorOf } from "../support/errors.js";
 
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    assert.ok(e instanceof JqRuntimeError);
-    return e.message;
-  }
-  assert.fail("expected an error");
-}
 
 const ISO = "%Y-%m-%dT%H:%M:%SZ";
 /** The process zone is UTC in CI; the local-time assertions only hold there. */

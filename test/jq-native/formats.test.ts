@@ -1,17 +1,8 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { applyFormat, base32Decode, base32Encode, isFormatName, toStringValue } from "../../src/jq/native/formats.js";
-import { JqRuntimeError } from "../../src/jq/errors.js";
+import { errorOf } from "../support/errors.js";
 
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    assert.ok(e instanceof JqRuntimeError);
-    return e.message;
-  }
-  assert.fail("expected an error");
-}
 
 // jq.test: @text,@json,([1,.]|@csv,@tsv),@html,@uri,@sh,(@base64|.,@base64d) on "!()<>&'\"\t"
 const SPECIAL = "!()<>&'\"\t";

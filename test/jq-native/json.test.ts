@@ -15,7 +15,7 @@ import {
   typeErrorSubject,
   utf8ByteLength,
 } from "../../src/jq/native/json.js";
-import { JqRuntimeError } from "../../src/jq/errors.js";
+import { errorOf } from "../support/errors.js";
 
 const deployment = {
   apiVersion: "apps/v1",
@@ -43,15 +43,6 @@ function nested(depth: number): unknown {
   return v;
 }
 
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    assert.ok(e instanceof JqRuntimeError, `expected JqRuntimeError, got ${String(e)}`);
-    return e.message;
-  }
-  assert.fail("expected an error");
-}
 
 describe("formatNumber (jq 1.7.1 jvp_dtoa_fmt)", () => {
   test("integers print plainly below 1e16 and in exponent form from 1e16 on", () => {

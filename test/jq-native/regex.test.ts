@@ -1,7 +1,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { matchRegex, type RegexMatch } from "../../src/jq/native/regex.js";
-import { JqRuntimeError } from "../../src/jq/errors.js";
+import { errorOf } from "../support/errors.js";
 
 function matches(input: string, re: string, flags: string | null = null): RegexMatch[] {
   const r = matchRegex(input, re, flags, false);
@@ -11,15 +11,6 @@ function matches(input: string, re: string, flags: string | null = null): RegexM
 const strings = (input: string, re: string, flags: string | null = null) => matches(input, re, flags).map((m) => m.string);
 const t = (input: string, re: string, flags: string | null = null) => matchRegex(input, re, flags, true);
 
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    assert.ok(e instanceof JqRuntimeError);
-    return e.message;
-  }
-  assert.fail("expected an error");
-}
 
 /** jq's `sub`/`gsub` as defined in jq 1.7.1's builtin.jq, on top of the match results (for checking). */
 function gsub(input: string, re: string, repl: (caps: Record<string, string | null>) => string, flags: string): string {
