@@ -164,16 +164,17 @@ function isCatchable(e: unknown): e is JqRuntimeError {
  * Runs `body`, handing errors raised inside it to `onError`, but not errors raised by the consumer
  * (`emit`): those belong to the enclosing expression.
  */
-function tryRun(body: (emit: Emit) => Stop, emit: Emit, onError: (e: JqRuntimeError) => Stop): Stop {
+function tryRun<E extends Emit | PathEmit>(body: (emit: E) => Stop, emit: E, onError: (e: JqRuntimeError) => Stop): Stop {
   const tag = {};
+  const guarded = ((...args: Parameters<PathEmit>) => {
+    try {
+      return (emit as (...a: unknown[]) => Stop)(...args);
+    } catch (e) {
+      throw e instanceof PassThrough && e.tag === tag ? e : new PassThrough(tag, e);
+    }
+  }) as E;
   try {
-    return body((v) => {
-      try {
-        return emit(v);
-      } catch (e) {
-        throw e instanceof PassThrough && e.tag === tag ? e : new PassThrough(tag, e);
-      }
-    });
+    return body(guarded);
   } catch (e) {
     if (e instanceof PassThrough) {
       if (e.tag === tag) throw e.error;
@@ -721,7 +722,7 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
  * pattern i or in the body run with it moves on to pattern i + 1 (errors of the consumer, `emit`,
  * excepted); the last alternative's errors propagate.
  */
-type Alternatives = (value: JqValue, env: Frame, emit: Emit, body: (env: Frame, emit: Emit) => Stop) => Stop;
+type Alternatives = <E extends Emit | PathEmit>(value: JqValue, env: Frame, emit: E, body: (env: Frame, emit: E) => Stop) => Stop;
 
 function alternatives(count: number, bind: Binder): Alternatives {
   if (count === 1) return (value, env, emit, body) => bind(0, value, env, (benv) => body(benv, emit));
@@ -732,17 +733,6 @@ function alternatives(count: number, bind: Binder): Alternatives {
         : tryRun((e) => bind(i, value, env, (benv) => body(benv, e)), emit, () => attempt(i + 1));
     return attempt(0);
   };
-}
-
-/** A path-mode consumer carried through value-mode plumbing (`tryRun`) as a [path, value] pair, and back. */
-function asEmit(emit: PathEmit): Emit {
-  return (pv) => {
-    const [p, v] = pv as unknown as [PathComponent[], JqValue];
-    return emit(p, v);
-  };
-}
-function asPathEmit(emit: Emit): PathEmit {
-  return (p, v) => emit([p, v] as unknown as JqValue);
 }
 
 /** The source of `reduce`/`foreach`, its patterns, and the scope of the update with the patterns' variables. */
@@ -773,7 +763,7 @@ function compileAs(
   }
   const body = compilePath(bodyNode, bodyScope, ctx);
   return ((input, path, env, emit) =>
-    source(input, env, (v) => each(v, env, asEmit(emit), (benv, out) => body(input, path, benv, asPathEmit(out))))) as PathGen;
+    source(input, env, (v) => each(v, env, emit, (benv, out) => body(input, path, benv, out)))) as PathGen;
 }
 
 // ---- assignment ----
@@ -890,8 +880,8 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       const handler = node.handler ? compile(node.handler, scope, ctx) : undefined;
       return (input, path, env, emit) => {
         return tryRun(
-          (e) => body(input, path, env, asPathEmit(e)),
-          asEmit(emit),
+          (e) => body(input, path, env, e),
+          emit,
           (err) => (handler ? handler(err.value as JqValue, env, (v) => emit(INVALID_PATH, v)) : undefined),
         );
       };
@@ -947,7 +937,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
         init(input, path, env, (ip, iv) => {
           let acc: [PathComponent[], JqValue] = [ip, iv];
           const r = source(input, env, (item) =>
-            each(item, env, asEmit(emit), (benv) => {
+            each(item, env, emit, (benv) => {
               step();
               const state = acc;
               acc = [state[0], null];
@@ -969,13 +959,13 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
         init(input, path, env, (ip, iv) => {
           let acc: [PathComponent[], JqValue] = [ip, iv];
           return source(input, env, (item) =>
-            each(item, env, asEmit(emit), (benv, out) => {
+            each(item, env, emit, (benv, out) => {
               step();
               const state = acc;
               acc = [state[0], null];
               return update(state[1], state[0], benv, (p, v) => {
                 acc = [p, v];
-                return extract(v, p, benv, asPathEmit(out));
+                return extract(v, p, benv, out);
               });
             }),
           );
