@@ -14,7 +14,7 @@ import { LIBRARY } from "./library.js";
 import { toJson } from "./native/json.js";
 import { parseJq } from "./parser.js";
 import { DEFAULT_LIMITS, Frame, Gen, JqHalt, JqLimitError, Limits, newContext, setCurrent } from "./runtime.js";
-import { checkSafeProfile, unsafeReason } from "./safe.js";
+import { findUnsafe, safeProfileMessage } from "./safe.js";
 import { JqSyntaxError } from "./syntax-error.js";
 import type { JqValue } from "./values.js";
 
@@ -118,8 +118,9 @@ export function builtinNames(): ReadonlySet<string> {
 export function compileJq(source: string, options: CompileOptions = {}): JqProgram {
   const ast = parseJq(source);
   if (options.safe) {
-    const reason = unsafeReason(ast);
-    if (reason) throw new JqSyntaxError(checkSafeProfile(ast, source)!, source, ast.span.start);
+    // The error points at the first construct the profile refuses.
+    const unsafe = findUnsafe(ast);
+    if (unsafe) throw new JqSyntaxError(safeProfileMessage(source, unsafe.reason), source, unsafe.node.span.start);
   }
   const ctx: CompileContext = { program: source, natives: NATIVES as Map<string, never> };
   let scope = libraryScope();

@@ -31,7 +31,12 @@ export function unsafeReason(node: Node): string | undefined {
  */
 export function checkSafeProfile(ast: Node, text: string): string | undefined {
   const reason = unsafeReason(ast);
-  return reason === undefined ? undefined : `JQ expression '${text}' failed validation: ${reason}`;
+  return reason === undefined ? undefined : safeProfileMessage(text, reason);
+}
+
+/** The reference validator's wording. */
+export function safeProfileMessage(text: string, reason: string): string {
+  return `JQ expression '${text}' failed validation: ${reason}`;
 }
 
 /** Calls `f` on every node of the tree, parents before children. */

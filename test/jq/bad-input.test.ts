@@ -101,6 +101,9 @@ describe("the safe profile rejects what the reference validator rejects", () => 
       });
     });
   }
+  test("the error points at the refused construct", () => {
+    assert.throws(() => compileJq('.spec | .metadata.labels["x"] = "y"', { safe: true }), (e: unknown) => e instanceof JqSyntaxError && e.column === 9);
+  });
   test("read-only expressions pass", () => {
     for (const p of ['.metadata.labels["app"] // "x"', ".spec.jobs | to_entries[] | .key", "any(.a[]; . > 0)", "def f: .a; f"]) {
       assert.doesNotThrow(() => compileJq(p, { safe: true }), p);
