@@ -19,6 +19,7 @@ import {
   isTruthy,
   lengthOf,
   setpath,
+  setKey,
   sortedKeys,
   splitString,
   typeError,
@@ -313,6 +314,45 @@ gen("recurse", 1, {
       return emit(p, v) || f!.code.path()(v, p, f!.env, r);
     };
     return r(path, input);
+  },
+});
+/**
+ * `walk(f)`, natively so that its depth is the value's, not the library's call depth. Same meaning as
+ * jq 1.7.1's definition: an object's values take the first output of the walk (a value with none is
+ * dropped, as `map_values` does), an array's elements take all outputs (as `map`), then f runs on the result.
+ */
+gen("walk", 1, {
+  gen: (input, [f], emit) => {
+    const walk = (v: JqValue, out: (w: JqValue) => Stop): Stop => {
+      step();
+      let rebuilt: JqValue = v;
+      if (Array.isArray(v)) {
+        const items: JqValue[] = [];
+        for (const x of v) {
+          const r = walk(x, (w) => {
+            items.push(w);
+            return undefined;
+          });
+          if (r) return r;
+        }
+        rebuilt = items;
+      } else if (isObject(v)) {
+        const obj: JqObject = {};
+        for (const k in v) {
+          const token = {};
+          let first: { v: JqValue } | undefined;
+          const r = walk(v[k]!, (w) => {
+            first = { v: w };
+            return token;
+          });
+          if (r && r !== token) return r;
+          if (first) setKey(obj, k, first.v);
+        }
+        rebuilt = obj;
+      }
+      return f!.code.gen(rebuilt, f!.env, out);
+    };
+    return walk(input, emit);
   },
 });
 gen("map", 1, {

@@ -42,7 +42,6 @@ def in(xs): . as $x | xs | has($x);
 def inside(xs): . as $x | xs | contains($x);
 def combinations: if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $w | [$x] + $w end;
 def combinations(n): . as $dot | [range(n)] | map($dot) | combinations;
-def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
 def env: $ENV;
 def first: .[0];
 def last: .[-1];

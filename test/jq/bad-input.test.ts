@@ -67,6 +67,11 @@ describe("hostile inputs", () => {
     // Printing stops at jq's depth limit instead of recursing.
     assert.match(jq("tojson", v)[0] as string, /<skipped: too deep>/);
   });
+  test("walk follows the value as deep as it goes", () => {
+    assert.deepEqual(jq('reduce range(3000) as $i (1; [.]) | walk(if type == "number" then . + 1 else . end) | getpath([range(3000) | 0])', null), [2]);
+    assert.deepEqual(jq("walk(if type == \"object\" then del(.status) else . end)", { metadata: { name: "a" }, status: { phase: "Running" } }), [{ metadata: { name: "a" } }]);
+    assert.deepEqual(jq("[walk(numbers // (., .))]", [1, "a"]), [[[1, "a", "a"], [1, "a", "a"]]]);
+  });
   test("huge numbers print as jq prints them", () => {
     assert.deepEqual(jq("[1e1000, -1e1000] | tojson", null), ["[1.7976931348623157e+308,-1.7976931348623157e+308]"]);
     assert.deepEqual(jq(". + 1 | tostring", 2 ** 53), ["9007199254740992"]);
