@@ -21,8 +21,8 @@ import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 import { listInputFiles } from "../files/index.js";
 import { commandLine } from "./args.js";
-import { CliIO, readSource } from "./io.js";
-import { InputError } from "./objects.js";
+import type { CliIO } from "./io.js";
+import { InputError, readInput } from "./objects.js";
 import { OutputBuffer } from "./output.js";
 
 /** The operations `karta interpret --operation` runs. */
@@ -147,19 +147,9 @@ function parseArgs(args: string[]): InterpretOptions | "help" {
   return o;
 }
 
-/** Reads a file through the IO (stdin for "-"). */
-async function readText(io: CliIO, file: string): Promise<string> {
-  try {
-    return await readSource(io, file);
-  } catch (e) {
-    throw new InputError(`${file}: ${(e as Error).message}`);
-  }
-}
-
-
 /** One object from a file (karmadactl requires exactly one). */
 async function readObject(io: CliIO, file: string, what: string): Promise<KubeObject> {
-  const { documents, errors } = parseYamlDocuments(await readText(io, file));
+  const { documents, errors } = parseYamlDocuments(await readInput(io, file));
   if (errors.length > 0) throw new InputError(`fail to get ${what} object: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
   if (documents.length !== 1) throw new InputError(`fail to get ${what} object: ${file}: expected exactly one object, found ${documents.length}`);
   const v = documents[0]!.value;
@@ -172,7 +162,7 @@ async function readObject(io: CliIO, file: string, what: string): Promise<KubeOb
 async function readStatusItems(io: CliIO, files: readonly string[]): Promise<AggregatedStatusItem[]> {
   const items: AggregatedStatusItem[] = [];
   for (const file of files) {
-    const { documents, errors } = parseYamlDocuments(await readText(io, file));
+    const { documents, errors } = parseYamlDocuments(await readInput(io, file));
     if (errors.length > 0) throw new InputError(`fail to get status items: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
       for (const item of Array.isArray(value) ? value : [value]) {
@@ -243,7 +233,7 @@ interface LoadedCustomizations {
 async function loadCustomizations(io: CliIO, o: InterpretOptions): Promise<LoadedCustomizations> {
   const out: LoadedCustomizations = { items: [], issues: [] };
   for (const file of listInputFiles(o.filenames, { recursive: o.recursive })) {
-    const loaded = parseCustomizations(await readText(io, file), file);
+    const loaded = parseCustomizations(await readInput(io, file), file);
     out.issues.push(...loaded.issues);
     for (const customization of loaded.customizations) out.items.push({ customization, file });
   }
@@ -340,7 +330,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
   try {
     let kartas: Definition[] = [];
     if (o.definition !== undefined) {
-      const loaded = loadKartaText(await readText(io, o.definition), o.definition === "-" ? "<stdin>" : o.definition);
+      const loaded = loadKartaText(await readInput(io, o.definition), o.definition === "-" ? "<stdin>" : o.definition);
       if (loaded.diagnostics.length > 0) {
         for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
         return 1;
@@ -379,7 +369,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       layers.declarative = declarative;
     }
     if (o.webhookConfig !== undefined) {
-      const parsed = parseWebhookConfigurations(await readText(io, o.webhookConfig), o.webhookConfig);
+      const parsed = parseWebhookConfigurations(await readInput(io, o.webhookConfig), o.webhookConfig);
       if (parsed.issues.length > 0) {
         for (const i of parsed.issues) io.stderr(`${issueText(i)}\n`);
         return 1;

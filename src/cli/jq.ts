@@ -5,7 +5,7 @@ import { parseAllDocuments } from "yaml";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import type { JqValue } from "../jq/index.js";
 import { parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
-import type { CliIO } from "./io.js";
+import { readErrorReason, type CliIO } from "./io.js";
 import { OutputBuffer } from "./output.js";
 
 export const JQ_HELP = `Usage: karta jq [options] FILTER [FILE...]
@@ -370,7 +370,7 @@ function isFsError(e: unknown): boolean {
 function reportIoError(e: unknown, io: CliIO): number {
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err === "object" && "code" in err && err.path) {
-    io.stderr(`karta jq: cannot read ${err.path}: ${err.code === "ENOENT" ? "no such file" : err.message}\n`);
+    io.stderr(`karta jq: cannot read ${err.path}: ${readErrorReason(err)}\n`);
     return 2;
   }
   if (err instanceof Error && err.name === "JqRuntimeError") {

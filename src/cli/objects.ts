@@ -7,7 +7,7 @@ import { parseAllDocuments } from "yaml";
 import { formatDiagnostic, loadDefinitions, sortDiagnostics, validateDefinition, type Definition, type Diagnostic } from "../definition/index.js";
 import { listInputFiles } from "../files/index.js";
 import { apiVersionOf } from "../interpret/index.js";
-import { readSource, type CliIO } from "./io.js";
+import { readErrorReason, readSource, type CliIO } from "./io.js";
 
 /** Input that cannot be read or understood: reported as `file: message`. */
 export class InputError extends Error {}
@@ -77,7 +77,7 @@ export async function readInput(io: CliIO, file: string): Promise<string> {
   try {
     return await readSource(io, file);
   } catch (err) {
-    throw new InputError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new InputError(`cannot read ${file}: ${readErrorReason(err)}`);
   }
 }
 

@@ -4,7 +4,7 @@
  * workload-side paths against CRDs, and prints every diagnostic sorted by position with a summary.
  * Exit code: 0 valid (maybe with warnings), 1 errors, 2 usage or unreadable input.
  */
-import { CliIO, readSource } from "../cli/io.js";
+import { CliIO, readErrorReason, readSource } from "../cli/io.js";
 import { listInputFiles } from "../files/index.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "./crd.js";
 import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostic.js";
@@ -93,8 +93,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
       return await readSource(io, file);
     } catch (err) {
       unreadable++;
-      const reason = err instanceof Error ? err.message : String(err);
-      io.stderr(`karta validate: cannot read ${file}: ${reason}\n`);
+      io.stderr(`karta validate: cannot read ${file}: ${readErrorReason(err)}\n`);
       return undefined;
     }
   };

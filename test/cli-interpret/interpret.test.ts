@@ -244,7 +244,7 @@ describe("karta interpret", () => {
     assert.equal((await run(["--operation", "ReviseReplica", "--desired-file", "deploy.yaml", "--desired-replica=2147483647"])).code, 0);
     const unreadable = await run(["--operation", "InterpretHealth", "--desired-file", "missing.yaml"]);
     assert.equal(unreadable.code, 2);
-    assert.match(unreadable.err, /^karta interpret: missing\.yaml: ENOENT/);
+    assert.match(unreadable.err, /^karta interpret: cannot read missing\.yaml: no such file$/m);
   });
 
   test("an invalid customization file is reported with its file and field", async () => {
@@ -257,7 +257,7 @@ describe("karta interpret", () => {
   test("-d/--definition: an unreadable definition file is an input error (answers: test/interpreter-karta)", async () => {
     const r = await run(["-d", "pytorchjob.karta.yaml", "--operation", "InterpretReplica", "--desired-file", "deploy.yaml"]);
     assert.equal(r.code, 2);
-    assert.match(r.err, /^karta interpret: pytorchjob\.karta\.yaml: /);
+    assert.match(r.err, /^karta interpret: cannot read pytorchjob\.karta\.yaml: no such file$/m);
   });
 
   test("--webhook-config: a webhook answers for its kind over HTTPS", async (t) => {
