@@ -342,9 +342,8 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
         });
     }
     case "FuncDef": {
-      const { restScope, frameless } = defineFunction(node, scope, ctx);
-      const rest = compile(node.rest, restScope, ctx);
-      if (frameless) return rest;
+      // A user definition gets a frame: its body may refer to variables bound around it.
+      const rest = compile(node.rest, defineFunction(node, scope, ctx), ctx);
       return (input, env, emit) => rest(input, { v: null, up: env }, emit);
     }
     case "Call":
@@ -521,7 +520,7 @@ function defineFunction(
   scope: Scope | null,
   ctx: CompileContext,
   home?: Frame,
-): { restScope: Scope; frameless: boolean } {
+): Scope {
   const fn: FuncInfo = { name: node.name, params: node.params, body: node.body, bodyScope: null, program: ctx.program };
   const self: Scope = { entry: { kind: "func", name: node.name, arity: node.params.length, fn }, up: scope };
   if (home) {
@@ -531,7 +530,7 @@ function defineFunction(
   let bodyScope: Scope = self;
   for (const p of node.params) bodyScope = push(bodyScope, { kind: "param", name: p.startsWith("$") ? p.slice(1) : p });
   fn.bodyScope = bodyScope;
-  return { restScope: self, frameless: home !== undefined };
+  return self;
 }
 
 /** The body of a function with `$` parameters rewritten as `p as $p | body`, as jq defines them. */
@@ -972,9 +971,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
         });
     }
     case "FuncDef": {
-      const { restScope, frameless } = defineFunction(node, scope, ctx);
-      const rest = compilePath(node.rest, restScope, ctx);
-      if (frameless) return rest;
+      const rest = compilePath(node.rest, defineFunction(node, scope, ctx), ctx);
       return (input, path, env, emit) => rest(input, path, { v: null, up: env }, emit);
     }
     case "Call":
@@ -1173,7 +1170,7 @@ export function compileLibrary(source: string, ctx: CompileContext, parse: (text
   const home: Frame = { v: null, up: null };
   const defined: FuncInfo[] = [];
   while (node.type === "FuncDef") {
-    const { restScope } = defineFunction(node, scope, { ...ctx, program: source }, home);
+    const restScope = defineFunction(node, scope, { ...ctx, program: source }, home);
     scope = restScope;
     defined.push((restScope.entry as { fn: FuncInfo }).fn);
     node = node.rest;
