@@ -1,35 +1,237 @@
 /**
- * Command-line arguments as `karta inspect`, `compile` and `interpret` read them: one at a time, a long
- * flag's value given inline (`--output=json`) or as the next argument (`--output json`). What a flag
- * means, and what a missing value says, stays with each command.
+ * The one command-line parser of every `karta` command: Node's `util.parseArgs`, with what kubectl and
+ * karmadactl users expect on top of it.
+ *
+ * - a flag's value inline or next: `-ojson`, `-o=json`, `-o json`, `--output=json`, `--output json`;
+ * - `-h`/`--help` on every command; `--` ends the options (what follows is positional);
+ * - one wording for every usage error, e.g. `unknown flag: --ouptut (did you mean --output?)`,
+ *   `flag needs an argument: --pods`, `invalid value 'x' for --output: expected yaml or json`;
+ * - `choices` and integer ranges checked (`--desired-replica -1` is an error);
+ * - a flag may take further operands after its value (`--arg NAME VALUE`, `--patch set-label K=V`).
+ *
+ * A command declares its flags as for `util.parseArgs` (plus `integer`, `choices`, `min`/`max`,
+ * `operands`) and lets `parseCommand` print the help or the usage error:
+ *
+ * ```ts
+ * const FLAGS = {
+ *   output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" },
+ *   replicas: { type: "integer", min: 0, max: 2 ** 31 - 1 },
+ *   verbose: { type: "boolean", short: "v" },
+ * } as const satisfies Flags;
+ *
+ * export async function runThing(args: string[], io: CliIO): Promise<number> {
+ *   const p = parseCommand(io, "thing", args, FLAGS, HELP, { positionals: true });
+ *   if (typeof p === "number") return p; // help printed (0), or a usage error printed (2)
+ *   p.values.output; // "yaml" | "json" ... typed from FLAGS
+ * }
+ * ```
  */
+import { parseArgs } from "node:util";
+import { closest } from "../definition/suggest.js";
+import type { CliIO } from "./io.js";
 
-/** One argument: its flag (the text before `=` of a long flag, else the whole argument). */
-export interface Arg {
-  /** The argument as given. */
-  readonly text: string;
-  /** `--output` for `--output=json`; the whole argument otherwise (`-o`, `--help`, `file.yaml`). */
-  readonly flag: string;
-  /** The flag's value: the inline one, else the next argument (consumed); undefined when there is none. */
-  value(): string | undefined;
-  /** The next argument as it is, for a flag's second operand (`--patch set-label KEY=VALUE`); undefined at the end. */
-  operand(): string | undefined;
+interface FlagBase {
+  /** One letter: `-o`. */
+  short?: string;
+  /** The flag may be given several times; its values are collected in order. */
+  multiple?: boolean;
 }
 
-/** The arguments in order; `value()` and `operand()` consume the arguments they return. */
-export function* commandLine(args: readonly string[]): Generator<Arg> {
-  let i = 0;
-  const operand = (): string | undefined => (i < args.length ? args[i++] : undefined);
-  while (i < args.length) {
-    const text = args[i++]!;
-    // Only long flags take an inline value: `-o=json` is not a flag of ours.
-    const eq = text.startsWith("--") ? text.indexOf("=") : -1;
-    const inline = eq > 0 ? text.slice(eq + 1) : undefined;
-    yield {
-      text,
-      flag: eq > 0 ? text.slice(0, eq) : text,
-      value: () => inline ?? operand(),
-      operand,
-    };
+/** A flag without a value: `--check` (`--check=false` is accepted, as pflag does). */
+export interface BooleanFlag extends FlagBase {
+  type: "boolean";
+}
+
+/** A flag with a text value, optionally one of `choices`, optionally followed by operands. */
+export interface StringFlag extends FlagBase {
+  type: "string";
+  default?: string;
+  choices?: readonly string[];
+  /** The names of the arguments that follow the value (`["VALUE"]` for `--arg NAME VALUE`); none by default. */
+  operands?: (value: string) => readonly string[];
+}
+
+/** A flag with a whole-number value in [min, max]. */
+export interface IntegerFlag extends FlagBase {
+  type: "integer";
+  default?: number;
+  min?: number;
+  max?: number;
+}
+
+export type FlagSpec = BooleanFlag | StringFlag | IntegerFlag;
+export type Flags = Record<string, FlagSpec>;
+
+type FlagValue<F> = F extends BooleanFlag
+  ? F extends { multiple: true }
+    ? boolean[]
+    : boolean
+  : F extends IntegerFlag
+    ? F extends { multiple: true }
+      ? number[]
+      : F extends { default: number }
+        ? number
+        : number | undefined
+    : F extends { multiple: true }
+      ? F extends { choices: readonly (infer C)[] }
+        ? C[]
+        : string[]
+      : F extends { choices: readonly (infer C)[] }
+        ? F extends { default: string }
+          ? C
+          : C | undefined
+        : F extends { default: string }
+          ? string
+          : string | undefined;
+
+/** What a command line says. */
+export interface ParsedArgs<T extends Flags> {
+  values: { -readonly [K in keyof T]: FlagValue<T[K]> };
+  positionals: string[];
+  /** Per flag with operands, one array per occurrence (in order): the operands after its value. */
+  operands: Partial<Record<keyof T, string[][]>>;
+}
+
+export type ParseOutcome<T extends Flags> = ({ kind: "ok" } & ParsedArgs<T>) | { kind: "help" } | { kind: "error"; message: string };
+
+export interface ParseOptions {
+  /** Arguments that are not flags are allowed (files, a jq filter); otherwise each is an error. */
+  positionals?: boolean;
+}
+
+/** `--output` or `-o, --output` as the flag is named in messages. */
+function flagName(name: string): string {
+  return name.length === 1 ? `-${name}` : `--${name}`;
+}
+
+/** Parses `args` against `flags`; `-h`/`--help` is always known. Never throws. */
+export function parseCommandLine<T extends Flags>(args: readonly string[], flags: T, options: ParseOptions = {}): ParseOutcome<T> {
+  const specs: Record<string, FlagSpec> = { ...flags };
+  if (!("help" in specs)) specs.help = { type: "boolean", short: "h" };
+  const byShort = new Map<string, string>();
+  for (const [name, s] of Object.entries(specs)) if (s.short) byShort.set(s.short, name);
+  const takesValue = (name: string | undefined): boolean => name !== undefined && specs[name] !== undefined && specs[name]!.type !== "boolean";
+
+  // First pass: `-o=json` becomes `-ojson` (util.parseArgs would read "=json"), and a flag's operands
+  // are taken out, so that util.parseArgs sees only flags, values and positionals.
+  const argv: string[] = [];
+  const operandsOf: Record<string, string[][]> = {};
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i]!;
+    if (a === "--") {
+      argv.push(...args.slice(i));
+      break;
+    }
+    let name: string | undefined;
+    let inline: string | undefined;
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      name = a.slice(2, eq < 0 ? undefined : eq);
+      if (eq >= 0) inline = a.slice(eq + 1);
+    } else if (a.startsWith("-") && a.length > 1) {
+      for (let j = 1; j < a.length; j++) {
+        const n = byShort.get(a[j]!);
+        if (n === undefined) break;
+        if (takesValue(n)) {
+          if (a[j + 1] === "=") a = a.slice(0, j + 1) + a.slice(j + 2);
+          name = n;
+          if (j + 1 < a.length) inline = a.slice(j + 1);
+          break;
+        }
+      }
+    }
+    argv.push(a);
+    if (!takesValue(name)) continue;
+    let value = inline;
+    if (value === undefined && i + 1 < args.length) argv.push((value = args[++i]!));
+    const spec = specs[name!]!;
+    if (value !== undefined && spec.type === "string" && spec.operands) {
+      const wanted = spec.operands(value);
+      const got = args.slice(i + 1, i + 1 + wanted.length);
+      if (got.length < wanted.length) return { kind: "error", message: `${flagName(name!)} ${value} needs ${wanted.join(" ")}` };
+      (operandsOf[name!] ??= []).push(got);
+      i += wanted.length;
+    }
   }
+
+  const parseSpecs: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {};
+  for (const [name, s] of Object.entries(specs)) parseSpecs[name] = { type: s.type === "boolean" ? "boolean" : "string", ...(s.short ? { short: s.short } : {}), ...(s.multiple ? { multiple: true } : {}) };
+  const { tokens } = parseArgs({ args: argv, options: parseSpecs, strict: false, allowPositionals: true, tokens: true });
+
+  const values: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(specs)) {
+    if (s.multiple) values[name] = [];
+    else if (s.type === "boolean") values[name] = false;
+    else if (s.default !== undefined) values[name] = s.default;
+  }
+  const positionals: string[] = [];
+  let error: string | undefined;
+  const fail = (message: string): void => void (error ??= message);
+  for (const t of tokens) {
+    if (t.kind === "positional") {
+      if (options.positionals) positionals.push(t.value);
+      else fail(`unexpected argument '${t.value}'`);
+      continue;
+    }
+    if (t.kind === "option-terminator") continue;
+    const spec = specs[t.name];
+    if (t.name === "help" && spec?.type === "boolean") return { kind: "help" };
+    if (!spec || (t.rawName.length === 2 && t.rawName !== `-${spec.short}`) || (t.rawName.startsWith("--") && t.rawName.length === 3)) {
+      const longs = Object.keys(specs).filter((n) => n.length > 1);
+      const guess = t.rawName.startsWith("--") ? closest(t.name, longs) : undefined;
+      fail(`unknown flag: ${t.rawName}${guess ? ` (did you mean --${guess}?)` : ""}`);
+      continue;
+    }
+    const set = (v: unknown): void => {
+      if (spec.multiple) (values[t.name] as unknown[]).push(v);
+      else values[t.name] = v;
+    };
+    if (spec.type === "boolean") {
+      if (t.value === undefined || t.value === "true") set(true);
+      else if (t.value === "false") set(false);
+      else fail(`invalid value '${t.value}' for ${t.rawName}: expected true or false`);
+      continue;
+    }
+    if (t.value === undefined) {
+      fail(`flag needs an argument: ${t.rawName}`);
+      continue;
+    }
+    if (spec.type === "integer") {
+      const min = spec.min ?? Number.MIN_SAFE_INTEGER;
+      const max = spec.max ?? Number.MAX_SAFE_INTEGER;
+      const n = /^[-+]?[0-9]+$/.test(t.value) ? Number(t.value) : NaN;
+      if (!(n >= min && n <= max)) fail(`invalid value '${t.value}' for ${t.rawName}: expected an integer from ${min} to ${max}`);
+      else set(n);
+      continue;
+    }
+    if (spec.choices && !spec.choices.includes(t.value)) {
+      const list = spec.choices.length <= 2 ? spec.choices.join(" or ") : `${spec.choices.slice(0, -1).join(", ")} or ${spec.choices[spec.choices.length - 1]}`;
+      fail(`invalid value '${t.value}' for ${t.rawName}: expected ${list}`);
+      continue;
+    }
+    set(t.value);
+  }
+  if (error !== undefined) return { kind: "error", message: error };
+  delete values.help;
+  return { kind: "ok", values: values as ParsedArgs<T>["values"], positionals, operands: operandsOf as ParsedArgs<T>["operands"] };
+}
+
+/** Prints a usage error the way every command does, and returns its exit code (2). */
+export function usageError(io: CliIO, command: string, message: string): 2 {
+  io.stderr(`karta ${command}: ${message}\nRun 'karta ${command} --help' for usage.\n`);
+  return 2;
+}
+
+/**
+ * Parses a command's arguments; on `--help` prints `help` and returns 0, on a usage error prints it and
+ * returns 2, else returns what the command line says.
+ */
+export function parseCommand<T extends Flags>(io: CliIO, command: string, args: readonly string[], flags: T, help: string, options: ParseOptions = {}): ParsedArgs<T> | number {
+  const p = parseCommandLine(args, flags, options);
+  if (p.kind === "help") {
+    io.stdout(help);
+    return 0;
+  }
+  if (p.kind === "error") return usageError(io, command, p.message);
+  return p;
 }

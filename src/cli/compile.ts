@@ -11,7 +11,7 @@ import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
 import type { CompileIssue } from "../scheduling/karta/issues.js";
 import type { SchedulingIntent } from "../scheduling/karta/options.js";
-import { commandLine } from "./args.js";
+import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { displayName, InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
 
@@ -55,75 +55,40 @@ Example:
   karta compile -f my-job.yaml --policy gang -o json
 `;
 
+const FLAGS = {
+  definition: { type: "string", short: "d" },
+  object: { type: "string", short: "f" },
+  filename: { type: "string" },
+  pods: { type: "string", multiple: true },
+  policy: { type: "string", choices: ["gang", "basic"] },
+  disruption: { type: "string", choices: ["single", "all"] },
+  "priority-class": { type: "string" },
+  "topology-key": { type: "string" },
+  output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" },
+  "pod-patches": { type: "boolean" },
+} as const satisfies Flags;
+
 interface Options extends SchedulingIntent {
   definition?: string;
-  object?: string;
+  object: string;
   pods: string[];
   output: "yaml" | "json";
   podPatches: boolean;
 }
 
-function parseArgs(args: string[]): Options | "help" | { error: string } {
-  const o: Options = { pods: [], output: "yaml", podPatches: false };
-  for (const arg of commandLine(args)) {
-    const { flag, value } = arg;
-    const need = (what: string): string | { error: string } => {
-      const v = value();
-      return v === undefined || v === "" ? { error: `${flag} needs ${what}` } : v;
-    };
-    let v: string | { error: string };
-    switch (flag) {
-      case "-h":
-      case "--help":
-        return "help";
-      case "-d":
-      case "--definition":
-        if (typeof (v = need("a file")) !== "string") return v;
-        o.definition = v;
-        break;
-      case "-f":
-      case "--object":
-      case "--filename":
-        if (typeof (v = need("a file")) !== "string") return v;
-        o.object = v;
-        break;
-      case "--pods":
-        if (typeof (v = need("a file, a directory or -")) !== "string") return v;
-        o.pods.push(v);
-        break;
-      case "--policy":
-        if (typeof (v = need("gang or basic")) !== "string") return v;
-        if (v !== "gang" && v !== "basic") return { error: `--policy must be gang or basic, not '${v}'` };
-        o.policy = v;
-        break;
-      case "--disruption":
-        if (typeof (v = need("single or all")) !== "string") return v;
-        if (v !== "single" && v !== "all") return { error: `--disruption must be single or all, not '${v}'` };
-        o.disruptionMode = v;
-        break;
-      case "--priority-class":
-        if (typeof (v = need("a NAME")) !== "string") return v;
-        o.priorityClassName = v;
-        break;
-      case "--topology-key":
-        if (typeof (v = need("a node label KEY")) !== "string") return v;
-        o.topologyKey = v;
-        break;
-      case "-o":
-      case "--output": {
-        const out = value();
-        if (out !== "yaml" && out !== "json") return { error: `-o must be yaml or json${out === undefined ? "" : `, not '${out}'`}` };
-        o.output = out;
-        break;
-      }
-      case "--pod-patches":
-        o.podPatches = true;
-        break;
-      default:
-        return { error: `unknown argument '${arg.text}'` };
-    }
+function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
+  const v = p.values;
+  const object = v.object ?? v.filename;
+  if (object === undefined) return { error: "a workload object is required (-f FILE)" };
+  for (const [flag, value] of [["--priority-class", v["priority-class"]], ["--topology-key", v["topology-key"]]] as const) {
+    if (value === "") return { error: `flag needs an argument: ${flag}` };
   }
-  if (!o.object) return { error: "a workload object is required (-f FILE)" };
+  const o: Options = { object, pods: v.pods, output: v.output, podPatches: v["pod-patches"] };
+  if (v.definition !== undefined) o.definition = v.definition;
+  if (v.policy !== undefined) o.policy = v.policy;
+  if (v.disruption !== undefined) o.disruptionMode = v.disruption;
+  if (v["priority-class"] !== undefined) o.priorityClassName = v["priority-class"];
+  if (v["topology-key"] !== undefined) o.topologyKey = v["topology-key"];
   const stdin = [o.object, ...o.pods, o.definition].filter((s) => s === "-").length;
   if (stdin > 1) return { error: "only one input can be read from standard input" };
   return o;
@@ -176,15 +141,10 @@ function render(result: WorkloadCompilation, output: "yaml" | "json", podPatches
 
 /** Runs `karta compile`; returns the exit code. */
 export async function runCompile(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args);
-  if (parsed === "help") {
-    io.stdout(COMPILE_HELP);
-    return 0;
-  }
-  if ("error" in parsed) {
-    io.stderr(`karta compile: ${parsed.error}\n\nRun 'karta compile --help' for usage.\n`);
-    return 2;
-  }
+  const p = parseCommand(io, "compile", args, FLAGS, COMPILE_HELP);
+  if (typeof p === "number") return p;
+  const parsed = options(p);
+  if ("error" in parsed) return usageError(io, "compile", parsed.error);
   let object: unknown;
   const pods: unknown[] = [];
   const podFiles = new Map<string, string>();

@@ -7,7 +7,7 @@
 import { stringify } from "yaml";
 import { formatDiagnostic, sortDiagnostics } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
-import { commandLine } from "./args.js";
+import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
 
@@ -42,85 +42,51 @@ Example:
   karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
 `;
 
+const FLAGS = {
+  definition: { type: "string", short: "d" },
+  object: { type: "string", short: "f" },
+  filename: { type: "string" },
+  pods: { type: "string", multiple: true },
+  children: { type: "string", multiple: true },
+  output: { type: "string", short: "o", choices: ["tree", "yaml", "json"], default: "tree" },
+  patch: {
+    type: "string",
+    choices: ["suspend", "resume", "set-scheduler", "set-priority-class", "set-label", "set-annotation"],
+    operands: (v: string) => (v === "set-scheduler" || v === "set-priority-class" ? ["NAME"] : v === "set-label" || v === "set-annotation" ? ["KEY=VALUE"] : []),
+  },
+} as const satisfies Flags;
+
 interface Options {
   definition?: string;
-  object?: string;
+  object: string;
   pods: string[];
   children: string[];
   output: "tree" | "yaml" | "json";
   patch?: { op: "suspend" | "resume" } | { op: "field"; field: PodField };
 }
 
-function parseArgs(args: string[]): Options | "help" | { error: string } {
-  const o: Options = { pods: [], children: [], output: "tree" };
-  for (const arg of commandLine(args)) {
-    const { flag, value } = arg;
-    switch (flag) {
-      case "-h":
-      case "--help":
-        return "help";
-      case "-d":
-      case "--definition": {
-        const v = value();
-        if (v === undefined) return { error: `${flag} needs a file` };
-        o.definition = v;
-        break;
-      }
-      case "-f":
-      case "--object":
-      case "--filename": {
-        const v = value();
-        if (v === undefined) return { error: `${flag} needs a file` };
-        o.object = v;
-        break;
-      }
-      case "--pods": {
-        const v = value();
-        if (v === undefined) return { error: "--pods needs a file, a directory or -" };
-        o.pods.push(v);
-        break;
-      }
-      case "--children": {
-        const v = value();
-        if (v === undefined) return { error: "--children needs a file, a directory or -" };
-        o.children.push(v);
-        break;
-      }
-      case "-o":
-      case "--output": {
-        const v = value();
-        if (v !== "tree" && v !== "yaml" && v !== "json") return { error: `-o must be tree, yaml or json${v === undefined ? "" : `, not '${v}'`}` };
-        o.output = v;
-        break;
-      }
-      case "--patch": {
-        const v = value();
-        if (v === "suspend" || v === "resume") o.patch = { op: v };
-        else if (v === "set-scheduler" || v === "set-priority-class") {
-          const name = arg.operand();
-          if (name === undefined || name === "") return { error: `--patch ${v} needs a NAME` };
-          o.patch = { op: "field", field: v === "set-scheduler" ? { field: "schedulerName", value: name } : { field: "priorityClassName", value: name } };
-        } else if (v === "set-label" || v === "set-annotation") {
-          const kv = arg.operand();
-          const at = kv?.indexOf("=") ?? -1;
-          if (kv === undefined || at <= 0) return { error: `--patch ${v} needs KEY=VALUE` };
-          const key = kv.slice(0, at);
-          const val = kv.slice(at + 1);
-          o.patch = { op: "field", field: v === "set-label" ? { field: "label", key, value: val } : { field: "annotation", key, value: val } };
-        } else return { error: `--patch takes suspend, resume, set-scheduler NAME, set-priority-class NAME, set-label K=V or set-annotation K=V${v === undefined ? "" : `, not '${v}'`}` };
-        break;
-      }
-      default:
-        return { error: `unknown argument '${arg.text}'` };
-    }
+function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
+  const v = p.values;
+  const object = v.object ?? v.filename;
+  if (object === undefined) return { error: "a workload object is required (-f FILE)" };
+  const o: Options = { object, pods: v.pods, children: v.children, output: v.output, ...(v.definition !== undefined ? { definition: v.definition } : {}) };
+  const op = v.patch;
+  const arg = p.operands.patch?.at(-1)?.[0];
+  if (op === "suspend" || op === "resume") o.patch = { op };
+  else if (op === "set-scheduler" || op === "set-priority-class") {
+    if (!arg) return { error: `--patch ${op} needs a NAME` };
+    o.patch = { op: "field", field: op === "set-scheduler" ? { field: "schedulerName", value: arg } : { field: "priorityClassName", value: arg } };
+  } else if (op === "set-label" || op === "set-annotation") {
+    const at = arg?.indexOf("=") ?? -1;
+    if (arg === undefined || at <= 0) return { error: `--patch ${op} needs KEY=VALUE` };
+    const key = arg.slice(0, at);
+    const value = arg.slice(at + 1);
+    o.patch = { op: "field", field: op === "set-label" ? { field: "label", key, value } : { field: "annotation", key, value } };
   }
-  if (!o.definition) return { error: "a definition is required (-d FILE)" };
-  if (!o.object) return { error: "a workload object is required (-f FILE)" };
   const stdin = [o.object, ...o.pods, ...o.children, o.definition].filter((s) => s === "-").length;
   if (stdin > 1) return { error: "only one input can be read from standard input" };
   return o;
 }
-
 
 /** Runs `karta inspect`; returns the exit code. Never throws. */
 export async function runInspect(args: string[], io: CliIO): Promise<number> {
@@ -134,15 +100,10 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
 }
 
 async function inspect(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args);
-  if (parsed === "help") {
-    io.stdout(INSPECT_HELP);
-    return 0;
-  }
-  if ("error" in parsed) {
-    io.stderr(`karta inspect: ${parsed.error}\n\nRun 'karta inspect --help' for usage.\n`);
-    return 2;
-  }
+  const p = parseCommand(io, "inspect", args, FLAGS, INSPECT_HELP);
+  if (typeof p === "number") return p;
+  const parsed = options(p);
+  if ("error" in parsed) return usageError(io, "inspect", parsed.error);
   let object: unknown;
   let loaded: Awaited<ReturnType<typeof readDefinitions>>;
   let pods: unknown[];

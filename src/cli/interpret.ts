@@ -20,7 +20,7 @@ import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, 
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 import { listInputFiles } from "../files/index.js";
-import { commandLine } from "./args.js";
+import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { OutputBuffer } from "./output.js";
@@ -50,6 +50,10 @@ Options:
                              replace the Kartas bundled with Karta, which answer by default where
                              Karmada's built-in interpreters have no answer
       --show-layer           print which layer answered
+      --show-doc             print what each rule's script does (with -f, each customization's
+                             rules and scripts, as 'karmadactl interpret --edit --show-doc' shows them)
+  -o, --output FORMAT        yaml or json: the results as one object (default: karmadactl's
+                             '---' / '# [i/n] name:' layout)
   -h, --help                 show this help
 
 Output: for each result '---', '# [i/n] <name>:' and the value as YAML.
@@ -71,6 +75,8 @@ interface InterpretOptions {
   statusFiles: string[];
   desiredReplica: number;
   check: boolean;
+  showDoc: boolean;
+  output?: "yaml" | "json";
   webhookConfig?: string;
   definition?: string;
   showLayer: boolean;
@@ -78,72 +84,47 @@ interface InterpretOptions {
 
 class UsageError extends Error {}
 
-function parseArgs(args: string[]): InterpretOptions | "help" {
-  const o: InterpretOptions = { filenames: [], recursive: false, statusFiles: [], desiredReplica: 0, check: false, showLayer: false };
-  for (const arg of commandLine(args)) {
-    const a = arg.flag;
-    const value = (): string => {
-      const v = arg.value();
-      if (v === undefined) throw new UsageError(`flag needs an argument: ${a}`);
-      return v;
-    };
-    switch (a) {
-      case "-h":
-      case "--help":
-        return "help";
-      case "-f":
-      case "--filename":
-        o.filenames.push(value());
-        break;
-      case "-R":
-      case "--recursive":
-        o.recursive = true;
-        break;
-      case "--operation": {
-        const name = value();
-        const op = parseOperation(name);
-        if (!op || op === "Prune") throw new UsageError(`operation ${name} is not supported. Use one of: ${RUNNABLE.join(", ")}`);
-        o.operation = op;
-        break;
-      }
-      case "--desired-file":
-        o.desiredFile = value();
-        break;
-      case "--observed-file":
-        o.observedFile = value();
-        break;
-      case "--status-file":
-        o.statusFiles.push(value());
-        break;
-      case "--desired-replica": {
-        const v = value();
-        // karmadactl reads it as an int32.
-        if (!/^-?[0-9]+$/.test(v)) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--desired-replica" flag: must be an integer`);
-        const n = Number(v);
-        if (n < -(2 ** 31) || n > 2 ** 31 - 1) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "--desired-replica" flag: value out of range`);
-        o.desiredReplica = n;
-        break;
-      }
-      case "--check":
-        o.check = true;
-        break;
-      case "--webhook-config":
-        o.webhookConfig = value();
-        break;
-      case "-d":
-      case "--definition":
-        o.definition = value();
-        break;
-      case "--show-layer":
-        o.showLayer = true;
-        break;
-      default:
-        throw new UsageError(a.startsWith("-") ? `unknown flag: ${a}` : `unexpected argument ${JSON.stringify(a)}`);
-    }
+const FLAGS = {
+  filename: { type: "string", short: "f", multiple: true },
+  recursive: { type: "boolean", short: "R" },
+  operation: { type: "string" },
+  "desired-file": { type: "string" },
+  "observed-file": { type: "string" },
+  "status-file": { type: "string", multiple: true },
+  // karmadactl reads it as an int32; a negative replica count is never meant.
+  "desired-replica": { type: "integer", min: 0, max: 2 ** 31 - 1, default: 0 },
+  check: { type: "boolean" },
+  "show-doc": { type: "boolean" },
+  "webhook-config": { type: "string" },
+  definition: { type: "string", short: "d" },
+  "show-layer": { type: "boolean" },
+  output: { type: "string", short: "o", choices: ["yaml", "json"] },
+} as const satisfies Flags;
+
+function options(p: ParsedArgs<typeof FLAGS>): InterpretOptions {
+  const v = p.values;
+  const o: InterpretOptions = {
+    filenames: v.filename,
+    recursive: v.recursive,
+    statusFiles: v["status-file"],
+    desiredReplica: v["desired-replica"],
+    check: v.check,
+    showDoc: v["show-doc"],
+    showLayer: v["show-layer"],
+  };
+  if (v.operation !== undefined) {
+    const op = parseOperation(v.operation);
+    if (!op || op === "Prune") throw new UsageError(`operation ${v.operation} is not supported. Use one of: ${RUNNABLE.join(", ")}`);
+    o.operation = op;
   }
+  if (v["desired-file"] !== undefined) o.desiredFile = v["desired-file"];
+  if (v["observed-file"] !== undefined) o.observedFile = v["observed-file"];
+  if (v["webhook-config"] !== undefined) o.webhookConfig = v["webhook-config"];
+  if (v.definition !== undefined) o.definition = v.definition;
+  if (v.output !== undefined) o.output = v.output;
   const stdinUsers = [o.desiredFile, o.observedFile, ...o.statusFiles, o.definition].filter((f) => f === "-").length;
   if (stdinUsers > 1) throw new UsageError("only one of --desired-file, --observed-file, --status-file and --definition can read standard input");
-  if (!o.check && o.operation === undefined) throw new UsageError("operation is not set for executing");
+  if (!o.check && !o.showDoc && o.operation === undefined) throw new UsageError("operation is not set for executing");
   return o;
 }
 
@@ -214,7 +195,7 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
     case "InterpretStatus":
       return done(await fw.reflectStatus(obj), (v) => [["status", v ?? null]]);
     case "AggregateStatus":
-      return done(await fw.aggregateStatus(obj, items), (v) => [["aggregateStatus", v]]);
+      return done(await fw.aggregateStatus(obj, items), (v) => [["aggregatedStatus", v]]);
     case "InterpretHealth":
       return done(await fw.interpretHealth(obj), (v) => [["healthy", v]]);
     case "InterpretDependency":
@@ -265,6 +246,56 @@ async function runRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeO
   }
 }
 
+/** What each rule's script does and the function it defines: what `--show-doc` prints as Lua comments. */
+const RULE_DOCS: Record<string, string> = {
+  Retain: "Keeps values a member cluster changed (observedObj) in the object Karmada applies (desiredObj).\nfunction Retain(desiredObj, observedObj) ... return desiredObj end",
+  InterpretReplica: "The object's replica count and what each replica needs (nodeClaim, resourceRequest, priorityClassName).\nfunction GetReplicas(desiredObj) ... return replicas, requirements end",
+  InterpretComponent: "The object's components: name, replicas and replicaRequirements of each pod template.\nfunction GetComponents(desiredObj) ... return components end",
+  ReviseReplica: "Writes the replica count Karmada scheduled to a member cluster into the object.\nfunction ReviseReplica(desiredObj, desiredReplica) ... return desiredObj end",
+  InterpretStatus: "The part of the member cluster's status that Karmada collects.\nfunction ReflectStatus(observedObj) ... return status end",
+  AggregateStatus: "Combines the statuses collected from member clusters (statusItems[i].status) into the object's status.\nfunction AggregateStatus(desiredObj, statusItems) ... return desiredObj end",
+  InterpretHealth: "Whether the object is healthy in a member cluster.\nfunction InterpretHealth(observedObj) ... return true or false end",
+  InterpretDependency: "The objects (ConfigMaps, Secrets, ServiceAccounts...) to propagate with the object: {apiVersion, kind, namespace, name}.\nfunction GetDependencies(desiredObj) ... return dependencies end",
+};
+
+/** `--show-doc`: each rule's documentation as Lua comments; with customizations, each in karmadactl's edit layout with its scripts. */
+function showDoc(out: OutputBuffer, loaded: LoadedCustomizations): void {
+  const rule = (operation: string, script?: string): void => {
+    out.write(`---@rule: ${operation}\n`);
+    for (const line of (RULE_DOCS[operation] ?? "").split("\n")) out.write(`-- ${line}\n`);
+    if (script) out.write(script.endsWith("\n") ? script : script + "\n");
+  };
+  if (loaded.items.length === 0) for (const { operation } of CUSTOMIZATION_RULES) rule(operation);
+  for (const { customization: ric } of loaded.items) {
+    out.write(`---@name: ${ric.metadata.name}\n---@apiVersion: ${ric.spec.target.apiVersion}\n---@kind: ${ric.spec.target.kind}\n`);
+    for (const { field, operation } of CUSTOMIZATION_RULES) rule(operation, ric.spec.customizations[field]?.luaScript);
+  }
+}
+
+/**
+ * Rows as karmadactl's tab writer (kubectl's: minimum width 6, padding 3) prints consecutive lines: every
+ * cell but a row's last is a column cell, padded to its column's width over the consecutive rows that
+ * have that column.
+ */
+export function tabulate(rows: readonly (readonly string[])[]): string {
+  const widths: number[][] = rows.map(() => []);
+  const columns = Math.max(0, ...rows.map((r) => r.length - 1));
+  for (let c = 0; c < columns; c++) {
+    for (let start = 0; start < rows.length; ) {
+      if (rows[start]!.length - 1 <= c) {
+        start++;
+        continue;
+      }
+      let end = start;
+      let width = 6;
+      while (end < rows.length && rows[end]!.length - 1 > c) width = Math.max(width, rows[end++]![c]!.length + 3);
+      for (let r = start; r < end; r++) widths[r]![c] = width;
+      start = end;
+    }
+  }
+  return rows.map((row, r) => row.map((cell, c) => (c < row.length - 1 ? cell.padEnd(widths[r]![c]!) : cell)).join("") + "\n").join("");
+}
+
 /**
  * `--check`: karmadactl's report (each rule PASS, UNSET or ERROR: compile errors), and, given a
  * sample object, each script also run once on it (InterpretStatus, InterpretHealth and Retain's
@@ -272,21 +303,21 @@ async function runRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeO
  */
 async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], replicas: number): Promise<boolean> {
   let failed = false;
-  const width = Math.max(...CUSTOMIZATION_RULES.map((r) => `    ${r.operation}:`.length)) + 3;
   const vm = await LuaVM.create({ kube: kubeLibrary() });
   try {
     for (const { customization: ric } of loaded.items) {
       out.write("-----------------------------------\n");
       out.write(`SOURCE: ${ric.metadata.name}\n`);
-      out.write(`TARGET: ${ric.spec.target.apiVersion} ${ric.spec.target.kind}\n`);
+      out.write(tabulate([[`TARGET: ${ric.spec.target.apiVersion} ${ric.spec.target.kind}`, ""]]));
       out.write("RULERS:\n");
       const ipt = new DeclarativeInterpreter(vm, [ric]);
       const retarget = (obj: KubeObject): KubeObject => ({ ...obj, apiVersion: ric.spec.target.apiVersion, kind: ric.spec.target.kind });
+      const rows: string[][] = [];
       for (const { field, operation } of CUSTOMIZATION_RULES) {
-        const label = `    ${operation}:`.padEnd(width);
+        const label = `    ${operation}:`;
         const script = ric.spec.customizations[field]?.luaScript;
         if (!script) {
-          out.write(`${label}UNSET\n`);
+          rows.push([label, "UNSET"]);
           continue;
         }
         const compiled = vm.compile(script);
@@ -296,11 +327,11 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
         }
         if (error !== undefined) {
           failed = true;
-          out.write(`${label}ERROR: ${error.trim()}\n`);
-        } else {
-          out.write(`${label}PASS\n`);
-        }
+          // karmadactl ends an ERROR cell with a tab, so the message is padded like a column.
+          rows.push([label, `ERROR: ${error.trim().replace(/\s*\n\s*/g, " ")}`, ""]);
+        } else rows.push([label, "PASS"]);
       }
+      out.write(tabulate(rows));
     }
   } finally {
     vm.close();
@@ -310,19 +341,13 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
 
 /** Runs `karta interpret`. */
 export async function runInterpret(args: string[], io: CliIO): Promise<number> {
+  const p = parseCommand(io, "interpret", args, FLAGS, INTERPRET_HELP);
+  if (typeof p === "number") return p;
   let o: InterpretOptions;
   try {
-    const parsed = parseArgs(args);
-    if (parsed === "help") {
-      io.stdout(INTERPRET_HELP);
-      return 0;
-    }
-    o = parsed;
+    o = options(p);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`karta interpret: ${e.message}\nRun 'karta interpret --help' for usage.\n`);
-      return 2;
-    }
+    if (e instanceof UsageError) return usageError(io, "interpret", e.message);
     throw e;
   }
   const out = new OutputBuffer(io);
@@ -352,6 +377,11 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
     const observed = o.observedFile !== undefined ? await readObject(io, o.observedFile, "observed") : undefined;
     const items = await readStatusItems(io, o.statusFiles);
 
+    if (o.showDoc) {
+      showDoc(out, loaded);
+      out.flush();
+      return 0;
+    }
     if (o.check) {
       if (loaded.items.length === 0) {
         io.stderr("karta interpret: --check needs customizations (-f)\n");
@@ -394,6 +424,14 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
     if (!result.ok) {
       io.stderr(`Execute ${op} error: ${result.error}${result.layer ? ` (layer: ${result.layer})` : ""}\n`);
       return 1;
+    }
+    if (o.output !== undefined) {
+      // -o: the results as one object, named as karmadactl names them.
+      const value = Object.fromEntries(result.results.map(([name, v]) => [name, v ?? null]));
+      if (o.showLayer) io.stderr(`layer: ${result.layer}\n`);
+      out.write(o.output === "json" ? JSON.stringify(value, null, 2) + "\n" : toYaml(value));
+      out.flush();
+      return 0;
     }
     if (o.showLayer) out.write(`# layer: ${result.layer}\n`);
     result.results.forEach(([name, value], i) => {

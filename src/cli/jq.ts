@@ -5,6 +5,7 @@ import { parseAllDocuments } from "yaml";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import type { JqValue } from "../jq/index.js";
 import { parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
+import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import { readErrorReason, type CliIO } from "./io.js";
 import { OutputBuffer } from "./output.js";
 
@@ -60,118 +61,63 @@ interface JqOptions {
 
 class UsageError extends Error {}
 
-function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
+const VALUE = (): readonly string[] => ["VALUE"];
+const FILE = (): readonly string[] => ["FILE"];
+const FLAGS = {
+  "compact-output": { type: "boolean", short: "c" },
+  "raw-output": { type: "boolean", short: "r" },
+  "join-output": { type: "boolean", short: "j" },
+  "ascii-output": { type: "boolean", short: "a" },
+  "null-input": { type: "boolean", short: "n" },
+  slurp: { type: "boolean", short: "s" },
+  "exit-status": { type: "boolean", short: "e" },
+  "sort-keys": { type: "boolean", short: "S" },
+  tab: { type: "boolean" },
+  indent: { type: "integer", min: 0, max: 7 },
+  yaml: { type: "boolean" },
+  env: { type: "boolean" },
+  arg: { type: "string", multiple: true, operands: VALUE },
+  argjson: { type: "string", multiple: true, operands: VALUE },
+  slurpfile: { type: "string", multiple: true, operands: FILE },
+  rawfile: { type: "string", multiple: true, operands: FILE },
+  "from-file": { type: "string", short: "f" },
+} as const satisfies Flags;
+
+function options(p: ParsedArgs<typeof FLAGS>, io: CliIO): JqOptions {
+  const v = p.values;
   const o: JqOptions = {
-    compact: false,
-    raw: false,
-    join: false,
-    ascii: false,
-    nullInput: false,
-    slurp: false,
-    exitStatus: false,
-    sortKeys: false,
-    indent: 2,
-    yaml: false,
-    env: false,
+    compact: v["compact-output"],
+    raw: v["raw-output"] || v["join-output"],
+    join: v["join-output"],
+    ascii: v["ascii-output"],
+    nullInput: v["null-input"],
+    slurp: v.slurp,
+    exitStatus: v["exit-status"],
+    sortKeys: v["sort-keys"],
+    indent: v.tab ? "\t" : (v.indent ?? 2),
+    yaml: v.yaml,
+    env: v.env,
     named: {},
     files: [],
   };
-  const positional: string[] = [];
-  const need = (i: number, n: number, flag: string): void => {
-    if (i + n >= args.length) throw new UsageError(`${flag} takes ${n} argument${n > 1 ? "s" : ""}`);
-  };
-  const readJsonValues = (file: string): JqValue[] => [...parseJsonStream(io.readFile(file), file)] as JqValue[];
-  const shortFlags: Record<string, keyof JqOptions> = {
-    c: "compact",
-    r: "raw",
-    j: "join",
-    a: "ascii",
-    n: "nullInput",
-    s: "slurp",
-    e: "exitStatus",
-    S: "sortKeys",
-  };
-  const longFlags: Record<string, keyof JqOptions> = {
-    "--compact-output": "compact",
-    "--raw-output": "raw",
-    "--join-output": "join",
-    "--ascii-output": "ascii",
-    "--null-input": "nullInput",
-    "--slurp": "slurp",
-    "--exit-status": "exitStatus",
-    "--sort-keys": "sortKeys",
-    "--yaml": "yaml",
-    "--env": "env",
-  };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "-h" || a === "--help") return "help";
-    if (a in longFlags) {
-      (o[longFlags[a]!] as boolean) = true;
-      continue;
+  const pairs = (flag: keyof typeof FLAGS): [string, string][] => ((v[flag] as string[]) ?? []).map((name, i) => [name, p.operands[flag]![i]![0]!]);
+  for (const [name, value] of pairs("arg")) o.named[name] = value;
+  for (const [name, text] of pairs("argjson")) {
+    try {
+      o.named[name] = parseJsonText(text) as JqValue;
+    } catch {
+      throw new UsageError(`--argjson ${name}: invalid JSON text passed: ${text}`);
     }
-    switch (a) {
-      case "--tab":
-        o.indent = "\t";
-        continue;
-      case "--indent": {
-        need(i, 1, a);
-        const n = Number(args[++i]);
-        if (!Number.isInteger(n) || n < 0 || n > 7) throw new UsageError("--indent takes a number from 0 to 7");
-        o.indent = n;
-        continue;
-      }
-      case "--arg":
-        need(i, 2, a);
-        o.named[args[i + 1]!] = args[i + 2]!;
-        i += 2;
-        continue;
-      case "--argjson": {
-        need(i, 2, a);
-        const name = args[i + 1]!;
-        try {
-          o.named[name] = parseJsonText(args[i + 2]!) as JqValue;
-        } catch {
-          throw new UsageError(`--argjson ${name}: invalid JSON text passed: ${args[i + 2]}`);
-        }
-        i += 2;
-        continue;
-      }
-      case "--slurpfile":
-      case "--rawfile": {
-        need(i, 2, a);
-        const [name, file] = [args[i + 1]!, args[i + 2]!];
-        o.named[name] = a === "--rawfile" ? io.readFile(file) : readJsonValues(file);
-        i += 2;
-        continue;
-      }
-      case "-f":
-      case "--from-file":
-        need(i, 1, a);
-        o.fromFile = args[++i]!;
-        continue;
-      case "--":
-        positional.push(...args.slice(i + 1));
-        i = args.length;
-        continue;
-    }
-    if (/^-[A-Za-z]+$/.test(a)) {
-      for (const ch of a.slice(1)) {
-        const key = shortFlags[ch];
-        if (!key) throw new UsageError(`unknown option -${ch}`);
-        (o[key] as boolean) = true;
-      }
-      continue;
-    }
-    if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
-    positional.push(a);
   }
-  if (o.fromFile === undefined) {
+  for (const [name, file] of pairs("slurpfile")) o.named[name] = [...parseJsonStream(io.readFile(file), file)] as JqValue[];
+  for (const [name, file] of pairs("rawfile")) o.named[name] = io.readFile(file);
+  const positional = [...p.positionals];
+  if (v["from-file"] !== undefined) o.fromFile = v["from-file"];
+  else {
     o.filter = positional.shift();
     if (o.filter === undefined) throw new UsageError("a FILTER is required");
   }
   o.files = positional;
-  if (o.join) o.raw = true;
   return o;
 }
 
@@ -248,19 +194,13 @@ class JqInputError extends Error {
 
 /** Runs `karta jq`. */
 export async function runJq(args: string[], io: CliIO): Promise<number> {
+  const p = parseCommand(io, "jq", args, FLAGS, JQ_HELP, { positionals: true });
+  if (typeof p === "number") return p;
   let o: JqOptions;
   try {
-    const parsed = parseArgs(args, io);
-    if (parsed === "help") {
-      io.stdout(JQ_HELP);
-      return 0;
-    }
-    o = parsed;
+    o = options(p, io);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`karta jq: ${e.message}\nRun 'karta jq --help' for usage.\n`);
-      return 2;
-    }
+    if (e instanceof UsageError) return usageError(io, "jq", e.message);
     return reportIoError(e, io);
   }
 

@@ -4,13 +4,14 @@
  * workload-side paths against CRDs, and prints every diagnostic sorted by position with a summary.
  * Exit code: 0 valid (maybe with warnings), 1 errors, 2 usage or unreadable input.
  */
+import { parseCommand, usageError, type Flags } from "../cli/args.js";
 import { CliIO, readErrorReason, readSource } from "../cli/io.js";
 import { listInputFiles } from "../files/index.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "./crd.js";
 import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostic.js";
 import { validateText } from "./validate.js";
 
-const HELP = `Usage: karta validate [--crd FILE]... [--strict] [-o text|json] FILE...
+const HELP = `Usage: karta validate [--crd FILE]... [--strict] [-o text|json|yaml] FILE...
 
 Validates Karta definitions (kartas.run.ai): the reference validator's rules, every jq expression
 (syntax and safe profile), unknown fields, and lint warnings (paths on the wrong document, pod
@@ -24,7 +25,7 @@ Options:
   --crd FILE     check workload-side paths against this CRD manifest (or directory of them);
                  may be given several times
   --strict       report warnings as errors
-  -o, --output   text (default) or json
+  -o, --output   text (default), json or yaml (the diagnostics and a summary)
   -h, --help     show this help
 
 Output: file:line:col: error|warning|notice: <field path>: <message>, then a summary line.
@@ -36,57 +37,19 @@ Example:
   1 file, 1 definition: 1 error, 0 warnings, 0 notices
 `;
 
-interface Options {
-  crds: string[];
-  strict: boolean;
-  output: "text" | "json";
-  inputs: string[];
-}
-
-function parseArgs(args: string[]): Options | { error: string } | "help" {
-  const o: Options = { crds: [], strict: false, output: "text", inputs: [] };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    // `--crd=FILE` or `--crd FILE`; an empty value, or a following option, counts as none.
-    const value = (): string | undefined => {
-      const eq = a.indexOf("=");
-      if (eq > 0) return a.slice(eq + 1) || undefined;
-      const next = args[i + 1];
-      if (next === undefined || next === "" || (next.startsWith("-") && next !== "-")) return undefined;
-      i++;
-      return next;
-    };
-    if (a === "-h" || a === "--help") return "help";
-    else if (a === "--strict") o.strict = true;
-    else if (a === "--crd" || a.startsWith("--crd=")) {
-      const v = value();
-      if (v === undefined) return { error: "--crd needs a file" };
-      o.crds.push(v);
-    } else if (a === "-o" || a === "--output" || a.startsWith("--output=") || a.startsWith("-o=")) {
-      const v = value();
-      if (v !== "text" && v !== "json") return { error: `-o must be text or json${v === undefined ? "" : `, not '${v}'`}` };
-      o.output = v;
-    } else if (a === "--") {
-      o.inputs.push(...args.slice(i + 1));
-      break;
-    } else if (a.startsWith("-") && a !== "-") return { error: `unknown option '${a}'` };
-    else o.inputs.push(a);
-  }
-  if (o.inputs.length === 0) return { error: "no files to validate" };
-  return o;
-}
+const FLAGS = {
+  crd: { type: "string", multiple: true },
+  strict: { type: "boolean" },
+  output: { type: "string", short: "o", choices: ["text", "json", "yaml"], default: "text" },
+} as const satisfies Flags;
 
 /** Runs `karta validate`; returns the exit code. */
 export async function runValidate(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args);
-  if (parsed === "help") {
-    io.stdout(HELP);
-    return 0;
-  }
-  if ("error" in parsed) {
-    io.stderr(`karta validate: ${parsed.error}\n\n${HELP}`);
-    return 2;
-  }
+  const p = parseCommand(io, "validate", args, FLAGS, HELP, { positionals: true });
+  if (typeof p === "number") return p;
+  if (p.positionals.length === 0) return usageError(io, "validate", "no files to validate");
+  if (p.values.crd.includes("")) return usageError(io, "validate", "flag needs an argument: --crd");
+  const parsed = { crds: p.values.crd, strict: p.values.strict, output: p.values.output, inputs: p.positionals };
   let unreadable = 0;
   const read = async (file: string): Promise<string | undefined> => {
     try {
@@ -127,8 +90,9 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   const counts = countSeverities(sorted);
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
   const summary = `${plural(files.length, "file")}, ${plural(definitions, "definition")}: ${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${plural(counts.notice, "notice")}`;
-  if (parsed.output === "json") {
-    io.stdout(JSON.stringify({ diagnostics: sorted, summary: { files: files.length, definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } }, null, 2) + "\n");
+  if (parsed.output !== "text") {
+    const report = { diagnostics: sorted, summary: { files: files.length, definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } };
+    io.stdout(parsed.output === "json" ? JSON.stringify(report, null, 2) + "\n" : (await import("yaml")).stringify(JSON.parse(JSON.stringify(report)), { lineWidth: 0 }));
   } else {
     for (const d of sorted) io.stdout(formatDiagnostic(d) + "\n");
     io.stdout(summary + "\n");

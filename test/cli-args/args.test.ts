@@ -1,41 +1,120 @@
-/** The argument reader shared by `karta inspect`, `compile` and `interpret`. */
+/** The one argument parser of every command (src/cli/args.ts). */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { commandLine } from "../../src/cli/args.js";
+import { parseCommandLine, type Flags } from "../../src/cli/args.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
 
-/** Reads the arguments as a command would: flags taking a value (and `--patch` a second operand). */
-function read(args: string[]): (string | undefined)[][] {
-  const out: (string | undefined)[][] = [];
-  for (const arg of commandLine(args)) {
-    if (arg.flag === "--pods" || arg.flag === "-o" || arg.flag === "--output") out.push([arg.flag, arg.value()]);
-    else if (arg.flag === "--patch") out.push([arg.flag, arg.value(), arg.operand()]);
-    else out.push([arg.text]);
-  }
-  return out;
+const FLAGS = {
+  output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" },
+  pods: { type: "string", multiple: true },
+  check: { type: "boolean", short: "c" },
+  replicas: { type: "integer", min: 0, max: 2 ** 31 - 1 },
+  arg: { type: "string", multiple: true, operands: () => ["VALUE"] },
+  patch: { type: "string", operands: (v: string) => (v === "set-label" ? ["KEY=VALUE"] : []) },
+} as const satisfies Flags;
+
+function ok(args: string[], positionals = true) {
+  const p = parseCommandLine(args, FLAGS, { positionals });
+  assert.equal(p.kind, "ok", p.kind === "error" ? p.message : p.kind);
+  return p as Extract<typeof p, { kind: "ok" }>;
 }
 
-describe("commandLine", () => {
-  test("a long flag's value inline or as the next argument", () => {
-    assert.deepEqual(read(["--pods=pods.yaml", "--pods", "more/", "--output=json"]), [
-      ["--pods", "pods.yaml"],
-      ["--pods", "more/"],
-      ["--output", "json"],
-    ]);
+function error(args: string[], positionals = false): string {
+  const p = parseCommandLine(args, FLAGS, { positionals });
+  assert.equal(p.kind, "error");
+  return (p as { message: string }).message;
+}
+
+describe("parseCommandLine", () => {
+  test("every spelling of a value: -ojson, -o=json, -o json, --output json, --output=json", () => {
+    for (const args of [["-ojson"], ["-o=json"], ["-o", "json"], ["--output", "json"], ["--output=json"]]) assert.equal(ok(args).values.output, "json", args.join(" "));
+    assert.equal(ok([]).values.output, "yaml");
   });
 
-  test("an inline value keeps its own '=' and may be empty", () => {
-    assert.deepEqual(read(["--patch=set-label", "training.kubeflow.org/job-role=master", "--pods="]), [
-      ["--patch", "set-label", "training.kubeflow.org/job-role=master"],
-      ["--pods", ""],
-    ]);
+  test("short flags group, and a value ends the group", () => {
+    const p = ok(["-co", "json", "-coyaml"]);
+    assert.equal(p.values.check, true);
+    assert.equal(p.values.output, "yaml");
   });
 
-  test("short flags take no inline value; a value that looks like a flag is still the value", () => {
-    assert.deepEqual(read(["-o=json", "-o", "--help"]), [["-o=json"], ["-o", "--help"]]);
+  test("repeated flags collect; positionals in order; -- ends the options", () => {
+    const p = ok(["a", "--pods", "p1", "--pods=p2", "b", "--", "-o", "--check"]);
+    assert.deepEqual(p.values.pods, ["p1", "p2"]);
+    assert.deepEqual(p.positionals, ["a", "b", "-o", "--check"]);
+    assert.equal(p.values.check, false);
   });
 
-  test("a missing value or operand is undefined, and ends the arguments", () => {
-    assert.deepEqual(read(["--help", "--pods"]), [["--help"], ["--pods", undefined]]);
-    assert.deepEqual(read(["--patch", "set-scheduler"]), [["--patch", "set-scheduler", undefined]]);
+  test("- is a positional (stdin)", () => {
+    assert.deepEqual(ok(["-", "--check"]).positionals, ["-"]);
+  });
+
+  test("-h and --help anywhere ask for help", () => {
+    assert.equal(parseCommandLine(["--pods", "x", "-h"], FLAGS).kind, "help");
+    assert.equal(parseCommandLine(["--help", "--bogus"], FLAGS).kind, "help");
+  });
+
+  test("unknown flags: one wording, with a did-you-mean for a near miss", () => {
+    assert.equal(error(["--ouptut", "json"]), "unknown flag: --ouptut (did you mean --output?)");
+    assert.equal(error(["--pod", "x"]), "unknown flag: --pod (did you mean --pods?)");
+    assert.equal(error(["--zzzzzzzz"]), "unknown flag: --zzzzzzzz");
+    assert.equal(error(["-x"]), "unknown flag: -x");
+  });
+
+  test("a missing value, a bad choice, a bad boolean and unexpected positionals", () => {
+    assert.equal(error(["--pods"]), "flag needs an argument: --pods");
+    assert.equal(error(["-o", "xml"]), "invalid value 'xml' for -o: expected yaml or json");
+    assert.equal(error(["--check=maybe"]), "invalid value 'maybe' for --check: expected true or false");
+    assert.equal(ok(["--check=false"]).values.check, false);
+    assert.equal(error(["file.yaml"]), "unexpected argument 'file.yaml'");
+  });
+
+  test("integers are range-checked", () => {
+    assert.equal(ok(["--replicas", "3"]).values.replicas, 3);
+    assert.equal(ok(["--replicas=2147483647"]).values.replicas, 2147483647);
+    assert.equal(error(["--replicas", "-1"]), "invalid value '-1' for --replicas: expected an integer from 0 to 2147483647");
+    assert.equal(error(["--replicas", "2147483648"]), "invalid value '2147483648' for --replicas: expected an integer from 0 to 2147483647");
+    assert.equal(error(["--replicas", "1.5"]), "invalid value '1.5' for --replicas: expected an integer from 0 to 2147483647");
+    assert.equal(error(["--replicas", "three"]), "invalid value 'three' for --replicas: expected an integer from 0 to 2147483647");
+  });
+
+  test("operands after a flag's value (--arg NAME VALUE, --patch set-label K=V)", () => {
+    const p = ok(["--arg", "a", "-1", "--arg=b", "--check", "x", "--patch", "set-label", "k=v"]);
+    assert.deepEqual(p.values.arg, ["a", "b"]);
+    assert.deepEqual(p.operands.arg, [["-1"], ["--check"]]);
+    assert.deepEqual(p.operands.patch, [["k=v"]]);
+    assert.deepEqual(p.positionals, ["x"]);
+    assert.equal(p.values.check, false);
+    assert.equal(error(["--arg", "a"]), "--arg a needs VALUE");
+    assert.equal(error(["--patch", "set-label"]), "--patch set-label needs KEY=VALUE");
+  });
+});
+
+describe("every command parses alike", () => {
+  const commands = ["validate", "inspect", "compile", "interpret", "jq", "definitions"];
+
+  test("an unknown flag is worded the same way by every command, with exit code 2", async () => {
+    for (const c of commands) {
+      const io = memoryIO();
+      assert.equal(await main([c, "--hepl"], io), 2, c);
+      assert.match(io.err, new RegExp(`^karta ${c}: unknown flag: --hepl \\(did you mean --help\\?\\)\\nRun 'karta ${c} --help' for usage\\.\\n$`), c);
+    }
+  });
+
+  test("-h and --help print the help with an example on stdout", async () => {
+    for (const c of [...commands, "completion", "version"]) {
+      for (const h of ["-h", "--help"]) {
+        const io = memoryIO();
+        assert.equal(await main([c, h], io), 0, `${c} ${h}`);
+        assert.match(io.out, /^Usage: karta /, c);
+        assert.match(io.out, /Example/, c);
+      }
+    }
+  });
+
+  test("--desired-replica -1 is refused", async () => {
+    const io = memoryIO();
+    assert.equal(await main(["interpret", "--operation", "ReviseReplica", "--desired-file", "examples/deployment.yaml", "--desired-replica", "-1"], io), 2);
+    assert.match(io.err, /invalid value '-1' for --desired-replica: expected an integer from 0 to 2147483647/);
   });
 });

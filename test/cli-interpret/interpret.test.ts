@@ -170,7 +170,7 @@ describe("karta interpret", () => {
     assert.match(retained.out, /\n {2}paused: true\n {2}replicas: 3\n/);
     const aggregated = await run(["--operation", "AggregateStatus", "--desired-file", "deploy.yaml", "--status-file", "-"], STATUS);
     assert.equal(aggregated.code, 0);
-    assert.match(aggregated.out, /^---\n# \[1\/1\] aggregateStatus:\n/);
+    assert.match(aggregated.out, /^---\n# \[1\/1\] aggregatedStatus:\n/);
     assert.match(aggregated.out, /\nstatus:\n {2}availableReplicas: 2\n {2}observedGeneration: 2\n {2}readyReplicas: 2\n {2}replicas: 3\n {2}unavailableReplicas: 1\n {2}updatedReplicas: 3\n$/);
   });
 
@@ -194,7 +194,7 @@ describe("karta interpret", () => {
     assert.deepEqual(lines.slice(0, 13), [
       "-----------------------------------",
       "SOURCE: checkout-interpreter",
-      "TARGET: apps/v1 Deployment",
+      "TARGET: apps/v1 Deployment   ",
       "RULERS:",
       "    Retain:                PASS",
       "    InterpretReplica:      PASS",
@@ -224,7 +224,7 @@ describe("karta interpret", () => {
   test("--check on the bundled customizations directory", async () => {
     const r = await run(["-f", path.join(repoRoot, "interpreter-customizations"), "-R", "--check"]);
     assert.equal(r.code, 0);
-    assert.match(r.out, /SOURCE: karta-thirdparty-apps\.kruise\.io-v1alpha1-cloneset\nTARGET: apps\.kruise\.io\/v1alpha1 CloneSet\n/);
+    assert.match(r.out, /SOURCE: karta-thirdparty-apps\.kruise\.io-v1alpha1-cloneset\nTARGET: apps\.kruise\.io\/v1alpha1 CloneSet {3}\n/);
     assert.match(r.out, /SOURCE: karta-thirdparty-argoproj\.io-v1alpha1-workflow\n/);
   });
 
@@ -240,7 +240,7 @@ describe("karta interpret", () => {
     // An int32, as karmadactl reads it: 2^31 is one too many.
     const huge = await run(["--operation", "ReviseReplica", "--desired-file", "deploy.yaml", "--desired-replica=2147483648"]);
     assert.equal(huge.code, 2);
-    assert.match(huge.err, /^karta interpret: invalid argument "2147483648" for "--desired-replica" flag: value out of range\n/);
+    assert.match(huge.err, /^karta interpret: invalid value '2147483648' for --desired-replica: expected an integer from 0 to 2147483647\n/);
     assert.equal((await run(["--operation", "ReviseReplica", "--desired-file", "deploy.yaml", "--desired-replica=2147483647"])).code, 0);
     const unreadable = await run(["--operation", "InterpretHealth", "--desired-file", "missing.yaml"]);
     assert.equal(unreadable.code, 2);

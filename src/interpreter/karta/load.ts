@@ -4,30 +4,18 @@
  * thirdparty customizations), and definitions a user gives (`karta interpret -d FILE`), which are
  * validated first and take precedence over the bundled ones for their kinds.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { bundledDirectory } from "../../files/package.js";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { formatDiagnostic, loadDefinitions, validateDefinition, type Definition, type Diagnostic } from "../../definition/index.js";
 import { KartaLayer, type KartaLayerOptions, type KartaSource, type OperationSupport } from "./layer.js";
 
 /** The directory name of the bundled Kartas, at the package root. */
 export const BUNDLED_DEFINITIONS_DIRECTORY = "definitions";
 
-/**
- * The bundled Kartas' directory: the first `definitions/` found walking up from this module (at
- * most 6 levels: src/interpreter/karta or dist/src/interpreter/karta) that holds `<group>/<version>`
- * folders of YAML files, or undefined when the package was installed without it.
- */
+/** The bundled Kartas' directory, in the installed package (never searched from the working directory); undefined when it was installed without it. */
 export function bundledDefinitionsDir(): string | undefined {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, BUNDLED_DEFINITIONS_DIRECTORY);
-    if (existsSync(candidate) && statSync(candidate).isDirectory()) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return undefined;
+  return bundledDirectory(BUNDLED_DEFINITIONS_DIRECTORY);
 }
 
 /** Definitions read from files, with the problems found (as formatted diagnostics). */

@@ -6,9 +6,7 @@
  * user customization. The directory is found from this module's location (source or compiled), or
  * given explicitly.
  */
-import { existsSync, statSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { bundledDirectory } from "../../files/package.js";
 import type { CustomizationIssue, CustomizationLoad } from "../declarative/customization.js";
 import { findConflicts } from "../declarative/customization.js";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter, type DeclarativeOptions } from "../declarative/interpreter.js";
@@ -17,21 +15,9 @@ import { loadCustomizationFiles } from "../declarative/load.js";
 /** The directory name of the bundled customizations, at the package root. */
 export const BUNDLED_DIRECTORY = "interpreter-customizations";
 
-/**
- * The bundled customizations directory: the first `interpreter-customizations` found walking up from
- * this module (at most 6 levels: src/interpreter/thirdparty or dist/src/interpreter/thirdparty), or
- * undefined when the package was installed without it.
- */
+/** The bundled customizations' directory, in the installed package (never searched from the working directory); undefined when it was installed without it. */
 export function bundledCustomizationsDir(): string | undefined {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, BUNDLED_DIRECTORY);
-    if (existsSync(candidate) && statSync(candidate).isDirectory()) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return undefined;
+  return bundledDirectory(BUNDLED_DIRECTORY);
 }
 
 /** Reads the bundled customizations (recursively) and reports conflicts between them as issues. */
