@@ -36,6 +36,21 @@ const commands: Command[] = [
     summary: "run a jq program over JSON or YAML values",
     run: async (args, io) => (await import("./jq.js")).runJq(args, io),
   },
+  {
+    name: "definitions",
+    summary: "list the bundled Karta definitions by kind, or show one",
+    run: async (args, io) => (await import("./definitions.js")).runDefinitions(args, io),
+  },
+  {
+    name: "completion",
+    summary: "print a shell completion script (bash, zsh or fish)",
+    run: async (args, io) => (await import("./completion.js")).runCompletion(args, io),
+  },
+  {
+    name: "version",
+    summary: "print Karta's version",
+    run: async (args, io) => (await import("./version.js")).runVersion(args, io),
+  },
 ];
 
 export function commandNames(): Command[] {

@@ -13,7 +13,8 @@ import type { CompileIssue } from "../scheduling/karta/issues.js";
 import type { SchedulingIntent } from "../scheduling/karta/options.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
-import { displayName, InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
+import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
+import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
                      [--policy gang|basic] [--disruption single|all] [--priority-class NAME]
@@ -29,11 +30,14 @@ group (for keyed definitions, per distinct key of the pods: give --pods); a newe
 \`subGroups\` becomes a CompositePodGroupTemplate (minGroupCount = number of subgroups) over one
 PodGroupTemplate per subgroup (minCount = its subtree scale); a required topology level that is a
 node label key becomes schedulingConstraints.topology[].key.
-Without -d, a batch/v1 Job compiles as the Job controller does from spec.scheduling (no scheduling:
-basic; gang without minCount: max(1, parallelism)).
+Without -d, the definition bundled for the object's kind is used, except that a batch/v1 Job compiles
+as the Job controller does from spec.scheduling (no scheduling: basic; gang without minCount:
+max(1, parallelism)).
 
   -f, --object FILE         the workload object as stored (with metadata.uid); - for stdin
-  -d, --definition FILE     the Karta (with several, the one whose root kind is the object's)
+  -d, --definition PATH     the Karta: a file (with several, the one whose root kind is the object's)
+                            or a directory of them; default: the definition bundled for the
+                            object's kind ('karta definitions list'), except for a batch/v1 Job
       --pods SOURCE         the object's pods: a file (YAML documents, JSON, or a List), a directory
                             of such files, or - for stdin; may be repeated
       --policy P            gang (default) or basic, for every group
@@ -55,7 +59,7 @@ Example:
   karta compile -f my-job.yaml --policy gang -o json
 `;
 
-const FLAGS = {
+export const FLAGS = {
   definition: { type: "string", short: "d" },
   object: { type: "string", short: "f" },
   filename: { type: "string" },
@@ -148,14 +152,15 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   let object: unknown;
   const pods: unknown[] = [];
   const podFiles = new Map<string, string>();
-  let loaded: Awaited<ReturnType<typeof readDefinitions>> | undefined;
+  let catalog: Catalog | undefined;
   try {
     object = await readWorkloadObject(io, parsed.object!);
     for (const { object: pod, file } of await readObjects(io, parsed.pods, isPodLike)) {
       pods.push(pod);
       if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), displayName(file));
     }
-    if (parsed.definition !== undefined) loaded = await readDefinitions(io, parsed.definition);
+    // Without -d a batch/v1 Job compiles as the Job controller does; any other kind from its bundled definition.
+    if (parsed.definition !== undefined || !isBatchJob(object)) catalog = await readCatalog(io, parsed.definition);
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta compile: ${err.message}\n`);
@@ -172,18 +177,10 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
 
   let result: WorkloadCompilation;
   let definition: Definition | undefined;
-  if (loaded === undefined) {
-    if (!isBatchJob(object)) {
-      const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
-      io.stderr(
-        `karta compile: a definition is required (-d FILE) for ${String(o.kind ?? "this object")} ${String(o.apiVersion ?? "")}`.trimEnd() +
-          "; only a batch/v1 Job compiles without one\n\nRun 'karta compile --help' for usage.\n",
-      );
-      return 2;
-    }
-    result = compileBatchJob(object, { ...intent, pods });
+  if (catalog === undefined) {
+    result = compileBatchJob(object as Parameters<typeof compileBatchJob>[0], { ...intent, pods });
   } else {
-    const usable = usableDefinition("compile", io, parsed.definition!, loaded, object);
+    const usable = catalogDefinition("compile", io, catalog, object);
     if (typeof usable === "number") return usable;
     definition = usable;
     result = compileKarta(definition, object, { ...intent, pods });

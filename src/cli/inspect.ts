@@ -9,9 +9,10 @@ import { formatDiagnostic, sortDiagnostics } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
-import { InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
+import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
+import { InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
 
-export const INSPECT_HELP = `Usage: karta inspect -d DEFINITION -f OBJECT [--pods SOURCE]... [--children SOURCE]...
+export const INSPECT_HELP = `Usage: karta inspect -f OBJECT [-d DEFINITION] [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
 
 Shows what a Karta sees in a live workload: the component tree with instances, replicas and
@@ -19,7 +20,9 @@ resources (Karmada's per-replica requirements and totals), the generic status wi
 matched, each pod's component and instance, KAI Scheduler's gang groups with their members and
 minMember, and the pods that matched nothing.
 
-  -d, --definition FILE   the Karta (YAML or JSON; with several, the one whose root kind is the object's)
+  -d, --definition PATH   the Karta: a file (YAML or JSON; with several, the one whose root kind is the
+                          object's) or a directory of them; default: the definition bundled for the
+                          object's kind ('karta definitions list')
   -f, --object FILE       the workload object (the custom resource with its status); - for stdin
       --pods SOURCE       pods: a file (YAML documents, JSON, or a List as 'kubectl get pods -o yaml'
                           prints), a directory of such files, or - for stdin; may be repeated
@@ -34,6 +37,7 @@ minMember, and the pods that matched nothing.
 Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
 
 Example:
+  karta inspect -f examples/pytorchjob.yaml --pods examples/pytorchjob-pods.yaml
   karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f examples/pytorchjob.yaml \\
       --pods examples/pytorchjob-pods.yaml
   kubectl get pytorchjob bert -o yaml > job.yaml
@@ -42,7 +46,7 @@ Example:
   karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
 `;
 
-const FLAGS = {
+export const FLAGS = {
   definition: { type: "string", short: "d" },
   object: { type: "string", short: "f" },
   filename: { type: "string" },
@@ -105,12 +109,12 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   const parsed = options(p);
   if ("error" in parsed) return usageError(io, "inspect", parsed.error);
   let object: unknown;
-  let loaded: Awaited<ReturnType<typeof readDefinitions>>;
+  let catalog: Catalog;
   let pods: unknown[];
   let children: unknown[];
   try {
-    loaded = await readDefinitions(io, parsed.definition!);
-    object = await readWorkloadObject(io, parsed.object!);
+    object = await readWorkloadObject(io, parsed.object);
+    catalog = await readCatalog(io, parsed.definition);
     pods = (await readObjects(io, parsed.pods, isPodLike)).map((p) => p.object);
     children = (await readObjects(io, parsed.children)).map((c) => c.object);
   } catch (err) {
@@ -121,7 +125,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  const definition = usableDefinition("inspect", io, parsed.definition!, loaded, object);
+  const definition = catalogDefinition("inspect", io, catalog, object);
   if (typeof definition === "number") return definition;
 
   const interpreter = compileInterpreter(definition);

@@ -84,7 +84,7 @@ interface InterpretOptions {
 
 class UsageError extends Error {}
 
-const FLAGS = {
+export const FLAGS = {
   filename: { type: "string", short: "f", multiple: true },
   recursive: { type: "boolean", short: "R" },
   operation: { type: "string" },

@@ -63,7 +63,7 @@ class UsageError extends Error {}
 
 const VALUE = (): readonly string[] => ["VALUE"];
 const FILE = (): readonly string[] => ["FILE"];
-const FLAGS = {
+export const FLAGS = {
   "compact-output": { type: "boolean", short: "c" },
   "raw-output": { type: "boolean", short: "r" },
   "join-output": { type: "boolean", short: "j" },

@@ -26,10 +26,7 @@ export async function main(args: string[], io: CliIO = nodeIO()): Promise<number
     io.stdout(usage() + "\n");
     return 0;
   }
-  if (name === "--version") {
-    io.stdout("karta 0.1.0\n");
-    return 0;
-  }
+  if (name === "--version") return (await import("./version.js")).runVersion([], io);
   const command = findCommand(name);
   if (!command) {
     io.stderr(`karta: unknown command '${name}'\n${usage()}\n`);

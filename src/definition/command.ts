@@ -37,7 +37,7 @@ Example:
   1 file, 1 definition: 1 error, 0 warnings, 0 notices
 `;
 
-const FLAGS = {
+export const FLAGS = {
   crd: { type: "string", multiple: true },
   strict: { type: "boolean" },
   output: { type: "string", short: "o", choices: ["text", "json", "yaml"], default: "text" },

@@ -110,10 +110,14 @@ describe("karta compile", () => {
     const broken = await run(["-f", "job.yaml"], "", { "job.yaml": "apiVersion: batch/v1\nkind: Job\nspec: [1,\n" });
     assert.equal(broken.code, 2);
     assert.match(broken.err, /^karta compile: job\.yaml: /);
-    // Only a batch/v1 Job compiles without a definition.
-    const noDef = await run(["-f", bundled("LeaderWorkerSet", "workload.yaml")]);
+    // Without -d, the bundled definition of the kind answers; a kind without one is a usage error.
+    const noDef = await run(["-f", "cm.yaml"], "", { "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, uid: u}\n" });
     assert.equal(noDef.code, 2);
-    assert.match(noDef.err, /a definition is required \(-d FILE\) for LeaderWorkerSet leaderworkerset\.x-k8s\.io\/v1; only a batch\/v1 Job compiles without one/);
+    assert.match(noDef.err, /^karta compile: no definition for ConfigMap v1 in the bundled definitions; give one with -d FILE \('karta definitions list' shows the bundled ones\)\n$/);
+    const bundledDef = await run(["-f", bundled("LeaderWorkerSet", "workload.yaml")]);
+    const explicit = await run(["-f", bundled("LeaderWorkerSet", "workload.yaml"), "-d", path.join(repoRoot, "definitions")]);
+    assert.equal(bundledDef.code, 0, bundledDef.err);
+    assert.equal(bundledDef.out, explicit.out);
     // A bad option value found by the bridge is a usage error too.
     const key = await run(["-f", fixture("job-gang.yaml"), "--topology-key", "a/b/c"]);
     assert.equal(key.code, 2);

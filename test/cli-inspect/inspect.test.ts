@@ -29,7 +29,7 @@ describe("karta inspect", () => {
     const r = await run(["--help"]);
     assert.equal(r.code, 0);
     assert.equal(r.out, INSPECT_HELP);
-    assert.match(r.out, /Example:\n {2}karta inspect -d definitions\/kubeflow.org\/v1\/PyTorchJob.yaml/);
+    assert.match(r.out, /Example:\n {2}karta inspect -f examples\/pytorchjob.yaml/);
   });
 
   test("usage errors exit 2", async () => {

@@ -1,0 +1,92 @@
+/**
+ * Which Karta answers for an object: the definitions of `-d` (a file, or a directory of them), else
+ * those bundled with Karta (`definitions/` in the installed package), picked by the object's root kind.
+ */
+import { statSync } from "node:fs";
+import path from "node:path";
+import { loadDefinitions, type Definition, type Diagnostic } from "../definition/index.js";
+import { listInputFiles } from "../files/index.js";
+import { bundledDirectory } from "../files/package.js";
+import { InputError, displayName, readInput, usableDefinition } from "./objects.js";
+import type { CliIO } from "./io.js";
+
+/** Definitions read from a file, a directory (recursively) or the bundled folder, with their load errors. */
+export interface Catalog {
+  /** How the source is named in messages: the file or directory, or `the bundled definitions`. */
+  source: string;
+  definitions: Definition[];
+  errors: Diagnostic[];
+  /** Whether `source` is one file (whose only definition answers for any kind, as before). */
+  single: boolean;
+  /** Where each file named in messages is on disk (bundled files are named from the package root). */
+  paths: Map<string, string>;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The bundled definitions folder; an InputError when the package has none. */
+export function bundledDefinitionsFolder(): string {
+  const dir = bundledDirectory("definitions");
+  if (dir === undefined) throw new InputError("the bundled definitions/ folder is missing from this installation");
+  return dir;
+}
+
+/** Reads `-d FILE|DIR` (or the bundled definitions when undefined). Unreadable input is an InputError. */
+export async function readCatalog(io: CliIO, option: string | undefined): Promise<Catalog> {
+  const dir = option === undefined ? bundledDefinitionsFolder() : option !== "-" && isDirectory(option) ? option : undefined;
+  const files = dir !== undefined ? listInputFiles([dir], { recursive: true }) : [option!];
+  const out: Catalog = { source: option === undefined ? "the bundled definitions" : displayName(option), definitions: [], errors: [], single: dir === undefined, paths: new Map() };
+  for (const file of files) {
+    // Bundled files are named from the package root (definitions/apps/v1/Deployment.yaml), wherever it is.
+    const name = option === undefined ? path.join("definitions", path.relative(dir!, file)) : displayName(file);
+    out.paths.set(name, file);
+    const loaded = loadDefinitions(await readInput(io, file), name);
+    out.definitions.push(...loaded.definitions);
+    out.errors.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
+  }
+  return out;
+}
+
+/** `Kind.version.group` (`PyTorchJob.v1.kubeflow.org`; `Job.v1.batch`; `Pod.v1` for the core group), as kubectl names resources. */
+export function qualifiedKind(k: { group: string; version: string; kind: string }): string {
+  return [k.kind, k.version, k.group].filter((s) => s !== "").join(".");
+}
+
+/** Whether `query` (`Kind`, `Kind.version`, `Kind.version.group`, `Kind.group`; any case) names this kind. */
+export function kindMatches(query: string, k: { group: string; version: string; kind: string }): boolean {
+  const q = query.toLowerCase();
+  const kind = k.kind.toLowerCase();
+  const forms = [kind, `${kind}.${k.version}`, `${kind}.${k.version}.${k.group}`, `${kind}.${k.group}`].map((s) => s.toLowerCase().replace(/\.$/, ""));
+  return forms.includes(q);
+}
+
+/** The definitions whose root component is of the object's kind (apiVersion and kind). */
+export function definitionsFor(catalog: Catalog, object: unknown): Definition[] {
+  const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
+  return catalog.definitions.filter((d) => {
+    const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
+    if (k === undefined || k.kind !== o.kind) return false;
+    return (k.group === "" ? k.version : `${k.group}/${k.version}`) === o.apiVersion;
+  });
+}
+
+/**
+ * The definition for `object` from `-d` (or the bundled ones), validated; or, after printing why, the
+ * exit code: 1 for a definition with errors, 2 when no definition is there for the object's kind.
+ */
+export function catalogDefinition(command: string, io: CliIO, catalog: Catalog, object: unknown): Definition | number {
+  if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object);
+  const candidates = definitionsFor(catalog, object);
+  if (candidates.length === 0) {
+    const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
+    io.stderr(`karta ${command}: no definition for ${String(o.kind ?? "an object without a kind")}${typeof o.apiVersion === "string" ? ` ${o.apiVersion}` : ""} in ${catalog.source}; give one with -d FILE ('karta definitions list' shows the bundled ones)\n`);
+    return 2;
+  }
+  return usableDefinition(command, io, catalog.source, { definitions: candidates, errors: catalog.errors }, object);
+}

@@ -1,0 +1,141 @@
+/**
+ * `karta definitions list|show`: the Karta definitions bundled with Karta (or those of `-d`), by kind.
+ * Exit code: 0 fine, 1 a definition file has errors, 2 usage, unreadable input or an unknown kind.
+ */
+import { parseCommand, usageError, type Flags } from "./args.js";
+import { kindMatches, qualifiedKind, readCatalog, type Catalog } from "./catalog.js";
+import type { Definition } from "../definition/index.js";
+import { formatDiagnostic } from "../definition/index.js";
+import type { CliIO } from "./io.js";
+import { InputError, readInput } from "./objects.js";
+
+export const DEFINITIONS_HELP = `Usage: karta definitions list [-d PATH] [-o table|name|yaml|json]
+       karta definitions show KIND[.VERSION[.GROUP]] [-d PATH] [-o yaml|json]
+
+Lists the Karta definitions bundled with Karta (definitions/<group>/<version>/<Kind>.yaml), one per
+workload kind: its group, version and kind, its file, its components, and its gang format
+(podGroups: one PodGroup per group of members; podGroup: one group with subGroups). 'show' prints
+one definition, named as kubectl names resources: PyTorchJob, PyTorchJob.v1 or
+PyTorchJob.v1.kubeflow.org (any case). 'karta inspect' and 'karta compile' use the same definition
+for an object of that kind when no -d is given.
+
+  -d, --definition PATH   a Karta file or a directory of them instead of the bundled definitions
+  -o, --output FORMAT     list: table (default), name (KIND.VERSION.GROUP), yaml or json (a List of
+                          the Kartas); show: yaml (default: the file as written) or json
+  -h, --help              show this help
+
+Example:
+  karta definitions list
+  karta definitions list -o name
+  karta definitions show PyTorchJob
+  karta definitions show job.v1.batch -o json
+`;
+
+export const FLAGS = {
+  definition: { type: "string", short: "d" },
+  output: { type: "string", short: "o", choices: ["table", "name", "yaml", "json"] },
+} as const satisfies Flags;
+
+interface Row {
+  kind: string;
+  apiVersion: string;
+  name: string;
+  components: string;
+  gang: string;
+  file: string;
+}
+
+function row(d: Definition): Row {
+  const s = d.karta.spec?.structureDefinition;
+  const k = s?.rootComponent?.kind ?? { group: "", version: "", kind: "" };
+  const gang = d.karta.spec?.optimizationInstructions?.gangScheduling;
+  const format = gang?.podGroup ? (gang.podGroup.subGroups?.length ? "podGroup+subGroups" : "podGroup") : gang?.podGroups?.length ? "podGroups" : "-";
+  return {
+    kind: k.kind,
+    apiVersion: k.group === "" ? k.version : `${k.group}/${k.version}`,
+    name: qualifiedKind(k),
+    components: [s?.rootComponent?.name, ...(s?.childComponents ?? []).map((c) => c.name)].filter((n) => n !== undefined).join(","),
+    gang: format,
+    file: d.file,
+  };
+}
+
+function table(rows: Row[]): string {
+  const head = ["KIND", "APIVERSION", "COMPONENTS", "GANG", "FILE"];
+  const cells = [head, ...rows.map((r) => [r.kind, r.apiVersion, r.components, r.gang, r.file])];
+  const widths = head.map((_, c) => Math.max(...cells.map((r) => r[c]!.length)));
+  return cells.map((r) => r.map((cell, c) => (c < r.length - 1 ? cell.padEnd(widths[c]! + 3) : cell)).join("")).join("\n") + "\n";
+}
+
+async function yaml(value: unknown): Promise<string> {
+  const { stringify } = await import("yaml");
+  return stringify(JSON.parse(JSON.stringify(value)), { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** Runs `karta definitions`. */
+export async function runDefinitions(args: string[], io: CliIO): Promise<number> {
+  const p = parseCommand(io, "definitions", args, FLAGS, DEFINITIONS_HELP, { positionals: true });
+  if (typeof p === "number") return p;
+  const [verb, ...rest] = p.positionals;
+  if (verb !== "list" && verb !== "show") return usageError(io, "definitions", verb === undefined ? "say list or show" : `unknown subcommand '${verb}': expected list or show`);
+  if (verb === "list" && rest.length > 0) return usageError(io, "definitions", `unexpected argument '${rest[0]}'`);
+  if (verb === "show" && rest.length !== 1) return usageError(io, "definitions", rest.length === 0 ? "show needs a KIND (e.g. PyTorchJob or PyTorchJob.v1.kubeflow.org)" : `unexpected argument '${rest[1]}'`);
+  const output = p.values.output;
+  if (verb === "show" && (output === "table" || output === "name")) return usageError(io, "definitions", `invalid value '${output}' for --output: show prints yaml or json`);
+  let catalog: Catalog;
+  try {
+    catalog = await readCatalog(io, p.values.definition);
+  } catch (err) {
+    if (err instanceof InputError) {
+      io.stderr(`karta definitions: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  for (const d of catalog.errors) io.stderr(formatDiagnostic(d) + "\n");
+  const failed = catalog.errors.length > 0 ? 1 : 0;
+  const definitions = [...catalog.definitions].sort((a, b) => row(a).name.localeCompare(row(b).name));
+
+  if (verb === "list") {
+    const rows = definitions.map(row);
+    if (output === "name") io.stdout(rows.map((r) => r.name + "\n").join(""));
+    else if (output === "json" || output === "yaml") {
+      const list = { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: definitions.map((d) => d.karta) };
+      io.stdout(output === "json" ? JSON.stringify(list, null, 2) + "\n" : await yaml(list));
+    } else io.stdout(table(rows));
+    return failed;
+  }
+
+  const query = rest[0]!;
+  const hits = definitions.filter((d) => {
+    const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
+    return k !== undefined && kindMatches(query, k);
+  });
+  if (hits.length === 0) {
+    io.stderr(`karta definitions: no definition for '${query}' in ${catalog.source} ('karta definitions list' shows them)\n`);
+    return 2;
+  }
+  if (hits.length > 1) {
+    io.stderr(`karta definitions: '${query}' names ${hits.length} definitions: ${hits.map((d) => row(d).name).join(", ")}; give KIND.VERSION.GROUP\n`);
+    return 2;
+  }
+  const d = hits[0]!;
+  if (output === "json") io.stdout(JSON.stringify(d.karta, null, 2) + "\n");
+  else {
+    // The file as written (comments included) when it holds just this definition.
+    const alone = catalog.definitions.filter((x) => x.file === d.file).length === 1;
+    const text = alone ? await readFileText(io, d, catalog) : undefined;
+    io.stdout(text ?? (await yaml(d.karta)));
+  }
+  return failed;
+}
+
+async function readFileText(io: CliIO, d: Definition, catalog: Catalog): Promise<string | undefined> {
+  if (!/\.ya?ml$/i.test(d.file)) return undefined;
+  const real = catalog.paths.get(d.file) ?? d.file;
+  try {
+    return await readInput(io, real);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,174 @@
+/** `karta definitions`, `completion`, `version`, definitions found by kind, and interpret's karmadactl parity. */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { tabulate } from "../../src/cli/interpret.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import { repoRoot } from "../support/conformance.js";
+
+async function karta(args: string[], stdin = "", files: Record<string, string> = {}) {
+  const io = memoryIO(stdin, files);
+  const cwd = process.cwd();
+  process.chdir(repoRoot);
+  try {
+    const code = await main(args, io);
+    return { code, out: io.out, err: io.err };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+const has = (tool: string): boolean => spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0;
+
+describe("karta definitions", () => {
+  test("list: one row per bundled definition with its kind, components, gang format and file", async () => {
+    const r = await karta(["definitions", "list"]);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.trimEnd().split("\n");
+    assert.match(lines[0]!, /^KIND +APIVERSION +COMPONENTS +GANG +FILE$/);
+    assert.ok(lines.some((l) => /^PyTorchJob +kubeflow\.org\/v1 +pytorchjob,master,worker +podGroups +definitions\/kubeflow\.org\/v1\/PyTorchJob\.yaml$/.test(l)), r.out);
+    assert.ok(lines.length >= 11);
+  });
+
+  test("list -o name|json; show by Kind, Kind.version or Kind.version.group in any case", async () => {
+    const names = (await karta(["definitions", "list", "-oname"])).out.trimEnd().split("\n");
+    assert.ok(names.includes("PyTorchJob.v1.kubeflow.org") && names.includes("Job.v1.batch"), names.join(" "));
+    const list = JSON.parse((await karta(["definitions", "list", "-o=json"])).out) as { kind: string; items: { kind: string }[] };
+    assert.equal(list.kind, "List");
+    assert.equal(list.items.length, names.length);
+    for (const q of ["PyTorchJob", "pytorchjob.v1", "PyTorchJob.v1.kubeflow.org"]) {
+      const r = await karta(["definitions", "show", q]);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(r.out, readFileSync(path.join(repoRoot, "definitions/kubeflow.org/v1/PyTorchJob.yaml"), "utf8"));
+    }
+    const json = JSON.parse((await karta(["definitions", "show", "job.v1.batch", "-o", "json"])).out) as { kind: string };
+    assert.equal(json.kind, "Karta");
+  });
+
+  test("an unknown kind or subcommand is a usage error", async () => {
+    const r = await karta(["definitions", "show", "Nothing"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^karta definitions: no definition for 'Nothing' in the bundled definitions/);
+    assert.equal((await karta(["definitions", "frobnicate"])).code, 2);
+    assert.equal((await karta(["definitions", "show"])).code, 2);
+  });
+
+  test("-d names a directory of definitions", async () => {
+    const r = await karta(["definitions", "list", "-d", "definitions/kubeflow.org", "-o", "name"]);
+    assert.equal(r.out, "MPIJob.v2beta1.kubeflow.org\nPyTorchJob.v1.kubeflow.org\n");
+  });
+});
+
+describe("inspect and compile find the definition by kind", () => {
+  test("without -d, the bundled definition for the object's kind; -d a directory picks it too", async () => {
+    const bundled = await karta(["inspect", "-f", "examples/pytorchjob.yaml", "--pods", "examples/pytorchjob-pods.yaml"]);
+    const file = await karta(["inspect", "-d", "definitions/kubeflow.org/v1/PyTorchJob.yaml", "-f", "examples/pytorchjob.yaml", "--pods", "examples/pytorchjob-pods.yaml"]);
+    const dir = await karta(["inspect", "-d", "definitions", "-f", "examples/pytorchjob.yaml", "--pods", "examples/pytorchjob-pods.yaml"]);
+    assert.equal(bundled.code, 0, bundled.err);
+    assert.equal(bundled.out, file.out);
+    assert.equal(dir.out, file.out);
+    const c1 = await karta(["compile", "-f", "examples/pytorchjob.yaml"]);
+    const c2 = await karta(["compile", "-d", "definitions/kubeflow.org/v1/PyTorchJob.yaml", "-f", "examples/pytorchjob.yaml"]);
+    assert.equal(c1.code, 0, c1.err);
+    assert.equal(c1.out, c2.out);
+  });
+
+  test("a kind without a definition names the kind and where it looked", async () => {
+    const r = await karta(["inspect", "-d", "definitions/apps", "-f", "examples/pytorchjob.yaml"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^karta inspect: no definition for PyTorchJob kubeflow\.org\/v1 in definitions\/apps; give one with -d FILE/);
+  });
+});
+
+describe("karta interpret as karmadactl prints it", () => {
+  test("the tab writer pads column cells over consecutive rows (min width 6, padding 3)", () => {
+    assert.equal(tabulate([["TARGET: apps/v1 Deployment", ""]]), "TARGET: apps/v1 Deployment   \n");
+    assert.equal(
+      tabulate([
+        ["    Retain:", "UNSET"],
+        ["    InterpretReplica:", "ERROR: bad", ""],
+        ["    ReviseReplica:", "ERROR: worse one", ""],
+        ["    InterpretHealth:", "PASS"],
+      ]),
+      ["    Retain:             UNSET", "    InterpretReplica:   ERROR: bad         ", "    ReviseReplica:      ERROR: worse one   ", "    InterpretHealth:    PASS", ""].join("\n"),
+    );
+    assert.equal(tabulate([["a", "b"]]), "a     b\n");
+  });
+
+  test("-o json and -o yaml print the results as one object", async () => {
+    const json = await karta(["interpret", "--operation", "InterpretReplica", "--desired-file", "examples/deployment.yaml", "-ojson"]);
+    assert.equal(json.code, 0, json.err);
+    const v = JSON.parse(json.out) as { replica: number; requires: unknown };
+    assert.equal(typeof v.replica, "number");
+    assert.ok("requires" in v);
+    const yaml = await karta(["interpret", "--operation", "InterpretHealth", "--observed-file", "examples/deployment.yaml", "-o", "yaml"]);
+    assert.equal(yaml.out, "healthy: true\n");
+  });
+
+  test("--show-doc documents every rule, and with -f shows each customization's scripts", async () => {
+    const r = await karta(["interpret", "--show-doc"]);
+    assert.equal(r.code, 0, r.err);
+    for (const op of ["Retain", "InterpretReplica", "InterpretComponent", "ReviseReplica", "InterpretStatus", "AggregateStatus", "InterpretHealth", "InterpretDependency"]) assert.match(r.out, new RegExp(`^---@rule: ${op}\\n-- `, "m"));
+    const c = await karta(["interpret", "--show-doc", "-f", "interpreter-customizations", "-R"]);
+    assert.equal(c.code, 0, c.err);
+    assert.match(c.out, /^---@name: karta-thirdparty-apps\.kruise\.io-v1alpha1-cloneset\n---@apiVersion: apps\.kruise\.io\/v1alpha1\n---@kind: CloneSet\n/m);
+    assert.match(c.out, /function GetReplicas\(/);
+  });
+});
+
+describe("karta version and completion", () => {
+  test("version prints the package's version", async () => {
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+    assert.match((await karta(["version"])).out, new RegExp(`^karta ${pkg.version.replace(/\./g, "\\.")} \\(node v`));
+    assert.equal((JSON.parse((await karta(["version", "-o", "json"])).out) as { kartaVersion: string }).kartaVersion, pkg.version);
+    assert.match((await karta(["--version"])).out, /^karta /);
+  });
+
+  test("bash completes commands, flags and flag values", async () => {
+    const script = (await karta(["completion", "bash"])).out;
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-completion-"));
+    try {
+      writeFileSync(path.join(dir, "karta.bash"), script);
+      const complete = (words: string[]): string => {
+        const r = spawnSync("bash", ["-c", `source ${dir}/karta.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _karta; echo "\${COMPREPLY[*]}"`], { encoding: "utf8" });
+        assert.equal(r.status, 0, r.stderr);
+        return r.stdout.trim();
+      };
+      assert.equal(complete(["karta", "def"]), "definitions");
+      assert.equal(complete(["karta", "inspect", "-o", ""]), "tree yaml json");
+      assert.equal(complete(["karta", "interpret", "--show"]), "--show-doc --show-layer");
+      assert.equal(complete(["karta", "completion", ""]), "bash zsh fish");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("zsh and fish scripts parse, and fish completes flag values", async (t) => {
+    for (const shell of ["zsh", "fish"]) {
+      if (!has(shell)) {
+        t.diagnostic(`${shell} is not installed: its script is not checked`);
+        console.log(`# skipped: ${shell} is not installed`);
+        continue;
+      }
+      const script = (await karta(["completion", shell])).out;
+      const dir = mkdtempSync(path.join(tmpdir(), "karta-completion-"));
+      try {
+        const file = path.join(dir, shell === "zsh" ? "_karta" : "karta.fish");
+        writeFileSync(file, script);
+        const check = spawnSync(shell, ["-n", file], { encoding: "utf8" });
+        assert.equal(check.status, 0, check.stderr);
+        if (shell === "fish") {
+          const r = spawnSync("fish", ["-c", `source ${file}; complete -C 'karta inspect -o '`], { encoding: "utf8" });
+          assert.deepEqual(r.stdout.trim().split("\n").sort(), ["json", "tree", "yaml"]);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    assert.equal((await karta(["completion", "tcsh"])).code, 2);
+  });
+});
