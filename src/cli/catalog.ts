@@ -4,10 +4,11 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { loadDefinitions, type Definition, type Diagnostic } from "../definition/index.js";
+import { formatDiagnostic, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
+import { loadDefinitions, type Definition } from "../definition/load.js";
 import { listInputFiles } from "../files/index.js";
 import { bundledDirectory } from "../files/package.js";
-import { InputError, displayName, readInput, usableDefinition } from "./objects.js";
+import { InputError, displayName, readInput } from "./objects.js";
 import type { CliIO } from "./io.js";
 
 /** Definitions read from a file, a directory (recursively) or the bundled folder, with their load errors. */
@@ -16,6 +17,8 @@ export interface Catalog {
   source: string;
   definitions: Definition[];
   errors: Diagnostic[];
+  /** Whether these are the definitions bundled with Karta (checked by its tests, so not validated again). */
+  bundled: boolean;
   /** Whether `source` is one file (whose only definition answers for any kind, as before). */
   single: boolean;
   /** Where each file named in messages is on disk (bundled files are named from the package root). */
@@ -37,11 +40,26 @@ export function bundledDefinitionsFolder(): string {
   return dir;
 }
 
+function bundledFileFor(dir: string, object: unknown): string | undefined {
+  const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
+  if (typeof o.apiVersion !== "string" || typeof o.kind !== "string" || !/^[A-Za-z0-9]+$/.test(o.kind)) return undefined;
+  const parts = o.apiVersion.split("/");
+  if (parts.length !== 2 || parts.some((p) => !/^[a-z0-9.-]+$/.test(p))) return undefined;
+  const file = path.join(dir, parts[0]!, parts[1]!, `${o.kind}.yaml`);
+  try {
+    return statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads `-d FILE|DIR` (or the bundled definitions when undefined). Unreadable input is an InputError. */
-export async function readCatalog(io: CliIO, option: string | undefined): Promise<Catalog> {
+export async function readCatalog(io: CliIO, option: string | undefined, object?: unknown): Promise<Catalog> {
   const dir = option === undefined ? bundledDefinitionsFolder() : option !== "-" && isDirectory(option) ? option : undefined;
-  const files = dir !== undefined ? listInputFiles([dir], { recursive: true }) : [option!];
-  const out: Catalog = { source: option === undefined ? "the bundled definitions" : displayName(option), definitions: [], errors: [], single: dir === undefined, paths: new Map() };
+  // The bundled definition of a kind lives at <group>/<version>/<Kind>.yaml: read just that one when it is there.
+  const own = option === undefined ? bundledFileFor(dir!, object) : undefined;
+  const files = own !== undefined ? [own] : dir !== undefined ? listInputFiles([dir], { recursive: true }) : [option!];
+  const out: Catalog = { source: option === undefined ? "the bundled definitions" : displayName(option), definitions: [], errors: [], bundled: option === undefined, single: dir === undefined, paths: new Map() };
   for (const file of files) {
     // Bundled files are named from the package root (definitions/apps/v1/Deployment.yaml), wherever it is.
     const name = option === undefined ? path.join("definitions", path.relative(dir!, file)) : displayName(file);
@@ -80,13 +98,47 @@ export function definitionsFor(catalog: Catalog, object: unknown): Definition[] 
  * The definition for `object` from `-d` (or the bundled ones), validated; or, after printing why, the
  * exit code: 1 for a definition with errors, 2 when no definition is there for the object's kind.
  */
-export function catalogDefinition(command: string, io: CliIO, catalog: Catalog, object: unknown): Definition | number {
-  if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object);
+export async function catalogDefinition(command: string, io: CliIO, catalog: Catalog, object: unknown): Promise<Definition | number> {
+  if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object, catalog.bundled);
   const candidates = definitionsFor(catalog, object);
   if (candidates.length === 0) {
     const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
     io.stderr(`karta ${command}: no definition for ${String(o.kind ?? "an object without a kind")}${typeof o.apiVersion === "string" ? ` ${o.apiVersion}` : ""} in ${catalog.source}; give one with -d FILE ('karta definitions list' shows the bundled ones)\n`);
     return 2;
   }
-  return usableDefinition(command, io, catalog.source, { definitions: candidates, errors: catalog.errors }, object);
+  return usableDefinition(command, io, catalog.source, { definitions: candidates, errors: catalog.errors }, object, catalog.bundled);
+}
+
+/** With several definitions in the file, the one whose root kind is the object's. */
+function pickDefinition(definitions: Definition[], object: unknown): Definition {
+  if (definitions.length === 1) return definitions[0]!;
+  const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
+  const hit = definitions.find((d) => {
+    const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
+    return k !== undefined && k.kind === o.kind && (k.group === "" ? k.version : `${k.group}/${k.version}`) === o.apiVersion;
+  });
+  return hit ?? definitions[0]!;
+}
+
+/**
+ * The definition for `object` among those read from `file`, when it has no errors; otherwise the errors
+ * are printed and the exit code returned: 1 for a definition with errors, 2 for a file without any.
+ */
+async function usableDefinition(command: string, io: CliIO, file: string, loaded: { definitions: Definition[]; errors: Diagnostic[] }, object: unknown, trusted: boolean): Promise<Definition | number> {
+  if (loaded.definitions.length === 0) {
+    for (const d of sortDiagnostics(loaded.errors)) io.stderr(formatDiagnostic(d) + "\n");
+    io.stderr(`karta ${command}: no Karta definition found in ${file}\n`);
+    return loaded.errors.length > 0 ? 1 : 2;
+  }
+  const definition = pickDefinition(loaded.definitions, object);
+  // The bundled definitions are validated by the project's tests; loading the validator for them would
+  // only slow every command down.
+  const checked = trusted ? [] : (await import("../definition/validate.js")).validateDefinition(definition, { lint: false });
+  const problems = sortDiagnostics([...loaded.errors.filter((d) => d.source?.file === definition.file), ...checked]).filter((d) => d.severity === "error");
+  if (problems.length > 0) {
+    for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
+    io.stderr(`karta ${command}: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
+    return 1;
+  }
+  return definition;
 }

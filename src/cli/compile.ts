@@ -6,7 +6,8 @@
  * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
  */
 import { stringify } from "yaml";
-import { formatDiagnostic, type Definition, type Diagnostic, type PathSegment } from "../definition/index.js";
+import { formatDiagnostic, type Diagnostic, type PathSegment } from "../definition/diagnostic.js";
+import type { Definition } from "../definition/load.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
 import type { CompileIssue } from "../scheduling/karta/issues.js";
@@ -160,7 +161,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
       if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), displayName(file));
     }
     // Without -d a batch/v1 Job compiles as the Job controller does; any other kind from its bundled definition.
-    if (parsed.definition !== undefined || !isBatchJob(object)) catalog = await readCatalog(io, parsed.definition);
+    if (parsed.definition !== undefined || !isBatchJob(object)) catalog = await readCatalog(io, parsed.definition, object);
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta compile: ${err.message}\n`);
@@ -180,7 +181,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   if (catalog === undefined) {
     result = compileBatchJob(object as Parameters<typeof compileBatchJob>[0], { ...intent, pods });
   } else {
-    const usable = catalogDefinition("compile", io, catalog, object);
+    const usable = await catalogDefinition("compile", io, catalog, object);
     if (typeof usable === "number") return usable;
     definition = usable;
     result = compileKarta(definition, object, { ...intent, pods });

@@ -4,8 +4,8 @@
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { kindMatches, qualifiedKind, readCatalog, type Catalog } from "./catalog.js";
-import type { Definition } from "../definition/index.js";
-import { formatDiagnostic } from "../definition/index.js";
+import { formatDiagnostic } from "../definition/diagnostic.js";
+import type { Definition } from "../definition/load.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 

@@ -5,7 +5,7 @@
  * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
  */
 import { stringify } from "yaml";
-import { formatDiagnostic, sortDiagnostics } from "../definition/index.js";
+import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
@@ -114,7 +114,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   let children: unknown[];
   try {
     object = await readWorkloadObject(io, parsed.object);
-    catalog = await readCatalog(io, parsed.definition);
+    catalog = await readCatalog(io, parsed.definition, object);
     pods = (await readObjects(io, parsed.pods, isPodLike)).map((p) => p.object);
     children = (await readObjects(io, parsed.children)).map((c) => c.object);
   } catch (err) {
@@ -125,7 +125,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  const definition = catalogDefinition("inspect", io, catalog, object);
+  const definition = await catalogDefinition("inspect", io, catalog, object);
   if (typeof definition === "number") return definition;
 
   const interpreter = compileInterpreter(definition);

@@ -7,23 +7,23 @@
  */
 import { stringify } from "yaml";
 import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type CustomizationIssue } from "../interpreter/declarative/customization.js";
-import { createDeclarativeInterpreter, DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
-import { kubeLibrary } from "../interpreter/lua/kube.js";
-import { LuaVM } from "../interpreter/lua/vm.js";
+// The Lua VM (wasmoon), the thirdparty and webhook layers are loaded only when a run needs them.
+import type { DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
+import { loadCustomizationFiles } from "../interpreter/declarative/load.js";
+import { bundledDirectory } from "../files/package.js";
 import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js";
 import { createInterpreterFramework, type FrameworkLayers, type InterpreterFramework, type LayerOutcome } from "../interpreter/framework.js";
 import { createNativeInterpreter } from "../interpreter/native/index.js";
-import { createThirdpartyInterpreter } from "../interpreter/thirdparty/index.js";
 import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
-import { formatDiagnostic, type Definition } from "../definition/index.js";
+import { formatDiagnostic } from "../definition/diagnostic.js";
+import type { Definition } from "../definition/load.js";
 import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
-import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
-import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 import { listInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { OutputBuffer } from "./output.js";
+import { JsonStreamError, parseJsonStream } from "./json-stream.js";
 
 /** The operations `karta interpret --operation` runs. */
 const RUNNABLE: Operation[] = OPERATIONS.filter((op) => op !== "Prune");
@@ -128,9 +128,24 @@ function options(p: ParsedArgs<typeof FLAGS>): InterpretOptions {
   return o;
 }
 
+/** The documents of a file: a JSON stream (JSON Lines or concatenated values) or YAML documents. */
+function documentsOf(text: string): ReturnType<typeof parseYamlDocuments> {
+  const head = text.trimStart();
+  if (head.startsWith("{") || head.startsWith("[")) {
+    try {
+      const values = parseJsonStream(text);
+      return { documents: values.map(({ value, line }) => ({ value: value as JsonValue, line })), errors: [] };
+    } catch (err) {
+      if (!(err instanceof JsonStreamError)) throw err;
+      if (err.line > 1) return { documents: [], errors: [{ line: err.line, message: err.message }] };
+    }
+  }
+  return parseYamlDocuments(text);
+}
+
 /** One object from a file (karmadactl requires exactly one). */
 async function readObject(io: CliIO, file: string, what: string): Promise<KubeObject> {
-  const { documents, errors } = parseYamlDocuments(await readInput(io, file));
+  const { documents, errors } = documentsOf(await readInput(io, file));
   if (errors.length > 0) throw new InputError(`fail to get ${what} object: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
   if (documents.length !== 1) throw new InputError(`fail to get ${what} object: ${file}: expected exactly one object, found ${documents.length}`);
   const v = documents[0]!.value;
@@ -143,7 +158,7 @@ async function readObject(io: CliIO, file: string, what: string): Promise<KubeOb
 async function readStatusItems(io: CliIO, files: readonly string[]): Promise<AggregatedStatusItem[]> {
   const items: AggregatedStatusItem[] = [];
   for (const file of files) {
-    const { documents, errors } = parseYamlDocuments(await readInput(io, file));
+    const { documents, errors } = documentsOf(await readInput(io, file));
     if (errors.length > 0) throw new InputError(`fail to get status items: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
       for (const item of Array.isArray(value) ? value : [value]) {
@@ -203,6 +218,14 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
     default:
       return { ok: false, error: `operation ${op} is not supported` };
   }
+}
+
+/** `apiVersion kind` of every kind the bundled customizations (interpreter-customizations/) target. */
+function bundledCustomizationKinds(): Set<string> {
+  const dir = bundledDirectory("interpreter-customizations");
+  if (dir === undefined) return new Set();
+  const { customizations } = loadCustomizationFiles([dir], { recursive: true });
+  return new Set(customizations.map((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}`));
 }
 
 /** Loaded customizations with the file each came from. */
@@ -303,6 +326,7 @@ export function tabulate(rows: readonly (readonly string[])[]): string {
  */
 async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], replicas: number): Promise<boolean> {
   let failed = false;
+  const [{ LuaVM }, { kubeLibrary }, { DeclarativeInterpreter }] = await Promise.all([import("../interpreter/lua/vm.js"), import("../interpreter/lua/kube.js"), import("../interpreter/declarative/interpreter.js")]);
   const vm = await LuaVM.create({ kube: kubeLibrary() });
   try {
     for (const { customization: ric } of loaded.items) {
@@ -394,11 +418,13 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
 
     const layers: FrameworkLayers = { native: createNativeInterpreter() };
     if (loaded.items.length > 0) {
+      const { createDeclarativeInterpreter } = await import("../interpreter/declarative/interpreter.js");
       const declarative = await createDeclarativeInterpreter(loaded.items.map((i) => i.customization));
       closers.push(() => declarative.close());
       layers.declarative = declarative;
     }
     if (o.webhookConfig !== undefined) {
+      const [{ parseWebhookConfigurations }, { WebhookInterpreter }] = await Promise.all([import("../interpreter/webhook/config.js"), import("../interpreter/webhook/interpreter.js")]);
       const parsed = parseWebhookConfigurations(await readInput(io, o.webhookConfig), o.webhookConfig);
       if (parsed.issues.length > 0) {
         for (const i of parsed.issues) io.stderr(`${issueText(i)}\n`);
@@ -413,10 +439,14 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       if (kartas.length > 0) return 1;
     }
     layers.karta = karta.interpreter;
-    const thirdparty = await createThirdpartyInterpreter();
-    closers.push(() => thirdparty.interpreter.close());
-    if (thirdparty.issues.length === 0) layers.thirdparty = thirdparty.interpreter;
-    else for (const i of thirdparty.issues) io.stderr(`warning: bundled customizations: ${issueText(i)}\n`);
+    // The bundled customizations answer only for their own kinds: start their Lua VM only for those.
+    const subject = desired ?? observed;
+    if (subject !== undefined && bundledCustomizationKinds().has(`${String(subject.apiVersion)} ${String(subject.kind)}`)) {
+      const thirdparty = await (await import("../interpreter/thirdparty/index.js")).createThirdpartyInterpreter();
+      closers.push(() => thirdparty.interpreter.close());
+      if (thirdparty.issues.length === 0) layers.thirdparty = thirdparty.interpreter;
+      else for (const i of thirdparty.issues) io.stderr(`warning: bundled customizations: ${issueText(i)}\n`);
+    }
 
     const fw = createInterpreterFramework(layers);
     const op = o.operation!;

@@ -1,7 +1,6 @@
 /**
  * `karta jq`: Karta's jq engine as a command, compatible with the jq CLI's common flags and exit codes.
  */
-import { parseAllDocuments } from "yaml";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import type { JqValue } from "../jq/index.js";
 import { parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
@@ -122,11 +121,11 @@ function options(p: ParsedArgs<typeof FLAGS>, io: CliIO): JqOptions {
 }
 
 /** Reads the inputs, as a lazy sequence so that `input`/`inputs` and large streams work. */
-function* readInputs(o: JqOptions, sources: InputSource[]): Generator<JqValue> {
+function* readInputs(o: JqOptions, sources: InputSource[], parseAllDocuments?: typeof import("yaml").parseAllDocuments): Generator<JqValue> {
   for (const { name, chunks } of sources) {
     if (o.yaml) {
       const text = [...chunks()].join("");
-      for (const doc of parseAllDocuments(text, { logLevel: "error" })) {
+      for (const doc of parseAllDocuments!(text, { logLevel: "error" })) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
         const value = doc.toJS({ maxAliasCount: 1000 }) as JqValue;
         if (value === undefined || (value === null && doc.contents === null)) continue;
@@ -248,7 +247,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   let produced = false;
   let exit = 0;
   // With --slurp the input stream is one array; with -n too, `.` is null and `input` returns that array.
-  const stream = readInputs(o, sources);
+  // The YAML reader is loaded only for --yaml.
+  const stream = readInputs(o, sources, o.yaml ? (await import("yaml")).parseAllDocuments : undefined);
   const inputs = o.slurp ? (function* () { yield [...stream]; })() : stream;
   let count = 0;
   const nextInput = (): { value: JqValue } | undefined => {

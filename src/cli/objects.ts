@@ -1,13 +1,12 @@
 /**
  * Kubernetes objects as the commands read them: from JSON or YAML text (a `List` flattened, as
- * `kubectl get -o yaml` prints it), from files, directories or stdin, pods picked out, and the
- * definition that matches an object, checked before use.
+ * `kubectl get -o yaml` prints it) or a stream of JSON values, from files, directories or stdin, and
+ * pods picked out.
  */
 import { parseAllDocuments } from "yaml";
-import { formatDiagnostic, loadDefinitions, sortDiagnostics, validateDefinition, type Definition, type Diagnostic } from "../definition/index.js";
 import { listInputFiles } from "../files/index.js";
-import { apiVersionOf } from "../interpret/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
+import { JsonStreamError, parseJsonStream } from "./json-stream.js";
 
 /** Input that cannot be read or understood: reported as `file: message`. */
 export class InputError extends Error {}
@@ -21,7 +20,7 @@ export function parseObjects(text: string, name: string): unknown[] {
       const v = JSON.parse(text) as unknown;
       values = Array.isArray(v) ? v : [v];
     } catch {
-      values = undefined; // several JSON values or YAML flow style: the YAML reader takes it
+      values = jsonStreamValues(text, name);
     }
   }
   if (values === undefined) {
@@ -49,22 +48,26 @@ export function parseObjects(text: string, name: string): unknown[] {
   return out;
 }
 
+/**
+ * Several JSON values (JSON Lines, or concatenated); undefined when the text is not such a stream,
+ * so that the YAML reader (flow style) has its turn and its message.
+ */
+function jsonStreamValues(text: string, name: string): unknown[] | undefined {
+  try {
+    return parseJsonStream(text).map((v) => v.value);
+  } catch (err) {
+    if (!(err instanceof JsonStreamError)) throw err;
+    // A stream whose first value parsed is JSON with an error, not YAML: say where.
+    if (err.line > 1) throw new InputError(`${name}:${err.line}: ${err.message}`);
+    return undefined;
+  }
+}
+
 /** Whether a value looks like a pod (a Pod, or an object without a kind). */
 export function isPodLike(v: unknown): boolean {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   const kind = (v as { kind?: unknown }).kind;
   return kind === undefined || kind === "Pod";
-}
-
-/** With several definitions in the file, the one whose root kind is the object's. */
-export function pickDefinition(definitions: Definition[], object: unknown): Definition {
-  if (definitions.length === 1) return definitions[0]!;
-  const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
-  const hit = definitions.find((d) => {
-    const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
-    return k !== undefined && k.kind === o.kind && apiVersionOf(k) === o.apiVersion;
-  });
-  return hit ?? definitions[0]!;
 }
 
 /** How a file is named in messages: `<stdin>` for `-`. */
@@ -95,30 +98,4 @@ export async function readObjects(io: CliIO, sources: readonly string[], keep: (
     for (const object of parseObjects(await readInput(io, file), displayName(file))) if (keep(object)) out.push({ object, file });
   }
   return out;
-}
-
-/** The definitions of a file, with their load errors (warnings are `karta validate`'s to show). */
-export async function readDefinitions(io: CliIO, file: string): Promise<{ definitions: Definition[]; errors: Diagnostic[] }> {
-  const loaded = loadDefinitions(await readInput(io, file), displayName(file));
-  return { definitions: loaded.definitions, errors: loaded.diagnostics.filter((d) => d.severity === "error") };
-}
-
-/**
- * The definition for `object` among those read from `file`, when it has no errors; otherwise the errors
- * are printed and the exit code returned: 1 for a definition with errors, 2 for a file without any.
- */
-export function usableDefinition(command: string, io: CliIO, file: string, loaded: { definitions: Definition[]; errors: Diagnostic[] }, object: unknown): Definition | number {
-  if (loaded.definitions.length === 0) {
-    for (const d of sortDiagnostics(loaded.errors)) io.stderr(formatDiagnostic(d) + "\n");
-    io.stderr(`karta ${command}: no Karta definition found in ${file}\n`);
-    return loaded.errors.length > 0 ? 1 : 2;
-  }
-  const definition = pickDefinition(loaded.definitions, object);
-  const problems = sortDiagnostics([...loaded.errors.filter((d) => d.source?.file === definition.file), ...validateDefinition(definition, { lint: false })]).filter((d) => d.severity === "error");
-  if (problems.length > 0) {
-    for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
-    io.stderr(`karta ${command}: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
-    return 1;
-  }
-  return definition;
 }

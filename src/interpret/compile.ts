@@ -12,7 +12,7 @@ import type {
   StatusMappingKey,
   StatusMatcher,
 } from "../definition/index.js";
-import { formatPath } from "../definition/index.js";
+import { formatPath } from "../definition/diagnostic.js";
 import { CompiledExpression } from "./expression.js";
 import type { GenericStatus, SpecKind } from "./types.js";
 

@@ -7,7 +7,7 @@
  * parsing the pod. Everything else runs on the jq engine.
  */
 import { compileJq, JqError, JqSyntaxError, type JqProgram, type Node } from "../jq/index.js";
-import { formatPath, type PathSegment } from "../definition/index.js";
+import { formatPath, type PathSegment } from "../definition/diagnostic.js";
 
 /** The outcome of running an expression: its outputs, or jq's error message. */
 export type RunResult = { ok: true; values: unknown[] } | { ok: false; error: string };

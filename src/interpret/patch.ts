@@ -6,7 +6,8 @@
  * several places (`.spec.replicatedJobs[].template.spec.template`) yields one JSON Pointer each. A path
  * that is not assignable (`.a // "x"`, `.a | tostring`) is refused with the part that cannot be written.
  */
-import { nonAssignablePart, type Diagnostic } from "../definition/index.js";
+import type { Diagnostic } from "../definition/diagnostic.js";
+import { nonAssignablePart } from "../definition/jq-analysis.js";
 import { compileJq, JqError, type JqProgram } from "../jq/index.js";
 import type { CompiledComponent, CompiledDefinition } from "./compile.js";
 import type { CompiledExpression } from "./expression.js";

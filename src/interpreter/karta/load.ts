@@ -7,7 +7,9 @@
 import { bundledDirectory } from "../../files/package.js";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { formatDiagnostic, loadDefinitions, validateDefinition, type Definition, type Diagnostic } from "../../definition/index.js";
+import { formatDiagnostic, type Diagnostic } from "../../definition/diagnostic.js";
+import { loadDefinitions, type Definition } from "../../definition/load.js";
+import { validateDefinition } from "../../definition/validate.js";
 import { KartaLayer, type KartaLayerOptions, type KartaSource, type OperationSupport } from "./layer.js";
 
 /** The directory name of the bundled Kartas, at the package root. */

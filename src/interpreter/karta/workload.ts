@@ -17,7 +17,8 @@
  * - InterpretDependency: the ConfigMaps, Secrets, ServiceAccount and PVCs of every pod specification,
  *   deduplicated and sorted (apiVersion, kind, namespace, name).
  */
-import { nonAssignablePart, type Definition, type Diagnostic, type Karta } from "../../definition/index.js";
+import type { Definition, Diagnostic, Karta } from "../../definition/index.js";
+import { nonAssignablePart } from "../../definition/jq-analysis.js";
 import type { CompiledComponent, CompiledDefinition, CompiledStatus } from "../../interpret/compile.js";
 import { compileDefinition } from "../../interpret/compile.js";
 import { CompiledExpression } from "../../interpret/expression.js";
