@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark of the project, each printed as ratios against a baseline measured in the same run. */
+import { benchCompileOutput, benchStartup, benchStreamInput } from "./cli.js";
 import { benchCompile } from "./compile.js";
 import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
@@ -25,6 +26,11 @@ async function main(): Promise<void> {
   }
   if (!only || only === "interpreter") {
     printTable("resource interpreter: InterpretHealth per second (Karta layer vs Lua)", await benchInterpreter());
+  }
+  if (!only || only === "cli") {
+    printTable("karta start-up: whole processes, median of 15 interleaved rounds (ratio: node -e 0 time / command time)", benchStartup());
+    printTable("karta compile -o yaml vs -o json, 100,000 pod patches (ratio: json time / yaml time)", await benchCompileOutput());
+    printTable("objects as a stream: 10,000 pods (ratio: List time / stream time)", await benchStreamInput());
   }
 }
 

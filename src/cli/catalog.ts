@@ -5,7 +5,8 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { formatDiagnostic, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
-import { loadDefinitions, type Definition } from "../definition/load.js";
+import { loadDefinitions, loadDefinitionValue, type Definition, type LoadResult } from "../definition/load.js";
+import { yamlValues } from "./yaml-input.js";
 import { listInputFiles } from "../files/index.js";
 import { bundledDirectory } from "../files/package.js";
 import { InputError, displayName, readInput } from "./objects.js";
@@ -53,6 +54,32 @@ function bundledFileFor(dir: string, object: unknown): string | undefined {
   }
 }
 
+/**
+ * A bundled file read as plain values (fast); the source positions, needed only to point at a field in
+ * a message, are read from the text when first asked for.
+ */
+function loadFast(text: string, name: string): LoadResult {
+  let values: unknown[];
+  try {
+    values = yamlValues(text);
+  } catch {
+    return loadDefinitions(text, name);
+  }
+  const out: LoadResult = { definitions: [], diagnostics: [] };
+  for (const value of values) {
+    const loaded = loadDefinitionValue(value, name);
+    out.diagnostics.push(...loaded.diagnostics);
+    out.definitions.push(...loaded.definitions);
+  }
+  if (out.diagnostics.length > 0) return loadDefinitions(text, name);
+  let positioned: Definition[] | undefined;
+  out.definitions = out.definitions.map((d, i) => {
+    const full = (): Definition | undefined => (positioned ??= loadDefinitions(text, name).definitions)[i];
+    return { ...d, document: i, shape: d.shape, locate: (p, o) => full()?.locate(p, o), locateInValue: (p, n) => full()?.locateInValue(p, n) };
+  });
+  return out;
+}
+
 /** Reads `-d FILE|DIR` (or the bundled definitions when undefined). Unreadable input is an InputError. */
 export async function readCatalog(io: CliIO, option: string | undefined, object?: unknown): Promise<Catalog> {
   const dir = option === undefined ? bundledDefinitionsFolder() : option !== "-" && isDirectory(option) ? option : undefined;
@@ -64,7 +91,8 @@ export async function readCatalog(io: CliIO, option: string | undefined, object?
     // Bundled files are named from the package root (definitions/apps/v1/Deployment.yaml), wherever it is.
     const name = option === undefined ? path.join("definitions", path.relative(dir!, file)) : displayName(file);
     out.paths.set(name, file);
-    const loaded = loadDefinitions(await readInput(io, file), name);
+    const text = await readInput(io, file);
+    const loaded = option === undefined ? loadFast(text, name) : loadDefinitions(text, name);
     out.definitions.push(...loaded.definitions);
     out.errors.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
   }

@@ -5,7 +5,6 @@
  * patch that puts each pod in its PodGroup.
  * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
  */
-import { stringify } from "yaml";
 import { formatDiagnostic, type Diagnostic, type PathSegment } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
@@ -15,6 +14,7 @@ import type { SchedulingIntent } from "../scheduling/karta/options.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
+import { yamlStream } from "./yaml-output.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
@@ -135,13 +135,10 @@ function podKey(pod: unknown): string {
 
 /** The objects (or patches) as a YAML stream or JSON. */
 function render(result: WorkloadCompilation, output: "yaml" | "json", podPatches: boolean): string {
-  if (podPatches) {
-    if (output === "json") return JSON.stringify(result.podPatches, null, 2) + "\n";
-    return result.podPatches.map((p) => stringify(p, { aliasDuplicateObjects: false, lineWidth: 0 })).join("---\n");
-  }
+  if (podPatches) return output === "json" ? JSON.stringify(result.podPatches, null, 2) + "\n" : yamlStream(result.podPatches);
   const objects = [...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups];
   if (output === "json") return JSON.stringify({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: objects }, null, 2) + "\n";
-  return objects.map((o) => stringify(o, { aliasDuplicateObjects: false, lineWidth: 0 })).join("---\n");
+  return yamlStream(objects);
 }
 
 /** Runs `karta compile`; returns the exit code. */

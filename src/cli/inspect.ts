@@ -4,12 +4,12 @@
  * JSON Patch (suspend, resume, scheduler name, label, annotation, priority class).
  * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
  */
-import { stringify } from "yaml";
 import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
+import { yamlDocument } from "./yaml-output.js";
 import { InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -f OBJECT [-d DEFINITION] [--pods SOURCE]... [--children SOURCE]...
@@ -142,7 +142,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
 
   const result = interpreter.interpret(object, { pods, children });
   if (parsed.output === "json") io.stdout(JSON.stringify(result, null, 2) + "\n");
-  else if (parsed.output === "yaml") io.stdout(stringify(result, { aliasDuplicateObjects: false, lineWidth: 0 }));
+  else if (parsed.output === "yaml") io.stdout(yamlDocument(result));
   else io.stdout(renderTree(result, definition.file));
   if (parsed.output !== "tree") for (const d of result.diagnostics) if (d.severity === "error") io.stderr(formatDiagnostic(d) + "\n");
   return result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;

@@ -3,10 +3,10 @@
  * `kubectl get -o yaml` prints it) or a stream of JSON values, from files, directories or stdin, and
  * pods picked out.
  */
-import { parseAllDocuments } from "yaml";
 import { listInputFiles } from "../files/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
 import { JsonStreamError, parseJsonStream } from "./json-stream.js";
+import { YamlInputError, yamlValues } from "./yaml-input.js";
 
 /** Input that cannot be read or understood: reported as `file: message`. */
 export class InputError extends Error {}
@@ -24,18 +24,11 @@ export function parseObjects(text: string, name: string): unknown[] {
     }
   }
   if (values === undefined) {
-    values = [];
-    for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length > 0) throw new InputError(`${name}: ${doc.errors[0]!.message}`);
-      let v: unknown;
-      try {
-        v = doc.toJS({ maxAliasCount: 1000 });
-      } catch (err) {
-        // Too many aliases (a "billion laughs" document), or an alias to nothing.
-        throw new InputError(`${name}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      if (v === null || v === undefined) continue;
-      values.push(v);
+    try {
+      values = yamlValues(text);
+    } catch (err) {
+      if (err instanceof YamlInputError) throw new InputError(`${name}: ${err.message}`);
+      throw err;
     }
   }
   const out: unknown[] = [];

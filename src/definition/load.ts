@@ -8,8 +8,7 @@
 import { formatPath, type Diagnostic, type PathSegment, type SourcePosition } from "./diagnostic.js";
 import { decodeObject, isPlainObject, type DecodeIssue } from "./decode.js";
 import { KARTA_API_VERSION, KARTA_KIND, type Karta } from "./types.js";
-import { LineCounter } from "yaml";
-import { parseSourceDocuments, scalarOffset, SourceMap } from "./yaml-source.js";
+import { newLineCounter, parseSourceDocuments, scalarOffset, SourceMap } from "./yaml-source.js";
 
 /** How a definition was written. */
 export type DefinitionShape = "Karta" | "List" | "spec" | "fragment";
@@ -202,7 +201,7 @@ function addDefinition(
 export function loadDefinitionValue(value: unknown, file = "<object>"): LoadResult {
   const definitions: Definition[] = [];
   const diagnostics: Diagnostic[] = [];
-  const sourceMap = new SourceMap(file, new LineCounter());
+  const sourceMap = new SourceMap(file, newLineCounter());
   if (isPlainObject(value) && (value.kind === "List" || value.kind === "KartaList") && Array.isArray(value.items)) {
     value.items.forEach((item, i) => addDefinition(item, "List", sourceMap, 0, (p) => ["items", i, ...p], definitions, diagnostics));
   } else addDefinition(value, undefined, sourceMap, 0, (p) => p, definitions, diagnostics);

@@ -3,9 +3,19 @@
  * `spec.structureDefinition.childComponents[1].ownerRef` can point at `file:line:col`, and an error at
  * character 17 of a jq expression can point inside the YAML scalar that holds it.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, Scalar } from "yaml";
-import type { Node as YamlNode } from "yaml";
+import { createRequire } from "node:module";
+import type { LineCounter, Node as YamlNode } from "yaml";
 import { formatPath, type PathSegment } from "./diagnostic.js";
+
+// The `yaml` library is loaded when a text is first read: a definition given as a value needs none of it.
+const require = createRequire(import.meta.url);
+let yamlModule: typeof import("yaml") | undefined;
+const Y = (): typeof import("yaml") => (yamlModule ??= require("yaml") as typeof import("yaml"));
+
+/** The line counter of a definition without text: it has no positions, so it never counts a line. */
+export function newLineCounter(): Pick<LineCounter, "linePos"> {
+  return { linePos: (offset: number) => ({ line: 1, col: offset + 1 }) };
+}
 
 /** Where one node is: its key (for map values) and its value. Offsets are character offsets into the file text. */
 export interface NodeLocation {
@@ -20,7 +30,7 @@ export class SourceMap {
   readonly locations = new Map<string, NodeLocation>();
   constructor(
     readonly file: string,
-    private readonly lineCounter: LineCounter,
+    private readonly lineCounter: Pick<LineCounter, "linePos">,
   ) {}
 
   /** The 1-based line and column of a character offset. */
@@ -51,8 +61,8 @@ export interface SourceDocument {
 
 /** Parses YAML or JSON text, possibly several `---`-separated documents. Never throws. */
 export function parseSourceDocuments(text: string, file: string): SourceDocument[] {
-  const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: "error" });
+  const lineCounter = new (Y().LineCounter)();
+  const docs = Y().parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: "error" });
   const list = Array.isArray(docs) ? docs : [];
   const out: SourceDocument[] = [];
   for (const doc of list) {
@@ -87,25 +97,25 @@ function record(node: YamlNode, path: PathSegment[], keyOffset: number | undefin
   if (!range) return;
   const loc: NodeLocation = { valueOffset: range[0] };
   if (keyOffset !== undefined) loc.keyOffset = keyOffset;
-  if (isScalar(node)) {
-    const style = node.type ?? Scalar.PLAIN;
+  if (Y().isScalar(node)) {
+    const style = node.type ?? Y().Scalar.PLAIN;
     loc.scalar = { source: text.slice(range[0], range[1]), style };
   }
   map.locations.set(formatPath(path), loc);
-  if (isMap(node)) {
+  if (Y().isMap(node)) {
     for (const pair of node.items) {
-      if (!isPair(pair)) continue;
+      if (!Y().isPair(pair)) continue;
       const key = pair.key as YamlNode | null;
-      const keyName = isScalar(key) ? String(key.value) : key ? String(key) : "";
+      const keyName = Y().isScalar(key) ? String(key.value) : key ? String(key) : "";
       const kOffset = key?.range ? key.range[0] : undefined;
       const value = pair.value as YamlNode | null;
-      if (value && !isAlias(value)) record(value, [...path, keyName], kOffset, map, text);
+      if (value && !Y().isAlias(value)) record(value, [...path, keyName], kOffset, map, text);
       else if (kOffset !== undefined) map.locations.set(formatPath([...path, keyName]), { keyOffset: kOffset, valueOffset: value?.range?.[0] ?? kOffset });
     }
-  } else if (isSeq(node)) {
+  } else if (Y().isSeq(node)) {
     node.items.forEach((item, i) => {
       const child = item as YamlNode | null;
-      if (child && !isAlias(child)) record(child, [...path, i], undefined, map, text);
+      if (child && !Y().isAlias(child)) record(child, [...path, i], undefined, map, text);
       else if (child?.range) map.locations.set(formatPath([...path, i]), { valueOffset: child.range[0] });
     });
   }
@@ -121,8 +131,8 @@ export function scalarOffset(location: NodeLocation, index: number): number {
   const src = scalar.source;
   let s = 0;
   // Skip the opening quote or the block header line.
-  if (scalar.style === Scalar.QUOTE_DOUBLE || scalar.style === Scalar.QUOTE_SINGLE) s = 1;
-  else if (scalar.style === Scalar.BLOCK_FOLDED || scalar.style === Scalar.BLOCK_LITERAL) {
+  if (scalar.style === Y().Scalar.QUOTE_DOUBLE || scalar.style === Y().Scalar.QUOTE_SINGLE) s = 1;
+  else if (scalar.style === Y().Scalar.BLOCK_FOLDED || scalar.style === Y().Scalar.BLOCK_LITERAL) {
     const nl = src.indexOf("\n");
     s = nl < 0 ? src.length : nl + 1;
     while (s < src.length && src[s] === " ") s++;
@@ -135,9 +145,9 @@ function alignedIndex(src: string, start: number, index: number, style: string):
   let s = start;
   for (let v = 0; v < index && s < src.length; v++) {
     const c = src[s]!;
-    if (style === Scalar.QUOTE_SINGLE && c === "'" && src[s + 1] === "'") s += 2;
-    else if (style === Scalar.QUOTE_DOUBLE && c === "\\") s += escapeLength(src, s);
-    else if (c === "\n" || c === "\r" || ((c === " " || c === "\t") && style !== Scalar.BLOCK_LITERAL && breaksLine(src, s))) {
+    if (style === Y().Scalar.QUOTE_SINGLE && c === "'" && src[s + 1] === "'") s += 2;
+    else if (style === Y().Scalar.QUOTE_DOUBLE && c === "\\") s += escapeLength(src, s);
+    else if (c === "\n" || c === "\r" || ((c === " " || c === "\t") && style !== Y().Scalar.BLOCK_LITERAL && breaksLine(src, s))) {
       // A line break with its indentation folds into one value character (a space or a newline).
       s++;
       while (s < src.length && /[ \t\r\n]/.test(src[s]!)) s++;
