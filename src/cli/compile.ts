@@ -19,7 +19,7 @@ import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } f
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
                      [--policy gang|basic] [--disruption single|all] [--priority-class NAME]
-                     [--topology-key KEY] [-o yaml|json] [--pod-patches]
+                     [--topology-key KEY] [-o yaml|json|name] [--pod-patches]
 
 Compiles one workload object into the Kubernetes Workload API objects a controller would create for
 it: the Workload (scheduling.k8s.io/v1beta1) owned by the object, its CompositePodGroups
@@ -45,7 +45,8 @@ max(1, parallelism)).
       --disruption MODE     single or all, for every group
       --priority-class NAME priority class of every group (default: the pod templates', when they agree)
       --topology-key KEY    node label key the pods of each top-level group must share
-  -o, --output FORMAT       yaml (default: a YAML stream) or json (a v1 List)
+  -o, --output FORMAT       yaml (default: a YAML stream), json (a v1 List) or name (kind.group/name,
+                            as kubectl prints them; pod/NAME with --pod-patches)
       --pod-patches         print, per pod, the JSON Patch (RFC 6902) that sets
                             spec.schedulingGroup.podGroupName, instead of the objects
   -h, --help                show this help
@@ -69,7 +70,7 @@ export const FLAGS = {
   disruption: { type: "string", choices: ["single", "all"] },
   "priority-class": { type: "string" },
   "topology-key": { type: "string" },
-  output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" },
+  output: { type: "string", short: "o", choices: ["yaml", "json", "name"], default: "yaml" },
   "pod-patches": { type: "boolean" },
 } as const satisfies Flags;
 
@@ -77,7 +78,7 @@ interface Options extends SchedulingIntent {
   definition?: string;
   object: string;
   pods: string[];
-  output: "yaml" | "json";
+  output: "yaml" | "json" | "name";
   podPatches: boolean;
 }
 
@@ -134,9 +135,14 @@ function podKey(pod: unknown): string {
 }
 
 /** The objects (or patches) as a YAML stream or JSON. */
-function render(result: WorkloadCompilation, output: "yaml" | "json", podPatches: boolean): string {
-  if (podPatches) return output === "json" ? JSON.stringify(result.podPatches, null, 2) + "\n" : yamlStream(result.podPatches);
+function render(result: WorkloadCompilation, output: "yaml" | "json" | "name", podPatches: boolean): string {
+  if (podPatches) {
+    if (output === "name") return result.podPatches.map((p) => `pod/${p.pod.name}\n`).join("");
+    return output === "json" ? JSON.stringify(result.podPatches, null, 2) + "\n" : yamlStream(result.podPatches);
+  }
   const objects = [...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups];
+  // As kubectl's -o name: kind.group/name.
+  if (output === "name") return objects.map((o) => `${o.kind.toLowerCase()}.${o.apiVersion.split("/")[0]}/${o.metadata.name}\n`).join("");
   if (output === "json") return JSON.stringify({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: objects }, null, 2) + "\n";
   return yamlStream(objects);
 }

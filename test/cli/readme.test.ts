@@ -9,69 +9,27 @@ import { test } from "node:test";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { repoRoot } from "../support/conformance.js";
-
-interface Example {
-  command: string;
-  expected: string[];
-}
-
-function examples(readme: string): Example[] {
-  const out: Example[] = [];
-  for (const block of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
-    let current: Example | undefined;
-    for (const line of block[1]!.split("\n")) {
-      if (line.startsWith("$ ")) {
-        current = { command: line.slice(2), expected: [] };
-        if (line.startsWith("$ karta ")) out.push(current);
-      } else if (current && line !== "") current.expected.push(line);
-    }
-  }
-  return out;
-}
-
-/** Splits a command line as a POSIX shell would for these examples: single and double quotes, backslashes in double quotes. */
-function words(line: string): string[] {
-  const out: string[] = [];
-  let word: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === " ") {
-      if (word !== undefined) out.push(word);
-      word = undefined;
-    } else if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      word = (word ?? "") + line.slice(i + 1, end);
-      i = end;
-    } else if (c === '"') {
-      let j = i + 1;
-      let s = "";
-      for (; line[j] !== '"'; j++) s += line[j] === "\\" && '"\\$`'.includes(line[j + 1]!) ? line[++j] : line[j];
-      word = (word ?? "") + s;
-      i = j;
-    } else word = (word ?? "") + c;
-  }
-  if (word !== undefined) out.push(word);
-  return out;
-}
-
-/** The expected lines, with `...` matching any number of lines, appear in the output in order. */
-function matches(actual: string[], expected: string[]): boolean {
-  const go = (a: number, e: number): boolean => {
-    if (e === expected.length) return a === actual.length;
-    if (expected[e] === "...") {
-      for (let k = a; k <= actual.length; k++) if (go(k, e + 1)) return true;
-      return false;
-    }
-    return a < actual.length && actual[a] === expected[e] && go(a + 1, e + 1);
-  };
-  return go(0, 0);
-}
+import { examples, matches, words } from "./readme-examples.js";
 
 const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
 
 test("the README shows each command on a bundled example", () => {
   const shown = new Set(examples(readme).map((e) => words(e.command)[1]));
-  for (const command of ["validate", "inspect", "compile", "interpret", "jq"]) assert.ok(shown.has(command), `no example of karta ${command}`);
+  for (const command of ["validate", "inspect", "compile", "interpret", "jq", "definitions"]) assert.ok(shown.has(command), `no example of karta ${command}`);
+});
+
+test("the README shows validate, inspect, compile and interpret on more than one kind", () => {
+  for (const command of ["validate", "inspect", "compile", "interpret"]) {
+    // The workload (or definition) each example reads: its first file argument.
+    const inputs = new Set(
+      examples(readme)
+        .map((e) => words(e.command))
+        .filter((w) => w[1] === command)
+        .map((w) => w.slice(2).find((a, i, all) => /^(examples|definitions)\//.test(a) && !["--pods", "--children"].includes(all[i - 1] ?? ""))),
+    );
+    inputs.delete(undefined);
+    assert.ok(inputs.size >= 2, `karta ${command}: examples on ${[...inputs].join(", ") || "nothing"}`);
+  }
 });
 
 for (const example of examples(readme)) {

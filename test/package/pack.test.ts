@@ -1,0 +1,95 @@
+/**
+ * The npm package is the repository: `npm pack` holds everything `karta` reads at run time, and the
+ * tarball installed in an empty directory runs every README example (from the repository, so that the
+ * files the examples name are there) with its own bundled definitions and customizations, found from
+ * the installed package and never from the working directory.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { repoRoot } from "../support/conformance.js";
+import { examples, matches, words } from "../cli/readme-examples.js";
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+let dir = "";
+let tarball = "";
+let installed: string | undefined;
+let skipped: string | undefined;
+
+before(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "karta-pack-"));
+  // Packs what `npm run build` made (dist/ exists: these tests run from it).
+  const pack = spawnSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: repoRoot, encoding: "utf8" });
+  assert.equal(pack.status, 0, pack.stderr);
+  const info = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+  tarball = path.join(dir, info[0]!.filename);
+  writeFileSync(path.join(dir, "files.json"), JSON.stringify(info[0]!.files.map((f) => f.path)));
+  const app = path.join(dir, "app");
+  const install = spawnSync(npm, ["install", "--prefix", app, "--no-audit", "--no-fund", "--prefer-offline", "--omit=dev", tarball], { encoding: "utf8", timeout: 300_000 });
+  if (install.status === 0) installed = path.join(app, "node_modules", ".bin");
+  else {
+    skipped = `npm install of the tarball failed (no registry?): ${install.stderr.trim().split("\n").pop()}`;
+    console.log(`# skipped: ${skipped}`);
+  }
+});
+
+after(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function run(bin: string, args: string[], cwd: string) {
+  const r = spawnSync(path.join(installed!, bin), args, { cwd, encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe("the npm package", () => {
+  test("holds what karta reads at run time, the LICENSE and both commands", () => {
+    const files = new Set(JSON.parse(readFileSync(path.join(dir, "files.json"), "utf8")) as string[]);
+    for (const f of ["LICENSE", "README.md", "package.json", "bin/karta.js", "bin/kubectl-karta.js", "dist/src/cli/main.js", "definitions/kubeflow.org/v1/PyTorchJob.yaml", "interpreter-customizations/apps.kruise.io/v1alpha1/CloneSet.yaml", "examples/pytorchjob.yaml", "schema/karta.schema.json"]) {
+      assert.ok(files.has(f), `${f} is not in the package`);
+    }
+    assert.ok(![...files].some((f) => f.startsWith("test/") || f.startsWith("src/") || f.startsWith("dist/test/")), "tests or sources are packed");
+    assert.match(readFileSync(path.join(repoRoot, "LICENSE"), "utf8"), /Apache License\s+Version 2\.0, January 2004/);
+  });
+
+  test("the installed karta runs every README example", (t) => {
+    if (!installed) return t.skip(skipped);
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const all = examples(readme);
+    assert.ok(all.length > 10);
+    for (const example of all) {
+      const r = run("karta", words(example.command).slice(1), repoRoot);
+      const actual = (r.out + r.err).split("\n").filter((l) => l !== "");
+      assert.ok(r.code === 0 || r.code === 1, `${example.command}: exit code ${r.code}: ${r.err}`);
+      assert.ok(matches(actual, example.expected), `${example.command}: output differs:\n${actual.join("\n")}\n--- expected ---\n${example.expected.join("\n")}`);
+    }
+  });
+
+  test("outside the repository it uses its own bundled definitions and customizations, without a warning", (t) => {
+    if (!installed) return t.skip(skipped);
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "karta-elsewhere-"));
+    try {
+      writeFileSync(
+        path.join(elsewhere, "cloneset.yaml"),
+        "apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: web, namespace: shop}\nspec:\n  replicas: 4\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx\n          resources: {requests: {cpu: 250m}}\n",
+      );
+      const clone = run("karta", ["interpret", "--operation", "InterpretReplica", "--desired-file", "cloneset.yaml", "--show-layer"], elsewhere);
+      assert.equal(clone.code, 0, clone.err);
+      assert.equal(clone.err, "");
+      assert.match(clone.out, /^# layer: thirdparty\n---\n# \[1\/2\] replica:\n4\n/);
+      const pytorch = readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8");
+      writeFileSync(path.join(elsewhere, "job.yaml"), pytorch);
+      const inspect = run("karta", ["inspect", "-f", "job.yaml"], elsewhere);
+      assert.equal(inspect.code, 0, inspect.err);
+      assert.match(inspect.out, /\[definitions\/kubeflow\.org\/v1\/PyTorchJob\.yaml\]/);
+      const plugin = run("kubectl-karta", ["definitions", "list", "-o", "name"], elsewhere);
+      assert.equal(plugin.code, 0, plugin.err);
+      assert.match(plugin.out, /^PyTorchJob\.v1\.kubeflow\.org$/m);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
