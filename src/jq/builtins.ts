@@ -4,17 +4,20 @@
  */
 import { GenNative, INVALID_PATH, Native, ValueNative, invalidPath } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
-import { JqHalt, PathEmit, Stop, current, step } from "./runtime.js";
+import { JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, current, step } from "./runtime.js";
 import {
   JqObject,
   JqValue,
   PathComponent,
   add,
   cannotIterate,
+  checkArray,
   compare,
   contains,
   delpaths,
+  dumpShort,
   getpath,
+  index,
   isObject,
   isTruthy,
   lengthOf,
@@ -173,19 +176,98 @@ value("has", (v, k) => {
   throw new JqRuntimeError(`Cannot check whether ${typeOf(v)} has a ${typeOf(k)} key`);
 });
 value("contains", (v, b) => contains(v, b));
+/**
+ * `add`: jq's `reduce .[] as $x (null; . + $x)`, linear: once the sum is an array or object this
+ * builtin made, the next terms are appended to it in place instead of copying it per term.
+ */
+function addAll(items: Iterable<JqValue>): JqValue {
+  let acc: JqValue = null;
+  let mine = false;
+  for (const x of items) {
+    if (mine && x !== null) {
+      if (Array.isArray(acc) && Array.isArray(x)) {
+        checkArray(acc.length + x.length);
+        for (let i = 0; i < x.length; i++) acc.push(x[i]!);
+        continue;
+      }
+      if (isObject(acc) && isObject(x)) {
+        for (const k in x) setKey(acc, k, x[k]!);
+        continue;
+      }
+    }
+    const next = add(acc, x);
+    mine = next !== acc && next !== x && typeof next === "object" && next !== null;
+    acc = next;
+  }
+  return acc;
+}
 value("add", (v) => {
-  if (Array.isArray(v)) {
-    let acc: JqValue = null;
-    for (const x of v) acc = add(acc, x);
-    return acc;
-  }
-  if (isObject(v)) {
-    let acc: JqValue = null;
-    for (const k in v) acc = add(acc, v[k]!);
-    return acc;
-  }
+  if (Array.isArray(v)) return addAll(v);
+  if (isObject(v)) return addAll(Object.values(v));
   if (v === null) return null;
   throw cannotIterate(v);
+});
+/**
+ * `from_entries` as jq 1.7.1 defines it (the key from key, Key, name or Name, the first that is truthy,
+ * and it must be a string; the value from value, or Value when there is no "value"), built in place.
+ */
+value("from_entries", (v) => {
+  const out: JqObject = {};
+  const each = (x: JqValue): void => {
+    let key: JqValue = null;
+    const names = ["key", "Key", "name", "Name"];
+    for (let i = 0; i < names.length; i++) {
+      // `.key // .Key // ...`: an error in any but the last alternative counts as false.
+      let k: JqValue;
+      try {
+        k = index(x, names[i]);
+      } catch (e) {
+        if (i === names.length - 1 || !(e instanceof JqRuntimeError)) throw e;
+        continue;
+      }
+      key = k;
+      if (isTruthy(k)) break;
+    }
+    if (typeof key !== "string") throw new JqRuntimeError(`Cannot use ${typeOf(key)} (${dumpShort(key)}) as object key`);
+    let hasValue: boolean;
+    if (isObject(x)) hasValue = Object.prototype.hasOwnProperty.call(x, "value");
+    else if (x === null) hasValue = false;
+    else throw new JqRuntimeError(`Cannot check whether ${typeOf(x)} has a string key`);
+    setKey(out, key, index(x, hasValue ? "value" : "Value"));
+  };
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      step();
+      each(x);
+    }
+  } else if (isObject(v)) {
+    for (const k in v) {
+      step();
+      each(v[k]!);
+    }
+  } else {
+    throw cannotIterate(v);
+  }
+  return out;
+});
+/** `_flatten($depth)`: jq's reduce over `.[]`, appending in place. */
+value("_flatten", (v, depth) => {
+  const out: JqValue[] = [];
+  const into = (items: JqValue, d: JqValue): void => {
+    const each = (x: JqValue): void => {
+      step();
+      if (Array.isArray(x) && d !== 0) into(x, typeof d === "number" ? d - 1 : d);
+      else {
+        out.push(x);
+        if (out.length > MAX_ARRAY_LENGTH) checkArray(out.length);
+      }
+    };
+    if (Array.isArray(items)) for (const x of items) each(x);
+    else if (isObject(items)) for (const k in items) each(items[k]!);
+    else throw cannotIterate(items);
+  };
+  into(v, depth);
+  return out;
 });
 value("to_entries", (v) => {
   if (isObject(v)) return Object.keys(v).map((key) => ({ key, value: v[key]! }));

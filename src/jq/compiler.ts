@@ -305,6 +305,8 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
     case "Reduce": {
       const { source, each, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compile(node.init, scope, ctx);
+      // One pattern only: a `?//` alternative reruns the update on the same state.
+      if (node.patterns.length === 1 && carriesOwnership(node.update, ctx)) return compileOwningReduce(node, source, each, init, bodyScope, ctx);
       const update = compile(node.update, bodyScope, ctx);
       return (input, env, emit) =>
         init(input, env, (initial) => {
@@ -388,6 +390,40 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
     case "Object":
       return compileObject(node, scope, ctx);
   }
+}
+
+/**
+ * `reduce SOURCE as $x (INIT; PATH op RHS)` where the update carries its ownership set (see
+ * carriesOwnership): the state is copied once, then changed in place, so building an array or object
+ * of n entries is linear, as jq's reference counting makes it.
+ */
+function compileOwningReduce(
+  node: Extract<Node, { type: "Reduce" }>,
+  source: Gen,
+  each: Alternatives,
+  init: Gen,
+  bodyScope: Scope | null,
+  ctx: CompileContext,
+): Gen {
+  const update = compileAssign(node.update as Extract<Node, { type: "Assign" }>, bodyScope, ctx);
+  return (input, env, emit) =>
+    init(input, env, (initial) => {
+      let acc: JqValue = initial;
+      const owned = new Set<object>();
+      const r = source(input, env, (item) =>
+        each(item, env, emit, (benv) => {
+          step();
+          const state = acc;
+          acc = null;
+          return update(state, benv, (v) => {
+            acc = v;
+            return undefined;
+          }, owned);
+        }),
+      );
+      if (r) return r;
+      return emit(acc);
+    });
 }
 
 const identityGen: Gen = (input, _env, emit) => emit(input);
@@ -821,7 +857,14 @@ function compileAs(
 }
 
 // ---- assignment ----
-function compileAssign(node: Extract<Node, { type: "Assign" }>, scope: Scope | null, ctx: CompileContext): Gen {
+/**
+ * An assignment, given the set of containers it may change in place (`owned`): those it copied itself.
+ * Each output starts from its input; a container a user filter gets to see leaves the set, so no value
+ * a program can hold is ever changed. With `owned` from a `reduce`, its state is carried between steps.
+ */
+type AssignGen = (input: JqValue, env: Frame, emit: Emit, owned?: Set<object>) => Stop;
+
+function compileAssign(node: Extract<Node, { type: "Assign" }>, scope: Scope | null, ctx: CompileContext): AssignGen {
   const lhs = compilePath(node.left, scope, ctx);
   const rhs = compile(node.right, scope, ctx);
   const paths = (input: JqValue, env: Frame): PathComponent[][] => {
@@ -834,28 +877,33 @@ function compileAssign(node: Extract<Node, { type: "Assign" }>, scope: Scope | n
     return out;
   };
   if (node.op === "=") {
-    return (input, env, emit) =>
+    return (input, env, emit, shared) =>
       rhs(input, env, (v) => {
+        const owned = shared ?? new Set<object>();
         let acc = input;
-        for (const p of paths(input, env)) acc = setpath(acc, p, v);
+        for (const p of paths(input, env)) acc = setpath(acc, p, v, owned);
         return emit(acc);
       });
   }
   if (node.op === "|=") {
     // The first output of the update replaces the value; a path whose update is empty is deleted,
     // all such deletions at the end (jq 1.7.1's `_modify`).
-    return (input, env, emit) => {
+    return (input, env, emit, shared) => {
+      let owned = shared ?? new Set<object>();
       let acc = input;
       const deletions: PathComponent[][] = [];
       for (const p of paths(input, env)) {
         step();
         let first: { v: JqValue } | undefined;
         const token = {};
-        rhs(getpath(acc, p), env, (v) => {
+        const old = getpath(acc, p);
+        // The update may keep what it is given: from now on, nothing already copied is changed in place.
+        if (typeof old === "object" && old !== null && owned.has(old)) owned = renew(owned, shared);
+        rhs(old, env, (v) => {
           first = { v };
           return token;
         });
-        if (first) acc = setpath(acc, p, first.v);
+        if (first) acc = setpath(acc, p, first.v, owned);
         else deletions.push(p);
       }
       return emit(deletions.length ? delpaths(acc, deletions) : acc);
@@ -863,12 +911,91 @@ function compileAssign(node: Extract<Node, { type: "Assign" }>, scope: Scope | n
   }
   const op = node.op.slice(0, -1);
   const combine: (a: JqValue, b: JqValue) => JqValue = op === "//" ? (a, b) => (isTruthy(a) ? a : b) : BINARY[op]!;
-  return (input, env, emit) =>
+  return (input, env, emit, shared) =>
     rhs(input, env, (v) => {
+      let owned = shared ?? new Set<object>();
       let acc = input;
-      for (const p of paths(input, env)) acc = setpath(acc, p, combine(getpath(acc, p), v));
+      for (const p of paths(input, env)) {
+        const old = getpath(acc, p);
+        if (typeof old === "object" && old !== null && owned.has(old)) owned = renew(owned, shared);
+        acc = setpath(acc, p, combine(old, v), owned);
+      }
       return emit(acc);
     });
+}
+
+/** A fresh ownership set; a reduce's shared set is emptied in place, as its later steps hold it. */
+function renew(owned: Set<object>, shared: Set<object> | undefined): Set<object> {
+  if (owned === shared) {
+    owned.clear();
+    return owned;
+  }
+  return new Set();
+}
+
+/**
+ * Whether `reduce`'s update can carry its ownership set from step to step: an assignment whose right
+ * side cannot see the state (`.[$i] = $x`, `.[$k] += 1`, any `|=`), so the state it builds is held by
+ * the reduce alone. `=` and arithmetic updates also need a right side with exactly one output.
+ */
+function carriesOwnership(node: Node, ctx: CompileContext): boolean {
+  if (node.type !== "Assign") return false;
+  if (node.op === "|=") return true;
+  return !usesInput(node.right) && isSingle(node.right, ctx);
+}
+
+/** Whether a filter may read its input `.` (conservative: true for anything not listed). */
+function usesInput(node: Node): boolean {
+  switch (node.type) {
+    case "Literal":
+    case "Var":
+      return false;
+    case "Pipe":
+      return usesInput(node.left);
+    case "Index":
+      return usesInput(node.target) || usesInput(node.index);
+    case "Binary":
+    case "And":
+    case "Or":
+    case "Alternative":
+    case "Comma":
+      return usesInput(node.left) || usesInput(node.right);
+    case "Neg":
+      return usesInput(node.operand);
+    case "Array":
+      return node.body !== undefined && usesInput(node.body);
+    case "String":
+      return node.parts.some((p) => typeof p !== "string" && usesInput(p));
+    default:
+      return true;
+  }
+}
+
+/** Whether a filter has exactly one output whenever it does not raise (conservative). */
+function isSingle(node: Node, ctx: CompileContext): boolean {
+  switch (node.type) {
+    case "Literal":
+    case "Var":
+    case "Identity":
+    case "Array":
+    case "Format":
+      return true;
+    case "Pipe":
+    case "Binary":
+    case "And":
+    case "Or":
+      return isSingle(node.left, ctx) && isSingle(node.right, ctx);
+    case "Index":
+      return isSingle(node.target, ctx) && isSingle(node.index, ctx);
+    case "Neg":
+      return isSingle(node.operand, ctx);
+    case "String":
+      return node.parts.every((p) => typeof p === "string" || isSingle(p, ctx));
+    case "Object":
+      return node.entries.every((e) => isSingle(e.key, ctx) && (!e.value || isSingle(e.value, ctx)));
+    default:
+      return false;
+  }
 }
 
 // ---- path mode ----
