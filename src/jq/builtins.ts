@@ -31,6 +31,7 @@ import {
 import { explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { applyFormat } from "./native/formats.js";
 import { matchRegex } from "./native/regex.js";
+import { erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn } from "./native/math.js";
 import { gmtime, localtime, mktime, strflocaltime, strftime, strptime } from "./native/dates.js";
 
 const natives = new Map<string, Native>();
@@ -56,15 +57,18 @@ value("type", (v) => typeOf(v));
 value("infinite", () => Infinity);
 value("nan", () => NaN);
 value("isinfinite", (v) => {
-  if (typeof v !== "number") throw typeError(v, "number required");
+  // jq 1.7.1: false for anything that is not a number (null | isnan is false).
+  if (typeof v !== "number") return false;
   return v === Infinity || v === -Infinity;
 });
 value("isnan", (v) => {
-  if (typeof v !== "number") throw typeError(v, "number required");
+  // jq 1.7.1: false for anything that is not a number (null | isnan is false).
+  if (typeof v !== "number") return false;
   return v !== v;
 });
 value("isnormal", (v) => {
-  if (typeof v !== "number") throw typeError(v, "number required");
+  // jq 1.7.1: false for anything that is not a number (null | isnan is false).
+  if (typeof v !== "number") return false;
   return isFinite(v) && v !== 0 && Math.abs(v) >= 2.2250738585072014e-308;
 });
 value("now", () => Date.now() / 1000);
@@ -668,12 +672,14 @@ const MATH1: Record<string, (x: number) => number> = {
   log2: Math.log2,
   log10: Math.log10,
   log1p: Math.log1p,
-  logb: (x) => (x === 0 ? -Infinity : isFinite(x) ? Math.floor(Math.log2(Math.abs(x))) : Math.abs(x)),
-  significand: (x) => {
-    if (x === 0 || !isFinite(x)) return x;
-    const [m] = frexp(x);
-    return m * 2;
-  },
+  logb,
+  significand,
+  erf,
+  erfc,
+  j0,
+  j1,
+  y0,
+  y1,
   gamma: lgamma,
   lgamma,
   tgamma,
@@ -696,7 +702,9 @@ value("modf", (v) => {
   const x = num(v);
   if (!isFinite(x)) return x !== x ? [NaN, NaN] : [0 * Math.sign(x), x];
   const i = Math.trunc(x);
-  return [x - i, i];
+  const f = x - i;
+  // The fraction keeps the sign of x, also when it is zero (-3 gives [-0, -3]).
+  return [f === 0 && (x < 0 || Object.is(x, -0)) ? -0 : f, i];
 });
 value("lgamma_r", (v) => {
   const x = num(v);
@@ -708,13 +716,17 @@ const MATH2: Record<string, (a: number, b: number) => number> = {
   fmin: (a, b) => (a !== a ? b : b !== b ? a : Math.min(a, b)),
   fmax: (a, b) => (a !== a ? b : b !== b ? a : Math.max(a, b)),
   fmod: (a, b) => a % b,
-  fdim: (a, b) => (a - b > 0 ? a - b : 0),
+  fdim,
   copysign: (a, b) => Math.abs(a) * (b < 0 || Object.is(b, -0) ? -1 : 1),
   hypot: Math.hypot,
-  ldexp: (a, b) => a * Math.pow(2, Math.trunc(b)),
-  scalb: (a, b) => a * Math.pow(2, b),
-  scalbln: (a, b) => a * Math.pow(2, Math.trunc(b)),
-  drem: (a, b) => a - b * roundHalfEven(a / b),
+  ldexp,
+  // scalb takes a double exponent: a fractional one is NaN in glibc.
+  scalb: (a, b) => (Number.isInteger(b) || !Number.isFinite(b) ? (b === Infinity ? a * Infinity : b === -Infinity ? a * 0 : ldexp(a, b)) : NaN),
+  scalbln: ldexp,
+  drem: remainder,
+  remainder,
+  jn,
+  yn,
   nextafter,
   nexttoward: nextafter,
 };
@@ -727,21 +739,6 @@ function roundHalfEven(x: number): number {
   return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-function frexp(x: number): [number, number] {
-  if (x === 0 || !isFinite(x) || x !== x) return [x, 0];
-  let e = Math.max(-1073, Math.floor(Math.log2(Math.abs(x))) + 1);
-  let m = x * Math.pow(2, -e);
-  while (Math.abs(m) < 0.5) {
-    m *= 2;
-    e--;
-  }
-  while (Math.abs(m) >= 1) {
-    m /= 2;
-    e++;
-  }
-  return [m, e];
-}
-
 // Lanczos approximation (g = 7), accurate to about 15 digits.
 const LANCZOS = [
   0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
@@ -749,7 +746,8 @@ const LANCZOS = [
 ];
 function tgamma(x: number): number {
   if (x !== x) return NaN;
-  if (x === Infinity) return Infinity;
+  if (x === 0) return 1 / x;
+  if (x === Infinity || x > 171.7) return Infinity;
   if (Number.isInteger(x) && x <= 0) return NaN;
   if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * tgamma(1 - x));
   if (Number.isInteger(x) && x <= 171) {

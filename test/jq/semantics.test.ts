@@ -129,3 +129,57 @@ describe("issue 13 item 4: every path that grows an array hits the array limit",
     assert.deepEqual(outputs(".[16777215] = 1 | length", []), ["16777216"]);
   });
 });
+
+describe("class 4: number builtins on subnormals, zeros, infinities and NaN", () => {
+  test("no hang on subnormals", () => {
+    assert.deepEqual(outputs("5e-324 | significand, logb, frexp, ldexp(.; 1074)"), ["1", "-1074", "[0.5,-1073]", "1"]);
+    assert.deepEqual(outputs("[2.2250738585072014e-308, 1e-310] | map(significand, logb)"), ["[1,-1022,1.1505236063118787,-1030]"]);
+    assert.equal(one("[1e-310 | frexp | .[0] * pow(2; .[1])]"), "[1e-310]");
+  });
+  test("isnan, isinfinite and isnormal are false for non-numbers", () => {
+    assert.equal(one("[null, \"a\", [], {}, true] | map(isnan, isinfinite, isnormal) | unique"), "[false]");
+    assert.equal(one("[nan, infinite, -infinite, 0, 5e-324, 1] | map(isnormal)"), "[false,false,false,false,false,true]");
+    assert.equal(one("[nan, infinite, -infinite, 1] | map(isinfinite)"), "[false,true,true,false]");
+  });
+  test("fdim, fmin, fmax, fmod, remainder with NaN and infinities", () => {
+    assert.equal(one("[fdim(1; nan), fdim(nan; 1)] | map(isnan)"), "[true,true]");
+    assert.equal(one("[fdim(3; 1), fdim(1; 3), fmin(nan; 2), fmax(2; nan), fmod(7; -3), fmod(-7; 3)]"), "[2,0,2,2,1,-1]");
+    assert.equal(one("[remainder(5; 3), remainder(-7; 2), remainder(7.5; 2), drem(6; 4), remainder(1; infinite)]"), "[-1,1,-0.5,-2,1]");
+    assert.equal(one("[remainder(infinite; 1), remainder(1; 0), fmod(1; 0)] | map(isnan)"), "[true,true,true]");
+    assert.equal(one("[-0 | remainder(.; 1), modf[0], trunc, round]"), "[-0,-0,-0,-0]");
+  });
+  test("ldexp, scalb, scalbln and logb at the ends of the range", () => {
+    assert.equal(one("[ldexp(1; -1074), ldexp(1; 1023), ldexp(1; 1024), scalbln(3; 2), scalb(1; 2)]"), "[5e-324,8.98846567431158e+307,1.7976931348623157e+308,12,4]");
+    assert.equal(one("[0, infinite, -infinite] | map(logb)"), "[-1.7976931348623157e+308,1.7976931348623157e+308,1.7976931348623157e+308]");
+    assert.equal(one("[scalb(1; 2.5)] | map(isnan)"), "[true]");
+  });
+  test("gamma functions at zero and beyond overflow", () => {
+    assert.equal(one("[0, -0, 1000, 5 | tgamma]"), "[1.7976931348623157e+308,-1.7976931348623157e+308,1.7976931348623157e+308,24]");
+    assert.equal(one("[1000 | tgamma, lgamma] | map(isinfinite)"), "[true,false]");
+  });
+});
+
+describe("class 5: the libm functions of jq 1.7.1 on glibc", () => {
+  // Values from glibc (what jq 1.7.1 prints), rounded to 12 digits.
+  const r12 = (program: string) => one(`[${program}] | map(. * 1e12 | round / 1e12)`);
+  test("erf and erfc", () => {
+    assert.equal(r12("1, -0.7, 3.5 | erf"), "[0.84270079295,-0.677801193837,0.999999256902]");
+    assert.equal(r12("1, 3.5, 10, -1 | erfc"), "[0.15729920705,7.43098e-07,0,1.84270079295]");
+  });
+  test("Bessel functions of the first and second kind", () => {
+    assert.equal(r12("1, 10, 30 | j0"), "[0.765197686558,-0.245935764451,-0.086367983581]");
+    assert.equal(r12("1, 10, 30 | j1"), "[0.440050585745,0.043472746169,-0.118751062617]");
+    assert.equal(r12("1, 10, 30 | y0"), "[0.088256964216,0.055671167284,-0.117295731687]");
+    assert.equal(r12("1, 10, 30 | y1"), "[-0.7812128213,0.249015424207,0.084425570662]");
+    assert.equal(r12("jn(2; 1.5), jn(5; 30), jn(-3; 2), yn(2; 1.5), yn(3; 40)"), "[0.232087672144,-0.143240295512,-0.128943249474,-0.932193759763,-0.006829103413]");
+    assert.equal(one("[0 | j0, j1, y0, y1]"), "[1,0,-1.7976931348623157e+308,-1.7976931348623157e+308]");
+  });
+  test("every libm name of jq 1.7.1 is a builtin", () => {
+    const names = "acos acosh asin asinh atan atanh cbrt ceil cos cosh erf erfc exp exp10 exp2 expm1 fabs floor gamma j0 j1 lgamma log log10 log1p log2 logb nearbyint pow10 rint round significand sin sinh sqrt tan tanh tgamma trunc y0 y1";
+    for (const n of names.split(" ")) assert.doesNotThrow(() => compileJq(`1 | ${n}`).run(null), n);
+    for (const n of "atan2 copysign drem fdim fmax fmin fmod hypot jn ldexp nextafter nexttoward pow remainder scalb scalbln yn".split(" ")) {
+      assert.doesNotThrow(() => compileJq(`${n}(1; 2)`).run(null), n);
+    }
+    assert.equal(one("fma(2; 3; 4)"), "10");
+  });
+});
