@@ -1192,7 +1192,9 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       break;
   }
   const gen = compile(node, scope, ctx);
-  return (input, _path, env, emit) => gen(input, env, (v) => emit(INVALID_PATH, v));
+  // As jq: a value that is the very value at the current path (`. as $x | path($x | .[0])`, `tostring`
+  // of a string) keeps the path; any other value is a path only by mistake.
+  return (input, path, env, emit) => gen(input, env, (v) => emit(Object.is(v, input) ? path : INVALID_PATH, v));
 }
 
 function compileCallPath(node: Extract<Node, { type: "Call" }>, scope: Scope | null, ctx: CompileContext): PathGen {
@@ -1228,7 +1230,9 @@ function compileCallPath(node: Extract<Node, { type: "Call" }>, scope: Scope | n
     return (input, path, env, emit) => pathImpl(input, path, args.map((code) => ({ code, env })), emit);
   }
   const gen = compileCall(node, scope, ctx);
-  return (input, _path, env, emit) => gen(input, env, (v) => emit(INVALID_PATH, v));
+  // As jq: a value that is the very value at the current path (`. as $x | path($x | .[0])`, `tostring`
+  // of a string) keeps the path; any other value is a path only by mistake.
+  return (input, path, env, emit) => gen(input, env, (v) => emit(Object.is(v, input) ? path : INVALID_PATH, v));
 }
 
 // ---- single-valued fast path ----

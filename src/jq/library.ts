@@ -63,7 +63,7 @@ def transpose: if . == [] then [] else . as $in | (map(length) | max) as $max
 def indices($i): if type == "array" and ($i|type) == "array" then .[$i]
   elif type == "array" then .[[$i]]
   elif type == "string" and ($i|type) == "string" then _strindices($i)
-  else .[[$i]] end;
+  else .[$i] end;
 def index($i): indices($i) | .[0];
 def rindex($i): indices($i) | .[-1:][0];
 def IN(s): any(s == .; .);

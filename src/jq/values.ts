@@ -245,7 +245,8 @@ export function index(t: unknown, k: unknown): JqValue {
   if (typeof k === "number") {
     if (Array.isArray(t)) {
       if (k !== k) return null;
-      let i = Math.floor(k);
+      // jq converts the index to an int: truncation toward zero (`.[-2.8]` is `.[-2]`).
+      let i = Math.trunc(k);
       if (i < 0) i += t.length;
       const v = t[i];
       return v === undefined ? null : v;
@@ -255,6 +256,8 @@ export function index(t: unknown, k: unknown): JqValue {
   }
   if (isObject(k) && (Array.isArray(t) || typeof t === "string" || t === null)) {
     if (!("start" in k) && !("end" in k)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with object`);
+    // jq reads both keys; a missing one is not null.
+    if (!("start" in k) || !("end" in k)) throw new JqRuntimeError("Array/string slice indices must be integers");
     return slice(t, k["start"] ?? null, k["end"] ?? null);
   }
   if (Array.isArray(k) && Array.isArray(t)) return arrayIndices(t, k);
@@ -264,7 +267,7 @@ export function index(t: unknown, k: unknown): JqValue {
 
 /** Positions where the array `sub` occurs in `t` (jq's `_indices` on arrays). */
 export function arrayIndices(t: JqValue[], sub: JqValue[]): JqValue {
-  if (sub.length === 0) return null;
+  if (sub.length === 0) return [];
   const out: number[] = [];
   for (let i = 0; i + sub.length <= t.length; i++) {
     let ok = true;
@@ -282,7 +285,7 @@ export function arrayIndices(t: JqValue[], sub: JqValue[]): JqValue {
 /** Resolves slice bounds against a length as jq does: start truncated, a fractional end rounded up, clamped. */
 export function sliceBounds(len: number, from: unknown, to: unknown): [number, number] {
   if ((from !== null && typeof from !== "number") || (to !== null && typeof to !== "number")) {
-    throw new JqRuntimeError("Start and end indices of an array slice must be numbers");
+    throw new JqRuntimeError("Array/string slice indices must be integers");
   }
   let s = from === null ? 0 : (from as number);
   let e = to === null ? len : (to as number);

@@ -183,3 +183,29 @@ describe("class 5: the libm functions of jq 1.7.1 on glibc", () => {
     assert.equal(one("fma(2; 3; 4)"), "10");
   });
 });
+
+describe("class 7: indexing edge cases", () => {
+  test("a fractional index truncates toward zero (jq converts it to an int)", () => {
+    assert.deepEqual(outputs(".[-2.8], .[2.9], .[-0.5], .[1e10], .[-1e10], .[nan]", [0, 1, 2]), ["1", "2", "0", "null", "null", "null"]);
+  });
+  test("an object index is a slice only with both start and end", () => {
+    assert.match(failure('.[{"start":1}]', [0, 1, 2]), /slice indices must be integers/);
+    assert.equal(one('.[{"start":1,"end":null}]', [0, 1, 2]), "[1,2]");
+    assert.match(failure('.[1:"a"]', [0, 1, 2]), /Array\/string slice indices must be integers/);
+  });
+  test("indices of an empty array, and of anything in null", () => {
+    assert.equal(one(".[[]]", [1, 2]), "[]");
+    assert.equal(one("indices([])", [1, 2]), "[]");
+    assert.equal(one("null | indices(0)"), "null");
+    assert.equal(one("null | index(0)"), "null");
+    assert.deepEqual(outputs("indices(1), indices([1,2])", [1, 2, 1, 2]), ["[0,2]", "[0,2]"]);
+  });
+  test("a value identical to the one at the current path keeps the path (jq's path_intact)", () => {
+    assert.equal(one(". as $x | path($x | .[0])", [5]), "[0]");
+    assert.match(failure("[9] as $x | path($x | .[0])", [5]), /Invalid path expression near attempt to access element 0 of \[9\]/);
+    assert.match(failure("path(. = .x)", { x: 1 }), /Invalid path expression with result 1/);
+    assert.equal(one("null | path(. = .x)"), "[]");
+    assert.equal(one('path(.a | tostring)', { a: "s" }), '["a"]');
+    assert.equal(one("1 | path(1)"), "[]");
+  });
+});
