@@ -55,6 +55,11 @@ export function benchObject(): any {
         { name: "driver", spec: template(8).spec },
         { name: "loader", spec: template(0).spec },
       ],
+      // RayCluster-style groups, for the instanceIdPath expression of the bundled RayCluster Karta.
+      workerGroupSpecs: [
+        { groupName: "gpu-group", replicas: 2, template: { spec: { containers: [{ name: "ray-worker" }] } } },
+        { groupName: "cpu-group", replicas: 4, template: { spec: { containers: [{ name: "ray-worker" }] } } },
+      ],
     },
     status: {
       conditions: [
@@ -84,7 +89,39 @@ export const EXPRESSIONS: { expr: string; plain: boolean; hand: (o: any) => unkn
     plain: false,
     hand: (o) => o.status.conditions.filter((c: any) => c.type === "Ready").map((c: any) => c.status),
   },
+  // The bundled RayCluster's instanceIdPath: `?` after an iteration (try) on the hot path.
+  { expr: ".spec.workerGroupSpecs[]?.groupName", plain: false, hand: (o) => (o.spec.workerGroupSpecs ?? []).map((g: any) => g.groupName ?? null) },
 ];
+
+/** Updates over 100,000 elements, each with the hand-written JS that computes the same. */
+export const UPDATES: { expr: string; input: () => unknown; hand: (v: any) => unknown }[] = [
+  { expr: ".[] = 1", input: () => numbers(), hand: (a: number[]) => a.map(() => 1) },
+  { expr: ".[] |= . + 1", input: () => numbers(), hand: (a: number[]) => a.map((x) => x + 1) },
+  { expr: ".[] += 1", input: () => numbers(), hand: (a: number[]) => a.map((x) => x + 1) },
+  { expr: "del(.[] | select(. % 2 == 0))", input: () => numbers(), hand: (a: number[]) => a.filter((x) => x % 2 !== 0) },
+  { expr: "to_entries | map(.value += 1) | from_entries", input: () => keyed(), hand: (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v + 1])) },
+  { expr: "reduce range(length) as $i (.; .[$i] = $i)", input: () => numbers(), hand: (a: number[]) => { const r = a.slice(); for (let i = 0; i < r.length; i++) r[i] = i; return r; } },
+];
+const UPDATE_SIZE = 100_000;
+function numbers(): number[] {
+  return Array.from({ length: UPDATE_SIZE }, (_x, i) => i);
+}
+function keyed(): Record<string, number> {
+  return Object.fromEntries(Array.from({ length: UPDATE_SIZE }, (_x, i) => [`k${i}`, i]));
+}
+
+/** Updates of 100,000 elements (ratio: karta / hand-written JS); each must be linear in the size touched. */
+export function benchUpdates(ms = 300): BenchResult[] {
+  const results: BenchResult[] = [];
+  for (const { expr, input, hand } of UPDATES) {
+    const value = input();
+    const ours = compileJq(expr, { limits: { maxSteps: 1e9 } });
+    const oursOps = opsPerSecond(() => ours.run(value), ms);
+    const handOps = opsPerSecond(() => hand(value), ms);
+    results.push({ name: `karta ${expr} (${UPDATE_SIZE} elements)`, opsPerSec: oursOps, baseline: "hand-written", ratio: oursOps / handOps, note: `${(1000 / oursOps).toFixed(1)} ms per run` });
+  }
+  return results;
+}
 
 export function benchExpressions(ms = 300): BenchResult[] {
   const obj = benchObject();

@@ -4,7 +4,7 @@ import { benchCompile } from "./compile.js";
 import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
-import { benchExpressions, benchStream } from "./jq.js";
+import { benchExpressions, benchStream, benchUpdates } from "./jq.js";
 import { benchValidate } from "./validate.js";
 
 const only = process.argv[2];
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     printTable("jq engine: evaluations per second on a ~5 KB PyTorchJob (ratio: karta / baseline)", benchExpressions());
     printTable("karta jq over a 100,000-pod JSONL stream (ratio: baseline time / karta time)", benchStream());
   }
+  if (!only || only === "jq" || only === "jq-updates") printTable("jq engine: updates over 100,000 elements (ratio: karta / hand-written JS)", benchUpdates());
   if (!only || only === "validate") {
     printTable("karta validate: the published catalog", benchValidate());
   }

@@ -63,6 +63,11 @@ export interface TryNode extends NodeBase {
   handler?: Node;
   /** True when written as postfix `?` rather than `try`. */
   postfix?: boolean;
+  /**
+   * Postfix `?` right after an access (`.a?`, `.[e]?`, `.[a:b]?`, `.[]?`): as in jq, it covers that one
+   * access only (jq's INDEX_OPT/EACH_OPT); the target and the key expression still raise.
+   */
+  access?: boolean;
 }
 export interface PipeNode extends NodeBase {
   type: "Pipe";

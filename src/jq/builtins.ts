@@ -4,17 +4,20 @@
  */
 import { GenNative, INVALID_PATH, Native, ValueNative, invalidPath } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
-import { JqHalt, PathEmit, Stop, current, step } from "./runtime.js";
+import { JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, current, step } from "./runtime.js";
 import {
   JqObject,
   JqValue,
   PathComponent,
   add,
   cannotIterate,
+  checkArray,
   compare,
   contains,
   delpaths,
+  dumpShort,
   getpath,
+  index,
   isObject,
   isTruthy,
   lengthOf,
@@ -28,6 +31,7 @@ import {
 import { explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { applyFormat } from "./native/formats.js";
 import { matchRegex } from "./native/regex.js";
+import { erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn } from "./native/math.js";
 import { gmtime, localtime, mktime, strflocaltime, strftime, strptime } from "./native/dates.js";
 
 const natives = new Map<string, Native>();
@@ -53,15 +57,18 @@ value("type", (v) => typeOf(v));
 value("infinite", () => Infinity);
 value("nan", () => NaN);
 value("isinfinite", (v) => {
-  if (typeof v !== "number") throw typeError(v, "number required");
+  // jq 1.7.1: false for anything that is not a number (null | isnan is false).
+  if (typeof v !== "number") return false;
   return v === Infinity || v === -Infinity;
 });
 value("isnan", (v) => {
-  if (typeof v !== "number") throw typeError(v, "number required");
+  // jq 1.7.1: false for anything that is not a number (null | isnan is false).
+  if (typeof v !== "number") return false;
   return v !== v;
 });
 value("isnormal", (v) => {
-  if (typeof v !== "number") throw typeError(v, "number required");
+  // jq 1.7.1: false for anything that is not a number (null | isnan is false).
+  if (typeof v !== "number") return false;
   return isFinite(v) && v !== 0 && Math.abs(v) >= 2.2250738585072014e-308;
 });
 value("now", () => Date.now() / 1000);
@@ -173,19 +180,98 @@ value("has", (v, k) => {
   throw new JqRuntimeError(`Cannot check whether ${typeOf(v)} has a ${typeOf(k)} key`);
 });
 value("contains", (v, b) => contains(v, b));
+/**
+ * `add`: jq's `reduce .[] as $x (null; . + $x)`, linear: once the sum is an array or object this
+ * builtin made, the next terms are appended to it in place instead of copying it per term.
+ */
+function addAll(items: Iterable<JqValue>): JqValue {
+  let acc: JqValue = null;
+  let mine = false;
+  for (const x of items) {
+    if (mine && x !== null) {
+      if (Array.isArray(acc) && Array.isArray(x)) {
+        checkArray(acc.length + x.length);
+        for (let i = 0; i < x.length; i++) acc.push(x[i]!);
+        continue;
+      }
+      if (isObject(acc) && isObject(x)) {
+        for (const k in x) setKey(acc, k, x[k]!);
+        continue;
+      }
+    }
+    const next = add(acc, x);
+    mine = next !== acc && next !== x && typeof next === "object" && next !== null;
+    acc = next;
+  }
+  return acc;
+}
 value("add", (v) => {
-  if (Array.isArray(v)) {
-    let acc: JqValue = null;
-    for (const x of v) acc = add(acc, x);
-    return acc;
-  }
-  if (isObject(v)) {
-    let acc: JqValue = null;
-    for (const k in v) acc = add(acc, v[k]!);
-    return acc;
-  }
+  if (Array.isArray(v)) return addAll(v);
+  if (isObject(v)) return addAll(Object.values(v));
   if (v === null) return null;
   throw cannotIterate(v);
+});
+/**
+ * `from_entries` as jq 1.7.1 defines it (the key from key, Key, name or Name, the first that is truthy,
+ * and it must be a string; the value from value, or Value when there is no "value"), built in place.
+ */
+value("from_entries", (v) => {
+  const out: JqObject = {};
+  const each = (x: JqValue): void => {
+    let key: JqValue = null;
+    const names = ["key", "Key", "name", "Name"];
+    for (let i = 0; i < names.length; i++) {
+      // `.key // .Key // ...`: an error in any but the last alternative counts as false.
+      let k: JqValue;
+      try {
+        k = index(x, names[i]);
+      } catch (e) {
+        if (i === names.length - 1 || !(e instanceof JqRuntimeError)) throw e;
+        continue;
+      }
+      key = k;
+      if (isTruthy(k)) break;
+    }
+    if (typeof key !== "string") throw new JqRuntimeError(`Cannot use ${typeOf(key)} (${dumpShort(key)}) as object key`);
+    let hasValue: boolean;
+    if (isObject(x)) hasValue = Object.prototype.hasOwnProperty.call(x, "value");
+    else if (x === null) hasValue = false;
+    else throw new JqRuntimeError(`Cannot check whether ${typeOf(x)} has a string key`);
+    setKey(out, key, index(x, hasValue ? "value" : "Value"));
+  };
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      step();
+      each(x);
+    }
+  } else if (isObject(v)) {
+    for (const k in v) {
+      step();
+      each(v[k]!);
+    }
+  } else {
+    throw cannotIterate(v);
+  }
+  return out;
+});
+/** `_flatten($depth)`: jq's reduce over `.[]`, appending in place. */
+value("_flatten", (v, depth) => {
+  const out: JqValue[] = [];
+  const into = (items: JqValue, d: JqValue): void => {
+    const each = (x: JqValue): void => {
+      step();
+      if (Array.isArray(x) && d !== 0) into(x, typeof d === "number" ? d - 1 : d);
+      else {
+        out.push(x);
+        if (out.length > MAX_ARRAY_LENGTH) checkArray(out.length);
+      }
+    };
+    if (Array.isArray(items)) for (const x of items) each(x);
+    else if (isObject(items)) for (const k in items) each(items[k]!);
+    else throw cannotIterate(items);
+  };
+  into(v, depth);
+  return out;
 });
 value("to_entries", (v) => {
   if (isObject(v)) return Object.keys(v).map((key) => ({ key, value: v[key]! }));
@@ -586,12 +672,14 @@ const MATH1: Record<string, (x: number) => number> = {
   log2: Math.log2,
   log10: Math.log10,
   log1p: Math.log1p,
-  logb: (x) => (x === 0 ? -Infinity : isFinite(x) ? Math.floor(Math.log2(Math.abs(x))) : Math.abs(x)),
-  significand: (x) => {
-    if (x === 0 || !isFinite(x)) return x;
-    const [m] = frexp(x);
-    return m * 2;
-  },
+  logb,
+  significand,
+  erf,
+  erfc,
+  j0,
+  j1,
+  y0,
+  y1,
   gamma: lgamma,
   lgamma,
   tgamma,
@@ -614,7 +702,9 @@ value("modf", (v) => {
   const x = num(v);
   if (!isFinite(x)) return x !== x ? [NaN, NaN] : [0 * Math.sign(x), x];
   const i = Math.trunc(x);
-  return [x - i, i];
+  const f = x - i;
+  // The fraction keeps the sign of x, also when it is zero (-3 gives [-0, -3]).
+  return [f === 0 && (x < 0 || Object.is(x, -0)) ? -0 : f, i];
 });
 value("lgamma_r", (v) => {
   const x = num(v);
@@ -626,13 +716,17 @@ const MATH2: Record<string, (a: number, b: number) => number> = {
   fmin: (a, b) => (a !== a ? b : b !== b ? a : Math.min(a, b)),
   fmax: (a, b) => (a !== a ? b : b !== b ? a : Math.max(a, b)),
   fmod: (a, b) => a % b,
-  fdim: (a, b) => (a - b > 0 ? a - b : 0),
+  fdim,
   copysign: (a, b) => Math.abs(a) * (b < 0 || Object.is(b, -0) ? -1 : 1),
   hypot: Math.hypot,
-  ldexp: (a, b) => a * Math.pow(2, Math.trunc(b)),
-  scalb: (a, b) => a * Math.pow(2, b),
-  scalbln: (a, b) => a * Math.pow(2, Math.trunc(b)),
-  drem: (a, b) => a - b * roundHalfEven(a / b),
+  ldexp,
+  // scalb takes a double exponent: a fractional one is NaN in glibc.
+  scalb: (a, b) => (Number.isInteger(b) || !Number.isFinite(b) ? (b === Infinity ? a * Infinity : b === -Infinity ? a * 0 : ldexp(a, b)) : NaN),
+  scalbln: ldexp,
+  drem: remainder,
+  remainder,
+  jn,
+  yn,
   nextafter,
   nexttoward: nextafter,
 };
@@ -645,21 +739,6 @@ function roundHalfEven(x: number): number {
   return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-function frexp(x: number): [number, number] {
-  if (x === 0 || !isFinite(x) || x !== x) return [x, 0];
-  let e = Math.max(-1073, Math.floor(Math.log2(Math.abs(x))) + 1);
-  let m = x * Math.pow(2, -e);
-  while (Math.abs(m) < 0.5) {
-    m *= 2;
-    e--;
-  }
-  while (Math.abs(m) >= 1) {
-    m /= 2;
-    e++;
-  }
-  return [m, e];
-}
-
 // Lanczos approximation (g = 7), accurate to about 15 digits.
 const LANCZOS = [
   0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
@@ -667,7 +746,8 @@ const LANCZOS = [
 ];
 function tgamma(x: number): number {
   if (x !== x) return NaN;
-  if (x === Infinity) return Infinity;
+  if (x === 0) return 1 / x;
+  if (x === Infinity || x > 171.7) return Infinity;
   if (Number.isInteger(x) && x <= 0) return NaN;
   if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * tgamma(1 - x));
   if (Number.isInteger(x) && x <= 171) {

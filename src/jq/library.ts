@@ -29,10 +29,6 @@ def datesub(u; n): . - n;
 def del(f): delpaths([path(f)]);
 # As jq 1.7.1 documents it: null and booleans sort below 0, so they fail to negate.
 def abs: if . < 0 then - . else . end;
-# jq 1.7.1 reads the key from key, Key, name or Name (a key that is not a string fails) and the
-# value from value or Value.
-def from_entries: reduce .[] as $x ({};
-  . + { ($x | .key // .Key // .name // .Name): ($x | if has("value") then .value else .Value end) });
 def with_entries(f): to_entries | map(f) | from_entries;
 def paths: path(..) | select(length > 0);
 def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
@@ -56,7 +52,6 @@ def sort_by(f): _sort_by_impl(map([f]));
 def group_by(f): _group_by_impl(map([f]));
 def flatten: _flatten(-1);
 def flatten($x): if $x < 0 then error("flatten depth must not be negative") else _flatten($x) end;
-def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then . + ($i | _flatten($x - 1)) else . + [$i] end);
 def join($x): reduce .[] as $i (null;
   (if . == null then "" else . + $x end) +
   ($i | if . == null then "" elif type == "boolean" or type == "number" then tojson else . end))
@@ -68,7 +63,7 @@ def transpose: if . == [] then [] else . as $in | (map(length) | max) as $max
 def indices($i): if type == "array" and ($i|type) == "array" then .[$i]
   elif type == "array" then .[[$i]]
   elif type == "string" and ($i|type) == "string" then _strindices($i)
-  else .[[$i]] end;
+  else .[$i] end;
 def index($i): indices($i) | .[0];
 def rindex($i): indices($i) | .[-1:][0];
 def IN(s): any(s == .; .);

@@ -213,33 +213,43 @@ class Parser {
 
   /** A term with its suffixes (`.a`, `[e]`, `[]`, `?`), and when allowed, `as $p | body`. */
   private parsePostfix(allowAs: boolean): Node {
-    const start = this.peek().start;
+    const first = this.peek();
+    const start = first.start;
+    // Whether the term so far ends with an access (`.a`, `."a"`, `[e]`, `[]`, `[a:b]`) that a `?` covers alone.
+    let access = first.kind === "field" || (first.kind === "op" && first.value === "." && this.peek(1).kind === "string");
     let term = this.parsePrimary();
     for (;;) {
       const t = this.peek();
       if (t.kind === "field") {
         this.next();
         term = { type: "Index", target: term, index: lit(t.value, t), span: this.span(start) };
+        access = true;
         continue;
       }
       if (t.kind === "op" && t.value === "." && this.peek(1).kind === "string") {
         this.next();
         const key = this.parseStringToken(this.next(), undefined);
         term = { type: "Index", target: term, index: key, span: this.span(start) };
+        access = true;
         continue;
       }
       if (t.kind === "op" && t.value === "." && this.isOp("[", 1)) {
         this.next();
         term = this.parseBracketSuffix(term, start);
+        access = true;
         continue;
       }
       if (t.kind === "op" && t.value === "[") {
         term = this.parseBracketSuffix(term, start);
+        access = true;
         continue;
       }
       if (t.kind === "op" && t.value === "?") {
         this.next();
-        term = { type: "Try", body: term, postfix: true, span: this.span(start) };
+        term = access
+          ? { type: "Try", body: term, postfix: true, access: true, span: this.span(start) }
+          : { type: "Try", body: term, postfix: true, span: this.span(start) };
+        access = false;
         continue;
       }
       break;

@@ -245,7 +245,8 @@ export function index(t: unknown, k: unknown): JqValue {
   if (typeof k === "number") {
     if (Array.isArray(t)) {
       if (k !== k) return null;
-      let i = Math.floor(k);
+      // jq converts the index to an int: truncation toward zero (`.[-2.8]` is `.[-2]`).
+      let i = Math.trunc(k);
       if (i < 0) i += t.length;
       const v = t[i];
       return v === undefined ? null : v;
@@ -255,6 +256,8 @@ export function index(t: unknown, k: unknown): JqValue {
   }
   if (isObject(k) && (Array.isArray(t) || typeof t === "string" || t === null)) {
     if (!("start" in k) && !("end" in k)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with object`);
+    // jq reads both keys; a missing one is not null.
+    if (!("start" in k) || !("end" in k)) throw new JqRuntimeError("Array/string slice indices must be integers");
     return slice(t, k["start"] ?? null, k["end"] ?? null);
   }
   if (Array.isArray(k) && Array.isArray(t)) return arrayIndices(t, k);
@@ -264,7 +267,7 @@ export function index(t: unknown, k: unknown): JqValue {
 
 /** Positions where the array `sub` occurs in `t` (jq's `_indices` on arrays). */
 export function arrayIndices(t: JqValue[], sub: JqValue[]): JqValue {
-  if (sub.length === 0) return null;
+  if (sub.length === 0) return [];
   const out: number[] = [];
   for (let i = 0; i + sub.length <= t.length; i++) {
     let ok = true;
@@ -282,7 +285,7 @@ export function arrayIndices(t: JqValue[], sub: JqValue[]): JqValue {
 /** Resolves slice bounds against a length as jq does: start truncated, a fractional end rounded up, clamped. */
 export function sliceBounds(len: number, from: unknown, to: unknown): [number, number] {
   if ((from !== null && typeof from !== "number") || (to !== null && typeof to !== "number")) {
-    throw new JqRuntimeError("Start and end indices of an array slice must be numbers");
+    throw new JqRuntimeError("Array/string slice indices must be integers");
   }
   let s = from === null ? 0 : (from as number);
   let e = to === null ? len : (to as number);
@@ -336,19 +339,29 @@ export function getpath(t: unknown, path: unknown): JqValue {
 }
 
 /** `setpath(path; v)`: a copy of `t` with the value at `path` replaced (intermediate nulls become containers). */
-export function setpath(t: unknown, path: unknown, v: unknown): JqValue {
+/**
+ * `setpath`. With `owned` (the containers this update copied itself, which nothing else references),
+ * those are changed in place and the copies it makes join them: a run of updates is linear in what it
+ * touches instead of copying the whole container per path.
+ */
+export function setpath(t: unknown, path: unknown, v: unknown, owned?: Set<object>): JqValue {
   if (!Array.isArray(path)) throw new JqRuntimeError("Path must be specified as an array");
-  return setIn(t as JqValue, path, 0, v as JqValue);
+  return setIn(t as JqValue, path, 0, v as JqValue, owned);
 }
 
-function setIn(t: JqValue, path: unknown[], i: number, v: JqValue): JqValue {
+function setIn(t: JqValue, path: unknown[], i: number, v: JqValue, owned?: Set<object>): JqValue {
   if (i === path.length) return v;
   const k = path[i];
   if (typeof k === "string") {
     if (t !== null && !isObject(t)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with string "${k}"`);
     const obj = (t ?? {}) as JqObject;
-    const out: JqObject = { ...obj };
-    setKey(out, k, setIn(getOwn(obj, k) ?? null, path, i + 1, v));
+    const child = setIn(getOwn(obj, k) ?? null, path, i + 1, v, owned);
+    let out = obj;
+    if (!owned?.has(obj)) {
+      out = { ...obj };
+      owned?.add(out);
+    }
+    setKey(out, k, child);
     return out;
   }
   if (typeof k === "number") {
@@ -360,10 +373,17 @@ function setIn(t: JqValue, path: unknown[], i: number, v: JqValue): JqValue {
       idx += arr.length;
       if (idx < 0) throw new JqRuntimeError("Out of bounds negative array index");
     }
+    // Growth past the array bound is the same limit error whatever the path (jq's own bound is 2^29).
+    if (idx >= arr.length) checkArray(idx + 1);
     if (idx > 536870911) throw new JqRuntimeError("Array index too large");
-    const out = arr.slice();
+    const child = setIn(idx < arr.length ? arr[idx]! : null, path, i + 1, v, owned);
+    let out = arr;
+    if (!owned?.has(arr)) {
+      out = arr.slice();
+      owned?.add(out);
+    }
     while (out.length < idx) out.push(null);
-    out[idx] = setIn(idx < arr.length ? arr[idx]! : null, path, i + 1, v);
+    out[idx] = child;
     return out;
   }
   if (isObject(k)) {
@@ -371,9 +391,12 @@ function setIn(t: JqValue, path: unknown[], i: number, v: JqValue): JqValue {
     if (t !== null && !Array.isArray(t)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with object`);
     const arr = (t ?? []) as JqValue[];
     const [s, e] = sliceBounds(arr.length, k["start"] ?? null, k["end"] ?? null);
-    const replacement = setIn(arr.slice(s, e), path, i + 1, v);
+    const replacement = setIn(arr.slice(s, e), path, i + 1, v, owned);
     if (!Array.isArray(replacement)) throw new JqRuntimeError("A slice of an array can only be assigned another array");
-    return [...arr.slice(0, s), ...replacement, ...arr.slice(e)];
+    checkArray(arr.length - (e - s) + replacement.length);
+    const out = arr.slice(0, s).concat(replacement, arr.slice(e));
+    owned?.add(out);
+    return out;
   }
   if (t === null || Array.isArray(t) || isObject(t)) {
     throw new JqRuntimeError(`Cannot update field at ${typeOf(k)} index of ${typeOf(t)}`);
@@ -393,10 +416,10 @@ export function delpaths(t: unknown, paths: unknown): JqValue {
   if (paths.length === 0) return t as JqValue;
   const sorted = (paths as JqValue[][]).slice().sort(compare);
   if (sorted[0]!.length === 0) return null;
-  return delSorted(t as JqValue, sorted, 0);
+  return delSorted(t as JqValue, sorted, 0, new Set());
 }
 
-function delSorted(t: JqValue, paths: JqValue[][], depth: number): JqValue {
+function delSorted(t: JqValue, paths: JqValue[][], depth: number, owned: Set<object>): JqValue {
   const keys: JqValue[] = [];
   let out = t;
   for (let i = 0; i < paths.length; ) {
@@ -407,7 +430,7 @@ function delSorted(t: JqValue, paths: JqValue[][], depth: number): JqValue {
       keys.push(key);
     } else {
       const sub = index(out, key);
-      if (sub !== null) out = setpath(out, [key], delSorted(sub, paths.slice(i, j), depth + 1));
+      if (sub !== null) out = setpath(out, [key], delSorted(sub, paths.slice(i, j), depth + 1, owned), owned);
     }
     i = j;
   }

@@ -1,0 +1,211 @@
+/**
+ * jq 1.7.1 semantics beyond jq's own test files (issue 12), one suite per class. Expected values come
+ * from jq 1.7.1's manual and source (src/builtin.c, src/builtin.jq, src/parser.y, src/execute.c).
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { compileJq, JqError } from "../../src/jq/index.js";
+import { toJson } from "../../src/jq/native/json.js";
+
+/** The outputs of `program` on `input` as compact JSON texts (what `jq -c` prints). */
+function outputs(program: string, input: unknown = null, limits?: Parameters<typeof compileJq>[1]): string[] {
+  return compileJq(program, limits).run(input).map((v) => toJson(v));
+}
+/** The message of the error `program` raises on `input`. */
+function failure(program: string, input: unknown = null): string {
+  try {
+    compileJq(program).run(input);
+  } catch (e) {
+    if (e instanceof JqError) return e.message;
+    throw e;
+  }
+  assert.fail(`${program} did not fail`);
+}
+const one = (program: string, input: unknown = null): string => {
+  const out = outputs(program, input);
+  assert.equal(out.length, 1, `${program}: ${out.length} outputs`);
+  return out[0]!;
+};
+
+describe("class 1: the order of outputs of multi-argument builtins", () => {
+  test("C builtins loop over their last argument outermost", () => {
+    assert.equal(one("[fdim(0.25,0.625; 0.125,0.375)]"), "[0.125,0.5,0,0.25]");
+    assert.equal(one("[pow(2,3; 1,2)]"), "[2,3,4,9]");
+    assert.equal(one("[fma(1,2; 10; 0,100)]"), "[10,20,110,120]");
+    assert.equal(one("[[1,2,3] | setpath(-2,0,2|[.]; 4,5)]"), "[[1,4,3],[4,2,3],[1,2,4],[1,5,3],[5,2,3],[1,2,5]]");
+    // test(re; mode) is _match_impl(re; mode; true): mode outer, re fastest.
+    assert.equal(one('[("ab","cd") | test("a","c"; "x","")]'), "[true,false,true,false,false,true,false,true]");
+  });
+  test("jq-defined builtins bind their $ parameters first argument outermost", () => {
+    assert.equal(one("[range(0,1; 3,4)]"), "[0,1,2,0,1,2,3,1,2,1,2,3]");
+    // range($init; $upto; $by): init outermost, by fastest.
+    assert.equal(one("[range(0,10; 3,13; 1,2)]"), "[0,1,2,0,2,0,1,2,3,4,5,6,7,8,9,10,11,12,0,2,4,6,8,10,12,10,11,12,10,12]");
+    assert.equal(one("[limit(1,2; 5,6,7)]"), "[5,5,6]");
+    assert.equal(one('["a-b","c"] | [.[] | sub("-"; "+"; "g", "")]'), '["a+b","a+b","c","c"]');
+  });
+  test("binary operators loop over their right operand outermost", () => {
+    assert.equal(one("[(1,2) + (10,20)]"), "[11,12,21,22]");
+  });
+});
+
+describe("class 2: postfix ? covers the term it follows", () => {
+  test("after an access it covers that access only", () => {
+    assert.equal(one("[.[].name?]", [1, { name: 2 }, 3, { name: 4 }]), "[2,4]");
+    assert.match(failure(".foo.bar.baz?", { foo: 128 }), /Cannot index number/);
+    assert.equal(one("[.a[]?]", { a: 3 }), "[]");
+    assert.match(failure("[.a.b[]?]", { a: 3 }), /Cannot index number/);
+    assert.equal(one("[.[1:]?]", 3), "[]");
+    assert.equal(one('[."a"?]', [1]), "[]");
+    assert.equal(one("[.[0]?]", { a: 1 }), "[]");
+  });
+  test("the key expression still raises", () => {
+    assert.match(failure('[.[error("k")]?]', {}), /k/);
+  });
+  test("after any other term it covers the whole term", () => {
+    assert.equal(one("[(.a.b)?]", { a: 3 }), "[]");
+    assert.equal(one('[error("x")?]'), "[]");
+    assert.equal(one("[.a?.b?]", { a: 3 }), "[]");
+    assert.equal(one("[(.[] | .a)?]", [{ a: 1 }, 2, { a: 3 }]), "[1]");
+  });
+  test("in path expressions", () => {
+    assert.equal(one("[path(.[].a?)]", [1, { a: 2 }]), '[[1,"a"]]');
+    assert.equal(one("[path(.a[]?)]", { a: 1 }), "[]");
+    assert.equal(one(".[].a? |= 5", [1, { a: 2 }]), '[1,{"a":5}]');
+    assert.match(failure("path(1 | .a?)", null), /Invalid path expression/);
+  });
+});
+
+describe("class 3: updates are linear and never change a value the program still holds", () => {
+  const big = Array.from({ length: 50_000 }, (_x, i) => i);
+  const unlimited = { limits: { maxSteps: 1e8 } };
+  test("updates over 50,000 elements complete (each copied container is then changed in place)", () => {
+    assert.deepEqual(outputs("[range(.)] | .[] = 1 | add", 50_000, unlimited), ["50000"]);
+    assert.deepEqual(outputs(".[] |= . + 1 | add", big, unlimited), [String(50_000 * 50_001 / 2)]);
+    assert.deepEqual(outputs(".[] += 1 | .[-1]", big, unlimited), ["50000"]);
+    assert.deepEqual(outputs("del(.[] | select(. % 2 == 0)) | length", big, unlimited), ["25000"]);
+    assert.deepEqual(outputs("map({a: .}) | del(.[].a) | length", big, unlimited), ["50000"]);
+    assert.deepEqual(outputs("reduce range(length) as $i (.; .[$i] = $i * 2) | .[-1]", big, unlimited), ["99998"]);
+    assert.deepEqual(outputs("reduce .[] as $i ({}; .[$i | tostring] |= $i) | length", big, unlimited), ["50000"]);
+    assert.deepEqual(outputs("with_entries(.value += 1) | .k49999", Object.fromEntries(big.map((i) => [`k${i}`, i])), unlimited), ["50000"]);
+    assert.deepEqual(outputs("map([.]) | add | length", big, unlimited), ["50000"]);
+    assert.deepEqual(outputs("map([.]) | flatten | length", big, unlimited), ["50000"]);
+    assert.deepEqual(outputs("(limit(2; .[]), first(.[])) |= . * 10", [1, 2, 3]), ["[100,20,3]"]);
+  });
+  test("the input and every value a variable holds stay unchanged", () => {
+    assert.deepEqual(outputs("[1,2,3] as $a | ($a | .[] = 0), $a"), ["[0,0,0]", "[1,2,3]"]);
+    assert.deepEqual(outputs(". as $x | (.a.b, .a) |= [., .] | ., $x", { a: { b: 1 } }), ['{"a":[{"b":[1,1]},{"b":[1,1]}]}', '{"a":{"b":1}}']);
+    assert.deepEqual(outputs("[.,.] | .[0].a = 9", { a: 1 }), ['[{"a":9},{"a":1}]']);
+    assert.deepEqual(outputs("def f: reduce range(2) as $i ([]; .[$i] = $i); [f, f] | .[0][0] = 7"), ["[[7,1],[0,1]]"]);
+    assert.deepEqual(outputs(". as $o | reduce range(2) as $i (.; .[$i] = 1) | [., $o]", [0]), ["[[1,1],[0]]"]);
+    assert.deepEqual(outputs("[limit(3; repeat([]))] | .[0][0] = 1"), ["[[1],[],[]]"]);
+    assert.deepEqual(outputs("reduce (1,2) as $i ({}; .a += [$i])"), ['{"a":[1,2]}']);
+    assert.deepEqual(outputs("[[1]] as $x | [$x[0], [2]] | add | ., $x"), ["[1,2]", "[[1]]"]);
+    assert.deepEqual(outputs(".[] = (1,2)", [0, 0]), ["[1,1]", "[2,2]"]);
+    // The update sees a container already copied by this assignment: later paths must not alias it.
+    assert.deepEqual(outputs('(.a[0].b, .a, .a[0].b) |= (if type == "array" then [.[0], .[0]] else . + 1 end)', { a: [{ b: 1 }] }), [
+      '{"a":[{"b":3},{"b":2}]}',
+    ]);
+  });
+  test("from_entries, add and flatten as jq 1.7.1 defines them", () => {
+    assert.equal(one('[{"key":"a","value":1},{"name":"b","Value":2},{"key":false,"Key":"c"}] | from_entries'), '{"a":1,"b":2,"c":null}');
+    assert.match(failure('[{"key":1}] | from_entries'), /Cannot use number \(1\) as object key/);
+    assert.match(failure("[1] | from_entries"), /Cannot index number with .*Name/);
+    assert.equal(one('{"a":[1,[2]],"b":3} | flatten'), "[1,2,3]");
+    assert.equal(one("[[1],[2],null,[3]] | add"), "[1,2,3]");
+    assert.equal(one('[{"a":1},null,{"b":2},{"a":3}] | add'), '{"a":3,"b":2}');
+  });
+});
+
+describe("issue 13 item 4: every path that grows an array hits the array limit", () => {
+  for (const program of [".[5e8] = 1", ".[1e8] = 1", "setpath([1e9]; 1)", ".[1e8] |= 1", ".[1e8] += 1", "reduce 1 as $i (.; .[1e8] = $i)", ".[0:0] = [range(20000000)]", "try (.[1e8] = 1) catch 0"]) {
+    test(program, () => {
+      assert.throws(
+        () => compileJq(program, { limits: { maxSteps: 1e8 } }).run([]),
+        (e: unknown) => e instanceof JqError && e.kind === "limit" && /limit of 16777216 elements for an array/.test(e.message),
+      );
+    });
+  }
+  test("just under the limit still works", () => {
+    assert.deepEqual(outputs(".[16777215] = 1 | length", []), ["16777216"]);
+  });
+});
+
+describe("class 4: number builtins on subnormals, zeros, infinities and NaN", () => {
+  test("no hang on subnormals", () => {
+    assert.deepEqual(outputs("5e-324 | significand, logb, frexp, ldexp(.; 1074)"), ["1", "-1074", "[0.5,-1073]", "1"]);
+    assert.deepEqual(outputs("[2.2250738585072014e-308, 1e-310] | map(significand, logb)"), ["[1,-1022,1.1505236063118787,-1030]"]);
+    assert.equal(one("[1e-310 | frexp | .[0] * pow(2; .[1])]"), "[1e-310]");
+  });
+  test("isnan, isinfinite and isnormal are false for non-numbers", () => {
+    assert.equal(one("[null, \"a\", [], {}, true] | map(isnan, isinfinite, isnormal) | unique"), "[false]");
+    assert.equal(one("[nan, infinite, -infinite, 0, 5e-324, 1] | map(isnormal)"), "[false,false,false,false,false,true]");
+    assert.equal(one("[nan, infinite, -infinite, 1] | map(isinfinite)"), "[false,true,true,false]");
+  });
+  test("fdim, fmin, fmax, fmod, remainder with NaN and infinities", () => {
+    assert.equal(one("[fdim(1; nan), fdim(nan; 1)] | map(isnan)"), "[true,true]");
+    assert.equal(one("[fdim(3; 1), fdim(1; 3), fmin(nan; 2), fmax(2; nan), fmod(7; -3), fmod(-7; 3)]"), "[2,0,2,2,1,-1]");
+    assert.equal(one("[remainder(5; 3), remainder(-7; 2), remainder(7.5; 2), drem(6; 4), remainder(1; infinite)]"), "[-1,1,-0.5,-2,1]");
+    assert.equal(one("[remainder(infinite; 1), remainder(1; 0), fmod(1; 0)] | map(isnan)"), "[true,true,true]");
+    assert.equal(one("[-0 | remainder(.; 1), modf[0], trunc, round]"), "[-0,-0,-0,-0]");
+  });
+  test("ldexp, scalb, scalbln and logb at the ends of the range", () => {
+    assert.equal(one("[ldexp(1; -1074), ldexp(1; 1023), ldexp(1; 1024), scalbln(3; 2), scalb(1; 2)]"), "[5e-324,8.98846567431158e+307,1.7976931348623157e+308,12,4]");
+    assert.equal(one("[0, infinite, -infinite] | map(logb)"), "[-1.7976931348623157e+308,1.7976931348623157e+308,1.7976931348623157e+308]");
+    assert.equal(one("[scalb(1; 2.5)] | map(isnan)"), "[true]");
+  });
+  test("gamma functions at zero and beyond overflow", () => {
+    assert.equal(one("[0, -0, 1000, 5 | tgamma]"), "[1.7976931348623157e+308,-1.7976931348623157e+308,1.7976931348623157e+308,24]");
+    assert.equal(one("[1000 | tgamma, lgamma] | map(isinfinite)"), "[true,false]");
+  });
+});
+
+describe("class 5: the libm functions of jq 1.7.1 on glibc", () => {
+  // Values from glibc (what jq 1.7.1 prints), rounded to 12 digits.
+  const r12 = (program: string) => one(`[${program}] | map(. * 1e12 | round / 1e12)`);
+  test("erf and erfc", () => {
+    assert.equal(r12("1, -0.7, 3.5 | erf"), "[0.84270079295,-0.677801193837,0.999999256902]");
+    assert.equal(r12("1, 3.5, 10, -1 | erfc"), "[0.15729920705,7.43098e-07,0,1.84270079295]");
+  });
+  test("Bessel functions of the first and second kind", () => {
+    assert.equal(r12("1, 10, 30 | j0"), "[0.765197686558,-0.245935764451,-0.086367983581]");
+    assert.equal(r12("1, 10, 30 | j1"), "[0.440050585745,0.043472746169,-0.118751062617]");
+    assert.equal(r12("1, 10, 30 | y0"), "[0.088256964216,0.055671167284,-0.117295731687]");
+    assert.equal(r12("1, 10, 30 | y1"), "[-0.7812128213,0.249015424207,0.084425570662]");
+    assert.equal(r12("jn(2; 1.5), jn(5; 30), jn(-3; 2), yn(2; 1.5), yn(3; 40)"), "[0.232087672144,-0.143240295512,-0.128943249474,-0.932193759763,-0.006829103413]");
+    assert.equal(one("[0 | j0, j1, y0, y1]"), "[1,0,-1.7976931348623157e+308,-1.7976931348623157e+308]");
+  });
+  test("every libm name of jq 1.7.1 is a builtin", () => {
+    const names = "acos acosh asin asinh atan atanh cbrt ceil cos cosh erf erfc exp exp10 exp2 expm1 fabs floor gamma j0 j1 lgamma log log10 log1p log2 logb nearbyint pow10 rint round significand sin sinh sqrt tan tanh tgamma trunc y0 y1";
+    for (const n of names.split(" ")) assert.doesNotThrow(() => compileJq(`1 | ${n}`).run(null), n);
+    for (const n of "atan2 copysign drem fdim fmax fmin fmod hypot jn ldexp nextafter nexttoward pow remainder scalb scalbln yn".split(" ")) {
+      assert.doesNotThrow(() => compileJq(`${n}(1; 2)`).run(null), n);
+    }
+    assert.equal(one("fma(2; 3; 4)"), "10");
+  });
+});
+
+describe("class 7: indexing edge cases", () => {
+  test("a fractional index truncates toward zero (jq converts it to an int)", () => {
+    assert.deepEqual(outputs(".[-2.8], .[2.9], .[-0.5], .[1e10], .[-1e10], .[nan]", [0, 1, 2]), ["1", "2", "0", "null", "null", "null"]);
+  });
+  test("an object index is a slice only with both start and end", () => {
+    assert.match(failure('.[{"start":1}]', [0, 1, 2]), /slice indices must be integers/);
+    assert.equal(one('.[{"start":1,"end":null}]', [0, 1, 2]), "[1,2]");
+    assert.match(failure('.[1:"a"]', [0, 1, 2]), /Array\/string slice indices must be integers/);
+  });
+  test("indices of an empty array, and of anything in null", () => {
+    assert.equal(one(".[[]]", [1, 2]), "[]");
+    assert.equal(one("indices([])", [1, 2]), "[]");
+    assert.equal(one("null | indices(0)"), "null");
+    assert.equal(one("null | index(0)"), "null");
+    assert.deepEqual(outputs("indices(1), indices([1,2])", [1, 2, 1, 2]), ["[0,2]", "[0,2]"]);
+  });
+  test("a value identical to the one at the current path keeps the path (jq's path_intact)", () => {
+    assert.equal(one(". as $x | path($x | .[0])", [5]), "[0]");
+    assert.match(failure("[9] as $x | path($x | .[0])", [5]), /Invalid path expression near attempt to access element 0 of \[9\]/);
+    assert.match(failure("path(. = .x)", { x: 1 }), /Invalid path expression with result 1/);
+    assert.equal(one("null | path(. = .x)"), "[]");
+    assert.equal(one('path(.a | tostring)', { a: "s" }), '["a"]');
+    assert.equal(one("1 | path(1)"), "[]");
+  });
+});
