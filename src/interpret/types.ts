@@ -133,8 +133,10 @@ export interface GangMember {
 }
 
 export interface GangSubGroup {
+  /** The component's name, or the instance id for a per-instance subgroup. */
   name: string;
   component: string;
+  instance?: string;
   minMember: number;
   topology?: TopologyConstraint;
   pods: string[];

@@ -257,18 +257,30 @@ describe("the user's intent", () => {
 describe("bad input: errors with a field path, no objects", () => {
   const jobset = definitionFile(JOBSET_SUBGROUPS);
 
-  test("a subgroup with scale 0", () => {
+  test("a subgroup with scale 0 is left out (notice), the rest compiles", () => {
     const obj = variant(bundledObject("JobSet"), (o) => {
       const jobs = (o.spec as { replicatedJobs: { name: string; replicas: number }[] }).replicatedJobs;
       jobs.find((j) => j.name === "workers")!.replicas = 0;
     });
     const r = compileKarta(jobset, obj);
+    assert.equal(r.ok, true, JSON.stringify(r.issues));
+    const notice = r.issues.find((i) => i.code === "gang-subgroup-empty")!;
+    assert.equal(notice.severity, "notice");
+    assert.equal(notice.path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`);
+    const [composite] = r.workload!.spec.compositePodGroupTemplates!;
+    assert.deepEqual(composite!.schedulingPolicy, { gang: { minGroupCount: 1 } });
+    assert.deepEqual(composite!.podGroupTemplates!.map((p) => p.name), ["driver"]);
+  });
+
+  test("every subgroup with scale 0: an error at subGroups", () => {
+    const obj = variant(bundledObject("JobSet"), (o) => {
+      for (const j of (o.spec as { replicatedJobs: { replicas: number }[] }).replicatedJobs) j.replicas = 0;
+    });
+    const r = compileKarta(jobset, obj);
     assert.equal(r.ok, false);
-    assert.equal(r.workload, undefined);
     assert.equal(r.podGroups.length, 0);
-    const e = one(r.issues);
-    assert.equal(e.path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`);
-    assert.match(e.message, /^Invalid value: "workers": the subgroup's scale is 0/);
+    const e = r.issues.find((i) => i.severity === "error")!;
+    assert.equal(e.path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups`);
   });
 
   test("a template name too long for a DNS label", () => {
@@ -380,6 +392,7 @@ describe("KAI's e2e custom job in the newer format (conformance catalog)", () =>
     assert.equal(r.podPatches.filter((p) => p.podGroupName.includes("-worker-")).length, 3);
     assert.deepEqual(emittedErrors(r), []);
     const zero = compileKarta(def, variant(customJob, (o) => void (o.spec.worker.replicas = 0)));
-    assert.equal(one(zero.issues).path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`);
+    assert.equal(zero.ok, true);
+    assert.deepEqual(zero.issues.map((i) => [i.severity, i.path]), [["notice", `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`]]);
   });
 });
