@@ -5,8 +5,10 @@
  * ancestors') whose filters all pass; the group key from the member's groupByKeyPaths (each exactly one
  * non-empty value); name `pg-<rootUID>-<key1>-<key2>`; minMember the subtree scale of the member
  * component (of the pod's instance when the member is the pod's own component).
- * Newer `podGroup`: one group `pg-<rootUID>-<name>`, one subgroup per listed component with minMember
- * its subtree scale (must be > 0), minSubGroup the number of subgroups, topology carried through.
+ * Newer `podGroup`: one group `pg-<rootUID>-<name>` (or one per key tuple with the groupByKeyPaths
+ * extension), a subgroup per listed component (per instance with `perInstance`) with minMember the pods it
+ * holds (its subtree scale less its nested subgroups'; 0 leaves it out), minSubGroup the number of
+ * subgroups (or minSubGroupPath's value), the group's minMember the fewest pods that satisfy it.
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
 import { isDNS1123Subdomain } from "../scheduling/formats.js";
@@ -192,8 +194,8 @@ function hasPodInstances(view: WorkloadView, component: string): boolean {
 /**
  * The subgroups of the newer format on one workload, shared by `interpret` and `compile` so that both
  * agree. A pod belongs to the subgroup of its nearest listed component (itself or an ancestor); so a
- * subgroup whose component holds other listed components counts only the pods left to it: its subtree
- * scale minus theirs. A subgroup whose count is 0 (a PyTorchJob without a Master) is dropped with a
+ * subgroup whose component holds other listed components counts only the pods left to it: the subtree
+ * scale of its component with theirs cut off. A subgroup whose count is 0 (a PyTorchJob without a Master) is dropped with a
  * notice, as KAI's native groupers drop it, and the group needs the others. Errors are reported.
  */
 export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): SubGroupPlan {
@@ -255,16 +257,13 @@ export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): Sub
     }
     const ids: (string | undefined)[] = perInstance ? (view.components.get(component)?.instanceIds ?? []) : [undefined];
     for (const id of ids) {
-      const scale = subtreeScale(view, component, id);
+      // The pods left to this subgroup: its subtree without the subgroups nested in it.
+      const scale = subtreeScale(view, component, id, new Set(nested));
       if (!scale.ok) {
         diagnostics.push({ severity: "error", path, message: scale.error, code: "gang-scale" });
         continue;
       }
-      let count = scale.value;
-      for (const n of nested) {
-        const s = subtreeScale(view, n, undefined);
-        if (s.ok) count -= s.value;
-      }
+      const count = scale.value;
       const name = id ?? component;
       if (count <= 0) {
         const what = nested.length > 0 ? `holds no pods outside the subgroups of ${nested.join(", ")}` : "has a scale of 0";
@@ -342,6 +341,13 @@ function newerGroups(view: WorkloadView, def: PodGroupComponentsMapping, pods: r
     else diagnostics.push({ severity: "error", path: where, message: scale.error, code: "gang-scale" });
   } else if (plan.entries.length === 0 && !diagnostics.some((d) => d.severity === "error")) {
     diagnostics.push({ severity: "error", path: `${where}.subGroups`, message: "every subgroup has a scale of 0: the group has nothing to gang", code: "gang-scale" });
+  } else {
+    // The fewest pods that satisfy the group: its smallest minSubGroup subgroups, full.
+    rootMin = plan.entries
+      .map((e) => e.minMember)
+      .sort((a, b) => a - b)
+      .slice(0, plan.minSubGroup)
+      .reduce((a, b) => a + b, 0);
   }
   const keyed = view.definition.podGroupKeys.length > 0;
   const groups = new Map<string, GangGroup>();

@@ -151,6 +151,7 @@ export interface GangGroup {
   definition: string;
   /** Grouping keys (older format). */
   keys?: string[];
+  /** Older format and newer without subgroups: the gang minimum; with subgroups: the fewest pods that satisfy the group. */
   minMember: number;
   minSubGroup?: number;
   subGroups?: GangSubGroup[];

@@ -10,10 +10,11 @@ import { newBuilder } from "../../src/scheduling/index.js";
 import { conformanceDir } from "../support/conformance.js";
 import { bundledObject, bundledPods, compileFixtures, definitionFile, definitionText, emittedErrors, variant } from "./helpers.js";
 
-const PYTORCH = "definitions/kubeflow.org/v1/PyTorchJob.yaml";
-const LWS = "definitions/leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml";
-const RAY = "definitions/ray.io/v1/RayCluster.yaml";
-const JOBSET = "definitions/jobset.x-k8s.io/v1alpha2/JobSet.yaml";
+// The older podGroups format, as these four bundled definitions were written before they had subgroups.
+const PYTORCH = path.join(compileFixtures, "older", "PyTorchJob-karta.yaml");
+const LWS = path.join(compileFixtures, "older", "LeaderWorkerSet-karta.yaml");
+const RAY = path.join(compileFixtures, "older", "RayCluster-karta.yaml");
+const JOBSET = path.join(compileFixtures, "older", "JobSet-karta.yaml");
 const JOBSET_SUBGROUPS = path.join(compileFixtures, "jobset-subgroups-karta.yaml");
 
 const errors = (issues: CompileIssue[]) => issues.filter((i) => i.severity === "error");
