@@ -397,3 +397,90 @@ describe("KAI's e2e custom job in the newer format (conformance catalog)", () =>
     assert.deepEqual(zero.issues.map((i) => [i.severity, i.path]), [["notice", `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`]]);
   });
 });
+
+describe("a component and its child both subgroups: interpret and compile agree", () => {
+  // A driver with pods of its own that owns the executors (Spark-like), both listed as subgroups.
+  const def = definitionText(`
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: nested}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: app
+      kind: {group: example.com, version: v1, kind: App}
+      statusDefinition: {phaseDefinition: {path: .status.phase}, statusMappings: {running: [{byPhase: Running}]}}
+    childComponents:
+    - name: driver
+      ownerRef: app
+      specDefinition: {podTemplateSpecPath: .spec.driver}
+      scaleDefinition: {replicasPath: "1"}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: driver}}
+    - name: executor
+      ownerRef: driver
+      specDefinition: {podTemplateSpecPath: .spec.executor}
+      scaleDefinition: {replicasPath: .spec.executors}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: executor}}
+  optimizationInstructions:
+    gangScheduling:
+      podGroup:
+        name: app
+        subGroups:
+        - componentName: driver
+        - componentName: executor
+`);
+  const object = { apiVersion: "example.com/v1", kind: "App", metadata: { name: "etl", namespace: "data", uid: "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9" }, spec: { driver: { spec: { containers: [] } }, executor: { spec: { containers: [] } }, executors: 3 } };
+  const pod = (name: string, role: string) => ({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "data", labels: { role } }, spec: { containers: [] } });
+  const pods = [pod("etl-driver", "driver"), ...[0, 1, 2].map((i) => pod(`etl-exec-${i}`, "executor"))];
+
+  test("each pod in the subgroup of its nearest listed component; the driver's subgroup counts its own pod only", () => {
+    const r = compileInterpreter(def).interpret(object, { pods });
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity === "error"), []);
+    const g = r.groups[0]!;
+    assert.deepEqual(
+      g.subGroups!.map((s) => [s.name, s.minMember, s.pods]),
+      [
+        ["driver", 1, ["etl-driver"]],
+        ["executor", 3, ["etl-exec-0", "etl-exec-1", "etl-exec-2"]],
+      ],
+    );
+    const c = compileKarta(def, object, { pods });
+    assert.ok(c.ok, JSON.stringify(c.issues));
+    const [composite] = c.workload!.spec.compositePodGroupTemplates!;
+    assert.deepEqual(composite!.podGroupTemplates!.map((p) => [p.name, p.schedulingPolicy.gang?.minCount]), [
+      ["driver", 1],
+      ["executor", 3],
+    ]);
+    // Same membership: the template of each pod's PodGroup is the subgroup interpret gives it.
+    const template = new Map(c.podGroups.map((p) => [p.metadata.name, p.spec.workloadRef?.templateName]));
+    const compiled = Object.fromEntries(c.podPatches.map((p) => [p.pod.name, template.get(p.podGroupName)]));
+    const interpreted = Object.fromEntries(g.subGroups!.flatMap((s) => s.pods.map((p) => [p, s.name])));
+    assert.deepEqual(compiled, interpreted);
+  });
+
+  test("a scale-less parent listed with one of its children: the parent's subgroup holds the other child's pods", () => {
+    const lws = definitionText(
+      readFileSync(path.join(compileFixtures, "..", "..", "..", "definitions", "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet.yaml"), "utf8").replace(
+            "        subGroups:\n          - componentName: leader\n          - componentName: worker\n",
+            "        subGroups:\n          - componentName: group\n          - componentName: leader\n",
+          )
+        // The Workload API needs template names apart from the subgroups'.
+        .replace("      podGroup:\n        name: group\n", "      podGroup:\n        name: replica\n"),
+    );
+    const r = compileInterpreter(lws).interpret(bundledObject("LeaderWorkerSet"), { pods: bundledPods("LeaderWorkerSet") });
+    const g = r.groups.find((x) => x.name.endsWith("-replica-0"))!;
+    assert.deepEqual(
+      g.subGroups!.map((s) => [s.name, s.minMember, s.pods]),
+      [
+        ["group", 2, ["llama-70b-vllm-0-1", "llama-70b-vllm-0-2"]],
+        ["leader", 1, ["llama-70b-vllm-0"]],
+      ],
+    );
+    const c = compileKarta(lws, bundledObject("LeaderWorkerSet"), { pods: bundledPods("LeaderWorkerSet") });
+    assert.ok(c.ok, JSON.stringify(c.issues));
+    const template = new Map(c.podGroups.map((p) => [p.metadata.name, p.spec.workloadRef?.templateName]));
+    const compiled = Object.fromEntries(c.podPatches.map((p) => [p.pod.name, template.get(p.podGroupName)]));
+    const interpreted = Object.fromEntries(r.groups.flatMap((x) => x.subGroups!.flatMap((s) => s.pods.map((p) => [p, s.name]))));
+    assert.deepEqual(compiled, interpreted);
+  });
+});
