@@ -35,7 +35,8 @@ basic; gang without minCount: max(1, parallelism)).
   -f, --object FILE         the workload object as stored (with metadata.uid); - for stdin
   -d, --definition FILE     the Karta (with several, the one whose root kind is the object's)
       --pods SOURCE         the object's pods: a file (YAML documents, JSON, or a List), a directory
-                            of such files, or - for stdin; may be repeated
+                            of such files, or - for stdin; may be repeated. Other objects in it
+                            (ReplicaSets, Jobs, StatefulSets...) link pods to the object they own
       --policy P            gang (default) or basic, for every group
       --disruption MODE     single or all, for every group
       --priority-class NAME priority class of every group (default: the pod templates', when they agree)
@@ -187,11 +188,17 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   }
   let object: unknown;
   const pods: unknown[] = [];
+  const owners: unknown[] = [];
   const podFiles = new Map<string, string>();
   let loaded: Awaited<ReturnType<typeof readDefinitions>> | undefined;
   try {
     object = await readWorkloadObject(io, parsed.object!);
-    for (const { object: pod, file } of await readObjects(io, parsed.pods, isPodLike)) {
+    for (const { object: pod, file } of await readObjects(io, parsed.pods)) {
+      // Other objects given with the pods (ReplicaSets, Jobs, StatefulSets...) are the links of their owner chains.
+      if (!isPodLike(pod)) {
+        owners.push(pod);
+        continue;
+      }
       pods.push(pod);
       if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), displayName(file));
     }
@@ -226,7 +233,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
     const usable = usableDefinition("compile", io, parsed.definition!, loaded, object);
     if (typeof usable === "number") return usable;
     definition = usable;
-    result = compileKarta(definition, object, { ...intent, pods });
+    result = compileKarta(definition, object, { ...intent, pods, owners });
   }
 
   const rank = { error: 0, warning: 1, notice: 2 } as const;

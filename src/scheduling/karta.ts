@@ -44,6 +44,8 @@ export { compileBatchJob, isBatchJob, type BatchJobCompileOptions } from "./kart
 export interface KartaCompileOptions extends SchedulingIntent {
   /** The object's pods (core/v1 Pod objects): they form the keyed groups and get patches. */
   pods?: readonly unknown[];
+  /** Objects between the pods and the object (ReplicaSets, Jobs, StatefulSets...): pods' owner chains are followed through them. */
+  owners?: readonly unknown[];
 }
 
 /** The objects for one workload instance, or the problems that kept them from being made. */
@@ -229,7 +231,7 @@ export function compileKarta(definition: Karta | Definition | CompiledInterprete
 
     // Pods: classified against the definition; the older format's groups formed as KAI forms them.
     const pods = options.pods ?? [];
-    const classified = interpreter.classifyPods(view, pods);
+    const classified = interpreter.classifyPods(view, pods, options.owners ?? []);
     // A pod whose instance id is unknown is that pod's problem: it is reported with the pod and gets no patch.
     issues.push(...classified.diagnostics.filter((d) => d.code !== "pod-instance").map((d) => issueFromDiagnostic(d)));
     let gangGroups: GangGroup[] = [];
