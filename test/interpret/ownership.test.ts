@@ -6,7 +6,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { compileInterpreter } from "../../src/interpret/index.js";
 import { compileKarta } from "../../src/scheduling/karta.js";
-import { clone, fixtureCases, loadBundled } from "../bundled/helpers.js";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { clone, fixtureCases, fixturesDir, loadBundled } from "../bundled/helpers.js";
 
 const jobset = fixtureCases().find((c) => c.name === "JobSet")!;
 const deployment = fixtureCases().find((c) => c.name === "Deployment")!;
@@ -64,5 +67,21 @@ describe("pods traced through the objects between them and the root", () => {
       deployment.pods.map(() => undefined),
     );
     assert.match(r.pods[0]!.reason!, /belongs to Deployment other .* through ReplicaSet /);
+  });
+
+  test("a CronJob's pods through its Jobs (a child component kind); a Job of another CronJob is told apart", () => {
+    const cron = fixtureCases().find((c) => c.name === "CronJob")!;
+    const jobs = (parse(readFileSync(path.join(fixturesDir, "CronJob", "jobs.yaml"), "utf8")) as { items: Record<string, unknown>[] }).items;
+    const def = compileInterpreter(loadBundled("batch/v1/CronJob.yaml").definition);
+    const ok = def.interpret(cron.workload, { pods: cron.pods, children: jobs });
+    assert.deepEqual(ok.pods.map((p) => p.component), cron.pods.map(() => "job"));
+    const moved = clone(jobs);
+    (meta(moved[1]).ownerReferences as Record<string, unknown>[])[0] = { apiVersion: "batch/v1", kind: "CronJob", name: "backup", uid: "c0ffee00-1111-4222-8333-444455556666", controller: true };
+    const r = def.interpret(cron.workload, { pods: cron.pods, children: moved });
+    assert.deepEqual(
+      r.pods.map((p) => p.component ?? "-"),
+      ["job", "job", "-", "-"],
+    );
+    assert.equal(r.groups.length, 1);
   });
 });
