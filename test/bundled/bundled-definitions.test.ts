@@ -61,6 +61,13 @@ describe("bundled definitions validate", () => {
       "kubeflow.org/v1/PaddleJob.yaml",
       "kubeflow.org/v1/XGBoostJob.yaml",
       "kubevirt.io/v1/VirtualMachineInstance.yaml",
+      "tekton.dev/v1/TaskRun.yaml",
+      "tekton.dev/v1/PipelineRun.yaml",
+      "grove.io/v1alpha1/PodCliqueSet.yaml",
+      "nvidia.com/v1beta1/DynamoGraphDeployment.yaml",
+      "apps.nvidia.com/v1alpha1/NIMService.yaml",
+      "trainer.kubeflow.org/v1alpha1/TrainJob.yaml",
+      "workload.codeflare.dev/v1beta2/AppWrapper.yaml",
     ]) {
       assert.ok(files.includes(file), file);
     }

@@ -84,4 +84,27 @@ describe("pods traced through the objects between them and the root", () => {
     );
     assert.equal(r.groups.length, 1);
   });
+
+  test("deeper chains: PipelineRun → TaskRun → pod, NIMService → Deployment → ReplicaSet → pod", () => {
+    const list = (dir: string, file: string) => (parse(readFileSync(path.join(fixturesDir, dir, file), "utf8")) as { items: Record<string, unknown>[] }).items;
+    for (const [kind, file, def] of [
+      ["PipelineRun", "taskruns.yaml", "tekton.dev/v1/PipelineRun.yaml"],
+      ["NIMService", "owners.yaml", "apps.nvidia.com/v1alpha1/NIMService.yaml"],
+    ] as const) {
+      const c = fixtureCases().find((x) => x.name === kind)!;
+      const interpreter = compileInterpreter(loadBundled(def).definition);
+      const owners = list(kind, file);
+      const ok = interpreter.interpret(c.workload, { pods: c.pods, children: owners });
+      assert.equal(ok.pods.filter((p) => p.component === undefined).length, 0, kind);
+      // The top links name another root: every pod is now another workload's, named with the chain.
+      const other = clone(owners);
+      for (const top of other.filter((o) => ((meta(o).ownerReferences as Record<string, unknown>[]) ?? [])[0]?.kind === kind)) {
+        (meta(top).ownerReferences as Record<string, unknown>[])[0]!.uid = "00000000-1111-4222-8333-444444444444";
+        (meta(top).ownerReferences as Record<string, unknown>[])[0]!.name = "someone-else";
+      }
+      const r = interpreter.interpret(c.workload, { pods: c.pods, children: other });
+      assert.equal(r.pods.filter((p) => p.component === undefined).length, c.pods.length, kind);
+      assert.match(r.pods[0]!.reason!, new RegExp(`belongs to ${kind} someone-else .* through `));
+    }
+  });
 });
