@@ -9,7 +9,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { validateDefinition, type Karta } from "../../src/definition/index.js";
 import { compileInterpreter, type Interpretation } from "../../src/interpret/index.js";
-import { clone, crdIndex, definitionFiles, fixtureCases, loadBundled, type FixtureCase } from "./helpers.js";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { clone, crdIndex, definitionFiles, fixtureCases, loadBundled, repoRoot, type FixtureCase } from "./helpers.js";
 
 const files = definitionFiles();
 const cases = fixtureCases();
@@ -409,6 +412,23 @@ describe("suspend and resume patches", () => {
       assert.deepEqual(s.diagnostics, []);
       assert.deepEqual(s.patch.filter((op) => op.op !== "test").map((op) => [op.path, op.value]), [[pointer, true]]);
       assert.deepEqual(r.patch.filter((op) => op.op !== "test").map((op) => [op.path, op.value]), [[pointer, false]]);
+    });
+  }
+});
+
+describe("examples/: each workload interprets cleanly with the bundled definition of its kind", () => {
+  const dir = path.join(repoRoot, "examples");
+  const byKind = new Map(files.map((f) => [f.replace(/\.yaml$/, ""), f]));
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".yaml") && !n.endsWith("-pods.yaml")).sort()) {
+    test(name, () => {
+      const workload = parse(readFileSync(path.join(dir, name), "utf8")) as { apiVersion: string; kind: string };
+      const file = byKind.get(`${workload.apiVersion.includes("/") ? workload.apiVersion : `/${workload.apiVersion}`}/${workload.kind}`);
+      assert.ok(file, `a bundled definition for ${workload.apiVersion} ${workload.kind}`);
+      const podsFile = path.join(dir, name.replace(/\.yaml$/, "-pods.yaml"));
+      const pods = existsSync(podsFile) ? (parse(readFileSync(podsFile, "utf8")) as { items: unknown[] }).items : [];
+      const r = compileInterpreter(loadBundled(file).definition).interpret(workload, { pods });
+      assert.deepEqual(errors(r), []);
+      assert.equal(r.pods.filter((p) => p.component === undefined).length, 0, "every pod matched");
     });
   }
 });
