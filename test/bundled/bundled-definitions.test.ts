@@ -259,6 +259,40 @@ const gangCases: GangCase[] = [
     minMember: [5],
   },
   { fixture: "LeaderWorkerSet", what: "groups of size 5", vary: (w) => (at(w, "spec", "leaderWorkerTemplate").size = 5), minMember: [5, 5] },
+  { fixture: "XGBoostJob", what: "no schedulingPolicy: the sum of replicas 1 + 3", vary: (w) => delete at(w, "spec", "runPolicy").schedulingPolicy, minMember: [4] },
+  { fixture: "JAXJob", what: "minAvailable 2 replaces the 4 workers", vary: (w) => (at(w, "spec", "runPolicy").schedulingPolicy = { minAvailable: 2 }), minMember: [2] },
+  { fixture: "PaddleJob", what: "collective mode (workers only), minAvailable 2", vary: (w) => {
+    delete at(w, "spec", "paddleReplicaSpecs").Master;
+    at(w, "spec", "runPolicy").schedulingPolicy = { minAvailable: 2 };
+  }, minMember: [2] },
+  {
+    fixture: "PodCliqueSet",
+    what: "prefill without minAvailable: its 2 replicas count",
+    vary: (w) => delete at(w, "spec", "template", "cliques", 1, "spec").minAvailable,
+    minMember: [5, 5],
+    subGroups: [
+      { minSubGroup: 3, minimums: { frontend: 1, prefill: 2, decode: 2 } },
+      { minSubGroup: 3, minimums: { frontend: 1, prefill: 2, decode: 2 } },
+    ],
+  },
+  {
+    fixture: "DynamoGraphDeployment",
+    what: "a decode worker on 2 nodes per replica: 2 x 2 pods",
+    vary: (w) => (at(w, "spec", "components", 1).multinode = { nodeCount: 2 }),
+    minMember: [6],
+    subGroups: [{ minSubGroup: 3, minimums: { frontend: 1, vllmdecodeworker: 4, vllmprefillworker: 1 } }],
+  },
+  {
+    fixture: "TrainJob",
+    what: "no initializer: the node subgroup alone, all of it",
+    vary: (w) => delete at(w, "spec").initializer,
+    minMember: [2],
+    subGroups: [{ minSubGroup: 1, minimums: { node: 2 } }],
+  },
+  { fixture: "NIMService", what: "autoscaling 1..4: still one pod per group", vary: (w) => (at(w, "spec").scale = { enabled: true, hpa: { minReplicas: 1, maxReplicas: 4 } }), minMember: [1, 1] },
+  { fixture: "AppWrapper", what: "a second wrapped Job of 4 pods joins the gang: 3 + 4", vary: (w) => {
+    (at(w, "spec").components as unknown[]).push({ podSets: [{ replicas: 4, path: "template.spec.template" }], template: { apiVersion: "batch/v1", kind: "Job", metadata: { name: "mnist-eval" }, spec: { parallelism: 4, template: { spec: { containers: [{ name: "eval", image: "busybox" }] } } } } });
+  }, minMember: [7] },
   { fixture: "KnativeService", what: "no min-scale annotation: 1", vary: (w) => delete at(w, "spec", "template", "metadata", "annotations")["autoscaling.knative.dev/min-scale"], minMember: [1] },
   { fixture: "InferenceService", what: "predictor without minReplicas: KServe's default 1", vary: (w) => delete at(w, "spec", "predictor").minReplicas, minMember: [1, 1] },
 ];
@@ -378,6 +412,43 @@ const statusCases: StatusCase[] = [
   { fixture: "JobSet", what: "restarted once by the failure policy", vary: (w) => (at(w, "status").restarts = 1), statuses: ["Running", "Degraded"] },
   { fixture: "LeaderWorkerSet", what: "groups progressing", vary: (w) => (w.status = { replicas: 2, readyReplicas: 0, conditions: [cond("Available", "False", "AllGroupsReady"), cond("Progressing", "True", "GroupsProgressing")] }), statuses: ["Initializing"] },
   { fixture: "InferenceService", what: "model failed to load", vary: (w) => (w.status = { modelStatus: { transitionStatus: "BlockedByFailedLoad", states: { activeModelState: "FailedToLoad", targetModelState: "FailedToLoad" } }, conditions: [cond("PredictorReady", "False"), cond("Ready", "False")] }), statuses: ["Failed"] },
+  { fixture: "CronJob", what: "between runs, last one succeeded", vary: (w) => (w.status = { lastScheduleTime: "2026-11-30T02:00:00Z", lastSuccessfulTime: "2026-11-30T02:14:31Z" }), statuses: ["Completed"] },
+  { fixture: "CronJob", what: "between runs, last one failed", vary: (w) => (w.status = { lastScheduleTime: "2026-11-30T02:00:00Z", lastSuccessfulTime: "2026-11-29T02:14:31Z" }), statuses: ["Failed"] },
+  { fixture: "CronJob", what: "suspended while a run is active", vary: (w) => (at(w, "spec").suspend = true), statuses: ["Running", "Suspending"] },
+  { fixture: "CronJob", what: "new, never scheduled", vary: (w) => (w.status = {}), statuses: ["Initializing"] },
+  { fixture: "ReplicaSet", what: "all ready", vary: (w) => (at(w, "status").readyReplicas = 3), statuses: ["Running"] },
+  { fixture: "ReplicaSet", what: "scaled to zero", vary: (w) => {
+    at(w, "spec").replicas = 0;
+    w.status = { replicas: 0 };
+  }, statuses: ["Suspended"] },
+  { fixture: "DaemonSet", what: "one daemon unavailable", vary: (w) => Object.assign(at(w, "status"), { numberReady: 2, numberAvailable: 2, numberUnavailable: 1 }), statuses: ["Running", "Degraded"] },
+  { fixture: "XGBoostJob", what: "failed", vary: (w) => (at(w, "status").conditions = [cond("Created", "True"), cond("Running", "False"), cond("Failed", "True", "XGBoostJobFailed")]), statuses: ["Failed"] },
+  { fixture: "PaddleJob", what: "suspended", vary: (w) => {
+    at(w, "spec", "runPolicy").suspend = true;
+    at(w, "status").conditions = [cond("Created", "True"), cond("Suspended", "True", "PaddleJobSuspended")];
+  }, statuses: ["Suspended"] },
+  { fixture: "TaskRun", what: "pending", vary: (w) => (at(w, "status").conditions = [cond("Succeeded", "Unknown", "Pending")]), statuses: ["Initializing"] },
+  { fixture: "TaskRun", what: "failed", vary: (w) => (at(w, "status").conditions = [cond("Succeeded", "False", "Failed")]), statuses: ["Failed"] },
+  { fixture: "TaskRun", what: "timed out", vary: (w) => (at(w, "status").conditions = [cond("Succeeded", "False", "TaskRunTimeout")]), statuses: ["Failed"] },
+  { fixture: "PipelineRun", what: "held pending", vary: (w) => (w.status = { conditions: [cond("Succeeded", "Unknown", "PipelineRunPending")] }), statuses: ["Suspended"] },
+  { fixture: "PipelineRun", what: "succeeded", vary: (w) => (at(w, "status").conditions = [cond("Succeeded", "True", "Succeeded")]), statuses: ["Completed"] },
+  { fixture: "PodCliqueSet", what: "a clique below its minAvailable", vary: (w) => (at(w, "status").conditions = [cond("MinAvailableBreached", "True", "InsufficientReadyPods")]), statuses: ["Running", "Degraded"] },
+  { fixture: "PodCliqueSet", what: "starting", vary: (w) => (w.status = { replicas: 2, availableReplicas: 0 }), statuses: ["Initializing"] },
+  { fixture: "DynamoGraphDeployment", what: "pending", vary: (w) => (at(w, "status").state = "pending"), statuses: ["Initializing"] },
+  { fixture: "NIMService", what: "not ready yet", vary: (w) => (w.status = { state: "NotReady", conditions: [cond("NIM_SERVICE_READY", "False", "NotReady"), cond("NIM_SERVICE_FAILED", "False", "Ready")] }), statuses: ["Initializing"] },
+  { fixture: "NIMService", what: "failed", vary: (w) => (w.status = { state: "Failed", conditions: [cond("NIM_SERVICE_READY", "False", "Failed"), cond("NIM_SERVICE_FAILED", "True", "Failed")] }), statuses: ["Failed"] },
+  { fixture: "TrainJob", what: "complete", vary: (w) => (at(w, "status").conditions = [cond("Created", "True"), cond("Complete", "True", "JobSetCompleted")]), statuses: ["Completed"] },
+  { fixture: "TrainJob", what: "suspended", vary: (w) => {
+    at(w, "spec").suspend = true;
+    w.status = { conditions: [cond("Created", "True"), cond("Suspended", "True", "Suspended")] };
+  }, statuses: ["Suspended"] },
+  { fixture: "AppWrapper", what: "deploying, pods not ready", vary: (w) => (at(w, "status").conditions = [cond("QuotaReserved", "True"), cond("ResourcesDeployed", "True")]), statuses: ["Initializing"] },
+  { fixture: "AppWrapper", what: "resetting after a pod failure", vary: (w) => {
+    at(w, "status").phase = "Resetting";
+    at(w, "status").conditions = [cond("QuotaReserved", "True"), cond("Unhealthy", "True", "FoundFailedPods")];
+  }, statuses: ["Degraded"] },
+  { fixture: "VirtualMachineInstance", what: "paused", vary: (w) => (at(w, "status").conditions = [cond("Ready", "False", "PodTerminating"), cond("Paused", "True", "PausedByUser")]), statuses: ["Suspended"] },
+  { fixture: "VirtualMachineInstance", what: "scheduling", vary: (w) => (w.status = { phase: "Scheduling" }), statuses: ["Initializing"] },
   { fixture: "KnativeService", what: "reconciling", vary: (w) => (at(w, "status").conditions = [cond("ConfigurationsReady", "Unknown"), cond("Ready", "Unknown"), cond("RoutesReady", "Unknown")]), statuses: ["Initializing"] },
   { fixture: "KnativeService", what: "new revision failed, old one still routed", vary: (w) => (at(w, "status").conditions = [cond("ConfigurationsReady", "False", "RevisionFailed"), cond("Ready", "False", "RevisionFailed"), cond("RoutesReady", "True")]), statuses: ["Degraded"] },
   { fixture: "KnativeService", what: "never became ready", vary: (w) => (at(w, "status").conditions = [cond("ConfigurationsReady", "False", "RevisionFailed"), cond("Ready", "False", "RevisionFailed"), cond("RoutesReady", "False", "RevisionFailed")]), statuses: ["Failed"] },
