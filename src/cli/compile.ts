@@ -40,7 +40,8 @@ max(1, parallelism)).
                             or a directory of them; default: the definition bundled for the
                             object's kind ('karta definitions list'), except for a batch/v1 Job
       --pods SOURCE         the object's pods: a file (YAML documents, JSON, or a List), a directory
-                            of such files, or - for stdin; may be repeated
+                            of such files, or - for stdin; may be repeated. Other objects in it
+                            (ReplicaSets, Jobs, StatefulSets...) link pods to the object they own
       --policy P            gang (default) or basic, for every group
       --disruption MODE     single or all, for every group
       --priority-class NAME priority class of every group (default: the pod templates', when they agree)
@@ -155,11 +156,17 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   if ("error" in parsed) return usageError(io, "compile", parsed.error);
   let object: unknown;
   const pods: unknown[] = [];
+  const owners: unknown[] = [];
   const podFiles = new Map<string, string>();
   let catalog: Catalog | undefined;
   try {
     object = await readWorkloadObject(io, parsed.object!);
-    for (const { object: pod, file } of await readObjects(io, parsed.pods, isPodLike)) {
+    for (const { object: pod, file } of await readObjects(io, parsed.pods)) {
+      // Other objects given with the pods (ReplicaSets, Jobs, StatefulSets...) are the links of their owner chains.
+      if (!isPodLike(pod)) {
+        owners.push(pod);
+        continue;
+      }
       pods.push(pod);
       if (!podFiles.has(podKey(pod))) podFiles.set(podKey(pod), displayName(file));
     }
@@ -187,7 +194,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
     const usable = await catalogDefinition("compile", io, catalog, object);
     if (typeof usable === "number") return usable;
     definition = usable;
-    result = compileKarta(definition, object, { ...intent, pods });
+    result = compileKarta(definition, object, { ...intent, pods, owners });
   }
 
   const rank = { error: 0, warning: 1, notice: 2 } as const;

@@ -26,7 +26,9 @@ minMember, and the pods that matched nothing.
   -f, --object FILE       the workload object (the custom resource with its status); - for stdin
       --pods SOURCE       pods: a file (YAML documents, JSON, or a List as 'kubectl get pods -o yaml'
                           prints), a directory of such files, or - for stdin; may be repeated
-      --children SOURCE   objects the workload created (ReplicaSets, Jobs...), matched to components
+      --children SOURCE   objects the workload created (ReplicaSets, Jobs...), matched to components;
+                          pods' owner chains are followed through them (non-pod objects given
+                          with --pods count as children too)
   -o, --output FORMAT     tree (default), yaml or json (the whole interpretation)
       --patch OPERATION   print a JSON Patch (RFC 6902) instead:
                             suspend | resume
@@ -115,8 +117,10 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   try {
     object = await readWorkloadObject(io, parsed.object);
     catalog = await readCatalog(io, parsed.definition, object);
-    pods = (await readObjects(io, parsed.pods, isPodLike)).map((p) => p.object);
-    children = (await readObjects(io, parsed.children)).map((c) => c.object);
+    const given = (await readObjects(io, parsed.pods)).map((p) => p.object);
+    pods = given.filter(isPodLike);
+    // Other objects given with the pods (ReplicaSets, Jobs...) are children: owner chains are followed through them.
+    children = [...(await readObjects(io, parsed.children)).map((c) => c.object), ...given.filter((o) => !isPodLike(o))];
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);

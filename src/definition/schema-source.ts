@@ -298,6 +298,11 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
       name: str("The group's name; part of the PodGroup name, so a DNS-1123 label.", {}, true),
       subGroups: arr(ref("SubGroupDefinition"), "A subgroup per component.", { listMapKey: "componentName" }),
       topology: obj("TopologyConstraint", "Topology constraint for all the workload's pods."),
+      // Karta extensions (this project): keyed groups and a partial gang of subgroups.
+      groupByKeyPaths: arr({ type: "string", jq: "groupKey" }, "jq on the Pod: one group per distinct tuple of keys (a bare word is a literal key), named pg-<rootUID>-<name>-<key>...; absent: one group per workload.", {
+        listType: "set",
+      }),
+      minSubGroupPath: jq("scale", "jq on the workload: how many subgroups must be placed for the group to start (null: all of them; capped at their number)."),
     },
   },
   SubGroupDefinition: {
@@ -305,6 +310,8 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
     fields: {
       componentName: str("A root or child component.", {}, true),
       topology: obj("TopologyConstraint", "Topology constraint for this component's pods."),
+      // Karta extension (this project): one subgroup per instance, named by the instance id.
+      perInstance: { type: { type: "boolean" }, doc: "One subgroup per instance of the component (it needs instanceIdPath and a componentInstanceSelector), named by the instance id." },
     },
   },
   TopologyConstraint: topology,

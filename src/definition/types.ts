@@ -203,11 +203,17 @@ export interface PodGroupComponentsMapping {
   name: string;
   subGroups?: SubGroupDefinition[];
   topology?: TopologyConstraint;
+  /** Karta extension: jq on the Pod; one group per distinct key tuple. */
+  groupByKeyPaths?: string[];
+  /** Karta extension: jq on the workload; subgroups needed to start (null: all). */
+  minSubGroupPath?: string;
 }
 
 export interface SubGroupDefinition {
   componentName: string;
   topology?: TopologyConstraint;
+  /** Karta extension: one subgroup per instance of the component, named by its id. */
+  perInstance?: boolean;
 }
 
 export interface TopologyConstraint {

@@ -119,6 +119,9 @@ export interface CompiledDefinition {
   hasScaleDefinition: boolean;
   /** Per component: the pod-group members it may fall under, its own first, then its ancestors'. */
   candidates: Map<string, GroupCandidate[]>;
+  /** Newer format: the podGroup's grouping keys (on the Pod) and its minSubGroupPath (on the workload). */
+  podGroupKeys: CompiledExpression[];
+  minSubGroup?: CompiledExpression;
   /** Problems found while compiling (expressions that do not compile, broken references). */
   diagnostics: Diagnostic[];
 }
@@ -239,7 +242,15 @@ export function compileDefinition(karta: Karta): CompiledDefinition {
   const leaves = components.filter((c) => c.specKind !== undefined);
   const hasScaleDefinition = components.some((c) => c.hasScale);
   const candidates = compileCandidates(karta, byName, expr, diagnostics);
-  const compiled: CompiledDefinition = { karta, components, byName, root, leaves, hasScaleDefinition, candidates, diagnostics };
+  const compiled: CompiledDefinition = { karta, components, byName, root, leaves, hasScaleDefinition, candidates, podGroupKeys: [], diagnostics };
+  const podGroup = karta?.spec?.optimizationInstructions?.gangScheduling?.podGroup;
+  const pgPath: PathSegment[] = ["spec", "optimizationInstructions", "gangScheduling", "podGroup"];
+  (Array.isArray(podGroup?.groupByKeyPaths) ? podGroup.groupByKeyPaths : []).forEach((k, i) => {
+    const e = expr(k, [...pgPath, "groupByKeyPaths", i], true);
+    if (e) compiled.podGroupKeys.push(e);
+  });
+  const minSub = expr(podGroup?.minSubGroupPath, [...pgPath, "minSubGroupPath"]);
+  if (minSub) compiled.minSubGroup = minSub;
   return compiled;
 }
 

@@ -5,12 +5,15 @@
  * ancestors') whose filters all pass; the group key from the member's groupByKeyPaths (each exactly one
  * non-empty value); name `pg-<rootUID>-<key1>-<key2>`; minMember the subtree scale of the member
  * component (of the pod's instance when the member is the pod's own component).
- * Newer `podGroup`: one group `pg-<rootUID>-<name>`, one subgroup per listed component with minMember
- * its subtree scale (must be > 0), minSubGroup the number of subgroups, topology carried through.
+ * Newer `podGroup`: one group `pg-<rootUID>-<name>` (or one per key tuple with the groupByKeyPaths
+ * extension), a subgroup per listed component (per instance with `perInstance`) with minMember the pods it
+ * holds (its subtree scale less its nested subgroups'; 0 leaves it out), minSubGroup the number of
+ * subgroups (or minSubGroupPath's value), the group's minMember the fewest pods that satisfy it.
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
 import { isDNS1123Subdomain } from "../scheduling/formats.js";
-import { subtreeOf, type GroupCandidate } from "./compile.js";
+import type { GroupCandidate } from "./compile.js";
+import { podInstance } from "./pods.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
@@ -44,7 +47,7 @@ function topologyErrors(t: TopologyConstraint): string | undefined {
 export function gangGroups(view: WorkloadView, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup[] {
   const gang = view.definition.karta?.spec?.optimizationInstructions?.gangScheduling;
   if (!gang) return [];
-  if (gang.podGroup) return [newerGroup(view, gang.podGroup, classified, diagnostics)];
+  if (gang.podGroup) return newerGroups(view, gang.podGroup, pods, classified, diagnostics);
   if (!Array.isArray(gang.podGroups) || gang.podGroups.length === 0) return [];
   return olderGroups(view, pods, classified, diagnostics);
 }
@@ -158,72 +161,248 @@ function olderGroups(view: WorkloadView, pods: readonly unknown[], classified: r
   return [...groups.values()];
 }
 
-function newerGroup(view: WorkloadView, def: PodGroupComponentsMapping, classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup {
-  const where = "spec.optimizationInstructions.gangScheduling.podGroup";
-  const uid = rootUid(view, diagnostics);
-  const rawName = `pg-${uid}-${def.name}`;
-  const name = dns1123SubdomainErrors(rawName).length === 0 ? rawName : dns1123Safe(rawName);
-  if (name !== rawName) {
-    diagnostics.push({ severity: "warning", path: `${where}.name`, message: `PodGroup name "${rawName}" is not a DNS-1123 subdomain; shown here as "${name}"`, code: "gang-name" });
-  }
-  const group: GangGroup = { name, format: "podGroup", definition: def.name, minMember: 0, members: [] };
-  if (def.topology) {
-    const err = topologyErrors(def.topology);
-    if (err) diagnostics.push({ severity: "error", path: `${where}.topology`, message: err, code: "gang-topology" });
-    else group.topology = def.topology;
-  }
-  const subGroups: GangSubGroup[] = [];
-  /** Component → the first subgroup whose subtree holds it: its pods' subgroup as members. */
-  const subGroupOf = new Map<string, GangSubGroup>();
-  (def.subGroups ?? []).forEach((sg, i) => {
-    const path = `${where}.subGroups[${i}]`;
-    if (!sg.componentName) {
+/** One subgroup of the newer format, as planned from the workload (before any pod). */
+export interface SubGroupPlanEntry {
+  /** The component's name, or the instance id for a `perInstance` subgroup. */
+  name: string;
+  component: string;
+  instance?: string;
+  /** Index in podGroup.subGroups. */
+  index: number;
+  minMember: number;
+  topology?: TopologyConstraint;
+}
+
+/** The newer format's subgroups and how many of them the group needs. */
+export interface SubGroupPlan {
+  entries: SubGroupPlanEntry[];
+  /** Subgroups needed: minSubGroupPath's value (capped), else all of them. */
+  minSubGroup: number;
+  /** Listed component → its index in subGroups (the first listing). */
+  listed: Map<string, number>;
+}
+
+const PODGROUP_PATH = "spec.optimizationInstructions.gangScheduling.podGroup";
+
+/** Whether a component has instances a pod can be matched to (ids, a pod spec and an instance selector). */
+function hasPodInstances(view: WorkloadView, component: string): boolean {
+  const c = view.definition.byName.get(component);
+  const ids = view.components.get(component)?.instanceIds ?? [];
+  return c !== undefined && c.specKind !== undefined && c.instanceSelector !== undefined && ids.length > 0 && ids[0] !== "";
+}
+
+/**
+ * The subgroups of the newer format on one workload, shared by `interpret` and `compile` so that both
+ * agree. A pod belongs to the subgroup of its nearest listed component (itself or an ancestor); so a
+ * subgroup whose component holds other listed components counts only the pods left to it: the subtree
+ * scale of its component with theirs cut off. A subgroup whose count is 0 (a PyTorchJob without a Master) is dropped with a
+ * notice, as KAI's native groupers drop it, and the group needs the others. Errors are reported.
+ */
+export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): SubGroupPlan {
+  const def = view.definition.karta?.spec?.optimizationInstructions?.gangScheduling?.podGroup;
+  const list = Array.isArray(def?.subGroups) ? def.subGroups : [];
+  const entries: SubGroupPlanEntry[] = [];
+  const listed = new Map<string, number>();
+  list.forEach((sg, i) => {
+    if (sg?.componentName && view.definition.byName.has(sg.componentName) && !listed.has(sg.componentName)) listed.set(sg.componentName, i);
+  });
+  /** The listed components nested under `component` with no listed component between (outermost ones). */
+  const nestedUnder = (component: string): string[] => {
+    const out: string[] = [];
+    const walk = (name: string): void => {
+      for (const child of view.definition.byName.get(name)?.children ?? []) {
+        if (listed.has(child)) out.push(child);
+        else walk(child);
+      }
+    };
+    walk(component);
+    return out;
+  };
+  const names = new Set<string>();
+  list.forEach((sg, i) => {
+    const path = `${PODGROUP_PATH}.subGroups[${i}]`;
+    if (!sg?.componentName) {
       diagnostics.push({ severity: "error", path, message: "subgroup component name cannot be empty", code: "gang-subgroup" });
       return;
     }
-    const comp = view.definition.byName.get(sg.componentName);
-    if (!comp) {
-      diagnostics.push({ severity: "error", path: `${path}.componentName`, message: `component ${sg.componentName} not found`, code: "gang-subgroup" });
+    const component = sg.componentName;
+    if (!view.definition.byName.has(component)) {
+      diagnostics.push({ severity: "error", path: `${path}.componentName`, message: `component ${component} not found`, code: "gang-subgroup" });
       return;
     }
-    const scale = subtreeScale(view, sg.componentName, undefined);
-    if (!scale.ok) {
-      diagnostics.push({ severity: "error", path, message: scale.error, code: "gang-scale" });
+    if (listed.get(component) !== i) {
+      diagnostics.push({ severity: "error", path: `${path}.componentName`, message: `component ${component} is listed twice`, code: "gang-subgroup" });
       return;
     }
-    if (scale.value === 0) {
-      diagnostics.push({ severity: "error", path, message: `component ${sg.componentName} must expose a replica scale definition`, code: "gang-scale" });
-      return;
-    }
-    const sub: GangSubGroup = { name: sg.componentName, component: sg.componentName, minMember: scale.value, pods: [] };
+    let topology: TopologyConstraint | undefined;
     if (sg.topology) {
       const err = topologyErrors(sg.topology);
       if (err) diagnostics.push({ severity: "error", path: `${path}.topology`, message: err, code: "gang-topology" });
-      else sub.topology = sg.topology;
+      else topology = sg.topology;
     }
-    // The subgroup's pods: those classified into a component of its subtree.
-    const subtree = new Set(subtreeOf(view.definition, comp.name));
-    for (const c of classified) if (c.component !== undefined && subtree.has(c.component)) sub.pods.push(c.pod.name);
-    for (const name of subtree) if (!subGroupOf.has(name)) subGroupOf.set(name, sub);
-    subGroups.push(sub);
+    const nested = nestedUnder(component);
+    const perInstance = sg.perInstance === true;
+    if (perInstance && !hasPodInstances(view, component)) {
+      diagnostics.push({
+        severity: "error",
+        path: `${path}.perInstance`,
+        message: `component ${component} has no instances to split by (it needs instanceIdPath, a pod spec and a componentInstanceSelector)`,
+        code: "gang-subgroup",
+      });
+      return;
+    }
+    if (perInstance && nested.length > 0) {
+      diagnostics.push({ severity: "error", path: `${path}.perInstance`, message: `a per-instance subgroup cannot hold other subgroups (${nested.join(", ")})`, code: "gang-subgroup" });
+      return;
+    }
+    const ids: (string | undefined)[] = perInstance ? (view.components.get(component)?.instanceIds ?? []) : [undefined];
+    for (const id of ids) {
+      // The pods left to this subgroup: its subtree without the subgroups nested in it.
+      const scale = subtreeScale(view, component, id, new Set(nested));
+      if (!scale.ok) {
+        diagnostics.push({ severity: "error", path, message: scale.error, code: "gang-scale" });
+        continue;
+      }
+      const count = scale.value;
+      const name = id ?? component;
+      if (count <= 0) {
+        const what = nested.length > 0 ? `holds no pods outside the subgroups of ${nested.join(", ")}` : "has a scale of 0";
+        diagnostics.push({ severity: "notice", path, message: `subgroup ${name}: component ${component}${id !== undefined ? ` instance ${id}` : ""} ${what}: the subgroup is left out`, code: "gang-subgroup-empty" });
+        continue;
+      }
+      if (names.has(name)) {
+        diagnostics.push({ severity: "error", path, message: `subgroup name ${name} is used twice (subgroups are named after their component, or instance id when per instance)`, code: "gang-subgroup" });
+        continue;
+      }
+      names.add(name);
+      const entry: SubGroupPlanEntry = { name, component, index: i, minMember: count };
+      if (id !== undefined) entry.instance = id;
+      if (topology) entry.topology = topology;
+      entries.push(entry);
+    }
   });
-  if ((def.subGroups ?? []).length > 0) {
-    group.subGroups = subGroups;
-    group.minSubGroup = subGroups.length;
-  } else {
+  let minSubGroup = entries.length;
+  const e = view.definition.minSubGroup;
+  if (e) {
+    const r = e.run(view.object);
+    if (!r.ok) diagnostics.push({ severity: "error", path: e.path, message: `failed to evaluate minSubGroupPath '${e.text}': ${r.error}`, code: "jq-eval" });
+    else {
+      const v = r.values.length === 1 ? r.values[0] : r.values.length === 0 ? null : r.values;
+      if (v !== null && v !== undefined) {
+        if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+          diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield one integer of at least 1 (or null for all subgroups), got ${JSON.stringify(v)}`, code: "scale" });
+        } else minSubGroup = Math.min(v, entries.length);
+      }
+    }
+  }
+  return { entries, minSubGroup, listed };
+}
+
+/**
+ * The subgroup of a classified pod: that of its nearest listed component (itself or an ancestor), and
+ * for a per-instance subgroup the one of the pod's instance of that component. Undefined: none.
+ */
+export function subGroupOfPod(view: WorkloadView, plan: SubGroupPlan, c: PodClassification, pod: unknown): SubGroupPlanEntry | undefined {
+  if (c.component === undefined) return undefined;
+  let at: string | undefined = c.component;
+  const seen = new Set<string>();
+  while (at !== undefined && !plan.listed.has(at) && !seen.has(at)) {
+    seen.add(at);
+    at = view.definition.byName.get(at)?.parent;
+  }
+  if (at === undefined || !plan.listed.has(at)) return undefined;
+  const candidates = plan.entries.filter((e) => e.component === at);
+  if (candidates.length === 0) return undefined;
+  if (candidates[0]!.instance === undefined) return candidates[0];
+  let instance = at === c.component ? c.instance : undefined;
+  if (at !== c.component) {
+    const comp = view.definition.byName.get(at);
+    if (comp) instance = podInstance(view, comp, pod, c.pod.name).id;
+  }
+  return instance === undefined ? undefined : candidates.find((e) => e.instance === instance);
+}
+
+function newerGroups(view: WorkloadView, def: PodGroupComponentsMapping, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup[] {
+  const where = PODGROUP_PATH;
+  const uid = rootUid(view, diagnostics);
+  let topology: TopologyConstraint | undefined;
+  if (def.topology) {
+    const err = topologyErrors(def.topology);
+    if (err) diagnostics.push({ severity: "error", path: `${where}.topology`, message: err, code: "gang-topology" });
+    else topology = def.topology;
+  }
+  const withSubGroups = (def.subGroups ?? []).length > 0;
+  const plan: SubGroupPlan = withSubGroups ? subGroupPlan(view, diagnostics) : { entries: [], minSubGroup: 0, listed: new Map() };
+  let rootMin = 0;
+  if (!withSubGroups) {
     const root = view.definition.root;
     const scale = root ? subtreeScale(view, root.name, undefined) : { ok: false as const, error: "the definition has no root component" };
-    if (scale.ok) group.minMember = scale.value;
+    if (scale.ok) rootMin = scale.value;
     else diagnostics.push({ severity: "error", path: where, message: scale.error, code: "gang-scale" });
+  } else if (plan.entries.length === 0 && !diagnostics.some((d) => d.severity === "error")) {
+    diagnostics.push({ severity: "error", path: `${where}.subGroups`, message: "every subgroup has a scale of 0: the group has nothing to gang", code: "gang-scale" });
+  } else {
+    // The fewest pods that satisfy the group: its smallest minSubGroup subgroups, full.
+    rootMin = plan.entries
+      .map((e) => e.minMember)
+      .sort((a, b) => a - b)
+      .slice(0, plan.minSubGroup)
+      .reduce((a, b) => a + b, 0);
   }
+  const keyed = view.definition.podGroupKeys.length > 0;
+  const groups = new Map<string, GangGroup>();
+  const newGroup = (keys: string[]): GangGroup => {
+    const rawName = [`pg-${uid}-${def.name}`, ...keys].join("-");
+    const name = dns1123SubdomainErrors(rawName).length === 0 ? rawName : dns1123Safe(rawName);
+    let g = groups.get(name);
+    if (g) return g;
+    if (name !== rawName) {
+      diagnostics.push({ severity: "warning", path: keyed ? `${where}.groupByKeyPaths` : `${where}.name`, message: `PodGroup name "${rawName}" is not a DNS-1123 subdomain; shown here as "${name}"`, code: "gang-name" });
+    }
+    g = { name, format: "podGroup", definition: def.name, minMember: rootMin, members: [] };
+    if (keyed) g.keys = keys;
+    if (topology) g.topology = topology;
+    if (withSubGroups) {
+      g.subGroups = plan.entries.map((e) => {
+        const sub: GangSubGroup = { name: e.name, component: e.component, minMember: e.minMember, pods: [] };
+        if (e.instance !== undefined) sub.instance = e.instance;
+        if (e.topology) sub.topology = e.topology;
+        return sub;
+      });
+      g.minSubGroup = plan.minSubGroup;
+    }
+    groups.set(name, g);
+    return g;
+  };
+  if (!keyed) newGroup([]);
   for (const c of classified) {
     if (c.component === undefined) continue;
-    const sub = subGroupOf.get(c.component);
-    const member: GangGroup["members"][number] = { pod: c.pod.name, component: c.component, memberComponent: sub?.component ?? c.component, minMember: sub?.minMember ?? group.minMember };
+    const pod = pods[c.index];
+    let group: GangGroup | undefined;
+    if (keyed) {
+      const keys: string[] = [];
+      for (const k of view.definition.podGroupKeys) {
+        const r = k.single(pod);
+        if (!r.ok) {
+          diagnostics.push({ severity: "error", path: k.path, message: `pod ${c.pod.name}: failed to extract group key from path "${k.text}": ${r.error}`, code: "gang-key" });
+          break;
+        }
+        keys.push(r.text);
+      }
+      if (keys.length !== view.definition.podGroupKeys.length) continue;
+      group = newGroup(keys);
+    } else group = [...groups.values()][0]!;
+    const entry = withSubGroups ? subGroupOfPod(view, plan, c, pod) : undefined;
+    const sub = entry ? group.subGroups?.find((s) => s.name === entry.name) : undefined;
+    if (sub) sub.pods.push(c.pod.name);
+    const member: GangGroup["members"][number] = { pod: c.pod.name, component: c.component, memberComponent: entry?.component ?? c.component, minMember: entry?.minMember ?? group.minMember };
     if (c.instance !== undefined) member.instance = c.instance;
+    if (withSubGroups && !entry) {
+      diagnostics.push({ severity: "warning", path: `${where}.subGroups`, message: `pod ${c.pod.name} (component ${c.component}) is under none of the subgroups`, code: "gang-subgroup" });
+    }
     group.members.push(member);
   }
-  return group;
+  return [...groups.values()];
 }
 
 /**

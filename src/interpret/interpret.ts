@@ -22,7 +22,10 @@ import { isObject } from "./plain.js";
 export interface InterpretInputs {
   /** The workload's pods (core/v1 Pod objects). */
   pods?: readonly unknown[];
-  /** Objects the workload created (ReplicaSets, Jobs, StatefulSets...), matched to components by kind. */
+  /**
+   * Objects the workload created (ReplicaSets, Jobs, StatefulSets...), matched to components by kind; a
+   * pod's owner chain is followed through them to the root.
+   */
   children?: readonly unknown[];
 }
 
@@ -39,8 +42,8 @@ export interface CompiledInterpreter {
   interpret(object: unknown, inputs?: InterpretInputs): Interpretation;
   /** The definition evaluated on the object (components, instances, scale), for the finer-grained calls. */
   workload(object: unknown): { view?: WorkloadView; diagnostics: Diagnostic[] };
-  /** Pod → component, instance and replica. */
-  classifyPods(view: WorkloadView, pods: readonly unknown[]): { pods: PodClassification[]; diagnostics: Diagnostic[] };
+  /** Pod → component, instance and replica; `owners`: objects between the pods and the root (owner chains). */
+  classifyPods(view: WorkloadView, pods: readonly unknown[], owners?: readonly unknown[]): { pods: PodClassification[]; diagnostics: Diagnostic[] };
   /** KAI's gang groups of the pods. */
   gangGroups(view: WorkloadView, pods: readonly unknown[], classified?: readonly PodClassification[]): { groups: GangGroup[]; diagnostics: Diagnostic[] };
   /** KAI's subtree scale of a component (of one instance when given). */
@@ -141,9 +144,9 @@ export function compileInterpreter(input: Karta | Definition): CompiledInterpret
     definition,
     diagnostics: definition.diagnostics,
     workload,
-    classifyPods(view, pods) {
+    classifyPods(view, pods, owners) {
       const diagnostics: Diagnostic[] = [];
-      return { pods: classifyPods(view, pods, diagnostics), diagnostics };
+      return { pods: classifyPods(view, pods, diagnostics, owners), diagnostics };
     },
     gangGroups(view, pods, classified) {
       const diagnostics: Diagnostic[] = [];
@@ -179,7 +182,7 @@ export function compileInterpreter(input: Karta | Definition): CompiledInterpret
         if (!view) return result;
         result.components = definition.components.map((c) => view.components.get(c.name)!.view);
         result.status = evaluateStatus(definition.root?.status, object, diagnostics);
-        result.pods = classifyPods(view, pods, diagnostics);
+        result.pods = classifyPods(view, pods, diagnostics, inputs.children ?? []);
         result.groups = gangGroups(view, pods, result.pods, diagnostics);
         result.gangPlan = gangPlan(view, diagnostics);
         result.children = matchChildren(definition, inputs.children ?? [], diagnostics);

@@ -47,37 +47,93 @@ function describeSelector(c: CompiledComponent): string {
 }
 
 /**
+ * The objects between pods and the root (ReplicaSets, Jobs, StatefulSets...), indexed to follow owner
+ * references: by uid, and by kind and name for objects written without one.
+ */
+export interface OwnerIndex {
+  byUid: Map<string, Record<string, unknown>>;
+  byName: Map<string, Record<string, unknown>>;
+}
+
+/** Indexes the objects given with the workload (anything with a kind and a name). */
+export function ownerIndex(objects: readonly unknown[] = []): OwnerIndex {
+  const index: OwnerIndex = { byUid: new Map(), byName: new Map() };
+  for (const o of objects) {
+    if (!isObject(o) || typeof o.kind !== "string" || !isObject(o.metadata)) continue;
+    if (typeof o.metadata.uid === "string" && o.metadata.uid !== "") index.byUid.set(o.metadata.uid, o);
+    if (typeof o.metadata.name === "string") index.byName.set(`${o.kind}/${o.metadata.name}`, o);
+  }
+  return index;
+}
+
+const groupOf = (apiVersion: unknown): string | undefined =>
+  typeof apiVersion === "string" ? (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "") : undefined;
+
+function ownerRefsOf(o: unknown): Record<string, unknown>[] {
+  const refs = isObject(o) && isObject(o.metadata) && Array.isArray(o.metadata.ownerReferences) ? o.metadata.ownerReferences : [];
+  return refs.filter((r): r is Record<string, unknown> => isObject(r));
+}
+
+/** Kinds (`group/Kind`) an owner chain may pass through: the child components' and the additional child kinds. */
+function chainKinds(view: WorkloadView): Set<string> {
+  const out = new Set<string>();
+  const structure = view.definition.karta?.spec?.structureDefinition;
+  for (const c of view.definition.components) {
+    const k = c.definition.kind;
+    if (c !== view.definition.root && k?.kind) out.add(`${k.group ?? ""}/${k.kind}`);
+  }
+  for (const k of structure?.additionalChildKinds ?? []) if (k?.kind) out.add(`${k.group ?? ""}/${k.kind}`);
+  return out;
+}
+
+/**
  * Why the pod is another workload's, when its owner references say so: it names objects of the root's
  * kind (group and kind; any version) and none is this object, by uid, or by name when either has no uid
- * (an object with neither is not judged).
+ * (an object with neither is not judged). Owners in between (a ReplicaSet, Job or StatefulSet of one of
+ * the definition's child kinds, given with the workload) are followed up to the root's kind, so a pod of
+ * another workload's Job is told apart too. A chain that leaves the given objects is not judged.
  * Pods read with `kubectl get pods` of a namespace include such pods; KAI never sees them with this object.
  */
-function otherWorkload(view: WorkloadView, pod: unknown, podName: string): string | undefined {
+function otherWorkload(view: WorkloadView, pod: unknown, podName: string, owners: OwnerIndex, kinds: Set<string>): string | undefined {
   const kind = view.definition.root?.definition.kind;
-  const refs = isObject(pod) && isObject(pod.metadata) && Array.isArray(pod.metadata.ownerReferences) ? pod.metadata.ownerReferences : [];
-  if (!kind || refs.length === 0) return undefined;
+  if (!kind) return undefined;
   const meta = isObject(view.object.metadata) ? view.object.metadata : {};
   const uid = typeof meta.uid === "string" && meta.uid !== "" ? meta.uid : undefined;
   const name = typeof meta.name === "string" && meta.name !== "" ? meta.name : undefined;
   // An object written by hand without name or uid: nothing to tell its pods from others'.
   if (uid === undefined && name === undefined) return undefined;
-  const group = (apiVersion: unknown): string | undefined => (typeof apiVersion === "string" ? (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "") : undefined);
-  const owners = refs.filter((r): r is Record<string, unknown> => isObject(r) && r.kind === kind.kind && group(r.apiVersion) === (kind.group ?? ""));
-  if (owners.length === 0) return undefined;
   const ours = (r: Record<string, unknown>): boolean => (uid !== undefined && typeof r.uid === "string" && r.uid !== "" ? r.uid === uid : r.name === name);
-  if (owners.some(ours)) return undefined;
-  const other = owners[0]!;
-  const otherUid = typeof other.uid === "string" && other.uid !== "" ? ` (uid ${other.uid})` : "";
-  return `pod ${podName} belongs to ${kind.kind} ${String(other.name)}${otherUid}, not to this ${kind.kind}${name !== undefined ? ` ${name}` : ""}`;
+  const via: string[] = [];
+  let refs = ownerRefsOf(pod);
+  const seen = new Set<unknown>();
+  for (let depth = 0; depth < 16 && refs.length > 0; depth++) {
+    const roots = refs.filter((r) => r.kind === kind.kind && groupOf(r.apiVersion) === (kind.group ?? ""));
+    if (roots.length > 0) {
+      if (roots.some(ours)) return undefined;
+      const other = roots[0]!;
+      const otherUid = typeof other.uid === "string" && other.uid !== "" ? ` (uid ${other.uid})` : "";
+      const through = via.length > 0 ? ` through ${via.join(" and ")}` : "";
+      return `pod ${podName} belongs to ${kind.kind} ${String(other.name)}${otherUid}${through}, not to this ${kind.kind}${name !== undefined ? ` ${name}` : ""}`;
+    }
+    // The controlling owner (KAI follows the first reference), when it is one of the given objects of a child kind.
+    const next = refs.find((r) => r.controller === true) ?? refs[0]!;
+    if (!kinds.has(`${groupOf(next.apiVersion) ?? ""}/${String(next.kind)}`)) return undefined;
+    const owner = (typeof next.uid === "string" && next.uid !== "" ? owners.byUid.get(next.uid) : undefined) ?? owners.byName.get(`${String(next.kind)}/${String(next.name)}`);
+    if (!owner || seen.has(owner)) return undefined;
+    seen.add(owner);
+    via.push(`${String(next.kind)} ${String(next.name)}`);
+    refs = ownerRefsOf(owner);
+  }
+  return undefined;
 }
 
 /** Classifies one pod. Problems go to `diagnostics` and the classification says why. */
-export function classifyPod(view: WorkloadView, pod: unknown, index: number, diagnostics: Diagnostic[]): PodClassification {
+export function classifyPod(view: WorkloadView, pod: unknown, index: number, diagnostics: Diagnostic[], owners: OwnerIndex = ownerIndex(), kinds: Set<string> = chainKinds(view)): PodClassification {
   const ref = podRef(pod, index);
   const out: PodClassification = { pod: ref, index };
   const leaves = view.definition.leaves;
   let component: CompiledComponent | undefined;
-  const foreign = otherWorkload(view, pod, ref.name);
+  const foreign = otherWorkload(view, pod, ref.name, owners, kinds);
   if (foreign !== undefined) {
     out.reason = foreign;
   } else if (leaves.length === 1) {
@@ -136,7 +192,9 @@ export function podInstance(view: WorkloadView, component: CompiledComponent, po
   return { id: r.text };
 }
 
-/** Classifies every pod. */
-export function classifyPods(view: WorkloadView, pods: readonly unknown[], diagnostics: Diagnostic[]): PodClassification[] {
-  return pods.map((p, i) => classifyPod(view, p, i, diagnostics));
+/** Classifies every pod; `owners` are the objects between the pods and the root, to follow owner chains. */
+export function classifyPods(view: WorkloadView, pods: readonly unknown[], diagnostics: Diagnostic[], owners: readonly unknown[] = []): PodClassification[] {
+  const index = ownerIndex(owners);
+  const kinds = chainKinds(view);
+  return pods.map((p, i) => classifyPod(view, p, i, diagnostics, index, kinds));
 }

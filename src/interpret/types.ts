@@ -133,8 +133,10 @@ export interface GangMember {
 }
 
 export interface GangSubGroup {
+  /** The component's name, or the instance id for a per-instance subgroup. */
   name: string;
   component: string;
+  instance?: string;
   minMember: number;
   topology?: TopologyConstraint;
   pods: string[];
@@ -149,6 +151,7 @@ export interface GangGroup {
   definition: string;
   /** Grouping keys (older format). */
   keys?: string[];
+  /** Older format and newer without subgroups: the gang minimum; with subgroups: the fewest pods that satisfy the group. */
   minMember: number;
   minSubGroup?: number;
   subGroups?: GangSubGroup[];

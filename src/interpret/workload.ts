@@ -296,9 +296,15 @@ function effectiveMin(s: Scale): number {
  * KAI's subtree scale of a component (karta.md, "Subtree scale"): with scale definitions, a
  * component's scale (one instance's when `instance` is given for the subtree root, else the sum of its
  * instances) times the sum of its children's, either side standing in when the other is 0; with none
- * anywhere, the number of leaf components (instances) in the subtree.
+ * anywhere, the number of leaf components (instances) in the subtree. Components in `exclude` are cut
+ * off with their subtrees (a subgroup counts without the subgroups nested in it).
  */
-export function subtreeScale(view: WorkloadView, component: string, instance: string | undefined): { ok: true; value: number } | { ok: false; error: string } {
+export function subtreeScale(
+  view: WorkloadView,
+  component: string,
+  instance: string | undefined,
+  exclude: ReadonlySet<string> = new Set(),
+): { ok: true; value: number } | { ok: false; error: string } {
   if (instance === "") return { ok: false, error: "instance id is empty" };
   const def = view.definition;
   const seen = new Set<string>();
@@ -316,7 +322,7 @@ export function subtreeScale(view: WorkloadView, component: string, instance: st
     } else if (e.scales) {
       for (const s of e.scales.values()) own += effectiveMin(s);
     }
-    const children = e.compiled.children;
+    const children = e.compiled.children.filter((c) => !exclude.has(c));
     if (children.length === 0) return own;
     let sum = 0;
     for (const child of children) sum += byDefinition(child);
@@ -340,7 +346,7 @@ export function subtreeScale(view: WorkloadView, component: string, instance: st
       return ids.length;
     }
     let count = 0;
-    for (const child of e.compiled.children) count += byLeaves(child);
+    for (const child of e.compiled.children) if (!exclude.has(child)) count += byLeaves(child);
     return count;
   };
   try {

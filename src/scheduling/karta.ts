@@ -21,7 +21,7 @@
  * with the field path of the input that caused them; nothing is emitted when there is an error.
  */
 import type { Definition, Karta } from "../definition/index.js";
-import { apiVersionOf, compileInterpreter, type GangGroup, type CompiledInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
+import { apiVersionOf, compileInterpreter, subGroupOfPod, type GangGroup, type CompiledInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
 import { AllMode, BasicPolicy, GangPolicy, SingleMode, fromExistingWorkload, newBuilder, type BuildOptions } from "./builder.js";
 import { required, type FieldError } from "./fielderrors.js";
 import { isDNS1123Subdomain } from "./formats.js";
@@ -44,6 +44,8 @@ export { compileBatchJob, isBatchJob, type BatchJobCompileOptions } from "./kart
 export interface KartaCompileOptions extends SchedulingIntent {
   /** The object's pods (core/v1 Pod objects): they form the keyed groups and get patches. */
   pods?: readonly unknown[];
+  /** Objects between the pods and the object (ReplicaSets, Jobs, StatefulSets...): pods' owner chains are followed through them. */
+  owners?: readonly unknown[];
 }
 
 /** The objects for one workload instance, or the problems that kept them from being made. */
@@ -229,8 +231,9 @@ export function compileKarta(definition: Karta | Definition | CompiledInterprete
 
     // Pods: classified against the definition; the older format's groups formed as KAI forms them.
     const pods = options.pods ?? [];
-    const classified = interpreter.classifyPods(view, pods);
-    issues.push(...classified.diagnostics.map((d) => issueFromDiagnostic(d)));
+    const classified = interpreter.classifyPods(view, pods, options.owners ?? []);
+    // A pod whose instance id is unknown is that pod's problem: it is reported with the pod and gets no patch.
+    issues.push(...classified.diagnostics.filter((d) => d.code !== "pod-instance").map((d) => issueFromDiagnostic(d)));
     let gangGroups: GangGroup[] = [];
     if (tree.format === "podGroups" && pods.length > 0) {
       const g = interpreter.gangGroups(view, pods, classified.pods);
@@ -260,12 +263,14 @@ export function compileKarta(definition: Karta | Definition | CompiledInterprete
     const out: WorkloadCompilation = { ok: true, workload, compositePodGroups: [], podGroups: [], podPatches: [], issues };
     /** Pod name → its leaf PodGroup. */
     const podGroupOf = new Map<string, string>();
-    if (tree.format === "podGroup") {
+    if (tree.format === "podGroup" && tree.keyed) {
+      keyedNewerGroups(interpreter, view, tree, groups, workloadName, pods, classified.pods, out, podGroupOf, issues);
+    } else if (tree.format === "podGroup") {
       const h = groups.newGroupHierarchy();
       if (!h.ok) return failed([...issues, { severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: h.error, code: "build" }]);
       out.compositePodGroups = h.value.compositePodGroups;
       out.podGroups = h.value.podGroups;
-      assignNewerFormat(view, tree, out.podGroups, classified.pods, podGroupOf, issues);
+      assignNewerFormat(view, tree, out.podGroups, pods, classified.pods, podGroupOf, issues);
     } else {
       for (const rg of olderRuntimeGroups(tree, workloadName, gangGroups, issues, interpreter.karta)) {
         const pg = groups.newPodGroup(rg.name, rg.template);
@@ -319,30 +324,26 @@ function setRuntimeMinCount(pg: PodGroup, rg: RuntimeGroup, tree: KartaWorkloadT
   gang.minCount = rg.minMember;
 }
 
-/** Newer format: each classified pod goes to the subgroup whose component is it or an ancestor of it. */
+/** Newer format: each classified pod goes to the subgroup interpret gives it (its nearest listed component's). */
 function assignNewerFormat(
   view: WorkloadView,
   tree: KartaWorkloadTree,
   podGroups: PodGroup[],
+  pods: readonly unknown[],
   classified: readonly PodClassification[],
   podGroupOf: Map<string, string>,
   issues: CompileIssue[],
 ): void {
   const byTemplate = new Map(podGroups.map((g) => [g.spec.workloadRef?.templateName ?? "", g.metadata.name ?? ""] as const));
-  const single = tree.subGroupComponents.size === 0 ? podGroups[0]?.metadata.name : undefined;
+  const single = tree.plan === undefined ? podGroups[0]?.metadata.name : undefined;
   for (const c of classified) {
-    if (c.component === undefined) continue;
+    if (c.component === undefined || c.reason !== undefined) continue;
     if (single !== undefined) {
       podGroupOf.set(c.pod.name, single);
       continue;
     }
-    let at: string | undefined = c.component;
-    const seen = new Set<string>();
-    while (at !== undefined && !tree.subGroupComponents.has(at) && !seen.has(at)) {
-      seen.add(at);
-      at = view.definition.byName.get(at)?.parent;
-    }
-    const group = at !== undefined ? byTemplate.get(at) : undefined;
+    const entry = subGroupOfPod(view, tree.plan!, c, pods[c.index]);
+    const group = entry ? byTemplate.get(entry.name) : undefined;
     if (group) podGroupOf.set(c.pod.name, group);
     else {
       issues.push({
@@ -352,6 +353,73 @@ function assignNewerFormat(
         message: `pod ${podLabel(c.pod)} (component ${c.component}) is under none of the subgroups: it gets no PodGroup`,
         code: "pod-group",
       });
+    }
+  }
+}
+
+/**
+ * Newer format keyed by pod values (podGroup.groupByKeyPaths): per distinct key tuple of the pods, a
+ * CompositePodGroup from the podGroup's template over a PodGroup per subgroup (or one PodGroup when
+ * there are no subgroups), named `<workload>-<template>-<keys>-<hash>`.
+ */
+function keyedNewerGroups(
+  interpreter: CompiledInterpreter,
+  view: WorkloadView,
+  tree: KartaWorkloadTree,
+  groups: ReturnType<typeof fromExistingWorkload>,
+  workloadName: string,
+  pods: readonly unknown[],
+  classified: readonly PodClassification[],
+  out: WorkloadCompilation,
+  podGroupOf: Map<string, string>,
+  issues: CompileIssue[],
+): void {
+  const template = tree.roots[0]?.name ?? "";
+  const path = `${GANG_SCHEDULING_PATH}.podGroup.groupByKeyPaths`;
+  if (pods.length === 0) {
+    issues.push({ severity: "notice", input: "definition", path, message: `the groups of template ${template} are keyed by pod values (groupByKeyPaths): give --pods to create them`, code: "keyed-groups" });
+    return;
+  }
+  const g = interpreter.gangGroups(view, pods, classified);
+  issues.push(...g.diagnostics.filter((d) => d.code === "gang-key").map((d) => issueFromDiagnostic(d)));
+  const sorted = [...g.groups].sort((a, b) => KEY_ORDER.compare((a.keys ?? []).join("\u0000"), (b.keys ?? []).join("\u0000")));
+  const named = (base: string): string | undefined => {
+    const n = generatePodGroupName(workloadName, base);
+    const errs = isDNS1123Subdomain(n);
+    if (errs.length === 0) return n;
+    issues.push({ severity: "error", input: "definition", path, message: `the group keys make the name ${JSON.stringify(n)}, which is not valid: ${errs.join("; ")}`, code: "group-name" });
+    return undefined;
+  };
+  for (const gg of sorted) {
+    const suffix = (gg.keys ?? []).join("-");
+    const name = named(`${template}-${suffix}`);
+    if (name === undefined) continue;
+    if (tree.plan === undefined) {
+      const pg = groups.newPodGroup(name, template);
+      if (!pg.ok) {
+        issues.push({ severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: pg.error, code: "build" });
+        continue;
+      }
+      out.podGroups.push(pg.value);
+      for (const m of gg.members) podGroupOf.set(m.pod, name);
+      continue;
+    }
+    const cpg = groups.newCompositePodGroup(name, template);
+    if (!cpg.ok) {
+      issues.push({ severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: cpg.error, code: "build" });
+      continue;
+    }
+    out.compositePodGroups.push(cpg.value);
+    for (const sub of gg.subGroups ?? []) {
+      const subName = named(`${sub.name}-${suffix}`);
+      if (subName === undefined) continue;
+      const pg = groups.newPodGroup(subName, sub.name, { parentCompositePodGroupName: name });
+      if (!pg.ok) {
+        issues.push({ severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: pg.error, code: "build" });
+        continue;
+      }
+      out.podGroups.push(pg.value);
+      for (const p of sub.pods) podGroupOf.set(p, subName);
     }
   }
 }
@@ -369,6 +437,10 @@ function podPatches(
     const label = podLabel(c.pod);
     if (c.component === undefined) {
       issues.push({ severity: "notice", input: "pod", pod: label, path: "metadata", message: `${c.reason ?? "the pod matches no component"}: no patch`, code: "pod-unmatched" });
+      continue;
+    }
+    if (c.reason !== undefined) {
+      issues.push({ severity: "warning", input: "pod", pod: label, path: "metadata", message: `${c.reason}: no patch (the other pods are compiled)`, code: "pod-instance" });
       continue;
     }
     const group = podGroupOf.get(c.pod.name);

@@ -50,6 +50,15 @@ export interface ExpectedInstance {
   maxReplicas?: number;
 }
 
+/** An expected gang group; with subgroups (newer format) also minSubGroup and each subgroup's minimum and pods. */
+export interface ExpectedGroup {
+  name: string;
+  minMember: number;
+  members: string[];
+  minSubGroup?: number;
+  subGroups?: { name: string; minMember: number; members: string[] }[];
+}
+
 /** A fixture's expected.yaml: what the definition must see in the workload and its pods. */
 export interface Expected {
   /** The definition, relative to definitions/. */
@@ -61,7 +70,7 @@ export interface Expected {
   /** Per component: its instances' scale (absent: the component has no scale). */
   components: Record<string, { instances?: ExpectedInstance[] }>;
   podComponents: Record<string, { component: string; instance?: string }>;
-  groups: { name: string; minMember: number; members: string[] }[];
+  groups: ExpectedGroup[];
 }
 
 /** One fixture case: the expected result, the workload object and its pods. */

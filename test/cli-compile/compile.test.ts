@@ -125,17 +125,27 @@ describe("karta compile", () => {
   });
 
   test("errors exit 1, at the field and its position in the Karta, with nothing on stdout", async () => {
-    // The workers replicated job scaled to 0: its subgroup has no minimum.
-    const obj = readFileSync(bundled("JobSet", "workload.yaml"), "utf8").replace("  - name: workers\n    replicas: 2\n", "  - name: workers\n    replicas: 0\n");
+    // Both replicated jobs scaled to 0: no subgroup has a minimum, so there is nothing to gang.
+    const obj = readFileSync(bundled("JobSet", "workload.yaml"), "utf8")
+      .replace("  - name: workers\n    replicas: 2\n", "  - name: workers\n    replicas: 0\n")
+      .replace("  - name: driver\n    replicas: 1\n", "  - name: driver\n    replicas: 0\n");
     const r = await run(["-d", JOBSET_SUBGROUPS, "-f", "jobset.yaml"], "", { "jobset.yaml": obj });
     assert.equal(r.code, 1);
     assert.equal(r.out, "");
     const karta = readFileSync(JOBSET_SUBGROUPS, "utf8");
-    const line = karta.split("\n").findIndex((l) => l.includes("- componentName: workers")) + 1;
-    assert.equal(
-      r.err,
-      `${JOBSET_SUBGROUPS}:${line}:13: error: spec.optimizationInstructions.gangScheduling.podGroup.subGroups[1]: Invalid value: "workers": the subgroup's scale is 0: component workers must expose a replica scale definition that reads at least 1 replica (it is the subgroup's minCount)\n`,
-    );
+    // The list's position is its first item, the line after `subGroups:`.
+    const line = karta.split("\n").findIndex((l) => l.includes("subGroups:")) + 2;
+    assert.ok(r.err.startsWith(`${JOBSET_SUBGROUPS}:${line}:11: error: spec.optimizationInstructions.gangScheduling.podGroup.subGroups: Invalid value: "llm-pretrain": every subgroup has a scale of 0: there is nothing to gang\n`), r.err);
+    assert.match(r.err, /notice: spec\.optimizationInstructions\.gangScheduling\.podGroup\.subGroups\[1\]: subgroup workers: component workers has a scale of 0: the subgroup is left out/);
+  });
+
+  test("a pod with an unknown instance id is reported with its file; the other pods are compiled", async () => {
+    const pods = readFileSync(bundled("RayCluster", "pods.yaml"), "utf8").replace("ray.io/group: cpu-workers", "ray.io/group: retired-group");
+    const r = await run(["-d", at("definitions", "ray.io", "v1", "RayCluster.yaml"), "-f", bundled("RayCluster", "workload.yaml"), "--pods", "pods.yaml", "--pod-patches"], "", { "pods.yaml": pods });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /^pods\.yaml: pod ray\/llm-batch-cpu-workers-worker-\w+: warning: metadata: pod llm-batch-cpu-workers-worker-\w+: could not match instance id "retired-group"\. existing instance ids \[gpu-workers cpu-workers spare-gpu\]: no patch \(the other pods are compiled\)$/m);
+    const patched = parseAllDocuments(r.out).map((d) => (d.toJS() as { pod: { name: string } }).pod.name);
+    assert.equal(patched.length, 7);
   });
 
   test("a definition without gang instructions is refused at the field", async () => {

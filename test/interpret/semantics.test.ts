@@ -392,12 +392,15 @@ spec:
       ],
     );
   });
-  test("a subgroup whose subtree scale is 0 is an error", () => {
-    const r = compileInterpreter(karta(V2)).interpret(obj(0));
-    assert.deepEqual(
-      errors(r).map((d) => d.message),
-      ["component node must expose a replica scale definition"],
-    );
+  test("a subgroup whose subtree scale is 0 is left out with a notice (as KAI drops a PyTorchJob's absent master)", () => {
+    const r = compileInterpreter(karta(V2)).interpret(obj(0), { pods: [{ metadata: { name: "l", labels: { role: "launcher" } } }] });
+    assert.deepEqual(errors(r), []);
+    const notice = r.diagnostics.find((d) => d.code === "gang-subgroup-empty")!;
+    assert.equal(notice.severity, "notice");
+    assert.equal(notice.path, "spec.optimizationInstructions.gangScheduling.podGroup.subGroups[1]");
+    const g = r.groups[0]!;
+    assert.equal(g.minSubGroup, 1);
+    assert.deepEqual(g.subGroups!.map((s) => [s.name, s.minMember, s.pods]), [["launcher", 1, ["l"]]]);
   });
 });
 

@@ -10,10 +10,11 @@ import { newBuilder } from "../../src/scheduling/index.js";
 import { conformanceDir } from "../support/conformance.js";
 import { bundledObject, bundledPods, compileFixtures, definitionFile, definitionText, emittedErrors, variant } from "./helpers.js";
 
-const PYTORCH = "definitions/kubeflow.org/v1/PyTorchJob.yaml";
-const LWS = "definitions/leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml";
-const RAY = "definitions/ray.io/v1/RayCluster.yaml";
-const JOBSET = "definitions/jobset.x-k8s.io/v1alpha2/JobSet.yaml";
+// The older podGroups format, as these four bundled definitions were written before they had subgroups.
+const PYTORCH = path.join(compileFixtures, "older", "PyTorchJob-karta.yaml");
+const LWS = path.join(compileFixtures, "older", "LeaderWorkerSet-karta.yaml");
+const RAY = path.join(compileFixtures, "older", "RayCluster-karta.yaml");
+const JOBSET = path.join(compileFixtures, "older", "JobSet-karta.yaml");
 const JOBSET_SUBGROUPS = path.join(compileFixtures, "jobset-subgroups-karta.yaml");
 
 const errors = (issues: CompileIssue[]) => issues.filter((i) => i.severity === "error");
@@ -257,18 +258,30 @@ describe("the user's intent", () => {
 describe("bad input: errors with a field path, no objects", () => {
   const jobset = definitionFile(JOBSET_SUBGROUPS);
 
-  test("a subgroup with scale 0", () => {
+  test("a subgroup with scale 0 is left out (notice), the rest compiles", () => {
     const obj = variant(bundledObject("JobSet"), (o) => {
       const jobs = (o.spec as { replicatedJobs: { name: string; replicas: number }[] }).replicatedJobs;
       jobs.find((j) => j.name === "workers")!.replicas = 0;
     });
     const r = compileKarta(jobset, obj);
+    assert.equal(r.ok, true, JSON.stringify(r.issues));
+    const notice = r.issues.find((i) => i.code === "gang-subgroup-empty")!;
+    assert.equal(notice.severity, "notice");
+    assert.equal(notice.path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`);
+    const [composite] = r.workload!.spec.compositePodGroupTemplates!;
+    assert.deepEqual(composite!.schedulingPolicy, { gang: { minGroupCount: 1 } });
+    assert.deepEqual(composite!.podGroupTemplates!.map((p) => p.name), ["driver"]);
+  });
+
+  test("every subgroup with scale 0: an error at subGroups", () => {
+    const obj = variant(bundledObject("JobSet"), (o) => {
+      for (const j of (o.spec as { replicatedJobs: { replicas: number }[] }).replicatedJobs) j.replicas = 0;
+    });
+    const r = compileKarta(jobset, obj);
     assert.equal(r.ok, false);
-    assert.equal(r.workload, undefined);
     assert.equal(r.podGroups.length, 0);
-    const e = one(r.issues);
-    assert.equal(e.path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`);
-    assert.match(e.message, /^Invalid value: "workers": the subgroup's scale is 0/);
+    const e = r.issues.find((i) => i.severity === "error")!;
+    assert.equal(e.path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups`);
   });
 
   test("a template name too long for a DNS label", () => {
@@ -380,6 +393,94 @@ describe("KAI's e2e custom job in the newer format (conformance catalog)", () =>
     assert.equal(r.podPatches.filter((p) => p.podGroupName.includes("-worker-")).length, 3);
     assert.deepEqual(emittedErrors(r), []);
     const zero = compileKarta(def, variant(customJob, (o) => void (o.spec.worker.replicas = 0)));
-    assert.equal(one(zero.issues).path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`);
+    assert.equal(zero.ok, true);
+    assert.deepEqual(zero.issues.map((i) => [i.severity, i.path]), [["notice", `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1]`]]);
+  });
+});
+
+describe("a component and its child both subgroups: interpret and compile agree", () => {
+  // A driver with pods of its own that owns the executors (Spark-like), both listed as subgroups.
+  const def = definitionText(`
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: nested}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: app
+      kind: {group: example.com, version: v1, kind: App}
+      statusDefinition: {phaseDefinition: {path: .status.phase}, statusMappings: {running: [{byPhase: Running}]}}
+    childComponents:
+    - name: driver
+      ownerRef: app
+      specDefinition: {podTemplateSpecPath: .spec.driver}
+      scaleDefinition: {replicasPath: "1"}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: driver}}
+    - name: executor
+      ownerRef: driver
+      specDefinition: {podTemplateSpecPath: .spec.executor}
+      scaleDefinition: {replicasPath: .spec.executors}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: executor}}
+  optimizationInstructions:
+    gangScheduling:
+      podGroup:
+        name: app
+        subGroups:
+        - componentName: driver
+        - componentName: executor
+`);
+  const object = { apiVersion: "example.com/v1", kind: "App", metadata: { name: "etl", namespace: "data", uid: "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9" }, spec: { driver: { spec: { containers: [] } }, executor: { spec: { containers: [] } }, executors: 3 } };
+  const pod = (name: string, role: string) => ({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "data", labels: { role } }, spec: { containers: [] } });
+  const pods = [pod("etl-driver", "driver"), ...[0, 1, 2].map((i) => pod(`etl-exec-${i}`, "executor"))];
+
+  test("each pod in the subgroup of its nearest listed component; the driver's subgroup counts its own pod only", () => {
+    const r = compileInterpreter(def).interpret(object, { pods });
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity === "error"), []);
+    const g = r.groups[0]!;
+    assert.deepEqual(
+      g.subGroups!.map((s) => [s.name, s.minMember, s.pods]),
+      [
+        ["driver", 1, ["etl-driver"]],
+        ["executor", 3, ["etl-exec-0", "etl-exec-1", "etl-exec-2"]],
+      ],
+    );
+    const c = compileKarta(def, object, { pods });
+    assert.ok(c.ok, JSON.stringify(c.issues));
+    const [composite] = c.workload!.spec.compositePodGroupTemplates!;
+    assert.deepEqual(composite!.podGroupTemplates!.map((p) => [p.name, p.schedulingPolicy.gang?.minCount]), [
+      ["driver", 1],
+      ["executor", 3],
+    ]);
+    // Same membership: the template of each pod's PodGroup is the subgroup interpret gives it.
+    const template = new Map(c.podGroups.map((p) => [p.metadata.name, p.spec.workloadRef?.templateName]));
+    const compiled = Object.fromEntries(c.podPatches.map((p) => [p.pod.name, template.get(p.podGroupName)]));
+    const interpreted = Object.fromEntries(g.subGroups!.flatMap((s) => s.pods.map((p) => [p, s.name])));
+    assert.deepEqual(compiled, interpreted);
+  });
+
+  test("a scale-less parent listed with one of its children: the parent's subgroup holds the other child's pods", () => {
+    const lws = definitionText(
+      readFileSync(path.join(compileFixtures, "..", "..", "..", "definitions", "leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet.yaml"), "utf8").replace(
+            "        subGroups:\n          - componentName: leader\n          - componentName: worker\n",
+            "        subGroups:\n          - componentName: group\n          - componentName: leader\n",
+          )
+        // The Workload API needs template names apart from the subgroups'.
+        .replace("      podGroup:\n        name: group\n", "      podGroup:\n        name: replica\n"),
+    );
+    const r = compileInterpreter(lws).interpret(bundledObject("LeaderWorkerSet"), { pods: bundledPods("LeaderWorkerSet") });
+    const g = r.groups.find((x) => x.name.endsWith("-replica-0"))!;
+    assert.deepEqual(
+      g.subGroups!.map((s) => [s.name, s.minMember, s.pods]),
+      [
+        ["group", 2, ["llama-70b-vllm-0-1", "llama-70b-vllm-0-2"]],
+        ["leader", 1, ["llama-70b-vllm-0"]],
+      ],
+    );
+    const c = compileKarta(lws, bundledObject("LeaderWorkerSet"), { pods: bundledPods("LeaderWorkerSet") });
+    assert.ok(c.ok, JSON.stringify(c.issues));
+    const template = new Map(c.podGroups.map((p) => [p.metadata.name, p.spec.workloadRef?.templateName]));
+    const compiled = Object.fromEntries(c.podPatches.map((p) => [p.pod.name, template.get(p.podGroupName)]));
+    const interpreted = Object.fromEntries(r.groups.flatMap((x) => x.subGroups!.flatMap((s) => s.pods.map((p) => [p, s.name]))));
+    assert.deepEqual(compiled, interpreted);
   });
 });

@@ -6,13 +6,13 @@
  * the controller's defaults; the user's intent comes in as building blocks, as the workload builder expects.
  * Problems are field errors at the Karta field that causes them.
  */
-import type { PodGroupDefinition, TopologyConstraint as KartaTopology } from "../../definition/index.js";
-import { subtreeOf, subtreeScale, type WorkloadView } from "../../interpret/index.js";
+import type { Diagnostic, PodGroupDefinition, TopologyConstraint as KartaTopology } from "../../definition/index.js";
+import { subGroupPlan, subtreeOf, subtreeScale, type SubGroupPlan, type WorkloadView } from "../../interpret/index.js";
 import type { SchedulingConfig, WorkloadInput, WorkloadItem } from "../config.js";
 import { duplicate, invalid, required, tooMany, type FieldError } from "../fielderrors.js";
 import { isDNS1123Label, isLabelKey } from "../formats.js";
 import { WORKLOAD_MAX_POD_GROUP_TEMPLATES } from "../types.js";
-import { hasErrors, issueFromFieldError, type CompileIssue } from "./issues.js";
+import { hasErrors, issueFromDiagnostic, issueFromFieldError, type CompileIssue } from "./issues.js";
 import { compositePolicyBlock, disruptionBlock, leafPolicyBlock, type SchedulingIntent } from "./options.js";
 
 /** Field path of a Karta's gang instructions. */
@@ -29,6 +29,10 @@ export interface KartaWorkloadTree {
   definitionIndex: Map<string, number>;
   /** Newer format: the component of each subgroup template. */
   subGroupComponents: Map<string, string>;
+  /** Newer format with subgroups: the plan shared with interpret. */
+  plan?: SubGroupPlan;
+  /** Newer format: groups keyed by pod values (podGroup.groupByKeyPaths), made from the pods. */
+  keyed?: boolean;
 }
 
 /** `field.NotFound`. */
@@ -205,6 +209,7 @@ function newerTree(view: WorkloadView, intent: SchedulingIntent, issues: Compile
   const def = view.definition.karta.spec.optimizationInstructions!.gangScheduling!.podGroup!;
   const errs: FieldError[] = [];
   const tree: KartaWorkloadTree = { format: "podGroup", roots: [], keyedTemplates: new Set(), definitionIndex: new Map(), subGroupComponents: new Map() };
+  if (view.definition.podGroupKeys.length > 0) tree.keyed = true;
   errs.push(...templateNameErrors(`${where}.name`, def.name));
   const subGroups = Array.isArray(def.subGroups) ? def.subGroups : [];
   const root = view.definition.root;
@@ -222,31 +227,35 @@ function newerTree(view: WorkloadView, intent: SchedulingIntent, issues: Compile
     return tree;
   }
   if (subGroups.length > WORKLOAD_MAX_POD_GROUP_TEMPLATES) errs.push(tooMany(`${where}.subGroups`, subGroups.length, WORKLOAD_MAX_POD_GROUP_TEMPLATES));
+  // The subgroups as interpret plans them: the same membership, counts and dropped empty subgroups.
+  const diagnostics: Diagnostic[] = [];
+  const plan = subGroupPlan(view, diagnostics);
+  issues.push(...diagnostics.map((d) => issueFromDiagnostic(d)));
   const children: WorkloadItem[] = [];
   const names = new Set<string>([def.name]);
-  subGroups.forEach((sg, i) => {
-    const path = `${where}.subGroups[${i}]`;
-    const name = sg?.componentName;
-    const nameErrs = templateNameErrors(`${path}.componentName`, name);
-    if (!name) return void errs.push(required(`${path}.componentName`, "subgroup component name cannot be empty"));
-    if (!view.definition.byName.has(name)) return void errs.push(notFound(`${path}.componentName`, name));
-    if (nameErrs.length > 0) return void errs.push(...nameErrs);
-    if (names.has(name)) return void errs.push(duplicate(`${path}.componentName`, name));
-    names.add(name);
-    const s = subtreeScale(view, name, undefined);
-    if (!s.ok) return void errs.push(invalid(path, name, `the subgroup's subtree scale cannot be computed: ${s.error}`));
-    if (s.value < 1) {
-      return void errs.push(invalid(path, name, `the subgroup's scale is 0: component ${name} must expose a replica scale definition that reads at least 1 replica (it is the subgroup's minCount)`));
+  for (const e of plan.entries) {
+    const path = `${where}.subGroups[${e.index}]`;
+    const nameErrs = templateNameErrors(e.instance !== undefined ? path : `${path}.componentName`, e.name);
+    if (nameErrs.length > 0) {
+      errs.push(...nameErrs);
+      continue;
     }
-    const constraints = topologyConstraints(sg.topology, `${path}.topology`, issues);
-    const pcn = podTemplatesPriorityClass(view, [name], path, issues);
-    tree.subGroupComponents.set(name, name);
-    children.push(makeItem({ name, path, composite: false, count: s.value, constraints, priorityClassName: pcn, topLevel: false }, intent));
-  });
-  if (errs.length === 0) {
+    if (names.has(e.name)) {
+      errs.push(duplicate(`${path}.componentName`, e.name));
+      continue;
+    }
+    names.add(e.name);
+    const constraints = topologyConstraints(e.topology, `${path}.topology`, issues);
+    const pcn = podTemplatesPriorityClass(view, [e.component], path, issues);
+    tree.subGroupComponents.set(e.name, e.component);
+    children.push(makeItem({ name: e.name, path, composite: false, count: e.minMember, constraints, priorityClassName: pcn, topLevel: false }, intent));
+  }
+  if (plan.entries.length === 0 && !hasErrors(issues) && errs.length === 0) errs.push(invalid(`${where}.subGroups`, def.name, "every subgroup has a scale of 0: there is nothing to gang"));
+  if (errs.length === 0 && !hasErrors(issues)) {
     const constraints = topologyConstraints(def.topology, `${where}.topology`, issues);
     const pcn = podTemplatesPriorityClass(view, subGroups.map((s) => s.componentName), where, issues);
-    tree.roots.push(makeItem({ name: def.name, path: where, composite: true, count: subGroups.length, constraints, priorityClassName: pcn, topLevel: true, children }, intent));
+    tree.roots.push(makeItem({ name: def.name, path: where, composite: true, count: plan.minSubGroup, constraints, priorityClassName: pcn, topLevel: true, children }, intent));
+    tree.plan = plan;
   }
   issues.push(...errs.map((e) => issueFromFieldError("definition", e)));
   return tree;
