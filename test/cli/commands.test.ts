@@ -30,7 +30,7 @@ describe("karta definitions", () => {
     assert.equal(r.code, 0, r.err);
     const lines = r.out.trimEnd().split("\n");
     assert.match(lines[0]!, /^KIND +APIVERSION +COMPONENTS +GANG +FILE$/);
-    assert.ok(lines.some((l) => /^PyTorchJob +kubeflow\.org\/v1 +pytorchjob,master,worker +podGroups +definitions\/kubeflow\.org\/v1\/PyTorchJob\.yaml$/.test(l)), r.out);
+    assert.ok(lines.some((l) => /^PyTorchJob +kubeflow\.org\/v1 +pytorchjob,master,worker +podGroup\+subGroups +definitions\/kubeflow\.org\/v1\/PyTorchJob\.yaml$/.test(l)), r.out);
     assert.ok(lines.length >= 11);
   });
 
@@ -58,8 +58,8 @@ describe("karta definitions", () => {
   });
 
   test("-d names a directory of definitions", async () => {
-    const r = await karta(["definitions", "list", "-d", "definitions/kubeflow.org", "-o", "name"]);
-    assert.equal(r.out, "MPIJob.v2beta1.kubeflow.org\nPyTorchJob.v1.kubeflow.org\n");
+    const r = await karta(["definitions", "list", "-d", "definitions/kubeflow.org/v2beta1", "-o", "name"]);
+    assert.equal(r.out, "MPIJob.v2beta1.kubeflow.org\n");
   });
 });
 
