@@ -4,7 +4,7 @@
  */
 import { GenNative, INVALID_PATH, Native, ValueNative, invalidPath } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
-import { JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, current, step } from "./runtime.js";
+import { Closure, JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, current, step } from "./runtime.js";
 import {
   JqObject,
   JqValue,
@@ -386,14 +386,123 @@ gen("recurse", 0, {
   gen: (input, _args, emit) => recursePaths(input, [], (_p, v) => emit(v)),
   path: (input, path, _args, emit) => recursePaths(input, path, emit),
 });
-gen("recurse", 1, {
-  gen: (input, [f], emit) => {
-    const r = (v: JqValue): Stop => {
+// ---- iteration without stack per step ----
+/**
+ * `while`, `until` and `recurse` walk a tree of values depth first, as their jq definitions do by
+ * recursion, but from an explicit work list, so a million steps take no JS stack. Each step's filter
+ * outputs are gathered before its children are explored; an error or a `break` after some outputs
+ * takes its place after them, so outputs and failures keep jq's order.
+ */
+type Task = { node: JqValue } | { out: JqValue } | { error: unknown } | { stop: object };
+interface Gathered {
+  values: JqValue[];
+  end?: Task;
+}
+function gather(f: Closure, input: JqValue): Gathered {
+  const values: JqValue[] = [];
+  try {
+    const r = f.code.gen(input, f.env, (v) => {
+      values.push(v);
+      if (values.length > MAX_ARRAY_LENGTH) checkArray(values.length);
+      return undefined;
+    });
+    return r ? { values, end: { stop: r } } : { values };
+  } catch (e) {
+    if (!(e instanceof JqRuntimeError)) throw e;
+    return { values, end: { error: e } };
+  }
+}
+function explore(root: JqValue, visit: (v: JqValue, plan: Task[]) => void, emit: (v: JqValue) => Stop): Stop {
+  const work: Task[] = [{ node: root }];
+  const plan: Task[] = [];
+  while (work.length > 0) {
+    const t = work.pop()!;
+    if ("out" in t) {
+      const r = emit(t.out);
+      if (r) return r;
+    } else if ("node" in t) {
       step();
-      return emit(v) || f!.code.gen(v, f!.env, r);
-    };
-    return r(input);
-  },
+      plan.length = 0;
+      visit(t.node, plan);
+      for (let i = plan.length - 1; i >= 0; i--) work.push(plan[i]!);
+    } else if ("stop" in t) {
+      return t.stop;
+    } else {
+      throw t.error;
+    }
+  }
+  return undefined;
+}
+// def while(cond; update): def _while: if cond then ., (update | _while) else empty end; _while;
+gen("while", 2, {
+  gen: (input, [cond, update], emit) =>
+    explore(
+      input,
+      (v, plan) => {
+        const c = gather(cond!, v);
+        for (const x of c.values) {
+          if (!isTruthy(x)) continue;
+          plan.push({ out: v });
+          const u = gather(update!, v);
+          for (const y of u.values) plan.push({ node: y });
+          if (u.end) return void plan.push(u.end);
+        }
+        if (c.end) plan.push(c.end);
+      },
+      emit,
+    ),
+});
+// def until(cond; next): def _until: if cond then . else (next | _until) end; _until;
+gen("until", 2, {
+  gen: (input, [cond, next], emit) =>
+    explore(
+      input,
+      (v, plan) => {
+        const c = gather(cond!, v);
+        for (const x of c.values) {
+          if (isTruthy(x)) {
+            plan.push({ out: v });
+            continue;
+          }
+          const n = gather(next!, v);
+          for (const y of n.values) plan.push({ node: y });
+          if (n.end) return void plan.push(n.end);
+        }
+        if (c.end) plan.push(c.end);
+      },
+      emit,
+    ),
+});
+// def recurse(f; cond): def r: ., (f | select(cond) | r); r;
+gen("recurse", 2, {
+  gen: (input, [f, cond], emit) =>
+    explore(
+      input,
+      (v, plan) => {
+        plan.push({ out: v });
+        const children = gather(f!, v);
+        for (const y of children.values) {
+          const c = gather(cond!, y);
+          for (const x of c.values) if (isTruthy(x)) plan.push({ node: y });
+          if (c.end) return void plan.push(c.end);
+        }
+        if (children.end) plan.push(children.end);
+      },
+      emit,
+    ),
+});
+gen("recurse", 1, {
+  gen: (input, [f], emit) =>
+    explore(
+      input,
+      (v, plan) => {
+        plan.push({ out: v });
+        const children = gather(f!, v);
+        for (const y of children.values) plan.push({ node: y });
+        if (children.end) plan.push(children.end);
+      },
+      emit,
+    ),
   path: (input, path, [f], emit) => {
     const r = (p: PathComponent[], v: JqValue): Stop => {
       step();

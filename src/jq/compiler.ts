@@ -217,7 +217,30 @@ function invalidIterate(v: JqValue): JqRuntimeError {
 
 // ---- the compiler ----
 /** Compiles an AST in value mode. */
-export function compile(node: Node, scope: Scope | null, ctx: CompileContext): Gen {
+/**
+ * A call in tail position of a function body, not yet made: the function's caller runs it (and any it
+ * returns in turn) in a loop, so tail recursion takes no stack (jq 1.7.1 optimizes tail calls too).
+ */
+class TailCall {
+  constructor(
+    readonly gen: Gen,
+    readonly input: JqValue,
+    readonly env: Frame,
+    readonly emit: Emit,
+  ) {}
+}
+
+/** Makes a pending tail call and whatever it returns in turn. */
+function force(r: Stop): Stop {
+  while (r instanceof TailCall) r = r.gen(r.input, r.env, r.emit);
+  return r;
+}
+
+/**
+ * Compiles an AST in value mode. With `tail`, the node is in tail position of a function body (what it
+ * returns is the body's result): calls there return a {@link TailCall}.
+ */
+export function compile(node: Node, scope: Scope | null, ctx: CompileContext, tail = false): Gen {
   switch (node.type) {
     case "Identity":
       return (input, _env, emit) => emit(input);
@@ -251,14 +274,15 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
       if (node.access) return compileOptionalAccess(node.body, scope, ctx);
       return compileTry(node.body, node.handler, scope, ctx);
     case "Pipe": {
-      if (node.left.type === "Identity") return compile(node.right, scope, ctx);
+      if (node.left.type === "Identity") return compile(node.right, scope, ctx, tail);
       const left = compile(node.left, scope, ctx);
-      const right = compile(node.right, scope, ctx);
+      // After a left side with one output, what the right side returns is what the pipe returns.
+      const right = compile(node.right, scope, ctx, tail && isSingle(node.left));
       return (input, env, emit) => left(input, env, (v) => right(v, env, emit));
     }
     case "Comma": {
       const left = compile(node.left, scope, ctx);
-      const right = compile(node.right, scope, ctx);
+      const right = compile(node.right, scope, ctx, tail);
       return (input, env, emit) => left(input, env, emit) || right(input, env, emit);
     }
     case "Neg": {
@@ -297,8 +321,9 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
       return compileAssign(node, scope, ctx);
     case "If": {
       const cond = compile(node.cond, scope, ctx);
-      const then = compile(node.then, scope, ctx);
-      const otherwise = node.else ? compile(node.else, scope, ctx) : identityGen;
+      const branchTail = tail && isSingle(node.cond);
+      const then = compile(node.then, scope, ctx, branchTail);
+      const otherwise = node.else ? compile(node.else, scope, ctx, branchTail) : identityGen;
       return (input, env, emit) =>
         cond(input, env, (c) => (isTruthy(c) ? then(input, env, emit) : otherwise(input, env, emit)));
     }
@@ -306,7 +331,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
       const { source, each, bodyScope } = compileFoldSource(node, scope, ctx);
       const init = compile(node.init, scope, ctx);
       // One pattern only: a `?//` alternative reruns the update on the same state.
-      if (node.patterns.length === 1 && carriesOwnership(node.update, ctx)) return compileOwningReduce(node, source, each, init, bodyScope, ctx);
+      if (node.patterns.length === 1 && carriesOwnership(node.update)) return compileOwningReduce(node, source, each, init, bodyScope, ctx);
       const update = compile(node.update, bodyScope, ctx);
       return (input, env, emit) =>
         init(input, env, (initial) => {
@@ -352,14 +377,15 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext): G
     }
     case "FuncDef": {
       // A user definition gets a frame: its body may refer to variables bound around it.
-      const rest = compile(node.rest, defineFunction(node, scope, ctx), ctx);
+      const rest = compile(node.rest, defineFunction(node, scope, ctx), ctx, tail);
       return (input, env, emit) => rest(input, { v: null, up: env }, emit);
     }
     case "Call":
-      return compileCall(node, scope, ctx);
+      return compileCall(node, scope, ctx, tail);
     case "Var":
       return compileVar(node, scope, ctx);
     case "As":
+      if (tail) return compileTailAs(node, scope, ctx);
       return compileAs(node.source, node.patterns, node.body, scope, ctx, false) as Gen;
     case "Label": {
       const body = compile(node.body, push(scope, { kind: "label", name: node.name }), ctx);
@@ -643,7 +669,7 @@ function desugaredBody(fn: FuncInfo): Node {
 }
 
 function functionGen(fn: FuncInfo, ctx: CompileContext): Gen {
-  return (fn.gen ??= compile(desugaredBody(fn), fn.bodyScope, { ...ctx, program: fn.program }));
+  return (fn.gen ??= compile(desugaredBody(fn), fn.bodyScope, { ...ctx, program: fn.program }, true));
 }
 
 function functionPathGen(fn: FuncInfo, ctx: CompileContext): PathGen {
@@ -653,6 +679,7 @@ function functionPathGen(fn: FuncInfo, ctx: CompileContext): PathGen {
 function compileArg(node: Node, scope: Scope | null, ctx: CompileContext): CompiledArg {
   let pathGen: PathGen | undefined;
   return {
+    single: isSingle(node),
     gen: compile(node, scope, ctx),
     path: () => (pathGen ??= compilePath(node, scope, ctx)),
   };
@@ -666,7 +693,7 @@ function enterCall(): void {
   }
 }
 
-function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null, ctx: CompileContext): Gen {
+function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null, ctx: CompileContext, tail = false): Gen {
   const arity = node.args.length;
   const found = lookup(scope, "func", node.name, arity);
   if (found && found.kind === "param") {
@@ -681,12 +708,20 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
     const args = node.args.map((a) => compileArg(a, scope, ctx));
     const depth = found.depth;
     const isStatic = found.isStatic;
+    if (tail) {
+      return (input, env, emit) => {
+        let e: Frame = isStatic ? fn.home! : frameAt(env, depth);
+        for (const a of args) e = { v: { code: a, env } satisfies Closure, up: e };
+        step();
+        return new TailCall(functionGen(fn, ctx), input, e, emit);
+      };
+    }
     return (input, env, emit) => {
       let e: Frame = isStatic ? fn.home! : frameAt(env, depth);
       for (const a of args) e = { v: { code: a, env } satisfies Closure, up: e };
       enterCall();
       try {
-        return functionGen(fn, ctx)(input, e, emit);
+        return force(functionGen(fn, ctx)(input, e, emit));
       } finally {
         current.depth--;
       }
@@ -835,6 +870,37 @@ function compileFoldSource(
   return { source: compile(node.source, scope, ctx), each: alternatives(node.patterns.length, bind), bodyScope: pushVars(scope, names) };
 }
 
+/**
+ * `source as $x | body` in tail position. When the source has one output (statically, or a `$param`
+ * whose argument has), the body stays in tail position; otherwise each body's tail call is made at once.
+ */
+function compileTailAs(node: Extract<Node, { type: "As" }>, scope: Scope | null, ctx: CompileContext): Gen {
+  const pattern = node.patterns[0]!;
+  if (node.patterns.length !== 1 || pattern.type !== "VarPattern") {
+    const gen = compileAs(node.source, node.patterns, node.body, scope, ctx, false) as Gen;
+    return (input, env, emit) => force(gen(input, env, emit));
+  }
+  const source = compile(node.source, scope, ctx);
+  const body = compile(node.body, pushVars(scope, [pattern.name]), ctx, true);
+  const found = node.source.type === "Call" && node.source.args.length === 0 ? lookup(scope, "func", node.source.name, 0) : undefined;
+  const paramDepth = found?.kind === "param" ? found.depth : -1;
+  const single = isSingle(node.source);
+  const one = (input: JqValue, env: Frame): JqValue => {
+    let value: JqValue = null;
+    source(input, env, (v) => {
+      value = v;
+      return undefined;
+    });
+    return value;
+  };
+  return (input, env, emit) => {
+    if (single || (paramDepth >= 0 && (frameAt(env, paramDepth).v as Closure).code.single)) {
+      return body(input, { v: one(input, env), up: env }, emit);
+    }
+    return source(input, env, (v) => force(body(input, { v, up: env }, emit)));
+  };
+}
+
 function compileAs(
   sourceNode: Node,
   patterns: Pattern[],
@@ -938,10 +1004,10 @@ function renew(owned: Set<object>, shared: Set<object> | undefined): Set<object>
  * side cannot see the state (`.[$i] = $x`, `.[$k] += 1`, any `|=`), so the state it builds is held by
  * the reduce alone. `=` and arithmetic updates also need a right side with exactly one output.
  */
-function carriesOwnership(node: Node, ctx: CompileContext): boolean {
+function carriesOwnership(node: Node): boolean {
   if (node.type !== "Assign") return false;
   if (node.op === "|=") return true;
-  return !usesInput(node.right) && isSingle(node.right, ctx);
+  return !usesInput(node.right) && isSingle(node.right);
 }
 
 /** Whether a filter may read its input `.` (conservative: true for anything not listed). */
@@ -972,7 +1038,7 @@ function usesInput(node: Node): boolean {
 }
 
 /** Whether a filter has exactly one output whenever it does not raise (conservative). */
-function isSingle(node: Node, ctx: CompileContext): boolean {
+function isSingle(node: Node): boolean {
   switch (node.type) {
     case "Literal":
     case "Var":
@@ -984,15 +1050,15 @@ function isSingle(node: Node, ctx: CompileContext): boolean {
     case "Binary":
     case "And":
     case "Or":
-      return isSingle(node.left, ctx) && isSingle(node.right, ctx);
+      return isSingle(node.left) && isSingle(node.right);
     case "Index":
-      return isSingle(node.target, ctx) && isSingle(node.index, ctx);
+      return isSingle(node.target) && isSingle(node.index);
     case "Neg":
-      return isSingle(node.operand, ctx);
+      return isSingle(node.operand);
     case "String":
-      return node.parts.every((p) => typeof p === "string" || isSingle(p, ctx));
+      return node.parts.every((p) => typeof p === "string" || isSingle(p));
     case "Object":
-      return node.entries.every((e) => isSingle(e.key, ctx) && (!e.value || isSingle(e.value, ctx)));
+      return node.entries.every((e) => isSingle(e.key) && (!e.value || isSingle(e.value)));
     default:
       return false;
   }

@@ -31,6 +31,8 @@ export interface Closure {
 }
 
 export interface CompiledArg {
+  /** The argument has exactly one output whenever it does not raise (known at compile time). */
+  single?: boolean;
   gen: Gen;
   /** Path mode, compiled on first use. */
   path(): PathGen;

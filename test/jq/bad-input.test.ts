@@ -35,9 +35,9 @@ describe("compile errors carry the position", () => {
 });
 
 describe("runaway programs stop with a budget error", () => {
-  test("infinite recursion hits the depth limit", () => {
-    limitError(() => jq("def f: f; f", null), /recursion depth limit of 1000/);
-    limitError(() => jq("def f: 1 + f; f", null), /recursion depth limit/);
+  test("infinite recursion hits the depth limit, or the step budget when it is a tail call", () => {
+    limitError(() => jq("def f: 1 + f; f", null), /recursion depth limit of 1000/);
+    limitError(() => compileJq("def f: f; f", { limits: { maxSteps: 100_000 } }).run(null), /budget of 100000 steps/);
   });
   test("endless generators hit the step or size budget", () => {
     limitError(() => compileJq("last(repeat(1))", { limits: { maxSteps: 100_000 } }).run(null), /budget of 100000 steps/);
@@ -46,7 +46,8 @@ describe("runaway programs stop with a budget error", () => {
     assert.throws(() => jq('"x" * 1e10', null), /Repeat string result too long/);
   });
   test("a budget error cannot be caught by try", () => {
-    limitError(() => jq('try (def f: f; f) catch "swallowed"', null), /recursion depth/);
+    limitError(() => jq('try (def f: 1 + f; f) catch "swallowed"', null), /recursion depth/);
+    limitError(() => compileJq('try (def f: f; f) catch "swallowed"', { limits: { maxSteps: 100_000 } }).run(null), /budget of 100000 steps/);
   });
   test("output count is bounded", () => {
     limitError(() => compileJq("range(100)", { limits: { maxOutputs: 10 } }).run(null), /budget of 10 outputs/);

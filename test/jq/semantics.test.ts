@@ -209,3 +209,35 @@ describe("class 7: indexing edge cases", () => {
     assert.equal(one("1 | path(1)"), "[]");
   });
 });
+
+describe("class 8: iteration and tail recursion take no stack per step", () => {
+  const big = { limits: { maxSteps: 1e8 } };
+  test("while, until, recurse and range/3 over a million steps", () => {
+    assert.deepEqual(outputs("[0 | while(. < 1000000; . + 1)] | length", null, big), ["1000000"]);
+    assert.deepEqual(outputs("0 | until(. >= 1000000; . + 1)", null, big), ["1000000"]);
+    assert.deepEqual(outputs("[limit(1000000; 0 | recurse(. + 1))] | length", null, big), ["1000000"]);
+    assert.deepEqual(outputs("[0 | recurse(. + 1; . < 1000000)] | length", null, big), ["1000000"]);
+    assert.deepEqual(outputs("[limit(1000000; 0 | repeat(1))] | length", null, big), ["1000000"]);
+    assert.deepEqual(outputs("[range(0; 1000000; 1)] | length", null, big), ["1000000"]);
+  });
+  test("their outputs keep jq's depth-first order with several outputs per step", () => {
+    assert.equal(one("[1 | while(. < 20; .*2, .*3)]"), "[1,2,4,8,16,12,6,12,18,3,6,12,18,9,18]");
+    assert.equal(one("[1 | until(. > 20; .*2, .*3)]"), "[32,48,24,24,36,24,36,36,54,24,36,36,54,36,54,27]");
+    assert.equal(one("[1 | recurse(.*2, .*3; . < 20)]"), "[1,2,4,8,16,12,6,12,18,3,6,12,18,9,18]");
+    assert.equal(one('[{"a":[1]} | recurse(.[]?)]'), '[{"a":[1]},[1],1]');
+    assert.equal(one("[1 | while(. < 3, . < 2; . + 1)]"), "[1,2,1,2]");
+  });
+  test("an error or a break after some outputs comes after them", () => {
+    assert.deepEqual(outputs('[.[] | try (1 | while(. < 5; if . == 3 then error("x") else . + 1, . + 10 end)) catch "E"]', [0]), [
+      '[1,2,3,"E"]',
+    ]);
+    assert.equal(one("[label $f | 1 | while(. < 5; if . == 3 then break $f else . + 1 end)]"), "[1,2,3]");
+    assert.equal(one("[limit(4; 0 | while(true; . + 1))]"), "[0,1,2,3]");
+  });
+  test("tail-recursive definitions 100,000 deep", () => {
+    assert.deepEqual(outputs("def f: if . >= 100000 then . else . + 1 | f end; 0 | f", null, big), ["100000"]);
+    assert.deepEqual(outputs("def f($n; $acc): if $n == 0 then $acc else f($n - 1; $acc + $n) end; f(100000; 0)", null, big), ["5000050000"]);
+    assert.deepEqual(outputs("def f: if length < 3 then . + [length] | f, . else . end; [[] | f]"), ["[[0,1,2],[0,1,2],[0,1],[0]]"]);
+    assert.deepEqual(outputs("def fac: if . <= 1 then 1 else . * (. - 1 | fac) end; 10 | fac"), ["3628800"]);
+  });
+});
