@@ -6,6 +6,7 @@
 import { parseAllDocuments } from "yaml";
 import { formatDiagnostic, loadDefinitions, sortDiagnostics, validateDefinition, type Definition, type Diagnostic } from "../definition/index.js";
 import { listInputFiles } from "../files/index.js";
+import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { apiVersionOf } from "../interpret/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
 
@@ -14,6 +15,8 @@ export class InputError extends Error {}
 
 /** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. Text that does not parse is an InputError. */
 export function parseObjects(text: string, name: string): unknown[] {
+  const deep = findDeepNesting(text);
+  if (deep !== undefined) throw new InputError(`${name}:${deep.line}: ${deep.message}`);
   const trimmed = text.trimStart();
   let values: unknown[] | undefined;
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
@@ -28,13 +31,10 @@ export function parseObjects(text: string, name: string): unknown[] {
     values = [];
     for (const doc of parseAllDocuments(text)) {
       if (doc.errors.length > 0) throw new InputError(`${name}: ${doc.errors[0]!.message}`);
-      let v: unknown;
-      try {
-        v = doc.toJS({ maxAliasCount: 1000 });
-      } catch (err) {
-        // Too many aliases (a "billion laughs" document), or an alias to nothing.
-        throw new InputError(`${name}: ${err instanceof Error ? err.message : String(err)}`);
-      }
+      // Too many aliases (a "billion laughs" document), or an alias to nothing.
+      const read = yamlDocumentValue(doc);
+      if ("error" in read) throw new InputError(`${name}: ${read.error}`);
+      const v = read.value;
       if (v === null || v === undefined) continue;
       values.push(v);
     }
