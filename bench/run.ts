@@ -4,6 +4,7 @@ import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
 import { benchExpressions, benchStream } from "./jq.js";
+import { benchRegex } from "./regex.js";
 import { benchValidate } from "./validate.js";
 
 const only = process.argv[2];
@@ -13,6 +14,9 @@ async function main(): Promise<void> {
   if (!only || only === "jq") {
     printTable("jq engine: evaluations per second on a ~5 KB PyTorchJob (ratio: karta / baseline)", benchExpressions());
     printTable("karta jq over a 100,000-pod JSONL stream (ratio: baseline time / karta time)", benchStream());
+  }
+  if (!only || only === "regex") {
+    printTable("jq regular expressions: test() calls per second (ratio: karta / unbounded RegExp)", benchRegex());
   }
   if (!only || only === "validate") {
     printTable("karta validate: the published catalog", benchValidate());
