@@ -5,6 +5,7 @@ import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
 import { benchExpressions, benchStream, benchUpdates } from "./jq.js";
+import { benchRegex } from "./regex.js";
 import { benchValidate } from "./validate.js";
 
 const only = process.argv[2];
@@ -16,6 +17,9 @@ async function main(): Promise<void> {
     printTable("karta jq over a 100,000-pod JSONL stream (ratio: baseline time / karta time)", benchStream());
   }
   if (!only || only === "jq" || only === "jq-updates") printTable("jq engine: updates over 100,000 elements (ratio: karta / hand-written JS)", benchUpdates());
+  if (!only || only === "regex") {
+    printTable("jq regular expressions: test() calls per second (ratio: karta / unbounded RegExp)", benchRegex());
+  }
   if (!only || only === "validate") {
     printTable("karta validate: the published catalog", benchValidate());
   }

@@ -1,9 +1,11 @@
 /**
  * `karta jq`: Karta's jq engine as a command, compatible with the jq CLI's common flags and exit codes.
  */
+import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import type { JqValue } from "../jq/index.js";
-import { parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
+import { messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
+import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import { readErrorReason, type CliIO } from "./io.js";
 import { OutputBuffer } from "./output.js";
@@ -125,9 +127,13 @@ function* readInputs(o: JqOptions, sources: InputSource[], parseAllDocuments?: t
   for (const { name, chunks } of sources) {
     if (o.yaml) {
       const text = [...chunks()].join("");
+      const deep = findDeepNesting(text);
+      if (deep !== undefined) throw new JqInputError(name, `line ${deep.line}: ${deep.message}`);
       for (const doc of parseAllDocuments!(text, { logLevel: "error" })) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
-        const value = doc.toJS({ maxAliasCount: 1000 }) as JqValue;
+        const read = yamlDocumentValue(doc);
+        if ("error" in read) throw new JqInputError(name, read.error);
+        const value = read.value as JqValue;
         if (value === undefined || (value === null && doc.contents === null)) continue;
         yield value;
       }
@@ -240,7 +246,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   const vars = { ...named, ARGS: { positional: [], named } };
   const format = (v: JqValue): string => {
     if (o.raw && typeof v === "string") return v;
-    return toJson(v, { indent: o.compact ? 0 : o.indent, sortKeys: o.sortKeys, ascii: o.ascii });
+    // Bounded: a value with shared structure (2^40 leaves in 40 levels) must not print forever.
+    return toJson(v, { indent: o.compact ? 0 : o.indent, sortKeys: o.sortKeys, ascii: o.ascii, maxLength: MAX_STRING_LENGTH });
   };
   const separator = o.join ? "" : "\n";
   let last: JqValue | undefined;
@@ -273,7 +280,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
       if (!(e instanceof JqError)) throw e;
       if (e.kind === "halt") {
         out.flush();
-        if (e.value !== undefined) io.stderr(typeof e.value === "string" ? e.value : toJson(e.value) + "\n");
+        if (e.value !== undefined) io.stderr(typeof e.value === "string" ? e.value : messageJson(e.value) + "\n");
         exit = e.exitCode;
         return false;
       }

@@ -4,6 +4,7 @@
  * pods picked out.
  */
 import { listInputFiles } from "../files/index.js";
+import { findDeepNesting } from "../input/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
 import { JsonStreamError, parseJsonStream } from "./json-stream.js";
 import { YamlInputError, yamlValues } from "./yaml-input.js";
@@ -13,6 +14,8 @@ export class InputError extends Error {}
 
 /** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. Text that does not parse is an InputError. */
 export function parseObjects(text: string, name: string): unknown[] {
+  const deep = findDeepNesting(text);
+  if (deep !== undefined) throw new InputError(`${name}:${deep.line}: ${deep.message}`);
   const trimmed = text.trimStart();
   let values: unknown[] | undefined;
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {

@@ -7,6 +7,7 @@
  */
 import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
+import { yamlDocumentValue } from "../input/index.js";
 
 /** Where js-yaml and `yaml` part ways: an anchor (`&a`), a binary or sign-dot number. */
 const DIFFERENT = /(?:^|[\s,[{:-])&\S|[-+]\.[0-9]|\b0b[01]/m;
@@ -30,13 +31,10 @@ export function yamlValues(text: string): unknown[] {
   const values: unknown[] = [];
   for (const doc of parseAllDocuments(text)) {
     if (doc.errors.length > 0) throw new YamlInputError(doc.errors[0]!.message);
-    let v: unknown;
-    try {
-      v = doc.toJS({ maxAliasCount: 1000 });
-    } catch (err) {
-      // Too many aliases (a "billion laughs" document), or an alias to nothing.
-      throw new YamlInputError(err instanceof Error ? err.message : String(err));
-    }
+    // Too many aliases (a "billion laughs" document), or an alias to nothing: bounded as every reader is.
+    const read = yamlDocumentValue(doc);
+    if ("error" in read) throw new YamlInputError(read.error);
+    const v = read.value;
     if (v === null || v === undefined) continue;
     values.push(v);
   }

@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import type { LineCounter, Node as YamlNode } from "yaml";
+import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { formatPath, type PathSegment } from "./diagnostic.js";
 
 // The `yaml` library is loaded when a text is first read: a definition given as a value needs none of it.
@@ -62,6 +63,13 @@ export interface SourceDocument {
 /** Parses YAML or JSON text, possibly several `---`-separated documents. Never throws. */
 export function parseSourceDocuments(text: string, file: string): SourceDocument[] {
   const lineCounter = new (Y().LineCounter)();
+  // Before the parser: a deeply nested document can exhaust its stack or memory.
+  const deep = findDeepNesting(text);
+  if (deep !== undefined) {
+    lineCounter.addNewLine(0);
+    for (let i = text.indexOf("\n"); i >= 0 && i < deep.offset; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
+    return [{ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [{ message: deep.message, offset: deep.offset }], offset: 0 }];
+  }
   const docs = Y().parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: "error" });
   const list = Array.isArray(docs) ? docs : [];
   const out: SourceDocument[] = [];
@@ -70,12 +78,10 @@ export function parseSourceDocuments(text: string, file: string): SourceDocument
     const errors = doc.errors.map((e) => ({ message: yamlMessage(e.message), offset: e.pos[0] }));
     let value: unknown;
     if (errors.length === 0) {
-      try {
-        // maxAliasCount bounds alias expansion ("billion laughs").
-        value = doc.toJS({ maxAliasCount: 1000 });
-      } catch (err) {
-        errors.push({ message: err instanceof Error ? err.message : String(err), offset: doc.range[0] });
-      }
+      // Aliases are bounded ("billion laughs").
+      const read = yamlDocumentValue(doc);
+      if ("error" in read) errors.push({ message: read.error, offset: doc.range[0] });
+      else value = read.value;
       if (doc.contents) record(doc.contents as YamlNode, [], undefined, sourceMap, text);
     }
     out.push({ value, sourceMap, errors, offset: doc.range[0] });

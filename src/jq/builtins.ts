@@ -28,7 +28,7 @@ import {
   typeError,
   typeOf,
 } from "./values.js";
-import { explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
+import { CHARGED, explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { applyFormat } from "./native/formats.js";
 import { matchRegex } from "./native/regex.js";
 import { erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn } from "./native/math.js";
@@ -86,11 +86,11 @@ value("halt_error", (v, code) => {
   throw new JqHalt(code, v);
 });
 value("debug", (v) => {
-  current.debug?.(toJson(["DEBUG:", v]));
+  current.debug?.(toJson(["DEBUG:", v], CHARGED));
   return v;
 });
 value("stderr", (v) => {
-  current.stderr?.(toJson(v));
+  current.stderr?.(toJson(v, CHARGED));
   return v;
 });
 value("input", () => {
@@ -100,8 +100,8 @@ value("input", () => {
 });
 
 // ---- strings ----
-value("tostring", (v) => (typeof v === "string" ? v : toJson(v)));
-value("tojson", (v) => toJson(v));
+value("tostring", (v) => (typeof v === "string" ? v : toJson(v, CHARGED)));
+value("tojson", (v) => toJson(v, CHARGED));
 value("format", (v, name) => {
   if (typeof name !== "string") throw typeError(name, "is not a valid format");
   return applyFormat(name, v);

@@ -17,6 +17,8 @@ export class JqRuntimeError extends Error {
 /** How jq prints a non-string error value: `<json> (not a string)`. */
 export function errorMessageOf(value: unknown): string {
   if (typeof value === "string") return value;
+  // A value too large to print (it may share structure: 2^40 leaves) is not walked whole.
+  if (!smallerThan(value, 10_000)) return "<a value too large to show> (not a string)";
   let text: string;
   try {
     text = JSON.stringify(value) ?? "null";
@@ -24,4 +26,16 @@ export function errorMessageOf(value: unknown): string {
     text = String(value);
   }
   return `${text} (not a string)`;
+}
+
+/** Whether a value has fewer than `max` nodes (an iterative count that stops at `max`). */
+function smallerThan(value: unknown, max: number): boolean {
+  const todo: unknown[] = [value];
+  let seen = 0;
+  while (todo.length > 0) {
+    const v = todo.pop();
+    if (++seen >= max) return false;
+    if (v !== null && typeof v === "object") for (const x of Object.values(v)) todo.push(x);
+  }
+  return true;
 }

@@ -11,7 +11,7 @@ import { NATIVES, builtinNames as listBuiltins, setLibraryNames } from "./builti
 import { CompileContext, Scope, Single, compile, compileLibrary, compileSingle, unwrapError } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
 import { LIBRARY } from "./library.js";
-import { toJson } from "./native/json.js";
+import { messageJson } from "./native/json.js";
 import { parseJq } from "./parser.js";
 import { DEFAULT_LIMITS, Frame, Gen, JqHalt, JqLimitError, Limits, newContext, setCurrent } from "./runtime.js";
 import { findUnsafe, safeProfileMessage } from "./safe.js";
@@ -222,7 +222,7 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
 
 function toJqError(e: unknown, outputs: unknown[]): unknown {
   if (e instanceof JqRuntimeError) {
-    const message = typeof e.value === "string" ? e.value : `${toJson(e.value)} (not a string)`;
+    const message = typeof e.value === "string" ? e.value : `${messageJson(e.value)} (not a string)`;
     return new JqError("error", message, e.value, outputs);
   }
   if (e instanceof JqLimitError) return new JqError("limit", e.message, e.message, outputs);

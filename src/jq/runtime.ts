@@ -74,7 +74,8 @@ export function newContext(limits: Limits = DEFAULT_LIMITS): RunContext {
 }
 
 /** The context of the run in progress (runs are synchronous; nested runs save and restore it). */
-export let current: RunContext = newContext();
+// Outside a run (a builtin called directly) nothing is counted against a budget.
+export let current: RunContext = newContext({ ...DEFAULT_LIMITS, maxSteps: Infinity });
 
 export function setCurrent(c: RunContext): RunContext {
   const prev = current;
@@ -98,6 +99,19 @@ export class JqHalt extends Error {
   ) {
     super("halt");
     this.name = "JqHalt";
+  }
+}
+
+/** The error of a string grown past {@link MAX_STRING_LENGTH}. */
+export function stringLimitError(limit = MAX_STRING_LENGTH): JqLimitError {
+  return new JqLimitError(`evaluation exceeded the limit of ${limit} characters for a string`);
+}
+
+/** Counts `n` steps of work done inside a builtin (a value walked, a match tried) against the budget. */
+export function charge(n: number): void {
+  current.steps += n;
+  if (current.steps > current.limits.maxSteps) {
+    throw new JqLimitError(`evaluation exceeded its budget of ${current.limits.maxSteps} steps`);
   }
 }
 

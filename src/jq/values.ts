@@ -3,8 +3,8 @@
  * Values are JSON values (null, boolean, number, string, array, plain object); they are never mutated.
  */
 import { JqRuntimeError } from "./errors.js";
-import { compareCodepoints, dumpTruncated, kindOf, toJson } from "./native/json.js";
-import { JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH } from "./runtime.js";
+import { CHARGED, compareCodepoints, dumpTruncated, kindOf, toJson } from "./native/json.js";
+import { JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, step } from "./runtime.js";
 
 export type JqValue = null | boolean | number | string | JqValue[] | { [key: string]: JqValue };
 export type JqObject = { [key: string]: JqValue };
@@ -46,6 +46,8 @@ export function compare(a: unknown, b: unknown): number {
       return a === b ? 0 : compareStrings(a, b as string);
     case "object": {
       if (a === null) return 0;
+      // Walking two containers is work the run pays for (values may share structure: 2^40 leaves).
+      step();
       if (Array.isArray(a)) {
         const bb = b as unknown[];
         const n = Math.min(a.length, bb.length);
@@ -85,9 +87,9 @@ export function dumpShort(v: unknown, size = 15): string {
   return dumpTruncated(v, size);
 }
 
-/** A value as compact JSON, numbers formatted as jq prints them. */
+/** A value as compact JSON, numbers formatted as jq prints them (its work charged to the run). */
 export function dumpJson(v: unknown): string {
-  return toJson(v);
+  return toJson(v, CHARGED);
 }
 
 /** `tostring`: strings as they are, everything else as JSON. */
@@ -486,6 +488,7 @@ export function contains(a: unknown, b: unknown): boolean {
 }
 
 function containsSameKind(a: unknown, b: unknown): boolean {
+  step();
   if (kindRank(a) !== kindRank(b)) return false;
   if (isObject(a) && isObject(b)) {
     return Object.keys(b).every((k) => Object.prototype.hasOwnProperty.call(a, k) && containsSameKind(a[k], b[k]));

@@ -3,6 +3,7 @@
  * prints and what an interpreter webhook returns for Retain, ReviseReplica and AggregateStatus.
  * Pure: the document is never modified; the patched copy or an error value is returned.
  */
+import { findDeepNesting } from "../input/index.js";
 import type { JsonValue } from "../interpreter/types.js";
 
 /** One JSON Patch operation. `value` is any JSON value (typed `unknown` so callers pass parsed objects). */
@@ -28,6 +29,8 @@ function isObject(v: unknown): v is { [k: string]: JsonValue } {
  */
 export function decodeJsonPatch(text: string): PatchOutcome<JsonPatchOperation[]> {
   let parsed: unknown;
+  const deep = findDeepNesting(text);
+  if (deep !== undefined) return { ok: false, error: `invalid JSON Patch: ${deep.message}` };
   try {
     parsed = JSON.parse(text);
   } catch (e) {

@@ -12,6 +12,7 @@
  * such continuation lines indented under their key.
  */
 import { parseAllDocuments } from "yaml";
+import { findDeepNesting, yamlDocumentValue } from "../../input/index.js";
 import type { JsonValue } from "../types.js";
 
 /** One document: its value and the 1-based line it starts on. */
@@ -28,6 +29,9 @@ export interface YamlError {
 
 /** Reads every non-empty document of `text`. */
 export function parseYamlDocuments(text: string): { documents: YamlDocument[]; errors: YamlError[] } {
+  // Before any parser: a deeply nested document can exhaust the parser's stack or memory.
+  const deep = findDeepNesting(text);
+  if (deep !== undefined) return { documents: [], errors: [{ line: deep.line, message: deep.message }] };
   const first = parse(text);
   if (first.errors.length === 0) return first;
   const retried = parse(indentQuotedContinuations(text));
@@ -59,7 +63,12 @@ function parse(text: string): { documents: YamlDocument[]; errors: YamlError[] }
       for (const err of doc.errors) errors.push({ line: err.linePos?.[0]?.line ?? line, message: err.message });
       continue;
     }
-    const value = doc.toJS({ maxAliasCount: 100 }) as JsonValue | undefined;
+    const read = yamlDocumentValue(doc);
+    if ("error" in read) {
+      errors.push({ line, message: read.error });
+      continue;
+    }
+    const value = read.value as JsonValue | undefined;
     if (value === null || value === undefined) continue;
     documents.push({ value, line });
   }

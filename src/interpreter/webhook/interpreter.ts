@@ -3,6 +3,7 @@
  * the ResourceInterpreterWebhookConfigurations is sent a ResourceInterpreterContext over HTTPS, and
  * its response is checked and applied as Karmada's webhook interpreter does (with its error wording).
  */
+import { findDeepNesting } from "../../input/index.js";
 import { randomUUID } from "node:crypto";
 import { toComponents, toDependencies, toReplicaRequirements } from "../declarative/typed.js";
 import { verifyDependencies } from "../dependencies.js";
@@ -97,6 +98,8 @@ type Verified = { ok: true; value: ResponseAttributes } | { ok: false; error: st
 /** Karmada's VerifyResourceInterpreterContext plus the decoding Go's unmarshal would do. */
 export function verifyResponse(uid: string, op: Operation, status: number, body: string): Verified {
   let parsed: unknown;
+  const deep = findDeepNesting(body);
+  if (deep !== undefined) return { ok: false, error: `failed to call webhook: the response is ${deep.message}` };
   try {
     parsed = JSON.parse(body);
   } catch (e) {

@@ -4,11 +4,11 @@
  * jq 1.7.1 lacks but Karta's users were promised.
  */
 import { JqRuntimeError } from "../errors.js";
-import { formatNumber, toJson, typeErrorSubject } from "./json.js";
+import { CHARGED, formatNumber, toJson, typeErrorSubject } from "./json.js";
 
-/** jq's `tostring`: strings as they are, anything else as compact JSON. */
+/** jq's `tostring`: strings as they are, anything else as compact JSON (its work charged to the run). */
 export function toStringValue(v: unknown): string {
-  return typeof v === "string" ? v : toJson(v);
+  return typeof v === "string" ? v : toJson(v, CHARGED);
 }
 
 /**
@@ -147,7 +147,7 @@ export function applyFormat(name: string, value: unknown): string {
     case "text":
       return toStringValue(value);
     case "json":
-      return toJson(value);
+      return toJson(value, CHARGED);
     case "csv":
       return row(value, true);
     case "tsv":

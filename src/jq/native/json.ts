@@ -8,6 +8,7 @@
  * nor depend on the engine's recursion limit.
  */
 import { JqRuntimeError } from "../errors.js";
+import { MAX_STRING_LENGTH, step, stringLimitError } from "../runtime.js";
 
 /** jq 1.7.1's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
 export const MAX_PRINT_DEPTH = 256;
@@ -165,7 +166,28 @@ export interface ToJsonOptions {
   ascii?: boolean;
   /** Deepest nesting printed; deeper values become `<skipped: too deep>`. Default jq's 256. */
   maxDepth?: number;
+  /**
+   * Inside a jq run: count every value printed as a step of the run's budget and stop at the string
+   * limit, so that a value with shared structure (2^40 leaves in 40 levels) fails fast.
+   */
+  charge?: boolean;
+  /** Stop once the text is longer than this: for messages that show only the start of a value. */
+  stopAfter?: number;
+  /** Fail (a limit error) once the text is longer than this: output that cannot be held. */
+  maxLength?: number;
 }
+
+/** The longest text of a value an error message shows. */
+export const MAX_MESSAGE_VALUE_LENGTH = 100_000;
+
+/** A value's JSON for a message: cut after {@link MAX_MESSAGE_VALUE_LENGTH} characters, ending in `...`. */
+export function messageJson(value: unknown): string {
+  const text = toJson(value, { stopAfter: MAX_MESSAGE_VALUE_LENGTH });
+  return text.length > MAX_MESSAGE_VALUE_LENGTH ? text.slice(0, MAX_MESSAGE_VALUE_LENGTH) + "..." : text;
+}
+
+/** The options of a serialization a jq program asked for (`tojson`, `tostring`, `@text`...): charged. */
+export const CHARGED: ToJsonOptions = { charge: true, maxLength: MAX_STRING_LENGTH };
 
 /** jq's kind name of a JSON value. */
 export function kindOf(v: unknown): string {
@@ -253,6 +275,9 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
     return s;
   };
   const colon = pretty ? ": " : ":";
+  const charge = opts?.charge ?? false;
+  const stopAfter = opts?.stopAfter ?? Infinity;
+  const maxLength = opts?.maxLength ?? Infinity;
 
   let out = "";
   const stack: Frame[] = [];
@@ -260,6 +285,9 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
   let depth = 0;
   // Emit `v` (at `depth`), then keep taking the next entry of the innermost open container.
   for (;;) {
+    if (charge) step();
+    if (out.length > stopAfter) return out;
+    if (out.length > maxLength) throw stringLimitError(maxLength);
     if (depth > maxDepth) {
       out += "<skipped: too deep>";
     } else if (v === null || v === undefined) {
@@ -338,7 +366,8 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
  * when cut (a character split by the cut becomes U+FFFD, as in jq). jq's type errors use bufsize 15.
  */
 export function dumpTruncated(value: unknown, bufsize = 15): string {
-  const text = toJson(value);
+  // Only the start is shown: a huge value is not printed whole (UTF-8 bytes >= UTF-16 units).
+  const text = toJson(value, { stopAfter: bufsize });
   const max = bufsize - 1;
   if (text.length <= max && !NON_ASCII.test(text)) return text;
   const bytes = Buffer.from(text, "utf8");

@@ -9,8 +9,11 @@
  * mode. Every capture becomes a uniquely named JS group so match positions come from `d` indices.
  * Offsets and lengths are reported in codepoints, as jq does.
  */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { JqRuntimeError } from "../errors.js";
+import { charge, JqLimitError } from "../runtime.js";
 import { typeErrorSubject } from "./json.js";
+import { execAll, type RawMatch, type RegexRequest, type RegexResponse } from "./regex-exec.js";
 
 /** One capture group of a match, as jq reports it. */
 export interface RegexCapture {
@@ -38,6 +41,10 @@ interface Compiled {
   groups: { js: string; name: string | null }[];
   global: boolean;
   notEmpty: boolean;
+  /** How far the pattern may backtrack (see {@link backtrackRisk}). */
+  risk: BacktrackRisk;
+  /** The pattern as the program wrote it, for messages. */
+  pattern: string;
 }
 
 class RegexSyntaxError extends Error {}
@@ -706,7 +713,7 @@ function compile(regex: string, flags: string): Compiled {
     const msg = e instanceof RegexSyntaxError ? e.message : e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "") : String(e);
     throw new JqRuntimeError(`Regex failure: ${msg}`);
   }
-  const compiled: Compiled = { re, testRe: new RegExp(re.source, re.flags.replace("d", "")), groups: t.groups, global, notEmpty };
+  const compiled: Compiled = { re, testRe: new RegExp(re.source, re.flags.replace("d", "")), groups: t.groups, global, notEmpty, risk: backtrackRisk(source), pattern: regex };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, compiled);
   lastRegex = regex;
@@ -754,46 +761,200 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
   }
   const cp = (i: number): number => (cpIndex === null ? i : cpIndex[i]);
 
-  const results: RegexMatch[] = [];
-  let start = 0;
-  while (start <= len) {
-    re.lastIndex = start;
-    const m = re.exec(s);
-    if (m === null) break;
-    const b = m.index;
-    const e = b + m[0].length;
-    if (b === e) {
-      const next = e < len && (s.charCodeAt(e) & 0xfc00) === 0xd800 && (s.charCodeAt(e + 1) & 0xfc00) === 0xdc00 ? e + 2 : e + 1;
-      if (c.notEmpty) {
-        // Cannot happen with the guard added at compile time; kept as a safety net.
-        start = next;
-        continue;
-      }
-      if (testMode) return true;
-      const off = cp(b);
-      const captures: RegexCapture[] = c.groups.map((g) => ({ offset: off, string: "", length: 0, name: g.name }) as RegexCapture);
-      results.push({ offset: off, length: 0, string: "", captures });
-      if (!c.global) break;
-      start = next;
+  const groupNames = re === c.re ? c.groups.map((g) => g.js) : [];
+  const raw = runBounded(c, re, s, testMode, groupNames);
+  if (typeof raw === "boolean") return raw;
+  return raw.map((m) => {
+    const off = cp(m[0]!);
+    if (m[2] === 1) {
+      // An empty match reports every capture as an empty string at the match offset (jq).
+      const captures = c.groups.map((g) => ({ offset: off, string: "", length: 0, name: g.name }) as RegexCapture);
+      return { offset: off, length: 0, string: "", captures };
+    }
+    const captures: RegexCapture[] = c.groups.map((g, i) => {
+      const from = m[3 + 2 * i]!;
+      const to = m[4 + 2 * i]!;
+      if (from < 0) return { offset: -1, string: null, length: 0, name: g.name } as RegexCapture;
+      if (from === to) return { offset: cp(from), string: "", length: 0, name: g.name } as RegexCapture;
+      const o = cp(from);
+      return { offset: o, length: cp(to) - o, string: s.slice(from, to), name: g.name };
+    });
+    return { offset: off, length: cp(m[1]!) - off, string: s.slice(m[0]!, m[1]!), captures };
+  });
+}
+
+/**
+ * How far a pattern may backtrack. JS regular expressions backtrack, and a match cannot be interrupted
+ * once started, so patterns are sorted by their worst case:
+ * - `linear`: no unbounded quantifier; runs here.
+ * - `quadratic`: one unbounded quantifier, nothing nested under a quantifier, no backreference; runs
+ *   here on inputs up to {@link INLINE_INPUT_LIMIT} characters.
+ * - `unbounded`: anything else (nested quantifiers as in `(a+)+`, quantified alternation, several
+ *   unbounded quantifiers, backreferences): runs in the regex worker under {@link REGEX_TIMEOUT_MS}.
+ */
+export type BacktrackRisk = "linear" | "quadratic" | "unbounded";
+
+/** The longest input a `quadratic` pattern is matched on in the calling thread. */
+export const INLINE_INPUT_LIMIT = 4096;
+/** The wall-clock limit on one regex call run in the worker; exceeding it ends the jq run. */
+export const REGEX_TIMEOUT_MS = 1000;
+/** A bounded quantifier with a larger maximum counts as unbounded. */
+const SMALL_REPEAT = 16;
+
+/** Classifies translated (JS `v`-mode) regex source by its worst-case backtracking; see {@link BacktrackRisk}. */
+export function backtrackRisk(source: string): BacktrackRisk {
+  // One frame per open group: whether it holds a quantifier or an alternation.
+  const frames: { quant: boolean; alt: boolean }[] = [{ quant: false, alt: false }];
+  let unbounded = 0;
+  let nested = false;
+  let classDepth = 0;
+  const n = source.length;
+    /** Reads a quantifier at `i`: its length, whether it is unbounded, whether it repeats (max > 1). */
+  const quantifier = (i: number): [number, boolean, boolean] | undefined => {
+    const c = source[i];
+    if (c === "*" || c === "+") return [source[i + 1] === "?" ? 2 : 1, true, true];
+    if (c === "?") return [source[i + 1] === "?" ? 2 : 1, false, false];
+    if (c === "{") {
+      const m = /^\{(\d+)(,(\d*))?\}\??/.exec(source.slice(i, i + 24));
+      if (!m) return undefined;
+      const max = m[2] === undefined ? Number(m[1]) : m[3] === "" ? Infinity : Number(m[3]);
+      return [m[0].length, max > SMALL_REPEAT, max > 1];
+    }
+    return undefined;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      const d = source[i + 1];
+      if (classDepth === 0 && (d === "k" || (d !== undefined && d >= "1" && d <= "9"))) return "unbounded"; // a backreference
+      if (d === "p" || d === "P" || d === "u" || d === "q") {
+        // \p{..}, \u{..}, \q{..}: skip the braces.
+        const close = source[i + 2] === "{" ? source.indexOf("}", i + 2) : -1;
+        i = close > 0 ? close : i + 1;
+      } else i++;
+      if (classDepth === 0) atomQuantified(i + 1);
       continue;
     }
-    if (testMode) return true;
-    const captures: RegexCapture[] = [];
-    for (const g of c.groups) {
-      const span = m.indices!.groups![g.js];
-      if (span === undefined) {
-        captures.push({ offset: -1, string: null, length: 0, name: g.name } as RegexCapture);
-      } else if (span[0] === span[1]) {
-        captures.push({ offset: cp(span[0]), string: "", length: 0, name: g.name } as RegexCapture);
-      } else {
-        const o = cp(span[0]);
-        captures.push({ offset: o, length: cp(span[1]) - o, string: s.slice(span[0], span[1]), name: g.name });
+    if (classDepth > 0) {
+      if (c === "[") classDepth++;
+      else if (c === "]") {
+        classDepth--;
+        if (classDepth === 0) atomQuantified(i + 1);
       }
+      continue;
     }
-    const o = cp(b);
-    results.push({ offset: o, length: cp(e) - o, string: m[0], captures });
-    if (!c.global) break;
-    start = e;
+    if (c === "[") {
+      classDepth = 1;
+      continue;
+    }
+    if (c === "(") {
+      frames.push({ quant: false, alt: false });
+      continue;
+    }
+    if (c === "|") {
+      frames[frames.length - 1]!.alt = true;
+      continue;
+    }
+    if (c === ")") {
+      const inner = frames.pop()!;
+      const parent = frames[frames.length - 1]!;
+      parent.quant ||= inner.quant;
+      parent.alt ||= inner.alt;
+      const q = quantifier(i + 1);
+      if (q !== undefined) {
+        // Repeating a group that can match in several ways multiplies the ways: exponential.
+        if (q[2] && (inner.quant || inner.alt)) nested = true;
+        if (q[1]) unbounded++;
+        parent.quant = true;
+        i += q[0];
+      }
+      continue;
+    }
+    atomQuantified(i + 1);
   }
-  return testMode ? false : results;
+  function atomQuantified(at: number): void {
+    const q = quantifier(at);
+    if (q === undefined) return;
+    if (q[1]) unbounded++;
+    frames[frames.length - 1]!.quant = true;
+  }
+  if (nested || unbounded > 1) return "unbounded";
+  return unbounded === 1 ? "quadratic" : "linear";
+}
+
+/** Matches in this thread when the pattern's worst case is small for this input, else in the worker under the deadline. */
+function runBounded(c: Compiled, re: RegExp, input: string, testMode: boolean, groupNames: string[]): boolean | RawMatch[] {
+  if (c.risk === "linear" || (c.risk === "quadratic" && input.length <= INLINE_INPUT_LIMIT)) {
+    charge(1 + (input.length >> 6));
+    return execAll(re, input, c.global, testMode, groupNames);
+  }
+  return inWorker(c, re, input, testMode, groupNames);
+}
+
+interface RegexWorker {
+  worker: Worker;
+  port: MessagePort;
+  flag: Int32Array;
+}
+let regexWorker: RegexWorker | undefined;
+
+function startWorker(): RegexWorker {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(new URL("./regex-worker.js", import.meta.url), { workerData: { flag, port: port2 }, transferList: [port2] });
+  // Idle, it must not keep the process alive.
+  worker.unref();
+  port1.unref();
+  // The deadline is for matching, not for starting a thread on a busy machine: wait until it is ready.
+  if (Atomics.wait(flag, 0, 0, 30_000) === "timed-out") {
+    void worker.terminate();
+    throw new JqRuntimeError("Regex failure: the regex worker did not start");
+  }
+  return { worker, port: port1, flag };
+}
+
+/**
+ * Runs one regex call in the worker thread and waits for it synchronously, at most
+ * {@link REGEX_TIMEOUT_MS}; the time it took is charged to the run's step budget (a step a
+ * microsecond), so many slow calls cannot add up to a hang either.
+ */
+function inWorker(c: Compiled, re: RegExp, input: string, testMode: boolean, groupNames: string[]): boolean | RawMatch[] {
+  const w = (regexWorker ??= startWorker());
+  const request: RegexRequest = { source: re.source, flags: re.flags, input, global: c.global, testMode, groupNames };
+  Atomics.store(w.flag, 0, 0);
+  const began = process.hrtime.bigint();
+  w.port.postMessage(request);
+  // A late wake-up from the previous call's notify can end a wait early: wait until the flag is set.
+  let timedOut = false;
+  while (Atomics.load(w.flag, 0) === 0) {
+    const left = REGEX_TIMEOUT_MS - Number(process.hrtime.bigint() - began) / 1e6;
+    if (left <= 0 || Atomics.wait(w.flag, 0, 0, left) === "timed-out") {
+      timedOut = Atomics.load(w.flag, 0) === 0;
+      break;
+    }
+  }
+  const micros = Number((process.hrtime.bigint() - began) / 1000n);
+  if (timedOut) {
+    // A backtracking match cannot be stopped from inside: the thread goes, a new one comes next time.
+    regexWorker = undefined;
+    void w.worker.terminate();
+    w.port.close();
+    throw new JqLimitError(`regular expression ${JSON.stringify(abbreviate(c.pattern))} ran past its limit of ${REGEX_TIMEOUT_MS} ms (it backtracks too much on this input)`);
+  }
+  // The answer is posted before the flag is set.
+  const received = receiveMessageOnPort(w.port);
+  if (received === undefined) throw new JqRuntimeError("Regex failure: the regex worker gave no answer");
+  const response = received.message as RegexResponse;
+  if (!response.ok) throw new JqRuntimeError(`Regex failure: ${response.message}`);
+  charge(1 + Math.floor(micros));
+  return response.result;
+}
+
+function abbreviate(s: string): string {
+  return s.length > 60 ? s.slice(0, 57) + "..." : s;
+}
+
+/** How the matcher runs an Oniguruma pattern with jq flags: its translated source's {@link BacktrackRisk}. */
+export function patternRisk(regex: string, flags = ""): BacktrackRisk {
+  return compile(regex, flags).risk;
 }
