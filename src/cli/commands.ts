@@ -36,6 +36,11 @@ const commands: Command[] = [
     summary: "run a jq program over JSON or YAML values",
     run: async (args, io) => (await import("./jq.js")).runJq(args, io),
   },
+  {
+    name: "playground",
+    summary: "serve the playground page (editors, diagnostics, groups, Workload API, Karmada) on loopback",
+    run: async (args, io) => (await import("./playground.js")).runPlayground(args, io),
+  },
 ];
 
 export function commandNames(): Command[] {
