@@ -3,6 +3,7 @@ import { benchCompile } from "./compile.js";
 import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
+import { benchPlayground } from "./playground.js";
 import { benchExpressions, benchStream } from "./jq.js";
 import { benchValidate } from "./validate.js";
 
@@ -25,6 +26,9 @@ async function main(): Promise<void> {
   }
   if (!only || only === "interpreter") {
     printTable("resource interpreter: InterpretHealth per second (Karta layer vs Lua)", await benchInterpreter());
+  }
+  if (!only || only === "playground") {
+    printTable("playground in Chromium: keystroke to diagnostics (120 ms debounce not counted; ratio: Node time / browser dispatch time)", await benchPlayground());
   }
 }
 

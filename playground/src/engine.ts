@@ -125,7 +125,21 @@ export function check(kartaText: string, objectText: string, podsText: string): 
   const t0 = now();
   const { definitions, diagnostics } = validateKarta(kartaText);
   const validateMs = now() - t0;
-  return { definitions, diagnostics, objectParsed: parseDocuments(objectText), podsParsed: parseDocuments(podsText), validateMs };
+  return { definitions, diagnostics, objectParsed: parseCached(objectText), podsParsed: parseCached(podsText), validateMs };
+}
+
+// Typing changes one editor at a time: the others' texts parse once, not on every keystroke.
+const parsedTexts = new Map<string, ParsedDocuments>();
+
+function parseCached(text: string): ParsedDocuments {
+  let parsed = parsedTexts.get(text);
+  if (!parsed) {
+    parsed = parseDocuments(text);
+    if (parsedTexts.size >= 8) parsedTexts.delete(parsedTexts.keys().next().value!);
+    parsedTexts.set(text, parsed);
+  }
+  // A copy: nothing downstream may change what the next run reads.
+  return { values: structuredClone(parsed.values), problems: parsed.problems };
 }
 
 /**
@@ -148,7 +162,8 @@ export function analyze(kartaText: string, objectText: string, podsText: string,
     const definition = out.object ? (definitions.find((d) => matchesObject(d, out.object!)) ?? definitions[0]) : definitions[0];
     if (definition) out.definition = definition;
     const errors = diagnostics.filter((d) => d.severity === "error" && (!definition || !d.source || d.source.file === definition.file));
-    if (!definition) out.blocked = "no Karta definition in the editor";
+    const loadErrors = diagnostics.filter((d) => d.severity === "error").length;
+    if (!definition) out.blocked = loadErrors > 0 ? `the Karta does not load: ${loadErrors} error${loadErrors === 1 ? "" : "s"} (see Problems)` : "no Karta definition in the editor";
     else if (errors.length > 0) out.blocked = `the definition has ${errors.length} error${errors.length === 1 ? "" : "s"}; fix them first`;
     else if (!out.object) out.blocked = "no workload object";
     else if (out.objectProblems.some((p) => p.severity === "error")) out.blocked = "the workload object does not parse";

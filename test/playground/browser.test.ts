@@ -24,8 +24,10 @@ if (!available) console.log(`notice: no Chromium at ${CHROMIUM} (run scripts/ins
 
 /** Builds the page, serves it, and starts Chromium with a fresh profile. */
 export async function openPlayground(): Promise<{ server: PlaygroundServer; context: BrowserContext; profile: string; close(): Promise<void> }> {
-  const build = (await import(pathToFileURL(path.join(repoRoot, "scripts", "build-playground.mjs")).href)) as { buildPlayground(): Promise<{ outdir: string }> };
-  const { outdir } = await build.buildPlayground();
+  // Built into a folder of its own: other test files may be reading dist/playground-page meanwhile.
+  const build = (await import(pathToFileURL(path.join(repoRoot, "scripts", "build-playground.mjs")).href)) as { buildPlayground(o: { outdir: string }): Promise<{ outdir: string }> };
+  const site = mkdtempSync(path.join(os.tmpdir(), "karta-playground-site-"));
+  const { outdir } = await build.buildPlayground({ outdir: site });
   const server = await startPlaygroundServer({ root: outdir, port: 0 });
   const profile = mkdtempSync(path.join(os.tmpdir(), "karta-chromium-"));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1500, height: 1000 } });
@@ -37,6 +39,7 @@ export async function openPlayground(): Promise<{ server: PlaygroundServer; cont
       await context.close();
       await server.close();
       rmSync(profile, { recursive: true, force: true });
+      rmSync(site, { recursive: true, force: true });
     },
   };
 }
@@ -51,10 +54,16 @@ export async function newPage(context: BrowserContext, errors: string[]): Promis
   return page;
 }
 
+interface Texts {
+  karta: string;
+  object: string;
+  pods: string;
+}
+
 /** What the page exposes to scripts (playground/src/main.ts). */
 interface Playground {
   location: { hash: string };
-  kartaPlayground: { metrics: { runs: number }; shared: boolean };
+  kartaPlayground: { metrics: { runs: number }; shared: boolean; texts(): Texts; setTexts(t: Texts): number };
 }
 
 async function ready(page: Page): Promise<void> {
@@ -178,11 +187,33 @@ describe("playground in Chromium", { skip: !available }, () => {
     await ready(page);
     const n = await runs(page);
     // A stray pod owned by nothing of the job.
-    await page.evaluate(`window.kartaPlayground.setTexts({ ...window.kartaPlayground.texts(), pods: window.kartaPlayground.texts().pods + "\\n---\\napiVersion: v1\\nkind: Pod\\nmetadata: {name: stray, namespace: ml-team}\\nspec: {containers: [{name: c, image: busybox}]}\\n" })`);
+    await page.evaluate(() => {
+      const k = (globalThis as unknown as Playground).kartaPlayground;
+      k.setTexts({ ...k.texts(), pods: k.texts().pods + "\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: stray, namespace: ml-team}\nspec: {containers: [{name: c, image: busybox}]}\n" });
+    });
     await rerun(page, n);
     await page.locator("#groups svg g.unmatched").waitFor();
     assert.equal(await page.locator("#groups svg g.unmatched").getAttribute("data-pod"), "stray");
     await shot(page, "04-unmatched-pod");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("where the Karta leaves a question open, Karta's Lua customization answers in the browser (wasmoon)", async () => {
+    const errors: string[] = [];
+    const page = await newPage(env.context, errors);
+    await page.goto(env.server.url);
+    await ready(page);
+    const fixture = (name: string): string => readFileSync(path.join(repoRoot, "test", "fixtures", "playground", name), "utf8");
+    const n = await runs(page);
+    await page.evaluate((t) => (globalThis as unknown as Playground).kartaPlayground.setTexts(t), { karta: fixture("cloneset-karta.yaml"), object: fixture("cloneset.yaml"), pods: "" });
+    await rerun(page, n);
+    await page.locator("#pane-karmada summary").click();
+    const health = page.locator('#karmada .op[data-op="InterpretHealth"]');
+    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('#karmada .op[data-op="InterpretHealth"]')?.textContent.includes("thirdparty") ?? false, undefined, { timeout: 20_000 });
+    assert.match((await health.textContent()) ?? "", /layer: thirdparty[\s\S]*healthy:\s*true/);
+    assert.match((await page.locator('#karmada .op[data-op="InterpretReplica"]').textContent()) ?? "", /layer: karta[\s\S]*replica:\s*3[\s\S]*cpu: 100m/);
+    await shot(page, "08-lua-layer");
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -248,7 +279,10 @@ describe("playground in Chromium", { skip: !available }, () => {
     await page.goto(env.server.url);
     await ready(page);
     const n = await runs(page);
-    await page.evaluate(`window.kartaPlayground.setTexts({ ...window.kartaPlayground.texts(), object: window.kartaPlayground.texts().object.replace("name: llama-finetune", "name: shared-link-job") })`);
+    await page.evaluate(() => {
+      const k = (globalThis as unknown as Playground).kartaPlayground;
+      k.setTexts({ ...k.texts(), object: k.texts().object.replace("name: llama-finetune", "name: shared-link-job") });
+    });
     await rerun(page, n);
     await page.waitForFunction(() => (globalThis as unknown as Playground).location.hash.startsWith("#s=") && (globalThis as unknown as Playground).kartaPlayground.shared, undefined, { timeout: 10_000 });
     const url = page.url();
