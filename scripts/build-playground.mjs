@@ -94,7 +94,11 @@ export async function buildPlayground({ outdir = path.join(root, "dist", "playgr
     define: { "process.env.NODE_ENV": '"production"' },
   });
   for (const w of result.warnings) console.error(`playground build: warning: ${w.text}`);
-  copyFileSync(path.join(root, "playground", "index.html"), path.join(outdir, "index.html"));
+  // The chunks app.js imports statically are fetched with it, not after it has been parsed.
+  const app = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint?.endsWith("main.ts"));
+  const eager = (app?.[1].imports ?? []).filter((i) => i.kind === "import-statement").map((i) => path.relative(outdir, path.resolve(root, i.path)).split(path.sep).join("/"));
+  const preload = eager.map((f) => `<link rel="modulepreload" href="${f}">`).join("\n");
+  writeFileSync(path.join(outdir, "index.html"), read(path.join(root, "playground", "index.html")).replace('<script type="module" src="app.js"></script>', `${preload}\n<script type="module" src="app.js"></script>`));
   copyFileSync(path.join(root, "playground", "style.css"), path.join(outdir, "style.css"));
   copyFileSync(path.join(root, "node_modules", "wasmoon", "dist", "glue.wasm"), path.join(outdir, "glue.wasm"));
   writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));

@@ -20,6 +20,8 @@ import { componentColours, escapeXml, groupsPicture } from "./picture.js";
 import { completionsFor, hoverFor, jsonContext, keyAt, yamlContext, type JsonSchema } from "./schema-assist.js";
 import { decodeState, encodeState, type SharedState } from "./share.js";
 
+// Start-up milestones, for the benchmark and for anyone profiling the page (Performance panel).
+performance.mark("karta:module");
 const schema = schemaJson as unknown as JsonSchema;
 const DEBOUNCE_MS = 120;
 const DEFAULT_PICK = "kubeflow.org/v1/PyTorchJob.yaml";
@@ -125,6 +127,7 @@ const karta = makeEditor("karta-editor", "karta-label", [EditorState.languageDat
 const object = makeEditor("object-editor", "object-label", []);
 const pods = makeEditor("pods-editor", "pods-label", []);
 const panes = [karta, object, pods];
+performance.mark("karta:editors");
 
 let setting = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -206,6 +209,7 @@ function run(): number {
   const seq = ++runSeq;
   const texts = [karta, object, pods].map((p) => p.view.state.doc.toString()) as [string, string, string];
   const checked = check(...texts);
+  if (metrics.firstDiagnosticsMs === undefined) performance.mark("karta:first-check");
   karta.view.dispatch(setDiagnostics(karta.view.state, kartaDiagnostics(karta.view, checked.diagnostics)));
   object.view.dispatch(setDiagnostics(object.view.state, textDiagnostics(object.view, checked.objectParsed.problems)));
   pods.view.dispatch(setDiagnostics(pods.view.state, textDiagnostics(pods.view, checked.podsParsed.problems)));
@@ -217,6 +221,7 @@ function run(): number {
   // The frame that paints the marks, then the panes.
   requestAnimationFrame(() => {
     metrics.lastShownMs = performance.now() - t0;
+    if (metrics.firstDiagnosticsMs === undefined) performance.mark("karta:first-diagnostics");
     metrics.firstDiagnosticsMs ??= performance.now();
     setTimeout(() => {
       if (seq === runSeq) finish(texts, checked, t0);
