@@ -11,6 +11,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { parse } from "yaml";
 import { startPlaygroundServer, type PlaygroundServer } from "../../src/cli/playground.js";
 import { repoRoot } from "../support/conformance.js";
 
@@ -146,6 +147,11 @@ describe("playground in Chromium", { skip: !available }, () => {
     await page.locator(".cm-tooltip-lint").waitFor();
     assert.match((await page.locator(".cm-tooltip-lint").textContent()) ?? "", /did you mean "childComponents"\?/);
     await shot(page, "02-typo-diagnostic");
+    // The problem in the list takes the cursor to the field (Enter on the focused button).
+    await problem.first().focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await page.evaluate("document.activeElement.className.includes('cm-content') && getSelection().toString()"), "childComponent");
+    await page.keyboard.press("ArrowRight");
 
     // Fix it (the cursor is still after the typo): one gang group of minMember 2 (elasticPolicy.minReplicas), four pods.
     n = await runs(page);
@@ -176,6 +182,30 @@ describe("playground in Chromium", { skip: !available }, () => {
 
     const metrics = (await page.evaluate("window.kartaPlayground.metrics")) as { firstDiagnosticsMs?: number; lastDiagnosticsMs?: number };
     assert.ok(typeof metrics.firstDiagnosticsMs === "number" && typeof metrics.lastDiagnosticsMs === "number");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("a Karta in JSON: JSON editing, its diagnostic at the field with the did-you-mean", async () => {
+    const errors: string[] = [];
+    const page = await newPage(env.context, errors);
+    await page.goto(env.server.url);
+    await ready(page);
+    const t = await texts(page);
+    const karta = JSON.stringify(parse(t.karta), null, 2).replace('"childComponents":', '"childComponent":');
+    const line = karta.split("\n").findIndex((l) => l.includes('"childComponent":')) + 1;
+    const n = await runs(page);
+    await page.evaluate((k) => (globalThis as unknown as Playground).kartaPlayground.setTexts(k), { ...t, karta });
+    await rerun(page, n);
+    assert.equal(await page.locator("#karta-lang").textContent(), "JSON");
+    const problem = page.locator("#problems .problem.sev-error");
+    assert.equal(await problem.count(), 1);
+    assert.equal(await problem.getAttribute("data-line"), String(line));
+    assert.match((await problem.textContent()) ?? "", /unknown field "childComponent"; did you mean "childComponents"\?/);
+    await problem.click();
+    assert.equal(await page.evaluate("getSelection().toString()"), '"childComponent"');
+    assert.equal(await page.locator(".cm-lintRange-error").textContent(), '"childComponent"');
+    await shot(page, "09-json-karta");
     assert.deepEqual(errors, []);
     await page.close();
   });
