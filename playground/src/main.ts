@@ -293,6 +293,9 @@ function renderProblems(a: Analysis): void {
     ...(a.interpretation?.diagnostics ?? []).map((d) => problemButton("karta", undefined, undefined, d.severity, `interpretation: ${d.path ? `${d.path}: ` : ""}${d.message}`)),
   ];
   $("problems-count").textContent = `(${items.length})`;
+  // Screen readers hear the count when it changes, not the timings on every keystroke.
+  const said = items.length === 0 ? "No problems" : `${items.length} problem${items.length === 1 ? "" : "s"}`;
+  if ($("announce").textContent !== said) $("announce").textContent = said;
   const notice = linkNotice ? `<p class="blocked">${escapeXml(linkNotice)}</p>` : "";
   $("problems").innerHTML = notice + (items.length > 0 ? items.join("") : `<p class="muted">No problems: <code>karta validate</code> finds nothing.</p>`);
 }
