@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import { analyze, check, parseDocuments, podsOf } from "../../playground/src/engine.js";
 import { completionsFor, hoverFor, jsonContext, keyAt, schemaAt, yamlContext, type JsonSchema } from "../../playground/src/schema-assist.js";
 import { decodeState, encodeState } from "../../playground/src/share.js";
+import { karmadaAnswers } from "../../playground/src/karmada.js";
 import { groupsPicture } from "../../playground/src/picture.js";
 import { repoRoot } from "../support/conformance.js";
 
@@ -154,5 +155,31 @@ describe("playground links", () => {
     assert.deepEqual(await decodeState(fragment), state);
     assert.match(((await decodeState("#s=AAAA")) as { error: string }).error, /cannot be read/);
     assert.match(((await decodeState("#other")) as { error: string }).error, /not a playground link/);
+  });
+});
+
+describe("playground Karmada answers", () => {
+  const customizations = ["apps.kruise.io/v1alpha1/CloneSet.yaml", "argoproj.io/v1alpha1/Workflow.yaml"].map((f) => ({ file: f, text: read(`interpreter-customizations/${f}`) }));
+
+  test("every operation, with the layer that answered, as karta interpret -d stacks them", async () => {
+    const a = analyze(PYTORCH, JOB, PODS);
+    const answers = await karmadaAnswers(a.definition!, a.object as never, customizations);
+    assert.deepEqual(answers.map((o) => o.operation), ["InterpretReplica", "InterpretComponent", "ReviseReplica", "InterpretStatus", "InterpretHealth", "InterpretDependency", "Retain", "AggregateStatus"]);
+    const by = new Map(answers.map((o) => [o.operation, o]));
+    assert.equal(by.get("InterpretComponent")!.layer, "karta");
+    assert.deepEqual((by.get("InterpretComponent")!.results![0]![1] as { name: string }[]).map((c) => c.name), ["master", "worker"]);
+    assert.equal(by.get("InterpretHealth")!.results![0]![1], true);
+    assert.equal(by.get("InterpretReplica")!.ok, false);
+    assert.match(by.get("InterpretReplica")!.error!, /default InterpretReplica interpreter for "kubeflow.org\/v1, Kind=PyTorchJob" not found/);
+  });
+
+  test("the Lua layer answers where the Karta is undecided", async () => {
+    const a = analyze(read("test/fixtures/playground/cloneset-karta.yaml"), read("test/fixtures/playground/cloneset.yaml"), "");
+    assert.equal(a.blocked, undefined);
+    const answers = await karmadaAnswers(a.definition!, a.object as never, customizations);
+    const health = answers.find((o) => o.operation === "InterpretHealth")!;
+    assert.deepEqual([health.layer, health.results], ["thirdparty", [["healthy", true]]]);
+    const replica = answers.find((o) => o.operation === "InterpretReplica")!;
+    assert.deepEqual([replica.layer, replica.results![0]], ["karta", ["replica", 3]]);
   });
 });
