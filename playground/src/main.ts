@@ -161,8 +161,9 @@ function setTexts(state: SharedState): void {
   } finally {
     setting = false;
   }
-  picked = state.picked;
-  ($("picker") as HTMLSelectElement).value = state.picked ?? "";
+  // The picker names the bundled definition the Karta editor holds, if it holds one unchanged.
+  picked = (definitions.find((x) => x.id === state.picked && x.text === state.karta) ?? definitions.find((x) => x.text === state.karta))?.id;
+  ($("picker") as HTMLSelectElement).value = picked ?? "";
 }
 
 // --- Diagnostics in the editors ---------------------------------------------------------------------
