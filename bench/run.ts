@@ -6,6 +6,7 @@ import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
 import { benchExpressions, benchStream, benchUpdates } from "./jq.js";
 import { benchRegex } from "./regex.js";
+import { benchPlayground } from "./playground.js";
 import { benchValidate } from "./validate.js";
 
 const only = process.argv[2];
@@ -36,6 +37,9 @@ async function main(): Promise<void> {
     printTable("karta start-up: whole processes, median of 15 interleaved rounds (ratio: node -e 0 time / command time)", benchStartup());
     printTable("karta compile -o yaml vs -o json, 100,000 pod patches (ratio: json time / yaml time)", await benchCompileOutput());
     printTable("objects as a stream: 10,000 pods (ratio: List time / stream time)", await benchStreamInput());
+  }
+  if (!only || only === "playground") {
+    printTable("playground in Chromium: keystroke to diagnostics (120 ms debounce not counted; ratio: Node time / browser dispatch time)", await benchPlayground());
   }
 }
 

@@ -51,6 +51,11 @@ const commands: Command[] = [
     summary: "print Karta's version",
     run: async (args, io) => (await import("./version.js")).runVersion(args, io),
   },
+  {
+    name: "playground",
+    summary: "serve the playground page (editors, diagnostics, groups, Workload API, Karmada) on loopback",
+    run: async (args, io) => (await import("./playground.js")).runPlayground(args, io),
+  },
 ];
 
 export function commandNames(): Command[] {
