@@ -61,7 +61,8 @@ const browserPlugin = {
   name: "karta-playground",
   setup(build) {
     build.onResolve({ filter: /^node:util$/ }, () => ({ path: path.join(root, "playground", "shims", "util.ts") }));
-    build.onResolve({ filter: /^(node:)?(fs|path|url|buffer|crypto|https|tls|os|process)$/ }, () => ({ path: path.join(root, "playground", "shims", "unavailable.cjs") }));
+    build.onResolve({ filter: /^node:module$/ }, () => ({ path: path.join(root, "playground", "shims", "module.ts") }));
+    build.onResolve({ filter: /^(node:)?(fs|path|url|buffer|crypto|https|tls|os|process|worker_threads)$/ }, () => ({ path: path.join(root, "playground", "shims", "unavailable.cjs") }));
     // wasmoon's Node branch imports 'module' dynamically; the browser never takes it.
     build.onResolve({ filter: /^module$/ }, () => ({ path: "module", external: true }));
     build.onResolve({ filter: /^virtual:bundled$/ }, () => ({ path: "bundled", namespace: "virtual" }));

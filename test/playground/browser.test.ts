@@ -132,18 +132,21 @@ describe("playground in Chromium", { skip: !available }, () => {
     await rerun(page, n);
     const problem = page.locator("#problems .problem.sev-error");
     await problem.first().waitFor();
-    assert.equal(await problem.count(), 1);
+    // The typo comes first; the subgroups that name the components it hid follow it (one each).
+    assert.equal(await problem.count(), 3);
+    assert.match((await problem.nth(1).textContent()) ?? "", /subgroup component 'master' is not defined/);
     const text = await problem.first().textContent();
     assert.equal(text, `karta ${line}:5: error: spec.structureDefinition.childComponent: unknown field "childComponent"; did you mean "childComponents"?`);
     assert.equal(await problem.first().getAttribute("data-line"), String(line));
     // The inline mark is on that line, over the field name.
-    const mark = page.locator(".cm-lintRange-error");
-    assert.equal(await mark.count(), 1);
+    const marks = page.locator(".cm-lintRange-error");
+    assert.equal(await marks.count(), 3);
+    const mark = marks.first();
     assert.equal(await mark.textContent(), "childComponent");
     const markedLine = await mark.evaluate((el) => (el.closest(".cm-line") as { textContent: string | null } | null)?.textContent ?? "");
     assert.equal(markedLine.trim(), "childComponent:");
     assert.match(await page.locator("#groups").textContent() ?? "", /fix them first/);
-    await page.hover(".cm-lintRange-error");
+    await mark.hover();
     await page.locator(".cm-tooltip-lint").waitFor();
     assert.match((await page.locator(".cm-tooltip-lint").textContent()) ?? "", /did you mean "childComponents"\?/);
     await shot(page, "02-typo-diagnostic");
@@ -169,7 +172,7 @@ describe("playground in Chromium", { skip: !available }, () => {
     assert.match((await page.locator("#components").textContent()) ?? "", /total \(3 replicas\): cpu 48, memory 384Gi, nvidia\.com\/gpu 24/);
     // The other panes.
     await page.locator("#pane-workload summary").click();
-    assert.match((await page.locator("#workload").textContent()) ?? "", /kind: Workload[\s\S]*kind: PodGroup[\s\S]*minCount: 2/);
+    assert.match((await page.locator("#workload").textContent()) ?? "", /kind: Workload[\s\S]*kind: CompositePodGroup[\s\S]*minGroupCount: 2[\s\S]*kind: PodGroup/);
     await page.locator("#pane-karmada summary").click();
     await page.locator('#karmada .op[data-op="InterpretComponent"]').waitFor();
     // As `karta interpret -d`: a job of several components has components, not one replica count.
@@ -198,8 +201,9 @@ describe("playground in Chromium", { skip: !available }, () => {
     await page.evaluate((k) => (globalThis as unknown as Playground).kartaPlayground.setTexts(k), { ...t, karta });
     await rerun(page, n);
     assert.equal(await page.locator("#karta-lang").textContent(), "JSON");
-    const problem = page.locator("#problems .problem.sev-error");
-    assert.equal(await problem.count(), 1);
+    const problems = page.locator("#problems .problem.sev-error");
+    assert.equal(await problems.count(), 3);
+    const problem = problems.first();
     assert.equal(await problem.getAttribute("data-line"), String(line));
     assert.match((await problem.textContent()) ?? "", /unknown field "childComponent"; did you mean "childComponents"\?/);
     await problem.click();

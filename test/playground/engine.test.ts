@@ -34,7 +34,9 @@ describe("playground engine", () => {
     assert.equal(a.interpretation!.groups[0]!.minMember, 2);
     assert.equal(a.interpretation!.pods.length, 4);
     assert.ok(a.compilation!.ok);
-    assert.equal(a.compilation!.podGroups[0]!.spec.schedulingPolicy?.gang?.minCount, 2);
+    // KAI's subgroups: a CompositePodGroup that needs both, over a master and a worker PodGroup.
+    assert.equal(a.compilation!.compositePodGroups[0]!.spec.schedulingPolicy?.gang?.minGroupCount, 2);
+    assert.deepEqual(a.compilation!.podGroups.map((p) => p.spec.schedulingPolicy?.gang?.minCount), [1, 1]);
     assert.deepEqual(a.patches!.suspend.patch, [{ op: "replace", path: "/spec/runPolicy/suspend", value: true }]);
     assert.equal(a.patches!.setScheduler.patch.length, 2);
   });
@@ -55,12 +57,13 @@ describe("playground engine", () => {
     const typo = PYTORCH.replace("    childComponents:", "    childComponent:");
     const line = typo.split("\n").indexOf("    childComponent:") + 1;
     const a = analyze(typo, JOB, PODS);
-    assert.equal(a.diagnostics.length, 1);
+    // The typo, then the two subgroups that name the components it hid.
+    assert.deepEqual(a.diagnostics.map((d) => d.path), ["spec.structureDefinition.childComponent", "spec.optimizationInstructions.gangScheduling.podGroup.subGroups[0].componentName", "spec.optimizationInstructions.gangScheduling.podGroup.subGroups[1].componentName"]);
     const d = a.diagnostics[0]!;
     assert.deepEqual([d.source?.line, d.source?.column], [line, 5]);
     assert.match(d.message, /did you mean "childComponents"\?/);
     assert.equal(a.interpretation, undefined);
-    assert.match(a.blocked!, /1 error; fix them first/);
+    assert.match(a.blocked!, /3 errors; fix them first/);
   });
 
   test("a Karta in JSON is validated with positions too", () => {
