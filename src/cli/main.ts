@@ -3,7 +3,6 @@
  * Every command returns its exit code; nothing is thrown past this function.
  */
 import { commandNames, findCommand } from "./commands.js";
-import { closest } from "../definition/suggest.js";
 import { CliIO, nodeIO } from "./io.js";
 
 const usage = (): string =>
@@ -30,6 +29,7 @@ export async function main(args: string[], io: CliIO = nodeIO()): Promise<number
   if (name === "--version") return (await import("./version.js")).runVersion([], io);
   const command = findCommand(name);
   if (!command) {
+    const { closest } = await import("../definition/suggest.js");
     const guess = closest(name, commandNames().map((c) => c.name));
     io.stderr(`karta: unknown command '${name}'${guess ? ` (did you mean ${guess}?)` : ""}\n${usage()}\n`);
     return 2;
