@@ -15,7 +15,7 @@ import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js
 import { createInterpreterFramework, type FrameworkLayers, type InterpreterFramework, type LayerOutcome } from "../interpreter/framework.js";
 import { createNativeInterpreter } from "../interpreter/native/index.js";
 import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
-import { formatDiagnostic } from "../definition/diagnostic.js";
+import { formatDiagnostic, type Diagnostic } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
 import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
 import { listInputFiles } from "../files/index.js";
@@ -42,13 +42,13 @@ Options:
       --desired-file FILE    the desired object (the resource template); - for stdin
       --observed-file FILE   the observed object (as in a member cluster); - for stdin
       --status-file FILE     AggregatedStatusItems, one per YAML document (repeatable); - for stdin
-      --desired-replica N    the replicas for ReviseReplica (default 0)
+      --desired-replica N    the replicas for ReviseReplica, 0 to 2147483647 (default 0)
       --check                check each customization's rules: PASS, UNSET or ERROR (compile);
                              with --desired-file, also run each script once on that object
       --webhook-config FILE  ResourceInterpreterWebhookConfiguration objects to consult
-  -d, --definition FILE      Karta definitions to answer from (- for stdin); for their kinds they
-                             replace the Kartas bundled with Karta, which answer by default where
-                             Karmada's built-in interpreters have no answer
+  -d, --definition PATH      Karta definitions to answer from: a file, a directory of them, or - for
+                             stdin; for their kinds they replace the Kartas bundled with Karta, which
+                             answer by default where Karmada's built-in interpreters have no answer
       --show-layer           print which layer answered
       --show-doc             print what each rule's script does (with -f, each customization's
                              rules and scripts, as 'karmadactl interpret --edit --show-doc' shows them)
@@ -64,6 +64,8 @@ Example:
       --desired-file cloneset.yaml
   karta interpret -f customizations/ --check --desired-file deployment.yaml
   karta interpret --operation InterpretComponent --desired-file raycluster.yaml --show-layer
+  karta interpret --operation InterpretReplica --desired-file deployment.yaml -o json
+  karta interpret --show-doc -f customizations/ -R
 `;
 
 interface InterpretOptions {
@@ -379,7 +381,13 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
   try {
     let kartas: Definition[] = [];
     if (o.definition !== undefined) {
-      const loaded = loadKartaText(await readInput(io, o.definition), o.definition === "-" ? "<stdin>" : o.definition);
+      // A file, or a directory of them (recursively), as for inspect and compile.
+      const loaded: { definitions: Definition[]; diagnostics: Diagnostic[] } = { definitions: [], diagnostics: [] };
+      for (const file of listInputFiles([o.definition], { recursive: true })) {
+        const one = loadKartaText(await readInput(io, file), file === "-" ? "<stdin>" : file);
+        loaded.definitions.push(...one.definitions);
+        loaded.diagnostics.push(...one.diagnostics);
+      }
       if (loaded.diagnostics.length > 0) {
         for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
         return 1;

@@ -10,7 +10,7 @@ const usage = (): string =>
     "Usage: karta <command> [options]",
     "",
     "Commands:",
-    ...commandNames().map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
+    ...commandNames().map((c) => `  ${c.name.padEnd(12)} ${c.summary}`),
     "",
     "Run 'karta <command> --help' for a command's options and an example.",
   ].join("\n");
@@ -29,7 +29,9 @@ export async function main(args: string[], io: CliIO = nodeIO()): Promise<number
   if (name === "--version") return (await import("./version.js")).runVersion([], io);
   const command = findCommand(name);
   if (!command) {
-    io.stderr(`karta: unknown command '${name}'\n${usage()}\n`);
+    const { closest } = await import("../definition/suggest.js");
+    const guess = closest(name, commandNames().map((c) => c.name));
+    io.stderr(`karta: unknown command '${name}'${guess ? ` (did you mean ${guess}?)` : ""}\n${usage()}\n`);
     return 2;
   }
   try {

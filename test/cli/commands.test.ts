@@ -172,3 +172,11 @@ describe("karta version and completion", () => {
     assert.equal((await karta(["completion", "tcsh"])).code, 2);
   });
 });
+
+describe("interpret -d takes a directory", () => {
+  test("the Kartas of a directory answer for their kinds", async () => {
+    const r = await karta(["interpret", "-d", "definitions/ray.io", "--operation", "InterpretHealth", "--observed-file", "examples/raycluster.yaml", "--show-layer"]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, "# layer: karta\n---\n# [1/1] healthy:\ntrue\n");
+  });
+});

@@ -88,6 +88,13 @@ describe("the npm package", () => {
       const plugin = run("kubectl-karta", ["definitions", "list", "-o", "name"], elsewhere);
       assert.equal(plugin.code, 0, plugin.err);
       assert.match(plugin.out, /^PyTorchJob\.v1\.kubeflow\.org$/m);
+      // kubectl finds the plugin on the PATH: `kubectl karta ...` needs no cluster.
+      const kubectl = spawnSync("kubectl", ["karta", "inspect", "-f", "job.yaml", "-o", "json"], { cwd: elsewhere, encoding: "utf8", env: { ...process.env, PATH: `${installed}${path.delimiter}${process.env["PATH"] ?? ""}` } });
+      if (kubectl.error) console.log("# skipped: kubectl is not installed: `kubectl karta` not run");
+      else {
+        assert.equal(kubectl.status, 0, kubectl.stderr);
+        assert.equal((JSON.parse(kubectl.stdout) as { root: { kind: string } }).root.kind, "PyTorchJob");
+      }
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }

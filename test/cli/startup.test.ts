@@ -1,0 +1,53 @@
+/**
+ * Start-up: a command loads only what it needs. Walks the static imports of the compiled modules (dynamic
+ * `import()` is what loads the rest on demand) from each command's module.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
+
+/** Every module `entry` loads before it runs: project files (relative to src/) and packages. */
+function staticImports(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    const rel = path.relative(src, file);
+    if (seen.has(rel)) return;
+    seen.add(rel);
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/^\s*(?:import|export)\s(?:[^;]*?\sfrom\s)?["']([^"']+)["']/gm)) {
+      const spec = m[1]!;
+      if (spec.startsWith(".")) visit(path.resolve(path.dirname(file), spec));
+      else seen.add(spec);
+    }
+  };
+  visit(path.join(src, entry));
+  return seen;
+}
+
+const heavy = (mods: Set<string>, names: string[]): string[] => names.filter((n) => mods.has(n));
+
+test("--help loads the command table and nothing else", () => {
+  const mods = staticImports("cli/main.js");
+  assert.deepEqual([...mods].filter((m) => m.endsWith(".js")).sort(), ["cli/commands.js", "cli/io.js", "cli/main.js"]);
+});
+
+test("inspect and compile load neither the validator, the linter, the CRD code, the Lua VM nor the yaml library", () => {
+  for (const entry of ["cli/inspect.js", "cli/compile.js"]) {
+    const mods = staticImports(entry);
+    assert.deepEqual(heavy(mods, ["definition/validate.js", "definition/lint.js", "definition/crd.js", "definition/index.js", "definition/command.js", "wasmoon", "yaml"]), [], entry);
+  }
+});
+
+test("jq loads no YAML reader (only --yaml does) and no interpreter", () => {
+  const mods = staticImports("cli/jq.js");
+  assert.deepEqual(heavy(mods, ["yaml", "js-yaml", "wasmoon", "interpret/index.js"]), []);
+});
+
+test("interpret loads the Lua VM and the webhook client only when a run needs them", () => {
+  const mods = staticImports("cli/interpret.js");
+  assert.deepEqual(heavy(mods, ["wasmoon", "interpreter/lua/vm.js", "interpreter/webhook/interpreter.js", "interpreter/thirdparty/index.js", "definition/index.js"]), []);
+});
