@@ -71,6 +71,7 @@ describe("bundled definitions validate", () => {
       "apps.nvidia.com/v1alpha1/NIMService.yaml",
       "trainer.kubeflow.org/v1alpha1/TrainJob.yaml",
       "workload.codeflare.dev/v1beta2/AppWrapper.yaml",
+      "machinelearning.seldon.io/v1/SeldonDeployment.yaml",
     ]) {
       assert.ok(files.includes(file), file);
     }
