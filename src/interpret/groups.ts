@@ -407,7 +407,8 @@ function newerGroups(view: WorkloadView, def: PodGroupComponentsMapping, pods: r
   };
   if (!keyed) newGroup([]);
   for (const c of classified) {
-    if (c.component === undefined) continue;
+    // A pod whose instance cannot be told was reported with the pod; KAI does not group it.
+    if (c.component === undefined || c.reason !== undefined) continue;
     const pod = pods[c.index];
     let group: GangGroup | undefined;
     if (keyed) {
