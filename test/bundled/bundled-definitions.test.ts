@@ -72,6 +72,7 @@ describe("bundled definitions validate", () => {
       "trainer.kubeflow.org/v1alpha1/TrainJob.yaml",
       "workload.codeflare.dev/v1beta2/AppWrapper.yaml",
       "machinelearning.seldon.io/v1/SeldonDeployment.yaml",
+      "kubeflow.org/v1/MPIJob.yaml",
     ]) {
       assert.ok(files.includes(file), file);
     }
