@@ -313,7 +313,7 @@ describe("gang minimum follows KAI's native rule when the workload changes", () 
     });
   }
 
-  test("PyTorchJob without a Master (elastic workers only): the workers' elastic minimum", () => {
+  test("PyTorchJob without a Master (elastic workers only): no master subgroup, the workers' elastic minimum", () => {
     const c = caseNamed("PyTorchJob");
     const w = clone(c.workload);
     delete at(w, "spec", "pytorchReplicaSpecs").Master;
@@ -321,6 +321,10 @@ describe("gang minimum follows KAI's native rule when the workload changes", () 
     at(w, "spec").elasticPolicy = { minReplicas: 2, maxReplicas: 4 };
     const pods = c.pods.filter((p) => at(p, "metadata", "labels")["training.kubeflow.org/replica-type"] === "worker");
     const r = run(c, w, pods);
+    // KAI leaves the master subgroup out; so does the definition (a notice, no error).
+    assert.deepEqual(errors(r), []);
+    assert.ok(r.diagnostics.some((d) => d.code === "gang-subgroup-empty" && d.path.endsWith("subGroups[0]")));
+    assert.deepEqual(subGroupsOf(r), [{ minSubGroup: 1, minimums: { worker: 2 } }]);
     assert.deepEqual(minMembers(r), [2]);
     assert.equal(r.groups[0]!.members.length, 4);
   });
