@@ -28,9 +28,10 @@ it: the Workload (scheduling.k8s.io/v1beta1) owned by the object, its CompositeP
 With a Karta, its gang instructions give the templates: each older \`podGroups\` definition becomes a
 PodGroupTemplate (gang minCount = the subtree scale of its members), and one PodGroup is made per
 group (for keyed definitions, per distinct key of the pods: give --pods); a newer \`podGroup\` with
-\`subGroups\` becomes a CompositePodGroupTemplate (minGroupCount = number of subgroups) over one
-PodGroupTemplate per subgroup (minCount = its subtree scale); a required topology level that is a
-node label key becomes schedulingConstraints.topology[].key.
+\`subGroups\` becomes a CompositePodGroupTemplate (minGroupCount = the subgroups it needs) over one
+PodGroupTemplate per subgroup (minCount = the pods it holds; a subgroup with none is left out), and
+with podGroup.groupByKeyPaths one CompositePodGroup per distinct key of the pods (give --pods); a
+required topology level that is a node label key becomes schedulingConstraints.topology[].key.
 Without -d, the definition bundled for the object's kind is used, except that a batch/v1 Job compiles
 as the Job controller does from spec.scheduling (no scheduling: basic; gang without minCount:
 max(1, parallelism)).

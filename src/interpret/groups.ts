@@ -180,6 +180,9 @@ export interface SubGroupPlan {
   minSubGroup: number;
   /** Listed component → its index in subGroups (the first listing). */
   listed: Map<string, number>;
+  /** Component → its entries (one, or one per instance), and each component's nearest listed one (memo). */
+  byComponent?: Map<string, SubGroupPlanEntry[]>;
+  nearest?: Map<string, string | undefined>;
 }
 
 const PODGROUP_PATH = "spec.optimizationInstructions.gangScheduling.podGroup";
@@ -304,14 +307,30 @@ export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): Sub
  */
 export function subGroupOfPod(view: WorkloadView, plan: SubGroupPlan, c: PodClassification, pod: unknown): SubGroupPlanEntry | undefined {
   if (c.component === undefined) return undefined;
-  let at: string | undefined = c.component;
-  const seen = new Set<string>();
-  while (at !== undefined && !plan.listed.has(at) && !seen.has(at)) {
-    seen.add(at);
-    at = view.definition.byName.get(at)?.parent;
+  // Memoized per plan: every pod of a component walks the same way (many pods, few components).
+  const nearest = (plan.nearest ??= new Map());
+  let at: string | undefined;
+  if (nearest.has(c.component)) at = nearest.get(c.component);
+  else {
+    at = c.component;
+    const seen = new Set<string>();
+    while (at !== undefined && !plan.listed.has(at) && !seen.has(at)) {
+      seen.add(at);
+      at = view.definition.byName.get(at)?.parent;
+    }
+    if (at !== undefined && !plan.listed.has(at)) at = undefined;
+    nearest.set(c.component, at);
   }
-  if (at === undefined || !plan.listed.has(at)) return undefined;
-  const candidates = plan.entries.filter((e) => e.component === at);
+  if (at === undefined) return undefined;
+  if (!plan.byComponent) {
+    plan.byComponent = new Map();
+    for (const e of plan.entries) {
+      const list = plan.byComponent.get(e.component);
+      if (list) list.push(e);
+      else plan.byComponent.set(e.component, [e]);
+    }
+  }
+  const candidates = plan.byComponent.get(at) ?? [];
   if (candidates.length === 0) return undefined;
   if (candidates[0]!.instance === undefined) return candidates[0];
   let instance = at === c.component ? c.instance : undefined;
@@ -351,11 +370,21 @@ function newerGroups(view: WorkloadView, def: PodGroupComponentsMapping, pods: r
   }
   const keyed = view.definition.podGroupKeys.length > 0;
   const groups = new Map<string, GangGroup>();
+  /** Raw name → group: the pods of one group share it, so each name is checked once. */
+  const byRawName = new Map<string, GangGroup>();
+  const base = `pg-${uid}-${def.name}`;
+  const subIndex = new Map<GangGroup, Map<string, GangSubGroup>>();
   const newGroup = (keys: string[]): GangGroup => {
-    const rawName = [`pg-${uid}-${def.name}`, ...keys].join("-");
+    let rawName = base;
+    for (const k of keys) rawName += "-" + k;
+    const known = byRawName.get(rawName);
+    if (known) return known;
     const name = dns1123SubdomainErrors(rawName).length === 0 ? rawName : dns1123Safe(rawName);
     let g = groups.get(name);
-    if (g) return g;
+    if (g) {
+      byRawName.set(rawName, g);
+      return g;
+    }
     if (name !== rawName) {
       diagnostics.push({ severity: "warning", path: keyed ? `${where}.groupByKeyPaths` : `${where}.name`, message: `PodGroup name "${rawName}" is not a DNS-1123 subdomain; shown here as "${name}"`, code: "gang-name" });
     }
@@ -372,11 +401,14 @@ function newerGroups(view: WorkloadView, def: PodGroupComponentsMapping, pods: r
       g.minSubGroup = plan.minSubGroup;
     }
     groups.set(name, g);
+    byRawName.set(rawName, g);
+    subIndex.set(g, new Map((g.subGroups ?? []).map((x) => [x.name, x])));
     return g;
   };
   if (!keyed) newGroup([]);
   for (const c of classified) {
-    if (c.component === undefined) continue;
+    // A pod whose instance cannot be told was reported with the pod; KAI does not group it.
+    if (c.component === undefined || c.reason !== undefined) continue;
     const pod = pods[c.index];
     let group: GangGroup | undefined;
     if (keyed) {
@@ -391,9 +423,9 @@ function newerGroups(view: WorkloadView, def: PodGroupComponentsMapping, pods: r
       }
       if (keys.length !== view.definition.podGroupKeys.length) continue;
       group = newGroup(keys);
-    } else group = [...groups.values()][0]!;
+    } else group = byRawName.values().next().value!;
     const entry = withSubGroups ? subGroupOfPod(view, plan, c, pod) : undefined;
-    const sub = entry ? group.subGroups?.find((s) => s.name === entry.name) : undefined;
+    const sub = entry ? subIndex.get(group)?.get(entry.name) : undefined;
     if (sub) sub.pods.push(c.pod.name);
     const member: GangGroup["members"][number] = { pod: c.pod.name, component: c.component, memberComponent: entry?.component ?? c.component, minMember: entry?.minMember ?? group.minMember };
     if (c.instance !== undefined) member.instance = c.instance;

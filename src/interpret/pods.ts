@@ -97,6 +97,9 @@ function chainKinds(view: WorkloadView): Set<string> {
 function otherWorkload(view: WorkloadView, pod: unknown, podName: string, owners: OwnerIndex, kinds: Set<string>): string | undefined {
   const kind = view.definition.root?.definition.kind;
   if (!kind) return undefined;
+  const refs0 = ownerRefsOf(pod);
+  // Most pods: no owner, or one the chain cannot follow; decided before anything is allocated.
+  if (refs0.length === 0) return undefined;
   const meta = isObject(view.object.metadata) ? view.object.metadata : {};
   const uid = typeof meta.uid === "string" && meta.uid !== "" ? meta.uid : undefined;
   const name = typeof meta.name === "string" && meta.name !== "" ? meta.name : undefined;
@@ -104,8 +107,8 @@ function otherWorkload(view: WorkloadView, pod: unknown, podName: string, owners
   if (uid === undefined && name === undefined) return undefined;
   const ours = (r: Record<string, unknown>): boolean => (uid !== undefined && typeof r.uid === "string" && r.uid !== "" ? r.uid === uid : r.name === name);
   const via: string[] = [];
-  let refs = ownerRefsOf(pod);
-  const seen = new Set<unknown>();
+  let refs = refs0;
+  let seen: Set<unknown> | undefined;
   for (let depth = 0; depth < 16 && refs.length > 0; depth++) {
     const roots = refs.filter((r) => r.kind === kind.kind && groupOf(r.apiVersion) === (kind.group ?? ""));
     if (roots.length > 0) {
@@ -117,8 +120,10 @@ function otherWorkload(view: WorkloadView, pod: unknown, podName: string, owners
     }
     // The controlling owner (KAI follows the first reference), when it is one of the given objects of a child kind.
     const next = refs.find((r) => r.controller === true) ?? refs[0]!;
+    if (owners.byUid.size === 0 && owners.byName.size === 0) return undefined;
     if (!kinds.has(`${groupOf(next.apiVersion) ?? ""}/${String(next.kind)}`)) return undefined;
     const owner = (typeof next.uid === "string" && next.uid !== "" ? owners.byUid.get(next.uid) : undefined) ?? owners.byName.get(`${String(next.kind)}/${String(next.name)}`);
+    seen ??= new Set();
     if (!owner || seen.has(owner)) return undefined;
     seen.add(owner);
     via.push(`${String(next.kind)} ${String(next.name)}`);

@@ -10,9 +10,11 @@
  *   a definition whose members have no `groupByKeyPaths` has one group per object, known without pods;
  *   a keyed definition has one group per distinct key tuple of the pods, all from its one template.
  * - newer `podGroup` with `subGroups`: a CompositePodGroupTemplate named after the podGroup with gang
- *   `minGroupCount` = the number of subgroups, over one PodGroupTemplate per subgroup (named after its
- *   component) with gang `minCount` = the subgroup's subtree scale; without subgroups a single
- *   PodGroupTemplate with the root's subtree scale.
+ *   `minGroupCount` = the subgroups it needs (all, or minSubGroupPath's value), over one PodGroupTemplate
+ *   per subgroup of interpret's plan (named after its component, or instance id with `perInstance`) with
+ *   gang `minCount` = the pods it holds; without subgroups a single PodGroupTemplate with the root's
+ *   subtree scale. With `podGroup.groupByKeyPaths` the runtime groups are per key tuple of the pods: a
+ *   CompositePodGroup `<workload>-<template>-<keys>` over `<workload>-<subgroup>-<keys>` PodGroups.
  * - topology: a `requiredTopologyLevel` that is a node label key becomes `schedulingConstraints.topology[].key`;
  *   a preferred level has no Workload API counterpart and is reported, not carried.
  *

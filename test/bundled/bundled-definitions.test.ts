@@ -71,6 +71,8 @@ describe("bundled definitions validate", () => {
       "apps.nvidia.com/v1alpha1/NIMService.yaml",
       "trainer.kubeflow.org/v1alpha1/TrainJob.yaml",
       "workload.codeflare.dev/v1beta2/AppWrapper.yaml",
+      "machinelearning.seldon.io/v1/SeldonDeployment.yaml",
+      "kubeflow.org/v1/MPIJob.yaml",
     ]) {
       assert.ok(files.includes(file), file);
     }
@@ -311,7 +313,7 @@ describe("gang minimum follows KAI's native rule when the workload changes", () 
     });
   }
 
-  test("PyTorchJob without a Master (elastic workers only): the workers' elastic minimum", () => {
+  test("PyTorchJob without a Master (elastic workers only): no master subgroup, the workers' elastic minimum", () => {
     const c = caseNamed("PyTorchJob");
     const w = clone(c.workload);
     delete at(w, "spec", "pytorchReplicaSpecs").Master;
@@ -319,6 +321,10 @@ describe("gang minimum follows KAI's native rule when the workload changes", () 
     at(w, "spec").elasticPolicy = { minReplicas: 2, maxReplicas: 4 };
     const pods = c.pods.filter((p) => at(p, "metadata", "labels")["training.kubeflow.org/replica-type"] === "worker");
     const r = run(c, w, pods);
+    // KAI leaves the master subgroup out; so does the definition (a notice, no error).
+    assert.deepEqual(errors(r), []);
+    assert.ok(r.diagnostics.some((d) => d.code === "gang-subgroup-empty" && d.path.endsWith("subGroups[0]")));
+    assert.deepEqual(subGroupsOf(r), [{ minSubGroup: 1, minimums: { worker: 2 } }]);
     assert.deepEqual(minMembers(r), [2]);
     assert.equal(r.groups[0]!.members.length, 4);
   });

@@ -148,6 +148,34 @@ describe("karta compile", () => {
     assert.equal(patched.length, 7);
   });
 
+  test("objects given with the pods link them to their owner: another JobSet's pod, through its Job, gets no patch", async () => {
+    const extra = [
+      "apiVersion: batch/v1",
+      "kind: Job",
+      "metadata:",
+      "  name: other-run-driver-0",
+      "  uid: 9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a",
+      "  ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: other-run, uid: 0b1c2d3e-4f50-4617-8a9b-0c1d2e3f4a5b, controller: true}]",
+      "---",
+      "apiVersion: v1",
+      "kind: Pod",
+      "metadata:",
+      "  name: other-run-driver-0-0-x",
+      "  namespace: research",
+      "  labels: {jobset.sigs.k8s.io/jobset-name: other-run, jobset.sigs.k8s.io/replicatedjob-name: driver}",
+      "  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: other-run-driver-0, uid: 9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a, controller: true}]",
+      "",
+    ].join("\n");
+    const args = ["-d", at("definitions", "jobset.x-k8s.io", "v1alpha2", "JobSet.yaml"), "-f", bundled("JobSet", "workload.yaml"), "--pods", bundled("JobSet", "pods.yaml"), "--pods", "extra.yaml", "--pod-patches"];
+    const r = await run(args, "", { "extra.yaml": extra });
+    assert.equal(r.code, 0, r.err);
+    assert.equal(
+      r.err,
+      "extra.yaml: pod research/other-run-driver-0-0-x: notice: metadata: pod other-run-driver-0-0-x belongs to JobSet other-run (uid 0b1c2d3e-4f50-4617-8a9b-0c1d2e3f4a5b) through Job other-run-driver-0, not to this JobSet llm-pretrain: no patch\n",
+    );
+    assert.equal(parseAllDocuments(r.out).length, 9);
+  });
+
   test("a definition without gang instructions is refused at the field", async () => {
     const karta = readFileSync(LWS, "utf8").replace(/ {2}optimizationInstructions:[\s\S]*$/, "");
     const r = await run(["-d", "karta.yaml", "-f", bundled("LeaderWorkerSet", "workload.yaml")], "", { "karta.yaml": karta });

@@ -574,3 +574,82 @@ spec:
     );
   });
 });
+
+describe("the newer form's extensions: perInstance, groupByKeyPaths, minSubGroupPath", () => {
+  const def = (gang: string) => `
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: pools}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: app
+      kind: {group: example.com, version: v1, kind: Pools}
+      statusDefinition: {phaseDefinition: {path: .status.phase}, statusMappings: {running: [{byPhase: Running}]}}
+    childComponents:
+    - name: pool
+      ownerRef: app
+      specDefinition: {podTemplateSpecPath: '.spec.pools[].template'}
+      scaleDefinition: {replicasPath: '.spec.pools[] | .replicas'}
+      instanceIdPath: '.spec.pools[].name'
+      podSelector:
+        componentTypeSelector: {keyPath: .metadata.labels.pool}
+        componentInstanceSelector: {idPath: .metadata.labels.pool}
+    - name: driver
+      ownerRef: app
+      specDefinition: {podTemplateSpecPath: .spec.driver}
+      scaleDefinition: {replicasPath: "1"}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: driver}}
+  optimizationInstructions:
+    gangScheduling:
+${gang}`;
+  const object = (extra: Record<string, unknown> = {}) => ({
+    apiVersion: "example.com/v1",
+    kind: "Pools",
+    metadata: { name: "p", uid: "11111111-2222-4333-8444-555555555555" },
+    spec: { driver: { spec: { containers: [] } }, pools: [{ name: "gpu", replicas: 3, template: { spec: { containers: [] } } }, { name: "cpu", replicas: 0, template: { spec: { containers: [] } } }], ...extra },
+  });
+  const pod = (name: string, labels: Record<string, string>) => ({ metadata: { name, labels } });
+
+  test("perInstance: a subgroup per instance with its scale, the empty one left out", () => {
+    const r = compileInterpreter(karta(def("      podGroup:\n        name: app\n        subGroups:\n        - componentName: driver\n        - componentName: pool\n          perInstance: true"))).interpret(object(), {
+      pods: [pod("d", { role: "driver" }), pod("g0", { pool: "gpu" }), pod("g1", { pool: "gpu" })],
+    });
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(r.groups[0]!.subGroups!.map((s) => [s.name, s.instance, s.minMember, s.pods]), [
+      ["driver", undefined, 1, ["d"]],
+      ["gpu", "gpu", 3, ["g0", "g1"]],
+    ]);
+    assert.equal(r.groups[0]!.minSubGroup, 2);
+    assert.ok(r.diagnostics.some((d) => d.code === "gang-subgroup-empty" && d.message.includes("instance cpu")));
+  });
+
+  test("perInstance on a component without instances is an error at the field", () => {
+    const r = compileInterpreter(karta(def("      podGroup:\n        name: app\n        subGroups:\n        - componentName: driver\n          perInstance: true"))).interpret(object());
+    assert.deepEqual(errors(r).map((d) => d.path), ["spec.optimizationInstructions.gangScheduling.podGroup.subGroups[0].perInstance"]);
+  });
+
+  test("groupByKeyPaths: one group per key tuple; a pod whose key cannot be read is reported", () => {
+    const r = compileInterpreter(karta(def("      podGroup:\n        name: app\n        groupByKeyPaths: [.metadata.labels.shard]\n        subGroups:\n        - componentName: driver"))).interpret(object(), {
+      pods: [pod("d0", { role: "driver", shard: "a" }), pod("d1", { role: "driver", shard: "b" }), pod("d2", { role: "driver" })],
+    });
+    assert.deepEqual(r.groups.map((g) => [g.name, g.keys, g.members.map((m) => m.pod)]), [
+      ["pg-11111111-2222-4333-8444-555555555555-app-a", ["a"], ["d0"]],
+      ["pg-11111111-2222-4333-8444-555555555555-app-b", ["b"], ["d1"]],
+    ]);
+    assert.deepEqual(errors(r).map((d) => [d.path, d.code]), [["spec.optimizationInstructions.gangScheduling.podGroup.groupByKeyPaths[0]", "gang-key"]]);
+  });
+
+  test("minSubGroupPath: its value, capped at the subgroups; null means all; a non-integer is an error", () => {
+    const gang = (path: string) => `      podGroup:\n        name: app\n        minSubGroupPath: '${path}'\n        subGroups:\n        - componentName: driver\n        - componentName: pool\n          perInstance: true`;
+    const objectWithCpu = object({ pools: [{ name: "gpu", replicas: 3, template: { spec: { containers: [] } } }, { name: "cpu", replicas: 2, template: { spec: { containers: [] } } }] });
+    const min = (path: string) => compileInterpreter(karta(def(gang(path)))).interpret(objectWithCpu).groups[0]!;
+    assert.equal(min("1").minSubGroup, 1);
+    assert.equal(min("1").minMember, 1, "the fewest pods: the smallest subgroup");
+    assert.equal(min("9").minSubGroup, 3);
+    assert.equal(min("null").minSubGroup, 3);
+    assert.equal(min("null").minMember, 6);
+    const bad = compileInterpreter(karta(def(gang('"two"')))).interpret(objectWithCpu);
+    assert.deepEqual(errors(bad).map((d) => d.path), ["spec.optimizationInstructions.gangScheduling.podGroup.minSubGroupPath"]);
+  });
+});

@@ -9,6 +9,7 @@ import type { CompileIssue } from "../../src/scheduling/karta/issues.js";
 import { newBuilder } from "../../src/scheduling/index.js";
 import { conformanceDir } from "../support/conformance.js";
 import { bundledObject, bundledPods, compileFixtures, definitionFile, definitionText, emittedErrors, variant } from "./helpers.js";
+import { fixtureCases, loadBundled } from "../bundled/helpers.js";
 
 // The older podGroups format, as these four bundled definitions were written before they had subgroups.
 const PYTORCH = path.join(compileFixtures, "older", "PyTorchJob-karta.yaml");
@@ -483,4 +484,39 @@ spec:
     const interpreted = Object.fromEntries(r.groups.flatMap((x) => x.subGroups!.flatMap((s) => s.pods.map((p) => [p, s.name]))));
     assert.deepEqual(compiled, interpreted);
   });
+});
+
+describe("every bundled definition compiles its fixture, and compile puts each pod where interpret does", () => {
+  for (const c of fixtureCases()) {
+    test(c.name, () => {
+      const definition = loadBundled(c.expected.definition).definition;
+      const r = compileKarta(definition, c.workload, { pods: c.pods });
+      assert.ok(r.ok, JSON.stringify(errors(r.issues)));
+      assert.deepEqual(emittedErrors(r), []);
+      const interpreted = compileInterpreter(definition).interpret(c.workload, { pods: c.pods });
+      const template = new Map(r.podGroups.map((p) => [p.metadata.name, p.spec.workloadRef?.templateName]));
+      const parent = new Map(r.podGroups.map((p) => [p.metadata.name, p.spec.parentCompositePodGroupName]));
+      const compiled = Object.fromEntries(r.podPatches.map((p) => [p.pod.name, template.get(p.podGroupName)]));
+      // Interpret's answer: the subgroup of each pod (newer form), else its group's pod-group definition.
+      const want = Object.fromEntries(
+        interpreted.groups.flatMap((g) => (g.subGroups ? g.subGroups.flatMap((s) => s.pods.map((p) => [p, s.name])) : g.members.map((m) => [m.pod, g.definition]))),
+      );
+      assert.deepEqual(compiled, want);
+      // Pods of one interpreted group share one parent CompositePodGroup (newer form) or one PodGroup (older).
+      for (const g of interpreted.groups) {
+        const names = new Set(r.podPatches.filter((p) => g.members.some((m) => m.pod === p.pod.name)).map((p) => (g.subGroups ? parent.get(p.podGroupName) : p.podGroupName)));
+        assert.equal(names.size, g.members.length > 0 ? 1 : 0, g.name);
+      }
+      // Each subgroup's minCount is interpret's minMember; each composite's minGroupCount its minSubGroup.
+      for (const g of interpreted.groups.filter((x) => x.subGroups)) {
+        const composite = parent.get(r.podPatches.find((p) => p.pod.name === g.members[0]?.pod)?.podGroupName ?? "");
+        if (composite === undefined) continue;
+        assert.equal(r.compositePodGroups.find((x) => x.metadata.name === composite)?.spec.schedulingPolicy.gang?.minGroupCount, g.minSubGroup, g.name);
+        for (const s of g.subGroups!) {
+          const pg: (typeof r.podGroups)[number] | undefined = r.podGroups.find((p) => p.spec.parentCompositePodGroupName === composite && p.spec.workloadRef?.templateName === s.name);
+          assert.equal(pg?.spec.schedulingPolicy.gang?.minCount, s.minMember, `${g.name}/${s.name}`);
+        }
+      }
+    });
+  }
 });

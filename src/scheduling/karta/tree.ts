@@ -1,7 +1,7 @@
 /**
  * The WorkloadItem tree of a Karta evaluated on one object: older `podGroups` → one PodGroupTemplate per
  * pod-group definition (gang minCount = its members' subtree scale); newer `podGroup` with `subGroups` →
- * a CompositePodGroupTemplate (minGroupCount = number of subgroups) over one PodGroupTemplate per subgroup
+ * a CompositePodGroupTemplate (minGroupCount = the subgroups needed) over one PodGroupTemplate per subgroup
  * (minCount = its subtree scale). The definition's counts, topology and pod templates' priority class are
  * the controller's defaults; the user's intent comes in as building blocks, as the workload builder expects.
  * Problems are field errors at the Karta field that causes them.
