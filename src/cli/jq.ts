@@ -19,7 +19,11 @@ Options:
   -j, --join-output      like -r, without a newline after each output
   -a, --ascii-output     escape non-ASCII characters
   -n, --null-input       run once with null as input (read inputs with input/inputs)
-  -s, --slurp            read all inputs into one array
+  -s, --slurp            read all inputs into one array (with -R: one string)
+  -R, --raw-input        each line of input is a string (no JSON parsing)
+      --stream           read each input as jq's stream events [path, leaf] and [path]
+      --seq              print an RS (0x1e) before each output; ignore RS in the input
+  -C, --color-output     colour the JSON output as jq 1.7.1 does; -M, --monochrome-output: don't
   -e, --exit-status      exit 1 if the last output is false or null, 4 if there was none
   -S, --sort-keys        print object keys sorted
       --tab              indent with tabs
@@ -31,6 +35,8 @@ Options:
       --rawfile NAME F   bind $NAME to the contents of file F
   -f, --from-file F      read the program from file F
       --env              let $ENV and env see the process environment (off by default)
+      --args             the remaining positional arguments are strings in $ARGS.positional, not files
+      --jsonargs         the remaining positional arguments are JSON texts in $ARGS.positional
   -h, --help             show this help
 
 Exit codes: 0 ok, 1 (-e) last output false/null, 2 usage or unreadable input,
@@ -52,7 +58,12 @@ interface JqOptions {
   indent: number | "\t";
   yaml: boolean;
   env: boolean;
+  rawInput: boolean;
+  stream: boolean;
+  seq: boolean;
+  color: boolean;
   named: Record<string, JqValue>;
+  positional: JqValue[];
   filter?: string;
   fromFile?: string;
   files: string[];
@@ -73,9 +84,16 @@ function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
     indent: 2,
     yaml: false,
     env: false,
+    rawInput: false,
+    stream: false,
+    seq: false,
+    color: false,
     named: {},
+    positional: [],
     files: [],
   };
+  // After --args / --jsonargs, positional arguments past the filter are values of $ARGS.positional.
+  let argsMode: "files" | "args" | "jsonargs" = "files";
   const positional: string[] = [];
   const need = (i: number, n: number, flag: string): void => {
     if (i + n >= args.length) throw new UsageError(`${flag} takes ${n} argument${n > 1 ? "s" : ""}`);
@@ -90,6 +108,8 @@ function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
     s: "slurp",
     e: "exitStatus",
     S: "sortKeys",
+    R: "rawInput",
+    C: "color",
   };
   const longFlags: Record<string, keyof JqOptions> = {
     "--compact-output": "compact",
@@ -102,6 +122,10 @@ function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
     "--sort-keys": "sortKeys",
     "--yaml": "yaml",
     "--env": "env",
+    "--raw-input": "rawInput",
+    "--stream": "stream",
+    "--seq": "seq",
+    "--color-output": "color",
   };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -111,6 +135,14 @@ function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
       continue;
     }
     switch (a) {
+      case "-M":
+      case "--monochrome-output":
+        o.color = false;
+        continue;
+      case "--args":
+      case "--jsonargs":
+        argsMode = a === "--args" ? "args" : "jsonargs";
+        continue;
       case "--tab":
         o.indent = "\t";
         continue;
@@ -157,6 +189,10 @@ function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
     }
     if (/^-[A-Za-z]+$/.test(a)) {
       for (const ch of a.slice(1)) {
+        if (ch === "M") {
+          o.color = false;
+          continue;
+        }
         const key = shortFlags[ch];
         if (!key) throw new UsageError(`unknown option -${ch}`);
         (o[key] as boolean) = true;
@@ -164,7 +200,16 @@ function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
       continue;
     }
     if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
-    positional.push(a);
+    const filterPending = o.fromFile === undefined && positional.length === 0;
+    if (argsMode === "files" || filterPending) positional.push(a);
+    else if (argsMode === "args") o.positional.push(a);
+    else {
+      try {
+        o.positional.push(parseJsonText(a) as JqValue);
+      } catch {
+        throw new UsageError(`--jsonargs: invalid JSON text passed: ${a}`);
+      }
+    }
   }
   if (o.fromFile === undefined) {
     o.filter = positional.shift();
@@ -175,9 +220,33 @@ function parseArgs(args: string[], io: CliIO): JqOptions | "help" {
   return o;
 }
 
+/** Where the input being read is: what `input_filename` and `input_line_number` report. */
+interface Position {
+  name: string | null;
+  line: number;
+}
+
 /** Reads the inputs, as a lazy sequence so that `input`/`inputs` and large streams work. */
-function* readInputs(o: JqOptions, sources: InputSource[]): Generator<JqValue> {
+function* readInputs(o: JqOptions, sources: InputSource[], at: Position): Generator<JqValue> {
   for (const { name, chunks } of sources) {
+    at.name = name;
+    at.line = 0;
+    if (o.rawInput) {
+      // jq -R: one string per line (the last one also without a newline).
+      let buf = "";
+      for (const chunk of chunks()) {
+        buf += chunk;
+        let start = 0;
+        for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n", start)) {
+          at.line++;
+          yield buf.slice(start, nl);
+          start = nl + 1;
+        }
+        buf = buf.slice(start);
+      }
+      if (buf !== "") yield buf;
+      continue;
+    }
     if (o.yaml) {
       const text = [...chunks()].join("");
       for (const doc of parseAllDocuments(text, { logLevel: "error" })) {
@@ -189,7 +258,8 @@ function* readInputs(o: JqOptions, sources: InputSource[]): Generator<JqValue> {
       continue;
     }
     try {
-      yield* jsonValues(chunks(), name);
+      const text = o.seq ? () => [...chunks()].map((c) => c.replaceAll("\x1e", " ")) : chunks;
+      yield* jsonValues(text(), name, at);
     } catch (e) {
       if (e instanceof Error && e.name === "JqRuntimeError") throw new JqInputError(name, e.message);
       throw e;
@@ -202,7 +272,7 @@ function* readInputs(o: JqOptions, sources: InputSource[]): Generator<JqValue> {
  * through JSON.parse a line at a time; at the first line that is not a whole value, the rest of the
  * input goes to the jq-compatible parser (pretty-printed or concatenated values, jq's messages).
  */
-function* jsonValues(chunks: Iterable<string>, name: string): Generator<JqValue> {
+function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Generator<JqValue> {
   const it = chunks[Symbol.iterator]();
   let buf = "";
   let line = 0;
@@ -216,10 +286,14 @@ function* jsonValues(chunks: Iterable<string>, name: string): Generator<JqValue>
       const text = buf.slice(start, nl);
       const parsed = parseJsonLine(text);
       if (parsed.ok) {
+        // jq reads its input a line at a time: a value is seen once its whole line is read.
+        at.line = line + 1;
         yield parsed.value as JqValue;
       } else if (text.trim() !== "") {
         let rest = buf.slice(start);
         for (let more = it.next(); !more.done; more = it.next()) rest += more.value;
+        // Values spanning lines or sharing one: counted as read to the end (most often one document).
+        at.line = line + countLines(rest);
         // Keep the parser's line numbers those of the whole input.
         yield* parseJsonStream("\n".repeat(line) + rest, name) as Generator<JqValue>;
         return;
@@ -229,7 +303,60 @@ function* jsonValues(chunks: Iterable<string>, name: string): Generator<JqValue>
     }
     buf = buf.slice(start);
   }
-  if (buf.trim() !== "") yield* parseJsonStream("\n".repeat(line) + buf, name) as Generator<JqValue>;
+  if (buf.trim() !== "") {
+    at.line = line + countLines(buf);
+    yield* parseJsonStream("\n".repeat(line) + buf, name) as Generator<JqValue>;
+  }
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** jq's --stream events of one value: `[path, leaf]` per scalar or empty container, `[path]` closing each container. */
+function* streamEvents(v: JqValue, path: JqValue[] = [], top = true): Generator<JqValue> {
+  const isArr = Array.isArray(v);
+  const keys: (string | number)[] = isArr ? v.map((_x, i) => i) : v !== null && typeof v === "object" ? Object.keys(v) : [];
+  if (keys.length === 0) {
+    yield [path, v];
+  } else {
+    for (const k of keys) yield* streamEvents((v as Record<string | number, JqValue>)[k]!, [...path, k], false);
+    yield [[...path, keys[keys.length - 1]!]];
+  }
+  void top;
+}
+
+const ESC = "\x1b[";
+/** jq 1.7.1's default colours: null, false, true, numbers, strings, arrays, objects, object keys. */
+const COLORS = { null: "0;90", false: "0;39", true: "0;39", number: "0;39", string: "0;32", array: "1;39", object: "1;39", key: "1;34" };
+
+/** Colours a value the way jq 1.7.1's jv_dump_term does. */
+function colorize(v: JqValue, indent: number | "\t", sortKeys: boolean, ascii: boolean, depth = 0): string {
+  const pretty = indent !== 0;
+  const pad = (d: number): string => (indent === "\t" ? "\t".repeat(d) : " ".repeat((indent as number) * d));
+  const kind = v === null ? "null" : v === false ? "false" : v === true ? "true" : Array.isArray(v) ? "array" : typeof v === "object" ? "object" : typeof v === "number" ? "number" : "string";
+  const col = ESC + COLORS[kind as keyof typeof COLORS] + "m";
+  const reset = ESC + "0m";
+  if (kind !== "array" && kind !== "object") return col + toJson(v, { ascii }) + reset;
+  const open = kind === "array" ? "[" : "{";
+  const close = kind === "array" ? "]" : "}";
+  const entries: [string | null, JqValue][] = Array.isArray(v)
+    ? v.map((x) => [null, x])
+    : (sortKeys ? Object.keys(v as object).sort() : Object.keys(v as object)).map((k) => [k, (v as Record<string, JqValue>)[k]!]);
+  if (entries.length === 0) return col + open + close + reset;
+  let out = col + open;
+  if (pretty) out += "\n" + pad(depth + 1);
+  entries.forEach(([k, x], i) => {
+    if (i > 0) out += pretty ? ",\n" + pad(depth + 1) : ",";
+    if (k !== null) {
+      out += reset + ESC + COLORS.key + "m" + toJson(k, { ascii }) + reset + col + (pretty ? ": " : ":") + reset;
+    }
+    out += colorize(x, indent, sortKeys, ascii, depth + 1) + col;
+  });
+  if (pretty) out += "\n" + pad(depth);
+  return out + col + close + reset;
 }
 
 interface InputSource {
@@ -298,18 +425,24 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   }
 
   const out = new OutputBuffer(io);
-  const vars = { ...named, ARGS: { positional: [], named } };
+  const vars = { ...named, ARGS: { positional: o.positional, named } };
   const format = (v: JqValue): string => {
     if (o.raw && typeof v === "string") return v;
-    return toJson(v, { indent: o.compact ? 0 : o.indent, sortKeys: o.sortKeys, ascii: o.ascii });
+    const indent = o.compact ? 0 : o.indent;
+    const text = o.color ? colorize(v, indent, o.sortKeys, o.ascii) : toJson(v, { indent, sortKeys: o.sortKeys, ascii: o.ascii });
+    return o.seq ? "\x1e" + text : text;
   };
   const separator = o.join ? "" : "\n";
   let last: JqValue | undefined;
   let produced = false;
   let exit = 0;
   // With --slurp the input stream is one array; with -n too, `.` is null and `input` returns that array.
-  const stream = readInputs(o, sources);
-  const inputs = o.slurp ? (function* () { yield [...stream]; })() : stream;
+  const at: Position = { name: null, line: 0 };
+  const values = readInputs(o, sources, at);
+  const stream = o.stream ? (function* () { for (const v of values) yield* streamEvents(v); })() : values;
+  // -R with -s: the whole input as one string.
+  const slurped = (): JqValue => (o.rawInput ? sources.map((s) => [...s.chunks()].join("")).join("") : [...stream]);
+  const inputs = o.slurp ? (function* () { yield slurped(); })() : stream;
   let count = 0;
   const nextInput = (): { value: JqValue } | undefined => {
     const r = inputs.next();
@@ -326,7 +459,14 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
           last = v;
           produced = true;
         },
-        { vars, nextInput, debug: (m) => io.stderr(m + "\n"), stderr: (t) => io.stderr(t) },
+        {
+          vars,
+          nextInput,
+          filename: () => at.name,
+          inputLineNumber: () => at.line,
+          debug: (m) => io.stderr(m + "\n"),
+          stderr: (t) => io.stderr(t),
+        },
       );
       return true;
     } catch (e) {

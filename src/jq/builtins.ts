@@ -73,8 +73,8 @@ value("isnormal", (v) => {
 });
 value("now", () => Date.now() / 1000);
 value("builtins", () => builtinNames());
-value("input_filename", () => current.filename);
-value("input_line_number", () => current.inputLineNumber);
+value("input_filename", () => (typeof current.filename === "function" ? current.filename() : current.filename));
+value("input_line_number", () => (typeof current.inputLineNumber === "function" ? current.inputLineNumber() : current.inputLineNumber));
 value("error", (_v, msg) => {
   throw new JqRuntimeError(msg);
 });
