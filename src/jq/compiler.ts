@@ -241,6 +241,11 @@ function force(r: Stop): Stop {
  * returns is the body's result): calls there return a {@link TailCall}.
  */
 export function compile(node: Node, scope: Scope | null, ctx: CompileContext, tail = false): Gen {
+  // One-output arithmetic, comparisons, `//` and `if` over constant paths: one plain call, no callbacks.
+  if (node.type === "Binary" || node.type === "Alternative" || node.type === "If" || node.type === "And" || node.type === "Or") {
+    const single = compileSingle(node);
+    if (single) return (input, _env, emit) => emit(single(input));
+  }
   switch (node.type) {
     case "Identity":
       return (input, _env, emit) => emit(input);
@@ -1352,7 +1357,14 @@ export function compileSingle(node: Node): Single | undefined {
       const left = compileSingle(node.left);
       const right = left && compileSingle(node.right);
       const f = BINARY[node.op]!;
-      return right && ((input) => f(left!(input), right(input)));
+      // jq evaluates the right operand first: when both fail, the right one's error is raised.
+      return (
+        right &&
+        ((input) => {
+          const b = right(input);
+          return f(left!(input), b);
+        })
+      );
     }
     case "And":
     case "Or": {

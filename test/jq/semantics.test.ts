@@ -279,3 +279,13 @@ describe("class 6: parser and binding", () => {
     assert.deepEqual(outputs('{@base64 "x"}', { x: 1 }), ['{"x":1}']);
   });
 });
+
+describe("one-output expressions take the plain-call path with jq's semantics", () => {
+  test("a binary operator evaluates its right operand first (its error wins)", () => {
+    assert.match(failure(".a.b + .c.d", { a: 1, c: 2 }), /"d"/);
+    assert.equal(compileJq(".a.b - .c.d").first({ a: { b: 5 }, c: { d: 2 } }), 3);
+  });
+  test("// and if keep their meaning", () => {
+    assert.deepEqual(outputs('(.a.b // "x"), (if .c then .c * 2 else 0 end), (.a and .c)', { a: 3, c: 2 }), ['"x"', "4", "true"]);
+  });
+});
