@@ -185,6 +185,8 @@ export interface ArrayNode extends NodeBase {
 export interface ObjectEntry {
   key: Node;
   value?: Node;
+  /** Shorthand `{"\(e)"}` / `{@fmt "..."}`: `value` is `.[key]`, read with the key already computed. */
+  keyed?: boolean;
 }
 export interface ObjectNode extends NodeBase {
   type: "Object";

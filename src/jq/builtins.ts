@@ -73,8 +73,8 @@ value("isnormal", (v) => {
 });
 value("now", () => Date.now() / 1000);
 value("builtins", () => builtinNames());
-value("input_filename", () => current.filename);
-value("input_line_number", () => current.inputLineNumber);
+value("input_filename", () => (typeof current.filename === "function" ? current.filename() : current.filename));
+value("input_line_number", () => (typeof current.inputLineNumber === "function" ? current.inputLineNumber() : current.inputLineNumber));
 value("error", (_v, msg) => {
   throw new JqRuntimeError(msg);
 });
@@ -874,6 +874,8 @@ function lgamma(x: number): number {
   if (x !== x) return NaN;
   if (!isFinite(x)) return Infinity;
   if (Number.isInteger(x) && x <= 0) return Infinity;
+  // Near zero, gamma(x) ~ 1/x (the reflection below would overflow).
+  if (Math.abs(x) < 1e-8) return -Math.log(Math.abs(x)) - 0.5772156649015329 * x;
   if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
   if (x === 1 || x === 2) return 0;
   const z = x - 1;

@@ -241,6 +241,11 @@ function force(r: Stop): Stop {
  * returns is the body's result): calls there return a {@link TailCall}.
  */
 export function compile(node: Node, scope: Scope | null, ctx: CompileContext, tail = false): Gen {
+  // One-output arithmetic, comparisons, `//` and `if` over constant paths: one plain call, no callbacks.
+  if (node.type === "Binary" || node.type === "Alternative" || node.type === "If" || node.type === "And" || node.type === "Or") {
+    const single = compileSingle(node);
+    if (single) return (input, _env, emit) => emit(single(input));
+  }
   switch (node.type) {
     case "Identity":
       return (input, _env, emit) => emit(input);
@@ -600,13 +605,19 @@ function compileObject(node: Extract<Node, { type: "Object" }>, scope: Scope | n
   const entries = node.entries.map((e) => ({
     key: compile(e.key, scope, ctx),
     value: compile(e.value ?? e.key, scope, ctx),
+    keyed: e.keyed === true,
   }));
   return (input, env, emit) => {
     const go = (i: number, acc: JqObject): Stop => {
       if (i === entries.length) return emit(acc);
-      const { key, value } = entries[i]!;
+      const { key, value, keyed } = entries[i]!;
       return key(input, env, (k) => {
         if (typeof k !== "string") throw new JqRuntimeError(`Cannot use ${typeOf(k)} (${dumpShort(k)}) as object key`);
+        if (keyed) {
+          const o: JqObject = { ...acc };
+          setKey(o, k, index(input, k));
+          return go(i + 1, o);
+        }
         return value(input, env, (v) => {
           // A fresh object per branch: a key or value with several outputs yields several objects.
           const o: JqObject = { ...acc };
@@ -645,9 +656,19 @@ function defineFunction(
     fn.home = home;
   }
   let bodyScope: Scope = self;
-  for (const p of node.params) bodyScope = push(bodyScope, { kind: "param", name: p.startsWith("$") ? p.slice(1) : p });
+  node.params.forEach((_p, i) => (bodyScope = push(bodyScope, { kind: "param", name: paramName(node.params, i) })));
   fn.bodyScope = bodyScope;
   return self;
+}
+
+/**
+ * The scope name of parameter i: its name without `$`, unless a later parameter has the same name
+ * (`def f($g; $g)`): then it is shadowed, and gets a name no program can write.
+ */
+function paramName(params: string[], i: number): string {
+  const bare = (p: string): string => (p.startsWith("$") ? p.slice(1) : p);
+  const name = bare(params[i]!);
+  return params.slice(i + 1).some((p) => bare(p) === name) ? `${name} #${i}` : name;
 }
 
 /** The body of a function with `$` parameters rewritten as `p as $p | body`, as jq defines them. */
@@ -659,7 +680,7 @@ function desugaredBody(fn: FuncInfo): Node {
     const name = p.slice(1);
     body = {
       type: "As",
-      source: { type: "Call", name, args: [], span: body.span },
+      source: { type: "Call", name: paramName(fn.params, i), args: [], span: body.span },
       patterns: [{ type: "VarPattern", name, span: body.span }],
       body,
       span: body.span,
@@ -1336,7 +1357,14 @@ export function compileSingle(node: Node): Single | undefined {
       const left = compileSingle(node.left);
       const right = left && compileSingle(node.right);
       const f = BINARY[node.op]!;
-      return right && ((input) => f(left!(input), right(input)));
+      // jq evaluates the right operand first: when both fail, the right one's error is raised.
+      return (
+        right &&
+        ((input) => {
+          const b = right(input);
+          return f(left!(input), b);
+        })
+      );
     }
     case "And":
     case "Or": {
@@ -1440,7 +1468,7 @@ export function compileLibrary(source: string, ctx: CompileContext, parse: (text
   // Library functions see each other whatever their order (they capture nothing at run time).
   for (const fn of defined) {
     let bodyScope: Scope | null = scope;
-    for (const p of fn.params) bodyScope = push(bodyScope, { kind: "param", name: p.startsWith("$") ? p.slice(1) : p });
+    fn.params.forEach((_p, i) => (bodyScope = push(bodyScope, { kind: "param", name: paramName(fn.params, i) })));
     fn.bodyScope = bodyScope;
   }
   return scope;

@@ -44,12 +44,13 @@ export interface RunOptions {
   vars?: { [name: string]: unknown };
   /** Source of `input` / `inputs` (the command line passes the rest of its input stream). */
   nextInput?: () => { value: unknown } | undefined;
-  /** What `input_filename` returns. */
-  filename?: string | null;
+  /** What `input_filename` returns; a function is asked each time (the file changes as `input` reads on). */
+  filename?: string | null | (() => string | null);
   /** Where `debug` and `stderr` write. */
   debug?: (message: string) => void;
   stderr?: (text: string) => void;
-  inputLineNumber?: number;
+  /** What `input_line_number` returns (lines of the current file read so far), or a function asked each time. */
+  inputLineNumber?: number | (() => number);
 }
 
 /** A failure while running a program: jq's message, the raised value, and what was produced before it. */

@@ -47,8 +47,8 @@ class Parser {
   parseProgram(): Node {
     this.skipModuleDirectives();
     if (this.peek().kind === "eof") {
-      // An empty program is the identity, as in jq.
-      return { type: "Identity", span: { start: 0, end: 0 } };
+      // jq 1.7.1 refuses a program without a main expression (empty, comments only).
+      throw new JqSyntaxError('Top-level program not given (try ".")', this.text, this.peek().start);
     }
     const node = this.parsePipe();
     const t = this.peek();
@@ -147,6 +147,10 @@ class Parser {
     try {
       if (t.kind === "keyword" && t.value === "def") {
         const def = this.parseFuncDefHead();
+        // Definitions with nothing after them: jq 1.7.1's "no main program" error.
+        if (this.peek().kind === "eof") {
+          throw new JqSyntaxError('Top-level program not given (try ".")', this.text, this.peek().start);
+        }
         const rest = this.parsePipe();
         return { ...def, rest, span: this.span(t.start) };
       }
@@ -524,7 +528,11 @@ class Parser {
       entries.push(this.parseObjectEntry());
       if (this.isOp(",")) {
         this.next();
-        if (this.isOp("}")) this.unexpected(this.peek());
+        // A trailing comma is allowed, as in jq 1.7.1 (`{a,b,}`).
+        if (this.isOp("}")) {
+          this.next();
+          return { type: "Object", entries, span: this.span(start) };
+        }
         continue;
       }
       this.expectOp("}");
@@ -536,6 +544,7 @@ class Parser {
     const t = this.next();
     let key: Node;
     let shorthandValue: Node | undefined;
+    let keyed = false;
     switch (t.kind) {
       case "ident":
       case "keyword":
@@ -561,11 +570,13 @@ class Parser {
       case "string":
         key = this.parseStringToken(t, undefined);
         shorthandValue = { type: "Index", target: identity(t), index: key, span: key.span };
+        keyed = true;
         break;
       case "format":
         if (this.peek().kind !== "string") this.unexpected(this.peek());
         key = this.parseStringToken(this.next(), t.value, t.start);
         shorthandValue = { type: "Index", target: identity(t), index: key, span: key.span };
+        keyed = true;
         break;
       case "op":
         if (t.value === "(") {
@@ -585,20 +596,24 @@ class Parser {
       this.next();
       return { key, value: this.parseObjectValue() };
     }
-    return { key, value: shorthandValue };
+    // `{"\(e)"}`: the value is `.[k]` of each key k computed once (jq evaluates e once, not twice).
+    return keyed ? { key, value: shorthandValue, keyed: true } : { key, value: shorthandValue };
+  }
+
+  /** `-` binds tighter than `|` in an object value: `{x: -.|abs}` is `{x: ((-.) | abs)}`. */
+  private parseObjectNegation(): Node {
+    const t = this.peek();
+    if (t.kind === "op" && t.value === "-") {
+      this.next();
+      const operand = this.parseObjectNegation();
+      return { type: "Neg", operand, span: this.span(t.start) };
+    }
+    return this.parsePostfix(false);
   }
 
   /** An object value: terms joined by `|`, optionally negated (jq's ExpD: no `,` and no binary operators). */
   private parseObjectValue(): Node {
-    const t = this.peek();
-    let left: Node;
-    if (t.kind === "op" && t.value === "-") {
-      this.next();
-      const operand = this.parseObjectValue();
-      left = { type: "Neg", operand, span: this.span(t.start) };
-      return left;
-    }
-    left = this.parsePostfix(false);
+    const left = this.parseObjectNegation();
     if (this.isOp("|")) {
       this.next();
       const right = this.parseObjectValue();

@@ -60,10 +60,10 @@ export interface RunContext {
   depth: number;
   limits: Limits;
   env: { [k: string]: JqValue };
-  filename: JqValue;
+  filename: JqValue | (() => string | null);
   /** Source of `input`/`inputs`; absent outside the command line. */
   nextInput?: () => { value: JqValue } | undefined;
-  inputLineNumber: number;
+  inputLineNumber: number | (() => number);
   /** Where `debug` and `stderr` write; ignored when absent. */
   debug?: (message: string) => void;
   stderr?: (text: string) => void;

@@ -256,15 +256,18 @@ export function index(t: unknown, k: unknown): JqValue {
     if (t === null) return null;
     throw new JqRuntimeError(`Cannot index ${typeOf(t)} with number`);
   }
-  if (isObject(k) && (Array.isArray(t) || typeof t === "string" || t === null)) {
-    if (!("start" in k) && !("end" in k)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with object`);
-    // jq reads both keys; a missing one is not null.
-    if (!("start" in k) || !("end" in k)) throw new JqRuntimeError("Array/string slice indices must be integers");
-    return slice(t, k["start"] ?? null, k["end"] ?? null);
-  }
+  if (isObject(k) && (Array.isArray(t) || typeof t === "string" || t === null)) return sliceByObject(t, k);
   if (Array.isArray(k) && Array.isArray(t)) return arrayIndices(t, k);
   if (t === null && (k === null || isObject(k))) return null;
   throw new JqRuntimeError(`Cannot index ${typeOf(t)} with ${typeOf(k)}`);
+}
+
+/** `.[{"start": a, "end": b}]` (kept out of `index`, the hottest function, so that it stays small). */
+function sliceByObject(t: unknown, k: JqObject): JqValue {
+  if (!("start" in k) && !("end" in k)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with object`);
+  // jq reads both keys; a missing one is not null.
+  if (!("start" in k) || !("end" in k)) throw new JqRuntimeError("Array/string slice indices must be integers");
+  return slice(t, k["start"] ?? null, k["end"] ?? null);
 }
 
 /** Positions where the array `sub` occurs in `t` (jq's `_indices` on arrays). */

@@ -79,3 +79,50 @@ describe("karta jq", () => {
     assert.match(r.out, /Example:\n {2}karta jq/);
   });
 });
+
+describe("karta jq: the jq 1.7.1 command line (issue 12, class 10)", () => {
+  async function withFiles(args: string[], files: Record<string, string>, stdin = "") {
+    const io = memoryIO(stdin, files);
+    const code = await main(args, io);
+    return { code, out: io.out, err: io.err };
+  }
+  const files = { "l.json": "1\n2\n\n3 4\n", "p.json": '{"a":\n1}\n', "r.txt": "line one\nline two" };
+  test("input_filename names the file being read, input_line_number counts its lines read", async () => {
+    const r = await withFiles(["jq", "-c", "[input_line_number, input_filename]", "l.json", "p.json"], files);
+    // As jq: a value is seen once its whole line is read; "3 4" share line 4.
+    assert.equal(r.out, '[1,"l.json"]\n[2,"l.json"]\n[4,"l.json"]\n[4,"l.json"]\n[2,"p.json"]\n');
+    assert.equal((await karta(["jq", "-c", "input_filename"], "{}")).out, '"<stdin>"\n');
+    assert.equal((await karta(["jq", "-nc", "input_filename"])).out, "null\n");
+  });
+  test("$__loc__", async () => {
+    assert.equal((await karta(["jq", "-nc", "$__loc__"])).out, '{"file":"<top-level>","line":1}\n');
+  });
+  test("-R: lines as strings; with -s the whole text; with -n read by input/inputs", async () => {
+    assert.equal((await withFiles(["jq", "-R", ".", "r.txt"], files)).out, '"line one"\n"line two"\n');
+    assert.equal((await withFiles(["jq", "-Rs", ".", "r.txt"], files)).out, '"line one\\nline two"\n');
+    assert.equal((await withFiles(["jq", "-Rnc", "[inputs]", "r.txt"], files)).out, '["line one","line two"]\n');
+    assert.equal((await withFiles(["jq", "--raw-input", "-c", "[., input_line_number]", "r.txt"], files)).out, '["line one",1]\n["line two",1]\n');
+  });
+  test("--args and --jsonargs fill $ARGS.positional", async () => {
+    assert.equal((await karta(["jq", "-nc", "$ARGS", "--args", "a", "b"])).out, '{"positional":["a","b"],"named":{}}\n');
+    assert.equal((await karta(["jq", "-nc", "--jsonargs", "$ARGS.positional", "1", '{"x":2}'])).out, '[1,{"x":2}]\n');
+    assert.equal((await karta(["jq", "-nc", "--args", "[$ARGS.positional[]]", "x", "-c"])).out, '["x"]\n');
+    assert.equal((await karta(["jq", "-n", "--jsonargs", ".", "{"])).code, 2);
+  });
+  test("--seq prefixes each output with RS and ignores RS in the input", async () => {
+    assert.equal((await karta(["jq", "-c", "--seq", "."], "\x1e1\n\x1e[2]\n")).out, "\x1e1\n\x1e[2]\n");
+  });
+  test("--stream turns each input into jq's stream events", async () => {
+    assert.equal((await withFiles(["jq", "-c", "--stream", ".", "p.json"], files)).out, '[["a"],1]\n[["a"]]\n');
+    assert.equal((await karta(["jq", "-c", "--stream", "."], '{"a":[1,{}],"b":[]} 3')).out, '[["a",0],1]\n[["a",1],{}]\n[["a",1]]\n[["b"],[]]\n[["b"]]\n[[],3]\n');
+  });
+  test("-C colours as jq 1.7.1 (null 0;90, strings 0;32, containers 1;39, keys 1;34); -M does not", async () => {
+    const c = (await karta(["jq", "-cC", "."], '{"a":[1,"x",null]}')).out;
+    const e = "\x1b[";
+    assert.equal(
+      c,
+      `${e}1;39m{${e}0m${e}1;34m"a"${e}0m${e}1;39m:${e}0m${e}1;39m[${e}0;39m1${e}0m${e}1;39m,${e}0;32m"x"${e}0m${e}1;39m,${e}0;90mnull${e}0m${e}1;39m${e}1;39m]${e}0m${e}1;39m${e}1;39m}${e}0m\n`,
+    );
+    assert.equal((await karta(["jq", "-cCM", "."], "[1]")).out, "[1]\n");
+  });
+});

@@ -241,3 +241,51 @@ describe("class 8: iteration and tail recursion take no stack per step", () => {
     assert.deepEqual(outputs("def fac: if . <= 1 then 1 else . * (. - 1 | fac) end; 10 | fac"), ["3628800"]);
   });
 });
+
+describe("class 6: parser and binding", () => {
+  const syntaxError = (program: string): string => {
+    try {
+      compileJq(program);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    assert.fail(`${JSON.stringify(program)} compiled`);
+  };
+  test("a program without a main expression is an error (jq 1.7.1)", () => {
+    for (const p of ["", "  ", "# only a comment", "# one\n# two\n", "def f: 1;", "def f: 1; def g: 2;"]) {
+      assert.match(syntaxError(p), /Top-level program not given \(try "\."\)/, JSON.stringify(p));
+    }
+  });
+  test("an object may end with a comma", () => {
+    assert.equal(one("{a,b,}", { a: 1, b: 2, c: 3 }), '{"a":1,"b":2}');
+    assert.equal(one('{"a":1,}'), '{"a":1}');
+    assert.match(syntaxError("{,}"), /syntax error/);
+  });
+  test("unary minus in an object value binds tighter than |", () => {
+    assert.equal(one("{x:-.|abs}", 1), '{"x":1}');
+    assert.equal(one("{x: - - 1}"), '{"x":1}');
+    assert.equal(one("{x: -1|-.}"), '{"x":1}');
+  });
+  test("comments inside a multi-line string interpolation", () => {
+    assert.equal(one('"a\\(1 # one\n + 2 # two\n)b"'), '"a3b"');
+  });
+  test("a later $parameter of the same name shadows the earlier one", () => {
+    assert.deepEqual(outputs("def f($g;$g): $g; f(1;2,3)"), ["2", "3"]);
+    assert.deepEqual(outputs("def f(g;$g): g; f(1;2,3)"), ["2", "3", "2", "3"]);
+    assert.deepEqual(outputs("def f($a; $b): [$a, $b, a, b]; f(1,2; 3)"), ["[1,3,1,2,3]", "[2,3,1,2,3]"]);
+  });
+  test("a shorthand key with interpolation is evaluated once per output", () => {
+    assert.deepEqual(outputs('{"\\(.a[])"}', { a: ["x", "y"], x: 10, y: 20 }), ['{"x":10}', '{"y":20}']);
+    assert.deepEqual(outputs('{@base64 "x"}', { x: 1 }), ['{"x":1}']);
+  });
+});
+
+describe("one-output expressions take the plain-call path with jq's semantics", () => {
+  test("a binary operator evaluates its right operand first (its error wins)", () => {
+    assert.match(failure(".a.b + .c.d", { a: 1, c: 2 }), /"d"/);
+    assert.equal(compileJq(".a.b - .c.d").first({ a: { b: 5 }, c: { d: 2 } }), 3);
+  });
+  test("// and if keep their meaning", () => {
+    assert.deepEqual(outputs('(.a.b // "x"), (if .c then .c * 2 else 0 end), (.a and .c)', { a: 3, c: 2 }), ['"x"', "4", "true"]);
+  });
+});

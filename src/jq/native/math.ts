@@ -188,9 +188,14 @@ function hankelPQ(n: number, x: number): [number, number] {
 
 function asymptotic(n: 0 | 1, x: number): [number, number] {
   const [p, q] = hankelPQ(n, x);
-  const chi = x - (n / 2 + 0.25) * Math.PI;
-  const s = Math.sqrt(2 / (Math.PI * x));
-  return [s * (p * Math.cos(chi) - q * Math.sin(chi)), s * (p * Math.sin(chi) + q * Math.cos(chi))];
+  // cos and sin of x - phi from those of x (x - phi would round away phi for huge x).
+  const phi = (n / 2 + 0.25) * Math.PI;
+  const cx = Math.cos(x);
+  const sx = Math.sin(x);
+  const cos = cx * Math.cos(phi) + sx * Math.sin(phi);
+  const sin = sx * Math.cos(phi) - cx * Math.sin(phi);
+  const s = Math.sqrt(2 / Math.PI) / Math.sqrt(x);
+  return [s * (p * cos - q * sin), s * (p * sin + q * cos)];
 }
 
 const LARGE = 25;
@@ -237,6 +242,7 @@ export function y0(x: number): number {
   if (x !== x || x < 0) return NaN;
   if (x === 0) return -Infinity;
   if (x === Infinity) return 0;
+  if (x < 1e-8) return (2 / Math.PI) * (Math.log(x) - Math.LN2 + EULER_GAMMA);
   if (x >= LARGE) return asymptotic(0, x)[1];
   return besselY01(x)[0];
 }
