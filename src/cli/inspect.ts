@@ -9,7 +9,7 @@ import { formatDiagnostic, sortDiagnostics } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
 import { commandLine } from "./args.js";
 import type { CliIO } from "./io.js";
-import { InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
+import { displayName, InputError, isPodLike, readDefinitions, readObjects, readWorkloadObject, usableDefinition } from "./objects.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -d DEFINITION -f OBJECT [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
@@ -176,6 +176,12 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   }
 
   const result = interpreter.interpret(object, { pods, children });
+  // An object of another kind (or of none) has no interpretation to show: refused, not printed empty.
+  const wrongKind = result.diagnostics.find((d) => d.code === "object-kind" && d.severity === "error");
+  if (wrongKind !== undefined) {
+    io.stderr(`karta inspect: ${displayName(parsed.object!)}: ${wrongKind.message}\n`);
+    return 1;
+  }
   if (parsed.output === "json") io.stdout(JSON.stringify(result, null, 2) + "\n");
   else if (parsed.output === "yaml") io.stdout(stringify(result, { aliasDuplicateObjects: false, lineWidth: 0 }));
   else io.stdout(renderTree(result, definition.file));
