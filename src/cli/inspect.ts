@@ -10,7 +10,7 @@ import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js
 import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { yamlDocument } from "./yaml-output.js";
-import { InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
+import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -f OBJECT [-d DEFINITION] [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
@@ -145,6 +145,12 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   }
 
   const result = interpreter.interpret(object, { pods, children });
+  // An object of another kind (or of none) has no interpretation to show: refused, not printed empty.
+  const wrongKind = result.diagnostics.find((d) => d.code === "object-kind" && d.severity === "error");
+  if (wrongKind !== undefined) {
+    io.stderr(`karta inspect: ${displayName(parsed.object!)}: ${wrongKind.message}\n`);
+    return 1;
+  }
   if (parsed.output === "json") io.stdout(JSON.stringify(result, null, 2) + "\n");
   else if (parsed.output === "yaml") io.stdout(yamlDocument(result));
   else io.stdout(renderTree(result, definition.file));

@@ -66,8 +66,14 @@ function checkKind(karta: Karta, object: Record<string, unknown>, diagnostics: D
   const apiVersion = typeof object.apiVersion === "string" ? object.apiVersion : undefined;
   const kind = typeof object.kind === "string" ? object.kind : undefined;
   if (apiVersion === undefined || kind === undefined) {
-    diagnostics.push({ severity: "warning", path: "apiVersion", message: `the object has no apiVersion/kind: taken to be ${want.kind} ${apiVersionOf(want)}`, code: "object" });
-    return true;
+    // Not an object of this kind at all (a fragment, a spec alone): refused rather than guessed at.
+    diagnostics.push({
+      severity: "error",
+      path: apiVersion === undefined ? "apiVersion" : "kind",
+      message: `the object has no ${apiVersion === undefined && kind === undefined ? "apiVersion or kind" : apiVersion === undefined ? "apiVersion" : "kind"}: the definition's root component is ${want.kind} ${apiVersionOf(want)}`,
+      code: "object-kind",
+    });
+    return false;
   }
   if (apiVersion !== apiVersionOf(want) || kind !== want.kind) {
     diagnostics.push({

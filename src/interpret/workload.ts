@@ -212,7 +212,7 @@ function toReplicaCount(v: unknown, e: CompiledExpression, diagnostics: Diagnost
   if (typeof v === "number") n = v;
   else if (typeof v === "string" && /^-?\d+$/.test(v.trim())) n = Number(v.trim());
   if (n === undefined || !Number.isInteger(n) || n > 2147483647 || n < -2147483648) {
-    diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield an integer replica count, got ${JSON.stringify(v)}`, code: "scale" });
+    diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield an integer replica count, got ${typeof v === "number" && !Number.isFinite(v) ? `${v} (out of range)` : JSON.stringify(v)}`, code: "scale" });
     return undefined;
   }
   return n;

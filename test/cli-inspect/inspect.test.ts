@@ -9,7 +9,7 @@ import { INSPECT_HELP, runInspect } from "../../src/cli/inspect.js";
 import { parseObjects } from "../../src/cli/objects.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { applyJsonPatch } from "../../src/interpret/index.js";
-import { conformanceDir } from "../support/conformance.js";
+import { conformanceDir, repoRoot } from "../support/conformance.js";
 import { fixturesDir } from "../interpret/helpers.js";
 
 const fx = (name: string): string => path.join(fixturesDir, name);
@@ -126,7 +126,19 @@ describe("karta inspect", () => {
     if (!def) return t.skip("conformance data absent");
     const r = await run(["-d", def, "-f", fx("deployment.yaml")]);
     assert.equal(r.code, 1);
-    assert.match(r.out, /error: kind: the object is Deployment apps\/v1, but the definition's root component is Job batch\/v1/);
+    assert.equal(r.out, "");
+    assert.match(r.err, /^karta inspect: .*deployment\.yaml: the object is Deployment apps\/v1, but the definition's root component is Job batch\/v1\n$/);
+  });
+
+  test("an object with no apiVersion or kind is refused, not shown as Initializing", async () => {
+    const def = path.join(repoRoot, "definitions", "apps", "v1", "Deployment.yaml");
+    const r = await run(["-d", def, "-f", "-"], '{"spec": {"replicas": 3}}');
+    assert.equal(r.code, 1);
+    assert.equal(r.out, "");
+    assert.equal(r.err, "karta inspect: <stdin>: the object has no apiVersion or kind: the definition's root component is Deployment apps/v1\n");
+    const noKind = await run(["-d", def, "-f", "-"], '{"apiVersion": "apps/v1", "spec": {"replicas": 3}}');
+    assert.equal(noKind.code, 1);
+    assert.match(noKind.err, /the object has no kind: the definition's root component is Deployment apps\/v1/);
   });
 
   test("a definition with errors shows the validator's diagnostics and exits 1", async () => {

@@ -7,6 +7,7 @@
  * - Lua → JSON (gopher-json `Encode`): an empty table is `[]`; a table whose keys are exactly 1..n is
  *   an array; string keys make an object; anything else is an error, with gopher-json's messages.
  */
+import { MAX_NESTING_DEPTH, nestingMessage } from "../../input/index.js";
 import type { JsonValue } from "../types.js";
 
 /** The subset of the wasm module's exports this adapter uses. */
@@ -82,6 +83,8 @@ export class LuaEncodeError extends Error {
 }
 
 const ERR_NESTED = "cannot encode recursively nested tables to JSON";
+/** A value nested deeper than {@link MAX_NESTING_DEPTH}, in either direction. */
+const NESTED_TOO_DEEP = `the value is ${nestingMessage()}`;
 const ERR_SPARSE = "cannot encode sparse array";
 const ERR_KEYS = "cannot encode mixed or invalid key types";
 /** gopher-lua keeps positive integer keys below this bound in its array part. */
@@ -148,7 +151,7 @@ export class LuaConverter {
    * Pushes a JSON value (null and undefined push nil). Tables get the metatable at stack index
    * `metatableIndex` (absolute) when it is not 0.
    */
-  pushJson(value: JsonValue | undefined, metatableIndex: number): void {
+  pushJson(value: JsonValue | undefined, metatableIndex: number, depth = 0): void {
     const m = this.m;
     const L = this.L;
     if (value === null || value === undefined) {
@@ -161,12 +164,12 @@ export class LuaConverter {
     } else if (typeof value === "boolean") {
       m._lua_pushboolean(L, value ? 1 : 0);
     } else if (Array.isArray(value)) {
-      if (!m._lua_checkstack(L, 4)) throw new Error("Lua stack overflow while converting a deeply nested value");
+      if (depth >= MAX_NESTING_DEPTH || !m._lua_checkstack(L, 4)) throw new LuaEncodeError(NESTED_TOO_DEEP);
       m._lua_createtable(L, value.length, 0);
       let j = 0;
       for (const item of value) {
         if (item === null || item === undefined) continue;
-        this.pushJson(item, metatableIndex);
+        this.pushJson(item, metatableIndex, depth + 1);
         m._lua_rawseti(L, -2, BigInt(++j));
       }
       if (metatableIndex) {
@@ -174,14 +177,14 @@ export class LuaConverter {
         m._lua_setmetatable(L, -2);
       }
     } else {
-      if (!m._lua_checkstack(L, 4)) throw new Error("Lua stack overflow while converting a deeply nested value");
+      if (depth >= MAX_NESTING_DEPTH || !m._lua_checkstack(L, 4)) throw new LuaEncodeError(NESTED_TOO_DEEP);
       const keys = Object.keys(value);
       m._lua_createtable(L, 0, keys.length);
       for (const key of keys) {
         const item = value[key];
         if (item === null || item === undefined) continue;
         this.pushString(key);
-        this.pushJson(item, metatableIndex);
+        this.pushJson(item, metatableIndex, depth + 1);
         m._lua_rawset(L, -3);
       }
       if (metatableIndex) {
@@ -213,10 +216,10 @@ export class LuaConverter {
    * encode (functions, sparse arrays, mixed keys, cycles or a table reached twice, NaN/Inf).
    */
   toJson(idx: number): JsonValue {
-    return this.encode(this.m._lua_absindex(this.L, idx), new Set<number>());
+    return this.encode(this.m._lua_absindex(this.L, idx), new Set<number>(), 0);
   }
 
-  private encode(idx: number, visited: Set<number>): JsonValue {
+  private encode(idx: number, visited: Set<number>, depth: number): JsonValue {
     const m = this.m;
     const L = this.L;
     const t = m._lua_type(L, idx);
@@ -235,13 +238,15 @@ export class LuaConverter {
       case LUA_TSTRING:
         return this.readString(idx);
       case LUA_TTABLE:
-        return this.encodeTable(idx, visited);
+        // Deeper than Karta reads objects: refused here, before the JS stack runs out.
+        if (depth >= MAX_NESTING_DEPTH) throw new LuaEncodeError(NESTED_TOO_DEEP);
+        return this.encodeTable(idx, visited, depth);
       default:
         throw new LuaEncodeError(`cannot encode ${luaTypeName(t)} to JSON`);
     }
   }
 
-  private encodeTable(idx: number, visited: Set<number>): JsonValue {
+  private encodeTable(idx: number, visited: Set<number>, depth: number): JsonValue {
     const m = this.m;
     const L = this.L;
     // gopher-json marks a table visited and never unmarks it: a table reached twice is an error too.
@@ -282,7 +287,7 @@ export class LuaConverter {
       const arr: JsonValue[] = new Array<JsonValue>(ints);
       for (let i = 1; i <= ints; i++) {
         m._lua_rawgeti(L, idx, BigInt(i));
-        arr[i - 1] = this.encode(m._lua_gettop(L), visited);
+        arr[i - 1] = this.encode(m._lua_gettop(L), visited, depth + 1);
         m._lua_settop(L, -2);
       }
       return arr;
@@ -294,7 +299,7 @@ export class LuaConverter {
     m._lua_pushnil(L);
     while (m._lua_next(L, idx) !== 0) {
       const key = this.readString(-2);
-      entries.push([key, this.encode(m._lua_gettop(L), visited)]);
+      entries.push([key, this.encode(m._lua_gettop(L), visited, depth + 1)]);
       m._lua_settop(L, -2);
     }
     // Go marshals maps with sorted keys.

@@ -48,7 +48,9 @@ export function intField(obj: unknown, ...path: string[]): { value: number; pres
   const v = getField(obj, ...path);
   if (v === undefined || v === null) return { value: 0, present: false };
   if (typeof v === "number" && Number.isInteger(v)) return { value: v, present: true };
-  return { error: `.${path.join(".")} accessor error: ${JSON.stringify(v)} is of the type ${typeof v}, expected int64` };
+  // JSON.stringify shows an infinite number as "null": name it as Go prints a float64 (+Inf).
+  const shown = typeof v === "number" && !Number.isFinite(v) ? (Number.isNaN(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf") : JSON.stringify(v);
+  return { error: `.${path.join(".")} accessor error: ${shown} is of the type ${typeof v === "number" ? "float64" : typeof v}, expected int64` };
 }
 
 /** An integer field, 0 when absent or malformed (for member statuses, which Karmada reads leniently). */
