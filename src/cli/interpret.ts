@@ -16,10 +16,14 @@ import { createNativeInterpreter } from "../interpreter/native/index.js";
 import { createThirdpartyInterpreter } from "../interpreter/thirdparty/index.js";
 import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
 import { formatDiagnostic, type Definition } from "../definition/index.js";
-import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
+import { kindOf, OPERATIONS, parseOperation, type ReplicaResult, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 import { listInputFiles } from "../files/index.js";
+import type { FrameworkSource, SourceFile } from "../server/config.js";
+import type { OperationInput } from "../server/context.js";
+import { runOperation } from "../server/evaluate.js";
+import { EvaluationPool } from "../server/pool.js";
 import { commandLine } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
@@ -186,7 +190,7 @@ function toYaml(v: unknown): string {
 }
 
 /** The named results of one operation, in karmadactl's order and names. */
-async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOptions, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[]): Promise<{ ok: true; results: [string, unknown][]; layer: string } | { ok: false; error: string; layer?: string }> {
+async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOptions, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], source: FrameworkSource): Promise<{ ok: true; results: [string, unknown][]; layer: string } | { ok: false; error: string; layer?: string }> {
   const single = (): KubeObject | string => {
     if (!desired && !observed) return "desired, desired-file, observed, observed-file options are not set";
     if (desired && observed) return "you can not specify multiple object by desired, desired-file, observed, observed-file options";
@@ -197,30 +201,54 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
   if (op === "Retain") {
     if (!desired) return { ok: false, error: "desired, desired-file options are not set" };
     if (!observed) return { ok: false, error: "observed, observed-file options are not set" };
-    return done(await fw.retain(desired, observed), (v) => [["retained", v]]);
   }
-  const obj = single();
+  const obj = op === "Retain" ? desired! : single();
   if (typeof obj === "string") return { ok: false, error: obj };
+  const input: OperationInput = { operation: op, object: obj, replicas: o.desiredReplica, aggregatedStatus: items };
+  if (op === "Retain") input.observedObject = observed!;
+  const out = await runBounded(fw, input, source);
+  if (!out.ok) return out;
   switch (op) {
     case "InterpretReplica":
-      return done(await fw.interpretReplica(obj), (v) => [
+      return done(out.outcome as LayerOutcome<ReplicaResult>, (v) => [
         ["replica", v.replicas],
         ["requires", v.replicaRequirements ?? null],
       ]);
     case "InterpretComponent":
-      return done(await fw.interpretComponents(obj), (v) => [["components", v]]);
+      return done(out.outcome, (v) => [["components", v]]);
     case "ReviseReplica":
-      return done(await fw.reviseReplica(obj, o.desiredReplica), (v) => [["revised", v]]);
+      return done(out.outcome, (v) => [["revised", v]]);
+    case "Retain":
+      return done(out.outcome, (v) => [["retained", v]]);
     case "InterpretStatus":
-      return done(await fw.reflectStatus(obj), (v) => [["status", v ?? null]]);
+      return done(out.outcome, (v) => [["status", v ?? null]]);
     case "AggregateStatus":
-      return done(await fw.aggregateStatus(obj, items), (v) => [["aggregateStatus", v]]);
+      return done(out.outcome, (v) => [["aggregateStatus", v]]);
     case "InterpretHealth":
-      return done(await fw.interpretHealth(obj), (v) => [["healthy", v]]);
+      return done(out.outcome, (v) => [["healthy", v]]);
     case "InterpretDependency":
-      return done(await fw.getDependencies(obj), (v) => [["dependencies", v]]);
+      return done(out.outcome, (v) => [["dependencies", v]]);
     default:
       return { ok: false, error: `operation ${op} is not supported` };
+  }
+}
+
+/**
+ * Runs the operation. When a Lua layer may answer it, the evaluation runs in a worker thread that is
+ * terminated if a script runs past its deadline inside a library function (string.find with a
+ * pathological pattern), where the Lua VM cannot stop it; other layers answer in this thread.
+ */
+async function runBounded(fw: InterpreterFramework, input: OperationInput, source: FrameworkSource): Promise<{ ok: true; outcome: LayerOutcome<unknown> } | { ok: false; error: string; layer?: string }> {
+  const layers = fw.layersFor(kindOf(input.object), input.operation);
+  const lua = layers.find((l) => l === "declarative" || l === "thirdparty");
+  if (lua === undefined) return { ok: true, outcome: await runOperation(fw, input) };
+  const pool = new EvaluationPool({ size: 1, source });
+  try {
+    const r = await pool.runOperation(input, Date.now() + 3_600_000);
+    if (r.ok) return { ok: true, outcome: r.value };
+    return { ok: false, error: r.message, layer: lua };
+  } finally {
+    await pool.close();
   }
 }
 
@@ -228,12 +256,16 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
 interface LoadedCustomizations {
   items: { customization: ResourceInterpreterCustomization; file: string }[];
   issues: CustomizationIssue[];
+  /** The texts read, for a worker thread to load the same customizations. */
+  texts: SourceFile[];
 }
 
 async function loadCustomizations(io: CliIO, o: InterpretOptions): Promise<LoadedCustomizations> {
-  const out: LoadedCustomizations = { items: [], issues: [] };
+  const out: LoadedCustomizations = { items: [], issues: [], texts: [] };
   for (const file of listInputFiles(o.filenames, { recursive: o.recursive })) {
-    const loaded = parseCustomizations(await readInput(io, file), file);
+    const text = await readInput(io, file);
+    out.texts.push({ file, text });
+    const loaded = parseCustomizations(text, file);
     out.issues.push(...loaded.issues);
     for (const customization of loaded.customizations) out.items.push({ customization, file });
   }
@@ -329,8 +361,12 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
   const closers: (() => void)[] = [];
   try {
     let kartas: Definition[] = [];
+    const source: FrameworkSource = { definitions: [], customizations: [], webhookConfigurations: [], multiplePodTemplatesScheduling: false };
     if (o.definition !== undefined) {
-      const loaded = loadKartaText(await readInput(io, o.definition), o.definition === "-" ? "<stdin>" : o.definition);
+      const file = o.definition === "-" ? "<stdin>" : o.definition;
+      const text = await readInput(io, o.definition);
+      source.definitions.push({ file, text });
+      const loaded = loadKartaText(text, file);
       if (loaded.diagnostics.length > 0) {
         for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
         return 1;
@@ -368,8 +404,11 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       closers.push(() => declarative.close());
       layers.declarative = declarative;
     }
+    source.customizations = loaded.texts;
     if (o.webhookConfig !== undefined) {
-      const parsed = parseWebhookConfigurations(await readInput(io, o.webhookConfig), o.webhookConfig);
+      const text = await readInput(io, o.webhookConfig);
+      source.webhookConfigurations.push({ file: o.webhookConfig, text });
+      const parsed = parseWebhookConfigurations(text, o.webhookConfig);
       if (parsed.issues.length > 0) {
         for (const i of parsed.issues) io.stderr(`${issueText(i)}\n`);
         return 1;
@@ -390,7 +429,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
 
     const fw = createInterpreterFramework(layers);
     const op = o.operation!;
-    const result = await execute(fw, op, o, desired, observed, items);
+    const result = await execute(fw, op, o, desired, observed, items, source);
     if (!result.ok) {
       io.stderr(`Execute ${op} error: ${result.error}${result.layer ? ` (layer: ${result.layer})` : ""}\n`);
       return 1;
