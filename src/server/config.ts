@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { isScalar, LineCounter, parseAllDocuments } from "yaml";
 import { formatDiagnostic, type Definition } from "../definition/index.js";
 import { findConflicts, parseCustomizations, CUSTOMIZATION_RULES, type CustomizationIssue } from "../interpreter/declarative/customization.js";
 import { createDeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
@@ -55,17 +56,73 @@ function issueText(i: CustomizationIssue | { file: string; line?: number; column
 }
 
 /**
- * The `[string "..."]:LINE:` position of a Lua syntax error, moved to the file: the script's line
- * inside the YAML document is not known here, so the document's line is kept and the script's line
- * is named in the message.
+ * The column of a customization issue: a YAML error's own, or the position of the field (or of its
+ * nearest parent present) in the document starting at the issue's line. The line alone is
+ * what the customization reader reports.
  */
-function luaIssues(vm: LuaVM, ric: ResourceInterpreterCustomization, file: string, line: number | undefined): string[] {
+function locateIssue(text: string, i: CustomizationIssue): { line: number; column: number } | undefined {
+  if (i.line === undefined) return undefined;
+  const lc = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: lc });
+  const list = Array.isArray(docs) ? docs : [docs];
+  if (i.path === "") {
+    for (const d of list) {
+      const e = d.errors[0];
+      if (e?.linePos) return { line: e.linePos[0].line, column: e.linePos[0].col };
+    }
+    return undefined;
+  }
+  const doc = list.filter((d) => d.contents?.range && lc.linePos(d.contents.range[0]).line <= i.line!).pop();
+  if (!doc) return undefined;
+  const segments = i.path.split(/\.|\[(\d+)\]/).filter((x) => x !== undefined && x !== "").map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  for (let n = segments.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(segments.slice(0, n), true);
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    if (range) {
+      const at = lc.linePos(range[0]);
+      return { line: at.line, column: at.col };
+    }
+  }
+  return undefined;
+}
+
+/** Where line `luaLine` of a customization's script is in its file (1-based line and column). */
+function scriptPosition(text: string, name: string, field: string, luaLine: number): { line: number; column: number } | undefined {
+  const lc = new LineCounter();
+  let docs;
+  try {
+    docs = parseAllDocuments(text, { lineCounter: lc });
+  } catch {
+    return undefined;
+  }
+  for (const doc of Array.isArray(docs) ? docs : [docs]) {
+    if (doc.getIn(["metadata", "name"]) !== name) continue;
+    const node = doc.getIn(["spec", "customizations", field, "luaScript"], true);
+    if (!isScalar(node) || !node.range) return undefined;
+    const start = lc.linePos(node.range[0]);
+    if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
+      // The content starts on the line after the `|` header, at the block's indentation.
+      const lines = text.split("\n");
+      const first = lines.slice(start.line).find((l) => l.trim() !== "") ?? "";
+      return { line: start.line + luaLine, column: first.length - first.trimStart().length + 1 };
+    }
+    return { line: start.line + luaLine - 1, column: start.col };
+  }
+  return undefined;
+}
+
+/** Lua syntax errors of a customization's scripts, at their place in the file. */
+function luaIssues(vm: LuaVM, ric: ResourceInterpreterCustomization, file: string, text: string): string[] {
   const out: string[] = [];
   for (const { field } of CUSTOMIZATION_RULES) {
     const script = ric.spec.customizations[field]?.luaScript;
     if (!script) continue;
     const compiled = vm.compile(script);
-    if (!compiled.ok) out.push(issueText({ file, line, path: `spec.customizations.${field}.luaScript`, message: compiled.error.trim() }));
+    if (compiled.ok) continue;
+    const m = /^<string>:(\d+): ([\s\S]*)$/.exec(compiled.error.trim());
+    const at = m ? scriptPosition(text, ric.metadata.name, field, Number(m[1])) : undefined;
+    const where = at ? `${file}:${at.line}:${at.column}` : file;
+    out.push(`${where}: error: spec.customizations.${field}.luaScript: ${m ? `line ${m[1]} of the script: ${m[2]}` : compiled.error.trim()}`);
   }
   return out;
 }
@@ -90,12 +147,12 @@ export async function buildFramework(source: FrameworkSource, options: { checkLu
   let vm: LuaVM | undefined;
   for (const { file, text } of source.customizations) {
     const loaded = parseCustomizations(text, file);
-    errors.push(...loaded.issues.map(issueText));
+    errors.push(...loaded.issues.map((i) => issueText({ ...i, ...(locateIssue(text, i) ?? {}) })));
     for (const customization of loaded.customizations) {
       rics.push({ customization, file });
       if (options.checkLua) {
         vm ??= await LuaVM.create();
-        errors.push(...luaIssues(vm, customization, file, undefined));
+        errors.push(...luaIssues(vm, customization, file, text));
       }
     }
   }

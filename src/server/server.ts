@@ -163,6 +163,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const started = performance.now();
+    // In flight from its headers to its response: a request still sending its body is drained too.
+    inFlight.add(res);
+    metrics.inFlight.inc();
+    res.on("close", () => {
+      inFlight.delete(res);
+      metrics.inFlight.dec();
+    });
     const url = new URL(req.url ?? "/", "https://localhost");
     if (url.pathname !== o.path) {
       send(res, 404, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `no handler for ${url.pathname}; post ResourceInterpreterContexts to ${o.path}`, reason: "NotFound", code: 404 }));
@@ -213,13 +220,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       const asked = url.searchParams.get("timeout");
       const askedMs = asked ? parseDuration(asked) : undefined;
       const timeout = Math.min(o.requestTimeoutMs, askedMs ?? Infinity);
-      inFlight.add(res);
-      metrics.inFlight.inc();
-      void pool.answerContext(body, Date.now() + timeout).then((r) => {
-        finish(res, body, r, started);
-        inFlight.delete(res);
-        metrics.inFlight.dec();
-      });
+      void pool.answerContext(body, Date.now() + timeout).then((r) => finish(res, body, r, started));
     });
   }
 
