@@ -163,3 +163,24 @@ describe("karta interpret: Lua deadline inside library functions", () => {
     assert.ok(ms < 30_000, `took ${ms} ms`);
   });
 });
+
+describe("deploy/webhook", () => {
+  test("the Karmada webhook configuration is what karta webhook-config prints", async () => {
+    const io = memoryIO();
+    assert.equal(await runWebhookConfig(["--service-name", "karta-webhook", "--service-namespace", "karta-system", "--name", "karta"], io), 0, io.err);
+    const committed = parse(readFileSync(path.join(repoRoot, "deploy/webhook/karmada/webhook-configuration.yaml"), "utf8")) as unknown;
+    assert.deepEqual(committed, parse(io.out), "regenerate deploy/webhook/karmada/webhook-configuration.yaml with the command in its first line");
+  });
+
+  test("the Deployment's arguments are flags karta serve accepts", async () => {
+    const docs = readFileSync(path.join(repoRoot, "deploy/webhook/deployment.yaml"), "utf8");
+    const deployment = parse(docs) as { spec: { template: { spec: { containers: { args: string[] }[] } } } };
+    const args = deployment.spec.template.spec.containers[0]!.args;
+    assert.equal(args[0], "serve");
+    // Parsed but not started: a missing certificate file stops it before it listens.
+    const io = memoryIO();
+    const code = await runServe([...args.slice(1).filter((a) => !a.startsWith("--customizations") && !a.startsWith("--definitions")), "--tls-cert-file=/nonexistent/tls.crt"], io);
+    assert.equal(code, 1, io.err);
+    assert.match(io.err, /nonexistent\/tls\.crt: cannot read/);
+  });
+});
