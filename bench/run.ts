@@ -3,6 +3,7 @@ import { benchCompile } from "./compile.js";
 import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
+import { benchServe } from "./serve.js";
 import { benchExpressions, benchStream } from "./jq.js";
 import { benchValidate } from "./validate.js";
 
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   if (!only || only === "interpreter") {
     printTable("resource interpreter: InterpretHealth per second (Karta layer vs Lua)", await benchInterpreter());
   }
+  if (!only || only === "serve") await benchServe();
 }
 
 await main();

@@ -9,7 +9,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { contextResponse, failureResponse } from "./context.js";
 import { readConfig, type ConfigPaths, type FrameworkSource } from "./config.js";
-import { createLogger, type Logger } from "./log.js";
+import { createLogger, flushLogs, type Logger } from "./log.js";
 import { ServerMetrics } from "./metrics.js";
 import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
 import { readKeyPair, reloadCertificates } from "./tls.js";
@@ -329,6 +329,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       await new Promise<void>((resolve) => probes.close(() => resolve()));
       probes.closeAllConnections();
       log.info("stopped");
+      await flushLogs(log);
     })();
     return closing;
   };
