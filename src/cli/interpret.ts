@@ -7,7 +7,7 @@
  */
 import { stringify } from "yaml";
 import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type CustomizationIssue } from "../interpreter/declarative/customization.js";
-import { createDeclarativeInterpreter, DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
+import { createDeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
 import { kubeLibrary } from "../interpreter/lua/kube.js";
 import { LuaVM } from "../interpreter/lua/vm.js";
 import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js";
@@ -272,31 +272,6 @@ async function loadCustomizations(io: CliIO, o: InterpretOptions): Promise<Loade
   return out;
 }
 
-/** Runs one rule of one customization on a sample (the desired object retargeted to the customization's kind). */
-async function runRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeObject, observed: KubeObject, items: AggregatedStatusItem[], replicas: number): Promise<string | undefined> {
-  const err = (o: { ok: boolean; error?: { message: string } }): string | undefined => (o.ok ? undefined : o.error!.message);
-  switch (op) {
-    case "Retain":
-      return err(await ipt.retain(sample, observed));
-    case "InterpretReplica":
-      return err(await ipt.interpretReplica(sample));
-    case "InterpretComponent":
-      return err(await ipt.interpretComponent(sample));
-    case "ReviseReplica":
-      return err(await ipt.reviseReplica(sample, replicas));
-    case "InterpretStatus":
-      return err(await ipt.interpretStatus(observed));
-    case "AggregateStatus":
-      return err(await ipt.aggregateStatus(sample, items));
-    case "InterpretHealth":
-      return err(await ipt.interpretHealth(observed));
-    case "InterpretDependency":
-      return err(await ipt.interpretDependency(sample));
-    default:
-      return undefined;
-  }
-}
-
 /**
  * `--check`: karmadactl's report (each rule PASS, UNSET or ERROR: compile errors), and, given a
  * sample object, each script also run once on it (InterpretStatus, InterpretHealth and Retain's
@@ -306,13 +281,14 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
   let failed = false;
   const width = Math.max(...CUSTOMIZATION_RULES.map((r) => `    ${r.operation}:`.length)) + 3;
   const vm = await LuaVM.create({ kube: kubeLibrary() });
+  // Scripts run on the sample in a worker thread: one stuck inside a library function is stopped there.
+  const pool = desired !== undefined ? new EvaluationPool({ size: 1, source: { definitions: [], customizations: [], webhookConfigurations: [], multiplePodTemplatesScheduling: false } }) : undefined;
   try {
     for (const { customization: ric } of loaded.items) {
       out.write("-----------------------------------\n");
       out.write(`SOURCE: ${ric.metadata.name}\n`);
       out.write(`TARGET: ${ric.spec.target.apiVersion} ${ric.spec.target.kind}\n`);
       out.write("RULERS:\n");
-      const ipt = new DeclarativeInterpreter(vm, [ric]);
       const retarget = (obj: KubeObject): KubeObject => ({ ...obj, apiVersion: ric.spec.target.apiVersion, kind: ric.spec.target.kind });
       for (const { field, operation } of CUSTOMIZATION_RULES) {
         const label = `    ${operation}:`.padEnd(width);
@@ -324,7 +300,8 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
         const compiled = vm.compile(script);
         let error = compiled.ok ? undefined : compiled.error;
         if (error === undefined && desired !== undefined) {
-          error = await runRule(ipt, operation, retarget(desired), retarget(observed ?? desired), items, replicas);
+          const r = await pool!.runRule({ customization: ric, operation, sample: retarget(desired), observed: retarget(observed ?? desired), items, replicas }, Date.now() + 3_600_000);
+          error = r.ok ? (r.value ?? undefined) : r.message;
         }
         if (error !== undefined) {
           failed = true;
@@ -336,6 +313,7 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
     }
   } finally {
     vm.close();
+    await pool?.close();
   }
   return !failed;
 }

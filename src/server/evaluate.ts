@@ -5,7 +5,8 @@
  * with a status code and a message naming the kind, the operation, the layer and the field path.
  */
 import type { InterpreterFramework, LayerOutcome } from "../interpreter/framework.js";
-import type { JsonValue, KubeObject } from "../interpreter/types.js";
+import type { DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
+import type { AggregatedStatusItem, JsonValue, KubeObject, Operation } from "../interpreter/types.js";
 import { createJsonPatch } from "../jsonpatch/diff.js";
 import { failureResponse, type InterpreterRequest, type InterpreterResponse, type OperationInput } from "./context.js";
 
@@ -137,3 +138,32 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
   }
   return { response, meta };
 }
+
+/**
+ * Runs one rule of one customization on a sample (the desired object retargeted to the customization's
+ * kind), as `karta interpret --check --desired-file` does: the error message, or undefined.
+ */
+export async function runCustomizationRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeObject, observed: KubeObject, items: AggregatedStatusItem[], replicas: number): Promise<string | undefined> {
+  const err = (o: { ok: boolean; error?: { message: string } }): string | undefined => (o.ok ? undefined : o.error!.message);
+  switch (op) {
+    case "Retain":
+      return err(await ipt.retain(sample, observed));
+    case "InterpretReplica":
+      return err(await ipt.interpretReplica(sample));
+    case "InterpretComponent":
+      return err(await ipt.interpretComponent(sample));
+    case "ReviseReplica":
+      return err(await ipt.reviseReplica(sample, replicas));
+    case "InterpretStatus":
+      return err(await ipt.interpretStatus(observed));
+    case "AggregateStatus":
+      return err(await ipt.aggregateStatus(sample, items));
+    case "InterpretHealth":
+      return err(await ipt.interpretHealth(observed));
+    case "InterpretDependency":
+      return err(await ipt.interpretDependency(sample));
+    default:
+      return undefined;
+  }
+}
+

@@ -6,6 +6,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { LayerOutcome } from "../interpreter/framework.js";
+import type { AggregatedStatusItem, KubeObject, Operation, ResourceInterpreterCustomization } from "../interpreter/types.js";
 import type { FrameworkSource } from "./config.js";
 import type { OperationInput } from "./context.js";
 import type { AnswerMeta } from "./evaluate.js";
@@ -14,7 +15,18 @@ import type { AnswerMeta } from "./evaluate.js";
 export type WorkerRequest =
   | { type: "source"; source: FrameworkSource; generation: number }
   | { type: "context"; id: number; body: string }
-  | { type: "operation"; id: number; input: OperationInput };
+  | { type: "operation"; id: number; input: OperationInput }
+  | ({ type: "rule"; id: number } & RuleInput);
+
+/** One customization rule run on a sample (`karta interpret --check --desired-file`). */
+export interface RuleInput {
+  customization: ResourceInterpreterCustomization;
+  operation: Operation;
+  sample: KubeObject;
+  observed: KubeObject;
+  items: AggregatedStatusItem[];
+  replicas: number;
+}
 
 /** A server answer: the response body (a ResourceInterpreterContext) and how it went. */
 export interface ContextAnswer {
@@ -27,7 +39,7 @@ export interface ContextAnswer {
 export type WorkerReply =
   | { type: "ready"; generation: number }
   | { type: "failed"; generation: number; message: string }
-  | { type: "done"; id: number; value: ContextAnswer | LayerOutcome<unknown> }
+  | { type: "done"; id: number; value: ContextAnswer | LayerOutcome<unknown> | string | null }
   | { type: "crashed"; id: number; message: string };
 
 /** Why a task has no answer. */
@@ -136,6 +148,11 @@ export class EvaluationPool {
   /** Runs one operation (the CLI's path). */
   runOperation(input: OperationInput, deadlineAt: number): Promise<TaskResult<LayerOutcome<unknown>>> {
     return this.submit({ type: "operation", id: this.nextId++, input }, deadlineAt) as Promise<TaskResult<LayerOutcome<unknown>>>;
+  }
+
+  /** Runs one customization rule on a sample: its error message, or null. */
+  runRule(input: RuleInput, deadlineAt: number): Promise<TaskResult<string | null>> {
+    return this.submit({ type: "rule", id: this.nextId++, ...input }, deadlineAt) as Promise<TaskResult<string | null>>;
   }
 
   /** Terminates every worker; waiting tasks fail with "closed". */

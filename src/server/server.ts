@@ -310,6 +310,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     throw new ServeError(`cannot listen: ${(e as Error).message}`);
   }
   log.info({ port, metricsPort, path: o.path, workers: pool.size }, "serving");
+  // Buffered log lines go out at least every second (and at once for this one).
+  log.flush();
+  const flusher = setInterval(() => log.flush(), 1000);
+  flusher.unref();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -329,6 +333,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       await new Promise<void>((resolve) => probes.close(() => resolve()));
       probes.closeAllConnections();
       log.info("stopped");
+      clearInterval(flusher);
       await flushLogs(log);
     })();
     return closing;

@@ -6,10 +6,12 @@
  * a library function (where no hook fires).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { publishLuaDeadlines } from "../interpreter/lua/vm.js";
+import { DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
+import { kubeLibrary } from "../interpreter/lua/kube.js";
+import { LuaVM, publishLuaDeadlines } from "../interpreter/lua/vm.js";
 import { buildFramework, type BuiltFramework, type FrameworkSource } from "./config.js";
 import { contextResponse, decodeContext, failureResponse } from "./context.js";
-import { answer, runOperation } from "./evaluate.js";
+import { answer, runCustomizationRule, runOperation } from "./evaluate.js";
 import type { WorkerReply, WorkerRequest } from "./pool.js";
 
 interface Data {
@@ -23,6 +25,7 @@ const port = parentPort!;
 publishLuaDeadlines(new Float64Array(data.board));
 
 let current: BuiltFramework | undefined;
+let ruleVm: LuaVM | undefined;
 
 async function load(source: FrameworkSource, generation: number): Promise<void> {
   try {
@@ -48,6 +51,12 @@ async function handle(msg: WorkerRequest): Promise<void> {
     }
     const { response, meta } = await answer(fw, decoded.request);
     port.postMessage({ type: "done", id: msg.id, value: { body: contextResponse(response), meta, ms: performance.now() - started } } satisfies WorkerReply);
+    return;
+  }
+  if (msg.type === "rule") {
+    ruleVm ??= await LuaVM.create({ kube: kubeLibrary() });
+    const error = await runCustomizationRule(new DeclarativeInterpreter(ruleVm, [msg.customization]), msg.operation, msg.sample, msg.observed, msg.items, msg.replicas);
+    port.postMessage({ type: "done", id: msg.id, value: error ?? null } satisfies WorkerReply);
     return;
   }
   const outcome = await runOperation(fw, msg.input);

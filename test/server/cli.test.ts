@@ -162,6 +162,17 @@ describe("karta interpret: Lua deadline inside library functions", () => {
     assert.match(io.err, /^Execute InterpretHealth error: context deadline exceeded: the Lua script was stopped at its deadline inside a library function \(layer: declarative\)\n$/);
     assert.ok(ms < 30_000, `took ${ms} ms`);
   });
+
+  test("--check --desired-file runs each script with the same bound", async () => {
+    const io = memoryIO("", {
+      "/ric.yaml": RUNAWAY,
+      "/obj.yaml": "apiVersion: example.io/v1\nkind: Runaway\nmetadata: {name: r}\n",
+    });
+    const code = await runInterpret(["-f", "/ric.yaml", "--check", "--desired-file", "/obj.yaml"], io);
+    assert.equal(code, 1);
+    assert.match(io.out, /InterpretHealth: +ERROR: context deadline exceeded: the Lua script was stopped at its deadline inside a library function\n/);
+    assert.match(io.out, /Retain: +UNSET\n/);
+  });
 });
 
 describe("deploy/webhook", () => {
