@@ -48,7 +48,7 @@ export interface AnswerMeta {
   operation: string;
   /** The HTTP status: 200, or 400 for a body that is not a ResourceInterpreterContext. */
   http: number;
-  /** A limit the evaluation hit: lua-deadline, lua-instructions, lua-memory, jq. */
+  /** A limit the evaluation hit: lua-deadline, lua-instructions, lua-memory, jq-steps, jq-depth, jq-size. */
   limit?: string;
 }
 
@@ -59,12 +59,14 @@ function failureCode(o: Extract<LayerOutcome<unknown>, { ok: false }>): number {
   return 500;
 }
 
-/** Which limit an error message reports, if any. */
+/** Which limit an error message reports, if any (the Lua VM's and the jq engine's wordings). */
 export function limitOf(message: string): string | undefined {
   if (message.includes("context deadline exceeded")) return "lua-deadline";
-  if (message.includes("exceeded its instruction budget")) return "lua-instructions";
-  if (message.includes("exceeded its memory limit")) return "lua-memory";
-  if (/\bjq\b.*\b(limit|budget)\b|exceeded a size limit|step budget/i.test(message)) return "jq";
+  if (message.includes("lua script exceeded its instruction budget")) return "lua-instructions";
+  if (message.includes("lua script exceeded its memory limit")) return "lua-memory";
+  if (/evaluation exceeded its budget of \d+ steps/.test(message)) return "jq-steps";
+  if (/evaluation exceeded the recursion depth limit/.test(message)) return "jq-depth";
+  if (/evaluation exceeded (its budget of \d+ outputs|the limit of|a size limit)/.test(message)) return "jq-size";
   return undefined;
 }
 

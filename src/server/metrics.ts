@@ -35,7 +35,7 @@ export class ServerMetrics {
     });
     this.limitHits = new Counter({
       name: "karta_evaluation_limit_hits_total",
-      help: "Evaluations stopped by a limit, by engine (lua, jq) and limit (deadline, instructions, memory, steps).",
+      help: "Evaluations stopped by a limit, by engine (lua, jq) and limit (lua: deadline, instructions, memory; jq: steps, depth, size).",
       labelNames: ["engine", "limit"],
       registers,
     });
@@ -48,9 +48,9 @@ export class ServerMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Counts a limit hit reported as "lua-deadline", "lua-instructions", "lua-memory" or "jq". */
+  /** Counts a limit hit reported as "<engine>-<limit>" (lua-deadline, lua-instructions, lua-memory, jq-steps, jq-depth, jq-size). */
   limitHit(limit: string): void {
-    const [engine, which] = limit.includes("-") ? (limit.split("-", 2) as [string, string]) : [limit, "steps"];
-    this.limitHits.inc({ engine, limit: which });
+    const [engine, which] = limit.split("-", 2) as [string, string | undefined];
+    this.limitHits.inc({ engine, limit: which ?? "" });
   }
 }

@@ -67,7 +67,8 @@ describe("karta serve: requests", () => {
   before(async () => {
     dir = tempDir();
     writeFileSync(path.join(dir, "runaway.yaml"), RUNAWAY);
-    const s = await startTestServer({ customizations: [path.join(dir, "runaway.yaml")], maxRequestBytes: 64 * 1024 });
+    writeFileSync(path.join(dir, "spinner.yaml"), ric("Spinner", "true").replace("return true", "while true do end"));
+    const s = await startTestServer({ customizations: [path.join(dir, "runaway.yaml"), path.join(dir, "spinner.yaml")], maxRequestBytes: 64 * 1024 });
     server = s.server;
     url = s.url;
     ca = s.caPem;
@@ -95,6 +96,14 @@ describe("karta serve: requests", () => {
     assert.equal(r.response.successful, false);
     assert.equal(r.response.status?.code, 404);
     assert.match(r.response.status!.message, /^example\.io\/v1, Kind=Unknown InterpretReplica: framework layer: /);
+  });
+
+  test("a script in an endless loop is stopped by the VM's own limits: a failure naming the field, and a limit metric", async () => {
+    const r = (await request(url, ca, contextBody("spin", "InterpretHealth", obj("Spinner")))).json() as Response;
+    assert.equal(r.response.successful, false);
+    assert.ok([500, 504].includes(r.response.status!.code), JSON.stringify(r));
+    assert.match(r.response.status!.message, /^example\.io\/v1, Kind=Spinner InterpretHealth: declarative layer: spec\.customizations\.healthInterpretation: (context deadline exceeded|lua script exceeded its instruction budget)/);
+    assert.match(await metricsText(server), /karta_evaluation_limit_hits_total\{engine="lua",limit="(deadline|instructions)"\} 1/);
   });
 
   test("a body over --max-request-bytes gets 413, declared or streamed", async () => {
@@ -161,7 +170,7 @@ describe("karta serve: requests", () => {
     await eventually(() => server.pool.readyWorkers === 2, 30_000, "the replaced worker");
     const m = await metricsText(server);
     assert.match(m, /karta_worker_restarts_total\{reason="lua-deadline"\} 1/);
-    assert.match(m, /karta_evaluation_limit_hits_total\{engine="lua",limit="deadline"\} 1/);
+    assert.match(m, /karta_evaluation_limit_hits_total\{engine="lua",limit="deadline"\} [1-9]/);
   });
 });
 
