@@ -7,6 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
+import { OPERATIONS } from "../interpreter/types.js";
 import { contextResponse, failureResponse } from "./context.js";
 import { readConfig, type ConfigPaths, type FrameworkSource } from "./config.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
@@ -228,7 +229,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const seconds = (performance.now() - started) / 1000;
     if (r.ok) {
       const m = r.value.meta;
-      metrics.requests.inc({ operation: m.operation, kind: m.kind, outcome: m.outcome });
+      // Kinds no layer knows are one label value: request contents must not grow the metric without bound.
+      metrics.requests.inc({ operation: m.operation, kind: m.layer === "framework" ? "unknown" : m.kind, outcome: m.outcome });
       if (m.operation) metrics.duration.observe({ operation: m.operation }, seconds);
       if (m.limit) metrics.limitHit(m.limit);
       log.info({ uid: m.uid, kind: m.kind, operation: m.operation, layer: m.layer, outcome: m.outcome, status: m.http, durationMs: Math.round(seconds * 1e4) / 10 }, "interpreted");
@@ -242,14 +244,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     try {
       const parsed = JSON.parse(body) as { request?: { uid?: unknown; operation?: unknown; object?: { apiVersion?: unknown; kind?: unknown } } };
       if (typeof parsed.request?.uid === "string") uid = parsed.request.uid;
-      if (typeof parsed.request?.operation === "string") operation = parsed.request.operation;
+      if (typeof parsed.request?.operation === "string" && (OPERATIONS as readonly string[]).includes(parsed.request.operation)) operation = parsed.request.operation;
       const obj = parsed.request?.object;
       if (obj && typeof obj.apiVersion === "string" && typeof obj.kind === "string") kind = `${obj.apiVersion}/${obj.kind}`;
     } catch {
       // Unreadable: answered without a uid.
     }
     const outcome = r.reason === "crashed" ? "error" : "timeout";
-    metrics.requests.inc({ operation, kind, outcome });
+    metrics.requests.inc({ operation, kind: "unknown", outcome });
     if (operation) metrics.duration.observe({ operation }, seconds);
     if (r.reason === "lua-deadline") metrics.limitHit("lua-deadline");
     log.warn({ uid, kind, operation, outcome, reason: r.reason, durationMs: Math.round(seconds * 1e4) / 10 }, r.message);

@@ -106,6 +106,17 @@ describe("karta serve: requests", () => {
     assert.match(await metricsText(server), /karta_evaluation_limit_hits_total\{engine="lua",limit="(deadline|instructions)"\} 1/);
   });
 
+  test("the deadline Karmada sends (?timeout=) shortens the request's", async () => {
+    const started = Date.now();
+    const r = (await request(`${url}?timeout=300ms`, ca, contextBody("short", "InterpretHealth", obj("Runaway")))).json() as Response;
+    const ms = Date.now() - started;
+    assert.equal(r.response.uid, "short");
+    assert.equal(r.response.status?.code, 504);
+    assert.match(r.response.status!.message, /request deadline exceeded/);
+    assert.ok(ms < 900, `answered after ${ms} ms`);
+    await eventually(() => server.pool.readyWorkers === 2, 30_000, "the replaced worker");
+  });
+
   test("a body over --max-request-bytes gets 413, declared or streamed", async () => {
     const big = contextBody("big", "InterpretReplica", { ...DEPLOYMENT, metadata: { name: "web", annotations: { pad: "x".repeat(70 * 1024) } } });
     const declared = await request(url, ca, big);
@@ -170,6 +181,7 @@ describe("karta serve: requests", () => {
     await eventually(() => server.pool.readyWorkers === 2, 30_000, "the replaced worker");
     const m = await metricsText(server);
     assert.match(m, /karta_worker_restarts_total\{reason="lua-deadline"\} 1/);
+    assert.match(m, /karta_webhook_requests_total\{operation="InterpretHealth",kind="unknown",outcome="timeout"\} [1-9]/);
     assert.match(m, /karta_evaluation_limit_hits_total\{engine="lua",limit="deadline"\} [1-9]/);
   });
 });
