@@ -1,5 +1,5 @@
 /** Helpers of the server tests: certificates made at test time, a server on loopback, raw HTTPS requests. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -51,6 +51,14 @@ export async function startTestServer(options: Partial<ServeOptions> & { certDir
     logger: createLogger("silent"),
     ...options,
   });
+  if (options.certDir === undefined) {
+    // The certificate directory made here goes with the server.
+    const close = server.close;
+    server.close = async () => {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
   if (!(await server.pool.whenReady(60_000))) throw new Error("workers not ready");
   return { server, caPem: certs.caPem, url: `https://127.0.0.1:${server.port}/interpret`, dir };
 }
