@@ -7,6 +7,7 @@ import { benchInterpreter } from "./interpreter.js";
 import { benchExpressions, benchStream, benchUpdates } from "./jq.js";
 import { benchRegex } from "./regex.js";
 import { benchPlayground } from "./playground.js";
+import { benchServe } from "./serve.js";
 import { benchValidate } from "./validate.js";
 
 const only = process.argv[2];
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   if (!only || only === "playground") {
     printTable("playground in Chromium: keystroke to diagnostics (120 ms debounce not counted; ratio: Node time / browser dispatch time)", await benchPlayground());
   }
+  if (!only || only === "serve") await benchServe();
 }
 
 await main();

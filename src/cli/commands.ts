@@ -32,6 +32,16 @@ const commands: Command[] = [
     run: async (args, io) => (await import("./interpret.js")).runInterpret(args, io),
   },
   {
+    name: "serve",
+    summary: "run Karmada's resource interpreter webhook (HTTPS) for every kind Karta interprets",
+    run: async (args, io) => (await import("./serve.js")).runServe(args, io),
+  },
+  {
+    name: "webhook-config",
+    summary: "print the ResourceInterpreterWebhookConfiguration routing Karmada to 'karta serve'",
+    run: async (args, io) => (await import("./webhook-config.js")).runWebhookConfig(args, io),
+  },
+  {
     name: "jq",
     summary: "run a jq program over JSON or YAML values",
     run: async (args, io) => (await import("./jq.js")).runJq(args, io),

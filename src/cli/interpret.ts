@@ -8,7 +8,6 @@
 import { stringify } from "yaml";
 import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type CustomizationIssue } from "../interpreter/declarative/customization.js";
 // The Lua VM (wasmoon), the thirdparty and webhook layers are loaded only when a run needs them.
-import type { DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
 import { loadCustomizationFiles } from "../interpreter/declarative/load.js";
 import { bundledDirectory } from "../files/package.js";
 import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js";
@@ -17,9 +16,11 @@ import { createNativeInterpreter } from "../interpreter/native/index.js";
 import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
 import { formatDiagnostic, type Diagnostic } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
-import { OPERATIONS, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
+import { kindOf, OPERATIONS, parseOperation, type ReplicaResult, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
 import { listInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
+import type { FrameworkSource, SourceFile } from "../server/config.js";
+import type { OperationInput } from "../server/context.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { OutputBuffer } from "./output.js";
@@ -184,7 +185,7 @@ function toYaml(v: unknown): string {
 }
 
 /** The named results of one operation, in karmadactl's order and names. */
-async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOptions, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[]): Promise<{ ok: true; results: [string, unknown][]; layer: string } | { ok: false; error: string; layer?: string }> {
+async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOptions, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], source: FrameworkSource): Promise<{ ok: true; results: [string, unknown][]; layer: string } | { ok: false; error: string; layer?: string }> {
   const single = (): KubeObject | string => {
     if (!desired && !observed) return "desired, desired-file, observed, observed-file options are not set";
     if (desired && observed) return "you can not specify multiple object by desired, desired-file, observed, observed-file options";
@@ -195,28 +196,33 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
   if (op === "Retain") {
     if (!desired) return { ok: false, error: "desired, desired-file options are not set" };
     if (!observed) return { ok: false, error: "observed, observed-file options are not set" };
-    return done(await fw.retain(desired, observed), (v) => [["retained", v]]);
   }
-  const obj = single();
+  const obj = op === "Retain" ? desired! : single();
   if (typeof obj === "string") return { ok: false, error: obj };
+  const input: OperationInput = { operation: op, object: obj, replicas: o.desiredReplica, aggregatedStatus: items };
+  if (op === "Retain") input.observedObject = observed!;
+  const out = await runBounded(fw, input, source);
+  if (!out.ok) return out;
   switch (op) {
     case "InterpretReplica":
-      return done(await fw.interpretReplica(obj), (v) => [
+      return done(out.outcome as LayerOutcome<ReplicaResult>, (v) => [
         ["replica", v.replicas],
         ["requires", v.replicaRequirements ?? null],
       ]);
     case "InterpretComponent":
-      return done(await fw.interpretComponents(obj), (v) => [["components", v]]);
+      return done(out.outcome, (v) => [["components", v]]);
     case "ReviseReplica":
-      return done(await fw.reviseReplica(obj, o.desiredReplica), (v) => [["revised", v]]);
+      return done(out.outcome, (v) => [["revised", v]]);
+    case "Retain":
+      return done(out.outcome, (v) => [["retained", v]]);
     case "InterpretStatus":
-      return done(await fw.reflectStatus(obj), (v) => [["status", v ?? null]]);
+      return done(out.outcome, (v) => [["status", v ?? null]]);
     case "AggregateStatus":
-      return done(await fw.aggregateStatus(obj, items), (v) => [["aggregatedStatus", v]]);
+      return done(out.outcome, (v) => [["aggregatedStatus", v]]);
     case "InterpretHealth":
-      return done(await fw.interpretHealth(obj), (v) => [["healthy", v]]);
+      return done(out.outcome, (v) => [["healthy", v]]);
     case "InterpretDependency":
-      return done(await fw.getDependencies(obj), (v) => [["dependencies", v]]);
+      return done(out.outcome, (v) => [["dependencies", v]]);
     default:
       return { ok: false, error: `operation ${op} is not supported` };
   }
@@ -230,45 +236,44 @@ function bundledCustomizationKinds(): Set<string> {
   return new Set(customizations.map((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}`));
 }
 
+/**
+ * Runs the operation. When a Lua layer may answer it, the evaluation runs in a worker thread that is
+ * terminated if a script runs past its deadline inside a library function (string.find with a
+ * pathological pattern), where the Lua VM cannot stop it; other layers answer in this thread.
+ */
+async function runBounded(fw: InterpreterFramework, input: OperationInput, source: FrameworkSource): Promise<{ ok: true; outcome: LayerOutcome<unknown> } | { ok: false; error: string; layer?: string }> {
+  const layers = fw.layersFor(kindOf(input.object), input.operation);
+  const lua = layers.find((l) => l === "declarative" || l === "thirdparty");
+  if (lua === undefined) return { ok: true, outcome: await (await import("../server/evaluate.js")).runOperation(fw, input) };
+  const { EvaluationPool } = await import("../server/pool.js");
+  const pool = new EvaluationPool({ size: 1, source });
+  try {
+    const r = await pool.runOperation(input, Date.now() + 3_600_000);
+    if (r.ok) return { ok: true, outcome: r.value };
+    return { ok: false, error: r.message, layer: lua };
+  } finally {
+    await pool.close();
+  }
+}
+
 /** Loaded customizations with the file each came from. */
 interface LoadedCustomizations {
   items: { customization: ResourceInterpreterCustomization; file: string }[];
   issues: CustomizationIssue[];
+  /** The texts read, for a worker thread to load the same customizations. */
+  texts: SourceFile[];
 }
 
 async function loadCustomizations(io: CliIO, o: InterpretOptions): Promise<LoadedCustomizations> {
-  const out: LoadedCustomizations = { items: [], issues: [] };
+  const out: LoadedCustomizations = { items: [], issues: [], texts: [] };
   for (const file of listInputFiles(o.filenames, { recursive: o.recursive })) {
-    const loaded = parseCustomizations(await readInput(io, file), file);
+    const text = await readInput(io, file);
+    out.texts.push({ file, text });
+    const loaded = parseCustomizations(text, file);
     out.issues.push(...loaded.issues);
     for (const customization of loaded.customizations) out.items.push({ customization, file });
   }
   return out;
-}
-
-/** Runs one rule of one customization on a sample (the desired object retargeted to the customization's kind). */
-async function runRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeObject, observed: KubeObject, items: AggregatedStatusItem[], replicas: number): Promise<string | undefined> {
-  const err = (o: { ok: boolean; error?: { message: string } }): string | undefined => (o.ok ? undefined : o.error!.message);
-  switch (op) {
-    case "Retain":
-      return err(await ipt.retain(sample, observed));
-    case "InterpretReplica":
-      return err(await ipt.interpretReplica(sample));
-    case "InterpretComponent":
-      return err(await ipt.interpretComponent(sample));
-    case "ReviseReplica":
-      return err(await ipt.reviseReplica(sample, replicas));
-    case "InterpretStatus":
-      return err(await ipt.interpretStatus(observed));
-    case "AggregateStatus":
-      return err(await ipt.aggregateStatus(sample, items));
-    case "InterpretHealth":
-      return err(await ipt.interpretHealth(observed));
-    case "InterpretDependency":
-      return err(await ipt.interpretDependency(sample));
-    default:
-      return undefined;
-  }
 }
 
 /** What each rule's script does and the function it defines: what `--show-doc` prints as Lua comments. */
@@ -328,15 +333,16 @@ export function tabulate(rows: readonly (readonly string[])[]): string {
  */
 async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], replicas: number): Promise<boolean> {
   let failed = false;
-  const [{ LuaVM }, { kubeLibrary }, { DeclarativeInterpreter }] = await Promise.all([import("../interpreter/lua/vm.js"), import("../interpreter/lua/kube.js"), import("../interpreter/declarative/interpreter.js")]);
+  const [{ LuaVM }, { kubeLibrary }, { EvaluationPool }] = await Promise.all([import("../interpreter/lua/vm.js"), import("../interpreter/lua/kube.js"), import("../server/pool.js")]);
   const vm = await LuaVM.create({ kube: kubeLibrary() });
+  // Scripts run on the sample in a worker thread: one stuck inside a library function is stopped there.
+  const pool = desired !== undefined ? new EvaluationPool({ size: 1, source: { definitions: [], customizations: [], webhookConfigurations: [], multiplePodTemplatesScheduling: false } }) : undefined;
   try {
     for (const { customization: ric } of loaded.items) {
       out.write("-----------------------------------\n");
       out.write(`SOURCE: ${ric.metadata.name}\n`);
       out.write(tabulate([[`TARGET: ${ric.spec.target.apiVersion} ${ric.spec.target.kind}`, ""]]));
       out.write("RULERS:\n");
-      const ipt = new DeclarativeInterpreter(vm, [ric]);
       const retarget = (obj: KubeObject): KubeObject => ({ ...obj, apiVersion: ric.spec.target.apiVersion, kind: ric.spec.target.kind });
       const rows: string[][] = [];
       for (const { field, operation } of CUSTOMIZATION_RULES) {
@@ -349,7 +355,8 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
         const compiled = vm.compile(script);
         let error = compiled.ok ? undefined : compiled.error;
         if (error === undefined && desired !== undefined) {
-          error = await runRule(ipt, operation, retarget(desired), retarget(observed ?? desired), items, replicas);
+          const r = await pool!.runRule({ customization: ric, operation, sample: retarget(desired), observed: retarget(observed ?? desired), items, replicas }, Date.now() + 3_600_000);
+          error = r.ok ? (r.value ?? undefined) : r.message;
         }
         if (error !== undefined) {
           failed = true;
@@ -361,6 +368,7 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
     }
   } finally {
     vm.close();
+    await pool?.close();
   }
   return !failed;
 }
@@ -380,11 +388,15 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
   const closers: (() => void)[] = [];
   try {
     let kartas: Definition[] = [];
+    const source: FrameworkSource = { definitions: [], customizations: [], webhookConfigurations: [], multiplePodTemplatesScheduling: false };
     if (o.definition !== undefined) {
       // A file, or a directory of them (recursively), as for inspect and compile.
       const loaded: { definitions: Definition[]; diagnostics: Diagnostic[] } = { definitions: [], diagnostics: [] };
       for (const file of listInputFiles([o.definition], { recursive: true })) {
-        const one = loadKartaText(await readInput(io, file), file === "-" ? "<stdin>" : file);
+        const name = file === "-" ? "<stdin>" : file;
+        const text = await readInput(io, file);
+        source.definitions.push({ file: name, text });
+        const one = loadKartaText(text, name);
         loaded.definitions.push(...one.definitions);
         loaded.diagnostics.push(...one.diagnostics);
       }
@@ -431,9 +443,12 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       closers.push(() => declarative.close());
       layers.declarative = declarative;
     }
+    source.customizations = loaded.texts;
     if (o.webhookConfig !== undefined) {
       const [{ parseWebhookConfigurations }, { WebhookInterpreter }] = await Promise.all([import("../interpreter/webhook/config.js"), import("../interpreter/webhook/interpreter.js")]);
-      const parsed = parseWebhookConfigurations(await readInput(io, o.webhookConfig), o.webhookConfig);
+      const text = await readInput(io, o.webhookConfig);
+      source.webhookConfigurations.push({ file: o.webhookConfig, text });
+      const parsed = parseWebhookConfigurations(text, o.webhookConfig);
       if (parsed.issues.length > 0) {
         for (const i of parsed.issues) io.stderr(`${issueText(i)}\n`);
         return 1;
@@ -458,7 +473,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
 
     const fw = createInterpreterFramework(layers);
     const op = o.operation!;
-    const result = await execute(fw, op, o, desired, observed, items);
+    const result = await execute(fw, op, o, desired, observed, items, source);
     if (!result.ok) {
       io.stderr(`Execute ${op} error: ${result.error}${result.layer ? ` (layer: ${result.layer})` : ""}\n`);
       return 1;

@@ -10,7 +10,7 @@ const usage = (): string =>
     "Usage: karta <command> [options]",
     "",
     "Commands:",
-    ...commandNames().map((c) => `  ${c.name.padEnd(12)} ${c.summary}`),
+    ...commandNames().map((c) => `  ${c.name.padEnd(Math.max(...commandNames().map((n) => n.name.length)))} ${c.summary}`),
     "",
     "Run 'karta <command> --help' for a command's options and an example.",
   ].join("\n");

@@ -33,6 +33,19 @@ export const BUDGET_MESSAGE = "lua script exceeded its instruction budget";
 /** The message of a call stopped by the memory cap. */
 export const MEMORY_MESSAGE = "lua script exceeded its memory limit";
 
+/**
+ * Where the deadline of the call in progress is published (ms since the epoch; 0 between calls) for
+ * a watchdog in another thread: the count hook cannot fire inside a library function such as
+ * `string.find` with a pathological pattern, so only a thread that terminates this one can hold the
+ * deadline there. Set by the evaluation worker threads (src/server/worker.ts).
+ */
+let deadlineBoard: Float64Array | undefined;
+
+/** Publishes each call's deadline in `board[0]` (a view of a SharedArrayBuffer), or stops publishing. */
+export function publishLuaDeadlines(board: Float64Array | undefined): void {
+  deadlineBoard = board;
+}
+
 /** A value returned by a Lua function: its Lua type, and its JSON encoding or why it has none. */
 export interface LuaResult {
   /** The Lua type name: nil, boolean, number, string, table, function, userdata, thread. */
@@ -456,6 +469,7 @@ export class LuaVM {
     this.instructions = 0;
     this.budget = this.limits.instructionBudget;
     this.deadline = Date.now() + this.limits.timeoutMs;
+    if (deadlineBoard) deadlineBoard[0] = this.deadline;
     this.memoryLimit = this.memoryUsed + this.limits.memoryBytes;
     m._lua_sethook(L, this.hookPtr, LUA_MASKCOUNT, HOOK_INTERVAL);
     try {
@@ -470,6 +484,7 @@ export class LuaVM {
       this.tripped = undefined;
       this.memoryLimit = Infinity;
       this.deadline = Infinity;
+      if (deadlineBoard) deadlineBoard[0] = 0;
       if (this.L) {
         m._lua_settop(this.L, 0);
         m._lua_sethook(this.L, this.hookPtr, LUA_MASKCOUNT, HOOK_INTERVAL);

@@ -1,0 +1,194 @@
+/**
+ * `karta serve`: runs Karmada's resource interpreter webhook (src/server) until SIGTERM or SIGINT,
+ * then drains requests in flight and exits 0. Flags are named as Kubernetes components name them.
+ */
+import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
+import { defaultServingNames, ensureCertDir } from "../server/certs.js";
+import { parseDuration, ServeError, startServer, type ServeOptions } from "../server/server.js";
+import type { CliIO } from "./io.js";
+
+export const SERVE_HELP = `Usage: karta serve [options]
+Runs Karmada's resource interpreter webhook: an HTTPS server answering ResourceInterpreterContext
+requests for every kind Karta interprets (the customizations given, the Kartas, the bundled
+customizations, Karmada's built-in interpreters), with /healthz, /readyz and /metrics on a
+separate plain HTTP port. Configuration files and certificates are reloaded when they change.
+
+Options:
+      --secure-port PORT            HTTPS port (default 8443)
+      --bind-address IP             address to listen on (default 0.0.0.0)
+      --tls-cert-file FILE          serving certificate (PEM, with its chain)
+      --tls-private-key-file FILE   its private key (PEM)
+      --cert-dir DIR                without the two above: a self-signed CA and serving certificate
+                                    are generated into DIR (ca.crt, tls.crt, tls.key), or reused
+      --tls-san NAME                extra DNS name or IP of the generated certificate (repeatable)
+      --definitions PATH            Karta definitions, file or directory (repeatable; they replace
+                                    the bundled Kartas for their kinds)
+      --customizations PATH         ResourceInterpreterCustomizations, file or directory (repeatable)
+      --feature-gates GATES         e.g. MultiplePodTemplatesScheduling=true (answers InterpretComponent)
+      --path PATH                   where requests are posted (default /interpret)
+      --metrics-bind-address ADDR   host:port of /healthz, /readyz, /metrics (default :8080)
+      --max-request-bytes SIZE      larger bodies get 413 (default 3MiB)
+      --request-timeout DURATION    deadline of each request (default 10s)
+      --workers N                   evaluation worker threads (default: the number of CPUs)
+      --shutdown-grace-period DUR   time to finish requests in flight on SIGTERM (default 20s)
+      --log-level LEVEL             debug, info, warn or error (default info)
+  -h, --help                        show this help
+
+Exit codes: 0 stopped by SIGTERM/SIGINT, 1 configuration or certificate error, 2 usage.
+
+Example:
+  karta serve --cert-dir /tmp/karta-certs --customizations interpreter-customizations/ \\
+      --secure-port 8443 --metrics-bind-address 127.0.0.1:8080
+`;
+
+class UsageError extends Error {}
+
+/** A byte size: a number, or with a suffix Ki, Mi, Gi (also KiB, MiB, GiB), k, M, G. */
+export function parseBytes(text: string): number | undefined {
+  const m = /^(\d+)(Ki|Mi|Gi|KiB|MiB|GiB|k|K|M|G|B)?$/.exec(text);
+  if (!m) return undefined;
+  const unit: Record<string, number> = { "": 1, B: 1, Ki: 1024, KiB: 1024, Mi: 1024 ** 2, MiB: 1024 ** 2, Gi: 1024 ** 3, GiB: 1024 ** 3, k: 1000, K: 1000, M: 1e6, G: 1e9 };
+  return Number(m[1]) * unit[m[2] ?? ""]!;
+}
+
+function positiveInt(name: string, v: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "${name}": expected an integer from ${min} to ${max}`);
+  return Number(v);
+}
+
+function duration(name: string, v: string): number {
+  const ms = parseDuration(v);
+  if (ms === undefined) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "${name}": expected a duration such as 10s or 500ms`);
+  return ms;
+}
+
+/** Parses `--feature-gates A=true,B=false` (repeatable); only Karmada's gates Karta knows are accepted. */
+export function parseFeatureGates(values: readonly string[]): { multiplePodTemplatesScheduling: boolean } {
+  let multiple = false;
+  for (const v of values) {
+    for (const part of v.split(",").filter((p) => p !== "")) {
+      const m = /^([A-Za-z0-9]+)=(true|false)$/i.exec(part.trim());
+      if (!m) throw new UsageError(`invalid argument ${JSON.stringify(part)} for "--feature-gates": expected NAME=true|false`);
+      if (m[1] !== "MultiplePodTemplatesScheduling") throw new UsageError(`unrecognized feature gate: ${m[1]} (known: MultiplePodTemplatesScheduling)`);
+      multiple = m[2]!.toLowerCase() === "true";
+    }
+  }
+  return { multiplePodTemplatesScheduling: multiple };
+}
+
+type Parsed = Omit<ServeOptions, "tlsCertFile" | "tlsPrivateKeyFile"> & { tlsCertFile?: string; tlsPrivateKeyFile?: string; certDir?: string; tlsSans: string[]; logLevel: string };
+
+function parse(args: string[]): Parsed | "help" {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: "boolean", short: "h" },
+        "secure-port": { type: "string", default: "8443" },
+        "bind-address": { type: "string", default: "0.0.0.0" },
+        "tls-cert-file": { type: "string" },
+        "tls-private-key-file": { type: "string" },
+        "cert-dir": { type: "string" },
+        "tls-san": { type: "string", multiple: true, default: [] },
+        definitions: { type: "string", multiple: true, default: [] },
+        customizations: { type: "string", multiple: true, default: [] },
+        "feature-gates": { type: "string", multiple: true, default: [] },
+        path: { type: "string", default: "/interpret" },
+        "metrics-bind-address": { type: "string", default: ":8080" },
+        "max-request-bytes": { type: "string", default: "3MiB" },
+        "request-timeout": { type: "string", default: "10s" },
+        workers: { type: "string" },
+        "shutdown-grace-period": { type: "string", default: "20s" },
+        "log-level": { type: "string", default: "info" },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message.split("\n")[0]!);
+  }
+  if (values.help) return "help";
+  const maxBytes = parseBytes(values["max-request-bytes"]);
+  if (maxBytes === undefined || maxBytes < 1) throw new UsageError(`invalid argument ${JSON.stringify(values["max-request-bytes"])} for "--max-request-bytes": expected a size such as 3MiB or 1048576`);
+  if (!values.path.startsWith("/")) throw new UsageError(`invalid argument ${JSON.stringify(values.path)} for "--path": must start with /`);
+  if (!["trace", "debug", "info", "warn", "error", "fatal", "silent"].includes(values["log-level"])) throw new UsageError(`invalid argument ${JSON.stringify(values["log-level"])} for "--log-level": expected debug, info, warn or error`);
+  const requestTimeoutMs = duration("--request-timeout", values["request-timeout"]);
+  if (requestTimeoutMs <= 0) throw new UsageError(`"--request-timeout" must be positive`);
+  const p: Parsed = {
+    securePort: positiveInt("--secure-port", values["secure-port"], 0, 65535),
+    bindAddress: values["bind-address"],
+    definitions: values.definitions,
+    customizations: values.customizations,
+    ...parseFeatureGates(values["feature-gates"]),
+    path: values.path,
+    metricsBindAddress: values["metrics-bind-address"],
+    maxRequestBytes: maxBytes,
+    requestTimeoutMs,
+    workers: values.workers === undefined ? availableParallelism() : positiveInt("--workers", values.workers, 1, 256),
+    shutdownGracePeriodMs: duration("--shutdown-grace-period", values["shutdown-grace-period"]),
+    tlsSans: values["tls-san"],
+    logLevel: values["log-level"],
+  };
+  if (values["tls-cert-file"] !== undefined) p.tlsCertFile = values["tls-cert-file"];
+  if (values["tls-private-key-file"] !== undefined) p.tlsPrivateKeyFile = values["tls-private-key-file"];
+  if (values["cert-dir"] !== undefined) p.certDir = values["cert-dir"];
+  if ((p.tlsCertFile === undefined) !== (p.tlsPrivateKeyFile === undefined)) throw new UsageError("--tls-cert-file and --tls-private-key-file go together");
+  if (p.tlsCertFile === undefined && p.certDir === undefined) throw new UsageError("give --tls-cert-file and --tls-private-key-file, or --cert-dir to generate a self-signed certificate");
+  return p;
+}
+
+/** Runs `karta serve` until SIGTERM or SIGINT. */
+export async function runServe(args: string[], io: CliIO): Promise<number> {
+  let p: Parsed;
+  try {
+    const parsed = parse(args);
+    if (parsed === "help") {
+      io.stdout(SERVE_HELP);
+      return 0;
+    }
+    p = parsed;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`karta serve: ${e.message}\nRun 'karta serve --help' for usage.\n`);
+      return 2;
+    }
+    throw e;
+  }
+  let certFile = p.tlsCertFile;
+  let keyFile = p.tlsPrivateKeyFile;
+  if (certFile === undefined || keyFile === undefined) {
+    try {
+      const made = ensureCertDir(p.certDir!, defaultServingNames(p.tlsSans));
+      certFile = made.certFile;
+      keyFile = made.keyFile;
+      io.stderr(`karta serve: ${made.created ? "generated a self-signed CA and serving certificate" : "using the certificate"} in ${p.certDir}; CA bundle: ${made.caFile}\n`);
+    } catch (e) {
+      io.stderr(`karta serve: --cert-dir ${p.certDir}: ${(e as Error).message}\n`);
+      return 1;
+    }
+  }
+  const { createLogger } = await import("../server/log.js");
+  let server;
+  try {
+    server = await startServer({ ...p, tlsCertFile: certFile, tlsPrivateKeyFile: keyFile, logger: createLogger(p.logLevel) });
+  } catch (e) {
+    if (e instanceof ServeError) {
+      io.stderr(`karta serve: ${e.message}\n${e.details.map((d) => `  ${d}\n`).join("")}`);
+      return 1;
+    }
+    throw e;
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      resolve();
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+  await server.close();
+  return 0;
+}

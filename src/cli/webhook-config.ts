@@ -1,0 +1,139 @@
+/**
+ * `karta webhook-config`: prints the ResourceInterpreterWebhookConfiguration that routes to a
+ * `karta serve` with the same definitions, customizations and feature gates every kind and
+ * operation it answers.
+ */
+import { parseArgs } from "node:util";
+import { stringify } from "yaml";
+import { listConfigFiles, buildFramework, type FrameworkSource, type SourceFile } from "../server/config.js";
+import { webhookConfiguration, type WebhookTarget } from "../server/webhook-config.js";
+import type { CliIO } from "./io.js";
+import { InputError, readInput } from "./objects.js";
+import { parseFeatureGates } from "./serve.js";
+
+export const WEBHOOK_CONFIG_HELP = `Usage: karta webhook-config [options]
+Prints the ResourceInterpreterWebhookConfiguration for a 'karta serve' given the same
+--definitions, --customizations and --feature-gates: one rule per kind, listing the operations some
+layer answers. Kinds Karmada interprets natively (Deployment, Job, ...) are left out, since a webhook
+rule would replace Karmada's built-in interpreter for them, unless --include-native.
+
+Options:
+      --definitions PATH        Karta definitions, file or directory (repeatable)
+      --customizations PATH     ResourceInterpreterCustomizations, file or directory (repeatable)
+      --feature-gates GATES     e.g. MultiplePodTemplatesScheduling=true (adds InterpretComponent)
+      --url URL                 where Karmada reaches the server (https://host:port/interpret)
+      --service-name NAME       or the Service in front of it (default karta-webhook)
+      --service-namespace NS    its namespace (default karta-system)
+      --service-port PORT       its port (default 443)
+      --path PATH               the server's --path (default /interpret)
+      --ca-file FILE            PEM CA bundle of the serving certificate (caBundle)
+      --timeout-seconds N       1 to 30 (default 10)
+      --name NAME               metadata.name (default karta)
+      --include-native          also route kinds Karmada interprets natively
+  -o, --output FORMAT           yaml or json (default yaml)
+  -h, --help                    show this help
+
+Exit codes: 0 ok, 1 the configuration has errors, 2 usage or unreadable input.
+
+Example:
+  karta webhook-config --customizations interpreter-customizations/ \\
+      --url https://127.0.0.1:8443/interpret --ca-file /tmp/karta-certs/ca.crt
+`;
+
+class UsageError extends Error {}
+
+/** Runs `karta webhook-config`. */
+export async function runWebhookConfig(args: string[], io: CliIO): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: "boolean", short: "h" },
+        definitions: { type: "string", multiple: true, default: [] },
+        customizations: { type: "string", multiple: true, default: [] },
+        "feature-gates": { type: "string", multiple: true, default: [] },
+        url: { type: "string" },
+        "service-name": { type: "string" },
+        "service-namespace": { type: "string" },
+        "service-port": { type: "string" },
+        path: { type: "string", default: "/interpret" },
+        "ca-file": { type: "string" },
+        "timeout-seconds": { type: "string", default: "10" },
+        name: { type: "string", default: "karta" },
+        "include-native": { type: "boolean", default: false },
+        output: { type: "string", short: "o", default: "yaml" },
+      },
+    }));
+  } catch (e) {
+    io.stderr(`karta webhook-config: ${(e as Error).message.split("\n")[0]}\nRun 'karta webhook-config --help' for usage.\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(WEBHOOK_CONFIG_HELP);
+    return 0;
+  }
+  let target: WebhookTarget;
+  let gates: { multiplePodTemplatesScheduling: boolean };
+  let timeoutSeconds: number;
+  try {
+    gates = parseFeatureGates(values["feature-gates"]);
+    if (!/^([1-9]|[12][0-9]|30)$/.test(values["timeout-seconds"])) throw new UsageError(`invalid argument ${JSON.stringify(values["timeout-seconds"])} for "--timeout-seconds": expected 1 to 30`);
+    timeoutSeconds = Number(values["timeout-seconds"]);
+    if (!["yaml", "json"].includes(values.output)) throw new UsageError(`invalid argument ${JSON.stringify(values.output)} for "--output": expected yaml or json`);
+    const service = values["service-name"] !== undefined || values["service-namespace"] !== undefined || values["service-port"] !== undefined;
+    if (values.url !== undefined) {
+      if (service) throw new UsageError("--url and --service-* exclude each other");
+      let url: URL;
+      try {
+        url = new URL(values.url);
+      } catch {
+        throw new UsageError(`invalid argument ${JSON.stringify(values.url)} for "--url": not a URL`);
+      }
+      if (url.protocol !== "https:") throw new UsageError(`invalid argument ${JSON.stringify(values.url)} for "--url": Karmada calls webhooks over https`);
+      target = { url: values.url };
+    } else {
+      const port = values["service-port"] ?? "443";
+      if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new UsageError(`invalid argument ${JSON.stringify(port)} for "--service-port": expected 1 to 65535`);
+      target = { service: { name: values["service-name"] ?? "karta-webhook", namespace: values["service-namespace"] ?? "karta-system", port: Number(port), path: values.path } };
+    }
+  } catch (e) {
+    if (e instanceof UsageError || (e as Error).constructor.name === "UsageError") {
+      io.stderr(`karta webhook-config: ${(e as Error).message}\nRun 'karta webhook-config --help' for usage.\n`);
+      return 2;
+    }
+    throw e;
+  }
+  try {
+    const read = async (paths: string[]): Promise<SourceFile[]> => {
+      const found = listConfigFiles(paths);
+      if (found.errors.length > 0) throw new InputError(found.errors[0]!);
+      const out: SourceFile[] = [];
+      for (const file of found.files) out.push({ file, text: await readInput(io, file) });
+      return out;
+    };
+    const source: FrameworkSource = { definitions: await read(values.definitions), customizations: await read(values.customizations), webhookConfigurations: [], ...gates };
+    const caPem = values["ca-file"] !== undefined ? await readInput(io, values["ca-file"]) : undefined;
+    if (caPem !== undefined && !caPem.includes("-----BEGIN CERTIFICATE-----")) throw new InputError(`${values["ca-file"]}: not a PEM certificate`);
+    const built = await buildFramework(source, { checkLua: true });
+    try {
+      if (built.errors.length > 0) {
+        for (const e of built.errors) io.stderr(`${e}\n`);
+        return 1;
+      }
+      const config = webhookConfiguration(built.framework, built.kinds, { name: values.name, target, timeoutSeconds, includeNative: values["include-native"], ...(caPem !== undefined ? { caPem } : {}) });
+      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : stringify(config, { lineWidth: 0 }));
+      return 0;
+    } finally {
+      built.close();
+    }
+  } catch (e) {
+    if (e instanceof InputError) {
+      io.stderr(`karta webhook-config: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

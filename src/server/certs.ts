@@ -1,0 +1,108 @@
+/**
+ * Self-signed serving certificates for `karta serve --cert-dir DIR` (as kube-apiserver's --cert-dir):
+ * a CA and a serving certificate signed by it, written to DIR as ca.crt, tls.crt and tls.key (the
+ * names cert-manager gives a Secret's keys), and reused when they are already there. RSA keys come
+ * from Node's crypto; node-forge builds and signs the X.509 certificates.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import path from "node:path";
+import forge from "node-forge";
+
+/** The files of a certificate directory. */
+export interface CertFiles {
+  caFile: string;
+  certFile: string;
+  keyFile: string;
+}
+
+/** A certificate and its key, as PEM. */
+export interface Issued {
+  certPem: string;
+  keyPem: string;
+}
+
+function keyPair(): { pub: forge.pki.PublicKey; priv: forge.pki.rsa.PrivateKey; pem: string } {
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  return { pub: forge.pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString()), priv: forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey, pem };
+}
+
+function serial(): string {
+  // Positive (high bit clear), 16 bytes, as RFC 5280 allows.
+  const b = randomBytes(16);
+  b[0] = b[0]! & 0x7f;
+  return b.toString("hex");
+}
+
+/** A self-signed CA valid for `days`. */
+export function createCA(commonName = "karta-webhook-ca", days = 3650): Issued & { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey } {
+  const k = keyPair();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = k.pub;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
+  const name = [{ name: "commonName", value: commonName }];
+  cert.setSubject(name);
+  cert.setIssuer(name);
+  cert.setExtensions([
+    { name: "basicConstraints", cA: true, critical: true },
+    { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    { name: "subjectKeyIdentifier" },
+  ]);
+  cert.sign(k.priv, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: k.pem, cert, key: k.priv };
+}
+
+/** A serving certificate for these DNS names and IP addresses, signed by the CA. */
+export function issueServing(ca: { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey }, names: readonly string[], days = 365): Issued {
+  const k = keyPair();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = k.pub;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
+  cert.setSubject([{ name: "commonName", value: names[0] ?? "karta-webhook" }]);
+  cert.setIssuer(ca.cert.subject.attributes);
+  const altNames = names.map((n) => (/^[0-9.]+$|:/.test(n) ? { type: 7, ip: n } : { type: 2, value: n }));
+  cert.setExtensions([
+    { name: "basicConstraints", cA: false },
+    { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: "extKeyUsage", serverAuth: true },
+    { name: "subjectAltName", altNames },
+  ]);
+  cert.sign(ca.key, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: k.pem };
+}
+
+/** The names a local serving certificate covers. */
+export function defaultServingNames(extra: readonly string[] = []): string[] {
+  return [...new Set(["localhost", hostname(), "127.0.0.1", "::1", ...extra])];
+}
+
+function writeAtomic(file: string, text: string, mode: number): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, text, { mode });
+  renameSync(tmp, file);
+}
+
+/**
+ * The certificate files in `dir`, created when absent (a CA and a serving certificate for `names`);
+ * existing files are kept, as kube-apiserver keeps the ones it generated before.
+ */
+export function ensureCertDir(dir: string, names: readonly string[] = defaultServingNames()): CertFiles & { created: boolean } {
+  const files: CertFiles = { caFile: path.join(dir, "ca.crt"), certFile: path.join(dir, "tls.crt"), keyFile: path.join(dir, "tls.key") };
+  if (existsSync(files.certFile) && existsSync(files.keyFile) && existsSync(files.caFile)) {
+    readFileSync(files.certFile);
+    return { ...files, created: false };
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const ca = createCA();
+  const serving = issueServing(ca, names);
+  writeAtomic(files.caFile, ca.certPem, 0o644);
+  writeAtomic(files.keyFile, serving.keyPem, 0o600);
+  writeAtomic(files.certFile, serving.certPem + ca.certPem, 0o644);
+  return { ...files, created: true };
+}

@@ -1,0 +1,287 @@
+/**
+ * The server's configuration: the user's Karta definitions and ResourceInterpreterCustomizations, read
+ * from files and directories into a snapshot of texts (what worker threads receive), checked before
+ * use, and built into an interpreter framework (layers as in `karta interpret`: the customizations,
+ * the Kartas, the bundled thirdparty customizations, Karmada's built-in interpreters).
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { isScalar, LineCounter, parseAllDocuments } from "yaml";
+import { formatDiagnostic, type Definition } from "../definition/index.js";
+import { findConflicts, parseCustomizations, CUSTOMIZATION_RULES, type CustomizationIssue } from "../interpreter/declarative/customization.js";
+import { createDeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
+import { createInterpreterFramework, type FrameworkLayers, type InterpreterFramework } from "../interpreter/framework.js";
+import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
+import { LuaVM } from "../interpreter/lua/vm.js";
+import { createNativeInterpreter, NATIVE_HANDLERS } from "../interpreter/native/index.js";
+import { createThirdpartyInterpreter } from "../interpreter/thirdparty/index.js";
+import type { ResourceInterpreterCustomization, ResourceKind } from "../interpreter/types.js";
+import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
+import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
+
+/** One file's text and the name errors give it. */
+export interface SourceFile {
+  file: string;
+  text: string;
+}
+
+/** Everything a framework is built from: plain data, so that it can be posted to worker threads. */
+export interface FrameworkSource {
+  /** User Karta definitions; for their kinds they replace the bundled ones. */
+  definitions: SourceFile[];
+  /** User ResourceInterpreterCustomizations (the declarative layer). */
+  customizations: SourceFile[];
+  /** ResourceInterpreterWebhookConfigurations to consult (the CLI's --webhook-config; the server has none). */
+  webhookConfigurations: SourceFile[];
+  /** Karmada's MultiplePodTemplatesScheduling feature gate. */
+  multiplePodTemplatesScheduling: boolean;
+}
+
+/** A built framework and how to release its Lua states. */
+export interface BuiltFramework {
+  framework: InterpreterFramework;
+  /** Every kind some layer has an interpreter for (user customizations, Kartas, thirdparty, native). */
+  kinds: ResourceKind[];
+  /** Problems of the user's files (file:line:col: error: path: message); empty when the source is usable. */
+  errors: string[];
+  /** Problems of bundled files (warnings: the rest still works). */
+  warnings: string[];
+  close(): void;
+}
+
+function issueText(i: CustomizationIssue | { file: string; line?: number; column?: number; path: string; message: string }): string {
+  const col = "column" in i && i.column !== undefined ? i.column : 1;
+  return `${i.file}${i.line !== undefined ? `:${i.line}:${col}` : ""}: error: ${i.path ? `${i.path}: ` : ""}${i.message}`;
+}
+
+/**
+ * The column of a customization issue: a YAML error's own, or the position of the field (or of its
+ * nearest parent present) in the document starting at the issue's line. The line alone is
+ * what the customization reader reports.
+ */
+function locateIssue(text: string, i: CustomizationIssue): { line: number; column: number } | undefined {
+  if (i.line === undefined) return undefined;
+  const lc = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: lc });
+  const list = Array.isArray(docs) ? docs : [docs];
+  if (i.path === "") {
+    for (const d of list) {
+      const e = d.errors[0];
+      if (e?.linePos) return { line: e.linePos[0].line, column: e.linePos[0].col };
+    }
+    return undefined;
+  }
+  const doc = list.filter((d) => d.contents?.range && lc.linePos(d.contents.range[0]).line <= i.line!).pop();
+  if (!doc) return undefined;
+  const segments = i.path.split(/\.|\[(\d+)\]/).filter((x) => x !== undefined && x !== "").map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  for (let n = segments.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(segments.slice(0, n), true);
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    if (range) {
+      const at = lc.linePos(range[0]);
+      return { line: at.line, column: at.col };
+    }
+  }
+  return undefined;
+}
+
+/** Where line `luaLine` of a customization's script is in its file (1-based line and column). */
+function scriptPosition(text: string, name: string, field: string, luaLine: number): { line: number; column: number } | undefined {
+  const lc = new LineCounter();
+  let docs;
+  try {
+    docs = parseAllDocuments(text, { lineCounter: lc });
+  } catch {
+    return undefined;
+  }
+  for (const doc of Array.isArray(docs) ? docs : [docs]) {
+    if (doc.getIn(["metadata", "name"]) !== name) continue;
+    const node = doc.getIn(["spec", "customizations", field, "luaScript"], true);
+    if (!isScalar(node) || !node.range) return undefined;
+    const start = lc.linePos(node.range[0]);
+    if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
+      // The content starts on the line after the `|` header, at the block's indentation.
+      const lines = text.split("\n");
+      const first = lines.slice(start.line).find((l) => l.trim() !== "") ?? "";
+      return { line: start.line + luaLine, column: first.length - first.trimStart().length + 1 };
+    }
+    return { line: start.line + luaLine - 1, column: start.col };
+  }
+  return undefined;
+}
+
+/** Lua syntax errors of a customization's scripts, at their place in the file. */
+function luaIssues(vm: LuaVM, ric: ResourceInterpreterCustomization, file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const { field } of CUSTOMIZATION_RULES) {
+    const script = ric.spec.customizations[field]?.luaScript;
+    if (!script) continue;
+    const compiled = vm.compile(script);
+    if (compiled.ok) continue;
+    const m = /^<string>:(\d+): ([\s\S]*)$/.exec(compiled.error.trim());
+    const at = m ? scriptPosition(text, ric.metadata.name, field, Number(m[1])) : undefined;
+    const where = at ? `${file}:${at.line}:${at.column}` : file;
+    out.push(`${where}: error: spec.customizations.${field}.luaScript: ${m ? `line ${m[1]} of the script: ${m[2]}` : compiled.error.trim()}`);
+  }
+  return out;
+}
+
+/**
+ * Builds the framework from a source and checks the user's files: YAML and schema errors of
+ * definitions and customizations, Lua scripts that do not compile, conflicting customizations,
+ * and webhook configurations that are not valid.
+ */
+export async function buildFramework(source: FrameworkSource, options: { checkLua?: boolean } = {}): Promise<BuiltFramework> {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const closers: (() => void)[] = [];
+  const kartas: Definition[] = [];
+  for (const { file, text } of source.definitions) {
+    const loaded = loadKartaText(text, file);
+    for (const d of loaded.diagnostics) errors.push(formatDiagnostic(d));
+    if (loaded.diagnostics.length === 0 && loaded.definitions.length === 0) errors.push(`${file}: error: no Karta definition found`);
+    kartas.push(...loaded.definitions);
+  }
+  const rics: { customization: ResourceInterpreterCustomization; file: string }[] = [];
+  let vm: LuaVM | undefined;
+  for (const { file, text } of source.customizations) {
+    const loaded = parseCustomizations(text, file);
+    errors.push(...loaded.issues.map((i) => issueText({ ...i, ...(locateIssue(text, i) ?? {}) })));
+    for (const customization of loaded.customizations) {
+      rics.push({ customization, file });
+      if (options.checkLua) {
+        vm ??= await LuaVM.create();
+        errors.push(...luaIssues(vm, customization, file, text));
+      }
+    }
+  }
+  vm?.close();
+  errors.push(
+    ...findConflicts(
+      rics.map((r) => r.customization),
+      (name) => rics.find((r) => r.customization.metadata.name === name)?.file ?? "",
+    ).map(issueText),
+  );
+  const layers: FrameworkLayers = { native: createNativeInterpreter() };
+  const targets: ResourceKind[] = [];
+  if (rics.length > 0) {
+    const declarative = await createDeclarativeInterpreter(rics.map((r) => r.customization));
+    closers.push(() => declarative.close());
+    layers.declarative = declarative;
+    targets.push(...declarative.targets);
+  }
+  const hooks = source.webhookConfigurations.flatMap(({ file, text }) => {
+    const parsed = parseWebhookConfigurations(text, file);
+    errors.push(...parsed.issues.map(issueText));
+    return parsed.configurations;
+  });
+  if (hooks.length > 0) layers.webhook = new WebhookInterpreter(hooks);
+  const karta = createKartaInterpreter({ definitions: kartas, builtin: layers.native });
+  for (const i of karta.issues) (kartas.length > 0 ? errors : warnings).push(kartas.length > 0 ? `error: ${i}` : `bundled Kartas: ${i}`);
+  layers.karta = karta.interpreter;
+  const thirdparty = await createThirdpartyInterpreter();
+  closers.push(() => thirdparty.interpreter.close());
+  if (thirdparty.issues.length === 0) {
+    layers.thirdparty = thirdparty.interpreter;
+    targets.push(...thirdparty.interpreter.targets);
+  }
+  else warnings.push(...thirdparty.issues.map((i) => `bundled customizations: ${issueText(i)}`));
+  const framework = createInterpreterFramework(layers, { multiplePodTemplatesScheduling: source.multiplePodTemplatesScheduling });
+  const kinds = new Map<string, ResourceKind>();
+  const add = (k: ResourceKind): void => void kinds.set(`${k.apiVersion}\0${k.kind}`, { apiVersion: k.apiVersion, kind: k.kind });
+  targets.forEach(add);
+  karta.interpreter.kinds.forEach(add);
+  for (const k of NATIVE_HANDLERS.keys()) {
+    const [apiVersion, kind] = k.split("\0") as [string, string];
+    add({ apiVersion, kind });
+  }
+  return {
+    framework,
+    kinds: [...kinds.values()],
+    errors,
+    warnings,
+    close: () => {
+      for (const c of closers) c();
+    },
+  };
+}
+
+const INPUT_FILE = /\.(ya?ml|json)$/i;
+
+/**
+ * The input files under the given paths: a file as it is, a directory searched recursively for
+ * .yaml/.yml/.json. Names starting with "." are skipped, which leaves out the `..data` and
+ * `..<timestamp>` entries of a mounted ConfigMap (their files are reached through the visible
+ * symlinks), so each file is read once.
+ */
+export function listConfigFiles(paths: readonly string[]): { files: string[]; errors: string[] } {
+  const files: string[] = [];
+  const errors: string[] = [];
+  const visit = (p: string, top: boolean, depth: number): void => {
+    let isDir: boolean;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch (e) {
+      if (top) errors.push(`${p}: error: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return;
+    }
+    if (!isDir) {
+      if (top || INPUT_FILE.test(p)) files.push(p);
+      return;
+    }
+    if (depth > 32) return;
+    let names: string[];
+    try {
+      names = readdirSync(p).sort();
+    } catch (e) {
+      errors.push(`${p}: error: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return;
+    }
+    for (const name of names) if (!name.startsWith(".")) visit(path.join(p, name), false, depth + 1);
+  };
+  for (const p of paths) visit(p, true, 0);
+  return { files, errors };
+}
+
+/** The server's view of its configuration: where to read, and what the last good read was. */
+export interface ConfigPaths {
+  definitions: string[];
+  customizations: string[];
+  multiplePodTemplatesScheduling: boolean;
+}
+
+/** The outcome of reading the configuration: a source and its fingerprint, or the errors found. */
+export type ConfigRead = { ok: true; source: FrameworkSource; fingerprint: string; warnings: string[] } | { ok: false; errors: string[]; fingerprint: string };
+
+/** Reads and checks the configuration files (the framework is built once to check them, then released). */
+export async function readConfig(paths: ConfigPaths): Promise<ConfigRead> {
+  const errors: string[] = [];
+  const read = (list: readonly string[]): SourceFile[] => {
+    const found = listConfigFiles(list);
+    errors.push(...found.errors);
+    const out: SourceFile[] = [];
+    for (const file of found.files) {
+      try {
+        out.push({ file, text: readFileSync(file, "utf8") });
+      } catch (e) {
+        errors.push(`${file}: error: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+    }
+    return out;
+  };
+  const source: FrameworkSource = {
+    definitions: read(paths.definitions),
+    customizations: read(paths.customizations),
+    webhookConfigurations: [],
+    multiplePodTemplatesScheduling: paths.multiplePodTemplatesScheduling,
+  };
+  const hash = createHash("sha256");
+  for (const f of [...source.definitions, ...source.customizations]) hash.update(`${f.file}\0${f.text}\0`);
+  const fingerprint = hash.digest("hex");
+  if (errors.length > 0) return { ok: false, errors, fingerprint };
+  const built = await buildFramework(source, { checkLua: true });
+  built.close();
+  if (built.errors.length > 0) return { ok: false, errors: built.errors, fingerprint };
+  return { ok: true, source, fingerprint, warnings: built.warnings };
+}

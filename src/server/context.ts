@@ -1,0 +1,96 @@
+/**
+ * The wire format of Karmada's interpreter webhook: decoding a ResourceInterpreterContext request
+ * (config.karmada.io/v1alpha1) into an operation's inputs, and the response envelope. Decoding is
+ * pure and never throws: a body that is not a context is an error value with the uid when one could
+ * be read.
+ */
+import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation } from "../interpreter/types.js";
+
+export const CONTEXT_API_VERSION = "config.karmada.io/v1alpha1";
+export const CONTEXT_KIND = "ResourceInterpreterContext";
+
+/** An operation's inputs, as a request carries them. */
+export interface OperationInput {
+  operation: Operation;
+  object: KubeObject;
+  observedObject?: KubeObject;
+  /** ReviseReplica's desired replicas (0 otherwise). */
+  replicas: number;
+  aggregatedStatus: AggregatedStatusItem[];
+}
+
+/** A decoded request. */
+export interface InterpreterRequest extends OperationInput {
+  uid: string;
+}
+
+/** The outcome of decoding a body. */
+export type DecodedContext = { ok: true; request: InterpreterRequest } | { ok: false; uid: string; message: string };
+
+function isObject(v: unknown): v is { [k: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function objectField(v: JsonValue | undefined, name: string): { ok: true; value: KubeObject } | { ok: false; message: string } {
+  if (!isObject(v)) return { ok: false, message: `${name}: Required value: must be an object` };
+  if (typeof v.apiVersion !== "string" || v.apiVersion === "") return { ok: false, message: `${name}.apiVersion: Required value` };
+  if (typeof v.kind !== "string" || v.kind === "") return { ok: false, message: `${name}.kind: Required value` };
+  return { ok: true, value: v };
+}
+
+/** Decodes a request body (JSON text) into a request, or an error naming the field at fault. */
+export function decodeContext(body: string): DecodedContext {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (e) {
+    return { ok: false, uid: "", message: `body is not JSON: ${(e as Error).message}` };
+  }
+  if (!isObject(parsed)) return { ok: false, uid: "", message: "body must be a JSON object (a ResourceInterpreterContext)" };
+  const request = parsed.request;
+  const uid = isObject(request) && typeof request.uid === "string" ? request.uid : "";
+  const bad = (message: string): DecodedContext => ({ ok: false, uid, message });
+  if (parsed.apiVersion !== CONTEXT_API_VERSION || parsed.kind !== CONTEXT_KIND) {
+    return bad(`expected apiVersion ${CONTEXT_API_VERSION} and kind ${CONTEXT_KIND}, got ${JSON.stringify(parsed.apiVersion ?? "")} and ${JSON.stringify(parsed.kind ?? "")}`);
+  }
+  if (!isObject(request)) return bad("request: Required value");
+  if (uid === "") return bad("request.uid: Required value");
+  if (typeof request.operation !== "string") return bad("request.operation: Required value");
+  const operation = parseOperation(request.operation);
+  if (operation === undefined || operation !== request.operation) return bad(`request.operation: Unsupported value: ${JSON.stringify(request.operation)}`);
+  const object = objectField(request.object, "request.object");
+  if (!object.ok) return bad(object.message);
+  const input: InterpreterRequest = { uid, operation, object: object.value, replicas: 0, aggregatedStatus: [] };
+  if (request.observedObject !== undefined && request.observedObject !== null) {
+    const observed = objectField(request.observedObject, "request.observedObject");
+    if (!observed.ok) return bad(observed.message);
+    input.observedObject = observed.value;
+  }
+  if (operation === "Retain" && input.observedObject === undefined) return bad("request.observedObject: Required value for Retain");
+  if (request.replicas !== undefined && request.replicas !== null) {
+    const r = request.replicas;
+    if (typeof r !== "number" || !Number.isInteger(r) || r < -(2 ** 31) || r >= 2 ** 31) return bad("request.replicas: must be an int32");
+    input.replicas = r;
+  }
+  if (request.aggregatedStatus !== undefined && request.aggregatedStatus !== null) {
+    if (!Array.isArray(request.aggregatedStatus)) return bad("request.aggregatedStatus: must be a list");
+    for (const [i, item] of request.aggregatedStatus.entries()) {
+      if (!isObject(item) || typeof item.clusterName !== "string" || item.clusterName === "") return bad(`request.aggregatedStatus[${i}].clusterName: Required value`);
+    }
+    input.aggregatedStatus = request.aggregatedStatus as unknown as AggregatedStatusItem[];
+  }
+  return { ok: true, request: input };
+}
+
+/** `ResourceInterpreterResponse` fields (uid and successful always; the rest by operation). */
+export type InterpreterResponse = { uid: string; successful: boolean; status?: { code: number; message: string } } & { [k: string]: JsonValue | undefined };
+
+/** The response envelope around a response. */
+export function contextResponse(response: InterpreterResponse): string {
+  return JSON.stringify({ apiVersion: CONTEXT_API_VERSION, kind: CONTEXT_KIND, response });
+}
+
+/** A failed response. */
+export function failureResponse(uid: string, code: number, message: string): InterpreterResponse {
+  return { uid, successful: false, status: { code, message } };
+}

@@ -1,0 +1,280 @@
+/**
+ * A pool of evaluation worker threads. Each task runs on one idle worker; a task has a deadline, and
+ * a worker that passes it, or that runs a Lua call past the call's own deadline (a script stuck
+ * inside a library function, where the VM's hook cannot stop it), is terminated and replaced, so a
+ * runaway script holds one worker for at most its deadline and never delays requests on the others.
+ */
+import { Worker } from "node:worker_threads";
+import type { LayerOutcome } from "../interpreter/framework.js";
+import type { AggregatedStatusItem, KubeObject, Operation, ResourceInterpreterCustomization } from "../interpreter/types.js";
+import type { FrameworkSource } from "./config.js";
+import type { OperationInput } from "./context.js";
+import type { AnswerMeta } from "./evaluate.js";
+
+/** What the main thread sends a worker. */
+export type WorkerRequest =
+  | { type: "source"; source: FrameworkSource; generation: number }
+  | { type: "context"; id: number; body: string }
+  | { type: "operation"; id: number; input: OperationInput }
+  | ({ type: "rule"; id: number } & RuleInput);
+
+/** One customization rule run on a sample (`karta interpret --check --desired-file`). */
+export interface RuleInput {
+  customization: ResourceInterpreterCustomization;
+  operation: Operation;
+  sample: KubeObject;
+  observed: KubeObject;
+  items: AggregatedStatusItem[];
+  replicas: number;
+}
+
+/** A server answer: the response body (a ResourceInterpreterContext) and how it went. */
+export interface ContextAnswer {
+  body: string;
+  meta: AnswerMeta;
+  ms: number;
+}
+
+/** What a worker sends back. */
+export type WorkerReply =
+  | { type: "ready"; generation: number }
+  | { type: "failed"; generation: number; message: string }
+  | { type: "done"; id: number; value: ContextAnswer | LayerOutcome<unknown> | string | null }
+  | { type: "crashed"; id: number; message: string };
+
+/** Why a task has no answer. */
+export type TaskFailure = "deadline" | "lua-deadline" | "crashed" | "closed";
+
+/** A task's result. */
+export type TaskResult<T> = { ok: true; value: T } | { ok: false; reason: TaskFailure; message: string };
+
+/** Events for logs and metrics. */
+export type PoolEvent =
+  | { type: "restart"; reason: TaskFailure | "exit"; message: string }
+  | { type: "ready"; generation: number }
+  | { type: "failed"; generation: number; message: string };
+
+/** Options of a pool. */
+export interface PoolOptions {
+  /** Number of workers (at least 1). */
+  size: number;
+  /** The framework source each worker builds. */
+  source: FrameworkSource;
+  /** How long past a Lua call's deadline the call may run before its worker is terminated (default 100 ms). */
+  luaGraceMs?: number;
+  /** Heap limit of each worker, MiB (default 512): a worker that exceeds it is replaced. */
+  maxHeapMb?: number;
+  onEvent?: (e: PoolEvent) => void;
+}
+
+interface Task {
+  id: number;
+  message: WorkerRequest;
+  deadlineAt: number;
+  timer: NodeJS.Timeout;
+  resolve: (r: TaskResult<unknown>) => void;
+  slot?: Slot;
+}
+
+interface Slot {
+  worker: Worker;
+  board: Float64Array;
+  ready: boolean;
+  task?: Task;
+}
+
+const WORKER_URL = new URL("./worker.js", import.meta.url);
+
+/** The pool. Create with `new EvaluationPool(options)`; `close()` terminates the workers. */
+export class EvaluationPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private source: FrameworkSource;
+  private generation = 1;
+  private nextId = 1;
+  private closed = false;
+  private readonly watchdog: NodeJS.Timeout;
+  private readonly grace: number;
+  private readonly heapMb: number;
+  private readonly onEvent: (e: PoolEvent) => void;
+
+  constructor(options: PoolOptions) {
+    this.source = options.source;
+    this.grace = options.luaGraceMs ?? 100;
+    this.heapMb = options.maxHeapMb ?? 512;
+    this.onEvent = options.onEvent ?? (() => undefined);
+    for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn());
+    this.watchdog = setInterval(() => this.watch(), 25);
+    this.watchdog.unref();
+  }
+
+  /** Workers ready to answer. */
+  get readyWorkers(): number {
+    return this.slots.filter((s) => s.ready).length;
+  }
+
+  /** Number of workers. */
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** Tasks waiting for a worker. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Resolves once every worker has built the current source (or `timeoutMs` passed). */
+  async whenReady(timeoutMs = 30_000): Promise<boolean> {
+    const until = Date.now() + timeoutMs;
+    while (this.readyWorkers < this.slots.length) {
+      if (Date.now() > until || this.closed) return false;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return true;
+  }
+
+  /** Builds a new source in every worker; each swaps it in between two tasks. */
+  setSource(source: FrameworkSource): void {
+    this.source = source;
+    this.generation++;
+    for (const s of this.slots) s.worker.postMessage({ type: "source", source, generation: this.generation } satisfies WorkerRequest);
+  }
+
+  /** Answers a ResourceInterpreterContext body. */
+  answerContext(body: string, deadlineAt: number): Promise<TaskResult<ContextAnswer>> {
+    return this.submit({ type: "context", id: this.nextId++, body }, deadlineAt) as Promise<TaskResult<ContextAnswer>>;
+  }
+
+  /** Runs one operation (the CLI's path). */
+  runOperation(input: OperationInput, deadlineAt: number): Promise<TaskResult<LayerOutcome<unknown>>> {
+    return this.submit({ type: "operation", id: this.nextId++, input }, deadlineAt) as Promise<TaskResult<LayerOutcome<unknown>>>;
+  }
+
+  /** Runs one customization rule on a sample: its error message, or null. */
+  runRule(input: RuleInput, deadlineAt: number): Promise<TaskResult<string | null>> {
+    return this.submit({ type: "rule", id: this.nextId++, ...input }, deadlineAt) as Promise<TaskResult<string | null>>;
+  }
+
+  /** Terminates every worker; waiting tasks fail with "closed". */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.watchdog);
+    for (const t of this.queue.splice(0)) this.settle(t, { ok: false, reason: "closed", message: "the server is shutting down" });
+    await Promise.all(
+      this.slots.map((s) => {
+        if (s.task) this.settle(s.task, { ok: false, reason: "closed", message: "the server is shutting down" });
+        return s.worker.terminate();
+      }),
+    );
+  }
+
+  private submit(message: WorkerRequest & { id: number }, deadlineAt: number): Promise<TaskResult<unknown>> {
+    if (this.closed) return Promise.resolve({ ok: false, reason: "closed", message: "the server is shutting down" });
+    return new Promise((resolve) => {
+      const task: Task = {
+        id: message.id,
+        message,
+        deadlineAt,
+        resolve,
+        timer: setTimeout(() => this.expire(task), Math.max(0, deadlineAt - Date.now())),
+      };
+      this.queue.push(task);
+      this.dispatch();
+    });
+  }
+
+  private spawn(): Slot {
+    const board = new Float64Array(new SharedArrayBuffer(8));
+    const worker = new Worker(WORKER_URL, {
+      workerData: { board: board.buffer, source: this.source, generation: this.generation },
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+      stdout: false,
+      stderr: false,
+    });
+    const slot: Slot = { worker, board, ready: false };
+    worker.on("message", (m: WorkerReply) => this.onMessage(slot, m));
+    worker.on("error", (e: Error) => this.replace(slot, "crashed", `evaluation worker failed: ${e.message}`));
+    worker.on("exit", () => {
+      if (!this.closed && this.slots.includes(slot)) this.replace(slot, "crashed", "evaluation worker exited");
+    });
+    worker.unref();
+    return slot;
+  }
+
+  private onMessage(slot: Slot, m: WorkerReply): void {
+    if (!this.slots.includes(slot)) return;
+    switch (m.type) {
+      case "ready":
+        if (m.generation === this.generation) slot.ready = true;
+        this.onEvent({ type: "ready", generation: m.generation });
+        break;
+      case "failed":
+        // The source was checked before it was sent: keep answering with the previous framework.
+        if (m.generation === this.generation) slot.ready = true;
+        this.onEvent({ type: "failed", generation: m.generation, message: m.message });
+        break;
+      case "done":
+      case "crashed": {
+        const task = slot.task;
+        if (!task || task.id !== m.id) return;
+        slot.task = undefined;
+        this.settle(task, m.type === "done" ? { ok: true, value: m.value } : { ok: false, reason: "crashed", message: m.message });
+        break;
+      }
+    }
+    this.dispatch();
+  }
+
+  private settle(task: Task, r: TaskResult<unknown>): void {
+    clearTimeout(task.timer);
+    task.resolve(r);
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((s) => s.ready && !s.task);
+      if (!slot) return;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      task.slot = slot;
+      slot.worker.postMessage(task.message);
+    }
+  }
+
+  private expire(task: Task): void {
+    const i = this.queue.indexOf(task);
+    if (i >= 0) {
+      this.queue.splice(i, 1);
+      task.resolve({ ok: false, reason: "deadline", message: "request deadline exceeded while waiting for an evaluation worker" });
+      return;
+    }
+    const slot = task.slot;
+    if (slot && slot.task === task) {
+      this.replace(slot, "deadline", "request deadline exceeded: the evaluation was stopped");
+    }
+  }
+
+  private watch(): void {
+    const now = Date.now();
+    for (const slot of this.slots) {
+      const deadline = slot.board[0]!;
+      if (slot.task && deadline > 0 && now > deadline + this.grace) {
+        this.replace(slot, "lua-deadline", "context deadline exceeded: the Lua script was stopped at its deadline inside a library function");
+      }
+    }
+  }
+
+  /** Terminates a slot's worker, fails its task with `reason`, and starts a fresh worker in its place. */
+  private replace(slot: Slot, reason: TaskFailure, message: string): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    const task = slot.task;
+    slot.task = undefined;
+    if (task) this.settle(task, { ok: false, reason, message });
+    void slot.worker.terminate();
+    if (this.closed) return;
+    this.slots[i] = this.spawn();
+    this.onEvent({ type: "restart", reason, message });
+    this.dispatch();
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * `karta serve`: Karmada's resource interpreter webhook. An HTTPS server answers
+ * ResourceInterpreterContext requests at --path with a pool of evaluation workers; a plain HTTP
+ * server on --metrics-bind-address serves /healthz, /readyz and /metrics. Configuration files and
+ * certificates are watched and reloaded; SIGTERM (or `close()`) drains requests in flight.
+ */
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { OPERATIONS } from "../interpreter/types.js";
+import { contextResponse, failureResponse } from "./context.js";
+import { readConfig, type ConfigPaths, type FrameworkSource } from "./config.js";
+import { createLogger, flushLogs, type Logger } from "./log.js";
+import { ServerMetrics } from "./metrics.js";
+import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
+import { readKeyPair, reloadCertificates } from "./tls.js";
+import { PathWatcher } from "./watch.js";
+
+/** The server's settings (the flags of `karta serve`). */
+export interface ServeOptions extends ConfigPaths {
+  securePort: number;
+  bindAddress: string;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  /** Where ResourceInterpreterContexts are posted. */
+  path: string;
+  /** host:port of the metrics and probes server (":8080"; port 0 picks one). */
+  metricsBindAddress: string;
+  maxRequestBytes: number;
+  requestTimeoutMs: number;
+  workers: number;
+  shutdownGracePeriodMs: number;
+  /** Debounce of configuration and certificate watches, ms (default 200). */
+  watchDebounceMs?: number;
+  logger?: Logger;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** The HTTPS port (the bound one when --secure-port was 0). */
+  port: number;
+  metricsPort: number;
+  metrics: ServerMetrics;
+  pool: EvaluationPool;
+  /** Stops accepting, finishes requests in flight within the grace period, then releases everything. */
+  close(): Promise<void>;
+  /** Re-reads the configuration now (also done on file changes). */
+  reload(): Promise<boolean>;
+}
+
+/** Thrown by startServer for a configuration or certificate that cannot be served (the caller exits 1). */
+export class ServeError extends Error {
+  constructor(
+    message: string,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Splits "host:port" (":8080", "0.0.0.0:8080", "[::1]:8080"). */
+export function splitHostPort(address: string): { host: string; port: number } | undefined {
+  const m = /^(?:\[([^\]]*)\]|([^:]*)):(\d+)$/.exec(address);
+  if (!m) return undefined;
+  const port = Number(m[3]);
+  if (port > 65535) return undefined;
+  return { host: m[1] ?? m[2] ?? "", port };
+}
+
+/** A Go duration as Kubernetes clients send it in ?timeout= ("10s", "500ms", "1m30s"), in ms. */
+export function parseDuration(text: string): number | undefined {
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
+  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0;
+  let matched = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    total += Number(m[1]) * unit[m[2]!]!;
+    matched = re.lastIndex;
+  }
+  return matched === text.length && text.length > 0 ? total : undefined;
+}
+
+interface ReloadState {
+  generation: number;
+  fingerprint: string;
+  lastErrors: string[];
+  lastAttempt?: Date;
+}
+
+/** Starts the servers. Rejects with ServeError when the configuration or the certificate is unusable. */
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const log = o.logger ?? createLogger();
+  const metrics = new ServerMetrics();
+  const first = await readConfig(o);
+  if (!first.ok) throw new ServeError("the configuration has errors", first.errors);
+  for (const w of first.warnings) log.warn({ warning: w }, "bundled file problem");
+  const pair = readKeyPair(o.tlsCertFile, o.tlsPrivateKeyFile);
+  if (!pair.ok) throw new ServeError(pair.error);
+  const metricsAddress = splitHostPort(o.metricsBindAddress);
+  if (!metricsAddress) throw new ServeError(`--metrics-bind-address ${JSON.stringify(o.metricsBindAddress)}: expected host:port`);
+
+  const state: ReloadState = { generation: 1, fingerprint: first.fingerprint, lastErrors: [] };
+  metrics.configGeneration.set(1);
+  metrics.configErrors.set(0);
+  const pool = new EvaluationPool({
+    size: o.workers,
+    source: first.source,
+    onEvent: (e) => {
+      if (e.type === "restart") {
+        metrics.workerRestarts.inc({ reason: e.reason });
+        log.warn({ reason: e.reason }, `evaluation worker replaced: ${e.message}`);
+      } else if (e.type === "failed") {
+        log.error({ generation: e.generation }, `evaluation worker could not build the configuration: ${e.message}`);
+      }
+    },
+  });
+  let draining = false;
+
+  const reload = async (): Promise<boolean> => {
+    const read = await readConfig(o);
+    state.lastAttempt = new Date();
+    if (read.fingerprint === state.fingerprint && read.ok) {
+      state.lastErrors = [];
+      metrics.configErrors.set(0);
+      return true;
+    }
+    if (!read.ok) {
+      if (read.fingerprint === state.fingerprint && state.lastErrors.length > 0) return false;
+      state.fingerprint = read.fingerprint;
+      state.lastErrors = read.errors;
+      metrics.reloads.inc({ result: "failure" });
+      metrics.configErrors.set(read.errors.length);
+      for (const error of read.errors) log.error({ generation: state.generation }, `configuration not reloaded, keeping the last good one: ${error}`);
+      return false;
+    }
+    state.fingerprint = read.fingerprint;
+    state.lastErrors = [];
+    state.generation++;
+    pool.setSource(read.source);
+    metrics.reloads.inc({ result: "success" });
+    metrics.configErrors.set(0);
+    metrics.configGeneration.set(state.generation);
+    log.info({ generation: state.generation, definitions: read.source.definitions.length, customizations: read.source.customizations.length }, "configuration reloaded");
+    return true;
+  };
+  const configPaths = [...o.definitions, ...o.customizations];
+  const configWatcher = configPaths.length > 0 ? new PathWatcher(configPaths, async () => void (await reload()), { debounceMs: o.watchDebounceMs ?? 200 }) : undefined;
+
+  const inFlight = new Set<http.ServerResponse>();
+  const server = https.createServer({ cert: pair.pair.cert, key: pair.pair.key, requestTimeout: o.requestTimeoutMs + 5000 }, (req, res) => handle(req, res));
+  const certWatcher = reloadCertificates(server, o.tlsCertFile, o.tlsPrivateKeyFile, pair.pair, (r) => {
+    metrics.certReloads.inc({ result: r.ok ? "success" : "failure" });
+    if (r.ok) log.info("serving certificate reloaded");
+    else log.error(`serving certificate not reloaded, keeping the current one: ${r.error}`);
+  });
+
+  const send = (res: http.ServerResponse, status: number, body: string, close = false): void => {
+    const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) };
+    if (close || draining) headers.Connection = "close";
+    res.writeHead(status, headers);
+    res.end(body);
+  };
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const started = performance.now();
+    // In flight from its headers to its response: a request still sending its body is drained too.
+    inFlight.add(res);
+    metrics.inFlight.inc();
+    res.on("close", () => {
+      inFlight.delete(res);
+      metrics.inFlight.dec();
+    });
+    const url = new URL(req.url ?? "/", "https://localhost");
+    if (url.pathname !== o.path) {
+      send(res, 404, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `no handler for ${url.pathname}; post ResourceInterpreterContexts to ${o.path}`, reason: "NotFound", code: 404 }));
+      return;
+    }
+    if (req.method !== "POST") {
+      res.setHeader("Allow", "POST");
+      send(res, 405, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `method ${req.method} not allowed; use POST`, reason: "MethodNotAllowed", code: 405 }));
+      return;
+    }
+    const refuse = (status: number, outcome: string, message: string, close = false): void => {
+      metrics.requests.inc({ operation: "", kind: "", outcome });
+      log.info({ outcome, status }, message);
+      send(res, status, contextResponse(failureResponse("", status, message)), close);
+    };
+    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/json") {
+      refuse(400, "bad_request", `contentType=${req.headers["content-type"] ?? ""}, expected application/json`);
+      req.resume();
+      return;
+    }
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    const tooLarge = `request body exceeds --max-request-bytes (${o.maxRequestBytes} bytes)`;
+    if (declared > o.maxRequestBytes) {
+      refuse(413, "too_large", tooLarge, true);
+      req.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stopped = false;
+    req.on("data", (c: Buffer) => {
+      if (stopped) return;
+      size += c.length;
+      if (size > o.maxRequestBytes) {
+        stopped = true;
+        chunks.length = 0;
+        refuse(413, "too_large", tooLarge, true);
+        res.on("finish", () => req.destroy());
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("error", () => undefined);
+    req.on("end", () => {
+      if (stopped) return;
+      const body = Buffer.concat(chunks).toString("utf8");
+      const asked = url.searchParams.get("timeout");
+      const askedMs = asked ? parseDuration(asked) : undefined;
+      const timeout = Math.min(o.requestTimeoutMs, askedMs ?? Infinity);
+      void pool.answerContext(body, Date.now() + timeout).then((r) => finish(res, body, r, started));
+    });
+  }
+
+  function finish(res: http.ServerResponse, body: string, r: TaskResult<ContextAnswer>, started: number): void {
+    const seconds = (performance.now() - started) / 1000;
+    if (r.ok) {
+      const m = r.value.meta;
+      // Kinds no layer knows are one label value: request contents must not grow the metric without bound.
+      metrics.requests.inc({ operation: m.operation, kind: m.layer === "framework" ? "unknown" : m.kind, outcome: m.outcome });
+      if (m.operation) metrics.duration.observe({ operation: m.operation }, seconds);
+      if (m.limit) metrics.limitHit(m.limit);
+      log.info({ uid: m.uid, kind: m.kind, operation: m.operation, layer: m.layer, outcome: m.outcome, status: m.http, durationMs: Math.round(seconds * 1e4) / 10 }, "interpreted");
+      send(res, m.http, r.value.body);
+      return;
+    }
+    // No answer from a worker (deadline, runaway script, crash): read the uid here for the reply.
+    let uid = "";
+    let operation = "";
+    let kind = "";
+    try {
+      const parsed = JSON.parse(body) as { request?: { uid?: unknown; operation?: unknown; object?: { apiVersion?: unknown; kind?: unknown } } };
+      if (typeof parsed.request?.uid === "string") uid = parsed.request.uid;
+      if (typeof parsed.request?.operation === "string" && (OPERATIONS as readonly string[]).includes(parsed.request.operation)) operation = parsed.request.operation;
+      const obj = parsed.request?.object;
+      if (obj && typeof obj.apiVersion === "string" && typeof obj.kind === "string") kind = `${obj.apiVersion}/${obj.kind}`;
+    } catch {
+      // Unreadable: answered without a uid.
+    }
+    const outcome = r.reason === "crashed" ? "error" : "timeout";
+    metrics.requests.inc({ operation, kind: "unknown", outcome });
+    if (operation) metrics.duration.observe({ operation }, seconds);
+    if (r.reason === "lua-deadline") metrics.limitHit("lua-deadline");
+    log.warn({ uid, kind, operation, outcome, reason: r.reason, durationMs: Math.round(seconds * 1e4) / 10 }, r.message);
+    const code = r.reason === "crashed" ? 500 : r.reason === "closed" ? 503 : 504;
+    send(res, 200, contextResponse(failureResponse(uid, code, `${kind ? kind.replace(/\/([^/]*)$/, ", Kind=$1") + " " : ""}${operation ? `${operation}: ` : ""}${r.message}`)));
+  }
+
+  const probes = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const text = (status: number, body: string, type = "text/plain; charset=utf-8"): void => {
+      res.writeHead(status, { "Content-Type": type });
+      res.end(body);
+    };
+    if (url.pathname === "/healthz" || url.pathname === "/livez") return text(200, "ok");
+    if (url.pathname === "/readyz") {
+      const ready = pool.readyWorkers;
+      const checks: [boolean, string][] = [
+        [!draining, draining ? "shutdown failed: the server is shutting down" : "shutdown ok"],
+        [ready > 0, `workers ${ready > 0 ? "ok" : "failed"}: ${ready}/${pool.size} ready, ${pool.queued} queued`],
+        [true, `config ok: generation ${state.generation}${state.lastErrors.length > 0 ? `; the last change was refused (${state.lastErrors.length} error(s)), the last good configuration is served` : ""}`],
+      ];
+      const ok = checks.every(([pass]) => pass);
+      if (!url.searchParams.has("verbose")) return text(ok ? 200 : 503, ok ? "ok" : "not ready");
+      const lines = checks.map(([pass, line]) => `[${pass ? "+" : "-"}]${line}`);
+      for (const e of state.lastErrors) lines.push(`    ${e}`);
+      lines.push(ok ? "readyz check passed" : "readyz check failed");
+      return text(ok ? 200 : 503, lines.join("\n") + "\n");
+    }
+    if (url.pathname === "/metrics") {
+      void metrics.registry.metrics().then(
+        (body) => text(200, body, metrics.registry.contentType),
+        (e: Error) => text(500, e.message),
+      );
+      return;
+    }
+    text(404, "not found");
+  });
+
+  const listen = (s: http.Server, port: number, host: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      s.once("error", reject);
+      s.listen(port, host === "" ? undefined : host, () => {
+        s.off("error", reject);
+        resolve((s.address() as AddressInfo).port);
+      });
+    });
+  let port: number;
+  let metricsPort: number;
+  try {
+    port = await listen(server, o.securePort, o.bindAddress);
+    metricsPort = await listen(probes, metricsAddress.port, metricsAddress.host);
+  } catch (e) {
+    server.close();
+    probes.close();
+    configWatcher?.close();
+    certWatcher.close();
+    await pool.close();
+    throw new ServeError(`cannot listen: ${(e as Error).message}`);
+  }
+  log.info({ port, metricsPort, path: o.path, workers: pool.size }, "serving");
+  // Buffered log lines go out at least every second (and at once for this one).
+  log.flush();
+  const flusher = setInterval(() => log.flush(), 1000);
+  flusher.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      draining = true;
+      configWatcher?.close();
+      certWatcher.close();
+      log.info({ inFlight: inFlight.size }, "shutting down: no new connections, finishing requests in flight");
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const until = Date.now() + o.shutdownGracePeriodMs;
+      while (inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      if (inFlight.size > 0) log.warn({ inFlight: inFlight.size }, "grace period over: closing the remaining connections");
+      server.closeAllConnections();
+      await closed;
+      await pool.close();
+      await new Promise<void>((resolve) => probes.close(() => resolve()));
+      probes.closeAllConnections();
+      log.info("stopped");
+      clearInterval(flusher);
+      await flushLogs(log);
+    })();
+    return closing;
+  };
+  return { port, metricsPort, metrics, pool, close, reload };
+}
+
+export type { FrameworkSource };

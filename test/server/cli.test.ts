@@ -1,0 +1,197 @@
+/**
+ * The commands around the server: `karta serve` as a process (SIGTERM with a request in flight,
+ * --cert-dir, flag errors), `karta webhook-config`, and `karta interpret` stopping a Lua script stuck
+ * inside a library function at its deadline.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import https from "node:https";
+import path from "node:path";
+import { parse } from "yaml";
+import { runServe } from "../../src/cli/serve.js";
+import { runWebhookConfig } from "../../src/cli/webhook-config.js";
+import { runInterpret } from "../../src/cli/interpret.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { contextBody, eventually, repoRoot, tempDir } from "./helpers.js";
+
+const KARTA = path.join(repoRoot, "bin", "karta.js");
+
+const RUNAWAY = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: runaway
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Runaway
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          local s = "a"
+          for i = 1, 12 do s = s .. s end
+          return string.find(s, ".-.-.-.-.-.-.-.-b") ~= nil
+        end
+`;
+
+describe("karta serve (process)", () => {
+  test("SIGTERM: stops accepting, finishes the request in flight, exits 0", async () => {
+    const dir = tempDir();
+    const child = spawn(process.execPath, [KARTA, "serve", "--cert-dir", dir, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--workers", "1", "--shutdown-grace-period", "20s"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      await eventually(() => /"msg":"serving"/.test(out), 60_000, "the server to start");
+      const ports = JSON.parse(out.split("\n").find((l) => l.includes('"msg":"serving"'))!) as { port: number; metricsPort: number };
+      assert.match(err, new RegExp(`CA bundle: ${path.join(dir, "ca.crt").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}`));
+      await eventually(async () => (await fetch(`http://127.0.0.1:${ports.metricsPort}/readyz`)).status === 200, 60_000, "readiness");
+      const ca = readFileSync(path.join(dir, "ca.crt"), "utf8");
+      const body = contextBody("in-flight", "InterpretReplica", { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w" }, spec: { replicas: 2, template: { spec: { containers: [] } } } });
+      // Send half the body, signal, then the rest: the request is in flight while the server drains.
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = https.request(`https://localhost:${ports.port}/interpret`, { method: "POST", ca, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) }, agent: false }, (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on("error", reject);
+        req.write(body.slice(0, 40));
+        setTimeout(() => {
+          child.kill("SIGTERM");
+          setTimeout(() => req.end(body.slice(40)), 300);
+        }, 200);
+      });
+      const r = await answer;
+      assert.equal(r.status, 200);
+      assert.equal((JSON.parse(r.body) as { response: { uid: string; replicas: number } }).response.uid, "in-flight");
+      assert.equal((JSON.parse(r.body) as { response: { replicas: number } }).response.replicas, 2);
+      assert.equal(await exited, 0);
+      assert.match(out, /shutting down/);
+      assert.match(out, /"msg":"stopped"/);
+      // Object contents never reach the info log.
+      assert.doesNotMatch(out, /"replicas":2|"spec"/);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a configuration with errors is refused at start (exit 1, file:line:col)", async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "bad.yaml"), "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: x}\nspec: {target: {apiVersion: v1, kind: Foo}, customizations: {retention: {luaScript: 'function Retain(a, b) return a'}}}\n");
+    const io = memoryIO();
+    const code = await runServe(["--cert-dir", dir, "--customizations", path.join(dir, "bad.yaml"), "--secure-port", "0", "--metrics-bind-address", "127.0.0.1:0"], io);
+    assert.equal(code, 1);
+    assert.match(io.err, /the configuration has errors\n {2}.*bad\.yaml:4:\d+: error: spec\.customizations\.retention\.luaScript: line 1 of the script: /);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("flag errors exit 2", async () => {
+    for (const args of [["--secure-port", "x", "--cert-dir", "/tmp/x"], [], ["--cert-dir", "/tmp/x", "--feature-gates", "Nope=true"], ["--cert-dir", "/tmp/x", "--max-request-bytes", "lots"], ["--bogus"]]) {
+      const io = memoryIO();
+      assert.equal(await runServe(args, io), 2, args.join(" "));
+      assert.match(io.err, /^karta serve: .*\nRun 'karta serve --help' for usage\.\n$/);
+    }
+    const help = memoryIO();
+    assert.equal(await runServe(["--help"], help), 0);
+    assert.match(help.out, /Example:\n {2}karta serve --cert-dir/);
+  });
+});
+
+describe("karta webhook-config", () => {
+  test("rules for each kind some layer answers, native kinds only with --include-native", async () => {
+    const io = memoryIO();
+    assert.equal(await runWebhookConfig(["--service-name", "karta", "--service-namespace", "karta-system"], io), 0, io.err);
+    const config = parse(io.out) as { kind: string; webhooks: { clientConfig: { service: unknown }; rules: { kinds: string[]; apiGroups: string[]; operations: string[] }[]; timeoutSeconds: number; interpreterContextVersions: string[] }[] };
+    assert.equal(config.kind, "ResourceInterpreterWebhookConfiguration");
+    const hook = config.webhooks[0]!;
+    assert.deepEqual(hook.clientConfig.service, { name: "karta", namespace: "karta-system", port: 443, path: "/interpret" });
+    assert.deepEqual(hook.interpreterContextVersions, ["v1alpha1"]);
+    assert.equal(hook.timeoutSeconds, 10);
+    const kinds = hook.rules.map((r) => r.kinds[0]);
+    assert.ok(kinds.includes("CloneSet") && kinds.includes("PyTorchJob"), kinds.join(","));
+    assert.ok(!kinds.includes("Deployment"));
+    const cloneset = hook.rules.find((r) => r.kinds[0] === "CloneSet")!;
+    assert.deepEqual(cloneset.apiGroups, ["apps.kruise.io"]);
+    assert.ok(cloneset.operations.includes("InterpretReplica"));
+    assert.ok(!hook.rules.some((r) => r.operations.includes("InterpretComponent")), "InterpretComponent only with the gate");
+
+    const all = memoryIO();
+    assert.equal(await runWebhookConfig(["--include-native", "--feature-gates", "MultiplePodTemplatesScheduling=true", "--url", "https://127.0.0.1:8443/interpret", "-o", "json"], all), 0, all.err);
+    const full = JSON.parse(all.out) as typeof config & { webhooks: { clientConfig: { url: string } }[] };
+    assert.equal(full.webhooks[0]!.clientConfig.url, "https://127.0.0.1:8443/interpret");
+    const deployment = full.webhooks[0]!.rules.find((r) => r.kinds[0] === "Deployment");
+    assert.ok(deployment && deployment.operations.includes("Retain"));
+    assert.ok(full.webhooks[0]!.rules.some((r) => r.operations.includes("InterpretComponent")));
+  });
+
+  test("a customization adds its kind; --ca-file sets caBundle; bad input is refused", async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "ric.yaml"), RUNAWAY);
+    writeFileSync(path.join(dir, "ca.crt"), "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+    const io = memoryIO();
+    assert.equal(await runWebhookConfig(["--customizations", dir, "--ca-file", path.join(dir, "ca.crt")], io), 0, io.err);
+    const hook = (parse(io.out) as { webhooks: { clientConfig: { caBundle: string }; rules: { kinds: string[]; operations: string[] }[] }[] }).webhooks[0]!;
+    assert.deepEqual(hook.rules.find((r) => r.kinds[0] === "Runaway")?.operations, ["InterpretHealth"]);
+    assert.match(Buffer.from(hook.clientConfig.caBundle, "base64").toString(), /BEGIN CERTIFICATE/);
+    const bad = memoryIO();
+    assert.equal(await runWebhookConfig(["--url", "http://insecure/"], bad), 2);
+    assert.match(bad.err, /https/);
+    const missing = memoryIO();
+    assert.equal(await runWebhookConfig(["--customizations", path.join(dir, "nope")], missing), 2);
+    assert.match(missing.err, /nope: error: cannot read/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("karta interpret: Lua deadline inside library functions", () => {
+  test("a script stuck in string.find is stopped at its deadline: exit 1 with a clear error", async () => {
+    const io = memoryIO("", {
+      "/ric.yaml": RUNAWAY,
+      "/obj.yaml": "apiVersion: example.io/v1\nkind: Runaway\nmetadata: {name: r}\n",
+    });
+    const started = Date.now();
+    const code = await runInterpret(["-f", "/ric.yaml", "--operation", "InterpretHealth", "--observed-file", "/obj.yaml"], io);
+    const ms = Date.now() - started;
+    assert.equal(code, 1);
+    assert.match(io.err, /^Execute InterpretHealth error: context deadline exceeded: the Lua script was stopped at its deadline inside a library function \(layer: declarative\)\n$/);
+    assert.ok(ms < 30_000, `took ${ms} ms`);
+  });
+
+  test("--check --desired-file runs each script with the same bound", async () => {
+    const io = memoryIO("", {
+      "/ric.yaml": RUNAWAY,
+      "/obj.yaml": "apiVersion: example.io/v1\nkind: Runaway\nmetadata: {name: r}\n",
+    });
+    const code = await runInterpret(["-f", "/ric.yaml", "--check", "--desired-file", "/obj.yaml"], io);
+    assert.equal(code, 1);
+    assert.match(io.out, /InterpretHealth: +ERROR: context deadline exceeded: the Lua script was stopped at its deadline inside a library function\n/);
+    assert.match(io.out, /Retain: +UNSET\n/);
+  });
+});
+
+describe("deploy/webhook", () => {
+  test("the Karmada webhook configuration is what karta webhook-config prints", async () => {
+    const io = memoryIO();
+    assert.equal(await runWebhookConfig(["--service-name", "karta-webhook", "--service-namespace", "karta-system", "--name", "karta"], io), 0, io.err);
+    const committed = parse(readFileSync(path.join(repoRoot, "deploy/webhook/karmada/webhook-configuration.yaml"), "utf8")) as unknown;
+    assert.deepEqual(committed, parse(io.out), "regenerate deploy/webhook/karmada/webhook-configuration.yaml with the command in its first line");
+  });
+
+  test("the Deployment's arguments are flags karta serve accepts", async () => {
+    const docs = readFileSync(path.join(repoRoot, "deploy/webhook/deployment.yaml"), "utf8");
+    const deployment = parse(docs) as { spec: { template: { spec: { containers: { args: string[] }[] } } } };
+    const args = deployment.spec.template.spec.containers[0]!.args;
+    assert.equal(args[0], "serve");
+    // Parsed but not started: a missing certificate file stops it before it listens.
+    const io = memoryIO();
+    const code = await runServe([...args.slice(1).filter((a) => !a.startsWith("--customizations") && !a.startsWith("--definitions")), "--tls-cert-file=/nonexistent/tls.crt"], io);
+    assert.equal(code, 1, io.err);
+    assert.match(io.err, /nonexistent\/tls\.crt: cannot read/);
+  });
+});

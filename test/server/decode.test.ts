@@ -1,0 +1,39 @@
+/** The webhook request decoder: returns a request or an error value for any input, never throws. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { decodeContext } from "../../src/server/context.js";
+
+test("decodeContext returns a value or an error for any text", () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", request: v }))), (text) => {
+      const d = decodeContext(text);
+      assert.equal(typeof d.ok, "boolean");
+      if (!d.ok) assert.equal(typeof d.message, "string");
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test("a request with every field is decoded; each missing field is named", () => {
+  const object = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w" } };
+  const good = { apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", request: { uid: "u", operation: "Retain", object, observedObject: object, replicas: 3, aggregatedStatus: [{ clusterName: "m1" }] } };
+  const d = decodeContext(JSON.stringify(good));
+  assert.ok(d.ok);
+  assert.equal(d.request.replicas, 3);
+  const without = (field: string): string => {
+    const r = { ...good.request } as Record<string, unknown>;
+    delete r[field];
+    const out = decodeContext(JSON.stringify({ ...good, request: r }));
+    assert.ok(!out.ok);
+    return out.message;
+  };
+  assert.match(without("uid"), /request\.uid: Required value/);
+  assert.match(without("operation"), /request\.operation: Required value/);
+  assert.match(without("object"), /request\.object: Required value/);
+  assert.match(without("observedObject"), /request\.observedObject: Required value for Retain/);
+  const badItem = decodeContext(JSON.stringify({ ...good, request: { ...good.request, aggregatedStatus: [{}] } }));
+  assert.ok(!badItem.ok && badItem.uid === "u" && /aggregatedStatus\[0\]\.clusterName/.test(badItem.message));
+  const badReplicas = decodeContext(JSON.stringify({ ...good, request: { ...good.request, replicas: 1.5 } }));
+  assert.ok(!badReplicas.ok && /int32/.test(badReplicas.message));
+});

@@ -1,0 +1,300 @@
+/**
+ * `karta serve` behaviours over real HTTPS on loopback: the body limit, malformed bodies, hot reload
+ * (good change, bad change, removal, ConfigMap-style symlink swap), certificate rotation, and a
+ * runaway Lua script in one request while other requests are answered on time.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
+import https from "node:https";
+import path from "node:path";
+import type { RunningServer } from "../../src/server/server.js";
+import { contextBody, eventually, metricsText, request, startTestServer, tempDir, writeCerts } from "./helpers.js";
+
+const DEPLOYMENT = {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web", namespace: "default" },
+  spec: { replicas: 3, template: { spec: { containers: [{ name: "c", image: "nginx" }] } } },
+};
+
+function ric(kind: string, healthy: string, name = kind.toLowerCase()): string {
+  return `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: ${name}
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: ${kind}
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          return ${healthy}
+        end
+`;
+}
+
+const RUNAWAY = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: runaway
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Runaway
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          local s = "a"
+          for i = 1, 12 do s = s .. s end
+          -- 4 KB of "a" and a pattern that backtracks for ages: all the time is spent inside string.find
+          return string.find(s, ".-.-.-.-.-.-.-.-b") ~= nil
+        end
+`;
+
+const obj = (kind: string, name = "x"): Record<string, unknown> => ({ apiVersion: "example.io/v1", kind, metadata: { name, namespace: "default" } });
+
+type Response = { response: { uid: string; successful: boolean; healthy?: boolean; status?: { code: number; message: string } } };
+
+describe("karta serve: requests", () => {
+  let server: RunningServer;
+  let url: string;
+  let ca: string;
+  let dir: string;
+  before(async () => {
+    dir = tempDir();
+    writeFileSync(path.join(dir, "runaway.yaml"), RUNAWAY);
+    writeFileSync(path.join(dir, "spinner.yaml"), ric("Spinner", "true").replace("return true", "while true do end"));
+    const s = await startTestServer({ customizations: [path.join(dir, "runaway.yaml"), path.join(dir, "spinner.yaml")], maxRequestBytes: 64 * 1024 });
+    server = s.server;
+    url = s.url;
+    ca = s.caPem;
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("response.uid equals the request's; an unchanged object gets no patch", async () => {
+    const r = await request(url, ca, contextBody("uid-1", "ReviseReplica", DEPLOYMENT, { replicas: 3 }));
+    assert.equal(r.status, 200);
+    const body = r.json() as Response & { response: { patch?: string } };
+    assert.equal(body.response.uid, "uid-1");
+    assert.equal(body.response.successful, true);
+    assert.equal(body.response.patch, undefined);
+    const changed = (await request(url, ca, contextBody("uid-2", "ReviseReplica", DEPLOYMENT, { replicas: 5 }))).json() as { response: { patch: string; patchType: string } };
+    assert.equal(changed.response.patchType, "JSONPatch");
+    assert.deepEqual(JSON.parse(Buffer.from(changed.response.patch, "base64").toString()), [{ op: "replace", path: "/spec/replicas", value: 5 }]);
+  });
+
+  test("a kind no layer answers: successful false, status.code 404, the kind, operation and layer named", async () => {
+    const r = (await request(url, ca, contextBody("uid-3", "InterpretReplica", obj("Unknown")))).json() as Response;
+    assert.equal(r.response.uid, "uid-3");
+    assert.equal(r.response.successful, false);
+    assert.equal(r.response.status?.code, 404);
+    assert.match(r.response.status!.message, /^example\.io\/v1, Kind=Unknown InterpretReplica: framework layer: /);
+  });
+
+  test("a script in an endless loop is stopped by the VM's own limits: a failure naming the field, and a limit metric", async () => {
+    const r = (await request(url, ca, contextBody("spin", "InterpretHealth", obj("Spinner")))).json() as Response;
+    assert.equal(r.response.successful, false);
+    assert.ok([500, 504].includes(r.response.status!.code), JSON.stringify(r));
+    assert.match(r.response.status!.message, /^example\.io\/v1, Kind=Spinner InterpretHealth: declarative layer: spec\.customizations\.healthInterpretation: (context deadline exceeded|lua script exceeded its instruction budget)/);
+    assert.match(await metricsText(server), /karta_evaluation_limit_hits_total\{engine="lua",limit="(deadline|instructions)"\} 1/);
+  });
+
+  test("the deadline Karmada sends (?timeout=) shortens the request's", async () => {
+    const started = Date.now();
+    const r = (await request(`${url}?timeout=300ms`, ca, contextBody("short", "InterpretHealth", obj("Runaway")))).json() as Response;
+    const ms = Date.now() - started;
+    assert.equal(r.response.uid, "short");
+    assert.equal(r.response.status?.code, 504);
+    assert.match(r.response.status!.message, /request deadline exceeded/);
+    assert.ok(ms < 900, `answered after ${ms} ms`);
+    await eventually(() => server.pool.readyWorkers === 2, 30_000, "the replaced worker");
+  });
+
+  test("a body over --max-request-bytes gets 413, declared or streamed", async () => {
+    const big = contextBody("big", "InterpretReplica", { ...DEPLOYMENT, metadata: { name: "web", annotations: { pad: "x".repeat(70 * 1024) } } });
+    const declared = await request(url, ca, big);
+    assert.equal(declared.status, 413);
+    assert.equal((declared.json() as Response).response.successful, false);
+    assert.equal((declared.json() as Response).response.status?.code, 413);
+    const streamed = await new Promise<number>((resolve, reject) => {
+      const req = https.request(url, { method: "POST", ca, headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" }, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      for (let i = 0; i < 80; i++) req.write("x".repeat(1024));
+      req.end();
+    });
+    assert.equal(streamed, 413);
+    assert.match(await metricsText(server), /karta_webhook_requests_total\{operation="",kind="",outcome="too_large"\} 2/);
+  });
+
+  test("malformed bodies get 400 with successful false, and the uid when it can be read", async () => {
+    const notJson = await request(url, ca, "{not json");
+    assert.equal(notJson.status, 400);
+    assert.deepEqual((notJson.json() as Response).response.successful, false);
+    const wrongKind = await request(url, ca, JSON.stringify({ apiVersion: "v1", kind: "Pod", request: { uid: "u-9" } }));
+    assert.equal(wrongKind.status, 400);
+    assert.equal((wrongKind.json() as Response).response.uid, "u-9");
+    const noObject = await request(url, ca, JSON.stringify({ apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", request: { uid: "u-10", operation: "InterpretHealth" } }));
+    assert.equal(noObject.status, 400);
+    assert.equal((noObject.json() as Response).response.uid, "u-10");
+    assert.match((noObject.json() as Response).response.status!.message, /request\.object/);
+    const badOp = await request(url, ca, contextBody("u-11", "Explode", DEPLOYMENT));
+    assert.equal(badOp.status, 400);
+    assert.match((badOp.json() as Response).response.status!.message, /request\.operation/);
+    const text = await request(url, ca, contextBody("u-12", "InterpretReplica", DEPLOYMENT), { "Content-Type": "text/plain" });
+    assert.equal(text.status, 400);
+    assert.equal((await request(url.replace("/interpret", "/other"), ca, "{}")).status, 404);
+    assert.equal((await request(url, ca, undefined, {}, "GET")).status, 405);
+  });
+
+  test("a runaway Lua script holds one worker until its deadline; other requests are answered on time", async () => {
+    const started = Date.now();
+    const runaway = request(url, ca, contextBody("runaway", "InterpretHealth", obj("Runaway"))).then((r) => ({ r, ms: Date.now() - started }));
+    await new Promise((r) => setTimeout(r, 100));
+    const others: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = Date.now();
+      const r = await request(url, ca, contextBody(`ok-${i}`, "InterpretReplica", DEPLOYMENT));
+      assert.equal((r.json() as Response).response.successful, true);
+      others.push(Date.now() - t);
+    }
+    const { r, ms } = await runaway;
+    const body = r.json() as Response;
+    assert.equal(body.response.uid, "runaway");
+    assert.equal(body.response.successful, false);
+    assert.equal(body.response.status?.code, 504);
+    assert.match(body.response.status!.message, /Kind=Runaway InterpretHealth: context deadline exceeded/);
+    // Lua's deadline is 1 s; the watchdog stops the worker shortly after it.
+    assert.ok(ms >= 900 && ms < 5000, `runaway answered after ${ms} ms`);
+    // The ten others did not wait for it (they share the second worker).
+    const total = others.reduce((a, b) => a + b, 0);
+    assert.ok(total < ms + 2000, `others took ${others.join(", ")} ms`);
+    await eventually(() => server.pool.readyWorkers === 2, 30_000, "the replaced worker");
+    const m = await metricsText(server);
+    assert.match(m, /karta_worker_restarts_total\{reason="lua-deadline"\} 1/);
+    assert.match(m, /karta_webhook_requests_total\{operation="InterpretHealth",kind="unknown",outcome="timeout"\} [1-9]/);
+    assert.match(m, /karta_evaluation_limit_hits_total\{engine="lua",limit="deadline"\} [1-9]/);
+  });
+});
+
+describe("karta serve: hot reload", () => {
+  let server: RunningServer;
+  let url: string;
+  let ca: string;
+  let dir: string;
+  let mount: string;
+  const health = async (kind: string): Promise<Response["response"]> => ((await request(url, ca, contextBody(`h-${kind}`, "InterpretHealth", obj(kind)))).json() as Response).response;
+  const readyz = async (): Promise<string> => (await fetch(`http://127.0.0.1:${server.metricsPort}/readyz?verbose`)).text();
+  before(async () => {
+    dir = tempDir();
+    mkdirSync(path.join(dir, "custom"));
+    writeFileSync(path.join(dir, "custom", "alpha.yaml"), ric("Alpha", "true"));
+    // A ConfigMap volume as the kubelet writes it: files reached through the ..data symlink.
+    mount = path.join(dir, "mount");
+    mkdirSync(path.join(mount, "..2026_01"), { recursive: true });
+    writeFileSync(path.join(mount, "..2026_01", "gamma.yaml"), ric("Gamma", "true"));
+    symlinkSync("..2026_01", path.join(mount, "..data"));
+    symlinkSync(path.join("..data", "gamma.yaml"), path.join(mount, "gamma.yaml"));
+    const s = await startTestServer({ customizations: [path.join(dir, "custom"), mount] });
+    server = s.server;
+    url = s.url;
+    ca = s.caPem;
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a good change is swapped in", async () => {
+    assert.equal((await health("Alpha")).healthy, true);
+    assert.equal((await health("Beta")).successful, false);
+    writeFileSync(path.join(dir, "custom", "beta.yaml"), ric("Beta", "false"));
+    await eventually(async () => (await health("Beta")).successful, 20_000, "Beta to be answered");
+    assert.equal((await health("Beta")).healthy, false);
+    assert.match(await metricsText(server), /karta_config_reloads_total\{result="success"\} [1-9]/);
+  });
+
+  test("a bad change keeps the last good configuration and reports the error at file:line:col", async () => {
+    const bad = path.join(dir, "custom", "broken.yaml");
+    writeFileSync(bad, "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: broken\n");
+    await eventually(async () => /karta_config_errors [1-9]/.test(await metricsText(server)), 20_000, "the error metric");
+    const text = await readyz();
+    assert.match(text, /the last change was refused/);
+    assert.ok(text.includes(`${bad}:`), text);
+    assert.match(text, new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:\\d+:\\d+: error: `));
+    assert.match(await metricsText(server), /karta_config_reloads_total\{result="failure"\} [1-9]/);
+    assert.equal((await health("Alpha")).healthy, true, "the last good configuration still answers");
+    assert.equal((await fetch(`http://127.0.0.1:${server.metricsPort}/readyz`)).status, 200);
+    rmSync(bad);
+    await eventually(async () => /karta_config_errors 0/.test(await metricsText(server)), 20_000, "the error to clear");
+  });
+
+  test("a Lua syntax error is refused too", async () => {
+    const bad = path.join(dir, "custom", "syntax.yaml");
+    writeFileSync(bad, ric("Delta", "true end end"));
+    await eventually(async () => (await readyz()).includes("syntax.yaml"), 20_000, "the Lua error on /readyz");
+    assert.match(await readyz(), /syntax\.yaml:\d+:\d+: error: spec\.customizations\.healthInterpretation\.luaScript: /);
+    assert.equal((await health("Delta")).successful, false);
+    rmSync(bad);
+    await eventually(async () => !(await readyz()).includes("refused"), 20_000, "the error to clear");
+  });
+
+  test("removing a file removes its kinds", async () => {
+    rmSync(path.join(dir, "custom", "beta.yaml"));
+    await eventually(async () => !(await health("Beta")).successful, 20_000, "Beta to be gone");
+    assert.equal((await health("Alpha")).healthy, true);
+  });
+
+  test("a ConfigMap update (..data symlink swap) is picked up", async () => {
+    assert.equal((await health("Gamma")).healthy, true);
+    mkdirSync(path.join(mount, "..2026_02"));
+    writeFileSync(path.join(mount, "..2026_02", "gamma.yaml"), ric("Gamma", "false"));
+    symlinkSync("..2026_02", path.join(mount, "..data_tmp"));
+    renameSync(path.join(mount, "..data_tmp"), path.join(mount, "..data"));
+    rmSync(path.join(mount, "..2026_01"), { recursive: true });
+    await eventually(async () => (await health("Gamma")).healthy === false, 20_000, "Gamma's new script");
+  });
+});
+
+describe("karta serve: certificate rotation", () => {
+  test("new connections get the rotated certificate without a restart", async () => {
+    const dir = tempDir();
+    const { server, caPem: oldCa, url } = await startTestServer({ certDir: dir });
+    try {
+      assert.equal((await request(url, oldCa, contextBody("c1", "InterpretReplica", DEPLOYMENT))).status, 200);
+      const staging = tempDir();
+      const fresh = writeCerts(staging);
+      // Replace the pair the way a Secret volume does: key and certificate together.
+      copyFileSync(fresh.keyFile, path.join(dir, "tls.key.new"));
+      copyFileSync(fresh.certFile, path.join(dir, "tls.crt.new"));
+      renameSync(path.join(dir, "tls.key.new"), path.join(dir, "tls.key"));
+      renameSync(path.join(dir, "tls.crt.new"), path.join(dir, "tls.crt"));
+      await eventually(
+        async () => {
+          try {
+            return (await request(url, fresh.caPem, contextBody("c2", "InterpretReplica", DEPLOYMENT))).status === 200;
+          } catch {
+            return false;
+          }
+        },
+        20_000,
+        "the new certificate",
+      );
+      await assert.rejects(request(url, oldCa, contextBody("c3", "InterpretReplica", DEPLOYMENT)), /certificate/);
+      assert.match(await metricsText(server), /karta_certificate_reloads_total\{result="success"\} [1-9]/);
+      rmSync(staging, { recursive: true, force: true });
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
