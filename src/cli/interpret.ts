@@ -140,7 +140,10 @@ function documentsOf(text: string): ReturnType<typeof parseYamlDocuments> {
       return { documents: values.map(({ value, line }) => ({ value: value as JsonValue, line })), errors: [] };
     } catch (err) {
       if (!(err instanceof JsonStreamError)) throw err;
-      if (err.line > 1) return { documents: [], errors: [{ line: err.line, message: err.message }] };
+      // JSON documents between YAML's `---` are YAML: the JSON error stands only where YAML fails too.
+      const yaml = parseYamlDocuments(text);
+      if (err.line > 1 && yaml.errors.length > 0) return { documents: [], errors: [{ line: err.line, message: err.message }] };
+      return yaml;
     }
   }
   return parseYamlDocuments(text);

@@ -53,8 +53,15 @@ function jsonStreamValues(text: string, name: string): unknown[] | undefined {
     return parseJsonStream(text).map((v) => v.value);
   } catch (err) {
     if (!(err instanceof JsonStreamError)) throw err;
-    // A stream whose first value parsed is JSON with an error, not YAML: say where.
-    if (err.line > 1) throw new InputError(`${name}:${err.line}: ${err.message}`);
+    // A stream whose first value parsed is JSON with an error (unless it is YAML, e.g. JSON documents
+    // between `---` lines): say where.
+    if (err.line > 1) {
+      try {
+        return yamlValues(text);
+      } catch {
+        throw new InputError(`${name}:${err.line}: ${err.message}`);
+      }
+    }
     return undefined;
   }
 }

@@ -170,7 +170,7 @@ describe("karta interpret: Lua deadline inside library functions", () => {
     });
     const code = await runInterpret(["-f", "/ric.yaml", "--check", "--desired-file", "/obj.yaml"], io);
     assert.equal(code, 1);
-    assert.match(io.out, /InterpretHealth: +ERROR: context deadline exceeded: the Lua script was stopped at its deadline inside a library function\n/);
+    assert.match(io.out, /InterpretHealth: +ERROR: context deadline exceeded: the Lua script was stopped at its deadline inside a library function *\n/);
     assert.match(io.out, /Retain: +UNSET\n/);
   });
 });
