@@ -630,6 +630,36 @@ gen("repeat", 1, {
     }
   },
 });
+/**
+ * `fromstream(f)` as jq 1.7.1 defines it (a foreach over f's events with state {x, e}), but building
+ * each value in place: the value under construction is seen by nobody until it is emitted, and a new
+ * one starts after that, so rebuilding a value of n leaves is linear instead of copying it per event.
+ */
+gen("fromstream", 1, {
+  gen: (input, [f], emit) => {
+    let x: JqValue = null;
+    let done = false;
+    let owned = new Set<object>();
+    return f!.code.gen(input, f!.env, (event) => {
+      step();
+      if (done) {
+        x = null;
+        done = false;
+        owned = new Set();
+      }
+      const p = index(event, 0);
+      if (lengthOf(event) === 2) {
+        done = lengthOf(p) === 0;
+        // `["x"] + $i[0]`: null adds nothing; anything else but an array fails as jq's `+` does.
+        const path = p === null ? [] : Array.isArray(p) ? p : (add(["x"], p) as JqValue[]);
+        x = setpath(x, path, index(event, 1), owned);
+      } else {
+        done = lengthOf(p) === 1;
+      }
+      return done ? emit(x) : undefined;
+    });
+  },
+});
 gen("inputs", 0, {
   gen: (_input, _args, emit) => {
     for (;;) {

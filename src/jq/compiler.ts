@@ -979,18 +979,23 @@ function compileAssign(node: Extract<Node, { type: "Assign" }>, scope: Scope | n
       let owned = shared ?? new Set<object>();
       let acc = input;
       const deletions: PathComponent[][] = [];
+      // One stop token and one consumer for all paths: the update's first output, then stop.
+      const token = {};
+      let got = false;
+      let first: JqValue = null;
+      const take = (v: JqValue): Stop => {
+        got = true;
+        first = v;
+        return token;
+      };
       for (const p of paths(input, env)) {
         step();
-        let first: { v: JqValue } | undefined;
-        const token = {};
         const old = getpath(acc, p);
         // The update may keep what it is given: from now on, nothing already copied is changed in place.
         if (typeof old === "object" && old !== null && owned.has(old)) owned = renew(owned, shared);
-        rhs(old, env, (v) => {
-          first = { v };
-          return token;
-        });
-        if (first) acc = setpath(acc, p, first.v, owned);
+        got = false;
+        rhs(old, env, take);
+        if (got) acc = setpath(acc, p, first, owned);
         else deletions.push(p);
       }
       return emit(deletions.length ? delpaths(acc, deletions) : acc);

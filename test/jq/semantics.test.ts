@@ -289,3 +289,17 @@ describe("one-output expressions take the plain-call path with jq's semantics", 
     assert.deepEqual(outputs('(.a.b // "x"), (if .c then .c * 2 else 0 end), (.a and .c)', { a: 3, c: 2 }), ['"x"', "4", "true"]);
   });
 });
+
+describe("class 3: fromstream rebuilds in place, as jq 1.7.1 defines it", () => {
+  test("round trip of 20,000 leaves", () => {
+    const o = Object.fromEntries(Array.from({ length: 20_000 }, (_x, i) => [`k${i}`, { v: [i] }]));
+    assert.deepEqual(outputs("fromstream(tostream) == .", o, { limits: { maxSteps: 1e8 } }), ["true"]);
+  });
+  test("events of several values, truncated streams, and jq 1.7.1's errors", () => {
+    assert.equal(one("[fromstream([[],3], [[\"a\"],1], [[\"a\"]], [[0],[]], [[0]])]"), '[3,{"a":1},[[]]]');
+    assert.equal(one("[fromstream(1|truncate_stream([[0],1],[[1,0],2],[[1,0]],[[1]]))]"), "[[2]]");
+    assert.equal(one("[.[] | tostream] | [fromstream(.[])]", { a: [1, { b: 2 }], c: "d" }), '[[1,{"b":2}],"d"]');
+    assert.match(failure('fromstream(["x", 1])'), /cannot be added/);
+    assert.equal(one("[fromstream([[0],1],[[0]]) as $v | $v | .[0] = 9, $v]"), "[[9],[1]]");
+  });
+});
