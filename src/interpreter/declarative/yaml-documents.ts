@@ -32,6 +32,10 @@ export function parseYamlDocuments(text: string): { documents: YamlDocument[]; e
   // Before any parser: a deeply nested document can exhaust the parser's stack or memory.
   const deep = findDeepNesting(text);
   if (deep !== undefined) return { documents: [], errors: [{ line: deep.line, message: deep.message }] };
+  // JSON (what kubectl -o json and most tools write) is one document: JSON.parse holds it at about its
+  // own size, where the YAML parser's syntax tree takes some 30 times the text.
+  const json = parseJsonDocument(text);
+  if (json !== undefined) return json;
   const first = parse(text);
   if (first.errors.length === 0) return first;
   const retried = parse(indentQuotedContinuations(text));
@@ -51,6 +55,22 @@ export function parseYamlObjects(text: string): { objects: YamlDocument[]; error
     for (const item of isList ? (value.items as JsonValue[]) : [value]) objects.push({ value: item, line });
   }
   return { objects, errors };
+}
+
+/** A text that is one JSON object or array, as a document; undefined when it is not (YAML reads it then). */
+function parseJsonDocument(text: string): { documents: YamlDocument[]; errors: YamlError[] } | undefined {
+  let at = 0;
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  if (text[at] !== "{" && text[at] !== "[") return undefined;
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined; // YAML flow style, or several documents: the YAML reader says what is wrong
+  }
+  let line = 1;
+  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  return { documents: [{ value, line }], errors: [] };
 }
 
 function parse(text: string): { documents: YamlDocument[]; errors: YamlError[] } {

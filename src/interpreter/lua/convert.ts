@@ -82,6 +82,14 @@ export class LuaEncodeError extends Error {
   }
 }
 
+/** A value that cannot be given to a script (nested past the limit). */
+export class LuaArgumentError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "LuaArgumentError";
+  }
+}
+
 const ERR_NESTED = "cannot encode recursively nested tables to JSON";
 /** A value nested deeper than {@link MAX_NESTING_DEPTH}, in either direction. */
 const NESTED_TOO_DEEP = `the value is ${nestingMessage()}`;
@@ -164,7 +172,7 @@ export class LuaConverter {
     } else if (typeof value === "boolean") {
       m._lua_pushboolean(L, value ? 1 : 0);
     } else if (Array.isArray(value)) {
-      if (depth >= MAX_NESTING_DEPTH || !m._lua_checkstack(L, 4)) throw new LuaEncodeError(NESTED_TOO_DEEP);
+      if (depth >= MAX_NESTING_DEPTH || !m._lua_checkstack(L, 4)) throw new LuaArgumentError(NESTED_TOO_DEEP);
       m._lua_createtable(L, value.length, 0);
       let j = 0;
       for (const item of value) {
@@ -177,7 +185,7 @@ export class LuaConverter {
         m._lua_setmetatable(L, -2);
       }
     } else {
-      if (depth >= MAX_NESTING_DEPTH || !m._lua_checkstack(L, 4)) throw new LuaEncodeError(NESTED_TOO_DEEP);
+      if (depth >= MAX_NESTING_DEPTH || !m._lua_checkstack(L, 4)) throw new LuaArgumentError(NESTED_TOO_DEEP);
       const keys = Object.keys(value);
       m._lua_createtable(L, 0, keys.length);
       for (const key of keys) {

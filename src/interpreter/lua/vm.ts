@@ -9,7 +9,7 @@
  */
 import { LuaWasm } from "wasmoon";
 import type { JsonValue } from "../types.js";
-import { LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
+import { LuaArgumentError, LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
 import { PRELUDE, PRELUDE_CHUNK } from "./prelude.js";
 import { rewriteTableConstructors } from "./rewrite.js";
 
@@ -517,7 +517,13 @@ export class LuaVM {
     const ft = m._lua_type(L, -1);
     if (ft === LUA_TNIL) return { ok: false, error: `not found function ${fnName}` };
     if (ft !== LUA_TFUNCTION) return { ok: false, error: `${fnName} is not a function: ${luaTypeName(ft)}` };
-    for (const arg of args) conv.pushJson(arg, mt);
+    try {
+      for (const arg of args) conv.pushJson(arg, mt);
+    } catch (e) {
+      // An argument Lua cannot hold (nested past the limit): the call fails in our words.
+      if (e instanceof LuaArgumentError) return { ok: false, error: `cannot pass the arguments of ${fnName} to Lua: ${e.message}` };
+      throw e;
+    }
     const base = m._lua_gettop(L) - args.length; // the function's index
     if (m._lua_pcallk(L, args.length, nResults, handler, 0, 0) !== LUA_OK) return this.failure();
     const results: LuaResult[] = [];

@@ -177,6 +177,9 @@ export interface ToJsonOptions {
   maxLength?: number;
 }
 
+/** The size of the flat pieces {@link toJson} builds its text from. */
+const CHUNK = 1 << 14;
+
 /** The longest text of a value an error message shows. */
 export const MAX_MESSAGE_VALUE_LENGTH = 100_000;
 
@@ -280,14 +283,23 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
   const maxLength = opts?.maxLength ?? Infinity;
 
   let out = "";
+  const done: string[] = [];
+  let doneLength = 0;
   const stack: Frame[] = [];
   let v: unknown = value;
   let depth = 0;
   // Emit `v` (at `depth`), then keep taking the next entry of the innermost open container.
   for (;;) {
     if (charge) step();
-    if (out.length > stopAfter) return out;
-    if (out.length > maxLength) throw stringLimitError(maxLength);
+    if (out.length > CHUNK) {
+      // `+=` builds a tree of small strings (tens of bytes per piece): flat chunks keep memory near the text's size.
+      void out.charCodeAt(0);
+      done.push(out);
+      doneLength += out.length;
+      out = "";
+    }
+    if (doneLength + out.length > stopAfter) return done.join("") + out;
+    if (doneLength + out.length > maxLength) throw stringLimitError(maxLength);
     if (depth > maxDepth) {
       out += "<skipped: too deep>";
     } else if (v === null || v === undefined) {
@@ -357,7 +369,7 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
       }
       stack.pop();
     }
-    if (!next) return out;
+    if (!next) return done.length === 0 ? out : done.join("") + out;
   }
 }
 
