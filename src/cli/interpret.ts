@@ -308,6 +308,24 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
   return !failed;
 }
 
+/**
+ * The framework `karta interpret` runs with no customization file and no webhook: the Kartas (the
+ * given ones, then the bundled ones, which leave Kubernetes' own kinds to the built-in
+ * interpreters), the bundled thirdparty customizations and the built-in interpreters. Problems with
+ * bundled files are warnings (the rest still works); `close` releases the Lua VMs.
+ */
+export async function createBundledFramework(kartas: Definition[] = []): Promise<{ framework: InterpreterFramework; layers: FrameworkLayers; warnings: string[]; close: () => void }> {
+  const layers: FrameworkLayers = { native: createNativeInterpreter() };
+  const warnings: string[] = [];
+  const karta = createKartaInterpreter({ definitions: kartas, builtin: layers.native });
+  warnings.push(...karta.issues);
+  layers.karta = karta.interpreter;
+  const thirdparty = await createThirdpartyInterpreter();
+  if (thirdparty.issues.length === 0) layers.thirdparty = thirdparty.interpreter;
+  else warnings.push(...thirdparty.issues.map((i) => `bundled customizations: ${issueText(i)}`));
+  return { framework: createInterpreterFramework(layers), layers, warnings, close: () => thirdparty.interpreter.close() };
+}
+
 /** Runs `karta interpret`. */
 export async function runInterpret(args: string[], io: CliIO): Promise<number> {
   let o: InterpretOptions;

@@ -10,7 +10,7 @@ import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../..
 import { parseCustomizations } from "../../src/interpreter/declarative/customization.js";
 import { createInterpreterFramework, UNDECIDED, type KartaLayerContract } from "../../src/interpreter/framework.js";
 import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
-import { createThirdpartyInterpreter } from "../../src/interpreter/thirdparty/index.js";
+import { createThirdpartyInterpreter, type ThirdpartyInterpreter } from "../../src/interpreter/thirdparty/index.js";
 import { fail, ok, type Interpreter, type KubeObject, type Operation, type Outcome, type ResourceKind } from "../../src/interpreter/types.js";
 
 const deployment: KubeObject = {
@@ -141,7 +141,7 @@ const DEPLOYMENT: ResourceKind = { apiVersion: "apps/v1", kind: "Deployment" };
 const CLONESET: ResourceKind = { apiVersion: "apps.kruise.io/v1alpha1", kind: "CloneSet" };
 
 let declarative: DeclarativeInterpreter;
-let thirdparty: DeclarativeInterpreter;
+let thirdparty: ThirdpartyInterpreter;
 const native = createNativeInterpreter();
 
 before(async () => {

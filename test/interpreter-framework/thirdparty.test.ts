@@ -8,10 +8,9 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-documents.js";
-import type { DeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
 import { createInterpreterFramework } from "../../src/interpreter/framework.js";
 import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
-import { bundledCustomizationsDir, createThirdpartyInterpreter, loadBundledCustomizations } from "../../src/interpreter/thirdparty/index.js";
+import { bundledCustomizationsDir, createThirdpartyInterpreter, loadBundledCustomizations, type ThirdpartyInterpreter } from "../../src/interpreter/thirdparty/index.js";
 import { parseOperation, type JsonValue, type KubeObject, type Outcome } from "../../src/interpreter/types.js";
 import { repoRoot } from "../fixtures/objects.js";
 import { conformanceRoot } from "../support/conformance.js";
@@ -28,7 +27,7 @@ interface Case {
   output?: Record<string, JsonValue>;
 }
 
-let ipt: DeclarativeInterpreter;
+let ipt: ThirdpartyInterpreter;
 
 before(async () => {
   const created = await createThirdpartyInterpreter();
