@@ -320,6 +320,8 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
       retention: obj("KarmadaRetention", "Retain: fields member-cluster controllers own, kept from the member's object."),
       dependencies: obj("KarmadaDependencies", "InterpretDependency: objects to propagate with the workload."),
       replicas: obj("KarmadaReplicas", "InterpretReplica/ReviseReplica for a workload with several pod specifications."),
+      omitComponentsWithoutTemplate: { type: { type: "boolean" }, doc: "InterpretComponent: leave out a role the object lists without a pod template (default: reported, without requirements)." },
+      componentNames: { type: { type: "map", values: { type: "string" } }, doc: "InterpretComponent: the Karmada component name of a single-instance Karta component (e.g. launcher: Launcher)." },
     },
   },
   KarmadaHealth: {
@@ -338,6 +340,7 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
     doc: "The template's status from the members' statuses: sums and the generation rule first, then the expression.",
     fields: {
       sum: arr({ type: "string" }, "Counters of the reported status summed over members (dotted for nested).", { listType: "set" }),
+      sumQuantities: arr({ type: "string" }, "Resource quantities of the reported status (\"500m\", \"2Gi\") summed over members, as a quantity string.", { listType: "set" }),
       observedGeneration: { type: { type: "boolean" }, doc: "status.observedGeneration = metadata.generation once every member reports (memberGeneration) it has seen the current template." },
       expression: jq("aggregation", "jq on {object, items}: the template and the members' AggregatedStatusItems; the new .status (null removes it)."),
     },

@@ -43,10 +43,12 @@ export interface KartaSpec {
 export interface KarmadaInterpretation {
   health?: { expression: string };
   statusReflection?: { fields?: string[]; memberGeneration?: boolean; expression?: string };
-  statusAggregation?: { sum?: string[]; observedGeneration?: boolean; expression?: string };
+  statusAggregation?: { sum?: string[]; sumQuantities?: string[]; observedGeneration?: boolean; expression?: string };
   retention?: { paths?: string[] };
   dependencies?: { expression?: string };
   replicas?: { component: string; replicasExpression?: string };
+  componentNames?: Record<string, string>;
+  omitComponentsWithoutTemplate?: boolean;
 }
 
 export interface StructureDefinition {

@@ -41,13 +41,19 @@ function errors(r: Interpretation): string[] {
 
 describe("bundled definitions validate", () => {
   const crds = crdIndex();
-  test("the ten kinds are bundled, one file each", () => {
+  test("the bundled kinds, one file each", () => {
     assert.deepEqual(files, [
       "apps/v1/Deployment.yaml",
       "apps/v1/StatefulSet.yaml",
+      "apps.kruise.io/v1alpha1/BroadcastJob.yaml",
+      "apps.kruise.io/v1alpha1/CloneSet.yaml",
+      "apps.kruise.io/v1alpha1/DaemonSet.yaml",
+      "apps.kruise.io/v1beta1/StatefulSet.yaml",
       "batch/v1/Job.yaml",
       "jobset.x-k8s.io/v1alpha2/JobSet.yaml",
+      "kubeflow.org/v1/Notebook.yaml",
       "kubeflow.org/v1/PyTorchJob.yaml",
+      "kubeflow.org/v1/TFJob.yaml",
       "kubeflow.org/v2beta1/MPIJob.yaml",
       "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml",
       "ray.io/v1/RayCluster.yaml",

@@ -9,6 +9,7 @@
 import type { KarmadaInterpretation, PathSegment } from "../../definition/index.js";
 import { CompiledExpression } from "../../interpret/expression.js";
 import { locations, type JsonLocation } from "../../interpret/patch.js";
+import { resourceAdd } from "../../resources/index.js";
 import { fail, ok, type AggregatedStatusItem, type DependentObjectReference, type JsonValue, type KubeObject, type Operation, type Outcome } from "../types.js";
 
 /** The layer name in error values. */
@@ -164,6 +165,8 @@ export class KarmadaExtension {
     const spec = this.ext.statusReflection ?? {};
     const out: Record<string, unknown> = {};
     const status = object.status;
+    // A member that reports no status has nothing to report (not even its generation).
+    if (!isObject(status)) return ok({});
     for (const f of spec.fields ?? []) {
       const v = getDotted(status, f);
       if (v !== undefined && v !== null) setDotted(out, f, clone(v));
@@ -198,6 +201,12 @@ export class KarmadaExtension {
       for (const item of items) total += count(getDotted(item.status, f));
       setDotted(status, f, total);
     }
+    for (const f of spec.sumQuantities ?? []) {
+      const values = items.map((item) => getDotted(item.status, f)).filter((v): v is string => typeof v === "string" && v !== "");
+      const total = resourceAdd("0", ...values);
+      if (!total.ok) return fail("AggregateStatus", `Karta ${this.source}: spec.karmada.statusAggregation.sumQuantities: ${f}: ${total.error}`, "spec.karmada.statusAggregation.sumQuantities", LAYER);
+      setDotted(status, f, total.value);
+    }
     if (spec.observedGeneration) {
       const meta = isObject(result.metadata) ? result.metadata : {};
       const generation = typeof meta.generation === "number" ? meta.generation : 0;
@@ -213,7 +222,8 @@ export class KarmadaExtension {
       result.status = status as JsonValue;
       return ok(result);
     }
-    const r = e.first({ object: { ...result, status }, items });
+    const declared = (spec.sum ?? []).length > 0 || (spec.sumQuantities ?? []).length > 0 || spec.observedGeneration === true;
+    const r = e.first({ object: declared ? { ...result, status } : result, items });
     if (!r.ok) return this.error("AggregateStatus", e, r.error);
     if (r.value === null || r.value === undefined) delete result.status;
     else if (!isObject(r.value)) return this.error("AggregateStatus", e, `expected an object (the new status) or null, got ${JSON.stringify(r.value)}`);

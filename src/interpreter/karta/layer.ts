@@ -106,6 +106,8 @@ export class KartaLayer implements KartaLayerContract {
   supports(kind: ResourceKind, op: Operation): boolean {
     const e = this.byKind.get(key(kind));
     if (!e || !e.workload.supports(op)) return false;
+    // What the Karta's `spec.karmada` extension declares is written for Karmada: it is not deferred.
+    if (e.workload.karmada.supports(op)) return true;
     return !(e.deferTo && supportsSafely(e.deferTo, kind, op));
   }
 

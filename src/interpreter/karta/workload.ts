@@ -96,6 +96,21 @@ function deriveDefinition(compiled: CompiledDefinition): CompiledDefinition {
   };
 }
 
+/**
+ * The assignable part of a replicas expression: the expression itself when it is a path, or `P` of
+ * `P // default` (the default is what the workload's API assumes when the field is absent).
+ */
+function assignablePart(e: CompiledExpression | undefined): CompiledExpression | undefined {
+  const ast = e?.program?.ast;
+  if (!e || !ast) return undefined;
+  if (!nonAssignablePart(ast)) return e;
+  if (ast.type === "Alternative" && !nonAssignablePart(ast.left)) {
+    const left = new CompiledExpression(e.text.slice(ast.left.span.start, ast.left.span.end), e.segments);
+    return left.compileError === undefined ? left : undefined;
+  }
+  return undefined;
+}
+
 /** The status definition reduced to the statuses health depends on (the others need not be evaluated). */
 function healthStatus(status: CompiledStatus | undefined): CompiledStatus | undefined {
   if (!status) return undefined;
@@ -144,6 +159,8 @@ export class KartaWorkload {
   readonly karmada: KarmadaExtension;
   /** The pod-spec component answering InterpretReplica/ReviseReplica, if any. */
   private readonly replicaComponent: CompiledComponent | undefined;
+  /** The path ReviseReplica writes: the replicasPath, or its left side when it is `path // default`. */
+  private readonly revisePath: CompiledExpression | undefined;
 
   constructor(input: Karta | Definition, options: KartaWorkloadOptions = {}) {
     const definition = "karta" in input && isObject((input as Definition).karta) ? (input as Definition) : undefined;
@@ -164,6 +181,7 @@ export class KartaWorkload {
     if (named !== undefined && this.replicaComponent === undefined) {
       this.diagnostics = [...this.diagnostics, { severity: "error", path: "spec.karmada.replicas.component", message: `component '${named}' is not a pod-spec component without instances`, code: "karmada-replicas" }];
     }
+    this.revisePath = assignablePart(this.replicaComponent?.replicas);
     this.reviseUnsupported = this.whyNotRevisable();
   }
 
@@ -177,8 +195,7 @@ export class KartaWorkload {
     const c = this.replicaComponent;
     if (!c) return "the definition has several pod specifications or none";
     if (!c.replicas?.program) return `component ${c.name} has no replicasPath`;
-    const bad = nonAssignablePart(c.replicas.program.ast);
-    if (bad) return `'${c.replicas.text}' is not an assignable path`;
+    if (!this.revisePath) return `'${c.replicas.text}' is not an assignable path`;
     for (let p = c.parent; p !== undefined; p = this.definition.byName.get(p)?.parent) {
       if (this.definition.byName.get(p)?.hasScale) return `component ${c.name}'s replicas are scaled by ${p}`;
     }
@@ -191,7 +208,8 @@ export class KartaWorkload {
       case "InterpretComponent":
         return this.podComponents.length > 0 && !this.singlePodSpec;
       case "InterpretReplica":
-        return this.replicaComponent !== undefined;
+        // A pod specification without a replicasPath (a DaemonSet's) has no replica count to schedule.
+        return this.replicaComponent?.replicas !== undefined;
       case "ReviseReplica":
         return this.reviseUnsupported === undefined;
       case "InterpretHealth":
@@ -264,8 +282,12 @@ export class KartaWorkload {
     const op: Operation = "InterpretComponent";
     const evaluated = this.evaluate(op, object);
     if (!evaluated.ok) return evaluated;
-    const { slots } = evaluated.value;
-    const names = componentNames(slots);
+    // A role listed without a pod template is reported without requirements, unless the Karta says
+    // Karmada leaves such roles out.
+    const omit = this.karta?.spec?.karmada?.omitComponentsWithoutTemplate === true;
+    const slots = evaluated.value.slots.filter((slot) => !omit || present(slot.instanceView.podTemplate));
+    const renamed = this.karta?.spec?.karmada?.componentNames ?? {};
+    const names = componentNames(slots.map((slot) => (slot.instance === undefined && typeof renamed[slot.component] === "string" ? { component: renamed[slot.component]! } : slot)));
     const components: Component[] = [];
     for (const [i, slot] of slots.entries()) {
       const req = this.requirements(op, slot, undefined);
@@ -311,7 +333,7 @@ export class KartaWorkload {
   reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
     const op: Operation = "ReviseReplica";
     if (this.reviseUnsupported !== undefined) return fail(op, `Karta ${this.source}: ${this.reviseUnsupported}`, undefined, KARTA_LAYER);
-    const expr = this.replicaComponent!.replicas!;
+    const expr = this.revisePath!;
     const where = locations(expr, object);
     if (!where.ok) return fail(op, `Karta ${this.source}: ${where.error}`, expr.path, KARTA_LAYER);
     if (where.locations.length === 0) return fail(op, `Karta ${this.source}: '${expr.text}' selects nothing on this object`, expr.path, KARTA_LAYER);
