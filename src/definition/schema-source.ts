@@ -342,6 +342,7 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
       sum: arr({ type: "string" }, "Counters of the reported status summed over members (dotted for nested).", { listType: "set" }),
       sumQuantities: arr({ type: "string" }, "Resource quantities of the reported status (\"500m\", \"2Gi\") summed over members, as a quantity string.", { listType: "set" }),
       observedGeneration: { type: { type: "boolean" }, doc: "status.observedGeneration = metadata.generation once every member reports (memberGeneration) it has seen the current template." },
+      omitSpec: { type: { type: "boolean" }, doc: "The aggregated object leaves out .spec when members report (only its .status is written back; Karmada's Ray interpreters return it so)." },
       expression: jq("aggregation", "jq on {object, items}: the template and the members' AggregatedStatusItems; the new .status (null removes it)."),
     },
   },
@@ -355,6 +356,7 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
     doc: "Objects the workload needs in the member cluster; the pod specifications' ConfigMaps, Secrets, ServiceAccounts and PVCs are always included.",
     fields: {
       expression: jq("karmada", "jq on the workload; objects {apiVersion, kind, name, namespace} (namespace defaults to the workload's)."),
+      podTemplatePaths: arr({ type: "string", jq: "karmada" }, "jq on the workload to pod templates that are not components (a submitter, a driver): their ConfigMaps, Secrets, ServiceAccount and PVCs count too.", { listType: "atomic" }),
     },
   },
   KarmadaReplicas: {

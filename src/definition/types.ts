@@ -43,9 +43,9 @@ export interface KartaSpec {
 export interface KarmadaInterpretation {
   health?: { expression: string };
   statusReflection?: { fields?: string[]; memberGeneration?: boolean; expression?: string };
-  statusAggregation?: { sum?: string[]; sumQuantities?: string[]; observedGeneration?: boolean; expression?: string };
+  statusAggregation?: { sum?: string[]; sumQuantities?: string[]; observedGeneration?: boolean; omitSpec?: boolean; expression?: string };
   retention?: { paths?: string[] };
-  dependencies?: { expression?: string };
+  dependencies?: { expression?: string; podTemplatePaths?: string[] };
   replicas?: { component: string; replicasExpression?: string };
   componentNames?: Record<string, string>;
   omitComponentsWithoutTemplate?: boolean;

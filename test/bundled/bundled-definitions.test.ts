@@ -57,6 +57,8 @@ describe("bundled definitions validate", () => {
       "kubeflow.org/v2beta1/MPIJob.yaml",
       "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml",
       "ray.io/v1/RayCluster.yaml",
+      "ray.io/v1/RayJob.yaml",
+      "ray.io/v1/RayService.yaml",
       "serving.knative.dev/v1/Service.yaml",
       "serving.kserve.io/v1beta1/InferenceService.yaml",
     ]);

@@ -101,6 +101,7 @@ export class KarmadaExtension {
   private readonly aggregation?: CompiledExpression;
   private readonly retained: CompiledExpression[];
   private readonly dependencies?: CompiledExpression;
+  private readonly podTemplates: CompiledExpression[];
   readonly replicasExpression?: CompiledExpression;
   /** Expressions that do not compile, with their field paths. */
   readonly errors: { path: string; message: string }[] = [];
@@ -121,6 +122,7 @@ export class KarmadaExtension {
     this.aggregation = compile(x.statusAggregation?.expression, "statusAggregation", "expression");
     this.dependencies = compile(x.dependencies?.expression, "dependencies", "expression");
     this.replicasExpression = compile(x.replicas?.replicasExpression, "replicas", "replicasExpression");
+    this.podTemplates = (Array.isArray(x.dependencies?.podTemplatePaths) ? x.dependencies.podTemplatePaths : []).flatMap((p, i) => compile(p, "dependencies", "podTemplatePaths", i) ?? []);
     this.retained = (Array.isArray(x.retention?.paths) ? x.retention.paths : []).flatMap((p, i) => compile(p, "retention", "paths", i) ?? []);
   }
 
@@ -217,6 +219,7 @@ export class KarmadaExtension {
       if (seen) status.observedGeneration = generation;
       else if (status.observedGeneration === undefined) status.observedGeneration = 0;
     }
+    if (spec.omitSpec && items.length > 0) delete result.spec;
     const e = this.aggregation;
     if (!e) {
       result.status = status as JsonValue;
@@ -244,6 +247,17 @@ export class KarmadaExtension {
       }
     }
     return ok(result);
+  }
+
+  /** The extra pod templates whose references are dependencies (podTemplatePaths), or an error. */
+  dependencyTemplates(object: KubeObject): Outcome<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = [];
+    for (const e of this.podTemplates) {
+      const r = e.run(object);
+      if (!r.ok) return this.error("InterpretDependency", e, r.error);
+      for (const v of r.values) if (isObject(v)) out.push(v);
+    }
+    return ok(out);
   }
 
   /** The dependencies the expression names (namespace defaults to the workload's). */

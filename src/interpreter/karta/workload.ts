@@ -380,6 +380,9 @@ export class KartaWorkload {
       if (!present(template)) continue;
       for (const ref of podDependencies(template, namespace) ?? []) add(ref as DependentObjectReference);
     }
+    const templates = this.karmada.dependencyTemplates(object);
+    if (!templates.ok) return templates;
+    for (const t of templates.value) for (const ref of podDependencies(t as unknown as PodTemplateSpec, namespace) ?? []) add(ref as DependentObjectReference);
     const extra = this.karmada.extraDependencies(object);
     if (!extra.ok) return extra;
     extra.value.forEach(add);
