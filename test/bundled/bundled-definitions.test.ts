@@ -45,6 +45,7 @@ describe("bundled definitions validate", () => {
     assert.deepEqual(files, [
       "apps/v1/Deployment.yaml",
       "apps/v1/StatefulSet.yaml",
+      "apps.kruise.io/v1alpha1/AdvancedCronJob.yaml",
       "apps.kruise.io/v1alpha1/BroadcastJob.yaml",
       "apps.kruise.io/v1alpha1/CloneSet.yaml",
       "apps.kruise.io/v1alpha1/DaemonSet.yaml",
