@@ -63,6 +63,7 @@ describe("bundled definitions validate", () => {
       "ray.io/v1/RayService.yaml",
       "serving.knative.dev/v1/Service.yaml",
       "serving.kserve.io/v1beta1/InferenceService.yaml",
+      "sparkoperator.k8s.io/v1beta2/SparkApplication.yaml",
     ]);
   });
   for (const file of files) {

@@ -171,7 +171,9 @@ export class KarmadaExtension {
     if (!isObject(status)) return ok({});
     for (const f of spec.fields ?? []) {
       const v = getDotted(status, f);
-      if (v !== undefined && v !== null) setDotted(out, f, clone(v));
+      // An empty map or list reports nothing, as Karmada's interpreters hand back their results.
+      const empty = (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+      if (v !== undefined && v !== null && !empty) setDotted(out, f, clone(v));
     }
     if (spec.memberGeneration) {
       const meta = isObject(object.metadata) ? object.metadata : {};
