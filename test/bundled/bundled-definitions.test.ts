@@ -49,6 +49,7 @@ describe("bundled definitions validate", () => {
       "apps.kruise.io/v1alpha1/BroadcastJob.yaml",
       "apps.kruise.io/v1alpha1/CloneSet.yaml",
       "apps.kruise.io/v1alpha1/DaemonSet.yaml",
+      "apps.kruise.io/v1alpha1/UnitedDeployment.yaml",
       "apps.kruise.io/v1beta1/StatefulSet.yaml",
       "batch/v1/Job.yaml",
       "batch.volcano.sh/v1alpha1/Job.yaml",
