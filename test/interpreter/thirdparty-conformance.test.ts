@@ -235,6 +235,23 @@ function canonical(v: unknown): unknown {
   return v;
 }
 
+/**
+ * What Karta's own layers do not answer yet, by case label prefix (`<group>/<version>/<Kind>/testdata/<file>: <name>`);
+ * docs/definitions.md ("Conformance") says why. A failure outside these fails the test, and so does a change
+ * in how many of these fail (the list and the docs are updated together).
+ */
+const KNOWN_GAPS: { prefix: string; why: string }[] = [
+  { prefix: "flink.apache.org/v1beta1/FlinkDeployment/", why: "no FlinkDeployment interpreter yet (resources are Flink settings, not pod templates)" },
+  { prefix: "ray.io/v1/RayService/testdata/interpretreplica-test.yaml", why: "one replica count with the largest group request: not a Karta component" },
+  { prefix: "ray.io/v1/RayService/testdata/revisereplica-test.yaml", why: "a total spread over worker groups: not a Karta replicasPath" },
+  { prefix: "sparkoperator.k8s.io/v1beta2/SparkApplication/testdata/interpretcomponent-test.yaml", why: "requests from Spark settings (cores, memory overhead), not pod templates" },
+  { prefix: "kubeflow.org/v2beta1/MPIJob/testdata/interpretcomponent-test.yaml: MPIJob with replicas as string numbers", why: "the bundled MPIJob structure (issue 16) does not convert string replicas" },
+  { prefix: "kubeflow.org/v2beta1/MPIJob/testdata/interpretcomponent-test.yaml: MPIJob with nil/empty replicas", why: "the bundled MPIJob structure (issue 16) does not accept empty replicas" },
+];
+
+/** How many cases of KNOWN_GAPS fail today. */
+const KNOWN_GAP_FAILURES = 56;
+
 /** Runs a case and compares every result it lists; returns the differences (none: passed). */
 async function check(ipt: Ops, c: Case): Promise<string[]> {
   let outcome;
@@ -297,9 +314,13 @@ test("Karta's own layers (no script from Karmada) pass Karmada's thirdparty test
   }
   console.log(`karmada thirdparty conformance, Karta's own layers: ${passed} passed, ${failures.length} failed (${Date.now() - started} ms)`);
   for (const k of perKind) console.log(`  ${k}`);
-  for (const f of failures.slice(0, Number(process.env.KARTA_THIRDPARTY_SHOW ?? 40))) console.log(`  FAIL ${f}`);
-  // Work in progress: the kinds not yet covered by Karta's own layers; the count only goes up.
-  if (!only) assert.ok(passed >= 497, `${passed} thirdparty cases pass with Karta's own layers, fewer than before`);
+  for (const f of failures.slice(0, Number(process.env.KARTA_THIRDPARTY_SHOW ?? 0))) console.log(`  FAIL ${f}`);
+  const unexpected = failures.filter((f) => !KNOWN_GAPS.some((g) => f.startsWith(g.prefix)));
+  assert.deepEqual(unexpected, [], "failures outside the known gaps");
+  if (!only) {
+    assert.equal(failures.length, KNOWN_GAP_FAILURES, "known-gap failures changed: update KNOWN_GAPS, KNOWN_GAP_FAILURES and docs/definitions.md");
+    assert.equal(passed + failures.length, 564, "all 564 cases ran");
+  }
 });
 
 test("Karmada thirdparty customizations pass Karmada's own test cases", async (t) => {

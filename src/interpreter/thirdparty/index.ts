@@ -7,7 +7,8 @@
  *   so that they can be read, linted and checked with `karta interpret --check` like any user
  *   customization. The directory is found from this module's location (source or compiled), or given
  *   explicitly.
- * - The reconciled kinds (reconciled.ts): Flux and Kyverno objects, which are not workloads.
+ * - TypeScript interpreters for kinds that are not workloads: the reconciled kinds (reconciled.ts: Flux
+ *   and Kyverno objects) and OpenKruise SidecarSet (sidecarset.ts).
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -19,22 +20,34 @@ import { loadCustomizationFiles } from "../declarative/load.js";
 import type { AggregatedStatusItem, Component, DependentObjectReference, Interpreter, JsonValue, KubeObject, Operation, Outcome, ReplicaResult, ResourceKind } from "../types.js";
 import { kindOf } from "../types.js";
 import { ReconciledInterpreter } from "./reconciled.js";
+import { SidecarSetInterpreter } from "./sidecarset.js";
 
 export { RECONCILED_KINDS, ReconciledInterpreter, type ReconciledKind } from "./reconciled.js";
+export { SidecarSetInterpreter } from "./sidecarset.js";
 
-/** The thirdparty layer: the bundled customizations, then the reconciled kinds. */
+/** A TypeScript interpreter of the thirdparty layer, with the kinds it answers. */
+type OwnInterpreter = Interpreter & { readonly kinds: { kind: ResourceKind; operations: Operation[] }[] };
+
+/** The thirdparty layer: the bundled customizations, then Karta's TypeScript interpreters. */
 export class ThirdpartyInterpreter implements Interpreter {
+  /** The TypeScript interpreters: the reconciled kinds (Flux, Kyverno) and SidecarSet. */
+  readonly own: readonly OwnInterpreter[];
+
   constructor(
     readonly customizations: DeclarativeInterpreter,
-    readonly reconciled: ReconciledInterpreter = new ReconciledInterpreter(),
-  ) {}
+    own: readonly OwnInterpreter[] = [new ReconciledInterpreter(), new SidecarSetInterpreter()],
+  ) {
+    this.own = own;
+  }
 
   supports(kind: ResourceKind, op: Operation): boolean {
-    return this.customizations.supports(kind, op) || this.reconciled.supports(kind, op);
+    return this.customizations.supports(kind, op) || this.own.some((i) => i.supports(kind, op));
   }
 
   private pick(obj: KubeObject, op: Operation): Interpreter {
-    return this.customizations.supports(kindOf(obj), op) ? this.customizations : this.reconciled;
+    const kind = kindOf(obj);
+    if (this.customizations.supports(kind, op)) return this.customizations;
+    return this.own.find((i) => i.supports(kind, op)) ?? this.customizations;
   }
 
   interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
@@ -115,8 +128,8 @@ export async function createThirdpartyInterpreter(options: ThirdpartyOptions = {
   // A kind is answered by one of the two parts: a customization for a reconciled kind is a conflict.
   for (const c of loaded.customizations) {
     const t = c.spec.target;
-    if (interpreter.reconciled.kinds.some((k) => k.kind.apiVersion === t.apiVersion && k.kind.kind === t.kind)) {
-      issues.push({ file: BUNDLED_DIRECTORY, path: `${c.metadata.name}.spec.target`, message: `${t.kind} ${t.apiVersion} is interpreted by Karta's reconciled-kinds interpreter; remove the customization` });
+    if (interpreter.own.some((i) => i.kinds.some((k) => k.kind.apiVersion === t.apiVersion && k.kind.kind === t.kind))) {
+      issues.push({ file: BUNDLED_DIRECTORY, path: `${c.metadata.name}.spec.target`, message: `${t.kind} ${t.apiVersion} is interpreted by Karta's own TypeScript interpreter; remove the customization` });
     }
   }
   return { interpreter, issues };
