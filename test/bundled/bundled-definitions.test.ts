@@ -53,6 +53,7 @@ describe("bundled definitions validate", () => {
       "apps.kruise.io/v1beta1/StatefulSet.yaml",
       "batch/v1/Job.yaml",
       "batch.volcano.sh/v1alpha1/Job.yaml",
+      "flink.apache.org/v1beta1/FlinkDeployment.yaml",
       "jobset.x-k8s.io/v1alpha2/JobSet.yaml",
       "kubeflow.org/v1/Notebook.yaml",
       "kubeflow.org/v1/PyTorchJob.yaml",

@@ -30,6 +30,22 @@ export function templateGeneration(metadata: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * Empty maps and lists left out, at every level, as Karmada's interpreters hand back their results (an
+ * empty table is dropped when a script's result becomes JSON): an empty artifact is no artifact.
+ * Top-down: a map that only held empty values stays, as `{}`.
+ */
+export function dropEmpty<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(dropEmpty) as T;
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if ((Array.isArray(x) && x.length === 0) || (isObject(x) && Object.keys(x).length === 0)) continue;
+    out[k] = dropEmpty(x);
+  }
+  return out as T;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
@@ -173,7 +189,7 @@ export class KarmadaExtension {
       const v = getDotted(status, f);
       // An empty map or list reports nothing, as Karmada's interpreters hand back their results.
       const empty = (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
-      if (v !== undefined && v !== null && !empty) setDotted(out, f, clone(v));
+      if (v !== undefined && v !== null && !empty) setDotted(out, f, dropEmpty(clone(v)));
     }
     if (spec.memberGeneration) {
       const meta = isObject(object.metadata) ? object.metadata : {};

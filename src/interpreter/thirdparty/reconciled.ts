@@ -32,7 +32,7 @@ import {
   type ReplicaResult,
   type ResourceKind,
 } from "../types.js";
-import { templateGeneration } from "../karta/karmada.js";
+import { dropEmpty, templateGeneration } from "../karta/karmada.js";
 
 type Json = Record<string, unknown>;
 
@@ -199,22 +199,6 @@ function dotted(obj: unknown, path: string): unknown {
     cur = cur[k];
   }
   return cur;
-}
-
-/**
- * Empty maps and lists left out, at every level, as Karmada's interpreters hand back their results (an
- * empty table is dropped when a script's result becomes JSON): an empty artifact is no artifact.
- * Top-down: a map that only held empty values stays, as `{}`.
- */
-export function dropEmpty<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(dropEmpty) as T;
-  if (!isObject(v)) return v;
-  const out: Json = {};
-  for (const [k, x] of Object.entries(v)) {
-    if ((Array.isArray(x) && x.length === 0) || (isObject(x) && Object.keys(x).length === 0)) continue;
-    out[k] = dropEmpty(x);
-  }
-  return out as T;
 }
 
 function empty(v: unknown): boolean {
