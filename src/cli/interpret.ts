@@ -231,12 +231,17 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
   }
 }
 
-/** `apiVersion kind` of every kind the bundled customizations (interpreter-customizations/) target. */
-function bundledCustomizationKinds(): Set<string> {
+/**
+ * Whether the thirdparty layer answers for `apiVersion kind`: a kind the bundled customizations
+ * (interpreter-customizations/) target, or one of its TypeScript interpreters' kinds (Flux, Kyverno,
+ * SidecarSet), which need no Lua VM to tell.
+ */
+async function thirdpartyAnswers(kind: string): Promise<boolean> {
   const dir = bundledDirectory("interpreter-customizations");
-  if (dir === undefined) return new Set();
-  const { customizations } = loadCustomizationFiles([dir], { recursive: true });
-  return new Set(customizations.map((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}`));
+  const { customizations } = dir === undefined ? { customizations: [] } : loadCustomizationFiles([dir], { recursive: true });
+  if (customizations.some((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}` === kind)) return true;
+  const [{ RECONCILED_KINDS }, { SidecarSetInterpreter }] = await Promise.all([import("../interpreter/thirdparty/reconciled.js"), import("../interpreter/thirdparty/sidecarset.js")]);
+  return [...RECONCILED_KINDS, ...new SidecarSetInterpreter().kinds.map((k) => k.kind)].some((k) => `${k.apiVersion} ${k.kind}` === kind);
 }
 
 /**
@@ -376,6 +381,24 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
   return !failed;
 }
 
+/**
+ * The framework `karta interpret` runs with no customization file and no webhook: the Kartas (the
+ * given ones, then the bundled ones, which leave Kubernetes' own kinds to the built-in
+ * interpreters), the bundled thirdparty customizations and the built-in interpreters. Problems with
+ * bundled files are warnings (the rest still works); `close` releases the Lua VMs.
+ */
+export async function createBundledFramework(kartas: Definition[] = []): Promise<{ framework: InterpreterFramework; layers: FrameworkLayers; warnings: string[]; close: () => void }> {
+  const layers: FrameworkLayers = { native: createNativeInterpreter() };
+  const warnings: string[] = [];
+  const karta = createKartaInterpreter({ definitions: kartas, builtin: layers.native });
+  warnings.push(...karta.issues);
+  layers.karta = karta.interpreter;
+  const thirdparty = await (await import("../interpreter/thirdparty/index.js")).createThirdpartyInterpreter();
+  if (thirdparty.issues.length === 0) layers.thirdparty = thirdparty.interpreter;
+  else warnings.push(...thirdparty.issues.map((i) => `bundled customizations: ${issueText(i)}`));
+  return { framework: createInterpreterFramework(layers), layers, warnings, close: () => thirdparty.interpreter.close() };
+}
+
 /** Runs `karta interpret`. */
 export async function runInterpret(args: string[], io: CliIO): Promise<number> {
   const p = parseCommand(io, "interpret", args, FLAGS, INTERPRET_HELP);
@@ -467,7 +490,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
     layers.karta = karta.interpreter;
     // The bundled customizations answer only for their own kinds: start their Lua VM only for those.
     const subject = desired ?? observed;
-    if (subject !== undefined && bundledCustomizationKinds().has(`${String(subject.apiVersion)} ${String(subject.kind)}`)) {
+    if (subject !== undefined && (await thirdpartyAnswers(`${String(subject.apiVersion)} ${String(subject.kind)}`))) {
       const thirdparty = await (await import("../interpreter/thirdparty/index.js")).createThirdpartyInterpreter();
       closers.push(() => thirdparty.interpreter.close());
       if (thirdparty.issues.length === 0) layers.thirdparty = thirdparty.interpreter;

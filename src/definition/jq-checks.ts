@@ -77,6 +77,7 @@ export function checkExpression(e: Expression, jq: JqFrontEnd, workload: Workloa
   checkNames(e, ast, analysis, findings);
   checkAssignable(e, ast, findings);
   if (documentOf(e.role) === "pod") checkOnPod(e, analysis, findings);
+  else if (documentOf(e.role) === "aggregation") return { expression: e, ast, analysis };
   else checkOnWorkload(e, analysis, workload, findings);
   return { expression: e, ast, analysis };
 }

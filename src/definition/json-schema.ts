@@ -18,6 +18,8 @@ const ROLE_NOTE: Record<JqRole, string> = {
   podKey: "jq, runs on the Pod",
   groupKey: "jq, runs on the Pod; a bare word is a literal key",
   filter: "jq, runs on the Pod",
+  karmada: "jq, runs on the workload object",
+  aggregation: "jq, runs on {object: the resource template, items: the members' AggregatedStatusItems}",
 };
 
 function describe(field: FieldSpec, type: FieldType): string {
@@ -148,8 +150,8 @@ export function generatedSchemaFiles(): Record<string, string> {
 }
 
 /** The jq fields of the schema with the document they run on, for documentation. */
-export function jqFieldTable(): { type: string; field: string; role: JqRole; document: "workload" | "pod" }[] {
-  const out: { type: string; field: string; role: JqRole; document: "workload" | "pod" }[] = [];
+export function jqFieldTable(): { type: string; field: string; role: JqRole; document: "workload" | "pod" | "aggregation" }[] {
+  const out: { type: string; field: string; role: JqRole; document: "workload" | "pod" | "aggregation" }[] = [];
   for (const [name, spec] of Object.entries(KARTA_TYPES)) {
     for (const [field, f] of Object.entries(spec.fields)) {
       const t = f.type.type === "array" ? f.type.items : f.type;

@@ -17,10 +17,11 @@
  * - `groupKey`: grouping keys on the Pod (a bare word such as `gpu` is a literal key)
  * - `filter`: member filters on the Pod
  */
-export type JqRole = "spec" | "fragment" | "scale" | "status" | "instanceId" | "action" | "podKey" | "groupKey" | "filter";
+export type JqRole = "spec" | "fragment" | "scale" | "status" | "instanceId" | "action" | "podKey" | "groupKey" | "filter" | "karmada" | "aggregation";
 
-/** The document a role's expressions run on. */
-export function documentOf(role: JqRole): "workload" | "pod" {
+/** The document a role's expressions run on (`aggregation`: `{object, items}`, see KarmadaStatusAggregation). */
+export function documentOf(role: JqRole): "workload" | "pod" | "aggregation" {
+  if (role === "aggregation") return "aggregation";
   return role === "podKey" || role === "groupKey" || role === "filter" ? "pod" : "workload";
 }
 
@@ -99,6 +100,7 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
     fields: {
       structureDefinition: obj("StructureDefinition", "The component hierarchy.", true),
       optimizationInstructions: obj("OptimizationInstructions", "Scheduling instructions; their paths run on Pods."),
+      karmada: obj("KarmadaInterpretation", "Karta extension (optional): how Karmada propagates the workload across member clusters."),
     },
   },
   StructureDefinition: {
@@ -314,6 +316,64 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
       perInstance: { type: { type: "boolean" }, doc: "One subgroup per instance of the component (it needs instanceIdPath and a componentInstanceSelector), named by the instance id." },
     },
   },
+  // --- Karta extension `spec.karmada` (optional; other consumers ignore it, and the reference decoder
+  // drops it as an unknown field): what Karmada's resource interpreter needs beyond the workload model.
+  KarmadaInterpretation: {
+    doc: "How Karmada's resource interpreter treats the workload across member clusters (Karta extension).",
+    fields: {
+      health: obj("KarmadaHealth", "InterpretHealth, when the status mappings cannot decide it."),
+      statusReflection: obj("KarmadaStatusReflection", "InterpretStatus: the status a member cluster reports."),
+      statusAggregation: obj("KarmadaStatusAggregation", "AggregateStatus: the members' reported statuses combined into the resource template's status."),
+      retention: obj("KarmadaRetention", "Retain: fields member-cluster controllers own, kept from the member's object."),
+      dependencies: obj("KarmadaDependencies", "InterpretDependency: objects to propagate with the workload."),
+      replicas: obj("KarmadaReplicas", "InterpretReplica/ReviseReplica for a workload with several pod specifications."),
+      omitComponentsWithoutTemplate: { type: { type: "boolean" }, doc: "InterpretComponent: leave out a role the object lists without a pod template (default: reported, without requirements)." },
+      componentNames: { type: { type: "map", values: { type: "string" } }, doc: "InterpretComponent: the Karmada component name of a single-instance Karta component (e.g. launcher: Launcher)." },
+    },
+  },
+  KarmadaHealth: {
+    doc: "Health from one expression: true healthy, false unhealthy; null or no output leaves it to the status mappings.",
+    fields: { expression: jq("karmada", "jq on the member's object; a boolean.", true) },
+  },
+  KarmadaStatusReflection: {
+    doc: "The reported status: the listed status fields, the member generation report, then the expression's fields.",
+    fields: {
+      fields: arr({ type: "string" }, "Fields of .status copied when present (dotted for nested: replicaStatuses.Worker).", { listType: "set" }),
+      memberGeneration: { type: { type: "boolean" }, doc: "Also report generation and resourceTemplateGeneration (the template generation annotation), for statusAggregation.observedGeneration." },
+      expression: jq("karmada", "jq on the member's object; an object whose fields are added (null: report no status)."),
+    },
+  },
+  KarmadaStatusAggregation: {
+    doc: "The template's status from the members' statuses: sums and the generation rule first, then the expression.",
+    fields: {
+      sum: arr({ type: "string" }, "Counters of the reported status summed over members (dotted for nested).", { listType: "set" }),
+      sumQuantities: arr({ type: "string" }, "Resource quantities of the reported status (\"500m\", \"2Gi\") summed over members, as a quantity string.", { listType: "set" }),
+      observedGeneration: { type: { type: "boolean" }, doc: "status.observedGeneration = metadata.generation once every member reports (memberGeneration) it has seen the current template." },
+      omitSpec: { type: { type: "boolean" }, doc: "The aggregated object leaves out .spec when members report (only its .status is written back; Karmada's Ray interpreters return it so)." },
+      expression: jq("aggregation", "jq on {object, items}: the template and the members' AggregatedStatusItems; the new .status (null removes it)."),
+    },
+  },
+  KarmadaRetention: {
+    doc: "Fields kept from the member's object when the template is applied again.",
+    fields: {
+      paths: arr({ type: "string", jq: "action" }, "jq paths on the workload; the member's value, where it has one, replaces the template's.", { listType: "atomic" }),
+    },
+  },
+  KarmadaDependencies: {
+    doc: "Objects the workload needs in the member cluster; the pod specifications' ConfigMaps, Secrets, ServiceAccounts and PVCs are always included.",
+    fields: {
+      expression: jq("karmada", "jq on the workload; objects {apiVersion, kind, name, namespace} (namespace defaults to the workload's)."),
+      podTemplatePaths: arr({ type: "string", jq: "karmada" }, "jq on the workload to pod templates that are not components (a submitter, a driver): their ConfigMaps, Secrets, ServiceAccount and PVCs count too.", { listType: "atomic" }),
+    },
+  },
+  KarmadaReplicas: {
+    doc: "One component's pod specification answers InterpretReplica and ReviseReplica for the whole workload.",
+    fields: {
+      component: str("The component (a pod-spec component without instances) whose replicas and pod template are the workload's.", {}, true),
+      replicasExpression: jq("karmada", "jq on the workload: the replica number reported (default: the component's replicas)."),
+    },
+  },
+  // --- end of the Karta extension `spec.karmada`.
   TopologyConstraint: topology,
   KartaStatus: {
     doc: "Observed state.",

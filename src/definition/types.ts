@@ -35,6 +35,20 @@ export interface KartaMetadata {
 export interface KartaSpec {
   structureDefinition: StructureDefinition;
   optimizationInstructions?: OptimizationInstructions;
+  /** Karta extension: Karmada's resource interpreter operations beyond the workload model. */
+  karmada?: KarmadaInterpretation;
+}
+
+/** The Karta extension `spec.karmada` (see docs/definitions.md, "The Karmada extension"). */
+export interface KarmadaInterpretation {
+  health?: { expression: string };
+  statusReflection?: { fields?: string[]; memberGeneration?: boolean; expression?: string };
+  statusAggregation?: { sum?: string[]; sumQuantities?: string[]; observedGeneration?: boolean; omitSpec?: boolean; expression?: string };
+  retention?: { paths?: string[] };
+  dependencies?: { expression?: string; podTemplatePaths?: string[] };
+  replicas?: { component: string; replicasExpression?: string };
+  componentNames?: Record<string, string>;
+  omitComponentsWithoutTemplate?: boolean;
 }
 
 export interface StructureDefinition {

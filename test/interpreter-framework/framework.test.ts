@@ -10,7 +10,8 @@ import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../..
 import { parseCustomizations } from "../../src/interpreter/declarative/customization.js";
 import { createInterpreterFramework, UNDECIDED, type KartaLayerContract } from "../../src/interpreter/framework.js";
 import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
-import { createThirdpartyInterpreter } from "../../src/interpreter/thirdparty/index.js";
+import { createThirdpartyInterpreter, type ThirdpartyInterpreter } from "../../src/interpreter/thirdparty/index.js";
+import { createKartaInterpreter } from "../../src/interpreter/karta/index.js";
 import { fail, ok, type Interpreter, type KubeObject, type Operation, type Outcome, type ResourceKind } from "../../src/interpreter/types.js";
 
 const deployment: KubeObject = {
@@ -41,6 +42,15 @@ const cloneSet: KubeObject = {
     template: { metadata: { labels: { app: "frontend" } }, spec: { containers: [{ name: "frontend", image: "nginx:1.27", resources: { requests: { cpu: "100m" } } }] } },
   },
   status: { observedGeneration: 2, replicas: 5, updatedReplicas: 5, readyReplicas: 5, availableReplicas: 5, expectedUpdatedReplicas: 5 },
+};
+
+/** A Flux GitRepository, answered by the thirdparty layer's reconciled kinds. */
+const gitRepository: KubeObject = {
+  apiVersion: "source.toolkit.fluxcd.io/v1",
+  kind: "GitRepository",
+  metadata: { name: "podinfo", namespace: "flux-system", generation: 1 },
+  spec: { interval: "1m", url: "https://github.com/stefanprodan/podinfo", ref: { branch: "master" } },
+  status: { observedGeneration: 1, conditions: [{ type: "Ready", status: "True", reason: "Succeeded", message: "stored artifact" }] },
 };
 
 /** A FlinkDeployment: a JobManager and TaskManagers with their own pod resources. */
@@ -139,9 +149,10 @@ function fakeLayer(kinds: ResourceKind[], handlers: Handlers, calls: string[] = 
 
 const DEPLOYMENT: ResourceKind = { apiVersion: "apps/v1", kind: "Deployment" };
 const CLONESET: ResourceKind = { apiVersion: "apps.kruise.io/v1alpha1", kind: "CloneSet" };
+const GITREPOSITORY: ResourceKind = { apiVersion: "source.toolkit.fluxcd.io/v1", kind: "GitRepository" };
 
 let declarative: DeclarativeInterpreter;
-let thirdparty: DeclarativeInterpreter;
+let thirdparty: ThirdpartyInterpreter;
 const native = createNativeInterpreter();
 
 before(async () => {
@@ -179,15 +190,18 @@ describe("one interpreter per operation, by layer priority", () => {
     assert.equal(fw.answering(DEPLOYMENT, "Retain"), "native");
   });
 
-  test("thirdparty answers a CloneSet; the declarative layer overrides it per operation", async () => {
-    const fw = createInterpreterFramework({ declarative, thirdparty, native });
+  test("the bundled CloneSet Karta answers a CloneSet; the declarative layer overrides it per operation", async () => {
+    const { interpreter: karta, issues } = createKartaInterpreter({ builtin: native });
+    assert.deepEqual(issues, []);
+    const fw = createInterpreterFramework({ declarative, karta, thirdparty, native });
     const replica = await fw.interpretReplica(cloneSet);
-    assert.deepEqual(replica, { ok: true, value: { replicas: 5, replicaRequirements: { resourceRequest: { cpu: "100m" } } }, layer: "thirdparty" });
+    assert.deepEqual(replica, { ok: true, value: { replicas: 5, replicaRequirements: { resourceRequest: { cpu: "100m" } } }, layer: "karta" });
     const revised = await fw.reviseReplica(cloneSet, 2);
     assert.ok(revised.ok);
     assert.equal(revised.layer, "declarative");
     assert.equal((revised.value.spec as { replicas: number }).replicas, 102);
-    assert.deepEqual(await fw.interpretHealth(cloneSet), { ok: true, value: true, layer: "thirdparty" });
+    assert.deepEqual(await fw.interpretHealth(cloneSet), { ok: true, value: true, layer: "karta" });
+    assert.deepEqual(await fw.interpretHealth(gitRepository), { ok: true, value: true, layer: "thirdparty" });
   });
 
   test("the webhook sits between declarative and thirdparty/native", async () => {
@@ -218,12 +232,12 @@ describe("one interpreter per operation, by layer priority", () => {
 
   test("a Karta's undecided health falls through to the next layer implementing InterpretHealth", async () => {
     let verdict: boolean | typeof UNDECIDED = UNDECIDED;
-    const karta = { ...fakeLayer([CLONESET, DEPLOYMENT], { interpretHealth: () => ok(false) }), interpretHealth: () => ok(verdict) } as KartaLayerContract;
+    const karta = { ...fakeLayer([CLONESET, GITREPOSITORY, DEPLOYMENT], { interpretHealth: () => ok(false) }), interpretHealth: () => ok(verdict) } as KartaLayerContract;
     const fw = createInterpreterFramework({ karta, thirdparty, native });
-    assert.deepEqual(await fw.interpretHealth(cloneSet), { ok: true, value: true, layer: "thirdparty" });
+    assert.deepEqual(await fw.interpretHealth(gitRepository), { ok: true, value: true, layer: "thirdparty" });
     assert.deepEqual(await fw.interpretHealth(deployment), { ok: true, value: true, layer: "native" });
     verdict = false;
-    assert.deepEqual(await fw.interpretHealth(cloneSet), { ok: true, value: false, layer: "karta" });
+    assert.deepEqual(await fw.interpretHealth(gitRepository), { ok: true, value: false, layer: "karta" });
     verdict = UNDECIDED;
     const alone = createInterpreterFramework({ karta });
     const out = await alone.interpretHealth(cloneSet);

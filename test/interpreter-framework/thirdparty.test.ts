@@ -8,10 +8,9 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-documents.js";
-import type { DeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
 import { createInterpreterFramework } from "../../src/interpreter/framework.js";
 import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
-import { bundledCustomizationsDir, createThirdpartyInterpreter, loadBundledCustomizations } from "../../src/interpreter/thirdparty/index.js";
+import { bundledCustomizationsDir, createThirdpartyInterpreter, loadBundledCustomizations, type ThirdpartyInterpreter } from "../../src/interpreter/thirdparty/index.js";
 import { parseOperation, type JsonValue, type KubeObject, type Outcome } from "../../src/interpreter/types.js";
 import { repoRoot } from "../fixtures/objects.js";
 import { conformanceRoot } from "../support/conformance.js";
@@ -28,7 +27,7 @@ interface Case {
   output?: Record<string, JsonValue>;
 }
 
-let ipt: DeclarativeInterpreter;
+let ipt: ThirdpartyInterpreter;
 
 before(async () => {
   const created = await createThirdpartyInterpreter();
@@ -67,6 +66,8 @@ async function run(c: Case): Promise<{ ok: true; results: Record<string, JsonVal
       return unwrap(ipt.interpretReplica(obj), (v) => ({ replica: v.replicas }));
     case "ReviseReplica":
       return unwrap(ipt.reviseReplica(obj, c.inputReplicas ?? 0), (v) => ({ revised: v }));
+    case "Retain":
+      return unwrap(ipt.retain(c.desiredObj!, c.observedObj!), (v) => ({ retained: v }));
     case "InterpretHealth":
       return unwrap(ipt.interpretHealth(obj), (v) => ({ healthy: v }));
     case "InterpretDependency":
@@ -82,7 +83,7 @@ describe("bundled thirdparty customizations", () => {
     assert.ok(dir !== undefined && dir.endsWith("interpreter-customizations"));
     const loaded = loadBundledCustomizations(dir);
     assert.deepEqual(loaded.issues, []);
-    assert.deepEqual(loaded.customizations.map((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}`).sort(), ["apps.kruise.io/v1alpha1 CloneSet", "argoproj.io/v1alpha1 Workflow"]);
+    assert.deepEqual(loaded.customizations.map((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}`).sort(), ["argoproj.io/v1alpha1 Workflow"]);
     assert.deepEqual(loadBundledCustomizations(path.join(repoRoot, "no-such-dir")).customizations, []);
   });
 
@@ -125,8 +126,8 @@ describe("bundled thirdparty customizations", () => {
     }
     console.log(`bundled thirdparty customizations: ${passed} Karmada cases run, ${failures.length} failed`);
     assert.deepEqual(failures, []);
-    // CloneSet: 1 InterpretReplica, 1 ReviseReplica, 4 InterpretHealth, 1 InterpretDependency; Workflow: 3 InterpretHealth.
-    assert.equal(passed, 10, "every CloneSet and Workflow case of a bundled operation ran");
+    // Workflow: 2 InterpretReplica, 1 ReviseReplica, 2 Retain, 3 InterpretHealth, 3 InterpretDependency.
+    assert.equal(passed, 11, "every Workflow case of a bundled operation ran");
   });
 
   test("answer through the framework below a user's layers and above native", async () => {
@@ -141,7 +142,8 @@ describe("bundled thirdparty customizations", () => {
     assert.deepEqual(await fw.interpretHealth(workflow), { ok: true, value: true, layer: "thirdparty" });
     const failed = { ...workflow, status: { phase: "Failed", message: "child 'nightly-etl-7x2kq-1234' failed", progress: "1/3" } };
     assert.deepEqual(await fw.interpretHealth(failed), { ok: true, value: false, layer: "thirdparty" });
-    const replica = await fw.interpretReplica(workflow);
-    assert.equal(replica.ok ? "" : replica.error.layer, "framework", "Workflow replicas are not bundled");
+    assert.deepEqual(await fw.interpretReplica({ ...workflow, spec: { ...(workflow.spec as object), parallelism: 3 } }), { ok: true, value: { replicas: 3 }, layer: "thirdparty" });
+    const aggregated = await fw.aggregateStatus(workflow, []);
+    assert.equal(aggregated.ok ? "" : aggregated.error.layer, "framework", "Workflow status aggregation is not bundled");
   });
 });

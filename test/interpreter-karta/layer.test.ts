@@ -13,7 +13,18 @@ import { createInterpreterFramework, UNDECIDED } from "../../src/interpreter/fra
 import { componentNames, createKartaInterpreter, fitComponentName, KartaLayer, loadKartaText } from "../../src/interpreter/karta/index.js";
 import { createNativeInterpreter } from "../../src/interpreter/native/index.js";
 import type { KubeObject } from "../../src/interpreter/types.js";
+import { parse, stringify } from "yaml";
 import { bundledLayer, fixtureWorkload, readBundled } from "./helpers.js";
+
+/** The bundled Kartas with these files' `spec.karmada` extension removed: health from the status mappings alone. */
+function mappingsOnlyLayer(...files: string[]): KartaLayer {
+  const defs = files.flatMap((f) => {
+    const karta = parse(readBundled(f)) as { spec: Record<string, unknown> };
+    delete karta.spec.karmada;
+    return loadKartaText(stringify(karta), f).definitions;
+  });
+  return new KartaLayer(defs);
+}
 
 function clone<T>(v: T): T {
   return structuredClone(v);
@@ -178,8 +189,12 @@ describe("InterpretReplica and ReviseReplica", () => {
     const missing = cloneSet();
     delete (missing.spec as { replicas?: number }).replicas;
     assert.equal((value(layer.reviseReplica(missing, 3)).spec as { replicas: number }).replicas, 3, "a missing field is added");
-    // `.spec.replicas // 1` reads but cannot be written: the bundled Deployment leaves ReviseReplica to others.
-    assert.equal(bundledLayer().supports({ apiVersion: "apps/v1", kind: "Deployment" }, "ReviseReplica"), false);
+    // `.spec.replicas // 1`: the default is what the API assumes when the field is absent; ReviseReplica writes `.spec.replicas`.
+    const deployment = fixtureWorkload("Deployment");
+    assert.equal((value(bundledLayer().reviseReplica(deployment, 7)).spec as { replicas: number }).replicas, 7);
+    // A replica count computed from several fields cannot be written.
+    const computed = userLayer(CLONESET_KARTA.replace("replicasPath: .spec.replicas", "replicasPath: (.spec.replicas // 1) * 2"));
+    assert.equal(computed.supports({ apiVersion: "apps.kruise.io/v1alpha1", kind: "CloneSet" }, "ReviseReplica"), false);
   });
 });
 
@@ -200,12 +215,19 @@ describe("InterpretHealth", () => {
     ["RayCluster suspended: undecided", ray({ state: "suspended", conditions: [cond("RayClusterSuspended", "True")] }, true), UNDECIDED],
   ];
   for (const [name, obj, expected] of cases) {
-    test(name, () => assert.equal(value(bundledLayer().interpretHealth(obj)), expected));
+    test(`status mappings: ${name}`, () => assert.equal(value(mappingsOnlyLayer("ray.io/v1/RayCluster.yaml").interpretHealth(obj)), expected));
   }
 
-  test("PyTorchJob: Succeeded healthy, Restarting unhealthy, Created only undecided", () => {
-    const job = (conditions: KubeObject[]): KubeObject => ({ ...fixtureWorkload("PyTorchJob"), status: { conditions } });
+  test("the spec.karmada health expression decides where the mappings do not (Karmada's RayCluster rule)", () => {
     const layer = bundledLayer();
+    assert.equal(value(layer.interpretHealth(ray(undefined))), false, "just created: not provisioned yet");
+    assert.equal(value(layer.interpretHealth(ray({ state: "suspended", conditions: [cond("RayClusterSuspended", "True")] }, true))), false);
+    assert.equal(value(layer.interpretHealth(cases[0]![1])), true);
+  });
+
+  test("PyTorchJob: Succeeded healthy, Restarting unhealthy, Created only undecided (status mappings)", () => {
+    const job = (conditions: KubeObject[]): KubeObject => ({ ...fixtureWorkload("PyTorchJob"), status: { conditions } });
+    const layer = mappingsOnlyLayer("kubeflow.org/v1/PyTorchJob.yaml");
     assert.equal(value(layer.interpretHealth(job([cond("Created", "True", "PyTorchJobCreated"), cond("Running", "False"), cond("Succeeded", "True", "PyTorchJobSucceeded")]))), true);
     assert.equal(value(layer.interpretHealth(job([cond("Created", "True"), cond("Running", "True"), cond("Restarting", "True", "PyTorchJobRestarting")]))), false);
     assert.equal(value(layer.interpretHealth(job([cond("Created", "True", "PyTorchJobCreated")]))), UNDECIDED);
@@ -269,7 +291,7 @@ describe("in the framework", () => {
   test("an undecided health falls through to the next layer; a decided one does not", async () => {
     const thirdparty = await createDeclarativeInterpreter([rayComponentsRic], { layer: "thirdparty" });
     try {
-      const fw = createInterpreterFramework({ karta: bundledLayer(), thirdparty, native: createNativeInterpreter() });
+      const fw = createInterpreterFramework({ karta: mappingsOnlyLayer("ray.io/v1/RayCluster.yaml"), thirdparty, native: createNativeInterpreter() });
       const fresh = fixtureWorkload("RayCluster");
       fresh.status = { state: "ready" };
       const decided = await fw.interpretHealth(fresh);

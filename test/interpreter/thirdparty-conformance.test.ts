@@ -1,8 +1,12 @@
 /**
- * Karmada thirdparty conformance: every bundled ResourceInterpreterCustomization loaded as a user
- * customization, every test case of its testdata run through the declarative layer, and compared as
- * Karmada's thirdparty_test.go compares (quantities semantically, components and dependencies sorted,
- * `{{EXCLUDE}}` fields removed, keys the case does not list not compared).
+ * Karmada thirdparty conformance, in two modes, each compared as Karmada's thirdparty_test.go compares
+ * (quantities semantically, components and dependencies sorted, `{{EXCLUDE}}` fields removed, keys the
+ * case does not list not compared):
+ * - Karmada's scripts: every bundled ResourceInterpreterCustomization of Karmada loaded as a user
+ *   customization, every test case of its testdata run through the declarative layer;
+ * - Karta's own layers: every test case run through the framework that `karta interpret` builds with
+ *   no customization file (the bundled Kartas with their `spec.karmada` extension, Karta's
+ *   thirdparty layer, the built-in interpreters): no script from Karmada is loaded.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +17,9 @@ import { loadCustomizationFiles } from "../../src/interpreter/declarative/load.j
 import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
 import { toComponents, toDependencies, toReplicaRequirements } from "../../src/interpreter/declarative/typed.js";
 import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-documents.js";
-import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Outcome } from "../../src/interpreter/types.js";
+import { parseOperation, type AggregatedStatusItem, type Component, type DependentObjectReference, type JsonValue, type KubeObject, type Outcome, type ReplicaResult } from "../../src/interpreter/types.js";
+import { createBundledFramework } from "../../src/cli/interpret.js";
+import type { LayerOutcome } from "../../src/interpreter/framework.js";
 import { conformanceRoot } from "../support/conformance.js";
 
 const conformance = conformanceRoot;
@@ -52,8 +58,26 @@ function readCases(dir: string): { file: string; c: Case }[] {
   return out;
 }
 
+/** The operations a case runs, on the declarative layer or on the whole framework. */
+type Ops = Pick<DeclarativeInterpreter, "retain" | "aggregateStatus" | "interpretReplica" | "interpretComponent" | "reviseReplica" | "interpretStatus" | "interpretHealth" | "interpretDependency">;
+
+/** The framework's operations under the declarative layer's names. */
+function frameworkOps(fw: Awaited<ReturnType<typeof createBundledFramework>>["framework"]): Ops {
+  const plain = <T>(o: LayerOutcome<T>): Outcome<T> => (o.ok ? { ok: true, value: o.value } : { ok: false, error: o.error });
+  return {
+    retain: async (d: KubeObject, o: KubeObject) => plain(await fw.retain(d, o)),
+    aggregateStatus: async (obj: KubeObject, items?: AggregatedStatusItem[]) => plain(await fw.aggregateStatus(obj, items ?? [])),
+    interpretReplica: async (obj: KubeObject) => plain<ReplicaResult>(await fw.interpretReplica(obj)),
+    interpretComponent: async (obj: KubeObject) => plain<Component[]>(await fw.interpretComponents(obj)),
+    reviseReplica: async (obj: KubeObject, n: number) => plain(await fw.reviseReplica(obj, n)),
+    interpretStatus: async (obj: KubeObject) => plain(await fw.reflectStatus(obj)),
+    interpretHealth: async (obj: KubeObject) => plain(await fw.interpretHealth(obj)),
+    interpretDependency: async (obj: KubeObject) => plain<DependentObjectReference[]>(await fw.getDependencies(obj)),
+  } as unknown as Ops;
+}
+
 /** Run one case; returns the named results Karmada's rule would produce, or the error. */
-async function runCase(ipt: DeclarativeInterpreter, c: Case): Promise<{ ok: true; results: Record<string, unknown> } | { ok: false; error: string }> {
+async function runCase(ipt: Ops, c: Case): Promise<{ ok: true; results: Record<string, unknown> } | { ok: false; error: string }> {
   const op = parseOperation(c.operation);
   if (!op) return { ok: false, error: `operation ${c.operation} is not supported` };
   const single = (): KubeObject | string => {
@@ -211,6 +235,95 @@ function canonical(v: unknown): unknown {
   return v;
 }
 
+/**
+ * What Karta's own layers do not answer yet, by case label prefix (`<group>/<version>/<Kind>/testdata/<file>: <name>`);
+ * docs/definitions.md ("Conformance") says why. A failure outside these fails the test, and so does a change
+ * in how many of these fail (the list and the docs are updated together).
+ */
+const KNOWN_GAPS: { prefix: string; why: string }[] = [
+  { prefix: "flink.apache.org/v1beta1/FlinkDeployment/testdata/interpretcomponent-test.yaml", why: "requests from Flink settings (spec.*.resource), not pod templates" },
+  { prefix: "flink.apache.org/v1beta1/FlinkDeployment/testdata/interpretreplica-test.yaml", why: "one replica count with the larger request of JobManager and TaskManager: not a Karta component" },
+  { prefix: "ray.io/v1/RayService/testdata/interpretreplica-test.yaml", why: "one replica count with the largest group request: not a Karta component" },
+  { prefix: "ray.io/v1/RayService/testdata/revisereplica-test.yaml", why: "a total spread over worker groups: not a Karta replicasPath" },
+  { prefix: "sparkoperator.k8s.io/v1beta2/SparkApplication/testdata/interpretcomponent-test.yaml", why: "requests from Spark settings (cores, memory overhead), not pod templates" },
+  { prefix: "kubeflow.org/v2beta1/MPIJob/testdata/interpretcomponent-test.yaml: MPIJob with replicas as string numbers", why: "the bundled MPIJob structure (issue 16) does not convert string replicas" },
+  { prefix: "kubeflow.org/v2beta1/MPIJob/testdata/interpretcomponent-test.yaml: MPIJob with nil/empty replicas", why: "the bundled MPIJob structure (issue 16) does not accept empty replicas" },
+];
+
+/** How many cases of KNOWN_GAPS fail today. */
+const KNOWN_GAP_FAILURES = 35;
+
+/** Runs a case and compares every result it lists; returns the differences (none: passed). */
+async function check(ipt: Ops, c: Case): Promise<string[]> {
+  let outcome;
+  try {
+    outcome = await runCase(ipt, c);
+  } catch (e) {
+    outcome = { ok: false as const, error: `threw: ${(e as Error).stack}` };
+  }
+  if (!outcome.ok) return [`error: ${outcome.error}`];
+  const bad: string[] = [];
+  for (const [key, expected] of Object.entries(c.output ?? {})) {
+    if (!(key in outcome.results)) {
+      bad.push(`output key '${key}' is not a result of ${c.operation}`);
+      continue;
+    }
+    let same: boolean;
+    try {
+      same = compare(key, expected, outcome.results[key]);
+    } catch (e) {
+      same = false;
+      bad.push(`${key}: ${(e as Error).message}`);
+    }
+    if (!same) bad.push(`${key}: expected ${JSON.stringify(expected)}\n      got ${JSON.stringify(outcome.results[key])}`);
+  }
+  return bad;
+}
+
+test("Karta's own layers (no script from Karmada) pass Karmada's thirdparty test cases", async (t) => {
+  if (!existsSync(root)) {
+    console.log(`notice: ${root} is absent; skipping the Karmada thirdparty conformance test (bundled layers)`);
+    t.skip("conformance data absent");
+    return;
+  }
+  const started = Date.now();
+  const { framework, close, warnings } = await createBundledFramework();
+  assert.deepEqual(warnings, [], "the bundled layers load cleanly");
+  const ops = frameworkOps(framework);
+  let passed = 0;
+  const failures: string[] = [];
+  const perKind: string[] = [];
+  const only = process.env.KARTA_THIRDPARTY_KIND;
+  try {
+    for (const dir of kindDirectories(root)) {
+      const kind = path.relative(root, dir);
+      if (only && !kind.includes(only)) continue;
+      let kindPassed = 0;
+      let kindTotal = 0;
+      for (const { file, c } of readCases(path.join(dir, "testdata"))) {
+        kindTotal++;
+        const bad = await check(ops, c);
+        if (bad.length === 0) {
+          passed++;
+          kindPassed++;
+        } else failures.push(`${path.relative(root, file)}: ${c.name}: ${bad.join("; ")}`);
+      }
+      perKind.push(`${kind} ${kindPassed}/${kindTotal}`);
+    }
+  } finally {
+    close();
+  }
+  console.log(`karmada thirdparty conformance, Karta's own layers: ${passed} passed, ${failures.length} failed (${Date.now() - started} ms)`);
+  for (const k of perKind) console.log(`  ${k}`);
+  for (const f of failures.slice(0, Number(process.env.KARTA_THIRDPARTY_SHOW ?? 0))) console.log(`  FAIL ${f}`);
+  const unexpected = failures.filter((f) => !KNOWN_GAPS.some((g) => f.startsWith(g.prefix)));
+  assert.deepEqual(unexpected, [], "failures outside the known gaps");
+  if (!only) {
+    assert.equal(failures.length, KNOWN_GAP_FAILURES, "known-gap failures changed: update KNOWN_GAPS, KNOWN_GAP_FAILURES and docs/definitions.md");
+    assert.equal(passed + failures.length, 564, "all 564 cases ran");
+  }
+});
+
 test("Karmada thirdparty customizations pass Karmada's own test cases", async (t) => {
   if (!existsSync(root)) {
     console.log(`notice: ${root} is absent; skipping the Karmada thirdparty conformance test`);
@@ -226,31 +339,7 @@ test("Karmada thirdparty customizations pass Karmada's own test cases", async (t
     const ipt = await createDeclarativeInterpreter(loaded.customizations);
     for (const { file, c } of readCases(path.join(dir, "testdata"))) {
       const label = `${path.relative(root, file)}: ${c.name}`;
-      let outcome;
-      try {
-        outcome = await runCase(ipt, c);
-      } catch (e) {
-        outcome = { ok: false as const, error: `threw: ${(e as Error).stack}` };
-      }
-      if (!outcome.ok) {
-        failures.push(`${label}: error: ${outcome.error}`);
-        continue;
-      }
-      const bad: string[] = [];
-      for (const [key, expected] of Object.entries(c.output ?? {})) {
-        if (!(key in outcome.results)) {
-          bad.push(`output key '${key}' is not a result of ${c.operation}`);
-          continue;
-        }
-        let same: boolean;
-        try {
-          same = compare(key, expected, outcome.results[key]);
-        } catch (e) {
-          same = false;
-          bad.push(`${key}: ${(e as Error).message}`);
-        }
-        if (!same) bad.push(`${key}: expected ${JSON.stringify(expected)}\n      got ${JSON.stringify(outcome.results[key])}`);
-      }
+      const bad = await check(ipt, c);
       if (bad.length === 0) passed++;
       else failures.push(`${label}: ${bad.join("; ")}`);
     }

@@ -106,6 +106,8 @@ export class KartaLayer implements KartaLayerContract {
   supports(kind: ResourceKind, op: Operation): boolean {
     const e = this.byKind.get(key(kind));
     if (!e || !e.workload.supports(op)) return false;
+    // What the Karta's `spec.karmada` extension declares is written for Karmada: it is not deferred.
+    if (e.workload.karmada.supports(op)) return true;
     return !(e.deferTo && supportsSafely(e.deferTo, kind, op));
   }
 
@@ -134,20 +136,17 @@ export class KartaLayer implements KartaLayerContract {
     return this.serving(object, "ReviseReplica", (w) => w.reviseReplica(object, replicas));
   }
 
-  // A Karta does not answer Retain, AggregateStatus or InterpretStatus (supports() says so): these
-  // give the error of an unsupported call.
-  retain(desired: KubeObject, _observed: KubeObject): Outcome<KubeObject> {
-    void _observed;
-    return this.unsupported(desired, "Retain");
+  // Retain, AggregateStatus and InterpretStatus come from the Karta's `spec.karmada` extension only.
+  retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
+    return this.serving(desired, "Retain", (w) => w.karmada.retain(desired, observed));
   }
 
-  aggregateStatus(object: KubeObject, _items: AggregatedStatusItem[]): Outcome<KubeObject> {
-    void _items;
-    return this.unsupported(object, "AggregateStatus");
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+    return this.serving(object, "AggregateStatus", (w) => w.karmada.aggregateStatus(object, items ?? []));
   }
 
   interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
-    return this.unsupported(object, "InterpretStatus");
+    return this.serving(object, "InterpretStatus", (w) => w.karmada.interpretStatus(object));
   }
 
   interpretHealth(object: KubeObject): Outcome<boolean | typeof UNDECIDED> {

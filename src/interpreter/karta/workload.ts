@@ -43,6 +43,7 @@ import {
   type ReplicaResult,
   type ResourceKind,
 } from "../types.js";
+import { KarmadaExtension } from "./karmada.js";
 import { componentNames, positionalInstanceId, type ComponentSlot } from "./naming.js";
 
 /** The layer name in error values. */
@@ -96,6 +97,21 @@ function deriveDefinition(compiled: CompiledDefinition): CompiledDefinition {
   };
 }
 
+/**
+ * The assignable part of a replicas expression: the expression itself when it is a path, or `P` of
+ * `P // default` (the default is what the workload's API assumes when the field is absent).
+ */
+function assignablePart(e: CompiledExpression | undefined): CompiledExpression | undefined {
+  const ast = e?.program?.ast;
+  if (!e || !ast) return undefined;
+  if (!nonAssignablePart(ast)) return e;
+  if (ast.type === "Alternative" && !nonAssignablePart(ast.left)) {
+    const left = new CompiledExpression(e.text.slice(ast.left.span.start, ast.left.span.end), e.segments);
+    return left.compileError === undefined ? left : undefined;
+  }
+  return undefined;
+}
+
 /** The status definition reduced to the statuses health depends on (the others need not be evaluated). */
 function healthStatus(status: CompiledStatus | undefined): CompiledStatus | undefined {
   if (!status) return undefined;
@@ -133,13 +149,19 @@ export class KartaWorkload {
   /** The root kind the definition interprets. */
   readonly kind: ResourceKind;
   /** Problems of the definition found while compiling; with errors the workload is not served. */
-  readonly diagnostics: readonly Diagnostic[];
+  diagnostics: readonly Diagnostic[];
   private readonly definition: CompiledDefinition;
   private readonly podComponents: CompiledComponent[];
   private readonly health: CompiledStatus | undefined;
   private readonly hasStatus: boolean;
   private readonly reviseUnsupported: string | undefined;
   private readonly options: KartaWorkloadOptions;
+  /** The `spec.karmada` extension (empty when the Karta has none). */
+  readonly karmada: KarmadaExtension;
+  /** The pod-spec component answering InterpretReplica/ReviseReplica, if any. */
+  private readonly replicaComponent: CompiledComponent | undefined;
+  /** The path ReviseReplica writes: the replicasPath, or its left side when it is `path // default`. */
+  private readonly revisePath: CompiledExpression | undefined;
 
   constructor(input: Karta | Definition, options: KartaWorkloadOptions = {}) {
     const definition = "karta" in input && isObject((input as Definition).karta) ? (input as Definition) : undefined;
@@ -154,6 +176,13 @@ export class KartaWorkload {
     this.podComponents = this.definition.components.filter((c) => c.specKind !== undefined);
     this.hasStatus = this.definition.root?.status !== undefined;
     this.health = healthStatus(this.definition.root?.status);
+    this.karmada = new KarmadaExtension(this.karta?.spec?.karmada, this.source);
+    const named = this.karmada.replicaComponent;
+    this.replicaComponent = named !== undefined ? this.podComponents.find((c) => c.name === named && c.instanceId === undefined) : this.singlePodSpec ? this.podComponents[0] : undefined;
+    if (named !== undefined && this.replicaComponent === undefined) {
+      this.diagnostics = [...this.diagnostics, { severity: "error", path: "spec.karmada.replicas.component", message: `component '${named}' is not a pod-spec component without instances`, code: "karmada-replicas" }];
+    }
+    this.revisePath = assignablePart(this.replicaComponent?.replicas);
     this.reviseUnsupported = this.whyNotRevisable();
   }
 
@@ -164,11 +193,10 @@ export class KartaWorkload {
 
   /** Why ReviseReplica cannot be answered from this definition, or undefined when it can. */
   private whyNotRevisable(): string | undefined {
-    if (!this.singlePodSpec) return "the definition has several pod specifications or none";
-    const c = this.podComponents[0]!;
+    const c = this.replicaComponent;
+    if (!c) return "the definition has several pod specifications or none";
     if (!c.replicas?.program) return `component ${c.name} has no replicasPath`;
-    const bad = nonAssignablePart(c.replicas.program.ast);
-    if (bad) return `'${c.replicas.text}' is not an assignable path`;
+    if (!this.revisePath) return `'${c.replicas.text}' is not an assignable path`;
     for (let p = c.parent; p !== undefined; p = this.definition.byName.get(p)?.parent) {
       if (this.definition.byName.get(p)?.hasScale) return `component ${c.name}'s replicas are scaled by ${p}`;
     }
@@ -181,15 +209,16 @@ export class KartaWorkload {
       case "InterpretComponent":
         return this.podComponents.length > 0 && !this.singlePodSpec;
       case "InterpretReplica":
-        return this.singlePodSpec;
+        // A pod specification without a replicasPath (a DaemonSet's) has no replica count to schedule.
+        return this.replicaComponent?.replicas !== undefined;
       case "ReviseReplica":
         return this.reviseUnsupported === undefined;
       case "InterpretHealth":
-        return this.hasStatus;
+        return this.hasStatus || this.karmada.supports(op);
       case "InterpretDependency":
-        return this.podComponents.length > 0;
+        return this.podComponents.length > 0 || this.karta?.spec?.karmada?.dependencies !== undefined;
       default:
-        return false;
+        return this.karmada.supports(op);
     }
   }
 
@@ -254,8 +283,12 @@ export class KartaWorkload {
     const op: Operation = "InterpretComponent";
     const evaluated = this.evaluate(op, object);
     if (!evaluated.ok) return evaluated;
-    const { slots } = evaluated.value;
-    const names = componentNames(slots);
+    // A role listed without a pod template is reported without requirements, unless the Karta says
+    // Karmada leaves such roles out.
+    const omit = this.karta?.spec?.karmada?.omitComponentsWithoutTemplate === true;
+    const slots = evaluated.value.slots.filter((slot) => !omit || present(slot.instanceView.podTemplate));
+    const renamed = this.karta?.spec?.karmada?.componentNames ?? {};
+    const names = componentNames(slots.map((slot) => (slot.instance === undefined && typeof renamed[slot.component] === "string" ? { component: renamed[slot.component]! } : slot)));
     const components: Component[] = [];
     for (const [i, slot] of slots.entries()) {
       const req = this.requirements(op, slot, undefined);
@@ -274,16 +307,25 @@ export class KartaWorkload {
   /** InterpretReplica: the replicas and per-replica requirements of the single pod specification. */
   interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
     const op: Operation = "InterpretReplica";
-    if (!this.singlePodSpec) return fail(op, `Karta ${this.source}: the definition has several pod specifications: use InterpretComponent`, undefined, KARTA_LAYER);
+    const c = this.replicaComponent;
+    if (!c) return fail(op, `Karta ${this.source}: the definition has several pod specifications: use InterpretComponent`, undefined, KARTA_LAYER);
     const evaluated = this.evaluate(op, object);
     if (!evaluated.ok) return evaluated;
-    const slot = evaluated.value.slots[0];
-    if (!slot) return ok({ replicas: 0 });
+    const slot = evaluated.value.slots.find((s) => s.component === c.name);
+    const fixed = this.karmada.replicasExpression;
+    let replicas = slot?.replicas ?? 0;
+    if (fixed) {
+      const r = fixed.first(object);
+      if (!r.ok) return fail(op, `Karta ${this.source}: ${fixed.path}: ${r.error}`, fixed.path, KARTA_LAYER);
+      if (typeof r.value !== "number" || !Number.isInteger(r.value)) return fail(op, `Karta ${this.source}: ${fixed.path}: expected an integer, got ${JSON.stringify(r.value)}`, fixed.path, KARTA_LAYER);
+      replicas = r.value;
+    }
+    if (!slot) return ok({ replicas });
     const meta = isObject(object.metadata) ? object.metadata : {};
     const namespace = this.options.resourceQuotaEstimate && typeof meta.namespace === "string" ? meta.namespace : undefined;
     const req = this.requirements(op, slot, namespace);
     if (!req.ok) return req;
-    const result: ReplicaResult = { replicas: slot.replicas };
+    const result: ReplicaResult = { replicas };
     if (req.value !== undefined) result.replicaRequirements = req.value;
     return ok(result);
   }
@@ -292,7 +334,7 @@ export class KartaWorkload {
   reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
     const op: Operation = "ReviseReplica";
     if (this.reviseUnsupported !== undefined) return fail(op, `Karta ${this.source}: ${this.reviseUnsupported}`, undefined, KARTA_LAYER);
-    const expr = this.podComponents[0]!.replicas!;
+    const expr = this.revisePath!;
     const where = locations(expr, object);
     if (!where.ok) return fail(op, `Karta ${this.source}: ${where.error}`, expr.path, KARTA_LAYER);
     if (where.locations.length === 0) return fail(op, `Karta ${this.source}: '${expr.text}' selects nothing on this object`, expr.path, KARTA_LAYER);
@@ -306,6 +348,10 @@ export class KartaWorkload {
 
   /** InterpretHealth: Failed/Degraded unhealthy, Running/Completed healthy, otherwise undecided. */
   interpretHealth(object: KubeObject): Outcome<boolean | typeof UNDECIDED> {
+    const decided = this.karmada.interpretHealth(object);
+    if (!decided.ok) return decided;
+    if (decided.value !== undefined) return ok(decided.value);
+    if (!this.hasStatus && this.karmada.supports("InterpretHealth")) return ok(UNDECIDED);
     if (!this.hasStatus) return fail("InterpretHealth", `Karta ${this.source}: the root component has no statusDefinition`, undefined, KARTA_LAYER);
     if (!this.health) return ok(UNDECIDED);
     // Evaluation errors make a matcher not match, as in the reference; they are not this operation's.
@@ -326,14 +372,22 @@ export class KartaWorkload {
     const meta = isObject(object.metadata) ? object.metadata : {};
     const namespace = typeof meta.namespace === "string" ? meta.namespace : "";
     const seen = new Map<string, DependentObjectReference>();
+    const add = (ref: DependentObjectReference): void => {
+      const key = `${ref.apiVersion}\u0000${ref.kind}\u0000${ref.namespace ?? ""}\u0000${ref.name ?? JSON.stringify(ref.labelSelector ?? null)}`;
+      if (!seen.has(key)) seen.set(key, ref);
+    };
     for (const slot of evaluated.value.slots) {
       const template = slot.instanceView.podTemplate;
       if (!present(template)) continue;
-      for (const ref of podDependencies(template, namespace) ?? []) {
-        const key = `${ref.apiVersion}\u0000${ref.kind}\u0000${ref.namespace ?? ""}\u0000${ref.name ?? ""}`;
-        if (!seen.has(key)) seen.set(key, ref as DependentObjectReference);
-      }
+      for (const ref of podDependencies(template, namespace) ?? []) add(ref as DependentObjectReference);
     }
+    const templates = this.karmada.dependencyTemplates(object);
+    if (!templates.ok) return templates;
+    for (const t of templates.value) for (const ref of podDependencies(t as unknown as PodTemplateSpec, namespace) ?? []) add(ref as DependentObjectReference);
+    const extra = this.karmada.extraDependencies(object);
+    if (!extra.ok) return extra;
+    extra.value.forEach(add);
     return ok(sortDependencies([...seen.values()]));
   }
 }
+

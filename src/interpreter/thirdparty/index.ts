@@ -1,16 +1,88 @@
 /**
- * The thirdparty layer: ResourceInterpreterCustomizations bundled with Karta, run by the declarative
- * machinery with the layer name "thirdparty". They are our own scripts (Karmada's bundled ones are not
- * copied), kept as YAML files under `interpreter-customizations/<group>/<version>/<Kind>.yaml` at the
- * repository root so that they can be read, linted and checked with `karta interpret --check` like any
- * user customization. The directory is found from this module's location (source or compiled), or
- * given explicitly.
+ * The thirdparty layer: Karta's own interpreters for third-party kinds that no Karta answers (a Karta
+ * sits above this layer). Two parts:
+ * - ResourceInterpreterCustomizations bundled with Karta, run by the declarative machinery with the
+ *   layer name "thirdparty". They are our own scripts (Karmada's bundled ones are not copied), kept as
+ *   YAML files under `interpreter-customizations/<group>/<version>/<Kind>.yaml` at the repository root
+ *   so that they can be read, linted and checked with `karta interpret --check` like any user
+ *   customization. The directory is found from this module's location (source or compiled), or given
+ *   explicitly.
+ * - TypeScript interpreters for kinds that are not workloads: the reconciled kinds (reconciled.ts: Flux
+ *   and Kyverno objects) and OpenKruise SidecarSet (sidecarset.ts).
  */
 import { bundledDirectory } from "../../files/package.js";
 import type { CustomizationIssue, CustomizationLoad } from "../declarative/customization.js";
 import { findConflicts } from "../declarative/customization.js";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter, type DeclarativeOptions } from "../declarative/interpreter.js";
 import { loadCustomizationFiles } from "../declarative/load.js";
+import type { AggregatedStatusItem, Component, DependentObjectReference, Interpreter, JsonValue, KubeObject, Operation, Outcome, ReplicaResult, ResourceKind } from "../types.js";
+import { kindOf } from "../types.js";
+import { ReconciledInterpreter } from "./reconciled.js";
+import { SidecarSetInterpreter } from "./sidecarset.js";
+
+export { RECONCILED_KINDS, ReconciledInterpreter, type ReconciledKind } from "./reconciled.js";
+export { SidecarSetInterpreter } from "./sidecarset.js";
+
+/** A TypeScript interpreter of the thirdparty layer, with the kinds it answers. */
+type OwnInterpreter = Interpreter & { readonly kinds: { kind: ResourceKind; operations: Operation[] }[] };
+
+/** The thirdparty layer: the bundled customizations, then Karta's TypeScript interpreters. */
+export class ThirdpartyInterpreter implements Interpreter {
+  /** The TypeScript interpreters: the reconciled kinds (Flux, Kyverno) and SidecarSet. */
+  readonly own: readonly OwnInterpreter[];
+
+  constructor(
+    readonly customizations: DeclarativeInterpreter,
+    own: readonly OwnInterpreter[] = [new ReconciledInterpreter(), new SidecarSetInterpreter()],
+  ) {
+    this.own = own;
+  }
+
+  supports(kind: ResourceKind, op: Operation): boolean {
+    return this.customizations.supports(kind, op) || this.own.some((i) => i.supports(kind, op));
+  }
+
+  private pick(obj: KubeObject, op: Operation): Interpreter {
+    const kind = kindOf(obj);
+    if (this.customizations.supports(kind, op)) return this.customizations;
+    return this.own.find((i) => i.supports(kind, op)) ?? this.customizations;
+  }
+
+  interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
+    return this.pick(object, "InterpretReplica").interpretReplica(object) as Outcome<ReplicaResult>;
+  }
+  interpretComponent(object: KubeObject): Outcome<Component[]> {
+    return this.pick(object, "InterpretComponent").interpretComponent(object) as Outcome<Component[]>;
+  }
+  reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
+    return this.pick(object, "ReviseReplica").reviseReplica(object, replicas) as Outcome<KubeObject>;
+  }
+  retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
+    return this.pick(desired, "Retain").retain(desired, observed) as Outcome<KubeObject>;
+  }
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+    return this.pick(object, "AggregateStatus").aggregateStatus(object, items) as Outcome<KubeObject>;
+  }
+  interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
+    return this.pick(object, "InterpretStatus").interpretStatus(object) as Outcome<JsonValue | undefined>;
+  }
+  interpretHealth(object: KubeObject): Outcome<boolean> {
+    return this.pick(object, "InterpretHealth").interpretHealth(object) as Outcome<boolean>;
+  }
+  interpretDependency(object: KubeObject): Outcome<DependentObjectReference[]> {
+    return this.pick(object, "InterpretDependency").interpretDependency(object) as Outcome<DependentObjectReference[]>;
+  }
+
+  /** Every kind this layer answers for some operation: the customizations' targets, then the TypeScript interpreters' kinds. */
+  get targets(): ResourceKind[] {
+    return [...this.customizations.targets.map(({ apiVersion, kind }) => ({ apiVersion, kind })), ...this.own.flatMap((i) => i.kinds.map((k) => k.kind))];
+  }
+
+  /** Releases the customizations' Lua VMs. */
+  close(): void {
+    this.customizations.close();
+  }
+}
 
 /** The directory name of the bundled customizations, at the package root. */
 export const BUNDLED_DIRECTORY = "interpreter-customizations";
@@ -38,9 +110,18 @@ export interface ThirdpartyOptions extends Omit<DeclarativeOptions, "layer"> {
  * Creates the thirdparty layer. Problems in the bundled files are returned with the layer (a broken
  * file leaves the others working).
  */
-export async function createThirdpartyInterpreter(options: ThirdpartyOptions = {}): Promise<{ interpreter: DeclarativeInterpreter; issues: CustomizationIssue[] }> {
+export async function createThirdpartyInterpreter(options: ThirdpartyOptions = {}): Promise<{ interpreter: ThirdpartyInterpreter; issues: CustomizationIssue[] }> {
   const { dir, ...rest } = options;
   const loaded = loadBundledCustomizations(dir ?? bundledCustomizationsDir());
-  const interpreter = await createDeclarativeInterpreter(loaded.customizations, { ...rest, layer: "thirdparty" });
-  return { interpreter, issues: loaded.issues };
+  const customizations = await createDeclarativeInterpreter(loaded.customizations, { ...rest, layer: "thirdparty" });
+  const interpreter = new ThirdpartyInterpreter(customizations);
+  const issues = [...loaded.issues];
+  // A kind is answered by one of the two parts: a customization for a reconciled kind is a conflict.
+  for (const c of loaded.customizations) {
+    const t = c.spec.target;
+    if (interpreter.own.some((i) => i.kinds.some((k) => k.kind.apiVersion === t.apiVersion && k.kind.kind === t.kind))) {
+      issues.push({ file: BUNDLED_DIRECTORY, path: `${c.metadata.name}.spec.target`, message: `${t.kind} ${t.apiVersion} is interpreted by Karta's own TypeScript interpreter; remove the customization` });
+    }
+  }
+  return { interpreter, issues };
 }
