@@ -10,6 +10,7 @@ import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type Customiza
 // The Lua VM (wasmoon), the thirdparty and webhook layers are loaded only when a run needs them.
 import { loadCustomizationFiles } from "../interpreter/declarative/load.js";
 import { bundledDirectory } from "../files/package.js";
+import { findDeepNesting } from "../input/index.js";
 import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js";
 import { createInterpreterFramework, type FrameworkLayers, type InterpreterFramework, type LayerOutcome } from "../interpreter/framework.js";
 import { createNativeInterpreter } from "../interpreter/native/index.js";
@@ -133,6 +134,9 @@ function options(p: ParsedArgs<typeof FLAGS>): InterpretOptions {
 
 /** The documents of a file: a JSON stream (JSON Lines or concatenated values) or YAML documents. */
 function documentsOf(text: string): ReturnType<typeof parseYamlDocuments> {
+  // Before any parser: the one nesting limit of every reader.
+  const deep = findDeepNesting(text);
+  if (deep !== undefined) return { documents: [], errors: [{ line: deep.line, message: deep.message }] };
   const head = text.trimStart();
   if (head.startsWith("{") || head.startsWith("[")) {
     try {

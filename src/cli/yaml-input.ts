@@ -9,8 +9,11 @@ import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
 import { yamlDocumentValue } from "../input/index.js";
 
-/** Where js-yaml and `yaml` part ways: an anchor (`&a`), a binary or sign-dot number. */
-const DIFFERENT = /(?:^|[\s,[{:-])&\S|[-+]\.[0-9]|\b0b[01]/m;
+/**
+ * Where js-yaml and `yaml` part ways: an anchor (`&a`), a binary or sign-dot number, a number whose
+ * exponent may overflow a double (js-yaml keeps `1e400` as a string; `yaml` reads Infinity).
+ */
+const DIFFERENT = /(?:^|[\s,[{:-])&\S|[-+]\.[0-9]|\b0b[01]|[0-9][eE][-+]?[0-9]{3}/m;
 
 const require = createRequire(import.meta.url);
 

@@ -115,7 +115,7 @@ describe("karta interpret as karmadactl prints it", () => {
     for (const op of ["Retain", "InterpretReplica", "InterpretComponent", "ReviseReplica", "InterpretStatus", "AggregateStatus", "InterpretHealth", "InterpretDependency"]) assert.match(r.out, new RegExp(`^---@rule: ${op}\\n-- `, "m"));
     const c = await karta(["interpret", "--show-doc", "-f", "interpreter-customizations", "-R"]);
     assert.equal(c.code, 0, c.err);
-    assert.match(c.out, /^---@name: karta-thirdparty-apps\.kruise\.io-v1alpha1-cloneset\n---@apiVersion: apps\.kruise\.io\/v1alpha1\n---@kind: CloneSet\n/m);
+    assert.match(c.out, /^---@name: karta-thirdparty-argoproj\.io-v1alpha1-workflow\n---@apiVersion: argoproj\.io\/v1alpha1\n---@kind: Workflow\n/m);
     assert.match(c.out, /function GetReplicas\(/);
   });
 });

@@ -48,7 +48,7 @@ function run(bin: string, args: string[], cwd: string) {
 describe("the npm package", () => {
   test("holds what karta reads at run time, the LICENSE and both commands", () => {
     const files = new Set(JSON.parse(readFileSync(path.join(dir, "files.json"), "utf8")) as string[]);
-    for (const f of ["LICENSE", "README.md", "package.json", "bin/karta.js", "bin/kubectl-karta.js", "dist/src/cli/main.js", "definitions/kubeflow.org/v1/PyTorchJob.yaml", "interpreter-customizations/apps.kruise.io/v1alpha1/CloneSet.yaml", "examples/pytorchjob.yaml", "schema/karta.schema.json"]) {
+    for (const f of ["LICENSE", "README.md", "package.json", "bin/karta.js", "bin/kubectl-karta.js", "dist/src/cli/main.js", "definitions/kubeflow.org/v1/PyTorchJob.yaml", "interpreter-customizations/argoproj.io/v1alpha1/Workflow.yaml", "examples/pytorchjob.yaml", "schema/karta.schema.json"]) {
       assert.ok(files.has(f), `${f} is not in the package`);
     }
     assert.ok(![...files].some((f) => f.startsWith("test/") || f.startsWith("src/") || f.startsWith("dist/test/")), "tests or sources are packed");
@@ -73,13 +73,14 @@ describe("the npm package", () => {
     const elsewhere = mkdtempSync(path.join(tmpdir(), "karta-elsewhere-"));
     try {
       writeFileSync(
-        path.join(elsewhere, "cloneset.yaml"),
-        "apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: web, namespace: shop}\nspec:\n  replicas: 4\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx\n          resources: {requests: {cpu: 250m}}\n",
+        path.join(elsewhere, "workflow.yaml"),
+        "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nmetadata: {name: etl, namespace: data}\nspec:\n  parallelism: 4\n  entrypoint: main\n  templates:\n    - name: main\n      container: {image: busybox}\n",
       );
-      const clone = run("karta", ["interpret", "--operation", "InterpretReplica", "--desired-file", "cloneset.yaml", "--show-layer"], elsewhere);
-      assert.equal(clone.code, 0, clone.err);
-      assert.equal(clone.err, "");
-      assert.match(clone.out, /^# layer: thirdparty\n---\n# \[1\/2\] replica:\n4\n/);
+      // Argo Workflow: answered by the Lua customization bundled with the package.
+      const flow = run("karta", ["interpret", "--operation", "InterpretReplica", "--desired-file", "workflow.yaml", "--show-layer"], elsewhere);
+      assert.equal(flow.code, 0, flow.err);
+      assert.equal(flow.err, "");
+      assert.match(flow.out, /^# layer: thirdparty\n---\n# \[1\/2\] replica:\n4\n/);
       const pytorch = readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8");
       writeFileSync(path.join(elsewhere, "job.yaml"), pytorch);
       const inspect = run("karta", ["inspect", "-f", "job.yaml"], elsewhere);
