@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseCommand, usageError } from "./args.js";
 import type { CliIO } from "./io.js";
 
 export const PLAYGROUND_HELP = `Usage: karta playground [--port N] [--address ADDRESS]
@@ -131,30 +131,12 @@ function serve(root: string, req: IncomingMessage, res: ServerResponse): void {
 
 /** Runs `karta playground`; resolves to the exit code when stopped by a signal. */
 export async function runPlayground(args: string[], io: CliIO, signals: NodeJS.EventEmitter = process): Promise<number> {
-  let values: { port?: string; address?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { port: { type: "string", short: "p" }, address: { type: "string" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    io.stderr(`karta playground: ${err instanceof Error ? err.message : String(err)}\n\nRun 'karta playground --help' for usage.\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(PLAYGROUND_HELP);
-    return 0;
-  }
-  const port = values.port === undefined ? 8088 : /^\d+$/.test(values.port) ? Number(values.port) : NaN;
-  if (!Number.isInteger(port) || port > 65535) {
-    io.stderr(`karta playground: --port must be a number from 0 to 65535, not '${values.port}'\n`);
-    return 2;
-  }
+  const parsed = parseCommand(io, "playground", args, { port: { type: "integer", short: "p", min: 0, max: 65535, default: 8088 }, address: { type: "string" } }, PLAYGROUND_HELP);
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
+  const port = values.port;
   if (values.address !== undefined && !LOOPBACK.has(values.address)) {
-    io.stderr(`karta playground: --address must be a loopback address (127.0.0.1, ::1 or localhost), not '${values.address}'\n`);
-    return 2;
+    return usageError(io, "playground", `invalid value '${values.address}' for --address: expected a loopback address (127.0.0.1, ::1 or localhost)`);
   }
   const root = builtPlaygroundDir();
   if (!root) {

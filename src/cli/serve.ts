@@ -3,9 +3,9 @@
  * then drains requests in flight and exits 0. Flags are named as Kubernetes components name them.
  */
 import { availableParallelism } from "node:os";
-import { parseArgs } from "node:util";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { parseDuration, ServeError, startServer, type ServeOptions } from "../server/server.js";
+import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 
 export const SERVE_HELP = `Usage: karta serve [options]
@@ -52,11 +52,6 @@ export function parseBytes(text: string): number | undefined {
   return Number(m[1]) * unit[m[2] ?? ""]!;
 }
 
-function positiveInt(name: string, v: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "${name}": expected an integer from ${min} to ${max}`);
-  return Number(v);
-}
-
 function duration(name: string, v: string): number {
   const ms = parseDuration(v);
   if (ms === undefined) throw new UsageError(`invalid argument ${JSON.stringify(v)} for "${name}": expected a duration such as 10s or 500ms`);
@@ -79,45 +74,34 @@ export function parseFeatureGates(values: readonly string[]): { multiplePodTempl
 
 type Parsed = Omit<ServeOptions, "tlsCertFile" | "tlsPrivateKeyFile"> & { tlsCertFile?: string; tlsPrivateKeyFile?: string; certDir?: string; tlsSans: string[]; logLevel: string };
 
-function parse(args: string[]): Parsed | "help" {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        help: { type: "boolean", short: "h" },
-        "secure-port": { type: "string", default: "8443" },
-        "bind-address": { type: "string", default: "0.0.0.0" },
-        "tls-cert-file": { type: "string" },
-        "tls-private-key-file": { type: "string" },
-        "cert-dir": { type: "string" },
-        "tls-san": { type: "string", multiple: true, default: [] },
-        definitions: { type: "string", multiple: true, default: [] },
-        customizations: { type: "string", multiple: true, default: [] },
-        "feature-gates": { type: "string", multiple: true, default: [] },
-        path: { type: "string", default: "/interpret" },
-        "metrics-bind-address": { type: "string", default: ":8080" },
-        "max-request-bytes": { type: "string", default: "3MiB" },
-        "request-timeout": { type: "string", default: "10s" },
-        workers: { type: "string" },
-        "shutdown-grace-period": { type: "string", default: "20s" },
-        "log-level": { type: "string", default: "info" },
-      },
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message.split("\n")[0]!);
-  }
-  if (values.help) return "help";
+const FLAGS = {
+  "secure-port": { type: "integer", min: 0, max: 65535, default: 8443 },
+  "bind-address": { type: "string", default: "0.0.0.0" },
+  "tls-cert-file": { type: "string" },
+  "tls-private-key-file": { type: "string" },
+  "cert-dir": { type: "string" },
+  "tls-san": { type: "string", multiple: true },
+  definitions: { type: "string", multiple: true },
+  customizations: { type: "string", multiple: true },
+  "feature-gates": { type: "string", multiple: true },
+  path: { type: "string", default: "/interpret" },
+  "metrics-bind-address": { type: "string", default: ":8080" },
+  "max-request-bytes": { type: "string", default: "3MiB" },
+  "request-timeout": { type: "string", default: "10s" },
+  workers: { type: "integer", min: 1, max: 256 },
+  "shutdown-grace-period": { type: "string", default: "20s" },
+  "log-level": { type: "string", choices: ["trace", "debug", "info", "warn", "error", "fatal", "silent"], default: "info" },
+} as const satisfies Flags;
+
+/** The server's options from what the command line says; a UsageError for values the parser cannot check. */
+function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
   const maxBytes = parseBytes(values["max-request-bytes"]);
   if (maxBytes === undefined || maxBytes < 1) throw new UsageError(`invalid argument ${JSON.stringify(values["max-request-bytes"])} for "--max-request-bytes": expected a size such as 3MiB or 1048576`);
   if (!values.path.startsWith("/")) throw new UsageError(`invalid argument ${JSON.stringify(values.path)} for "--path": must start with /`);
-  if (!["trace", "debug", "info", "warn", "error", "fatal", "silent"].includes(values["log-level"])) throw new UsageError(`invalid argument ${JSON.stringify(values["log-level"])} for "--log-level": expected debug, info, warn or error`);
   const requestTimeoutMs = duration("--request-timeout", values["request-timeout"]);
   if (requestTimeoutMs <= 0) throw new UsageError(`"--request-timeout" must be positive`);
   const p: Parsed = {
-    securePort: positiveInt("--secure-port", values["secure-port"], 0, 65535),
+    securePort: values["secure-port"],
     bindAddress: values["bind-address"],
     definitions: values.definitions,
     customizations: values.customizations,
@@ -126,7 +110,7 @@ function parse(args: string[]): Parsed | "help" {
     metricsBindAddress: values["metrics-bind-address"],
     maxRequestBytes: maxBytes,
     requestTimeoutMs,
-    workers: values.workers === undefined ? availableParallelism() : positiveInt("--workers", values.workers, 1, 256),
+    workers: values.workers ?? availableParallelism(),
     shutdownGracePeriodMs: duration("--shutdown-grace-period", values["shutdown-grace-period"]),
     tlsSans: values["tls-san"],
     logLevel: values["log-level"],
@@ -141,19 +125,13 @@ function parse(args: string[]): Parsed | "help" {
 
 /** Runs `karta serve` until SIGTERM or SIGINT. */
 export async function runServe(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCommand(io, "serve", args, FLAGS, SERVE_HELP);
+  if (typeof parsed === "number") return parsed;
   let p: Parsed;
   try {
-    const parsed = parse(args);
-    if (parsed === "help") {
-      io.stdout(SERVE_HELP);
-      return 0;
-    }
-    p = parsed;
+    p = parse(parsed.values);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`karta serve: ${e.message}\nRun 'karta serve --help' for usage.\n`);
-      return 2;
-    }
+    if (e instanceof UsageError) return usageError(io, "serve", e.message);
     throw e;
   }
   let certFile = p.tlsCertFile;

@@ -3,10 +3,10 @@
  * `karta serve` with the same definitions, customizations and feature gates every kind and
  * operation it answers.
  */
-import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { listConfigFiles, buildFramework, type FrameworkSource, type SourceFile } from "../server/config.js";
 import { webhookConfiguration, type WebhookTarget } from "../server/webhook-config.js";
+import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { parseFeatureGates } from "./serve.js";
@@ -42,47 +42,33 @@ Example:
 
 class UsageError extends Error {}
 
+const FLAGS = {
+  definitions: { type: "string", multiple: true },
+  customizations: { type: "string", multiple: true },
+  "feature-gates": { type: "string", multiple: true },
+  url: { type: "string" },
+  "service-name": { type: "string" },
+  "service-namespace": { type: "string" },
+  "service-port": { type: "integer", min: 1, max: 65535 },
+  path: { type: "string", default: "/interpret" },
+  "ca-file": { type: "string" },
+  "timeout-seconds": { type: "integer", min: 1, max: 30, default: 10 },
+  name: { type: "string", default: "karta" },
+  "include-native": { type: "boolean" },
+  output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" },
+} as const satisfies Flags;
+
 /** Runs `karta webhook-config`. */
 export async function runWebhookConfig(args: string[], io: CliIO): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        help: { type: "boolean", short: "h" },
-        definitions: { type: "string", multiple: true, default: [] },
-        customizations: { type: "string", multiple: true, default: [] },
-        "feature-gates": { type: "string", multiple: true, default: [] },
-        url: { type: "string" },
-        "service-name": { type: "string" },
-        "service-namespace": { type: "string" },
-        "service-port": { type: "string" },
-        path: { type: "string", default: "/interpret" },
-        "ca-file": { type: "string" },
-        "timeout-seconds": { type: "string", default: "10" },
-        name: { type: "string", default: "karta" },
-        "include-native": { type: "boolean", default: false },
-        output: { type: "string", short: "o", default: "yaml" },
-      },
-    }));
-  } catch (e) {
-    io.stderr(`karta webhook-config: ${(e as Error).message.split("\n")[0]}\nRun 'karta webhook-config --help' for usage.\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(WEBHOOK_CONFIG_HELP);
-    return 0;
-  }
+  const parsed = parseCommand(io, "webhook-config", args, FLAGS, WEBHOOK_CONFIG_HELP);
+  if (typeof parsed === "number") return parsed;
+  const values = parsed.values;
   let target: WebhookTarget;
   let gates: { multiplePodTemplatesScheduling: boolean };
   let timeoutSeconds: number;
   try {
     gates = parseFeatureGates(values["feature-gates"]);
-    if (!/^([1-9]|[12][0-9]|30)$/.test(values["timeout-seconds"])) throw new UsageError(`invalid argument ${JSON.stringify(values["timeout-seconds"])} for "--timeout-seconds": expected 1 to 30`);
-    timeoutSeconds = Number(values["timeout-seconds"]);
-    if (!["yaml", "json"].includes(values.output)) throw new UsageError(`invalid argument ${JSON.stringify(values.output)} for "--output": expected yaml or json`);
+    timeoutSeconds = values["timeout-seconds"];
     const service = values["service-name"] !== undefined || values["service-namespace"] !== undefined || values["service-port"] !== undefined;
     if (values.url !== undefined) {
       if (service) throw new UsageError("--url and --service-* exclude each other");
@@ -95,15 +81,10 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
       if (url.protocol !== "https:") throw new UsageError(`invalid argument ${JSON.stringify(values.url)} for "--url": Karmada calls webhooks over https`);
       target = { url: values.url };
     } else {
-      const port = values["service-port"] ?? "443";
-      if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new UsageError(`invalid argument ${JSON.stringify(port)} for "--service-port": expected 1 to 65535`);
-      target = { service: { name: values["service-name"] ?? "karta-webhook", namespace: values["service-namespace"] ?? "karta-system", port: Number(port), path: values.path } };
+      target = { service: { name: values["service-name"] ?? "karta-webhook", namespace: values["service-namespace"] ?? "karta-system", port: values["service-port"] ?? 443, path: values.path } };
     }
   } catch (e) {
-    if (e instanceof UsageError || (e as Error).constructor.name === "UsageError") {
-      io.stderr(`karta webhook-config: ${(e as Error).message}\nRun 'karta webhook-config --help' for usage.\n`);
-      return 2;
-    }
+    if (e instanceof UsageError || (e as Error).constructor.name === "UsageError") return usageError(io, "webhook-config", (e as Error).message);
     throw e;
   }
   try {

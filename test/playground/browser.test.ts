@@ -133,14 +133,15 @@ describe("playground in Chromium", { skip: !available }, () => {
     const problem = page.locator("#problems .problem.sev-error");
     await problem.first().waitFor();
     // The typo comes first; the subgroups that name the components it hid follow it (one each).
-    assert.equal(await problem.count(), 3);
+    assert.equal(await problem.count(), 3, (await page.locator("#problems").textContent()) ?? "");
     assert.match((await problem.nth(1).textContent()) ?? "", /subgroup component 'master' is not defined/);
     const text = await problem.first().textContent();
     assert.equal(text, `karta ${line}:5: error: spec.structureDefinition.childComponent: unknown field "childComponent"; did you mean "childComponents"?`);
     assert.equal(await problem.first().getAttribute("data-line"), String(line));
     // The inline mark is on that line, over the field name.
+    // (CodeMirror draws only the lines in view: the subgroups' marks further down may not be drawn yet.)
     const marks = page.locator(".cm-lintRange-error");
-    assert.equal(await marks.count(), 3);
+    assert.ok((await marks.count()) >= 1);
     const mark = marks.first();
     assert.equal(await mark.textContent(), "childComponent");
     const markedLine = await mark.evaluate((el) => (el.closest(".cm-line") as { textContent: string | null } | null)?.textContent ?? "");
@@ -240,7 +241,7 @@ describe("playground in Chromium", { skip: !available }, () => {
     await ready(page);
     const fixture = (name: string): string => readFileSync(path.join(repoRoot, "test", "fixtures", "playground", name), "utf8");
     const n = await runs(page);
-    await page.evaluate((t) => (globalThis as unknown as Playground).kartaPlayground.setTexts(t), { karta: fixture("cloneset-karta.yaml"), object: fixture("cloneset.yaml"), pods: "" });
+    await page.evaluate((t) => (globalThis as unknown as Playground).kartaPlayground.setTexts(t), { karta: fixture("workflow-karta.yaml"), object: fixture("workflow.yaml"), pods: "" });
     await rerun(page, n);
     await page.locator("#pane-karmada summary").click();
     const health = page.locator('#karmada .op[data-op="InterpretHealth"]');

@@ -162,7 +162,7 @@ describe("playground links", () => {
 });
 
 describe("playground Karmada answers", () => {
-  const customizations = ["apps.kruise.io/v1alpha1/CloneSet.yaml", "argoproj.io/v1alpha1/Workflow.yaml"].map((f) => ({ file: f, text: read(`interpreter-customizations/${f}`) }));
+  const customizations = ["argoproj.io/v1alpha1/Workflow.yaml"].map((f) => ({ file: f, text: read(`interpreter-customizations/${f}`) }));
 
   test("every operation, with the layer that answered, as karta interpret -d stacks them", async () => {
     const a = analyze(PYTORCH, JOB, PODS);
@@ -177,7 +177,7 @@ describe("playground Karmada answers", () => {
   });
 
   test("the Lua layer answers where the Karta is undecided", async () => {
-    const a = analyze(read("test/fixtures/playground/cloneset-karta.yaml"), read("test/fixtures/playground/cloneset.yaml"), "");
+    const a = analyze(read("test/fixtures/playground/workflow-karta.yaml"), read("test/fixtures/playground/workflow.yaml"), "");
     assert.equal(a.blocked, undefined);
     const answers = await karmadaAnswers(a.definition!, a.object as never, customizations);
     const health = answers.find((o) => o.operation === "InterpretHealth")!;

@@ -98,11 +98,11 @@ describe("karta playground", () => {
     assert.equal(await runPlayground(["--help"], h), 0);
     assert.match(h.out, /Example:\n {2}karta playground --port 8088/);
     for (const [args, message] of [
-      [["--port", "http"], /--port must be a number from 0 to 65535, not 'http'/],
-      [["--port", "70000"], /--port must be a number/],
-      [["--address", "0.0.0.0"], /--address must be a loopback address/],
-      [["--open"], /Unknown option '--open'/],
-      [["extra"], /Unexpected argument 'extra'/],
+      [["--port", "http"], /^karta playground: invalid value 'http' for --port: expected an integer from 0 to 65535\n/],
+      [["--port", "70000"], /invalid value '70000' for --port/],
+      [["--address", "0.0.0.0"], /invalid value '0\.0\.0\.0' for --address: expected a loopback address/],
+      [["--prot", "1"], /unknown flag: --prot \(did you mean --port\?\)/],
+      [["extra"], /unexpected argument 'extra'/],
     ] as const) {
       const o = io();
       assert.equal(await runPlayground([...args], o), 2, args.join(" "));
