@@ -36,6 +36,16 @@ const commands: Command[] = [
     summary: "run a jq program over JSON or YAML values",
     run: async (args, io) => (await import("./jq.js")).runJq(args, io),
   },
+  {
+    name: "controller",
+    summary: "run the Karta controller in a cluster (Karta status and labels)",
+    run: async (args, io) => (await import("../controller/command.js")).runController(args, io),
+  },
+  {
+    name: "rbac",
+    summary: "print the ClusterRole the controller needs for the given definitions",
+    run: async (args, io) => (await import("../controller/rbac-command.js")).runRbac(args, io),
+  },
 ];
 
 export function commandNames(): Command[] {
