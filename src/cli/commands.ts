@@ -66,6 +66,16 @@ const commands: Command[] = [
     summary: "serve the playground page (editors, diagnostics, groups, Workload API, Karmada) on loopback",
     run: async (args, io) => (await import("./playground.js")).runPlayground(args, io),
   },
+  {
+    name: "controller",
+    summary: "run the Karta controller in a cluster (Karta status and labels)",
+    run: async (args, io) => (await import("../controller/command.js")).runController(args, io),
+  },
+  {
+    name: "rbac",
+    summary: "print the ClusterRole the controller needs for the given definitions",
+    run: async (args, io) => (await import("../controller/rbac-command.js")).runRbac(args, io),
+  },
 ];
 
 export function commandNames(): Command[] {

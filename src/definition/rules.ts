@@ -94,7 +94,8 @@ type Report = (path: PathSegment[], message: string, code: string, atKey?: boole
 function checkComponent(c: Located, err: Report, warn: Report): void {
   const comp = c.component;
   const name = comp.name ?? "";
-  if (name === "") err(comp.name === undefined ? c.path : [...c.path, "name"], "component name is empty", "empty-name");
+  // At the name itself, missing or empty, where the API server reports a missing name (Required value).
+  if (name === "") err([...c.path, "name"], "component name is empty", "empty-name");
   const sd = comp.specDefinition;
   if (sd) {
     const count = [sd.podTemplateSpecPath, sd.podSpecPath, sd.fragmentedPodSpecDefinition].filter((x) => x !== undefined).length;

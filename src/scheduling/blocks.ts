@@ -11,7 +11,6 @@
 import {
   childPath,
   duplicate,
-  forbidden,
   indexPath,
   invalid,
   required,
@@ -89,7 +88,7 @@ export function validatePolicyBlock(
   if (isUpdate && prev !== undefined) {
     // The basic/gang choice is frozen at creation; only the count inside gang may change.
     if ((block.basic !== undefined) !== (prev.basic !== undefined)) {
-      errs.push(forbidden(childPath(path, "basic"), "field is immutable", "immutable"));
+      errs.push(invalid(childPath(path, "basic"), null, "field is immutable", "immutable"));
     }
     if (block.gang !== undefined && prev.gang === undefined) {
       errs.push(invalid(childPath(path, "gang"), null, "field cannot be set once created", "update"));
@@ -111,10 +110,10 @@ export function validateBlockPresence(path: string, present: boolean, wasPresent
   return [];
 }
 
-/** An immutable field: any change on update is `Forbidden: field is immutable`. */
+/** An immutable field: any change on update is `Invalid value: null: field is immutable`, as the API server's declarative validation says it. */
 export function validateImmutable(path: string, value: unknown, old: Old<unknown>): FieldError[] {
   if (old === undefined) return [];
-  return deepEqual(value, old.value) ? [] : [forbidden(path, "field is immutable", "immutable")];
+  return deepEqual(value, old.value) ? [] : [invalid(path, null, "field is immutable", "immutable")];
 }
 
 /** The constraints block: `topology` has at most one item, each with a valid label key. */

@@ -301,10 +301,11 @@ export class WorkloadBuilder {
 
     // Tree limits the compiled Workload must satisfy.
     for (const m of isDNS1123Label(item.name)) errs.push(invalid(path, item.name, m, "format=k8s-short-name"));
-    if (depth > WORKLOAD_MAX_TREE_DEPTH) {
-      errs.push(forbidden(path, `the workload tree must not be deeper than ${WORKLOAD_MAX_TREE_DEPTH} levels`));
-      return errs;
+    // As the API server: a tree too deep is reported once, at its top-level template.
+    if (depth === 1 && itemDepth(item) > WORKLOAD_MAX_TREE_DEPTH) {
+      errs.push(invalid(path, null, `maximum template hierarchy depth is ${WORKLOAD_MAX_TREE_DEPTH}`));
     }
+    if (depth > WORKLOAD_MAX_TREE_DEPTH) return errs;
     const children = item.children ?? [];
     const leafCount = children.filter((c) => !isComposite(c)).length;
     const compositeCount = children.length - leafCount;
@@ -361,6 +362,11 @@ export class WorkloadBuilder {
 }
 
 /** A builder for a tree (upstream's `NewBuilder`). */
+/** Levels of an item's subtree, the item itself being 1. */
+function itemDepth(item: WorkloadItem): number {
+  return 1 + Math.max(0, ...(item.children ?? []).map(itemDepth));
+}
+
 export function newBuilder(root: WorkloadItem, options: BuildOptions): WorkloadBuilder {
   return WorkloadBuilder.fromItems(root, options);
 }

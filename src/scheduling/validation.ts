@@ -100,7 +100,7 @@ function validateGroupPolicy(
   if (isUpdate && deepEqual(p, before)) return [];
   const errs = validateUnion(path, ["basic", "gang"], p, before, isUpdate);
   if (isUpdate && before !== undefined) {
-    if ((p.basic !== undefined) !== (before.basic !== undefined)) errs.push(forbidden(childPath(path, "basic"), "field is immutable", "immutable"));
+    if ((p.basic !== undefined) !== (before.basic !== undefined)) errs.push(invalid(childPath(path, "basic"), null, "field is immutable", "immutable"));
     if (p.gang !== undefined && before.gang === undefined) errs.push(invalid(childPath(path, "gang"), null, "field cannot be set once created", "update"));
     if (p.gang === undefined && before.gang !== undefined) errs.push(invalid(childPath(path, "gang"), null, "field cannot be cleared once set", "update"));
   }
@@ -129,7 +129,8 @@ function validatePriorityFields(path: string, obj: SchedulingFields, prev: Sched
   const ppPath = childPath(path, "preemptionPolicy");
   errs.push(...validateImmutable(ppPath, obj.preemptionPolicy, old(prev?.preemptionPolicy, isUpdate)));
   if (obj.preemptionPolicy !== undefined && !PREEMPTION_POLICIES.includes(obj.preemptionPolicy)) {
-    errs.push(notSupported(ppPath, obj.preemptionPolicy, PREEMPTION_POLICIES));
+    // The API server lists the supported values sorted.
+    errs.push(notSupported(ppPath, obj.preemptionPolicy, [...PREEMPTION_POLICIES].sort()));
   }
   return errs;
 }
@@ -210,9 +211,16 @@ function checkTreeName(state: TreeState, path: string, name: string): FieldError
   return first === listPath ? [] : [duplicate(childPath(path, "name"), name)];
 }
 
+/** Levels of a template's subtree, the template itself being 1. */
+function treeDepth(t: CompositePodGroupTemplate): number {
+  const children = (t.compositePodGroupTemplates ?? []).map(treeDepth);
+  return 1 + Math.max((t.podGroupTemplates?.length ?? 0) > 0 ? 1 : 0, ...children, 0);
+}
+
 function validatePodGroupTemplate(path: string, t: PodGroupTemplate, prev: PodGroupTemplate | undefined, state: TreeState, depth: number): FieldError[] {
   const errs: FieldError[] = [...checkTreeName(state, path, t.name)];
-  if (depth > WORKLOAD_MAX_TREE_DEPTH) return [...errs, forbidden(path, `the workload tree must not be deeper than ${WORKLOAD_MAX_TREE_DEPTH} levels`)];
+  // Too deep: reported once, at the top-level template (below).
+  if (depth > WORKLOAD_MAX_TREE_DEPTH) return errs;
   if (state.isUpdate && prev !== undefined && deepEqual(t, prev)) return errs;
   errs.push(...validateShortName(childPath(path, "name"), t.name));
   errs.push(...validateSchedulingFields(path, t, prev, state.isUpdate && prev !== undefined, "leaf"));
@@ -227,7 +235,11 @@ function validateCompositeTemplate(
   depth: number,
 ): FieldError[] {
   const errs: FieldError[] = [...checkTreeName(state, path, t.name)];
-  if (depth > WORKLOAD_MAX_TREE_DEPTH) return [...errs, forbidden(path, `the workload tree must not be deeper than ${WORKLOAD_MAX_TREE_DEPTH} levels`)];
+  if (depth > WORKLOAD_MAX_TREE_DEPTH) return errs;
+  // The API server reports a tree that is too deep at its top-level template, with that template's children.
+  if (depth === 1 && treeDepth(t) > WORKLOAD_MAX_TREE_DEPTH) {
+    errs.push(invalid(path, t.compositePodGroupTemplates ?? t.podGroupTemplates ?? null, `maximum template hierarchy depth is ${WORKLOAD_MAX_TREE_DEPTH}`));
+  }
   const ownUpdate = state.isUpdate && prev !== undefined;
   errs.push(...validateShortName(childPath(path, "name"), t.name));
   errs.push(...validateSchedulingFields(path, t, prev, ownUpdate, "composite"));
@@ -302,7 +314,7 @@ export function validatePodGroup(podGroup: PodGroup, oldPodGroup?: PodGroup): Fi
   const errs: FieldError[] = [...validateObjectName(podGroup.metadata)];
   errs.push(...validateParentName("spec.parentCompositePodGroupName", spec.parentCompositePodGroupName, prev?.parentCompositePodGroupName, isUpdate));
   if (spec.parentCompositePodGroupName !== undefined && spec.workloadRef === undefined) {
-    errs.push(required("spec.workloadRef", "must be specified when `parentCompositePodGroupName` is specified"));
+    errs.push(required("spec.workloadRef", "must be set when parentCompositePodGroupName is set"));
   }
   errs.push(...validateWorkloadRef("spec.workloadRef", spec.workloadRef, prev?.workloadRef, isUpdate, false));
   errs.push(...validateSchedulingFields("spec", spec, prev, isUpdate, "leaf"));

@@ -133,8 +133,8 @@ describe("validateJobScheduling", () => {
     moved.spec.scheduling!.schedulingConstraints = { topology: [{ key: "topology.kubernetes.io/zone" }] };
     moved.spec.scheduling!.resourceClaims = [{ name: "gpus", resourceClaimName: "rack-7" }];
     assert.deepEqual(render(validateJobScheduling(moved, old)), [
-      "spec.scheduling.schedulingConstraints: Forbidden: field is immutable",
-      "spec.scheduling.resourceClaims: Forbidden: field is immutable",
+      "spec.scheduling.schedulingConstraints: Invalid value: null: field is immutable",
+      "spec.scheduling.resourceClaims: Invalid value: null: field is immutable",
     ]);
   });
 });

@@ -1,0 +1,164 @@
+/**
+ * `karta controller`: runs the Karta reconciler against a cluster until SIGINT/SIGTERM.
+ * Exit code: 0 after a graceful shutdown, 1 when it cannot start, 2 usage.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { LeaderElector } from "./leader.js";
+import { parseCommand, usageError, type Flags } from "../cli/args.js";
+import type { CliIO } from "../cli/io.js";
+import { KartaReconciler } from "./kartas.js";
+import { WorkloadReconciler } from "./workloads.js";
+import { loadKubeConfig } from "./kube.js";
+import { jsonLogger } from "./log.js";
+
+export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false] [-v]
+
+Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status current:
+the condition KartaValidated (the same validation as 'karta validate', with the errors' field paths),
+CRDExists (the root kind is served at that version) and Ready (both True), with observedGeneration, and
+the labels run.ai/karta-group, run.ai/karta-version and run.ai/karta-kind. A Karta whose CRD is applied
+later becomes Ready without a restart. For every Ready Karta it watches the root kind and pods, and
+server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
+'karta compile' makes for each object, owned by it; groups that no longer exist are deleted, objects
+whose immutable fields changed are recreated, and interpretation errors become Events on the object.
+Logs are JSON lines on standard error.
+
+The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
+the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
+
+      --kubeconfig FILE   the kubeconfig to use
+      --context NAME      the kubeconfig context to use
+      --leader-elect=BOOL run only while holding the coordination.k8s.io/v1 Lease (default true)
+      --leader-elect-lease-duration D   how long a Lease is held without renewal (default 15s)
+      --leader-elect-renew-deadline D   how long the leader retries renewing before it gives up (default 10s)
+      --leader-elect-retry-period D     how often to try to acquire or renew (default 2s)
+      --leader-elect-resource-name N    the Lease's name (default karta-controller)
+      --leader-elect-resource-namespace NS  the Lease's namespace (default: the pod's, else default)
+  -v, --verbose           debug logs
+  -h, --help              show this help
+
+Exit code: 0 after a graceful shutdown (SIGINT/SIGTERM), 1 when it cannot start or loses
+leadership, 2 usage.
+
+Example:
+  kubectl apply -f deploy/crd/run.ai_kartas.yaml -f definitions/kubeflow.org/v1/PyTorchJob.yaml
+  karta controller --kubeconfig ~/.kube/config
+`;
+
+/** `15s`, `1m`, `500ms`, `1.5h` in milliseconds, or undefined. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text);
+  if (!m) return undefined;
+  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
+}
+
+const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+
+const FLAGS = {
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
+  "leader-elect": { type: "string", choices: ["true", "false"], default: "true" },
+  "leader-elect-lease-duration": { type: "string" },
+  "leader-elect-renew-deadline": { type: "string" },
+  "leader-elect-retry-period": { type: "string" },
+  "leader-elect-resource-name": { type: "string" },
+  "leader-elect-resource-namespace": { type: "string" },
+  verbose: { type: "boolean", short: "v" },
+} as const satisfies Flags;
+
+export async function runController(rawArgs: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
+  // Kubernetes components take --leader-elect alone or with =true/=false.
+  const args = rawArgs.map((a) => (a === "--leader-elect" ? "--leader-elect=true" : a));
+  const parsed = parseCommand(io, "controller", args, FLAGS, CONTROLLER_HELP);
+  if (typeof parsed === "number") return parsed;
+  const values = parsed.values;
+  const usage = (msg: string): number => usageError(io, "controller", msg);
+  const elect = values["leader-elect"];
+  const durations: Record<string, number> = {};
+  for (const [flag, dflt] of [
+    ["leader-elect-lease-duration", "15s"],
+    ["leader-elect-renew-deadline", "10s"],
+    ["leader-elect-retry-period", "2s"],
+  ] as const) {
+    const ms = parseDuration(values[flag] ?? dflt);
+    if (ms === undefined || ms <= 0) return usage(`--${flag} must be a duration such as 15s, not '${values[flag]}'`);
+    durations[flag] = ms;
+  }
+  if (!(durations["leader-elect-retry-period"]! < durations["leader-elect-renew-deadline"]! && durations["leader-elect-renew-deadline"]! < durations["leader-elect-lease-duration"]!)) {
+    return usage("leader election needs --leader-elect-retry-period < --leader-elect-renew-deadline < --leader-elect-lease-duration");
+  }
+  const log = jsonLogger((l) => io.stderr(l), values.verbose === true);
+  let kc: ReturnType<typeof loadKubeConfig>;
+  try {
+    kc = loadKubeConfig({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), ...(values.context !== undefined ? { context: values.context } : {}) });
+  } catch (err) {
+    log("error", "cannot start", { err: (err as Error).message });
+    return 1;
+  }
+  let reconciler: KartaReconciler | undefined;
+  let workloads: WorkloadReconciler | undefined;
+  let failure = 0;
+  const stop = new AbortController();
+  const startReconcilers = async (): Promise<void> => {
+    try {
+      reconciler = new KartaReconciler(kc, log);
+      workloads = new WorkloadReconciler(kc, reconciler, log);
+      await reconciler.start();
+      await workloads.start();
+      log("info", "reconciling");
+    } catch (err) {
+      log("error", "cannot start", { err: (err as Error).message });
+      failure = 1;
+      stop.abort();
+    }
+  };
+  let elector: LeaderElector | undefined;
+  if (elect === "true") {
+    const namespace = values["leader-elect-resource-namespace"] ?? (existsSync(SA_NAMESPACE) ? readFileSync(SA_NAMESPACE, "utf8").trim() : "default");
+    elector = new LeaderElector(
+      kc,
+      {
+        namespace,
+        name: values["leader-elect-resource-name"] ?? "karta-controller",
+        identity: `${hostname()}_${randomBytes(4).toString("hex")}`,
+        leaseDurationMs: durations["leader-elect-lease-duration"]!,
+        renewDeadlineMs: durations["leader-elect-renew-deadline"]!,
+        retryPeriodMs: durations["leader-elect-retry-period"]!,
+      },
+      {
+        onStartedLeading: startReconcilers,
+        onStoppedLeading: () => {
+          // As Kubernetes controllers do: a replica that lost the Lease exits and is restarted.
+          if (!stop.signal.aborted) {
+            failure = 1;
+            stop.abort();
+          }
+        },
+      },
+      log,
+    );
+    log("info", "karta controller started; waiting for the lease", { lease: `${namespace}/${values["leader-elect-resource-name"] ?? "karta-controller"}` });
+    void elector.run();
+  } else {
+    log("info", "karta controller started");
+    await startReconcilers();
+  }
+  const onSignal = (): void => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  signal?.addEventListener("abort", onSignal, { once: true });
+  await new Promise<void>((resolve) => {
+    if (stop.signal.aborted) resolve();
+    else stop.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+  log("info", "shutting down");
+  await workloads?.stop();
+  await reconciler?.stop();
+  await elector?.release();
+  log("info", "stopped");
+  return failure;
+}

@@ -1,0 +1,79 @@
+/**
+ * The edge to the Kubernetes API: the kubeconfig (flag, KUBECONFIG, or the in-cluster service account),
+ * plain-JSON objects, discovery, and structured errors from client-node's exceptions.
+ */
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+// The documented way to register a model; the package's index does not re-export it.
+import { ObjectSerializer } from "@kubernetes/client-node/dist/serializer.js";
+
+/**
+ * client-node turns objects of the kinds it knows into its generated models, which drop fields newer than
+ * the models (Pod spec.schedulingGroup, Kubernetes 1.36). A pass-through model keeps those kinds as the
+ * JSON the server sent.
+ */
+export function keepPlainJson(kinds: { group: string; version: string; kind: string }[]): void {
+  const identity = { serialize: (o: unknown) => o, deserialize: (o: unknown) => o };
+  for (const gvk of kinds) {
+    try {
+      ObjectSerializer.registerModel(gvk, identity);
+    } catch {
+      // already registered in this process
+    }
+  }
+}
+
+keepPlainJson([
+  { group: "", version: "v1", kind: "Pod" },
+  { group: "", version: "v1", kind: "PodList" },
+]);
+
+/** Kubeconfig as kubectl finds it: `--kubeconfig`, else KUBECONFIG / ~/.kube/config, else in-cluster; `--context` selects a context. */
+export function loadKubeConfig(options: { kubeconfig?: string; context?: string } = {}): KubeConfig {
+  const kc = new KubeConfig();
+  if (options.kubeconfig !== undefined) kc.loadFromFile(options.kubeconfig);
+  else kc.loadFromDefault();
+  if (options.context !== undefined) {
+    if (!kc.getContexts().some((c) => c.name === options.context)) throw new Error(`context "${options.context}" is not in the kubeconfig`);
+    kc.setCurrentContext(options.context);
+  }
+  if (kc.getCurrentCluster() === null) throw new Error("no cluster in the kubeconfig (give --kubeconfig, set KUBECONFIG, or run in a pod)");
+  return kc;
+}
+
+/** What an API error said: HTTP code, Status reason and message. */
+export interface ApiError {
+  code: number;
+  reason: string;
+  message: string;
+}
+
+/** The Status of a failed request, or undefined for errors that are not API answers (network, bugs). */
+export function apiError(err: unknown): ApiError | undefined {
+  const e = err as { code?: unknown; body?: unknown };
+  if (typeof e?.code !== "number") return undefined;
+  let body: { reason?: string; message?: string } = {};
+  try {
+    body = typeof e.body === "string" ? (JSON.parse(e.body) as typeof body) : ((e.body ?? {}) as typeof body);
+  } catch {
+    body = { message: String(e.body) };
+  }
+  return { code: e.code, reason: body.reason ?? "", message: body.message ?? "" };
+}
+
+/** One served resource of a group/version. */
+export interface ServedResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+/** The resources a group/version serves (discovery), or undefined when the group/version is not served. */
+export async function discover(kc: KubeConfig, group: string, version: string): Promise<ServedResource[] | undefined> {
+  try {
+    const list = group === "" ? await kc.makeApiClient(CoreV1Api).getAPIResources() : await kc.makeApiClient(CustomObjectsApi).getAPIResources({ group, version });
+    return list.resources.filter((r) => !r.name.includes("/")).map((r) => ({ name: r.name, kind: r.kind, namespaced: r.namespaced }));
+  } catch (err) {
+    if (apiError(err)?.code === 404) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, with client-go's rules: a candidate takes the Lease
+ * when it is absent, or when its holder has not renewed it for leaseDuration as observed locally (so
+ * clocks need not agree); the leader renews every retryPeriod and gives up leadership when it could not
+ * renew for renewDeadline; every write carries the resourceVersion read, so two candidates cannot both win.
+ * On a graceful stop the leader releases the Lease, so another replica takes over at once.
+ */
+import { CoordinationV1Api, KubeConfig, type V1Lease } from "@kubernetes/client-node";
+import { apiError, keepPlainJson } from "./kube.js";
+
+// client-node writes a MicroTime as Date#toISOString (milliseconds), which the API server refuses
+// (it wants microseconds): keep Leases as plain JSON and write the times ourselves.
+keepPlainJson([
+  { group: "coordination.k8s.io", version: "v1", kind: "Lease" },
+  { group: "coordination.k8s.io", version: "v1", kind: "LeaseList" },
+]);
+
+/** A metav1.MicroTime: RFC 3339 with six fractional digits. */
+function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+import type { Logger } from "./log.js";
+
+export interface LeaderElectionOptions {
+  namespace: string;
+  name: string;
+  identity: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+}
+
+export interface LeaderCallbacks {
+  onStartedLeading: () => void | Promise<void>;
+  onStoppedLeading: () => void | Promise<void>;
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+export class LeaderElector {
+  private readonly api: CoordinationV1Api;
+  private leading = false;
+  /** The last Lease seen, and when (local clock) its holder or renewTime last changed. */
+  private observed: { holder: string; renew: string; at: number } | undefined;
+  private readonly stop = new AbortController();
+  private done: Promise<void> | undefined;
+
+  constructor(
+    kc: KubeConfig,
+    private readonly options: LeaderElectionOptions,
+    private readonly callbacks: LeaderCallbacks,
+    private readonly log: Logger,
+  ) {
+    this.api = kc.makeApiClient(CoordinationV1Api);
+    if (!(options.renewDeadlineMs < options.leaseDurationMs) || !(options.retryPeriodMs < options.renewDeadlineMs)) {
+      throw new Error("leader election needs retry-period < renew-deadline < lease-duration");
+    }
+  }
+
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** Runs until {@link release} is called or leadership is lost. */
+  run(): Promise<void> {
+    this.done ??= this.loop();
+    return this.done;
+  }
+
+  /** Stops campaigning and renewing without releasing the Lease, as a crashed process would (tests). */
+  async abandon(): Promise<void> {
+    this.stop.abort();
+    await this.done;
+    this.leading = false;
+  }
+
+  /** Stops campaigning; a leader releases the Lease (empty holder) so another replica takes over at once. */
+  async release(): Promise<void> {
+    this.stop.abort();
+    await this.done;
+    if (!this.leading) return;
+    this.leading = false;
+    try {
+      const lease = await this.api.readNamespacedLease({ name: this.options.name, namespace: this.options.namespace });
+      if (lease.spec?.holderIdentity === this.options.identity) {
+        lease.apiVersion = "coordination.k8s.io/v1";
+        lease.kind = "Lease";
+        lease.spec.holderIdentity = "";
+        lease.spec.leaseDurationSeconds = 1;
+        await this.api.replaceNamespacedLease({ name: this.options.name, namespace: this.options.namespace, body: lease });
+      }
+    } catch (err) {
+      this.log("error", "could not release the lease", { err: String((err as Error)?.message ?? err) });
+    }
+    await this.callbacks.onStoppedLeading();
+  }
+
+  private async loop(): Promise<void> {
+    const o = this.options;
+    // Campaign until leading.
+    while (!this.stop.signal.aborted && !this.leading) {
+      if (await this.tryAcquireOrRenew()) {
+        this.leading = true;
+        this.log("info", "became leader", { lease: `${o.namespace}/${o.name}`, identity: o.identity });
+        await this.callbacks.onStartedLeading();
+        break;
+      }
+      await sleep(o.retryPeriodMs, this.stop.signal);
+    }
+    // Renew until stopped or a renewal has failed for renewDeadline.
+    let lastRenew = Date.now();
+    while (!this.stop.signal.aborted && this.leading) {
+      await sleep(o.retryPeriodMs, this.stop.signal);
+      if (this.stop.signal.aborted) break;
+      if (await this.tryAcquireOrRenew()) lastRenew = Date.now();
+      else if (Date.now() - lastRenew > o.renewDeadlineMs) {
+        this.leading = false;
+        this.log("error", "lost leadership: could not renew the lease", { lease: `${o.namespace}/${o.name}`, identity: o.identity });
+        await this.callbacks.onStoppedLeading();
+      }
+    }
+  }
+
+  /** One attempt; true when this candidate holds the Lease afterwards. */
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const o = this.options;
+    const now = microTime(new Date()) as unknown as Date;
+    const seconds = Math.ceil(o.leaseDurationMs / 1000);
+    let lease: V1Lease;
+    try {
+      lease = await this.api.readNamespacedLease({ name: o.name, namespace: o.namespace });
+    } catch (err) {
+      if (apiError(err)?.code !== 404) return this.failed(err);
+      try {
+        await this.api.createNamespacedLease({
+          namespace: o.namespace,
+          body: { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: o.name, namespace: o.namespace }, spec: { holderIdentity: o.identity, leaseDurationSeconds: seconds, acquireTime: now, renewTime: now, leaseTransitions: 0 } },
+        });
+        return true;
+      } catch (e) {
+        return this.failed(e);
+      }
+    }
+    const spec = lease.spec ?? {};
+    const holder = spec.holderIdentity ?? "";
+    const renew = spec.renewTime ? new Date(spec.renewTime).toISOString() : "";
+    if (!this.observed || this.observed.holder !== holder || this.observed.renew !== renew) this.observed = { holder, renew, at: Date.now() };
+    const duration = (spec.leaseDurationSeconds ?? seconds) * 1000;
+    if (holder !== "" && holder !== o.identity && Date.now() < this.observed.at + duration) return false;
+    const next: V1Lease = {
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      ...lease,
+      spec: {
+        ...spec,
+        holderIdentity: o.identity,
+        leaseDurationSeconds: seconds,
+        renewTime: now,
+        ...(holder !== o.identity ? { acquireTime: now, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 } : {}),
+      },
+    };
+    try {
+      await this.api.replaceNamespacedLease({ name: o.name, namespace: o.namespace, body: next });
+      return true;
+    } catch (err) {
+      return this.failed(err);
+    }
+  }
+
+  private failed(err: unknown): false {
+    const e = apiError(err);
+    // A conflict means another candidate wrote first: not an error worth logging.
+    if (e?.code !== 409) this.log("debug", "lease attempt failed", { err: e ? `${e.code} ${e.message}` : String((err as Error)?.message ?? err) });
+    return false;
+  }
+}

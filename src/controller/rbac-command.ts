@@ -1,0 +1,77 @@
+/**
+ * `karta rbac`: prints the ClusterRole `karta controller` needs for the given definitions.
+ * Exit code: 0 fine, 1 a definition has errors, 2 usage or unreadable input.
+ */
+import { stringify } from "yaml";
+import { formatDiagnostic, loadCrds, loadDefinitions, sortDiagnostics, type Karta } from "../definition/index.js";
+import { listInputFiles } from "../files/index.js";
+import { parseCommand, usageError } from "../cli/args.js";
+import type { CliIO } from "../cli/io.js";
+import { InputError, readInput } from "../cli/objects.js";
+import { controllerClusterRole } from "./rbac.js";
+
+export const RBAC_HELP = `Usage: karta rbac -d DEFINITION... [--crd CRD]... [--name NAME] [-o yaml|json]
+
+Prints the ClusterRole that 'karta controller' needs for the given Kartas, and nothing more: read the
+root kinds, child component kinds and additionalChildKinds and pods; write Workload, PodGroup and
+CompositePodGroup objects; read Kartas and write their labels and status; read CRDs; write events;
+use a Lease for leader election. Bind it to the controller's service account.
+
+  -d, --definition PATH   a Karta file, or a directory of them (searched recursively); may be repeated
+      --crd PATH          CRD manifests giving the exact resource names of custom kinds (otherwise the
+                          name is derived from the kind as Kubernetes does: PyTorchJob -> pytorchjobs)
+      --name NAME         the ClusterRole's name (default karta-controller)
+  -o, --output FORMAT     yaml (default) or json
+  -h, --help              show this help
+
+Exit code: 0 fine, 1 a definition has errors, 2 usage or unreadable input.
+
+Example:
+  karta rbac -d definitions/ > clusterrole.yaml
+  karta rbac -d definitions/kubeflow.org/v1/PyTorchJob.yaml --crd pytorchjobs-crd.yaml
+`;
+
+export async function runRbac(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCommand(io, "rbac", args, { definition: { type: "string", short: "d", multiple: true }, crd: { type: "string", multiple: true }, name: { type: "string" }, output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" } }, RBAC_HELP);
+  if (typeof parsed === "number") return parsed;
+  const values = parsed.values;
+  const usage = (msg: string): number => usageError(io, "rbac", msg);
+  if (!values.definition?.length) return usage("at least one definition is required (-d PATH)");
+  const output = values.output;
+  if (values.name !== undefined && !/^[a-z0-9]([-a-z0-9.:]*[a-z0-9])?$/.test(values.name)) return usage(`--name '${values.name}' is not a valid ClusterRole name`);
+
+  const kartas: Karta[] = [];
+  const plurals = new Map<string, string>();
+  let errors = 0;
+  try {
+    for (const file of listInputFiles(values.definition, { recursive: true })) {
+      const loaded = loadDefinitions(await readInput(io, file), file);
+      for (const d of sortDiagnostics(loaded.diagnostics.filter((x) => x.severity === "error"))) {
+        io.stderr(formatDiagnostic(d) + "\n");
+        errors++;
+      }
+      kartas.push(...loaded.definitions.map((d) => d.karta));
+    }
+    for (const file of listInputFiles(values.crd ?? [], { recursive: true })) {
+      const { crds } = loadCrds(await readInput(io, file), file);
+      for (const c of crds) plurals.set(`${c.group}/${c.kind}`, c.name.slice(0, c.name.length - c.group.length - 1));
+    }
+  } catch (err) {
+    if (err instanceof InputError || (err as { code?: string }).code === "ENOENT") {
+      io.stderr(`karta rbac: ${(err as Error).message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (errors > 0) {
+    io.stderr(`karta rbac: the definitions have ${errors} error${errors === 1 ? "" : "s"}\n`);
+    return 1;
+  }
+  if (kartas.length === 0) {
+    io.stderr("karta rbac: no Karta definition found\n");
+    return 2;
+  }
+  const role = controllerClusterRole(kartas, { ...(values.name ? { name: values.name } : {}), plurals });
+  io.stdout(output === "json" ? JSON.stringify(role, null, 2) + "\n" : stringify(role, { lineWidth: 0, aliasDuplicateObjects: false }));
+  return 0;
+}

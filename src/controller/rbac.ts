@@ -1,0 +1,70 @@
+/**
+ * The least-privilege ClusterRole of `karta controller` for a set of definitions: read the root kinds,
+ * the child component kinds and the additionalChildKinds; read pods; write the scheduling.k8s.io objects;
+ * read Kartas and write their labels and status; read CRDs (to see a root kind appear); write events;
+ * hold a Lease for leader election.
+ */
+import type { Karta } from "../definition/index.js";
+
+export interface PolicyRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+export interface ClusterRole {
+  apiVersion: "rbac.authorization.k8s.io/v1";
+  kind: "ClusterRole";
+  metadata: { name: string; labels?: Record<string, string> };
+  rules: PolicyRule[];
+}
+
+/**
+ * The resource (plural) of a kind: from a CRD when one is known, else the guess Kubernetes itself makes
+ * for a kind without discovery (lowercase; `s` -> `ses`, `y` -> `ies`, otherwise `s`).
+ */
+export function resourceOf(kind: string, plurals: ReadonlyMap<string, string> = new Map(), group = ""): string {
+  const known = plurals.get(`${group}/${kind}`);
+  if (known !== undefined) return known;
+  const lower = kind.toLowerCase();
+  if (lower.endsWith("s")) return `${lower}es`;
+  if (lower.endsWith("y")) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}
+
+const READ = ["get", "list", "watch"];
+
+/** The ClusterRole for these definitions; `plurals` maps `group/Kind` to the resource name (from CRDs). */
+export function controllerClusterRole(kartas: readonly Karta[], options: { name?: string; plurals?: ReadonlyMap<string, string> } = {}): ClusterRole {
+  const read = new Map<string, Set<string>>();
+  const addRead = (group: string | undefined, kind: string | undefined): void => {
+    if (kind === undefined || kind === "") return;
+    const g = group ?? "";
+    if (!read.has(g)) read.set(g, new Set());
+    read.get(g)!.add(resourceOf(kind, options.plurals, g));
+  };
+  for (const k of kartas) {
+    const sd = k.spec?.structureDefinition;
+    addRead(sd?.rootComponent?.kind?.group, sd?.rootComponent?.kind?.kind);
+    for (const c of sd?.childComponents ?? []) addRead(c.kind?.group, c.kind?.kind);
+    for (const gvk of sd?.additionalChildKinds ?? []) addRead(gvk.group, gvk.kind);
+  }
+  addRead("", "Pod");
+  const rules: PolicyRule[] = [...read.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([group, resources]) => ({ apiGroups: [group], resources: [...resources].sort(), verbs: READ }));
+  rules.push(
+    { apiGroups: ["scheduling.k8s.io"], resources: ["workloads", "podgroups", "compositepodgroups"], verbs: [...READ, "create", "update", "patch", "delete"] },
+    { apiGroups: ["run.ai"], resources: ["kartas"], verbs: [...READ, "patch"] },
+    { apiGroups: ["run.ai"], resources: ["kartas/status"], verbs: ["get", "update", "patch"] },
+    { apiGroups: ["apiextensions.k8s.io"], resources: ["customresourcedefinitions"], verbs: READ },
+    { apiGroups: ["", "events.k8s.io"], resources: ["events"], verbs: ["create", "patch", "update"] },
+    { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] },
+  );
+  return {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRole",
+    metadata: { name: options.name ?? "karta-controller", labels: { "app.kubernetes.io/name": "karta", "app.kubernetes.io/component": "controller" } },
+    rules,
+  };
+}

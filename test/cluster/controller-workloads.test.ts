@@ -1,0 +1,122 @@
+/**
+ * `karta controller`'s workload reconciliation against a real kube-apiserver, as the service account bound
+ * to the ClusterRole `karta rbac` generates: a PyTorchJob and its pods, created as the training operator
+ * creates them, get the Workload and PodGroups `karta compile` gives for the same objects; scaling updates
+ * them; deleting the Karta stops its watch.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { KartaReconciler } from "../../src/controller/kartas.js";
+import { WorkloadReconciler } from "../../src/controller/workloads.js";
+import { controllerClusterRole } from "../../src/controller/rbac.js";
+import { silentLogger } from "../../src/controller/log.js";
+import type { Karta } from "../../src/definition/index.js";
+import { compileKarta } from "../../src/scheduling/index.js";
+import { definitionsDir, fixtureCases, loadBundled } from "../bundled/helpers.js";
+import { repoRoot } from "../support/conformance.js";
+import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { installKartaCrd, withoutNulls } from "./helpers.js";
+
+const cluster = await testCluster();
+const skip = typeof cluster === "string" ? cluster : false;
+const suffix = Math.random().toString(36).slice(2, 8);
+
+type Obj = KubernetesObject & Record<string, any>;
+
+function strip(o: Record<string, unknown>): Obj {
+  const c = structuredClone(o) as Obj;
+  for (const k of ["uid", "resourceVersion", "creationTimestamp", "generation", "managedFields"]) delete (c.metadata as Record<string, unknown>)[k];
+  delete c.status;
+  return c;
+}
+
+/** gang minCount per group, as `karta compile` gives it. */
+function gangSizes(groups: { metadata: { name?: string }; spec: { schedulingPolicy?: { gang?: { minCount?: number } } } }[]): Record<string, number | undefined> {
+  return Object.fromEntries(groups.map((g) => [g.metadata.name!, g.spec.schedulingPolicy?.gang?.minCount]));
+}
+
+describe("karta controller: Workload API objects for live workloads, as the role karta rbac generates", { skip }, () => {
+  const c = cluster as TestCluster;
+  const kartaName = `pytorchjob-workloads-${suffix}`;
+  let kartas: KartaReconciler;
+  let workloads: WorkloadReconciler;
+  let ns: string;
+  const fixture = fixtureCases().find((x) => x.name === "PyTorchJob")!;
+  const { definition } = loadBundled(fixture.expected.definition);
+
+  before(async () => {
+    await installKartaCrd(c);
+    const crd = parse(readFileSync(path.join(repoRoot, "test", "fixtures", "definition", "crds", "kubeflow.org_pytorchjobs.yaml"), "utf8")) as KubernetesObject;
+    const r = await attempt(() => c.objects.create(crd));
+    assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
+    ns = await testNamespace({ name: "controller-workloads" } as never, c);
+    const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Obj;
+    karta.metadata = { name: kartaName };
+    const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta as unknown as Karta]));
+    kartas = new KartaReconciler(kc, silentLogger);
+    workloads = new WorkloadReconciler(kc, kartas, silentLogger);
+    await kartas.start();
+    await workloads.start();
+    await c.objects.create(karta);
+    await eventually(async () => (workloads.watchedKartas().includes(kartaName) ? true : undefined), 30_000, "the PyTorchJob watch");
+  });
+  after(async () => {
+    await workloads?.stop();
+    await kartas?.stop();
+    await attempt(() => c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: kartaName } }));
+  });
+
+  let job: Obj;
+  let pods: Obj[];
+
+  test("a PyTorchJob and its pods get the Workload and PodGroups karta compile gives", async () => {
+    const created = await c.objects.create({ ...strip(fixture.workload), metadata: { ...strip(fixture.workload).metadata, namespace: ns } } as Obj);
+    job = created as Obj;
+    pods = [];
+    for (const p of fixture.pods) {
+      const pod = strip(p);
+      pod.metadata!.namespace = ns;
+      pod.metadata!.ownerReferences = [{ apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", name: job.metadata!.name!, uid: job.metadata!.uid!, controller: true, blockOwnerDeletion: true }];
+      pods.push((await c.objects.create(pod)) as Obj);
+    }
+    const expected = compileKarta(definition, job, { pods });
+    assert.ok(expected.ok, JSON.stringify(expected.issues));
+    const wlName = expected.workload!.metadata.name!;
+    const wl = await eventually(async () => {
+      const got = await attempt(() => c.objects.read({ apiVersion: "scheduling.k8s.io/v1beta1", kind: "Workload", metadata: { name: wlName, namespace: ns } }));
+      return got.ok ? (got.object as Obj) : undefined;
+    }, 30_000, `Workload ${wlName}`);
+    assert.deepEqual(withoutNulls(wl.spec), expected.workload!.spec);
+    assert.equal(wl.metadata!.ownerReferences?.[0]?.uid, job.metadata!.uid);
+    assert.ok(wl.metadata!.managedFields?.some((m: { manager?: string; operation?: string }) => m.manager === "karta" && m.operation === "Apply"), "applied by field manager karta");
+    const groups = await eventually(async () => {
+      const list = await c.objects.list("scheduling.k8s.io/v1beta1", "PodGroup", ns);
+      return list.items.length === expected.podGroups.length ? (list.items as Obj[]) : undefined;
+    }, 30_000, "the PodGroups");
+    assert.deepEqual(gangSizes(groups as never), gangSizes(expected.podGroups));
+  });
+
+  test("scaling the job updates the groups' gang sizes", async () => {
+    const current = (await c.objects.read(job as never)) as Obj;
+    current.spec.runPolicy = { ...(current.spec.runPolicy ?? {}), schedulingPolicy: { ...(current.spec.runPolicy?.schedulingPolicy ?? {}), minAvailable: 5 } };
+    current.spec.pytorchReplicaSpecs.Worker.replicas = 6;
+    const updated = (await c.objects.replace(current)) as Obj;
+    const expected = compileKarta(definition, updated, { pods });
+    assert.ok(expected.ok, JSON.stringify(expected.issues));
+    const want = gangSizes(expected.podGroups);
+    assert.notDeepEqual(want, gangSizes(compileKarta(definition, job, { pods }).podGroups), "the scale change must change the gang size");
+    await eventually(async () => {
+      const list = await c.objects.list("scheduling.k8s.io/v1beta1", "PodGroup", ns);
+      return JSON.stringify(gangSizes(list.items as never)) === JSON.stringify(want) ? true : undefined;
+    }, 30_000, `PodGroups with gang sizes ${JSON.stringify(want)}`);
+  });
+
+  test("deleting the Karta stops its watch", async () => {
+    await c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: kartaName } });
+    await eventually(async () => (workloads.watchedKartas().includes(kartaName) ? undefined : true), 30_000, "the watch to stop");
+  });
+});

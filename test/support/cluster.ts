@@ -1,0 +1,248 @@
+/**
+ * The test cluster: one real kube-apiserver with etcd (scripts/test-cluster) per test run, shared by every
+ * test file of that run, and one namespace per test.
+ *
+ * `node --test` runs each file in its own process; the first file that asks for the cluster starts it in a
+ * directory named after the runner's process id, the others wait for it, and the script's reaper stops it
+ * when the runner exits (also after a crash). KARTA_TEST_KUBECONFIG points the tests at a cluster started
+ * by hand instead. Without Go (and without built binaries) the tests are skipped with a printed notice.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import type { TestContext } from "node:test";
+import { CoreV1Api, KubeConfig, KubernetesObjectApi, type KubernetesObject } from "@kubernetes/client-node";
+import { repoRoot } from "./conformance.js";
+
+export const clusterScript = path.join(repoRoot, "scripts", "test-cluster");
+
+/** A running test cluster and clients for it. */
+export interface TestCluster {
+  kubeconfig: string;
+  kc: KubeConfig;
+  /** Generic client for any kind, by apiVersion/kind (pods stay plain JSON: src/controller/kube.ts). */
+  objects: KubernetesObjectApi;
+  core: CoreV1Api;
+}
+
+// Pods stay plain JSON (spec.schedulingGroup is newer than client-node's models).
+import "../../src/controller/kube.js";
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
+      resolve({ code, stdout, stderr: stderr || (err && code !== 0 ? String(err.message) : "") });
+    });
+  });
+}
+
+function hasGo(): boolean {
+  try {
+    execFileSync("go", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function binariesBuilt(): boolean {
+  try {
+    const dir = execFileSync(clusterScript, ["bin"], { encoding: "utf8" }).trim();
+    return existsSync(path.join(dir, "kube-apiserver")) && existsSync(path.join(dir, "etcd"));
+  } catch {
+    return false;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The process whose lifetime bounds the cluster: the `node --test` runner when there is one. */
+function ownerPid(): number {
+  return process.env["NODE_TEST_CONTEXT"] !== undefined ? process.ppid : process.pid;
+}
+
+/** Starts the run's cluster, or waits for the file that is starting it; the kubeconfig path or an error. */
+async function sharedCluster(): Promise<{ kubeconfig: string } | { error: string }> {
+  const owner = ownerPid();
+  const dir = path.join(tmpdir(), `karta-test-cluster-${owner}`);
+  mkdirSync(dir, { recursive: true });
+  const lock = path.join(dir, "starting.lock");
+  const ready = path.join(dir, "ready");
+  const failed = path.join(dir, "failed");
+  let starter = false;
+  try {
+    const fd = openSync(lock, "wx");
+    writeFileSync(fd, String(process.pid));
+    closeSync(fd);
+    starter = true;
+  } catch {
+    // another test file of this run starts it
+  }
+  if (starter) {
+    if (!binariesBuilt()) {
+      console.log("notice: building kube-apiserver and etcd for the cluster tests (scripts/test-cluster build; the first build is slow)");
+      const built = await run(clusterScript, ["build"]);
+      if (built.code !== 0) {
+        writeFileSync(failed, `scripts/test-cluster build failed:\n${built.stderr}`);
+        return { error: readFileSync(failed, "utf8") };
+      }
+    }
+    const up = await run(clusterScript, ["up", dir, "--owner-pid", String(owner)]);
+    if (up.code !== 0) {
+      writeFileSync(failed, `scripts/test-cluster up failed:\n${up.stderr}`);
+      return { error: readFileSync(failed, "utf8") };
+    }
+    writeFileSync(ready, "");
+    return { kubeconfig: path.join(dir, "kubeconfig") };
+  }
+  // A cold build can take long; the starter writes `failed` if it gives up.
+  for (;;) {
+    if (existsSync(ready)) return { kubeconfig: path.join(dir, "kubeconfig") };
+    if (existsSync(failed)) return { error: readFileSync(failed, "utf8") };
+    if (!existsSync(dir)) return { error: `the test cluster in ${dir} went away while starting` };
+    const starterPid = Number(readFileSync(lock, "utf8"));
+    if (starterPid > 0 && !alive(starterPid) && !existsSync(ready)) return { error: `the test file starting the cluster (pid ${starterPid}) exited before it was ready` };
+    await sleep(200);
+  }
+}
+
+let cached: Promise<TestCluster | string> | undefined;
+
+/**
+ * The run's cluster, or a skip reason (printed once per file). A cluster that fails to start is an error,
+ * not a skip: only a missing Go toolchain skips.
+ */
+export function testCluster(): Promise<TestCluster | string> {
+  cached ??= (async () => {
+    let kubeconfig = process.env["KARTA_TEST_KUBECONFIG"];
+    if (kubeconfig === undefined) {
+      if (!binariesBuilt() && !hasGo()) {
+        const reason = "Go is not installed, so no kube-apiserver can be built: skipping the tests against a real API server (see README, Development)";
+        console.log(`notice: ${reason}`);
+        return reason;
+      }
+      const shared = await sharedCluster();
+      if ("error" in shared) throw new Error(shared.error);
+      kubeconfig = shared.kubeconfig;
+    }
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    return { kubeconfig, kc, objects: KubernetesObjectApi.makeApiClient(kc), core: kc.makeApiClient(CoreV1Api) };
+  })();
+  return cached;
+}
+
+/** A fresh namespace for one test, named after it; deleted when the test ends (no controller-manager finalizes it: it stays Terminating). */
+export async function testNamespace(t: TestContext, cluster: TestCluster): Promise<string> {
+  const slug = t.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  const name = `${slug || "test"}-${randomBytes(3).toString("hex")}`;
+  await cluster.core.createNamespace({ body: { metadata: { name, labels: { "karta.test/namespace": "true" } } } });
+  return name;
+}
+
+/** One field error of a refused request: `reason` is the Kubernetes cause type (FieldValueInvalid, ...). */
+export interface ServerCause {
+  reason: string;
+  field: string;
+  message: string;
+}
+
+/** What the server answered: the object, or its Status (code, message, causes). */
+export type ServerResult<T> = { ok: true; object: T } | { ok: false; code: number; reason: string; message: string; causes: ServerCause[] };
+
+/** Runs a request and turns an API error into its Status, so tests can compare field errors. */
+export async function attempt<T>(request: () => Promise<T>): Promise<ServerResult<T>> {
+  try {
+    return { ok: true, object: await request() };
+  } catch (err) {
+    const e = err as { code?: unknown; body?: unknown };
+    if (typeof e.code !== "number" || e.body === undefined) throw err;
+    let status: { reason?: string; message?: string; details?: { causes?: ServerCause[] } } = {};
+    try {
+      status = typeof e.body === "string" ? JSON.parse(e.body) : (e.body as typeof status);
+    } catch {
+      status = { message: String(e.body) };
+    }
+    return {
+      ok: false,
+      code: e.code,
+      reason: status.reason ?? "",
+      message: status.message ?? "",
+      causes: (status.details?.causes ?? []).map((c) => ({ reason: c.reason ?? "", field: c.field ?? "", message: c.message ?? "" })),
+    };
+  }
+}
+
+/** The object in a namespace (for namespaced kinds). */
+export function inNamespace<T extends KubernetesObject>(object: T, namespace: string): T {
+  const copy = structuredClone(object);
+  copy.metadata = { ...(copy.metadata ?? {}), namespace };
+  return copy;
+}
+
+/**
+ * A kubeconfig for a service account bound to exactly `role` (made unique for the run), so a test runs a
+ * component with the permissions it will have in a cluster rather than as cluster admin.
+ */
+export async function asServiceAccount(
+  c: TestCluster,
+  namespace: string,
+  role: { metadata: { name: string }; rules: unknown[] },
+): Promise<{ kc: KubeConfig; user: string; roleName: string }> {
+  const sa = "karta-controller";
+  const roleName = `${role.metadata.name}-${namespace}`;
+  await c.core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: sa } } });
+  await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: roleName }, rules: role.rules } as KubernetesObject);
+  await c.objects.create({
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRoleBinding",
+    metadata: { name: roleName },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: roleName },
+    subjects: [{ kind: "ServiceAccount", name: sa, namespace }],
+  } as KubernetesObject);
+  const token = await c.core.createNamespacedServiceAccountToken({ name: sa, namespace, body: { spec: { audiences: [], expirationSeconds: 3600 } } });
+  const cluster = c.kc.getCurrentCluster()!;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: "test", server: cluster.server, caData: cluster.caData, skipTLSVerify: false }],
+    users: [{ name: sa, token: token.status?.token ?? "" }],
+    contexts: [{ name: "test", cluster: "test", user: sa }],
+    currentContext: "test",
+  });
+  return { kc, user: `system:serviceaccount:${namespace}:${sa}`, roleName };
+}
+
+/** Polls `probe` until it returns a value (not undefined) or `timeoutMs` passes; the last failure message on timeout. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last}` : ""}`);
+    await sleep(100);
+  }
+}
