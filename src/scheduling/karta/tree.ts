@@ -63,6 +63,18 @@ function podTemplatesPriorityClass(view: WorkloadView, components: readonly stri
   }
   if (seen.size === 1) {
     const only = [...seen][0]!;
+    // Only the API server's own classes may exceed the 1,000,000,000 a pod group's priority may have
+    // (a real server refuses such a group once admission has copied the class's value into it).
+    if (only.startsWith("system-")) {
+      issues.push({
+        severity: "notice",
+        input: "definition",
+        path,
+        message: `the pod templates use the system priority class ${only}, whose value is above the most a pod group's priority may be (1000000000): the template gets none; give --priority-class to set one`,
+        code: "priority-class",
+      });
+      return undefined;
+    }
     return only === "" ? undefined : only;
   }
   if (seen.size > 1) {
