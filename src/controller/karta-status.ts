@@ -7,6 +7,7 @@
  * `Ready` (both True). Labels `run.ai/karta-group|version|kind` index the root kind.
  */
 import { loadDefinitionValue, validateDefinition, type Diagnostic } from "../definition/index.js";
+import type { Condition } from "../scheduling/types.js";
 
 export const CONDITION_VALIDATED = "KartaValidated";
 export const CONDITION_CRD_EXISTS = "CRDExists";
@@ -16,15 +17,8 @@ export const LABEL_GROUP = "run.ai/karta-group";
 export const LABEL_VERSION = "run.ai/karta-version";
 export const LABEL_KIND = "run.ai/karta-kind";
 
-/** metav1.Condition as stored. */
-export interface Condition {
-  type: string;
-  status: "True" | "False" | "Unknown";
-  observedGeneration?: number;
-  lastTransitionTime: string;
-  reason: string;
-  message: string;
-}
+/** metav1.Condition as stored (one type for the whole project). */
+export type { Condition };
 
 /** The root kind of a Karta. */
 export interface RootKind {

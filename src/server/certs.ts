@@ -36,14 +36,20 @@ function serial(): string {
   return b.toString("hex");
 }
 
-/** A self-signed CA valid for `days`. */
-export function createCA(commonName = "karta-webhook-ca", days = 3650): Issued & { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey } {
+/** A new key pair and a certificate for its public key, valid from a minute ago (clock skew) for `days`. */
+function newCertificate(days: number): { k: ReturnType<typeof keyPair>; cert: forge.pki.Certificate } {
   const k = keyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = k.pub;
   cert.serialNumber = serial();
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
+  return { k, cert };
+}
+
+/** A self-signed CA valid for `days`. */
+export function createCA(commonName = "karta-webhook-ca", days = 3650): Issued & { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey } {
+  const { k, cert } = newCertificate(days);
   const name = [{ name: "commonName", value: commonName }];
   cert.setSubject(name);
   cert.setIssuer(name);
@@ -58,12 +64,7 @@ export function createCA(commonName = "karta-webhook-ca", days = 3650): Issued &
 
 /** A serving certificate for these DNS names and IP addresses, signed by the CA. */
 export function issueServing(ca: { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey }, names: readonly string[], days = 365): Issued {
-  const k = keyPair();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = k.pub;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = new Date(Date.now() - 60_000);
-  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
+  const { k, cert } = newCertificate(days);
   cert.setSubject([{ name: "commonName", value: names[0] ?? "karta-webhook" }]);
   cert.setIssuer(ca.cert.subject.attributes);
   const altNames = names.map((n) => (/^[0-9.]+$|:/.test(n) ? { type: 7, ip: n } : { type: 2, value: n }));

@@ -14,27 +14,9 @@ import { runServe } from "../../src/cli/serve.js";
 import { runWebhookConfig } from "../../src/cli/webhook-config.js";
 import { runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { contextBody, eventually, repoRoot, tempDir } from "./helpers.js";
+import { contextBody, eventually, repoRoot, RUNAWAY, tempDir } from "./helpers.js";
 
 const KARTA = path.join(repoRoot, "bin", "karta.js");
-
-const RUNAWAY = `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata:
-  name: runaway
-spec:
-  target:
-    apiVersion: example.io/v1
-    kind: Runaway
-  customizations:
-    healthInterpretation:
-      luaScript: |
-        function InterpretHealth(obj)
-          local s = "a"
-          for i = 1, 12 do s = s .. s end
-          return string.find(s, ".-.-.-.-.-.-.-.-b") ~= nil
-        end
-`;
 
 describe("karta serve (process)", () => {
   test("SIGTERM: stops accepting, finishes the request in flight, exits 0", async () => {

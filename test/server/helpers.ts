@@ -105,3 +105,23 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms = 1
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** A customization whose InterpretHealth spends all its time inside string.find (4 KB of "a", a pattern that backtracks for ages): only terminating its thread stops it. */
+export const RUNAWAY = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: runaway
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Runaway
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          local s = "a"
+          for i = 1, 12 do s = s .. s end
+          -- 4 KB of "a" and a pattern that backtracks for ages: all the time is spent inside string.find
+          return string.find(s, ".-.-.-.-.-.-.-.-b") ~= nil
+        end
+`;

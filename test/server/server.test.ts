@@ -9,7 +9,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, copyFileSync
 import https from "node:https";
 import path from "node:path";
 import type { RunningServer } from "../../src/server/server.js";
-import { contextBody, eventually, metricsText, request, startTestServer, tempDir, writeCerts } from "./helpers.js";
+import { contextBody, eventually, metricsText, request, RUNAWAY, startTestServer, tempDir, writeCerts } from "./helpers.js";
 
 const DEPLOYMENT = {
   apiVersion: "apps/v1",
@@ -35,25 +35,6 @@ spec:
         end
 `;
 }
-
-const RUNAWAY = `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata:
-  name: runaway
-spec:
-  target:
-    apiVersion: example.io/v1
-    kind: Runaway
-  customizations:
-    healthInterpretation:
-      luaScript: |
-        function InterpretHealth(obj)
-          local s = "a"
-          for i = 1, 12 do s = s .. s end
-          -- 4 KB of "a" and a pattern that backtracks for ages: all the time is spent inside string.find
-          return string.find(s, ".-.-.-.-.-.-.-.-b") ~= nil
-        end
-`;
 
 const obj = (kind: string, name = "x"): Record<string, unknown> => ({ apiVersion: "example.io/v1", kind, metadata: { name, namespace: "default" } });
 
