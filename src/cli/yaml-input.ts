@@ -13,7 +13,7 @@ import { yamlDocumentValue } from "../input/index.js";
  * Where js-yaml and `yaml` part ways: an anchor (`&a`), a binary or sign-dot number, a number whose
  * exponent may overflow a double (js-yaml keeps `1e400` as a string; `yaml` reads Infinity).
  */
-const DIFFERENT = /(?:^|[\s,[{:-])&\S|[-+]\.[0-9]|\b0b[01]|[0-9][eE][-+]?[0-9]{3}/m;
+const DIFFERENT = /(?:^|[\s,[{:-])&\S|[-+]\.[0-9]|\b0b[01]|(?:^|[\s:,[{-])[-+]?[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]{3,}(?=$|[\s,\]}#])/m;
 
 const require = createRequire(import.meta.url);
 
