@@ -4,6 +4,7 @@
  * pure and never throws: a body that is not a context is an error value with the uid when one could
  * be read.
  */
+import { findDeepNesting, MAX_NESTING_DEPTH, nestingMessage } from "../input/index.js";
 import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation } from "../interpreter/types.js";
 
 export const CONTEXT_API_VERSION = "config.karmada.io/v1alpha1";
@@ -39,6 +40,9 @@ function objectField(v: JsonValue | undefined, name: string): { ok: true; value:
 }
 
 /** Decodes a request body (JSON text) into a request, or an error naming the field at fault. */
+/** Levels around an object in a ResourceInterpreterContext: context, request, aggregatedStatus, item, status. */
+const ENVELOPE_DEPTH = 5;
+
 export function decodeContext(body: string): DecodedContext {
   let parsed: unknown;
   try {
@@ -50,6 +54,10 @@ export function decodeContext(body: string): DecodedContext {
   const request = parsed.request;
   const uid = isObject(request) && typeof request.uid === "string" ? request.uid : "";
   const bad = (message: string): DecodedContext => ({ ok: false, uid, message });
+  // The objects inside are held to the limit of every reader (V8's JSON.parse does not recurse, but
+  // what runs on the object does); the envelope adds at most ENVELOPE_DEPTH levels around them.
+  const deep = findDeepNesting(body, MAX_NESTING_DEPTH + ENVELOPE_DEPTH);
+  if (deep !== undefined) return bad(`line ${deep.line}: ${nestingMessage()}`);
   if (parsed.apiVersion !== CONTEXT_API_VERSION || parsed.kind !== CONTEXT_KIND) {
     return bad(`expected apiVersion ${CONTEXT_API_VERSION} and kind ${CONTEXT_KIND}, got ${JSON.stringify(parsed.apiVersion ?? "")} and ${JSON.stringify(parsed.kind ?? "")}`);
   }

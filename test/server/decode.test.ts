@@ -37,3 +37,18 @@ test("a request with every field is decoded; each missing field is named", () =>
   const badReplicas = decodeContext(JSON.stringify({ ...good, request: { ...good.request, replicas: 1.5 } }));
   assert.ok(!badReplicas.ok && /int32/.test(badReplicas.message));
 });
+
+test("objects nested deeper than the limit of every reader are refused with the uid; the envelope does not count", () => {
+  // As text: a value thousands of levels deep is more than JSON.stringify can print.
+  const nest = (depth: number): string => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+  const body = (spec: string, status = "{}"): string =>
+    `{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","request":{"uid":"u","operation":"AggregateStatus",` +
+    `"object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"w"},"spec":${spec}},"aggregatedStatus":[{"clusterName":"m1","status":${status}}]}}`;
+  // 256 levels in an object (its own level and spec's included) and in a member's status pass.
+  assert.ok(decodeContext(body(nest(254), nest(255))).ok);
+  const deep = decodeContext(body(nest(5000)));
+  assert.ok(!deep.ok);
+  assert.equal(deep.uid, "u");
+  assert.match(deep.message, /^line 1: nested deeper than 256 levels \(the limit on the objects Karta reads\)$/);
+  assert.ok(!decodeContext(body("{}", nest(300))).ok);
+});
