@@ -16,10 +16,12 @@ import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { yamlStream } from "./yaml-output.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
+import { LIVE_FLAGS, liveHelp, liveTarget, type LiveTarget } from "./live-ref.js";
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
                      [--policy gang|basic] [--disruption single|all] [--priority-class NAME]
                      [--topology-key KEY] [-o yaml|json|name] [--pod-patches]
+       karta compile KIND/NAME [-n NAMESPACE] [--kubeconfig FILE] [--context NAME] [-d DEFINITION] ...
 
 Compiles one workload object into the Kubernetes Workload API objects a controller would create for
 it: the Workload (scheduling.k8s.io/v1beta1) owned by the object, its CompositePodGroups
@@ -43,6 +45,7 @@ max(1, parallelism)).
       --pods SOURCE         the object's pods: a file (YAML documents, JSON, or a List), a directory
                             of such files, or - for stdin; may be repeated. Other objects in it
                             (ReplicaSets, Jobs, StatefulSets...) link pods to the object they own
+${liveHelp(28)}
       --policy P            gang (default) or basic, for every group
       --disruption MODE     single or all, for every group
       --priority-class NAME priority class of every group (default: the pod templates', when they agree)
@@ -61,9 +64,11 @@ Example:
   karta compile -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml
   karta compile -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --pods pods.yaml --pod-patches
   karta compile -f my-job.yaml --policy gang -o json
+  karta compile pytorchjob/bert-pretrain -n team-a --pod-patches
 `;
 
 export const FLAGS = {
+  ...LIVE_FLAGS,
   definition: { type: "string", short: "d" },
   object: { type: "string", short: "f" },
   filename: { type: "string" },
@@ -78,7 +83,9 @@ export const FLAGS = {
 
 interface Options extends SchedulingIntent {
   definition?: string;
+  /** The file, or how the cluster object is named in messages. */
   object: string;
+  live?: LiveTarget;
   pods: string[];
   output: "yaml" | "json" | "name";
   podPatches: boolean;
@@ -86,18 +93,22 @@ interface Options extends SchedulingIntent {
 
 function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   const v = p.values;
-  const object = v.object ?? v.filename;
-  if (object === undefined) return { error: "a workload object is required (-f FILE)" };
+  const file = v.object ?? v.filename;
+  const live = liveTarget(p.positionals, v, { object: file !== undefined, podFlags: v.pods.length > 0 ? ["--pods"] : [] });
+  if (live && "error" in live) return live;
+  const object = file ?? (live ? `${live.ref.kind}/${live.ref.name}` : undefined);
+  if (object === undefined) return { error: "a workload object is required (-f FILE, or KIND/NAME from a cluster)" };
   for (const [flag, value] of [["--priority-class", v["priority-class"]], ["--topology-key", v["topology-key"]]] as const) {
     if (value === "") return { error: `flag needs an argument: ${flag}` };
   }
   const o: Options = { object, pods: v.pods, output: v.output, podPatches: v["pod-patches"] };
   if (v.definition !== undefined) o.definition = v.definition;
+  if (live) o.live = live;
   if (v.policy !== undefined) o.policy = v.policy;
   if (v.disruption !== undefined) o.disruptionMode = v.disruption;
   if (v["priority-class"] !== undefined) o.priorityClassName = v["priority-class"];
   if (v["topology-key"] !== undefined) o.topologyKey = v["topology-key"];
-  const stdin = [o.object, ...o.pods, o.definition].filter((s) => s === "-").length;
+  const stdin = [...(live ? [] : [o.object]), ...o.pods, o.definition].filter((s) => s === "-").length;
   if (stdin > 1) return { error: "only one input can be read from standard input" };
   return o;
 }
@@ -151,7 +162,7 @@ function render(result: WorkloadCompilation, output: "yaml" | "json" | "name", p
 
 /** Runs `karta compile`; returns the exit code. */
 export async function runCompile(args: string[], io: CliIO): Promise<number> {
-  const p = parseCommand(io, "compile", args, FLAGS, COMPILE_HELP);
+  const p = parseCommand(io, "compile", args, FLAGS, COMPILE_HELP, { positionals: true });
   if (typeof p === "number") return p;
   const parsed = options(p);
   if ("error" in parsed) return usageError(io, "compile", parsed.error);
@@ -161,8 +172,18 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   const podFiles = new Map<string, string>();
   let catalog: Catalog | undefined;
   try {
-    object = await readWorkloadObject(io, parsed.object!);
-    for (const { object: pod, file } of await readObjects(io, parsed.pods)) {
+    let given: { object: unknown; file: string }[];
+    if (parsed.live) {
+      const { readLiveWorkload } = await import("./live.js");
+      const live = await readLiveWorkload(parsed.live.ref, parsed.live);
+      parsed.object = live.source;
+      object = live.object;
+      given = [...live.pods, ...live.owners].map((o) => ({ object: o, file: `pods in ${live.source}` }));
+    } else {
+      object = await readWorkloadObject(io, parsed.object);
+      given = await readObjects(io, parsed.pods);
+    }
+    for (const { object: pod, file } of given) {
       // Other objects given with the pods (ReplicaSets, Jobs, StatefulSets...) are the links of their owner chains.
       if (!isPodLike(pod)) {
         owners.push(pod);

@@ -11,9 +11,11 @@ import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { yamlDocument } from "./yaml-output.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
+import { LIVE_FLAGS, liveHelp, liveTarget, type LiveTarget } from "./live-ref.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -f OBJECT [-d DEFINITION] [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
+       karta inspect KIND/NAME [-n NAMESPACE] [--kubeconfig FILE] [--context NAME] [-d DEFINITION] ...
 
 Shows what a Karta sees in a live workload: the component tree with instances, replicas and
 resources (Karmada's per-replica requirements and totals), the generic status with the matcher that
@@ -29,6 +31,7 @@ minMember, and the pods that matched nothing.
       --children SOURCE   objects the workload created (ReplicaSets, Jobs...), matched to components;
                           pods' owner chains are followed through them (non-pod objects given
                           with --pods count as children too)
+${liveHelp(26)}
   -o, --output FORMAT     tree (default), yaml or json (the whole interpretation)
       --patch OPERATION   print a JSON Patch (RFC 6902) instead:
                             suspend | resume
@@ -46,9 +49,11 @@ Example:
   kubectl get pods -l training.kubeflow.org/job-name=bert -o yaml | \\
       karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --pods -
   karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
+  karta inspect pytorchjob/bert -n team-a
 `;
 
 export const FLAGS = {
+  ...LIVE_FLAGS,
   definition: { type: "string", short: "d" },
   object: { type: "string", short: "f" },
   filename: { type: "string" },
@@ -64,7 +69,9 @@ export const FLAGS = {
 
 interface Options {
   definition?: string;
+  /** The file, or how the cluster object is named in messages. */
   object: string;
+  live?: LiveTarget;
   pods: string[];
   children: string[];
   output: "tree" | "yaml" | "json";
@@ -73,9 +80,12 @@ interface Options {
 
 function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   const v = p.values;
-  const object = v.object ?? v.filename;
-  if (object === undefined) return { error: "a workload object is required (-f FILE)" };
-  const o: Options = { object, pods: v.pods, children: v.children, output: v.output, ...(v.definition !== undefined ? { definition: v.definition } : {}) };
+  const file = v.object ?? v.filename;
+  const live = liveTarget(p.positionals, v, { object: file !== undefined, podFlags: [...(v.pods.length > 0 ? ["--pods"] : []), ...(v.children.length > 0 ? ["--children"] : [])] });
+  if (live && "error" in live) return live;
+  const object = file ?? (live ? `${live.ref.kind}/${live.ref.name}` : undefined);
+  if (object === undefined) return { error: "a workload object is required (-f FILE, or KIND/NAME from a cluster)" };
+  const o: Options = { object, pods: v.pods, children: v.children, output: v.output, ...(v.definition !== undefined ? { definition: v.definition } : {}), ...(live ? { live } : {}) };
   const op = v.patch;
   const arg = p.operands.patch?.at(-1)?.[0];
   if (op === "suspend" || op === "resume") o.patch = { op };
@@ -89,7 +99,7 @@ function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
     const value = arg.slice(at + 1);
     o.patch = { op: "field", field: op === "set-label" ? { field: "label", key, value } : { field: "annotation", key, value } };
   }
-  const stdin = [o.object, ...o.pods, ...o.children, o.definition].filter((s) => s === "-").length;
+  const stdin = [...(live ? [] : [o.object]), ...o.pods, ...o.children, o.definition].filter((s) => s === "-").length;
   if (stdin > 1) return { error: "only one input can be read from standard input" };
   return o;
 }
@@ -106,7 +116,7 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
 }
 
 async function inspect(args: string[], io: CliIO): Promise<number> {
-  const p = parseCommand(io, "inspect", args, FLAGS, INSPECT_HELP);
+  const p = parseCommand(io, "inspect", args, FLAGS, INSPECT_HELP, { positionals: true });
   if (typeof p === "number") return p;
   const parsed = options(p);
   if ("error" in parsed) return usageError(io, "inspect", parsed.error);
@@ -115,12 +125,21 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   let pods: unknown[];
   let children: unknown[];
   try {
-    object = await readWorkloadObject(io, parsed.object);
+    if (parsed.live) {
+      const { readLiveWorkload } = await import("./live.js");
+      const live = await readLiveWorkload(parsed.live.ref, parsed.live);
+      parsed.object = live.source;
+      object = live.object;
+      pods = live.pods;
+      children = live.owners;
+    } else {
+      object = await readWorkloadObject(io, parsed.object);
+      const given = (await readObjects(io, parsed.pods)).map((p) => p.object);
+      pods = given.filter(isPodLike);
+      // Other objects given with the pods (ReplicaSets, Jobs...) are children: owner chains are followed through them.
+      children = [...(await readObjects(io, parsed.children)).map((c) => c.object), ...given.filter((o) => !isPodLike(o))];
+    }
     catalog = await readCatalog(io, parsed.definition, object);
-    const given = (await readObjects(io, parsed.pods)).map((p) => p.object);
-    pods = given.filter(isPodLike);
-    // Other objects given with the pods (ReplicaSets, Jobs...) are children: owner chains are followed through them.
-    children = [...(await readObjects(io, parsed.children)).map((c) => c.object), ...given.filter((o) => !isPodLike(o))];
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);

@@ -12,8 +12,11 @@ import { KartaReconciler } from "./kartas.js";
 import { WorkloadReconciler } from "./workloads.js";
 import { loadKubeConfig } from "./kube.js";
 import { jsonLogger } from "./log.js";
+import { ControllerMetrics } from "./metrics.js";
+import { parseBindAddress, startEndpoints, type Endpoints } from "./endpoints.js";
 
-export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false] [-v]
+export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
+                        [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status current:
 the condition KartaValidated (the same validation as 'karta validate', with the errors' field paths),
@@ -23,7 +26,10 @@ later becomes Ready without a restart. For every Ready Karta it watches the root
 server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
 'karta compile' makes for each object, owned by it; groups that no longer exist are deleted, objects
 whose immutable fields changed are recreated, and interpretation errors become Events on the object.
-Logs are JSON lines on standard error.
+Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
+latency per controller, leadership) are served at /metrics, and the probes /healthz and /readyz (ready
+while standing by for the Lease, or leading with its caches synced; not while shutting down) on their
+own address. SIGTERM or SIGINT: stop taking work, finish the reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
 the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
@@ -36,6 +42,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --leader-elect-retry-period D     how often to try to acquire or renew (default 2s)
       --leader-elect-resource-name N    the Lease's name (default karta-controller)
       --leader-elect-resource-namespace NS  the Lease's namespace (default: the pod's, else default)
+      --metrics-bind-address ADDR       host:port of /metrics, "0" to turn it off (default :8080)
+      --health-probe-bind-address ADDR  host:port of /healthz and /readyz, "0" to turn it off (default :8081)
   -v, --verbose           debug logs
   -h, --help              show this help
 
@@ -45,6 +53,7 @@ leadership, 2 usage.
 Example:
   kubectl apply -f deploy/crd/run.ai_kartas.yaml -f definitions/kubeflow.org/v1/PyTorchJob.yaml
   karta controller --kubeconfig ~/.kube/config
+  curl -s localhost:8080/metrics | grep controller_runtime_reconcile_total
 `;
 
 /** `15s`, `1m`, `500ms`, `1.5h` in milliseconds, or undefined. */
@@ -65,6 +74,8 @@ const FLAGS = {
   "leader-elect-retry-period": { type: "string" },
   "leader-elect-resource-name": { type: "string" },
   "leader-elect-resource-namespace": { type: "string" },
+  "metrics-bind-address": { type: "string", default: ":8080" },
+  "health-probe-bind-address": { type: "string", default: ":8081" },
   verbose: { type: "boolean", short: "v" },
 } as const satisfies Flags;
 
@@ -89,6 +100,10 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   if (!(durations["leader-elect-retry-period"]! < durations["leader-elect-renew-deadline"]! && durations["leader-elect-renew-deadline"]! < durations["leader-elect-lease-duration"]!)) {
     return usage("leader election needs --leader-elect-retry-period < --leader-elect-renew-deadline < --leader-elect-lease-duration");
   }
+  const binds = { metrics: parseBindAddress(values["metrics-bind-address"]), health: parseBindAddress(values["health-probe-bind-address"]) };
+  for (const [which, flag] of [["metrics", "metrics-bind-address"], ["health", "health-probe-bind-address"]] as const) {
+    if (binds[which] === undefined) return usage(`invalid value '${values[flag]}' for --${flag}: expected host:port (e.g. :8080, 127.0.0.1:8080) or 0 to turn it off`);
+  }
   const log = jsonLogger((l) => io.stderr(l), values.verbose === true);
   let kc: ReturnType<typeof loadKubeConfig>;
   try {
@@ -101,12 +116,30 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   let workloads: WorkloadReconciler | undefined;
   let failure = 0;
   const stop = new AbortController();
+  const metrics = new ControllerMetrics();
+  let leading = false;
+  let synced = false;
+  let endpoints: Endpoints;
+  try {
+    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics.registry, {
+      healthy: () => true,
+      ready: () => !stop.signal.aborted && (!leading || synced),
+    });
+  } catch (err) {
+    log("error", "cannot start", { err: `cannot listen: ${(err as Error).message}` });
+    return 1;
+  }
+  log("info", "serving endpoints", { ...(endpoints.metricsPort !== undefined ? { metricsPort: endpoints.metricsPort } : {}), ...(endpoints.healthPort !== undefined ? { healthProbePort: endpoints.healthPort } : {}) });
   const startReconcilers = async (): Promise<void> => {
+    leading = true;
     try {
       reconciler = new KartaReconciler(kc, log);
       workloads = new WorkloadReconciler(kc, reconciler, log);
+      metrics.watch("karta", reconciler.queue);
+      metrics.watch("workload", workloads.queue);
       await reconciler.start();
       await workloads.start();
+      synced = true;
       log("info", "reconciling");
     } catch (err) {
       log("error", "cannot start", { err: (err as Error).message });
@@ -128,8 +161,12 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
         retryPeriodMs: durations["leader-elect-retry-period"]!,
       },
       {
-        onStartedLeading: startReconcilers,
+        onStartedLeading: () => {
+          metrics.leader.set({ name: values["leader-elect-resource-name"] ?? "karta-controller" }, 1);
+          return startReconcilers();
+        },
         onStoppedLeading: () => {
+          metrics.leader.set({ name: values["leader-elect-resource-name"] ?? "karta-controller" }, 0);
           // As Kubernetes controllers do: a replica that lost the Lease exits and is restarted.
           if (!stop.signal.aborted) {
             failure = 1;
@@ -159,6 +196,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   await workloads?.stop();
   await reconciler?.stop();
   await elector?.release();
+  await endpoints.close();
   log("info", "stopped");
   return failure;
 }

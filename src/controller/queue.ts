@@ -34,6 +34,8 @@ export class WorkQueue {
   private readonly base: number;
   private readonly max: number;
   private readonly workers: number;
+  /** Called after each processing of a key with its duration and outcome (for metrics). */
+  onProcessed: (durationMs: number, ok: boolean) => void = () => {};
 
   constructor(
     private readonly handler: (key: string) => Promise<void>,
@@ -108,10 +110,13 @@ export class WorkQueue {
   }
 
   private async process(key: string): Promise<void> {
+    const started = performance.now();
     try {
       await this.handler(key);
       this.failures.delete(key);
+      this.onProcessed(performance.now() - started, true);
     } catch (err) {
+      this.onProcessed(performance.now() - started, false);
       const attempt = (this.failures.get(key) ?? 0) + 1;
       this.failures.set(key, attempt);
       this.retryCount++;

@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import { desiredKartaState, sameConditions } from "../../src/controller/karta-status.js";
 import { controllerClusterRole, resourceOf } from "../../src/controller/rbac.js";
 import { WorkQueue } from "../../src/controller/queue.js";
+import { ControllerMetrics } from "../../src/controller/metrics.js";
+import { parseBindAddress } from "../../src/controller/endpoints.js";
 import { loadBundled } from "../bundled/helpers.js";
 
 const pytorch = () => structuredClone(loadBundled("kubeflow.org/v1/PyTorchJob.yaml").definition.karta) as unknown as Record<string, any>;
@@ -110,6 +112,36 @@ describe("WorkQueue", () => {
     q.add("c");
     await q.idle();
     assert.deepEqual(runs.slice(3), ["c", "c"]);
+    await q.shutDown();
+  });
+});
+
+describe("controller metrics and bind addresses", () => {
+  test("bind addresses as controller-runtime takes them; 0 is off", () => {
+    assert.deepEqual(parseBindAddress(":8080"), { host: "", port: 8080 });
+    assert.deepEqual(parseBindAddress("127.0.0.1:0"), { host: "127.0.0.1", port: 0 });
+    assert.deepEqual(parseBindAddress("[::1]:8081"), { host: "::1", port: 8081 });
+    assert.equal(parseBindAddress("0"), null);
+    for (const bad of ["8080", "localhost", ":65536", "a:b:1", ""]) assert.equal(parseBindAddress(bad), undefined, bad);
+  });
+
+  test("a watched queue reports its reconciles, errors and latency", async () => {
+    const m = new ControllerMetrics();
+    const q = new WorkQueue(async (k) => {
+      if (k === "bad") throw new Error("no");
+    }, () => {}, { baseDelayMs: 60_000 });
+    m.watch("karta", q);
+    q.add("a");
+    q.add("b");
+    q.add("bad");
+    await q.idle();
+    const text = await m.registry.metrics();
+    assert.match(text, /^controller_runtime_reconcile_total\{controller="karta",result="success"\} 2$/m);
+    assert.match(text, /^controller_runtime_reconcile_total\{controller="karta",result="error"\} 1$/m);
+    assert.match(text, /^controller_runtime_reconcile_errors_total\{controller="karta"\} 1$/m);
+    assert.match(text, /^controller_runtime_reconcile_time_seconds_count\{controller="karta"\} 3$/m);
+    assert.match(text, /^workqueue_retries_total\{name="karta"\} 1$/m);
+    assert.match(text, /^workqueue_depth\{name="karta"\} 0$/m);
     await q.shutDown();
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * The controller's plain-HTTP endpoints, bound as controller-runtime binds them: /metrics on
+ * --metrics-bind-address and /healthz, /readyz on --health-probe-bind-address ("0" turns one off; the
+ * two may share an address). GET and HEAD only, no request bodies, a deadline per request.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Registry } from "prom-client";
+
+/** `:8080`, `127.0.0.1:8080`, `[::1]:0` as host and port; "0" is off (null); undefined when malformed. */
+export function parseBindAddress(address: string): { host: string; port: number } | null | undefined {
+  if (address === "0") return null;
+  const m = /^(?:\[([^\]]*)\]|([^:[\]]*)):(\d{1,5})$/.exec(address);
+  if (!m || Number(m[3]) > 65535) return undefined;
+  return { host: m[1] ?? m[2] ?? "", port: Number(m[3]) };
+}
+
+export interface Probes {
+  /** The process is alive (false makes the kubelet restart it). */
+  healthy(): boolean;
+  /** The replica can do its work: standing by for the Lease, or leading with its caches synced; not while shutting down. */
+  ready(): boolean;
+}
+
+type Handler = (path: string) => Promise<{ status: number; type: string; body: string }> | undefined;
+
+/** Serves the given handlers on one address; resolves with the server and its bound port. */
+async function serve(bind: { host: string; port: number }, handlers: Handler[]): Promise<{ server: Server; port: number }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    res.setTimeout(10_000, () => res.destroy());
+    const url = new URL(req.url ?? "/", "http://x");
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: "GET, HEAD", "Content-Type": "text/plain" }).end("method not allowed\n");
+      return;
+    }
+    const answer = handlers.map((h) => h(url.pathname)).find((a) => a !== undefined);
+    if (!answer) {
+      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found\n");
+      return;
+    }
+    answer.then(
+      (a) => res.writeHead(a.status, { "Content-Type": a.type }).end(req.method === "HEAD" ? undefined : a.body),
+      (err: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(`${String((err as Error)?.message ?? err)}\n`),
+    );
+  });
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(bind.port, bind.host === "" ? undefined : bind.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+export interface Endpoints {
+  metricsPort?: number;
+  healthPort?: number;
+  close(): Promise<void>;
+}
+
+/** Starts the metrics and probe servers (one server when both addresses are the same). */
+export async function startEndpoints(
+  metricsBind: { host: string; port: number } | null,
+  healthBind: { host: string; port: number } | null,
+  registry: Registry,
+  probes: Probes,
+): Promise<Endpoints> {
+  const text = (ok: boolean, what: string) => Promise.resolve({ status: ok ? 200 : 503, type: "text/plain", body: ok ? "ok\n" : `${what} failed\n` });
+  const metrics: Handler = (p) => (p === "/metrics" ? registry.metrics().then((body) => ({ status: 200, type: registry.contentType, body })) : undefined);
+  const health: Handler = (p) => (p === "/healthz" || p === "/livez" ? text(probes.healthy(), "healthz") : p === "/readyz" ? text(probes.ready(), "readyz") : undefined);
+  const servers: Server[] = [];
+  const out: Endpoints = {
+    close: async () => {
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => {
+        s.close(() => resolve());
+        s.closeAllConnections();
+      })));
+    },
+  };
+  try {
+    const same = metricsBind && healthBind && metricsBind.host === healthBind.host && metricsBind.port === healthBind.port && metricsBind.port !== 0;
+    if (same) {
+      const s = await serve(metricsBind, [metrics, health]);
+      servers.push(s.server);
+      out.metricsPort = out.healthPort = s.port;
+      return out;
+    }
+    if (metricsBind) {
+      const s = await serve(metricsBind, [metrics]);
+      servers.push(s.server);
+      out.metricsPort = s.port;
+    }
+    if (healthBind) {
+      const s = await serve(healthBind, [health]);
+      servers.push(s.server);
+      out.healthPort = s.port;
+    }
+    return out;
+  } catch (err) {
+    await out.close();
+    throw err;
+  }
+}

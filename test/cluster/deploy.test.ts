@@ -1,0 +1,51 @@
+/**
+ * deploy/controller as kustomize builds it is accepted by a real kube-apiserver (server-side dry run, so
+ * nothing is created): the Deployment, PodDisruptionBudget, RBAC objects and Namespace validate.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { readFileSync } from "node:fs";
+import { parse, parseAllDocuments } from "yaml";
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { repoRoot } from "../support/conformance.js";
+import { attempt, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+
+const cluster = await testCluster();
+
+function kustomize(dir: string): KubernetesObject[] | string {
+  try {
+    const out = execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return parseAllDocuments(out).map((d) => d.toJSON() as KubernetesObject);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "kubectl is not installed: deploy/controller is not built with kustomize";
+    throw err;
+  }
+}
+
+const built = kustomize(path.join(repoRoot, "deploy", "controller"));
+const skip = typeof cluster === "string" ? cluster : typeof built === "string" ? built : false;
+if (skip) console.log(`# skipped: ${skip}`);
+
+describe("deploy/controller on the API server", { skip }, () => {
+  const c = cluster as TestCluster;
+  test("kubectl kustomize builds it and every object passes a server-side dry run", async (t) => {
+    const objects = built as KubernetesObject[];
+    assert.deepEqual(objects.map((o) => o.kind).sort(), ["ClusterRole", "ClusterRoleBinding", "Deployment", "Namespace", "PodDisruptionBudget", "ServiceAccount"]);
+    const ns = await testNamespace(t, c);
+    for (const o of objects) {
+      assert.equal(o.metadata?.labels?.["app.kubernetes.io/part-of"], "karta", `${o.kind} carries the kustomization's label`);
+      // The base's karta-system namespace may not exist here: namespaced objects go to the test's namespace.
+      const copy = structuredClone(o) as KubernetesObject & { subjects?: { namespace: string }[] };
+      if (copy.metadata?.namespace !== undefined) copy.metadata.namespace = ns;
+      else copy.metadata = { ...copy.metadata, name: `${copy.metadata?.name}-${ns}` };
+      for (const s of copy.subjects ?? []) s.namespace = ns;
+      const r = await attempt(() => c.objects.create(copy, undefined, "All"));
+      assert.ok(r.ok, r.ok ? "" : `${o.kind} ${o.metadata?.name}: ${r.message}`);
+    }
+    const deployment = objects.find((o) => o.kind === "Deployment") as KubernetesObject & { spec: { template: { spec: { containers: { image: string }[] } } } };
+    const webhook = parse(readFileSync(path.join(repoRoot, "deploy", "webhook", "kustomization.yaml"), "utf8")) as { images: { newName: string; newTag: string }[] };
+    assert.equal(deployment.spec.template.spec.containers[0]!.image, `${webhook.images[0]!.newName}:${webhook.images[0]!.newTag}`, "the same image as deploy/webhook");
+  });
+});

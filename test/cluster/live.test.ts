@@ -1,0 +1,137 @@
+/**
+ * `karta inspect KIND/NAME` and `karta compile KIND/NAME` read the workload, its pods and the objects in
+ * between from a real kube-apiserver, as kubectl does, and print exactly what they print for the same
+ * objects given as files: a PyTorchJob (pods owned by the job) and a Deployment (pods owned by a
+ * ReplicaSet the Deployment owns), with pods of other owners left out.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse, stringify } from "yaml";
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { main } from "../../src/cli/main.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { fixtureCases } from "../bundled/helpers.js";
+import { repoRoot } from "../support/conformance.js";
+import { attempt, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+
+const cluster = await testCluster();
+const skip = typeof cluster === "string" ? cluster : false;
+type Obj = KubernetesObject & Record<string, any>;
+
+/** An object as a client sends it: no server-set metadata, no status, in `namespace`, owned by `owner`. */
+function asCreated(o: Record<string, any>, namespace: string, owner?: KubernetesObject): Obj {
+  const copy = structuredClone(o);
+  for (const k of ["uid", "resourceVersion", "creationTimestamp", "managedFields", "generation", "selfLink"]) delete copy.metadata[k];
+  delete copy.status;
+  copy.metadata.namespace = namespace;
+  if (owner) copy.metadata.ownerReferences = [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata!.name, uid: owner.metadata!.uid, controller: true, blockOwnerDeletion: true }];
+  else delete copy.metadata.ownerReferences;
+  return copy;
+}
+
+async function karta(args: string[], files: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO("", files);
+  const code = await main(args, io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, () => {
+  const c = cluster as TestCluster;
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-live-"));
+  const kubeconfig = path.join(dir, "kubeconfig");
+  let ns: string;
+  const cases = new Map(fixtureCases().map((f) => [f.name, f]));
+  const readBack = async (o: KubernetesObject) => JSON.parse(JSON.stringify(await c.objects.read(o as never))) as Obj;
+
+  before(async () => {
+    writeFileSync(kubeconfig, c.kc.exportConfig());
+    ns = await testNamespace({ name: "live" } as never, c);
+    const crd = parse(readFileSync(path.join(repoRoot, "test", "fixtures", "definition", "crds", "kubeflow.org_pytorchjobs.yaml"), "utf8")) as KubernetesObject;
+    const r = await attempt(() => c.objects.create(crd));
+    assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("a PyTorchJob and the pods it owns: the same objects and pod patches as from files", async () => {
+    const fixture = cases.get("PyTorchJob")!;
+    const job = await (async () => {
+      for (;;) {
+        // The CRD may have been created just now: retry until it is served.
+        const r = await attempt(() => c.objects.create(asCreated(fixture.workload, ns)));
+        if (r.ok) return r.object;
+        if (r.code !== 404) assert.fail(r.message);
+        await new Promise((res) => setTimeout(res, 200));
+      }
+    })();
+    for (const pod of fixture.pods) await c.objects.create(asCreated(pod, ns, job));
+    // Pods of another owner and of none are not the job's.
+    await c.objects.create(asCreated({ ...fixture.pods[0]!, metadata: { ...(fixture.pods[0]!.metadata as object), name: "stray" } }, ns));
+    const name = job.metadata!.name!;
+    const pods = (await c.core.listNamespacedPod({ namespace: ns })).items.map((p) => JSON.parse(JSON.stringify(p)) as Obj).filter((p) => p.metadata!.name !== "stray" && p.metadata!.ownerReferences?.[0]?.uid === job.metadata!.uid);
+    assert.equal(pods.length, fixture.pods.length);
+    const files = { "/mem/job.yaml": stringify(await readBack(job)), "/mem/pods.yaml": stringify({ apiVersion: "v1", kind: "List", items: pods }) };
+
+    for (const flags of [["-o", "json"], ["-o", "json", "--pod-patches"]]) {
+      const fromFiles = await karta(["compile", "-f", "/mem/job.yaml", "--pods", "/mem/pods.yaml", ...flags], files);
+      assert.equal(fromFiles.code, 0, fromFiles.err);
+      for (const ref of [[`pytorchjob/${name}`], [`pytorchjobs.kubeflow.org/${name}`], ["PyTorchJob", name], [`pytorchjob.v1.kubeflow.org/${name}`]]) {
+        const live = await karta(["compile", ...ref, "-n", ns, "--kubeconfig", kubeconfig, "--context", c.kc.getCurrentContext(), ...flags]);
+        assert.equal(live.code, 0, live.err);
+        assert.equal(live.out, fromFiles.out, `karta compile ${ref.join(" ")} ${flags.join(" ")}`);
+      }
+    }
+    const patches = JSON.parse((await karta(["compile", `pytorchjob/${name}`, "-n", ns, "--kubeconfig", kubeconfig, "--pod-patches", "-o", "json"])).out) as { pod: { name: string } }[];
+    assert.deepEqual(patches.map((p) => p.pod.name).sort(), pods.map((p) => p.metadata!.name!).sort(), "the stray pod is left out");
+  });
+
+  test("a Deployment, the ReplicaSet it owns and that ReplicaSet's pods: the same interpretation as from files", async () => {
+    const fixture = cases.get("Deployment")!;
+    const deployment = await c.objects.create(asCreated(fixture.workload, ns));
+    const template = (fixture.workload as any).spec.template;
+    const rs = await c.objects.create({
+      apiVersion: "apps/v1",
+      kind: "ReplicaSet",
+      metadata: { name: `${deployment.metadata!.name}-6d4b9f7c8`, namespace: ns, labels: { ...template.metadata.labels, "pod-template-hash": "6d4b9f7c8" }, ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: deployment.metadata!.name!, uid: deployment.metadata!.uid!, controller: true }] },
+      spec: { replicas: fixture.pods.length, selector: { matchLabels: { ...template.metadata.labels, "pod-template-hash": "6d4b9f7c8" } }, template: { ...template, metadata: { ...template.metadata, labels: { ...template.metadata.labels, "pod-template-hash": "6d4b9f7c8" } } } },
+    } as KubernetesObject);
+    const other = await c.objects.create({ ...structuredClone(rs), metadata: { name: "unrelated-rs", namespace: ns, labels: rs.metadata!.labels! } } as KubernetesObject);
+    for (const pod of fixture.pods) await c.objects.create(asCreated(pod, ns, rs));
+    await c.objects.create(asCreated({ ...fixture.pods[0]!, metadata: { ...(fixture.pods[0]!.metadata as object), name: "other-owner" } }, ns, other));
+    const name = deployment.metadata!.name!;
+
+    const live = await karta(["inspect", `deployment/${name}`, "-n", ns, "--kubeconfig", kubeconfig, "-o", "json"]);
+    assert.equal(live.code, 0, live.err);
+    const pods = (await c.core.listNamespacedPod({ namespace: ns })).items.map((p) => JSON.parse(JSON.stringify(p)) as Obj).filter((p) => p.metadata!.ownerReferences?.[0]?.uid === rs.metadata!.uid);
+    const files = { "/mem/deployment.yaml": stringify(await readBack(deployment)), "/mem/pods.yaml": stringify({ apiVersion: "v1", kind: "List", items: pods }), "/mem/rs.yaml": stringify(await readBack(rs)) };
+    const fromFiles = await karta(["inspect", "-f", "/mem/deployment.yaml", "--pods", "/mem/pods.yaml", "--children", "/mem/rs.yaml", "-o", "json"], files);
+    assert.equal(fromFiles.code, 0, fromFiles.err);
+    assert.equal(live.out, fromFiles.out);
+    const seen = JSON.stringify(JSON.parse(live.out));
+    for (const p of fixture.pods) assert.ok(seen.includes((p.metadata as { name: string }).name), `pod ${(p.metadata as { name: string }).name} is in the interpretation`);
+    assert.ok(!seen.includes("other-owner"), "a pod of a ReplicaSet the Deployment does not own");
+    // The tree output names the object as it was read.
+    const tree = await karta(["inspect", `deployments.apps/${name}`, "-n", ns, "--kubeconfig", kubeconfig]);
+    assert.equal(tree.code, 0, tree.err);
+    assert.match(tree.out, new RegExp(`^Deployment ${ns}/${name}`));
+  });
+
+  test("a missing object, an unknown kind, an unknown context and an unreachable server are errors in kubectl's words", async () => {
+    const missing = await karta(["compile", "pytorchjob/none", "-n", ns, "--kubeconfig", kubeconfig]);
+    assert.equal(missing.code, 2);
+    assert.equal(missing.err, `karta compile: pytorchjobs.kubeflow.org "none" not found in namespace ${ns}\n`);
+    const kind = await karta(["inspect", "nosuchkind/x", "-n", ns, "--kubeconfig", kubeconfig]);
+    assert.equal(kind.code, 2);
+    assert.match(kind.err, /the server doesn't have a resource type "nosuchkind"/);
+    const ctx = await karta(["inspect", "pytorchjob/x", "--kubeconfig", kubeconfig, "--context", "nope"]);
+    assert.equal(ctx.code, 2);
+    assert.match(ctx.err, /context "nope" is not in the kubeconfig/);
+    const down = c.kc.exportConfig().replace(/https:\/\/127\.0\.0\.1:\d+/, "https://127.0.0.1:1");
+    writeFileSync(path.join(dir, "down"), down);
+    const unreachable = await karta(["inspect", "pytorchjob/x", "--kubeconfig", path.join(dir, "down")]);
+    assert.equal(unreachable.code, 2);
+    assert.match(unreachable.err, /cannot reach https:\/\/127\.0\.0\.1:1/);
+  });
+});
