@@ -5,7 +5,8 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createBundledFramework } from "../../src/cli/interpret.js";
+import { createBundledFramework, runInterpret } from "../../src/cli/interpret.js";
+import { memoryIO } from "../../src/cli/io.js";
 import { loadKartaText } from "../../src/interpreter/karta/index.js";
 import { FlinkDeploymentInterpreter, RayServiceInterpreter, SparkApplicationInterpreter } from "../../src/interpreter/thirdparty/index.js";
 import type { JsonValue, KubeObject, Outcome } from "../../src/interpreter/types.js";
@@ -97,6 +98,16 @@ describe("spec.karmada.deferOperations", () => {
     } finally {
       close();
     }
+  });
+
+  test("karta interpret with no customization answers a deferred operation from the thirdparty layer", async () => {
+    const flink = { apiVersion: "flink.apache.org/v1beta1", kind: "FlinkDeployment", metadata: { name: "f", namespace: "ns" }, spec: { jobManager: { resource: { cpu: 1 } }, taskManager: { replicas: 2, resource: { cpu: 2 } } } };
+    const io = memoryIO("", { "f.yaml": JSON.stringify(flink) });
+    const code = await runInterpret(["--operation", "InterpretReplica", "--desired-file", "f.yaml", "--show-layer"], io);
+    assert.equal(code, 0, io.err);
+    assert.match(io.out, /# layer: thirdparty\n/);
+    assert.match(io.out, /# \[1\/2\] replica:\n3\n/);
+    assert.match(io.out, /cpu: "2"\n/);
   });
 
   test("an operation that is not one of Karmada's is a validation error naming the field", () => {

@@ -19,16 +19,12 @@ import { createDeclarativeInterpreter, type DeclarativeInterpreter, type Declara
 import { loadCustomizationFiles } from "../declarative/load.js";
 import type { AggregatedStatusItem, Component, DependentObjectReference, Interpreter, JsonValue, KubeObject, Operation, Outcome, ReplicaResult, ResourceKind } from "../types.js";
 import { kindOf } from "../types.js";
-import { ReconciledInterpreter } from "./reconciled.js";
-import { FlinkDeploymentInterpreter, RayServiceInterpreter, SparkApplicationInterpreter } from "./settings.js";
-import { SidecarSetInterpreter } from "./sidecarset.js";
+import { ownInterpreters, type OwnInterpreter } from "./own.js";
 
 export { RECONCILED_KINDS, ReconciledInterpreter, type ReconciledKind } from "./reconciled.js";
 export { SidecarSetInterpreter } from "./sidecarset.js";
 export { FlinkDeploymentInterpreter, RayServiceInterpreter, SparkApplicationInterpreter } from "./settings.js";
-
-/** A TypeScript interpreter of the thirdparty layer, with the kinds it answers. */
-type OwnInterpreter = Interpreter & { readonly kinds: { kind: ResourceKind; operations: Operation[] }[] };
+export { ownInterpreters, type OwnInterpreter } from "./own.js";
 
 /** The thirdparty layer: the bundled customizations, then Karta's TypeScript interpreters. */
 export class ThirdpartyInterpreter implements Interpreter {
@@ -37,7 +33,7 @@ export class ThirdpartyInterpreter implements Interpreter {
 
   constructor(
     readonly customizations: DeclarativeInterpreter,
-    own: readonly OwnInterpreter[] = [new ReconciledInterpreter(), new SidecarSetInterpreter(), new FlinkDeploymentInterpreter(), new RayServiceInterpreter(), new SparkApplicationInterpreter()],
+    own: readonly OwnInterpreter[] = ownInterpreters(),
   ) {
     this.own = own;
   }
