@@ -238,14 +238,14 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
 /**
  * Whether the thirdparty layer answers for `apiVersion kind`: a kind the bundled customizations
  * (interpreter-customizations/) target, or one of its TypeScript interpreters' kinds (Flux, Kyverno,
- * SidecarSet), which need no Lua VM to tell.
+ * SidecarSet, and the kinds whose Karta defers operations to them), which need no Lua VM to tell.
  */
 async function thirdpartyAnswers(kind: string): Promise<boolean> {
   const dir = bundledDirectory("interpreter-customizations");
   const { customizations } = dir === undefined ? { customizations: [] } : loadCustomizationFiles([dir], { recursive: true });
   if (customizations.some((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}` === kind)) return true;
-  const [{ RECONCILED_KINDS }, { SidecarSetInterpreter }] = await Promise.all([import("../interpreter/thirdparty/reconciled.js"), import("../interpreter/thirdparty/sidecarset.js")]);
-  return [...RECONCILED_KINDS, ...new SidecarSetInterpreter().kinds.map((k) => k.kind)].some((k) => `${k.apiVersion} ${k.kind}` === kind);
+  const { ownInterpreters } = await import("../interpreter/thirdparty/own.js");
+  return ownInterpreters().some((i) => i.kinds.some((k) => `${k.kind.apiVersion} ${k.kind.kind}` === kind));
 }
 
 /**

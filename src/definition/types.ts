@@ -49,6 +49,8 @@ export interface KarmadaInterpretation {
   replicas?: { component: string; replicasExpression?: string };
   componentNames?: Record<string, string>;
   omitComponentsWithoutTemplate?: boolean;
+  /** Operations this Karta leaves to the layers below it (Karta's thirdparty interpreters, the built-in ones). */
+  deferOperations?: string[];
 }
 
 export interface StructureDefinition {

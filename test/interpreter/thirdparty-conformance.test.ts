@@ -240,18 +240,10 @@ function canonical(v: unknown): unknown {
  * docs/definitions.md ("Conformance") says why. A failure outside these fails the test, and so does a change
  * in how many of these fail (the list and the docs are updated together).
  */
-const KNOWN_GAPS: { prefix: string; why: string }[] = [
-  { prefix: "flink.apache.org/v1beta1/FlinkDeployment/testdata/interpretcomponent-test.yaml", why: "requests from Flink settings (spec.*.resource), not pod templates" },
-  { prefix: "flink.apache.org/v1beta1/FlinkDeployment/testdata/interpretreplica-test.yaml", why: "one replica count with the larger request of JobManager and TaskManager: not a Karta component" },
-  { prefix: "ray.io/v1/RayService/testdata/interpretreplica-test.yaml", why: "one replica count with the largest group request: not a Karta component" },
-  { prefix: "ray.io/v1/RayService/testdata/revisereplica-test.yaml", why: "a total spread over worker groups: not a Karta replicasPath" },
-  { prefix: "sparkoperator.k8s.io/v1beta2/SparkApplication/testdata/interpretcomponent-test.yaml", why: "requests from Spark settings (cores, memory overhead), not pod templates" },
-  { prefix: "kubeflow.org/v2beta1/MPIJob/testdata/interpretcomponent-test.yaml: MPIJob with replicas as string numbers", why: "the bundled MPIJob structure (issue 16) does not convert string replicas" },
-  { prefix: "kubeflow.org/v2beta1/MPIJob/testdata/interpretcomponent-test.yaml: MPIJob with nil/empty replicas", why: "the bundled MPIJob structure (issue 16) does not accept empty replicas" },
-];
+const KNOWN_GAPS: { prefix: string; why: string }[] = [];
 
 /** How many cases of KNOWN_GAPS fail today. */
-const KNOWN_GAP_FAILURES = 35;
+const KNOWN_GAP_FAILURES = 0;
 
 /** Runs a case and compares every result it lists; returns the differences (none: passed). */
 async function check(ipt: Ops, c: Case): Promise<string[]> {

@@ -205,6 +205,8 @@ export class KartaWorkload {
 
   /** Whether this definition answers `op` (for objects of its kind). */
   supports(op: Operation): boolean {
+    // The Karta leaves these to the layers below it (a thirdparty interpreter reads settings it cannot).
+    if (this.karta?.spec?.karmada?.deferOperations?.includes(op)) return false;
     switch (op) {
       case "InterpretComponent":
         return this.podComponents.length > 0 && !this.singlePodSpec;

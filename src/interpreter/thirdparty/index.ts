@@ -8,7 +8,9 @@
  *   customization. The directory is found from this module's location (source or compiled), or given
  *   explicitly.
  * - TypeScript interpreters for kinds that are not workloads: the reconciled kinds (reconciled.ts: Flux
- *   and Kyverno objects) and OpenKruise SidecarSet (sidecarset.ts).
+ *   and Kyverno objects) and OpenKruise SidecarSet (sidecarset.ts); and for the operations a workload's
+ *   Karta leaves to this layer (`spec.karmada.deferOperations`) because the answer comes from operator
+ *   settings or spans several pod templates (settings.ts: FlinkDeployment, RayService, SparkApplication).
  */
 import { bundledDirectory } from "../../files/package.js";
 import type { CustomizationIssue, CustomizationLoad } from "../declarative/customization.js";
@@ -17,14 +19,12 @@ import { createDeclarativeInterpreter, type DeclarativeInterpreter, type Declara
 import { loadCustomizationFiles } from "../declarative/load.js";
 import type { AggregatedStatusItem, Component, DependentObjectReference, Interpreter, JsonValue, KubeObject, Operation, Outcome, ReplicaResult, ResourceKind } from "../types.js";
 import { kindOf } from "../types.js";
-import { ReconciledInterpreter } from "./reconciled.js";
-import { SidecarSetInterpreter } from "./sidecarset.js";
+import { ownInterpreters, type OwnInterpreter } from "./own.js";
 
 export { RECONCILED_KINDS, ReconciledInterpreter, type ReconciledKind } from "./reconciled.js";
 export { SidecarSetInterpreter } from "./sidecarset.js";
-
-/** A TypeScript interpreter of the thirdparty layer, with the kinds it answers. */
-type OwnInterpreter = Interpreter & { readonly kinds: { kind: ResourceKind; operations: Operation[] }[] };
+export { FlinkDeploymentInterpreter, RayServiceInterpreter, SparkApplicationInterpreter } from "./settings.js";
+export { ownInterpreters, type OwnInterpreter } from "./own.js";
 
 /** The thirdparty layer: the bundled customizations, then Karta's TypeScript interpreters. */
 export class ThirdpartyInterpreter implements Interpreter {
@@ -33,7 +33,7 @@ export class ThirdpartyInterpreter implements Interpreter {
 
   constructor(
     readonly customizations: DeclarativeInterpreter,
-    own: readonly OwnInterpreter[] = [new ReconciledInterpreter(), new SidecarSetInterpreter()],
+    own: readonly OwnInterpreter[] = ownInterpreters(),
   ) {
     this.own = own;
   }
