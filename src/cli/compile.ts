@@ -16,7 +16,7 @@ import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { yamlStream } from "./yaml-output.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
-import { LIVE_FLAGS, liveHelp, liveTarget, type LiveTarget } from "./live-ref.js";
+import { LIVE_FLAGS, liveHelp, liveTarget, WORKLOAD_FLAGS, type LiveTarget } from "./live-ref.js";
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
                      [--policy gang|basic] [--disruption single|all] [--priority-class NAME]
@@ -69,10 +69,7 @@ Example:
 
 export const FLAGS = {
   ...LIVE_FLAGS,
-  definition: { type: "string", short: "d" },
-  object: { type: "string", short: "f" },
-  filename: { type: "string" },
-  pods: { type: "string", multiple: true },
+  ...WORKLOAD_FLAGS,
   policy: { type: "string", choices: ["gang", "basic"] },
   disruption: { type: "string", choices: ["single", "all"] },
   "priority-class": { type: "string" },

@@ -11,7 +11,7 @@ import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { yamlDocument } from "./yaml-output.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
-import { LIVE_FLAGS, liveHelp, liveTarget, type LiveTarget } from "./live-ref.js";
+import { LIVE_FLAGS, liveHelp, liveTarget, WORKLOAD_FLAGS, type LiveTarget } from "./live-ref.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -f OBJECT [-d DEFINITION] [--pods SOURCE]... [--children SOURCE]...
                      [-o tree|yaml|json] [--patch OPERATION]
@@ -54,10 +54,7 @@ Example:
 
 export const FLAGS = {
   ...LIVE_FLAGS,
-  definition: { type: "string", short: "d" },
-  object: { type: "string", short: "f" },
-  filename: { type: "string" },
-  pods: { type: "string", multiple: true },
+  ...WORKLOAD_FLAGS,
   children: { type: "string", multiple: true },
   output: { type: "string", short: "o", choices: ["tree", "yaml", "json"], default: "tree" },
   patch: {

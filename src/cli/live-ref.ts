@@ -11,6 +11,14 @@ export const LIVE_FLAGS = {
   context: { type: "string" },
 } as const satisfies Flags;
 
+/** The flags of a workload read from files, shared by inspect and compile: its definition, the object and its pods. */
+export const WORKLOAD_FLAGS = {
+  definition: { type: "string", short: "d" },
+  object: { type: "string", short: "f" },
+  filename: { type: "string" },
+  pods: { type: "string", multiple: true },
+} as const satisfies Flags;
+
 /** The help lines of KIND/NAME and the cluster flags, descriptions starting at column `width`. */
 export function liveHelp(width: number): string {
   const rows: [string, string[]][] = [
