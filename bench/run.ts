@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark of the project, each printed as ratios against a baseline measured in the same run. */
 import { benchCompileOutput, benchStartup, benchStreamInput } from "./cli.js";
 import { benchCompile } from "./compile.js";
+import { benchController } from "./controller.js";
 import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     printTable("playground in Chromium: keystroke to diagnostics (120 ms debounce not counted; ratio: Node time / browser dispatch time)", await benchPlayground());
   }
   if (!only || only === "serve") await benchServe();
+  if (!only || only === "controller") for (const t of await benchController()) printTable(t.title, t.results);
 }
 
 await main();

@@ -2,6 +2,7 @@
  * The edge to the Kubernetes API: the kubeconfig (flag, KUBECONFIG, or the in-cluster service account),
  * plain-JSON objects, discovery, and structured errors from client-node's exceptions.
  */
+import { Agent as HttpsAgent, type AgentOptions } from "node:https";
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
 // The documented way to register a model; the package's index does not re-export it.
 import { ObjectSerializer } from "@kubernetes/client-node/dist/serializer.js";
@@ -27,6 +28,30 @@ keepPlainJson([
   { group: "", version: "v1", kind: "PodList" },
 ]);
 
+/**
+ * client-node (1.4) makes a new https.Agent for every request, so every request pays a TCP connect, a
+ * TLS handshake and the parsing of the client key and CAs: most of a busy controller's CPU. Requests with
+ * the same TLS options share one keep-alive agent instead (proxied clusters keep client-node's agents).
+ */
+export function shareConnections(kc: KubeConfig): KubeConfig {
+  const k = kc as unknown as { createAgent: (cluster: { proxyUrl?: string; server?: string } | null, options: AgentOptions) => unknown };
+  const original = k.createAgent.bind(kc);
+  const agents = new Map<string, HttpsAgent>();
+  k.createAgent = (cluster, options) => {
+    if (cluster?.proxyUrl || !cluster?.server?.startsWith("https:")) return original(cluster, options);
+    const key = JSON.stringify([options.ca, options.cert, options.key, options.pfx, options.passphrase, options.rejectUnauthorized, options.servername].map((v) => (Buffer.isBuffer(v) ? v.toString("base64") : v)));
+    let agent = agents.get(key);
+    if (!agent) {
+      agent = new HttpsAgent({ ...options, keepAlive: true });
+      // A rotated certificate gives a new key; an old agent's requests and watches finish on their own.
+      if (agents.size >= 4) agents.delete(agents.keys().next().value!);
+      agents.set(key, agent);
+    }
+    return agent;
+  };
+  return kc;
+}
+
 /** Kubeconfig as kubectl finds it: `--kubeconfig`, else KUBECONFIG / ~/.kube/config, else in-cluster; `--context` selects a context. */
 export function loadKubeConfig(options: { kubeconfig?: string; context?: string } = {}): KubeConfig {
   const kc = new KubeConfig();
@@ -37,7 +62,7 @@ export function loadKubeConfig(options: { kubeconfig?: string; context?: string 
     kc.setCurrentContext(options.context);
   }
   if (kc.getCurrentCluster() === null) throw new Error("no cluster in the kubeconfig (give --kubeconfig, set KUBECONFIG, or run in a pod)");
-  return kc;
+  return shareConnections(kc);
 }
 
 /** What an API error said: HTTP code, Status reason and message. */
