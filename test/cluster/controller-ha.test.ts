@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
 import { definitionsDir, fixtureCases } from "../bundled/helpers.js";
 import { repoRoot } from "../support/conformance.js";
 import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
@@ -103,6 +103,13 @@ async function createJob(c: TestCluster, ns: string, name: string, workers = 2):
     await c.objects.create(pod);
   }
   return job;
+}
+
+/** Removes a deleted PodGroup's finalizers, as the controllers of a full cluster would. */
+async function unfinalize(c: TestCluster, name: string, ns: string): Promise<void> {
+  const got = await attempt(() => c.objects.read({ apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup", metadata: { name, namespace: ns } }));
+  if (!got.ok || !(got.object.metadata?.finalizers ?? []).length) return;
+  await c.objects.patch({ apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup", metadata: { name, namespace: ns, finalizers: null } } as never, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);
 }
 
 /** Every group object in the namespace, by kind/name, with uid and resourceVersion. */
@@ -224,5 +231,37 @@ describe("karta controller replicas (processes) under the role karta rbac prints
     assert.deepEqual(await groupsCreatedEvents(c, ns), eventsBefore, "GroupsCreated Events recorded again after the restart");
     two.kill("SIGTERM");
     assert.equal(await two.exited, 0, two.err);
+  });
+
+  test("a group deleted by someone else is made again; a stray group owned by a job is deleted", async () => {
+    const one = start("karta-ha-heal");
+    await eventually(async () => (one.logged("reconciling") ? true : undefined), 30_000, `the controller to lead (stderr: ${one.err})`);
+    const job = await createJob(c, ns, `ha-heal-${suffix}`);
+    const podGroup = await eventually(async () => {
+      const list = (await c.objects.list("scheduling.k8s.io/v1beta1", "PodGroup", ns)).items as Obj[];
+      return list.find((g) => g.metadata!.ownerReferences?.some((r: { uid: string }) => r.uid === job.metadata!.uid));
+    }, 30_000, "a PodGroup of the job");
+    await c.objects.delete({ apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup", metadata: { name: podGroup.metadata!.name!, namespace: ns } });
+    // The API server adds a protection finalizer that the scheduler's controllers remove; none run here.
+    await unfinalize(c, podGroup.metadata!.name!, ns);
+    await eventually(async () => {
+      const got = await attempt(() => c.objects.read({ apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup", metadata: { name: podGroup.metadata!.name!, namespace: ns } }));
+      return got.ok && got.object.metadata!.uid !== podGroup.metadata!.uid ? true : undefined;
+    }, 30_000, `PodGroup ${podGroup.metadata!.name} made again`);
+
+    const stray: Obj = {
+      apiVersion: "scheduling.k8s.io/v1beta1",
+      kind: "PodGroup",
+      metadata: { name: `ha-heal-${suffix}-stray`, namespace: ns, ownerReferences: [{ apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", name: job.metadata!.name!, uid: job.metadata!.uid!, controller: true }] },
+      spec: { ...podGroup.spec },
+    };
+    await c.objects.create(stray);
+    await eventually(async () => {
+      const got = await attempt(() => c.objects.read({ apiVersion: stray.apiVersion!, kind: stray.kind!, metadata: { name: stray.metadata!.name!, namespace: ns } }));
+      return (got.ok && got.object.metadata?.deletionTimestamp) || (!got.ok && got.code === 404) ? true : undefined;
+    }, 30_000, "the stray PodGroup to be deleted");
+    await unfinalize(c, stray.metadata!.name!, ns);
+    one.kill("SIGTERM");
+    assert.equal(await one.exited, 0, one.err);
   });
 });
