@@ -1,16 +1,13 @@
-/** Structured logs: one JSON object per line (`ts`, `level`, `msg`, then key/value fields), as klog's JSON format. */
-export type Level = "info" | "error" | "debug";
-export type Logger = (level: Level, msg: string, fields?: Record<string, unknown>) => void;
+/**
+ * The controller's logging: the project's pino logger (src/server/log.ts) through the (level, msg, fields)
+ * calls the controller's modules make. JSON lines on standard error, with `component: karta-controller`.
+ */
+import { createLogger, levelLogger, type LogFn } from "../server/log.js";
+
+export { silentLogger, type Level } from "../server/log.js";
+export type Logger = LogFn;
 
 /** A logger writing JSON lines to `write` (standard error by default); debug lines only when `verbose`. */
 export function jsonLogger(write: (line: string) => void = (l) => void process.stderr.write(l), verbose = false): Logger {
-  return (level, msg, fields = {}) => {
-    if (level === "debug" && !verbose) return;
-    const out: Record<string, unknown> = { ts: new Date().toISOString(), level, msg };
-    for (const [k, v] of Object.entries(fields)) out[k] = v instanceof Error ? v.message : v;
-    write(JSON.stringify(out) + "\n");
-  };
+  return levelLogger(createLogger(verbose ? "debug" : "info", { write }, "karta-controller"));
 }
-
-/** A logger that drops everything (tests). */
-export const silentLogger: Logger = () => {};

@@ -1,6 +1,7 @@
 /**
- * Structured JSON logs (pino): one line per request at info with its uid, kind, operation, layer,
- * outcome and duration; object contents are never logged at info (they may hold secrets).
+ * Structured JSON logs (pino), one logger for every long-running command: `karta serve` logs one line
+ * per request at info with its uid, kind, operation, layer, outcome and duration (object contents are
+ * never logged at info: they may hold secrets); `karta controller` logs through {@link levelLogger}.
  */
 import { pino, type Logger, type DestinationStream } from "pino";
 
@@ -9,10 +10,10 @@ export type { Logger };
 /**
  * A logger writing JSON lines to `destination` (default: stdout, buffered in 4 KB writes: a
  * synchronous write per request costs the server's main thread about a tenth of its time under load;
- * `flushLogs` writes out the rest at exit).
+ * `flushLogs` writes out the rest at exit). `component` names the command in every line.
  */
-export function createLogger(level = "info", destination?: DestinationStream): Logger {
-  const options = { level, base: { component: "karta-serve" }, timestamp: pino.stdTimeFunctions.isoTime };
+export function createLogger(level = "info", destination?: DestinationStream, component = "karta-serve"): Logger {
+  const options = { level, base: { component }, timestamp: pino.stdTimeFunctions.isoTime };
   return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 }
 
@@ -20,3 +21,22 @@ export function createLogger(level = "info", destination?: DestinationStream): L
 export function flushLogs(log: Logger): Promise<void> {
   return new Promise((resolve) => log.flush(() => resolve()));
 }
+
+/** The levels the controller logs at. */
+export type Level = "info" | "error" | "debug";
+
+/** A log call as the controller's modules make it: level, message, then key/value fields. */
+export type LogFn = (level: Level, msg: string, fields?: Record<string, unknown>) => void;
+
+/** A {@link LogFn} over a pino logger; Error values in fields are logged as their message. */
+export function levelLogger(log: Logger): LogFn {
+  return (level, msg, fields = {}) => {
+    if (!log.isLevelEnabled(level)) return;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(fields)) out[k] = v instanceof Error ? v.message : v;
+    log[level](out, msg);
+  };
+}
+
+/** A {@link LogFn} that drops everything (tests). */
+export const silentLogger: LogFn = () => {};
