@@ -17,6 +17,7 @@ export class ServerMetrics {
   readonly certReloads: Counter<"result">;
   readonly workerRestarts: Counter<"reason">;
   readonly inFlight: Gauge;
+  readonly evaluations: Counter<"thread">;
 
   constructor() {
     const registers = [this.registry];
@@ -45,6 +46,12 @@ export class ServerMetrics {
     this.certReloads = new Counter({ name: "karta_certificate_reloads_total", help: "Serving certificate reloads by result (success, failure).", labelNames: ["result"], registers });
     this.workerRestarts = new Counter({ name: "karta_worker_restarts_total", help: "Evaluation workers terminated and replaced, by reason (deadline, lua-deadline, crashed).", labelNames: ["reason"], registers });
     this.inFlight = new Gauge({ name: "karta_webhook_requests_in_flight", help: "Requests being answered.", registers });
+    this.evaluations = new Counter({
+      name: "karta_webhook_evaluations_total",
+      help: "Requests by where they were evaluated: event_loop (no script runs for them), worker, or event_loop_redone (stopped at the event loop's time slice and redone on a worker).",
+      labelNames: ["thread"],
+      registers,
+    });
     collectDefaultMetrics({ register: this.registry });
   }
 

@@ -7,9 +7,11 @@
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { OPERATIONS } from "../interpreter/types.js";
-import { contextResponse, failureResponse } from "./context.js";
-import { readConfig, type ConfigPaths, type FrameworkSource } from "./config.js";
+import { eventLoopSlice } from "../jq/index.js";
+import { kindOf, OPERATIONS } from "../interpreter/types.js";
+import { contextResponse, decodeContext, failureResponse } from "./context.js";
+import { readConfig, type BuiltFramework, type ConfigPaths, type FrameworkSource } from "./config.js";
+import { answer, badRequest } from "./evaluate.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
 import { ServerMetrics } from "./metrics.js";
 import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
@@ -81,6 +83,17 @@ export function parseDuration(text: string): number | undefined {
   return matched === text.length && text.length > 0 ? total : undefined;
 }
 
+/**
+ * Bodies up to this size may be answered on the event loop: parsing and checking 256 KiB of JSON takes
+ * about a millisecond. Larger ones go to a worker whole.
+ */
+const EVENT_LOOP_MAX_BYTES = 256 * 1024;
+/**
+ * Wall-clock time the jq of one request may take on the event loop (checked every 1,024 steps) before
+ * the request is redone on a worker, where its full budget and the deadline apply.
+ */
+const EVENT_LOOP_SLICE_MS = 2;
+
 interface ReloadState {
   generation: number;
   fingerprint: string;
@@ -92,8 +105,10 @@ interface ReloadState {
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const log = o.logger ?? createLogger();
   const metrics = new ServerMetrics();
-  const first = await readConfig(o);
+  const first = await readConfig(o, { keep: true });
   if (!first.ok) throw new ServeError("the configuration has errors", first.errors);
+  // The event loop's own framework: it answers what runs no script (see needsWorker).
+  let local: BuiltFramework = first.built!;
   for (const w of first.warnings) log.warn({ warning: w }, "bundled file problem");
   const pair = readKeyPair(o.tlsCertFile, o.tlsPrivateKeyFile);
   if (!pair.ok) throw new ServeError(pair.error);
@@ -116,10 +131,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     },
   });
   let draining = false;
+  let closing: Promise<void> | undefined;
 
   const reload = async (): Promise<boolean> => {
-    const read = await readConfig(o);
+    const read = await readConfig(o, { keep: true });
     state.lastAttempt = new Date();
+    if (read.ok && (closing !== undefined || read.fingerprint === state.fingerprint)) {
+      read.built?.close();
+      if (closing !== undefined) return false;
+    }
     if (read.fingerprint === state.fingerprint && read.ok) {
       state.lastErrors = [];
       metrics.configErrors.set(0);
@@ -138,6 +158,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     state.lastErrors = [];
     state.generation++;
     pool.setSource(read.source);
+    // Answers on the event loop never span an await of real work, so the old framework is idle here.
+    const old = local;
+    local = read.built!;
+    old.close();
     metrics.reloads.inc({ result: "success" });
     metrics.configErrors.set(0);
     metrics.configGeneration.set(state.generation);
@@ -171,8 +195,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       inFlight.delete(res);
       metrics.inFlight.dec();
     });
-    const url = new URL(req.url ?? "/", "https://localhost");
-    if (url.pathname !== o.path) {
+    // Karmada posts to the path as configured: only other requests need a URL parser.
+    const url = req.url === o.path ? undefined : new URL(req.url ?? "/", "https://localhost");
+    if (url !== undefined && url.pathname !== o.path) {
       send(res, 404, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `no handler for ${url.pathname}; post ResourceInterpreterContexts to ${o.path}`, reason: "NotFound", code: 404 }));
       return;
     }
@@ -217,11 +242,42 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     req.on("error", () => undefined);
     req.on("end", () => {
       if (stopped) return;
-      const body = Buffer.concat(chunks).toString("utf8");
-      const asked = url.searchParams.get("timeout");
+      const body = Buffer.concat(chunks, size).toString("utf8");
+      const asked = url?.searchParams.get("timeout");
       const askedMs = asked ? parseDuration(asked) : undefined;
       const timeout = Math.min(o.requestTimeoutMs, askedMs ?? Infinity);
-      void pool.answerContext(body, Date.now() + timeout).then((r) => finish(res, body, r, started));
+      const toWorker = (): void => {
+        metrics.evaluations.inc({ thread: "worker" });
+        void pool.answerContext(body, Date.now() + timeout).then((r) => finish(res, body, r, started));
+      };
+      if (size > EVENT_LOOP_MAX_BYTES) return toWorker();
+      answerOnEventLoop(body, res, started, toWorker);
+    });
+  }
+
+  /**
+   * Answers a small request on the event loop when no script can run for it: a worker hand-off costs
+   * more than such an answer (waking a thread per request). Its jq runs in a time slice; past it, or
+   * at a regex that would need a blocking wait, the request is redone on a worker.
+   */
+  function answerOnEventLoop(body: string, res: http.ServerResponse, started: number, toWorker: () => void): void {
+    const decoded = decodeContext(body);
+    if (!decoded.ok) {
+      metrics.evaluations.inc({ thread: "event_loop" });
+      const bad = badRequest(decoded.uid, decoded.message);
+      finish(res, body, { ok: true, value: { body: contextResponse(bad.response), meta: bad.meta, ms: 0 } }, started);
+      return;
+    }
+    const request = decoded.request;
+    if (local.needsWorker(kindOf(request.object), request.operation)) return toWorker();
+    const slice = eventLoopSlice(EVENT_LOOP_SLICE_MS);
+    void answer(local.framework, request).then((a) => {
+      if (slice.close()) {
+        metrics.evaluations.inc({ thread: "event_loop_redone" });
+        return toWorker();
+      }
+      metrics.evaluations.inc({ thread: "event_loop" });
+      finish(res, body, { ok: true, value: { body: contextResponse(a.response), meta: a.meta, ms: performance.now() - started } }, started);
     });
   }
 
@@ -229,12 +285,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const seconds = (performance.now() - started) / 1000;
     if (r.ok) {
       const m = r.value.meta;
+      // The answer first: what follows is bookkeeping.
+      send(res, m.http, r.value.body);
       // Kinds no layer knows are one label value: request contents must not grow the metric without bound.
       metrics.requests.inc({ operation: m.operation, kind: m.layer === "framework" ? "unknown" : m.kind, outcome: m.outcome });
       if (m.operation) metrics.duration.observe({ operation: m.operation }, seconds);
       if (m.limit) metrics.limitHit(m.limit);
       log.info({ uid: m.uid, kind: m.kind, operation: m.operation, layer: m.layer, outcome: m.outcome, status: m.http, durationMs: Math.round(seconds * 1e4) / 10 }, "interpreted");
-      send(res, m.http, r.value.body);
       return;
     }
     // No answer from a worker (deadline, runaway script, crash): read the uid here for the reply.
@@ -309,6 +366,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     configWatcher?.close();
     certWatcher.close();
     await pool.close();
+    local.close();
     throw new ServeError(`cannot listen: ${(e as Error).message}`);
   }
   log.info({ port, metricsPort, path: o.path, workers: pool.size }, "serving");
@@ -317,7 +375,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const flusher = setInterval(() => log.flush(), 1000);
   flusher.unref();
 
-  let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       draining = true;
@@ -332,6 +389,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       server.closeAllConnections();
       await closed;
       await pool.close();
+      local.close();
       await new Promise<void>((resolve) => probes.close(() => resolve()));
       probes.closeAllConnections();
       log.info("stopped");
