@@ -124,12 +124,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     onEvent: (e) => {
       if (e.type === "restart") {
         metrics.workerRestarts.inc({ reason: e.reason });
-        log.warn({ reason: e.reason }, `evaluation worker replaced: ${e.message}`);
+        log.warn({ reason: e.reason, crashes: e.crashes, restartInMs: e.delayMs }, `evaluation worker replaced: ${e.message}${e.delayMs > 0 ? ` (crashed ${e.crashes} times in a row: restarting in ${e.delayMs} ms)` : ""}`);
       } else if (e.type === "failed") {
         log.error({ generation: e.generation }, `evaluation worker could not build the configuration: ${e.message}`);
       }
     },
   });
+  metrics.backingOff = () => pool.backingOff;
   let draining = false;
   let closing: Promise<void> | undefined;
 
