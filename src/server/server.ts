@@ -15,6 +15,7 @@ import { answer, badRequest } from "./evaluate.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
 import { ServerMetrics } from "./metrics.js";
 import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
+import { ServeError } from "./errors.js";
 import { readKeyPair, reloadCertificates } from "./tls.js";
 import { PathWatcher } from "./watch.js";
 
@@ -50,15 +51,7 @@ export interface RunningServer {
   reload(): Promise<boolean>;
 }
 
-/** Thrown by startServer for a configuration or certificate that cannot be served (the caller exits 1). */
-export class ServeError extends Error {
-  constructor(
-    message: string,
-    readonly details: string[] = [],
-  ) {
-    super(message);
-  }
-}
+export { ServeError } from "./errors.js";
 
 /** Splits "host:port" (":8080", "0.0.0.0:8080", "[::1]:8080"). */
 export function splitHostPort(address: string): { host: string; port: number } | undefined {
