@@ -261,13 +261,18 @@ export interface ConfigPaths {
 }
 
 /** The outcome of reading the configuration: a source and its fingerprint, or the errors found. */
-export type ConfigRead = { ok: true; source: FrameworkSource; fingerprint: string; warnings: string[]; built?: BuiltFramework } | { ok: false; errors: string[]; fingerprint: string };
+export type ConfigRead =
+  | { ok: true; source: FrameworkSource; fingerprint: string; warnings: string[]; built?: BuiltFramework }
+  | { ok: false; errors: string[]; fingerprint: string }
+  /** The files are those of the fingerprint given as `known`: nothing was built or checked. */
+  | { ok: "unchanged"; fingerprint: string };
 
 /**
  * Reads and checks the configuration files. The framework is built once to check them, then released,
- * or with `keep` returned as `built` (the caller closes it).
+ * or with `keep` returned as `built` (the caller closes it). With `known`, files whose fingerprint is
+ * that one are not checked again (building takes the event loop a tenth of a second or more).
  */
-export async function readConfig(paths: ConfigPaths, options: { keep?: boolean } = {}): Promise<ConfigRead> {
+export async function readConfig(paths: ConfigPaths, options: { keep?: boolean; known?: string } = {}): Promise<ConfigRead> {
   const errors: string[] = [];
   const read = (list: readonly string[]): SourceFile[] => {
     const found = listConfigFiles(list);
@@ -292,6 +297,7 @@ export async function readConfig(paths: ConfigPaths, options: { keep?: boolean }
   for (const f of [...source.definitions, ...source.customizations]) hash.update(`${f.file}\0${f.text}\0`);
   const fingerprint = hash.digest("hex");
   if (errors.length > 0) return { ok: false, errors, fingerprint };
+  if (fingerprint === options.known) return { ok: "unchanged", fingerprint };
   const built = await buildFramework(source, { checkLua: true });
   if (built.errors.length > 0 || !options.keep) built.close();
   if (built.errors.length > 0) return { ok: false, errors: built.errors, fingerprint };
