@@ -31,6 +31,10 @@ export { compileKarta } from "./scheduling/karta.js";
 export { createInterpreterFramework } from "./interpreter/framework.js";
 export { createKartaInterpreter } from "./interpreter/karta/index.js";
 
+// Karmada's resource interpreter webhook (`karta serve`), in the caller's process.
+export { startInterpreterServer, ServeError } from "./server/index.js";
+export type { InterpreterServerOptions, InterpreterServer } from "./server/index.js";
+
 // Kubernetes quantities.
 export { parseQuantity } from "./quantity/index.js";
 

@@ -24,7 +24,7 @@ export type { Limits } from "./runtime.js";
 export { JqSyntaxError } from "./syntax-error.js";
 export { parseJq } from "./parser.js";
 export { checkSafeProfile, findUnsafe, unsafeReason, visit, children, UNSAFE_FUNCTIONS } from "./safe.js";
-export { DEFAULT_LIMITS } from "./runtime.js";
+export { DEFAULT_LIMITS, eventLoopSlice } from "./runtime.js";
 
 /** Options of {@link compileJq}. */
 export interface CompileOptions {

@@ -67,10 +67,63 @@ export interface RunContext {
   /** Where `debug` and `stderr` write; ignored when absent. */
   debug?: (message: string) => void;
   stderr?: (text: string) => void;
+  /** Set while {@link eventLoopSlice} is open: the run's real step budget (its `limits.maxSteps` is then a checkpoint). */
+  slice?: { maxSteps: number };
 }
 
 export function newContext(limits: Limits = DEFAULT_LIMITS): RunContext {
-  return { steps: 0, depth: 0, limits, env: {}, filename: null, inputLineNumber: 0 };
+  const context: RunContext = { steps: 0, depth: 0, limits, env: {}, filename: null, inputLineNumber: 0 };
+  if (sliceState.open > 0) {
+    // Runs in the slice stop at a checkpoint every SLICE_STEPS steps to look at the clock.
+    context.slice = { maxSteps: limits.maxSteps };
+    context.limits = { ...limits, maxSteps: Math.min(limits.maxSteps, SLICE_STEPS) };
+  }
+  return context;
+}
+
+const SLICE_STEPS = 1024;
+const sliceState = { open: 0, until: 0, trips: 0 };
+
+/**
+ * Bounds the jq runs of work done on a thread that must stay responsive (a server's event loop, which
+ * answers cheap requests itself and hands the rest to worker threads): while the slice is open, a run
+ * fails once the slice's wall-clock time is spent (checked every 1,024 steps) and a regular expression
+ * that would wait for the matching worker fails at once. `close()` tells whether anything failed so;
+ * the caller then redoes the work where it may take its full budget. Slices may overlap (the latest
+ * end wins); work running meanwhile outside the caller's intent is bounded too, never wrong: redone.
+ */
+export function eventLoopSlice(ms: number): { close(): boolean } {
+  const trips = sliceState.trips;
+  sliceState.open++;
+  sliceState.until = Math.max(sliceState.until, performance.now() + ms);
+  let closed = false;
+  return {
+    close() {
+      if (!closed) {
+        closed = true;
+        if (--sliceState.open === 0) sliceState.until = 0;
+      }
+      return sliceState.trips !== trips;
+    },
+  };
+}
+
+/** A run in a slice asks for more time, or (a regex needing its worker: `force`) gives up. */
+export function sliceExhausted(force = false): JqLimitError | undefined {
+  const slice = current.slice;
+  if (!force && slice !== undefined && current.steps <= slice.maxSteps && performance.now() < sliceState.until) {
+    current.limits.maxSteps = Math.min(slice.maxSteps, current.steps + SLICE_STEPS);
+    return undefined;
+  }
+  if (slice === undefined && !force) return new JqLimitError(`evaluation exceeded its budget of ${current.limits.maxSteps} steps`);
+  sliceState.trips++;
+  if (force) return new JqLimitError("evaluation needs a thread that may block: a regular expression with backtracking risk");
+  return current.steps > slice!.maxSteps ? new JqLimitError(`evaluation exceeded its budget of ${slice!.maxSteps} steps`) : new JqLimitError("evaluation ran past its time slice on the event loop");
+}
+
+/** Whether a slice is open (a blocking wait is not allowed then). */
+export function inEventLoopSlice(): boolean {
+  return sliceState.open > 0;
 }
 
 /** The context of the run in progress (runs are synchronous; nested runs save and restore it). */
@@ -111,13 +164,15 @@ export function stringLimitError(limit = MAX_STRING_LENGTH): JqLimitError {
 export function charge(n: number): void {
   current.steps += n;
   if (current.steps > current.limits.maxSteps) {
-    throw new JqLimitError(`evaluation exceeded its budget of ${current.limits.maxSteps} steps`);
+    const e = sliceExhausted();
+    if (e) throw e;
   }
 }
 
 /** Counts one evaluation step against the budget. */
 export function step(): void {
   if (++current.steps > current.limits.maxSteps) {
-    throw new JqLimitError(`evaluation exceeded its budget of ${current.limits.maxSteps} steps`);
+    const e = sliceExhausted();
+    if (e) throw e;
   }
 }

@@ -16,7 +16,7 @@ import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/inde
 import { LuaVM } from "../interpreter/lua/vm.js";
 import { createNativeInterpreter, NATIVE_HANDLERS } from "../interpreter/native/index.js";
 import { createThirdpartyInterpreter } from "../interpreter/thirdparty/index.js";
-import type { ResourceInterpreterCustomization, ResourceKind } from "../interpreter/types.js";
+import type { Operation, ResourceInterpreterCustomization, ResourceKind } from "../interpreter/types.js";
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
 import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 
@@ -47,6 +47,12 @@ export interface BuiltFramework {
   errors: string[];
   /** Problems of bundled files (warnings: the rest still works). */
   warnings: string[];
+  /**
+   * Whether answering `op` for this kind may run a Lua script (a user customization or a bundled one)
+   * or call a webhook: work that only a worker thread can be stopped in. The rest (Kartas, whose jq is
+   * bounded by steps, and the TypeScript interpreters) may be answered on the server's event loop.
+   */
+  needsWorker(kind: ResourceKind, op: Operation): boolean;
   close(): void;
 }
 
@@ -182,6 +188,7 @@ export async function buildFramework(source: FrameworkSource, options: { checkLu
   layers.karta = karta.interpreter;
   const thirdparty = await createThirdpartyInterpreter();
   closers.push(() => thirdparty.interpreter.close());
+  const bundledScripts = thirdparty.interpreter.customizations;
   if (thirdparty.issues.length === 0) {
     layers.thirdparty = thirdparty.interpreter;
     targets.push(...thirdparty.interpreter.targets);
@@ -201,6 +208,8 @@ export async function buildFramework(source: FrameworkSource, options: { checkLu
     kinds: [...kinds.values()],
     errors,
     warnings,
+    needsWorker: (kind, op) =>
+      framework.layersFor(kind, op).some((l) => l === "declarative" || l === "webhook" || (l === "thirdparty" && bundledScripts.supports(kind, op))),
     close: () => {
       for (const c of closers) c();
     },
@@ -252,10 +261,18 @@ export interface ConfigPaths {
 }
 
 /** The outcome of reading the configuration: a source and its fingerprint, or the errors found. */
-export type ConfigRead = { ok: true; source: FrameworkSource; fingerprint: string; warnings: string[] } | { ok: false; errors: string[]; fingerprint: string };
+export type ConfigRead =
+  | { ok: true; source: FrameworkSource; fingerprint: string; warnings: string[]; built?: BuiltFramework }
+  | { ok: false; errors: string[]; fingerprint: string }
+  /** The files are those of the fingerprint given as `known`: nothing was built or checked. */
+  | { ok: "unchanged"; fingerprint: string };
 
-/** Reads and checks the configuration files (the framework is built once to check them, then released). */
-export async function readConfig(paths: ConfigPaths): Promise<ConfigRead> {
+/**
+ * Reads and checks the configuration files. The framework is built once to check them, then released,
+ * or with `keep` returned as `built` (the caller closes it). With `known`, files whose fingerprint is
+ * that one are not checked again (building takes the event loop a tenth of a second or more).
+ */
+export async function readConfig(paths: ConfigPaths, options: { keep?: boolean; known?: string } = {}): Promise<ConfigRead> {
   const errors: string[] = [];
   const read = (list: readonly string[]): SourceFile[] => {
     const found = listConfigFiles(list);
@@ -280,8 +297,9 @@ export async function readConfig(paths: ConfigPaths): Promise<ConfigRead> {
   for (const f of [...source.definitions, ...source.customizations]) hash.update(`${f.file}\0${f.text}\0`);
   const fingerprint = hash.digest("hex");
   if (errors.length > 0) return { ok: false, errors, fingerprint };
+  if (fingerprint === options.known) return { ok: "unchanged", fingerprint };
   const built = await buildFramework(source, { checkLua: true });
-  built.close();
+  if (built.errors.length > 0 || !options.keep) built.close();
   if (built.errors.length > 0) return { ok: false, errors: built.errors, fingerprint };
-  return { ok: true, source, fingerprint, warnings: built.warnings };
+  return options.keep ? { ok: true, source, fingerprint, warnings: built.warnings, built } : { ok: true, source, fingerprint, warnings: built.warnings };
 }

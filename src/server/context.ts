@@ -39,10 +39,36 @@ function objectField(v: JsonValue | undefined, name: string): { ok: true; value:
   return { ok: true, value: v };
 }
 
-/** Decodes a request body (JSON text) into a request, or an error naming the field at fault. */
 /** Levels around an object in a ResourceInterpreterContext: context, request, aggregatedStatus, item, status. */
 const ENVELOPE_DEPTH = 5;
 
+/**
+ * Whether a text that parsed as JSON nests deeper than `limit`: the brackets outside strings counted
+ * in one pass (findDeepNesting reads YAML too, which costs a request several times more).
+ */
+function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Past the closing quote: the next one not escaped by an odd run of backslashes.
+      let j = text.indexOf('"', i + 1);
+      for (;;) {
+        if (j < 0) return true; // not JSON after all: leave it to the full scan
+        let k = j - 1;
+        while (text.charCodeAt(k) === 92) k--;
+        if ((j - k) % 2 === 1) break;
+        j = text.indexOf('"', j + 1);
+      }
+      i = j;
+    } else if (c === 123 || c === 91) {
+      if (++depth > limit) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/** Decodes a request body (JSON text) into a request, or an error naming the field at fault. */
 export function decodeContext(body: string): DecodedContext {
   let parsed: unknown;
   try {
@@ -56,7 +82,7 @@ export function decodeContext(body: string): DecodedContext {
   const bad = (message: string): DecodedContext => ({ ok: false, uid, message });
   // The objects inside are held to the limit of every reader (V8's JSON.parse does not recurse, but
   // what runs on the object does); the envelope adds at most ENVELOPE_DEPTH levels around them.
-  const deep = findDeepNesting(body, MAX_NESTING_DEPTH + ENVELOPE_DEPTH);
+  const deep = jsonNestsDeeperThan(body, MAX_NESTING_DEPTH + ENVELOPE_DEPTH) ? findDeepNesting(body, MAX_NESTING_DEPTH + ENVELOPE_DEPTH) : undefined;
   if (deep !== undefined) return bad(`line ${deep.line}: ${nestingMessage()}`);
   if (parsed.apiVersion !== CONTEXT_API_VERSION || parsed.kind !== CONTEXT_KIND) {
     return bad(`expected apiVersion ${CONTEXT_API_VERSION} and kind ${CONTEXT_KIND}, got ${JSON.stringify(parsed.apiVersion ?? "")} and ${JSON.stringify(parsed.kind ?? "")}`);

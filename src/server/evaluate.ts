@@ -86,6 +86,11 @@ function patchFields(from: KubeObject, to: KubeObject): { [k: string]: JsonValue
   return { patch: Buffer.from(JSON.stringify(ops)).toString("base64"), patchType: "JSONPatch" };
 }
 
+/** The answer to a body that is not a ResourceInterpreterContext: 400, with the uid when one could be read. */
+export function badRequest(uid: string, message: string): { response: InterpreterResponse; meta: AnswerMeta } {
+  return { response: failureResponse(uid, 400, message), meta: { outcome: "bad_request", layer: "", uid, kind: "", operation: "", http: 400 } };
+}
+
 /** Answers a request: the response and how it went. Never throws. */
 export async function answer(fw: InterpreterFramework, request: InterpreterRequest): Promise<{ response: InterpreterResponse; meta: AnswerMeta }> {
   let out: LayerOutcome<unknown>;

@@ -17,6 +17,10 @@ export class ServerMetrics {
   readonly certReloads: Counter<"result">;
   readonly workerRestarts: Counter<"reason">;
   readonly inFlight: Gauge;
+  readonly evaluations: Counter<"thread">;
+  readonly workersBackingOff: Gauge;
+  /** Read at each scrape for karta_workers_restart_backoff (the server points it at its pool). */
+  backingOff: () => number = () => 0;
 
   constructor() {
     const registers = [this.registry];
@@ -44,7 +48,22 @@ export class ServerMetrics {
     this.configGeneration = new Gauge({ name: "karta_config_generation", help: "Generation of the configuration being served (1 at start, +1 per successful reload).", registers });
     this.certReloads = new Counter({ name: "karta_certificate_reloads_total", help: "Serving certificate reloads by result (success, failure).", labelNames: ["result"], registers });
     this.workerRestarts = new Counter({ name: "karta_worker_restarts_total", help: "Evaluation workers terminated and replaced, by reason (deadline, lua-deadline, crashed).", labelNames: ["reason"], registers });
+    const backingOff = (): number => this.backingOff();
+    this.workersBackingOff = new Gauge({
+      name: "karta_workers_restart_backoff",
+      help: "Evaluation workers that crashed repeatedly and wait out a backoff before their restart.",
+      registers,
+      collect() {
+        this.set(backingOff());
+      },
+    });
     this.inFlight = new Gauge({ name: "karta_webhook_requests_in_flight", help: "Requests being answered.", registers });
+    this.evaluations = new Counter({
+      name: "karta_webhook_evaluations_total",
+      help: "Requests by where they were evaluated: event_loop (no script runs for them), worker, or event_loop_redone (stopped at the event loop's time slice and redone on a worker).",
+      labelNames: ["thread"],
+      registers,
+    });
     collectDefaultMetrics({ register: this.registry });
   }
 

@@ -1,8 +1,11 @@
 /**
  * A pool of evaluation worker threads. Each task runs on one idle worker; a task has a deadline, and
  * a worker that passes it, or that runs a Lua call past the call's own deadline (a script stuck
- * inside a library function, where the VM's hook cannot stop it), is terminated and replaced, so a
- * runaway script holds one worker for at most its deadline and never delays requests on the others.
+ * inside a library function, where the VM's hook cannot stop it), is terminated and replaced at once,
+ * so a runaway script holds one worker for at most its deadline and never delays requests on the
+ * others. A worker that crashes (an error, an exit, its heap limit) is replaced at once the first
+ * time; crashing again before it has answered a task or run for a minute, it is restarted after an
+ * exponential backoff (as the kubelet restarts a crashing container), so a crash loop does not spin.
  */
 import { Worker } from "node:worker_threads";
 import type { LayerOutcome } from "../interpreter/framework.js";
@@ -50,7 +53,8 @@ export type TaskResult<T> = { ok: true; value: T } | { ok: false; reason: TaskFa
 
 /** Events for logs and metrics. */
 export type PoolEvent =
-  | { type: "restart"; reason: TaskFailure | "exit"; message: string }
+  /** A worker was terminated or crashed; its replacement starts after `delayMs` (`crashes` in a row so far). */
+  | { type: "restart"; reason: TaskFailure | "exit"; message: string; delayMs: number; crashes: number }
   | { type: "ready"; generation: number }
   | { type: "failed"; generation: number; message: string };
 
@@ -64,6 +68,12 @@ export interface PoolOptions {
   luaGraceMs?: number;
   /** Heap limit of each worker, MiB (default 512): a worker that exceeds it is replaced. */
   maxHeapMb?: number;
+  /**
+   * Delay before restarting a worker that crashed again: `initialMs` (default 200) doubling per crash
+   * in a row, at most `maxMs` (default 30,000). A crash counts as "in a row" unless the worker answered
+   * a task or ran for `resetAfterMs` (default 60,000) since the previous one.
+   */
+  restartBackoff?: { initialMs?: number; maxMs?: number; resetAfterMs?: number };
   onEvent?: (e: PoolEvent) => void;
 }
 
@@ -77,10 +87,18 @@ interface Task {
 }
 
 interface Slot {
-  worker: Worker;
+  /** Absent while a restart waits out its backoff. */
+  worker?: Worker;
   board: Float64Array;
   ready: boolean;
   task?: Task;
+  /** Crashes in a row of this slot's workers. */
+  crashes: number;
+  /** When the current worker started (ms since the epoch). */
+  since: number;
+  /** Set once the current worker has answered a task. */
+  answered: boolean;
+  restartTimer?: NodeJS.Timeout;
 }
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
@@ -96,14 +114,16 @@ export class EvaluationPool {
   private readonly watchdog: NodeJS.Timeout;
   private readonly grace: number;
   private readonly heapMb: number;
+  private readonly backoff: { initialMs: number; maxMs: number; resetAfterMs: number };
   private readonly onEvent: (e: PoolEvent) => void;
 
   constructor(options: PoolOptions) {
     this.source = options.source;
     this.grace = options.luaGraceMs ?? 100;
     this.heapMb = options.maxHeapMb ?? 512;
+    this.backoff = { initialMs: 200, maxMs: 30_000, resetAfterMs: 60_000, ...options.restartBackoff };
     this.onEvent = options.onEvent ?? (() => undefined);
-    for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn());
+    for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn(0));
     this.watchdog = setInterval(() => this.watch(), 25);
     this.watchdog.unref();
   }
@@ -116,6 +136,11 @@ export class EvaluationPool {
   /** Number of workers. */
   get size(): number {
     return this.slots.length;
+  }
+
+  /** Workers waiting out a restart backoff. */
+  get backingOff(): number {
+    return this.slots.filter((s) => s.restartTimer !== undefined).length;
   }
 
   /** Tasks waiting for a worker. */
@@ -137,7 +162,7 @@ export class EvaluationPool {
   setSource(source: FrameworkSource): void {
     this.source = source;
     this.generation++;
-    for (const s of this.slots) s.worker.postMessage({ type: "source", source, generation: this.generation } satisfies WorkerRequest);
+    for (const s of this.slots) s.worker?.postMessage({ type: "source", source, generation: this.generation } satisfies WorkerRequest);
   }
 
   /** Answers a ResourceInterpreterContext body. */
@@ -162,8 +187,10 @@ export class EvaluationPool {
     for (const t of this.queue.splice(0)) this.settle(t, { ok: false, reason: "closed", message: "the server is shutting down" });
     await Promise.all(
       this.slots.map((s) => {
+        clearTimeout(s.restartTimer);
+        s.restartTimer = undefined;
         if (s.task) this.settle(s.task, { ok: false, reason: "closed", message: "the server is shutting down" });
-        return s.worker.terminate();
+        return s.worker?.terminate();
       }),
     );
   }
@@ -183,15 +210,24 @@ export class EvaluationPool {
     });
   }
 
-  private spawn(): Slot {
+  /** A slot with a new worker (`crashes`: the crashes in a row before it). */
+  private spawn(crashes: number): Slot {
     const board = new Float64Array(new SharedArrayBuffer(8));
-    const worker = new Worker(WORKER_URL, {
-      workerData: { board: board.buffer, source: this.source, generation: this.generation },
-      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
-      stdout: false,
-      stderr: false,
-    });
-    const slot: Slot = { worker, board, ready: false };
+    const slot: Slot = { board, ready: false, crashes, since: Date.now(), answered: false };
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_URL, {
+        workerData: { board: board.buffer, source: this.source, generation: this.generation },
+        resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+        stdout: false,
+        stderr: false,
+      });
+    } catch (e) {
+      // No thread could be started (out of memory or threads): a crash like any other, retried later.
+      setImmediate(() => this.replace(slot, "crashed", `evaluation worker could not start: ${(e as Error).message}`));
+      return slot;
+    }
+    slot.worker = worker;
     worker.on("message", (m: WorkerReply) => this.onMessage(slot, m));
     worker.on("error", (e: Error) => this.replace(slot, "crashed", `evaluation worker failed: ${e.message}`));
     worker.on("exit", () => {
@@ -218,6 +254,7 @@ export class EvaluationPool {
         const task = slot.task;
         if (!task || task.id !== m.id) return;
         slot.task = undefined;
+        slot.answered = true;
         this.settle(task, m.type === "done" ? { ok: true, value: m.value } : { ok: false, reason: "crashed", message: m.message });
         break;
       }
@@ -232,7 +269,7 @@ export class EvaluationPool {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.find((s) => s.ready && !s.task);
+      const slot = this.slots.find((s): s is Slot & { worker: Worker } => s.ready && !s.task && s.worker !== undefined);
       if (!slot) return;
       const task = this.queue.shift()!;
       slot.task = task;
@@ -264,17 +301,36 @@ export class EvaluationPool {
     }
   }
 
-  /** Terminates a slot's worker, fails its task with `reason`, and starts a fresh worker in its place. */
+  /**
+   * Terminates a slot's worker, fails its task with `reason`, and starts a fresh worker in its place:
+   * at once, or after a backoff when it is a crash following another (see PoolOptions.restartBackoff).
+   */
   private replace(slot: Slot, reason: TaskFailure, message: string): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
     const task = slot.task;
     slot.task = undefined;
     if (task) this.settle(task, { ok: false, reason, message });
-    void slot.worker.terminate();
+    void slot.worker?.terminate();
     if (this.closed) return;
-    this.slots[i] = this.spawn();
-    this.onEvent({ type: "restart", reason, message });
-    this.dispatch();
+    // Stopping a runaway script is not the worker's fault: only crashes count, and a worker that
+    // answered or lived long enough starts a new count.
+    const stable = slot.answered || Date.now() - slot.since >= this.backoff.resetAfterMs;
+    const crashes = reason === "crashed" ? (stable ? 0 : slot.crashes) + 1 : 0;
+    const delayMs = crashes <= 1 ? 0 : Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** (crashes - 2));
+    this.onEvent({ type: "restart", reason, message, delayMs, crashes });
+    if (delayMs === 0) {
+      this.slots[i] = this.spawn(crashes);
+      this.dispatch();
+      return;
+    }
+    const waiting: Slot = { board: slot.board, ready: false, crashes, since: Date.now(), answered: false };
+    this.slots[i] = waiting;
+    waiting.restartTimer = setTimeout(() => {
+      if (this.closed || this.slots[i] !== waiting) return;
+      this.slots[i] = this.spawn(crashes);
+      this.dispatch();
+    }, delayMs);
+    waiting.restartTimer.unref();
   }
 }

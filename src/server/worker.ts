@@ -10,8 +10,8 @@ import { DeclarativeInterpreter } from "../interpreter/declarative/interpreter.j
 import { kubeLibrary } from "../interpreter/lua/kube.js";
 import { LuaVM, publishLuaDeadlines } from "../interpreter/lua/vm.js";
 import { buildFramework, type BuiltFramework, type FrameworkSource } from "./config.js";
-import { contextResponse, decodeContext, failureResponse } from "./context.js";
-import { answer, runCustomizationRule, runOperation } from "./evaluate.js";
+import { contextResponse, decodeContext } from "./context.js";
+import { answer, badRequest, runCustomizationRule, runOperation } from "./evaluate.js";
 import type { WorkerReply, WorkerRequest } from "./pool.js";
 
 interface Data {
@@ -46,7 +46,8 @@ async function handle(msg: WorkerRequest): Promise<void> {
   if (msg.type === "context") {
     const decoded = decodeContext(msg.body);
     if (!decoded.ok) {
-      port.postMessage({ type: "done", id: msg.id, value: { body: contextResponse(failureResponse(decoded.uid, 400, decoded.message)), meta: { outcome: "bad_request", layer: "", uid: decoded.uid, kind: "", operation: "", http: 400 }, ms: 0 } } satisfies WorkerReply);
+      const bad = badRequest(decoded.uid, decoded.message);
+      port.postMessage({ type: "done", id: msg.id, value: { body: contextResponse(bad.response), meta: bad.meta, ms: 0 } } satisfies WorkerReply);
       return;
     }
     const { response, meta } = await answer(fw, decoded.request);

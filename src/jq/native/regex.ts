@@ -11,7 +11,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { JqRuntimeError } from "../errors.js";
-import { charge, JqLimitError } from "../runtime.js";
+import { charge, inEventLoopSlice, JqLimitError, sliceExhausted } from "../runtime.js";
 import { typeErrorSubject } from "./json.js";
 import { execAll, type RawMatch, type RegexRequest, type RegexResponse } from "./regex-exec.js";
 
@@ -919,6 +919,8 @@ function startWorker(): RegexWorker {
  * microsecond), so many slow calls cannot add up to a hang either.
  */
 function inWorker(c: Compiled, re: RegExp, input: string, testMode: boolean, groupNames: string[]): boolean | RawMatch[] {
+  // An event loop must not wait up to the deadline: the caller redoes the work on a worker thread.
+  if (inEventLoopSlice()) throw sliceExhausted(true)!;
   const w = (regexWorker ??= startWorker());
   const request: RegexRequest = { source: re.source, flags: re.flags, input, global: c.global, testMode, groupNames };
   Atomics.store(w.flag, 0, 0);

@@ -1,0 +1,41 @@
+/** The library entry of the webhook server (`startInterpreterServer` from the package's index). */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { ServeError, startInterpreterServer } from "../../src/index.js";
+import { createLogger } from "../../src/server/log.js";
+import { contextBody, request, tempDir, writeCerts } from "./helpers.js";
+
+describe("startInterpreterServer", () => {
+  test("starts with the command's defaults, answers over HTTPS, serves probes, and closes", async () => {
+    const dir = tempDir();
+    const certs = writeCerts(dir);
+    const server = await startInterpreterServer({ tlsCertFile: certs.certFile, tlsPrivateKeyFile: certs.keyFile, securePort: 0, bindAddress: "127.0.0.1", metricsBindAddress: "127.0.0.1:0", workers: 1, logger: createLogger("silent") });
+    try {
+      const deployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { replicas: 4 } };
+      const r = await request(`https://127.0.0.1:${server.port}/interpret`, certs.caPem, contextBody("lib-1", "InterpretReplica", deployment));
+      assert.deepEqual((r.json() as { response: unknown }).response, { uid: "lib-1", successful: true, replicas: 4 });
+      assert.equal((await fetch(`http://127.0.0.1:${server.metricsPort}/healthz`)).status, 200);
+      assert.equal(await server.reload(), true);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a configuration with errors rejects with ServeError listing them at file:line", async () => {
+    const dir = tempDir();
+    const certs = writeCerts(dir);
+    const bad = path.join(dir, "bad.yaml");
+    writeFileSync(bad, "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata:\n  name: x\nspec: 3\n");
+    try {
+      await assert.rejects(
+        startInterpreterServer({ tlsCertFile: certs.certFile, tlsPrivateKeyFile: certs.keyFile, securePort: 0, metricsBindAddress: "127.0.0.1:0", customizations: [bad], logger: createLogger("silent") }),
+        (e: unknown) => e instanceof ServeError && e.details.some((d) => d.startsWith(`${bad}:`)),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Where `karta serve` evaluates a request: on the event loop when no script can run for it (Kartas,
+ * built-in and TypeScript interpreters), its jq in a time slice; on a worker for Lua customizations;
+ * and a request whose jq runs past the event loop's slice is redone on a worker, where its full budget
+ * applies, with the same answer.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { RunningServer } from "../../src/server/server.js";
+import { contextBody, metricsText, repoRoot, request, startTestServer, tempDir } from "./helpers.js";
+
+const HEALTHY_LUA = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: scripted
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Scripted
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          return obj.status ~= nil and obj.status.ok == true
+        end
+`;
+
+// A Volcano Job Karta whose health compares every pair of a status list: quadratic, millions of steps
+// for a few thousand items (far past a 2 ms slice, well within the full budget).
+const SLOW_HEALTH = `expression: >-
+        ([.status.xs[]? as $a | .status.xs[] | select(. == $a)] | length) == (.status.xs | length)`;
+
+type Response = { response: { uid: string; successful: boolean; healthy?: boolean; status?: { code: number; message: string } } };
+
+function evaluations(text: string, thread: string): number {
+  const m = new RegExp(`^karta_webhook_evaluations_total\\{thread="${thread}"\\} (\\d+)`, "m").exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
+describe("karta serve: event loop and workers", () => {
+  let server: RunningServer;
+  let url: string;
+  let ca: string;
+  let dir: string;
+  before(async () => {
+    dir = tempDir();
+    writeFileSync(path.join(dir, "scripted.yaml"), HEALTHY_LUA);
+    const job = readFileSync(path.join(repoRoot, "definitions", "batch.volcano.sh", "v1alpha1", "Job.yaml"), "utf8");
+    const slow = job.replace(/expression: >-\n {8}\(\.status\.state\.phase[^\n]*\n[^\n]*\n/, SLOW_HEALTH + "\n");
+    assert.notEqual(slow, job, "the health expression was replaced");
+    writeFileSync(path.join(dir, "job.yaml"), slow);
+    const s = await startTestServer({ customizations: [path.join(dir, "scripted.yaml")], definitions: [path.join(dir, "job.yaml")] });
+    server = s.server;
+    url = s.url;
+    ca = s.caPem;
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const job = (xs: number[]): Record<string, unknown> => ({ apiVersion: "batch.volcano.sh/v1alpha1", kind: "Job", metadata: { name: "j", namespace: "default" }, spec: { tasks: [] }, status: { xs } });
+
+  test("a Karta and a built-in kind are answered on the event loop, a Lua customization on a worker", async () => {
+    const before = await metricsText(server);
+    const karta = await request(url, ca, contextBody("k", "InterpretHealth", job([1, 2, 3])));
+    assert.equal((karta.json() as Response).response.healthy, true);
+    const builtin = await request(url, ca, contextBody("b", "InterpretReplica", { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec: { replicas: 2 } }));
+    assert.equal((builtin.json() as Response).response.successful, true);
+    const lua = await request(url, ca, contextBody("l", "InterpretHealth", { apiVersion: "example.io/v1", kind: "Scripted", metadata: { name: "s" }, status: { ok: true } }));
+    assert.equal((lua.json() as Response).response.healthy, true);
+    const bad = await request(url, ca, "{}");
+    assert.equal(bad.status, 400);
+    const now = await metricsText(server);
+    assert.equal(evaluations(now, "event_loop") - evaluations(before, "event_loop"), 3);
+    assert.equal(evaluations(now, "worker") - evaluations(before, "worker"), 1);
+  });
+
+  test("jq past the event loop's slice is redone on a worker, which answers", async () => {
+    const before = await metricsText(server);
+    const xs = Array.from({ length: 2500 }, (_, i) => i);
+    const r = await request(url, ca, contextBody("slow", "InterpretHealth", job(xs)));
+    const body = r.json() as Response;
+    assert.equal(body.response.uid, "slow");
+    assert.equal(body.response.successful, true, JSON.stringify(body));
+    assert.equal(body.response.healthy, true);
+    const now = await metricsText(server);
+    assert.equal(evaluations(now, "event_loop_redone") - evaluations(before, "event_loop_redone"), 1);
+    assert.equal(evaluations(now, "worker") - evaluations(before, "worker"), 1);
+  });
+
+  test("while a slow jq request is redone on a worker, cheap requests are answered at once", async () => {
+    const xs = Array.from({ length: 2500 }, (_, i) => i);
+    const slow = request(url, ca, contextBody("slow-2", "InterpretHealth", job(xs)));
+    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      const r = await request(url, ca, contextBody(`fast-${i}`, "InterpretHealth", job([i])));
+      assert.equal((r.json() as Response).response.healthy, true);
+      assert.ok(performance.now() - t < 1000, `answered in ${Math.round(performance.now() - t)} ms`);
+    }
+    assert.equal(((await slow).json() as Response).response.healthy, true);
+  });
+});
