@@ -35,8 +35,11 @@ async function main(): Promise<void> {
   if (!only || only === "interpreter") {
     printTable("resource interpreter: InterpretHealth per second (Karta layer vs Lua)", await benchInterpreter());
   }
-  if (!only || only === "cli") {
+  // `startup` runs the start-up table alone (`npm run bench -- startup`).
+  if (!only || only === "cli" || only === "startup") {
     printTable("karta start-up: whole processes, median of 15 interleaved rounds (ratio: node -e 0 time / command time)", benchStartup());
+  }
+  if (!only || only === "cli") {
     printTable("karta compile -o yaml vs -o json, 100,000 pod patches (ratio: json time / yaml time)", await benchCompileOutput());
     printTable("objects as a stream: 10,000 pods (ratio: List time / stream time)", await benchStreamInput());
   }

@@ -5,7 +5,10 @@
  * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
  */
 import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
-import { apiVersionOf, compileInterpreter, type Interpretation, type PodField } from "../interpret/index.js";
+// The module itself, not the index, which also brings the JSON Patch engine.
+import { apiVersionOf, compileInterpreter } from "../interpret/interpret.js";
+import type { Interpretation } from "../interpret/types.js";
+import type { PodField } from "../interpret/patch.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";

@@ -17,7 +17,7 @@ import { createNativeInterpreter } from "../interpreter/native/index.js";
 import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
 import { formatDiagnostic, type Diagnostic } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
-import { kindOf, OPERATIONS, parseOperation, type ReplicaResult, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization } from "../interpreter/types.js";
+import { kindOf, OPERATIONS, parseOperation, type ReplicaResult, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization, type TargetComponent } from "../interpreter/types.js";
 import { listInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { FrameworkSource, SourceFile } from "../server/config.js";
@@ -45,6 +45,10 @@ Options:
       --observed-file FILE   the observed object (as in a member cluster); - for stdin
       --status-file FILE     AggregatedStatusItems, one per YAML document (repeatable); - for stdin
       --desired-replica N    the replicas for ReviseReplica, 0 to 2147483647 (default 0)
+      --desired-component NAME=N
+                             one component's replicas for ReviseComponents (repeatable)
+      --components-file FILE the components for ReviseComponents: TargetComponents {name, replicas}
+                             as a YAML/JSON list or one per document (repeatable); - for stdin
       --check                check each customization's rules: PASS, UNSET or ERROR (compile);
                              with --desired-file, also run each script once on that object
       --webhook-config FILE  ResourceInterpreterWebhookConfiguration objects to consult
@@ -67,6 +71,8 @@ Example:
   karta interpret -f customizations/ --check --desired-file deployment.yaml
   karta interpret --operation InterpretComponent --desired-file raycluster.yaml --show-layer
   karta interpret --operation InterpretReplica --desired-file deployment.yaml -o json
+  karta interpret --operation ReviseComponents --desired-file flinkdeployment.yaml \\
+      --desired-component jobmanager=1 --desired-component taskmanager=4
   karta interpret --show-doc -f customizations/ -R
 `;
 
@@ -78,6 +84,9 @@ interface InterpretOptions {
   observedFile?: string;
   statusFiles: string[];
   desiredReplica: number;
+  /** ReviseComponents' assignment from --desired-component, in order. */
+  desiredComponents: TargetComponent[];
+  componentsFiles: string[];
   check: boolean;
   showDoc: boolean;
   output?: "yaml" | "json";
@@ -97,6 +106,9 @@ export const FLAGS = {
   "status-file": { type: "string", multiple: true },
   // karmadactl reads it as an int32; a negative replica count is never meant.
   "desired-replica": { type: "integer", min: 0, max: 2 ** 31 - 1, default: 0 },
+  // ReviseComponents' input (Karmada #7830/#7841; karmadactl has no flag for it yet): NAME=N pairs, or files.
+  "desired-component": { type: "string", multiple: true },
+  "components-file": { type: "string", multiple: true },
   check: { type: "boolean" },
   "show-doc": { type: "boolean" },
   "webhook-config": { type: "string" },
@@ -112,6 +124,8 @@ function options(p: ParsedArgs<typeof FLAGS>): InterpretOptions {
     recursive: v.recursive,
     statusFiles: v["status-file"],
     desiredReplica: v["desired-replica"],
+    desiredComponents: v["desired-component"].map(parseDesiredComponent),
+    componentsFiles: v["components-file"],
     check: v.check,
     showDoc: v["show-doc"],
     showLayer: v["show-layer"],
@@ -126,10 +140,18 @@ function options(p: ParsedArgs<typeof FLAGS>): InterpretOptions {
   if (v["webhook-config"] !== undefined) o.webhookConfig = v["webhook-config"];
   if (v.definition !== undefined) o.definition = v.definition;
   if (v.output !== undefined) o.output = v.output;
-  const stdinUsers = [o.desiredFile, o.observedFile, ...o.statusFiles, o.definition].filter((f) => f === "-").length;
-  if (stdinUsers > 1) throw new UsageError("only one of --desired-file, --observed-file, --status-file and --definition can read standard input");
+  const stdinUsers = [o.desiredFile, o.observedFile, ...o.statusFiles, ...o.componentsFiles, o.definition].filter((f) => f === "-").length;
+  if (stdinUsers > 1) throw new UsageError("only one of --desired-file, --observed-file, --status-file, --components-file and --definition can read standard input");
   if (!o.check && !o.showDoc && o.operation === undefined) throw new UsageError("operation is not set for executing");
   return o;
+}
+
+/** `--desired-component NAME=N`: one TargetComponent. */
+function parseDesiredComponent(text: string): TargetComponent {
+  const m = /^([^=]+)=(\d+)$/.exec(text.trim());
+  const n = m ? Number(m[2]) : NaN;
+  if (!m || !Number.isSafeInteger(n) || n > 2 ** 31 - 1) throw new UsageError(`invalid --desired-component ${JSON.stringify(text)}: expected NAME=REPLICAS with REPLICAS from 0 to 2147483647`);
+  return { name: m[1]!.trim(), replicas: n };
 }
 
 /** The documents of a file: a JSON stream (JSON Lines or concatenated values) or YAML documents. */
@@ -181,6 +203,28 @@ async function readStatusItems(io: CliIO, files: readonly string[]): Promise<Agg
   return items;
 }
 
+/** TargetComponents from files: each document a {name, replicas} or a list of them. */
+async function readComponents(io: CliIO, files: readonly string[]): Promise<TargetComponent[]> {
+  const out: TargetComponent[] = [];
+  for (const file of files) {
+    const { documents, errors } = documentsOf(await readInput(io, file));
+    if (errors.length > 0) throw new InputError(`fail to get components: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
+    for (const { value, line } of documents) {
+      for (const [i, item] of (Array.isArray(value) ? value : [value]).entries()) {
+        const where = `${file}:${line}: ${Array.isArray(value) ? `[${i}].` : ""}`;
+        if (typeof item !== "object" || item === null || Array.isArray(item)) throw new InputError(`fail to get components: ${where.slice(0, -1)}: a TargetComponent must be an object {name, replicas}`);
+        if (typeof item.name !== "string" || item.name === "") throw new InputError(`fail to get components: ${where}name: Required value`);
+        const r = item.replicas;
+        if (typeof r !== "number" || !Number.isInteger(r) || r < 0 || r > 2 ** 31 - 1) throw new InputError(`fail to get components: ${where}replicas: expected an integer from 0 to 2147483647, got ${JSON.stringify(r ?? null)}`);
+        const unknown = Object.keys(item).find((k) => k !== "name" && k !== "replicas");
+        if (unknown !== undefined) throw new InputError(`fail to get components: ${where}${unknown}: unknown field (a TargetComponent has name and replicas)`);
+        out.push({ name: item.name, replicas: r });
+      }
+    }
+  }
+  return out;
+}
+
 function issueText(i: CustomizationIssue | { file: string; line?: number; path: string; message: string }): string {
   return `${i.file}${i.line !== undefined ? `:${i.line}` : ""}: error: ${i.path ? `${i.path}: ` : ""}${i.message}`;
 }
@@ -192,7 +236,7 @@ function toYaml(v: unknown): string {
 }
 
 /** The named results of one operation, in karmadactl's order and names. */
-async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOptions, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], source: FrameworkSource): Promise<{ ok: true; results: [string, unknown][]; layer: string } | { ok: false; error: string; layer?: string }> {
+async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOptions, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], components: TargetComponent[], source: FrameworkSource): Promise<{ ok: true; results: [string, unknown][]; layer: string } | { ok: false; error: string; layer?: string }> {
   const single = (): KubeObject | string => {
     if (!desired && !observed) return "desired, desired-file, observed, observed-file options are not set";
     if (desired && observed) return "you can not specify multiple object by desired, desired-file, observed, observed-file options";
@@ -207,6 +251,7 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
   const obj = op === "Retain" ? desired! : single();
   if (typeof obj === "string") return { ok: false, error: obj };
   const input: OperationInput = { operation: op, object: obj, replicas: o.desiredReplica, aggregatedStatus: items };
+  if (op === "ReviseComponents") input.components = components;
   if (op === "Retain") input.observedObject = observed!;
   const out = await runBounded(fw, input, source);
   if (!out.ok) return out;
@@ -219,6 +264,7 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
     case "InterpretComponent":
       return done(out.outcome, (v) => [["components", v]]);
     case "ReviseReplica":
+    case "ReviseComponents":
       return done(out.outcome, (v) => [["revised", v]]);
     case "Retain":
       return done(out.outcome, (v) => [["retained", v]]);
@@ -294,6 +340,7 @@ const RULE_DOCS: Record<string, string> = {
   InterpretReplica: "The object's replica count and what each replica needs (nodeClaim, resourceRequest, priorityClassName).\nfunction GetReplicas(desiredObj) ... return replicas, requirements end",
   InterpretComponent: "The object's components: name, replicas and replicaRequirements of each pod template.\nfunction GetComponents(desiredObj) ... return components end",
   ReviseReplica: "Writes the replica count Karmada scheduled to a member cluster into the object.\nfunction ReviseReplica(desiredObj, desiredReplica) ... return desiredObj end",
+  ReviseComponents: "Writes each component's replicas Karmada scheduled to a member cluster into the object (components[i].name, components[i].replicas; proposed in Karmada #7830).\nfunction ReviseComponents(desiredObj, components) ... return desiredObj end",
   InterpretStatus: "The part of the member cluster's status that Karmada collects.\nfunction ReflectStatus(observedObj) ... return status end",
   AggregateStatus: "Combines the statuses collected from member clusters (statusItems[i].status) into the object's status.\nfunction AggregateStatus(desiredObj, statusItems) ... return desiredObj end",
   InterpretHealth: "Whether the object is healthy in a member cluster.\nfunction InterpretHealth(observedObj) ... return true or false end",
@@ -343,7 +390,7 @@ export function tabulate(rows: readonly (readonly string[])[]): string {
  * sample object, each script also run once on it (InterpretStatus, InterpretHealth and Retain's
  * observed side on --observed-file when given).
  */
-async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], replicas: number): Promise<boolean> {
+async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], replicas: number, components: TargetComponent[]): Promise<boolean> {
   let failed = false;
   const [{ LuaVM }, { kubeLibrary }, { EvaluationPool }] = await Promise.all([import("../interpreter/lua/vm.js"), import("../interpreter/lua/kube.js"), import("../server/pool.js")]);
   const vm = await LuaVM.create({ kube: kubeLibrary() });
@@ -367,7 +414,7 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
         const compiled = vm.compile(script);
         let error = compiled.ok ? undefined : compiled.error;
         if (error === undefined && desired !== undefined) {
-          const r = await pool!.runRule({ customization: ric, operation, sample: retarget(desired), observed: retarget(observed ?? desired), items, replicas }, Date.now() + 3_600_000);
+          const r = await pool!.runRule({ customization: ric, operation, sample: retarget(desired), observed: retarget(observed ?? desired), items, replicas, components }, Date.now() + 3_600_000);
           error = r.ok ? (r.value ?? undefined) : r.message;
         }
         if (error !== undefined) {
@@ -450,6 +497,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
     const desired = o.desiredFile !== undefined ? await readObject(io, o.desiredFile, "desired") : undefined;
     const observed = o.observedFile !== undefined ? await readObject(io, o.observedFile, "observed") : undefined;
     const items = await readStatusItems(io, o.statusFiles);
+    const components = [...o.desiredComponents, ...(await readComponents(io, o.componentsFiles))];
 
     if (o.showDoc) {
       showDoc(out, loaded);
@@ -461,7 +509,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
         io.stderr("karta interpret: --check needs customizations (-f)\n");
         return 2;
       }
-      const passed = await runCheck(out, loaded, desired, observed, items, o.desiredReplica);
+      const passed = await runCheck(out, loaded, desired, observed, items, o.desiredReplica, components);
       out.flush();
       return passed ? 0 : 1;
     }
@@ -503,7 +551,11 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
 
     const fw = createInterpreterFramework(layers);
     const op = o.operation!;
-    const result = await execute(fw, op, o, desired, observed, items, source);
+    if (op === "ReviseComponents" && components.length === 0) {
+      io.stderr("karta interpret: ReviseComponents needs the components' replicas: --desired-component NAME=N (repeatable) or --components-file FILE\n");
+      return 2;
+    }
+    const result = await execute(fw, op, o, desired, observed, items, components, source);
     if (!result.ok) {
       io.stderr(`Execute ${op} error: ${result.error}${result.layer ? ` (layer: ${result.layer})` : ""}\n`);
       return 1;

@@ -330,7 +330,7 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
       omitComponentsWithoutTemplate: { type: { type: "boolean" }, doc: "InterpretComponent: leave out a role the object lists without a pod template (default: reported, without requirements)." },
       componentNames: { type: { type: "map", values: { type: "string" } }, doc: "InterpretComponent: the Karmada component name of a single-instance Karta component (e.g. launcher: Launcher)." },
       deferOperations: arr(
-        { type: "string", enum: ["InterpretReplica", "ReviseReplica", "InterpretComponent", "Retain", "AggregateStatus", "InterpretStatus", "InterpretHealth", "InterpretDependency"] },
+        { type: "string", enum: ["InterpretReplica", "ReviseReplica", "ReviseComponents", "InterpretComponent", "Retain", "AggregateStatus", "InterpretStatus", "InterpretHealth", "InterpretDependency"] },
         "Operations this Karta leaves to the layers below it (Karta's thirdparty interpreters, the built-in ones): where the answer comes from settings a workload model cannot read (Flink's or Spark's resource settings, one count over several pod templates).",
         { listType: "set" },
       ),

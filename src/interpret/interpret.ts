@@ -11,12 +11,19 @@
 import type { Definition, Diagnostic, GroupVersionKind, Karta } from "../definition/index.js";
 import { compileDefinition, type CompiledDefinition } from "./compile.js";
 import { gangGroups, gangPlan } from "./groups.js";
-import { setPodFieldPatch, suspendPatch, type PodField } from "./patch.js";
+import { createRequire } from "node:module";
+import type { PodField } from "./patch.js";
 import { classifyPods } from "./pods.js";
 import { evaluateStatus } from "./status.js";
 import type { ChildMatch, Interpretation, PatchResult, PodClassification, GangGroup } from "./types.js";
 import { evaluateWorkload, subtreeScale, workloadTotal, type WorkloadView } from "./workload.js";
 import { isObject } from "./plain.js";
+
+// The patches (and the jq path analysis they need) are loaded when first asked for: `karta inspect`
+// prints them only with --patch (Node >= 20.19 loads ES modules with require).
+const requireModule = createRequire(import.meta.url);
+let patchModule: typeof import("./patch.js") | undefined;
+const patches = (): typeof import("./patch.js") => (patchModule ??= requireModule("./patch.js") as typeof import("./patch.js"));
 
 /** What comes with the workload object. */
 export interface InterpretInputs {
@@ -163,10 +170,10 @@ export function compileInterpreter(input: Karta | Definition): CompiledInterpret
       return subtreeScale(view, component, instance);
     },
     suspendPatch(object, action) {
-      return suspendPatch(definition, object, action);
+      return patches().suspendPatch(definition, object, action);
     },
     setPodFieldPatch(object, field) {
-      return setPodFieldPatch(definition, object, field);
+      return patches().setPodFieldPatch(definition, object, field);
     },
     interpret(object, inputs = {}) {
       const diagnostics: Diagnostic[] = [...definition.diagnostics];

@@ -6,7 +6,7 @@
 import type { Diagnostic } from "../definition/index.js";
 import { POD_SPEC, OBJECT_META } from "../definition/pod-schema.js";
 import { addResourceLists, dropZeroResources, formatResourceList, multiplyResourceList, parseResourceList, type ResourceListJSON } from "../quantity/index.js";
-import { replicaRequirements } from "../resources/index.js";
+import { replicaRequirements } from "../resources/replica-requirements.js";
 import type { CompiledComponent, CompiledDefinition, FragmentField } from "./compile.js";
 import { FRAGMENT_FIELDS } from "./compile.js";
 import type { CompiledExpression } from "./expression.js";

@@ -35,6 +35,7 @@ import {
   type ReplicaRequirements,
   type ReplicaResult,
   type ResourceKind,
+  type TargetComponent,
 } from "./types.js";
 
 /** The layers, highest priority first. */
@@ -160,6 +161,11 @@ export class InterpreterFramework {
   /** ReviseReplica: the object with its replicas set to `replicas`. */
   async reviseReplica(obj: KubeObject, replicas: number): Promise<LayerOutcome<KubeObject>> {
     return InterpreterFramework.strip(await this.dispatch(obj, "ReviseReplica", (l) => l.reviseReplica(obj, replicas)));
+  }
+
+  /** ReviseComponents: the object with each component's replicas set as assigned (Karmada #7830/#7841). */
+  async reviseComponents(obj: KubeObject, components: TargetComponent[]): Promise<LayerOutcome<KubeObject>> {
+    return InterpreterFramework.strip(await this.dispatch(obj, "ReviseComponents", (l) => l.reviseComponents(obj, components)));
   }
 
   /** Retain: the desired object with the fields member clusters own taken from the observed one. */

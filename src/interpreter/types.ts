@@ -26,11 +26,14 @@ export interface ResourceKind {
 /**
  * The interpreter operations, spelled as Karmada's `InterpreterOperation` values. `Prune` is listed
  * because Karmada lists it; no layer interprets it today, so `Interpreter` has no method for it.
+ * `ReviseComponents` is the ninth operation as proposed in Karmada PRs #7830/#7841 (open, not in a
+ * Karmada release): see {@link PROPOSED_OPERATIONS}.
  */
 export const OPERATIONS = [
   "InterpretReplica",
   "InterpretComponent",
   "ReviseReplica",
+  "ReviseComponents",
   "InterpretStatus",
   "Prune",
   "Retain",
@@ -41,6 +44,14 @@ export const OPERATIONS = [
 
 /** One interpreter operation. */
 export type Operation = (typeof OPERATIONS)[number];
+
+/**
+ * Operations that exist only in open Karmada pull requests (ReviseComponents: #7830/#7841, not merged
+ * as of Karmada master 2026-08-21). Karta implements them with the PRs' wire format; a released
+ * Karmada rejects them in a ResourceInterpreterWebhookConfiguration, so generated configurations
+ * leave them out.
+ */
+export const PROPOSED_OPERATIONS: readonly Operation[] = ["ReviseComponents"];
 
 /**
  * Resolves an operation name case-insensitively (Karmada's `karmadactl interpret --operation` and its
@@ -113,6 +124,15 @@ export interface Component {
   replicaRequirements?: ComponentReplicaRequirements;
 }
 
+/**
+ * `work.karmada.io/v1alpha2` TargetComponent: the replicas of one component assigned to a member
+ * cluster (ReviseComponents' input; `name` matches a Component's name, `replicas` is an int32).
+ */
+export interface TargetComponent {
+  name: string;
+  replicas: number;
+}
+
 /** The name Karmada's documentation uses for a Component in the InterpretComponent result. */
 export type ComponentRequirements = Component;
 
@@ -167,14 +187,16 @@ export interface LuaScriptRule {
 
 /**
  * `config.karmada.io/v1alpha1` CustomizationRules: one optional rule per operation. The Lua function
- * each script must define: Retain, GetReplicas, GetComponents, ReviseReplica, ReflectStatus,
- * AggregateStatus, InterpretHealth, GetDependencies.
+ * each script must define: Retain, GetReplicas, GetComponents, ReviseReplica, ReviseComponents,
+ * ReflectStatus, AggregateStatus, InterpretHealth, GetDependencies.
  */
 export interface CustomizationRules {
   retention?: LuaScriptRule;
   replicaResource?: LuaScriptRule;
   componentResource?: LuaScriptRule;
   replicaRevision?: LuaScriptRule;
+  /** ReviseComponents(desiredObj, components) → object (proposed in Karmada #7830/#7841). */
+  componentRevision?: LuaScriptRule;
   statusReflection?: LuaScriptRule;
   statusAggregation?: LuaScriptRule;
   healthInterpretation?: LuaScriptRule;
@@ -231,6 +253,8 @@ export interface Interpreter {
   interpretComponent(object: KubeObject): MaybePromise<Outcome<Component[]>>;
   /** ReviseReplica: the object with its replicas set to `replicas`. */
   reviseReplica(object: KubeObject, replicas: number): MaybePromise<Outcome<KubeObject>>;
+  /** ReviseComponents: the object with each listed component's replicas set as assigned. */
+  reviseComponents(object: KubeObject, components: TargetComponent[]): MaybePromise<Outcome<KubeObject>>;
   /** Retain: the desired object with the fields the member cluster owns taken from the observed one. */
   retain(desired: KubeObject, observed: KubeObject): MaybePromise<Outcome<KubeObject>>;
   /** AggregateStatus: the object with its status aggregated from the member clusters' reports. */

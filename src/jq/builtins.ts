@@ -30,9 +30,36 @@ import {
 } from "./values.js";
 import { CHARGED, explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { applyFormat } from "./native/formats.js";
-import { matchRegex } from "./native/regex.js";
-import { erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn } from "./native/math.js";
-import { gmtime, localtime, mktime, strflocaltime, strftime, strptime } from "./native/dates.js";
+import { createRequire } from "node:module";
+
+// The regular expression and date builtins are loaded on their first call: most programs use neither,
+// and loading them is a good part of every command's start-up (Node >= 20.19 loads ES modules with require).
+const requireNative = createRequire(import.meta.url);
+let regexNatives: typeof import("./native/regex.js") | undefined;
+let dateNatives: typeof import("./native/dates.js") | undefined;
+const regex = (): typeof import("./native/regex.js") => (regexNatives ??= requireNative("./native/regex.js") as typeof import("./native/regex.js"));
+const dates = (): typeof import("./native/dates.js") => (dateNatives ??= requireNative("./native/dates.js") as typeof import("./native/dates.js"));
+// The special functions of libm (erf, Bessel...), likewise.
+type MathNatives = typeof import("./native/math.js");
+let mathNatives: MathNatives | undefined;
+const lazyMath = <K extends keyof MathNatives>(k: K): MathNatives[K] =>
+  ((...args: number[]) => ((mathNatives ??= requireNative("./native/math.js") as MathNatives)[k] as (...a: number[]) => unknown)(...args)) as MathNatives[K];
+const [erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn] = [
+  lazyMath("erf"),
+  lazyMath("erfc"),
+  lazyMath("fdim"),
+  lazyMath("frexp"),
+  lazyMath("j0"),
+  lazyMath("j1"),
+  lazyMath("jn"),
+  lazyMath("ldexp"),
+  lazyMath("logb"),
+  lazyMath("remainder"),
+  lazyMath("significand"),
+  lazyMath("y0"),
+  lazyMath("y1"),
+  lazyMath("yn"),
+] as const;
 
 const natives = new Map<string, Native>();
 
@@ -160,7 +187,7 @@ value("_strindices", (v, s) => {
   }
   return out;
 });
-valueN("_match_impl", 3, (v, re, flags, test) => matchRegex(v, re, flags, isTruthy(test)) as JqValue);
+valueN("_match_impl", 3, (v, re, flags, test) => regex().matchRegex(v, re, flags, isTruthy(test)) as JqValue);
 
 // ---- collections ----
 value("keys", (v) => {
@@ -780,12 +807,12 @@ gen("rtrimstr", 1, {
 });
 
 // ---- dates ----
-value("mktime", (v) => mktime(v));
-value("gmtime", (v) => gmtime(v) as JqValue);
-value("localtime", (v) => localtime(v) as JqValue);
-value("strftime", (v, f) => strftime(v, f));
-value("strflocaltime", (v, f) => strflocaltime(v, f));
-value("strptime", (v, f) => strptime(v, f) as JqValue);
+value("mktime", (v) => dates().mktime(v));
+value("gmtime", (v) => dates().gmtime(v) as JqValue);
+value("localtime", (v) => dates().localtime(v) as JqValue);
+value("strftime", (v, f) => dates().strftime(v, f));
+value("strflocaltime", (v, f) => dates().strflocaltime(v, f));
+value("strptime", (v, f) => dates().strptime(v, f) as JqValue);
 
 // ---- math ----
 function num(v: JqValue): number {

@@ -1456,6 +1456,27 @@ function fieldAccessor(keys: string[]): Single {
 
 // ---- the builtin library ----
 /**
+ * Compiles some of the library's definitions (each parsed alone, with its own text for messages), in
+ * the library's order, as {@link compileLibrary} compiles them all.
+ */
+export function compileLibraryDefs(defs: readonly { node: Node; program: string }[], ctx: CompileContext): Scope | null {
+  let scope: Scope | null = null;
+  const home: Frame = { v: null, up: null };
+  const defined: FuncInfo[] = [];
+  for (const { node, program } of defs) {
+    if (node.type !== "FuncDef") continue;
+    scope = defineFunction(node, scope, { ...ctx, program }, home);
+    defined.push((scope.entry as { fn: FuncInfo }).fn);
+  }
+  for (const fn of defined) {
+    let bodyScope: Scope | null = scope;
+    fn.params.forEach((_p, i) => (bodyScope = push(bodyScope, { kind: "param", name: paramName(fn.params, i) })));
+    fn.bodyScope = bodyScope;
+  }
+  return scope;
+}
+
+/**
  * Compiles the jq-defined builtin library once: a chain of static function definitions whose scope
  * user programs are compiled in.
  */

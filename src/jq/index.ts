@@ -8,13 +8,13 @@
  */
 import type { Node } from "./ast.js";
 import { NATIVES, builtinNames as listBuiltins, setLibraryNames } from "./builtins.js";
-import { CompileContext, Scope, Single, compile, compileLibrary, compileSingle, unwrapError } from "./compiler.js";
+import { CompileContext, Scope, Single, compile, compileLibraryDefs, compileSingle, unwrapError } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
 import { LIBRARY } from "./library.js";
 import { messageJson } from "./native/json.js";
 import { parseJq } from "./parser.js";
 import { DEFAULT_LIMITS, Frame, Gen, JqHalt, JqLimitError, Limits, newContext, setCurrent } from "./runtime.js";
-import { findUnsafe, safeProfileMessage } from "./safe.js";
+import { findUnsafe, safeProfileMessage, visit } from "./safe.js";
 import { JqSyntaxError } from "./syntax-error.js";
 import type { JqValue } from "./values.js";
 
@@ -86,17 +86,84 @@ export interface JqProgram {
   forEach(input: unknown, each: (v: JqValue) => boolean | void, options?: RunOptions): void;
 }
 
-let library: { scope: Scope | null } | undefined;
-function libraryScope(): Scope | null {
-  if (!library) {
-    const ctx: CompileContext = { program: LIBRARY, natives: NATIVES as Map<string, never> };
-    const scope = compileLibrary(LIBRARY, ctx, parseJq);
-    const names: string[] = [];
-    for (let s = scope; s; s = s.up) if (s.entry.kind === "func") names.push(`${s.entry.name}/${s.entry.arity}`);
-    setLibraryNames(names);
-    library = { scope };
+/** One definition of the jq-written library: its text, name and arity, and (once parsed) what it calls. */
+interface LibraryDef {
+  text: string;
+  name: string;
+  arity: number;
+  parsed?: { node: Node; calls: Set<string> };
+}
+
+/**
+ * The library, one entry per top-level `def` (each starts a line; its body may continue on indented
+ * lines). Parsing all of it takes longer than most programs' own compilation, and a program uses a few
+ * definitions: each is parsed when a program first calls it (start-up of `karta inspect`).
+ */
+let libraryDefs: LibraryDef[] | undefined;
+function libraryEntries(): LibraryDef[] {
+  if (!libraryDefs) {
+    libraryDefs = [];
+    for (const line of LIBRARY.split("\n")) {
+      const head = /^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(([^)]*)\))?\s*:/.exec(line);
+      if (head) libraryDefs.push({ text: line, name: head[1]!, arity: head[2] === undefined ? 0 : head[2].split(";").length });
+      else if (/^\s+\S/.test(line) && libraryDefs.length > 0) libraryDefs[libraryDefs.length - 1]!.text += "\n" + line;
+    }
+    // What `builtins` lists, in the order a whole-library scope chain gives (last definition first).
+    setLibraryNames(libraryDefs.map((d) => `${d.name}/${d.arity}`).reverse());
   }
-  return library.scope;
+  return libraryDefs;
+}
+
+/** The names of the functions a program calls (a superset: also those it defines itself). */
+function calledNames(ast: Node): Set<string> {
+  const names = new Set<string>();
+  visit(ast, (n) => {
+    if (n.type === "Call") names.add(n.name);
+  });
+  return names;
+}
+
+function parsedDef(d: LibraryDef): { node: Node; calls: Set<string> } {
+  if (!d.parsed) {
+    const node = parseJq(d.text + "\n.");
+    d.parsed = { node, calls: calledNames(node) };
+  }
+  return d.parsed;
+}
+
+/** The library definitions included so far (indices), and their scope. It only grows. */
+const included = new Set<number>();
+let libraryScopeCache: Scope | null = null;
+let libraryCompiled = false;
+
+/**
+ * The scope of the library definitions a program may call: every definition named by `names` (all
+ * arities) and, transitively, what those call. Without `names`, the whole library.
+ */
+function libraryScope(names?: ReadonlySet<string>): Scope | null {
+  const defs = libraryEntries();
+  const wanted = new Set<number>();
+  const pending = names === undefined ? defs.map((d) => d.name) : [...names];
+  const seen = new Set<string>();
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    defs.forEach((d, i) => {
+      if (d.name !== name || wanted.has(i)) return;
+      wanted.add(i);
+      for (const c of parsedDef(d).calls) pending.push(c);
+    });
+  }
+  const grows = [...wanted].some((i) => !included.has(i));
+  if (grows || !libraryCompiled) {
+    for (const i of wanted) included.add(i);
+    const ctx: CompileContext = { program: LIBRARY, natives: NATIVES as Map<string, never> };
+    const chosen = defs.flatMap((d, i) => (included.has(i) ? [{ node: parsedDef(d).node, program: d.text }] : []));
+    libraryScopeCache = compileLibraryDefs(chosen, ctx);
+    libraryCompiled = true;
+  }
+  return libraryScopeCache;
 }
 
 let builtinSet: ReadonlySet<string> | undefined;
@@ -106,7 +173,7 @@ let builtinSet: ReadonlySet<string> | undefined;
  */
 export function builtinNames(): ReadonlySet<string> {
   if (!builtinSet) {
-    libraryScope();
+    libraryEntries();
     builtinSet = new Set(listBuiltins());
   }
   return builtinSet;
@@ -124,7 +191,14 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
     if (unsafe) throw new JqSyntaxError(safeProfileMessage(source, unsafe.reason), source, unsafe.node.span.start);
   }
   const ctx: CompileContext = { program: source, natives: NATIVES as Map<string, never> };
-  let scope = libraryScope();
+  let names: Set<string> | undefined;
+  try {
+    names = calledNames(ast);
+  } catch (e) {
+    // Nested past the stack: the compiler reports it below; the whole library stands in.
+    if (!(e instanceof RangeError)) throw e;
+  }
+  let scope = libraryScope(names);
   const variables = options.variables ?? [];
   for (const name of variables) scope = { entry: { kind: "var", name }, up: scope };
   let gen: Gen;

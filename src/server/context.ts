@@ -5,7 +5,7 @@
  * be read.
  */
 import { findDeepNesting, MAX_NESTING_DEPTH, nestingMessage } from "../input/index.js";
-import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation } from "../interpreter/types.js";
+import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type TargetComponent } from "../interpreter/types.js";
 
 export const CONTEXT_API_VERSION = "config.karmada.io/v1alpha1";
 export const CONTEXT_KIND = "ResourceInterpreterContext";
@@ -17,6 +17,8 @@ export interface OperationInput {
   observedObject?: KubeObject;
   /** ReviseReplica's desired replicas (0 otherwise). */
   replicas: number;
+  /** ReviseComponents' assignment, `request.components` (Karmada #7830/#7841); absent otherwise. */
+  components?: TargetComponent[];
   aggregatedStatus: AggregatedStatusItem[];
 }
 
@@ -105,6 +107,15 @@ export function decodeContext(body: string): DecodedContext {
     const r = request.replicas;
     if (typeof r !== "number" || !Number.isInteger(r) || r < -(2 ** 31) || r >= 2 ** 31) return bad("request.replicas: must be an int32");
     input.replicas = r;
+  }
+  if (request.components !== undefined && request.components !== null) {
+    if (!Array.isArray(request.components)) return bad("request.components: must be a list");
+    for (const [i, c] of request.components.entries()) {
+      if (!isObject(c) || typeof c.name !== "string" || c.name === "") return bad(`request.components[${i}].name: Required value`);
+      const r = c.replicas ?? 0;
+      if (typeof r !== "number" || !Number.isInteger(r) || r < -(2 ** 31) || r >= 2 ** 31) return bad(`request.components[${i}].replicas: must be an int32`);
+    }
+    input.components = request.components.map((c) => ({ name: (c as { name: string }).name, replicas: ((c as { replicas?: number }).replicas ?? 0) as number }));
   }
   if (request.aggregatedStatus !== undefined && request.aggregatedStatus !== null) {
     if (!Array.isArray(request.aggregatedStatus)) return bad("request.aggregatedStatus: must be a list");

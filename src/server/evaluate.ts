@@ -6,7 +6,7 @@
  */
 import type { InterpreterFramework, LayerOutcome } from "../interpreter/framework.js";
 import type { DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
-import type { AggregatedStatusItem, JsonValue, KubeObject, Operation } from "../interpreter/types.js";
+import type { AggregatedStatusItem, JsonValue, KubeObject, Operation, TargetComponent } from "../interpreter/types.js";
 import { createJsonPatch } from "../jsonpatch/diff.js";
 import { failureResponse, type InterpreterRequest, type InterpreterResponse, type OperationInput } from "./context.js";
 
@@ -20,6 +20,8 @@ export async function runOperation(fw: InterpreterFramework, input: OperationInp
       return fw.interpretComponents(obj);
     case "ReviseReplica":
       return fw.reviseReplica(obj, input.replicas);
+    case "ReviseComponents":
+      return fw.reviseComponents(obj, input.components ?? []);
     case "Retain":
       return fw.retain(obj, input.observedObject ?? obj);
     case "AggregateStatus":
@@ -126,6 +128,7 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
       response.components = v;
       break;
     case "ReviseReplica":
+    case "ReviseComponents":
     case "Retain":
     case "AggregateStatus":
       Object.assign(response, patchFields(request.object, v as KubeObject));
@@ -150,7 +153,7 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
  * Runs one rule of one customization on a sample (the desired object retargeted to the customization's
  * kind), as `karta interpret --check --desired-file` does: the error message, or undefined.
  */
-export async function runCustomizationRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeObject, observed: KubeObject, items: AggregatedStatusItem[], replicas: number): Promise<string | undefined> {
+export async function runCustomizationRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeObject, observed: KubeObject, items: AggregatedStatusItem[], replicas: number, components: TargetComponent[] = []): Promise<string | undefined> {
   const err = (o: { ok: boolean; error?: { message: string } }): string | undefined => (o.ok ? undefined : o.error!.message);
   switch (op) {
     case "Retain":
@@ -161,6 +164,8 @@ export async function runCustomizationRule(ipt: DeclarativeInterpreter, op: Oper
       return err(await ipt.interpretComponent(sample));
     case "ReviseReplica":
       return err(await ipt.reviseReplica(sample, replicas));
+    case "ReviseComponents":
+      return err(await ipt.reviseComponents(sample, components));
     case "InterpretStatus":
       return err(await ipt.interpretStatus(observed));
     case "AggregateStatus":

@@ -9,7 +9,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { LayerOutcome } from "../interpreter/framework.js";
-import type { AggregatedStatusItem, KubeObject, Operation, ResourceInterpreterCustomization } from "../interpreter/types.js";
+import type { AggregatedStatusItem, KubeObject, Operation, ResourceInterpreterCustomization, TargetComponent } from "../interpreter/types.js";
 import type { FrameworkSource } from "./config.js";
 import type { OperationInput } from "./context.js";
 import type { AnswerMeta } from "./evaluate.js";
@@ -29,6 +29,8 @@ export interface RuleInput {
   observed: KubeObject;
   items: AggregatedStatusItem[];
   replicas: number;
+  /** ReviseComponents' assignment (empty when none was given). */
+  components?: TargetComponent[];
 }
 
 /** A server answer: the response body (a ResourceInterpreterContext) and how it went. */

@@ -7,7 +7,7 @@
  */
 import type { InterpreterFramework } from "../interpreter/framework.js";
 import { nativeHandlers } from "../interpreter/native/index.js";
-import { OPERATIONS, splitApiVersion, type ResourceKind } from "../interpreter/types.js";
+import { OPERATIONS, PROPOSED_OPERATIONS, splitApiVersion, type ResourceKind } from "../interpreter/types.js";
 
 /** Where Karmada reaches the server. */
 export type WebhookTarget = { url: string } | { service: { name: string; namespace: string; port: number; path: string } };
@@ -37,7 +37,8 @@ export function webhookRules(fw: InterpreterFramework, kinds: readonly ResourceK
     const native = nativeHandlers(kind) !== undefined;
     if (native && !includeNative) continue;
     const operations = OPERATIONS.filter((op) => {
-      if (op === "Prune") return false;
+      // Prune: never interpreted; proposed operations: a released Karmada rejects them in a configuration.
+      if (op === "Prune" || PROPOSED_OPERATIONS.includes(op)) return false;
       if (op === "InterpretComponent" && !fw.options.multiplePodTemplatesScheduling) return false;
       const layer = fw.answering(kind, op);
       return layer !== undefined && (native || layer !== "native");

@@ -56,7 +56,7 @@ async function handle(msg: WorkerRequest): Promise<void> {
   }
   if (msg.type === "rule") {
     ruleVm ??= await LuaVM.create({ kube: kubeLibrary() });
-    const error = await runCustomizationRule(new DeclarativeInterpreter(ruleVm, [msg.customization]), msg.operation, msg.sample, msg.observed, msg.items, msg.replicas);
+    const error = await runCustomizationRule(new DeclarativeInterpreter(ruleVm, [msg.customization]), msg.operation, msg.sample, msg.observed, msg.items, msg.replicas, msg.components ?? []);
     port.postMessage({ type: "done", id: msg.id, value: error ?? null } satisfies WorkerReply);
     return;
   }

@@ -191,7 +191,7 @@ describe("karta interpret", () => {
     const r = await run(["-f", "ric.yaml", "-f", "broken.yaml", "--check"]);
     assert.equal(r.code, 1);
     const lines = r.out.split("\n");
-    assert.deepEqual(lines.slice(0, 13), [
+    assert.deepEqual(lines.slice(0, 14), [
       "-----------------------------------",
       "SOURCE: checkout-interpreter",
       "TARGET: apps/v1 Deployment   ",
@@ -200,16 +200,18 @@ describe("karta interpret", () => {
       "    InterpretReplica:      PASS",
       "    InterpretComponent:    UNSET",
       "    ReviseReplica:         UNSET",
+      "    ReviseComponents:      UNSET",
       "    InterpretStatus:       UNSET",
       "    AggregateStatus:       UNSET",
       "    InterpretHealth:       PASS",
       "    InterpretDependency:   UNSET",
       "-----------------------------------",
     ]);
-    assert.equal(lines[16], "    Retain:                UNSET");
-    assert.equal(lines[19], "    ReviseReplica:         PASS");
-    assert.equal(lines[20], "    InterpretStatus:       PASS", "only compiled without a sample");
-    assert.match(lines[22]!, /^ {4}InterpretHealth: {7}ERROR: .+/);
+    assert.equal(lines[17], "    Retain:                UNSET");
+    assert.equal(lines[20], "    ReviseReplica:         PASS");
+    assert.equal(lines[21], "    ReviseComponents:      UNSET");
+    assert.equal(lines[22], "    InterpretStatus:       PASS", "only compiled without a sample");
+    assert.match(lines[24]!, /^ {4}InterpretHealth: {7}ERROR: .+/);
   });
 
   test("--check with --desired-file also runs each script once on the sample", async () => {
@@ -218,7 +220,7 @@ describe("karta interpret", () => {
     assert.doesNotMatch(good.out, /ERROR/);
     const broken = await run(["-f", "broken.yaml", "--check", "--desired-file", "deploy.yaml"]);
     assert.equal(broken.code, 1);
-    assert.match(broken.out, /\n {4}ReviseReplica: {9}PASS\n {4}InterpretStatus: {7}ERROR: .*(nil|index).*\n/);
+    assert.match(broken.out, /\n {4}ReviseReplica: {9}PASS\n {4}ReviseComponents: {6}UNSET\n {4}InterpretStatus: {7}ERROR: .*(nil|index).*\n/);
   });
 
   test("--check on the bundled customizations directory", async () => {
@@ -230,7 +232,7 @@ describe("karta interpret", () => {
   test("usage errors exit 2", async () => {
     const unknown = await run(["--operation", "Prune", "--desired-file", "deploy.yaml"]);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.err, /^karta interpret: operation Prune is not supported\. Use one of: InterpretReplica, InterpretComponent, ReviseReplica, InterpretStatus, Retain, AggregateStatus, InterpretHealth, InterpretDependency\n/);
+    assert.match(unknown.err, /^karta interpret: operation Prune is not supported\. Use one of: InterpretReplica, InterpretComponent, ReviseReplica, ReviseComponents, InterpretStatus, Retain, AggregateStatus, InterpretHealth, InterpretDependency\n/);
     const none = await run(["--desired-file", "deploy.yaml"]);
     assert.equal(none.code, 2);
     assert.match(none.err, /operation is not set for executing/);

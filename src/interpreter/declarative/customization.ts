@@ -28,6 +28,7 @@ export const CUSTOMIZATION_RULES = [
   { field: "replicaResource", operation: "InterpretReplica", fn: "GetReplicas" },
   { field: "componentResource", operation: "InterpretComponent", fn: "GetComponents" },
   { field: "replicaRevision", operation: "ReviseReplica", fn: "ReviseReplica" },
+  { field: "componentRevision", operation: "ReviseComponents", fn: "ReviseComponents" },
   { field: "statusReflection", operation: "InterpretStatus", fn: "ReflectStatus" },
   { field: "statusAggregation", operation: "AggregateStatus", fn: "AggregateStatus" },
   { field: "healthInterpretation", operation: "InterpretHealth", fn: "InterpretHealth" },

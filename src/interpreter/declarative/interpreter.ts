@@ -20,6 +20,7 @@ import {
   type ReplicaResult,
   type ResourceInterpreterCustomization,
   type ResourceKind,
+  type TargetComponent,
 } from "../types.js";
 import { CUSTOMIZATION_RULES, mergeCustomizations, targetKey, type MergedRules } from "./customization.js";
 import { toComponents, toDependencies, toReplicaRequirements } from "./typed.js";
@@ -156,6 +157,17 @@ export class DeclarativeInterpreter implements Interpreter {
   reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
     const op: Operation = "ReviseReplica";
     return this.objectResult(op, this.runRule(object, op, [object, replicas], 1), [object]);
+  }
+
+  /**
+   * ReviseComponents(desiredObj, components): `components` as Karmada marshals TargetComponents
+   * ({name, replicas}; undefined or null passes nil). The result is repaired against the input object,
+   * as ReviseReplica's is.
+   */
+  reviseComponents(object: KubeObject, components: TargetComponent[] | undefined | null): Outcome<KubeObject> {
+    const op: Operation = "ReviseComponents";
+    const list = components === undefined || components === null ? undefined : components.map((c): JsonValue => ({ name: c.name ?? "", replicas: c.replicas ?? 0 }));
+    return this.objectResult(op, this.runRule(object, op, [object, list], 1), [object]);
   }
 
   retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {

@@ -21,6 +21,7 @@ import {
   type Outcome,
   type ReplicaResult,
   type ResourceKind,
+  type TargetComponent,
 } from "../types.js";
 import { KARTA_LAYER, KartaWorkload, type KartaWorkloadOptions } from "./workload.js";
 
@@ -134,6 +135,10 @@ export class KartaLayer implements KartaLayerContract {
 
   reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
     return this.serving(object, "ReviseReplica", (w) => w.reviseReplica(object, replicas));
+  }
+
+  reviseComponents(object: KubeObject, components: TargetComponent[]): Outcome<KubeObject> {
+    return this.serving(object, "ReviseComponents", (w) => w.reviseComponents(object, components));
   }
 
   // Retain, AggregateStatus and InterpretStatus come from the Karta's `spec.karmada` extension only.

@@ -12,13 +12,18 @@
  *   does this layer: a multi-template kind answers InterpretComponent only.
  * - ReviseReplica: the same single pod specification, when its replicasPath is an assignable jq path
  *   and no ancestor scales it; written with jq's `path(...)` and a JSON Patch.
+ * - ReviseComponents (Karmada #7830/#7841): wherever InterpretComponent is answered; every component of
+ *   the InterpretComponent result must be assigned (by the same names). A component whose assignment
+ *   differs from its current replicas is written through its own scaleDefinition's replicasPath (`P` of
+ *   `P // default`), the i-th location of the path for the i-th instance; one without a replicasPath,
+ *   or scaled by an ancestor's scaleDefinition, cannot take a different count and is an error.
  * - InterpretHealth: from the root's status mappings: Failed or Degraded is unhealthy (and wins),
  *   Running or Completed healthy, anything else undecided (the next layer is asked).
  * - InterpretDependency: the ConfigMaps, Secrets, ServiceAccount and PVCs of every pod specification,
  *   deduplicated and sorted (apiVersion, kind, namespace, name).
  */
 import type { Definition, Diagnostic, Karta } from "../../definition/index.js";
-import { nonAssignablePart } from "../../definition/jq-analysis.js";
+import { analyze, formatSteps, nonAssignablePart } from "../../definition/jq-analysis.js";
 import type { CompiledComponent, CompiledDefinition, CompiledStatus } from "../../interpret/compile.js";
 import { compileDefinition } from "../../interpret/compile.js";
 import { CompiledExpression } from "../../interpret/expression.js";
@@ -42,7 +47,9 @@ import {
   type ReplicaRequirements,
   type ReplicaResult,
   type ResourceKind,
+  type TargetComponent,
 } from "../types.js";
+import { assignmentByName } from "../components.js";
 import { KarmadaExtension } from "./karmada.js";
 import { componentNames, positionalInstanceId, type ComponentSlot } from "./naming.js";
 
@@ -112,6 +119,26 @@ function assignablePart(e: CompiledExpression | undefined): CompiledExpression |
   return undefined;
 }
 
+/**
+ * Where ReviseComponents writes a component's replicas: the assignable part of its replicasPath, else
+ * the one document path the expression reads (the one ending in `replicas` when it reads several), as
+ * in `if .spec.x.Worker then (.spec.x.Worker.replicas // 1) else 0 end`. What is written is checked by
+ * evaluating the definition again, so a path that does not give the count back is refused.
+ */
+function componentWritePath(e: CompiledExpression): CompiledExpression | undefined {
+  const direct = assignablePart(e);
+  if (direct || !e.program?.ast) return direct;
+  const reads = analyze(e.program.ast).reads.filter((r) => r.steps.length > 0);
+  const named = reads.filter((r) => {
+    const last = r.steps[r.steps.length - 1]!;
+    return last.type === "field" && last.name === "replicas";
+  });
+  const pick = named.length === 1 ? named[0] : reads.length === 1 ? reads[0] : undefined;
+  if (!pick) return undefined;
+  const path = new CompiledExpression(formatSteps(pick.steps), e.segments);
+  return path.compileError === undefined ? path : undefined;
+}
+
 /** The status definition reduced to the statuses health depends on (the others need not be evaluated). */
 function healthStatus(status: CompiledStatus | undefined): CompiledStatus | undefined {
   if (!status) return undefined;
@@ -139,6 +166,12 @@ interface PodSlot extends ComponentSlot {
   compiled: CompiledComponent;
   instanceView: ComponentInstance;
   replicas: number;
+  /** The instance's position among its component's instances (0 for a single-instance component). */
+  index: number;
+  /** How many instances the component has on this object. */
+  instances: number;
+  /** The nearest ancestor with a scaleDefinition, whose scale multiplies this slot's replicas. */
+  scaledBy?: string;
 }
 
 /** A Karta compiled as an interpreter of its root kind. */
@@ -215,6 +248,9 @@ export class KartaWorkload {
         return this.replicaComponent?.replicas !== undefined;
       case "ReviseReplica":
         return this.reviseUnsupported === undefined;
+      case "ReviseComponents":
+        // Revises what InterpretComponent reports, with the same names (and defers with it).
+        return this.supports("InterpretComponent");
       case "InterpretHealth":
         return this.hasStatus || this.karmada.supports(op);
       case "InterpretDependency":
@@ -243,6 +279,7 @@ export class KartaWorkload {
       }
       errors.push(...view.diagnostics.filter((d) => d.severity === "error" && prefixes.some((x) => under(d.path, x))));
       let multiplier = 1;
+      const scaledBy = ancestors.find((a) => a.hasScale)?.name;
       for (const a of ancestors) {
         const e = view.components.get(a.name);
         if (!e || !a.hasScale || !e.scales) continue;
@@ -254,7 +291,8 @@ export class KartaWorkload {
       e.view.instances.forEach((instance, i) => {
         const replicas = counted(instance.scale) * multiplier;
         if (!present(instance.podTemplate) && replicas === 0) return;
-        const slot: PodSlot = { component: c.name, compiled: c, instanceView: instance, replicas };
+        const slot: PodSlot = { component: c.name, compiled: c, instanceView: instance, replicas, index: i, instances: e.view.instances.length };
+        if (scaledBy !== undefined) slot.scaledBy = scaledBy;
         if (c.instanceId) slot.instance = instance.id || positionalInstanceId(c.name, i + 1);
         slots.push(slot);
       });
@@ -280,9 +318,8 @@ export class KartaWorkload {
     return ok(r.value as ReplicaRequirements | undefined);
   }
 
-  /** InterpretComponent: one Karmada Component per pod specification. */
-  interpretComponent(object: KubeObject): Outcome<Component[]> {
-    const op: Operation = "InterpretComponent";
+  /** The pod specifications InterpretComponent reports, and their Karmada component names. */
+  private namedSlots(op: Operation, object: KubeObject): Outcome<{ slots: PodSlot[]; names: string[] }> {
     const evaluated = this.evaluate(op, object);
     if (!evaluated.ok) return evaluated;
     // A role listed without a pod template is reported without requirements, unless the Karta says
@@ -291,6 +328,15 @@ export class KartaWorkload {
     const slots = evaluated.value.slots.filter((slot) => !omit || present(slot.instanceView.podTemplate));
     const renamed = this.karta?.spec?.karmada?.componentNames ?? {};
     const names = componentNames(slots.map((slot) => (slot.instance === undefined && typeof renamed[slot.component] === "string" ? { component: renamed[slot.component]! } : slot)));
+    return ok({ slots, names });
+  }
+
+  /** InterpretComponent: one Karmada Component per pod specification. */
+  interpretComponent(object: KubeObject): Outcome<Component[]> {
+    const op: Operation = "InterpretComponent";
+    const named = this.namedSlots(op, object);
+    if (!named.ok) return named;
+    const { slots, names } = named.value;
     const components: Component[] = [];
     for (const [i, slot] of slots.entries()) {
       const req = this.requirements(op, slot, undefined);
@@ -346,6 +392,50 @@ export class KartaWorkload {
     );
     if (!patched.ok) return fail(op, `Karta ${this.source}: ${patched.error}`, expr.path, KARTA_LAYER);
     return ok(patched.value as KubeObject);
+  }
+
+  /** ReviseComponents: each component's assigned replicas written through its scaleDefinition (see the top of this file). */
+  reviseComponents(object: KubeObject, components: TargetComponent[]): Outcome<KubeObject> {
+    const op: Operation = "ReviseComponents";
+    const named = this.namedSlots(op, object);
+    if (!named.ok) return named;
+    const { slots, names } = named.value;
+    const assigned = assignmentByName(components, names);
+    if (!assigned.ok) return fail(op, `Karta ${this.source}: ${assigned.error}`, undefined, KARTA_LAYER);
+    let current: KubeObject = object;
+    for (const [i, slot] of slots.entries()) {
+      const n = assigned.replicas.get(names[i]!)!;
+      if (n === slot.replicas) continue;
+      const c = slot.compiled;
+      const at = `component ${JSON.stringify(names[i])} (${slot.instance !== undefined ? `${c.name} instance ${slot.instance}` : c.name})`;
+      const cannot = (why: string, path?: string): Outcome<KubeObject> => fail(op, `Karta ${this.source}: ${at}: cannot set ${n} replicas (it has ${slot.replicas}): ${why}`, path ?? c.path, KARTA_LAYER);
+      if (slot.scaledBy !== undefined) return cannot(`its replicas are scaled by ${slot.scaledBy}`);
+      if (!c.replicas?.program) return cannot("its component has no scaleDefinition.replicasPath");
+      const path = componentWritePath(c.replicas);
+      if (!path) return cannot(`'${c.replicas.text}' is not an assignable path and reads no single replicas field`, c.replicas.path);
+      const where = locations(path, object);
+      if (!where.ok) return cannot(where.error, path.path);
+      // One location per instance, in the order the scale was read.
+      if (where.locations.length !== slot.instances) return cannot(`'${path.text}' selects ${where.locations.length} place(s) on this object, expected ${slot.instances} (one per instance)`, path.path);
+      const patched = applyJsonPatch(current, [setOperation(current, where.locations[slot.index]!, n)]);
+      if (!patched.ok) return cannot(patched.error, path.path);
+      current = patched.value as KubeObject;
+    }
+    if (current === object) return ok(structuredClone(object));
+    // The definition must read the assignment back from what was written.
+    const again = this.namedSlots(op, current);
+    if (!again.ok) return fail(op, `Karta ${this.source}: the revised object no longer evaluates: ${again.error.message}`, again.error.path, KARTA_LAYER);
+    for (const [i, slot] of again.value.slots.entries()) {
+      const want = assigned.replicas.get(again.value.names[i]!);
+      if (want !== undefined && want !== slot.replicas) {
+        const c = slot.compiled;
+        return fail(op, `Karta ${this.source}: component ${JSON.stringify(again.value.names[i])}: writing ${want} through '${c.replicas?.text ?? ""}' gives ${slot.replicas} replicas; its count cannot be set through that path`, c.replicas?.path ?? c.path, KARTA_LAYER);
+      }
+    }
+    if (again.value.names.length !== names.length || again.value.names.some((n, i) => n !== names[i])) {
+      return fail(op, `Karta ${this.source}: the revised object has components ${again.value.names.join(", ")}, not ${names.join(", ")}`, undefined, KARTA_LAYER);
+    }
+    return ok(current);
   }
 
   /** InterpretHealth: Failed/Degraded unhealthy, Running/Completed healthy, otherwise undecided. */

@@ -187,6 +187,10 @@ export function createNativeInterpreter(options: NativeInterpreterOptions = {}):
     interpretComponent(): Outcome<Component[]> {
       return nativeFail("InterpretComponent", "no plan to implement this method yet");
     },
+    // Karmada's built-in interpreter revises no components (#7830): its "not found" error.
+    reviseComponents(obj) {
+      return notFound("ReviseComponents", obj);
+    },
     reviseReplica(obj, replicas) {
       const h = handlersOf(obj)?.reviseReplica;
       return h ? h(obj, replicas) : notFound("ReviseReplica", obj);

@@ -17,7 +17,7 @@ import type { CustomizationIssue, CustomizationLoad } from "../declarative/custo
 import { findConflicts } from "../declarative/customization.js";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter, type DeclarativeOptions } from "../declarative/interpreter.js";
 import { loadCustomizationFiles } from "../declarative/load.js";
-import type { AggregatedStatusItem, Component, DependentObjectReference, Interpreter, JsonValue, KubeObject, Operation, Outcome, ReplicaResult, ResourceKind } from "../types.js";
+import type { AggregatedStatusItem, Component, DependentObjectReference, Interpreter, JsonValue, KubeObject, Operation, Outcome, ReplicaResult, ResourceKind, TargetComponent } from "../types.js";
 import { kindOf } from "../types.js";
 import { ownInterpreters, type OwnInterpreter } from "./own.js";
 
@@ -56,6 +56,9 @@ export class ThirdpartyInterpreter implements Interpreter {
   }
   reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
     return this.pick(object, "ReviseReplica").reviseReplica(object, replicas) as Outcome<KubeObject>;
+  }
+  reviseComponents(object: KubeObject, components: TargetComponent[]): Outcome<KubeObject> {
+    return this.pick(object, "ReviseComponents").reviseComponents(object, components) as Outcome<KubeObject>;
   }
   retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
     return this.pick(desired, "Retain").retain(desired, observed) as Outcome<KubeObject>;

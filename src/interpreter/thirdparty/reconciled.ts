@@ -274,6 +274,10 @@ export class ReconciledInterpreter implements Interpreter {
     return this.unsupported(object, "ReviseReplica");
   }
 
+  reviseComponents(object: KubeObject): Outcome<KubeObject> {
+    return this.unsupported(object, "ReviseComponents");
+  }
+
   interpretHealth(object: KubeObject): Outcome<boolean> {
     const k = this.spec(object);
     if (!k) return this.unsupported(object, "InterpretHealth");

@@ -14,6 +14,7 @@
  */
 import { Quantity } from "../../quantity/index.js";
 import { accuratePodRequirements } from "../../resources/index.js";
+import { assignmentByName } from "../components.js";
 import {
   fail,
   kindOf,
@@ -30,6 +31,7 @@ import {
   type ReplicaRequirements,
   type ReplicaResult,
   type ResourceKind,
+  type TargetComponent,
 } from "../types.js";
 
 type Json = Record<string, unknown>;
@@ -103,6 +105,10 @@ abstract class SettingsInterpreter implements Interpreter {
     void _replicas;
     return this.unsupported(object, "ReviseReplica");
   }
+  reviseComponents(object: KubeObject, _components: TargetComponent[]): Outcome<KubeObject> {
+    void _components;
+    return this.unsupported(object, "ReviseComponents");
+  }
   retain(desired: KubeObject, _observed: KubeObject): Outcome<KubeObject> {
     void _observed;
     return this.unsupported(desired, "Retain");
@@ -143,7 +149,7 @@ function namespaceOf(obj: KubeObject): string | undefined {
 /** Flink's FlinkDeployment: requests from the Flink resource settings. */
 export class FlinkDeploymentInterpreter extends SettingsInterpreter {
   protected readonly kind: ResourceKind = { apiVersion: "flink.apache.org/v1beta1", kind: "FlinkDeployment" };
-  protected readonly operations: readonly Operation[] = ["InterpretReplica", "InterpretComponent"];
+  protected readonly operations: readonly Operation[] = ["InterpretReplica", "InterpretComponent", "ReviseComponents"];
 
   /** JobManagers: `spec.jobManager.replicas`, default 1. */
   private jobManagers(obj: KubeObject): number {
@@ -174,6 +180,19 @@ export class FlinkDeploymentInterpreter extends SettingsInterpreter {
       return { name, replicas, replicaRequirements: req };
     };
     return ok([component("jobmanager", this.jobManagers(object), "jobManager"), component("taskmanager", this.taskManagers(object), "taskManager")]);
+  }
+
+  /** ReviseComponents: `jobmanager` → spec.jobManager.replicas, `taskmanager` → spec.taskManager.replicas (both required). */
+  override reviseComponents(object: KubeObject, components: TargetComponent[]): Outcome<KubeObject> {
+    const a = assignmentByName(components, ["jobmanager", "taskmanager"]);
+    if (!a.ok) return fail("ReviseComponents", a.error, undefined, "thirdparty");
+    const result = clone(object) as Json;
+    const spec = isObject(result.spec) ? result.spec : (result.spec = {});
+    for (const [role, name] of [["jobManager", "jobmanager"], ["taskManager", "taskmanager"]] as const) {
+      const part = isObject(spec[role]) ? (spec[role] as Json) : (spec[role] = {} as Json);
+      part.replicas = a.replicas.get(name)!;
+    }
+    return ok(result as KubeObject);
   }
 
   override interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
@@ -294,7 +313,31 @@ function sparkMemory(memory: unknown, overhead: unknown, factor: number): string
 /** The Spark operator's SparkApplication: driver and executor requests from the Spark settings. */
 export class SparkApplicationInterpreter extends SettingsInterpreter {
   protected readonly kind: ResourceKind = { apiVersion: "sparkoperator.k8s.io/v1beta2", kind: "SparkApplication" };
-  protected readonly operations: readonly Operation[] = ["InterpretComponent"];
+  protected readonly operations: readonly Operation[] = ["InterpretComponent", "ReviseComponents"];
+
+  /**
+   * ReviseComponents: `driver` must stay 1 (a SparkApplication has one driver); `executor` →
+   * spec.executor.instances, and with dynamic allocation also its initialExecutors (a minExecutors
+   * above the assignment is an error: Spark would start more executors than assigned).
+   */
+  override reviseComponents(object: KubeObject, components: TargetComponent[]): Outcome<KubeObject> {
+    const op: Operation = "ReviseComponents";
+    const a = assignmentByName(components, ["driver", "executor"]);
+    if (!a.ok) return fail(op, a.error, undefined, "thirdparty");
+    if (a.replicas.get("driver") !== 1) return fail(op, `component "driver": a SparkApplication has exactly one driver, got ${a.replicas.get("driver")} replicas`, undefined, "thirdparty");
+    const executors = a.replicas.get("executor")!;
+    const result = clone(object) as Json;
+    const spec = isObject(result.spec) ? result.spec : (result.spec = {});
+    const executor = isObject(spec.executor) ? (spec.executor as Json) : (spec.executor = {} as Json);
+    executor.instances = executors;
+    const dynamic = spec.dynamicAllocation;
+    if (isObject(dynamic) && dynamic.enabled === true) {
+      const min = count(dynamic.minExecutors);
+      if (min !== undefined && min > executors) return fail(op, `component "executor": spec.dynamicAllocation.minExecutors (${min}) is above the ${executors} assigned executors`, "spec.dynamicAllocation.minExecutors", "thirdparty");
+      dynamic.initialExecutors = executors;
+    }
+    return ok(result as KubeObject);
+  }
 
   override interpretComponent(object: KubeObject): Outcome<Component[]> {
     const spec = at(object, "spec");

@@ -69,6 +69,10 @@ export class SidecarSetInterpreter implements Interpreter {
     return this.unsupported(object, "ReviseReplica");
   }
 
+  reviseComponents(object: KubeObject): Outcome<KubeObject> {
+    return this.unsupported(object, "ReviseComponents");
+  }
+
   retain(desired: KubeObject, _observed: KubeObject): Outcome<KubeObject> {
     void _observed;
     return ok(JSON.parse(JSON.stringify(desired)) as KubeObject);

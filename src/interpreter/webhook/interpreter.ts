@@ -22,6 +22,7 @@ import {
   type Outcome,
   type ReplicaResult,
   type ResourceKind,
+  type TargetComponent,
 } from "../types.js";
 import { DEFAULT_TIMEOUT_SECONDS, firstRelevantHook, webhookAccessors, type ResourceInterpreterWebhookConfiguration, type WebhookAccessor } from "./config.js";
 import { applyJsonPatch, decodeJsonPatch } from "../../jsonpatch/index.js";
@@ -45,6 +46,8 @@ interface RequestInputs {
   object: KubeObject;
   observedObject?: KubeObject;
   replicas?: number;
+  /** ReviseComponents' assignment (Karmada #7830/#7841: `request.components`, and no `replicas`). */
+  components?: TargetComponent[];
   aggregatedStatus?: AggregatedStatusItem[];
 }
 
@@ -57,11 +60,17 @@ export interface ResourceInterpreterRequest {
   operation: Operation;
   object: KubeObject;
   observedObject?: KubeObject;
-  replicas: number;
+  /** Absent only for ReviseComponents, which carries `components` instead. */
+  replicas?: number;
+  components?: TargetComponent[];
   aggregatedStatus?: AggregatedStatusItem[];
 }
 
-/** Builds the ResourceInterpreterContext Karmada sends (`replicas` is 0 unless revising replicas). */
+/**
+ * Builds the ResourceInterpreterContext Karmada sends (`replicas` is 0 unless revising replicas).
+ * ReviseComponents, as Karmada PRs #7830/#7841 send it: no `replicas`, the assignment in `components`
+ * (list of {name, replicas}; left out when empty, as Go's omitempty does).
+ */
 export function buildInterpreterContext(uid: string, op: Operation, inputs: RequestInputs): { apiVersion: string; kind: string; request: ResourceInterpreterRequest } {
   const obj = inputs.object;
   const { group, version } = splitApiVersion(str(obj.apiVersion));
@@ -74,6 +83,10 @@ export function buildInterpreterContext(uid: string, op: Operation, inputs: Requ
     object: obj,
     replicas: inputs.replicas ?? 0,
   };
+  if (op === "ReviseComponents") {
+    delete request.replicas;
+    if (inputs.components !== undefined && inputs.components.length > 0) request.components = inputs.components.map((c) => ({ name: c.name, replicas: c.replicas }));
+  }
   if (str(meta.namespace) !== "") request.namespace = str(meta.namespace);
   if (inputs.observedObject !== undefined) request.observedObject = inputs.observedObject;
   if (inputs.aggregatedStatus !== undefined && inputs.aggregatedStatus.length > 0) request.aggregatedStatus = inputs.aggregatedStatus;
@@ -135,6 +148,7 @@ export function verifyResponse(uid: string, op: Operation, status: number, body:
       if (typeof r.healthy !== "boolean") return invalid(`json: cannot unmarshal ${typeof r.healthy} into Go struct field ResourceInterpreterResponse.response.healthy of type bool`);
       break;
     case "ReviseReplica":
+    case "ReviseComponents":
     case "Retain":
     case "AggregateStatus":
     case "Prune": {
@@ -254,6 +268,12 @@ export class WebhookInterpreter implements Interpreter {
   async reviseReplica(object: KubeObject, replicas: number): Promise<Outcome<KubeObject>> {
     const op: Operation = "ReviseReplica";
     const r = await this.call(op, { object, replicas });
+    return r.ok ? this.patched(op, object, r.response) : r.outcome;
+  }
+
+  async reviseComponents(object: KubeObject, components: TargetComponent[]): Promise<Outcome<KubeObject>> {
+    const op: Operation = "ReviseComponents";
+    const r = await this.call(op, { object, components });
     return r.ok ? this.patched(op, object, r.response) : r.outcome;
   }
 
