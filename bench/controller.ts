@@ -196,7 +196,17 @@ export async function benchController(): Promise<{ title: string; results: Bench
   const script = path.join(repoRoot, "scripts", "test-cluster");
   const dir = mkdtempSync(path.join(tmpdir(), "karta-bench-controller-"));
   execFileSync(script, ["build"], { stdio: "ignore" });
-  execFileSync(script, ["up", dir, "--owner-pid", String(process.pid)], { stdio: ["ignore", "ignore", "inherit"] });
+  // `up` picks free ports and can lose one to another process before binding it: try again (after `down`,
+  // which also stops an etcd that did start).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync(script, ["up", dir, "--owner-pid", String(process.pid)], { stdio: ["ignore", "ignore", "pipe"] });
+      break;
+    } catch (err) {
+      execFileSync(script, ["down", dir], { stdio: "ignore" });
+      if (attempt === 3) throw new Error(`scripts/test-cluster up failed 3 times: ${String((err as { stderr?: unknown }).stderr ?? err).slice(-2000)}`);
+    }
+  }
   const kubeconfig = path.join(dir, "kubeconfig");
   const c = await Client.load(kubeconfig);
   let controller: ReturnType<typeof spawn> | undefined;
@@ -252,8 +262,9 @@ export async function benchController(): Promise<{ title: string; results: Bench
         try {
           await c.request("DELETE", p);
         } catch (err) {
-          // A collection of 50,000 outlasts the server's 60 s request timeout; the deletion goes on.
-          if (!/: 504 /.test((err as Error).message)) throw err;
+          // A collection of 50,000 outlasts the server's 60 s request timeout (a 504 or a closed
+          // connection); the deletion goes on.
+          if (!/: 504 |socket hang up|ECONNRESET/.test(`${(err as Error).message} ${(err as { code?: string }).code}`)) throw err;
         }
         if ((await c.count(p)) === 0) break;
         await sleep(1000);

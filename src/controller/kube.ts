@@ -42,7 +42,9 @@ export function shareConnections(kc: KubeConfig): KubeConfig {
     const key = JSON.stringify([options.ca, options.cert, options.key, options.pfx, options.passphrase, options.rejectUnauthorized, options.servername].map((v) => (Buffer.isBuffer(v) ? v.toString("base64") : v)));
     let agent = agents.get(key);
     if (!agent) {
-      agent = new HttpsAgent({ ...options, keepAlive: true });
+      // An idle socket is closed after 30 s, before the API server's own idle timeout (90 s) can close
+      // it under a request; a socket in use (a quiet watch) is not timed out by this.
+      agent = new HttpsAgent({ ...options, keepAlive: true, timeout: 30_000 });
       // A rotated certificate gives a new key; an old agent's requests and watches finish on their own.
       if (agents.size >= 4) agents.delete(agents.keys().next().value!);
       agents.set(key, agent);

@@ -35,11 +35,13 @@ export interface LeaderCallbacks {
   onStoppedLeading: () => void | Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+/** Waits `ms` or until `signal` aborts; the abort listener is removed when the time is up (a standby replica sleeps every retry period). */
+export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    const onAbort = (): void => (clearTimeout(t), resolve());
+    const t = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), ms);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 
 export class LeaderElector {
