@@ -32,6 +32,9 @@ spec:
 const SLOW_HEALTH = `expression: >-
         ([.status.xs[]? as $a | .status.xs[] | select(. == $a)] | length) == (.status.xs | length)`;
 
+// The same pairs for dependencies (none): an operation of its own, timed apart from health.
+const SLOW_DEPENDENCIES = `expression: '([.status.xs[]? as $a | .status.xs[] | select(. == $a)] | length) as $n | []'`;
+
 type Response = { response: { uid: string; successful: boolean; healthy?: boolean; status?: { code: number; message: string } } };
 
 function evaluations(text: string, thread: string): number {
@@ -48,8 +51,10 @@ describe("karta serve: event loop and workers", () => {
     dir = tempDir();
     writeFileSync(path.join(dir, "scripted.yaml"), HEALTHY_LUA);
     const job = readFileSync(path.join(repoRoot, "definitions", "batch.volcano.sh", "v1alpha1", "Job.yaml"), "utf8");
-    const slow = job.replace(/expression: >-\n {8}\(\.status\.state\.phase[^\n]*\n[^\n]*\n/, SLOW_HEALTH + "\n");
-    assert.notEqual(slow, job, "the health expression was replaced");
+    const slow = job
+      .replace(/expression: >-\n {8}\(\.status\.state\.phase[^\n]*\n[^\n]*\n/, SLOW_HEALTH + "\n")
+      .replace("\n  karmada:\n", `\n  karmada:\n    dependencies:\n      ${SLOW_DEPENDENCIES}\n`);
+    assert.ok(slow.includes(SLOW_HEALTH) && slow.includes(SLOW_DEPENDENCIES), "the expressions were replaced");
     writeFileSync(path.join(dir, "job.yaml"), slow);
     const s = await startTestServer({ customizations: [path.join(dir, "scripted.yaml")], definitions: [path.join(dir, "job.yaml")] });
     server = s.server;
@@ -89,6 +94,20 @@ describe("karta serve: event loop and workers", () => {
     const now = await metricsText(server);
     assert.equal(evaluations(now, "event_loop_redone") - evaluations(before, "event_loop_redone"), 1);
     assert.equal(evaluations(now, "worker") - evaluations(before, "worker"), 1);
+  });
+
+  test("a kind and operation slow on the event loop go to the workers once 8 answers were timed", async () => {
+    const before = await metricsText(server);
+    const xs = Array.from({ length: 300 }, (_, i) => i);
+    // A kind of its own for this test: the other tests time the Job's health.
+    for (let i = 0; i < 12; i++) {
+      const r = await request(url, ca, contextBody(`m-${i}`, "InterpretDependency", job(xs)));
+      assert.equal((r.json() as Response).response.successful, true);
+    }
+    const now = await metricsText(server);
+    const d = (t: string): number => evaluations(now, t) - evaluations(before, t);
+    assert.equal(d("event_loop") + d("event_loop_redone"), 8, now);
+    assert.equal(d("worker") - d("event_loop_redone"), 4, now);
   });
 
   test("while a slow jq request is redone on a worker, cheap requests are answered at once", async () => {
