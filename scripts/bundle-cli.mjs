@@ -1,7 +1,7 @@
 // Bundles the command line compiled by tsc (dist/src) into dist/cli/ with esbuild: one chunk per
 // command and the modules they share, so that a command loads a few files instead of sixty (Node's
 // module loader costs more than the code at start-up). bin/karta.js uses the bundle only while every
-// file it was built from is unchanged (dist/cli/inputs.json records their sizes, times and hashes), so a
+// file it was built from is unchanged (dist/cli/inputs.json and hashes.json record their sizes, times and hashes), so a
 // later `tsc` never leaves it running stale code. Run by `npm run build`, `prepare`, `npm test` and
 // `npm run bench`.
 /* global process, console */
@@ -49,12 +49,19 @@ export async function bundleCli() {
   const files = Object.keys(result.metafile.inputs)
     .map((f) => path.resolve(root, f))
     .filter((f) => f.startsWith(src + path.sep))
-    .sort()
-    .map((f) => {
-      const s = statSync(f);
-      return [path.relative(root, f).split(path.sep).join("/"), s.size, s.mtimeMs, createHash("sha256").update(readFileSync(f)).digest("hex")];
-    });
-  writeFileSync(path.join(outdir, "inputs.json"), JSON.stringify({ files }));
+    .sort();
+  // bin/karta.js reads inputs.json at every start: a flat [file, size, mtimeMs, ...] list; the hashes
+  // are read only when times differ.
+  const inputs = [];
+  const hashes = {};
+  for (const f of files) {
+    const s = statSync(f);
+    const name = path.relative(root, f).split(path.sep).join("/");
+    inputs.push(name, s.size, s.mtimeMs);
+    hashes[name] = createHash("sha256").update(readFileSync(f)).digest("hex");
+  }
+  writeFileSync(path.join(outdir, "inputs.json"), JSON.stringify(inputs));
+  writeFileSync(path.join(outdir, "hashes.json"), JSON.stringify(hashes));
   return { outdir, inputs: files.length };
 }
 
