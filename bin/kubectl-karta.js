@@ -1,6 +1,4 @@
 #!/usr/bin/env node
 // kubectl plugin entry point: `kubectl karta inspect ...` runs `karta inspect ...` (kubectl finds
 // `kubectl-karta` on PATH and passes the arguments after `karta`).
-import { main } from "../dist/src/cli/main.js";
-
-process.exitCode = await main(process.argv.slice(2));
+import "./karta.js";
