@@ -1,7 +1,10 @@
 /**
- * The workload reconciler: for every Ready Karta, an informer on its root kind (started and stopped as
- * Kartas come and go) and one on pods; for each root object, the Workload API objects `karta compile`
- * makes for it, applied with server-side apply (field manager `karta`) and owned by the root object.
+ * The workload reconciler: for every Ready Karta, an informer on its root kind and on the kinds between
+ * its root and its pods (started and stopped as Kartas come and go), and one on pods; a pod belongs to the
+ * root its owner chain reaches (src/controller/owners.ts). For each root object, the Workload API objects
+ * `karta compile` makes for it, applied with server-side apply (field manager `karta`) and owned by the
+ * root object. The caches run on every replica (the admission webhook answers from them); only the
+ * leader writes.
  * Groups that no longer exist are deleted; an object whose immutable fields changed is recreated (as the
  * Job integration replaces its Workload); an interpretation error becomes an Event on the root object.
  */
@@ -9,7 +12,8 @@ import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, makeInformer
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
-import { apiError } from "./kube.js";
+import { apiError, keepPlainJson } from "./kube.js";
+import { chainKinds, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import type { Logger } from "./log.js";
 import { WorkQueue } from "./queue.js";
 import type { Karta } from "../definition/index.js";
@@ -22,8 +26,22 @@ interface Watched {
   ready: ReadyKarta;
   interpreter: CompiledInterpreter;
   informer: Informer<Obj> & ObjectCache<Obj>;
+  /** The kinds between its root and its pods (group/Kind keys of {@link WorkloadReconciler.between}). */
+  chain: string[];
   stopped: boolean;
 }
+
+/** An informer on a kind some Ready Kartas' chains pass through, shared by them. */
+interface Between {
+  informer: Informer<Obj> & ObjectCache<Obj>;
+  users: Set<string>;
+  stopped: boolean;
+}
+
+/** The root a pod's owner chain reaches, for the admission webhook. */
+export type PodRoot =
+  | { found: true; karta: string; interpreter: CompiledInterpreter; root: Obj; owners: KubernetesObject[] }
+  | { found: false; pending: boolean; why: string };
 
 const GROUP_KINDS = [
   { apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup" },
@@ -39,7 +57,10 @@ export class WorkloadReconciler {
   private readonly objects: KubernetesObjectApi;
   private readonly core: CoreV1Api;
   private readonly watched = new Map<string, Watched>();
+  private readonly between = new Map<string, Between>();
   private readonly pods: Informer<Obj> & ObjectCache<Obj>;
+  /** Writes (server-side apply, prune, events) only while leading; caches run either way. */
+  private leading: boolean;
   readonly queue: WorkQueue;
   private stopped = false;
   /** Reconciles done, failures (for metrics). */
@@ -49,12 +70,14 @@ export class WorkloadReconciler {
     private readonly kc: KubeConfig,
     private readonly kartas: KartaReconciler,
     private readonly log: Logger,
+    options: { leading?: boolean } = {},
   ) {
+    this.leading = options.leading ?? true;
     this.objects = KubernetesObjectApi.makeApiClient(kc);
     this.core = kc.makeApiClient(CoreV1Api);
     this.pods = makeInformer<Obj>(kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never);
     keepRunning(this.pods, log, "pods", () => this.stopped);
-    for (const verb of ["add", "update", "delete"] as const) this.pods.on(verb, (p) => this.enqueueOwnerOf(p));
+    for (const verb of ["add", "update", "delete"] as const) this.pods.on(verb, (p) => this.enqueueRootOf(p));
     this.queue = new WorkQueue(
       (key) => this.reconcile(key),
       (key, err, attempt) => {
@@ -63,6 +86,7 @@ export class WorkloadReconciler {
       },
     );
     kartas.onReadyChange((ready) => void this.sync(ready));
+
   }
 
   async start(): Promise<void> {
@@ -72,9 +96,28 @@ export class WorkloadReconciler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.syncing;
     await this.queue.shutDown();
-    await Promise.allSettled([this.pods.stop(), ...[...this.watched.values()].map((w) => ((w.stopped = true), w.informer.stop()))]);
+    await Promise.allSettled([
+      this.pods.stop(),
+      ...[...this.watched.values()].map((w) => ((w.stopped = true), w.informer.stop())),
+      ...[...this.between.values()].map((b) => ((b.stopped = true), b.informer.stop())),
+    ]);
     this.watched.clear();
+    this.between.clear();
+  }
+
+  /** Starts writing (this replica took the Lease): every cached root object is reconciled. */
+  setLeading(leading: boolean): void {
+    const was = this.leading;
+    this.leading = leading;
+    if (!leading || was) return;
+    for (const [name, w] of this.watched) for (const o of w.informer.list()) this.queue.add(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+  }
+
+  /** The kinds watched between roots and pods (`group/Kind`). */
+  watchedChainKinds(): string[] {
+    return [...this.between.keys()].sort();
   }
 
   /** The root kinds currently watched, by Karta name. */
@@ -82,8 +125,16 @@ export class WorkloadReconciler {
     return [...this.watched.keys()].sort();
   }
 
+  private syncing: Promise<void> = Promise.resolve();
+
+  /** One sync at a time: a sync awaits informers, and two at once would both start the same Karta's. */
+  private sync(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
+    this.syncing = this.syncing.then(() => this.syncNow(ready)).catch((err: unknown) => this.log("error", "cannot sync the watches", { err: String((err as Error)?.message ?? err) }));
+    return this.syncing;
+  }
+
   /** Starts an informer per Ready Karta and stops those of Kartas that are gone or no longer Ready. */
-  private async sync(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
+  private async syncNow(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
     if (this.stopped) return;
     for (const [name, w] of this.watched) {
       const now = ready.get(name);
@@ -91,6 +142,7 @@ export class WorkloadReconciler {
         w.stopped = true;
         this.watched.delete(name);
         await w.informer.stop();
+        await this.release(name, w.chain);
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
       }
     }
@@ -100,7 +152,10 @@ export class WorkloadReconciler {
       const apiVersion = group ? `${group}/${version}` : version;
       const path = `${group ? `/apis/${group}` : "/api"}/${version}/${r.resource.name}`;
       const informer = makeInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, kind) as never);
-      const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, stopped: false };
+      const chain = chainKinds(r.karta as unknown as Karta);
+      const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, chain: chain.map(groupKindKey), stopped: false };
+      // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
+      for (const k of chain) await this.acquire(name, k);
       keepRunning(informer, this.log, `${kind}.${group}`, () => w.stopped || this.stopped);
       for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.queue.add(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`));
       this.watched.set(name, w);
@@ -113,22 +168,96 @@ export class WorkloadReconciler {
     }
   }
 
-  private enqueueOwnerOf(pod: Obj): void {
-    for (const ref of pod.metadata?.ownerReferences ?? []) {
-      for (const [name, w] of this.watched) {
-        const root = w.ready.root;
-        if (ref.kind === root.kind && ref.apiVersion === (root.group ? `${root.group}/${root.version}` : root.version)) {
-          this.queue.add(`${name}|${pod.metadata?.namespace ?? ""}|${ref.name}`);
-        }
-      }
+  /** Starts (or shares) the informer on a kind of `karta`'s chain. */
+  private async acquire(karta: string, k: DeclaredKind): Promise<void> {
+    const key = groupKindKey(k);
+    const had = this.between.get(key);
+    if (had) {
+      had.users.add(karta);
+      return;
+    }
+    const found = await this.kartas.availability({ group: k.group, version: k.version, kind: k.kind }).catch(() => undefined);
+    if (!found?.resource) {
+      this.log("info", "not watching a kind the cluster does not serve", { karta, kind: key, version: k.version });
+      return;
+    }
+    const apiVersion = k.group ? `${k.group}/${k.version}` : k.version;
+    keepPlainJson([{ group: k.group, version: k.version, kind: k.kind }, { group: k.group, version: k.version, kind: `${k.kind}List` }]);
+    const path = `${k.group ? `/apis/${k.group}` : "/api"}/${k.version}/${found.resource.name}`;
+    const informer = makeInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, k.kind) as never);
+    const b: Between = { informer, users: new Set([karta]), stopped: false };
+    keepRunning(informer, this.log, key, () => b.stopped || this.stopped);
+    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, (o) => this.enqueueRootOf(o));
+    this.between.set(key, b);
+    try {
+      await informer.start();
+    } catch (err) {
+      this.log("error", "cannot watch", { karta, kind: key, err: String((err as Error)?.message ?? err) });
     }
   }
 
-  /** The pods of a root object: owned by it directly (the operators Karta's bundled definitions describe). */
-  private podsOf(root: Obj): Obj[] {
+  /** Stops the chain informers no Karta uses any more. */
+  private async release(karta: string, keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const b = this.between.get(key);
+      if (!b) continue;
+      b.users.delete(karta);
+      if (b.users.size > 0) continue;
+      b.stopped = true;
+      this.between.delete(key);
+      await b.informer.stop();
+    }
+  }
+
+  /** The caches as the owner-chain resolver reads them. */
+  private readonly lookup: ChainLookup = {
+    rootKarta: (gk: GroupKind) => {
+      for (const [name, w] of this.watched) if (w.ready.root.group === gk.group && w.ready.root.kind === gk.kind) return name;
+      return undefined;
+    },
+    object: (gk: GroupKind, namespace: string, name: string) => {
+      if (gk.group === "" && gk.kind === "Pod") return this.pods.get(name, namespace);
+      const b = this.between.get(groupKindKey(gk));
+      return b ? b.informer.get(name, namespace) : null;
+    },
+  };
+
+  /** Where `o`'s owner chain leads, in the caches. */
+  resolve(o: KubernetesObject, namespace = o.metadata?.namespace ?? ""): ChainResult {
+    return resolveOwnerChain(o, namespace, this.lookup);
+  }
+
+  private enqueueRootOf(o: Obj): void {
+    const r = this.resolve(o);
+    if (r.found) this.queue.add(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`);
+  }
+
+  /**
+   * The root object and chain of a pod being created, from the caches only (the admission webhook's
+   * question). `pending`: an owner or the root is not in the cache yet, so asking again soon may answer.
+   */
+  podRoot(pod: KubernetesObject, namespace: string): PodRoot {
+    const r = this.resolve(pod, namespace);
+    if (!r.found) return { found: false, pending: r.missing !== undefined, why: r.why };
+    const w = this.watched.get(r.karta);
+    const root = w?.informer.get(r.root.name, namespace);
+    if (!w || !root || root.metadata?.uid !== r.root.uid) return { found: false, pending: true, why: `${r.root.kind} ${namespace}/${r.root.name} is not in the cache` };
+    return { found: true, karta: r.karta, interpreter: w.interpreter, root, owners: r.owners };
+  }
+
+  /** The pods whose owner chains reach a root object, and the objects between them. */
+  private podsOf(root: Obj): { pods: Obj[]; owners: KubernetesObject[] } {
     const uid = root.metadata?.uid ?? "";
-    const ns = root.metadata?.namespace;
-    return this.pods.list(ns).filter((p) => (p.metadata?.ownerReferences ?? []).some((r) => r.uid === uid));
+    const ns = root.metadata?.namespace ?? "";
+    const pods: Obj[] = [];
+    const owners = new Map<string, KubernetesObject>();
+    for (const p of this.pods.list(ns || undefined)) {
+      const r = this.resolve(p, ns);
+      if (!r.found || r.root.uid !== uid) continue;
+      pods.push(p);
+      for (const o of r.owners) owners.set(o.metadata?.uid ?? "", o);
+    }
+    return { pods, owners: [...owners.values()] };
   }
 
   async reconcile(key: string): Promise<void> {
@@ -137,8 +266,9 @@ export class WorkloadReconciler {
     if (!w) return;
     const root = w.informer.get(name, namespace || undefined);
     if (!root || root.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
+    if (!this.leading) return; // setLeading(true) requeues every root
     this.counters.reconciles++;
-    const result = compileKarta(w.interpreter, root, { pods: this.podsOf(root) });
+    const result = compileKarta(w.interpreter, root, this.podsOf(root));
     if (!result.ok) {
       const errors = result.issues.filter((i) => i.severity === "error");
       await this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
