@@ -8,6 +8,7 @@ import { benchExpressions, benchStream, benchUpdates } from "./jq.js";
 import { benchRegex } from "./regex.js";
 import { benchPlayground } from "./playground.js";
 import { benchServe } from "./serve.js";
+import { benchAdmission } from "./admission.js";
 import { benchValidate } from "./validate.js";
 
 const only = process.argv[2];
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     printTable("playground in Chromium: keystroke to diagnostics (120 ms debounce not counted; ratio: Node time / browser dispatch time)", await benchPlayground());
   }
   if (!only || only === "serve") await benchServe();
+  if (!only || only === "admission") await benchAdmission();
 }
 
 await main();

@@ -9,7 +9,28 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { compileKarta } from "../scheduling/karta.js";
 import type { JsonPatchOperation } from "../jsonpatch/index.js";
-import type { PodRoot } from "./workloads.js";
+import type { CompiledInterpreter } from "../interpret/index.js";
+import { resolveOwnerChain, type ChainLookup } from "./owners.js";
+
+/** The root a pod's owner chain reaches, with its Karta's interpreter and the objects in between. */
+export type PodRoot =
+  | { found: true; karta: string; interpreter: CompiledInterpreter; root: KubernetesObject; owners: KubernetesObject[] }
+  /** `pending`: an owner or the root is not in the cache (yet), so asking again soon may answer. */
+  | { found: false; pending: boolean; why: string };
+
+/** The pod's root from caches: its owner chain (`lookup`), then the root object of that Karta (`rootOf`). */
+export function findPodRoot(
+  pod: KubernetesObject,
+  namespace: string,
+  lookup: ChainLookup,
+  rootOf: (karta: string, name: string) => { interpreter: CompiledInterpreter; root: KubernetesObject } | undefined,
+): PodRoot {
+  const r = resolveOwnerChain(pod, namespace, lookup);
+  if (!r.found) return { found: false, pending: r.missing !== undefined, why: r.why };
+  const got = rootOf(r.karta, r.root.name);
+  if (!got || got.root.metadata?.uid !== r.root.uid) return { found: false, pending: true, why: `${r.root.kind} ${namespace}/${r.root.name} is not in the cache` };
+  return { found: true, karta: r.karta, interpreter: got.interpreter, root: got.root, owners: r.owners };
+}
 
 /** The part of an AdmissionReview request the webhook reads. */
 export interface AdmissionRequest {

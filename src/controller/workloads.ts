@@ -14,6 +14,7 @@ import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
 import { apiError, keepPlainJson } from "./kube.js";
 import { chainKinds, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
+import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
 import { WorkQueue } from "./queue.js";
 import type { Karta } from "../definition/index.js";
@@ -38,10 +39,6 @@ interface Between {
   stopped: boolean;
 }
 
-/** The root a pod's owner chain reaches, for the admission webhook. */
-export type PodRoot =
-  | { found: true; karta: string; interpreter: CompiledInterpreter; root: Obj; owners: KubernetesObject[] }
-  | { found: false; pending: boolean; why: string };
 
 const GROUP_KINDS = [
   { apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup" },
@@ -237,12 +234,11 @@ export class WorkloadReconciler {
    * question). `pending`: an owner or the root is not in the cache yet, so asking again soon may answer.
    */
   podRoot(pod: KubernetesObject, namespace: string): PodRoot {
-    const r = this.resolve(pod, namespace);
-    if (!r.found) return { found: false, pending: r.missing !== undefined, why: r.why };
-    const w = this.watched.get(r.karta);
-    const root = w?.informer.get(r.root.name, namespace);
-    if (!w || !root || root.metadata?.uid !== r.root.uid) return { found: false, pending: true, why: `${r.root.kind} ${namespace}/${r.root.name} is not in the cache` };
-    return { found: true, karta: r.karta, interpreter: w.interpreter, root, owners: r.owners };
+    return findPodRoot(pod, namespace, this.lookup, (karta, name) => {
+      const w = this.watched.get(karta);
+      const root = w?.informer.get(name, namespace);
+      return w && root ? { interpreter: w.interpreter, root } : undefined;
+    });
   }
 
   /** The pods whose owner chains reach a root object, and the objects between them. */

@@ -14,7 +14,7 @@ import { chainKinds, resolveOwnerChain, type ChainLookup } from "../../src/contr
 import { ControllerMetrics } from "../../src/controller/metrics.js";
 import { silentLogger } from "../../src/controller/log.js";
 import { startWebhook, POD_WEBHOOK_PATH, MAX_ADMISSION_BYTES, type WebhookServer } from "../../src/controller/webhook.js";
-import type { PodRoot } from "../../src/controller/workloads.js";
+import type { PodRoot } from "../../src/controller/admission.js";
 import { ensureCertDir } from "../../src/server/certs.js";
 import { compileInterpreter } from "../../src/interpret/index.js";
 import { compileKarta } from "../../src/scheduling/index.js";
