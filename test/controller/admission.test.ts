@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { chainKinds, resolveOwnerChain, type ChainLookup } from "../../src/controller/owners.js";
+import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { ControllerMetrics } from "../../src/controller/metrics.js";
 import { silentLogger } from "../../src/controller/log.js";
 import { startWebhook, POD_WEBHOOK_PATH, MAX_ADMISSION_BYTES, type WebhookServer } from "../../src/controller/webhook.js";
@@ -76,6 +77,12 @@ describe("owner chains", () => {
     assert.deepEqual(kinds("leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml"), ["apps/v1/StatefulSet"]);
     assert.deepEqual(kinds("jobset.x-k8s.io/v1alpha2/JobSet.yaml"), ["batch/v1/Job"]);
     assert.deepEqual(kinds("kubeflow.org/v1/PyTorchJob.yaml"), []);
+  });
+
+  test("the ClusterRole reads exactly the kinds watched: no Services, Secrets or ControllerRevisions", () => {
+    const role = controllerClusterRole(["leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml", "jobset.x-k8s.io/v1alpha2/JobSet.yaml"].map((f) => loadBundled(f).definition.karta));
+    const reads = role.rules.filter((r) => r.verbs.join() === "get,list,watch").flatMap((r) => r.resources.map((x) => `${r.apiGroups[0]}/${x}`)).sort();
+    assert.deepEqual(reads, ["/pods", "apiextensions.k8s.io/customresourcedefinitions", "apps/statefulsets", "batch/jobs", "jobset.x-k8s.io/jobsets", "leaderworkerset.x-k8s.io/leaderworkersets"]);
   });
 });
 
