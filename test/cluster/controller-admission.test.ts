@@ -11,6 +11,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import https from "node:https";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -164,9 +165,12 @@ describe("karta controller: the pod admission webhook, as the role karta rbac ge
     }, 30_000, `the ${kind}'s PodGroups with gang sizes ${JSON.stringify(want)}`);
   }
 
+  let pytorchJob: Obj | undefined;
+
   test("a PyTorchJob's pods, created as the training operator creates them, get their podGroupName", async () => {
     const fixture = fixtureCases().find((x) => x.name === "PyTorchJob")!;
     const job = (await c.objects.create(strip(fixture.workload, ns))) as Obj;
+    pytorchJob = job;
     const pods: Obj[] = [];
     for (const p of fixture.pods) {
       const pod = strip(p, ns);
@@ -228,6 +232,53 @@ describe("karta controller: the pod admission webhook, as the role karta rbac ge
     const count = /^controller_runtime_webhook_latency_seconds_count\{webhook="\/mutate-v1-pod"\} (\d+)/m.exec(metrics);
     assert.ok(count && Number(count[1]) >= 1 + 1 + 4, metrics);
     assert.match(metrics, /^karta_pod_admissions_total\{outcome="patched"\} \d+/m);
+  });
+
+  test("a replica that does not hold the Lease serves the webhook from its own caches, and writes nothing", async (t) => {
+    assert.ok(pytorchJob, "the PyTorchJob test ran");
+    // Someone else holds the Lease for an hour: this replica stays a follower.
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+    await c.objects.create({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: ns }, spec: { holderIdentity: "another-replica", leaseDurationSeconds: 3600, acquireTime: now, renewTime: now } } as Obj);
+    const follower = spawn(
+      process.execPath,
+      [KARTA, "controller", "--kubeconfig", path.join(dir, "kubeconfig"), "--leader-elect=true", "--leader-elect-resource-namespace", ns, "--metrics-bind-address", "127.0.0.1:0",
+        "--health-probe-bind-address", "127.0.0.1:0", "--webhook-port", "0", "--cert-dir", path.join(dir, "certs-follower")],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    follower.stderr!.on("data", (b: Buffer) => (out += b.toString()));
+    const gone = new Promise<number | null>((resolve) => follower.on("exit", (code) => resolve(code)));
+    t.after(() => void follower.kill("SIGKILL"));
+    const line = (msg: string) => out.split("\n").find((l) => l.includes(`"msg":"${msg}"`));
+    const { webhookPort } = await eventually(async () => (line("serving the admission webhook") ? (JSON.parse(line("serving the admission webhook")!) as { webhookPort: number }) : undefined), 60_000, `the follower's webhook (${out})`);
+    const { metricsPort: mPort, healthProbePort } = JSON.parse(line("serving endpoints")!) as { metricsPort: number; healthProbePort: number };
+    await eventually(async () => ((await fetch(`http://127.0.0.1:${healthProbePort}/readyz`)).status === 200 ? true : undefined), 30_000, "the follower ready");
+    await eventually(async () => (out.includes(`"karta":"${kartaNames[0]}"`) && line("watching") ? true : undefined), 30_000, "the follower watching PyTorchJobs");
+    const fixture = fixtureCases().find((x) => x.name === "PyTorchJob")!;
+    const pod = strip(fixture.pods[1]!, ns);
+    delete pod.metadata!.name;
+    pod.metadata!.generateName = "follower-";
+    pod.metadata!.ownerReferences = [ownerRef(pytorchJob!)];
+    const body = JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: { uid: "follower-1", kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: ns, object: pod } });
+    const ca = readFileSync(path.join(dir, "certs-follower", "ca.crt"), "utf8");
+    const answer = await new Promise<string>((resolve, reject) => {
+      const req = https.request({ host: "127.0.0.1", port: webhookPort, path: "/mutate-v1-pod?timeout=5s", method: "POST", ca, headers: { "Content-Type": "application/json" } }, (res) => {
+        let text = "";
+        res.on("data", (b: Buffer) => (text += b.toString()));
+        res.on("end", () => resolve(text));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+    const response = (JSON.parse(answer) as { response: { uid: string; patch?: string } }).response;
+    const expected = compileKarta(loadBundled(fixture.expected.definition).definition, pytorchJob!, { pods: [pod] });
+    assert.ok(response.patch, answer);
+    assert.deepEqual(JSON.parse(Buffer.from(response.patch, "base64").toString()), expected.podPatches[0]!.patch);
+    const metrics = await (await fetch(`http://127.0.0.1:${mPort}/metrics`)).text();
+    assert.doesNotMatch(metrics, /^leader_election_master_status\{name="karta-controller"\} 1/m);
+    assert.ok(!out.includes('"msg":"reconciling"') && !out.includes('"msg":"karta status updated"'), "the follower wrote nothing");
+    follower.kill("SIGTERM");
+    assert.equal(await gone, 0, out);
   });
 
   test("with the webhook down, failurePolicy Ignore still admits pods (unchanged)", async () => {
