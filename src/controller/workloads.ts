@@ -13,7 +13,7 @@ import { compileInterpreter, type CompiledInterpreter } from "../interpret/index
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
 import { apiError, keepPlainJson } from "./kube.js";
-import { chainKinds, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
+import { chainKinds, controllerRef, groupKindKey, groupOf, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
 import { WorkQueue } from "./queue.js";
@@ -248,6 +248,14 @@ export class WorkloadReconciler {
     const pods: Obj[] = [];
     const owners = new Map<string, KubernetesObject>();
     for (const p of this.pods.list(ns || undefined)) {
+      // Most pods of a namespace are owned by a root directly: decided without walking a chain.
+      const ref = controllerRef(p);
+      if (!ref) continue;
+      if (ref.uid === uid) {
+        pods.push(p);
+        continue;
+      }
+      if (this.lookup.rootKarta({ group: groupOf(ref.apiVersion), kind: ref.kind }) !== undefined) continue;
       const r = this.resolve(p, ns);
       if (!r.found || r.root.uid !== uid) continue;
       pods.push(p);
