@@ -50,8 +50,6 @@ function gangSizes(groups: { metadata?: { name?: string }; spec?: { schedulingPo
   return Object.fromEntries(groups.map((g) => [g.metadata!.name!, g.spec?.schedulingPolicy?.gang?.minCount]).sort());
 }
 
-// client-node's CRD model would drop x-kubernetes-preserve-unknown-fields (its field is named otherwise).
-keepPlainJson([{ group: "apiextensions.k8s.io", version: "v1", kind: "CustomResourceDefinition" }]);
 
 /** The LeaderWorkerSet CRD (no bundled manifest): the kind served, its schema left open. */
 const LWS_CRD = {
@@ -99,6 +97,9 @@ describe("karta controller: the pod admission webhook, as the role karta rbac ge
       const r = await attempt(() => c.objects.create(crd));
       assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
     }
+    // client-node's CRD model would drop x-kubernetes-preserve-unknown-fields (its field is named otherwise):
+    // this CRD goes as plain JSON. Only after the Karta CRD is installed as every test file installs it.
+    keepPlainJson([{ group: "apiextensions.k8s.io", version: "v1", kind: "CustomResourceDefinition" }]);
     const r = await attempt(() => c.objects.create(LWS_CRD as KubernetesObject));
     assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
     // Only this test's namespace is routed to the webhook: other test files share the API server.
