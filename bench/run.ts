@@ -9,6 +9,7 @@ import { benchExpressions, benchStream, benchUpdates } from "./jq.js";
 import { benchRegex } from "./regex.js";
 import { benchPlayground } from "./playground.js";
 import { benchServe } from "./serve.js";
+import { benchAdmission } from "./admission.js";
 import { benchValidate } from "./validate.js";
 
 const only = process.argv[2];
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   }
   if (!only || only === "serve") await benchServe();
   if (!only || only === "controller") for (const t of await benchController()) printTable(t.title, t.results);
+  if (!only || only === "admission") await benchAdmission();
 }
 
 await main();

@@ -1,11 +1,12 @@
 /**
  * `karta webhook-config`: prints the ResourceInterpreterWebhookConfiguration that routes to a
  * `karta serve` with the same definitions, customizations and feature gates every kind and
- * operation it answers.
+ * operation it answers; with --admission, the MutatingWebhookConfiguration of `karta controller`'s
+ * pod webhook.
  */
 import { stringify } from "yaml";
 import { listConfigFiles, buildFramework, type FrameworkSource, type SourceFile } from "../server/config.js";
-import { webhookConfiguration, type WebhookTarget } from "../server/webhook-config.js";
+import { admissionWebhookConfiguration, webhookConfiguration, type WebhookTarget } from "../server/webhook-config.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
@@ -17,7 +18,16 @@ Prints the ResourceInterpreterWebhookConfiguration for a 'karta serve' given the
 layer answers. Kinds Karmada interprets natively (Deployment, Job, ...) are left out, since a webhook
 rule would replace Karmada's built-in interpreter for them, unless --include-native.
 
+With --admission it prints instead the MutatingWebhookConfiguration of 'karta controller''s admission
+webhook: Pod CREATE, failurePolicy Ignore, sideEffects None, AdmissionReview v1, timeoutSeconds 5, every
+namespace except kube-system and the controller's own.
+
 Options:
+      --admission               the MutatingWebhookConfiguration of 'karta controller' (defaults below
+                                change to --service-name karta-controller-webhook, --path /mutate-v1-pod,
+                                --timeout-seconds 5, --name karta-controller)
+      --controller-namespace NS with --admission: the controller's namespace, left out of the webhook
+                                (default: --service-namespace, else karta-system)
       --definitions PATH        Karta definitions, file or directory (repeatable)
       --customizations PATH     ResourceInterpreterCustomizations, file or directory (repeatable)
       --feature-gates GATES     e.g. MultiplePodTemplatesScheduling=true (adds InterpretComponent)
@@ -27,7 +37,7 @@ Options:
       --service-port PORT       its port (default 443)
       --path PATH               the server's --path (default /interpret)
       --ca-file FILE            PEM CA bundle of the serving certificate (caBundle)
-      --timeout-seconds N       1 to 30 (default 10)
+      --timeout-seconds N       1 to 30 (default 10; 5 with --admission)
       --name NAME               metadata.name (default karta)
       --include-native          also route kinds Karmada interprets natively
   -o, --output FORMAT           yaml or json (default yaml)
@@ -38,6 +48,7 @@ Exit codes: 0 ok, 1 the configuration has errors, 2 usage or unreadable input.
 Example:
   karta webhook-config --customizations interpreter-customizations/ \\
       --url https://127.0.0.1:8443/interpret --ca-file /tmp/karta-certs/ca.crt
+  karta webhook-config --admission --url https://127.0.0.1:9443/mutate-v1-pod --ca-file /tmp/karta-webhook/ca.crt
 `;
 
 class UsageError extends Error {}
@@ -50,10 +61,12 @@ const FLAGS = {
   "service-name": { type: "string" },
   "service-namespace": { type: "string" },
   "service-port": { type: "integer", min: 1, max: 65535 },
-  path: { type: "string", default: "/interpret" },
+  path: { type: "string" },
   "ca-file": { type: "string" },
-  "timeout-seconds": { type: "integer", min: 1, max: 30, default: 10 },
-  name: { type: "string", default: "karta" },
+  "timeout-seconds": { type: "integer", min: 1, max: 30 },
+  name: { type: "string" },
+  admission: { type: "boolean" },
+  "controller-namespace": { type: "string" },
   "include-native": { type: "boolean" },
   output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" },
 } as const satisfies Flags;
@@ -66,9 +79,15 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
   let target: WebhookTarget;
   let gates: { multiplePodTemplatesScheduling: boolean };
   let timeoutSeconds: number;
+  const admission = values.admission === true;
+  const name = values.name ?? (admission ? "karta-controller" : "karta");
   try {
+    if (admission) {
+      for (const f of ["definitions", "customizations", "feature-gates"] as const) if (values[f].length > 0) throw new UsageError(`--${f} does not apply to --admission`);
+      if (values["include-native"]) throw new UsageError("--include-native does not apply to --admission");
+    } else if (values["controller-namespace"] !== undefined) throw new UsageError("--controller-namespace applies to --admission only");
     gates = parseFeatureGates(values["feature-gates"]);
-    timeoutSeconds = values["timeout-seconds"];
+    timeoutSeconds = values["timeout-seconds"] ?? (admission ? 5 : 10);
     const service = values["service-name"] !== undefined || values["service-namespace"] !== undefined || values["service-port"] !== undefined;
     if (values.url !== undefined) {
       if (service) throw new UsageError("--url and --service-* exclude each other");
@@ -78,14 +97,37 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
       } catch {
         throw new UsageError(`invalid argument ${JSON.stringify(values.url)} for "--url": not a URL`);
       }
-      if (url.protocol !== "https:") throw new UsageError(`invalid argument ${JSON.stringify(values.url)} for "--url": Karmada calls webhooks over https`);
+      if (url.protocol !== "https:") throw new UsageError(`invalid argument ${JSON.stringify(values.url)} for "--url": ${admission ? "the API server" : "Karmada"} calls webhooks over https`);
       target = { url: values.url };
     } else {
-      target = { service: { name: values["service-name"] ?? "karta-webhook", namespace: values["service-namespace"] ?? "karta-system", port: values["service-port"] ?? 443, path: values.path } };
+      target = {
+        service: {
+          name: values["service-name"] ?? (admission ? "karta-controller-webhook" : "karta-webhook"),
+          namespace: values["service-namespace"] ?? "karta-system",
+          port: values["service-port"] ?? 443,
+          path: values.path ?? (admission ? "/mutate-v1-pod" : "/interpret"),
+        },
+      };
     }
   } catch (e) {
     if (e instanceof UsageError || (e as Error).constructor.name === "UsageError") return usageError(io, "webhook-config", (e as Error).message);
     throw e;
+  }
+  if (admission) {
+    try {
+      const caPem = values["ca-file"] !== undefined ? await readInput(io, values["ca-file"]) : undefined;
+      if (caPem !== undefined && !caPem.includes("-----BEGIN CERTIFICATE-----")) throw new InputError(`${values["ca-file"]}: not a PEM certificate`);
+      const controllerNamespace = values["controller-namespace"] ?? values["service-namespace"] ?? "karta-system";
+      const config = admissionWebhookConfiguration({ name, target, timeoutSeconds, controllerNamespace, ...(caPem !== undefined ? { caPem } : {}) });
+      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : stringify(config, { lineWidth: 0 }));
+      return 0;
+    } catch (e) {
+      if (e instanceof InputError) {
+        io.stderr(`karta webhook-config: ${e.message}\n`);
+        return 2;
+      }
+      throw e;
+    }
   }
   try {
     const read = async (paths: string[]): Promise<SourceFile[]> => {
@@ -104,7 +146,7 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
         for (const e of built.errors) io.stderr(`${e}\n`);
         return 1;
       }
-      const config = webhookConfiguration(built.framework, built.kinds, { name: values.name, target, timeoutSeconds, includeNative: values["include-native"], ...(caPem !== undefined ? { caPem } : {}) });
+      const config = webhookConfiguration(built.framework, built.kinds, { name, target, timeoutSeconds, includeNative: values["include-native"], ...(caPem !== undefined ? { caPem } : {}) });
       io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : stringify(config, { lineWidth: 0 }));
       return 0;
     } finally {

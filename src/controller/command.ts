@@ -14,9 +14,12 @@ import { loadKubeConfig } from "./kube.js";
 import { jsonLogger } from "./log.js";
 import { ControllerMetrics } from "./metrics.js";
 import { parseBindAddress, startEndpoints, type Endpoints } from "./endpoints.js";
+import { defaultServingNames, ensureCertDir } from "../server/certs.js";
+import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "./webhook.js";
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
-                        [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR] [-v]
+                        [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
+                        [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status current:
 the condition KartaValidated (the same validation as 'karta validate', with the errors' field paths),
@@ -26,10 +29,20 @@ later becomes Ready without a restart. For every Ready Karta it watches the root
 server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
 'karta compile' makes for each object, owned by it; groups that no longer exist are deleted, objects
 whose immutable fields changed are recreated, and interpretation errors become Events on the object.
+A pod belongs to the object its owner chain reaches: controller ownerReferences through the Karta's child
+kinds (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's leader pod...).
+
+With a certificate it also serves a mutating admission webhook for Pod CREATE on --webhook-port (path
+/mutate-v1-pod, HTTPS): a pod whose owner chain reaches an object of a Ready Karta's kind gets
+spec.schedulingGroup.podGroupName, the group 'karta compile' puts it in; other pods, and pods that name a
+group already, pass unchanged. It answers from the informer caches, never calling the API server; an owner
+not in the cache within 2 s leaves the pod unchanged (the reconcile still creates its groups). Every
+replica serves it; only the Lease holder writes. 'karta webhook-config --admission' prints its
+MutatingWebhookConfiguration.
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
-latency per controller, leadership) are served at /metrics, and the probes /healthz and /readyz (ready
-while standing by for the Lease, or leading with its caches synced; not while shutting down) on their
-own address. SIGTERM or SIGINT: stop taking work, finish the reconciles in flight, release the Lease, exit 0.
+latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and
+/readyz (ready once its caches are synced, leading or not; not while shutting down) on their own address.
+SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
 the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
@@ -44,6 +57,12 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --leader-elect-resource-namespace NS  the Lease's namespace (default: the pod's, else default)
       --metrics-bind-address ADDR       host:port of /metrics, "0" to turn it off (default :8080)
       --health-probe-bind-address ADDR  host:port of /healthz and /readyz, "0" to turn it off (default :8081)
+      --webhook-port N                  HTTPS port of the admission webhook (default 9443; 0 picks a free one)
+      --tls-cert-file FILE              the webhook's serving certificate (PEM, with its chain); reloaded on change
+      --tls-private-key-file FILE       its private key
+      --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
+                                        tls.crt, tls.key), or reused; without any of the three, no webhook
+      --tls-san NAME                    extra DNS name or IP of the generated certificate (repeatable)
   -v, --verbose           debug logs
   -h, --help              show this help
 
@@ -52,8 +71,10 @@ leadership, 2 usage.
 
 Example:
   kubectl apply -f deploy/crd/run.ai_kartas.yaml -f definitions/kubeflow.org/v1/PyTorchJob.yaml
-  karta controller --kubeconfig ~/.kube/config
-  curl -s localhost:8080/metrics | grep controller_runtime_reconcile_total
+  karta controller --kubeconfig ~/.kube/config --cert-dir /tmp/karta-webhook --tls-san host.docker.internal
+  karta webhook-config --admission --url https://host.docker.internal:9443/mutate-v1-pod \
+      --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
+  curl -s localhost:8080/metrics | grep controller_runtime_webhook_latency_seconds
 `;
 
 /** `15s`, `1m`, `500ms`, `1.5h` in milliseconds, or undefined. */
@@ -76,6 +97,11 @@ const FLAGS = {
   "leader-elect-resource-namespace": { type: "string" },
   "metrics-bind-address": { type: "string", default: ":8080" },
   "health-probe-bind-address": { type: "string", default: ":8081" },
+  "webhook-port": { type: "integer", min: 0, max: 65535, default: 9443 },
+  "tls-cert-file": { type: "string" },
+  "tls-private-key-file": { type: "string" },
+  "cert-dir": { type: "string" },
+  "tls-san": { type: "string", multiple: true },
   verbose: { type: "boolean", short: "v" },
 } as const satisfies Flags;
 
@@ -104,7 +130,21 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   for (const [which, flag] of [["metrics", "metrics-bind-address"], ["health", "health-probe-bind-address"]] as const) {
     if (binds[which] === undefined) return usage(`invalid value '${values[flag]}' for --${flag}: expected host:port (e.g. :8080, 127.0.0.1:8080) or 0 to turn it off`);
   }
+  if ((values["tls-cert-file"] === undefined) !== (values["tls-private-key-file"] === undefined)) return usage("--tls-cert-file and --tls-private-key-file go together");
+  if (values["tls-cert-file"] !== undefined && values["cert-dir"] !== undefined) return usage("give --tls-cert-file and --tls-private-key-file, or --cert-dir, not both");
   const log = jsonLogger((l) => io.stderr(l), values.verbose === true);
+  let tlsFiles: { certFile: string; keyFile: string } | undefined;
+  if (values["tls-cert-file"] !== undefined) tlsFiles = { certFile: values["tls-cert-file"], keyFile: values["tls-private-key-file"]! };
+  else if (values["cert-dir"] !== undefined) {
+    try {
+      const made = ensureCertDir(values["cert-dir"], defaultServingNames(values["tls-san"]));
+      tlsFiles = made;
+      log("info", made.created ? "generated a self-signed CA and webhook serving certificate" : "using the webhook certificate", { certDir: values["cert-dir"], caBundle: made.caFile });
+    } catch (err) {
+      log("error", "cannot start", { err: `--cert-dir ${values["cert-dir"]}: ${(err as Error).message}` });
+      return 1;
+    }
+  }
   let kc: ReturnType<typeof loadKubeConfig>;
   try {
     kc = loadKubeConfig({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), ...(values.context !== undefined ? { context: values.context } : {}) });
@@ -114,38 +154,52 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   }
   let reconciler: KartaReconciler | undefined;
   let workloads: WorkloadReconciler | undefined;
+  let webhook: WebhookServer | undefined;
   let failure = 0;
   const stop = new AbortController();
   const metrics = new ControllerMetrics();
-  let leading = false;
   let synced = false;
   let endpoints: Endpoints;
   try {
     endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics.registry, {
       healthy: () => true,
-      ready: () => !stop.signal.aborted && (!leading || synced),
+      // Every replica serves the webhook from its caches: ready once they are synced.
+      ready: () => !stop.signal.aborted && synced,
     });
   } catch (err) {
     log("error", "cannot start", { err: `cannot listen: ${(err as Error).message}` });
     return 1;
   }
   log("info", "serving endpoints", { ...(endpoints.metricsPort !== undefined ? { metricsPort: endpoints.metricsPort } : {}), ...(endpoints.healthPort !== undefined ? { healthProbePort: endpoints.healthPort } : {}) });
-  const startReconcilers = async (): Promise<void> => {
-    leading = true;
-    try {
-      reconciler = new KartaReconciler(kc, log);
-      workloads = new WorkloadReconciler(kc, reconciler, log);
-      metrics.watch("karta", reconciler.queue);
-      metrics.watch("workload", workloads.queue);
-      await reconciler.start();
-      await workloads.start();
-      synced = true;
-      log("info", "reconciling");
-    } catch (err) {
-      log("error", "cannot start", { err: (err as Error).message });
-      failure = 1;
-      stop.abort();
+  // The caches run on every replica (as controller-runtime's do), so a follower's webhook answers and a new
+  // leader starts warm; only the leader writes.
+  const leadingFromStart = elect !== "true";
+  try {
+    reconciler = new KartaReconciler(kc, log, { leading: leadingFromStart });
+    workloads = new WorkloadReconciler(kc, reconciler, log, { leading: leadingFromStart });
+    metrics.watch("karta", reconciler.queue);
+    metrics.watch("workload", workloads.queue);
+    await reconciler.start();
+    await workloads.start();
+    synced = true;
+    if (tlsFiles) {
+      webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, metrics, log });
+      log("info", "serving the admission webhook", { webhookPort: webhook.port, path: POD_WEBHOOK_PATH });
+    } else {
+      log("info", "not serving the admission webhook: give --tls-cert-file and --tls-private-key-file, or --cert-dir");
     }
+  } catch (err) {
+    log("error", "cannot start", { err: (err as Error).message });
+    await webhook?.close(0);
+    await workloads?.stop();
+    await reconciler?.stop();
+    await endpoints.close();
+    return 1;
+  }
+  const startLeading = (): void => {
+    reconciler!.setLeading(true);
+    workloads!.setLeading(true);
+    log("info", "reconciling");
   };
   let elector: LeaderElector | undefined;
   if (elect === "true") {
@@ -163,7 +217,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       {
         onStartedLeading: () => {
           metrics.leader.set({ name: values["leader-elect-resource-name"] ?? "karta-controller" }, 1);
-          return startReconcilers();
+          startLeading();
         },
         onStoppedLeading: () => {
           metrics.leader.set({ name: values["leader-elect-resource-name"] ?? "karta-controller" }, 0);
@@ -180,7 +234,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     void elector.run();
   } else {
     log("info", "karta controller started");
-    await startReconcilers();
+    startLeading();
   }
   const onSignal = (): void => stop.abort();
   process.once("SIGINT", onSignal);
@@ -193,6 +247,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   log("info", "shutting down");
+  await webhook?.close();
   await workloads?.stop();
   await reconciler?.stop();
   await elector?.release();

@@ -54,10 +54,15 @@ export class KartaReconciler {
   private readonly ready = new Map<string, ReadyKarta>();
   private readonly listeners: ((ready: ReadonlyMap<string, ReadyKarta>) => void)[] = [];
 
+  /** Writes labels and status only while leading; the Ready set is computed either way (followers' webhooks use it). */
+  private leading: boolean;
+
   constructor(
     private readonly kc: KubeConfig,
     private readonly log: Logger,
+    options: { leading?: boolean } = {},
   ) {
+    this.leading = options.leading ?? true;
     this.custom = kc.makeApiClient(CustomObjectsApi);
     const apiext = kc.makeApiClient(ApiextensionsV1Api);
     this.kartas = makeInformer<KartaObject>(kc, `/apis/${KARTA_GROUP}/${KARTA_VERSION}/${KARTA_PLURAL}`, () =>
@@ -94,6 +99,13 @@ export class KartaReconciler {
     this.stopped = true;
     await this.queue.shutDown();
     await Promise.allSettled([this.kartas.stop(), this.crds.stop()]);
+  }
+
+  /** Starts writing (this replica took the Lease): every Karta is reconciled again. */
+  setLeading(leading: boolean): void {
+    const was = this.leading;
+    this.leading = leading;
+    if (leading && !was) this.requeueAll();
   }
 
   private requeueAll(): void {
@@ -141,14 +153,14 @@ export class KartaReconciler {
     const found = root ? await this.availability(root) : undefined;
     const state = desiredKartaState(karta, found?.availability);
     const labels = karta.metadata?.labels ?? {};
-    if (Object.entries(state.labels).some(([k, v]) => labels[k] !== v)) {
+    if (this.leading && Object.entries(state.labels).some(([k, v]) => labels[k] !== v)) {
       const patch = { metadata: { labels: Object.fromEntries(Object.entries(state.labels).filter(([k, v]) => labels[k] !== v)) } };
       await this.custom.patchClusterCustomObject(
         { group: KARTA_GROUP, version: KARTA_VERSION, plural: KARTA_PLURAL, name, body: patch, fieldManager: "karta" },
         setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
       );
     }
-    if (!sameConditions(karta.status?.conditions, state.conditions)) {
+    if (this.leading && !sameConditions(karta.status?.conditions, state.conditions)) {
       try {
         await this.custom.patchClusterCustomObjectStatus(
           { group: KARTA_GROUP, version: KARTA_VERSION, plural: KARTA_PLURAL, name, body: { status: { conditions: state.conditions } }, fieldManager: "karta" },

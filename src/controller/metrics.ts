@@ -1,7 +1,8 @@
 /**
  * The controller's Prometheus metrics (prom-client), named as controller-runtime names its own so existing
  * dashboards and alerts apply: work queue depth, reconcile count, errors and latency per controller
- * (`karta`, `workload`), whether this replica leads, and the process's default metrics.
+ * (`karta`, `workload`), whether this replica leads, the admission webhook's latency and requests, and
+ * the process's default metrics.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { WorkQueue } from "./queue.js";
@@ -13,6 +14,10 @@ export class ControllerMetrics {
   readonly errors: Counter<"controller">;
   readonly duration: Histogram<"controller">;
   readonly leader: Gauge;
+  readonly webhookLatency: Histogram<"webhook">;
+  readonly webhookRequests: Counter<"webhook" | "code">;
+  readonly webhookInFlight: Gauge<"webhook">;
+  readonly admissions: Counter<"outcome">;
 
   constructor() {
     const registers = [this.registry];
@@ -47,6 +52,17 @@ export class ControllerMetrics {
       registers,
     });
     this.leader = new Gauge({ name: "leader_election_master_status", help: "1 while this replica holds the Lease, else 0.", labelNames: ["name"], registers });
+    // The admission webhook, as controller-runtime's webhook server names its metrics.
+    this.webhookLatency = new Histogram({
+      name: "controller_runtime_webhook_latency_seconds",
+      help: "Time to answer an admission request, by webhook path.",
+      labelNames: ["webhook"],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.webhookRequests = new Counter({ name: "controller_runtime_webhook_requests_total", help: "Admission requests by webhook path and HTTP code.", labelNames: ["webhook", "code"], registers });
+    this.webhookInFlight = new Gauge({ name: "controller_runtime_webhook_requests_in_flight", help: "Admission requests being answered.", labelNames: ["webhook"], registers });
+    this.admissions = new Counter({ name: "karta_pod_admissions_total", help: "Pods admitted, by outcome (patched, named, no-karta, not-in-cache, no-group, not-a-pod-create).", labelNames: ["outcome"], registers });
     collectDefaultMetrics({ register: this.registry });
   }
 

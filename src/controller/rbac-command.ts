@@ -13,7 +13,8 @@ import { controllerClusterRole } from "./rbac.js";
 export const RBAC_HELP = `Usage: karta rbac -d DEFINITION... [--crd CRD]... [--name NAME] [-o yaml|json]
 
 Prints the ClusterRole that 'karta controller' needs for the given Kartas, and nothing more: read the
-root kinds, child component kinds and additionalChildKinds and pods; write Workload, PodGroup and
+root kinds, the child component kinds and additionalChildKinds a pod's owner chain can pass through
+(not Services, Secrets, ConfigMaps...) and pods; write Workload, PodGroup and
 CompositePodGroup objects; read Kartas and write their labels and status; read CRDs; write events;
 use a Lease for leader election. Bind it to the controller's service account.
 

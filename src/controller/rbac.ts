@@ -1,10 +1,11 @@
 /**
  * The least-privilege ClusterRole of `karta controller` for a set of definitions: read the root kinds,
- * the child component kinds and the additionalChildKinds; read pods; write the scheduling.k8s.io objects;
+ * the child component kinds and additionalChildKinds a pod's owner chain can pass through; read pods; write the scheduling.k8s.io objects;
  * read Kartas and write their labels and status; read CRDs (to see a root kind appear); write events;
  * hold a Lease for leader election.
  */
 import type { Karta } from "../definition/index.js";
+import { readByController } from "./owners.js";
 
 export interface PolicyRule {
   apiGroups: string[];
@@ -46,8 +47,13 @@ export function controllerClusterRole(kartas: readonly Karta[], options: { name?
   for (const k of kartas) {
     const sd = k.spec?.structureDefinition;
     addRead(sd?.rootComponent?.kind?.group, sd?.rootComponent?.kind?.kind);
-    for (const c of sd?.childComponents ?? []) addRead(c.kind?.group, c.kind?.kind);
-    for (const gvk of sd?.additionalChildKinds ?? []) addRead(gvk.group, gvk.kind);
+    // Children only where a pod's owner chain can pass (not Services, Secrets, ConfigMaps...): the
+    // controller reads nothing else, and a cluster-wide read of Secrets is not a grant to ask for.
+    const child = (k: { group?: string; kind?: string } | undefined): void => {
+      if (k?.kind && readByController({ group: k.group ?? "", kind: k.kind })) addRead(k.group, k.kind);
+    };
+    for (const c of sd?.childComponents ?? []) child(c.kind);
+    for (const gvk of sd?.additionalChildKinds ?? []) child(gvk);
   }
   addRead("", "Pod");
   const rules: PolicyRule[] = [...read.entries()]

@@ -1,7 +1,10 @@
 /**
- * The workload reconciler: for every Ready Karta, an informer on its root kind (started and stopped as
- * Kartas come and go) and one on pods; for each root object, the Workload API objects `karta compile`
- * makes for it, applied with server-side apply (field manager `karta`) and owned by the root object.
+ * The workload reconciler: for every Ready Karta, an informer on its root kind and on the kinds between
+ * its root and its pods (started and stopped as Kartas come and go), and one on pods; a pod belongs to the
+ * root its owner chain reaches (src/controller/owners.ts). For each root object, the Workload API objects
+ * `karta compile` makes for it, applied with server-side apply (field manager `karta`) and owned by the
+ * root object. The caches run on every replica (the admission webhook answers from them); only the
+ * leader writes.
  * Groups that no longer exist are deleted; an object whose immutable fields changed is recreated (as the
  * Job integration replaces its Workload); an interpretation error becomes an Event on the root object.
  *
@@ -13,7 +16,9 @@ import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, makeInformer
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
-import { apiError } from "./kube.js";
+import { apiError, keepPlainJson } from "./kube.js";
+import { chainKinds, controllerRef, groupKindKey, groupOf, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
+import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
 import { OwnerIndex } from "./owner-index.js";
 import { WorkQueue } from "./queue.js";
@@ -27,6 +32,16 @@ interface Watched {
   ready: ReadyKarta;
   interpreter: CompiledInterpreter;
   informer: Informer<Obj> & ObjectCache<Obj>;
+  /** The kinds between its root and its pods (group/Kind keys of {@link WorkloadReconciler.between}). */
+  chain: string[];
+  stopped: boolean;
+}
+
+/** An informer on a kind some Ready Kartas' chains pass through, shared by them. */
+interface Between {
+  informer: Informer<Obj> & ObjectCache<Obj>;
+  index: OwnerIndex<Obj>;
+  users: Set<string>;
   stopped: boolean;
 }
 
@@ -54,6 +69,7 @@ export class WorkloadReconciler {
   private readonly objects: KubernetesObjectApi;
   private readonly core: CoreV1Api;
   private readonly watched = new Map<string, Watched>();
+  private readonly between = new Map<string, Between>();
   private readonly pods: Informer<Obj> & ObjectCache<Obj>;
   private readonly podIndex: OwnerIndex<Obj>;
   private readonly groups: GroupWatch[];
@@ -65,6 +81,8 @@ export class WorkloadReconciler {
   private readonly applied = new Map<string, { json: string; resourceVersion: string | undefined }>();
   /** The pod and group caches are synced: root informers start (and reconcile) only then. */
   private cachesSynced = false;
+  /** Writes (server-side apply, prune, events) only while leading; caches run either way. */
+  private leading: boolean;
   readonly queue: WorkQueue;
   private stopped = false;
   /** Reconciles done, failures (for metrics). */
@@ -74,14 +92,16 @@ export class WorkloadReconciler {
     private readonly kc: KubeConfig,
     private readonly kartas: KartaReconciler,
     private readonly log: Logger,
+    options: { leading?: boolean } = {},
   ) {
+    this.leading = options.leading ?? true;
     this.objects = KubernetesObjectApi.makeApiClient(kc);
     this.core = kc.makeApiClient(CoreV1Api);
     this.pods = makeInformer<Obj>(kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never);
     keepRunning(this.pods, log, "pods", () => this.stopped);
     this.podIndex = new OwnerIndex(this.pods);
     this.groups = this.watchGroups();
-    for (const verb of ["add", "update", "delete"] as const) this.pods.on(verb, (p) => this.enqueueOwnerOf(p));
+    for (const verb of ["add", "update", "delete"] as const) this.pods.on(verb, (p) => this.enqueueRootOf(p));
     this.queue = new WorkQueue(
       (key) => this.reconcile(key),
       (key, err, attempt) => {
@@ -90,6 +110,7 @@ export class WorkloadReconciler {
       },
     );
     kartas.onReadyChange((ready) => void this.sync(ready));
+
   }
 
   async start(): Promise<void> {
@@ -102,9 +123,29 @@ export class WorkloadReconciler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.syncing;
     await this.queue.shutDown();
-    await Promise.allSettled([this.pods.stop(), ...this.groups.map((g) => g.informer.stop()), ...[...this.watched.values()].map((w) => ((w.stopped = true), w.informer.stop()))]);
+    await Promise.allSettled([
+      this.pods.stop(),
+      ...this.groups.map((g) => g.informer.stop()),
+      ...[...this.watched.values()].map((w) => ((w.stopped = true), w.informer.stop())),
+      ...[...this.between.values()].map((b) => ((b.stopped = true), b.informer.stop())),
+    ]);
     this.watched.clear();
+    this.between.clear();
+  }
+
+  /** Starts writing (this replica took the Lease): every cached root object is reconciled. */
+  setLeading(leading: boolean): void {
+    const was = this.leading;
+    this.leading = leading;
+    if (!leading || was) return;
+    for (const [name, w] of this.watched) for (const o of w.informer.list()) this.queue.add(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+  }
+
+  /** The kinds watched between roots and pods (`group/Kind`). */
+  watchedChainKinds(): string[] {
+    return [...this.between.keys()].sort();
   }
 
   /** The root kinds currently watched, by Karta name. */
@@ -112,8 +153,16 @@ export class WorkloadReconciler {
     return [...this.watched.keys()].sort();
   }
 
+  private syncing: Promise<void> = Promise.resolve();
+
+  /** One sync at a time: a sync awaits informers, and two at once would both start the same Karta's. */
+  private sync(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
+    this.syncing = this.syncing.then(() => this.syncNow(ready)).catch((err: unknown) => this.log("error", "cannot sync the watches", { err: String((err as Error)?.message ?? err) }));
+    return this.syncing;
+  }
+
   /** Starts an informer per Ready Karta and stops those of Kartas that are gone or no longer Ready. */
-  private async sync(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
+  private async syncNow(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
     // A Karta may become Ready while start() still lists pods and groups; start() syncs once they are in.
     if (this.stopped || !this.cachesSynced) return;
     for (const [name, w] of this.watched) {
@@ -122,6 +171,7 @@ export class WorkloadReconciler {
         w.stopped = true;
         this.watched.delete(name);
         await w.informer.stop();
+        await this.release(name, w.chain);
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
       }
     }
@@ -131,7 +181,10 @@ export class WorkloadReconciler {
       const apiVersion = group ? `${group}/${version}` : version;
       const path = `${group ? `/apis/${group}` : "/api"}/${version}/${r.resource.name}`;
       const informer = makeInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, kind) as never);
-      const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, stopped: false };
+      const chain = chainKinds(r.karta as unknown as Karta);
+      const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, chain: chain.map(groupKindKey), stopped: false };
+      // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
+      for (const k of chain) await this.acquire(name, k);
       keepRunning(informer, this.log, `${kind}.${group}`, () => w.stopped || this.stopped);
       for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.queue.add(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`));
       this.watched.set(name, w);
@@ -144,20 +197,118 @@ export class WorkloadReconciler {
     }
   }
 
-  private enqueueOwnerOf(pod: Obj): void {
-    for (const ref of pod.metadata?.ownerReferences ?? []) {
-      for (const [name, w] of this.watched) {
-        const root = w.ready.root;
-        if (ref.kind === root.kind && ref.apiVersion === (root.group ? `${root.group}/${root.version}` : root.version)) {
-          this.queue.add(`${name}|${pod.metadata?.namespace ?? ""}|${ref.name}`);
-        }
-      }
+  /** Starts (or shares) the informer on a kind of `karta`'s chain. */
+  private async acquire(karta: string, k: DeclaredKind): Promise<void> {
+    const key = groupKindKey(k);
+    const had = this.between.get(key);
+    if (had) {
+      had.users.add(karta);
+      return;
+    }
+    const found = await this.kartas.availability({ group: k.group, version: k.version, kind: k.kind }).catch(() => undefined);
+    if (!found?.resource) {
+      this.log("info", "not watching a kind the cluster does not serve", { karta, kind: key, version: k.version });
+      return;
+    }
+    const apiVersion = k.group ? `${k.group}/${k.version}` : k.version;
+    keepPlainJson([{ group: k.group, version: k.version, kind: k.kind }, { group: k.group, version: k.version, kind: `${k.kind}List` }]);
+    const path = `${k.group ? `/apis/${k.group}` : "/api"}/${k.version}/${found.resource.name}`;
+    const informer = makeInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, k.kind) as never);
+    const b: Between = { informer, index: new OwnerIndex(informer), users: new Set([karta]), stopped: false };
+    keepRunning(informer, this.log, key, () => b.stopped || this.stopped);
+    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, (o) => this.enqueueRootOf(o));
+    this.between.set(key, b);
+    try {
+      await informer.start();
+    } catch (err) {
+      this.log("error", "cannot watch", { karta, kind: key, err: String((err as Error)?.message ?? err) });
     }
   }
 
-  /** The pods of a root object: owned by it directly (the operators Karta's bundled definitions describe). */
-  private podsOf(root: Obj): Obj[] {
-    return this.podIndex.ownedBy(root.metadata?.uid ?? "");
+  /** Stops the chain informers no Karta uses any more. */
+  private async release(karta: string, keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const b = this.between.get(key);
+      if (!b) continue;
+      b.users.delete(karta);
+      if (b.users.size > 0) continue;
+      b.stopped = true;
+      this.between.delete(key);
+      await b.informer.stop();
+    }
+  }
+
+  /** The caches as the owner-chain resolver reads them. */
+  private readonly lookup: ChainLookup = {
+    rootKarta: (gk: GroupKind) => {
+      for (const [name, w] of this.watched) if (w.ready.root.group === gk.group && w.ready.root.kind === gk.kind) return name;
+      return undefined;
+    },
+    object: (gk: GroupKind, namespace: string, name: string) => {
+      if (gk.group === "" && gk.kind === "Pod") return this.pods.get(name, namespace);
+      const b = this.between.get(groupKindKey(gk));
+      return b ? b.informer.get(name, namespace) : null;
+    },
+  };
+
+  /** Where `o`'s owner chain leads, in the caches. */
+  resolve(o: KubernetesObject, namespace = o.metadata?.namespace ?? ""): ChainResult {
+    return resolveOwnerChain(o, namespace, this.lookup);
+  }
+
+  private enqueueRootOf(o: Obj): void {
+    const r = this.resolve(o);
+    if (r.found) this.queue.add(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`);
+  }
+
+  /**
+   * The root object and chain of a pod being created, from the caches only (the admission webhook's
+   * question). `pending`: an owner or the root is not in the cache yet, so asking again soon may answer.
+   */
+  podRoot(pod: KubernetesObject, namespace: string): PodRoot {
+    return findPodRoot(pod, namespace, this.lookup, (karta, name) => {
+      const w = this.watched.get(karta);
+      const root = w?.informer.get(name, namespace);
+      return w && root ? { interpreter: w.interpreter, root } : undefined;
+    });
+  }
+
+  /**
+   * The pods whose owner chains reach a root object, and the objects between them: walked down the owner
+   * indexes (pods, and each chain kind's informer) from the root's uid, so a reconcile costs what the root
+   * owns, not what its namespace holds. Each pod found below the root is confirmed by resolving its chain
+   * upward, as the webhook does.
+   */
+  private podsOf(root: Obj): { pods: Obj[]; owners: KubernetesObject[] } {
+    const uid = root.metadata?.uid ?? "";
+    const ns = root.metadata?.namespace ?? "";
+    const pods: Obj[] = [];
+    const owners = new Map<string, KubernetesObject>();
+    const seen = new Set<string>([uid]);
+    const below = [uid];
+    for (let next = below.pop(); next !== undefined; next = below.pop()) {
+      const owner = next;
+      const controlled = <T extends KubernetesObject>(o: T): boolean => controllerRef(o)?.uid === owner && !seen.has(o.metadata?.uid ?? "");
+      for (const p of this.podIndex.ownedBy(owner).filter(controlled)) {
+        seen.add(p.metadata?.uid ?? "");
+        below.push(p.metadata?.uid ?? ""); // a LeaderWorkerSet's leader pod owns its workers' StatefulSet
+        if (owner === uid) {
+          pods.push(p);
+          continue;
+        }
+        const r = this.resolve(p, ns);
+        if (!r.found || r.root.uid !== uid) continue;
+        pods.push(p);
+        for (const o of r.owners) owners.set(o.metadata?.uid ?? "", o);
+      }
+      for (const b of this.between.values()) {
+        for (const o of b.index.ownedBy(owner).filter(controlled)) {
+          seen.add(o.metadata?.uid ?? "");
+          below.push(o.metadata?.uid ?? "");
+        }
+      }
+    }
+    return { pods, owners: [...owners.values()] };
   }
 
   async reconcile(key: string): Promise<void> {
@@ -166,8 +317,9 @@ export class WorkloadReconciler {
     if (!w) return;
     const root = w.informer.get(name, namespace || undefined);
     if (!root || root.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
+    if (!this.leading) return; // setLeading(true) requeues every root
     this.counters.reconciles++;
-    const result = compileKarta(w.interpreter, root, { pods: this.podsOf(root) });
+    const result = compileKarta(w.interpreter, root, this.podsOf(root));
     if (!result.ok) {
       const errors = result.issues.filter((i) => i.severity === "error");
       await this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
@@ -186,7 +338,7 @@ export class WorkloadReconciler {
       const index = new OwnerIndex(informer);
       const key = (o: Obj) => groupKey(kind, o.metadata?.namespace, o.metadata?.name);
       informer.on("add", (o) => {
-        if (!this.applied.has(key(o))) this.enqueueOwnerOf(o);
+        if (!this.applied.has(key(o))) this.enqueueRootOf(o);
       });
       informer.on("update", (o) => {
         const last = this.applied.get(key(o));
@@ -194,12 +346,12 @@ export class WorkloadReconciler {
         // scheduler's status) has another and gets one apply, a no-op when our fields still hold.
         if (last && last.resourceVersion !== undefined && last.resourceVersion !== o.metadata?.resourceVersion) {
           this.applied.delete(key(o));
-          this.enqueueOwnerOf(o);
+          this.enqueueRootOf(o);
         }
       });
       informer.on("delete", (o) => {
         this.applied.delete(key(o));
-        this.enqueueOwnerOf(o);
+        this.enqueueRootOf(o);
       });
       return { apiVersion, kind, informer, index };
     });

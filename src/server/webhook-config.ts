@@ -70,3 +70,42 @@ export function webhookConfiguration(fw: InterpreterFramework, kinds: readonly R
     ],
   };
 }
+
+/** Options of the controller's MutatingWebhookConfiguration. */
+export interface AdmissionConfigOptions {
+  name: string;
+  target: WebhookTarget;
+  caPem?: string;
+  timeoutSeconds: number;
+  /** The controller's own namespace, left out with kube-system (its own pods must start without it). */
+  controllerNamespace: string;
+}
+
+/**
+ * The MutatingWebhookConfiguration routing Pod CREATE to `karta controller`'s webhook: failurePolicy
+ * Ignore (a controller that is down delays no pod; its reconcile still creates the groups), no side
+ * effects, AdmissionReview v1, every namespace but kube-system and the controller's own.
+ */
+export function admissionWebhookConfiguration(o: AdmissionConfigOptions): Record<string, unknown> {
+  const clientConfig: Record<string, unknown> = { ...o.target };
+  if (o.caPem !== undefined) clientConfig.caBundle = Buffer.from(o.caPem).toString("base64");
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "MutatingWebhookConfiguration",
+    metadata: { name: o.name },
+    webhooks: [
+      {
+        name: "podgroupname.karta.run.ai",
+        clientConfig,
+        rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], scope: "Namespaced" }],
+        failurePolicy: "Ignore",
+        matchPolicy: "Equivalent",
+        namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: [...new Set(["kube-system", o.controllerNamespace])] }] },
+        sideEffects: "None",
+        timeoutSeconds: o.timeoutSeconds,
+        admissionReviewVersions: ["v1"],
+        reinvocationPolicy: "Never",
+      },
+    ],
+  };
+}

@@ -1,6 +1,8 @@
 /**
  * deploy/controller as kustomize builds it is accepted by a real kube-apiserver (server-side dry run, so
- * nothing is created): the Deployment, PodDisruptionBudget, RBAC objects and Namespace validate.
+ * nothing is created): the Deployment, Service, MutatingWebhookConfiguration, PodDisruptionBudget, RBAC
+ * objects and Namespace validate. cert-manager's Issuers and Certificates need its CRDs, which the bare API
+ * server has not: test/controller/deploy.test.ts checks how they fit the rest.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -32,9 +34,12 @@ describe("deploy/controller on the API server", { skip }, () => {
   const c = cluster as TestCluster;
   test("kubectl kustomize builds it and every object passes a server-side dry run", async (t) => {
     const objects = built as KubernetesObject[];
-    assert.deepEqual(objects.map((o) => o.kind).sort(), ["ClusterRole", "ClusterRoleBinding", "Deployment", "Namespace", "PodDisruptionBudget", "ServiceAccount"]);
+    assert.deepEqual(objects.map((o) => o.kind).sort(), [
+      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "Namespace", "PodDisruptionBudget", "Service", "ServiceAccount",
+    ]);
     const ns = await testNamespace(t, c);
     for (const o of objects) {
+      if (o.apiVersion === "cert-manager.io/v1") continue;
       assert.equal(o.metadata?.labels?.["app.kubernetes.io/part-of"], "karta", `${o.kind} carries the kustomization's label`);
       // The base's karta-system namespace may not exist here: namespaced objects go to the test's namespace.
       const copy = structuredClone(o) as KubernetesObject & { subjects?: { namespace: string }[] };

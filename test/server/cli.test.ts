@@ -129,6 +129,24 @@ describe("karta webhook-config", () => {
     assert.match(missing.err, /nope: error: cannot read/);
     rmSync(dir, { recursive: true, force: true });
   });
+
+  test("--admission prints the controller's MutatingWebhookConfiguration: Pod CREATE, Ignore, 5 s, not kube-system nor its namespace", async () => {
+    const io = memoryIO();
+    assert.equal(await runWebhookConfig(["--admission", "--service-namespace", "karta-ops"], io), 0, io.err);
+    const config = parse(io.out) as { kind: string; webhooks: Record<string, any>[] };
+    assert.equal(config.kind, "MutatingWebhookConfiguration");
+    const hook = config.webhooks[0]!;
+    assert.deepEqual(hook.clientConfig, { service: { name: "karta-controller-webhook", namespace: "karta-ops", port: 443, path: "/mutate-v1-pod" } });
+    assert.deepEqual(hook.rules, [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], scope: "Namespaced" }]);
+    assert.deepEqual([hook.failurePolicy, hook.sideEffects, hook.timeoutSeconds, hook.admissionReviewVersions, hook.objectSelector], ["Ignore", "None", 5, ["v1"], undefined]);
+    assert.deepEqual(hook.namespaceSelector.matchExpressions, [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "karta-ops"] }]);
+    const url = memoryIO();
+    assert.equal(await runWebhookConfig(["--admission", "--url", "https://127.0.0.1:9443/mutate-v1-pod", "--controller-namespace", "ops"], url), 0, url.err);
+    assert.deepEqual((parse(url.out) as { webhooks: Record<string, any>[] }).webhooks[0]!.clientConfig, { url: "https://127.0.0.1:9443/mutate-v1-pod" });
+    const mixed = memoryIO();
+    assert.equal(await runWebhookConfig(["--admission", "--definitions", "definitions/"], mixed), 2);
+    assert.match(mixed.err, /--definitions does not apply to --admission/);
+  });
 });
 
 describe("karta interpret: Lua deadline inside library functions", () => {

@@ -1,0 +1,163 @@
+/**
+ * The controller's admission webhook server: HTTPS on --webhook-port, AdmissionReviews posted to
+ * {@link POD_WEBHOOK_PATH}, answered from the informer caches (src/controller/admission.ts). Bodies are
+ * bounded, every request has a deadline (the API server's `?timeout=`, at most 10 s), the certificate is
+ * reloaded when its files change (src/server/tls.ts), and close() lets requests in flight finish.
+ */
+import https from "node:https";
+import type http from "node:http";
+import type { AddressInfo } from "node:net";
+import { readKeyPair, reloadCertificates } from "../server/tls.js";
+import { parseDuration } from "../server/server.js";
+import { admissionResponse, admitPod, parseAdmissionReview, type PodRootSource } from "./admission.js";
+import type { Logger } from "./log.js";
+import type { ControllerMetrics } from "./metrics.js";
+
+/** Where the API server posts pod admissions (as kubebuilder names a mutating pod webhook's path). */
+export const POD_WEBHOOK_PATH = "/mutate-v1-pod";
+/** The API server limits requests to 3 MiB; an AdmissionReview holds one pod. */
+export const MAX_ADMISSION_BYTES = 3 * 1024 * 1024;
+const MAX_DEADLINE_MS = 10_000;
+
+export interface WebhookOptions {
+  host: string;
+  port: number;
+  certFile: string;
+  keyFile: string;
+  source: PodRootSource;
+  metrics: ControllerMetrics;
+  log: Logger;
+  /** Longest wait for an owner not yet in the cache (default 2 s; always within the request's deadline). */
+  cacheWaitMs?: number;
+}
+
+export interface WebhookServer {
+  port: number;
+  /** Stops accepting, lets requests in flight finish (at most `graceMs`), then closes every connection. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Starts the server; rejects when the certificate cannot be read or the port cannot be bound. */
+export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
+  const pair = readKeyPair(o.certFile, o.keyFile);
+  if (!pair.ok) throw new Error(pair.error);
+  const inFlight = new Set<http.ServerResponse>();
+  const server = https.createServer({ cert: pair.pair.cert, key: pair.pair.key, requestTimeout: MAX_DEADLINE_MS + 5000, headersTimeout: 10_000 }, (req, res) => handle(req, res));
+  server.keepAliveTimeout = 30_000;
+  const certWatcher = reloadCertificates(server, o.certFile, o.keyFile, pair.pair, (r) => {
+    if (r.ok) o.log("info", "webhook serving certificate reloaded");
+    else o.log("error", "webhook serving certificate not reloaded, keeping the current one", { err: r.error });
+  });
+  const webhook = POD_WEBHOOK_PATH;
+
+  function send(res: http.ServerResponse, started: number, code: number, body: string, type = "application/json"): void {
+    o.metrics.webhookRequests.inc({ webhook, code: String(code) });
+    o.metrics.webhookLatency.observe({ webhook }, (performance.now() - started) / 1000);
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(code, { "Content-Type": type, "Content-Length": Buffer.byteLength(body) }).end(body);
+  }
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const started = performance.now();
+    inFlight.add(res);
+    o.metrics.webhookInFlight.inc({ webhook });
+    res.on("close", () => {
+      inFlight.delete(res);
+      o.metrics.webhookInFlight.dec({ webhook });
+    });
+    const url = new URL(req.url ?? "/", "https://localhost");
+    const text = (code: number, msg: string): void => send(res, started, code, `${msg}\n`, "text/plain");
+    if (url.pathname !== webhook) return (req.resume(), text(404, `no webhook at ${url.pathname}; pods are admitted at ${webhook}`));
+    if (req.method !== "POST") return (req.resume(), res.setHeader("Allow", "POST"), text(405, `method ${req.method} not allowed; use POST`));
+    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/json") return (req.resume(), text(415, `content type ${JSON.stringify(req.headers["content-type"] ?? "")}: expected application/json`));
+    const asked = url.searchParams.get("timeout");
+    const deadline = Date.now() + Math.min(MAX_DEADLINE_MS, (asked ? parseDuration(asked) : undefined) ?? MAX_DEADLINE_MS);
+    const tooLarge = `request body larger than ${MAX_ADMISSION_BYTES} bytes`;
+    if (Number(req.headers["content-length"] ?? 0) > MAX_ADMISSION_BYTES) {
+      res.setHeader("Connection", "close");
+      text(413, tooLarge);
+      res.on("finish", () => req.destroy());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    // A client sending its body too slowly is cut off at the deadline.
+    const timer = setTimeout(() => {
+      refused = true;
+      text(408, "request body not received before the deadline");
+      req.destroy();
+    }, Math.max(0, deadline - Date.now()));
+    timer.unref();
+    req.on("data", (c: Buffer) => {
+      if (refused) return;
+      size += c.length;
+      if (size > MAX_ADMISSION_BYTES) {
+        refused = true;
+        clearTimeout(timer);
+        chunks.length = 0;
+        res.setHeader("Connection", "close");
+        text(413, tooLarge);
+        res.on("finish", () => req.destroy());
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("error", () => clearTimeout(timer));
+    req.on("end", () => {
+      clearTimeout(timer);
+      if (refused) return;
+      const parsed = parseAdmissionReview(Buffer.concat(chunks).toString("utf8"));
+      if (!parsed.ok) return text(400, parsed.error);
+      const request = parsed.request;
+      // Answer before the API server gives up: its timeout minus a margin for the reply.
+      const waitUntil = Math.min(deadline - 250, Date.now() + (o.cacheWaitMs ?? 2000));
+      admitPod(request, o.source, waitUntil).then(
+        (r) => {
+          o.metrics.admissions.inc({ outcome: r.outcome });
+          if (r.outcome !== "not-a-pod-create") {
+            const meta = (request.object as { metadata?: { name?: string; generateName?: string } } | undefined)?.metadata;
+            o.log(r.outcome === "patched" ? "debug" : "info", "pod admitted", {
+              uid: request.uid,
+              namespace: request.namespace,
+              pod: meta?.name || `${meta?.generateName ?? ""}*`,
+              outcome: r.outcome,
+              ...(r.podGroupName ? { podGroup: r.podGroupName } : {}),
+              ...(r.why ? { why: r.why } : {}),
+            });
+          }
+          send(res, started, 200, admissionResponse(request.uid, r.patch));
+        },
+        (err: unknown) => {
+          // A bug of ours: the pod is admitted unchanged, as failurePolicy Ignore would.
+          o.log("error", "admission failed; pod allowed unchanged", { uid: request.uid, err: String((err as Error)?.message ?? err) });
+          send(res, started, 200, admissionResponse(request.uid));
+        },
+      );
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port, o.host === "" ? undefined : o.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  }).catch((err: unknown) => {
+    certWatcher.close();
+    throw err;
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async (graceMs = 5000) => {
+      certWatcher.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const until = Date.now() + graceMs;
+      while (inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
