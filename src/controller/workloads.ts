@@ -140,7 +140,12 @@ export class WorkloadReconciler {
     const was = this.leading;
     this.leading = leading;
     if (!leading || was) return;
-    for (const [name, w] of this.watched) for (const o of w.informer.list()) this.queue.add(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+    for (const [name, w] of this.watched) for (const o of w.informer.list()) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+  }
+
+  /** Queues a root object; a replica that does not lead keeps its caches but queues nothing. */
+  private enqueue(key: string): void {
+    if (this.leading) this.queue.add(key);
   }
 
   /** The kinds watched between roots and pods (`group/Kind`). */
@@ -186,7 +191,7 @@ export class WorkloadReconciler {
       // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
       for (const k of chain) await this.acquire(name, k);
       keepRunning(informer, this.log, `${kind}.${group}`, () => w.stopped || this.stopped);
-      for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.queue.add(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`));
+      for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`));
       this.watched.set(name, w);
       this.log("info", "watching", { karta: name, kind, apiVersion });
       try {
@@ -258,7 +263,7 @@ export class WorkloadReconciler {
 
   private enqueueRootOf(o: Obj): void {
     const r = this.resolve(o);
-    if (r.found) this.queue.add(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`);
+    if (r.found) this.enqueue(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`);
   }
 
   /**
