@@ -17,7 +17,7 @@ import { compileInterpreter, type CompiledInterpreter } from "../interpret/index
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
 import { apiError, keepPlainJson } from "./kube.js";
-import { chainKinds, controllerRef, groupKindKey, groupOf, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
+import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
 import { OwnerIndex } from "./owner-index.js";
