@@ -9,7 +9,7 @@
  * mode. Every capture becomes a uniquely named JS group so match positions come from `d` indices.
  * Offsets and lengths are reported in codepoints, as jq does.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import type { MessagePort, Worker } from "node:worker_threads";
 import { JqRuntimeError } from "../errors.js";
 import { charge, inEventLoopSlice, JqLimitError, sliceExhausted } from "../runtime.js";
 import { typeErrorSubject } from "./json.js";
@@ -898,7 +898,14 @@ interface RegexWorker {
 }
 let regexWorker: RegexWorker | undefined;
 
+/**
+ * node:worker_threads, loaded on the first regex that needs a worker: loading it costs a process ~8 ms,
+ * a tenth of Node's own start-up, and most runs (every `karta inspect`) never start a regex worker.
+ */
+const threads = (): typeof import("node:worker_threads") => process.getBuiltinModule("node:worker_threads");
+
 function startWorker(): RegexWorker {
+  const { MessageChannel, Worker } = threads();
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(new URL("./regex-worker.js", import.meta.url), { workerData: { flag, port: port2 }, transferList: [port2] });
@@ -944,7 +951,7 @@ function inWorker(c: Compiled, re: RegExp, input: string, testMode: boolean, gro
     throw new JqLimitError(`regular expression ${JSON.stringify(abbreviate(c.pattern))} ran past its limit of ${REGEX_TIMEOUT_MS} ms (it backtracks too much on this input)`);
   }
   // The answer is posted before the flag is set.
-  const received = receiveMessageOnPort(w.port);
+  const received = threads().receiveMessageOnPort(w.port);
   if (received === undefined) throw new JqRuntimeError("Regex failure: the regex worker gave no answer");
   const response = received.message as RegexResponse;
   if (!response.ok) throw new JqRuntimeError(`Regex failure: ${response.message}`);
