@@ -21,24 +21,8 @@ spec:
   worker: {replicas: 2}
 `;
 
-const RIC = `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata:
-  name: two-roles
-spec:
-  target:
-    apiVersion: testing.karta.dev/v1
-    kind: TwoRoles
-  customizations:
-    componentRevision:
-      luaScript: |
-        function ReviseComponents(desiredObj, components)
-          for i = 1, #components do
-            desiredObj.spec[components[i].name].replicas = components[i].replicas
-          end
-          return desiredObj
-        end
-`;
+/** A ResourceInterpreterCustomization whose ReviseComponents writes each component's replicas back. */
+const RIC = readFileSync(path.join(repoRoot, "test", "fixtures", "interpret", "two-roles-revise-components.yaml"), "utf8");
 
 const files = {
   "tworoles.yaml": TWO_ROLES,

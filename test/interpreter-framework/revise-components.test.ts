@@ -37,24 +37,7 @@ function error<T>(o: Outcome<T>): string {
 
 const MOCK = { apiVersion: "testing.karta.dev/v1", kind: "TwoRoles", metadata: { name: "demo" }, spec: { master: { replicas: 1 }, worker: { replicas: 2 }, labels: {} } };
 
-const CUSTOMIZATION = `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata:
-  name: two-roles
-spec:
-  target:
-    apiVersion: testing.karta.dev/v1
-    kind: TwoRoles
-  customizations:
-    componentRevision:
-      luaScript: |
-        function ReviseComponents(desiredObj, components)
-          for i = 1, #components do
-            desiredObj.spec[components[i].name].replicas = components[i].replicas
-          end
-          return desiredObj
-        end
-`;
+const CUSTOMIZATION = readFileSync(path.join(repoRoot, "test", "fixtures", "interpret", "two-roles-revise-components.yaml"), "utf8");
 
 describe("ReviseComponents: declarative layer (componentRevision.luaScript)", () => {
   let declarative: DeclarativeInterpreter;
