@@ -98,7 +98,7 @@ function typeSchema(type: FieldType, mode: "json" | "crd"): Json {
       if (mode === "crd") {
         if (type.listMapKey) {
           s["x-kubernetes-list-type"] = "map";
-          s["x-kubernetes-list-map-keys"] = [type.listMapKey];
+          s["x-kubernetes-list-map-keys"] = [type.listMapKey].flat();
         } else if (type.listType) s["x-kubernetes-list-type"] = type.listType;
       } else if (type.listType === "set") s.uniqueItems = true;
       return s;

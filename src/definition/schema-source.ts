@@ -32,7 +32,7 @@ export type FieldType =
   /** Any JSON value. */
   | { type: "any" }
   | { type: "object"; ref: string }
-  | { type: "array"; items: FieldType; minItems?: number; listMapKey?: string; listType?: "set" | "atomic" }
+  | { type: "array"; items: FieldType; minItems?: number; listMapKey?: string | string[]; listType?: "set" | "atomic" }
   | { type: "map"; values: FieldType; minProperties?: number };
 
 export interface FieldSpec {
@@ -111,7 +111,8 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
         listMapKey: "name",
       }),
       additionalChildKinds: arr(ref("GroupVersionKind"), "Kinds the workload creates that are not components (for RBAC); do not repeat component kinds.", {
-        listMapKey: "kind",
+        // The whole kind: a Knative Service and a core Service are two kinds (a KServe InferenceService makes both).
+        listMapKey: ["group", "version", "kind"],
       }),
     },
   },

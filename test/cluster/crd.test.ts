@@ -13,11 +13,19 @@ import { loadDefinitionValue, validateDefinition } from "../../src/definition/in
 import { validateKartaObject } from "../../src/controller/karta-status.js";
 import { definitionFiles, definitionsDir } from "../bundled/helpers.js";
 import { attempt, testCluster, type TestCluster } from "../support/cluster.js";
-import { CRD_NAME, installKartaCrd } from "./helpers.js";
+import { repoRoot } from "../support/conformance.js";
+import { CRD_NAME, installKartaCrd, withSchemaDefaults } from "./helpers.js";
 
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
 
+
+/** The CRD's schema of a Karta's spec (the server defaults stored Kartas from it). */
+const specSchema = (
+  parse(readFileSync(path.join(repoRoot, "deploy", "crd", "run.ai_kartas.yaml"), "utf8")) as {
+    spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: Parameters<typeof withSchemaDefaults>[0] } } } }[] };
+  }
+).spec.versions[0]!.schema.openAPIV3Schema.properties.spec;
 
 function kartaOf(relative: string): Record<string, unknown> {
   return parse(readFileSync(path.join(definitionsDir, relative), "utf8")) as Record<string, unknown>;
@@ -46,8 +54,8 @@ describe("the Karta CRD on a real API server", { skip }, () => {
       const created = await attempt(() => c.objects.create(karta as KubernetesObject));
       assert.ok(created.ok, `${file}: refused: ${created.ok ? "" : `${created.message} ${JSON.stringify(created.causes)}`}`);
       const back = (await c.objects.read({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name } })) as unknown as Record<string, unknown>;
-      // Nothing pruned or defaulted away: the spec is stored as written.
-      assert.deepEqual(back.spec, karta.spec, `${file}: the stored spec differs`);
+      // Nothing pruned: the spec is stored as written, with the CRD schema's defaults filled in.
+      assert.deepEqual(back.spec, withSchemaDefaults(specSchema, karta.spec), `${file}: the stored spec differs`);
       // And what the server returns is still a valid definition for our loader.
       const loaded = loadDefinitionValue(back, `${file} (from the server)`);
       assert.deepEqual(

@@ -6,11 +6,14 @@ import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { repoRoot } from "../support/conformance.js";
 import { attempt, type TestCluster } from "../support/cluster.js";
+import { keepPlainJson } from "../../src/controller/kube.js";
 
 export const CRD_NAME = "kartas.run.ai";
 
 /** Creates the CRD (once per run; other files may have done it) and waits until it is Established. */
 export async function installKartaCrd(c: TestCluster): Promise<void> {
+  // As kubectl sends it: client-node's CRD model would drop the schema's x-kubernetes-* fields.
+  keepPlainJson([{ group: "apiextensions.k8s.io", version: "v1", kind: "CustomResourceDefinition" }]);
   const crd = parse(readFileSync(path.join(repoRoot, "deploy", "crd", "run.ai_kartas.yaml"), "utf8")) as KubernetesObject;
   const created = await attempt(() => c.objects.create(crd));
   if (!created.ok && created.reason !== "AlreadyExists") assert.fail(`the server refused the Karta CRD: ${created.message}`);
@@ -40,3 +43,29 @@ export function withoutNulls(v: unknown): unknown {
   return v;
 }
 
+
+/** The parts of an OpenAPI v3 schema the API server's structural defaulting reads. */
+interface DefaultingSchema {
+  default?: unknown;
+  properties?: Record<string, DefaultingSchema>;
+  additionalProperties?: DefaultingSchema | boolean;
+  items?: DefaultingSchema;
+}
+
+/**
+ * `value` with the schema's defaults filled in where a field is missing from an object that is present,
+ * as the API server defaults a custom resource on write (a missing object is not created for its fields).
+ */
+export function withSchemaDefaults(schema: DefaultingSchema, value: unknown): unknown {
+  if (Array.isArray(value)) return schema.items ? value.map((v) => withSchemaDefaults(schema.items!, v)) : value;
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [key, sub] of Object.entries(schema.properties ?? {})) {
+    if (!(key in out) && sub.default !== undefined) out[key] = structuredClone(sub.default);
+  }
+  for (const [key, v] of Object.entries(out)) {
+    const sub = schema.properties?.[key] ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
+    if (sub) out[key] = withSchemaDefaults(sub, v);
+  }
+  return out;
+}
