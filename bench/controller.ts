@@ -25,6 +25,7 @@ import { compileInterpreter } from "../src/interpret/index.js";
 import { compileKarta } from "../src/scheduling/karta.js";
 import type { Karta } from "../src/definition/index.js";
 import { repoRoot, type BenchResult } from "./harness.js";
+import { trainingOperatorPod } from "../test/fixtures/objects.js";
 
 const PODS_PER_ROOT = 50;
 const PARALLEL = 32;
@@ -94,8 +95,10 @@ const jobsPath = (ns: string) => `/apis/kubeflow.org/v1/namespaces/${ns}/pytorch
 const podsPath = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
 const groupPath = (ns: string, kind: string) => `/apis/scheduling.k8s.io/${kind === "CompositePodGroup" ? "v1alpha3" : "v1beta1"}/namespaces/${ns}/${kind.toLowerCase()}s`;
 
+const CONTAINER = { name: "pytorch", image: "nvcr.io/nvidia/pytorch:24.10-py3", resources: { requests: { cpu: "8", memory: "64Gi" } } };
+
 function job(ns: string, name: string): Obj {
-  const template = { spec: { containers: [{ name: "pytorch", image: "nvcr.io/nvidia/pytorch:24.10-py3", resources: { requests: { cpu: "8", memory: "64Gi" } } }] } };
+  const template = { spec: { containers: [CONTAINER] } };
   return {
     apiVersion: "kubeflow.org/v1",
     kind: "PyTorchJob",
@@ -104,27 +107,6 @@ function job(ns: string, name: string): Obj {
       runPolicy: { schedulingPolicy: { minAvailable: PODS_PER_ROOT } },
       pytorchReplicaSpecs: { Master: { replicas: 1, restartPolicy: "OnFailure", template }, Worker: { replicas: PODS_PER_ROOT - 1, restartPolicy: "OnFailure", template } },
     },
-  };
-}
-
-function pod(ns: string, root: Obj, type: "master" | "worker", index: number): Obj {
-  const name = root["metadata"].name as string;
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name: `${name}-${type}-${index}`,
-      namespace: ns,
-      labels: {
-        "training.kubeflow.org/job-name": name,
-        "training.kubeflow.org/operator-name": "pytorchjob-controller",
-        "training.kubeflow.org/replica-type": type,
-        "training.kubeflow.org/replica-index": String(index),
-        "training.kubeflow.org/job-role": type === "master" ? "master" : "",
-      },
-      ownerReferences: [{ apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", name, uid: root["metadata"].uid, controller: true, blockOwnerDeletion: true }],
-    },
-    spec: { containers: [{ name: "pytorch", image: "nvcr.io/nvidia/pytorch:24.10-py3", resources: { requests: { cpu: "8", memory: "64Gi" } } }] },
   };
 }
 
@@ -140,7 +122,7 @@ async function createWorkloads(c: Client, ns: string, roots: number, afterJob?: 
     const pods: Obj[] = [];
     let left = PODS_PER_ROOT;
     for (let p = 0; p < PODS_PER_ROOT; p++) {
-      const body = p === 0 ? pod(ns, root, "master", 0) : pod(ns, root, "worker", p - 1);
+      const body = p === 0 ? trainingOperatorPod(root, "master", 0, CONTAINER) : trainingOperatorPod(root, "worker", p - 1, CONTAINER);
       pending.push(async () => {
         pods.push(await c.request("POST", podsPath(ns), body));
         if (--left === 0 && afterJob) pending.push(() => afterJob(root, pods));

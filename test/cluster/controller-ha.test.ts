@@ -17,6 +17,7 @@ import { parse } from "yaml";
 import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
 import { definitionsDir, fixtureCases } from "../bundled/helpers.js";
 import { repoRoot } from "../support/conformance.js";
+import { trainingOperatorPod } from "../fixtures/objects.js";
 import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
 
@@ -84,22 +85,8 @@ async function createJob(c: TestCluster, ns: string, name: string, workers = 2):
   const job = (await c.objects.create(w)) as Obj;
   const template = (fixture.pods as Obj[])[0]!;
   for (const [type, index] of [["master", 0], ...Array.from({ length: workers }, (_, i) => ["worker", i] as const)] as const) {
-    const pod: Obj = {
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: {
-        name: `${name}-${type}-${index}`,
-        namespace: ns,
-        labels: {
-          "training.kubeflow.org/job-name": name,
-          "training.kubeflow.org/operator-name": "pytorchjob-controller",
-          "training.kubeflow.org/replica-type": type,
-          "training.kubeflow.org/replica-index": String(index),
-        },
-        ownerReferences: [{ apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", name, uid: job.metadata!.uid!, controller: true, blockOwnerDeletion: true }],
-      },
-      spec: { containers: [{ name: "pytorch", image: template.spec.containers[0].image, resources: template.spec.containers[0].resources }] },
-    };
+    const c0 = template.spec.containers[0];
+    const pod = trainingOperatorPod(job, type, index, { name: "pytorch", image: c0.image, resources: c0.resources });
     await c.objects.create(pod);
   }
   return job;
