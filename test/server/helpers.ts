@@ -80,6 +80,9 @@ export function request(url: string, ca: string, body: string | Buffer | undefin
   });
 }
 
+/** The part of a ResourceInterpreterContext answer the server tests read. */
+export type Response = { response: { uid: string; successful: boolean; healthy?: boolean; status?: { code: number; message: string } } };
+
 /** A ResourceInterpreterContext request body. */
 export function contextBody(uid: string, operation: string, object: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
   const [group, version] = String(object.apiVersion).includes("/") ? String(object.apiVersion).split("/") : ["", String(object.apiVersion)];

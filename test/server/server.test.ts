@@ -9,7 +9,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, copyFileSync
 import https from "node:https";
 import path from "node:path";
 import type { RunningServer } from "../../src/server/server.js";
-import { contextBody, eventually, metricsText, request, RUNAWAY, startTestServer, tempDir, writeCerts } from "./helpers.js";
+import { contextBody, eventually, metricsText, request, RUNAWAY, startTestServer, tempDir, writeCerts, type Response } from "./helpers.js";
 
 const DEPLOYMENT = {
   apiVersion: "apps/v1",
@@ -37,8 +37,6 @@ spec:
 }
 
 const obj = (kind: string, name = "x"): Record<string, unknown> => ({ apiVersion: "example.io/v1", kind, metadata: { name, namespace: "default" } });
-
-type Response = { response: { uid: string; successful: boolean; healthy?: boolean; status?: { code: number; message: string } } };
 
 describe("karta serve: requests", () => {
   let server: RunningServer;

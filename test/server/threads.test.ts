@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { RunningServer } from "../../src/server/server.js";
-import { contextBody, metricsText, repoRoot, request, startTestServer, tempDir } from "./helpers.js";
+import { contextBody, metricsText, repoRoot, request, startTestServer, tempDir, type Response } from "./helpers.js";
 
 const HEALTHY_LUA = `apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterCustomization
@@ -34,8 +34,6 @@ const SLOW_HEALTH = `expression: >-
 
 // The same pairs for dependencies (none): an operation of its own, timed apart from health.
 const SLOW_DEPENDENCIES = `expression: '([.status.xs[]? as $a | .status.xs[] | select(. == $a)] | length) as $n | []'`;
-
-type Response = { response: { uid: string; successful: boolean; healthy?: boolean; status?: { code: number; message: string } } };
 
 function evaluations(text: string, thread: string): number {
   const m = new RegExp(`^karta_webhook_evaluations_total\\{thread="${thread}"\\} (\\d+)`, "m").exec(text);
