@@ -51,10 +51,14 @@ export function webhookRules(fw: InterpreterFramework, kinds: readonly ResourceK
   return rules.map(({ sort: _sort, ...r }) => r);
 }
 
+/** A webhook's clientConfig: its URL or Service, with the CA bundle when one is given. */
+function clientConfigOf(target: WebhookTarget, caPem: string | undefined): Record<string, unknown> {
+  return { ...target, ...(caPem !== undefined ? { caBundle: Buffer.from(caPem).toString("base64") } : {}) };
+}
+
 /** The configuration object (config.karmada.io/v1alpha1). */
 export function webhookConfiguration(fw: InterpreterFramework, kinds: readonly ResourceKind[], o: WebhookConfigOptions): Record<string, unknown> {
-  const clientConfig: Record<string, unknown> = { ...o.target };
-  if (o.caPem !== undefined) clientConfig.caBundle = Buffer.from(o.caPem).toString("base64");
+  const clientConfig = clientConfigOf(o.target, o.caPem);
   return {
     apiVersion: "config.karmada.io/v1alpha1",
     kind: "ResourceInterpreterWebhookConfiguration",
@@ -87,8 +91,7 @@ export interface AdmissionConfigOptions {
  * effects, AdmissionReview v1, every namespace but kube-system and the controller's own.
  */
 export function admissionWebhookConfiguration(o: AdmissionConfigOptions): Record<string, unknown> {
-  const clientConfig: Record<string, unknown> = { ...o.target };
-  if (o.caPem !== undefined) clientConfig.caBundle = Buffer.from(o.caPem).toString("base64");
+  const clientConfig = clientConfigOf(o.target, o.caPem);
   return {
     apiVersion: "admissionregistration.k8s.io/v1",
     kind: "MutatingWebhookConfiguration",
