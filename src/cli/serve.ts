@@ -4,7 +4,8 @@
  */
 import { availableParallelism } from "node:os";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
-import { parseDuration, ServeError, startServer, type ServeOptions } from "../server/server.js";
+import { parseDuration } from "../server/duration.js";
+import { ServeError, startServer, type ServeOptions } from "../server/server.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 

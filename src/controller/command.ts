@@ -14,6 +14,7 @@ import { loadKubeConfig } from "./kube.js";
 import { jsonLogger } from "./log.js";
 import { ControllerMetrics } from "./metrics.js";
 import { parseBindAddress, startEndpoints, type Endpoints } from "./endpoints.js";
+import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "./webhook.js";
 
@@ -76,13 +77,6 @@ Example:
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
   curl -s localhost:8080/metrics | grep controller_runtime_webhook_latency_seconds
 `;
-
-/** `15s`, `1m`, `500ms`, `1.5h` in milliseconds, or undefined. */
-export function parseDuration(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text);
-  if (!m) return undefined;
-  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
-}
 
 const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 

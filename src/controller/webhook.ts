@@ -8,7 +8,7 @@ import https from "node:https";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readKeyPair, reloadCertificates } from "../server/tls.js";
-import { parseDuration } from "../server/server.js";
+import { parseDuration } from "../server/duration.js";
 import { admissionResponse, admitPod, parseAdmissionReview, type PodRootSource } from "./admission.js";
 import type { Logger } from "./log.js";
 import type { ControllerMetrics } from "./metrics.js";

@@ -13,6 +13,7 @@ import { contextResponse, decodeContext, failureResponse } from "./context.js";
 import { readConfig, type BuiltFramework, type ConfigPaths, type FrameworkSource } from "./config.js";
 import { answer, badRequest } from "./evaluate.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
+import { parseDuration } from "./duration.js";
 import { ServerMetrics } from "./metrics.js";
 import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
 import { ServeError } from "./errors.js";
@@ -60,20 +61,6 @@ export function splitHostPort(address: string): { host: string; port: number } |
   const port = Number(m[3]);
   if (port > 65535) return undefined;
   return { host: m[1] ?? m[2] ?? "", port };
-}
-
-/** A Go duration as Kubernetes clients send it in ?timeout= ("10s", "500ms", "1m30s"), in ms. */
-export function parseDuration(text: string): number | undefined {
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let total = 0;
-  let matched = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    total += Number(m[1]) * unit[m[2]!]!;
-    matched = re.lastIndex;
-  }
-  return matched === text.length && text.length > 0 ? total : undefined;
 }
 
 /**
