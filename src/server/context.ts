@@ -70,6 +70,64 @@ function jsonNestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/** How far into `request.object` {@link peekRoute} looks for its apiVersion and kind. */
+const PEEK_CHARS = 1024;
+
+/** The JSON string starting at `text[i]` (a quote), unescaped, and the index past it; undefined if it has escapes or no end. */
+function plainString(text: string, i: number): { value: string; end: number } | undefined {
+  if (text.charCodeAt(i) !== 34) return undefined;
+  const end = text.indexOf('"', i + 1);
+  if (end < 0) return undefined;
+  const value = text.slice(i + 1, end);
+  return value.includes("\\") ? undefined : { value, end: end + 1 };
+}
+
+function skipSpace(text: string, i: number): number {
+  for (let c = text.charCodeAt(i); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++i));
+  return i;
+}
+
+/**
+ * The operation and the object's apiVersion and kind, read from a body without parsing it, as Karmada
+ * writes it (`operation` before `object`, the object's keys sorted): a hint for where to evaluate the
+ * request, never for what to answer (the evaluation decodes the body in full). Undefined when the text
+ * is not so laid out, for instance when the object's first keys are not apiVersion and kind.
+ */
+export function peekRoute(body: string): { operation: string; apiVersion: string; kind: string } | undefined {
+  const op = body.indexOf('"operation"');
+  if (op < 0) return undefined;
+  let i = skipSpace(body, op + 11);
+  if (body.charCodeAt(i) !== 58) return undefined;
+  const operation = plainString(body, skipSpace(body, i + 1));
+  if (!operation) return undefined;
+  const obj = body.indexOf('"object"', operation.end);
+  if (obj < 0) return undefined;
+  i = skipSpace(body, obj + 8);
+  if (body.charCodeAt(i) !== 58) return undefined;
+  i = skipSpace(body, i + 1);
+  if (body.charCodeAt(i) !== 123) return undefined;
+  // The object's members until both are found: only string values are stepped over.
+  let apiVersion: string | undefined;
+  let kind: string | undefined;
+  const limit = i + PEEK_CHARS;
+  i++;
+  while (i < limit && (apiVersion === undefined || kind === undefined)) {
+    const key = plainString(body, skipSpace(body, i));
+    if (!key) return undefined;
+    i = skipSpace(body, key.end);
+    if (body.charCodeAt(i) !== 58) return undefined;
+    const value = plainString(body, skipSpace(body, i + 1));
+    if (!value) return undefined;
+    if (key.value === "apiVersion") apiVersion = value.value;
+    else if (key.value === "kind") kind = value.value;
+    i = skipSpace(body, value.end);
+    if (body.charCodeAt(i) !== 44) break;
+    i++;
+  }
+  if (apiVersion === undefined || kind === undefined) return undefined;
+  return { operation: operation.value, apiVersion, kind };
+}
+
 /** Decodes a request body (JSON text) into a request, or an error naming the field at fault. */
 export function decodeContext(body: string): DecodedContext {
   let parsed: unknown;

@@ -6,6 +6,12 @@
  * others. A worker that crashes (an error, an exit, its heap limit) is replaced at once the first
  * time; crashing again before it has answered a task or run for a minute, it is restarted after an
  * exponential backoff (as the kubelet restarts a crashing container), so a crash loop does not spin.
+ *
+ * Under load each worker is given up to {@link PIPELINE_DEPTH} tasks at a time, so that it starts the
+ * next as soon as it answers one instead of sleeping until the main thread, busy with HTTP, hands it
+ * another (a thread wake-up per request costs more than a cheap evaluation on a small machine). A task
+ * waiting behind one that has run for {@link STALLED_MS} is taken back and given to another worker:
+ * the worker skips it (see WorkerData.skip), and answers are pure, so the first one wins.
  */
 import { Worker } from "node:worker_threads";
 import type { LayerOutcome } from "../interpreter/framework.js";
@@ -80,6 +86,7 @@ export interface PoolOptions {
 }
 
 interface Task {
+  /** The id of the task's message (a task taken back from a worker is sent again under a new id). */
   id: number;
   message: WorkerRequest;
   deadlineAt: number;
@@ -93,7 +100,12 @@ interface Slot {
   worker?: Worker;
   board: Float64Array;
   ready: boolean;
-  task?: Task;
+  /** Tasks given to the worker, in order: the first is running (or about to). */
+  tasks: Task[];
+  /** When the first task became the worker's current one (performance.now()). */
+  headSince: number;
+  /** The worker skips tasks whose id is at most skip[0]: those taken back (a view of a SharedArrayBuffer). */
+  skip: Int32Array;
   /** Crashes in a row of this slot's workers. */
   crashes: number;
   /** When the current worker started (ms since the epoch). */
@@ -104,6 +116,20 @@ interface Slot {
 }
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+
+/** Tasks a worker holds at most: the one running and the ones it runs next without waiting for the main thread. */
+export const PIPELINE_DEPTH = 4;
+/** A task running this long (ms) gets no tasks queued behind it, and those already queued are given to other workers. */
+export const STALLED_MS = 20;
+/** What a worker receives at start. */
+export interface WorkerData {
+  /** Where the worker's Lua VM publishes each call's deadline (Float64Array(1)). */
+  board: SharedArrayBuffer;
+  /** Int32Array(1): the worker skips requests whose id is at most this (taken back by the pool). */
+  skip: SharedArrayBuffer;
+  source: FrameworkSource;
+  generation: number;
+}
 
 /** The pool. Create with `new EvaluationPool(options)`; `close()` terminates the workers. */
 export class EvaluationPool {
@@ -126,7 +152,7 @@ export class EvaluationPool {
     this.backoff = { initialMs: 200, maxMs: 30_000, resetAfterMs: 60_000, ...options.restartBackoff };
     this.onEvent = options.onEvent ?? (() => undefined);
     for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn(0));
-    this.watchdog = setInterval(() => this.watch(), 25);
+    this.watchdog = setInterval(() => this.watch(), 10);
     this.watchdog.unref();
   }
 
@@ -191,7 +217,7 @@ export class EvaluationPool {
       this.slots.map((s) => {
         clearTimeout(s.restartTimer);
         s.restartTimer = undefined;
-        if (s.task) this.settle(s.task, { ok: false, reason: "closed", message: "the server is shutting down" });
+        for (const t of s.tasks.splice(0)) this.settle(t, { ok: false, reason: "closed", message: "the server is shutting down" });
         return s.worker?.terminate();
       }),
     );
@@ -215,11 +241,12 @@ export class EvaluationPool {
   /** A slot with a new worker (`crashes`: the crashes in a row before it). */
   private spawn(crashes: number): Slot {
     const board = new Float64Array(new SharedArrayBuffer(8));
-    const slot: Slot = { board, ready: false, crashes, since: Date.now(), answered: false };
+    const skip = new Int32Array(new SharedArrayBuffer(4));
+    const slot: Slot = { board, skip, tasks: [], headSince: 0, ready: false, crashes, since: Date.now(), answered: false };
     let worker: Worker;
     try {
       worker = new Worker(WORKER_URL, {
-        workerData: { board: board.buffer, source: this.source, generation: this.generation },
+        workerData: { board: board.buffer, skip: skip.buffer, source: this.source, generation: this.generation } satisfies WorkerData,
         resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
         stdout: false,
         stderr: false,
@@ -253,9 +280,11 @@ export class EvaluationPool {
         break;
       case "done":
       case "crashed": {
-        const task = slot.task;
+        // An answer to a task taken back from this worker (it had started it) was superseded: dropped.
+        const task = slot.tasks[0];
         if (!task || task.id !== m.id) return;
-        slot.task = undefined;
+        slot.tasks.shift();
+        slot.headSince = performance.now();
         slot.answered = true;
         this.settle(task, m.type === "done" ? { ok: true, value: m.value } : { ok: false, reason: "crashed", message: m.message });
         break;
@@ -269,38 +298,72 @@ export class EvaluationPool {
     task.resolve(r);
   }
 
+  /** Gives waiting tasks to the ready workers holding the fewest, never behind a stalled one. */
   private dispatch(): void {
+    const now = performance.now();
     while (this.queue.length > 0) {
-      const slot = this.slots.find((s): s is Slot & { worker: Worker } => s.ready && !s.task && s.worker !== undefined);
+      let slot: (Slot & { worker: Worker }) | undefined;
+      for (const s of this.slots) {
+        if (!s.ready || s.worker === undefined || s.tasks.length >= PIPELINE_DEPTH) continue;
+        if (s.tasks.length > 0 && now - s.headSince >= STALLED_MS) continue;
+        if (!slot || s.tasks.length < slot.tasks.length) slot = s as Slot & { worker: Worker };
+      }
       if (!slot) return;
       const task = this.queue.shift()!;
-      slot.task = task;
+      if (slot.tasks.push(task) === 1) slot.headSince = now;
       task.slot = slot;
       slot.worker.postMessage(task.message);
     }
   }
 
+  /** Takes back the tasks queued behind a slot's current one, to be given to other workers (first in line). */
+  private takeBack(slot: Slot): void {
+    const behind = slot.tasks.splice(1);
+    if (behind.length === 0) return;
+    Atomics.store(slot.skip, 0, behind[behind.length - 1]!.id);
+    for (const t of behind) {
+      t.slot = undefined;
+      t.id = this.nextId++;
+      t.message = { ...t.message, id: t.id } as WorkerRequest;
+    }
+    this.queue.unshift(...behind);
+  }
+
   private expire(task: Task): void {
+    const waited = "request deadline exceeded while waiting for an evaluation worker";
     const i = this.queue.indexOf(task);
     if (i >= 0) {
       this.queue.splice(i, 1);
-      task.resolve({ ok: false, reason: "deadline", message: "request deadline exceeded while waiting for an evaluation worker" });
+      task.resolve({ ok: false, reason: "deadline", message: waited });
       return;
     }
     const slot = task.slot;
-    if (slot && slot.task === task) {
+    if (!slot) return;
+    if (slot.tasks[0] === task) {
       this.replace(slot, "deadline", "request deadline exceeded: the evaluation was stopped");
+      return;
     }
+    // Still queued behind another task on its worker: skipped there, failed here.
+    this.takeBack(slot);
+    this.queue.splice(this.queue.indexOf(task), 1);
+    task.resolve({ ok: false, reason: "deadline", message: waited });
+    this.dispatch();
   }
 
   private watch(): void {
     const now = Date.now();
+    const tick = performance.now();
+    let moved = false;
     for (const slot of this.slots) {
       const deadline = slot.board[0]!;
-      if (slot.task && deadline > 0 && now > deadline + this.grace) {
+      if (slot.tasks.length > 0 && deadline > 0 && now > deadline + this.grace) {
         this.replace(slot, "lua-deadline", "context deadline exceeded: the Lua script was stopped at its deadline inside a library function");
+      } else if (slot.tasks.length > 1 && tick - slot.headSince >= STALLED_MS) {
+        this.takeBack(slot);
+        moved = true;
       }
     }
+    if (moved) this.dispatch();
   }
 
   /**
@@ -310,8 +373,9 @@ export class EvaluationPool {
   private replace(slot: Slot, reason: TaskFailure, message: string): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
-    const task = slot.task;
-    slot.task = undefined;
+    // The current task fails with the reason; those behind it were not run: they go to other workers.
+    this.takeBack(slot);
+    const task = slot.tasks.shift();
     if (task) this.settle(task, { ok: false, reason, message });
     void slot.worker?.terminate();
     if (this.closed) return;
@@ -326,7 +390,7 @@ export class EvaluationPool {
       this.dispatch();
       return;
     }
-    const waiting: Slot = { board: slot.board, ready: false, crashes, since: Date.now(), answered: false };
+    const waiting: Slot = { board: slot.board, skip: slot.skip, tasks: [], headSince: 0, ready: false, crashes, since: Date.now(), answered: false };
     this.slots[i] = waiting;
     waiting.restartTimer = setTimeout(() => {
       if (this.closed || this.slots[i] !== waiting) return;
@@ -334,5 +398,6 @@ export class EvaluationPool {
       this.dispatch();
     }, delayMs);
     waiting.restartTimer.unref();
+    this.dispatch();
   }
 }

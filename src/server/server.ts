@@ -8,8 +8,8 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { eventLoopSlice } from "../jq/index.js";
-import { kindOf, OPERATIONS } from "../interpreter/types.js";
-import { contextResponse, decodeContext, failureResponse } from "./context.js";
+import { kindOf, OPERATIONS, type Operation } from "../interpreter/types.js";
+import { contextResponse, decodeContext, failureResponse, peekRoute } from "./context.js";
 import { readConfig, type BuiltFramework, type ConfigPaths, type FrameworkSource } from "./config.js";
 import { answer, badRequest } from "./evaluate.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
@@ -244,17 +244,32 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         void pool.answerContext(body, Date.now() + timeout).then((r) => finish(res, body, r, started));
       };
       if (size > EVENT_LOOP_MAX_BYTES) return toWorker();
-      answerOnEventLoop(body, res, started, toWorker);
+      // Laid out as Karmada writes it, the body names its kind and operation early: a request bound for a
+      // worker (a script, or a kind slow here) goes there without being parsed on this thread too.
+      const route = peekRoute(body);
+      const judged = route !== undefined && (OPERATIONS as readonly string[]).includes(route.operation);
+      if (judged) {
+        const kind = { apiVersion: route.apiVersion, kind: route.kind };
+        if (local.needsWorker(kind, route.operation as Operation) || slowHere(`${route.apiVersion}/${route.kind} ${route.operation}`)) return toWorker();
+      }
+      answerOnEventLoop(body, res, started, toWorker, judged);
     });
+  }
+
+  /** Whether a kind and operation measured slow on the event loop goes to the workers this time (see EVENT_LOOP_MAX_US). */
+  function slowHere(key: string): boolean {
+    const cost = costs.get(key);
+    // Judged once 8 answers were timed: the first ones of a kind run cold (before the JIT).
+    return cost !== undefined && cost.us.length === COST_SAMPLES && Math.min(...cost.us) > EVENT_LOOP_MAX_US && ++cost.skipped % REMEASURE_EVERY !== 0;
   }
 
   /**
    * Answers a small request on the event loop when no script can run for it and its kind's answers are
    * cheap: a worker hand-off costs more than such an answer (waking a thread per request). Its jq runs
    * in a time slice; past it, or at a regex that would need a blocking wait, the request is redone on
-   * a worker.
+   * a worker. `judged`: whether {@link slowHere} was already asked for this request.
    */
-  function answerOnEventLoop(body: string, res: http.ServerResponse, started: number, toWorker: () => void): void {
+  function answerOnEventLoop(body: string, res: http.ServerResponse, started: number, toWorker: () => void, judged: boolean): void {
     const decoded = decodeContext(body);
     if (!decoded.ok) {
       metrics.evaluations.inc({ thread: "event_loop" });
@@ -266,9 +281,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const kind = kindOf(request.object);
     if (local.needsWorker(kind, request.operation)) return toWorker();
     const key = `${kind.apiVersion}/${kind.kind} ${request.operation}`;
+    // (Unless judged on the body's own layout, which names the same kind and operation as Karmada writes it.)
+    if (!judged && slowHere(key)) return toWorker();
     let cost = costs.get(key);
-    // Judged once 8 answers were timed: the first ones of a kind run cold (before the JIT).
-    if (cost !== undefined && cost.us.length === COST_SAMPLES && Math.min(...cost.us) > EVENT_LOOP_MAX_US && ++cost.skipped % REMEASURE_EVERY !== 0) return toWorker();
     const slice = eventLoopSlice(EVENT_LOOP_SLICE_MS);
     const began = performance.now();
     void answer(local.framework, request).then((a) => {

@@ -3,7 +3,8 @@
  * answers requests with it. A new source is built while requests keep being answered with the
  * current framework, then swapped in between two requests. The Lua VM publishes each call's deadline
  * on the shared board, so that the pool can terminate this thread when a script runs past it inside
- * a library function (where no hook fires).
+ * a library function (where no hook fires). Requests the pool took back (to give them to another
+ * worker while this one was busy) are skipped unanswered.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { DeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
@@ -12,17 +13,12 @@ import { LuaVM, publishLuaDeadlines } from "../interpreter/lua/vm.js";
 import { buildFramework, type BuiltFramework, type FrameworkSource } from "./config.js";
 import { contextResponse, decodeContext } from "./context.js";
 import { answer, badRequest, runCustomizationRule, runOperation } from "./evaluate.js";
-import type { WorkerReply, WorkerRequest } from "./pool.js";
+import type { WorkerData, WorkerReply, WorkerRequest } from "./pool.js";
 
-interface Data {
-  board: SharedArrayBuffer;
-  source: FrameworkSource;
-  generation: number;
-}
-
-const data = workerData as Data;
+const data = workerData as WorkerData;
 const port = parentPort!;
 publishLuaDeadlines(new Float64Array(data.board));
+const skip = new Int32Array(data.skip);
 
 let current: BuiltFramework | undefined;
 let ruleVm: LuaVM | undefined;
@@ -41,6 +37,7 @@ async function load(source: FrameworkSource, generation: number): Promise<void> 
 
 async function handle(msg: WorkerRequest): Promise<void> {
   if (msg.type === "source") return load(msg.source, msg.generation);
+  if (msg.id <= Atomics.load(skip, 0)) return;
   const fw = current!.framework;
   const started = performance.now();
   if (msg.type === "context") {

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { decodeContext } from "../../src/server/context.js";
+import { decodeContext, peekRoute } from "../../src/server/context.js";
 
 test("decodeContext returns a value or an error for any text", () => {
   fc.assert(
@@ -51,4 +51,28 @@ test("objects nested deeper than the limit of every reader are refused with the 
   assert.equal(deep.uid, "u");
   assert.match(deep.message, /^line 1: nested deeper than 256 levels \(the limit on the objects Karta reads\)$/);
   assert.ok(!decodeContext(body("{}", nest(300))).ok);
+});
+
+test("peekRoute reads the kind and operation of a body laid out as Karmada writes it, as the decoder does", () => {
+  const object = { apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", metadata: { name: "p" }, spec: {} };
+  const request = { uid: "u", kind: { group: "kubeflow.org", version: "v1", kind: "PyTorchJob" }, name: "p", namespace: "default", operation: "InterpretReplica", object };
+  const context = (r: unknown): string => JSON.stringify({ apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", request: r });
+  assert.deepEqual(peekRoute(context(request)), { operation: "InterpretReplica", apiVersion: "kubeflow.org/v1", kind: "PyTorchJob" });
+  // Indented as `kubectl` or a person would write it.
+  assert.deepEqual(peekRoute(JSON.stringify(JSON.parse(context(request)), null, 2)), { operation: "InterpretReplica", apiVersion: "kubeflow.org/v1", kind: "PyTorchJob" });
+  // Laid out otherwise, or with escapes: no answer (the body is parsed instead).
+  assert.equal(peekRoute(context({ ...request, object: { metadata: object.metadata, apiVersion: object.apiVersion, kind: object.kind } })), undefined);
+  assert.equal(peekRoute(context({ ...request, object: { ...object, kind: 'Py"Job' } })), undefined);
+  assert.equal(peekRoute(context({ uid: "u", object })), undefined);
+  assert.equal(peekRoute("not json"), undefined);
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.jsonValue(), fc.constantFrom("InterpretHealth", "Retain", "x"), (spec, extra, operation) => {
+      // Anything may follow: the object's own fields, and the request's after it.
+      const text = context({ uid: "u", operation, object: { ...object, spec }, observedObject: extra });
+      const peeked = peekRoute(text);
+      const decoded = decodeContext(text);
+      if (peeked !== undefined && decoded.ok) assert.deepEqual(peeked, { operation: decoded.request.operation, apiVersion: decoded.request.object.apiVersion, kind: decoded.request.object.kind });
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -1,7 +1,8 @@
 /**
  * Restarts of evaluation workers: a worker that crashes again and again (here: a heap limit too small
  * to load it) is restarted after a doubling backoff, capped; stopping a runaway script at its deadline
- * is not a crash and is replaced at once, however often it happens.
+ * is not a crash and is replaced at once, however often it happens. And tasks given to a worker ahead
+ * of time: each gets its own answer, and those waiting behind a runaway script go to another worker.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,6 +10,25 @@ import { EvaluationPool, type PoolEvent } from "../../src/server/pool.js";
 import { RUNAWAY } from "./helpers.js";
 
 const EMPTY = { definitions: [], customizations: [], webhookConfigurations: [], multiplePodTemplatesScheduling: false };
+
+/** Health is the object's own status.ok, through Lua (so on a worker). */
+const ECHO = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: echo
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Echo
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          return obj.status.ok
+        end
+`;
+
+const health = (kind: string, ok = true) => ({ operation: "InterpretHealth" as const, object: { apiVersion: "example.io/v1", kind, metadata: { name: "x" }, status: { ok } }, replicas: 0, aggregatedStatus: [] });
 
 describe("evaluation pool: restarts", () => {
   test("a worker crashing in a loop is restarted with exponential backoff, capped", async () => {
@@ -69,6 +89,49 @@ describe("evaluation pool: restarts", () => {
       }
       assert.equal(restarts.length, 3);
       assert.ok(restarts.every((e) => e.delayMs === 0 && e.crashes === 0 && e.reason !== "crashed"), JSON.stringify(restarts));
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("evaluation pool: tasks given ahead", () => {
+  test("many tasks at once: each gets its own answer", async () => {
+    const pool = new EvaluationPool({ size: 2, source: { ...EMPTY, customizations: [{ file: "echo.yaml", text: ECHO }] } });
+    try {
+      assert.ok(await pool.whenReady(60_000));
+      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => pool.runOperation(health("Echo", i % 3 === 0), Date.now() + 30_000)));
+      assert.deepEqual(
+        results.map((r) => (r.ok ? (r.value as { ok: boolean; value?: unknown }).value : r.message)),
+        Array.from({ length: 200 }, (_, i) => i % 3 === 0),
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("tasks queued behind a runaway script are taken back and answered by the other worker", async () => {
+    const events: PoolEvent[] = [];
+    const pool = new EvaluationPool({
+      size: 2,
+      source: { ...EMPTY, customizations: [{ file: "echo.yaml", text: ECHO }, { file: "runaway.yaml", text: RUNAWAY }] },
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      assert.ok(await pool.whenReady(60_000));
+      const started = performance.now();
+      const runaway = pool.runOperation(health("Runaway"), Date.now() + 30_000).then((r) => ({ r, ms: performance.now() - started }));
+      // Given at the same moment: some are queued on the runaway's worker before it is seen to stall.
+      const quick = await Promise.all(Array.from({ length: 20 }, () => pool.runOperation(health("Echo"), Date.now() + 30_000).then((r) => ({ r, ms: performance.now() - started }))));
+      for (const q of quick) {
+        assert.equal(q.r.ok && (q.r.value as { value?: unknown }).value, true, JSON.stringify(q.r));
+        // The runaway runs for Lua's 1 s deadline; none of these waited for it.
+        assert.ok(q.ms < 600, `a task answered after ${Math.round(q.ms)} ms`);
+      }
+      const { r, ms } = await runaway;
+      assert.equal(r.ok, false);
+      assert.ok(ms >= 900, `the runaway ended after ${Math.round(ms)} ms`);
+      assert.ok(events.some((e) => e.type === "restart" && e.reason === "lua-deadline"), JSON.stringify(events));
     } finally {
       await pool.close();
     }

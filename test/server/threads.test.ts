@@ -81,6 +81,29 @@ describe("karta serve: event loop and workers", () => {
     assert.equal(evaluations(now, "worker") - evaluations(before, "worker"), 1);
   });
 
+  test("a request goes where its decoded kind and operation send it, whatever its text suggests", async () => {
+    const scripted = { apiVersion: "example.io/v1", kind: "Scripted", metadata: { name: "s" }, status: { ok: true } };
+    const deployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec: { replicas: 2 } };
+    // A field before the request that reads, to a quick look at the text, as the other kind and operation.
+    const decoy = (uid: string, operation: string, object: Record<string, unknown>, decoyOperation: string, decoyObject: Record<string, unknown>): string => {
+      const parsed = JSON.parse(contextBody(uid, operation, object)) as Record<string, unknown>;
+      return JSON.stringify({ apiVersion: parsed.apiVersion, kind: parsed.kind, note: { operation: decoyOperation, object: decoyObject }, request: parsed.request });
+    };
+    const before = await metricsText(server);
+    // A Lua kind disguised as a built-in one: still on a worker, never on the event loop.
+    const lua = await request(url, ca, decoy("disguised", "InterpretHealth", scripted, "InterpretReplica", deployment));
+    assert.equal((lua.json() as Response).response.healthy, true);
+    // A built-in kind disguised as a Lua one: sent to a worker, which answers it all the same.
+    const builtin = await request(url, ca, decoy("builtin", "InterpretReplica", deployment, "InterpretHealth", scripted));
+    assert.deepEqual([(builtin.json() as Response).response.successful, (builtin.json() as { response: { replicas?: number } }).response.replicas], [true, 2]);
+    // A body laid out otherwise (metadata before kind): parsed here, then sent to a worker.
+    const reordered = await request(url, ca, contextBody("reordered", "InterpretHealth", { metadata: scripted.metadata, status: scripted.status, apiVersion: scripted.apiVersion, kind: scripted.kind }));
+    assert.equal((reordered.json() as Response).response.healthy, true);
+    const now = await metricsText(server);
+    assert.equal(evaluations(now, "event_loop") - evaluations(before, "event_loop"), 0);
+    assert.equal(evaluations(now, "worker") - evaluations(before, "worker"), 3);
+  });
+
   test("jq past the event loop's slice is redone on a worker, which answers", async () => {
     const before = await metricsText(server);
     const xs = Array.from({ length: 2500 }, (_, i) => i);
