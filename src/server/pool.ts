@@ -104,8 +104,8 @@ interface Slot {
   tasks: Task[];
   /** When the first task became the worker's current one (performance.now()). */
   headSince: number;
-  /** The worker skips tasks whose id is at most skip[0]: those taken back (a view of a SharedArrayBuffer). */
-  skip: Int32Array;
+  /** Ids of tasks taken back from the worker, which it skips: see {@link WorkerData.skip}. */
+  skip: BigInt64Array;
   /** Crashes in a row of this slot's workers. */
   crashes: number;
   /** When the current worker started (ms since the epoch). */
@@ -121,11 +121,17 @@ const WORKER_URL = new URL("./worker.js", import.meta.url);
 export const PIPELINE_DEPTH = 4;
 /** A task running this long (ms) gets no tasks queued behind it, and those already queued are given to other workers. */
 export const STALLED_MS = 20;
+/** Entries of a worker's board of tasks taken back. */
+export const SKIP_SLOTS = 64;
 /** What a worker receives at start. */
 export interface WorkerData {
   /** Where the worker's Lua VM publishes each call's deadline (Float64Array(1)). */
   board: SharedArrayBuffer;
-  /** Int32Array(1): the worker skips requests whose id is at most this (taken back by the pool). */
+  /**
+   * BigInt64Array(SKIP_SLOTS): a task taken back from the worker has its id at index id % SKIP_SLOTS, and
+   * the worker skips a request whose id it finds there. (An id overwritten before the worker reached it
+   * only costs an answer that is dropped.)
+   */
   skip: SharedArrayBuffer;
   source: FrameworkSource;
   generation: number;
@@ -241,7 +247,7 @@ export class EvaluationPool {
   /** A slot with a new worker (`crashes`: the crashes in a row before it). */
   private spawn(crashes: number): Slot {
     const board = new Float64Array(new SharedArrayBuffer(8));
-    const skip = new Int32Array(new SharedArrayBuffer(4));
+    const skip = new BigInt64Array(new SharedArrayBuffer(8 * SKIP_SLOTS));
     const slot: Slot = { board, skip, tasks: [], headSince: 0, ready: false, crashes, since: Date.now(), answered: false };
     let worker: Worker;
     try {
@@ -320,8 +326,8 @@ export class EvaluationPool {
   private takeBack(slot: Slot): void {
     const behind = slot.tasks.splice(1);
     if (behind.length === 0) return;
-    Atomics.store(slot.skip, 0, behind[behind.length - 1]!.id);
     for (const t of behind) {
+      Atomics.store(slot.skip, t.id % SKIP_SLOTS, BigInt(t.id));
       t.slot = undefined;
       t.id = this.nextId++;
       t.message = { ...t.message, id: t.id } as WorkerRequest;

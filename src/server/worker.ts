@@ -13,12 +13,12 @@ import { LuaVM, publishLuaDeadlines } from "../interpreter/lua/vm.js";
 import { buildFramework, type BuiltFramework, type FrameworkSource } from "./config.js";
 import { contextResponse, decodeContext } from "./context.js";
 import { answer, badRequest, runCustomizationRule, runOperation } from "./evaluate.js";
-import type { WorkerData, WorkerReply, WorkerRequest } from "./pool.js";
+import { SKIP_SLOTS, type WorkerData, type WorkerReply, type WorkerRequest } from "./pool.js";
 
 const data = workerData as WorkerData;
 const port = parentPort!;
 publishLuaDeadlines(new Float64Array(data.board));
-const skip = new Int32Array(data.skip);
+const skip = new BigInt64Array(data.skip);
 
 let current: BuiltFramework | undefined;
 let ruleVm: LuaVM | undefined;
@@ -37,7 +37,7 @@ async function load(source: FrameworkSource, generation: number): Promise<void> 
 
 async function handle(msg: WorkerRequest): Promise<void> {
   if (msg.type === "source") return load(msg.source, msg.generation);
-  if (msg.id <= Atomics.load(skip, 0)) return;
+  if (Atomics.load(skip, msg.id % SKIP_SLOTS) === BigInt(msg.id)) return;
   const fw = current!.framework;
   const started = performance.now();
   if (msg.type === "context") {
