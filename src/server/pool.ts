@@ -43,6 +43,7 @@ export interface RuleInput {
 export interface ContextAnswer {
   body: string;
   meta: AnswerMeta;
+  /** The evaluation's own time (the answer, without decoding the body and encoding the response), ms. */
   ms: number;
 }
 

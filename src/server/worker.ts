@@ -39,7 +39,6 @@ async function handle(msg: WorkerRequest): Promise<void> {
   if (msg.type === "source") return load(msg.source, msg.generation);
   if (Atomics.load(skip, msg.id % SKIP_SLOTS) === BigInt(msg.id)) return;
   const fw = current!.framework;
-  const started = performance.now();
   if (msg.type === "context") {
     const decoded = decodeContext(msg.body);
     if (!decoded.ok) {
@@ -47,8 +46,10 @@ async function handle(msg: WorkerRequest): Promise<void> {
       port.postMessage({ type: "done", id: msg.id, value: { body: contextResponse(bad.response), meta: bad.meta, ms: 0 } } satisfies WorkerReply);
       return;
     }
+    const started = performance.now();
     const { response, meta } = await answer(fw, decoded.request);
-    port.postMessage({ type: "done", id: msg.id, value: { body: contextResponse(response), meta, ms: performance.now() - started } } satisfies WorkerReply);
+    const ms = performance.now() - started;
+    port.postMessage({ type: "done", id: msg.id, value: { body: contextResponse(response), meta, ms } } satisfies WorkerReply);
     return;
   }
   if (msg.type === "rule") {
