@@ -5,6 +5,7 @@
 import { availableParallelism } from "node:os";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { parseDuration } from "../server/duration.js";
+import { SERVE_DEFAULTS } from "../server/index.js";
 import { ServeError, startServer, type ServeOptions } from "../server/server.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
@@ -76,8 +77,8 @@ export function parseFeatureGates(values: readonly string[]): { multiplePodTempl
 type Parsed = Omit<ServeOptions, "tlsCertFile" | "tlsPrivateKeyFile"> & { tlsCertFile?: string; tlsPrivateKeyFile?: string; certDir?: string; tlsSans: string[]; logLevel: string };
 
 const FLAGS = {
-  "secure-port": { type: "integer", min: 0, max: 65535, default: 8443 },
-  "bind-address": { type: "string", default: "0.0.0.0" },
+  "secure-port": { type: "integer", min: 0, max: 65535, default: SERVE_DEFAULTS.securePort },
+  "bind-address": { type: "string", default: SERVE_DEFAULTS.bindAddress },
   "tls-cert-file": { type: "string" },
   "tls-private-key-file": { type: "string" },
   "cert-dir": { type: "string" },
@@ -85,21 +86,22 @@ const FLAGS = {
   definitions: { type: "string", multiple: true },
   customizations: { type: "string", multiple: true },
   "feature-gates": { type: "string", multiple: true },
-  path: { type: "string", default: "/interpret" },
-  "metrics-bind-address": { type: "string", default: ":8080" },
-  "max-request-bytes": { type: "string", default: "3MiB" },
-  "request-timeout": { type: "string", default: "10s" },
+  path: { type: "string", default: SERVE_DEFAULTS.path },
+  "metrics-bind-address": { type: "string", default: SERVE_DEFAULTS.metricsBindAddress },
+  // Sizes and durations without a default here default to SERVE_DEFAULTS' numbers in parse().
+  "max-request-bytes": { type: "string" },
+  "request-timeout": { type: "string" },
   workers: { type: "integer", min: 1, max: 256 },
-  "shutdown-grace-period": { type: "string", default: "20s" },
+  "shutdown-grace-period": { type: "string" },
   "log-level": { type: "string", choices: ["trace", "debug", "info", "warn", "error", "fatal", "silent"], default: "info" },
 } as const satisfies Flags;
 
 /** The server's options from what the command line says; a UsageError for values the parser cannot check. */
 function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
-  const maxBytes = parseBytes(values["max-request-bytes"]);
+  const maxBytes = values["max-request-bytes"] === undefined ? SERVE_DEFAULTS.maxRequestBytes : parseBytes(values["max-request-bytes"]);
   if (maxBytes === undefined || maxBytes < 1) throw new UsageError(`invalid argument ${JSON.stringify(values["max-request-bytes"])} for "--max-request-bytes": expected a size such as 3MiB or 1048576`);
   if (!values.path.startsWith("/")) throw new UsageError(`invalid argument ${JSON.stringify(values.path)} for "--path": must start with /`);
-  const requestTimeoutMs = duration("--request-timeout", values["request-timeout"]);
+  const requestTimeoutMs = values["request-timeout"] === undefined ? SERVE_DEFAULTS.requestTimeoutMs : duration("--request-timeout", values["request-timeout"]);
   if (requestTimeoutMs <= 0) throw new UsageError(`"--request-timeout" must be positive`);
   const p: Parsed = {
     securePort: values["secure-port"],
@@ -112,7 +114,7 @@ function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
     maxRequestBytes: maxBytes,
     requestTimeoutMs,
     workers: values.workers ?? availableParallelism(),
-    shutdownGracePeriodMs: duration("--shutdown-grace-period", values["shutdown-grace-period"]),
+    shutdownGracePeriodMs: values["shutdown-grace-period"] === undefined ? SERVE_DEFAULTS.shutdownGracePeriodMs : duration("--shutdown-grace-period", values["shutdown-grace-period"]),
     tlsSans: values["tls-san"],
     logLevel: values["log-level"],
   };

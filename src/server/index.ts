@@ -7,6 +7,17 @@ import type { Logger } from "./log.js";
 
 export { ServeError } from "./errors.js";
 
+/** The defaults of `karta serve`'s flags and of {@link startInterpreterServer}'s options (one place for both). */
+export const SERVE_DEFAULTS = {
+  securePort: 8443,
+  bindAddress: "0.0.0.0",
+  path: "/interpret",
+  metricsBindAddress: ":8080",
+  maxRequestBytes: 3 * 1024 * 1024,
+  requestTimeoutMs: 10_000,
+  shutdownGracePeriodMs: 20_000,
+} as const;
+
 /** Options of {@link startInterpreterServer}; each optional one defaults as the `karta serve` flag of that name does. */
 export interface InterpreterServerOptions {
   /** Serving certificate (PEM, with its chain); reloaded when the file changes. */
@@ -66,17 +77,11 @@ export async function startInterpreterServer(options: InterpreterServerOptions):
   // Loaded on use: importing the library does not load the server (pino, prom-client, TLS).
   const { startServer } = await import("./server.js");
   const running = await startServer({
-    securePort: 8443,
-    bindAddress: "0.0.0.0",
+    ...SERVE_DEFAULTS,
     definitions: [],
     customizations: [],
     multiplePodTemplatesScheduling: false,
-    path: "/interpret",
-    metricsBindAddress: ":8080",
-    maxRequestBytes: 3 * 1024 * 1024,
-    requestTimeoutMs: 10_000,
     workers: availableParallelism(),
-    shutdownGracePeriodMs: 20_000,
     ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
     tlsCertFile: options.tlsCertFile,
     tlsPrivateKeyFile: options.tlsPrivateKeyFile,
