@@ -1,12 +1,11 @@
 /** `karta interpret` run in-process with an in-memory IO. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import https from "node:https";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { INTERPRET_HELP, runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { repoRoot } from "../fixtures/objects.js";
+import { startWebhookStub, webhookConfiguration } from "../interpreter-webhook/stub.js";
 import { makeTestPki } from "../interpreter-webhook/tls.js";
 
 const DEPLOYMENT = `apiVersion: apps/v1
@@ -267,36 +266,9 @@ describe("karta interpret", () => {
       t.skip("openssl absent");
       return;
     }
-    const server = https.createServer({ key: pki.keyPem, cert: pki.certPem }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const ctx = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        const ready = ctx.request.object.status?.readyReplicas ?? 0;
-        res.writeHead(200, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ apiVersion: ctx.apiVersion, kind: ctx.kind, response: { uid: ctx.request.uid, successful: true, healthy: ready >= 1 } }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const stub = await startWebhookStub(pki, (ctx) => ({ successful: true, healthy: ((ctx.request.object.status as { readyReplicas?: number } | undefined)?.readyReplicas ?? 0) >= 1 }));
     try {
-      const port = (server.address() as AddressInfo).port;
-      const config = `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterWebhookConfiguration
-metadata:
-  name: examples
-webhooks:
-  - name: workloads.example.com
-    rules:
-      - operations: ["InterpretHealth"]
-        apiGroups: ["workload.example.io"]
-        apiVersions: ["v1alpha1"]
-        kinds: ["Workload"]
-    clientConfig:
-      url: https://127.0.0.1:${port}/interpreter-workload
-      caBundle: ${pki.caBundle}
-    interpreterContextVersions: ["v1alpha1"]
-    timeoutSeconds: 5
-`;
+      const config = webhookConfiguration({ name: "workloads.example.com", operation: "InterpretHealth", apiGroup: "workload.example.io", apiVersion: "v1alpha1", kind: "Workload", url: `https://127.0.0.1:${stub.port}/interpreter-workload`, caBundle: pki.caBundle });
       const workload = `apiVersion: workload.example.io/v1alpha1
 kind: Workload
 metadata: {name: nginx, namespace: default}
@@ -309,8 +281,7 @@ status: {readyReplicas: 1}
       assert.equal(code, 0);
       assert.equal(io.out, "# layer: webhook\n---\n# [1/1] healthy:\ntrue\n");
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stub.close();
     }
   });
 });

@@ -2,13 +2,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import https from "node:https";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { parse } from "yaml";
 import { INTERPRET_HELP, runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { repoRoot } from "../fixtures/objects.js";
+import { startWebhookStub, webhookConfiguration } from "../interpreter-webhook/stub.js";
 import { makeTestPki } from "../interpreter-webhook/tls.js";
 
 const example = (name: string): string => readFileSync(path.join(repoRoot, "examples", name), "utf8");
@@ -130,37 +129,13 @@ describe("karta interpret --operation ReviseComponents", () => {
       return;
     }
     const seen: unknown[] = [];
-    const server = https.createServer({ key: pki.keyPem, cert: pki.certPem }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const ctx = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        seen.push(ctx.request);
-        const patch = (ctx.request.components as { name: string; replicas: number }[]).map((c) => ({ op: "replace", path: `/spec/${c.name}/replicas`, value: c.replicas }));
-        res.writeHead(200, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ apiVersion: ctx.apiVersion, kind: ctx.kind, response: { uid: ctx.request.uid, successful: true, patchType: "JSONPatch", patch: Buffer.from(JSON.stringify(patch)).toString("base64") } }));
-      });
+    const stub = await startWebhookStub(pki, (ctx) => {
+      seen.push(ctx.request);
+      const patch = (ctx.request.components as { name: string; replicas: number }[]).map((c) => ({ op: "replace", path: `/spec/${c.name}/replicas`, value: c.replicas }));
+      return { successful: true, patchType: "JSONPatch", patch: Buffer.from(JSON.stringify(patch)).toString("base64") };
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
-      const port = (server.address() as AddressInfo).port;
-      const config = `apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterWebhookConfiguration
-metadata:
-  name: examples
-webhooks:
-  - name: tworoles.example.com
-    rules:
-      - operations: ["ReviseComponents"]
-        apiGroups: ["testing.karta.dev"]
-        apiVersions: ["v1"]
-        kinds: ["TwoRoles"]
-    clientConfig:
-      url: https://127.0.0.1:${port}/revise
-      caBundle: ${pki.caBundle}
-    interpreterContextVersions: ["v1alpha1"]
-    timeoutSeconds: 5
-`;
+      const config = webhookConfiguration({ name: "tworoles.example.com", operation: "ReviseComponents", apiGroup: "testing.karta.dev", apiVersion: "v1", kind: "TwoRoles", url: `https://127.0.0.1:${stub.port}/revise`, caBundle: pki.caBundle });
       const r = await run(["--webhook-config", "hooks.yaml", "--operation", "ReviseComponents", "--desired-file", "tworoles.yaml", "--desired-component", "master=2", "--desired-component", "worker=7", "-o", "json", "--show-layer"], "", { "hooks.yaml": config });
       assert.equal(r.err, "layer: webhook\n");
       assert.equal(r.code, 0);
@@ -170,8 +145,7 @@ webhooks:
       assert.equal("replicas" in request, false);
       assert.deepEqual(request.components, [{ name: "master", replicas: 2 }, { name: "worker", replicas: 7 }]);
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stub.close();
     }
   });
 });
