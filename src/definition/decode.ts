@@ -1,9 +1,11 @@
 /**
  * Decoding a plain object into a typed Karta, driven by the schema table: unknown fields (which the
  * reference controller silently drops) and values of the wrong type are reported, with a did-you-mean,
- * and left out of the result so that later checks can trust the types.
+ * and left out of the result so that later checks can trust the types. Repeated items of the CRD's
+ * map and set lists are reported as the API server reports them (see list-type.ts).
  */
 import { formatPath, type Diagnostic, type PathSegment } from "./diagnostic.js";
+import { duplicateItems } from "./list-type.js";
 import { typeSpec, type FieldType, type ObjectSpec } from "./schema-source.js";
 import { closest } from "./suggest.js";
 
@@ -114,6 +116,14 @@ function decodeValue(value: unknown, type: FieldType, path: PathSegment[], issue
         // Keep the indexes aligned with the source, so that paths stay right for later checks.
         out.push(decoded);
       });
+      // On the items as written, as the API server checks them (a wrong-typed key still counts).
+      if (type.listMapKey !== undefined || type.listType === "set") {
+        const keys = type.listMapKey === undefined ? undefined : [type.listMapKey].flat();
+        for (const d of duplicateItems(value, keys)) {
+          const at = [...path, d.index];
+          issues.push({ path: at, diagnostic: { severity: "error", path: formatPath(at), message: d.message, code: "duplicate-value" } });
+        }
+      }
       return out;
     }
     case "map": {

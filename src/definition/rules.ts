@@ -43,12 +43,16 @@ export function checkStructure(karta: Karta): Finding[] {
   const { root, children } = componentsOf(karta);
   if (!root) return findings; // decoding reported the missing root
 
-  // Names: unique (in document order, root first) and non-empty.
+  // Names: unique (in document order, root first) and non-empty. Two children of one name are the
+  // list map's duplicate, which decoding reports in the API server's words; the root is not in that list.
   const byName = new Map<string, Located>();
+  let repeatedChildName = false;
   for (const c of [root, ...children]) {
     const name = c.component.name ?? "";
-    if (byName.has(name)) err([...c.path, "name"], `component name ${name} is not unique`, "duplicate-name");
-    else byName.set(name, c);
+    const first = byName.get(name);
+    if (first === undefined) byName.set(name, c);
+    else if (first === root) err([...c.path, "name"], `component name ${name} is not unique`, "duplicate-name");
+    else repeatedChildName = true;
   }
 
   // Root component.
@@ -78,7 +82,7 @@ export function checkStructure(karta: Karta): Finding[] {
   const structureErrors = findings.filter((f) => f.severity === "error").length;
 
   // Like the reference, cycles are looked for only when the structure is otherwise valid.
-  if (structureErrors === 0) {
+  if (structureErrors === 0 && !repeatedChildName) {
     const cycle = findCycle(children, byName);
     if (cycle) err([...cycle.path, "ownerRef"], `ownership cycle detected involving component ${cycle.name}`, "ownership-cycle");
   }
@@ -186,16 +190,13 @@ function checkAdditionalKinds(karta: Karta, components: Located[], warn: Report)
   const extra = karta.spec?.structureDefinition?.additionalChildKinds ?? [];
   const componentKinds = new Map<string, string>();
   for (const c of components) if (c.component.kind) componentKinds.set(gvkKey(c.component.kind), c.component.name ?? "");
-  const seen = new Set<string>();
   extra.forEach((g, i) => {
     if (!g) return;
     const p: PathSegment[] = ["spec", "structureDefinition", "additionalChildKinds", i];
-    const key = gvkKey(g);
-    const owner = componentKinds.get(key);
-    // The seed says not to repeat component kinds; published definitions do, so this warns.
+    const owner = componentKinds.get(gvkKey(g));
+    // The seed says not to repeat component kinds; published definitions do, so this warns. A kind
+    // listed twice is the list map's duplicate, an error that decoding reports.
     if (owner !== undefined) warn(p, `kind ${gvkText(g)} is already the kind of component '${owner}': list only kinds that are not components`, "duplicate-kind");
-    else if (seen.has(key)) warn(p, `kind ${gvkText(g)} is listed twice`, "duplicate-kind");
-    seen.add(key);
   });
 }
 
@@ -212,25 +213,20 @@ function dnsProblem(name: string, maxLength: number): string | undefined {
 function checkGangScheduling(karta: Karta, byName: Map<string, Located>, err: Report, warn: Report): void {
   const gang = karta.spec?.optimizationInstructions?.gangScheduling;
   if (!gang) return;
-  const groupNames = new Set<string>();
   (gang.podGroups ?? []).forEach((g, i) => {
     if (!g) return;
     const gp = [...GANG, "podGroups", i];
     if (typeof g.name === "string") {
       const problem = dnsProblem(g.name, 253 - GROUP_NAME_PREFIX);
       if (problem) err([...gp, "name"], `pod group name '${g.name}' does not make a valid DNS-1123 name (${problem})`, "group-name");
-      if (groupNames.has(g.name)) err([...gp, "name"], `pod group name '${g.name}' is not unique`, "group-name");
-      groupNames.add(g.name);
     }
-    const members = new Set<string>();
+    // Repeated group names and members are the list maps' duplicates, which decoding reports.
     (g.members ?? []).forEach((m, j) => {
       if (!m || typeof m.componentName !== "string") return;
       const mp = [...gp, "members", j, "componentName"];
       if (!byName.has(m.componentName)) {
         err(mp, `pod-group member component '${m.componentName}' is not defined (should be a root or child component)`, "group-member");
       }
-      if (members.has(m.componentName)) err(mp, `component '${m.componentName}' is listed twice in pod group '${g.name}'`, "group-member");
-      members.add(m.componentName);
     });
   });
   const pg = gang.podGroup;
@@ -243,7 +239,6 @@ function checkGangScheduling(karta: Karta, byName: Map<string, Located>, err: Re
       const problem = dnsProblem(pg.name, 253 - GROUP_NAME_PREFIX);
       if (problem) err([...base, "name"], `pod group name '${pg.name}' does not make a valid DNS-1123 name (${problem})`, "group-name");
     }
-    const seen = new Set<string>();
     (pg.subGroups ?? []).forEach((s, i) => {
       if (!s || typeof s.componentName !== "string") return;
       const sp = [...base, "subGroups", i, "componentName"];
@@ -253,8 +248,6 @@ function checkGangScheduling(karta: Karta, byName: Map<string, Located>, err: Re
         const problem = dnsProblem(s.componentName, 63);
         if (problem) err(sp, `subgroup name '${s.componentName}' is not a valid DNS-1123 label (${problem})`, "subgroup-name");
       }
-      if (seen.has(s.componentName)) err(sp, `subgroup component '${s.componentName}' is listed twice`, "subgroup-member");
-      seen.add(s.componentName);
     });
   }
 }

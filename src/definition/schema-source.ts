@@ -32,6 +32,10 @@ export type FieldType =
   /** Any JSON value. */
   | { type: "any" }
   | { type: "object"; ref: string }
+  /**
+   * `listMapKey`: the CRD's `x-kubernetes-list-map-keys` (a map list), `listType: "set"` a set list; in
+   * both the API server refuses repeated items, and so does the decoder (list-type.ts).
+   */
   | { type: "array"; items: FieldType; minItems?: number; listMapKey?: string | string[]; listType?: "set" | "atomic" }
   | { type: "map"; values: FieldType; minProperties?: number };
 

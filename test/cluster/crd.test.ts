@@ -1,7 +1,8 @@
 /**
  * Against a real kube-apiserver: the Karta CRD is a structural schema the server accepts and establishes,
- * every bundled definition is stored as a Karta, and a Karta with a schema error is refused at the field
- * path our own loader reports.
+ * every bundled definition is stored as a Karta, a Karta with a schema error is refused at the field
+ * path our own loader reports, and a repeated item of each of the CRD's list maps (and a set) is refused
+ * with exactly the errors, path and words, that `karta validate` gives.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -93,6 +94,81 @@ describe("the Karta CRD on a real API server", { skip }, () => {
         [],
         `server: ${created.message}\nours: ${JSON.stringify(ours)}`,
       );
+    });
+  }
+
+  // Each list map of the schema (and a set), with a repeated item and with the repeat made distinct.
+  // test/definition/list-maps.test.ts checks that every list map of the schema has a case there; the
+  // same lists are here, on the bundled PyTorchJob Karta.
+  const sd = (s: Record<string, any>): Record<string, any> => s.structureDefinition;
+  const gang = (s: Record<string, any>): Record<string, any> => s.optimizationInstructions.gangScheduling;
+  // `absentKey`: a key field is missing too, which both report otherwise (our "missing required field"
+  // at the item, the server's Required value at the field); only the Duplicate value errors are compared.
+  const duplicates: { name: string; absentKey?: boolean; repeat: (spec: Record<string, any>) => void; distinct: (spec: Record<string, any>) => void }[] = [
+    {
+      name: "childComponents",
+      repeat: (s) => sd(s).childComponents.push({ ...sd(s).childComponents[1], ownerRef: "master" }),
+      distinct: (s) => sd(s).childComponents.push({ ...sd(s).childComponents[1], name: "launcher", ownerRef: "master" }),
+    },
+    {
+      name: "additionalChildKinds (a core Service twice, a Knative Service between)",
+      repeat: (s) => sd(s).additionalChildKinds.push({ group: "serving.knative.dev", version: "v1", kind: "Service" }, { group: "", version: "v1", kind: "Service" }, { group: "", version: "v1", kind: "Service" }),
+      distinct: (s) => sd(s).additionalChildKinds.push({ group: "serving.knative.dev", version: "v1", kind: "Service" }, { group: "", version: "v1", kind: "ConfigMap" }),
+    },
+    {
+      name: "additionalChildKinds without a group (the key shown leaves it out)",
+      absentKey: true,
+      repeat: (s) => sd(s).additionalChildKinds.push({ version: "v1", kind: "ConfigMap" }, { group: "", version: "v1", kind: "ConfigMap" }, { kind: "ConfigMap", version: "v1" }),
+      distinct: (s) => sd(s).additionalChildKinds.push({ group: "", version: "v1", kind: "ConfigMap" }),
+    },
+    {
+      name: "childComponents without names",
+      absentKey: true,
+      repeat: (s) => sd(s).childComponents.push({ ownerRef: "master" }, { ownerRef: "worker" }),
+      distinct: (s) => sd(s).childComponents.push({ name: "launcher", ownerRef: "master" }),
+    },
+    {
+      name: "podGroups",
+      repeat: (s) => (gang(s).podGroups = [{ name: "all", members: [{ componentName: "master" }] }, { name: "all", members: [{ componentName: "worker" }] }]),
+      distinct: (s) => (gang(s).podGroups = [{ name: "all", members: [{ componentName: "master" }] }, { name: "workers", members: [{ componentName: "worker" }] }]),
+    },
+    {
+      name: "members, and a set (filters)",
+      repeat: (s) => (gang(s).podGroups = [{ name: "all", members: [{ componentName: "worker", filters: [".a", ".b", ".a"] }, { componentName: "worker" }] }]),
+      distinct: (s) => (gang(s).podGroups = [{ name: "all", members: [{ componentName: "worker", filters: [".a", ".b"] }, { componentName: "master" }] }]),
+    },
+    {
+      name: "subGroups",
+      repeat: (s) => gang(s).podGroup.subGroups.push({ componentName: "master" }),
+      distinct: (s) => (gang(s).podGroup.subGroups = [{ componentName: "master" }, { componentName: "worker" }, { componentName: "pytorchjob" }]),
+    },
+  ];
+  for (const dup of duplicates) {
+    test(`a repeated item of ${dup.name} is refused by the server with our errors, word for word; distinct items are stored`, async () => {
+      await installKartaCrd(c);
+      const make = (mutate: (spec: Record<string, any>) => void): KubernetesObject => {
+        const karta = kartaOf("kubeflow.org/v1/PyTorchJob.yaml") as { metadata: { name: string }; spec: Record<string, unknown> };
+        karta.metadata.name = `list-${dup.name.replace(/[^a-z]+/gi, "-").toLowerCase()}`.slice(0, 60).replace(/-+$/, "");
+        mutate(karta.spec);
+        return karta as unknown as KubernetesObject;
+      };
+      const repeated = make(dup.repeat);
+      const ours = validateKartaObject(repeated).map((d) => `${d.path}: ${d.message}`);
+      assert.ok(ours.length > 0, "our validator accepts the repeated item");
+      const created = await attempt(() => c.objects.create(repeated));
+      assert.ok(!created.ok, "the server accepted a repeated item");
+      assert.equal(created.reason, "Invalid", created.message);
+      const server = created.causes.filter((x) => x.field !== "<nil>").map((x) => `${x.field}: ${x.message}`);
+      const repeats = (errors: string[]): string[] => errors.filter((e) => e.includes(": Duplicate value: ")).sort();
+      assert.ok(repeats(server).length > 0, `the server reports no repeated item: ${created.message}`);
+      assert.deepEqual(repeats(server), repeats(ours));
+      if (!dup.absentKey) assert.deepEqual([...server].sort(), [...ours].sort());
+
+      const distinct = make(dup.distinct);
+      assert.deepEqual(validateKartaObject(distinct), []);
+      await attempt(() => c.objects.delete(distinct));
+      const stored = await attempt(() => c.objects.create(distinct));
+      assert.ok(stored.ok, `the server refused distinct items: ${stored.ok ? "" : `${stored.message} ${JSON.stringify(stored.causes)}`}`);
     });
   }
 });

@@ -19,7 +19,7 @@ describe("karta validate", () => {
     assert.equal(await runValidate([f("invalid/child-owner-refs.yaml")], io), 1);
     const lines = io.out.trimEnd().split("\n");
     assert.equal(lines[1], `${f("invalid/child-owner-refs.yaml")}:14:9: error: spec.structureDefinition.childComponents[0]: child component 'launcher' has no owner ref`);
-    assert.equal(lines.at(-1), "1 file, 1 definition: 4 errors, 1 warning, 0 notices");
+    assert.equal(lines.at(-1), "1 file, 1 definition: 5 errors, 1 warning, 0 notices");
   });
 
   test("warnings alone pass; --strict makes them fail", async () => {

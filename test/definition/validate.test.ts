@@ -40,7 +40,7 @@ describe("validation rules, one failing fixture each", () => {
       "root component cannot have owner ref",
       "child component 'launcher' has no owner ref",
       "child component 'worker' has owner ref to non-existing component 'mpijobs'",
-      "component name worker is not unique",
+      "component name mpijob is not unique",
       "component name is empty",
       "component 'worker' has multiple pod spec definitions",
       "component 'worker' has instance id path but no pod component instance selector",
