@@ -105,7 +105,7 @@ interface Slot {
   tasks: Task[];
   /** When the first task became the worker's current one (performance.now()). */
   headSince: number;
-  /** Ids of tasks taken back from the worker, which it skips: see {@link WorkerData.skip}. */
+  /** Ids of tasks taken back from the worker, and of the task it runs: see {@link WorkerData.skip}. */
   skip: BigInt64Array;
   /** Crashes in a row of this slot's workers. */
   crashes: number;
@@ -129,9 +129,10 @@ export interface WorkerData {
   /** Where the worker's Lua VM publishes each call's deadline (Float64Array(1)). */
   board: SharedArrayBuffer;
   /**
-   * BigInt64Array(SKIP_SLOTS): a task taken back from the worker has its id at index id % SKIP_SLOTS, and
-   * the worker skips a request whose id it finds there. (An id overwritten before the worker reached it
-   * only costs an answer that is dropped.)
+   * BigInt64Array(SKIP_SLOTS + 1): a task taken back from the worker has its id at index id % SKIP_SLOTS,
+   * and the worker skips a request whose id it finds there (an id overwritten before the worker reached
+   * it only costs an answer that is dropped); at index SKIP_SLOTS the worker publishes the id of the task
+   * it runs, so that a worker stopped in a task the pool took back fails no other.
    */
   skip: SharedArrayBuffer;
   source: FrameworkSource;
@@ -248,7 +249,7 @@ export class EvaluationPool {
   /** A slot with a new worker (`crashes`: the crashes in a row before it). */
   private spawn(crashes: number): Slot {
     const board = new Float64Array(new SharedArrayBuffer(8));
-    const skip = new BigInt64Array(new SharedArrayBuffer(8 * SKIP_SLOTS));
+    const skip = new BigInt64Array(new SharedArrayBuffer(8 * (SKIP_SLOTS + 1)));
     const slot: Slot = { board, skip, tasks: [], headSince: 0, ready: false, crashes, since: Date.now(), answered: false };
     let worker: Worker;
     try {
@@ -323,9 +324,9 @@ export class EvaluationPool {
     }
   }
 
-  /** Takes back the tasks queued behind a slot's current one, to be given to other workers (first in line). */
-  private takeBack(slot: Slot): void {
-    const behind = slot.tasks.splice(1);
+  /** Takes back a slot's tasks from `from` on (by default those queued behind its current one), to be given to other workers first. */
+  private takeBack(slot: Slot, from = 1): void {
+    const behind = slot.tasks.splice(from);
     if (behind.length === 0) return;
     for (const t of behind) {
       Atomics.store(slot.skip, t.id % SKIP_SLOTS, BigInt(t.id));
@@ -346,12 +347,14 @@ export class EvaluationPool {
     }
     const slot = task.slot;
     if (!slot) return;
-    if (slot.tasks[0] === task) {
+    if (this.running(slot) === task) {
       this.replace(slot, "deadline", "request deadline exceeded: the evaluation was stopped");
       return;
     }
-    // Still queued behind another task on its worker: skipped there, failed here.
-    this.takeBack(slot);
+    const at = slot.tasks.indexOf(task);
+    if (at < 0) return;
+    // Not started on its worker: skipped there (with those behind it), failed here.
+    this.takeBack(slot, at);
     this.queue.splice(this.queue.indexOf(task), 1);
     task.resolve({ ok: false, reason: "deadline", message: waited });
     this.dispatch();
@@ -373,6 +376,12 @@ export class EvaluationPool {
     if (moved) this.dispatch();
   }
 
+  /** The slot's task its worker is running (or ran last), if the pool still holds it. */
+  private running(slot: Slot): Task | undefined {
+    const id = Atomics.load(slot.skip, SKIP_SLOTS);
+    return slot.tasks.find((t) => BigInt(t.id) === id);
+  }
+
   /**
    * Terminates a slot's worker, fails its task with `reason`, and starts a fresh worker in its place:
    * at once, or after a backoff when it is a crash following another (see PoolOptions.restartBackoff).
@@ -380,9 +389,11 @@ export class EvaluationPool {
   private replace(slot: Slot, reason: TaskFailure, message: string): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
-    // The current task fails with the reason; those behind it were not run: they go to other workers.
-    this.takeBack(slot);
-    const task = slot.tasks.shift();
+    // The task it runs fails with the reason; the others were not run: they go to other workers. (It
+    // may run none of them: one taken back that it had already started, its answer no longer awaited.)
+    const task = this.running(slot);
+    if (task) slot.tasks.splice(slot.tasks.indexOf(task), 1);
+    this.takeBack(slot, 0);
     if (task) this.settle(task, { ok: false, reason, message });
     void slot.worker?.terminate();
     if (this.closed) return;

@@ -85,7 +85,7 @@ const EVENT_LOOP_SLICE_MS = 2;
  */
 const EVENT_LOOP_MAX_US = 100;
 const COST_SAMPLES = 8;
-/** Kinds and operations whose average is kept (request contents must not grow memory without bound). */
+/** Kinds and operations whose times are kept (request contents must not grow memory without bound). */
 const MAX_MEASURED = 1024;
 
 interface ReloadState {
@@ -253,12 +253,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       // Laid out as Karmada writes it, the body names its kind and operation early: a request bound for a
       // worker (a script, or a kind slow here) goes there without being parsed on this thread too.
       const route = peekRoute(body);
-      const judged = route !== undefined && (OPERATIONS as readonly string[]).includes(route.operation);
-      if (judged) {
+      if (route !== undefined && (OPERATIONS as readonly string[]).includes(route.operation)) {
         const kind = { apiVersion: route.apiVersion, kind: route.kind };
         if (local.needsWorker(kind, route.operation as Operation) || slowHere(`${route.apiVersion}/${route.kind} ${route.operation}`)) return toWorker();
       }
-      answerOnEventLoop(body, res, started, toWorker, judged);
+      answerOnEventLoop(body, res, started, toWorker);
     });
   }
 
@@ -283,9 +282,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
    * Answers a small request on the event loop when no script can run for it and its kind's answers are
    * cheap: a worker hand-off costs more than such an answer (waking a thread per request). Its jq runs
    * in a time slice; past it, or at a regex that would need a blocking wait, the request is redone on
-   * a worker. `judged`: whether {@link slowHere} was already asked for this request.
+   * a worker.
    */
-  function answerOnEventLoop(body: string, res: http.ServerResponse, started: number, toWorker: () => void, judged: boolean): void {
+  function answerOnEventLoop(body: string, res: http.ServerResponse, started: number, toWorker: () => void): void {
     const decoded = decodeContext(body);
     if (!decoded.ok) {
       metrics.evaluations.inc({ thread: "event_loop" });
@@ -297,8 +296,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const kind = kindOf(request.object);
     if (local.needsWorker(kind, request.operation)) return toWorker();
     const key = `${kind.apiVersion}/${kind.kind} ${request.operation}`;
-    // (Unless judged on the body's own layout, which names the same kind and operation as Karmada writes it.)
-    if (!judged && slowHere(key)) return toWorker();
+    if (slowHere(key)) return toWorker();
     const slice = eventLoopSlice(EVENT_LOOP_SLICE_MS);
     const began = performance.now();
     const answering = answer(local.framework, request);

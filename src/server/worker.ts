@@ -38,6 +38,7 @@ async function load(source: FrameworkSource, generation: number): Promise<void> 
 async function handle(msg: WorkerRequest): Promise<void> {
   if (msg.type === "source") return load(msg.source, msg.generation);
   if (Atomics.load(skip, msg.id % SKIP_SLOTS) === BigInt(msg.id)) return;
+  Atomics.store(skip, SKIP_SLOTS, BigInt(msg.id));
   const fw = current!.framework;
   if (msg.type === "context") {
     const decoded = decodeContext(msg.body);

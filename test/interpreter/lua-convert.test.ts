@@ -234,3 +234,17 @@ describe("empty-table repair", () => {
     assert.deepEqual(repairEmptyTables([], [], false), []);
   });
 });
+
+describe("object keys pushed from the state's key table", () => {
+  test("more distinct keys than the table keeps, and keys seen before, reach the script whole", () => {
+    // 3,000 distinct keys: the first 1,023 are kept and pushed from the table, the rest copied each time.
+    const wide: Record<string, JsonValue> = {};
+    for (let i = 0; i < 3000; i++) wide[`k${i}-${"é".repeat(i % 3)}`] = i;
+    const count = "function F(o) local n, sum = 0, 0 for k, v in pairs(o) do n = n + 1 sum = sum + v end return n, sum, o['k1500-'] end";
+    for (let round = 0; round < 2; round++) assert.deepEqual(values(call(count, [wide], 3)), [3000, (2999 * 3000) / 2, 1500]);
+    // Round trip of an object whose keys are now in the table, nested and beside arrays.
+    assert.deepEqual(values(call("function F(o) return o end", [{ k0: { k1: [1, 2, { k2: "x" }] }, "k1-é": null }])), [{ k0: { k1: [1, 2, { k2: "x" }] } }]);
+    // The table does not stay on the stack: a script's arguments are where it expects them.
+    assert.deepEqual(values(call("function F(a, b, c) return a.k0, b, c end", [{ k0: 1 }, 2, { k1: 3 }], 3)), [1, 2, { k1: 3 }]);
+  });
+});

@@ -38,6 +38,8 @@ export interface RawLua {
   _lua_gettop(L: number): number;
   _lua_topointer(L: number, idx: number): number;
   _lua_absindex(L: number, idx: number): number;
+  _lua_rotate(L: number, idx: number, n: number): void;
+  _luaL_ref(L: number, t: number): number;
 }
 
 /** Lua type tags (lua.h). */
@@ -98,6 +100,15 @@ const ERR_KEYS = "cannot encode mixed or invalid key types";
 /** gopher-lua keeps positive integer keys below this bound in its array part. */
 const ARRAY_LIMIT = 67108864;
 
+/** Lua integers 0..1023 as the BigInts the wasm API takes (array indexes, small counts): made once. */
+const SMALL_INTEGERS = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+function luaInteger(n: number): bigint {
+  return n >= 0 && n < 1024 ? SMALL_INTEGERS[n]! : BigInt(n);
+}
+const LUA_REGISTRYINDEX = -1001000;
+/** Distinct object keys kept as Lua strings per state (see LuaConverter.pushKey). */
+const MAX_CACHED_KEYS = 1023;
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -109,6 +120,10 @@ export class LuaConverter {
   private scratch = 0;
   private scratchSize = 0;
   private readonly lenPtr: number;
+  /** Registry reference of a Lua table of object keys already pushed (index → string). */
+  private readonly keysRef: number;
+  /** Object keys already pushed, by their index in that table. */
+  private readonly keyIds = new Map<string, number>();
 
   constructor(
     private readonly m: RawLua,
@@ -116,6 +131,8 @@ export class LuaConverter {
   ) {
     this.lenPtr = m._malloc(8);
     this.ensureScratch(4096);
+    m._lua_createtable(L, MAX_CACHED_KEYS, 0);
+    this.keysRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
   }
 
   /** Releases the scratch memory. */
@@ -156,10 +173,51 @@ export class LuaConverter {
   }
 
   /**
+   * Pushes an object key. Kubernetes objects repeat the same few hundred keys, so each distinct key is
+   * kept as a Lua string in a table (the first MAX_CACHED_KEYS of them) and pushed from there: one
+   * call, instead of copying its bytes into wasm memory and hashing them again.
+   */
+  private pushKey(key: string, keysIndex: number): void {
+    const id = this.keyIds.get(key);
+    if (id !== undefined) {
+      this.m._lua_rawgeti(this.L, keysIndex, SMALL_INTEGERS[id]!);
+      return;
+    }
+    this.pushString(key);
+    if (this.keyIds.size < MAX_CACHED_KEYS) {
+      const next = this.keyIds.size + 1;
+      this.keyIds.set(key, next);
+      this.m._lua_pushvalue(this.L, -1);
+      this.m._lua_rawseti(this.L, keysIndex, SMALL_INTEGERS[next]!);
+    }
+  }
+
+  /**
    * Pushes a JSON value (null and undefined push nil). Tables get the metatable at stack index
    * `metatableIndex` (absolute) when it is not 0.
    */
-  pushJson(value: JsonValue | undefined, metatableIndex: number, depth = 0): void {
+  pushJson(value: JsonValue | undefined, metatableIndex: number): void {
+    if (typeof value !== "object" || value === null) {
+      this.pushValue(value, metatableIndex, 0, 0);
+      return;
+    }
+    const m = this.m;
+    const L = this.L;
+    if (!m._lua_checkstack(L, 4)) throw new LuaArgumentError(NESTED_TOO_DEEP);
+    // The keys table sits below the value while it is built, then is removed from under it.
+    m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.keysRef));
+    const keysIndex = m._lua_gettop(L);
+    try {
+      this.pushValue(value, metatableIndex, keysIndex, 0);
+    } catch (e) {
+      m._lua_settop(L, keysIndex - 1);
+      throw e;
+    }
+    m._lua_rotate(L, keysIndex, -1);
+    m._lua_settop(L, -2);
+  }
+
+  private pushValue(value: JsonValue | undefined, metatableIndex: number, keysIndex: number, depth: number): void {
     const m = this.m;
     const L = this.L;
     if (value === null || value === undefined) {
@@ -167,7 +225,7 @@ export class LuaConverter {
     } else if (typeof value === "string") {
       this.pushString(value);
     } else if (typeof value === "number") {
-      if (Number.isSafeInteger(value)) m._lua_pushinteger(L, BigInt(value));
+      if (Number.isSafeInteger(value)) m._lua_pushinteger(L, luaInteger(value));
       else m._lua_pushnumber(L, value);
     } else if (typeof value === "boolean") {
       m._lua_pushboolean(L, value ? 1 : 0);
@@ -177,8 +235,8 @@ export class LuaConverter {
       let j = 0;
       for (const item of value) {
         if (item === null || item === undefined) continue;
-        this.pushJson(item, metatableIndex, depth + 1);
-        m._lua_rawseti(L, -2, BigInt(++j));
+        this.pushValue(item, metatableIndex, keysIndex, depth + 1);
+        m._lua_rawseti(L, -2, luaInteger(++j));
       }
       if (metatableIndex) {
         m._lua_pushvalue(L, metatableIndex);
@@ -191,8 +249,8 @@ export class LuaConverter {
       for (const key of keys) {
         const item = value[key];
         if (item === null || item === undefined) continue;
-        this.pushString(key);
-        this.pushJson(item, metatableIndex, depth + 1);
+        this.pushKey(key, keysIndex);
+        this.pushValue(item, metatableIndex, keysIndex, depth + 1);
         m._lua_rawset(L, -3);
       }
       if (metatableIndex) {
@@ -294,7 +352,7 @@ export class LuaConverter {
       if (otherNumbers > 0) throw new LuaEncodeError(ERR_SPARSE);
       const arr: JsonValue[] = new Array<JsonValue>(ints);
       for (let i = 1; i <= ints; i++) {
-        m._lua_rawgeti(L, idx, BigInt(i));
+        m._lua_rawgeti(L, idx, luaInteger(i));
         arr[i - 1] = this.encode(m._lua_gettop(L), visited, depth + 1);
         m._lua_settop(L, -2);
       }
