@@ -55,6 +55,10 @@ describe("karta serve (process)", () => {
       assert.equal(await exited, 0);
       assert.match(out, /shutting down/);
       assert.match(out, /"msg":"stopped"/);
+      // Every line written out whole, the request's own among them (logs are batched, flushed at exit).
+      const lines = out.trim().split("\n").map((l) => JSON.parse(l) as { msg: string; uid?: string; component: string });
+      assert.ok(lines.every((l) => l.component === "karta-serve"));
+      assert.ok(lines.some((l) => l.msg === "interpreted" && l.uid === "in-flight"), out);
       // Object contents never reach the info log.
       assert.doesNotMatch(out, /"replicas":2|"spec"/);
     } finally {
