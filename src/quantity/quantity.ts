@@ -48,8 +48,11 @@ function fitsInt64(v: bigint): boolean {
   return v >= INT64_MIN && v <= INT64_MAX;
 }
 
+/** 10^0 … 10^63, made once: quantities scale by these at every parse and format. */
+const POW10 = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
+
 function pow10n(n: number): bigint {
-  return 10n ** BigInt(n);
+  return n >= 0 && n < 64 ? POW10[n]! : 10n ** BigInt(n);
 }
 
 function abs(v: bigint): bigint {
