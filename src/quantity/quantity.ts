@@ -48,8 +48,11 @@ function fitsInt64(v: bigint): boolean {
   return v >= INT64_MIN && v <= INT64_MAX;
 }
 
+/** 10^0 … 10^63, made once: quantities scale by these at every parse and format. */
+const POW10 = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
+
 function pow10n(n: number): bigint {
-  return 10n ** BigInt(n);
+  return n >= 0 && n < 64 ? POW10[n]! : 10n ** BigInt(n);
 }
 
 function abs(v: bigint): bigint {
@@ -179,6 +182,10 @@ function parseDecimal(value: string): { unscaled: bigint; scale: number } | unde
  * A Kubernetes resource quantity. Immutable: arithmetic returns new quantities.
  * `unscaled × 10^exponent` is the exact value.
  */
+/** Quantities parsed successfully, by their text (at most MAX_PARSED; then started again). */
+const parsed = new Map<string, QuantityParseResult>();
+const MAX_PARSED = 1024;
+
 export class Quantity {
   /** The value's digits; the value is `unscaled × 10^exponent`. */
   readonly unscaled: bigint;
@@ -226,8 +233,22 @@ export class Quantity {
     return new Quantity(v, exponent, format, !fitsInt64(v));
   }
 
-  /** Parses a quantity string exactly as `resource.ParseQuantity`. */
+  /**
+   * Parses a quantity string exactly as `resource.ParseQuantity`. Quantities are immutable, so a string
+   * parsed before gives the same Quantity again (workloads repeat the same few requests and limits).
+   */
   static parse(str: string): QuantityParseResult {
+    let known = parsed.get(str);
+    if (known === undefined) {
+      known = Quantity.parseNew(str);
+      if (!known.ok) return known;
+      if (parsed.size >= MAX_PARSED) parsed.clear();
+      parsed.set(str, known);
+    }
+    return known;
+  }
+
+  private static parseNew(str: string): QuantityParseResult {
     const fail = (code: QuantityErrorCode): QuantityParseResult => ({
       ok: false,
       error: new QuantityParseError(code, str),

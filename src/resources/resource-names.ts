@@ -10,8 +10,21 @@ export type ResourceClass = "cpu" | "memory" | "pods" | "ephemeral-storage" | "s
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
+/** Names already judged: a workload names the same few resources in every container. */
+const qualified = new Map<string, boolean>();
+const MAX_JUDGED = 1024;
+
 /** Kubernetes' IsQualifiedName: an optional DNS-subdomain prefix and a name of at most 63 characters. */
 export function isQualifiedName(value: string): boolean {
+  let known = qualified.get(value);
+  if (known === undefined) {
+    if (qualified.size >= MAX_JUDGED) qualified.clear();
+    qualified.set(value, (known = judgeQualifiedName(value)));
+  }
+  return known;
+}
+
+function judgeQualifiedName(value: string): boolean {
   const parts = value.split("/");
   let name: string;
   if (parts.length === 1) {

@@ -37,3 +37,20 @@ test("addition and subtraction cancel", () => {
     { numRuns: 300 },
   );
 });
+
+test("a string parsed again gives the same answer, past the memo's size too, and errors stay errors", () => {
+  const texts = Array.from({ length: 3000 }, (_, i) => `${i}${["", "m", "Ki", "Gi", "e3"][i % 5]}`);
+  const first = texts.map((t) => Quantity.parse(t));
+  const again = texts.map((t) => Quantity.parse(t));
+  for (let i = 0; i < texts.length; i++) {
+    const a = first[i]!;
+    const b = again[i]!;
+    assert.ok(a.ok && b.ok);
+    assert.equal(b.quantity.toString(), a.quantity.toString());
+    assert.equal(b.quantity.canonicalString(), a.quantity.canonicalString());
+  }
+  for (let round = 0; round < 2; round++) {
+    const bad = Quantity.parse("1x");
+    assert.ok(!bad.ok && bad.error.input === "1x");
+  }
+});
