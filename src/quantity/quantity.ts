@@ -178,14 +178,14 @@ function parseDecimal(value: string): { unscaled: bigint; scale: number } | unde
   return { unscaled: m[1] === "-" ? -magnitude : magnitude, scale: frac.length };
 }
 
-/**
- * A Kubernetes resource quantity. Immutable: arithmetic returns new quantities.
- * `unscaled × 10^exponent` is the exact value.
- */
 /** Quantities parsed successfully, by their text (at most MAX_PARSED; then started again). */
 const parsed = new Map<string, QuantityParseResult>();
 const MAX_PARSED = 1024;
 
+/**
+ * A Kubernetes resource quantity. Immutable: arithmetic returns new quantities.
+ * `unscaled × 10^exponent` is the exact value.
+ */
 export class Quantity {
   /** The value's digits; the value is `unscaled × 10^exponent`. */
   readonly unscaled: bigint;
