@@ -11,7 +11,7 @@ import { eventLoopSlice } from "../jq/index.js";
 import { kindOf, OPERATIONS, type Operation } from "../interpreter/types.js";
 import { contextResponse, decodeContext, failureResponse, peekRoute } from "./context.js";
 import { readConfig, type BuiltFramework, type ConfigPaths, type FrameworkSource } from "./config.js";
-import { answer, badRequest } from "./evaluate.js";
+import { answer, badRequest, gvk } from "./evaluate.js";
 import { createLogger, flushLogs, type Logger } from "./log.js";
 import { parseDuration } from "./duration.js";
 import { ServerMetrics } from "./metrics.js";
@@ -245,7 +245,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       const toWorker = (): void => {
         metrics.evaluations.inc({ thread: "worker" });
         void pool.answerContext(body, Date.now() + timeout).then((r) => {
-          if (r.ok && r.value.meta.kind !== "" && r.value.meta.operation !== "") noteCost(`${r.value.meta.kind} ${r.value.meta.operation}`, r.value.ms * 1000);
+          if (r.ok && r.value.meta.kind !== "" && r.value.meta.operation !== "") noteCost(costKey(r.value.meta.kind, r.value.meta.operation), r.value.ms * 1000);
           finish(res, body, r, started);
         });
       };
@@ -255,11 +255,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       const route = peekRoute(body);
       if (route !== undefined && (OPERATIONS as readonly string[]).includes(route.operation)) {
         const kind = { apiVersion: route.apiVersion, kind: route.kind };
-        if (local.needsWorker(kind, route.operation as Operation) || slowHere(`${route.apiVersion}/${route.kind} ${route.operation}`)) return toWorker();
+        if (local.needsWorker(kind, route.operation as Operation) || slowHere(costKey(gvk(kind), route.operation))) return toWorker();
       }
       answerOnEventLoop(body, res, started, toWorker);
     });
   }
+
+  /** The key of a kind ("group/version/Kind", as answers' meta name it) and operation in `costs`. */
+  const costKey = (kind: string, operation: string): string => `${kind} ${operation}`;
 
   /** Whether a kind and operation measured slow goes to the workers (see EVENT_LOOP_MAX_US). */
   function slowHere(key: string): boolean {
@@ -295,7 +298,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const request = decoded.request;
     const kind = kindOf(request.object);
     if (local.needsWorker(kind, request.operation)) return toWorker();
-    const key = `${kind.apiVersion}/${kind.kind} ${request.operation}`;
+    const key = costKey(gvk(request.object), request.operation);
     if (slowHere(key)) return toWorker();
     const slice = eventLoopSlice(EVENT_LOOP_SLICE_MS);
     const began = performance.now();

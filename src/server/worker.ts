@@ -37,8 +37,9 @@ async function load(source: FrameworkSource, generation: number): Promise<void> 
 
 async function handle(msg: WorkerRequest): Promise<void> {
   if (msg.type === "source") return load(msg.source, msg.generation);
-  if (Atomics.load(skip, msg.id % SKIP_SLOTS) === BigInt(msg.id)) return;
-  Atomics.store(skip, SKIP_SLOTS, BigInt(msg.id));
+  const id = BigInt(msg.id);
+  if (Atomics.load(skip, msg.id % SKIP_SLOTS) === id) return;
+  Atomics.store(skip, SKIP_SLOTS, id);
   const fw = current!.framework;
   if (msg.type === "context") {
     const decoded = decodeContext(msg.body);
