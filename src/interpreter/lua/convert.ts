@@ -120,8 +120,8 @@ export class LuaConverter {
   private scratch = 0;
   private scratchSize = 0;
   private readonly lenPtr: number;
-  /** Registry reference of a Lua table of object keys already pushed (index → string). */
-  private readonly keysRef: number;
+  /** Registry reference of a Lua table of object keys already pushed (index → string), as the API takes it. */
+  private readonly keysRef: bigint;
   /** Object keys already pushed, by their index in that table. */
   private readonly keyIds = new Map<string, number>();
 
@@ -132,7 +132,7 @@ export class LuaConverter {
     this.lenPtr = m._malloc(8);
     this.ensureScratch(4096);
     m._lua_createtable(L, MAX_CACHED_KEYS, 0);
-    this.keysRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
+    this.keysRef = BigInt(m._luaL_ref(L, LUA_REGISTRYINDEX));
   }
 
   /** Releases the scratch memory. */
@@ -205,7 +205,7 @@ export class LuaConverter {
     const L = this.L;
     if (!m._lua_checkstack(L, 4)) throw new LuaArgumentError(NESTED_TOO_DEEP);
     // The keys table sits below the value while it is built, then is removed from under it.
-    m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.keysRef));
+    m._lua_rawgeti(L, LUA_REGISTRYINDEX, this.keysRef);
     const keysIndex = m._lua_gettop(L);
     try {
       this.pushValue(value, metatableIndex, keysIndex, 0);
