@@ -178,16 +178,12 @@ export async function benchController(): Promise<{ title: string; results: Bench
   const script = path.join(repoRoot, "scripts", "test-cluster");
   const dir = mkdtempSync(path.join(tmpdir(), "karta-bench-controller-"));
   execFileSync(script, ["build"], { stdio: "ignore" });
-  // `up` picks free ports and can lose one to another process before binding it: try again (after `down`,
-  // which also stops an etcd that did start).
-  for (let attempt = 1; ; attempt++) {
-    try {
-      execFileSync(script, ["up", dir, "--owner-pid", String(process.pid)], { stdio: ["ignore", "ignore", "pipe"] });
-      break;
-    } catch (err) {
-      execFileSync(script, ["down", dir], { stdio: "ignore" });
-      if (attempt === 3) throw new Error(`scripts/test-cluster up failed 3 times: ${String((err as { stderr?: unknown }).stderr ?? err).slice(-2000)}`);
-    }
+  // `up` itself starts again on fresh ports when another process takes a picked one before it binds.
+  try {
+    execFileSync(script, ["up", dir, "--owner-pid", String(process.pid)], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (err) {
+    execFileSync(script, ["down", dir], { stdio: "ignore" });
+    throw new Error(`scripts/test-cluster up failed: ${String((err as { stderr?: unknown }).stderr ?? err).slice(-2000)}`);
   }
   const kubeconfig = path.join(dir, "kubeconfig");
   const c = await Client.load(kubeconfig);

@@ -3,7 +3,7 @@
  * plain-JSON objects, discovery, and structured errors from client-node's exceptions.
  */
 import { Agent as HttpsAgent, type AgentOptions } from "node:https";
-import { CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, KubeConfig, ListWatch, Watch, type Informer, type KubernetesObject, type ListPromise, type ObjectCache } from "@kubernetes/client-node";
 // The documented way to register a model; the package's index does not re-export it.
 import { ObjectSerializer } from "@kubernetes/client-node/dist/serializer.js";
 
@@ -27,6 +27,31 @@ keepPlainJson([
   { group: "", version: "v1", kind: "Pod" },
   { group: "", version: "v1", kind: "PodList" },
 ]);
+
+/**
+ * An informer (client-node's `makeInformer`) whose cache keeps its objects without
+ * `metadata.managedFields`, as controller-runtime's TransformStripManagedFields does: nothing here reads
+ * them, and they are a large part of every cached pod (one entry per writer, listing every field it set).
+ * Objects are stripped as they arrive, from the list and from the watch, before the cache and the
+ * handlers see them.
+ */
+export function makeLeanInformer<T extends KubernetesObject>(kc: KubeConfig, path: string, list: ListPromise<T>): Informer<T> & ObjectCache<T> {
+  const watch = new Watch(kc);
+  const start = watch.watch.bind(watch);
+  watch.watch = (p, query, callback, done) => start(p, query, (phase, obj: unknown, raw?: unknown) => callback(phase, stripManagedFields(obj), raw), done);
+  const listStripped: ListPromise<T> = async () => {
+    const l = await list();
+    for (const o of l.items ?? []) stripManagedFields(o);
+    return l;
+  };
+  return new ListWatch<T>(path, watch, listStripped, false);
+}
+
+function stripManagedFields<T>(o: T): T {
+  const metadata = (o as { metadata?: { managedFields?: unknown } } | null)?.metadata;
+  if (metadata && typeof metadata === "object" && "managedFields" in metadata) delete metadata.managedFields;
+  return o;
+}
 
 /**
  * client-node (1.4) makes a new https.Agent for every request, so every request pays a TCP connect, a

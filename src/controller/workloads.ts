@@ -12,11 +12,11 @@
  * indexed by owner uid, and an object is applied only when what compiles differs from what this process
  * last applied (a group changed or deleted by someone else is requeued by its informer and applied again).
  */
-import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, makeInformer, type Informer, type KubernetesObject, type ObjectCache } from "@kubernetes/client-node";
+import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, type Informer, type KubernetesObject, type ObjectCache } from "@kubernetes/client-node";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
-import { apiError, keepPlainJson } from "./kube.js";
+import { apiError, keepPlainJson, makeLeanInformer } from "./kube.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
@@ -97,7 +97,7 @@ export class WorkloadReconciler {
     this.leading = options.leading ?? true;
     this.objects = KubernetesObjectApi.makeApiClient(kc);
     this.core = kc.makeApiClient(CoreV1Api);
-    this.pods = makeInformer<Obj>(kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never);
+    this.pods = makeLeanInformer<Obj>(kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never);
     keepRunning(this.pods, log, "pods", () => this.stopped);
     this.podIndex = new OwnerIndex(this.pods);
     this.groups = this.watchGroups();
@@ -185,7 +185,7 @@ export class WorkloadReconciler {
       const { group, version, kind } = r.root;
       const apiVersion = group ? `${group}/${version}` : version;
       const path = `${group ? `/apis/${group}` : "/api"}/${version}/${r.resource.name}`;
-      const informer = makeInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, kind) as never);
+      const informer = makeLeanInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, kind) as never);
       const chain = chainKinds(r.karta as unknown as Karta);
       const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, chain: chain.map(groupKindKey), stopped: false };
       // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
@@ -218,7 +218,7 @@ export class WorkloadReconciler {
     const apiVersion = k.group ? `${k.group}/${k.version}` : k.version;
     keepPlainJson([{ group: k.group, version: k.version, kind: k.kind }, { group: k.group, version: k.version, kind: `${k.kind}List` }]);
     const path = `${k.group ? `/apis/${k.group}` : "/api"}/${k.version}/${found.resource.name}`;
-    const informer = makeInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, k.kind) as never);
+    const informer = makeLeanInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, k.kind) as never);
     const b: Between = { informer, index: new OwnerIndex(informer), users: new Set([karta]), stopped: false };
     keepRunning(informer, this.log, key, () => b.stopped || this.stopped);
     for (const verb of ["add", "update", "delete"] as const) informer.on(verb, (o) => this.enqueueRootOf(o));
@@ -338,7 +338,7 @@ export class WorkloadReconciler {
   /** An informer per group kind, indexed by owner; a group changed or deleted by someone else requeues its root. */
   private watchGroups(): GroupWatch[] {
     return GROUP_KINDS.map(({ apiVersion, kind, resource }) => {
-      const informer = makeInformer<Obj>(this.kc, `/apis/${apiVersion}/${resource}`, () => this.objects.list(apiVersion, kind) as never);
+      const informer = makeLeanInformer<Obj>(this.kc, `/apis/${apiVersion}/${resource}`, () => this.objects.list(apiVersion, kind) as never);
       keepRunning(informer, this.log, `${resource}.scheduling.k8s.io`, () => this.stopped);
       const index = new OwnerIndex(informer);
       const key = (o: Obj) => groupKey(kind, o.metadata?.namespace, o.metadata?.name);

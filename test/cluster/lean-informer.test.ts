@@ -1,0 +1,79 @@
+/**
+ * The controller's informers keep objects without metadata.managedFields (src/controller/kube.ts
+ * makeLeanInformer): against a real kube-apiserver, which sets managedFields on every write, objects from
+ * the initial list and from the watch (added, modified) reach the cache and the handlers stripped, and
+ * nothing else of them changes.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
+import { makeLeanInformer } from "../../src/controller/kube.js";
+import { testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+
+const cluster = await testCluster();
+const skip = typeof cluster === "string" ? cluster : false;
+type Obj = KubernetesObject & Record<string, any>;
+
+const pod = (namespace: string, name: string): Obj => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name, namespace, labels: { app: "lean" } },
+  spec: { containers: [{ name: "main", image: "registry.k8s.io/pause:3.10" }] },
+});
+
+function waitFor<T>(what: string, check: () => T | undefined, ms = 15_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const until = Date.now() + ms;
+    const poll = (): void => {
+      const v = check();
+      if (v !== undefined) return resolve(v);
+      if (Date.now() > until) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(poll, 50);
+    };
+    poll();
+  });
+}
+
+describe("the controller's informers cache objects without managedFields", { skip }, () => {
+  const c = cluster as TestCluster;
+  let ns: string;
+  before(async () => {
+    ns = await testNamespace({ name: "lean-informer" } as never, c);
+  });
+  after(async () => {
+    await c.core.deleteNamespace({ name: ns }).catch(() => undefined);
+  });
+
+  test("listed, added and modified pods arrive stripped; the server's copy keeps them", async () => {
+    await c.objects.create(pod(ns, "listed"));
+    const informer = makeLeanInformer<Obj>(c.kc, `/api/v1/namespaces/${ns}/pods`, () => c.core.listNamespacedPod({ namespace: ns }) as never);
+    const seen: Obj[] = [];
+    informer.on("add", (o) => seen.push(o));
+    informer.on("update", (o) => seen.push(o));
+    await informer.start();
+    try {
+      const listed = informer.get("listed", ns);
+      assert.ok(listed, "the listed pod is cached");
+      assert.equal(listed.metadata?.managedFields, undefined);
+      assert.equal(listed.metadata?.labels?.["app"], "lean");
+      assert.equal(listed.spec.containers[0].image, "registry.k8s.io/pause:3.10");
+
+      await c.objects.create(pod(ns, "watched"));
+      const added = await waitFor("the added pod", () => informer.get("watched", ns));
+      assert.equal(added.metadata?.managedFields, undefined);
+      await c.objects.patch({ apiVersion: "v1", kind: "Pod", metadata: { name: "watched", namespace: ns, labels: { step: "2" } } } as never, undefined, undefined, "lean-test", undefined, PatchStrategy.MergePatch);
+      const modified = await waitFor("the modified pod", () => {
+        const p = informer.get("watched", ns);
+        return p?.metadata?.labels?.["step"] === "2" ? p : undefined;
+      });
+      assert.equal(modified.metadata?.managedFields, undefined);
+      assert.ok(seen.length >= 3 && seen.every((o) => o.metadata?.managedFields === undefined), "handlers see stripped objects");
+
+      // The server still has them (the informer only trims its own copies).
+      const onServer = (await c.core.readNamespacedPod({ name: "watched", namespace: ns })) as unknown as Obj;
+      assert.ok(Array.isArray(onServer.metadata?.managedFields) && onServer.metadata.managedFields.length >= 2, "the API server sets managedFields on each write");
+    } finally {
+      await informer.stop();
+    }
+  });
+});
