@@ -61,13 +61,20 @@ export async function karmadaAnswers(definition: Definition, object: KubeObject,
   const replica = await fw.interpretReplica(object);
   const current = replica.ok ? replica.value.replicas : 1;
   const revised = current + 1;
+  const components = await fw.interpretComponents(object);
+  // ReviseComponents (proposed in Karmada #7830/#7841) is given each component's replicas plus one, as
+  // ReviseReplica is given the object's; it is asked only of what InterpretComponent answers.
+  const assigned = components.ok ? components.value.map((c) => ({ name: c.name, replicas: c.replicas + 1 })) : [];
   return [
     done("InterpretReplica", replica, (v) => [
       ["replica", v.replicas],
       ["requires", v.replicaRequirements ?? null],
     ]),
-    done("InterpretComponent", await fw.interpretComponents(object), (v) => [["components", v]]),
+    done("InterpretComponent", components, (v) => [["components", v]]),
     done("ReviseReplica", await fw.reviseReplica(object, revised), (v) => [["revised", v]], `desired replicas ${revised}`),
+    ...(components.ok
+      ? [done("ReviseComponents", await fw.reviseComponents(object, assigned), (v) => [["revised", v]], `desired ${assigned.map((c) => `${c.name}=${c.replicas}`).join(", ")}`)]
+      : []),
     done("InterpretStatus", await fw.reflectStatus(object), (v) => [["status", v ?? null]]),
     done("InterpretHealth", await fw.interpretHealth(object), (v) => [["healthy", v]]),
     done("InterpretDependency", await fw.getDependencies(object), (v) => [["dependencies", v]]),

@@ -180,6 +180,8 @@ describe("playground in Chromium", { skip: !available }, () => {
     assert.match((await page.locator('#karmada .op[data-op="InterpretComponent"]').textContent()) ?? "", /layer: karta[\s\S]*name: master[\s\S]*name: worker/);
     assert.match((await page.locator('#karmada .op[data-op="InterpretReplica"]').textContent()) ?? "", /default InterpretReplica interpreter for "kubeflow.org\/v1, Kind=PyTorchJob" not found/);
     assert.match((await page.locator('#karmada .op[data-op="InterpretHealth"]').textContent()) ?? "", /layer: karta[\s\S]*true/);
+    // ReviseComponents gets each component's replicas plus one, and writes them back into the job.
+    assert.match((await page.locator('#karmada .op[data-op="ReviseComponents"]').textContent()) ?? "", /layer: karta · desired master=\d+, worker=\d+[\s\S]*pytorchReplicaSpecs/);
     await page.locator("#pane-patches summary").click();
     assert.match((await page.locator("#patches").textContent()) ?? "", /"path": "\/spec\/runPolicy\/suspend"[\s\S]*"path": "\/spec\/pytorchReplicaSpecs\/Master\/template\/spec\/schedulerName"/);
     await shot(page, "03-fixed-groups");

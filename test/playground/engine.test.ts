@@ -167,8 +167,14 @@ describe("playground Karmada answers", () => {
   test("every operation, with the layer that answered, as karta interpret -d stacks them", async () => {
     const a = analyze(PYTORCH, JOB, PODS);
     const answers = await karmadaAnswers(a.definition!, a.object as never, customizations);
-    assert.deepEqual(answers.map((o) => o.operation), ["InterpretReplica", "InterpretComponent", "ReviseReplica", "InterpretStatus", "InterpretHealth", "InterpretDependency", "Retain", "AggregateStatus"]);
+    assert.deepEqual(answers.map((o) => o.operation), ["InterpretReplica", "InterpretComponent", "ReviseReplica", "ReviseComponents", "InterpretStatus", "InterpretHealth", "InterpretDependency", "Retain", "AggregateStatus"]);
     const by = new Map(answers.map((o) => [o.operation, o]));
+    // Each component one replica more, written back where the Karta's components keep their replicas.
+    const revise = by.get("ReviseComponents")!;
+    const specs = ((a.object as { spec: unknown }).spec as { pytorchReplicaSpecs: Record<string, { replicas: number }> }).pytorchReplicaSpecs;
+    assert.deepEqual([revise.layer, revise.input], ["karta", `desired master=${specs["Master"]!.replicas + 1}, worker=${specs["Worker"]!.replicas + 1}`]);
+    const revised = revise.results![0]![1] as { spec: { pytorchReplicaSpecs: Record<string, { replicas: number }> } };
+    assert.deepEqual([revised.spec.pytorchReplicaSpecs["Master"]!.replicas, revised.spec.pytorchReplicaSpecs["Worker"]!.replicas], [specs["Master"]!.replicas + 1, specs["Worker"]!.replicas + 1]);
     assert.equal(by.get("InterpretComponent")!.layer, "karta");
     assert.deepEqual((by.get("InterpretComponent")!.results![0]![1] as { name: string }[]).map((c) => c.name), ["master", "worker"]);
     assert.equal(by.get("InterpretHealth")!.results![0]![1], true);
