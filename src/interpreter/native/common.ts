@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Operation, Outcome } from "../types.js";
 import { fail, ok } from "../types.js";
 import { verifyDependencies as verifyReferences } from "../dependencies.js";
+import { nestedMap } from "./unstructured.js";
 
 /** A loosely typed JSON object for reading and building Kubernetes objects. */
 export type Obj = Record<string, any>;
@@ -129,14 +130,19 @@ export function withAggregatedStatus(obj: KubeObject, status: Obj, unchanged = i
   return ok(out as KubeObject);
 }
 
+/**
+ * The `status` an InterpretStatus handler starts from, read as Karmada reads it (NestedMap): undefined
+ * when absent, an error when present but not an object (null included).
+ */
+export function statusToReflect(obj: KubeObject): Outcome<Obj | undefined> {
+  const status = nestedMap(obj, "status");
+  if ("error" in status) return nativeFail("InterpretStatus", status.error, "status");
+  return ok(status.found ? status.value : undefined);
+}
+
 /** The whole `status` of an object, as Karmada's default InterpretStatus reflects it. */
 export function reflectWholeStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
-  const status = (obj as Obj)["status"];
-  if (status === undefined || status === null) return ok(undefined);
-  if (typeof status !== "object" || Array.isArray(status)) {
-    return nativeFail("InterpretStatus", `.status accessor error: ${JSON.stringify(status)} is of the type ${Array.isArray(status) ? "[]interface {}" : typeof status}, expected map[string]interface{}`);
-  }
-  return ok(clone(status) as JsonValue);
+  return statusToReflect(obj) as Outcome<JsonValue | undefined>;
 }
 
 /** Drops keys whose value is undefined. */

@@ -13,6 +13,7 @@ import {
   nativeFail,
   ok,
   resourceTemplateGeneration,
+  statusToReflect,
   withStatus,
 } from "./common.js";
 
@@ -31,6 +32,12 @@ export interface CountedStatusShape {
   templateGenerationAgainst: "template" | "member";
   /** Whether InterpretStatus reports nothing when every field is zero (Deployment and ReplicaSet check for "{}"). */
   nothingWhenEmpty: boolean;
+  /**
+   * Karmada's DaemonSet aggregation compares the whole typed old status with the new one (semantic
+   * equality: an empty list equals none), so these other status fields, when set, make it write the
+   * counters even when they did not change. The other kinds compare only the counters.
+   */
+  otherFieldsCompared?: { lists: readonly string[]; pointers: readonly string[] };
 }
 
 function write(target: Obj, key: string, value: number, always: boolean): void {
@@ -52,8 +59,13 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
   }
   const old = getObject(obj, "status") ?? {};
   const observedGeneration = caughtUp === items.length ? gen : intOr0(old, "observedGeneration");
+  const others = shape.otherFieldsCompared;
+  const othersZero =
+    others === undefined ||
+    (others.lists.every((f) => old[f] === undefined || old[f] === null || (Array.isArray(old[f]) && old[f].length === 0)) &&
+      others.pointers.every((f) => old[f] === undefined || old[f] === null));
   const unchanged =
-    intOr0(old, "observedGeneration") === observedGeneration && shape.counters.every((c) => intOr0(old, c) === sums.get(c));
+    othersZero && intOr0(old, "observedGeneration") === observedGeneration && shape.counters.every((c) => intOr0(old, c) === sums.get(c));
   if (unchanged) return ok(clone(obj));
   const out = clone(obj) as Obj;
   const status: Obj = getObject(out, "status") ?? {};
@@ -68,7 +80,9 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
  * (an error when the member object lacks a valid template-generation annotation, as in Karmada).
  */
 export function reflectCounted(shape: CountedStatusShape, obj: KubeObject): Outcome<JsonValue | undefined> {
-  const status = getObject(obj, "status");
+  const read = statusToReflect(obj);
+  if (!read.ok) return read;
+  const status = read.value;
   if (status === undefined) return ok(undefined);
   const rtg = resourceTemplateGeneration(obj);
   if ("error" in rtg) return nativeFail("InterpretStatus", rtg.error, `metadata.annotations["${RESOURCE_TEMPLATE_GENERATION_ANNOTATION}"]`);

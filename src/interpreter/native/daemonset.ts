@@ -18,6 +18,7 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: true,
   templateGenerationAgainst: "template",
   nothingWhenEmpty: false,
+  otherFieldsCompared: { lists: ["conditions"], pointers: ["collisionCount"] },
 };
 
 /** AggregateStatus and InterpretStatus: the scheduling counters, summed over members or with the member's generations. */

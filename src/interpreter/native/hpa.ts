@@ -1,6 +1,6 @@
 /** Built-in interpretation of autoscaling/v2 HorizontalPodAutoscaler. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, getObject, intOr0, ok, withStatus, withAggregatedStatus } from "./common.js";
+import { type Obj, getObject, intOr0, ok, statusToReflect, withStatus, withAggregatedStatus } from "./common.js";
 
 /** The replica counts as Go writes an HPA status holding only them (currentMetrics has no omitempty). */
 function hpaStatus(current: number, desired: number): Obj {
@@ -30,7 +30,9 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
 
 /** InterpretStatus: currentReplicas and desiredReplicas. */
 export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
-  const status = getObject(obj, "status");
+  const read = statusToReflect(obj);
+  if (!read.ok) return read;
+  const status = read.value;
   if (status === undefined) return ok(undefined);
   return ok(hpaStatus(intOr0(status, "currentReplicas"), intOr0(status, "desiredReplicas")) as JsonValue);
 }

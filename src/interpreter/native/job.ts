@@ -12,12 +12,13 @@ import {
   intOr0,
   nativeFail,
   ok,
-  setField,
+  statusToReflect,
   withAggregatedStatus,
   withStatus,
 } from "./common.js";
 import { formatTime, normalizeTime, parseTime } from "./time.js";
-import { applyReplica, templateDependencies, templateRequirements } from "./workload.js";
+import { nestedStringMap, setNestedField } from "./unstructured.js";
+import { applyReplica, templateDependencies, withTemplateRequirements } from "./workload.js";
 
 /** Options of the status aggregation: the clock used for the conditions Karmada adds. */
 export interface JobAggregationOptions {
@@ -32,10 +33,7 @@ export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
   const c = intField(obj, "spec", "completions");
   if ("error" in c) return nativeFail("InterpretReplica", c.error, "spec.completions");
   const completions = c.present ? c.value : p.value;
-  const result: ReplicaResult = { replicas: Math.min(p.value, completions) };
-  const requirements = templateRequirements(getObject(obj, "spec", "template"));
-  if (requirements !== undefined) result.replicaRequirements = requirements;
-  return ok(result);
+  return withTemplateRequirements(Math.min(p.value, completions), getObject(obj, "spec", "template"), "spec.template");
 }
 
 /** ReviseReplica: sets `spec.parallelism` when present. */
@@ -43,28 +41,23 @@ export function reviseReplica(obj: KubeObject, replicas: number): Outcome<KubeOb
   return applyReplica(obj, replicas, "parallelism");
 }
 
-/** A string map at a path (NestedStringMap): undefined when absent, an error when a value is not a string. */
-function stringMap(obj: unknown, ...path: string[]): { value?: Record<string, string>; error?: string } {
-  const v = getField(obj, ...path);
-  if (v === undefined) return {};
-  const o = getObject(obj, ...path);
-  if (o === undefined) return { error: `.${path.join(".")} accessor error: ${JSON.stringify(v)} is not a map of strings` };
-  for (const [k, x] of Object.entries(o)) {
-    if (typeof x !== "string") return { error: `.${path.join(".")}.${k} accessor error: ${JSON.stringify(x)} is of the type ${typeof x}, expected string` };
-  }
-  return { value: { ...(o as Record<string, string>) } };
-}
-
-/** Retain: the selector labels and template labels the member cluster's Job controller generated. */
+/**
+ * Retain: the selector labels and template labels the member cluster's Job controller generated, read
+ * with NestedStringMap (a non-string value is an error) and written with SetNestedStringMap (a step
+ * that exists but is not an object, null included, is an error).
+ */
 export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
   const out = clone(desired);
   for (const path of [
     ["spec", "selector", "matchLabels"],
     ["spec", "template", "metadata", "labels"],
   ]) {
-    const m = stringMap(observed, ...path);
-    if (m.error) return nativeFail("Retain", m.error, path.join("."));
-    if (m.value) setField(out, m.value, ...path);
+    const m = nestedStringMap(observed, ...path);
+    if ("error" in m) return nativeFail("Retain", m.error, path.join("."));
+    if (m.found) {
+      const err = setNestedField(out, m.value, ...path);
+      if (err !== undefined) return nativeFail("Retain", err, path.join("."));
+    }
   }
   return ok(out);
 }
@@ -174,7 +167,9 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[], 
 
 /** InterpretStatus: active, succeeded, failed, conditions, startTime and completionTime. */
 export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
-  const status = getObject(obj, "status");
+  const read = statusToReflect(obj);
+  if (!read.ok) return read;
+  const status = read.value;
   if (status === undefined) return ok(undefined);
   return ok(reportedJobStatus(status) as JsonValue);
 }

@@ -1,6 +1,6 @@
 /** Built-in interpretation of policy/v1 PodDisruptionBudget. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, getObject, intOr0, ok, withStatus, withAggregatedStatus } from "./common.js";
+import { type Obj, getObject, intOr0, ok, statusToReflect, withStatus, withAggregatedStatus } from "./common.js";
 import { normalizeTime } from "./time.js";
 
 const COUNTERS = ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"] as const;
@@ -29,7 +29,9 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
 
 /** InterpretStatus: the disruption counters and disrupted pods. */
 export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
-  const status = getObject(obj, "status");
+  const read = statusToReflect(obj);
+  if (!read.ok) return read;
+  const status = read.value;
   if (status === undefined) return ok(undefined);
   const counters = Object.fromEntries(COUNTERS.map((c) => [c, intOr0(status, c)]));
   const disrupted: Obj = {};

@@ -2,14 +2,11 @@
 import { podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome, ReplicaResult } from "../types.js";
 import { type Obj, asObjectArray, clone, getObject, namespaceOf, ok, stringField, verifyDependencies, withAggregatedStatus } from "./common.js";
-import { templateRequirements } from "./workload.js";
+import { withTemplateRequirements } from "./workload.js";
 
 /** InterpretReplica: a Pod is one replica, with the requirements of its own spec. */
 export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
-  const result: ReplicaResult = { replicas: 1 };
-  const requirements = templateRequirements({ spec: getObject(obj, "spec") ?? {} });
-  if (requirements !== undefined) result.replicaRequirements = requirements;
-  return ok(result);
+  return withTemplateRequirements(1, { spec: getObject(obj, "spec") ?? {} }, "");
 }
 
 /** Sets or removes a string field as Go's omitempty writes it. */

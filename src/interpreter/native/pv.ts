@@ -1,12 +1,17 @@
 /** Built-in interpretation of v1 PersistentVolume. */
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, getObject, ok, setField, withAggregatedStatus } from "./common.js";
+import { type Obj, clone, getObject, nativeFail, ok, withAggregatedStatus } from "./common.js";
+import { nestedField, setNestedField } from "./unstructured.js";
 
-/** Retain: the claim the member cluster bound the volume to. */
+/** Retain: the claim the member cluster bound the volume to, even when null (an observed spec that is not an object is an error). */
 export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
-  const spec = getObject(observed, "spec");
+  const claimRef = nestedField(observed, "spec", "claimRef");
+  if ("error" in claimRef) return nativeFail("Retain", `failed to retrieve claimRef from pv: ${claimRef.error}`, "spec.claimRef");
   const out = clone(desired);
-  if (spec !== undefined && "claimRef" in spec) setField(out, clone(spec["claimRef"]), "spec", "claimRef");
+  if (claimRef.found) {
+    const err = setNestedField(out, claimRef.value, "spec", "claimRef");
+    if (err !== undefined) return nativeFail("Retain", `failed to set claimRef for pv: ${err}`, "spec.claimRef");
+  }
   return ok(out);
 }
 

@@ -1,12 +1,17 @@
 /** Built-in interpretation of v1 PersistentVolumeClaim. */
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, ok, setField, stringField, withStatus, withAggregatedStatus } from "./common.js";
+import { type Obj, clone, nativeFail, ok, stringField, withStatus, withAggregatedStatus } from "./common.js";
+import { nestedString, setNestedField } from "./unstructured.js";
 
-/** Retain: the volume the member cluster bound the claim to. */
+/** Retain: the volume the member cluster bound the claim to (a volumeName that is not a string is an error). */
 export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
-  const volumeName = stringField(observed, "spec", "volumeName");
+  const volumeName = nestedString(observed, "spec", "volumeName");
+  if ("error" in volumeName) return nativeFail("Retain", `error retrieving volumeName from pvc: ${volumeName.error}`, "spec.volumeName");
   const out = clone(desired);
-  if (volumeName !== "") setField(out, volumeName, "spec", "volumeName");
+  if (volumeName.found && volumeName.value !== "") {
+    const err = setNestedField(out, volumeName.value, "spec", "volumeName");
+    if (err !== undefined) return nativeFail("Retain", `error setting volumeName for pvc: ${err}`, "spec.volumeName");
+  }
   return ok(out);
 }
 

@@ -3,28 +3,38 @@ import { accuratePodRequirements, podDependencies } from "../../resources/index.
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaRequirements, ReplicaResult } from "../types.js";
 import { clone, generation, getField, getObject, intField, intOr0, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
 import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
+import { nestedInt64 } from "./unstructured.js";
 
-/** Karmada's requirements of one replica of a pod template (helper.GenerateReplicaRequirements). */
-export function templateRequirements(template: unknown): ReplicaRequirements | undefined {
-  return accuratePodRequirements(template ?? {}).value as ReplicaRequirements | undefined;
+/**
+ * InterpretReplica's result: `replicas` with the requirements of one replica of the pod template
+ * (helper.GenerateReplicaRequirements). Karmada converts the object to its typed form first, so a
+ * quantity that does not parse is an error; `prefix` is the template's field path, for the message.
+ */
+export function withTemplateRequirements(replicas: number, template: unknown, prefix: string): Outcome<ReplicaResult> {
+  const { value, issues } = accuratePodRequirements(template ?? {});
+  const issue = issues[0];
+  if (issue !== undefined) return nativeFail("InterpretReplica", issue.message, [prefix, issue.path].filter((p) => p !== "").join("."));
+  const result: ReplicaResult = { replicas };
+  if (value !== undefined) result.replicaRequirements = value as ReplicaRequirements;
+  return ok(result);
 }
 
 /** InterpretReplica for `spec.replicas` workloads: the replicas (0 when unset) and the template's requirements. */
 export function replicasAndTemplate(obj: KubeObject): Outcome<ReplicaResult> {
   const r = intField(obj, "spec", "replicas");
   if ("error" in r) return nativeFail("InterpretReplica", r.error, "spec.replicas");
-  const result: ReplicaResult = { replicas: r.value };
-  const requirements = templateRequirements(getObject(obj, "spec", "template"));
-  if (requirements !== undefined) result.replicaRequirements = requirements;
-  return ok(result);
+  return withTemplateRequirements(r.value, getObject(obj, "spec", "template"), "spec.template");
 }
 
-/** Karmada's ApplyReplica: sets `spec.<field>` only when the field is already there. */
+/**
+ * Karmada's ApplyReplica: sets `spec.<field>` only when the field is already there. It reads the field
+ * with NestedInt64, so a field that is present but null (or not an integer) is an error.
+ */
 export function applyReplica(obj: KubeObject, replicas: number, field: string): Outcome<KubeObject> {
-  const r = intField(obj, "spec", field);
+  const r = nestedInt64(obj, "spec", field);
   if ("error" in r) return nativeFail("ReviseReplica", r.error, `spec.${field}`);
   const out = clone(obj);
-  if (r.present) setField(out, replicas, "spec", field);
+  if (r.found) setField(out, replicas, "spec", field);
   return ok(out);
 }
 

@@ -1,0 +1,243 @@
+/**
+ * Behaviours of Karmada's native interpreters that follow from how they read objects: unstructured
+ * accessors (a present null is found, a wrong type is an error, Go's %v/%T in messages), typed
+ * conversions (an unparsable quantity is an error) and reflect.DeepEqual of typed statuses (an absent
+ * list differs from an empty one).
+ */
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import {
+  createNativeInterpreter,
+  nativeDaemonSet as daemonset,
+  nativeDeployment as deployment,
+  nativeIngress as ingress,
+  nativeJob as job,
+  nativePersistentVolume as pv,
+  nativePersistentVolumeClaim as pvc,
+  nativePod as pod,
+  nativeSecret as secret,
+  nativeService as service,
+  nativeServiceAccount as serviceaccount,
+} from "../../src/interpreter/native/index.js";
+import { goType, goValue, nestedField, setNestedField } from "../../src/interpreter/native/unstructured.js";
+import type { AggregatedStatusItem, KubeObject, MaybePromise, Outcome } from "../../src/interpreter/types.js";
+
+function value<T>(m: MaybePromise<Outcome<T>>): T {
+  const o = m as Outcome<T>;
+  if (!o.ok) assert.fail(`unexpected error: ${o.error.message}`);
+  return o.value;
+}
+
+function failure<T>(m: MaybePromise<Outcome<T>>): string {
+  const o = m as Outcome<T>;
+  if (o.ok) assert.fail(`expected an error, got ${JSON.stringify(o.value)}`);
+  return o.error.message;
+}
+
+const native = createNativeInterpreter();
+
+const web = (): any => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web", namespace: "shop", generation: 4, labels: { app: "web" } },
+  spec: { replicas: 2, template: { spec: { containers: [{ name: "web", resources: { requests: { cpu: "250m" } } }] } } },
+});
+
+describe("Go's %v and %T of unstructured values", () => {
+  test("values and types as apimachinery's accessor errors print them", () => {
+    assert.equal(goValue("3"), "3");
+    assert.equal(goValue(null), "<nil>");
+    assert.equal(goValue(2.5), "2.5");
+    assert.equal(goValue(1.5e-7), "1.5e-07");
+    assert.equal(goValue(1234567.5), "1.2345675e+06");
+    assert.equal(goValue({ b: [1, "x"], a: true }), "map[a:true b:[1 x]]");
+    assert.deepEqual([goType("s"), goType(7), goType(0.5), goType(null), goType([]), goType({}), goType(false)], [
+      "string",
+      "int64",
+      "float64",
+      "<nil>",
+      "[]interface {}",
+      "map[string]interface {}",
+      "bool",
+    ]);
+  });
+  test("a null step is not found, a non-object step is an error, a final null is found", () => {
+    assert.deepEqual(nestedField({ spec: null }, "spec", "replicas"), { found: false });
+    assert.deepEqual(nestedField({ spec: { replicas: null } }, "spec", "replicas"), { found: true, value: null });
+    assert.deepEqual(nestedField({ spec: "x" }, "spec", "replicas"), {
+      // Go names the path up to the key it was looking up.
+      error: ".spec.replicas accessor error: x is of the type string, expected map[string]interface{}",
+    });
+    const o: any = { spec: null };
+    assert.equal(setNestedField(o, 1, "spec", "replicas"), "value cannot be set because .spec is not a map[string]interface{}");
+    assert.equal(setNestedField(o, 1, "status", "replicas"), undefined);
+    assert.deepEqual(o, { spec: null, status: { replicas: 1 } });
+  });
+});
+
+describe("ReviseReplica reads the field with NestedInt64", () => {
+  test("a present null or a string is an error; an absent field or a null spec is left alone", () => {
+    const nullReplicas = web();
+    nullReplicas.spec.replicas = null;
+    assert.equal(failure(native.reviseReplica(nullReplicas, 5)), ".spec.replicas accessor error: <nil> is of the type <nil>, expected int64");
+    const jobObj = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: { parallelism: "2" } };
+    assert.equal(failure(job.reviseReplica(jobObj, 5)), ".spec.parallelism accessor error: 2 is of the type string, expected int64");
+    const nullSpec = { ...web(), spec: null };
+    assert.deepEqual(value(native.reviseReplica(nullSpec, 5)), nullSpec);
+    const absent = web();
+    delete absent.spec.replicas;
+    assert.deepEqual(value(native.reviseReplica(absent, 5)), absent);
+  });
+});
+
+describe("InterpretReplica converts the object to its typed form", () => {
+  test("a request or limit that is not a quantity is an error, for every kind", () => {
+    const bad = web();
+    bad.spec.template.spec.containers[0].resources = { limits: { memory: "lots" } };
+    const message = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    const r = native.interpretReplica(bad) as Outcome<unknown>;
+    assert.equal(failure(r), message);
+    if (!r.ok) assert.equal(r.error.path, "spec.template.spec.containers[0].resources.limits.memory");
+    const jobObj = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: { parallelism: 1, template: bad.spec.template } };
+    assert.equal(failure(native.interpretReplica(jobObj)), message);
+    const podObj = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { initContainers: [{ name: "i", resources: { requests: { cpu: "1x" } } }] } };
+    const p = pod.getReplicas(podObj);
+    assert.equal(failure(p), message);
+    if (!p.ok) assert.equal(p.error.path, "spec.initContainers[0].resources.requests.cpu");
+  });
+});
+
+describe("Retain reads with unstructured accessors", () => {
+  test("Deployment: desired labels must all be strings", () => {
+    const desired = web();
+    desired.metadata.labels = { "resourcetemplate.karmada.io/retain-replicas": "true", tier: 1 };
+    assert.equal(
+      failure(deployment.retain(desired, web())),
+      'failed to get metadata.label from desired.Object: .metadata.labels accessor error: contains non-string value in the map under key "tier": 1 is of the type int64, expected string',
+    );
+  });
+  test("Service: healthCheckNodePort must be an integer and clusterIP a string; a null desired spec cannot be set", () => {
+    const svc = (spec: any): KubeObject => ({ apiVersion: "v1", kind: "Service", metadata: { name: "s" }, spec });
+    assert.equal(
+      failure(service.retain(svc({}), svc({ healthCheckNodePort: "31245" }))),
+      "error retrieving healthCheckNodePort from service: .spec.healthCheckNodePort accessor error: 31245 is of the type string, expected int64",
+    );
+    assert.equal(
+      failure(service.retain(svc({}), svc({ clusterIP: null }))),
+      "error retrieving clusterIP from cluster service: .spec.clusterIP accessor error: <nil> is of the type <nil>, expected string",
+    );
+    assert.equal(
+      failure(service.retain(svc(null), svc({ clusterIP: "10.0.0.9" }))),
+      "error setting clusterIP for service: value cannot be set because .spec is not a map[string]interface{}",
+    );
+    // clusterIPs is not retained, only clusterIP.
+    const out = value(service.retain(svc({ type: "ClusterIP" }), svc({ clusterIP: "10.0.0.9", clusterIPs: ["10.0.0.9"] }))) as any;
+    assert.deepEqual(out.spec, { type: "ClusterIP", clusterIP: "10.0.0.9" });
+  });
+  test("PersistentVolumeClaim and PersistentVolume", () => {
+    const claim = (spec: any): KubeObject => ({ apiVersion: "v1", kind: "PersistentVolumeClaim", metadata: { name: "c" }, spec });
+    assert.equal(
+      failure(pvc.retain(claim({}), claim({ volumeName: 7 }))),
+      "error retrieving volumeName from pvc: .spec.volumeName accessor error: 7 is of the type int64, expected string",
+    );
+    const vol = (spec: any): KubeObject => ({ apiVersion: "v1", kind: "PersistentVolume", metadata: { name: "v" }, spec });
+    assert.equal(
+      failure(pv.retain(vol({}), vol("x"))),
+      "failed to retrieve claimRef from pv: .spec.claimRef accessor error: x is of the type string, expected map[string]interface{}",
+    );
+    assert.equal(failure(pv.retain(vol(null), vol({ claimRef: null }))), "failed to set claimRef for pv: value cannot be set because .spec is not a map[string]interface{}");
+  });
+  test("Job: label maps must hold strings; a null step in the desired object cannot be set", () => {
+    const j = (spec: any): KubeObject => ({ apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec });
+    assert.equal(
+      failure(job.retain(j({}), j({ selector: { matchLabels: { "controller-uid": 12 } } }))),
+      '.spec.selector.matchLabels accessor error: contains non-string value in the map under key "controller-uid": 12 is of the type int64, expected string',
+    );
+    assert.equal(
+      failure(job.retain(j({ selector: null }), j({ selector: { matchLabels: { "controller-uid": "u1" } } }))),
+      "value cannot be set because .spec.selector is not a map[string]interface{}",
+    );
+  });
+  test("Secret: observed data must be a string map; a desired type that is not a string retains nothing", () => {
+    const s = (type: unknown, data: unknown): KubeObject => ({ apiVersion: "v1", kind: "Secret", metadata: { name: "t" }, type, data } as KubeObject);
+    assert.equal(
+      failure(secret.retain(s("kubernetes.io/service-account-token", {}), s("kubernetes.io/service-account-token", null))),
+      "failed to get .data from desired.Object: .data accessor error: <nil> is of the type <nil>, expected map[string]interface{}",
+    );
+    const desired = s(5, { token: "YQ==" });
+    assert.deepEqual(value(secret.retain(desired, s(5, { token: "Yg==" }))), desired);
+  });
+  test("ServiceAccount: secrets and imagePullSecrets must be lists when present", () => {
+    const sa = (extra: any): KubeObject => ({ apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "ci" }, ...extra });
+    assert.equal(
+      failure(serviceaccount.retain(sa({}), sa({ imagePullSecrets: { name: "x" } }))),
+      "error retrieving imagePullSecrets from service account: .imagePullSecrets accessor error: map[name:x] is of the type map[string]interface {}, expected []interface{}",
+    );
+    assert.equal(
+      failure(serviceaccount.retain(sa({ secrets: null }), sa({}))),
+      "error retrieving secrets from desired service account: .secrets accessor error: <nil> is of the type <nil>, expected []interface{}",
+    );
+  });
+});
+
+describe("InterpretStatus reads the status with NestedMap", () => {
+  test("a null or non-object status is an error, for the default and the per-kind reflections", () => {
+    const p = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, status: null } as unknown as KubeObject;
+    assert.equal(failure(native.interpretStatus(p)), ".status accessor error: <nil> is of the type <nil>, expected map[string]interface{}");
+    const d = { ...web(), status: null };
+    assert.equal(failure(native.interpretStatus(d)), ".status accessor error: <nil> is of the type <nil>, expected map[string]interface{}");
+    const lb = { apiVersion: "v1", kind: "Service", metadata: { name: "s" }, spec: { type: "LoadBalancer" }, status: "pending" };
+    assert.equal(failure(native.interpretStatus(lb)), ".status accessor error: pending is of the type string, expected map[string]interface{}");
+    const j = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, status: [] };
+    assert.equal(failure(native.interpretStatus(j)), ".status accessor error: [] is of the type []interface {}, expected map[string]interface{}");
+    // A Service type that is not a string is not LoadBalancer: nothing is reflected.
+    assert.equal(value(native.interpretStatus({ ...lb, spec: { type: 1 } })), undefined);
+  });
+});
+
+describe("AggregateStatus compares typed statuses as Go does", () => {
+  const lbService = (status?: unknown): KubeObject =>
+    ({ apiVersion: "v1", kind: "Service", metadata: { name: "s" }, spec: { type: "LoadBalancer" }, ...(status === undefined ? {} : { status }) }) as KubeObject;
+  test("Service: an absent ingress list differs from the (never nil) aggregated one", () => {
+    assert.deepEqual((value(service.aggregateStatus(lbService(), [])) as any).status, { loadBalancer: {} });
+    assert.deepEqual((value(service.aggregateStatus(lbService({ loadBalancer: {} }), [])) as any).status, { loadBalancer: {} });
+    // An explicitly empty list equals the empty aggregate: the object is returned as it was.
+    const same = lbService({ loadBalancer: { ingress: [] } });
+    assert.deepEqual(value(service.aggregateStatus(same, [])), same);
+  });
+  test("Service: an empty ports list differs from none, and the new status replaces the old", () => {
+    const items: AggregatedStatusItem[] = [{ clusterName: "a", status: { loadBalancer: { ingress: [{ ip: "192.0.2.1" }] } } }];
+    const old = lbService({ loadBalancer: { ingress: [{ ip: "192.0.2.1", ports: [] }] } });
+    assert.deepEqual((value(service.aggregateStatus(old, items)) as any).status, { loadBalancer: { ingress: [{ ip: "192.0.2.1" }] } });
+    const upToDate = lbService({ loadBalancer: { ingress: [{ ip: "192.0.2.1" }] } });
+    assert.deepEqual(value(service.aggregateStatus(upToDate, items)), upToDate);
+  });
+  test("Ingress: an absent status is replaced by an empty load-balancer status", () => {
+    const ing = { apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata: { name: "i" }, spec: {} };
+    assert.deepEqual((value(ingress.aggregateStatus(ing, [])) as any).status, { loadBalancer: {} });
+    const same = { ...ing, status: { loadBalancer: { ingress: [{ hostname: "lb.example.net" }] } } };
+    const items: AggregatedStatusItem[] = [{ clusterName: "a", status: { loadBalancer: { ingress: [{ hostname: "lb.example.net" }] } } }];
+    assert.deepEqual(value(ingress.aggregateStatus(same, items)), same);
+  });
+  test("DaemonSet: other status fields make Karmada write the counters even when they did not change", () => {
+    const ds = {
+      apiVersion: "apps/v1",
+      kind: "DaemonSet",
+      metadata: { name: "agent", generation: 2 },
+      spec: {},
+      status: { observedGeneration: 2, collisionCount: 1 },
+    };
+    const items: AggregatedStatusItem[] = [{ clusterName: "a", status: { generation: 1, observedGeneration: 1, resourceTemplateGeneration: 2 } }];
+    assert.deepEqual((value(daemonset.aggregateStatus(ds, items)) as any).status, {
+      observedGeneration: 2,
+      collisionCount: 1,
+      currentNumberScheduled: 0,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 0,
+      numberReady: 0,
+    });
+    // Empty conditions equal none (semantic equality): nothing is written.
+    const quiet = { ...ds, status: { observedGeneration: 2, conditions: [] } };
+    assert.deepEqual(value(daemonset.aggregateStatus(quiet, items)), quiet);
+  });
+});
