@@ -1,7 +1,8 @@
 /** Built-in interpretation of v1 Pod. */
 import { podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome, ReplicaResult } from "../types.js";
-import { type Obj, asObjectArray, clone, getObject, namespaceOf, ok, stringField, verifyDependencies, withAggregatedStatus } from "./common.js";
+import { type Obj, asObjectArray, clone, getObject, intOr0, namespaceOf, ok, stringField, verifyDependencies, withAggregatedStatus } from "./common.js";
+import { normalizeTime } from "./time.js";
 import { withTemplateRequirements } from "./workload.js";
 
 /** InterpretReplica: a Pod is one replica, with the requirements of its own spec. */
@@ -43,15 +44,46 @@ export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeO
   return ok(out as KubeObject);
 }
 
-/** A container status reduced to what Karmada aggregates, as Go writes a ContainerStatus. */
-function reducedContainerStatus(cs: Obj): Obj {
-  const out: Obj = { name: "" };
-  if (cs["state"] !== undefined && cs["state"] !== null) out["state"] = clone(cs["state"]);
-  out["ready"] = cs["ready"] === true;
-  out["restartCount"] = 0;
-  out["image"] = "";
-  out["imageID"] = "";
+/** A timestamp as metav1.Time writes it into an unstructured object: null when unset. */
+function time(v: unknown): unknown {
+  return v === undefined || v === null || v === "" ? null : normalizeTime(v);
+}
+
+/** Copies the non-empty string fields Go writes with omitempty. */
+function strings(from: Obj, keys: readonly string[], to: Obj): Obj {
+  for (const k of keys) if (typeof from[k] === "string" && from[k] !== "") to[k] = from[k];
+  return to;
+}
+
+/**
+ * A ContainerState in its typed form: only waiting, running and terminated, each with its own fields;
+ * timestamps always written (null when unset) and the exit code always written.
+ */
+function containerState(v: unknown): Obj {
+  const state = getObject(v) ?? {};
+  const out: Obj = {};
+  const waiting = getObject(state, "waiting");
+  if (waiting) out["waiting"] = strings(waiting, ["reason", "message"], {});
+  const running = getObject(state, "running");
+  if (running) out["running"] = { startedAt: time(running["startedAt"]) };
+  const terminated = getObject(state, "terminated");
+  if (terminated) {
+    const t: Obj = { exitCode: intOr0(terminated, "exitCode") };
+    if (intOr0(terminated, "signal") !== 0) t["signal"] = intOr0(terminated, "signal");
+    strings(terminated, ["reason", "message"], t);
+    t["startedAt"] = time(terminated["startedAt"]);
+    t["finishedAt"] = time(terminated["finishedAt"]);
+    out["terminated"] = strings(terminated, ["containerID"], t);
+  }
   return out;
+}
+
+/**
+ * A container status reduced to what Karmada aggregates (readiness and state), as helper.ToUnstructured
+ * writes a ContainerStatus: the struct-valued state and lastState are always there, even empty.
+ */
+function reducedContainerStatus(cs: Obj): Obj {
+  return { name: "", state: containerState(cs["state"]), lastState: {}, ready: cs["ready"] === true, restartCount: 0, image: "", imageID: "" };
 }
 
 const PHASE_PRECEDENCE = ["Failed", "Pending", "Running", "Succeeded"];
