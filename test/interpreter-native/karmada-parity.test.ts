@@ -241,3 +241,18 @@ describe("AggregateStatus compares typed statuses as Go does", () => {
     assert.deepEqual(value(daemonset.aggregateStatus(quiet, items)), quiet);
   });
 });
+
+describe("InterpretStatus writes typed statuses", () => {
+  test("Job conditions: type and status are always written, a null reason is left out", () => {
+    const j = {
+      apiVersion: "batch/v1",
+      kind: "Job",
+      metadata: { name: "j" },
+      status: { succeeded: 1, conditions: [{ type: "Complete", reason: null, message: "", lastTransitionTime: "2026-11-29T10:00:00+02:00" }] },
+    };
+    assert.deepEqual(value(job.reflectStatus(j)), {
+      succeeded: 1,
+      conditions: [{ type: "Complete", status: "", lastProbeTime: null, lastTransitionTime: "2026-11-29T08:00:00Z" }],
+    });
+  });
+});

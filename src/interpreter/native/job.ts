@@ -72,13 +72,15 @@ export function jobFinished(status: unknown): "Complete" | "Failed" | undefined 
 
 /** A JobCondition as Go writes it. */
 function jobCondition(c: Obj): Obj {
+  const str = (k: string): string => (typeof c[k] === "string" ? c[k] : "");
+  // type and status have no omitempty: Go writes them even when empty.
   return defined({
-    type: c["type"],
-    status: c["status"],
+    type: str("type"),
+    status: str("status"),
     lastProbeTime: c["lastProbeTime"] === undefined ? null : normalizeTime(c["lastProbeTime"]),
     lastTransitionTime: c["lastTransitionTime"] === undefined ? null : normalizeTime(c["lastTransitionTime"]),
-    reason: c["reason"] === "" ? undefined : c["reason"],
-    message: c["message"] === "" ? undefined : c["message"],
+    reason: str("reason") === "" ? undefined : str("reason"),
+    message: str("message") === "" ? undefined : str("message"),
   });
 }
 
