@@ -256,3 +256,41 @@ describe("InterpretStatus writes typed statuses", () => {
     });
   });
 });
+
+describe("AggregateStatus decodes each member status with encoding/json", () => {
+  test("a status that is not an object, or an integer field holding something else, is an error", () => {
+    const items = (status: unknown): AggregatedStatusItem[] => [
+      { clusterName: "a", status: { replicas: 1 } },
+      { clusterName: "b", status: status as never },
+    ];
+    assert.equal(failure(native.aggregateStatus(web(), items("ready"))), "json: cannot unmarshal string into Go value of type native.WrappedDeploymentStatus");
+    assert.equal(
+      failure(native.aggregateStatus(web(), items({ readyReplicas: null, replicas: "2", availableReplicas: 1.5 }))),
+      "json: cannot unmarshal string into Go struct field WrappedDeploymentStatus.replicas of type int32",
+    );
+    assert.equal(
+      failure(native.aggregateStatus(web(), items({ availableReplicas: 1.5 }))),
+      "json: cannot unmarshal number 1.5 into Go struct field WrappedDeploymentStatus.availableReplicas of type int32",
+    );
+    const j = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: {} };
+    assert.equal(failure(native.aggregateStatus(j, items({ active: 3000000000 }))), "json: cannot unmarshal number 3000000000 into Go struct field JobStatus.active of type int32");
+    const p = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: {} };
+    assert.equal(failure(native.aggregateStatus(p, items([]))), "json: cannot unmarshal array into Go value of type v1.PodStatus");
+    const hpa = { apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: { name: "h" }, spec: {} };
+    assert.equal(failure(native.aggregateStatus(hpa, items(7))), "json: cannot unmarshal number into Go value of type v2.HorizontalPodAutoscalerStatus");
+    // A null status is no status: a Pod counts it as Pending.
+    assert.equal((value(native.aggregateStatus(p, items(null))) as any).status.phase, "Pending");
+  });
+  test("PersistentVolumeClaim stops at the first Lost member, before decoding the next", () => {
+    const claim = { apiVersion: "v1", kind: "PersistentVolumeClaim", metadata: { name: "c" }, spec: {} };
+    const lostFirst: AggregatedStatusItem[] = [
+      { clusterName: "a", status: { phase: "Lost" } },
+      { clusterName: "b", status: "broken" as never },
+    ];
+    assert.deepEqual((value(native.aggregateStatus(claim, lostFirst)) as any).status, { phase: "Lost" });
+    assert.equal(
+      failure(native.aggregateStatus(claim, [...lostFirst].reverse())),
+      "json: cannot unmarshal string into Go value of type v1.PersistentVolumeClaimStatus",
+    );
+  });
+});

@@ -79,6 +79,58 @@ export function withStatus(items: AggregatedStatusItem[] | undefined): (Aggregat
   );
 }
 
+/**
+ * The Go type a member status is decoded into (encoding/json) and its integer fields, which Karmada's
+ * json.Unmarshal rejects when they hold anything but an integer in range (null is left as zero).
+ */
+export interface MemberStatusType {
+  /** The type as Go prints it, e.g. "v1.JobStatus" or "native.WrappedDeploymentStatus". */
+  goType: string;
+  /** Integer fields by JSON name: their Go type. */
+  ints: Readonly<Record<string, "int32" | "int64">>;
+}
+
+const INT_RANGE = { int32: 2 ** 31, int64: 2 ** 63 } as const;
+
+function jsonKind(v: unknown): string {
+  if (typeof v === "string") return "string";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "number") return "number";
+  return Array.isArray(v) ? "array" : "object";
+}
+
+/**
+ * Why json.Unmarshal would reject a member's status as `type`, or undefined: a status that is not a
+ * JSON object, or (the first in document order) an integer field holding something else.
+ */
+export function memberStatusError(status: unknown, type: MemberStatusType): string | undefined {
+  if (status === null || status === undefined) return undefined;
+  if (typeof status !== "object" || Array.isArray(status)) return `json: cannot unmarshal ${jsonKind(status)} into Go value of type ${type.goType}`;
+  const struct = type.goType.slice(type.goType.indexOf(".") + 1);
+  for (const [k, v] of Object.entries(status as Obj)) {
+    const t = Object.prototype.hasOwnProperty.call(type.ints, k) ? type.ints[k] : undefined;
+    if (t === undefined || v === null) continue;
+    const fits = typeof v === "number" && Number.isInteger(v) && v >= -INT_RANGE[t] && v < INT_RANGE[t];
+    if (fits) continue;
+    const value = typeof v === "number" ? `number ${String(v)}` : jsonKind(v);
+    return `json: cannot unmarshal ${value} into Go struct field ${struct}.${k} of type ${t}`;
+  }
+  return undefined;
+}
+
+/** The status items that carry a status, or the first decoding error among them (see {@link memberStatusError}). */
+export function memberStatuses(
+  operation: Operation,
+  items: AggregatedStatusItem[] | undefined,
+  type: MemberStatusType,
+): Outcome<(AggregatedStatusItem & { status: Obj })[]> {
+  for (const item of items ?? []) {
+    const err = memberStatusError(item.status, type);
+    if (err !== undefined) return nativeFail(operation, err);
+  }
+  return ok(withStatus(items));
+}
+
 /** Karmada's resource template generation annotation. */
 export const RESOURCE_TEMPLATE_GENERATION_ANNOTATION = "resourcetemplate.karmada.io/generation";
 

@@ -14,7 +14,8 @@ import {
   ok,
   resourceTemplateGeneration,
   statusToReflect,
-  withStatus,
+  memberStatuses,
+  type MemberStatusType,
 } from "./common.js";
 
 /** How one kind's counters are read and written. */
@@ -38,7 +39,12 @@ export interface CountedStatusShape {
    * counters even when they did not change. The other kinds compare only the counters.
    */
   otherFieldsCompared?: { lists: readonly string[]; pointers: readonly string[] };
+  /** The Go type members' statuses are decoded into (the kind's status wrapped with its generations). */
+  memberType: MemberStatusType;
 }
+
+/** The integer fields Karmada's FederatedGeneration adds to a wrapped member status. */
+export const FEDERATED_GENERATION = { generation: "int64", resourceTemplateGeneration: "int64" } as const;
 
 function write(target: Obj, key: string, value: number, always: boolean): void {
   if (value === 0 && !always) delete target[key];
@@ -50,7 +56,9 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
   const gen = generation(obj);
   const sums = new Map<string, number>(shape.counters.map((c) => [c, 0]));
   let caughtUp = 0;
-  for (const item of withStatus(items)) {
+  const members = memberStatuses("AggregateStatus", items, shape.memberType);
+  if (!members.ok) return members;
+  for (const item of members.value) {
     const s = item.status;
     const memberGen = intOr0(s, "generation");
     const against = shape.templateGenerationAgainst === "template" ? gen : memberGen;

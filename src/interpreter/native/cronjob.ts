@@ -1,16 +1,20 @@
 /** Built-in interpretation of batch/v1 CronJob. */
 import { isDeepStrictEqual } from "node:util";
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome } from "../types.js";
-import { type Obj, asObjectArray, clone, getObject, ok, withStatus } from "./common.js";
+import { type MemberStatusType, type Obj, asObjectArray, clone, getObject, memberStatuses, ok } from "./common.js";
 import { formatTime, normalizeTime, parseTime } from "./time.js";
 import { templateDependencies } from "./workload.js";
+
+const MEMBER: MemberStatusType = { goType: "v1.CronJobStatus", ints: {} };
 
 /** AggregateStatus: the members' active Jobs concatenated; the latest schedule and success times. */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
   const active: Obj[] = [];
   let lastSchedule: number | undefined;
   let lastSuccessful: number | undefined;
-  for (const item of withStatus(items)) {
+  const members = memberStatuses("AggregateStatus", items, MEMBER);
+  if (!members.ok) return members;
+  for (const item of members.value) {
     active.push(...asObjectArray(item.status["active"]));
     const ls = parseTime(item.status["lastScheduleTime"]);
     if (ls !== undefined && (lastSchedule === undefined || lastSchedule < ls)) lastSchedule = ls;

@@ -1,6 +1,11 @@
 /** Built-in interpretation of autoscaling/v2 HorizontalPodAutoscaler. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, getObject, intOr0, ok, statusToReflect, withStatus, withAggregatedStatus } from "./common.js";
+import { type Obj, getObject, intOr0, ok, statusToReflect, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
+
+const MEMBER: MemberStatusType = {
+  goType: "v2.HorizontalPodAutoscalerStatus",
+  ints: { observedGeneration: "int64", currentReplicas: "int32", desiredReplicas: "int32" },
+};
 
 /** The replica counts as Go writes an HPA status holding only them (currentMetrics has no omitempty). */
 function hpaStatus(current: number, desired: number): Obj {
@@ -15,7 +20,9 @@ function hpaStatus(current: number, desired: number): Obj {
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
   let current = 0;
   let desired = 0;
-  for (const item of withStatus(items)) {
+  const members = memberStatuses("AggregateStatus", items, MEMBER);
+  if (!members.ok) return members;
+  for (const item of members.value) {
     current += intOr0(item.status, "currentReplicas");
     desired += intOr0(item.status, "desiredReplicas");
   }

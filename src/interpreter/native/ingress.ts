@@ -1,6 +1,6 @@
 /** Built-in interpretation of networking.k8s.io/v1 Ingress. */
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome } from "../types.js";
-import { type Obj, asObjectArray, getField, namespaceOf, ok, verifyDependencies, withStatus, withAggregatedStatus } from "./common.js";
+import { type Obj, asObjectArray, getField, namespaceOf, ok, verifyDependencies, memberStatuses, withAggregatedStatus } from "./common.js";
 import { dedupeAndSortIngressPoints, hasAddress, sameIngressPoints } from "./load-balancer.js";
 
 function lbStatus(points: Obj[]): Obj {
@@ -12,8 +12,10 @@ function lbStatus(points: Obj[]): Obj {
  * status unless the typed old list is deeply equal (an absent old list never is).
  */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  const members = memberStatuses("AggregateStatus", items, { goType: "v1.IngressStatus", ints: {} });
+  if (!members.ok) return members;
   const points = dedupeAndSortIngressPoints(
-    withStatus(items).flatMap((i) => asObjectArray(getField(i.status, "loadBalancer", "ingress"))),
+    members.value.flatMap((i) => asObjectArray(getField(i.status, "loadBalancer", "ingress"))),
     false,
   );
   return withAggregatedStatus(obj, lbStatus(points), sameIngressPoints(getField(obj, "status", "loadBalancer", "ingress"), points, false));

@@ -14,7 +14,8 @@ import {
   ok,
   statusToReflect,
   withAggregatedStatus,
-  withStatus,
+  memberStatuses,
+  type MemberStatusType,
 } from "./common.js";
 import { formatTime, normalizeTime, parseTime } from "./time.js";
 import { nestedStringMap, setNestedField } from "./unstructured.js";
@@ -25,6 +26,11 @@ export interface JobAggregationOptions {
   /** The current time (Karmada stamps its JobComplete/JobFailed conditions with metav1.Now()). */
   now?: Date;
 }
+
+const MEMBER: MemberStatusType = {
+  goType: "v1.JobStatus",
+  ints: { active: "int32", succeeded: "int32", failed: "int32", terminating: "int32", ready: "int32" },
+};
 
 /** InterpretReplica: parallelism, capped by completions (which default to parallelism). */
 export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
@@ -117,7 +123,9 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[], 
   let active = 0;
   let succeeded = 0;
   let failed = 0;
-  for (const item of withStatus(items)) {
+  const members = memberStatuses("AggregateStatus", items, MEMBER);
+  if (!members.ok) return members;
+  for (const item of members.value) {
     const s = item.status;
     active += intOr0(s, "active");
     succeeded += intOr0(s, "succeeded");

@@ -1,9 +1,14 @@
 /** Built-in interpretation of policy/v1 PodDisruptionBudget. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, getObject, intOr0, ok, statusToReflect, withStatus, withAggregatedStatus } from "./common.js";
+import { type Obj, getObject, intOr0, ok, statusToReflect, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
 import { normalizeTime } from "./time.js";
 
 const COUNTERS = ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"] as const;
+
+const MEMBER: MemberStatusType = {
+  goType: "v1.PodDisruptionBudgetStatus",
+  ints: { observedGeneration: "int64", disruptionsAllowed: "int32", currentHealthy: "int32", desiredHealthy: "int32", expectedPods: "int32" },
+};
 
 /** A PDB status as Go writes the fields Karmada keeps. */
 function pdbStatus(disrupted: Obj, counters: Record<string, number>): Obj {
@@ -17,7 +22,9 @@ function pdbStatus(disrupted: Obj, counters: Record<string, number>): Obj {
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
   const counters: Record<string, number> = {};
   const disrupted: Obj = {};
-  for (const item of withStatus(items)) {
+  const members = memberStatuses("AggregateStatus", items, MEMBER);
+  if (!members.ok) return members;
+  for (const item of members.value) {
     for (const c of COUNTERS) counters[c] = (counters[c] ?? 0) + intOr0(item.status, c);
     for (const [pod, t] of Object.entries(getObject(item.status, "disruptedPods") ?? {})) {
       disrupted[`${item.clusterName}/${pod}`] = normalizeTime(t);

@@ -1,7 +1,21 @@
 /** Built-in interpretation of v1 Pod. */
 import { podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome, ReplicaResult } from "../types.js";
-import { type Obj, asObjectArray, clone, getObject, intOr0, namespaceOf, ok, stringField, verifyDependencies, withAggregatedStatus } from "./common.js";
+import {
+  type MemberStatusType,
+  type Obj,
+  asObjectArray,
+  clone,
+  getObject,
+  intOr0,
+  memberStatusError,
+  namespaceOf,
+  nativeFail,
+  ok,
+  stringField,
+  verifyDependencies,
+  withAggregatedStatus,
+} from "./common.js";
 import { normalizeTime } from "./time.js";
 import { withTemplateRequirements } from "./workload.js";
 
@@ -86,6 +100,8 @@ function reducedContainerStatus(cs: Obj): Obj {
   return { name: "", state: containerState(cs["state"]), lastState: {}, ready: cs["ready"] === true, restartCount: 0, image: "", imageID: "" };
 }
 
+const MEMBER: MemberStatusType = { goType: "v1.PodStatus", ints: {} };
+
 const PHASE_PRECEDENCE = ["Failed", "Pending", "Running", "Succeeded"];
 
 /**
@@ -99,6 +115,8 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
   const containerStatuses: Obj[] = [];
   const initContainerStatuses: Obj[] = [];
   for (const item of items) {
+    const err = memberStatusError(item.status, MEMBER);
+    if (err !== undefined) return nativeFail("AggregateStatus", err);
     const s = getObject(item, "status");
     if (s === undefined) {
       phases.add("Pending");

@@ -1,6 +1,6 @@
 /** Built-in interpretation of v1 PersistentVolume. */
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, getObject, nativeFail, ok, withAggregatedStatus } from "./common.js";
+import { type MemberStatusType, type Obj, clone, getObject, memberStatusError, nativeFail, ok, withAggregatedStatus } from "./common.js";
 import { nestedField, setNestedField } from "./unstructured.js";
 
 /** Retain: the claim the member cluster bound the volume to, even when null (an observed spec that is not an object is an error). */
@@ -15,12 +15,16 @@ export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeO
   return ok(out);
 }
 
+const MEMBER: MemberStatusType = { goType: "v1.PersistentVolumeStatus", ints: {} };
+
 const PRECEDENCE = ["Failed", "Pending", "Available", "Bound", "Released"];
 
 /** AggregateStatus: the phase by precedence Failed > Pending > Available > Bound > Released (no status counts as Pending). */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
   const phases = new Set<string>();
   for (const item of items) {
+    const err = memberStatusError(item.status, MEMBER);
+    if (err !== undefined) return nativeFail("AggregateStatus", err);
     const s = getObject(item, "status");
     phases.add(s === undefined ? "Pending" : typeof s["phase"] === "string" ? s["phase"] : "");
   }

@@ -1,6 +1,8 @@
 /** Built-in interpretation of v1 PersistentVolumeClaim. */
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, nativeFail, ok, stringField, withStatus, withAggregatedStatus } from "./common.js";
+import { type MemberStatusType, type Obj, clone, getObject, memberStatusError, nativeFail, ok, stringField, withAggregatedStatus } from "./common.js";
+
+const MEMBER: MemberStatusType = { goType: "v1.PersistentVolumeClaimStatus", ints: {} };
 import { nestedString, setNestedField } from "./unstructured.js";
 
 /** Retain: the volume the member cluster bound the claim to (a volumeName that is not a string is an error). */
@@ -18,8 +20,13 @@ export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeO
 /** AggregateStatus: Bound unless a member reports otherwise; Lost wins; otherwise the last other phase. */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
   let phase = "Bound";
-  for (const item of withStatus(items)) {
-    const p = typeof item.status["phase"] === "string" ? item.status["phase"] : "";
+  // Go decodes member statuses one by one and stops at the first Lost.
+  for (const item of items) {
+    const err = memberStatusError(item.status, MEMBER);
+    if (err !== undefined) return nativeFail("AggregateStatus", err);
+    const s = getObject(item, "status");
+    if (s === undefined) continue;
+    const p = typeof s["phase"] === "string" ? s["phase"] : "";
     if (p === "Lost") {
       phase = "Lost";
       break;

@@ -1,7 +1,7 @@
 /** Built-in interpretation of apps/v1 ReplicaSet. */
 import type { KubeObject, Outcome } from "../types.js";
 import { generation, getField, intOr0, ok } from "./common.js";
-import type { CountedStatusShape } from "./counted-status.js";
+import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
 import { replicatedWorkload, specTemplateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
@@ -10,6 +10,18 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: true,
   templateGenerationAgainst: "template",
   nothingWhenEmpty: true,
+  memberType: {
+    goType: "native.WrappedReplicaSetStatus",
+    ints: {
+      ...FEDERATED_GENERATION,
+      replicas: "int32",
+      fullyLabeledReplicas: "int32",
+      readyReplicas: "int32",
+      availableReplicas: "int32",
+      terminatingReplicas: "int32",
+      observedGeneration: "int64",
+    },
+  },
 };
 
 /** InterpretReplica, ReviseReplica (`spec.replicas`), AggregateStatus and InterpretStatus (replicas, readyReplicas, availableReplicas). */

@@ -1,6 +1,6 @@
 /** Built-in interpretation of v1 Service. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, asObjectArray, clone, getField, getObject, nativeFail, ok, stringField, withStatus, withAggregatedStatus } from "./common.js";
+import { type Obj, asObjectArray, clone, getField, getObject, nativeFail, ok, stringField, memberStatuses, withAggregatedStatus } from "./common.js";
 import { dedupeAndSortIngressPoints, hasAddress, normalizeIngressPoint, sameIngressPoints } from "./load-balancer.js";
 import { nestedInt64, nestedMap, nestedString, setNestedField } from "./unstructured.js";
 
@@ -36,8 +36,10 @@ function lbStatus(points: Obj[]): Obj {
  */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
   if (stringField(obj, "spec", "type") !== "LoadBalancer") return ok(clone(obj));
+  const members = memberStatuses("AggregateStatus", items, { goType: "v1.ServiceStatus", ints: {} });
+  if (!members.ok) return members;
   const points = dedupeAndSortIngressPoints(
-    withStatus(items).flatMap((i) => asObjectArray(getField(i.status, "loadBalancer", "ingress"))),
+    members.value.flatMap((i) => asObjectArray(getField(i.status, "loadBalancer", "ingress"))),
     true,
   );
   const old = getObject(obj, "status") ?? {};
