@@ -91,6 +91,17 @@ describe("ReviseReplica reads the field with NestedInt64", () => {
 });
 
 describe("InterpretReplica converts the object to its typed form", () => {
+  test("replicas, parallelism and completions are read as FromUnstructured reads an int32", () => {
+    const withReplicas = (replicas: unknown): KubeObject => ({ ...web(), spec: { ...web().spec, replicas } });
+    assert.equal(failure(native.interpretReplica(withReplicas(2.5))), "cannot convert float64 to int32");
+    assert.equal(failure(native.interpretReplica(withReplicas("3"))), "unrecognized type: int32");
+    assert.equal(failure(native.interpretReplica(withReplicas(true))), "unrecognized type: int32");
+    // An int64 keeps its low 32 bits, as Go's conversion does.
+    assert.equal(value(native.interpretReplica(withReplicas(4294967298))).replicas, 2);
+    const j = (spec: unknown): KubeObject => ({ apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec } as KubeObject);
+    assert.equal(failure(native.interpretReplica(j({ parallelism: [2] }))), "unrecognized type: int32");
+    assert.equal(failure(native.interpretReplica(j({ parallelism: 2, completions: 0.5 }))), "cannot convert float64 to int32");
+  });
   test("a request or limit that is not a quantity is an error, for every kind", () => {
     const bad = web();
     bad.spec.template.spec.containers[0].resources = { limits: { memory: "lots" } };

@@ -54,6 +54,21 @@ export function intField(obj: unknown, ...path: string[]): { value: number; pres
   return { error: `.${path.join(".")} accessor error: ${shown} is of the type ${typeof v === "number" ? "float64" : typeof v}, expected int64` };
 }
 
+/**
+ * An int32 field as runtime.DefaultUnstructuredConverter.FromUnstructured reads it into a typed object
+ * (ConvertToTypedObject): absent or null is 0; an integer, or a float with no fraction, is converted
+ * to int32 as Go converts (keeping the low 32 bits); a fraction cannot be converted; a string, bool,
+ * list or object is an "unrecognized type". Infinities keep the accessor wording used elsewhere.
+ */
+export function typedInt32(obj: unknown, ...path: string[]): { value: number; present: boolean } | { error: string } {
+  const v = getField(obj, ...path);
+  if (typeof v === "number" && !Number.isFinite(v)) return intField(obj, ...path);
+  if (v === undefined || v === null) return { value: 0, present: false };
+  if (typeof v !== "number") return { error: "unrecognized type: int32" };
+  if (!Number.isInteger(v)) return { error: "cannot convert float64 to int32" };
+  return { value: Number(BigInt.asIntN(32, BigInt(v))), present: true };
+}
+
 /** An integer field, 0 when absent or malformed (for member statuses, which Karmada reads leniently). */
 export function intOr0(obj: unknown, ...path: string[]): number {
   const r = intField(obj, ...path);

@@ -8,7 +8,7 @@ import {
   defined,
   getField,
   getObject,
-  intField,
+  typedInt32,
   intOr0,
   nativeFail,
   ok,
@@ -34,9 +34,9 @@ const MEMBER: MemberStatusType = {
 
 /** InterpretReplica: parallelism, capped by completions (which default to parallelism). */
 export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
-  const p = intField(obj, "spec", "parallelism");
+  const p = typedInt32(obj, "spec", "parallelism");
   if ("error" in p) return nativeFail("InterpretReplica", p.error, "spec.parallelism");
-  const c = intField(obj, "spec", "completions");
+  const c = typedInt32(obj, "spec", "completions");
   if ("error" in c) return nativeFail("InterpretReplica", c.error, "spec.completions");
   const completions = c.present ? c.value : p.value;
   return withTemplateRequirements(Math.min(p.value, completions), getObject(obj, "spec", "template"), "spec.template");

@@ -1,7 +1,7 @@
 /** Operations shared by the pod-template workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob). */
 import { accuratePodRequirements, podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaRequirements, ReplicaResult } from "../types.js";
-import { clone, generation, getField, getObject, intField, intOr0, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
+import { clone, generation, getField, getObject, intOr0, typedInt32, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
 import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
 import { nestedInt64 } from "./unstructured.js";
 
@@ -21,7 +21,7 @@ export function withTemplateRequirements(replicas: number, template: unknown, pr
 
 /** InterpretReplica for `spec.replicas` workloads: the replicas (0 when unset) and the template's requirements. */
 export function replicasAndTemplate(obj: KubeObject): Outcome<ReplicaResult> {
-  const r = intField(obj, "spec", "replicas");
+  const r = typedInt32(obj, "spec", "replicas");
   if ("error" in r) return nativeFail("InterpretReplica", r.error, "spec.replicas");
   return withTemplateRequirements(r.value, getObject(obj, "spec", "template"), "spec.template");
 }
