@@ -102,6 +102,21 @@ describe("InterpretReplica converts the object to its typed form", () => {
     assert.equal(failure(native.interpretReplica(j({ parallelism: [2] }))), "unrecognized type: int32");
     assert.equal(failure(native.interpretReplica(j({ parallelism: 2, completions: 0.5 }))), "cannot convert float64 to int32");
   });
+  test("the node claim is written as Go marshals the typed NodeClaim", () => {
+    const d = web();
+    d.spec.template.spec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { extra: true } } };
+    d.spec.template.spec.tolerations = [{ key: "gpu", operator: "Exists", note: "x", tolerationSeconds: 30 }];
+    assert.deepEqual(value(native.interpretReplica(d)).replicaRequirements?.nodeClaim, {
+      hardNodeAffinity: { nodeSelectorTerms: null },
+      tolerations: [{ key: "gpu", operator: "Exists", tolerationSeconds: 30 }],
+    });
+    d.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", values: [] }], matchFields: [] }, {}],
+    };
+    assert.deepEqual(value(native.interpretReplica(d)).replicaRequirements?.nodeClaim?.hardNodeAffinity, {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "" }] }, {}],
+    });
+  });
   test("a request or limit that is not a quantity is an error, for every kind", () => {
     const bad = web();
     bad.spec.template.spec.containers[0].resources = { limits: { memory: "lots" } };

@@ -1,9 +1,54 @@
 /** Operations shared by the pod-template workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob). */
 import { accuratePodRequirements, podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaRequirements, ReplicaResult } from "../types.js";
-import { clone, generation, getField, getObject, intOr0, typedInt32, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
+import { type Obj, clone, generation, getField, getObject, intOr0, typedInt32, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
 import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
 import { nestedInt64 } from "./unstructured.js";
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+const obj = (v: unknown): Obj => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
+
+/** A core/v1 NodeSelectorRequirement as Go marshals it: key and operator always, values when any. */
+function typedRequirement(r: unknown): Obj {
+  const o = obj(r);
+  const out: Obj = { key: str(o["key"]), operator: str(o["operator"]) };
+  if (Array.isArray(o["values"]) && o["values"].length > 0) out["values"] = clone(o["values"]);
+  return out;
+}
+
+/** A core/v1 NodeSelectorTerm as Go marshals it: each list only when non-empty. */
+function typedTerm(t: unknown): Obj {
+  const o = obj(t);
+  const out: Obj = {};
+  for (const k of ["matchExpressions", "matchFields"]) {
+    if (Array.isArray(o[k]) && o[k].length > 0) out[k] = (o[k] as unknown[]).map(typedRequirement);
+  }
+  return out;
+}
+
+/**
+ * The NodeClaim as Go marshals the typed struct Karmada builds: a hard node affinity keeps
+ * nodeSelectorTerms even when unset (null, the field has no omitempty), and fields the API does not
+ * define are dropped from it and from tolerations.
+ */
+function typedNodeClaim(claim: Obj): Obj {
+  const out: Obj = {};
+  if (claim["hardNodeAffinity"] !== undefined) {
+    const terms = obj(claim["hardNodeAffinity"])["nodeSelectorTerms"];
+    out["hardNodeAffinity"] = { nodeSelectorTerms: Array.isArray(terms) ? terms.map(typedTerm) : null };
+  }
+  if (claim["nodeSelector"] !== undefined) out["nodeSelector"] = claim["nodeSelector"];
+  if (Array.isArray(claim["tolerations"])) {
+    out["tolerations"] = claim["tolerations"].map((t: unknown) => {
+      const o = obj(t);
+      const tol: Obj = {};
+      for (const k of ["key", "operator", "value", "effect"]) if (str(o[k]) !== "") tol[k] = o[k];
+      if (typeof o["tolerationSeconds"] === "number") tol["tolerationSeconds"] = o["tolerationSeconds"];
+      return tol;
+    });
+  }
+  return out;
+}
 
 /**
  * InterpretReplica's result: `replicas` with the requirements of one replica of the pod template
@@ -15,7 +60,11 @@ export function withTemplateRequirements(replicas: number, template: unknown, pr
   const issue = issues[0];
   if (issue !== undefined) return nativeFail("InterpretReplica", issue.message, [prefix, issue.path].filter((p) => p !== "").join("."));
   const result: ReplicaResult = { replicas };
-  if (value !== undefined) result.replicaRequirements = value as ReplicaRequirements;
+  if (value !== undefined) {
+    const requirements = value as ReplicaRequirements;
+    if (requirements.nodeClaim !== undefined) requirements.nodeClaim = typedNodeClaim(requirements.nodeClaim as Obj) as ReplicaRequirements["nodeClaim"];
+    result.replicaRequirements = requirements;
+  }
   return ok(result);
 }
 
