@@ -320,3 +320,37 @@ describe("AggregateStatus decodes each member status with encoding/json", () => 
     );
   });
 });
+
+describe("AggregateStatus: CronJob and phases as typed values", () => {
+  const cj = (status?: unknown): KubeObject =>
+    ({ apiVersion: "batch/v1", kind: "CronJob", metadata: { name: "backup" }, spec: {}, ...(status === undefined ? {} : { status }) }) as KubeObject;
+  test("CronJob: active references in their typed form; the status holds only the three fields", () => {
+    const items: AggregatedStatusItem[] = [
+      { clusterName: "a", status: { active: [{ kind: "Job", name: "backup-1", namespace: "", extra: 1 }], lastScheduleTime: "2026-11-30T01:00:00+01:00" } },
+      { clusterName: "b", status: { active: [] } },
+    ];
+    assert.deepEqual((value(native.aggregateStatus(cj({ stale: true }), items)) as any).status, {
+      active: [{ kind: "Job", name: "backup-1" }],
+      lastScheduleTime: "2026-11-30T00:00:00Z",
+    });
+    // No member has an active Job: an old empty list differs from none and is dropped.
+    const emptyActive = cj({ active: [], lastScheduleTime: "2026-11-30T00:00:00Z" });
+    assert.deepEqual((value(native.aggregateStatus(emptyActive, [items[0] as AggregatedStatusItem].map((i) => ({ ...i, status: { lastScheduleTime: "2026-11-30T00:00:00Z" } })))) as any).status, {
+      lastScheduleTime: "2026-11-30T00:00:00Z",
+    });
+    const upToDate = cj({ active: [{ kind: "Job", name: "backup-1" }], lastScheduleTime: "2026-11-30T00:00:00Z" });
+    assert.deepEqual(value(native.aggregateStatus(upToDate, items)), upToDate);
+  });
+  test("a phase that is not a string is a decoding error", () => {
+    const p = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: {} };
+    assert.equal(
+      failure(native.aggregateStatus(p, [{ clusterName: "a", status: { phase: 1 } }])),
+      "json: cannot unmarshal number into Go struct field PodStatus.phase of type v1.PodPhase",
+    );
+    const claim = { apiVersion: "v1", kind: "PersistentVolumeClaim", metadata: { name: "c" }, spec: {} };
+    assert.equal(
+      failure(native.aggregateStatus(claim, [{ clusterName: "a", status: { phase: ["Bound"] } }])),
+      "json: cannot unmarshal array into Go struct field PersistentVolumeClaimStatus.phase of type v1.PersistentVolumeClaimPhase",
+    );
+  });
+});

@@ -103,6 +103,8 @@ export interface MemberStatusType {
   goType: string;
   /** Integer fields by JSON name: their Go type. */
   ints: Readonly<Record<string, "int32" | "int64">>;
+  /** String fields by JSON name: their Go type (e.g. "v1.PodPhase"). */
+  strings?: Readonly<Record<string, string>>;
 }
 
 const INT_RANGE = { int32: 2 ** 31, int64: 2 ** 63 } as const;
@@ -123,8 +125,14 @@ export function memberStatusError(status: unknown, type: MemberStatusType): stri
   if (typeof status !== "object" || Array.isArray(status)) return `json: cannot unmarshal ${jsonKind(status)} into Go value of type ${type.goType}`;
   const struct = type.goType.slice(type.goType.indexOf(".") + 1);
   for (const [k, v] of Object.entries(status as Obj)) {
+    if (v === null) continue;
+    const s = type.strings !== undefined && Object.prototype.hasOwnProperty.call(type.strings, k) ? type.strings[k] : undefined;
+    if (s !== undefined) {
+      if (typeof v !== "string") return `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${struct}.${k} of type ${s}`;
+      continue;
+    }
     const t = Object.prototype.hasOwnProperty.call(type.ints, k) ? type.ints[k] : undefined;
-    if (t === undefined || v === null) continue;
+    if (t === undefined) continue;
     const fits = typeof v === "number" && Number.isInteger(v) && v >= -INT_RANGE[t] && v < INT_RANGE[t];
     if (fits) continue;
     const value = typeof v === "number" ? `number ${String(v)}` : jsonKind(v);

@@ -100,7 +100,7 @@ function reducedContainerStatus(cs: Obj): Obj {
   return { name: "", state: containerState(cs["state"]), lastState: {}, ready: cs["ready"] === true, restartCount: 0, image: "", imageID: "" };
 }
 
-const MEMBER: MemberStatusType = { goType: "v1.PodStatus", ints: {} };
+const MEMBER: MemberStatusType = { goType: "v1.PodStatus", ints: {}, strings: { phase: "v1.PodPhase" } };
 
 const PHASE_PRECEDENCE = ["Failed", "Pending", "Running", "Succeeded"];
 

@@ -15,7 +15,7 @@ export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeO
   return ok(out);
 }
 
-const MEMBER: MemberStatusType = { goType: "v1.PersistentVolumeStatus", ints: {} };
+const MEMBER: MemberStatusType = { goType: "v1.PersistentVolumeStatus", ints: {}, strings: { phase: "v1.PersistentVolumePhase" } };
 
 const PRECEDENCE = ["Failed", "Pending", "Available", "Bound", "Released"];
 

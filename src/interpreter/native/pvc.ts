@@ -2,7 +2,7 @@
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
 import { type MemberStatusType, type Obj, clone, getObject, memberStatusError, nativeFail, ok, stringField, withAggregatedStatus } from "./common.js";
 
-const MEMBER: MemberStatusType = { goType: "v1.PersistentVolumeClaimStatus", ints: {} };
+const MEMBER: MemberStatusType = { goType: "v1.PersistentVolumeClaimStatus", ints: {}, strings: { phase: "v1.PersistentVolumeClaimPhase" } };
 import { nestedString, setNestedField } from "./unstructured.js";
 
 /** Retain: the volume the member cluster bound the claim to (a volumeName that is not a string is an error). */
