@@ -354,3 +354,38 @@ describe("AggregateStatus: CronJob and phases as typed values", () => {
     );
   });
 });
+
+describe("InterpretStatus and InterpretHealth convert to typed objects", () => {
+  const annotated = (o: any): any => ({ ...o, metadata: { ...o.metadata, annotations: { "resourcetemplate.karmada.io/generation": "4" } } });
+  test("a status integer that FromUnstructured cannot convert is an error, named by the kind's status type", () => {
+    const d = annotated({ ...web(), status: { readyReplicas: 1.5, replicas: "2" } });
+    // Go converts fields in declaration order: replicas comes before readyReplicas.
+    assert.equal(failure(native.interpretStatus(d)), "failed to convert DeploymentStatus from map[string]interface{}: unrecognized type: int32");
+    const ds = annotated({ apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "ds" }, status: { numberReady: 0.5 } });
+    assert.equal(failure(native.interpretStatus(ds)), "failed to convert DaemonSetStatus from map[string]interface{}: cannot convert float64 to int32");
+    // StatefulSet reads the generation annotation before converting the status.
+    const sts = { apiVersion: "apps/v1", kind: "StatefulSet", metadata: { name: "s" }, status: { replicas: "x" } };
+    assert.match(failure(native.interpretStatus(sts)), /^strconv\.ParseInt/);
+    assert.equal(failure(native.interpretStatus(annotated(sts))), "failed to convert StatefulSetStatus from map[string]interface{}: unrecognized type: int32");
+    const j = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, status: { active: true } };
+    assert.equal(failure(native.interpretStatus(j)), "failed to convert JobStatus from map[string]interface{}: unrecognized type: int32");
+    const pdbObj = { apiVersion: "policy/v1", kind: "PodDisruptionBudget", metadata: { name: "p" }, status: { observedGeneration: "1" } };
+    assert.equal(failure(native.interpretStatus(pdbObj)), "failed to convert PodDisruptionBudget from map[string]interface{}: unrecognized type: int64");
+    const hpaObj = { apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: { name: "h" }, status: { desiredReplicas: 2.5 } };
+    assert.equal(failure(native.interpretStatus(hpaObj)), "failed to convert HorizontalPodAutoscaler from map[string]interface{}: cannot convert float64 to int32");
+  });
+  test("InterpretHealth fails on the first unconvertible integer: metadata, then spec, then status", () => {
+    const d = { ...web(), metadata: { ...web().metadata, generation: "4" }, spec: { replicas: 1.5 }, status: { replicas: [] } };
+    assert.equal(failure(native.interpretHealth(d)), "unrecognized type: int64");
+    assert.equal(failure(native.interpretHealth({ ...d, metadata: web().metadata })), "cannot convert float64 to int32");
+    assert.equal(failure(native.interpretHealth({ ...d, metadata: web().metadata, spec: {} })), "unrecognized type: int32");
+    const rs = { apiVersion: "apps/v1", kind: "ReplicaSet", metadata: { name: "r" }, spec: { replicas: "1" } };
+    assert.equal(failure(native.interpretHealth(rs)), "unrecognized type: int32");
+    const pdbObj = { apiVersion: "policy/v1", kind: "PodDisruptionBudget", metadata: { name: "p" }, status: { currentHealthy: "2" } };
+    assert.equal(failure(native.interpretHealth(pdbObj)), "unrecognized type: int32");
+    const ds = { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "ds", deletionGracePeriodSeconds: 0.5 } };
+    assert.equal(failure(native.interpretHealth(ds)), "cannot convert float64 to int64");
+    // Integral numbers convert: the usual answer.
+    assert.equal(value(native.interpretHealth({ ...web(), status: { observedGeneration: 4, updatedReplicas: 2, availableReplicas: 2 } })), true);
+  });
+});

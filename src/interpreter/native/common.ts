@@ -69,6 +69,49 @@ export function typedInt32(obj: unknown, ...path: string[]): { value: number; pr
   return { value: Number(BigInt.asIntN(32, BigInt(v))), present: true };
 }
 
+/** Why FromUnstructured cannot put a JSON value into a Go integer of `bits`, or undefined (null and absent are zero). */
+export function typedIntError(v: unknown, bits: "int32" | "int64"): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number") return `unrecognized type: ${bits}`;
+  // Infinities and integral floats convert (Trunc(x) == x); only a fraction cannot.
+  return Number.isFinite(v) && !Number.isInteger(v) ? `cannot convert float64 to ${bits}` : undefined;
+}
+
+/** Integer fields of a typed struct, in Go's declaration order (FromUnstructured converts in that order). */
+export type TypedIntFields = readonly (readonly [string, "int32" | "int64"])[];
+
+/**
+ * The first error FromUnstructured meets converting these integer fields of `obj` (in declaration
+ * order), or undefined.
+ */
+export function typedIntFieldsError(obj: unknown, fields: TypedIntFields): string | undefined {
+  const o = getObject(obj) ?? {};
+  for (const [name, bits] of fields) {
+    const err = typedIntError(o[name], bits);
+    if (err !== undefined) return err;
+  }
+  return undefined;
+}
+
+/** The integer fields of ObjectMeta, in declaration order. */
+const OBJECT_META_INTS: TypedIntFields = [
+  ["generation", "int64"],
+  ["deletionGracePeriodSeconds", "int64"],
+];
+
+/**
+ * The first error ConvertToTypedObject meets in an object's integer fields, visiting them as Go's
+ * struct order does (metadata, then spec, then status), as a failed InterpretHealth outcome; undefined
+ * when they all convert.
+ */
+export function typedObjectError(obj: unknown, spec: TypedIntFields, status: TypedIntFields): Outcome<never> | undefined {
+  const err =
+    typedIntFieldsError(getObject(obj, "metadata"), OBJECT_META_INTS) ??
+    typedIntFieldsError(getObject(obj, "spec"), spec) ??
+    typedIntFieldsError(getObject(obj, "status"), status);
+  return err === undefined ? undefined : nativeFail("InterpretHealth", err);
+}
+
 /** An integer field, 0 when absent or malformed (for member statuses, which Karmada reads leniently). */
 export function intOr0(obj: unknown, ...path: string[]): number {
   const r = intField(obj, ...path);

@@ -16,6 +16,8 @@ import {
   statusToReflect,
   memberStatuses,
   type MemberStatusType,
+  typedIntFieldsError,
+  type TypedIntFields,
 } from "./common.js";
 
 /** How one kind's counters are read and written. */
@@ -41,6 +43,11 @@ export interface CountedStatusShape {
   otherFieldsCompared?: { lists: readonly string[]; pointers: readonly string[] };
   /** The Go type members' statuses are decoded into (the kind's status wrapped with its generations). */
   memberType: MemberStatusType;
+  /**
+   * The kind's typed status (its Go name and integer fields in declaration order), which InterpretStatus
+   * converts the status into, before reading the generation annotation or (StatefulSet) after.
+   */
+  typedStatus: { name: string; fields: TypedIntFields; afterAnnotation?: boolean };
 }
 
 /** The integer fields Karmada's FederatedGeneration adds to a wrapped member status. */
@@ -92,8 +99,21 @@ export function reflectCounted(shape: CountedStatusShape, obj: KubeObject): Outc
   if (!read.ok) return read;
   const status = read.value;
   if (status === undefined) return ok(undefined);
+  const typed = shape.typedStatus;
+  const conversion = (): Outcome<never> | undefined => {
+    const err = typedIntFieldsError(status, typed.fields);
+    return err === undefined ? undefined : nativeFail("InterpretStatus", `failed to convert ${typed.name} from map[string]interface{}: ${err}`, "status");
+  };
+  if (!typed.afterAnnotation) {
+    const failed = conversion();
+    if (failed) return failed;
+  }
   const rtg = resourceTemplateGeneration(obj);
   if ("error" in rtg) return nativeFail("InterpretStatus", rtg.error, `metadata.annotations["${RESOURCE_TEMPLATE_GENERATION_ANNOTATION}"]`);
+  if (typed.afterAnnotation) {
+    const failed = conversion();
+    if (failed) return failed;
+  }
   const out: Obj = {};
   write(out, "generation", generation(obj), false);
   write(out, "resourceTemplateGeneration", rtg.value, false);

@@ -39,6 +39,19 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: true,
   templateGenerationAgainst: "template",
   nothingWhenEmpty: true,
+  typedStatus: {
+    name: "DeploymentStatus",
+    fields: [
+      ["observedGeneration", "int64"],
+      ["replicas", "int32"],
+      ["updatedReplicas", "int32"],
+      ["readyReplicas", "int32"],
+      ["availableReplicas", "int32"],
+      ["unavailableReplicas", "int32"],
+      ["terminatingReplicas", "int32"],
+      ["collisionCount", "int32"],
+    ],
+  },
   memberType: {
     goType: "native.WrappedDeploymentStatus",
     ints: {
@@ -64,7 +77,7 @@ const SHAPE: CountedStatusShape = {
 export const { getReplicas, reviseReplica, aggregateStatus, reflectStatus } = replicatedWorkload(SHAPE);
 
 /** InterpretHealth: the latest generation observed, all replicas updated, all updated ones available. */
-export const interpretHealth = rolledOut;
+export const interpretHealth = rolledOut(SHAPE.typedStatus.fields);
 
 /** InterpretDependency: ConfigMaps, Secrets, ServiceAccount and PVCs of the pod template. */
 export const getDependencies = specTemplateDependencies;

@@ -1,6 +1,6 @@
 /** Built-in interpretation of autoscaling/v2 HorizontalPodAutoscaler. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, getObject, intOr0, ok, statusToReflect, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
+import { type Obj, getObject, intOr0, nativeFail, ok, statusToReflect, typedIntFieldsError, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
 
 const MEMBER: MemberStatusType = {
   goType: "v2.HorizontalPodAutoscalerStatus",
@@ -41,5 +41,11 @@ export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
   if (!read.ok) return read;
   const status = read.value;
   if (status === undefined) return ok(undefined);
+  const unconvertible = typedIntFieldsError(status, [
+    ["observedGeneration", "int64"],
+    ["currentReplicas", "int32"],
+    ["desiredReplicas", "int32"],
+  ]);
+  if (unconvertible !== undefined) return nativeFail("InterpretStatus", `failed to convert HorizontalPodAutoscaler from map[string]interface{}: ${unconvertible}`, "status");
   return ok(hpaStatus(intOr0(status, "currentReplicas"), intOr0(status, "desiredReplicas")) as JsonValue);
 }

@@ -13,6 +13,7 @@ import {
   nativeFail,
   ok,
   statusToReflect,
+  typedIntFieldsError,
   withAggregatedStatus,
   memberStatuses,
   type MemberStatusType,
@@ -181,6 +182,14 @@ export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
   if (!read.ok) return read;
   const status = read.value;
   if (status === undefined) return ok(undefined);
+  const unconvertible = typedIntFieldsError(status, [
+    ["active", "int32"],
+    ["succeeded", "int32"],
+    ["failed", "int32"],
+    ["terminating", "int32"],
+    ["ready", "int32"],
+  ]);
+  if (unconvertible !== undefined) return nativeFail("InterpretStatus", `failed to convert JobStatus from map[string]interface{}: ${unconvertible}`, "status");
   return ok(reportedJobStatus(status) as JsonValue);
 }
 

@@ -1,9 +1,18 @@
 /** Built-in interpretation of policy/v1 PodDisruptionBudget. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, getObject, intOr0, ok, statusToReflect, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
+import { type Obj, type TypedIntFields, getObject, intOr0, nativeFail, ok, statusToReflect, typedIntFieldsError, typedObjectError, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
 import { normalizeTime } from "./time.js";
 
 const COUNTERS = ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"] as const;
+
+/** PodDisruptionBudgetStatus's integer fields, in declaration order. */
+const STATUS_INTS: TypedIntFields = [
+  ["observedGeneration", "int64"],
+  ["disruptionsAllowed", "int32"],
+  ["currentHealthy", "int32"],
+  ["desiredHealthy", "int32"],
+  ["expectedPods", "int32"],
+];
 
 const MEMBER: MemberStatusType = {
   goType: "v1.PodDisruptionBudgetStatus",
@@ -40,6 +49,8 @@ export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
   if (!read.ok) return read;
   const status = read.value;
   if (status === undefined) return ok(undefined);
+  const unconvertible = typedIntFieldsError(status, STATUS_INTS);
+  if (unconvertible !== undefined) return nativeFail("InterpretStatus", `failed to convert PodDisruptionBudget from map[string]interface{}: ${unconvertible}`, "status");
   const counters = Object.fromEntries(COUNTERS.map((c) => [c, intOr0(status, c)]));
   const disrupted: Obj = {};
   for (const [pod, t] of Object.entries(getObject(status, "disruptedPods") ?? {})) disrupted[pod] = normalizeTime(t);
@@ -48,5 +59,7 @@ export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
 
 /** InterpretHealth: at least as many healthy pods as desired. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
+  const unconvertible = typedObjectError(obj, [], STATUS_INTS);
+  if (unconvertible) return unconvertible;
   return ok(intOr0(obj, "status", "currentHealthy") >= intOr0(obj, "status", "desiredHealthy"));
 }

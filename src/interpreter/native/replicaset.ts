@@ -1,6 +1,6 @@
 /** Built-in interpretation of apps/v1 ReplicaSet. */
 import type { KubeObject, Outcome } from "../types.js";
-import { generation, getField, intOr0, ok } from "./common.js";
+import { generation, getField, intOr0, ok, typedObjectError } from "./common.js";
 import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
 import { replicatedWorkload, specTemplateDependencies } from "./workload.js";
 
@@ -10,6 +10,17 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: true,
   templateGenerationAgainst: "template",
   nothingWhenEmpty: true,
+  typedStatus: {
+    name: "ReplicaSetStatus",
+    fields: [
+      ["replicas", "int32"],
+      ["fullyLabeledReplicas", "int32"],
+      ["readyReplicas", "int32"],
+      ["availableReplicas", "int32"],
+      ["terminatingReplicas", "int32"],
+      ["observedGeneration", "int64"],
+    ],
+  },
   memberType: {
     goType: "native.WrappedReplicaSetStatus",
     ints: {
@@ -29,6 +40,8 @@ export const { getReplicas, reviseReplica, aggregateStatus, reflectStatus } = re
 
 /** InterpretHealth: the latest generation observed and every desired replica available. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
+  const unconvertible = typedObjectError(obj, [["replicas", "int32"]], SHAPE.typedStatus.fields);
+  if (unconvertible) return unconvertible;
   if (intOr0(obj, "status", "observedGeneration") !== generation(obj)) return ok(false);
   const replicas = getField(obj, "spec", "replicas");
   return ok(!(typeof replicas === "number" && intOr0(obj, "status", "availableReplicas") < replicas));

@@ -12,6 +12,19 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: false,
   templateGenerationAgainst: "member",
   nothingWhenEmpty: false,
+  typedStatus: {
+    name: "StatefulSetStatus",
+    fields: [
+      ["observedGeneration", "int64"],
+      ["replicas", "int32"],
+      ["readyReplicas", "int32"],
+      ["currentReplicas", "int32"],
+      ["updatedReplicas", "int32"],
+      ["collisionCount", "int32"],
+      ["availableReplicas", "int32"],
+    ],
+    afterAnnotation: true,
+  },
   memberType: {
     goType: "native.WrappedStatefulSetStatus",
     ints: {
@@ -31,7 +44,7 @@ const SHAPE: CountedStatusShape = {
 export const { getReplicas, reviseReplica, aggregateStatus, reflectStatus } = replicatedWorkload(SHAPE);
 
 /** InterpretHealth: as Deployment's. */
-export const interpretHealth = rolledOut;
+export const interpretHealth = rolledOut(SHAPE.typedStatus.fields);
 
 /** InterpretDependency: the pod template's dependencies, minus PVCs the volumeClaimTemplates create. */
 export function getDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {

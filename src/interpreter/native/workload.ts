@@ -1,7 +1,7 @@
 /** Operations shared by the pod-template workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob). */
 import { accuratePodRequirements, podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaRequirements, ReplicaResult } from "../types.js";
-import { type Obj, clone, generation, getField, getObject, intOr0, typedInt32, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
+import { type Obj, type TypedIntFields, clone, generation, typedObjectError, getField, getObject, intOr0, typedInt32, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
 import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
 import { nestedInt64 } from "./unstructured.js";
 
@@ -124,7 +124,11 @@ export function replicatedWorkload(shape: CountedStatusShape): ReturnType<typeof
 }
 
 /** InterpretHealth of Deployment and StatefulSet: latest generation observed, all replicas updated, all updated ones available. */
-export function rolledOut(obj: KubeObject): Outcome<boolean> {
+export function rolledOut(statusFields: TypedIntFields): (obj: KubeObject) => Outcome<boolean> {
+  return (obj) => typedObjectError(obj, [["replicas", "int32"]], statusFields) ?? rolledOutTyped(obj);
+}
+
+function rolledOutTyped(obj: KubeObject): Outcome<boolean> {
   if (intOr0(obj, "status", "observedGeneration") !== generation(obj)) return ok(false);
   const replicas = getField(obj, "spec", "replicas");
   if (typeof replicas === "number" && intOr0(obj, "status", "updatedReplicas") < replicas) return ok(false);
