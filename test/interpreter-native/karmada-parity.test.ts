@@ -389,3 +389,10 @@ describe("InterpretStatus and InterpretHealth convert to typed objects", () => {
     assert.equal(value(native.interpretHealth({ ...web(), status: { observedGeneration: 4, updatedReplicas: 2, availableReplicas: 2 } })), true);
   });
 });
+
+describe("InterpretDependency: typed conversion of list entries", () => {
+  test("a null Ingress TLS entry is an empty IngressTLS, so a reference without a name fails verification", () => {
+    const ing = { apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata: { name: "i", namespace: "web" }, spec: { tls: [{ secretName: "a" }, null] } };
+    assert.match(failure(native.interpretDependency(ing)), /dependency can not leave name and labelSelector all empty/);
+  });
+});

@@ -29,10 +29,13 @@ export function interpretHealth(obj: KubeObject): Outcome<boolean> {
 /** InterpretDependency: the TLS Secrets, in the Ingress's namespace. */
 export function getDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {
   const ns = namespaceOf(obj);
-  const deps = asObjectArray(getField(obj, "spec", "tls")).map((t) => {
+  const tls = getField(obj, "spec", "tls");
+  // The typed conversion turns a null entry into an empty IngressTLS: a reference without a name.
+  const deps = (Array.isArray(tls) ? tls : []).map((t: unknown) => {
     const ref: DependentObjectReference = { apiVersion: "v1", kind: "Secret" };
     if (ns !== "") ref.namespace = ns;
-    const name = typeof t["secretName"] === "string" ? t["secretName"] : "";
+    const secretName = getField(t, "secretName");
+    const name = typeof secretName === "string" ? secretName : "";
     if (name !== "") ref.name = name;
     return ref;
   });

@@ -1,7 +1,22 @@
 /** Operations shared by the pod-template workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob). */
 import { accuratePodRequirements, podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaRequirements, ReplicaResult } from "../types.js";
-import { type Obj, type TypedIntFields, clone, generation, typedObjectError, getField, getObject, intOr0, typedInt32, namespaceOf, nativeFail, ok, setField, verifyDependencies } from "./common.js";
+import {
+  type Obj,
+  type TypedIntFields,
+  clone,
+  generation,
+  getField,
+  getObject,
+  intOr0,
+  namespaceOf,
+  nativeFail,
+  ok,
+  setField,
+  typedInt32,
+  typedObjectError,
+  verifyDependencies,
+} from "./common.js";
 import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
 import { nestedInt64 } from "./unstructured.js";
 
