@@ -117,6 +117,22 @@ describe("InterpretReplica converts the object to its typed form", () => {
       nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "" }] }, {}],
     });
   });
+  test("every quantity of the pod spec is parsed, counted or not", () => {
+    const withSpec = (spec: unknown): KubeObject => ({ ...web(), spec: { replicas: 1, template: { spec } } });
+    const message = /^quantities must match the regular expression/;
+    const ignoredName = native.interpretReplica(withSpec({ containers: [{ name: "a", resources: { requests: { foo: "x1" } } }] })) as Outcome<unknown>;
+    assert.match(failure(ignoredName), message);
+    if (!ignoredName.ok) assert.equal(ignoredName.error.path, "spec.template.spec.containers[0].resources.requests.foo");
+    const ephemeral = native.interpretReplica(withSpec({ ephemeralContainers: [{ name: "dbg", resources: { limits: { "nvidia.com/gpu": "one" } } }] })) as Outcome<unknown>;
+    assert.match(failure(ephemeral), message);
+    if (!ephemeral.ok) assert.equal(ephemeral.error.path, 'spec.template.spec.ephemeralContainers[0].resources.limits["nvidia.com/gpu"]');
+    assert.match(failure(native.interpretReplica(withSpec({ volumes: [{ name: "tmp", emptyDir: { sizeLimit: "lots" } }] }))), message);
+    assert.match(failure(native.interpretReplica(withSpec({ resources: { requests: { cpu: "?" } } }))), message);
+  });
+  test("only the template's spec is read: containers beside it are unknown fields", () => {
+    const d = { ...web(), spec: { replicas: 1, template: { containers: [{ name: "a", resources: { requests: { cpu: "1" } } }], nodeSelector: { a: "b" } } } };
+    assert.deepEqual(value(native.interpretReplica(d)), { replicas: 1 });
+  });
   test("a request or limit that is not a quantity is an error, for every kind", () => {
     const bad = web();
     bad.spec.template.spec.containers[0].resources = { limits: { memory: "lots" } };

@@ -1,4 +1,5 @@
 /** Operations shared by the pod-template workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob). */
+import { Quantity } from "../../quantity/index.js";
 import { accuratePodRequirements, podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Outcome, ReplicaRequirements, ReplicaResult } from "../types.js";
 import {
@@ -65,15 +66,61 @@ function typedNodeClaim(claim: Obj): Obj {
   return out;
 }
 
+/** The first quantity of a ResourceList that does not parse, in key order (Go ranges over a map). */
+function listIssue(list: unknown, path: string): { path: string; message: string } | undefined {
+  const o = getObject(list);
+  if (o === undefined) return undefined;
+  for (const name of Object.keys(o).sort()) {
+    const r = Quantity.fromJSON(o[name]);
+    if (!r.ok) return { path: /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`, message: r.error.message };
+  }
+  return undefined;
+}
+
+/** The first unparsable quantity of a container's resources (limits before requests). */
+function resourcesIssue(resources: unknown, path: string): { path: string; message: string } | undefined {
+  return listIssue(getField(resources, "limits"), `${path}.limits`) ?? listIssue(getField(resources, "requests"), `${path}.requests`);
+}
+
+/**
+ * The first quantity a typed PodSpec conversion fails on, visiting the spec in Go's field order:
+ * volumes (emptyDir size limits, ephemeral claim templates), init, regular and ephemeral containers,
+ * overhead, pod-level resources. Unlike the requirement sums, every resource name is parsed, and
+ * ephemeral containers too.
+ */
+function podSpecQuantityIssue(spec: Obj, base: string): { path: string; message: string } | undefined {
+  const at = (p: string): string => (base === "" ? p : `${base}.${p}`);
+  const volumes = Array.isArray(spec["volumes"]) ? (spec["volumes"] as unknown[]) : [];
+  for (const [i, v] of volumes.entries()) {
+    const size = getField(v, "emptyDir", "sizeLimit");
+    if (size !== undefined && size !== null) {
+      const r = Quantity.fromJSON(size);
+      if (!r.ok) return { path: at(`volumes[${i}].emptyDir.sizeLimit`), message: r.error.message };
+    }
+    const claim = resourcesIssue(getField(v, "ephemeral", "volumeClaimTemplate", "spec", "resources"), at(`volumes[${i}].ephemeral.volumeClaimTemplate.spec.resources`));
+    if (claim) return claim;
+  }
+  for (const key of ["initContainers", "containers", "ephemeralContainers"]) {
+    const list = Array.isArray(spec[key]) ? (spec[key] as unknown[]) : [];
+    for (const [i, c] of list.entries()) {
+      const issue = resourcesIssue(getField(c, "resources"), at(`${key}[${i}].resources`));
+      if (issue) return issue;
+    }
+  }
+  return listIssue(spec["overhead"], at("overhead")) ?? resourcesIssue(spec["resources"], at("resources"));
+}
+
 /**
  * InterpretReplica's result: `replicas` with the requirements of one replica of the pod template
  * (helper.GenerateReplicaRequirements). Karmada converts the object to its typed form first, so a
  * quantity that does not parse is an error; `prefix` is the template's field path, for the message.
  */
 export function withTemplateRequirements(replicas: number, template: unknown, prefix: string): Outcome<ReplicaResult> {
-  const { value, issues } = accuratePodRequirements(template ?? {});
-  const issue = issues[0];
+  // Only the template's spec counts: the typed PodTemplateSpec has nothing else a replica needs.
+  const spec = getObject(template, "spec") ?? {};
+  const issue = podSpecQuantityIssue(spec, "spec");
   if (issue !== undefined) return nativeFail("InterpretReplica", issue.message, [prefix, issue.path].filter((p) => p !== "").join("."));
+  const { value } = accuratePodRequirements({ spec });
   const result: ReplicaResult = { replicas };
   if (value !== undefined) {
     const requirements = value as ReplicaRequirements;
