@@ -412,3 +412,12 @@ describe("InterpretDependency: typed conversion of list entries", () => {
     assert.match(failure(native.interpretDependency(ing)), /dependency can not leave name and labelSelector all empty/);
   });
 });
+
+describe("InterpretDependency reads the template's spec only", () => {
+  test("volumes or containers beside the template's spec are unknown fields", () => {
+    const beside = { containers: [{ name: "a", envFrom: [{ configMapRef: { name: "cfg" } }] }], volumes: [{ name: "c", configMap: { name: "cfg" } }] };
+    const d = { ...web(), spec: { template: { ...beside, spec: { serviceAccountName: "web" } } } };
+    assert.deepEqual(value(native.interpretDependency(d)), [{ apiVersion: "v1", kind: "ServiceAccount", namespace: "shop", name: "web" }]);
+    assert.deepEqual(value(native.interpretDependency({ ...web(), spec: { template: beside } })), []);
+  });
+});

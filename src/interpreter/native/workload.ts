@@ -151,7 +151,8 @@ export function applyReplica(obj: KubeObject, replicas: number, field: string): 
 
 /** Dependencies of a pod template in the object's namespace, checked as Karmada checks them. */
 export function templateDependencies(obj: KubeObject, template: unknown): Outcome<DependentObjectReference[]> {
-  return verifyDependencies(podDependencies(template ?? {}, namespaceOf(obj)) ?? []);
+  // GetPodFromTemplate copies the template's spec; nothing beside it is read.
+  return verifyDependencies(podDependencies({ spec: getObject(template, "spec") ?? {} }, namespaceOf(obj)) ?? []);
 }
 
 /** InterpretDependency through `spec.template`. */
