@@ -77,6 +77,16 @@ export function typedIntError(v: unknown, bits: "int32" | "int64"): string | und
   return Number.isFinite(v) && !Number.isInteger(v) ? `cannot convert float64 to ${bits}` : undefined;
 }
 
+/**
+ * Why FromUnstructured cannot put a JSON value into a Go string, or undefined: Go converts an integer
+ * kind to a string type in reflection but refuses it here; nothing else is convertible at all.
+ */
+export function typedStringError(v: unknown): string | undefined {
+  if (v === undefined || v === null || typeof v === "string") return undefined;
+  if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 63) return "cannot convert int64 to string";
+  return "unrecognized type: string";
+}
+
 /** Integer fields of a typed struct, in Go's declaration order (FromUnstructured converts in that order). */
 export type TypedIntFields = readonly (readonly [string, "int32" | "int64"])[];
 

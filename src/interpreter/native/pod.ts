@@ -6,6 +6,7 @@ import {
   type Obj,
   asObjectArray,
   clone,
+  getField,
   getObject,
   intOr0,
   memberStatusError,
@@ -13,6 +14,8 @@ import {
   nativeFail,
   ok,
   stringField,
+  typedObjectError,
+  typedStringError,
   verifyDependencies,
   withAggregatedStatus,
 } from "./common.js";
@@ -137,6 +140,14 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
 /** InterpretHealth: Succeeded, or Running with the Ready condition True. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
   const status = getObject(obj, "status") ?? {};
+  // The typed conversion of the Pod: metadata, then the status fields read here, in Go's order.
+  const unconvertible = typedObjectError(obj, [], [["observedGeneration", "int64"]]);
+  if (unconvertible) return unconvertible;
+  const conditions = Array.isArray(status["conditions"]) ? (status["conditions"] as unknown[]) : [];
+  const stringError = [status["phase"], ...conditions.flatMap((c) => [getField(c, "type"), getField(c, "status")])]
+    .map(typedStringError)
+    .find((e) => e !== undefined);
+  if (stringError !== undefined) return nativeFail("InterpretHealth", stringError);
   if (status["phase"] === "Succeeded") return ok(true);
   const ready = asObjectArray(status["conditions"]).find((c) => c["type"] === "Ready");
   return ok(status["phase"] === "Running" && ready !== undefined && ready["status"] === "True");

@@ -1,6 +1,19 @@
 /** Built-in interpretation of v1 PersistentVolumeClaim. */
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
-import { type MemberStatusType, type Obj, clone, getObject, memberStatusError, nativeFail, ok, stringField, withAggregatedStatus } from "./common.js";
+import {
+  type MemberStatusType,
+  type Obj,
+  clone,
+  getField,
+  getObject,
+  memberStatusError,
+  nativeFail,
+  ok,
+  stringField,
+  typedObjectError,
+  typedStringError,
+  withAggregatedStatus,
+} from "./common.js";
 
 const MEMBER: MemberStatusType = { goType: "v1.PersistentVolumeClaimStatus", ints: {}, strings: { phase: "v1.PersistentVolumeClaimPhase" } };
 import { nestedString, setNestedField } from "./unstructured.js";
@@ -39,5 +52,9 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
 
 /** InterpretHealth: healthy when Bound. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
+  const unconvertible = typedObjectError(obj, [], []);
+  if (unconvertible) return unconvertible;
+  const phaseError = typedStringError(getField(obj, "status", "phase"));
+  if (phaseError !== undefined) return nativeFail("InterpretHealth", phaseError);
   return ok(stringField(obj, "status", "phase") === "Bound");
 }

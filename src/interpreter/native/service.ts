@@ -1,6 +1,6 @@
 /** Built-in interpretation of v1 Service. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, asObjectArray, clone, getField, getObject, nativeFail, ok, stringField, memberStatuses, withAggregatedStatus } from "./common.js";
+import { type Obj, asObjectArray, clone, getField, getObject, nativeFail, ok, stringField, typedObjectError, typedStringError, memberStatuses, withAggregatedStatus } from "./common.js";
 import { dedupeAndSortIngressPoints, hasAddress, normalizeIngressPoint, sameIngressPoints } from "./load-balancer.js";
 import { nestedInt64, nestedMap, nestedString, setNestedField } from "./unstructured.js";
 
@@ -64,6 +64,10 @@ export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
 
 /** InterpretHealth: any Service but a LoadBalancer is healthy; a LoadBalancer needs an address. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
+  const unconvertible = typedObjectError(obj, [], []);
+  if (unconvertible) return unconvertible;
+  const typeError = typedStringError(getField(obj, "spec", "type"));
+  if (typeError !== undefined) return nativeFail("InterpretHealth", typeError);
   if (stringField(obj, "spec", "type") !== "LoadBalancer") return ok(true);
   return ok(hasAddress(getField(obj, "status", "loadBalancer", "ingress")));
 }
