@@ -402,7 +402,7 @@ describe("InterpretStatus and InterpretHealth convert to typed objects", () => {
     const ds = { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "ds", deletionGracePeriodSeconds: 0.5 } };
     assert.equal(failure(native.interpretHealth(ds)), "cannot convert float64 to int64");
     const p = (status: unknown): KubeObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, status } as KubeObject);
-    assert.equal(failure(native.interpretHealth(p({ phase: 1 }))), "cannot convert int64 to string");
+    assert.equal(failure(native.interpretHealth(p({ phase: 1 }))), "cannot convert int64 to v1.PodPhase");
     assert.equal(failure(native.interpretHealth(p({ phase: "Running", conditions: [{ type: "Ready", status: true }] }))), "unrecognized type: string");
     const svc = { apiVersion: "v1", kind: "Service", metadata: { name: "s" }, spec: { type: ["LoadBalancer"] } };
     assert.equal(failure(native.interpretHealth(svc)), "unrecognized type: string");

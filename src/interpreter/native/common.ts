@@ -78,12 +78,13 @@ export function typedIntError(v: unknown, bits: "int32" | "int64"): string | und
 }
 
 /**
- * Why FromUnstructured cannot put a JSON value into a Go string, or undefined: Go converts an integer
- * kind to a string type in reflection but refuses it here; nothing else is convertible at all.
+ * Why FromUnstructured cannot put a JSON value into a Go string field of type `goType` (e.g.
+ * "v1.PodPhase"), or undefined: an integer is convertible in reflection but refused, named by the
+ * field's type; nothing else converts, named by its kind.
  */
-export function typedStringError(v: unknown): string | undefined {
+export function typedStringError(v: unknown, goType = "string"): string | undefined {
   if (v === undefined || v === null || typeof v === "string") return undefined;
-  if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 63) return "cannot convert int64 to string";
+  if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 63) return `cannot convert int64 to ${goType}`;
   return "unrecognized type: string";
 }
 

@@ -144,9 +144,10 @@ export function interpretHealth(obj: KubeObject): Outcome<boolean> {
   const unconvertible = typedObjectError(obj, [], [["observedGeneration", "int64"]]);
   if (unconvertible) return unconvertible;
   const conditions = Array.isArray(status["conditions"]) ? (status["conditions"] as unknown[]) : [];
-  const stringError = [status["phase"], ...conditions.flatMap((c) => [getField(c, "type"), getField(c, "status")])]
-    .map(typedStringError)
-    .find((e) => e !== undefined);
+  const stringError = [
+    typedStringError(status["phase"], "v1.PodPhase"),
+    ...conditions.flatMap((c) => [typedStringError(getField(c, "type"), "v1.PodConditionType"), typedStringError(getField(c, "status"), "v1.ConditionStatus")]),
+  ].find((e) => e !== undefined);
   if (stringError !== undefined) return nativeFail("InterpretHealth", stringError);
   if (status["phase"] === "Succeeded") return ok(true);
   const ready = asObjectArray(status["conditions"]).find((c) => c["type"] === "Ready");

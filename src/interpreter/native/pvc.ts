@@ -54,7 +54,7 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
   const unconvertible = typedObjectError(obj, [], []);
   if (unconvertible) return unconvertible;
-  const phaseError = typedStringError(getField(obj, "status", "phase"));
+  const phaseError = typedStringError(getField(obj, "status", "phase"), "v1.PersistentVolumeClaimPhase");
   if (phaseError !== undefined) return nativeFail("InterpretHealth", phaseError);
   return ok(stringField(obj, "status", "phase") === "Bound");
 }

@@ -66,7 +66,7 @@ export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
   const unconvertible = typedObjectError(obj, [], []);
   if (unconvertible) return unconvertible;
-  const typeError = typedStringError(getField(obj, "spec", "type"));
+  const typeError = typedStringError(getField(obj, "spec", "type"), "v1.ServiceType");
   if (typeError !== undefined) return nativeFail("InterpretHealth", typeError);
   if (stringField(obj, "spec", "type") !== "LoadBalancer") return ok(true);
   return ok(hasAddress(getField(obj, "status", "loadBalancer", "ingress")));
