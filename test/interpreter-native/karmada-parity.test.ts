@@ -428,3 +428,13 @@ describe("InterpretDependency reads the template's spec only", () => {
     assert.deepEqual(value(native.interpretDependency({ ...web(), spec: { template: beside } })), []);
   });
 });
+
+describe("AggregateStatus converts the object to its typed form first", () => {
+  test("an unconvertible integer in the workload itself is an error, before any member is read", () => {
+    const items: AggregatedStatusItem[] = [{ clusterName: "a", status: "not even an object" as never }];
+    assert.equal(failure(native.aggregateStatus({ ...web(), status: { replicas: "3" } }, items)), "unrecognized type: int32");
+    assert.equal(failure(native.aggregateStatus({ ...web(), spec: { replicas: 1.5 } }, [])), "cannot convert float64 to int32");
+    const ds = { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "d", generation: "2" }, spec: {} };
+    assert.equal(failure(native.aggregateStatus(ds, [])), "unrecognized type: int64");
+  });
+});

@@ -112,15 +112,20 @@ const OBJECT_META_INTS: TypedIntFields = [
 
 /**
  * The first error ConvertToTypedObject meets in an object's integer fields, visiting them as Go's
- * struct order does (metadata, then spec, then status), as a failed InterpretHealth outcome; undefined
+ * struct order does (metadata, then spec, then status), as a failed outcome of `operation`; undefined
  * when they all convert.
  */
-export function typedObjectError(obj: unknown, spec: TypedIntFields, status: TypedIntFields): Outcome<never> | undefined {
+export function typedObjectError(
+  obj: unknown,
+  spec: TypedIntFields,
+  status: TypedIntFields,
+  operation: Operation = "InterpretHealth",
+): Outcome<never> | undefined {
   const err =
     typedIntFieldsError(getObject(obj, "metadata"), OBJECT_META_INTS) ??
     typedIntFieldsError(getObject(obj, "spec"), spec) ??
     typedIntFieldsError(getObject(obj, "status"), status);
-  return err === undefined ? undefined : nativeFail("InterpretHealth", err);
+  return err === undefined ? undefined : nativeFail(operation, err);
 }
 
 /** An integer field, 0 when absent or malformed (for member statuses, which Karmada reads leniently). */

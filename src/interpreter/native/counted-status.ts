@@ -17,6 +17,7 @@ import {
   memberStatuses,
   type MemberStatusType,
   typedIntFieldsError,
+  typedObjectError,
   type TypedIntFields,
 } from "./common.js";
 
@@ -48,6 +49,8 @@ export interface CountedStatusShape {
    * converts the status into, before reading the generation annotation or (StatefulSet) after.
    */
   typedStatus: { name: string; fields: TypedIntFields; afterAnnotation?: boolean };
+  /** The spec's integer fields the typed conversion of the whole object meets first (replicas). */
+  specInts: TypedIntFields;
 }
 
 /** The integer fields Karmada's FederatedGeneration adds to a wrapped member status. */
@@ -63,6 +66,9 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
   const gen = generation(obj);
   const sums = new Map<string, number>(shape.counters.map((c) => [c, 0]));
   let caughtUp = 0;
+  // Karmada converts the whole object to its typed form before reading any member.
+  const unconvertible = typedObjectError(obj, shape.specInts, shape.typedStatus.fields, "AggregateStatus");
+  if (unconvertible) return unconvertible;
   const members = memberStatuses("AggregateStatus", items, shape.memberType);
   if (!members.ok) return members;
   for (const item of members.value) {

@@ -19,6 +19,7 @@ const SHAPE: CountedStatusShape = {
   templateGenerationAgainst: "template",
   nothingWhenEmpty: false,
   otherFieldsCompared: { lists: ["conditions"], pointers: ["collisionCount"] },
+  specInts: [],
   typedStatus: {
     name: "DaemonSetStatus",
     fields: [

@@ -10,6 +10,7 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: true,
   templateGenerationAgainst: "template",
   nothingWhenEmpty: true,
+  specInts: [["replicas", "int32"]],
   typedStatus: {
     name: "ReplicaSetStatus",
     fields: [

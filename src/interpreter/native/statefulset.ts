@@ -12,6 +12,7 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: false,
   templateGenerationAgainst: "member",
   nothingWhenEmpty: false,
+  specInts: [["replicas", "int32"]],
   typedStatus: {
     name: "StatefulSetStatus",
     fields: [

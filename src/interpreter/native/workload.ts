@@ -188,7 +188,7 @@ export function replicatedWorkload(shape: CountedStatusShape): ReturnType<typeof
 
 /** InterpretHealth of Deployment and StatefulSet: latest generation observed, all replicas updated, all updated ones available. */
 export function rolledOut(statusFields: TypedIntFields): (obj: KubeObject) => Outcome<boolean> {
-  return (obj) => typedObjectError(obj, [["replicas", "int32"]], statusFields) ?? rolledOutTyped(obj);
+  return (obj) => typedObjectError(obj, [["replicas", "int32"]], statusFields, "InterpretHealth") ?? rolledOutTyped(obj);
 }
 
 function rolledOutTyped(obj: KubeObject): Outcome<boolean> {
