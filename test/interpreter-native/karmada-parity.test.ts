@@ -436,5 +436,12 @@ describe("AggregateStatus converts the object to its typed form first", () => {
     assert.equal(failure(native.aggregateStatus({ ...web(), spec: { replicas: 1.5 } }, [])), "cannot convert float64 to int32");
     const ds = { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "d", generation: "2" }, spec: {} };
     assert.equal(failure(native.aggregateStatus(ds, [])), "unrecognized type: int64");
+    // A finished Job is left alone, but only once it converts.
+    const j = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: { parallelism: "1" }, status: { conditions: [{ type: "Complete", status: "True" }] } };
+    assert.equal(failure(native.aggregateStatus(j, [])), "unrecognized type: int32");
+    const hpaObj = { apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: { name: "h" }, spec: { maxReplicas: 2.5 } };
+    assert.equal(failure(native.aggregateStatus(hpaObj, [])), "cannot convert float64 to int32");
+    const pdbObj = { apiVersion: "policy/v1", kind: "PodDisruptionBudget", metadata: { name: "p" }, spec: {}, status: { expectedPods: true } };
+    assert.equal(failure(native.aggregateStatus(pdbObj, [])), "unrecognized type: int32");
   });
 });

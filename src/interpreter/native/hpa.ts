@@ -1,6 +1,17 @@
 /** Built-in interpretation of autoscaling/v2 HorizontalPodAutoscaler. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, getObject, intOr0, nativeFail, ok, statusToReflect, typedIntFieldsError, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
+import { type Obj, getObject, intOr0, nativeFail, ok, statusToReflect, typedIntFieldsError, typedObjectError, type TypedIntFields, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
+
+/** HorizontalPodAutoscalerSpec's and Status's integer fields, in declaration order. */
+const SPEC_INTS: TypedIntFields = [
+  ["minReplicas", "int32"],
+  ["maxReplicas", "int32"],
+];
+const STATUS_INTS: TypedIntFields = [
+  ["observedGeneration", "int64"],
+  ["currentReplicas", "int32"],
+  ["desiredReplicas", "int32"],
+];
 
 const MEMBER: MemberStatusType = {
   goType: "v2.HorizontalPodAutoscalerStatus",
@@ -18,6 +29,8 @@ function hpaStatus(current: number, desired: number): Obj {
 
 /** AggregateStatus: currentReplicas and desiredReplicas summed over members. */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  const unconvertible = typedObjectError(obj, SPEC_INTS, STATUS_INTS, "AggregateStatus");
+  if (unconvertible) return unconvertible;
   let current = 0;
   let desired = 0;
   const members = memberStatuses("AggregateStatus", items, MEMBER);
@@ -41,11 +54,7 @@ export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
   if (!read.ok) return read;
   const status = read.value;
   if (status === undefined) return ok(undefined);
-  const unconvertible = typedIntFieldsError(status, [
-    ["observedGeneration", "int64"],
-    ["currentReplicas", "int32"],
-    ["desiredReplicas", "int32"],
-  ]);
+  const unconvertible = typedIntFieldsError(status, STATUS_INTS);
   if (unconvertible !== undefined) return nativeFail("InterpretStatus", `failed to convert HorizontalPodAutoscaler from map[string]interface{}: ${unconvertible}`, "status");
   return ok(hpaStatus(intOr0(status, "currentReplicas"), intOr0(status, "desiredReplicas")) as JsonValue);
 }

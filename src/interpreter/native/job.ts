@@ -14,6 +14,8 @@ import {
   ok,
   statusToReflect,
   typedIntFieldsError,
+  typedObjectError,
+  type TypedIntFields,
   withAggregatedStatus,
   memberStatuses,
   type MemberStatusType,
@@ -27,6 +29,20 @@ export interface JobAggregationOptions {
   /** The current time (Karmada stamps its JobComplete/JobFailed conditions with metav1.Now()). */
   now?: Date;
 }
+
+/** JobSpec's leading integer fields and JobStatus's integer fields, in declaration order. */
+const SPEC_INTS: TypedIntFields = [
+  ["parallelism", "int32"],
+  ["completions", "int32"],
+  ["activeDeadlineSeconds", "int64"],
+];
+const STATUS_INTS: TypedIntFields = [
+  ["active", "int32"],
+  ["succeeded", "int32"],
+  ["failed", "int32"],
+  ["terminating", "int32"],
+  ["ready", "int32"],
+];
 
 const MEMBER: MemberStatusType = {
   goType: "v1.JobStatus",
@@ -111,6 +127,8 @@ function reportedJobStatus(status: unknown): Obj {
  * once every member completed.
  */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[], options: JobAggregationOptions = {}): Outcome<KubeObject> {
+  const unconvertible = typedObjectError(obj, SPEC_INTS, STATUS_INTS, "AggregateStatus");
+  if (unconvertible) return unconvertible;
   const oldStatus = getObject(obj, "status") ?? {};
   if (jobFinished(oldStatus) !== undefined) return ok(clone(obj));
   const now = formatTime((options.now ?? new Date()).getTime());
@@ -182,13 +200,7 @@ export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
   if (!read.ok) return read;
   const status = read.value;
   if (status === undefined) return ok(undefined);
-  const unconvertible = typedIntFieldsError(status, [
-    ["active", "int32"],
-    ["succeeded", "int32"],
-    ["failed", "int32"],
-    ["terminating", "int32"],
-    ["ready", "int32"],
-  ]);
+  const unconvertible = typedIntFieldsError(status, STATUS_INTS);
   if (unconvertible !== undefined) return nativeFail("InterpretStatus", `failed to convert JobStatus from map[string]interface{}: ${unconvertible}`, "status");
   return ok(reportedJobStatus(status) as JsonValue);
 }

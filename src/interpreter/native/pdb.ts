@@ -29,6 +29,8 @@ function pdbStatus(disrupted: Obj, counters: Record<string, number>): Obj {
 
 /** AggregateStatus: counters summed; disrupted pods keyed `<cluster>/<pod>`. */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  const unconvertible = typedObjectError(obj, [], STATUS_INTS, "AggregateStatus");
+  if (unconvertible) return unconvertible;
   const counters: Record<string, number> = {};
   const disrupted: Obj = {};
   const members = memberStatuses("AggregateStatus", items, MEMBER);
