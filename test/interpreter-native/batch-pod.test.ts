@@ -182,11 +182,45 @@ describe("Pod", () => {
     ];
     assert.deepEqual((value(pod.aggregateStatus(p(), items)) as any).status, {
       phase: "Running",
-      containerStatuses: [{ name: "", state: { running: { startedAt: "2026-11-29T10:00:00Z" } }, ready: true, restartCount: 0, image: "", imageID: "" }],
+      containerStatuses: [{ name: "", state: { running: { startedAt: "2026-11-29T10:00:00Z" } }, lastState: {}, ready: true, restartCount: 0, image: "", imageID: "" }],
     });
     assert.equal((value(pod.aggregateStatus(p(), [...items, { clusterName: "c" }])) as any).status.phase, "Pending");
     assert.equal((value(pod.aggregateStatus(p(), [...items, { clusterName: "d", status: { phase: "Failed" } }])) as any).status.phase, "Failed");
     assert.deepEqual(value(pod.aggregateStatus(p(), [])), p());
+  });
+  test("AggregateStatus writes container states in their typed form", () => {
+    const items: AggregatedStatusItem[] = [
+      {
+        clusterName: "a",
+        status: {
+          phase: "Failed",
+          initContainerStatuses: [{ name: "init", ready: false }],
+          containerStatuses: [
+            {
+              name: "trainer",
+              ready: false,
+              lastState: { terminated: { exitCode: 1 } },
+              state: { terminated: { exitCode: 137, reason: "OOMKilled", message: "", finishedAt: "2026-11-29T10:05:00.250+01:00", extra: 1 }, waiting: { reason: "" } },
+            },
+          ],
+        },
+      },
+    ];
+    assert.deepEqual((value(pod.aggregateStatus(p(), items)) as any).status, {
+      phase: "Failed",
+      initContainerStatuses: [{ name: "", state: {}, lastState: {}, ready: false, restartCount: 0, image: "", imageID: "" }],
+      containerStatuses: [
+        {
+          name: "",
+          state: { waiting: {}, terminated: { exitCode: 137, reason: "OOMKilled", startedAt: null, finishedAt: "2026-11-29T09:05:00Z" } },
+          lastState: {},
+          ready: false,
+          restartCount: 0,
+          image: "",
+          imageID: "",
+        },
+      ],
+    });
   });
   test("InterpretHealth", () => {
     const running = p() as any;

@@ -13,7 +13,12 @@ import {
   nativeFail,
   ok,
   resourceTemplateGeneration,
-  withStatus,
+  statusToReflect,
+  memberStatuses,
+  type MemberStatusType,
+  typedIntFieldsError,
+  typedObjectError,
+  type TypedIntFields,
 } from "./common.js";
 
 /** How one kind's counters are read and written. */
@@ -31,7 +36,25 @@ export interface CountedStatusShape {
   templateGenerationAgainst: "template" | "member";
   /** Whether InterpretStatus reports nothing when every field is zero (Deployment and ReplicaSet check for "{}"). */
   nothingWhenEmpty: boolean;
+  /**
+   * Karmada's DaemonSet aggregation compares the whole typed old status with the new one (semantic
+   * equality: an empty list equals none), so these other status fields, when set, make it write the
+   * counters even when they did not change. The other kinds compare only the counters.
+   */
+  otherFieldsCompared?: { lists: readonly string[]; pointers: readonly string[] };
+  /** The Go type members' statuses are decoded into (the kind's status wrapped with its generations). */
+  memberType: MemberStatusType;
+  /**
+   * The kind's typed status (its Go name and integer fields in declaration order), which InterpretStatus
+   * converts the status into, before reading the generation annotation or (StatefulSet) after.
+   */
+  typedStatus: { name: string; fields: TypedIntFields; afterAnnotation?: boolean };
+  /** The spec's integer fields the typed conversion of the whole object meets first (replicas). */
+  specInts: TypedIntFields;
 }
+
+/** The integer fields Karmada's FederatedGeneration adds to a wrapped member status. */
+export const FEDERATED_GENERATION = { generation: "int64", resourceTemplateGeneration: "int64" } as const;
 
 function write(target: Obj, key: string, value: number, always: boolean): void {
   if (value === 0 && !always) delete target[key];
@@ -43,7 +66,12 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
   const gen = generation(obj);
   const sums = new Map<string, number>(shape.counters.map((c) => [c, 0]));
   let caughtUp = 0;
-  for (const item of withStatus(items)) {
+  // Karmada converts the whole object to its typed form before reading any member.
+  const unconvertible = typedObjectError(obj, shape.specInts, shape.typedStatus.fields, "AggregateStatus");
+  if (unconvertible) return unconvertible;
+  const members = memberStatuses("AggregateStatus", items, shape.memberType);
+  if (!members.ok) return members;
+  for (const item of members.value) {
     const s = item.status;
     const memberGen = intOr0(s, "generation");
     const against = shape.templateGenerationAgainst === "template" ? gen : memberGen;
@@ -52,8 +80,13 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
   }
   const old = getObject(obj, "status") ?? {};
   const observedGeneration = caughtUp === items.length ? gen : intOr0(old, "observedGeneration");
+  const others = shape.otherFieldsCompared;
+  const othersZero =
+    others === undefined ||
+    (others.lists.every((f) => old[f] === undefined || old[f] === null || (Array.isArray(old[f]) && old[f].length === 0)) &&
+      others.pointers.every((f) => old[f] === undefined || old[f] === null));
   const unchanged =
-    intOr0(old, "observedGeneration") === observedGeneration && shape.counters.every((c) => intOr0(old, c) === sums.get(c));
+    othersZero && intOr0(old, "observedGeneration") === observedGeneration && shape.counters.every((c) => intOr0(old, c) === sums.get(c));
   if (unchanged) return ok(clone(obj));
   const out = clone(obj) as Obj;
   const status: Obj = getObject(out, "status") ?? {};
@@ -68,10 +101,25 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
  * (an error when the member object lacks a valid template-generation annotation, as in Karmada).
  */
 export function reflectCounted(shape: CountedStatusShape, obj: KubeObject): Outcome<JsonValue | undefined> {
-  const status = getObject(obj, "status");
+  const read = statusToReflect(obj);
+  if (!read.ok) return read;
+  const status = read.value;
   if (status === undefined) return ok(undefined);
+  const typed = shape.typedStatus;
+  const conversion = (): Outcome<never> | undefined => {
+    const err = typedIntFieldsError(status, typed.fields);
+    return err === undefined ? undefined : nativeFail("InterpretStatus", `failed to convert ${typed.name} from map[string]interface{}: ${err}`, "status");
+  };
+  if (!typed.afterAnnotation) {
+    const failed = conversion();
+    if (failed) return failed;
+  }
   const rtg = resourceTemplateGeneration(obj);
   if ("error" in rtg) return nativeFail("InterpretStatus", rtg.error, `metadata.annotations["${RESOURCE_TEMPLATE_GENERATION_ANNOTATION}"]`);
+  if (typed.afterAnnotation) {
+    const failed = conversion();
+    if (failed) return failed;
+  }
   const out: Obj = {};
   write(out, "generation", generation(obj), false);
   write(out, "resourceTemplateGeneration", rtg.value, false);

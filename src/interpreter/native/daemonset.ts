@@ -1,7 +1,7 @@
 /** Built-in interpretation of apps/v1 DaemonSet. */
 import type { KubeObject, Outcome } from "../types.js";
-import { generation, intOr0, ok } from "./common.js";
-import type { CountedStatusShape } from "./counted-status.js";
+import { generation, intOr0, ok, typedObjectError } from "./common.js";
+import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
 import { countedStatus, specTemplateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
@@ -18,6 +18,37 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: true,
   templateGenerationAgainst: "template",
   nothingWhenEmpty: false,
+  otherFieldsCompared: { lists: ["conditions"], pointers: ["collisionCount"] },
+  specInts: [],
+  typedStatus: {
+    name: "DaemonSetStatus",
+    fields: [
+      ["currentNumberScheduled", "int32"],
+      ["numberMisscheduled", "int32"],
+      ["desiredNumberScheduled", "int32"],
+      ["numberReady", "int32"],
+      ["observedGeneration", "int64"],
+      ["updatedNumberScheduled", "int32"],
+      ["numberAvailable", "int32"],
+      ["numberUnavailable", "int32"],
+      ["collisionCount", "int32"],
+    ],
+  },
+  memberType: {
+    goType: "native.WrappedDaemonSetStatus",
+    ints: {
+      ...FEDERATED_GENERATION,
+      currentNumberScheduled: "int32",
+      numberMisscheduled: "int32",
+      desiredNumberScheduled: "int32",
+      numberReady: "int32",
+      observedGeneration: "int64",
+      updatedNumberScheduled: "int32",
+      numberAvailable: "int32",
+      numberUnavailable: "int32",
+      collisionCount: "int32",
+    },
+  },
 };
 
 /** AggregateStatus and InterpretStatus: the scheduling counters, summed over members or with the member's generations. */
@@ -25,6 +56,8 @@ export const { aggregateStatus, reflectStatus } = countedStatus(SHAPE);
 
 /** InterpretHealth: latest generation observed, every desired node updated, every updated pod available. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
+  const unconvertible = typedObjectError(obj, [], SHAPE.typedStatus.fields);
+  if (unconvertible) return unconvertible;
   if (intOr0(obj, "status", "observedGeneration") !== generation(obj)) return ok(false);
   if (intOr0(obj, "status", "updatedNumberScheduled") < intOr0(obj, "status", "desiredNumberScheduled")) return ok(false);
   return ok(intOr0(obj, "status", "numberAvailable") >= intOr0(obj, "status", "updatedNumberScheduled"));

@@ -1,6 +1,22 @@
 /** Built-in interpretation of autoscaling/v2 HorizontalPodAutoscaler. */
 import type { AggregatedStatusItem, JsonValue, KubeObject, Outcome } from "../types.js";
-import { type Obj, getObject, intOr0, ok, withStatus, withAggregatedStatus } from "./common.js";
+import { type Obj, getObject, intOr0, nativeFail, ok, statusToReflect, typedIntFieldsError, typedObjectError, type TypedIntFields, memberStatuses, withAggregatedStatus, type MemberStatusType } from "./common.js";
+
+/** HorizontalPodAutoscalerSpec's and Status's integer fields, in declaration order. */
+const SPEC_INTS: TypedIntFields = [
+  ["minReplicas", "int32"],
+  ["maxReplicas", "int32"],
+];
+const STATUS_INTS: TypedIntFields = [
+  ["observedGeneration", "int64"],
+  ["currentReplicas", "int32"],
+  ["desiredReplicas", "int32"],
+];
+
+const MEMBER: MemberStatusType = {
+  goType: "v2.HorizontalPodAutoscalerStatus",
+  ints: { observedGeneration: "int64", currentReplicas: "int32", desiredReplicas: "int32" },
+};
 
 /** The replica counts as Go writes an HPA status holding only them (currentMetrics has no omitempty). */
 function hpaStatus(current: number, desired: number): Obj {
@@ -13,9 +29,13 @@ function hpaStatus(current: number, desired: number): Obj {
 
 /** AggregateStatus: currentReplicas and desiredReplicas summed over members. */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  const unconvertible = typedObjectError(obj, SPEC_INTS, STATUS_INTS, "AggregateStatus");
+  if (unconvertible) return unconvertible;
   let current = 0;
   let desired = 0;
-  for (const item of withStatus(items)) {
+  const members = memberStatuses("AggregateStatus", items, MEMBER);
+  if (!members.ok) return members;
+  for (const item of members.value) {
     current += intOr0(item.status, "currentReplicas");
     desired += intOr0(item.status, "desiredReplicas");
   }
@@ -30,7 +50,11 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
 
 /** InterpretStatus: currentReplicas and desiredReplicas. */
 export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
-  const status = getObject(obj, "status");
+  const read = statusToReflect(obj);
+  if (!read.ok) return read;
+  const status = read.value;
   if (status === undefined) return ok(undefined);
+  const unconvertible = typedIntFieldsError(status, STATUS_INTS);
+  if (unconvertible !== undefined) return nativeFail("InterpretStatus", `failed to convert HorizontalPodAutoscaler from map[string]interface{}: ${unconvertible}`, "status");
   return ok(hpaStatus(intOr0(status, "currentReplicas"), intOr0(status, "desiredReplicas")) as JsonValue);
 }

@@ -8,16 +8,21 @@ import {
   defined,
   getField,
   getObject,
-  intField,
+  typedInt32,
   intOr0,
   nativeFail,
   ok,
-  setField,
+  statusToReflect,
+  typedIntFieldsError,
+  typedObjectError,
+  type TypedIntFields,
   withAggregatedStatus,
-  withStatus,
+  memberStatuses,
+  type MemberStatusType,
 } from "./common.js";
 import { formatTime, normalizeTime, parseTime } from "./time.js";
-import { applyReplica, templateDependencies, templateRequirements } from "./workload.js";
+import { nestedStringMap, setNestedField } from "./unstructured.js";
+import { applyReplica, templateDependencies, withTemplateRequirements } from "./workload.js";
 
 /** Options of the status aggregation: the clock used for the conditions Karmada adds. */
 export interface JobAggregationOptions {
@@ -25,17 +30,33 @@ export interface JobAggregationOptions {
   now?: Date;
 }
 
+/** JobSpec's leading integer fields and JobStatus's integer fields, in declaration order. */
+const SPEC_INTS: TypedIntFields = [
+  ["parallelism", "int32"],
+  ["completions", "int32"],
+  ["activeDeadlineSeconds", "int64"],
+];
+const STATUS_INTS: TypedIntFields = [
+  ["active", "int32"],
+  ["succeeded", "int32"],
+  ["failed", "int32"],
+  ["terminating", "int32"],
+  ["ready", "int32"],
+];
+
+const MEMBER: MemberStatusType = {
+  goType: "v1.JobStatus",
+  ints: { active: "int32", succeeded: "int32", failed: "int32", terminating: "int32", ready: "int32" },
+};
+
 /** InterpretReplica: parallelism, capped by completions (which default to parallelism). */
 export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
-  const p = intField(obj, "spec", "parallelism");
+  const p = typedInt32(obj, "spec", "parallelism");
   if ("error" in p) return nativeFail("InterpretReplica", p.error, "spec.parallelism");
-  const c = intField(obj, "spec", "completions");
+  const c = typedInt32(obj, "spec", "completions");
   if ("error" in c) return nativeFail("InterpretReplica", c.error, "spec.completions");
   const completions = c.present ? c.value : p.value;
-  const result: ReplicaResult = { replicas: Math.min(p.value, completions) };
-  const requirements = templateRequirements(getObject(obj, "spec", "template"));
-  if (requirements !== undefined) result.replicaRequirements = requirements;
-  return ok(result);
+  return withTemplateRequirements(Math.min(p.value, completions), getObject(obj, "spec", "template"), "spec.template");
 }
 
 /** ReviseReplica: sets `spec.parallelism` when present. */
@@ -43,28 +64,23 @@ export function reviseReplica(obj: KubeObject, replicas: number): Outcome<KubeOb
   return applyReplica(obj, replicas, "parallelism");
 }
 
-/** A string map at a path (NestedStringMap): undefined when absent, an error when a value is not a string. */
-function stringMap(obj: unknown, ...path: string[]): { value?: Record<string, string>; error?: string } {
-  const v = getField(obj, ...path);
-  if (v === undefined) return {};
-  const o = getObject(obj, ...path);
-  if (o === undefined) return { error: `.${path.join(".")} accessor error: ${JSON.stringify(v)} is not a map of strings` };
-  for (const [k, x] of Object.entries(o)) {
-    if (typeof x !== "string") return { error: `.${path.join(".")}.${k} accessor error: ${JSON.stringify(x)} is of the type ${typeof x}, expected string` };
-  }
-  return { value: { ...(o as Record<string, string>) } };
-}
-
-/** Retain: the selector labels and template labels the member cluster's Job controller generated. */
+/**
+ * Retain: the selector labels and template labels the member cluster's Job controller generated, read
+ * with NestedStringMap (a non-string value is an error) and written with SetNestedStringMap (a step
+ * that exists but is not an object, null included, is an error).
+ */
 export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
   const out = clone(desired);
   for (const path of [
     ["spec", "selector", "matchLabels"],
     ["spec", "template", "metadata", "labels"],
   ]) {
-    const m = stringMap(observed, ...path);
-    if (m.error) return nativeFail("Retain", m.error, path.join("."));
-    if (m.value) setField(out, m.value, ...path);
+    const m = nestedStringMap(observed, ...path);
+    if ("error" in m) return nativeFail("Retain", m.error, path.join("."));
+    if (m.found) {
+      const err = setNestedField(out, m.value, ...path);
+      if (err !== undefined) return nativeFail("Retain", err, path.join("."));
+    }
   }
   return ok(out);
 }
@@ -79,13 +95,15 @@ export function jobFinished(status: unknown): "Complete" | "Failed" | undefined 
 
 /** A JobCondition as Go writes it. */
 function jobCondition(c: Obj): Obj {
+  const str = (k: string): string => (typeof c[k] === "string" ? c[k] : "");
+  // type and status have no omitempty: Go writes them even when empty.
   return defined({
-    type: c["type"],
-    status: c["status"],
+    type: str("type"),
+    status: str("status"),
     lastProbeTime: c["lastProbeTime"] === undefined ? null : normalizeTime(c["lastProbeTime"]),
     lastTransitionTime: c["lastTransitionTime"] === undefined ? null : normalizeTime(c["lastTransitionTime"]),
-    reason: c["reason"] === "" ? undefined : c["reason"],
-    message: c["message"] === "" ? undefined : c["message"],
+    reason: str("reason") === "" ? undefined : str("reason"),
+    message: str("message") === "" ? undefined : str("message"),
   });
 }
 
@@ -109,6 +127,8 @@ function reportedJobStatus(status: unknown): Obj {
  * once every member completed.
  */
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[], options: JobAggregationOptions = {}): Outcome<KubeObject> {
+  const unconvertible = typedObjectError(obj, SPEC_INTS, STATUS_INTS, "AggregateStatus");
+  if (unconvertible) return unconvertible;
   const oldStatus = getObject(obj, "status") ?? {};
   if (jobFinished(oldStatus) !== undefined) return ok(clone(obj));
   const now = formatTime((options.now ?? new Date()).getTime());
@@ -122,7 +142,9 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[], 
   let active = 0;
   let succeeded = 0;
   let failed = 0;
-  for (const item of withStatus(items)) {
+  const members = memberStatuses("AggregateStatus", items, MEMBER);
+  if (!members.ok) return members;
+  for (const item of members.value) {
     const s = item.status;
     active += intOr0(s, "active");
     succeeded += intOr0(s, "succeeded");
@@ -174,8 +196,12 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[], 
 
 /** InterpretStatus: active, succeeded, failed, conditions, startTime and completionTime. */
 export function reflectStatus(obj: KubeObject): Outcome<JsonValue | undefined> {
-  const status = getObject(obj, "status");
+  const read = statusToReflect(obj);
+  if (!read.ok) return read;
+  const status = read.value;
   if (status === undefined) return ok(undefined);
+  const unconvertible = typedIntFieldsError(status, STATUS_INTS);
+  if (unconvertible !== undefined) return nativeFail("InterpretStatus", `failed to convert JobStatus from map[string]interface{}: ${unconvertible}`, "status");
   return ok(reportedJobStatus(status) as JsonValue);
 }
 

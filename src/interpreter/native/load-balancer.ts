@@ -1,4 +1,5 @@
 /** Load-balancer ingress points of Services and Ingresses: normalising, deduplicating and sorting as Karmada does. */
+import { isDeepStrictEqual } from "node:util";
 import { type Obj, asObjectArray, defined } from "./common.js";
 
 /** A port status as Go writes it (port and protocol always, error when set). */
@@ -71,4 +72,39 @@ export function dedupeAndSortIngressPoints(points: Obj[], withIPMode: boolean): 
 /** Whether any ingress point has an IP or a hostname. */
 export function hasAddress(points: unknown): boolean {
   return asObjectArray(points).some((p) => str(p, "ip") !== "" || str(p, "hostname") !== "");
+}
+
+/** A port status in its typed form: a missing error is nil, distinct from an empty one. */
+function typedPort(p: unknown): Obj {
+  const o = p !== null && typeof p === "object" && !Array.isArray(p) ? (p as Obj) : {};
+  return {
+    port: typeof o["port"] === "number" ? o["port"] : 0,
+    protocol: str(o, "protocol"),
+    error: typeof o["error"] === "string" ? o["error"] : null,
+  };
+}
+
+/** A list in its typed form: absent or null is nil (null here), an empty list is not. */
+function typedList(v: unknown, item: (x: unknown) => Obj): Obj[] | null {
+  return Array.isArray(v) ? v.map(item) : null;
+}
+
+/** An ingress point in its typed form, for comparing as Go's reflect.DeepEqual compares typed statuses. */
+function typedPoint(p: unknown, withIPMode: boolean): Obj {
+  const o = p !== null && typeof p === "object" && !Array.isArray(p) ? (p as Obj) : {};
+  const out: Obj = { ip: str(o, "ip"), hostname: str(o, "hostname"), ports: typedList(o["ports"], typedPort) };
+  if (withIPMode) out["ipMode"] = typeof o["ipMode"] === "string" ? o["ipMode"] : null;
+  return out;
+}
+
+/**
+ * Whether an old `loadBalancer.ingress` value equals freshly aggregated points the way Karmada's
+ * reflect.DeepEqual sees them: the aggregated list is never nil, so an absent or null old list differs
+ * even from an empty result, and an empty `ports` list differs from none.
+ */
+export function sameIngressPoints(old: unknown, next: Obj[], withIPMode: boolean): boolean {
+  const before = typedList(old, (p) => typedPoint(p, withIPMode));
+  if (before === null) return false;
+  const after = next.map((p) => typedPoint(p, withIPMode));
+  return isDeepStrictEqual(before, after);
 }

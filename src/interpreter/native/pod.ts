@@ -1,15 +1,30 @@
 /** Built-in interpretation of v1 Pod. */
 import { podDependencies } from "../../resources/index.js";
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome, ReplicaResult } from "../types.js";
-import { type Obj, asObjectArray, clone, getObject, namespaceOf, ok, stringField, verifyDependencies, withAggregatedStatus } from "./common.js";
-import { templateRequirements } from "./workload.js";
+import {
+  type MemberStatusType,
+  type Obj,
+  asObjectArray,
+  clone,
+  getField,
+  getObject,
+  intOr0,
+  memberStatusError,
+  namespaceOf,
+  nativeFail,
+  ok,
+  stringField,
+  typedObjectError,
+  typedStringError,
+  verifyDependencies,
+  withAggregatedStatus,
+} from "./common.js";
+import { normalizeTime } from "./time.js";
+import { withTemplateRequirements } from "./workload.js";
 
 /** InterpretReplica: a Pod is one replica, with the requirements of its own spec. */
 export function getReplicas(obj: KubeObject): Outcome<ReplicaResult> {
-  const result: ReplicaResult = { replicas: 1 };
-  const requirements = templateRequirements({ spec: getObject(obj, "spec") ?? {} });
-  if (requirements !== undefined) result.replicaRequirements = requirements;
-  return ok(result);
+  return withTemplateRequirements(1, { spec: getObject(obj, "spec") ?? {} }, "");
 }
 
 /** Sets or removes a string field as Go's omitempty writes it. */
@@ -46,16 +61,49 @@ export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeO
   return ok(out as KubeObject);
 }
 
-/** A container status reduced to what Karmada aggregates, as Go writes a ContainerStatus. */
-function reducedContainerStatus(cs: Obj): Obj {
-  const out: Obj = { name: "" };
-  if (cs["state"] !== undefined && cs["state"] !== null) out["state"] = clone(cs["state"]);
-  out["ready"] = cs["ready"] === true;
-  out["restartCount"] = 0;
-  out["image"] = "";
-  out["imageID"] = "";
+/** A timestamp as metav1.Time writes it into an unstructured object: null when unset. */
+function time(v: unknown): unknown {
+  return v === undefined || v === null || v === "" ? null : normalizeTime(v);
+}
+
+/** Copies the non-empty string fields Go writes with omitempty. */
+function strings(from: Obj, keys: readonly string[], to: Obj): Obj {
+  for (const k of keys) if (typeof from[k] === "string" && from[k] !== "") to[k] = from[k];
+  return to;
+}
+
+/**
+ * A ContainerState in its typed form: only waiting, running and terminated, each with its own fields;
+ * timestamps always written (null when unset) and the exit code always written.
+ */
+function containerState(v: unknown): Obj {
+  const state = getObject(v) ?? {};
+  const out: Obj = {};
+  const waiting = getObject(state, "waiting");
+  if (waiting) out["waiting"] = strings(waiting, ["reason", "message"], {});
+  const running = getObject(state, "running");
+  if (running) out["running"] = { startedAt: time(running["startedAt"]) };
+  const terminated = getObject(state, "terminated");
+  if (terminated) {
+    const t: Obj = { exitCode: intOr0(terminated, "exitCode") };
+    if (intOr0(terminated, "signal") !== 0) t["signal"] = intOr0(terminated, "signal");
+    strings(terminated, ["reason", "message"], t);
+    t["startedAt"] = time(terminated["startedAt"]);
+    t["finishedAt"] = time(terminated["finishedAt"]);
+    out["terminated"] = strings(terminated, ["containerID"], t);
+  }
   return out;
 }
+
+/**
+ * A container status reduced to what Karmada aggregates (readiness and state), as helper.ToUnstructured
+ * writes a ContainerStatus: the struct-valued state and lastState are always there, even empty.
+ */
+function reducedContainerStatus(cs: Obj): Obj {
+  return { name: "", state: containerState(cs["state"]), lastState: {}, ready: cs["ready"] === true, restartCount: 0, image: "", imageID: "" };
+}
+
+const MEMBER: MemberStatusType = { goType: "v1.PodStatus", ints: {}, strings: { phase: "v1.PodPhase" } };
 
 const PHASE_PRECEDENCE = ["Failed", "Pending", "Running", "Succeeded"];
 
@@ -70,6 +118,8 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
   const containerStatuses: Obj[] = [];
   const initContainerStatuses: Obj[] = [];
   for (const item of items) {
+    const err = memberStatusError(item.status, MEMBER);
+    if (err !== undefined) return nativeFail("AggregateStatus", err);
     const s = getObject(item, "status");
     if (s === undefined) {
       phases.add("Pending");
@@ -90,6 +140,15 @@ export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]):
 /** InterpretHealth: Succeeded, or Running with the Ready condition True. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
   const status = getObject(obj, "status") ?? {};
+  // The typed conversion of the Pod: metadata, then the status fields read here, in Go's order.
+  const unconvertible = typedObjectError(obj, [], [["observedGeneration", "int64"]]);
+  if (unconvertible) return unconvertible;
+  const conditions = Array.isArray(status["conditions"]) ? (status["conditions"] as unknown[]) : [];
+  const stringError = [
+    typedStringError(status["phase"], "v1.PodPhase"),
+    ...conditions.flatMap((c) => [typedStringError(getField(c, "type"), "v1.PodConditionType"), typedStringError(getField(c, "status"), "v1.ConditionStatus")]),
+  ].find((e) => e !== undefined);
+  if (stringError !== undefined) return nativeFail("InterpretHealth", stringError);
   if (status["phase"] === "Succeeded") return ok(true);
   const ready = asObjectArray(status["conditions"]).find((c) => c["type"] === "Ready");
   return ok(status["phase"] === "Running" && ready !== undefined && ready["status"] === "True");

@@ -1,14 +1,21 @@
 /** Built-in interpretation of v1 PersistentVolume. */
 import type { AggregatedStatusItem, KubeObject, Outcome } from "../types.js";
-import { type Obj, clone, getObject, ok, setField, withAggregatedStatus } from "./common.js";
+import { type MemberStatusType, type Obj, clone, getObject, memberStatusError, nativeFail, ok, withAggregatedStatus } from "./common.js";
+import { nestedField, setNestedField } from "./unstructured.js";
 
-/** Retain: the claim the member cluster bound the volume to. */
+/** Retain: the claim the member cluster bound the volume to, even when null (an observed spec that is not an object is an error). */
 export function retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
-  const spec = getObject(observed, "spec");
+  const claimRef = nestedField(observed, "spec", "claimRef");
+  if ("error" in claimRef) return nativeFail("Retain", `failed to retrieve claimRef from pv: ${claimRef.error}`, "spec.claimRef");
   const out = clone(desired);
-  if (spec !== undefined && "claimRef" in spec) setField(out, clone(spec["claimRef"]), "spec", "claimRef");
+  if (claimRef.found) {
+    const err = setNestedField(out, claimRef.value, "spec", "claimRef");
+    if (err !== undefined) return nativeFail("Retain", `failed to set claimRef for pv: ${err}`, "spec.claimRef");
+  }
   return ok(out);
 }
+
+const MEMBER: MemberStatusType = { goType: "v1.PersistentVolumeStatus", ints: {}, strings: { phase: "v1.PersistentVolumePhase" } };
 
 const PRECEDENCE = ["Failed", "Pending", "Available", "Bound", "Released"];
 
@@ -16,6 +23,8 @@ const PRECEDENCE = ["Failed", "Pending", "Available", "Bound", "Released"];
 export function aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
   const phases = new Set<string>();
   for (const item of items) {
+    const err = memberStatusError(item.status, MEMBER);
+    if (err !== undefined) return nativeFail("AggregateStatus", err);
     const s = getObject(item, "status");
     phases.add(s === undefined ? "Pending" : typeof s["phase"] === "string" ? s["phase"] : "");
   }

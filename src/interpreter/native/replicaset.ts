@@ -1,7 +1,7 @@
 /** Built-in interpretation of apps/v1 ReplicaSet. */
 import type { KubeObject, Outcome } from "../types.js";
-import { generation, getField, intOr0, ok } from "./common.js";
-import type { CountedStatusShape } from "./counted-status.js";
+import { generation, getField, intOr0, ok, typedObjectError } from "./common.js";
+import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
 import { replicatedWorkload, specTemplateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
@@ -10,6 +10,30 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: true,
   templateGenerationAgainst: "template",
   nothingWhenEmpty: true,
+  specInts: [["replicas", "int32"]],
+  typedStatus: {
+    name: "ReplicaSetStatus",
+    fields: [
+      ["replicas", "int32"],
+      ["fullyLabeledReplicas", "int32"],
+      ["readyReplicas", "int32"],
+      ["availableReplicas", "int32"],
+      ["terminatingReplicas", "int32"],
+      ["observedGeneration", "int64"],
+    ],
+  },
+  memberType: {
+    goType: "native.WrappedReplicaSetStatus",
+    ints: {
+      ...FEDERATED_GENERATION,
+      replicas: "int32",
+      fullyLabeledReplicas: "int32",
+      readyReplicas: "int32",
+      availableReplicas: "int32",
+      terminatingReplicas: "int32",
+      observedGeneration: "int64",
+    },
+  },
 };
 
 /** InterpretReplica, ReviseReplica (`spec.replicas`), AggregateStatus and InterpretStatus (replicas, readyReplicas, availableReplicas). */
@@ -17,6 +41,8 @@ export const { getReplicas, reviseReplica, aggregateStatus, reflectStatus } = re
 
 /** InterpretHealth: the latest generation observed and every desired replica available. */
 export function interpretHealth(obj: KubeObject): Outcome<boolean> {
+  const unconvertible = typedObjectError(obj, [["replicas", "int32"]], SHAPE.typedStatus.fields);
+  if (unconvertible) return unconvertible;
   if (intOr0(obj, "status", "observedGeneration") !== generation(obj)) return ok(false);
   const replicas = getField(obj, "spec", "replicas");
   return ok(!(typeof replicas === "number" && intOr0(obj, "status", "availableReplicas") < replicas));

@@ -1,7 +1,7 @@
 /** Built-in interpretation of apps/v1 StatefulSet. */
 import type { DependentObjectReference, KubeObject, Outcome } from "../types.js";
 import { asObjectArray, getField, getObject, ok, stringField } from "./common.js";
-import type { CountedStatusShape } from "./counted-status.js";
+import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
 import { replicatedWorkload, rolledOut, templateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
@@ -12,13 +12,40 @@ const SHAPE: CountedStatusShape = {
   reflectsObservedGeneration: false,
   templateGenerationAgainst: "member",
   nothingWhenEmpty: false,
+  specInts: [["replicas", "int32"]],
+  typedStatus: {
+    name: "StatefulSetStatus",
+    fields: [
+      ["observedGeneration", "int64"],
+      ["replicas", "int32"],
+      ["readyReplicas", "int32"],
+      ["currentReplicas", "int32"],
+      ["updatedReplicas", "int32"],
+      ["collisionCount", "int32"],
+      ["availableReplicas", "int32"],
+    ],
+    afterAnnotation: true,
+  },
+  memberType: {
+    goType: "native.WrappedStatefulSetStatus",
+    ints: {
+      ...FEDERATED_GENERATION,
+      observedGeneration: "int64",
+      replicas: "int32",
+      readyReplicas: "int32",
+      currentReplicas: "int32",
+      updatedReplicas: "int32",
+      collisionCount: "int32",
+      availableReplicas: "int32",
+    },
+  },
 };
 
 /** InterpretReplica, ReviseReplica (`spec.replicas`), AggregateStatus and InterpretStatus (the replica counters). */
 export const { getReplicas, reviseReplica, aggregateStatus, reflectStatus } = replicatedWorkload(SHAPE);
 
 /** InterpretHealth: as Deployment's. */
-export const interpretHealth = rolledOut;
+export const interpretHealth = rolledOut(SHAPE.typedStatus.fields);
 
 /** InterpretDependency: the pod template's dependencies, minus PVCs the volumeClaimTemplates create. */
 export function getDependencies(obj: KubeObject): Outcome<DependentObjectReference[]> {
