@@ -15,7 +15,7 @@ const STATUS_INTS: TypedIntFields = [
 
 const MEMBER: MemberStatusType = {
   goType: "v2.HorizontalPodAutoscalerStatus",
-  ints: { observedGeneration: "int64", currentReplicas: "int32", desiredReplicas: "int32" },
+  ints: Object.fromEntries(STATUS_INTS),
 };
 
 /** The replica counts as Go writes an HPA status holding only them (currentMetrics has no omitempty). */

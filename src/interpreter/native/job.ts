@@ -46,7 +46,7 @@ const STATUS_INTS: TypedIntFields = [
 
 const MEMBER: MemberStatusType = {
   goType: "v1.JobStatus",
-  ints: { active: "int32", succeeded: "int32", failed: "int32", terminating: "int32", ready: "int32" },
+  ints: Object.fromEntries(STATUS_INTS),
 };
 
 /** InterpretReplica: parallelism, capped by completions (which default to parallelism). */

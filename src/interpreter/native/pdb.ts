@@ -16,7 +16,7 @@ const STATUS_INTS: TypedIntFields = [
 
 const MEMBER: MemberStatusType = {
   goType: "v1.PodDisruptionBudgetStatus",
-  ints: { observedGeneration: "int64", disruptionsAllowed: "int32", currentHealthy: "int32", desiredHealthy: "int32", expectedPods: "int32" },
+  ints: Object.fromEntries(STATUS_INTS),
 };
 
 /** A PDB status as Go writes the fields Karmada keeps. */
