@@ -9,8 +9,9 @@
  */
 import { LuaWasm } from "wasmoon";
 import type { JsonValue } from "../types.js";
-import { LuaArgumentError, LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
+import { goNumberString, LuaArgumentError, LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
 import { PRELUDE, PRELUDE_CHUNK } from "./prelude.js";
+import { rewriteForGopherLua } from "./lua51.js";
 import { rewriteTableConstructors } from "./rewrite.js";
 
 /** Bounds on one call. */
@@ -378,7 +379,8 @@ export class LuaVM {
       const args: HostArgs = {
         count,
         type: (i) => luaTypeName(i > count ? LUA_TNIL : m._lua_type(L, i)),
-        string: (i) => conv.readString(i),
+        // A number reads as gopher-lua prints it ("5", where Lua 5.4 would say "5.0").
+        string: (i) => (m._lua_type(L, i) === LUA_TNUMBER ? goNumberString(m._lua_tonumberx(L, i, 0)) : conv.readString(i)),
         number: (i) => m._lua_tonumberx(L, i, 0),
         json: (i) => {
           try {
@@ -421,7 +423,9 @@ export class LuaVM {
     const m = this.m;
     const L = this.L;
     m._lua_settop(L, 0);
-    const status = this.load(rewriteTableConstructors(source));
+    const rewritten = rewriteForGopherLua(source);
+    if (!rewritten.ok) return { ok: false, error: rewritten.error };
+    const status = this.load(rewriteTableConstructors(rewritten.source));
     if (status !== LUA_OK) {
       const error = this.popError();
       m._lua_settop(L, 0);
