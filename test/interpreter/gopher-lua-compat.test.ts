@@ -110,7 +110,20 @@ describe("syntax", () => {
     const out = rewriteForGopherLua("local a = 1\nlocal b = a .. 'x'\nreturn f(a)");
     assert.ok(out.ok);
     if (out.ok) assert.equal(out.source.split("\n").length, 3);
-    assert.deepEqual(rewriteForGopherLua("local t = {"), { ok: true, source: "local t = {" });
+    assert.deepEqual(rewriteForGopherLua("local t = {"), { ok: true, source: "local t = {", syntaxError: "<string> at EOF:   syntax error\n" });
+  });
+
+  test("syntax errors are reported in gopher-lua's words, at its token", () => {
+    assert.equal(failure("function F() return 1"), "<string> at EOF:   syntax error\n");
+    assert.equal(failure("x = = 1"), "<string> line:1(column:5) near '=':   syntax error\n");
+    assert.equal(failure("function F()\n  if x then\n    return 1\n  end\n  return 2 3\nend"), "<string> line:5(column:12) near '3':   syntax error\n");
+    assert.equal(failure("function F() x end"), "<string> line:1(column:18) near 'end':   parse error\n");
+    assert.equal(failure("function F() local s = 'abc end"), "<string> at EOF:   unterminated string\n");
+    assert.equal(failure("function F() for i = 1 do end end"), "<string> line:1(column:25) near 'do':   syntax error\n");
+  });
+
+  test("several field separators in a row are accepted, as gopher-lua's grammar does", () => {
+    assert.deepEqual(value("function F() local t = {a = 1,, b = 2;,} return t end"), { a: 1, b: 2 });
   });
 });
 

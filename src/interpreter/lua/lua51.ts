@@ -26,8 +26,12 @@ export const PASS_FUNCTION = "__karta_pass";
 /** The ordinary global that stands for a script's `_ENV`. */
 const ENV_STANDIN = "__karta_ENV";
 
-/** The outcome of the rewrite: the source to compile, or a syntax error gopher-lua would report. */
-export type Lua51Rewrite = { ok: true; source: string } | { ok: false; error: string };
+/**
+ * The outcome of the rewrite: the source to compile (with, when it does not parse as Lua 5.1, the
+ * error gopher-lua would report, for the compiler's error to be replaced by), or a syntax error
+ * gopher-lua reports where Lua 5.4 would accept the chunk.
+ */
+export type Lua51Rewrite = { ok: true; source: string; syntaxError?: string } | { ok: false; error: string };
 
 type Kind = "name" | "keyword" | "number" | "string" | "op" | "eof";
 
@@ -65,7 +69,19 @@ const UNARY_PRIORITY = 8;
 /** Escapes gopher-lua's scanner knows; any other escaped character stands for itself there. */
 const KNOWN_ESCAPES = new Set(["a", "b", "f", "n", "r", "t", "v", "\\", '"', "'", "\n", "\r"]);
 
-class SyntaxFailure extends Error {}
+/** Where the chunk stops parsing, and gopher-lua's message for it. */
+class SyntaxFailure extends Error {
+  constructor(readonly token: Token | undefined, readonly reason = "syntax error") {
+    super(reason);
+  }
+
+  /** gopher-lua's text: the token's line and column, or "at EOF". */
+  get gopherMessage(): string {
+    const t = this.token;
+    if (t === undefined || t.kind === "eof") return `<string> at EOF:   ${this.reason}\n`;
+    return `<string> line:${t.line}(column:${t.column}) near '${t.value}':   ${this.reason}\n`;
+  }
+}
 class GopherSyntaxError extends Error {}
 
 function gopherError(token: { line: number; column: number; value: string }, message: string): GopherSyntaxError {
@@ -117,7 +133,7 @@ function tokenize(source: string, edits: Edit[]): Token[] {
     if (c === 45 && source.charCodeAt(i + 1) === 45) {
       const longEnd = longBracketEnd(source, i + 2);
       if (longEnd !== undefined) {
-        if (longEnd < 0) throw new SyntaxFailure();
+        if (longEnd < 0) throw new SyntaxFailure(undefined);
         newlines(i, longEnd);
         i = longEnd;
       } else {
@@ -151,7 +167,7 @@ function tokenize(source: string, edits: Edit[]): Token[] {
         }
         j++;
       }
-      if (j >= n) throw new SyntaxFailure();
+      if (j >= n) throw new SyntaxFailure(undefined, "unterminated string");
       push("string", source.slice(i, j + 1), i, j + 1);
       i = j + 1;
       continue;
@@ -159,7 +175,7 @@ function tokenize(source: string, edits: Edit[]): Token[] {
     if (c === 91) {
       const longEnd = longBracketEnd(source, i);
       if (longEnd !== undefined) {
-        if (longEnd < 0) throw new SyntaxFailure();
+        if (longEnd < 0) throw new SyntaxFailure(undefined, "unterminated string");
         const startLine = line;
         const startCol = longEnd - lineStart;
         newlines(i, longEnd);
@@ -261,19 +277,23 @@ class Parser {
     return t;
   }
 
+  private fail(reason?: string): SyntaxFailure {
+    return new SyntaxFailure(this.tok, reason);
+  }
+
   private expect(value: string): Token {
-    if (!this.is(value)) throw new SyntaxFailure();
+    if (!this.is(value)) throw this.fail();
     return this.next();
   }
 
   private name(): Token {
-    if (this.tok.kind !== "name") throw new SyntaxFailure();
+    if (this.tok.kind !== "name") throw this.fail();
     return this.next();
   }
 
   chunk(): void {
     this.block();
-    if (this.tok.kind !== "eof") throw new SyntaxFailure();
+    if (this.tok.kind !== "eof") throw this.fail();
   }
 
   private blockEnds(): boolean {
@@ -303,7 +323,7 @@ class Parser {
       }
     }
     if (this.is(";")) this.next();
-    if (!this.blockEnds()) throw new SyntaxFailure();
+    if (!this.blockEnds()) throw this.fail();
   }
 
   private statement(): void {
@@ -408,7 +428,7 @@ class Parser {
           this.name();
           return;
         default:
-          throw new SyntaxFailure();
+          throw this.fail();
       }
     }
     if (this.is(";")) {
@@ -430,7 +450,8 @@ class Parser {
       this.expect("=");
       this.expressionList();
     } else if (!first.call) {
-      throw new SyntaxFailure();
+      // gopher-lua's grammar takes any expression here and rejects it afterwards.
+      throw this.fail("parse error");
     }
   }
 
@@ -522,7 +543,7 @@ class Parser {
       this.expression();
       this.expect(")");
     } else {
-      throw new SyntaxFailure();
+      throw this.fail();
     }
     let call = false;
     for (;;) {
@@ -578,8 +599,13 @@ class Parser {
       } else {
         this.expression();
       }
-      if (this.is(",") || this.is(";")) this.next();
-      else break;
+      if (!this.is(",") && !this.is(";")) break;
+      this.next();
+      // gopher-lua's grammar takes several separators in a row; Lua 5.4 one, so the others go.
+      while (this.is(",") || this.is(";")) {
+        const extra = this.next();
+        this.edits.push({ pos: extra.start, remove: 1, text: "", rank: 1 });
+      }
     }
     const end = this.expect("}").end;
     return { start, end, call: false };
@@ -597,7 +623,7 @@ export function rewriteForGopherLua(source: string): Lua51Rewrite {
     new Parser(tokens, edits).chunk();
   } catch (e) {
     if (e instanceof GopherSyntaxError) return { ok: false, error: e.message };
-    if (e instanceof SyntaxFailure) return { ok: true, source };
+    if (e instanceof SyntaxFailure) return { ok: true, source, syntaxError: e.gopherMessage };
     throw e;
   }
   if (edits.length === 0) return { ok: true, source };

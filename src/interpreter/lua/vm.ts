@@ -429,7 +429,8 @@ export class LuaVM {
     if (status !== LUA_OK) {
       const error = this.popError();
       m._lua_settop(L, 0);
-      return { ok: false, error };
+      // Both parsers reject the chunk: report it in gopher-lua's words.
+      return { ok: false, error: rewritten.syntaxError ?? error };
     }
     const chunkRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.newBaseRef));
