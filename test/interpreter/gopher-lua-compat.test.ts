@@ -183,6 +183,12 @@ describe("run-time errors", () => {
     assert.deepEqual(lines.slice(-2), ["\t<string>:2: in main chunk", "\t[G]: ?"]);
   });
 
+  test("integer arguments are truncated as gopher-lua's CheckInt does; a missing one is nil", () => {
+    assert.equal(value("function F() local t = {'a', 'b', 'c'} table.insert(t, 1.5, 'x') return string.sub('hello', 1.5, 3.7) .. ('hello'):byte(2.9) .. tostring(string.find('hello', 'l', 3.5)) .. table.concat(t, ',') .. select(2.5, 'p', 'q') .. tostring(unpack({1, 2, 3}, 2.5)) end"), "hel1013x,a,b,cq2");
+    assert.equal(failure("function F() return string.sub('hello') end"), "<string>:1: bad argument #2 to sub (number expected, got nil)\nstack traceback:\n\t[G]: in function 'sub'\n\t<string>:1: in main chunk\n\t[G]: ?");
+    assert.equal(failure("function F(o) table.insert(o.list, 1) return 1 end", [{}]), "<string>:1: bad argument #1 to insert (table expected, got nil)\nstack traceback:\n\t[G]: in function 'insert'\n\t<string>:1: in main chunk\n\t[G]: ?");
+  });
+
   test("a script's pcall still sees the bare message", () => {
     assert.equal(value("function F(o) local ok, e = pcall(function() return o.a.b end) return e end", [{}]), "<string>:1: attempt to index a non-table object(nil) with key 'b'");
   });

@@ -264,6 +264,21 @@ local function numberToString(n)
   return sformat("%s%se+%02d", sign, mantissa, #int - 1)
 end
 
+-- An integer argument as gopher-lua's CheckInt reads a number: truncated toward zero (Lua 5.4
+-- rejects a number with a fraction there).
+local function trunc(x)
+  if type(x) == "number" and x ~= floor(x) and x == x and x ~= huge and x ~= -huge then
+    return x >= 0 and floor(x) or -floor(-x)
+  end
+  return x
+end
+
+-- Passes a call's results on: "return passAll(f(...))" keeps the caller's frame during f, so that
+-- errors name the function the script called, where "return f(...)" would replace it.
+local function passAll(...)
+  return ...
+end
+
 local function compatToString(v)
   if type(v) == "number" then return numberToString(v) end
   return tostring0(v)
@@ -315,19 +330,19 @@ end
 local S = string
 -- gopher-lua's CheckString takes a number as the string it prints as ("5", not "5.0").
 local function guard1(f)
-  return function(s, ...)
+  return function(s, i, j, ...)
     if type(s) == "number" then s = numberToString(s) end
     checkLen(s)
-    return f(s, ...)
+    return f(s, trunc(i), trunc(j), ...)
   end
 end
 local function guard2(f)
-  return function(s, p, ...)
+  return function(s, p, init, ...)
     if type(s) == "number" then s = numberToString(s) end
     if type(p) == "number" then p = numberToString(p) end
     checkLen(s)
     checkLen(p)
-    return f(s, p, ...)
+    return f(s, p, trunc(init), ...)
   end
 end
 S.byte = guard1(S.byte)
@@ -405,6 +420,7 @@ local tinsert, tremove = table.insert, table.remove
 T.insert = function(t, ...)
   if select("#", ...) == 2 then
     local pos, v = ...
+    pos = trunc(pos)
     if type(t) == "table" and mtype(pos) ~= nil then
       local len = #t
       if pos < 1 or pos > len + 1 then
@@ -413,11 +429,15 @@ T.insert = function(t, ...)
       end
     end
   end
+  if select("#", ...) == 2 then
+    local pos, v = ...
+    return tinsert(t, trunc(pos), v)
+  end
   return tinsert(t, ...)
 end
 T.remove = function(t, ...)
   if select("#", ...) >= 1 and type(t) == "table" then
-    local pos = ...
+    local pos = trunc((...))
     if mtype(pos) ~= nil then
       local len = #t
       if len == 0 then return nil end
@@ -425,7 +445,8 @@ T.remove = function(t, ...)
       if pos > len then return nil end
     end
   end
-  return tremove(t, ...)
+  if select("#", ...) >= 1 then return tremove(t, trunc((...))) end
+  return tremove(t)
 end
 
 local M = math
@@ -783,16 +804,20 @@ end
 local function tableArgument(name, f)
   return function(t, ...)
     if type(t) ~= "table" then error("bad argument #1 to " .. name .. " (table expected, got " .. type(t) .. ")", 2) end
-    return f(t, ...)
+    return passAll(f(t, ...))
   end
 end
 local ipairs1 = tableArgument("ipairs", ipairs)
-local unpack1 = tableArgument("unpack", unpack)
+local unpack1 = tableArgument("unpack", function(t, i, j) return unpack(t, trunc(i), trunc(j)) end)
+local select0 = select
+local function select1(n, ...)
+  return select0(trunc(n), ...)
+end
 for _, name in ipairs({ "insert", "remove", "sort", "getn", "maxn" }) do T[name] = tableArgument(name, T[name]) end
 
 local base = {
   assert = assert, error = compatError, ipairs = ipairs1, next = orderedNext, pairs = orderedPairs,
-  pcall = pcall0, xpcall = xpcall, print = function() end, select = select, tonumber = compatToNumber,
+  pcall = pcall0, xpcall = xpcall, print = function() end, select = select1, tonumber = compatToNumber,
   tostring = compatToString, type = type, unpack = unpack1, _VERSION = "Lua 5.1",
   string = S, table = T, math = M, os = OS,
   ${ORDERED_CONSTRUCTOR} = ordered, ${CONCAT_FUNCTION} = concat, ${PASS_FUNCTION} = pass,
@@ -840,7 +865,9 @@ end
 local PRELUDE_POSITION = "^${PRELUDE_CHUNK.slice(1).replace(/-/g, "%-")}:%d+: "
 -- gopher-lua names the function of a bad argument without quotes.
 local function argumentWording(msg)
-  return (sgsub0(msg, "bad argument #(%d+) to '([^']*)'", "bad argument #%1 to %2", 1))
+  -- It names a missing argument's type nil, where Lua 5.4 says "no value".
+  msg = sgsub0(msg, "bad argument #(%d+) to '([^']*)'", "bad argument #%1 to %2", 1)
+  return (sgsub0(msg, "got no value%)", "got nil)", 1))
 end
 
 local function relocate(msg)
