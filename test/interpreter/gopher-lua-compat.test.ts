@@ -89,6 +89,16 @@ describe("strings read as numbers with Go's syntax", () => {
   });
 });
 
+describe("string.format formats as Go's fmt does in gopher-lua", () => {
+  test("%v, %t, %q, %x of a string, %i, and a verb without an argument", () => {
+    assert.equal(value("function F() return string.format('%v|%v|%v|%v|%t', 1, 1.5, 'x', true, false) end"), "1|1.5|x|true|false");
+    assert.equal(value("function F() return string.format('%q', 'a\\nb\\t\"c\"') end"), '"a\\nb\\t\\"c\\""');
+    assert.equal(value("function F() return string.format('%x|%X|%i', 'hi', 'hi', 5) end"), "6869|6869|5");
+    assert.equal(value("function F() return string.format('%d %d|', 1) .. string.format('%s') .. string.format('100%%') end"), "1 %!d(MISSING)|%!s(MISSING)100%");
+    assert.equal(value("function F() return string.format('%5s|%-5d|%05d|%+d|%.3s|%.1f%%', 'ab', 3, 42, 7, 'abcdef', 12.345) end"), "   ab|3    |00042|+7|abc|12.3%");
+  });
+});
+
 describe("syntax", () => {
   test("Lua 5.2+ syntax fails as gopher-lua reports it", () => {
     assert.equal(failure("function F(o) return tostring(7 // 2) end"), "<string> line:1(column:34) near '/':   syntax error\n");

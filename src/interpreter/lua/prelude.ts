@@ -284,37 +284,97 @@ local function compatToString(v)
   return tostring0(v)
 end
 
--- string.format with gopher-lua's argument handling: integer conversions truncate fractional
--- numbers, %s prints numbers as tostring does.
+-- Go's strconv.Quote, which gopher-lua's %q is: escapes for the control characters, quote and
+-- backslash (a backslash, x and two hex digits for the other control bytes); other bytes as they are.
+local BACKSLASH = string.char(92)
+local QUOTE_ESCAPES = { [7] = "a", [8] = "b", [9] = "t", [10] = "n", [11] = "v", [12] = "f", [13] = "r", [34] = '"', [92] = BACKSLASH }
+local function goQuote(str)
+  local out = { '"' }
+  for i = 1, #str do
+    local b = string.byte(str, i)
+    local e = QUOTE_ESCAPES[b]
+    if e ~= nil then
+      out[#out + 1] = BACKSLASH .. e
+    elseif b < 32 or b == 127 then
+      out[#out + 1] = BACKSLASH .. sformat("x%02x", b)
+    else
+      out[#out + 1] = string.char(b)
+    end
+  end
+  out[#out + 1] = '"'
+  return tconcat(out)
+end
+
+-- string.format with gopher-lua's argument handling (it formats with Go's fmt): integer conversions
+-- truncate fractional numbers, a string that is not a number prints as 0 for %d, %s prints numbers
+-- as tostring does, %q quotes as Go does, %x of a string is its bytes in hex, and Go's %v and %t work.
 local function compatFormat(fmt, ...)
   local n = select("#", ...)
-  if n == 0 or type(fmt) ~= "string" then return sformat(fmt, ...) end
+  if type(fmt) ~= "string" or (n == 0 and not sfind(fmt, "%", 1, true)) then return sformat(fmt, ...) end
   local args = { ... }
   local argi = 0
   local pos = 1
+  local pieces, changed = {}, false
   while true do
     local s, e = sfind(fmt, "%", pos, true)
     if s == nil then break end
-    local ns, ne, spec = sfind(fmt, "^[-+ #0]*%d*%.?%d*([%a%%])", e + 1)
+    local ns, ne, flags, spec = sfind(fmt, "^([-+ #0]*%d*%.?%d*)([%a%%])", e + 1)
     if ns == nil then break end
+    pieces[#pieces + 1] = ssub(fmt, pos, s - 1) .. "%"
+    local verb = spec
     pos = ne + 1
-    if spec ~= "%" then
+    if spec ~= "%" and argi >= n then
+      -- Go's fmt marks a verb without an argument; Lua 5.4 would raise "no value".
+      verb = "%!" .. spec .. "(MISSING)"
+    elseif spec ~= "%" then
       argi = argi + 1
       local a = args[argi]
-      if type(a) == "number" then
+      local ta = type(a)
+      if ta == "number" then
         if spec == "d" or spec == "i" or spec == "x" or spec == "X" or spec == "o" or spec == "c" then
           if mtype(a) == "float" and a == a and a ~= huge and a ~= -huge then
             args[argi] = a >= 0 and floor(a) or -floor(-a)
           end
-        elseif spec == "s" or spec == "q" then
+          if spec == "i" then verb = "d" end
+        elseif spec == "s" or spec == "v" then
           args[argi] = numberToString(a)
+          verb = "s"
+        elseif spec == "q" then
+          args[argi] = goQuote(numberToString(a))
+          verb = "s"
         end
-      elseif type(a) == "string" and (spec == "d" or spec == "i") then
-        -- gopher-lua prints a string that does not read as a number as 0.
-        local v = arithNumber(a)
-        if v == nil then args[argi] = 0 elseif v == floor(v) then args[argi] = v end
+      elseif ta == "string" then
+        if spec == "d" or spec == "i" then
+          -- gopher-lua prints a string that does not read as a number as 0.
+          local v = arithNumber(a)
+          if v == nil then args[argi] = 0 elseif v == floor(v) then args[argi] = v end
+          verb = "d"
+        elseif spec == "q" then
+          args[argi] = goQuote(a)
+          verb = "s"
+        elseif spec == "x" or spec == "X" then
+          local hex = sgsub0(a, ".", function(c) return sformat("%02x", string.byte(c)) end)
+          args[argi] = spec == "X" and string.upper(hex) or hex
+          verb = "s"
+        elseif spec == "v" then
+          verb = "s"
+        end
+      elseif ta == "boolean" and (spec == "v" or spec == "t") then
+        args[argi] = tostring0(a)
+        verb = "s"
       end
     end
+    if verb ~= spec then changed = true end
+    if ssub(verb, 1, 1) == "%" then
+      -- A literal: the "%" before it is already in pieces, so it reads "%%!d(MISSING)".
+      pieces[#pieces + 1] = verb
+    else
+      pieces[#pieces + 1] = flags .. verb
+    end
+  end
+  if changed then
+    pieces[#pieces + 1] = ssub(fmt, pos)
+    fmt = tconcat(pieces)
   end
   return sformat(fmt, unpack(args, 1, n))
 end
