@@ -99,6 +99,18 @@ describe("string.format formats as Go's fmt does in gopher-lua", () => {
   });
 });
 
+describe("library functions as gopher-lua has them", () => {
+  test("find with an empty pattern, match without a match (no value), tostring without one", () => {
+    assert.equal(value("function F() return tostring(string.find('abc', '', 10)) .. select('#', string.match('abc', 'x')) .. select('#', ('abc'):match('b')) end"), "101");
+    assert.equal(message("function F() return tostring(string.match('abc', 'x')) end"), "<string>:1: bad argument #1 to tostring (value expected)");
+  });
+
+  test("math.huge is the largest float, log takes no base, max and min need an argument, maxn counts integer keys", () => {
+    assert.equal(value("function F() return tostring(math.huge) .. ' ' .. tostring(math.log(8, 2)) .. ' ' .. table.maxn({[3] = 1, [10.5] = 2}) end"), "1.7976931348623157e+308 2.0794415416798357 3");
+    assert.equal(message("function F() return math.max() end"), "<string>:1: wrong number of arguments");
+  });
+});
+
 describe("syntax", () => {
   test("Lua 5.2+ syntax fails as gopher-lua reports it", () => {
     assert.equal(failure("function F(o) return tostring(7 // 2) end"), "<string> line:1(column:34) near '/':   syntax error\n");

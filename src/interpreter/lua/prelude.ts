@@ -279,7 +279,9 @@ local function passAll(...)
   return ...
 end
 
-local function compatToString(v)
+local function compatToString(...)
+  if select("#", ...) == 0 then error("bad argument #1 to tostring (value expected)", 2) end
+  local v = ...
   if type(v) == "number" then return numberToString(v) end
   return tostring0(v)
 end
@@ -411,8 +413,21 @@ S.lower = guard1(S.lower)
 S.upper = guard1(S.upper)
 S.reverse = guard1(S.reverse)
 S.sub = guard1(S.sub)
-S.find = guard2(S.find)
-S.match = guard2(S.match)
+-- gopher-lua's find answers 1, 0 for an empty pattern wherever the search starts, and its match
+-- returns no value at all (not nil) when nothing matches.
+local find1 = guard2(S.find)
+S.find = function(s, p, ...)
+  if p == "" and (type(s) == "string" or type(s) == "number") then return 1.0, 0.0 end
+  return passAll(find1(s, p, ...))
+end
+local match1 = guard2(S.match)
+local function noMatch(first, ...)
+  if first == nil and select("#", ...) == 0 then return end
+  return first, ...
+end
+S.match = function(s, p, ...)
+  return noMatch(match1(s, p, ...))
+end
 S.gmatch = guard2(S.gmatch)
 S.gfind = S.gmatch
 S.format = function(fmt, ...)
@@ -430,11 +445,13 @@ S.pack, S.packsize, S.unpack = nil, nil, nil
 -- Lua 5.1 table and math functions gopher-lua provides.
 local T = table
 T.getn = function(t) return #t end
+-- gopher-lua's maxn: the highest key of the array part, where it keeps every integer key from 1
+-- below its array limit (a key with a fraction is not one).
 T.maxn = function(t)
   local m = 0
   local k = rawnext(t)
   while k ~= nil do
-    if type(k) == "number" and k > m then m = k end
+    if isArrayKey(k) and k > m then m = k end
     k = rawnext(t, k)
   end
   return m
@@ -512,7 +529,20 @@ end
 local M = math
 M.pow = function(x, y) return x ^ y end
 M.mod = math.fmod
-M.log10 = function(x) return math.log(x, 10) end
+local log0 = math.log
+M.log10 = function(x) return log0(x, 10) end
+-- gopher-lua's log takes no base; its huge is the largest float, not infinity.
+M.log = function(x) return log0(x) end
+M.huge = 1.7976931348623157e308
+local max0, min0 = math.max, math.min
+M.max = function(...)
+  if select("#", ...) == 0 then error("wrong number of arguments", 2) end
+  return max0(...)
+end
+M.min = function(...)
+  if select("#", ...) == 0 then error("wrong number of arguments", 2) end
+  return min0(...)
+end
 M.ldexp = function(m, e) return m * 2.0 ^ e end
 M.frexp = function(x)
   if x == 0 or x ~= x or x == huge or x == -huge then return x, 0 end
