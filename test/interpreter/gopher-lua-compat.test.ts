@@ -132,7 +132,7 @@ describe("syntax", () => {
     const out = rewriteForGopherLua("local a = 1\nlocal b = a .. 'x'\nreturn f(a)");
     assert.ok(out.ok);
     if (out.ok) assert.equal(out.source.split("\n").length, 3);
-    assert.deepEqual(rewriteForGopherLua("local t = {"), { ok: true, source: "local t = {", syntaxError: "<string> at EOF:   syntax error\n" });
+    assert.deepEqual(rewriteForGopherLua("local t = {"), { ok: true, source: "local t = {", syntaxError: "<string> at EOF:   syntax error\n", syntaxLine: 1 });
   });
 
   test("syntax errors are reported in gopher-lua's words, at its token", () => {
@@ -142,6 +142,11 @@ describe("syntax", () => {
     assert.equal(failure("function F() x end"), "<string> line:1(column:18) near 'end':   parse error\n");
     assert.equal(failure("function F() local s = 'abc end"), "<string> at EOF:   unterminated string\n");
     assert.equal(failure("function F() for i = 1 do end end"), "<string> line:1(column:25) near 'do':   syntax error\n");
+  });
+
+  test("a syntax error names its line for callers that place it in a file", () => {
+    assert.deepEqual(vm.compile("function F()\n  return 2 3\nend"), { ok: false, error: "<string> line:2(column:12) near '3':   syntax error\n", line: 2 });
+    assert.deepEqual(vm.compile("x = 1\nlocal y = 7 // 2"), { ok: false, error: "<string> line:2(column:14) near '/':   syntax error\n", line: 2 });
   });
 
   test("several field separators in a row are accepted, as gopher-lua's grammar does", () => {

@@ -31,7 +31,7 @@ const ENV_STANDIN = "__karta_ENV";
  * error gopher-lua would report, for the compiler's error to be replaced by), or a syntax error
  * gopher-lua reports where Lua 5.4 would accept the chunk.
  */
-export type Lua51Rewrite = { ok: true; source: string; syntaxError?: string } | { ok: false; error: string };
+export type Lua51Rewrite = { ok: true; source: string; syntaxError?: string; syntaxLine?: number } | { ok: false; error: string; line: number };
 
 type Kind = "name" | "keyword" | "number" | "string" | "op" | "eof";
 
@@ -82,10 +82,17 @@ class SyntaxFailure extends Error {
     return `<string> line:${t.line}(column:${t.column}) near '${t.value}':   ${this.reason}\n`;
   }
 }
-class GopherSyntaxError extends Error {}
+class GopherSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
 
 function gopherError(token: { line: number; column: number; value: string }, message: string): GopherSyntaxError {
-  return new GopherSyntaxError(`<string> line:${token.line}(column:${token.column}) near '${token.value}':   ${message}\n`);
+  return new GopherSyntaxError(`<string> line:${token.line}(column:${token.column}) near '${token.value}':   ${message}\n`, token.line);
 }
 
 function isDigit(c: number): boolean {
@@ -622,8 +629,8 @@ export function rewriteForGopherLua(source: string): Lua51Rewrite {
     const tokens = tokenize(source, edits);
     new Parser(tokens, edits).chunk();
   } catch (e) {
-    if (e instanceof GopherSyntaxError) return { ok: false, error: e.message };
-    if (e instanceof SyntaxFailure) return { ok: true, source, syntaxError: e.gopherMessage };
+    if (e instanceof GopherSyntaxError) return { ok: false, error: e.message, line: e.line };
+    if (e instanceof SyntaxFailure) return { ok: true, source, syntaxError: e.gopherMessage, syntaxLine: e.token?.line ?? source.split("\n").length };
     throw e;
   }
   if (edits.length === 0) return { ok: true, source };

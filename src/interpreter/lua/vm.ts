@@ -187,7 +187,11 @@ export interface LuaScript {
 }
 
 /** Compilation outcome. */
-export type LuaCompileOutcome = { ok: true; script: LuaScript } | { ok: false; error: string };
+/**
+ * Compilation outcome. A failure names the script line when the message does not start with it
+ * (gopher-lua's syntax errors are worded "<string> line:L(column:C) near ...").
+ */
+export type LuaCompileOutcome = { ok: true; script: LuaScript } | { ok: false; error: string; line?: number };
 
 /**
  * One sandboxed Lua state. Create with `LuaVM.create()`; then `compile` and `call` are synchronous.
@@ -424,13 +428,14 @@ export class LuaVM {
     const L = this.L;
     m._lua_settop(L, 0);
     const rewritten = rewriteForGopherLua(source);
-    if (!rewritten.ok) return { ok: false, error: rewritten.error };
+    if (!rewritten.ok) return { ok: false, error: rewritten.error, line: rewritten.line };
     const status = this.load(rewriteTableConstructors(rewritten.source));
     if (status !== LUA_OK) {
       const error = this.popError();
       m._lua_settop(L, 0);
       // Both parsers reject the chunk: report it in gopher-lua's words.
-      return { ok: false, error: rewritten.syntaxError ?? error };
+      if (rewritten.syntaxError !== undefined) return { ok: false, error: rewritten.syntaxError, line: rewritten.syntaxLine };
+      return { ok: false, error };
     }
     const chunkRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.newBaseRef));
