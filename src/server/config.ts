@@ -126,9 +126,11 @@ function luaIssues(vm: LuaVM, ric: ResourceInterpreterCustomization, file: strin
     const compiled = vm.compile(script);
     if (compiled.ok) continue;
     const m = /^<string>:(\d+): ([\s\S]*)$/.exec(compiled.error.trim());
-    const at = m ? scriptPosition(text, ric.metadata.name, field, Number(m[1])) : undefined;
+    // gopher-lua's syntax errors do not start with the line: the compiler names it.
+    const line = m ? Number(m[1]) : compiled.line;
+    const at = line !== undefined ? scriptPosition(text, ric.metadata.name, field, line) : undefined;
     const where = at ? `${file}:${at.line}:${at.column}` : file;
-    out.push(`${where}: error: spec.customizations.${field}.luaScript: ${m ? `line ${m[1]} of the script: ${m[2]}` : compiled.error.trim()}`);
+    out.push(`${where}: error: spec.customizations.${field}.luaScript: ${line !== undefined ? `line ${line} of the script: ${m ? m[2] : compiled.error.trim()}` : compiled.error.trim()}`);
   }
   return out;
 }

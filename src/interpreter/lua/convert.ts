@@ -2,8 +2,8 @@
  * JSON ↔ Lua conversion through Lua's C API (the raw wasm exports), with gopher-lua's and
  * gopher-json's semantics:
  * - JSON → Lua: `null` disappears (object keys unset, array elements skipped, later elements moving
- *   up as gopher-lua's `Append` does); integral numbers become Lua integers so that they print
- *   without a fraction, as gopher-lua prints them.
+ *   up as gopher-lua's `Append` does); every number is a float, as in gopher-lua (the prelude prints
+ *   integral ones without a fraction).
  * - Lua → JSON (gopher-json `Encode`): an empty table is `[]`; a table whose keys are exactly 1..n is
  *   an array; string keys make an object; anything else is an error, with gopher-json's messages.
  */
@@ -74,6 +74,21 @@ export function luaTypeName(tag: number): string {
     default:
       return "userdata";
   }
+}
+
+/**
+ * A number as gopher-lua prints it (Go's `fmt.Sprint`): integral values within int64 as integers,
+ * others in the shortest form that reads back, with an exponent below 1e-4 and from 1e6 up.
+ */
+export function goNumberString(n: number): string {
+  if (Number.isNaN(n)) return "NaN";
+  if (n === Infinity) return "+Inf";
+  if (n === -Infinity) return "-Inf";
+  if (Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63) return BigInt(n).toString();
+  const [mantissa, exp] = n.toExponential().split("e") as [string, string];
+  const e = Number(exp);
+  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  return String(n);
 }
 
 /** An encoding failure, worded as Go's json.Marshal reports gopher-json's errors. */
@@ -225,8 +240,8 @@ export class LuaConverter {
     } else if (typeof value === "string") {
       this.pushString(value);
     } else if (typeof value === "number") {
-      if (Number.isSafeInteger(value)) m._lua_pushinteger(L, luaInteger(value));
-      else m._lua_pushnumber(L, value);
+      // A float even when integral: integer arithmetic would wrap around and make x % 0 an error.
+      m._lua_pushnumber(L, value);
     } else if (typeof value === "boolean") {
       m._lua_pushboolean(L, value ? 1 : 0);
     } else if (Array.isArray(value)) {

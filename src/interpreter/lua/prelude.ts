@@ -13,6 +13,7 @@
  * carry the prelude's line and the wrapper's local name; the message handler puts the line of the
  * script that made the call and the name the script called in their place.
  */
+import { CONCAT_FUNCTION, PASS_FUNCTION } from "./lua51.js";
 import { ORDERED_CONSTRUCTOR } from "./rewrite.js";
 
 /** The chunk name the prelude is loaded under (scripts are loaded as "=<string>", as in Karmada). */
@@ -31,7 +32,8 @@ export function stringNotSupportedMessage(name: string): string {
 /** Every global a script starts with (besides _G). */
 const BASE_GLOBALS = [
   "assert", "error", "ipairs", "next", "pairs", "pcall", "xpcall", "print", "select", "tonumber",
-  "tostring", "type", "unpack", "require", "_VERSION", "string", "table", "math", "os", ORDERED_CONSTRUCTOR,
+  "tostring", "type", "unpack", "require", "package", "_VERSION", "string", "table", "math", "os", ORDERED_CONSTRUCTOR,
+  CONCAT_FUNCTION, PASS_FUNCTION,
 ];
 
 const NOT_SUPPORTED = [
@@ -46,8 +48,9 @@ export const PRELUDE = `
 local kube = ...
 local rawnext, rawget, rawset, rawequal = next, rawget, rawset, rawequal
 local setmt, type, error, select, tostring0 = setmetatable, type, error, select, tostring
-local mtype, floor, huge = math.type, math.floor, math.huge
-local sformat, ssub, sfind = string.format, string.sub, string.find
+local mtype, floor, huge, maxint = math.type, math.floor, math.huge, math.maxinteger
+local sformat, ssub, sfind, smatch, sgsub0 = string.format, string.sub, string.find, string.match, string.gsub
+local tonumber0 = tonumber
 local tsort, tconcat = table.sort, table.concat
 local pcall0 = pcall
 local unpack = table.unpack
@@ -67,7 +70,25 @@ local function isArrayKey(k)
 end
 
 local ORDERED = {}
+
+-- Raises an error of the VM's own operations (indexing, arithmetic, calls...) at the line of the
+-- innermost script function running, as gopher-lua positions them (also when a library function,
+-- such as table.sort's comparison, performed the operation).
+local function vmError(msg)
+  local level = 3
+  while true do
+    local info = getinfo(level, "Sl")
+    if info == nil then error(msg, 0) end
+    if info.source == "=<string>" then
+      if info.currentline > 0 then error("<string>:" .. info.currentline .. ": " .. msg, 0) end
+      error(msg, 0)
+    end
+    level = level + 1
+  end
+end
 ORDERED.__newindex = function(t, k, v)
+  if k == nil then vmError("table index is nil") end
+  if k ~= k then vmError("table index is NaN") end
   rawset(t, k, v)
   if v == nil or isArrayKey(k) then return end
   local idx = INDEX[t]
@@ -214,8 +235,12 @@ local function orderedNext(t, k)
   return nil
 end
 
--- Numbers print as gopher-lua prints them: integral values without a fraction, others in the
--- shortest form that reads back to the same value.
+-- Reads a string as gopher-lua's arithmetic does (defined with the number syntax below).
+local arithNumber
+
+-- Numbers print as gopher-lua prints them: integral values (within int64) without a fraction,
+-- others as Go's %v does: the shortest digits that read back to the same value, in exponent form
+-- below 1e-4 and from 1e6 up (1234567.5 is "1.2345675e+06").
 local function numberToString(n)
   if mtype(n) == "integer" then return tostring0(n) end
   if n ~= n then return "NaN" end
@@ -224,44 +249,134 @@ local function numberToString(n)
   if n == floor(n) and n >= -9.2233720368547758e18 and n < 9.2233720368547758e18 then
     return sformat("%d", n)
   end
+  local s
   for p = 15, 17 do
-    local s = sformat("%." .. p .. "g", n)
-    if tonumber(s) == n or p == 17 then return s end
+    s = sformat("%." .. p .. "g", n)
+    if tonumber0(s) == n then break end
   end
+  if sfind(s, "e", 1, true) then return s end
+  -- C chose the plain form (its threshold is the precision); Go switches to the exponent at 1e6.
+  local sign, int, frac = smatch(s, "^(-?)(%d+)%.?(%d*)$")
+  if int == nil or #int < 7 then return s end
+  local digits = sgsub0(int .. frac, "0+$", "")
+  local mantissa = ssub(digits, 1, 1)
+  if #digits > 1 then mantissa = mantissa .. "." .. ssub(digits, 2) end
+  return sformat("%s%se+%02d", sign, mantissa, #int - 1)
 end
 
-local function compatToString(v)
+-- An integer argument as gopher-lua's CheckInt reads a number: truncated toward zero (Lua 5.4
+-- rejects a number with a fraction there).
+local function trunc(x)
+  if type(x) == "number" and x ~= floor(x) and x == x and x ~= huge and x ~= -huge then
+    return x >= 0 and floor(x) or -floor(-x)
+  end
+  return x
+end
+
+-- Passes a call's results on: "return passAll(f(...))" keeps the caller's frame during f, so that
+-- errors name the function the script called, where "return f(...)" would replace it.
+local function passAll(...)
+  return ...
+end
+
+local function compatToString(...)
+  if select("#", ...) == 0 then error("bad argument #1 to tostring (value expected)", 2) end
+  local v = ...
   if type(v) == "number" then return numberToString(v) end
   return tostring0(v)
 end
 
--- string.format with gopher-lua's argument handling: integer conversions truncate fractional
--- numbers, %s prints numbers as tostring does.
+-- Go's strconv.Quote, which gopher-lua's %q is: escapes for the control characters, quote and
+-- backslash (a backslash, x and two hex digits for the other control bytes); other bytes as they are.
+local BACKSLASH = string.char(92)
+local QUOTE_ESCAPES = { [7] = "a", [8] = "b", [9] = "t", [10] = "n", [11] = "v", [12] = "f", [13] = "r", [34] = '"', [92] = BACKSLASH }
+local function goQuote(str)
+  local out = { '"' }
+  for i = 1, #str do
+    local b = string.byte(str, i)
+    local e = QUOTE_ESCAPES[b]
+    if e ~= nil then
+      out[#out + 1] = BACKSLASH .. e
+    elseif b < 32 or b == 127 then
+      out[#out + 1] = BACKSLASH .. sformat("x%02x", b)
+    else
+      out[#out + 1] = string.char(b)
+    end
+  end
+  out[#out + 1] = '"'
+  return tconcat(out)
+end
+
+-- string.format with gopher-lua's argument handling (it formats with Go's fmt): integer conversions
+-- truncate fractional numbers, a string that is not a number prints as 0 for %d, %s prints numbers
+-- as tostring does, %q quotes as Go does, %x of a string is its bytes in hex, and Go's %v and %t work.
 local function compatFormat(fmt, ...)
   local n = select("#", ...)
-  if n == 0 or type(fmt) ~= "string" then return sformat(fmt, ...) end
+  if type(fmt) ~= "string" or (n == 0 and not sfind(fmt, "%", 1, true)) then return sformat(fmt, ...) end
   local args = { ... }
   local argi = 0
   local pos = 1
+  local pieces, changed = {}, false
   while true do
     local s, e = sfind(fmt, "%", pos, true)
     if s == nil then break end
-    local ns, ne, spec = sfind(fmt, "^[-+ #0]*%d*%.?%d*([%a%%])", e + 1)
+    local ns, ne, flags, spec = sfind(fmt, "^([-+ #0]*%d*%.?%d*)([%a%%])", e + 1)
     if ns == nil then break end
+    pieces[#pieces + 1] = ssub(fmt, pos, s - 1) .. "%"
+    local verb = spec
     pos = ne + 1
-    if spec ~= "%" then
+    if spec ~= "%" and argi >= n then
+      -- Go's fmt marks a verb without an argument; Lua 5.4 would raise "no value".
+      verb = "%!" .. spec .. "(MISSING)"
+    elseif spec ~= "%" then
       argi = argi + 1
       local a = args[argi]
-      if type(a) == "number" then
+      local ta = type(a)
+      if ta == "number" then
         if spec == "d" or spec == "i" or spec == "x" or spec == "X" or spec == "o" or spec == "c" then
           if mtype(a) == "float" and a == a and a ~= huge and a ~= -huge then
             args[argi] = a >= 0 and floor(a) or -floor(-a)
           end
-        elseif spec == "s" or spec == "q" then
+          if spec == "i" then verb = "d" end
+        elseif spec == "s" or spec == "v" then
           args[argi] = numberToString(a)
+          verb = "s"
+        elseif spec == "q" then
+          args[argi] = goQuote(numberToString(a))
+          verb = "s"
         end
+      elseif ta == "string" then
+        if spec == "d" or spec == "i" then
+          -- gopher-lua prints a string that does not read as a number as 0.
+          local v = arithNumber(a)
+          if v == nil then args[argi] = 0 elseif v == floor(v) then args[argi] = v end
+          verb = "d"
+        elseif spec == "q" then
+          args[argi] = goQuote(a)
+          verb = "s"
+        elseif spec == "x" or spec == "X" then
+          local hex = sgsub0(a, ".", function(c) return sformat("%02x", string.byte(c)) end)
+          args[argi] = spec == "X" and string.upper(hex) or hex
+          verb = "s"
+        elseif spec == "v" then
+          verb = "s"
+        end
+      elseif ta == "boolean" and (spec == "v" or spec == "t") then
+        args[argi] = tostring0(a)
+        verb = "s"
       end
     end
+    if verb ~= spec then changed = true end
+    if ssub(verb, 1, 1) == "%" then
+      -- A literal: the "%" before it is already in pieces, so it reads "%%!d(MISSING)".
+      pieces[#pieces + 1] = verb
+    else
+      pieces[#pieces + 1] = flags .. verb
+    end
+  end
+  if changed then
+    pieces[#pieces + 1] = ssub(fmt, pos)
+    fmt = tconcat(pieces)
   end
   return sformat(fmt, unpack(args, 1, n))
 end
@@ -275,17 +390,21 @@ end
 
 -- The safe string library, patched in place so that method calls ("x"):upper() use it too.
 local S = string
+-- gopher-lua's CheckString takes a number as the string it prints as ("5", not "5.0").
 local function guard1(f)
-  return function(s, ...)
+  return function(s, i, j, ...)
+    if type(s) == "number" then s = numberToString(s) end
     checkLen(s)
-    return f(s, ...)
+    return f(s, trunc(i), trunc(j), ...)
   end
 end
 local function guard2(f)
-  return function(s, p, ...)
+  return function(s, p, init, ...)
+    if type(s) == "number" then s = numberToString(s) end
+    if type(p) == "number" then p = numberToString(p) end
     checkLen(s)
     checkLen(p)
-    return f(s, p, ...)
+    return f(s, p, trunc(init), ...)
   end
 end
 S.byte = guard1(S.byte)
@@ -294,11 +413,25 @@ S.lower = guard1(S.lower)
 S.upper = guard1(S.upper)
 S.reverse = guard1(S.reverse)
 S.sub = guard1(S.sub)
-S.find = guard2(S.find)
-S.match = guard2(S.match)
+-- gopher-lua's find answers 1, 0 for an empty pattern wherever the search starts, and its match
+-- returns no value at all (not nil) when nothing matches.
+local find1 = guard2(S.find)
+S.find = function(s, p, ...)
+  if p == "" and (type(s) == "string" or type(s) == "number") then return 1.0, 0.0 end
+  return passAll(find1(s, p, ...))
+end
+local match1 = guard2(S.match)
+local function noMatch(first, ...)
+  if first == nil and select("#", ...) == 0 then return end
+  return first, ...
+end
+S.match = function(s, p, ...)
+  return noMatch(match1(s, p, ...))
+end
 S.gmatch = guard2(S.gmatch)
 S.gfind = S.gmatch
 S.format = function(fmt, ...)
+  if type(fmt) == "number" then fmt = numberToString(fmt) end
   checkLen(fmt)
   -- Not a tail call: the frame keeps the name the script called ("format") for error messages.
   return (compatFormat(fmt, ...))
@@ -312,21 +445,59 @@ S.pack, S.packsize, S.unpack = nil, nil, nil
 -- Lua 5.1 table and math functions gopher-lua provides.
 local T = table
 T.getn = function(t) return #t end
+-- gopher-lua's maxn: the highest key of the array part, where it keeps every integer key from 1
+-- below its array limit (a key with a fraction is not one).
 T.maxn = function(t)
   local m = 0
   local k = rawnext(t)
   while k ~= nil do
-    if type(k) == "number" and k > m then m = k end
+    if isArrayKey(k) and k > m then m = k end
     k = rawnext(t, k)
   end
   return m
 end
 T.pack, T.move, T.unpack = nil, nil, nil
+-- gopher-lua's table.concat: numbers print as gopher-lua prints them; its bounds handling and message.
+local function toInt(v, default)
+  if v == nil then return default end
+  if type(v) ~= "number" then v = tonumber0(v) end
+  if v == nil then return default end
+  return v >= 0 and floor(v) or -floor(-v)
+end
+T.concat = function(t, sep, ...)
+  if type(t) ~= "table" then error("bad argument #1 to concat (table expected, got " .. type(t) .. ")", 2) end
+  -- The separator must be a string (gopher-lua's OptString does not take numbers).
+  if sep ~= nil and type(sep) ~= "string" then error("bad argument #2 to concat (string expected, got " .. type(sep) .. ")", 2) end
+  sep = sep or ""
+  local n = #t
+  local i, j = ...
+  i = toInt(i, 1)
+  j = toInt(j, n)
+  if select("#", ...) == 1 and (i > n or i < 1) then return "" end
+  if i > n then i = n end
+  if i < 1 then i = 1 end
+  if j > n then j = n end
+  if i > j then return "" end
+  local parts, m = {}, 0
+  for k = i, j do
+    local v = rawget(t, k)
+    local tv = type(v)
+    if tv == "number" then
+      v = numberToString(v)
+    elseif tv ~= "string" then
+      error(sformat("invalid value (%s) at index %d in table for concat", tv, k), 2)
+    end
+    m = m + 1
+    parts[m] = v
+  end
+  return tconcat(parts, sep)
+end
 -- gopher-lua's insert and remove accept any position (Lua 5.4 raises "position out of bounds").
 local tinsert, tremove = table.insert, table.remove
 T.insert = function(t, ...)
   if select("#", ...) == 2 then
     local pos, v = ...
+    pos = trunc(pos)
     if type(t) == "table" and mtype(pos) ~= nil then
       local len = #t
       if pos < 1 or pos > len + 1 then
@@ -335,11 +506,15 @@ T.insert = function(t, ...)
       end
     end
   end
+  if select("#", ...) == 2 then
+    local pos, v = ...
+    return tinsert(t, trunc(pos), v)
+  end
   return tinsert(t, ...)
 end
 T.remove = function(t, ...)
   if select("#", ...) >= 1 and type(t) == "table" then
-    local pos = ...
+    local pos = trunc((...))
     if mtype(pos) ~= nil then
       local len = #t
       if len == 0 then return nil end
@@ -347,13 +522,27 @@ T.remove = function(t, ...)
       if pos > len then return nil end
     end
   end
-  return tremove(t, ...)
+  if select("#", ...) >= 1 then return tremove(t, trunc((...))) end
+  return tremove(t)
 end
 
 local M = math
 M.pow = function(x, y) return x ^ y end
 M.mod = math.fmod
-M.log10 = function(x) return math.log(x, 10) end
+local log0 = math.log
+M.log10 = function(x) return log0(x, 10) end
+-- gopher-lua's log takes no base; its huge is the largest float, not infinity.
+M.log = function(x) return log0(x) end
+M.huge = 1.7976931348623157e308
+local max0, min0 = math.max, math.min
+M.max = function(...)
+  if select("#", ...) == 0 then error("wrong number of arguments", 2) end
+  return max0(...)
+end
+M.min = function(...)
+  if select("#", ...) == 0 then error("wrong number of arguments", 2) end
+  return min0(...)
+end
 M.ldexp = function(m, e) return m * 2.0 ^ e end
 M.frexp = function(x)
   if x == 0 or x ~= x or x == huge or x == -huge then return x, 0 end
@@ -367,6 +556,10 @@ M.cosh = function(x) return (math.exp(x) + math.exp(-x)) / 2 end
 M.sinh = function(x) return (math.exp(x) - math.exp(-x)) / 2 end
 M.tanh = function(x) local a, b = math.exp(x), math.exp(-x) return (a - b) / (a + b) end
 M.atan2 = function(y, x) return math.atan(y, x) end
+-- Every number is a float in gopher-lua: floor and ceil do not make integers.
+M.floor = function(x) return floor(x) + 0.0 end
+local ceil0 = math.ceil
+M.ceil = function(x) return ceil0(x) + 0.0 end
 M.tointeger, M.ult, M.type, M.maxinteger, M.mininteger = nil, nil, nil, nil, nil
 
 -- os.date and os.time as Karmada's safe os library implements them (a strftime subset on Go's
@@ -402,6 +595,8 @@ local DATE_FLAGS = {
 local function compatDate(fmt, when)
   local utc = false
   if fmt == nil then fmt = "%c" end
+  -- gopher-lua's CheckString takes a number as the string it prints as.
+  if type(fmt) == "number" then fmt = numberToString(fmt) end
   if type(fmt) ~= "string" then error("bad argument #1 to date (string expected, got " .. type(fmt) .. ")", 2) end
   if ssub(fmt, 1, 1) == "!" then
     utc = true
@@ -443,21 +638,288 @@ local function compatTime(t)
 end
 local OS = { time = compatTime, date = compatDate }
 
-local function require(name)
-  if name == "kube" then return kube end
-  error("module " .. tostring0(name) .. " not found:\\n\\tno field package.preload['" .. tostring0(name) .. "']", 2)
+
+-- Strings read as numbers the way gopher-lua reads them, with Go's strconv syntax.
+
+-- Go's rule for '_' in a number: only between digits, or after a base prefix.
+local function underscoresOK(s)
+  local i, saw, hex = 1, "^", false
+  local c1 = ssub(s, 1, 1)
+  if c1 == "+" or c1 == "-" then i = 2 end
+  local pfx = string.lower(ssub(s, i + 1, i + 1))
+  if ssub(s, i, i) == "0" and (pfx == "b" or pfx == "o" or pfx == "x") then
+    i = i + 2
+    saw = "0"
+    hex = pfx == "x"
+  end
+  for k = i, #s do
+    local c = ssub(s, k, k)
+    if sfind(c, "%d") or (hex and sfind(c, "[a-fA-F]")) then
+      saw = "0"
+    elseif c == "_" then
+      if saw ~= "0" then return false end
+      saw = "_"
+    else
+      if saw == "_" then return false end
+      saw = "!"
+    end
+  end
+  return saw ~= "_"
 end
 
+-- strconv.ParseInt(s, base, 64); base 0 reads a 0x, 0o, 0b or 0 prefix and allows '_'. A float, or nil.
+local function goParseInt(s, base)
+  if base == 0 and sfind(s, "_", 1, true) then
+    if not underscoresOK(s) then return nil end
+    s = sgsub0(s, "_", "")
+  end
+  local neg = false
+  local c1 = ssub(s, 1, 1)
+  if c1 == "+" or c1 == "-" then
+    neg = c1 == "-"
+    s = ssub(s, 2)
+  end
+  if base == 0 then
+    base = 10
+    local p = string.lower(ssub(s, 1, 2))
+    if p == "0x" then base, s = 16, ssub(s, 3)
+    elseif p == "0b" then base, s = 2, ssub(s, 3)
+    elseif p == "0o" then base, s = 8, ssub(s, 3)
+    elseif ssub(s, 1, 1) == "0" and #s > 1 then base, s = 8, ssub(s, 2)
+    end
+  end
+  if base < 2 or base > 36 or s == "" then return nil end
+  local acc = 0
+  for k = 1, #s do
+    local d = tonumber0(ssub(s, k, k), 36)
+    if d == nil or d >= base then return nil end
+    if acc > (maxint - d) // base then return nil end
+    acc = acc * base + d
+  end
+  if neg then acc = -acc end
+  return acc + 0.0
+end
+
+-- strconv.ParseFloat(s, 64): decimal or hexadecimal (with a p exponent) notation, inf, infinity
+-- and nan; nil for anything else, and for a finite number out of range.
+local function goParseFloat(s)
+  local lower = string.lower(s)
+  local sign, word = smatch(lower, "^([+-]?)(%a+)$")
+  if word == "inf" or word == "infinity" then return sign == "-" and -huge or huge end
+  if lower == "nan" then return 0 / 0 end
+  if sfind(s, "_", 1, true) then
+    if not underscoresOK(s) then return nil end
+    s = sgsub0(s, "_", "")
+    lower = string.lower(s)
+  end
+  local body = smatch(lower, "^[+-]?(.*)$")
+  if ssub(body, 1, 2) == "0x" then
+    if not sfind(body, "^0x%x*%.?%x*p[+-]?%d+$") or not sfind(body, "^0x%.?%x") then return nil end
+  elseif not sfind(body, "^%d*%.?%d*e[+-]?%d+$") and not sfind(body, "^%d*%.?%d*$") or not sfind(body, "^%.?%d") then
+    return nil
+  end
+  local v = tonumber0(s)
+  if v == nil or v == huge or v == -huge then return nil end
+  return v + 0.0
+end
+
+local function goTrim(s)
+  return smatch(s, "^[ \\t\\n]*(.-)[ \\t\\n]*$")
+end
+
+-- gopher-lua's string-to-number conversion for arithmetic: ParseInt base 0, else ParseFloat.
+arithNumber = function(s)
+  s = goTrim(s)
+  local v = goParseInt(s, 0)
+  if v == nil then v = goParseFloat(s) end
+  return v
+end
+
+-- gopher-lua's tonumber: a string with a '.' is read by ParseFloat (whatever the base), any other
+-- by ParseInt in the base (10, or 16 after a "0x" prefix when no base is given).
+local function compatToNumber(...)
+  if select("#", ...) == 0 then error("bad argument #1 to tonumber (value expected)", 2) end
+  local v, base = ...
+  if type(v) == "number" then return v end
+  if type(v) ~= "string" then return nil end
+  local s = goTrim(v)
+  if sfind(s, ".", 1, true) then return goParseFloat(s) end
+  local b = base == nil and 10 or toInt(base, 10)
+  if base == nil and string.lower(ssub(s, 1, 2)) == "0x" then b, s = 16, ssub(s, 3) end
+  return goParseInt(s, b)
+end
+
+-- gopher-lua's run-time errors for values that do not support an operation. Lua 5.4 looks for a
+-- metamethod before it raises its own error: nil, booleans, numbers and functions share one
+-- metatable, strings get the same operators (arithmetic on strings also converts them the way
+-- gopher-lua does), and tables the ordering metatable's. Scripts cannot reach these metatables
+-- (getmetatable is not supported).
+local function arithOperand(v)
+  if type(v) == "number" then return v end
+  if type(v) == "string" then return arithNumber(v) end
+  return nil
+end
+local STRING_MT = getmetatable("")
+local VALUE_MT = {}
+local function arith(name, f)
+  local fn = function(a, b)
+    local x, y = arithOperand(a), arithOperand(b)
+    if x == nil or y == nil then
+      vmError("cannot perform " .. name .. " operation between " .. type(a) .. " and " .. type(b))
+    end
+    return f(x, y)
+  end
+  local event = "__" .. name
+  STRING_MT[event], VALUE_MT[event], ORDERED[event] = fn, fn, fn
+end
+arith("add", function(x, y) return x + y end)
+arith("sub", function(x, y) return x - y end)
+arith("mul", function(x, y) return x * y end)
+arith("div", function(x, y) return x / y end)
+arith("mod", function(x, y) return (x + 0.0) % y end)
+arith("pow", function(x, y) return x ^ y end)
+local function unm(a)
+  local x = arithOperand(a)
+  if x == nil then vmError("__unm undefined") end
+  return -x
+end
+local function compare(a, b)
+  vmError("attempt to compare " .. type(a) .. " with " .. type(b))
+end
+local function notCallable()
+  vmError("attempt to call a non-function object")
+end
+local function notIndexable(v, k)
+  vmError("attempt to index a non-table object(" .. type(v) .. ") with key '" .. compatToString(k) .. "'")
+end
+STRING_MT.__unm, VALUE_MT.__unm, ORDERED.__unm = unm, unm, unm
+STRING_MT.__idiv = nil
+STRING_MT.__newindex = notIndexable
+VALUE_MT.__index, VALUE_MT.__newindex = notIndexable, notIndexable
+VALUE_MT.__call, ORDERED.__call, STRING_MT.__call = notCallable, notCallable, notCallable
+VALUE_MT.__lt, VALUE_MT.__le, ORDERED.__lt, ORDERED.__le = compare, compare, compare, compare
+STRING_MT.__lt, STRING_MT.__le = compare, compare
+VALUE_MT.__len = function() vmError("__len undefined") end
+debug.setmetatable(nil, VALUE_MT)
+debug.setmetatable(false, VALUE_MT)
+debug.setmetatable(0, VALUE_MT)
+debug.setmetatable(print, VALUE_MT)
+
+-- The concatenation of rewritten scripts (lua51.ts): numbers print as gopher-lua prints them, and
+-- anything but strings and numbers fails with gopher-lua's message.
+local function concat(a, b)
+  local ta, tb = type(a), type(b)
+  if (ta == "string" or ta == "number") and (tb == "string" or tb == "number") then
+    if ta == "number" then a = numberToString(a) end
+    if tb == "number" then b = numberToString(b) end
+    return a .. b
+  end
+  vmError("cannot perform concat operation between " .. ta .. " and " .. tb)
+end
+
+local function pass(...)
+  return ...
+end
+
+-- The package library of Karmada's sandbox (preload only) and gopher-lua's require: modules
+-- already loaded (the libraries, and kube after its first require) come from package.loaded, others
+-- from the loaders (package.preload's). Each script gets its own copies (see newScriptBase).
+local LOADING = {}
+local function newPackage(b)
+  local preload = {
+    kube = function()
+      local m = {}
+      for k, v in rawnext, kube do m[k] = v end
+      return m
+    end,
+  }
+  local loaded = { string = b.string, table = b.table, math = b.math, os = b.os }
+  local loaders = {
+    function(name)
+      local loader = preload[name]
+      if loader == nil then return "no field package.preload['" .. name .. "']" end
+      return loader
+    end,
+  }
+  local pkg = {
+    preload = preload, loaded = loaded, loaders = loaders,
+    loadlib = function() error("loadlib is not supported", 2) end,
+  }
+  local function require(name)
+    if type(name) == "number" then name = numberToString(name) end
+    if type(name) ~= "string" then error("bad argument #1 to require (string expected, got " .. type(name) .. ")", 2) end
+    local lv = loaded[name]
+    if lv then
+      if lv == LOADING then error("loop or previous error loading module: " .. name, 2) end
+      return lv
+    end
+    local messages, module = {}, nil
+    for i = 1, 1e9 do
+      local loader = loaders[i]
+      if loader == nil then
+        error("module " .. name .. " not found:\\n\\t" .. tconcat(messages, "\\n\\t") .. ", ", 2)
+      end
+      local r = loader(name)
+      if type(r) == "function" then
+        module = r
+        break
+      elseif type(r) == "string" then
+        messages[#messages + 1] = r
+      end
+    end
+    loaded[name] = LOADING
+    local r = module(name)
+    if r ~= nil then
+      loaded[name] = r
+      return r
+    end
+    if loaded[name] == LOADING then loaded[name] = true end
+    return loaded[name]
+  end
+  return pkg, require
+end
+
+-- error() without a value is an error about error's argument, as in gopher-lua. The level is
+-- passed on one higher, past this wrapper (which must not tail-call).
+local function compatError(...)
+  if select("#", ...) == 0 then error("bad argument #1 to error (value expected)", 2) end
+  local msg, level = ...
+  if level == nil then level = 1 end
+  if type(level) == "number" and level > 0 then level = level + 1 end
+  error(msg, level)
+end
+
+-- Functions that take a table check for one, with gopher-lua's message: Lua 5.4 would accept any
+-- value with a metatable (nil, numbers and the others have one above) and fail later, differently.
+local function tableArgument(name, f)
+  return function(t, ...)
+    if type(t) ~= "table" then error("bad argument #1 to " .. name .. " (table expected, got " .. type(t) .. ")", 2) end
+    return passAll(f(t, ...))
+  end
+end
+local ipairs1 = tableArgument("ipairs", ipairs)
+local unpack1 = tableArgument("unpack", function(t, i, j) return unpack(t, trunc(i), trunc(j)) end)
+local select0 = select
+local function select1(n, ...)
+  return select0(trunc(n), ...)
+end
+for _, name in ipairs({ "insert", "remove", "sort", "getn", "maxn" }) do T[name] = tableArgument(name, T[name]) end
+
 local base = {
-  assert = assert, error = error, ipairs = ipairs, next = orderedNext, pairs = orderedPairs,
-  pcall = pcall0, xpcall = xpcall, print = function() end, select = select, tonumber = tonumber,
-  tostring = compatToString, type = type, unpack = unpack, require = require, _VERSION = "Lua 5.1",
+  assert = assert, error = compatError, ipairs = ipairs1, next = orderedNext, pairs = orderedPairs,
+  pcall = pcall0, xpcall = xpcall, print = function() end, select = select1, tonumber = compatToNumber,
+  tostring = compatToString, type = type, unpack = unpack1, _VERSION = "Lua 5.1",
   string = S, table = T, math = M, os = OS,
-  ${ORDERED_CONSTRUCTOR} = ordered,
+  ${ORDERED_CONSTRUCTOR} = ordered, ${CONCAT_FUNCTION} = concat, ${PASS_FUNCTION} = pass,
 }
+local NOT_SUPPORTED_FN = {}
 for _, name in ipairs({ ${NOT_SUPPORTED.map((n) => `"${n}"`).join(", ")} }) do
   local message = "call function " .. name .. " is not supported in karmada customized resourceinterpreter."
-  base[name] = function() error(message, 2) end
+  -- Karmada defines these in Lua (a chunk of its own, line 1) and raises with error()'s default
+  -- level: the message names that line, not the script's.
+  local f = function() error("<string>:1: " .. message, 0) end
+  base[name] = f
+  NOT_SUPPORTED_FN[f] = true
 end
 local LIBS = { string = true, table = true, math = true, os = true }
 
@@ -474,6 +936,7 @@ local function newScriptBase()
       b[k] = v
     end
   end
+  b.package, b.require = newPackage(b)
   return b
 end
 
@@ -490,19 +953,27 @@ end
 -- of the script line that called into the prelude, and the name that line called, instead of the
 -- prelude's own line and local names. Other errors pass unchanged.
 local PRELUDE_POSITION = "^${PRELUDE_CHUNK.slice(1).replace(/-/g, "%-")}:%d+: "
+-- gopher-lua names the function of a bad argument without quotes.
+local function argumentWording(msg)
+  -- It names a missing argument's type nil, where Lua 5.4 says "no value".
+  msg = sgsub0(msg, "bad argument #(%d+) to '([^']*)'", "bad argument #%1 to %2", 1)
+  return (sgsub0(msg, "got no value%)", "got nil)", 1))
+end
+
 local function relocate(msg)
   if type(msg) ~= "string" then return msg end
   local _, e = sfind(msg, PRELUDE_POSITION)
-  if e == nil then return msg end
+  if e == nil then return argumentWording(msg) end
   msg = ssub(msg, e + 1)
   local called
-  local level = 2
+  local level = 3
   while true do
     local info = getinfo(level, "Sln")
-    if info == nil then return msg end
+    if info == nil then return argumentWording(msg) end
     if info.source == "=<string>" then
       local _, ne, head = sfind(msg, "^(bad argument #%d+ to ')[^']*'")
       if ne ~= nil and called ~= nil then msg = head .. called .. "'" .. ssub(msg, ne + 1) end
+      msg = argumentWording(msg)
       if info.currentline > 0 then return "<string>:" .. info.currentline .. ": " .. msg end
       return msg
     end
@@ -511,8 +982,111 @@ local function relocate(msg)
   end
 end
 
+-- gopher-lua's stack traceback, which Karmada's errors carry: one line per frame, innermost first.
+-- A library function (a Go function there; a C or prelude function here) is "[G]: in function
+-- 'name'" under the name the script called it by; the prelude's metamethods and concat stand for
+-- the VM's own operations and have no line. A script function is named as its caller called it,
+-- "<string>:N" when it has no name, and "main chunk" when the host called it; "[G]: ?" ends the list.
+-- The frame lines of levels first..last (see traceback).
+local function frameLines(first, last, lines, n)
+  local libraryName, libraryFn, inLibrary = nil, nil, false
+  for level = first, last do
+    local info = getinfo(level, "Slnf")
+    if info == nil then break end
+    if info.source == "=<string>" then
+      if inLibrary and libraryFn ~= nil and NOT_SUPPORTED_FN[libraryFn] then
+        -- Karmada's Lua stand-in for the function, calling the Go error function.
+        n = n + 2
+        lines[n - 1] = "\\t[G]: in function 'error'"
+        lines[n] = "\\t<string>:1: in function '" .. tostring0(libraryName or "?") .. "'"
+      elseif inLibrary and libraryName ~= false then
+        n = n + 1
+        lines[n] = "\\t[G]: in function '" .. tostring0(libraryName or "?") .. "'"
+      end
+      inLibrary = false
+      local outer = getinfo(level + 1, "S")
+      local name
+      if outer == nil then
+        name = "main chunk"
+      elseif outer.source == "=<string>" and info.name ~= nil then
+        name = "function '" .. info.name .. "'"
+      else
+        name = "function <<string>:" .. info.linedefined .. ">"
+      end
+      n = n + 1
+      lines[n] = "\\t<string>:" .. info.currentline .. ": in " .. name
+    else
+      if not inLibrary then
+        inLibrary = true
+        libraryName = nil
+      end
+      -- The frame the script called last before this run decides the name (or that there is none).
+      libraryFn = info.func
+      if info.namewhat == "metamethod" or info.func == concat or info.func == pass or info.func == notCallable then
+        libraryName = false
+      else
+        libraryName = info.name
+      end
+    end
+  end
+  return n
+end
+
+-- gopher-lua's stack traceback, which Karmada's errors carry: one line per frame, innermost first.
+-- A library function (a Go function there; a C or prelude function here) is "[G]: in function
+-- 'name'" under the name the script called it by; the prelude's metamethods and concat stand for
+-- the VM's own operations and have no line. A script function is named as its caller called it,
+-- "<string>:N" when it has no name, and "main chunk" when the host called it; "[G]: ?" ends the
+-- list, and a long one keeps its first and last 7 lines around "...".
+local function traceback()
+  -- The depth, found by doubling then halving: a stack overflow leaves some 200,000 frames, too many to visit.
+  local hi = 4
+  while getinfo(hi, "l") ~= nil do hi = hi * 2 end
+  local lo = hi // 2
+  while hi - lo > 1 do
+    local mid = (lo + hi) // 2
+    if getinfo(mid, "l") ~= nil then lo = mid else hi = mid end
+  end
+  local depth = lo
+  -- frameLines runs one level deeper than this function: its levels are these plus one.
+  local lines, n = {}, 0
+  if depth <= 64 then
+    n = frameLines(4, depth + 1, lines, n)
+  else
+    n = frameLines(4, 33, lines, n)
+    n = frameLines(depth - 30, depth + 1, lines, n)
+  end
+  n = n + 1
+  lines[n] = "\\t[G]: ?"
+  if n > 20 then
+    local cut = {}
+    for i = 1, 7 do cut[i] = lines[i] end
+    cut[8] = "\\t..."
+    for i = 1, 7 do cut[8 + i] = lines[n - 7 + i] end
+    lines = cut
+  end
+  return "stack traceback:\\n" .. tconcat(lines, "\\n")
+end
+
+-- The message handler of the host's calls: the message relocated (above), any error value as
+-- gopher-lua prints it, and the stack traceback.
+local function handler(msg)
+  local t = type(msg)
+  if t == "string" then
+    msg = relocate(msg)
+  elseif t == "number" then
+    msg = numberToString(msg)
+  elseif t == "nil" or t == "boolean" then
+    msg = tostring0(msg)
+  else
+    -- gopher-lua prints the value's address; a fixed text keeps Karta's errors deterministic.
+    msg = "(error object is a " .. t .. " value)"
+  end
+  return msg .. "\\n" .. traceback()
+end
+
 -- Tables the host creates from JSON get the ordering metatable too.
-return ORDERED, newScriptBase, newEnv, collectgarbage, relocate
+return ORDERED, newScriptBase, newEnv, collectgarbage, handler
 `;
 
 /** The names of the base functions that raise "not supported". */

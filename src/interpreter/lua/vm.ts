@@ -9,8 +9,9 @@
  */
 import { LuaWasm } from "wasmoon";
 import type { JsonValue } from "../types.js";
-import { LuaArgumentError, LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
+import { goNumberString, LuaArgumentError, LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
 import { PRELUDE, PRELUDE_CHUNK } from "./prelude.js";
+import { rewriteForGopherLua } from "./lua51.js";
 import { rewriteTableConstructors } from "./rewrite.js";
 
 /** Bounds on one call. */
@@ -186,7 +187,11 @@ export interface LuaScript {
 }
 
 /** Compilation outcome. */
-export type LuaCompileOutcome = { ok: true; script: LuaScript } | { ok: false; error: string };
+/**
+ * Compilation outcome. A failure names the script line when the message does not start with it
+ * (gopher-lua's syntax errors are worded "<string> line:L(column:C) near ...").
+ */
+export type LuaCompileOutcome = { ok: true; script: LuaScript } | { ok: false; error: string; line?: number };
 
 /**
  * One sandboxed Lua state. Create with `LuaVM.create()`; then `compile` and `call` are synchronous.
@@ -378,7 +383,8 @@ export class LuaVM {
       const args: HostArgs = {
         count,
         type: (i) => luaTypeName(i > count ? LUA_TNIL : m._lua_type(L, i)),
-        string: (i) => conv.readString(i),
+        // A number reads as gopher-lua prints it ("5", where Lua 5.4 would say "5.0").
+        string: (i) => (m._lua_type(L, i) === LUA_TNUMBER ? goNumberString(m._lua_tonumberx(L, i, 0)) : conv.readString(i)),
         number: (i) => m._lua_tonumberx(L, i, 0),
         json: (i) => {
           try {
@@ -421,10 +427,14 @@ export class LuaVM {
     const m = this.m;
     const L = this.L;
     m._lua_settop(L, 0);
-    const status = this.load(rewriteTableConstructors(source));
+    const rewritten = rewriteForGopherLua(source);
+    if (!rewritten.ok) return { ok: false, error: rewritten.error, line: rewritten.line };
+    const status = this.load(rewriteTableConstructors(rewritten.source));
     if (status !== LUA_OK) {
       const error = this.popError();
       m._lua_settop(L, 0);
+      // Both parsers reject the chunk: report it in gopher-lua's words.
+      if (rewritten.syntaxError !== undefined) return { ok: false, error: rewritten.syntaxError, line: rewritten.syntaxLine };
       return { ok: false, error };
     }
     const chunkRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
