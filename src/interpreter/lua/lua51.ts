@@ -18,6 +18,8 @@
  * reports the error.
  */
 
+import { isDigit, isNamePart, isNameStart, longBracketEnd } from "./lexical.js";
+
 /** The global through which rewritten concatenations reach the prelude's concat function. */
 export const CONCAT_FUNCTION = "__karta_concat";
 /** The global through which rewritten `return f(x)` statements pass their results on. */
@@ -93,18 +95,6 @@ class GopherSyntaxError extends Error {
 
 function gopherError(token: { line: number; column: number; value: string }, message: string): GopherSyntaxError {
   return new GopherSyntaxError(`<string> line:${token.line}(column:${token.column}) near '${token.value}':   ${message}\n`, token.line);
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isNameStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
-function isNamePart(c: number): boolean {
-  return isNameStart(c) || isDigit(c);
 }
 
 /** Splits the source into tokens, noting the edits of number literals and string escapes. */
@@ -237,20 +227,6 @@ function tokenize(source: string, edits: Edit[]): Token[] {
   }
   tokens.push({ kind: "eof", value: "<eof>", start: n, end: n, line, column: n - lineStart });
   return tokens;
-}
-
-/**
- * If a long bracket (`[[`, `[==[`) opens at `at`, returns the index after its closing bracket, or -1
- * when it is never closed; undefined when no long bracket opens there.
- */
-function longBracketEnd(source: string, at: number): number | undefined {
-  if (source.charCodeAt(at) !== 91) return undefined;
-  let j = at + 1;
-  while (source.charCodeAt(j) === 61) j++;
-  if (source.charCodeAt(j) !== 91) return undefined;
-  const close = "]" + "=".repeat(j - at - 1) + "]";
-  const end = source.indexOf(close, j + 1);
-  return end < 0 ? -1 : end + close.length;
 }
 
 /** The extent of a parsed expression, and whether it is a function call. */

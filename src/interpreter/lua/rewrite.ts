@@ -10,6 +10,8 @@
  * never newlines, so line numbers in error messages stay those of the original script.
  */
 
+import { isDigit, isNamePart, isNameStart, longBracketEnd } from "./lexical.js";
+
 /** The global through which rewritten constructors reach the ordering function. */
 export const ORDERED_CONSTRUCTOR = "__karta_ordered";
 
@@ -176,30 +178,3 @@ const KEYWORDS = new Set([
   "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
   "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
 ]);
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isNameStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
-function isNamePart(c: number): boolean {
-  return isNameStart(c) || isDigit(c);
-}
-
-/**
- * If a long bracket (`[[`, `[==[`) opens at `at`, returns the index after its closing bracket, or -1
- * when it is never closed; undefined when no long bracket opens there.
- */
-function longBracketEnd(source: string, at: number): number | undefined {
-  if (source.charCodeAt(at) !== 91) return undefined;
-  let j = at + 1;
-  while (source.charCodeAt(j) === 61) j++;
-  if (source.charCodeAt(j) !== 91) return undefined;
-  const level = j - at - 1;
-  const close = "]" + "=".repeat(level) + "]";
-  const end = source.indexOf(close, j + 1);
-  return end < 0 ? -1 : end + close.length;
-}
