@@ -76,21 +76,6 @@ export function luaTypeName(tag: number): string {
   }
 }
 
-/**
- * A number as gopher-lua prints it (Go's `fmt.Sprint`): integral values within int64 as integers,
- * others in the shortest form that reads back, with an exponent below 1e-4 and from 1e6 up.
- */
-export function goNumberString(n: number): string {
-  if (Number.isNaN(n)) return "NaN";
-  if (n === Infinity) return "+Inf";
-  if (n === -Infinity) return "-Inf";
-  if (Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63) return BigInt(n).toString();
-  const [mantissa, exp] = n.toExponential().split("e") as [string, string];
-  const e = Number(exp);
-  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-  return String(n);
-}
-
 /** An encoding failure, worded as Go's json.Marshal reports gopher-json's errors. */
 export class LuaEncodeError extends Error {
   constructor(reason: string) {

@@ -5,6 +5,7 @@
  * errors print the offending value with Go's `%v` and its type with `%T`.
  */
 import type { Obj } from "./common.js";
+import { goNumberString } from "../go-print.js";
 
 /** The outcome of reading a nested field: not found, found with a value, or an accessor error. */
 export type Access<T> = { found: false } | { found: true; value: T } | { error: string };
@@ -13,23 +14,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !
 
 /** Whether a JSON number is what Kubernetes' JSON decoding keeps as an int64 (else a float64). */
 function isInt64(n: number): boolean {
-  return Number.isInteger(n) && Math.abs(n) < 2 ** 63;
-}
-
-/** A float64 as Go's `%v` prints it: strconv's shortest 'g', in exponent form below 1e-4 and from 1e+06. */
-function goFloat(n: number): string {
-  if (Number.isNaN(n)) return "NaN";
-  if (!Number.isFinite(n)) return n > 0 ? "+Inf" : "-Inf";
-  if (n === 0) return Object.is(n, -0) ? "-0" : "0";
-  const [mantissa, expPart] = n.toExponential().split("e") as [string, string];
-  const exp = Number(expPart);
-  // With the shortest digits, strconv decides the form with a precision of 6.
-  if (exp < -4 || exp >= 6) {
-    const sign = exp < 0 ? "-" : "+";
-    const digits = String(Math.abs(exp)).padStart(2, "0");
-    return `${mantissa}e${sign}${digits}`;
-  }
-  return String(n);
+  return Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
 }
 
 /** A JSON value as Go's `%v` prints the unstructured (map[string]interface{}) form of it. */
@@ -37,7 +22,7 @@ export function goValue(v: unknown): string {
   if (v === null || v === undefined) return "<nil>";
   if (typeof v === "string") return v;
   if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "number") return isInt64(v) ? String(v) : goFloat(v);
+  if (typeof v === "number") return goNumberString(v);
   if (Array.isArray(v)) return `[${v.map(goValue).join(" ")}]`;
   if (isObj(v)) {
     return `map[${Object.keys(v)
