@@ -6,6 +6,7 @@
  * string item quoted), so these are errors here too, in its words (checked against kube-apiserver 1.37
  * by test/cluster/crd.test.ts; releases before 1.34 showed the key as a Go map instead).
  */
+import { goNumberString } from "../gofmt/index.js";
 
 /** A repeated item: its index and the server's message (`Duplicate value: ...`). */
 export interface DuplicateItem {
@@ -76,19 +77,9 @@ function goJson(v: unknown): string {
 /** A bad value as the API server's field error shows it: strings quoted, numbers and booleans bare, anything else as JSON. */
 function errorValue(v: unknown): string {
   if (typeof v === "string") return goQuote(v);
-  if (typeof v === "number") return goNumber(v);
+  if (typeof v === "number") return goNumberString(v);
   if (typeof v === "boolean") return String(v);
   return goJson(v);
-}
-
-/** A JSON integer (int64 to the server) as digits; any other number as Go's `%v` of a float64 (`%g`, shortest digits). */
-function goNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return BigInt(n).toString();
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "+Inf" : "-Inf";
-  const [mantissa, exp] = n.toExponential().split("e") as [string, string];
-  const e = Number(exp);
-  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-  return String(n);
 }
 
 /** `strconv.Quote`: printable characters as they are, the others escaped. */

@@ -8,7 +8,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { LuaVM, type LuaCallOutcome } from "../../src/interpreter/lua/vm.js";
 import { kubeLibrary } from "../../src/interpreter/lua/kube.js";
-import { goNumberString } from "../../src/interpreter/go-print.js";
+import { goNumberString } from "../../src/gofmt/index.js";
 import { rewriteForGopherLua } from "../../src/interpreter/lua/lua51.js";
 import { createDeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
 import { customizationOf } from "../../src/interpreter/declarative/customization.js";

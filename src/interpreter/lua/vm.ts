@@ -10,7 +10,7 @@
 import { LuaWasm } from "wasmoon";
 import type { JsonValue } from "../types.js";
 import { LuaArgumentError, LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
-import { goNumberString } from "../go-print.js";
+import { goNumberString } from "../../gofmt/index.js";
 import { PRELUDE, PRELUDE_CHUNK } from "./prelude.js";
 import { rewriteForGopherLua } from "./lua51.js";
 import { rewriteTableConstructors } from "./rewrite.js";

@@ -5,7 +5,7 @@
  * errors print the offending value with Go's `%v` and its type with `%T`.
  */
 import type { Obj } from "./common.js";
-import { goNumberString } from "../go-print.js";
+import { goNumberString } from "../../gofmt/index.js";
 
 /** The outcome of reading a nested field: not found, found with a value, or an accessor error. */
 export type Access<T> = { found: false } | { found: true; value: T } | { error: string };

@@ -1,4 +1,7 @@
-/** How Go prints values that Karmada's messages and gopher-lua's strings carry. */
+/**
+ * How Go's fmt and strconv print values, for messages that must read as Go components write them (the
+ * API server's field errors, Karmada's native interpreters) and for gopher-lua's number strings.
+ */
 
 /**
  * A float64 as Go's `fmt.Sprint` (`%v`, strconv's shortest 'g') prints it, integral values within
