@@ -134,8 +134,10 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
       Object.assign(response, patchFields(request.object, v as KubeObject));
       break;
     case "InterpretStatus":
-      // Karmada's client needs a rawStatus; an object without status reflects as null.
-      response.rawStatus = v === undefined ? null : v;
+      // Karmada's client refuses a missing or null rawStatus ("webhook returned nill response.rawStatus"),
+      // so "no status yet" is sent as an empty status, as a Go webhook's zero status struct marshals:
+      // Karmada records it instead of failing (and retrying) the reflection until a status appears.
+      response.rawStatus = v === undefined || v === null ? {} : v;
       break;
     case "InterpretHealth":
       response.healthy = v;
