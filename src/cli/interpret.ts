@@ -557,7 +557,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
     }
     const result = await execute(fw, op, o, desired, observed, items, components, source);
     if (!result.ok) {
-      io.stderr(`Execute ${op} error: ${result.error}${result.layer ? ` (layer: ${result.layer})` : ""}\n`);
+      io.stderr(`Execute ${op} error: ${result.error.trimEnd()}${result.layer ? ` (layer: ${result.layer})` : ""}\n`);
       return 1;
     }
     if (o.output !== undefined) {

@@ -125,10 +125,30 @@ spec:
         end
 `;
 
+const SYNTAX_ERROR = `apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: syntax
+spec:
+  target:
+    apiVersion: apps/v1
+    kind: Deployment
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.status.x ==
+        end
+`;
+
 const files = { "deploy.yaml": DEPLOYMENT, "observed.yaml": OBSERVED, "status.yaml": STATUS, "ric.yaml": CUSTOMIZATION, "broken.yaml": BROKEN };
 
 async function run(args: string[], stdin = ""): Promise<{ code: number; out: string; err: string }> {
-  const io = memoryIO(stdin, files);
+  return runWith({}, args, stdin);
+}
+
+async function runWith(extra: Record<string, string>, args: string[], stdin = ""): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO(stdin, { ...files, ...extra });
   const code = await runInterpret(args, io);
   return { code, out: io.out, err: io.err };
 }
@@ -185,6 +205,10 @@ describe("karta interpret", () => {
     // Multi-line: the Lua error carries its stack traceback, as Karmada's does.
     assert.match(script.err, /^Execute InterpretStatus error: <string>:\d+: .*\nstack traceback:\n.*\(layer: declarative\)\n$/s);
     assert.equal(script.out, "");
+    // gopher-lua's syntax errors end with a line break: the layer stays on the message's line.
+    const syntax = await runWith({ "syntax.yaml": SYNTAX_ERROR }, ["-f", "syntax.yaml", "--operation", "InterpretHealth", "--observed-file", "observed.yaml"]);
+    assert.equal(syntax.code, 1);
+    assert.equal(syntax.err, "Execute InterpretHealth error: <string> line:3(column:3) near 'end':   syntax error (layer: declarative)\n");
   });
 
   test("--check: PASS, UNSET and ERROR per rule; a compile error exits 1", async () => {
