@@ -1,6 +1,7 @@
 /**
  * The edge to the Kubernetes API: the kubeconfig (flag, KUBECONFIG, or the in-cluster service account),
- * plain-JSON objects, discovery, and structured errors from client-node's exceptions.
+ * plain-JSON objects, informers that cache objects without managedFields, shared keep-alive connections,
+ * discovery, and structured errors from client-node's exceptions.
  */
 import { Agent as HttpsAgent, type AgentOptions } from "node:https";
 import { CoreV1Api, CustomObjectsApi, KubeConfig, ListWatch, Watch, type Informer, type KubernetesObject, type ListPromise, type ObjectCache } from "@kubernetes/client-node";
