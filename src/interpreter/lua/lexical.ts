@@ -25,3 +25,16 @@ export function longBracketEnd(source: string, at: number): number | undefined {
   const end = source.indexOf(close, j + 1);
   return end < 0 ? -1 : end + close.length;
 }
+
+/**
+ * If a comment (`--` to the end of its line, or `--[[ ... ]]`) starts at `at`: the index after it (a line
+ * comment stops before its line break), or -1 when a long comment is never closed; undefined when no
+ * comment starts there.
+ */
+export function commentEnd(source: string, at: number): number | undefined {
+  if (source.charCodeAt(at) !== 45 || source.charCodeAt(at + 1) !== 45) return undefined;
+  const longEnd = longBracketEnd(source, at + 2);
+  if (longEnd !== undefined) return longEnd;
+  const nl = source.indexOf("\n", at);
+  return nl < 0 ? source.length : nl;
+}

@@ -18,7 +18,7 @@
  * reports the error.
  */
 
-import { isDigit, isNamePart, isNameStart, longBracketEnd } from "./lexical.js";
+import { commentEnd, isDigit, isNamePart, isNameStart, longBracketEnd } from "./lexical.js";
 
 /** The global through which rewritten concatenations reach the prelude's concat function. */
 export const CONCAT_FUNCTION = "__karta_concat";
@@ -127,16 +127,11 @@ function tokenize(source: string, edits: Edit[]): Token[] {
       i++;
       continue;
     }
-    if (c === 45 && source.charCodeAt(i + 1) === 45) {
-      const longEnd = longBracketEnd(source, i + 2);
-      if (longEnd !== undefined) {
-        if (longEnd < 0) throw new SyntaxFailure(undefined);
-        newlines(i, longEnd);
-        i = longEnd;
-      } else {
-        const nl = source.indexOf("\n", i);
-        i = nl < 0 ? n : nl;
-      }
+    const comment = commentEnd(source, i);
+    if (comment !== undefined) {
+      if (comment < 0) throw new SyntaxFailure(undefined);
+      newlines(i, comment);
+      i = comment;
       continue;
     }
     if (c === 34 || c === 39) {

@@ -10,7 +10,7 @@
  * never newlines, so line numbers in error messages stay those of the original script.
  */
 
-import { isDigit, isNamePart, isNameStart, longBracketEnd } from "./lexical.js";
+import { commentEnd, isDigit, isNamePart, isNameStart, longBracketEnd } from "./lexical.js";
 
 /** The global through which rewritten constructors reach the ordering function. */
 export const ORDERED_CONSTRUCTOR = "__karta_ordered";
@@ -69,15 +69,10 @@ export function rewriteTableConstructors(source: string): string {
       i++;
       continue;
     }
-    if (c === 45 /* - */ && source.charCodeAt(i + 1) === 45) {
-      const longEnd = longBracketEnd(source, i + 2);
-      if (longEnd !== undefined) {
-        if (longEnd < 0) return source;
-        i = longEnd;
-      } else {
-        const nl = source.indexOf("\n", i);
-        i = nl < 0 ? n : nl;
-      }
+    const comment = commentEnd(source, i);
+    if (comment !== undefined) {
+      if (comment < 0) return source;
+      i = comment;
       continue;
     }
     if (c === 34 || c === 39) {
