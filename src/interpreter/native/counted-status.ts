@@ -42,8 +42,11 @@ export interface CountedStatusShape {
    * counters even when they did not change. The other kinds compare only the counters.
    */
   otherFieldsCompared?: { lists: readonly string[]; pointers: readonly string[] };
-  /** The Go type members' statuses are decoded into (the kind's status wrapped with its generations). */
-  memberType: MemberStatusType;
+  /**
+   * The Go type members' statuses are decoded into: the kind's status wrapped with its generations, so
+   * its integer fields are the typed status's and FEDERATED_GENERATION's.
+   */
+  memberGoType: string;
   /**
    * The kind's typed status (its Go name and integer fields in declaration order), which InterpretStatus
    * converts the status into, before reading the generation annotation or (StatefulSet) after.
@@ -54,7 +57,12 @@ export interface CountedStatusShape {
 }
 
 /** The integer fields Karmada's FederatedGeneration adds to a wrapped member status. */
-export const FEDERATED_GENERATION = { generation: "int64", resourceTemplateGeneration: "int64" } as const;
+const FEDERATED_GENERATION = { generation: "int64", resourceTemplateGeneration: "int64" } as const;
+
+/** The Go type a member's status is decoded into. */
+function memberType(shape: CountedStatusShape): MemberStatusType {
+  return { goType: shape.memberGoType, ints: { ...FEDERATED_GENERATION, ...Object.fromEntries(shape.typedStatus.fields) } };
+}
 
 function write(target: Obj, key: string, value: number, always: boolean): void {
   if (value === 0 && !always) delete target[key];
@@ -69,7 +77,7 @@ export function aggregateCounted(shape: CountedStatusShape, obj: KubeObject, ite
   // Karmada converts the whole object to its typed form before reading any member.
   const unconvertible = typedObjectError(obj, shape.specInts, shape.typedStatus.fields, "AggregateStatus");
   if (unconvertible) return unconvertible;
-  const members = memberStatuses("AggregateStatus", items, shape.memberType);
+  const members = memberStatuses("AggregateStatus", items, memberType(shape));
   if (!members.ok) return members;
   for (const item of members.value) {
     const s = item.status;

@@ -1,7 +1,7 @@
 /** Built-in interpretation of apps/v1 DaemonSet. */
 import type { KubeObject, Outcome } from "../types.js";
 import { generation, intOr0, ok, typedObjectError } from "./common.js";
-import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
+import type { CountedStatusShape } from "./counted-status.js";
 import { countedStatus, specTemplateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
@@ -34,21 +34,7 @@ const SHAPE: CountedStatusShape = {
       ["collisionCount", "int32"],
     ],
   },
-  memberType: {
-    goType: "native.WrappedDaemonSetStatus",
-    ints: {
-      ...FEDERATED_GENERATION,
-      currentNumberScheduled: "int32",
-      numberMisscheduled: "int32",
-      desiredNumberScheduled: "int32",
-      numberReady: "int32",
-      observedGeneration: "int64",
-      updatedNumberScheduled: "int32",
-      numberAvailable: "int32",
-      numberUnavailable: "int32",
-      collisionCount: "int32",
-    },
-  },
+  memberGoType: "native.WrappedDaemonSetStatus",
 };
 
 /** AggregateStatus and InterpretStatus: the scheduling counters, summed over members or with the member's generations. */

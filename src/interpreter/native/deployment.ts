@@ -2,7 +2,7 @@
 import type { KubeObject, Outcome } from "../types.js";
 import { clone, nativeFail, ok, stringField } from "./common.js";
 import { nestedInt64, nestedStringMap, setNestedField } from "./unstructured.js";
-import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
+import type { CountedStatusShape } from "./counted-status.js";
 import { replicatedWorkload, rolledOut, specTemplateDependencies } from "./workload.js";
 
 /** The label that asks Karmada to keep the member cluster's replicas (e.g. under a member HPA). */
@@ -53,20 +53,7 @@ const SHAPE: CountedStatusShape = {
       ["collisionCount", "int32"],
     ],
   },
-  memberType: {
-    goType: "native.WrappedDeploymentStatus",
-    ints: {
-      ...FEDERATED_GENERATION,
-      observedGeneration: "int64",
-      replicas: "int32",
-      updatedReplicas: "int32",
-      readyReplicas: "int32",
-      availableReplicas: "int32",
-      unavailableReplicas: "int32",
-      terminatingReplicas: "int32",
-      collisionCount: "int32",
-    },
-  },
+  memberGoType: "native.WrappedDeploymentStatus",
 };
 
 /**

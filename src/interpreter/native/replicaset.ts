@@ -1,7 +1,7 @@
 /** Built-in interpretation of apps/v1 ReplicaSet. */
 import type { KubeObject, Outcome } from "../types.js";
 import { generation, getField, intOr0, ok, typedObjectError } from "./common.js";
-import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
+import type { CountedStatusShape } from "./counted-status.js";
 import { replicatedWorkload, specTemplateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
@@ -22,18 +22,7 @@ const SHAPE: CountedStatusShape = {
       ["observedGeneration", "int64"],
     ],
   },
-  memberType: {
-    goType: "native.WrappedReplicaSetStatus",
-    ints: {
-      ...FEDERATED_GENERATION,
-      replicas: "int32",
-      fullyLabeledReplicas: "int32",
-      readyReplicas: "int32",
-      availableReplicas: "int32",
-      terminatingReplicas: "int32",
-      observedGeneration: "int64",
-    },
-  },
+  memberGoType: "native.WrappedReplicaSetStatus",
 };
 
 /** InterpretReplica, ReviseReplica (`spec.replicas`), AggregateStatus and InterpretStatus (replicas, readyReplicas, availableReplicas). */

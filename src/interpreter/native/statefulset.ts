@@ -1,7 +1,7 @@
 /** Built-in interpretation of apps/v1 StatefulSet. */
 import type { DependentObjectReference, KubeObject, Outcome } from "../types.js";
 import { asObjectArray, getField, getObject, ok, stringField } from "./common.js";
-import { type CountedStatusShape, FEDERATED_GENERATION } from "./counted-status.js";
+import type { CountedStatusShape } from "./counted-status.js";
 import { replicatedWorkload, rolledOut, templateDependencies } from "./workload.js";
 
 const SHAPE: CountedStatusShape = {
@@ -26,19 +26,7 @@ const SHAPE: CountedStatusShape = {
     ],
     afterAnnotation: true,
   },
-  memberType: {
-    goType: "native.WrappedStatefulSetStatus",
-    ints: {
-      ...FEDERATED_GENERATION,
-      observedGeneration: "int64",
-      replicas: "int32",
-      readyReplicas: "int32",
-      currentReplicas: "int32",
-      updatedReplicas: "int32",
-      collisionCount: "int32",
-      availableReplicas: "int32",
-    },
-  },
+  memberGoType: "native.WrappedStatefulSetStatus",
 };
 
 /** InterpretReplica, ReviseReplica (`spec.replicas`), AggregateStatus and InterpretStatus (the replica counters). */
