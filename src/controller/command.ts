@@ -17,6 +17,7 @@ import { parseBindAddress, startEndpoints, type Endpoints } from "./endpoints.js
 import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "./webhook.js";
+import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "./karta-admission.js";
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
@@ -177,8 +178,9 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     await workloads.start();
     synced = true;
     if (tlsFiles) {
-      webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, metrics, log });
-      log("info", "serving the admission webhook", { webhookPort: webhook.port, path: POD_WEBHOOK_PATH });
+      const kartas = reconciler;
+      webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, kartas: () => kartas.cachedKartas(), metrics, log });
+      log("info", "serving the admission webhooks", { webhookPort: webhook.port, paths: [POD_WEBHOOK_PATH, KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH] });
     } else {
       log("info", "not serving the admission webhook: give --tls-cert-file and --tls-private-key-file, or --cert-dir");
     }
