@@ -180,7 +180,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     if (tlsFiles) {
       const kartas = reconciler;
       webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, kartas: () => kartas.cachedKartas(), metrics, log });
-      log("info", "serving the admission webhooks", { webhookPort: webhook.port, paths: [POD_WEBHOOK_PATH, KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH] });
+      log("info", "serving the admission webhook", { webhookPort: webhook.port, paths: [POD_WEBHOOK_PATH, KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH] });
     } else {
       log("info", "not serving the admission webhook: give --tls-cert-file and --tls-private-key-file, or --cert-dir");
     }
