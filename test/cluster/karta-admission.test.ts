@@ -159,6 +159,8 @@ describe("Karta admission: the API server calls karta controller's webhooks over
   test("a second Karta for the root kind is refused with upstream's message, which karta validate gives for the two files", async () => {
     const first = file("first", karta(names.good));
     const second = file("second", karta(names.second));
+    // The check reads the controller's cache: once the first Karta has a status, the controller has it.
+    await eventually(async () => ((await read(names.good)).status?.conditions?.length ? true : undefined), 30_000, "the first Karta reconciled");
     const message = `spec.structureDefinition.rootComponent.kind: a Karta for group "${group}" version "v1" kind "PyTorchJob" already exists ("${names.good}"); only one Karta per group/version/kind is allowed`;
     const applied = await kubectl("apply", "-f", second);
     assert.equal(applied.code, 1, applied.stdout);
