@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse, parseAllDocuments, stringify } from "yaml";
-import { runRbac } from "../../src/controller/rbac-command.js";
+import { runRbac } from "../../src/cli/rbac.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { generatedSchemaFiles } from "../../src/definition/json-schema.js";
 import { definitionsDir } from "../bundled/helpers.js";

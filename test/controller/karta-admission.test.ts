@@ -14,7 +14,7 @@ import { startWebhook, type WebhookServer } from "../../src/controller/webhook.j
 import { ControllerMetrics } from "../../src/controller/metrics.js";
 import { silentLogger } from "../../src/controller/log.js";
 import { ensureCertDir } from "../../src/server/certs.js";
-import { runValidate } from "../../src/definition/command.js";
+import { runValidate } from "../../src/cli/validate.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { applyJsonPatch } from "../../src/jsonpatch/index.js";
 import { loadBundled } from "../bundled/helpers.js";
