@@ -19,8 +19,8 @@ Validates Karta definitions (kartas.run.ai): the reference validator's rules, ev
 (syntax and safe profile), unknown fields, and lint warnings (paths on the wrong document, pod
 selectors that are not mutually exclusive, non-assignable fragmented paths, null-safety). The
 rules a cluster holds its Kartas to hold across the files given, as 'karta controller''s admission
-webhook refuses them: one Karta per root group/version/kind, and run.ai/karta-* labels (when set)
-equal to the root kind. The errors are the ones the webhook answers with.
+webhook refuses them: one Karta per root group/version/kind (among those with a metadata.name), and
+run.ai/karta-* labels (when set) equal to the root kind. The errors are the ones the webhook answers with.
 
 FILE is a YAML or JSON file (several documents allowed), a directory (searched recursively for
 .yaml, .yml and .json files) or - for standard input. A file may hold a full Karta, a List of them,
@@ -79,7 +79,8 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
 
   const files = listInputFiles(parsed.inputs, { recursive: true });
   let definitions = 0;
-  // Earlier definitions, for the one-Karta-per-root-kind rule (named as the cluster would name them).
+  // Earlier Kartas, for the one-Karta-per-root-kind rule: those with a name, as a cluster knows them (a
+  // fragment or bare spec names no object, so whether two of them are one Karta cannot be told).
   const seen: { name: string; karta: KartaLike }[] = [];
   for (const file of files) {
     const text = await read(file);
@@ -89,9 +90,10 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
     definitions += result.definitions.length;
     diagnostics.push(...result.diagnostics);
     for (const def of result.definitions) {
-      const findings = [...checkManagedLabels(def.karta), ...checkUniqueRoot(def.karta, seen)];
+      const named = def.karta.metadata?.name;
+      const findings = [...checkManagedLabels(def.karta), ...(named ? checkUniqueRoot(def.karta, seen) : [])];
       diagnostics.push(...findings.map((f) => toDiagnostic(def, f)));
-      seen.push({ name: def.karta.metadata?.name ?? name, karta: def.karta });
+      if (named) seen.push({ name: named, karta: def.karta });
     }
     if (result.definitions.length === 0 && !result.diagnostics.some((d) => d.severity === "error")) {
       diagnostics.push({ severity: "error", path: "", message: "no Karta definition found", source: { file: name, line: 1, column: 1 }, code: "empty" });
