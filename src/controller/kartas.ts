@@ -199,7 +199,8 @@ export class KartaReconciler {
         throw failure ?? err;
       }
       this.log("info", "karta status updated", { karta: name, ready: state.ready, validated: state.valid, crd: found?.served ?? false });
-      for (const e of state.events) await this.events.warning({ ...karta, apiVersion: `${KARTA_GROUP}/${KARTA_VERSION}`, kind: "Karta" }, e.reason, e.action, e.note);
+      // Recorded in the background, as client-go's recorder does: an Event never delays nor fails a reconcile.
+      for (const e of state.events) void this.events.warning({ ...karta, apiVersion: `${KARTA_GROUP}/${KARTA_VERSION}`, kind: "Karta" }, e.reason, e.action, e.note);
     }
     const wasReady = this.ready.get(name);
     if (state.ready && state.root && found?.resource) {
