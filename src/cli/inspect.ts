@@ -2,7 +2,9 @@
  * `karta inspect`: what a Karta sees in a live workload object and its pods. Reads the files, validates
  * the definition, interprets, and prints a tree for people or the whole result as YAML/JSON; or prints a
  * JSON Patch (suspend, resume, scheduler name, label, annotation, priority class).
- * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
+ * Exit codes, one meaning each (EXIT below): 0 printed without errors, 1 the definition has errors
+ * (nothing printed), 2 usage or unreadable input, 3 printed but the definition failed on this object or
+ * its pods, 4 no definition for the object's kind, 5 internal error.
  */
 import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
 // The module itself, not the index, which also brings the JSON Patch engine.
@@ -42,7 +44,14 @@ ${liveHelp(26)}
                             set-label KEY=VALUE | set-annotation KEY=VALUE
   -h, --help              show this help
 
-Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
+Exit codes:
+  0  printed; no errors
+  1  the definition has errors (nothing printed; karta validate shows them all)
+  2  usage, or input that cannot be read or parsed
+  3  printed, but evaluating the definition on this object or its pods failed somewhere
+     (each error on stderr and under Problems; the rest of the result stands)
+  4  no definition for the object's kind, or the object is not of the definition's kind
+  5  internal error
 
 Example:
   karta inspect -f examples/pytorchjob.yaml --pods examples/pytorchjob-pods.yaml
@@ -54,6 +63,9 @@ Example:
   karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
   karta inspect pytorchjob/bert -n team-a
 `;
+
+/** `karta inspect`'s exit codes: each says one thing (documented in INSPECT_HELP and the README). */
+export const EXIT = { ok: 0, invalidDefinition: 1, usage: 2, evaluationErrors: 3, noDefinition: 4, internal: 5 } as const;
 
 export const FLAGS = {
   ...LIVE_FLAGS,
@@ -111,7 +123,7 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
   } catch (err) {
     // A bug of ours: one line, not a stack trace.
     io.stderr(`karta inspect: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 5;
+    return EXIT.internal;
   }
 }
 
@@ -143,12 +155,12 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);
-      return 2;
+      return EXIT.usage;
     }
     throw err;
   }
 
-  const definition = await catalogDefinition("inspect", io, catalog, object);
+  const definition = await catalogDefinition("inspect", io, catalog, object, { invalid: EXIT.invalidDefinition, none: EXIT.noDefinition });
   if (typeof definition === "number") return definition;
 
   const interpreter = compileInterpreter(definition);
@@ -158,9 +170,9 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     const kindErrors = w.diagnostics.filter((d) => d.code === "object-kind" || d.code === "object");
     const diagnostics = [...kindErrors, ...result.diagnostics];
     for (const d of diagnostics) io.stderr(formatDiagnostic(d) + "\n");
-    if (kindErrors.some((d) => d.severity === "error")) return 1;
+    if (kindErrors.some((d) => d.severity === "error")) return EXIT.noDefinition;
     io.stdout(JSON.stringify(result.patch, null, 2) + "\n");
-    return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+    return diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
   }
 
   const result = interpreter.interpret(object, { pods, children });
@@ -168,13 +180,13 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   const wrongKind = result.diagnostics.find((d) => d.code === "object-kind" && d.severity === "error");
   if (wrongKind !== undefined) {
     io.stderr(`karta inspect: ${displayName(parsed.object!)}: ${wrongKind.message}\n`);
-    return 1;
+    return EXIT.noDefinition;
   }
   if (parsed.output === "json") io.stdout(JSON.stringify(result, null, 2) + "\n");
   else if (parsed.output === "yaml") io.stdout(yamlDocument(result));
   else io.stdout(renderTree(result, definition.file));
   if (parsed.output !== "tree") for (const d of result.diagnostics) if (d.severity === "error") io.stderr(formatDiagnostic(d) + "\n");
-  return result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+  return result.diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
 }
 
 function resources(list: Record<string, string> | undefined): string {

@@ -79,7 +79,7 @@ describe("inspect and compile find the definition by kind", () => {
 
   test("a kind without a definition names the kind and where it looked", async () => {
     const r = await karta(["inspect", "-d", "definitions/apps", "-f", "examples/pytorchjob.yaml"]);
-    assert.equal(r.code, 2);
+    assert.equal(r.code, 4);
     assert.match(r.err, /^karta inspect: no definition for PyTorchJob kubeflow\.org\/v1 in definitions\/apps; give one with -d FILE/);
   });
 });
