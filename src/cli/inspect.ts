@@ -205,6 +205,12 @@ function scaleText(s: { replicas?: number; minReplicas?: number; maxReplicas?: n
   return parts.join(", ");
 }
 
+/** An expression on one line of the tree: whitespace collapsed, a long one cut (-o yaml|json print it whole). */
+function oneLine(expression: string): string {
+  const flat = expression.replace(/\s+/g, " ").trim();
+  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
+}
+
 /** The interpretation for people: components, status, groups, unmatched pods, problems. */
 export function renderTree(r: Interpretation, definitionFile: string): string {
   const lines: string[] = [];
@@ -257,7 +263,7 @@ export function renderTree(r: Interpretation, definitionFile: string): string {
       if (c.message) t += `: ${c.message}`;
       why.push(t);
     }
-    if (m.matcher.byExpression) why.push(`${m.matcher.byExpression.expression} == ${m.matcher.byExpression.expectedResult}`);
+    if (m.matcher.byExpression) why.push(`${oneLine(m.matcher.byExpression.expression)} == ${m.matcher.byExpression.expectedResult}`);
     lines.push(`  ${m.status.padEnd(12)} ${m.path.replace(/^.*statusMappings\./, "")}: ${why.join("; ")}`);
   }
   lines.push("");
