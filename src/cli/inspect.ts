@@ -205,10 +205,33 @@ function scaleText(s: { replicas?: number; minReplicas?: number; maxReplicas?: n
   return parts.join(", ");
 }
 
-/** An expression on one line of the tree: whitespace collapsed, a long one cut (-o yaml|json print it whole). */
+/**
+ * An expression on one line of the tree: its leading helper `def`s left out, whitespace collapsed, a long
+ * one cut (-o yaml|json print it whole).
+ */
 function oneLine(expression: string): string {
-  const flat = expression.replace(/\s+/g, " ").trim();
+  const flat = withoutLeadingDefs(expression.replace(/\s+/g, " ").trim());
   return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
+}
+
+/** The expression after its leading `def name: body;` helpers (a `;` inside parentheses or a string is the body's). */
+function withoutLeadingDefs(text: string): string {
+  let rest = text;
+  while (rest.startsWith("def ")) {
+    let depth = 0;
+    let end = -1;
+    for (let i = 0; i < rest.length && end < 0; i++) {
+      const ch = rest[i]!;
+      if (ch === '"') {
+        for (i++; i < rest.length && rest[i] !== '"'; i++) if (rest[i] === "\\") i++;
+      } else if (ch === "(" || ch === "[" || ch === "{") depth++;
+      else if (ch === ")" || ch === "]" || ch === "}") depth--;
+      else if (ch === ";" && depth === 0) end = i;
+    }
+    if (end < 0) return rest;
+    rest = rest.slice(end + 1).trimStart();
+  }
+  return rest;
 }
 
 /** The interpretation for people: components, status, groups, unmatched pods, problems. */
@@ -265,6 +288,11 @@ export function renderTree(r: Interpretation, definitionFile: string): string {
     }
     if (m.matcher.byExpression) why.push(`${oneLine(m.matcher.byExpression.expression)} == ${m.matcher.byExpression.expectedResult}`);
     lines.push(`  ${m.status.padEnd(12)} ${m.path.replace(/^.*statusMappings\./, "")}: ${why.join("; ")}`);
+  }
+  // What the operator reported, for a matcher that reads it through an expression.
+  if (r.status.matches.some((m) => m.matcher.byExpression)) {
+    if (r.status.phase !== undefined) lines.push(`  phase: ${r.status.phase}`);
+    if (r.status.conditions.length > 0) lines.push(`  conditions: ${r.status.conditions.map((c) => `${c.type}=${c.status ?? "?"}${c.reason ? ` (${c.reason})` : ""}`).join(", ")}`);
   }
   lines.push("");
   if (r.groups.length === 0 && r.gangPlan.length > 0) {
