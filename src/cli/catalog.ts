@@ -44,7 +44,8 @@ export function bundledDefinitionsFolder(): string {
 function bundledFileFor(dir: string, object: unknown): string | undefined {
   const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
   if (typeof o.apiVersion !== "string" || typeof o.kind !== "string" || !/^[A-Za-z0-9]+$/.test(o.kind)) return undefined;
-  const parts = o.apiVersion.split("/");
+  // The core group (apiVersion v1) lives under core/, as Kubernetes names it (core/v1).
+  const parts = o.apiVersion.includes("/") ? o.apiVersion.split("/") : ["core", o.apiVersion];
   if (parts.length !== 2 || parts.some((p) => !/^[a-z0-9.-]+$/.test(p))) return undefined;
   const file = path.join(dir, parts[0]!, parts[1]!, `${o.kind}.yaml`);
   try {

@@ -46,8 +46,9 @@ describe("bundled definitions validate", () => {
   const crds = crdIndex();
   test("the bundled kinds, one file each", () => {
     // The first ten; KAI Scheduler's other native kinds and the kinds it groups through a Karta; the
-    // workload kinds Karmada interprets (issue 15).
+    // workload kinds Karmada interprets (issue 15); the kinds upstream recorded from real operators (issue 27).
     assert.deepEqual(files, [
+      "agents.x-k8s.io/v1beta1/Sandbox.yaml",
       "apps/v1/DaemonSet.yaml",
       "apps/v1/Deployment.yaml",
       "apps/v1/ReplicaSet.yaml",
@@ -62,6 +63,7 @@ describe("bundled definitions validate", () => {
       "batch/v1/CronJob.yaml",
       "batch/v1/Job.yaml",
       "batch.volcano.sh/v1alpha1/Job.yaml",
+      "core/v1/Pod.yaml",
       "flink.apache.org/v1beta1/FlinkDeployment.yaml",
       "grove.io/v1alpha1/PodCliqueSet.yaml",
       "jobset.x-k8s.io/v1alpha2/JobSet.yaml",
@@ -76,11 +78,14 @@ describe("bundled definitions validate", () => {
       "kubevirt.io/v1/VirtualMachineInstance.yaml",
       "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml",
       "machinelearning.seldon.io/v1/SeldonDeployment.yaml",
+      "milvus.io/v1beta1/Milvus.yaml",
+      "nvidia.com/v1alpha1/DynamoGraphDeployment.yaml",
       "nvidia.com/v1beta1/DynamoGraphDeployment.yaml",
       "ray.io/v1/RayCluster.yaml",
       "ray.io/v1/RayJob.yaml",
       "ray.io/v1/RayService.yaml",
       "serving.knative.dev/v1/Service.yaml",
+      "serving.kserve.io/v1alpha2/LLMInferenceService.yaml",
       "serving.kserve.io/v1beta1/InferenceService.yaml",
       "sparkoperator.k8s.io/v1beta2/SparkApplication.yaml",
       "tekton.dev/v1/PipelineRun.yaml",
@@ -99,7 +104,8 @@ describe("bundled definitions validate", () => {
       const karta: Karta = loadBundled(file).definition.karta;
       const kind = karta.spec?.structureDefinition?.rootComponent?.kind;
       assert.ok(kind);
-      assert.equal(file, `${kind.group}/${kind.version}/${kind.kind}.yaml`);
+      // The core group's kinds live under core/, as Kubernetes names the group (core/v1).
+      assert.equal(file, `${kind.group || "core"}/${kind.version}/${kind.kind}.yaml`);
       assert.deepEqual(karta.metadata?.labels, {
         "run.ai/karta-group": kind.group,
         "run.ai/karta-version": kind.version,
@@ -565,6 +571,33 @@ const statusCases: StatusCase[] = [
   },
   { fixture: "InferenceService", what: "raw deployment, not available yet", vary: (w) => (w.status = { conditions: [cond("PredictorReady", "False"), cond("Ready", "False")] }), statuses: ["Initializing"] },
   { fixture: "RayService", what: "serving endpoints dropped to zero", vary: (w) => (w.status = { conditions: [cond("Ready", "False", "ZeroServeEndpoints")] }), statuses: ["Degraded"] },
+  // The kinds upstream recorded from real operators (issue 27).
+  { fixture: "Pod", what: "pending", vary: (w) => (w.status = { phase: "Pending" }), statuses: ["Initializing"] },
+  { fixture: "Pod", what: "succeeded", vary: (w) => (at(w, "status").phase = "Succeeded"), statuses: ["Completed"] },
+  { fixture: "Pod", what: "failed", vary: (w) => (at(w, "status").phase = "Failed"), statuses: ["Failed"] },
+  { fixture: "Pod", what: "a container restarted again and again", vary: (w) => (at(w, "status", "containerStatuses", 0).state = { waiting: { reason: "CrashLoopBackOff" } }), statuses: ["Degraded"] },
+  { fixture: "Sandbox", what: "being provisioned", vary: (w) => (w.status = { conditions: [cond("Suspended", "False", "NotSuspended"), cond("Ready", "False", "DependenciesNotReady")] }), statuses: ["Initializing"] },
+  { fixture: "Sandbox", what: "suspend asked, the pod still up", vary: (w) => (at(w, "spec").operatingMode = "Suspended"), statuses: ["Suspending"] },
+  { fixture: "Sandbox", what: "suspended, the pod terminated", vary: (w) => {
+    at(w, "spec").operatingMode = "Suspended";
+    w.status = { conditions: [cond("Suspended", "True", "PodTerminated"), cond("Ready", "False", "SandboxSuspended")] };
+  }, statuses: ["Suspended"] },
+  { fixture: "Sandbox", what: "resumed, the Suspended condition still True", vary: (w) => (w.status = { conditions: [cond("Suspended", "True", "PodTerminated"), cond("Ready", "False", "SandboxSuspended")] }), statuses: ["Resuming"] },
+  { fixture: "Sandbox", what: "running again while a stale Suspended condition lingers (Ready decides)", vary: (w) => (w.status = { conditions: [cond("Suspended", "True", "PodTerminated"), cond("Ready", "True", "DependenciesReady")] }), statuses: ["Running"] },
+  { fixture: "Sandbox", what: "its pod failed", vary: (w) => (at(w, "status").conditions = [cond("Finished", "True", "PodFailed"), cond("Ready", "False", "PodFailed")]), statuses: ["Failed"] },
+  { fixture: "Sandbox", what: "expired", vary: (w) => (at(w, "status").conditions = [cond("Ready", "False", "SandboxExpired")]), statuses: ["Completed"] },
+  { fixture: "Milvus", what: "dependencies starting", vary: (w) => (w.status = { status: "Pending", conditions: [cond("EtcdReady", "False", "EtcdNotReady"), cond("MilvusReady", "False", "DependencyNotReady")] }), statuses: ["Initializing"] },
+  { fixture: "Milvus", what: "a role unhealthy after being healthy", vary: (w) => (w.status = { status: "Unhealthy", conditions: [cond("MilvusReady", "False", "MilvusComponentNotHealthy")] }), statuses: ["Degraded"] },
+  { fixture: "Milvus", what: "stopped", vary: (w) => (w.status = { status: "Stopped", conditions: [cond("MilvusReady", "False", "MilvusStopped")] }), statuses: ["Suspended"] },
+  { fixture: "Milvus", what: "stopping", vary: (w) => (w.status = { status: "Healthy", conditions: [cond("MilvusReady", "False", "MilvusStopping")] }), statuses: ["Suspending"] },
+  { fixture: "LLMInferenceService", what: "its Deployment below minimum availability", vary: (w) => (w.status = { conditions: [cond("MainWorkloadReady", "False", "MinimumReplicasUnavailable"), cond("PresetsCombined", "True"), cond("Ready", "False", "MinimumReplicasUnavailable")] }), statuses: ["Initializing"] },
+  { fixture: "LLMInferenceService", what: "reconciling, Ready Unknown", vary: (w) => (w.status = { conditions: [cond("PresetsCombined", "True"), cond("Ready", "Unknown")] }), statuses: ["Initializing"] },
+  { fixture: "LLMInferenceService", what: "a reconcile error", vary: (w) => (w.status = { conditions: [cond("PresetsCombined", "True"), cond("Ready", "False", "ReconcileMultiNodeWorkloadError")] }), statuses: ["Failed"] },
+  { fixture: "LLMInferenceService", what: "a referenced configuration not found", vary: (w) => (w.status = { conditions: [cond("PresetsCombined", "False", "ConfigNotFound"), cond("Ready", "Unknown")] }), statuses: ["Failed"] },
+  { fixture: "LLMInferenceService", what: "stopped (serving.kserve.io/stop)", vary: (w) => (w.status = { conditions: [cond("PresetsCombined", "True"), cond("Ready", "False", "Stopped"), cond("WorkerWorkloadReady", "False", "Stopped")] }), statuses: ["Suspended"] },
+  { fixture: "LLMInferenceService", what: "stop annotated, not acted on yet: still running", vary: (w) => (at(w, "metadata").annotations = { "serving.kserve.io/stop": "true" }), statuses: ["Running"] },
+  { fixture: "DynamoGraphDeployment-v1alpha1", what: "components not ready", vary: (w) => (w.status = { state: "pending", conditions: [cond("Ready", "False", "some_resources_are_not_ready")] }), statuses: ["Initializing"] },
+  { fixture: "DynamoGraphDeployment-v1alpha1", what: "failed", vary: (w) => (at(w, "status").state = "failed"), statuses: ["Failed"] },
   { fixture: "RayService", what: "upgrading while serving", vary: (w) => (w.status = { conditions: [cond("Ready", "True", "NonZeroServeEndpoints"), cond("UpgradeInProgress", "True", "BothActivePendingClustersExist")] }), statuses: ["Running"] },
 ];
 
@@ -604,6 +637,13 @@ describe("suspend and resume patches", () => {
       assert.deepEqual(r.patch.filter((op) => op.op !== "test").map((op) => [op.path, op.value]), [[pointer, false]]);
     });
   }
+  test("Sandbox: suspend sets /spec/operatingMode to Suspended, resume to Running", () => {
+    const c = caseNamed("Sandbox");
+    const interpreter = compileInterpreter(loadBundled(c.expected.definition).definition);
+    const ops = (op: "suspend" | "resume") => interpreter.suspendPatch(c.workload, op).patch.filter((x) => x.op !== "test").map((x) => [x.path, x.value]);
+    assert.deepEqual(ops("suspend"), [["/spec/operatingMode", "Suspended"]]);
+    assert.deepEqual(ops("resume"), [["/spec/operatingMode", "Running"]]);
+  });
 });
 
 describe("examples/: each workload interprets cleanly with the bundled definition of its kind", () => {
@@ -612,7 +652,7 @@ describe("examples/: each workload interprets cleanly with the bundled definitio
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".yaml") && !n.endsWith("-pods.yaml")).sort()) {
     test(name, () => {
       const workload = parse(readFileSync(path.join(dir, name), "utf8")) as { apiVersion: string; kind: string };
-      const file = byKind.get(`${workload.apiVersion.includes("/") ? workload.apiVersion : `/${workload.apiVersion}`}/${workload.kind}`);
+      const file = byKind.get(`${workload.apiVersion.includes("/") ? workload.apiVersion : `core/${workload.apiVersion}`}/${workload.kind}`);
       assert.ok(file, `a bundled definition for ${workload.apiVersion} ${workload.kind}`);
       const podsFile = path.join(dir, name.replace(/\.yaml$/, "-pods.yaml"));
       const pods = existsSync(podsFile) ? (parse(readFileSync(podsFile, "utf8")) as { items: unknown[] }).items : [];
