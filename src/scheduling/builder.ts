@@ -284,7 +284,8 @@ export class WorkloadBuilder {
       apiVersion: SCHEDULING_V1BETA1,
       kind: "Workload",
       metadata,
-      spec: { controllerRef: { apiGroup: gv.value, kind: owner.kind, name: owner.name }, ...spec },
+      // apiGroup is omitempty: a core-group owner (a bare Pod) has none, as the API server stores it.
+      spec: { controllerRef: { ...(gv.value !== "" ? { apiGroup: gv.value } : {}), kind: owner.kind, name: owner.name }, ...spec },
     });
   }
 

@@ -95,6 +95,13 @@ describe("WorkloadBuilder.buildWorkload", () => {
     assert.deepEqual(validateWorkload(r.value), []);
   });
 
+  test("a core-group owner's controllerRef has no apiGroup (omitempty)", () => {
+    const pod = { apiVersion: "v1", kind: "Pod", name: "cuda-debug", uid: "0e6c2a4b-9d1f-4e8a-b7c3-5f2d1a0e9c84", controller: true };
+    const r = newBuilder(pipelineTree(), allOptions({ owner: pod })).buildWorkload();
+    assert.ok(r.ok, !r.ok ? r.error : "");
+    assert.deepEqual(r.value.spec.controllerRef, { kind: "Pod", name: "cuda-debug" });
+  });
+
   test("the result is cached: the same object comes back", () => {
     const b = newBuilder(pipelineTree(), allOptions());
     const a = b.buildWorkload();
