@@ -52,6 +52,8 @@ export class KartaReconciler {
   readonly queue: WorkQueue;
   private stopped = false;
   private readonly ready = new Map<string, ReadyKarta>();
+  /** Whether each Karta validates, as last reconciled (karta_exporter_kartas). */
+  private readonly validity = new Map<string, boolean>();
   private readonly listeners: ((ready: ReadonlyMap<string, ReadyKarta>) => void)[] = [];
 
   /** Writes labels and status only while leading; the Ready set is computed either way (followers' webhooks use it). */
@@ -88,6 +90,11 @@ export class KartaReconciler {
 
   readyKartas(): ReadonlyMap<string, ReadyKarta> {
     return this.ready;
+  }
+
+  /** Each Karta reconciled so far, by name: whether it validates. */
+  kartaValidity(): ReadonlyMap<string, boolean> {
+    return this.validity;
   }
 
   async start(): Promise<void> {
@@ -146,12 +153,14 @@ export class KartaReconciler {
   async reconcile(name: string): Promise<void> {
     const karta = this.kartas.get(name);
     if (!karta) {
+      this.validity.delete(name);
       if (this.ready.delete(name)) this.notify();
       return;
     }
     const root = rootKindOf(karta);
     const found = root ? await this.availability(root) : undefined;
     const state = desiredKartaState(karta, found?.availability);
+    this.validity.set(name, state.valid);
     const labels = karta.metadata?.labels ?? {};
     if (this.leading && Object.entries(state.labels).some(([k, v]) => labels[k] !== v)) {
       const patch = { metadata: { labels: Object.fromEntries(Object.entries(state.labels).filter(([k, v]) => labels[k] !== v)) } };
