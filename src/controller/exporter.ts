@@ -260,10 +260,9 @@ export class WorkloadExporter {
     }
     for (const uid of this.pods.keys()) if (!seenPods.has(uid)) this.pods.delete(uid);
 
-    const validity = this.source.kartaValidity();
-    let valid = 0;
-    let invalid = 0;
-    for (const v of validity.values()) (v ? valid++ : invalid++);
+    const validity = [...this.source.kartaValidity().values()];
+    const valid = validity.filter((v) => v).length;
+    const invalid = validity.length - valid;
     const shadowed = this.source.watchedRoots().filter((w) => !w.governs).length;
     return { workloads: [...byUid.values()].map((w) => w.record), pods, parked, kartas: { valid: valid - shadowed, invalid, shadowed } };
   }
