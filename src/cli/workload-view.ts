@@ -5,9 +5,9 @@
  * or instance, a pod's phase (and why it is not ready), and GPUs (desired for the spec's scale, a pod's
  * own request for a pod). The machine formats print these values as they are.
  */
-import type { Interpretation, PodClassification } from "../interpret/types.js";
+import type { ComponentInstance, ComponentView, Interpretation, PodClassification } from "../interpret/types.js";
 import { podRequirements } from "../resources/index.js";
-import { mustParseQuantity, type ResourceListJSON } from "../quantity/index.js";
+import { formatResourceList, multiplyResourceList, mustParseQuantity, parseResourceList, type Quantity, type ResourceListJSON } from "../quantity/index.js";
 
 /** A workload kind: group, version, kind. */
 export interface TypeRef {
@@ -183,19 +183,31 @@ export function describeView(input: ViewInput): DescribeView {
   const classified = r.pods.map((c) => ({ c, view: views[c.index]! }));
   const components = new Map(r.components.map((c) => [c.name, c]));
 
-  const counted = (c: Interpretation["components"][number]): number | undefined =>
-    c.instances.some((i) => i.podTemplate !== undefined) ? c.instances.reduce((n, i) => n + (i.podTemplate ? (i.countedReplicas ?? 0) : 0), 0) : undefined;
+  // A component's pods repeat for every replica of its ancestors (a LeaderWorkerSet's groups, a
+  // PodCliqueSet's replicas), as KAI's subtree scale multiplies them: an ancestor with one instance and
+  // a replica count multiplies what its descendants ask for.
+  const factor = (c: ComponentView): number => {
+    let f = 1;
+    for (let a = c.parent !== undefined ? components.get(c.parent) : undefined, n = 0; a && n < 100; a = a.parent !== undefined ? components.get(a.parent) : undefined, n++) {
+      const only = a.instances.length === 1 ? a.instances[0]!.scale?.replicas : undefined;
+      if (only !== undefined && only >= 0) f *= only;
+    }
+    return f;
+  };
+  const desiredOf = (c: ComponentView, inst: ComponentInstance): number => (inst.podTemplate ? (inst.countedReplicas ?? 0) * factor(c) : 0);
+  const gpusAt = (c: ComponentView, list: ResourceListJSON | undefined): number => gpusOf(list) * factor(c);
+  const counted = (c: ComponentView): number | undefined => (c.instances.some((i) => i.podTemplate !== undefined) ? c.instances.reduce((n, i) => n + desiredOf(c, i), 0) : undefined);
   const build = (name: string, seen: Set<string>): TreeNode | undefined => {
     const c = components.get(name);
     if (!c || seen.has(name)) return undefined;
     seen.add(name);
     const pods = classified.filter((p) => p.c.component === name);
-    const node = blank(name, { ...(c.kind ? { kind: c.kind.kind } : {}), gpus: gpusOf(c.totalRequests) });
+    const node = blank(name, { ...(c.kind ? { kind: c.kind.kind } : {}), gpus: gpusAt(c, c.totalRequests) });
     const desired = counted(c);
     if (desired !== undefined) node.desired = desired;
     if (c.instances.some((i) => i.id !== "")) {
       for (const inst of c.instances) {
-        const child = blank(inst.id, { gpus: gpusOf(inst.totalRequests), ...(inst.podTemplate ? { desired: inst.countedReplicas ?? 0 } : {}) });
+        const child = blank(inst.id, { gpus: gpusAt(c, inst.totalRequests), ...(inst.podTemplate ? { desired: desiredOf(c, inst) } : {}) });
         placePods(child, pods.filter((p) => p.c.instance === inst.id && p.c.reason === undefined));
         node.children.push(finish(child));
       }
@@ -222,15 +234,17 @@ export function describeView(input: ViewInput): DescribeView {
 
   const rows: ResourceRow[] = [];
   for (const c of r.components) {
-    if (!c.instances.some((i) => i.podTemplate !== undefined)) continue;
-    const replicas = c.instances.reduce((n, i) => n + (i.podTemplate ? (i.countedReplicas ?? 0) : 0), 0);
-    rows.push(resourceRow(c.name, replicas, c.totalRequests));
+    const replicas = counted(c);
+    if (replicas !== undefined) rows.push(resourceRow(c.name, replicas, c.totalRequests, factor(c)));
   }
-  const total = resourceRow(
-    "TOTAL",
-    rows.reduce((n, x) => n + x.replicas, 0),
-    r.totalRequests,
-  );
+  const sum = (pick: (x: ResourceRow) => Quantity): string => rows.reduce((q, x) => q.add(pick(x)), mustParseQuantity("0")).toString();
+  const total: ResourceRow = {
+    component: "TOTAL",
+    replicas: rows.reduce((n, x) => n + x.replicas, 0),
+    gpus: rows.reduce((n, x) => n + x.gpus, 0),
+    cpu: sum((x) => mustParseQuantity(x.cpu)),
+    memory: sum((x) => mustParseQuantity(x.memory)),
+  };
   const list = listView(input, r, tree, total);
   return {
     ...list,
@@ -240,8 +254,10 @@ export function describeView(input: ViewInput): DescribeView {
   };
 }
 
-function resourceRow(component: string, replicas: number, list: ResourceListJSON | undefined): ResourceRow {
-  return { component, replicas, gpus: gpusOf(list), cpu: list?.cpu ?? "0", memory: list?.memory ?? "0" };
+/** What a component asks for at its desired scale (its instances' totals, times its ancestors' replicas). */
+function resourceRow(component: string, replicas: number, list: ResourceListJSON | undefined, factor: number): ResourceRow {
+  const at = factor === 1 ? (list ?? {}) : formatResourceList(multiplyResourceList(parseResourceList(list ?? {}).list, factor));
+  return { component, replicas, gpus: gpusOf(at), cpu: at.cpu ?? "0", memory: at.memory ?? "0" };
 }
 
 function listView(input: ViewInput, r: Interpretation, tree: TreeNode, total: ResourceRow): WorkloadView {

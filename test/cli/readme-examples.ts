@@ -1,5 +1,8 @@
 /** The README's `$ karta ...` examples: their command lines and expected output, as the README tests read them. */
 
+/** Commands whose examples read a cluster: test/cluster/cli-get.test.ts runs them against the test cluster. */
+export const CLUSTER_COMMANDS: ReadonlySet<string> = new Set(["get", "describe"]);
+
 export interface Example {
   command: string;
   expected: string[];

@@ -9,13 +9,13 @@ import { test } from "node:test";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { repoRoot } from "../support/conformance.js";
-import { examples, matches, words } from "./readme-examples.js";
+import { CLUSTER_COMMANDS, examples, matches, words } from "./readme-examples.js";
 
 const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
 
 test("the README shows each command on a bundled example", () => {
   const shown = new Set(examples(readme).map((e) => words(e.command)[1]));
-  for (const command of ["validate", "inspect", "compile", "interpret", "jq", "definitions"]) assert.ok(shown.has(command), `no example of karta ${command}`);
+  for (const command of ["validate", "inspect", "compile", "interpret", "jq", "definitions", "get", "describe"]) assert.ok(shown.has(command), `no example of karta ${command}`);
 });
 
 test("the README shows validate, inspect, compile and interpret on more than one kind", () => {
@@ -32,7 +32,7 @@ test("the README shows validate, inspect, compile and interpret on more than one
   }
 });
 
-for (const example of examples(readme)) {
+for (const example of examples(readme).filter((e) => !CLUSTER_COMMANDS.has(words(e.command)[1]!))) {
   test(`README: ${example.command}`, async () => {
     const cwd = process.cwd();
     process.chdir(repoRoot);

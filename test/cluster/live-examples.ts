@@ -24,7 +24,8 @@ const CRDS: Record<string, string> = {
 /** An object as a client creates it: no server-set metadata, no status, in `namespace`, owned by `owner`. */
 export function asCreated(o: Record<string, any>, namespace: string, owner?: KubernetesObject): Obj {
   const copy = structuredClone(o);
-  for (const k of ["uid", "resourceVersion", "creationTimestamp", "managedFields", "generation", "selfLink"]) delete copy.metadata[k];
+  // Finalizers too: the job controller's and kubelet's would keep a deleted object here, where none runs.
+  for (const k of ["uid", "resourceVersion", "creationTimestamp", "managedFields", "generation", "selfLink", "finalizers"]) delete copy.metadata[k];
   delete copy.status;
   copy.metadata.namespace = namespace;
   if (owner) copy.metadata.ownerReferences = [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata!.name, uid: owner.metadata!.uid, controller: true, blockOwnerDeletion: true }];
@@ -110,4 +111,25 @@ export async function createExample(c: TestCluster, name: string, namespace: str
     pods.push(await writeStatus(c, created, p.status));
   }
   return { root, pods };
+}
+
+/**
+ * Deletes what {@link createExample} made in `namespace` (the workload, its Jobs and pods, by the
+ * example's names) and waits until the workload is gone: a run starts clean after one that was killed.
+ */
+export async function deleteExample(c: TestCluster, name: string, namespace: string, options: { group?: string } = {}): Promise<void> {
+  const example = parse(readFileSync(path.join(repoRoot, "examples", `${name}.yaml`), "utf8")) as Obj;
+  const version = String(example.apiVersion).split("/")[1];
+  const apiVersion = options.group ? `${options.group}/${version}` : example.apiVersion;
+  const list = parse(readFileSync(path.join(repoRoot, "examples", `${name}-pods.yaml`), "utf8")) as { items: Obj[] };
+  const jobs = new Set(list.items.flatMap((p) => (p.metadata?.ownerReferences ?? []).filter((r: { kind: string }) => r.kind === "Job").map((r: { name: string }) => r.name)));
+  const del = (o: KubernetesObject) => attempt(() => c.objects.delete({ ...o, metadata: { ...o.metadata, namespace } }, undefined, undefined, 0, undefined, "Background"));
+  for (const p of list.items) {
+    // A pod an earlier version of this helper left with finalizers.
+    await attempt(() => c.core.patchNamespacedPod({ name: p.metadata!.name!, namespace, body: [{ op: "remove", path: "/metadata/finalizers" }] }));
+    await del({ apiVersion: "v1", kind: "Pod", metadata: { name: p.metadata!.name! } });
+  }
+  for (const j of jobs) await del({ apiVersion: "batch/v1", kind: "Job", metadata: { name: j } });
+  await del({ apiVersion, kind: example.kind, metadata: { name: example.metadata!.name! } });
+  await eventually(async () => ((await attempt(() => c.objects.read({ apiVersion, kind: example.kind!, metadata: { name: example.metadata!.name!, namespace } }))).ok ? undefined : true), 30_000, `${example.kind} ${example.metadata!.name} deleted`);
 }
