@@ -179,7 +179,7 @@ describe("karta get and karta describe against the API server", { skip }, () => 
       "  Normal  GroupsCreated  <age>  karta-controller  created Workload llama-finetune",
       "",
     ];
-    const got = r.out.split("\n").map((l) => l.replace(/age: \S+$/, "age: <age>").replace(/^(  Normal  GroupsCreated  )\S+( +)/, (_, a: string) => `${a}<age>  `));
+    const got = r.out.split("\n").map((l) => l.replace(/age: \S+$/, "age: <age>").replace(/^( {2}Normal {2}GroupsCreated {2})\S+ +/, (_, a: string) => `${a}<age>  `));
     assert.deepEqual(got, want);
   });
 
