@@ -165,7 +165,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   let synced = false;
   let endpoints: Endpoints;
   try {
-    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics.registry, {
+    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics, {
       healthy: () => true,
       // Every replica serves the webhook from its caches: ready once they are synced.
       ready: () => !stop.signal.aborted && synced,
@@ -185,7 +185,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     metrics.watch("workload", workloads.queue);
     const w = workloads;
     const k = reconciler;
-    new WorkloadExporter(
+    const exporter = new WorkloadExporter(
       {
         watchedRoots: () => w.watchedRoots(),
         cachedPods: () => w.cachedPods(),
@@ -197,6 +197,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       },
       metrics.registry,
     );
+    metrics.addText(() => exporter.exposition());
     await reconciler.start();
     await workloads.start();
     synced = true;

@@ -11,8 +11,10 @@
  *   `karta_exporter_attribution_errors_total`, `karta_exporter_last_event_timestamp_seconds`.
  *
  * A pod is attributed as the controller attributes it (its owner chain, src/controller/owners.ts, and
- * the interpretation's pod → component). What a scrape computes is kept per object and resourceVersion,
- * so a scrape re-evaluates only the objects that changed since the last one.
+ * the interpretation's pod → component). Each object's lines are written when it changes and kept by its
+ * resourceVersion (as kube-state-metrics keeps each object's metrics), so a scrape evaluates only what
+ * changed since the last one and otherwise joins strings; the text format is written here, not by
+ * prom-client, whose formatting of tens of thousands of series per scrape dominates (bench/exporter.ts).
  */
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { Counter, type Registry } from "prom-client";
@@ -62,16 +64,6 @@ export interface PodAttribution {
   instance: string;
   replica: string;
   reason?: Exclude<UnattributedReason, "no_owner">;
-}
-
-/** One attributed pod. */
-export interface PodRecord extends PodAttribution {
-  uid: string;
-  namespace: string;
-  name: string;
-  workloadUid: string;
-  workload: WorkloadRef;
-  phase: string;
 }
 
 /** The root object with the apiVersion and kind a list item may lack. */
@@ -138,26 +130,78 @@ export interface ExporterSource {
   kartaValidity(): ReadonlyMap<string, boolean>;
 }
 
-/** What one scrape exports. */
+/** The gauge families, in the order they are written. */
+const HELP: Record<string, string> = {
+  karta_pod_workload_info: "A pod's workload, component, component instance and replica, as its Karta attributes it; always 1.",
+  karta_workload_info: "A workload of a kind a Ready Karta describes, with its version and Karta; always 1.",
+  karta_workload_status: "The workload's generic status: 1 for each status that matches (several can), 0 for the others.",
+  karta_workload_component_replicas: "Desired replicas of a component instance, from the workload's spec.",
+  karta_workload_component_pods: "Pods of a component instance by pod phase (declared and observed instances, zero-filled).",
+  karta_exporter_kartas: "Karta definitions the exporter knows, by validity and reason (invalid, shadowed).",
+  karta_exporter_workloads: "Workloads the exporter tracks.",
+  karta_exporter_unattributed_pods: "Pods not (fully) attributed, by reason (no_owner, unknown_instance, jq_error).",
+  karta_exporter_last_event_timestamp_seconds: "Unix time of the last watch event the controller processed.",
+};
+
+/** A label value as the text format writes it: backslash, double quote and line feed escaped. */
+function escapeLabel(v: string): string {
+  return /[\\"\n]/.test(v) ? v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n") : v;
+}
+
+/** `a="x",b="y"`: labels as the text format writes them. */
+function labelText(labels: readonly (readonly [string, string])[]): string {
+  return labels.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",");
+}
+
+const workloadLabels = (r: WorkloadRef): [string, string][] => [
+  ["namespace", r.namespace],
+  ["workload", r.name],
+  ["workload_kind", r.kind],
+  ["workload_group", r.group],
+];
+
+/** A component instance's pods, by phase, with the labels its karta_workload_component_pods series carry. */
+interface PodRow {
+  labels: string;
+  counts: number[];
+}
+
+/** A workload's lines, written when it changes: info, status and replicas, and its declared instances. */
+interface WorkloadEntry {
+  key: string;
+  record: WorkloadRecord;
+  view?: WorkloadView;
+  info: string;
+  status: string;
+  replicas: string;
+  /** Row key → labels, for each declared instance. */
+  rows: [string, string][];
+}
+
+/** A pod's line, written when it (or its workload) changes. */
+interface PodEntry {
+  key: string;
+  attribution: PodAttribution;
+  line: string;
+  row: string;
+  rowLabels: string;
+}
+
+/** What one scrape read from the caches (the lines of the workloads and pods in them, and counts). */
 export interface Snapshot {
   workloads: WorkloadRecord[];
-  pods: PodRecord[];
+  /** The attributed pods, by namespace/name. */
+  pods: Map<string, PodAttribution>;
   /** Pods whose owner chain stops at an owner (or root) not in the caches yet. */
   parked: number;
   kartas: { valid: number; invalid: number; shadowed: number };
-}
-
-interface Family {
-  name: string;
-  help: string;
-  type: "gauge" | "counter";
-  values: { labels: Record<string, string>; value: number }[];
+  text: string;
 }
 
 export class WorkloadExporter {
-  private readonly workloads = new Map<string, { key: string; record: WorkloadRecord; view?: WorkloadView }>();
-  private readonly pods = new Map<string, { key: string; attribution: PodAttribution }>();
-  private current: Snapshot | undefined;
+  /** By root uid and pod uid: what was written for each, and the key (resourceVersions) it was written for. */
+  private readonly workloads = new Map<string, WorkloadEntry>();
+  private readonly pods = new Map<string, PodEntry>();
   readonly attributionErrors: Counter<"reason">;
 
   constructor(
@@ -171,62 +215,92 @@ export class WorkloadExporter {
       registers: [registry],
     });
     for (const reason of ["jq_error", "unknown_instance", "status_eval"]) this.attributionErrors.inc({ reason }, 0);
-    for (const f of this.families()) {
-      // A metric prom-client renders: its get() is called once per scrape.
-      registry.registerMetric({ name: f.name, help: f.help, type: f.type, get: () => this.family(f.name), reset: () => {}, aggregator: "sum" } as never);
-    }
   }
 
-  private families(): Omit<Family, "values">[] {
-    return [
-      { name: "karta_pod_workload_info", help: "A pod's workload, component, component instance and replica, as its Karta attributes it; always 1.", type: "gauge" },
-      { name: "karta_workload_info", help: "A workload of a kind a Ready Karta describes, with its version and Karta; always 1.", type: "gauge" },
-      { name: "karta_workload_status", help: "The workload's generic status: 1 for each status that matches (several can), 0 for the others.", type: "gauge" },
-      { name: "karta_workload_component_replicas", help: "Desired replicas of a component instance, from the workload's spec.", type: "gauge" },
-      { name: "karta_workload_component_pods", help: "Pods of a component instance by pod phase (declared and observed instances, zero-filled).", type: "gauge" },
-      { name: "karta_exporter_kartas", help: "Karta definitions the exporter knows, by validity and reason (invalid, shadowed).", type: "gauge" },
-      { name: "karta_exporter_workloads", help: "Workloads the exporter tracks.", type: "gauge" },
-      { name: "karta_exporter_unattributed_pods", help: "Pods not (fully) attributed, by reason (no_owner, unknown_instance, jq_error).", type: "gauge" },
-      { name: "karta_exporter_last_event_timestamp_seconds", help: "Unix time of the last watch event the controller processed.", type: "gauge" },
-    ];
+  /** The gauge families in the Prometheus text format (0.0.4), for /metrics. */
+  exposition(): string {
+    return this.snapshot().text;
   }
 
-  /** The snapshot of this scrape: computed by the first family asked, shared by the others of the same scrape. */
-  private scrape(): Snapshot {
-    if (!this.current) {
-      this.current = this.snapshot();
-      // prom-client asks every family in one synchronous pass; the next scrape computes again.
-      setImmediate(() => (this.current = undefined));
-    }
-    return this.current;
+  /** A workload's entry: its record and lines, evaluated again only when its key changed. */
+  private workload(w: ReturnType<ExporterSource["watchedRoots"]>[number], o: KubernetesObject, key: string): WorkloadEntry {
+    const uid = o.metadata?.uid ?? "";
+    const had = this.workloads.get(uid);
+    if (had?.key === key) return had;
+    const { record, view } = workloadRecord(w.interpreter, o, w.ready.root, w.karta);
+    if (record.errors.length > 0) this.attributionErrors.inc({ reason: "status_eval" });
+    const wl = workloadLabels(record.ref);
+    const base = labelText(wl);
+    const entry: WorkloadEntry = {
+      key,
+      record,
+      ...(view ? { view } : {}),
+      info: `karta_workload_info{${labelText([...wl, ["workload_version", record.ref.version], ["karta", record.karta]])}} 1\n`,
+      status: record.phases ? WORKLOAD_PHASES.map((phase) => `karta_workload_status{${base},phase="${phase}"} ${record.phases!.includes(phase) ? 1 : 0}\n`).join("") : "",
+      replicas: record.components
+        .filter((c) => c.replicas !== undefined)
+        .map((c) => `karta_workload_component_replicas{${labelText([...wl, ["component", c.component], ["component_instance", c.instance]])}} ${c.replicas}\n`)
+        .join(""),
+      rows: record.components.map((c) => [`${uid}\u0000${c.component}\u0000${c.instance}`, labelText([...wl, ["component", c.component], ["component_instance", c.instance]])]),
+    };
+    this.workloads.set(uid, entry);
+    return entry;
+  }
+
+  /** A pod's entry: its attribution and line, evaluated again only when the pod or its workload changed. */
+  private pod(pod: KubernetesObject, rootUid: string, w: WorkloadEntry): PodEntry {
+    const uid = pod.metadata?.uid ?? "";
+    const key = `${pod.metadata?.resourceVersion ?? ""}|${rootUid}|${w.key}`;
+    const had = this.pods.get(uid);
+    if (had?.key === key) return had;
+    const attribution: PodAttribution = w.view ? podAttribution(w.view, pod) : { component: UNKNOWN, instance: UNKNOWN, replica: "", reason: "jq_error" };
+    if (attribution.reason) this.attributionErrors.inc({ reason: attribution.reason });
+    const wl = workloadLabels(w.record.ref);
+    const entry: PodEntry = {
+      key,
+      attribution,
+      line: `karta_pod_workload_info{${labelText([
+        ["namespace", pod.metadata?.namespace ?? ""],
+        ["pod", pod.metadata?.name ?? ""],
+        ["uid", uid],
+        ...wl.slice(1),
+        ["component", attribution.component],
+        ["component_instance", attribution.instance],
+        ["replica", attribution.replica],
+      ])}} 1\n`,
+      row: `${rootUid}\u0000${attribution.component}\u0000${attribution.instance}`,
+      rowLabels: labelText([...wl, ["component", attribution.component], ["component_instance", attribution.instance]]),
+    };
+    this.pods.set(uid, entry);
+    return entry;
   }
 
   /** Everything the exporter exports now, from the caches; objects unchanged since the last call are not evaluated again. */
   snapshot(): Snapshot {
     const seen = new Set<string>();
-    const byUid = new Map<string, { record: WorkloadRecord; view?: WorkloadView; key: string }>();
+    const current: WorkloadEntry[] = [];
+    const byUid = new Map<string, WorkloadEntry>();
     for (const w of this.source.watchedRoots()) {
       if (!w.governs) continue;
       const generation = String(w.ready.karta.metadata?.generation ?? "");
       for (const o of w.objects()) {
-        const uid = o.metadata?.uid ?? "";
-        const key = `${w.karta}|${generation}|${o.metadata?.resourceVersion ?? ""}`;
-        let entry = this.workloads.get(uid);
-        if (entry?.key !== key) {
-          const made = workloadRecord(w.interpreter, o, w.ready.root, w.karta);
-          if (made.record.errors.length > 0) this.attributionErrors.inc({ reason: "status_eval" });
-          entry = { key, ...made };
-          this.workloads.set(uid, entry);
-        }
-        seen.add(uid);
-        byUid.set(uid, entry);
+        const e = this.workload(w, o, `${w.karta}|${generation}|${o.metadata?.resourceVersion ?? ""}`);
+        seen.add(e.record.uid);
+        byUid.set(e.record.uid, e);
+        current.push(e);
       }
     }
     for (const uid of this.workloads.keys()) if (!seen.has(uid)) this.workloads.delete(uid);
 
-    const pods: PodRecord[] = [];
-    let parked = 0;
+    // Declared instances, then the pods' (zero-filled over the pod phases).
+    const rows = new Map<string, PodRow>();
+    for (const e of current) for (const [key, labels] of e.rows) if (!rows.has(key)) rows.set(key, { labels, counts: [0, 0, 0, 0, 0] });
+    const podLines: string[] = [];
+    const pods = new Map<string, PodAttribution>();
     const seenPods = new Set<string>();
+    let parked = 0;
+    let unknownInstance = 0;
+    let jqErrors = 0;
     for (const pod of this.source.cachedPods()) {
       const r = this.source.resolve(pod);
       if (!r.found) {
@@ -238,97 +312,41 @@ export class WorkloadExporter {
         parked++; // the root is not in its cache yet
         continue;
       }
-      const uid = pod.metadata?.uid ?? "";
-      seenPods.add(uid);
-      const key = `${pod.metadata?.resourceVersion ?? ""}|${r.root.uid}|${w.key}`;
-      let entry = this.pods.get(uid);
-      if (entry?.key !== key) {
-        const attribution: PodAttribution = w.view ? podAttribution(w.view, pod) : { component: UNKNOWN, instance: UNKNOWN, replica: "", reason: "jq_error" };
-        if (attribution.reason) this.attributionErrors.inc({ reason: attribution.reason });
-        entry = { key, attribution };
-        this.pods.set(uid, entry);
-      }
-      pods.push({
-        ...entry.attribution,
-        uid,
-        namespace: pod.metadata?.namespace ?? "",
-        name: pod.metadata?.name ?? "",
-        workloadUid: r.root.uid,
-        workload: w.record.ref,
-        phase: String((pod as { status?: { phase?: unknown } }).status?.phase ?? ""),
-      });
+      const e = this.pod(pod, r.root.uid, w);
+      seenPods.add(pod.metadata?.uid ?? "");
+      pods.set(`${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""}`, e.attribution);
+      podLines.push(e.line);
+      if (e.attribution.reason === "unknown_instance") unknownInstance++;
+      else if (e.attribution.reason === "jq_error") jqErrors++;
+      let row = rows.get(e.row);
+      if (!row) rows.set(e.row, (row = { labels: e.rowLabels, counts: [0, 0, 0, 0, 0] }));
+      const phase = POD_PHASES.indexOf(String((pod as { status?: { phase?: unknown } }).status?.phase ?? "") as (typeof POD_PHASES)[number]);
+      if (phase >= 0) row.counts[phase]!++;
     }
     for (const uid of this.pods.keys()) if (!seenPods.has(uid)) this.pods.delete(uid);
 
     const validity = [...this.source.kartaValidity().values()];
     const valid = validity.filter((v) => v).length;
-    const invalid = validity.length - valid;
     const shadowed = this.source.watchedRoots().filter((w) => !w.governs).length;
-    return { workloads: [...byUid.values()].map((w) => w.record), pods, parked, kartas: { valid: valid - shadowed, invalid, shadowed } };
-  }
-
-  /** One family's samples for this scrape. */
-  private family(name: string): Family {
-    const meta = this.families().find((f) => f.name === name)!;
-    return { ...meta, values: familyValues(name, this.scrape(), this.source.lastEventAt) };
-  }
-}
-
-const workloadLabels = (r: WorkloadRef): Record<string, string> => ({ namespace: r.namespace, workload: r.name, workload_kind: r.kind, workload_group: r.group });
-
-/** The samples of one family from a snapshot (pure). */
-export function familyValues(name: string, s: Snapshot, lastEventAt: number): { labels: Record<string, string>; value: number }[] {
-  switch (name) {
-    case "karta_pod_workload_info":
-      return s.pods.map((p) => ({
-        labels: { namespace: p.namespace, pod: p.name, uid: p.uid, workload: p.workload.name, workload_kind: p.workload.kind, workload_group: p.workload.group, component: p.component, component_instance: p.instance, replica: p.replica },
-        value: 1,
-      }));
-    case "karta_workload_info":
-      return s.workloads.map((w) => ({ labels: { ...workloadLabels(w.ref), workload_version: w.ref.version, karta: w.karta }, value: 1 }));
-    case "karta_workload_status":
-      return s.workloads.flatMap((w) => (w.phases ? WORKLOAD_PHASES.map((phase) => ({ labels: { ...workloadLabels(w.ref), phase }, value: w.phases!.includes(phase) ? 1 : 0 })) : []));
-    case "karta_workload_component_replicas":
-      return s.workloads.flatMap((w) =>
-        w.components.filter((c) => c.replicas !== undefined).map((c) => ({ labels: { ...workloadLabels(w.ref), component: c.component, component_instance: c.instance }, value: c.replicas! })),
-      );
-    case "karta_workload_component_pods": {
-      // Declared instances and those pods are observed in, each with every pod phase.
-      const rows = new Map<string, { ref: WorkloadRef; component: string; instance: string; counts: Map<string, number> }>();
-      const row = (uid: string, ref: WorkloadRef, component: string, instance: string) => {
-        const key = JSON.stringify([uid, component, instance]);
-        let r = rows.get(key);
-        if (!r) rows.set(key, (r = { ref, component, instance, counts: new Map() }));
-        return r;
-      };
-      for (const w of s.workloads) for (const c of w.components) row(w.uid, w.ref, c.component, c.instance);
-      for (const p of s.pods) {
-        const r = row(p.workloadUid, p.workload, p.component, p.instance);
-        r.counts.set(p.phase, (r.counts.get(p.phase) ?? 0) + 1);
-      }
-      return [...rows.values()].flatMap((r) =>
-        POD_PHASES.map((phase) => ({ labels: { ...workloadLabels(r.ref), component: r.component, component_instance: r.instance, phase }, value: r.counts.get(phase) ?? 0 })),
-      );
-    }
-    case "karta_exporter_kartas":
-      return [
-        { labels: { valid: "true", reason: "" }, value: s.kartas.valid },
-        { labels: { valid: "false", reason: "invalid" }, value: s.kartas.invalid },
-        { labels: { valid: "false", reason: "shadowed" }, value: s.kartas.shadowed },
-      ];
-    case "karta_exporter_workloads":
-      return [{ labels: {}, value: s.workloads.length }];
-    case "karta_exporter_unattributed_pods": {
-      const count = (reason: string) => s.pods.filter((p) => p.reason === reason).length;
-      return [
-        { labels: { reason: "no_owner" }, value: s.parked },
-        { labels: { reason: "unknown_instance" }, value: count("unknown_instance") },
-        { labels: { reason: "jq_error" }, value: count("jq_error") },
-      ];
-    }
-    case "karta_exporter_last_event_timestamp_seconds":
-      return [{ labels: {}, value: lastEventAt / 1000 }];
-    default:
-      return [];
+    const kartas = { valid: valid - shadowed, invalid: validity.length - valid, shadowed };
+    const out: string[] = [];
+    const family = (name: string, lines: Iterable<string>): void => {
+      out.push(`# HELP ${name} ${HELP[name]}\n# TYPE ${name} gauge\n`);
+      for (const l of lines) out.push(l);
+    };
+    family("karta_pod_workload_info", podLines);
+    family("karta_workload_info", current.map((e) => e.info));
+    family("karta_workload_status", current.map((e) => e.status));
+    family("karta_workload_component_replicas", current.map((e) => e.replicas));
+    family("karta_workload_component_pods", [...rows.values()].map((r) => POD_PHASES.map((phase, i) => `karta_workload_component_pods{${r.labels},phase="${phase}"} ${r.counts[i]}\n`).join("")));
+    family("karta_exporter_kartas", [`karta_exporter_kartas{valid="true",reason=""} ${kartas.valid}\n`, `karta_exporter_kartas{valid="false",reason="invalid"} ${kartas.invalid}\n`, `karta_exporter_kartas{valid="false",reason="shadowed"} ${kartas.shadowed}\n`]);
+    family("karta_exporter_workloads", [`karta_exporter_workloads ${current.length}\n`]);
+    family("karta_exporter_unattributed_pods", [
+      `karta_exporter_unattributed_pods{reason="no_owner"} ${parked}\n`,
+      `karta_exporter_unattributed_pods{reason="unknown_instance"} ${unknownInstance}\n`,
+      `karta_exporter_unattributed_pods{reason="jq_error"} ${jqErrors}\n`,
+    ]);
+    family("karta_exporter_last_event_timestamp_seconds", [`karta_exporter_last_event_timestamp_seconds ${this.source.lastEventAt / 1000}\n`]);
+    return { workloads: current.map((e) => e.record), pods, parked, kartas, text: out.join("") };
   }
 }

@@ -11,7 +11,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import { Registry } from "prom-client";
 import { compileInterpreter, type CompiledInterpreter } from "../../src/interpret/index.js";
-import { familyValues, podAttribution, UNKNOWN, workloadRecord, WorkloadExporter, type ExporterSource } from "../../src/controller/exporter.js";
+import { podAttribution, UNKNOWN, workloadRecord, WorkloadExporter, type ExporterSource } from "../../src/controller/exporter.js";
 import { BASE_POD_FIELDS, coversFields, podFieldsOf, podFieldsRead, trimPod } from "../../src/controller/pod-cache.js";
 import type { Karta } from "../../src/definition/index.js";
 import { loadBundled, repoRoot } from "../bundled/helpers.js";
@@ -69,6 +69,18 @@ test("podAttribution: component, instance and replica; <unknown> with jq_error o
   assert.deepEqual(podAttribution(v, launcher), { component: UNKNOWN, instance: UNKNOWN, replica: "", reason: "jq_error" });
 });
 
+/** The samples of one family in a text exposition: labels and value. */
+function family(text: string, name: string): { labels: Record<string, string>; value: number }[] {
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
+    .map((l) => {
+      const m = /^[^{ ]+(?:\{(.*)\})? (\S+)$/.exec(l)!;
+      const labels = Object.fromEntries([...(m[1] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1]!, x[2]!]));
+      return { labels, value: Number(m[2]) };
+    });
+}
+
 /** A source of the exporter as the controller's caches would answer for these objects. */
 function source(py: ReturnType<typeof example>, pods: Obj[], extra: Partial<ExporterSource> = {}): ExporterSource & { objects: Obj[] } {
   const objects = [py.root];
@@ -104,20 +116,21 @@ test("families: zero-filled pod phases over declared and observed instances; Kar
   const s = exporter.snapshot();
   assert.equal(s.parked, 1);
   assert.deepEqual(s.kartas, { valid: 1, invalid: 1, shadowed: 1 });
-  const pods5 = familyValues("karta_workload_component_pods", s, 0);
+  const pods5 = family(s.text, "karta_workload_component_pods");
   const rows = (component: string) => Object.fromEntries(pods5.filter((x) => x.labels.component === component).map((x) => [x.labels.phase, x.value]));
   assert.deepEqual(rows("master"), { Pending: 0, Running: 1, Succeeded: 0, Failed: 0, Unknown: 0 });
   assert.deepEqual(rows("worker"), { Pending: 1, Running: 2, Succeeded: 0, Failed: 0, Unknown: 0 });
   assert.deepEqual(rows(UNKNOWN), { Pending: 0, Running: 1, Succeeded: 0, Failed: 0, Unknown: 0 });
-  assert.deepEqual(familyValues("karta_exporter_unattributed_pods", s, 0), [
+  assert.deepEqual(family(s.text, "karta_exporter_unattributed_pods"), [
     { labels: { reason: "no_owner" }, value: 1 },
     { labels: { reason: "unknown_instance" }, value: 0 },
     { labels: { reason: "jq_error" }, value: 1 },
   ]);
-  const status = familyValues("karta_workload_status", s, 0);
+  const status = family(s.text, "karta_workload_status");
   assert.equal(status.length, 9);
   assert.deepEqual(status.filter((x) => x.value === 1).map((x) => x.labels.phase), ["Running"]);
-  assert.deepEqual(familyValues("karta_exporter_last_event_timestamp_seconds", s, 1_700_000_000_000), [{ labels: {}, value: 1_700_000_000 }]);
+  assert.deepEqual(family(s.text, "karta_exporter_last_event_timestamp_seconds"), [{ labels: {}, value: 1_700_000_000 }]);
+  assert.equal(s.pods.get("ml-team/launcher")?.reason, "jq_error");
 });
 
 test("the exposition: every family with its type, escaped labels, and the counter", async () => {
@@ -127,8 +140,8 @@ test("the exposition: every family with its type, escaped labels, and the counte
   const registry = new Registry();
   const s = source(py, [pod]);
   s.objects = [root];
-  new WorkloadExporter(s, registry);
-  const text = await registry.metrics();
+  const exporter = new WorkloadExporter(s, registry);
+  const text = (await registry.metrics()) + exporter.exposition();
   assert.match(text, /^# TYPE karta_pod_workload_info gauge$/m);
   assert.match(text, /^# TYPE karta_exporter_attribution_errors_total counter$/m);
   assert.ok(
