@@ -236,3 +236,10 @@ export class ApiInputError extends InputError {
     super(message);
   }
 }
+
+/** What a command prints for an error reading the cluster (exit 1); anything else is a bug, passed on to main. */
+export function clusterError(io: { stderr(text: string): void }, command: string, err: unknown): 1 {
+  if (!(err instanceof InputError)) throw err;
+  io.stderr(`karta ${command}: ${err.message}\n`);
+  return 1;
+}

@@ -6,9 +6,8 @@
  */
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { parseCommand, usageError, type Flags } from "./args.js";
-import { LiveCluster } from "./cluster.js";
+import { clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
-import { InputError } from "./objects.js";
 import { parseLiveRef } from "./live-ref.js";
 import { age, alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader } from "./workload-read.js";
@@ -139,7 +138,7 @@ export function eventView(e: KubernetesObject, now = Date.now()): EventView {
   };
 }
 
-/** Runs `karta describe`; returns the exit code. Never throws. */
+/** Runs `karta describe`; returns the exit code (a bug is thrown to main, which prints it in one line). */
 export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   const p = parseCommand(io, "describe", args, FLAGS, DESCRIBE_HELP, { positionals: true });
   if (typeof p === "number") return p;
@@ -168,11 +167,6 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
     else io.stdout(describeText(view, events, now));
     return 0;
   } catch (err) {
-    if (err instanceof InputError) {
-      io.stderr(`karta describe: ${err.message}\n`);
-      return 1;
-    }
-    io.stderr(`karta describe: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 5;
+    return clusterError(io, "describe", err);
   }
 }

@@ -6,9 +6,8 @@
  */
 import { STATUS_ORDER } from "../interpret/compile.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
-import { LiveCluster } from "./cluster.js";
+import { clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
-import { InputError } from "./objects.js";
 import { alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, tableHeader, tableRows, typeNames } from "./workload-table.js";
@@ -66,7 +65,7 @@ export const FLAGS = {
   context: { type: "string" },
 } as const satisfies Flags;
 
-/** Runs `karta get`; returns the exit code. Never throws. */
+/** Runs `karta get`; returns the exit code (a bug is thrown to main, which prints it in one line). */
 export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
   const p = parseCommand(io, "get", args, FLAGS, GET_HELP, { positionals: true });
   if (typeof p === "number") return p;
@@ -126,11 +125,6 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const { watchWorkloads } = await import("./get-watch.js");
     return await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" ? { format: v.output } : {}), ...(signal ? { signal } : {}) }, readWorkloads);
   } catch (err) {
-    if (err instanceof InputError) {
-      io.stderr(`karta get: ${err.message}\n`);
-      return 1;
-    }
-    io.stderr(`karta get: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 5;
+    return clusterError(io, "get", err);
   }
 }
