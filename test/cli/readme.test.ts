@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { repoRoot } from "../support/conformance.js";
-import { CLUSTER_COMMANDS, examples, matches, words } from "./readme-examples.js";
+import { examples, matches, readmeExamples, words } from "./readme-examples.js";
 
 const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
 
@@ -32,7 +32,7 @@ test("the README shows validate, inspect, compile and interpret on more than one
   }
 });
 
-for (const example of examples(readme).filter((e) => !CLUSTER_COMMANDS.has(words(e.command)[1]!))) {
+for (const example of readmeExamples(readme, "offline")) {
   test(`README: ${example.command}`, async () => {
     const cwd = process.cwd();
     process.chdir(repoRoot);

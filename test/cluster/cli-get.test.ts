@@ -14,7 +14,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { definitionsDir } from "../bundled/helpers.js";
-import { CLUSTER_COMMANDS, examples, matches, words } from "../cli/readme-examples.js";
+import { matches, readmeExamples, words } from "../cli/readme-examples.js";
 import { repoRoot } from "../support/conformance.js";
 import { attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
@@ -101,7 +101,7 @@ describe("karta get and karta describe against the API server", { skip }, () => 
   });
 
   const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
-  for (const example of examples(readme).filter((e) => CLUSTER_COMMANDS.has(words(e.command)[1]!))) {
+  for (const example of readmeExamples(readme, "cluster")) {
     test(`README: ${example.command}`, async () => {
       const r = await run(words(example.command).slice(1));
       assert.equal(r.code, 0, r.err);
