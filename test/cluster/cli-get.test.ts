@@ -13,6 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
+import { main } from "../../src/cli/main.js";
+import { memoryIO } from "../../src/cli/io.js";
 import { definitionsDir } from "../bundled/helpers.js";
 import { matches, readmeExamples, words } from "../cli/readme-examples.js";
 import { repoRoot } from "../support/conformance.js";
@@ -38,16 +40,26 @@ describe("karta get and karta describe against the API server", { skip }, () => 
   let ns: string;
   let job: Obj;
 
-  /** Runs a bin script with KUBECONFIG set, as a user's shell would. */
-  const run = (args: string[], bin = "karta.js"): Promise<{ code: number; out: string; err: string }> =>
-    new Promise((resolve) => {
+  /**
+   * Runs a command with KUBECONFIG set, as a user's shell would: in this process (the command's printed
+   * output, without paying a process start per case), or as the bin script `bin` when given.
+   */
+  const run = async (args: string[], bin?: string): Promise<{ code: number; out: string; err: string }> => {
+    if (bin === undefined) {
+      const io = memoryIO();
+      const code = await main(args, io);
+      return { code, out: io.out, err: io.err };
+    }
+    return new Promise((resolve) => {
       execFile(process.execPath, [path.join(repoRoot, "bin", bin), ...args], { env: { ...process.env, KUBECONFIG: kubeconfig }, cwd: repoRoot }, (err, out, errOut) => {
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out, err: errOut });
       });
     });
+  };
 
   before(async () => {
     writeFileSync(kubeconfig, c.kc.exportConfig());
+    process.env["KUBECONFIG"] = kubeconfig;
     await installKartaCrd(c);
     // The README's examples name the namespace `research`: reused when an earlier run left it.
     const research = await attempt(() => c.core.createNamespace({ body: { metadata: { name: "research" } } }));
@@ -113,7 +125,7 @@ describe("karta get and karta describe against the API server", { skip }, () => 
 
   test("kubectl karta get prints what karta get prints", async () => {
     for (const args of [["get", "jobset", "-n", "research"], ["get", "jobset", "-n", "research", "-o", "json"]]) {
-      const direct = await run(args);
+      const direct = await run(args, "karta.js");
       const plugin = await run(args, "kubectl-karta.js");
       assert.equal(plugin.code, 0, plugin.err);
       assert.deepEqual(withoutAges(plugin.out.split("\n")), withoutAges(direct.out.split("\n")));
