@@ -42,7 +42,7 @@ type inputJSON struct {
 	} `json:"disruptionMode"`
 	ResourceClaims struct {
 		PodGroupData []schedulingv1alpha3.WorkloadPodGroupResourceClaim `json:"podGroupData,omitempty"`
-		PathElements []string                                            `json:"pathElements,omitempty"`
+		PathElements []string                                           `json:"pathElements,omitempty"`
 	} `json:"resourceClaims"`
 }
 
@@ -61,8 +61,8 @@ type configJSON struct {
 		Single *struct{} `json:"single,omitempty"`
 		All    *struct{} `json:"all,omitempty"`
 	} `json:"disruptionMode,omitempty"`
-	ResourceClaims []claimJSON `json:"resourceClaims,omitempty"`
-	PriorityClassName string `json:"priorityClassName,omitempty"`
+	ResourceClaims    []claimJSON `json:"resourceClaims,omitempty"`
+	PriorityClassName string      `json:"priorityClassName,omitempty"`
 }
 
 type claimJSON struct {
@@ -86,7 +86,7 @@ type callbackJSON struct {
 	// Overwrites resolved fields.
 	SetPriorityClassName *string `json:"setPriorityClassName,omitempty"`
 	SetDisruptionMode    *string `json:"setDisruptionMode,omitempty"` // "single", "all" or "none"
-	SetPolicy            *string `json:"setPolicy,omitempty"`         // "basic", "gang" or "none"
+	SetPolicy            *string `json:"setPolicy,omitempty"`         // "basic", "gang", "both" or "none"
 	SetMinCount          *int32  `json:"setMinCount,omitempty"`
 }
 
@@ -140,6 +140,8 @@ func (c *callbackJSON) fn() wb.SchedulingConfigFunc {
 				cfg.Policy = &wb.SchedulingPolicy{Basic: &wb.BasicSchedulingPolicy{}}
 			case "gang":
 				cfg.Policy = &wb.SchedulingPolicy{Gang: &wb.GangSchedulingPolicy{}}
+			case "both":
+				cfg.Policy = &wb.SchedulingPolicy{Basic: &wb.BasicSchedulingPolicy{}, Gang: &wb.GangSchedulingPolicy{}}
 			default:
 				cfg.Policy = nil
 			}
@@ -158,9 +160,10 @@ func (c *callbackJSON) fn() wb.SchedulingConfigFunc {
 var pathToken = regexp.MustCompile(`^([^.\[]*)((?:\[[^\]]*\])*)`)
 var subscript = regexp.MustCompile(`\[([^\]]*)\]`)
 
-// toPath parses a rendered field path back into a *field.Path (nil for an absent path).
+// toPath parses a rendered field path back into a *field.Path (nil for an absent or empty path: Karta's
+// empty path is Go's nil one).
 func toPath(s *string) *field.Path {
-	if s == nil {
+	if s == nil || *s == "" {
 		return nil
 	}
 	var p *field.Path

@@ -242,5 +242,3 @@ func runJobValidate(req *request) any {
 		"errors":      underScheduling(merged),
 	}
 }
-
-

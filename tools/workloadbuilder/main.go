@@ -22,10 +22,10 @@ type request struct {
 	Op string `json:"op"`
 
 	// builder
-	Root     *itemJSON     `json:"root"`
-	Options  optionsJSON   `json:"options"`
+	Root     *itemJSON       `json:"root"`
+	Options  optionsJSON     `json:"options"`
 	Existing json.RawMessage `json:"existing"`
-	Steps    []stepJSON    `json:"steps"`
+	Steps    []stepJSON      `json:"steps"`
 
 	// resolve
 	Item *itemJSON `json:"item"`

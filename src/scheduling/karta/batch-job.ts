@@ -7,7 +7,8 @@
  */
 import { fieldErrorBody, invalid, required } from "../fielderrors.js";
 import { isDNS1123Label } from "../../names/index.js";
-import { compileJob, validateJobScheduling } from "../job.js";
+import { compileJob } from "../job.js";
+import { validateJobScheduling } from "../job-validation.js";
 import { podGroupTemplateName } from "../naming.js";
 import type { Job, JobSchedulingConfiguration } from "../types.js";
 import { validatePodGroup, validateWorkload } from "../validation.js";

@@ -31,7 +31,7 @@ export interface CallbackJSON {
   mark?: string;
   setPriorityClassName?: string;
   setDisruptionMode?: "single" | "all" | "none";
-  setPolicy?: "basic" | "gang" | "none";
+  setPolicy?: "basic" | "gang" | "both" | "none";
   setMinCount?: number;
 }
 

@@ -3,6 +3,8 @@
  * those):
  * - object keys in any order;
  * - a member Go prints as `null` (a nil pointer or slice whose field has no `omitempty`) is absent in Karta;
+ * - an empty list and no list are one value (Go leaves an empty `omitempty` list out; Karta may copy the
+ *   `[]` it was given);
  * - the empty `status: {}` Go prints for a PodGroup (a struct-valued field) is absent in Karta;
  * - Karta's Workload API objects carry `apiVersion` and `kind`; the typed Go objects the builder returns
  *   leave them empty (Go's client fills them when it sends the object);
@@ -11,14 +13,14 @@
  */
 import type { Assertion, Case, ErrorJSON, StepResult } from "./cases.js";
 
-/** A JSON value with the members Go prints as null removed, keys sorted. */
+/** A JSON value with the members Go prints as null (and empty lists) removed, keys sorted. */
 export function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
   if (v !== null && typeof v === "object") {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v).sort()) {
       const x = (v as Record<string, unknown>)[k];
-      if (x === null || x === undefined) continue;
+      if (x === null || x === undefined || (Array.isArray(x) && x.length === 0)) continue;
       out[k] = canonical(x);
     }
     return out;

@@ -156,6 +156,7 @@ function topologyBlock(g: Gen): { topology?: { key: string }[] } {
 }
 
 function pathElements(g: Gen, name: string): string[] | undefined {
+  if (g.chance(0.04)) return g.pick([[""], ["", name], [name, ""]]);
   return g.chance(0.75) ? [name] : g.chance(0.5) ? undefined : ["x", name];
 }
 
@@ -205,7 +206,7 @@ function callbacks(g: Gen): (CallbackJSON | null)[] | undefined {
         { mark: `cb-${i}` },
         { setPriorityClassName: "from-callback" },
         { setDisruptionMode: g.pick(["single", "all", "none"] as const) },
-        { setPolicy: g.pick(["basic", "gang", "none"] as const) },
+        { setPolicy: g.pick(["basic", "gang", "both", "none"] as const) },
         { setMinCount: g.pick([0, 3]) },
         null,
       ]),
@@ -224,7 +225,7 @@ function tree(g: Gen, o: TreeOptions, level = 1, at = "spec"): ItemJSON {
   const composite = level < o.depth;
   const name = g.chance(0.08) ? labelName(g) : `${composite ? "group" : "worker"}-${o.names.next++}`;
   const item: ItemJSON = { name };
-  if (g.chance(0.85)) item.path = level === 1 ? `${at}.scheduling` : `${at}.scheduling`;
+  if (g.chance(0.85)) item.path = g.chance(0.05) ? "" : `${at}.scheduling`;
   const dc = defaultConfig(g);
   if (dc !== undefined) item.defaultConfig = dc;
   item.input = input(g, composite);
@@ -253,6 +254,7 @@ function options(g: Gen): OptionsJSON {
   const owner = g.int(0, 19);
   if (owner === 0) o.owner = null;
   else if (owner === 1) o.owner = { apiVersion: g.pick(["a/b/c", "", "/"]), kind: "Thing", name: "t", uid: "u" };
+  else if (owner === 2) o.owner = { apiVersion: "apps/v1", kind: "", name: "" } as never;
   else o.owner = g.pick(OWNERS);
   const subset = <T>(all: T[]): T[] => (g.chance(0.75) ? all : all.filter(() => g.chance(0.5)));
   o.allowedPolicies = subset(["Basic", "Gang"]);
@@ -378,7 +380,8 @@ function builderCases(g: Gen, n: number, seed: number): Case[] {
 function existingWorkload(g: Gen): Workload {
   const leaf = (name: string) => {
     const t: Record<string, unknown> = { name, schedulingPolicy: g.chance(0.5) ? { basic: {} } : { gang: { minCount: g.int(1, 8) } } };
-    if (g.chance(0.4)) t.schedulingConstraints = { topology: [{ key: labelKey(g) }] };
+    if (g.chance(0.4)) t.schedulingConstraints = g.chance(0.2) ? {} : { topology: [{ key: labelKey(g) }] };
+    if (g.chance(0.05)) delete t.schedulingPolicy;
     if (g.chance(0.4)) t.disruptionMode = g.pick([{ single: {} }, { all: {} }]);
     if (g.chance(0.4)) t.resourceClaims = claims(g);
     if (g.chance(0.5)) t.priorityClassName = g.pick(["high", "low"]);
@@ -394,7 +397,7 @@ function existingWorkload(g: Gen): Workload {
     if (depth > 1) t.compositePodGroupTemplates = Array.from({ length: g.int(1, 2) }, (_, i) => composite(`${name}-inner-${i}`, depth - 1));
     return t;
   };
-  const meta: Record<string, unknown> = { name: g.pick(["parent-wl", "trainer-wl"]) };
+  const meta: Record<string, unknown> = g.chance(0.1) ? {} : { name: g.pick(["parent-wl", "trainer-wl"]) };
   if (g.chance(0.8)) meta.namespace = "ml";
   if (g.chance(0.5)) meta.uid = "wl-uid";
   const spec: Record<string, unknown> = {};
@@ -483,6 +486,11 @@ function jobScheduling(g: Gen, validOnly: boolean): Record<string, unknown> | un
   return s;
 }
 
+function uuid(g: Gen): string {
+  const hex = (n: number) => g.chars(n, "0123456789abcdef");
+  return `${hex(8)}-${hex(4)}-4${hex(3)}-${g.pick(["8", "9", "a", "b"])}${hex(3)}-${hex(12)}`;
+}
+
 function jobName(g: Gen): string {
   return g.pick(["trainer", "llm-pretrain", g.chars(g.pick([57, 58, 63]), LOWER).replace(/^./, "j").replace(/.$/, "b")]);
 }
@@ -492,7 +500,8 @@ function jobCases(g: Gen, n: number, seed: number): Case[] {
   for (let i = 0; i < n; i++) {
     const parallelism = g.chance(0.2) ? undefined : g.pick([0, 1, 2, 4, 8]);
     const name = jobName(g);
-    const extra = { uid: g.pick(["0f5c7f64-8b1d-4a8e-9d0a-2b3c4d5e6f70", `${name}-uid`]), namespace: g.pick(["default", "ml"]), ...(g.chance(0.3) ? { priorityClassName: "training-high" } : {}) };
+    // UIDs are the API server's UUIDs (the Job controller labels pods with them).
+    const extra = { uid: uuid(g), namespace: g.pick(["default", "ml"]), ...(g.chance(0.3) ? { priorityClassName: "training-high" } : {}) };
     if (i % 2 === 0) {
       let sched = jobScheduling(g, true);
       // Keep a gang's minCount within parallelism: the API server would not store the Job otherwise.

@@ -11,6 +11,8 @@ import {
   podGroupTemplateName,
   resolveSchedulingConfig,
   validateJobScheduling,
+  validateJobSchedulingDeclaratively,
+  validateJobSchedulingRules,
   type BuildOptions,
   type FieldError,
   type Job,
@@ -84,7 +86,7 @@ function callback(c: CallbackJSON | null, marks: string[]): SchedulingConfigFunc
     const v = c.setPolicy;
     return (cfg) => {
       if (v === "none") delete cfg.policy;
-      else cfg.policy = v === "basic" ? { basic: {} } : { gang: {} };
+      else cfg.policy = v === "basic" ? { basic: {} } : v === "gang" ? { gang: {} } : { basic: {}, gang: {} };
     };
   }
   if (c.setMinCount !== undefined) {
@@ -189,8 +191,15 @@ export function kartaAnswer(c: Case): { result?: unknown; panic?: string } {
         return { result: { workloads: [r.value.workload], podGroups: [r.value.podGroup], podSchedulingGroup: r.value.schedulingGroup.podGroupName } };
       }
       case "jobValidate": {
-        const errs = validateJobScheduling(structuredClone(c.job) as unknown as Job, c.oldJob === undefined ? undefined : (structuredClone(c.oldJob) as unknown as Job));
-        return { result: { errors: errorsJSON(errs) } };
+        const job = () => structuredClone(c.job) as unknown as Job;
+        const old = () => (c.oldJob === undefined ? undefined : (structuredClone(c.oldJob) as unknown as Job));
+        return {
+          result: {
+            errors: errorsJSON(validateJobScheduling(job(), old())),
+            handwritten: errorsJSON(validateJobSchedulingRules(job(), old())),
+            declarative: errorsJSON(validateJobSchedulingDeclaratively(job(), old())),
+          },
+        };
       }
     }
   } catch (err) {
