@@ -202,8 +202,7 @@ export class WorkloadBuilder {
     if (this.options.name) metadata.name = this.options.name;
     if (this.options.namespace) metadata.namespace = this.options.namespace;
     metadata.ownerReferences = [ref];
-    const controllerRef: NonNullable<Workload["spec"]["controllerRef"]> = { kind: ref.kind, name: ref.name };
-    if (gv.value !== "") controllerRef.apiGroup = gv.value;
+    const controllerRef: NonNullable<Workload["spec"]["controllerRef"]> = { ...(gv.value !== "" ? { apiGroup: gv.value } : {}), kind: ref.kind, name: ref.name };
     return ok({ apiVersion: SCHEDULING_V1BETA1, kind: "Workload", metadata, spec: { controllerRef, ...spec } });
   }
 

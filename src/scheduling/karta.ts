@@ -241,8 +241,12 @@ export function compileKarta(definition: Karta | Definition | CompiledInterprete
     let workload: Workload | undefined;
     for (const item of tree.roots) {
       const builder = newBuilder(item, opts);
-      // The builder's checks, then the Workload API's rules on the compiled tree, both at the definition's paths.
-      for (const e of [...builder.validate(), ...validateWorkloadTree(item, opts)]) issues.push(issueFromFieldError(e.field.startsWith("--") ? "option" : "definition", e));
+      // The builder's checks, then the Workload API's rules on the compiled tree (both at the definition's
+      // paths; a field the builder already refused is not reported twice).
+      const builderErrs = builder.validate();
+      const refused = new Set(builderErrs.map((e) => e.field));
+      const treeErrs = validateWorkloadTree(item, opts).filter((e) => !refused.has(e.field));
+      for (const e of [...builderErrs, ...treeErrs]) issues.push(issueFromFieldError(e.field.startsWith("--") ? "option" : "definition", e));
       const built = builder.buildWorkload();
       if (!built.ok) {
         issues.push({ severity: "error", input: "definition", path: item.path ?? "", message: built.error, code: "build" });

@@ -13,6 +13,7 @@ import {
   immutable,
   semanticEqual as deepEqual,
   union,
+  updatePointer,
   validateConstraintsBlock,
   validateDisruptionModeBlock,
   validateResourceClaimList,
@@ -119,12 +120,11 @@ function validateGroupPolicy(
   const before = prev?.value;
   if (isUpdate && deepEqual(p, before)) return [];
   const errs = union(operation(isUpdate), path, ["basic", "gang"], p, before);
-  if (isUpdate && before !== undefined) {
-    if ((p.basic !== undefined) !== (before.basic !== undefined)) errs.push(invalid(child(path, "basic"), null, "field is immutable", "immutable"));
-    if (p.gang !== undefined && before.gang === undefined) errs.push(invalid(child(path, "gang"), null, "field cannot be set once created", "update"));
-    if (p.gang === undefined && before.gang !== undefined) errs.push(invalid(child(path, "gang"), null, "field cannot be cleared once set", "update"));
-  }
-  if (p.gang !== undefined) {
+  if (isUpdate && before !== undefined && (p.basic !== undefined) !== (before.basic !== undefined)) errs.push(...immutable(UPDATE, child(path, "basic")));
+  // A gang added or removed by an update is refused as such; its count is not looked at then.
+  const gangSet = isUpdate && before !== undefined ? updatePointer(UPDATE, child(path, "gang"), p.gang, before.gang) : [];
+  errs.push(...gangSet);
+  if (p.gang !== undefined && gangSet.length === 0) {
     const countPath = child(path, "gang", countField);
     const v = p.gang[countField];
     const unchanged = isUpdate && before?.gang !== undefined && before.gang[countField] === v;
@@ -164,9 +164,11 @@ function validateSchedulingFields(path: string, obj: SchedulingFields, prev: Sch
   const countField = level === "leaf" ? "minCount" : "minGroupCount";
   errs.push(...validateGroupPolicy(child(path, "schedulingPolicy"), obj.schedulingPolicy as never, countField, old(prev?.schedulingPolicy as never, isUpdate)));
   const op = operation(isUpdate);
+  // An immutable block that changed is refused as such; its content is not looked at then.
   const cPath = child(path, "schedulingConstraints");
-  errs.push(...validateImmutable(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
-  if (obj.schedulingConstraints !== undefined && !(isUpdate && deepEqual(obj.schedulingConstraints, prev?.schedulingConstraints))) {
+  const constraintsFrozen = validateImmutable(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate));
+  errs.push(...constraintsFrozen);
+  if (obj.schedulingConstraints !== undefined && constraintsFrozen.length === 0 && !(isUpdate && deepEqual(obj.schedulingConstraints, prev?.schedulingConstraints))) {
     errs.push(...validateConstraintsBlock(op, cPath, obj.schedulingConstraints, isUpdate ? prev?.schedulingConstraints : undefined));
   }
   if (level === "leaf") {
@@ -175,8 +177,9 @@ function validateSchedulingFields(path: string, obj: SchedulingFields, prev: Sch
     errs.push(...validateResourceClaimList(op, child(path, "resourceClaims"), claims, prevClaims, isUpdate));
   }
   const dPath = child(path, "disruptionMode");
-  errs.push(...validateImmutable(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
-  if (obj.disruptionMode !== undefined && !(isUpdate && deepEqual(obj.disruptionMode, prev?.disruptionMode))) {
+  const modeFrozen = validateImmutable(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate));
+  errs.push(...modeFrozen);
+  if (obj.disruptionMode !== undefined && modeFrozen.length === 0 && !(isUpdate && deepEqual(obj.disruptionMode, prev?.disruptionMode))) {
     errs.push(...validateDisruptionModeBlock(op, dPath, obj.disruptionMode, isUpdate ? prev?.disruptionMode : undefined));
   }
   errs.push(...validatePriorityFields(path, obj, prev, isUpdate));
@@ -363,6 +366,40 @@ function validateCompositeTemplate(
   return errs;
 }
 
+/**
+ * One priority for the whole tree: every template has the first one's priorityClassName and priority (both
+ * unset or both set). Reported once at `spec`, worded by the list where the first difference is.
+ */
+function validateWorkloadPriority(spec: Workload["spec"]): FieldError[] {
+  let first: { cls: string; prio: number | undefined } | undefined;
+  const same = (t: SchedulingFields): boolean => {
+    const cls = t.priorityClassName ?? "";
+    const prio = t.priority ?? undefined;
+    if (first === undefined) {
+      first = { cls, prio };
+      return true;
+    }
+    return first.cls === cls && first.prio === prio;
+  };
+  for (const t of spec.podGroupTemplates ?? []) if (!same(t)) return [invalid("spec", null, "detected multiple priority configurations")];
+  const composite = (t: CompositePodGroupTemplate): boolean =>
+    same(t) && (t.compositePodGroupTemplates ?? []).every(composite) && (t.podGroupTemplates ?? []).every(same);
+  for (const t of spec.compositePodGroupTemplates ?? []) {
+    if (!composite(t)) return [invalid("spec", null, "all priority and priorityClassName values must be identical, detected multiple values")];
+  }
+  return [];
+}
+
+/** Every CompositePodGroupTemplate has a child template. */
+function validateHasChild(t: CompositePodGroupTemplate, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if ((t.podGroupTemplates?.length ?? 0) === 0 && (t.compositePodGroupTemplates?.length ?? 0) === 0) {
+    errs.push(invalid(path, t.name, "must have at least one child PodGroupTemplate or CompositePodGroupTemplate"));
+  }
+  (t.compositePodGroupTemplates ?? []).forEach((c, i) => errs.push(...validateHasChild(c, `${path}.compositePodGroupTemplates[${i}]`)));
+  return errs;
+}
+
 /** Validate a Workload (a create, or an update when `oldWorkload` is given). */
 export function validateWorkload(workload: Workload, oldWorkload?: Workload): FieldError[] {
   const isUpdate = oldWorkload !== undefined;
@@ -396,6 +433,8 @@ export function validateWorkload(workload: Workload, oldWorkload?: Workload): Fi
       versionedComposite,
     ),
   );
+  errs.push(...validateWorkloadPriority(spec));
+  (spec.compositePodGroupTemplates ?? []).forEach((t, i) => errs.push(...validateHasChild(t, `spec.compositePodGroupTemplates[${i}]`)));
   return errs;
 }
 
