@@ -9,7 +9,7 @@
 import { fail, ok, type BuildResult, type WorkloadBuilder } from "./builder.js";
 import { goQuote, goStringList } from "../gofmt/index.js";
 import { generatePodGroupName } from "./naming.js";
-import { compositePodGroupFromTemplate, podGroupFromTemplate } from "./podgroup.js";
+import { podGroupFromTemplate } from "./podgroup.js";
 import type { CompositePodGroup, CompositePodGroupTemplate, PodGroup, PodGroupTemplate, Workload } from "./types.js";
 
 /** Extra links of a runtime group to its place in a hierarchy. */

@@ -287,3 +287,51 @@ describe("runtime groups", () => {
     assert.equal(named.value.podGroups[0]!.metadata.name, generatePodGroupName("rl-pipeline-wl", "driver"));
   });
 });
+
+// Upstream's aliasing tests (podgroup_test.go "does not alias the workload template", mapconfig_test.go
+// "gang policy copies minGroupCount instead of aliasing the input"), which only the objects themselves show.
+describe("nothing the builder returns aliases its inputs (upstream's aliasing tests)", () => {
+  const existing = (): Workload =>
+    ({
+      metadata: { name: "job-abc", namespace: "training" },
+      spec: {
+        podGroupTemplates: [
+          {
+            name: "workers",
+            schedulingPolicy: { gang: { minCount: 4 } },
+            schedulingConstraints: { topology: [{ key: "topology.kubernetes.io/zone" }] },
+            resourceClaims: [{ name: "gpu", resourceClaimName: "shared-gpu" }],
+            priority: 1000,
+          },
+        ],
+        compositePodGroupTemplates: [{ name: "top", schedulingPolicy: { gang: { minGroupCount: 2 } }, priority: 1000, podGroupTemplates: [{ name: "leaf", schedulingPolicy: { basic: {} } }] }],
+      },
+    }) as unknown as Workload;
+
+  test("changing a PodGroup or CompositePodGroup leaves the Workload's templates alone", () => {
+    const wl = existing();
+    const b = fromExistingWorkload(wl, {});
+    const pg = b.newPodGroup("pg", "workers");
+    const cpg = b.newCompositePodGroup("cpg", "top");
+    assert.ok(pg.ok && cpg.ok);
+    pg.value.spec.schedulingPolicy.gang!.minCount = 99;
+    pg.value.spec.schedulingConstraints!.topology![0]!.key = "changed";
+    pg.value.spec.resourceClaims![0]!.name = "changed";
+    pg.value.spec.priority = 1;
+    cpg.value.spec.schedulingPolicy.gang!.minGroupCount = 99;
+    cpg.value.spec.priority = 1;
+    assert.deepEqual(wl, existing());
+  });
+
+  test("a callback changing the resolved config leaves the caller's blocks alone", () => {
+    const policy = { gang: { minGroupCount: 2 } };
+    const item: WorkloadItem = {
+      name: "cpg",
+      input: { policy: { compositePodGroupData: policy } },
+      callbacks: [(cfg) => void (cfg.policy!.gang!.minCount = 99)],
+      children: [{ name: "child" }],
+    };
+    assert.deepEqual(resolveSchedulingConfig(item).policy, { gang: { minCount: 99 } });
+    assert.deepEqual(policy, { gang: { minGroupCount: 2 } });
+  });
+});

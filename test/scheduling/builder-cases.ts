@@ -63,25 +63,19 @@ export const createCases: CreateCase[] = [
     name: "gang minCount 0",
     root: jobItem({ policy: { gang: { minCount: 0 } } }),
     want: ["spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: 0: must be greater than or equal to 1"],
-    tree: [
-      'spec.scheduling.schedulingPolicy.gang.minCount: Required value',
-    ],
+    tree: ['spec.scheduling.schedulingPolicy.gang.minCount: Required value'],
   },
   {
     name: "gang minCount negative",
     root: jobItem({ policy: { gang: { minCount: -3 } } }),
     want: ["spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: -3: must be greater than or equal to 1"],
-    tree: [
-      'spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: -3: must be greater than or equal to 1',
-    ],
+    tree: ['spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: -3: must be greater than or equal to 1'],
   },
   {
     name: "composite gang minGroupCount 0",
     root: { ...pipelineTree(), input: compositeInput({ policy: { gang: { minGroupCount: 0 } }, mode: { all: {} } }) },
     want: ["spec.scheduling.schedulingPolicy.gang.minGroupCount: Invalid value: 0: must be greater than or equal to 1"],
-    tree: [
-      'spec.scheduling.schedulingPolicy.gang.minGroupCount: Required value',
-    ],
+    tree: ['spec.scheduling.schedulingPolicy.gang.minGroupCount: Required value'],
   },
   {
     name: "disruption mode union with no member",
@@ -97,17 +91,13 @@ export const createCases: CreateCase[] = [
     name: "two topology constraints",
     root: jobItem({ policy: { gang: {} }, constraints: { topology: [{ key: "topology.kubernetes.io/rack" }, { key: "topology.kubernetes.io/zone" }] } }),
     want: ["spec.scheduling.schedulingConstraints.topology: Too many: 2: must have at most 1 item"],
-    tree: [
-      'spec.scheduling.schedulingConstraints.topology: Too many: 2: must have at most 1 item',
-    ],
+    tree: ['spec.scheduling.schedulingConstraints.topology: Too many: 2: must have at most 1 item'],
   },
   {
     name: "topology key missing",
     root: jobItem({ policy: { gang: {} }, constraints: { topology: [{ key: "" }] } }),
     want: ["spec.scheduling.schedulingConstraints.topology[0].key: Required value"],
-    tree: [
-      'spec.scheduling.schedulingConstraints.topology[0].key: Required value',
-    ],
+    tree: ['spec.scheduling.schedulingConstraints.topology[0].key: Required value'],
   },
   {
     name: "topology key not a label key",
@@ -150,17 +140,13 @@ export const createCases: CreateCase[] = [
     name: "claim name not a DNS label",
     root: jobItem({ policy: { gang: {} }, claims: [{ name: "shared.gpus", resourceClaimName: "rack-7-gpus" }] }),
     want: ['spec.scheduling.resourceClaims[0].name: Invalid value: "shared.gpus": must not contain dots'],
-    tree: [
-      'spec.scheduling.resourceClaims[0].name: Invalid value: "shared.gpus": must not contain dots',
-    ],
+    tree: ['spec.scheduling.resourceClaims[0].name: Invalid value: "shared.gpus": must not contain dots'],
   },
   {
     name: "claim name missing",
     root: jobItem({ policy: { gang: {} }, claims: [{ name: "", resourceClaimName: "rack-7-gpus" }] }),
     want: ["spec.scheduling.resourceClaims[0].name: Required value"],
-    tree: [
-      'spec.scheduling.resourceClaims[0].name: Required value',
-    ],
+    tree: ['spec.scheduling.resourceClaims[0].name: Required value'],
   },
   {
     name: "gang not in the allow-list",
@@ -227,10 +213,15 @@ export const createCases: CreateCase[] = [
   },
   { name: "eight leaf templates in one list", root: { name: "sweep", path: "spec", input: compositeInput({ policy: { basic: {} } }), children: leaves(8) }, want: [] },
   { name: "depth four", root: chain(4), want: [] },
-  { name: "depth five", root: chain(5), want: [],
+  {
+    name: "depth five",
+    root: chain(5),
+    want: [],
+    // The API server prints the children in its internal types (Go's field names, every field).
     tree: [
       'spec.groups[1]: Invalid value: [{"Name":"level-2","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":[{"Name":"level-3","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":[{"Name":"level-4","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":[{"Name":"leaf","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"ResourceClaims":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null}],"CompositePodGroupTemplates":null}]}]}]: maximum template hierarchy depth is 4',
-    ] },
+    ],
+  },
   {
     name: "template names repeated across the tree",
     root: { ...pipelineTree(), children: [replicatedJob(0, "rl-pipeline", leafInput({ policy: { basic: {} } }))] },
@@ -273,9 +264,7 @@ export const updateCases: UpdateCase[] = [
     oldRoot: jobItem(gang8),
     root: jobItem({ ...gang8, policy: { gang: { minCount: 0 } } }),
     want: ["spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: 0: must be greater than or equal to 1"],
-    tree: [
-      'spec.scheduling.schedulingPolicy.gang.minCount: Required value',
-    ],
+    tree: ['spec.scheduling.schedulingPolicy.gang.minCount: Required value'],
   },
   {
     name: "unchanged invalid minCount is ratcheted",
@@ -405,9 +394,7 @@ export const updateCases: UpdateCase[] = [
     root: jobItem({ ...gang8, mode: { single: {} } }),
     options: allOptions({ disableDeclarativeValidation: true }),
     want: [],
-    tree: [
-      'spec.scheduling.disruptionMode: Invalid value: null: field is immutable',
-    ],
+    tree: ['spec.scheduling.disruptionMode: Invalid value: null: field is immutable'],
   },
 ];
 
