@@ -144,12 +144,7 @@ export class WorkloadBuilder {
 
   /** A runtime PodGroup from the named top-level PodGroupTemplate, in the Workload's namespace, owned by the builder's owner. */
   newPodGroup(podGroupName: string, templateName: string): BuildResult<PodGroup> {
-    const wl = this.resolveWorkload();
-    if (!wl.ok) return wl;
-    const { index, names } = indexPodGroupTemplates(wl.value);
-    const tmpl = index.get(templateName);
-    if (tmpl === undefined) return fail(`podGroupTemplate ${goQuote(templateName)} not found in workload ${goQuote(wl.value.metadata?.name ?? "")} (have ${goStringList(names)})`);
-    return ok(podGroupFromTemplate(wl.value, tmpl, podGroupName, this.owners()));
+    return this.materialize("podGroupTemplate", indexPodGroupTemplates, templateName, (wl, t) => podGroupFromTemplate(wl, t, podGroupName, this.owners()));
   }
 
   /**
@@ -157,12 +152,22 @@ export class WorkloadBuilder {
    * tree). The parent link and the child groups are left to the caller.
    */
   newCompositePodGroup(name: string, templateName: string): BuildResult<CompositePodGroup> {
+    return this.materialize("compositePodGroupTemplate", indexCompositePodGroupTemplates, templateName, (wl, t) => compositePodGroupFromTemplate(wl, t, name, this.owners()));
+  }
+
+  /** A group from the template of that name in an index of the Workload's templates, or upstream's "not found". */
+  private materialize<T, G>(
+    what: string,
+    indexOf: (wl: Workload) => { index: Map<string, T>; names: string[] },
+    templateName: string,
+    make: (wl: Workload, template: T) => G,
+  ): BuildResult<G> {
     const wl = this.resolveWorkload();
     if (!wl.ok) return wl;
-    const { index, names } = indexCompositePodGroupTemplates(wl.value);
+    const { index, names } = indexOf(wl.value);
     const tmpl = index.get(templateName);
-    if (tmpl === undefined) return fail(`compositePodGroupTemplate ${goQuote(templateName)} not found in workload ${goQuote(wl.value.metadata?.name ?? "")} (have ${goStringList(names)})`);
-    return ok(compositePodGroupFromTemplate(wl.value, tmpl, name, this.owners()));
+    if (tmpl === undefined) return fail(`${what} ${goQuote(templateName)} not found in workload ${goQuote(wl.value.metadata?.name ?? "")} (have ${goStringList(names)})`);
+    return ok(make(wl.value, tmpl));
   }
 
   /** The Workload groups are made from: the existing one, or the one BuildWorkload compiled. */

@@ -25,23 +25,16 @@ type optionsJSON struct {
 	DisableDeclarativeValidation bool                   `json:"disableDeclarativeValidation"`
 }
 
+var policyOptions = map[string]wb.SchedulingPolicyOption{"Basic": wb.BasicPolicy, "Gang": wb.GangPolicy}
+var modeOptions = map[string]wb.DisruptionModeOption{"Single": wb.SingleMode, "All": wb.AllMode}
+
 func (o optionsJSON) toOptions() wb.BuildOptions {
 	opts := wb.BuildOptions{Name: o.Name, Namespace: o.Namespace, Owner: o.Owner, DisableDeclarativeValidation: o.DisableDeclarativeValidation}
 	for _, p := range o.AllowedPolicies {
-		switch p {
-		case "Basic":
-			opts.AllowedPolicies = append(opts.AllowedPolicies, wb.BasicPolicy)
-		case "Gang":
-			opts.AllowedPolicies = append(opts.AllowedPolicies, wb.GangPolicy)
-		}
+		opts.AllowedPolicies = append(opts.AllowedPolicies, policyOptions[p])
 	}
 	for _, m := range o.AllowedDisruptionModes {
-		switch m {
-		case "Single":
-			opts.AllowedDisruptionModes = append(opts.AllowedDisruptionModes, wb.SingleMode)
-		case "All":
-			opts.AllowedDisruptionModes = append(opts.AllowedDisruptionModes, wb.AllMode)
-		}
+		opts.AllowedDisruptionModes = append(opts.AllowedDisruptionModes, modeOptions[m])
 	}
 	return opts
 }

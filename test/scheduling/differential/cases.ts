@@ -4,19 +4,7 @@
  * config resolution; names; a Job to compile or validate. Each case may carry upstream's assertions
  * (ported from its unit tests as data), which must hold for Karta and for Go.
  */
-import type {
-  BlockInput,
-  OwnerReference,
-  TopologyConstraint,
-  Workload,
-  WorkloadCompositePodGroupDisruptionMode,
-  WorkloadCompositePodGroupSchedulingConstraints,
-  WorkloadCompositePodGroupSchedulingPolicy,
-  WorkloadPodGroupDisruptionMode,
-  WorkloadPodGroupResourceClaim,
-  WorkloadPodGroupSchedulingConstraints,
-  WorkloadPodGroupSchedulingPolicy,
-} from "../../../src/scheduling/index.js";
+import type { OwnerReference, SchedulingConfig, Workload, WorkloadInput } from "../../../src/scheduling/index.js";
 
 /** A callback by what it does (exactly one member). */
 export interface CallbackJSON {
@@ -35,14 +23,8 @@ export interface CallbackJSON {
   setMinCount?: number;
 }
 
-/** A SchedulingConfig as data. */
-export interface ConfigJSON {
-  policy?: { basic?: Record<string, never>; gang?: { minCount?: number } };
-  constraints?: { topology?: TopologyConstraint[] };
-  disruptionMode?: { single?: Record<string, never>; all?: Record<string, never> };
-  resourceClaims?: { name: string; resourceClaimName?: string; resourceClaimTemplateName?: string }[];
-  priorityClassName?: string;
-}
+/** A SchedulingConfig as data (it has no functions). */
+export type ConfigJSON = SchedulingConfig;
 
 /** A WorkloadItem as data; `null` stands for Go's nil item. */
 export interface ItemJSON {
@@ -50,12 +32,7 @@ export interface ItemJSON {
   /** The rendered field path; absent is Go's nil path. */
   path?: string;
   defaultConfig?: ConfigJSON;
-  input?: {
-    policy?: BlockInput<WorkloadPodGroupSchedulingPolicy, WorkloadCompositePodGroupSchedulingPolicy>;
-    constraints?: BlockInput<WorkloadPodGroupSchedulingConstraints, WorkloadCompositePodGroupSchedulingConstraints>;
-    disruptionMode?: BlockInput<WorkloadPodGroupDisruptionMode, WorkloadCompositePodGroupDisruptionMode>;
-    resourceClaims?: { podGroupData?: WorkloadPodGroupResourceClaim[]; pathElements?: string[] };
-  };
+  input?: WorkloadInput;
   callbacks?: (CallbackJSON | null)[];
   children?: (ItemJSON | null)[];
 }
