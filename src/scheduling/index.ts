@@ -42,11 +42,13 @@ export { fnv32a, safeEncodeString, generateWorkloadName, generatePodGroupName, p
 export { validateWorkload, validatePodGroup, validateCompositePodGroup } from "./validation.js";
 export {
   compileJob,
+  jobManagement,
   jobWorkloadItem,
   jobWorkloadInput,
   jobControllerRef,
   defaultMinCountFromParallelism,
   type JobWorkloadObjects,
+  type JobManagement,
   type CompileJobOptions,
 } from "./job.js";
 export { validateJobScheduling, validateJobSchedulingRules, validateJobSchedulingDeclaratively, JOB_SCHEDULING_PATH } from "./job-validation.js";

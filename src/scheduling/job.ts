@@ -13,8 +13,10 @@
 
 import { fromExistingWorkload, newBuilder, type BuildResult } from "./builder.js";
 import type { SchedulingConfigFunc, WorkloadInput, WorkloadItem } from "./config.js";
+import { goQuote } from "../gofmt/index.js";
 import { generatePodGroupName, generateWorkloadName, podGroupTemplateName } from "./naming.js";
 import {
+  GROUP_TEMPLATE_NAME_ANNOTATION,
   SCHEDULING_V1BETA1,
   type Job,
   type JobSchedulingConfiguration,
@@ -26,9 +28,10 @@ import {
 
 /** What the Job controller creates for one Job. */
 export interface JobWorkloadObjects {
-  /** `<job>-pgt-0`. */
+  /** The template its PodGroup is made from: `<job>-pgt-0`, or the parent's template of a delegated Job. */
   templateName: string;
-  workload: Workload;
+  /** The Workload the controller creates (a root Job), absent for a delegated Job (its parent owns the Workload). */
+  workload?: Workload;
   podGroup: PodGroup;
   /** The value every pod of the Job carries in `spec.schedulingGroup`. */
   schedulingGroup: PodSchedulingGroup;
@@ -38,6 +41,26 @@ export interface JobWorkloadObjects {
 export interface CompileJobOptions {
   /** UID of the stored Workload: when known, the PodGroup also gets a non-controller owner reference to it. */
   workloadUID?: string;
+  /**
+   * For a Job whose controller owner delegated its PodGroup to the Job controller (the annotation
+   * `scheduling.k8s.io/group-template-name` naming the parent's template): the parent's Workload, whose `spec.controllerRef` names
+   * the Job's controller owner.
+   */
+  parentWorkload?: Workload;
+}
+
+/** What the Job controller manages for a Job (its `getManagementMode`, the feature gate on). */
+export type JobManagement = "none" | "workload-and-podgroup" | "podgroup-only";
+
+/**
+ * Nothing when the pods already name a PodGroup; the Workload and the PodGroup for a Job without a
+ * controller owner (a root Job); only the PodGroup when the controller owner delegated it; else nothing.
+ */
+export function jobManagement(job: Job): JobManagement {
+  if (job.spec?.template?.spec?.schedulingGroup != null) return "none";
+  const owner = (job.metadata?.ownerReferences ?? []).find((o) => o.controller === true);
+  if (owner === undefined) return "workload-and-podgroup";
+  return job.metadata?.annotations?.[GROUP_TEMPLATE_NAME_ANNOTATION] !== undefined ? "podgroup-only" : "none";
 }
 
 /** The Job's building blocks, each paired with its path under `spec.scheduling` (the Job API's `WorkloadInput`). */
@@ -99,16 +122,31 @@ export function jobControllerRef(job: Job): OwnerReference {
 }
 
 /**
- * Compile a Job into the Workload and PodGroup the Job controller creates for a new root Job, and the
- * pod `spec.schedulingGroup` value: the Workload compiled by the builder, named after the Job and
- * hashing its UID, owned by it; the PodGroup made from the Workload's (single) template, owned by the
- * Job and, when the stored Workload's UID is known, by the Workload too (not as controller). The Job
- * must have a name and a UID.
+ * Compile a Job into what the Job controller creates for a new Job: for a root Job the Workload compiled
+ * by the builder, named after the Job and hashing its UID, owned by it, and the PodGroup made from its
+ * (single) template, owned by the Job and, when the stored Workload's UID is known, by the Workload too
+ * (not as controller); for a delegated Job only the PodGroup, made from the parent's Workload template the
+ * annotation names. The Job must have a name and a UID. A Job the controller manages nothing for (its pods
+ * name a PodGroup already, or its controller owner did not delegate) is an error saying so.
  */
 export function compileJob(job: Job, options: CompileJobOptions = {}): BuildResult<JobWorkloadObjects> {
   if (!job.metadata?.name) return { ok: false, error: "the Job has no metadata.name" };
   if (!job.metadata.uid) return { ok: false, error: "the Job has no metadata.uid: the Workload name is derived from it" };
   const owner = jobControllerRef(job);
+  switch (jobManagement(job)) {
+    case "none":
+      return {
+        ok: false,
+        error:
+          job.spec?.template?.spec?.schedulingGroup != null
+            ? "the Job's pod template names its PodGroup already (spec.template.spec.schedulingGroup): the Job controller creates no Workload or PodGroup"
+            : `the Job has a controller owner that did not delegate its PodGroup (no ${GROUP_TEMPLATE_NAME_ANNOTATION} annotation): the Job controller creates no Workload or PodGroup`,
+      };
+    case "podgroup-only":
+      return delegatedPodGroup(job, owner, options.parentWorkload);
+    case "workload-and-podgroup":
+      break;
+  }
   const built = newBuilder(jobWorkloadItem(job), {
     name: generateWorkloadName(job.metadata.name, job.metadata.uid),
     ...(job.metadata.namespace ? { namespace: job.metadata.namespace } : {}),
@@ -116,12 +154,9 @@ export function compileJob(job: Job, options: CompileJobOptions = {}): BuildResu
   }).buildWorkload();
   if (!built.ok) return built;
   const workload = built.value;
-  const template = workload.spec.podGroupTemplates?.[0];
-  if (template === undefined) return { ok: false, error: `workload ${workload.metadata.namespace ?? ""}/${workload.metadata.name ?? ""} has no PodGroupTemplates` };
-  const podGroupName = generatePodGroupName(workload.metadata.name ?? "", template.name);
-  const pg = fromExistingWorkload(workload, { owner }).newPodGroup(podGroupName, template.name);
-  if (!pg.ok) return pg;
-  const podGroup = pg.value;
+  const made = podGroupOf(workload, "", owner);
+  if (!made.ok) return made;
+  const { templateName, podGroup, schedulingGroup } = made.value;
   if (options.workloadUID !== undefined) {
     // The Workload is a non-controller owner, so deleting it is never blocked by the PodGroup.
     podGroup.metadata.ownerReferences = [
@@ -129,5 +164,30 @@ export function compileJob(job: Job, options: CompileJobOptions = {}): BuildResu
       { apiVersion: SCHEDULING_V1BETA1, kind: "Workload", name: workload.metadata.name ?? "", uid: options.workloadUID },
     ];
   }
-  return { ok: true, value: { templateName: template.name, workload, podGroup, schedulingGroup: { podGroupName } } };
+  return { ok: true, value: { templateName, workload, podGroup, schedulingGroup } };
+}
+
+/** The PodGroup of a Workload's template of that name (the first template for ""), owned by the Job (the controller's `createPodGroup`). */
+function podGroupOf(workload: Workload, templateName: string, owner: OwnerReference): BuildResult<Omit<JobWorkloadObjects, "workload">> {
+  const templates = workload.spec?.podGroupTemplates ?? [];
+  const where = `${workload.metadata?.namespace ?? ""}/${workload.metadata?.name ?? ""}`;
+  if (templates.length === 0) return { ok: false, error: `workload ${where} has no PodGroupTemplates` };
+  const template = templateName === "" ? templates[0] : templates.find((t) => t.name === templateName);
+  if (template === undefined) return { ok: false, error: `PodGroupTemplate ${goQuote(templateName)} not found in workload ${where}` };
+  const podGroupName = generatePodGroupName(workload.metadata?.name ?? "", template.name);
+  const pg = fromExistingWorkload(workload, { owner }).newPodGroup(podGroupName, template.name);
+  if (!pg.ok) return pg;
+  return { ok: true, value: { templateName: template.name, podGroup: pg.value, schedulingGroup: { podGroupName } } };
+}
+
+/** A delegated Job's PodGroup, from the parent's Workload (whose controllerRef names the Job's controller owner). */
+function delegatedPodGroup(job: Job, owner: OwnerReference, parent: Workload | undefined): BuildResult<JobWorkloadObjects> {
+  const controller = (job.metadata.ownerReferences ?? []).find((o) => o.controller === true)!;
+  const slash = (controller.apiVersion ?? "").split("/");
+  const group = slash.length === 2 ? slash[0] : "";
+  const ref = parent?.spec?.controllerRef;
+  if (parent === undefined || ref === undefined || (ref.apiGroup ?? "") !== group || ref.kind !== controller.kind || ref.name !== controller.name) {
+    return { ok: false, error: `the Job's PodGroup is delegated by its owner ${controller.kind}/${controller.name}: the Job controller waits for that owner's Workload` };
+  }
+  return podGroupOf(parent, job.metadata.annotations?.[GROUP_TEMPLATE_NAME_ANNOTATION] ?? "", owner);
 }

@@ -97,11 +97,21 @@ func decodeJob(raw json.RawMessage) *batchv1.Job {
 
 // runJobCompile runs the Job controller's sync once for a new Job (defaulted as the API server stores
 // it) against a fake API, and answers the Workload and PodGroup it created and its pods' schedulingGroup.
+// A parent's Workload, when given, is stored beforehand (a delegated Job's PodGroup is made from it).
 func runJobCompile(req *request) any {
 	job := storedJob(req.Job)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	client := fake.NewClientset(job)
+	objects := []runtime.Object{job}
+	var parent *schedulingv1beta1.Workload
+	if len(req.ParentWorkload) > 0 && string(req.ParentWorkload) != "null" {
+		parent = &schedulingv1beta1.Workload{}
+		if err := json.Unmarshal(req.ParentWorkload, parent); err != nil {
+			panic(err)
+		}
+		objects = append(objects, parent)
+	}
+	client := fake.NewClientset(objects...)
 	workloadUID := req.WorkloadUID
 	client.PrependReactor("create", "workloads", func(action clienttesting.Action) (bool, runtime.Object, error) {
 		if wl, ok := action.(clienttesting.CreateAction).GetObject().(*schedulingv1beta1.Workload); ok {
@@ -127,6 +137,11 @@ func runJobCompile(req *request) any {
 	if err := factory.Batch().V1().Jobs().Informer().GetIndexer().Add(job); err != nil {
 		panic(err)
 	}
+	if parent != nil {
+		if err := factory.Scheduling().V1beta1().Workloads().Informer().GetIndexer().Add(parent); err != nil {
+			panic(err)
+		}
+	}
 	result := map[string]any{}
 	if err := syncJob(jm, ctx, job.Namespace+"/"+job.Name); err != nil {
 		result["syncError"] = err.Error()
@@ -143,13 +158,18 @@ func runJobCompile(req *request) any {
 	if err != nil {
 		panic(err)
 	}
+	created := []schedulingv1beta1.Workload{}
 	for i := range workloads.Items {
+		if parent != nil && workloads.Items[i].Name == parent.Name {
+			continue
+		}
 		serverFields(&workloads.Items[i].ObjectMeta)
+		created = append(created, workloads.Items[i])
 	}
 	for i := range podGroups.Items {
 		serverFields(&podGroups.Items[i].ObjectMeta)
 	}
-	result["workloads"] = workloads.Items
+	result["workloads"] = created
 	result["podGroups"] = podGroups.Items
 	groups := map[string]bool{}
 	for _, p := range pods.Items {

@@ -34,9 +34,10 @@ type request struct {
 	Names []nameJSON `json:"names"`
 
 	// jobCompile, jobValidate
-	Job         json.RawMessage `json:"job"`
-	OldJob      json.RawMessage `json:"oldJob"`
-	WorkloadUID string          `json:"workloadUID"`
+	Job            json.RawMessage `json:"job"`
+	OldJob         json.RawMessage `json:"oldJob"`
+	WorkloadUID    string          `json:"workloadUID"`
+	ParentWorkload json.RawMessage `json:"parentWorkload"`
 }
 
 type response struct {

@@ -103,7 +103,7 @@ export type Case =
   | (CaseBase & { op: "builder"; root?: ItemJSON | null; existing?: Workload; options: OptionsJSON; steps: Step[] })
   | (CaseBase & { op: "resolve"; item: ItemJSON })
   | (CaseBase & { op: "names"; names: NameRequest[] })
-  | (CaseBase & { op: "jobCompile"; job: Record<string, unknown>; workloadUID: string })
+  | (CaseBase & { op: "jobCompile"; job: Record<string, unknown>; workloadUID: string; parentWorkload?: Workload })
   | (CaseBase & { op: "jobValidate"; job: Record<string, unknown>; oldJob?: Record<string, unknown> });
 
 /** A field error as both sides print it. */

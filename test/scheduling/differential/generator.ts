@@ -495,6 +495,42 @@ function jobName(g: Gen): string {
   return g.pick(["trainer", "llm-pretrain", g.chars(g.pick([57, 58, 63]), LOWER).replace(/^./, "j").replace(/.$/, "b")]);
 }
 
+/**
+ * Sometimes a Job that is not a root: its pods already naming a group, owned by a controller that did or
+ * did not delegate its PodGroup (with the parent's Workload stored, or not yet, or another owner's).
+ */
+function ownership(g: Gen, job: Record<string, unknown>, c: Case, namespace: string): void {
+  if (c.op !== "jobCompile") return;
+  const meta = job.metadata as Record<string, unknown>;
+  switch (g.int(0, 9)) {
+    case 0:
+      ((job.spec as { template: { spec: Record<string, unknown> } }).template.spec).schedulingGroup = { podGroupName: "chosen-by-hand" };
+      return;
+    case 1:
+    case 2:
+    case 3: {
+      const parent = { apiVersion: "jobset.x-k8s.io/v1alpha2", kind: "JobSet", name: "pipeline", uid: uuid(g), controller: true, blockOwnerDeletion: true };
+      meta.ownerReferences = [parent];
+      const delegated = g.int(0, 4);
+      if (delegated === 0) return;
+      meta.annotations = { "scheduling.k8s.io/group-template-name": g.pick(["workers", "driver", "", "missing"]) };
+      if (delegated === 1) return;
+      const template = (name: string, gang: boolean) => ({ name, schedulingPolicy: gang ? { gang: { minCount: g.int(1, 4) } } : { basic: {} }, ...(g.chance(0.3) ? { priorityClassName: "high" } : {}) });
+      c.parentWorkload = {
+        apiVersion: "scheduling.k8s.io/v1beta1",
+        kind: "Workload",
+        metadata: { name: "pipeline-wl", namespace, uid: uuid(g) },
+        spec: {
+          controllerRef: delegated === 2 ? { apiGroup: "jobset.x-k8s.io", kind: "JobSet", name: "other" } : { apiGroup: "jobset.x-k8s.io", kind: "JobSet", name: "pipeline" },
+          podGroupTemplates: [template("driver", false), template("workers", true)],
+        },
+      } as unknown as Workload;
+      return;
+    }
+    default:
+  }
+}
+
 function jobCases(g: Gen, n: number, seed: number): Case[] {
   const out: Case[] = [];
   for (let i = 0; i < n; i++) {
@@ -511,7 +547,9 @@ function jobCases(g: Gen, n: number, seed: number): Case[] {
       const job = jobObject(name, parallelism, sched, extra);
       if (g.chance(0.2)) (job.spec as Record<string, unknown>).suspend = true;
       if (g.chance(0.2)) (job.spec as Record<string, unknown>).completions = g.int(1, 8);
-      out.push({ id: `generated/${seed}/jobCompile/${i}`, fn: "Job compilation", source: `generator seed ${seed} jobCompile ${i}`, op: "jobCompile", job, workloadUID: "wl-uid" });
+      const c: Case = { id: `generated/${seed}/jobCompile/${i}`, fn: "Job compilation", source: `generator seed ${seed} jobCompile ${i}`, op: "jobCompile", job, workloadUID: "wl-uid" };
+      ownership(g, job, c, extra.namespace);
+      out.push(c);
     } else {
       const job = jobObject(name, parallelism, jobScheduling(g, false), extra);
       const c: Case = { id: `generated/${seed}/jobValidate/${i}`, fn: "Job validation", source: `generator seed ${seed} jobValidate ${i}`, op: "jobValidate", job };

@@ -186,9 +186,10 @@ export function kartaAnswer(c: Case): { result?: unknown; panic?: string } {
           }),
         };
       case "jobCompile": {
-        const r = compileJob(structuredClone(c.job) as unknown as Job, { workloadUID: c.workloadUID });
+        const r = compileJob(structuredClone(c.job) as unknown as Job, { workloadUID: c.workloadUID, ...(c.parentWorkload ? { parentWorkload: structuredClone(c.parentWorkload) } : {}) });
         if (!r.ok) return { result: { error: r.error } };
-        return { result: { workloads: [r.value.workload], podGroups: [r.value.podGroup], podSchedulingGroup: r.value.schedulingGroup.podGroupName } };
+        const workloads = r.value.workload === undefined ? [] : [r.value.workload];
+        return { result: { workloads, podGroups: [r.value.podGroup], podSchedulingGroup: r.value.schedulingGroup.podGroupName } };
       }
       case "jobValidate": {
         const job = () => structuredClone(c.job) as unknown as Job;
