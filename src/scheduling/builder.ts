@@ -123,8 +123,8 @@ export class WorkloadBuilder {
     const rootPath = itemPath(this.root);
     const oldRoot = input.oldRoot ?? undefined;
     // Pairing unrelated trees is a caller bug, not a user error.
-    if (oldRoot !== undefined && oldRoot.name !== this.root.name) {
-      return [internal(rootPath, `old root name ${goQuote(oldRoot.name)} does not match new root name ${goQuote(this.root.name)}`)];
+    if (oldRoot !== undefined && (oldRoot.name ?? "") !== (this.root.name ?? "")) {
+      return [internal(rootPath, `old root name ${goQuote(oldRoot.name ?? "")} does not match new root name ${goQuote(this.root.name ?? "")}`)];
     }
     const treeErr = checkWorkloadItemTree(this.root);
     if (treeErr !== undefined) return [internal(rootPath, treeErr)];
@@ -222,8 +222,8 @@ export class WorkloadBuilder {
     }
     // Children are matched with their previous selves by name, at this level only (a later one of a repeated name wins).
     const oldChildren = new Map<string, WorkloadItem>();
-    for (const c of oldItem?.children ?? []) if (c) oldChildren.set(c.name, c);
-    for (const child of item.children ?? []) errs.push(...this.validateItem(op, child, oldChildren.get(child.name)));
+    for (const c of oldItem?.children ?? []) if (c) oldChildren.set(c.name ?? "", c);
+    for (const child of item.children ?? []) errs.push(...this.validateItem(op, child, oldChildren.get(child.name ?? "")));
     return errs;
   }
 
@@ -277,9 +277,9 @@ function validateItemDeclarative(op: Operation, item: WorkloadItem, oldItem: Wor
   if (level === "podGroupData") {
     // Claims are keyed by name: each is checked against the old claim of its name.
     const claims = input.resourceClaims?.podGroupData ?? [];
-    const oldByName = new Map((old.resourceClaims?.podGroupData ?? []).map((c) => [c.name, c] as const));
+    const oldByName = new Map((old.resourceClaims?.podGroupData ?? []).map((c) => [c.name ?? "", c] as const));
     const path = blockPath(item, input.resourceClaims);
-    claims.forEach((c, i) => errs.push(...validateResourceClaim(op, indexPath(path, i), c, oldByName.get(c.name))));
+    claims.forEach((c, i) => errs.push(...validateResourceClaim(op, indexPath(path, i), c, oldByName.get(c.name ?? ""))));
   }
   return errs;
 }
