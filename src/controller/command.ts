@@ -20,7 +20,8 @@ import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "./webhook.js
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
-                        [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)] [-v]
+                        [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)]
+                        [--group-shape auto|composite|flat] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status current:
 the condition KartaValidated (the same validation as 'karta validate', with the errors' field paths),
@@ -30,8 +31,15 @@ later becomes Ready without a restart. For every Ready Karta it watches the root
 server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
 'karta compile' makes for each object, owned by it; groups that no longer exist are deleted, objects
 whose immutable fields changed are recreated, and interpretation errors become Events on the object.
-A pod belongs to the object its owner chain reaches: controller ownerReferences through the Karta's child
-kinds (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's leader pod...).
+A pod belongs to the outermost object on its chain of controller ownerReferences whose kind has a Ready
+Karta (a JobSet's pods to the JobSet even with a Job Karta; whatever an AppWrapper wraps, to the
+AppWrapper), through the kinds the Kartas watch (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's
+leader pod...); an object such an owner governs gets no groups of its own. A root batch/v1 Job the Job
+controller gangs itself (its WorkloadWithJob integration: its Workload, or pods in its PodGroup) is left
+to it; Karta makes a root Job's groups once its first pod shows the Job controller does not.
+A gang with subgroups is a CompositePodGroup over a PodGroup per subgroup, which the scheduler gangs only
+with its CompositePodGroup feature gate; --group-shape flat makes one PodGroup of all its pods instead
+(auto, the default: flat when the API server does not serve CompositePodGroup).
 
 With a certificate it also serves a mutating admission webhook for Pod CREATE on --webhook-port (path
 /mutate-v1-pod, HTTPS): a pod whose owner chain reaches an object of a Ready Karta's kind gets
@@ -64,6 +72,7 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
                                         tls.crt, tls.key), or reused; without any of the three, no webhook
       --tls-san NAME                    extra DNS name or IP of the generated certificate (repeatable)
+      --group-shape SHAPE               auto (default), composite or flat: how gangs with subgroups are made
   -v, --verbose           debug logs
   -h, --help              show this help
 
@@ -96,6 +105,7 @@ const FLAGS = {
   "tls-private-key-file": { type: "string" },
   "cert-dir": { type: "string" },
   "tls-san": { type: "string", multiple: true },
+  "group-shape": { type: "string", choices: ["auto", "composite", "flat"], default: "auto" },
   verbose: { type: "boolean", short: "v" },
 } as const satisfies Flags;
 
@@ -170,7 +180,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   const leadingFromStart = elect !== "true";
   try {
     reconciler = new KartaReconciler(kc, log, { leading: leadingFromStart });
-    workloads = new WorkloadReconciler(kc, reconciler, log, { leading: leadingFromStart });
+    workloads = new WorkloadReconciler(kc, reconciler, log, { leading: leadingFromStart, groupShape: values["group-shape"] });
     metrics.watch("karta", reconciler.queue);
     metrics.watch("workload", workloads.queue);
     await reconciler.start();

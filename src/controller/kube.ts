@@ -1,7 +1,7 @@
 /**
  * The edge to the Kubernetes API: the kubeconfig (flag, KUBECONFIG, or the in-cluster service account),
- * plain-JSON objects, informers that cache objects without managedFields, shared keep-alive connections,
- * discovery, and structured errors from client-node's exceptions.
+ * plain-JSON objects, informers that cache objects without managedFields (or with only who wrote them),
+ * shared keep-alive connections, discovery, and structured errors from client-node's exceptions.
  */
 import { Agent as HttpsAgent, type AgentOptions } from "node:https";
 import { CoreV1Api, CustomObjectsApi, KubeConfig, ListWatch, Watch, type Informer, type KubernetesObject, type ListPromise, type ObjectCache } from "@kubernetes/client-node";
@@ -36,13 +36,14 @@ keepPlainJson([
  * Objects are stripped as they arrive, from the list and from the watch, before the cache and the
  * handlers see them.
  */
-export function makeLeanInformer<T extends KubernetesObject>(kc: KubeConfig, path: string, list: ListPromise<T>): Informer<T> & ObjectCache<T> {
+export function makeLeanInformer<T extends KubernetesObject>(kc: KubeConfig, path: string, list: ListPromise<T>, options: { keepManagers?: boolean } = {}): Informer<T> & ObjectCache<T> {
+  const strip = options.keepManagers ? onlyManagers : stripManagedFields;
   const watch = new Watch(kc);
   const start = watch.watch.bind(watch);
-  watch.watch = (p, query, callback, done) => start(p, query, (phase, obj: unknown, raw?: unknown) => callback(phase, stripManagedFields(obj), raw), done);
+  watch.watch = (p, query, callback, done) => start(p, query, (phase, obj: unknown, raw?: unknown) => callback(phase, strip(obj), raw), done);
   const listStripped: ListPromise<T> = async () => {
     const l = await list();
-    for (const o of l.items ?? []) stripManagedFields(o);
+    for (const o of l.items ?? []) strip(o);
     return l;
   };
   return new ListWatch<T>(path, watch, listStripped, false);
@@ -52,6 +53,20 @@ function stripManagedFields<T>(o: T): T {
   const metadata = (o as { metadata?: { managedFields?: unknown } } | null)?.metadata;
   if (metadata && typeof metadata === "object" && "managedFields" in metadata) delete metadata.managedFields;
   return o;
+}
+
+/** managedFields reduced to who wrote the object and how (`{manager, operation}`), without the field sets. */
+function onlyManagers<T>(o: T): T {
+  const metadata = (o as { metadata?: { managedFields?: unknown } } | null)?.metadata;
+  if (metadata && Array.isArray(metadata.managedFields)) {
+    metadata.managedFields = metadata.managedFields.map((m: { manager?: unknown; operation?: unknown }) => ({ manager: m?.manager, operation: m?.operation }));
+  }
+  return o;
+}
+
+/** Whether `manager` has written the object (from managedFields, whole or reduced to managers). */
+export function writtenBy(o: KubernetesObject, manager: string): boolean {
+  return (o.metadata?.managedFields ?? []).some((m) => m.manager === manager);
 }
 
 /**
