@@ -85,6 +85,8 @@ export class WorkloadReconciler {
   private readonly core: CoreV1Api;
   private readonly watched = new Map<string, Watched>();
   private readonly kinds = new Map<string, KindWatch>();
+  /** `group/Kind` → the Karta that governs its objects (the first by name of the Ready ones for that kind). */
+  private readonly governing = new Map<string, string>();
   private readonly pods: Informer<Obj> & ObjectCache<Obj>;
   private readonly podIndex: OwnerIndex<Obj>;
   private readonly groups: GroupWatch[] = [];
@@ -225,6 +227,12 @@ export class WorkloadReconciler {
       // Its objects may have been cached already (as another Karta's chain kind): their roots are now its.
       for (const o of this.kinds.get(root!)?.informer.list() ?? []) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
     }
+    // Two Ready Kartas for one kind (at two versions): the first by name governs its objects.
+    this.governing.clear();
+    for (const name of [...this.watched.keys()].sort()) {
+      const key = groupKindKey(this.watched.get(name)!.ready.root);
+      if (!this.governing.has(key)) this.governing.set(key, name);
+    }
     // Which owner governs a pod depends on every Ready Karta: a new outer one takes over the inner ones' pods.
     if (changed) this.enqueueAll();
   }
@@ -280,10 +288,7 @@ export class WorkloadReconciler {
 
   /** The caches as the owner-chain resolver reads them. */
   private readonly lookup: ChainLookup = {
-    rootKarta: (gk: GroupKind) => {
-      for (const [name, w] of this.watched) if (w.ready.root.group === gk.group && w.ready.root.kind === gk.kind) return name;
-      return undefined;
-    },
+    rootKarta: (gk: GroupKind) => this.governing.get(groupKindKey(gk)),
     object: (gk: GroupKind, namespace: string, name: string) => {
       if (gk.group === "" && gk.kind === "Pod") return this.pods.get(name, namespace);
       let watched = false;
@@ -376,6 +381,7 @@ export class WorkloadReconciler {
     const cached = this.kinds.get(w.root)?.informer.get(name, namespace || undefined);
     if (!cached || cached.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
     if (!this.leading) return; // setLeading(true) requeues every root
+    if (this.governing.get(groupKindKey(w.ready.root)) !== kartaName) return; // another Karta for the kind governs
     const root = this.asRoot(w, cached);
     this.counters.reconciles++;
     // An owner of a described kind governs this object's pods: it has their groups, this object none.
@@ -489,15 +495,16 @@ export class WorkloadReconciler {
   }
 
   /**
-   * Deletes the groups (and Workload) Karta made for this root that the compilation no longer has (all of
-   * them without one), from the informers' caches; another writer's (the Job controller's) are left.
+   * Deletes the groups (and Workload) this root controls that the compilation no longer has, from the
+   * informers' caches. Without a compilation (the root is governed by its owner, or the Job controller
+   * gangs it) only those Karta wrote: the Job controller's own are left to it.
    */
   private async prune(root: Obj, result: WorkloadCompilation | undefined): Promise<void> {
     const uid = root.metadata?.uid ?? "";
     const keep = new Set([...(result?.workload ? [result.workload] : []), ...(result?.compositePodGroups ?? []), ...(result?.podGroups ?? [])].map((o) => `${o.kind}/${o.metadata.name}`));
     for (const { apiVersion, kind, index } of this.groups) {
       for (const o of index.ownedBy(uid)) {
-        if (!ownedBy(o, uid) || !writtenBy(o, FIELD_MANAGER) || keep.has(`${kind}/${o.metadata?.name}`)) continue;
+        if (!ownedBy(o, uid) || (result === undefined && !writtenBy(o, FIELD_MANAGER)) || keep.has(`${kind}/${o.metadata?.name}`)) continue;
         const ns = o.metadata?.namespace;
         try {
           await this.objects.delete({ apiVersion, kind, metadata: { name: o.metadata!.name!, ...(ns ? { namespace: ns } : {}) } });
