@@ -73,7 +73,11 @@ async function resolve(c: Clients, text: string): Promise<Resolved> {
   const candidates: { group: string; version: string }[] = [];
   if (qualifier === undefined || qualifier === "v1") candidates.push({ group: "", version: "v1" });
   for (const g of groups) {
-    if (qualifier === undefined || qualifier === g.name.toLowerCase()) candidates.push({ group: g.name, version: g.preferredVersion?.version ?? g.versions[0]!.version });
+    // Every version of the group, the preferred first: kinds of one group may be served at different
+    // versions (kubeflow.org: PyTorchJob at v1, MPIJob at v2beta1), as kubectl finds them.
+    const preferred = g.preferredVersion?.version ?? g.versions[0]!.version;
+    const versions = [preferred, ...g.versions.map((v) => v.version).filter((v) => v !== preferred)];
+    if (qualifier === undefined || qualifier === g.name.toLowerCase()) candidates.push(...versions.map((version) => ({ group: g.name, version })));
     else for (const v of g.versions) if (qualifier === `${v.version}.${g.name}`.toLowerCase()) candidates.push({ group: g.name, version: v.version });
   }
   const lists = await Promise.all(
