@@ -80,7 +80,9 @@ Exit code: 0 after a graceful shutdown (SIGINT/SIGTERM), 1 when it cannot start 
 leadership, 2 usage.
 
 Example:
-  kubectl apply -f deploy/crd/run.ai_kartas.yaml -f definitions/kubeflow.org/v1/PyTorchJob.yaml
+  kubectl apply -f deploy/crd/run.ai_kartas.yaml
+  kubectl wait --for condition=established crd/kartas.run.ai
+  kubectl apply -f definitions/kubeflow.org/v1/PyTorchJob.yaml
   karta controller --kubeconfig ~/.kube/config --cert-dir /tmp/karta-webhook --tls-san host.docker.internal
   karta webhook-config --admission --url https://host.docker.internal:9443/mutate-v1-pod \
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
