@@ -6,9 +6,9 @@ import { JqRuntimeError } from "./errors.js";
 import { CHARGED, compareCodepoints, dumpTruncated, kindOf, toJson } from "./native/json.js";
 import { JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, step } from "./runtime.js";
 
-export type JqValue = null | boolean | number | string | JqValue[] | { [key: string]: JqValue };
-export type JqObject = { [key: string]: JqValue };
-export type PathComponent = string | number | JqObject | null;
+import type { JqObject, JqValue, PathComponent } from "./value-types.js";
+
+export type { JqObject, JqValue, PathComponent };
 
 /** jq's type name of a value. */
 export const typeOf = kindOf;
