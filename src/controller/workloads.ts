@@ -392,7 +392,7 @@ export class WorkloadReconciler {
     }
     if (above.missing) {
       // Its owner is not cached yet, and may be a described kind: ask again once it may be.
-      this.queue.addAfter(key, 1000);
+      this.queue.addAfter(key, 2000);
       return;
     }
     const members = this.podsOf(root);

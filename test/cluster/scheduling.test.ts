@@ -90,7 +90,11 @@ describe("gangs under the real kube-scheduler, every bundled Karta applied", { s
           const inner = await karta(c, ["compile", resourceRef(link), "-n", ns, "-o", "name"]);
           assert.equal(inner.code, 0, inner.err);
           assert.equal(inner.out, "", `${link.kind} ${link.metadata!.name}`);
-          assert.match(inner.err, new RegExp(`its pods are in the groups of its owner ${made.root.kind} ${made.root.metadata!.name} \\(${made.root.apiVersion}\\), the outermost owner whose kind has a Karta`));
+          const governed = new RegExp(`its pods are in the groups of its owner ${made.root.kind} ${made.root.metadata!.name} \\(${made.root.apiVersion}\\), the outermost owner whose kind has a Karta`);
+          assert.match(inner.err, governed);
+          // inspect still shows what the inner Karta sees, and says whose groups the pods are in.
+          const seen = await karta(c, ["inspect", resourceRef(link), "-n", ns]);
+          assert.match(seen.err, governed);
         }
         await forceDeletePods(c, ns, all);
       });

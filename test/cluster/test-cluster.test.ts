@@ -5,36 +5,19 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../support/conformance.js";
-import { clusterBinaries, clusterBinDir, clusterScript, eventually } from "../support/cluster.js";
+import { alive, clusterBinaries, clusterBinDir, clusterScript, eventually, run } from "../support/cluster.js";
 
 // Skips (with its notice) where Go is missing.
 const skip = (await clusterBinaries()) ?? false;
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { env, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
 /** The pids of the processes `up` recorded in DIR (servers, reaper). */
 function pids(dir: string): Map<string, number> {
   return new Map(readdirSync(dir).filter((f) => f.endsWith(".pid")).map((f) => [f.slice(0, -4), Number(readFileSync(path.join(dir, f), "utf8"))]));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A copy of the parts of a checkout the script reads: itself and the modules naming the versions. */

@@ -36,9 +36,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a command to its end: its exit code and output. */
+export function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    execFile(file, args, { maxBuffer: 16 << 20, env }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
       resolve({ code, stdout, stderr: stderr || (err && code !== 0 ? String(err.message) : "") });
     });
@@ -83,7 +84,8 @@ async function ensureBinaries(): Promise<string | undefined> {
   return undefined;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process runs. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
