@@ -2,9 +2,9 @@
  * kube-controller-manager v1.37.2 as the oracle of the Job integration (feature gate WorkloadWithJob): for
  * each Job of a table the Job controller makes a Workload and a PodGroup and creates the Job's pods in
  * that PodGroup; `karta compile job/NAME` against the same cluster makes the same objects, field by field,
- * and puts each pod in the same group (the differences are those docs/decisions.md explains). With the
- * bundled Kartas installed and `karta controller` running, the Job controller's Jobs are left to it, and
- * the Jobs of a JobSet (which the Job controller does not gang) are the JobSet's.
+ * and puts each pod in the same group (the differences are those docs/decisions.md explains). All the
+ * while every bundled Karta is installed and `karta controller` runs: the Job controller's Jobs are left
+ * to it, and the Jobs of a JobSet (which the Job controller does not gang) are the JobSet's.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -47,26 +47,35 @@ function defaulted(spec: Loose, priority: number): Loose {
   return { disruptionMode: { single: {} }, preemptionPolicy: "PreemptLowerPriority", priority, ...spec };
 }
 
-describe("the Job controller (kube-controller-manager, WorkloadWithJob) as the oracle of karta compile for batch/v1 Jobs", { skip }, () => {
+describe("the Job controller (kube-controller-manager, WorkloadWithJob) and karta controller, every bundled Karta installed", { skip }, () => {
   let c: ControlPlane;
   let ns: string;
+  let controller: KartaController;
 
   before(async () => {
     c = (await controlPlane({ scheduler: true, controllerManager: true, controllers: ["job-controller", "garbage-collector-controller", "podgroup-protection-controller"] })) as ControlPlane;
     ns = await testNamespace({ name: "job-oracle" } as never, c);
     await c.objects.create({ apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: "batch-high" }, value: 5000 } as Obj);
+    await applyBundledKartas(c);
+    const jobset = parse(readFileSync(path.join(repoRoot, "test", "fixtures", "definition", "crds", "jobset.x-k8s.io_jobsets.yaml"), "utf8")) as Obj;
+    await installCrds(c, [jobset]);
+    controller = await startKartaController(c, bundledKartas());
+    await waitWatching(controller, ["batch-v1-job", "jobset-x-k8s-io-v1alpha2-jobset"]);
   });
   after(async () => {
+    await controller?.stop();
     await c?.stop();
   });
 
+  // The oracle: what the Job controller makes, and what `karta compile job/NAME` makes (as Karta runs beside it).
   for (const j of JOBS) {
     test(j.name, async () => {
       const job = {
         apiVersion: "batch/v1",
         kind: "Job",
         metadata: { name: j.name, namespace: ns },
-        spec: { ...j.spec, template: { spec: { restartPolicy: "Never", ...(j.template ?? {}), containers: [{ name: "c", image: "registry.invalid/c", resources: { requests: { cpu: "1" } } }] } } },
+        // On no node (none has the label): they stay pending, leaving the nodes to the tests below.
+        spec: { ...j.spec, template: { spec: { restartPolicy: "Never", nodeSelector: { "karta.test/case": "job-oracle" }, ...(j.template ?? {}), containers: [{ name: "c", image: "registry.invalid/c", resources: { requests: { cpu: "1" } } }] } } },
       } as Obj;
       const created = JSON.parse(JSON.stringify(await c.objects.create(job))) as Obj;
       const uid = created.metadata!.uid!;
@@ -101,24 +110,11 @@ describe("the Job controller (kube-controller-manager, WorkloadWithJob) as the o
       assert.deepEqual(Object.fromEntries(pods.map((p) => [p.metadata!.name!, p.spec.schedulingGroup?.podGroupName])), want);
     });
   }
-});
 
-describe("karta controller beside the Job controller's integration, every bundled Karta installed", { skip }, () => {
-  let c: ControlPlane;
-  let controller: KartaController;
-
-  before(async () => {
-    c = (await controlPlane({ scheduler: true, controllerManager: true, controllers: ["job-controller", "garbage-collector-controller", "podgroup-protection-controller"] })) as ControlPlane;
-    await applyBundledKartas(c);
-    const jobset = parse(readFileSync(path.join(repoRoot, "test", "fixtures", "definition", "crds", "jobset.x-k8s.io_jobsets.yaml"), "utf8")) as Obj;
-    await installCrds(c, [jobset]);
-    const kartas = bundledKartas();
-    controller = await startKartaController(c, kartas);
-    await waitWatching(controller, ["batch-v1-job", "jobset-x-k8s-io-v1alpha2-jobset"]);
-  });
-  after(async () => {
-    await controller?.stop();
-    await c?.stop();
+  test("Karta made and touched none of those Jobs' objects: the Job controller gangs them", async () => {
+    const objects = [...(await c.objects.list("scheduling.k8s.io/v1beta1", "Workload", ns)).items, ...(await c.objects.list("scheduling.k8s.io/v1beta1", "PodGroup", ns)).items] as Obj[];
+    assert.equal(objects.length, JOBS.length * 2);
+    assert.deepEqual(objects.filter((o) => (o.metadata!.managedFields ?? []).some((m) => m.manager === "karta")).map((o) => `${o.kind} ${o.metadata!.name}`), []);
   });
 
   test("a root Job is the Job controller's: one Workload and one PodGroup, its own, its pods in it and bound; Karta makes nothing", async (t) => {
