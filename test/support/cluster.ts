@@ -348,40 +348,15 @@ export async function serviceAccountKubeConfig(c: TestCluster, namespace: string
 }
 
 /** A test cluster of one test file's own, and how to stop it. */
-export interface PrivateCluster extends TestCluster {
-  stop(): Promise<void>;
-}
+export type PrivateCluster = ControlPlane;
 
 /**
  * A cluster of its own for a test file (scripts/test-cluster up), for what must not touch the shared one:
  * cluster-wide webhook configurations, the ownership of the Karta CRD. stop() stops it, and the script's
  * reaper does when the runner exits. A skip reason (printed) when no kube-apiserver can be built.
  */
-export async function privateCluster(): Promise<PrivateCluster | string> {
-  if (!binariesBuilt()) {
-    if (!hasGo()) {
-      const reason = "Go is not installed, so no kube-apiserver can be built: skipping the tests against a real API server (see README, Development)";
-      console.log(`notice: ${reason}`);
-      return reason;
-    }
-    const built = await run(clusterScript, ["build"]);
-    if (built.code !== 0) throw new Error(`scripts/test-cluster build failed:\n${built.stderr}`);
-  }
-  const dir = path.join(tmpdir(), `karta-private-cluster-${process.pid}-${randomBytes(3).toString("hex")}`);
-  const up = await run(clusterScript, ["up", dir, "--owner-pid", String(ownerPid())]);
-  if (up.code !== 0) throw new Error(`scripts/test-cluster up failed:\n${up.stderr}`);
-  const kubeconfig = path.join(dir, "kubeconfig");
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  return {
-    kubeconfig,
-    kc,
-    objects: KubernetesObjectApi.makeApiClient(kc),
-    core: kc.makeApiClient(CoreV1Api),
-    stop: async () => {
-      await run(clusterScript, ["down", dir]);
-    },
-  };
+export function privateCluster(): Promise<PrivateCluster | string> {
+  return controlPlane({});
 }
 
 /** Polls `probe` until it returns a value (not undefined) or `timeoutMs` passes; the last failure message on timeout. */
