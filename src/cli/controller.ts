@@ -38,9 +38,11 @@ whose immutable fields changed are recreated, and interpretation errors become E
 A pod belongs to the outermost object on its chain of controller ownerReferences whose kind has a Ready
 Karta (a JobSet's pods to the JobSet even with a Job Karta; whatever an AppWrapper wraps, to the
 AppWrapper), through the kinds the Kartas watch (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's
-leader pod...); an object such an owner governs gets no groups of its own. A root batch/v1 Job the Job
-controller gangs itself (its WorkloadWithJob integration: its Workload, or pods in its PodGroup) is left
-to it; Karta makes a root Job's groups once its first pod shows the Job controller does not.
+leader pod...); an object such an owner governs gets no groups of its own. Of two Ready Kartas of one
+kind, the oldest governs. A Karta whose root kind is Pod makes no groups (a pod has no UID to name its
+group by while it is created, the only time it can join one). A root batch/v1 Job the Job controller
+gangs itself (its WorkloadWithJob integration: its Workload, or pods in its PodGroup) is left to it;
+Karta makes a root Job's groups once its first pod shows the Job controller does not.
 A gang with subgroups is a CompositePodGroup over a PodGroup per subgroup, which the scheduler gangs only
 with its CompositePodGroup feature gate; --group-shape flat makes one PodGroup of all its pods instead
 (auto, the default: flat when the API server does not serve CompositePodGroup).

@@ -178,6 +178,8 @@ export class WorkloadReconciler {
   }
 
   private readonly retired = new WeakSet<object>();
+  /** Ready Kartas whose root kind is Pod, which make no groups (logged once each). */
+  private readonly podRootKartas = new Set<string>();
 
   /**
    * Keeps the pod fields the Ready Kartas' pod expressions read. A wider set needs a new informer (a
@@ -292,6 +294,14 @@ export class WorkloadReconciler {
     for (const [name, r] of ready) {
       if (this.watched.has(name)) continue;
       const { group, version, kind } = r.root;
+      if (group === "" && kind === "Pod") {
+        // A bare pod's group is named after its UID, which it does not have while it is being created,
+        // the only time its spec.schedulingGroup can be set: such a Karta describes pods (inspect, get,
+        // Karmada), but the controller makes no groups from it.
+        if (!this.podRootKartas.has(name)) this.log("info", "not making groups for a Karta whose root kind is Pod: a pod joins a group only when it is created, before it has the UID the group is named after", { karta: name });
+        this.podRootKartas.add(name);
+        continue;
+      }
       // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
       const keys: string[] = [];
       for (const k of chainKinds(r.karta as unknown as Karta)) {
