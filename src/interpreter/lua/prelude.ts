@@ -45,7 +45,7 @@ const ENV_KEYS = [...BASE_GLOBALS, ...NOT_SUPPORTED];
 
 /** The Lua source of the prelude. */
 export const PRELUDE = `
-local kube = ...
+local kube, hostNow = ...
 local rawnext, rawget, rawset, rawequal = next, rawget, rawset, rawequal
 local setmt, type, error, select, tostring0 = setmetatable, type, error, select, tostring
 local mtype, floor, huge, maxint = math.type, math.floor, math.huge, math.maxinteger
@@ -565,6 +565,8 @@ M.tointeger, M.ult, M.type, M.maxinteger, M.mininteger = nil, nil, nil, nil, nil
 -- os.date and os.time as Karmada's safe os library implements them (a strftime subset on Go's
 -- time layouts; unknown conversions are kept as written, never an error).
 local osdate, ostime = os.date, os.time
+-- The current time in seconds: the host's clock when it gives one, else the C library's.
+local now = hostNow or ostime
 local DAYS = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday" }
 local MONTHS = { "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December" }
 local function two(n) return sformat("%02d", n) end
@@ -603,7 +605,7 @@ local function compatDate(fmt, when)
     fmt = ssub(fmt, 2)
   end
   if when ~= nil then utc = false end
-  local t = osdate(utc and "!*t" or "*t", when)
+  local t = osdate(utc and "!*t" or "*t", when or now())
   if ssub(fmt, 1, 2) == "*t" then
     return { year = t.year, month = t.month, day = t.day, hour = t.hour, min = t.min, sec = t.sec, wday = t.wday, yday = 0, isdst = false }
   end
@@ -627,7 +629,7 @@ local function compatDate(fmt, when)
   return tconcat(out)
 end
 local function compatTime(t)
-  if t == nil then return ostime() end
+  if t == nil then return now() end
   if type(t) ~= "table" then error("bad argument #1 to time (table expected, got " .. type(t) .. ")", 2) end
   local function field(k, default)
     local v = rawget(t, k)

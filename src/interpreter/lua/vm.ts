@@ -70,9 +70,16 @@ export interface HostFunction {
   (args: HostArgs): (JsonValue | undefined)[];
 }
 
-/** Thrown by host functions to raise a Lua error. */
+/**
+ * Thrown by host functions to raise a Lua error, at the caller's line (as gopher-lua's RaiseError
+ * positions it), or without a position when `panic` is set: the Go function panics upstream, and
+ * gopher-lua reports a panic's text as it is.
+ */
 export class HostFunctionError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly panic = false,
+  ) {
     super(message);
     this.name = "HostFunctionError";
   }
@@ -97,6 +104,11 @@ export interface LuaVMOptions {
   limits?: Partial<LuaLimits>;
   /** Host libraries: `require(name)` returns a table of these functions. Only "kube" is resolvable. */
   kube?: Record<string, HostFunction>;
+  /**
+   * The clock `os.time()` and `os.date()` read, in milliseconds since the epoch (default: the
+   * system clock). Tests comparing results with a reference fix it.
+   */
+  clock?: () => number;
 }
 
 const LUA_REGISTRYINDEX = -1001000;
@@ -203,6 +215,7 @@ export class LuaVM {
   private readonly m: RawLuaFull;
   private readonly limits: LuaLimits;
   private readonly kube: Record<string, HostFunction>;
+  private readonly clock: (() => number) | undefined;
   private readonly fnPointers: number[] = [];
   private allocPtr = 0;
   private hookPtr = 0;
@@ -232,6 +245,7 @@ export class LuaVM {
     this.m = loaded.api;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.kube = options.kube ?? {};
+    this.clock = options.clock;
     this.open();
   }
 
@@ -271,7 +285,18 @@ export class LuaVM {
     const status = this.load(PRELUDE, this.preludeNameBuf);
     if (status !== LUA_OK) throw new Error(`Lua prelude failed to load: ${this.popError()}`);
     m._lua_pushvalue(L, kubeIdx);
-    if (m._lua_pcallk(L, 1, 5, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
+    const clock = this.clock;
+    if (clock) {
+      const ptr = m.addFunction((callL: number) => {
+        m._lua_pushnumber(callL, Math.floor(clock() / 1000));
+        return 1;
+      }, "ii");
+      this.fnPointers.push(ptr);
+      m._lua_pushcclosure(L, ptr, 0);
+    } else {
+      m._lua_pushnil(L);
+    }
+    if (m._lua_pcallk(L, 2, 5, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
     this.handlerRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     // Keep the real collectgarbage for the host (scripts get the "not supported" one).
     this.gcRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
@@ -379,6 +404,7 @@ export class LuaVM {
     const conv = this.conv;
     let results: (JsonValue | undefined)[] | undefined;
     let error: string | undefined;
+    let positioned = true;
     try {
       const count = m._lua_gettop(L);
       const args: HostArgs = {
@@ -403,12 +429,17 @@ export class LuaVM {
       for (const r of results) conv.pushJson(r, mt);
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
+      positioned = !(e instanceof HostFunctionError && e.panic);
       results = undefined;
     }
     if (error !== undefined) {
-      m._luaL_where(L, 1);
-      conv.pushString(error);
-      m._lua_concat(L, 2);
+      if (positioned) {
+        m._luaL_where(L, 1);
+        conv.pushString(error);
+        m._lua_concat(L, 2);
+      } else {
+        conv.pushString(error);
+      }
       return m._lua_error(L);
     }
     return results!.length;
