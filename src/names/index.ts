@@ -84,3 +84,17 @@ export function isLabelKey(value: string): string[] {
   if (!labelKeyNameRe.test(name)) errs.push(`name part ${regexError(LABEL_KEY_ERR, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}`);
   return errs;
 }
+
+const LABEL_VALUE_FMT = `(${LABEL_KEY_FMT})?`;
+const LABEL_VALUE_ERR =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MAX_LENGTH = 63;
+const labelValueRe = new RegExp(`^${LABEL_VALUE_FMT}$`);
+
+/** Label value (`k8s-label-value`): empty, or a name part of at most 63 characters. */
+export function isLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
+  if (!labelValueRe.test(value)) errs.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
+  return errs;
+}

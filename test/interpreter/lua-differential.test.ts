@@ -21,6 +21,9 @@ import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObj
 import { conformanceDir, repoRoot } from "../support/conformance.js";
 import { karmadaLuaVM, runKarmadaLuaVM, type LuaOracleAnswer, type LuaOracleCase } from "../support/karmada-luavm.js";
 import { statusItemVariants, variantsOf } from "./lua-variants.js";
+import { PROBE_OBJECT, PROBES } from "./lua-probes.js";
+import { customizationOf } from "../../src/interpreter/declarative/customization.js";
+import type { ResourceInterpreterCustomization } from "../../src/interpreter/types.js";
 
 /** The clock both VMs read (os.time, os.date): 2026-01-01T00:00:00Z. */
 const NOW = 1767225600;
@@ -50,7 +53,7 @@ interface TestdataCase {
 
 /** One comparison: which layer runs it, and what the reference VM is given. */
 interface DiffCase {
-  set: "suite" | "bundled";
+  set: "suite" | "bundled" | "probes";
   kind: string;
   origin: string;
   oracle: LuaOracleCase;
@@ -144,6 +147,27 @@ function casesOfKind(set: DiffCase["set"], rules: MergedRules, testdata: Testdat
   return out;
 }
 
+/** The probes: each its own kind, customized by its one script. */
+function probeCases(nextId: () => string): { customizations: ResourceInterpreterCustomization[]; cases: DiffCase[] } {
+  const customizations: ResourceInterpreterCustomization[] = [];
+  const cases: DiffCase[] = [];
+  PROBES.forEach((p, i) => {
+    const kind = `Probe${i}`;
+    const apiVersion = "probe.karta.dev/v1";
+    const field = FIELDS.find(([op]) => op === p.operation)![1];
+    customizations.push(customizationOf(`probe-${i}`, { apiVersion, kind }, { [field]: p.script }));
+    const withKind = (o: JsonValue): JsonValue => ({ ...(o as object), kind });
+    const oracle: LuaOracleCase = { id: nextId(), operation: p.operation, object: withKind(p.object ?? PROBE_OBJECT), now: NOW };
+    if (p.operation === "InterpretDependency") oracle.scripts = [p.script];
+    else oracle.script = p.script;
+    if (p.operation === "Retain") oracle.observed = withKind(p.observed ?? p.object ?? PROBE_OBJECT);
+    if (p.operation === "ReviseReplica") oracle.replicas = p.replicas ?? 0;
+    if (p.operation === "AggregateStatus") oracle.items = p.items ?? null;
+    cases.push({ set: "probes", kind: `${apiVersion}/${kind}`, origin: p.name, oracle });
+  });
+  return { customizations, cases };
+}
+
 /** Karta's answer in the reference's terms: the result as Karmada's types marshal, or the error text. */
 function kartaAnswer(ipt: DeclarativeInterpreter, c: LuaOracleCase): { result: JsonValue } | { error: string } {
   const object = c.object as KubeObject;
@@ -235,11 +259,14 @@ describe("gopher-lua differential (Karmada's luavm on gopher-lua v1.1.2 against 
     for (const [set, ipt] of interpreters) {
       for (const rules of ipt.targets) cases.push(...casesOfKind(set, rules, testdata.get(`${rules.apiVersion}/${rules.kind}`) ?? [], nextId));
     }
+    const probes = probeCases(nextId);
+    interpreters.set("probes", await createDeclarativeInterpreter(probes.customizations, { clock }));
+    cases.push(...probes.cases);
     const started = Date.now();
     answers = await runKarmadaLuaVM(oracle.binary, cases.map((c) => c.oracle));
     const invalid = answers.filter((a) => "invalid" in a);
     assert.deepEqual(invalid, [], "every case is one the reference reads");
-    console.log(`# gopher-lua differential: ${cases.length} cases (${cases.filter((c) => c.origin === "testdata").length} testdata, ${cases.filter((c) => c.origin !== "testdata").length} generated) over ${new Set(cases.map((c) => `${c.set} ${c.kind}`)).size} customized kinds; reference run ${Date.now() - started} ms`);
+    console.log(`# gopher-lua differential: ${cases.length} cases (${cases.filter((c) => c.origin === "testdata").length} testdata, ${cases.filter((c) => c.set !== "probes" && c.origin !== "testdata").length} generated, ${probes.cases.length} probes) over ${new Set(cases.map((c) => `${c.set} ${c.kind}`)).size} customized kinds; reference run ${Date.now() - started} ms`);
   });
 
   test("every customization and generated case gives Karmada's result or error", async (t) => {

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	lua "github.com/yuin/gopher-lua"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -196,7 +197,28 @@ func verifyDependencies(deps []configv1alpha1.DependentObjectReference) error {
 		if d.Name == "" && d.LabelSelector == nil {
 			errs = append(errs, field.Invalid(p, deps[i], "dependency can not leave name and labelSelector all empty"))
 		}
-		errs = append(errs, metav1validation.ValidateLabelSelector(d.LabelSelector, metav1validation.LabelSelectorValidationOptions{AllowInvalidLabelValueInSelector: false}, p.Child("labelSelector"))...)
+		errs = append(errs, validateLabelSelector(d.LabelSelector, p.Child("labelSelector"))...)
 	}
 	return errs.ToAggregate()
+}
+
+// validateLabelSelector is metav1 validation's ValidateLabelSelector (label values checked), with
+// matchLabels checked in key order: apimachinery ranges over the map, in Go's random order.
+func validateLabelSelector(s *metav1.LabelSelector, p *field.Path) field.ErrorList {
+	errs := field.ErrorList{}
+	if s == nil {
+		return errs
+	}
+	keys := make([]string, 0, len(s.MatchLabels))
+	for k := range s.MatchLabels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		errs = append(errs, metav1validation.ValidateLabels(map[string]string{k: s.MatchLabels[k]}, p.Child("matchLabels"))...)
+	}
+	for i, expr := range s.MatchExpressions {
+		errs = append(errs, metav1validation.ValidateLabelSelectorRequirement(expr, metav1validation.LabelSelectorValidationOptions{}, p.Child("matchExpressions").Index(i))...)
+	}
+	return errs
 }

@@ -45,11 +45,11 @@ const ENV_KEYS = [...BASE_GLOBALS, ...NOT_SUPPORTED];
 
 /** The Lua source of the prelude. */
 export const PRELUDE = `
-local kube, hostNow = ...
+local kube, hostNow, hostZone = ...
 local rawnext, rawget, rawset, rawequal = next, rawget, rawset, rawequal
 local setmt, type, error, select, tostring0 = setmetatable, type, error, select, tostring
 local mtype, floor, huge, maxint = math.type, math.floor, math.huge, math.maxinteger
-local sformat, ssub, sfind, smatch, sgsub0 = string.format, string.sub, string.find, string.match, string.gsub
+local sformat, ssub, sfind, smatch, sgsub0, srep = string.format, string.sub, string.find, string.match, string.gsub, string.rep
 local tonumber0 = tonumber
 local tsort, tconcat = table.sort, table.concat
 local pcall0 = pcall
@@ -307,6 +307,50 @@ local function goQuote(str)
   return tconcat(out)
 end
 
+-- Width and precision as Go's fmt applies them where C's differ: a string's are counted in
+-- characters (UTF-8 sequences), not bytes, and a width may pass 99. Returns the padded text, or nil
+-- when C's formatting of the verb is the same.
+local function runeCount(str)
+  local _, n = sgsub0(str, "[^\\128-\\191]", "")
+  return n
+end
+local function runePrefix(str, n)
+  local count, i = 0, 1
+  while i <= #str do
+    local b = string.byte(str, i)
+    if b < 128 or b >= 192 then
+      if count == n then return ssub(str, 1, i - 1) end
+      count = count + 1
+    end
+    i = i + 1
+  end
+  return str
+end
+local function goPad(flags, verb, arg)
+  local fl, width, prec = smatch(flags, "^([-+ #0]*)(%d*)%.?(%d*)$")
+  if fl == nil then return nil end
+  width = tonumber0(width)
+  local hasPrec = sfind(flags, ".", 1, true) ~= nil
+  local body
+  if verb == "s" and type(arg) == "string" then
+    if width == nil and not hasPrec then return nil end
+    body = arg
+    if hasPrec then body = runePrefix(body, tonumber0(prec) or 0) end
+  elseif width ~= nil and width > 99 then
+    body = sformat("%" .. sgsub0(fl, "[-0]", "") .. (hasPrec and ("." .. prec) or "") .. verb, arg)
+  else
+    return nil
+  end
+  local pad = (width or 0) - runeCount(body)
+  if pad <= 0 then return body end
+  if sfind(fl, "-", 1, true) then return body .. srep(" ", pad) end
+  if sfind(fl, "0", 1, true) and verb ~= "s" then
+    local sign, digits = smatch(body, "^([+ -]?)(.*)$")
+    return sign .. srep("0", pad) .. digits
+  end
+  return srep(" ", pad) .. body
+end
+
 -- string.format with gopher-lua's argument handling (it formats with Go's fmt): integer conversions
 -- truncate fractional numbers, a string that is not a number prints as 0 for %d, %s prints numbers
 -- as tostring does, %q quotes as Go does, %x of a string is its bytes in hex, and Go's %v and %t work.
@@ -366,6 +410,13 @@ local function compatFormat(fmt, ...)
         verb = "s"
       end
     end
+    if ssub(verb, 1, 1) ~= "%" and spec ~= "%" then
+      local padded = goPad(flags, verb, args[argi])
+      if padded ~= nil then
+        args[argi] = padded
+        flags, verb, changed = "", "s", true
+      end
+    end
     if verb ~= spec then changed = true end
     if ssub(verb, 1, 1) == "%" then
       -- A literal: the "%" before it is already in pieces, so it reads "%%!d(MISSING)".
@@ -406,6 +457,19 @@ local function guard2(f)
     checkLen(p)
     return f(s, p, trunc(init), ...)
   end
+end
+-- gopher-lua's string.char: each argument a number (CheckInt truncates it), kept to its low byte.
+local schar = S.char
+S.char = function(...)
+  local n = select("#", ...)
+  local bytes = {}
+  for i = 1, n do
+    local v = select(i, ...)
+    if type(v) ~= "number" then error("bad argument #" .. i .. " to char (number expected, got " .. type(v) .. ")", 2) end
+    if v ~= v or v == huge or v == -huge then v = 0 end
+    bytes[i] = trunc(v) % 256
+  end
+  return schar(unpack(bytes, 1, n))
 end
 S.byte = guard1(S.byte)
 S.len = guard1(S.len)
@@ -567,6 +631,11 @@ M.tointeger, M.ult, M.type, M.maxinteger, M.mininteger = nil, nil, nil, nil, nil
 local osdate, ostime = os.date, os.time
 -- The current time in seconds: the host's clock when it gives one, else the C library's.
 local now = hostNow or ostime
+-- The local time zone's abbreviation at a time, as Go prints it ("MST" in a layout).
+local function zoneName(when)
+  if hostZone then return hostZone(when) end
+  return osdate("%Z", when)
+end
 local DAYS = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday" }
 local MONTHS = { "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December" }
 local function two(n) return sformat("%02d", n) end
@@ -576,7 +645,7 @@ local DATE_FLAGS = {
   A = function(t) return DAYS[t.wday] end,
   b = function(t) return ssub(MONTHS[t.month], 1, 3) end,
   B = function(t) return MONTHS[t.month] end,
-  c = function(t, utc) return two(t.day) .. " " .. ssub(MONTHS[t.month], 1, 3) .. " " .. two(t.year % 100) .. " " .. two(t.hour) .. ":" .. two(t.min) .. " " .. (utc and "UTC" or osdate("%Z")) end,
+  c = function(t) return two(t.day) .. " " .. ssub(MONTHS[t.month], 1, 3) .. " " .. two(t.year % 100) .. " " .. two(t.hour) .. ":" .. two(t.min) .. " " .. t.zone end,
   d = function(t) return two(t.day) end,
   F = function(t) return sformat("%04d-%02d-%02d", t.year, t.month, t.day) end,
   H = function(t) return two(t.hour) end,
@@ -590,25 +659,37 @@ local DATE_FLAGS = {
   X = function(t) return two(t.hour) .. ":" .. two(t.min) .. ":" .. two(t.sec) end,
   y = function(t) return two(t.year % 100) end,
   Y = function(t) return sformat("%d", t.year) end,
-  z = function(t, utc) return utc and "+0000" or osdate("%z") end,
-  Z = function(t, utc) return utc and "UTC" or osdate("%Z") end,
+  z = function(t, utc) return utc and "+0000" or osdate("%z", t.when) end,
+  Z = function(t) return t.zone end,
   w = function(t) return sformat("%d", t.wday - 1) end,
 }
-local function compatDate(fmt, when)
+-- Karmada's os.date: "!" prefixes (all of them) select UTC, but a time given as well (a number,
+-- truncated) is read as local time; an argument given as nil is a type error, as its Check
+-- functions make it.
+local function compatDate(...)
+  local nargs, fmt, when = select("#", ...), ...
   local utc = false
-  if fmt == nil then fmt = "%c" end
+  if nargs == 0 then fmt = "%c" end
   -- gopher-lua's CheckString takes a number as the string it prints as.
   if type(fmt) == "number" then fmt = numberToString(fmt) end
   if type(fmt) ~= "string" then error("bad argument #1 to date (string expected, got " .. type(fmt) .. ")", 2) end
   if ssub(fmt, 1, 1) == "!" then
     utc = true
-    fmt = ssub(fmt, 2)
+    fmt = smatch(fmt, "^!*(.*)$")
   end
-  if when ~= nil then utc = false end
-  local t = osdate(utc and "!*t" or "*t", when or now())
+  if nargs >= 2 then
+    if type(when) ~= "number" then error("bad argument #2 to date (number expected, got " .. type(when) .. ")", 2) end
+    when = trunc(when)
+    utc = false
+  else
+    when = now()
+  end
+  local t = osdate(utc and "!*t" or "*t", when)
   if ssub(fmt, 1, 2) == "*t" then
     return { year = t.year, month = t.month, day = t.day, hour = t.hour, min = t.min, sec = t.sec, wday = t.wday, yday = 0, isdst = false }
   end
+  t.zone = utc and "UTC" or zoneName(when)
+  t.when = when
   local out, i, n = {}, 1, #fmt
   while i <= n do
     local c = ssub(fmt, i, i)
@@ -628,12 +709,15 @@ local function compatDate(fmt, when)
   end
   return tconcat(out)
 end
-local function compatTime(t)
-  if t == nil then return now() end
+-- Karmada's os.time: the current time without an argument; any argument must be a table, whose
+-- number fields are truncated (a missing or other field takes its default).
+local function compatTime(...)
+  if select("#", ...) == 0 then return now() end
+  local t = ...
   if type(t) ~= "table" then error("bad argument #1 to time (table expected, got " .. type(t) .. ")", 2) end
   local function field(k, default)
     local v = rawget(t, k)
-    if type(v) == "number" then return floor(v) end
+    if type(v) == "number" then return trunc(v) end
     return default
   end
   return ostime({ year = field("year", -1), month = field("month", -1), day = field("day", -1), hour = field("hour", 12), min = field("min", 0), sec = field("sec", 0) })

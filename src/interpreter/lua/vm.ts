@@ -10,7 +10,7 @@
 import { LuaWasm } from "wasmoon";
 import type { JsonValue } from "../types.js";
 import { LuaArgumentError, LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
-import { goNumberString } from "../../gofmt/index.js";
+import { goNumberString, goZoneAbbreviation } from "../../gofmt/index.js";
 import { PRELUDE, PRELUDE_CHUNK } from "./prelude.js";
 import { rewriteForGopherLua } from "./lua51.js";
 import { rewriteTableConstructors } from "./rewrite.js";
@@ -296,7 +296,13 @@ export class LuaVM {
     } else {
       m._lua_pushnil(L);
     }
-    if (m._lua_pcallk(L, 2, 5, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
+    const zonePtr = m.addFunction((callL: number) => {
+      this.conv.pushString(goZoneAbbreviation(new Date(m._lua_tonumberx(callL, 1, 0) * 1000)));
+      return 1;
+    }, "ii");
+    this.fnPointers.push(zonePtr);
+    m._lua_pushcclosure(L, zonePtr, 0);
+    if (m._lua_pcallk(L, 3, 5, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
     this.handlerRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     // Keep the real collectgarbage for the host (scripts get the "not supported" one).
     this.gcRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
