@@ -148,6 +148,16 @@ export const PROBES: Probe[] = [
   { name: "Lua 5.2 goto", operation: "InterpretStatus", script: "function ReflectStatus(o)\n  goto done\n  ::done::\n  return {}\nend" },
   { name: "Lua 5.3 integer division", operation: "InterpretStatus", script: "function ReflectStatus(o)\n  return { v = 7 // 2 }\nend" },
   { name: "unfinished string", operation: "InterpretStatus", script: "function ReflectStatus(o)\n  return { v = 'abc }\nend" },
+  // tail calls: gopher-lua's traceback shows the frame a tail call reused.
+  { name: "an error in a tail-called local helper", operation: "InterpretHealth", script: "local function check(o)\n  return o.status.missing.x == 1\nend\nfunction InterpretHealth(o)\n  return check(o)\nend" },
+  { name: "an error in a tail-called global helper", operation: "InterpretHealth", script: "function check(o)\n  return o.status.missing.x == 1\nend\nfunction InterpretHealth(o)\n  if o.kind == nil then return false end\n  return check(o)\nend" },
+  // (One tail call: Lua 5.4 knows that a frame was reused by tail calls, not how many times, where
+  // gopher-lua writes one "(tailcall): ?" line each.)
+  { name: "an error in a tail-called module function", operation: "InterpretHealth", script: "local M = {}\nfunction M.check(o)\n  return o.status.missing.x == 1\nend\nfunction InterpretHealth(o)\n  return M.check(o)\nend" },
+  { name: "an error in a tail-called method", operation: "InterpretHealth", script: "local M = {}\nfunction M:check(o)\n  return o.status.missing.x == 1\nend\nfunction InterpretHealth(o)\n  return M:check(o)\nend" },
+  { name: "an error in a helper called normally", operation: "InterpretHealth", script: "local function check(o)\n  return o.status.missing.x == 1\nend\nfunction InterpretHealth(o)\n  local ok = check(o)\n  return ok\nend" },
+  { name: "a tail-called library function", operation: "InterpretHealth", script: "local lower = string.lower\nfunction InterpretHealth(o)\n  return lower(o.missing)\nend" },
+  { name: "an endless loop", operation: "InterpretHealth", script: "function InterpretHealth(o)\n  while true do end\nend" },
   // results.
   value("a sparse array", "{ 1, 2, nil, 4 }"),
   value("an array starting at 2", "{ [2] = 'b', [3] = 'c' }"),
@@ -157,6 +167,9 @@ export const PROBES: Probe[] = [
   value("a function value", "print"),
   value("a table twice", "(function() local t = { 1 } return { t, t } end)()"),
   value("a cycle", "(function() local t = {} t.self = t return t end)()"),
+  value("the first failure in Go's key order", "{ b = print, a = { 1, nil, 3 } }"),
+  value("a table reached twice, at two depths", "(function() local t = {} return { z = t, a = { x = t } } end)()"),
+  value("width and precision of non-ASCII strings", "string.format('%5s|%-5s|%.2s|%5.1s|', 'ü', 'ñ', '名前だ', 'ab')"),
   value("a negative index", "{ [-1] = 'x', [0] = 'y' }"),
   value("large integer keys", "{ [1] = 'a', [2] = 'b', [100000000] = 'c' }"),
   status("empty tables against no reference", "  return { a = {}, b = { c = {} }, d = { {}, 1 }, e = {} }"),

@@ -82,7 +82,20 @@ func (r *runner) run(script, fnName string, nRets int, args ...any) ([]lua.LValu
 		return nil, err
 	}
 	defer l.Close()
-	return runScript(l, script, fnName, nRets, args...)
+	rets, err := runScript(l, script, fnName, nRets, args...)
+	return rets, withoutAddress(err)
+}
+
+// withoutAddress: an error whose value is a table (or function...) prints as gopher-lua prints the
+// value, "table: 0x" and its address, which differs on every run; the oracle writes it as 0x?.
+func withoutAddress(err error) error {
+	if apiErr, ok := err.(*lua.ApiError); ok {
+		switch apiErr.Object.(type) {
+		case *lua.LTable, *lua.LFunction, *lua.LUserData, *lua.LState:
+			apiErr.Object = lua.LString(apiErr.Object.Type().String() + ": 0x?")
+		}
+	}
+	return err
 }
 
 func decodeObject(raw json.RawMessage, what string) (*unstructured.Unstructured, error) {

@@ -311,7 +311,8 @@ export class LuaConverter {
         return this.readString(idx);
       case LUA_TTABLE:
         // Deeper than Karta reads objects: refused here, before the JS stack runs out.
-        if (depth >= MAX_NESTING_DEPTH) throw new LuaEncodeError(NESTED_TOO_DEEP, depth);
+        // Karta's own limit (gopher-json has none): one wrapping, not one per level.
+        if (depth >= MAX_NESTING_DEPTH) throw new LuaEncodeError(NESTED_TOO_DEEP);
         return this.encodeTable(idx, visited, depth);
       default:
         throw new LuaEncodeError(`cannot encode ${luaTypeName(t)} to JSON`, depth);
@@ -421,8 +422,16 @@ export class LuaConverter {
     m._lua_settop(L, keys - 1);
   }
 
-  /** The bytes of the string at `idx`. */
-  private readBytes(idx: number): Uint8Array {
+  /** A NUL-terminated C string in wasm memory. */
+  readCString(ptr: number): string {
+    const heap = this.m.HEAPU8;
+    let end = ptr;
+    while (heap[end] !== 0) end++;
+    return decoder.decode(heap.subarray(ptr, end));
+  }
+
+  /** The bytes of the string at `idx` (a copy). */
+  readBytes(idx: number): Uint8Array {
     const ptr = this.m._lua_tolstring(this.L, idx, this.lenPtr);
     const len = this.m.HEAPU32[this.lenPtr >> 2]!;
     return this.m.HEAPU8.slice(ptr, ptr + len);

@@ -45,7 +45,7 @@ const ENV_KEYS = [...BASE_GLOBALS, ...NOT_SUPPORTED];
 
 /** The Lua source of the prelude. */
 export const PRELUDE = `
-local kube, hostNow, hostZone = ...
+local kube, hostNow, hostZone, hostCase = ...
 local rawnext, rawget, rawset, rawequal = next, rawget, rawset, rawequal
 local setmt, type, error, select, tostring0 = setmetatable, type, error, select, tostring
 local mtype, floor, huge, maxint = math.type, math.floor, math.huge, math.maxinteger
@@ -473,8 +473,19 @@ S.char = function(...)
 end
 S.byte = guard1(S.byte)
 S.len = guard1(S.len)
-S.lower = guard1(S.lower)
-S.upper = guard1(S.upper)
+-- gopher-lua's upper and lower are Go's strings.ToUpper and ToLower: Unicode's simple case mapping
+-- (C's change ASCII letters only). Not tail calls: the frame keeps the name the script called.
+local function caseChanger(c, upper)
+  return function(s)
+    if type(s) == "number" then s = numberToString(s) end
+    checkLen(s)
+    if type(s) == "string" and sfind(s, "[\\128-\\255]") then return (hostCase(s, upper)) end
+    local r = c(s)
+    return r
+  end
+end
+S.lower = caseChanger(S.lower, false)
+S.upper = caseChanger(S.upper, true)
 S.reverse = guard1(S.reverse)
 S.sub = guard1(S.sub)
 -- gopher-lua's find answers 1, 0 for an empty pattern wherever the search starts, and its match
@@ -965,14 +976,30 @@ local function newPackage(b)
   return pkg, require
 end
 
--- error() without a value is an error about error's argument, as in gopher-lua. The level is
--- passed on one higher, past this wrapper (which must not tail-call).
+-- error(value [, level]) as gopher-lua raises it. No value is an error about error's argument; a
+-- level must be a number (truncated; nil is 1). A string message is placed as gopher-lua places it:
+-- at the frame level - 1 above error itself, Go functions (here: C and prelude functions) skipped,
+-- so that levels 1 and 2 both name error's caller; "" where there is no such frame (the message then
+-- starts with a space); no place at level 0 or below. Other values are raised as they are.
 local function compatError(...)
   if select("#", ...) == 0 then error("bad argument #1 to error (value expected)", 2) end
   local msg, level = ...
   if level == nil then level = 1 end
-  if type(level) == "number" and level > 0 then level = level + 1 end
-  error(msg, level)
+  if type(level) ~= "number" then error("bad argument #2 to error (number expected, got " .. type(level) .. ")", 2) end
+  level = trunc(level)
+  if type(msg) ~= "string" or level <= 0 then error(msg, 0) end
+  local where = ""
+  local l = level
+  while true do
+    local info = getinfo(l, "Sl")
+    if info == nil then break end
+    if info.source == "=<string>" then
+      where = "<string>:" .. info.currentline .. ":"
+      break
+    end
+    l = l + 1
+  end
+  error(where .. " " .. msg, 0)
 end
 
 -- Functions that take a table check for one, with gopher-lua's message: Lua 5.4 would accept any
@@ -1077,7 +1104,7 @@ end
 local function frameLines(first, last, lines, n)
   local libraryName, libraryFn, inLibrary = nil, nil, false
   for level = first, last do
-    local info = getinfo(level, "Slnf")
+    local info = getinfo(level, "Slnft")
     if info == nil then break end
     if info.source == "=<string>" then
       if inLibrary and libraryFn ~= nil and NOT_SUPPORTED_FN[libraryFn] then
@@ -1101,6 +1128,11 @@ local function frameLines(first, last, lines, n)
       end
       n = n + 1
       lines[n] = "\\t<string>:" .. info.currentline .. ": in " .. name
+      -- A frame a tail call reused (gopher-lua counts them; Lua 5.4 knows only that there was one).
+      if info.istailcall then
+        n = n + 1
+        lines[n] = "\\t(tailcall): ?"
+      end
     else
       if not inLibrary then
         inLibrary = true
@@ -1165,14 +1197,28 @@ local function handler(msg)
   elseif t == "nil" or t == "boolean" then
     msg = tostring0(msg)
   else
-    -- gopher-lua prints the value's address; a fixed text keeps Karta's errors deterministic.
-    msg = "(error object is a " .. t .. " value)"
+    -- gopher-lua prints the value's address, which differs on every run: written here as 0x?.
+    msg = t .. ": 0x?"
   end
   return msg .. "\\n" .. traceback()
 end
 
+-- A message raised by the VM itself (the deadline, a stack overflow), placed as gopher-lua places
+-- it: at the line of the innermost script frame from \`level\` up (library frames skipped).
+local function placed(msg, level)
+  while true do
+    local info = getinfo(level, "Sl")
+    if info == nil then return msg end
+    if info.source == "=<string>" then
+      if info.currentline > 0 then return "<string>:" .. info.currentline .. ": " .. msg end
+      return msg
+    end
+    level = level + 1
+  end
+end
+
 -- Tables the host creates from JSON get the ordering metatable too.
-return ORDERED, newScriptBase, newEnv, collectgarbage, handler
+return ORDERED, newScriptBase, newEnv, collectgarbage, handler, placed
 `;
 
 /** The names of the base functions that raise "not supported". */
