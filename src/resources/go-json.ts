@@ -23,8 +23,11 @@ export type GoType =
   | { kind: "pointer" | "slice" | "map"; elem: string }
   | { kind: "string" | "bool" | "int32" | "int64" | "quantity" | "intOrString" | "time" | "raw" };
 
-/** A struct field: JSON name, Go type, omitempty, and the Go names of the embedded structs it is promoted from. */
-export type GoField = [name: string, type: string, omitempty: boolean, via?: string];
+/**
+ * A struct field: JSON name, Go type, the tag's options ("omitempty", "omitzero", both comma-separated,
+ * or ""), and the Go names of the embedded structs it is promoted from.
+ */
+export type GoField = [name: string, type: string, options: string, via?: string];
 
 /**
  * Go types by the name reflect prints (`v1.Container`). Pointers, slices, string-keyed maps and the basic
@@ -387,9 +390,10 @@ function marshal(v: GoValue, name: string, table: GoTypeTable): JsonValue {
     case "struct": {
       const fields = v instanceof StructValue ? v.fields : new Map<string, GoValue>();
       const out: { [k: string]: JsonValue } = {};
-      for (const [fieldName, fieldType, omitempty] of t.fields) {
+      for (const [fieldName, fieldType, options] of t.fields) {
         const fv = fields.get(fieldName);
-        if (omitempty && isEmpty(fv, fieldType, table)) continue;
+        if (options.includes("omitempty") && isEmpty(fv, fieldType, table)) continue;
+        if (options.includes("omitzero") && isZero(fv, fieldType, table)) continue;
         setKey(out, fieldName, marshal(fv, fieldType, table));
       }
       return out;
@@ -431,6 +435,29 @@ function isEmpty(v: GoValue, name: string, table: GoTypeTable): boolean {
       return v === undefined || v === 0 || v === 0n;
     default:
       return false;
+  }
+}
+
+/** encoding/json's omitzero: the type's zero value (for Time and Quantity, what their IsZero says). */
+function isZero(v: GoValue, name: string, table: GoTypeTable): boolean {
+  const t = typeOf(name, table);
+  switch (t.kind) {
+    case "pointer":
+    case "slice":
+    case "map":
+      return v === undefined;
+    case "struct":
+      return !(v instanceof StructValue) || t.fields.every(([fieldName, fieldType]) => isZero(v.fields.get(fieldName), fieldType, table));
+    case "quantity":
+      return !(v instanceof Quantity) || v.isZero();
+    case "time":
+      return !(v instanceof TimeValue) || v.text === "";
+    case "intOrString":
+      return !(v instanceof IntOrString) || v.value === 0;
+    case "raw":
+      return !(v instanceof RawValue);
+    default:
+      return isEmpty(v, name, table);
   }
 }
 

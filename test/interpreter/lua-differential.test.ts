@@ -29,7 +29,7 @@ import type { ResourceInterpreterCustomization } from "../../src/interpreter/typ
 const NOW = 1767225600;
 
 /** How many generated variants of each object run (every customized operation on each). */
-const VARIANTS_PER_OBJECT = 6;
+const VARIANTS_PER_OBJECT = 4;
 
 /** The operations a declarative customization answers, by rule field. */
 const FIELDS: [Operation, keyof MergedRules["scripts"] | "dependencyInterpretation"][] = [
@@ -57,6 +57,8 @@ interface DiffCase {
   kind: string;
   origin: string;
   oracle: LuaOracleCase;
+  /** A difference Karta keeps (see Probe.known). */
+  known?: string;
 }
 
 function kindDirectories(dir: string): string[] {
@@ -163,7 +165,7 @@ function probeCases(nextId: () => string): { customizations: ResourceInterpreter
     if (p.operation === "Retain") oracle.observed = withKind(p.observed ?? p.object ?? PROBE_OBJECT);
     if (p.operation === "ReviseReplica") oracle.replicas = p.replicas ?? 0;
     if (p.operation === "AggregateStatus") oracle.items = p.items ?? null;
-    cases.push({ set: "probes", kind: `${apiVersion}/${kind}`, origin: p.name, oracle });
+    cases.push({ set: "probes", kind: `${apiVersion}/${kind}`, origin: p.name, oracle, ...(p.known ? { known: p.known } : {}) });
   });
   return { customizations, cases };
 }
@@ -206,8 +208,13 @@ function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean 
   return false;
 }
 
-/** Karmada orders dependencies equal on apiVersion, kind, namespace and name at random: compare them in one order. */
+/**
+ * Karmada orders dependencies equal on apiVersion, kind, namespace and name at random: compare them in
+ * one order. Components it surfaces only in the ResourceBinding and the webhook response, both
+ * `omitempty`: no components (nil) and an empty list are the same there.
+ */
 function canonical(c: LuaOracleCase, v: JsonValue): JsonValue {
+  if (c.operation === "InterpretComponent" && v === null) return [];
   if (c.operation !== "InterpretDependency" || !Array.isArray(v)) return v;
   return [...v].sort((x, y) => {
     const kx = JSON.stringify(x);
@@ -247,8 +254,11 @@ describe("gopher-lua differential (Karmada's luavm on gopher-lua v1.1.2 against 
     const bundled = loadCustomizationFiles([path.join(repoRoot, "interpreter-customizations")], { recursive: true });
     assert.deepEqual(bundled.issues, []);
     const clock = (): number => NOW * 1000;
-    interpreters.set("suite", await createDeclarativeInterpreter(suite.customizations, { clock }));
-    interpreters.set("bundled", await createDeclarativeInterpreter(bundled.customizations, { layer: "thirdparty", clock }));
+    // The customizations' scripts never loop: a generous deadline keeps a busy machine from failing a
+    // case by time (the probes keep Karmada's 1 s, which one of them runs into on purpose).
+    const limits = { timeoutMs: 30_000 };
+    interpreters.set("suite", await createDeclarativeInterpreter(suite.customizations, { clock, limits }));
+    interpreters.set("bundled", await createDeclarativeInterpreter(bundled.customizations, { layer: "thirdparty", clock, limits }));
     const testdata = new Map<string, TestdataCase[]>();
     for (const d of dirs) {
       const rel = path.relative(root, d).split(path.sep); // group/version/Kind
@@ -276,16 +286,24 @@ describe("gopher-lua differential (Karmada's luavm on gopher-lua v1.1.2 against 
       return;
     }
     const differences: Difference[] = [];
+    const knownButEqual: string[] = [];
     for (const [i, c] of cases.entries()) {
       const karmada = answers[i]!;
       const karta = kartaAnswer(interpreters.get(c.set)!, c.oracle);
       const equal = "error" in karmada ? "error" in karta && karta.error === karmada.error : "result" in karmada && "result" in karta && jsonEqual(canonical(c.oracle, karta.result), canonical(c.oracle, karmada.result));
-      if (!equal) differences.push({ c, karta, karmada });
+      if (c.known !== undefined) {
+        if (equal) knownButEqual.push(c.origin);
+        else console.log(`# known difference (${c.origin}): ${c.known}`);
+      } else if (!equal) {
+        differences.push({ c, karta, karmada });
+      }
     }
+    assert.deepEqual(knownButEqual, [], "probes listed as known differences now agree with Karmada: drop their `known`");
     for (const ipt of interpreters.values()) ipt.close();
     if (process.env["DUMP_LUA_DIFF"]) (await import("node:fs")).writeFileSync(process.env["DUMP_LUA_DIFF"], differences.map((d) => JSON.stringify({ set: d.c.set, kind: d.c.kind, op: d.c.oracle.operation, origin: d.c.origin, id: d.c.oracle.id, karmada: d.karmada, karta: d.karta })).join("\n"));
     const report = differences.slice(0, 15).map((d) => `- ${d.c.set} ${d.c.kind} ${d.c.oracle.operation} (${d.c.origin}):\n    Karmada: ${JSON.stringify(d.karmada).slice(0, 600)}\n    Karta:   ${JSON.stringify(d.karta).slice(0, 600)}`);
-    console.log(`# gopher-lua differential: ${cases.length - differences.length} of ${cases.length} cases equal`);
+    const known = cases.filter((c) => c.known !== undefined).length;
+    console.log(`# gopher-lua differential: ${cases.length - known - differences.length} of ${cases.length - known} cases equal (and ${known} known differences)`);
     assert.equal(differences.length, 0, `${differences.length} of ${cases.length} cases differ:\n${report.join("\n")}`);
   });
 });

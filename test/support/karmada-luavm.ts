@@ -3,6 +3,7 @@
  * process answers a batch of cases, one JSON line each way.
  */
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { JsonValue } from "../../src/input/index.js";
 import { goTool } from "./go-tool.js";
@@ -56,6 +57,8 @@ export function runKarmadaLuaVM(binary: string, cases: readonly LuaOracleCase[])
       }
       resolve(answers);
     });
-    child.stdin.end(cases.map((c) => JSON.stringify(c)).join("\n") + "\n");
+    const input = cases.map((c) => JSON.stringify(c)).join("\n") + "\n";
+    if (process.env["DUMP_LUA_CASES"]) writeFileSync(process.env["DUMP_LUA_CASES"], input);
+    child.stdin.end(input);
   });
 }

@@ -36,9 +36,10 @@ type goTypeInfo struct {
 	Fields []goFieldRow `json:"fields,omitempty"`
 }
 
-// goFieldRow is [jsonName, type, omitempty] or, for a field promoted from embedded structs,
-// [jsonName, type, omitempty, "GoFieldName.GoFieldName"] (the embedded fields' Go names, which
-// decoding errors name in the field path).
+// goFieldRow is [jsonName, type, options] or, for a field promoted from embedded structs,
+// [jsonName, type, options, "GoFieldName.GoFieldName"] (the embedded fields' Go names, which
+// decoding errors name in the field path); options are the tag's omitempty and omitzero, in that
+// order, comma-separated ("" for none).
 type goFieldRow []any
 
 var specialTypes = map[reflect.Type]string{
@@ -49,8 +50,44 @@ var specialTypes = map[reflect.Type]string{
 	reflect.TypeOf(metav1.FieldsV1{}):    "raw",
 }
 
-// seenTypes catches two types that print alike (the table is keyed by the printed name).
+// seenTypes catches two types that print alike (the table is keyed by the printed name); it also
+// finds a type by its name for GoDecode cases.
 var seenTypes = map[string]reflect.Type{}
+
+// goTypeByName: a type of the table by its printed name.
+func goTypeByName(name string) (reflect.Type, bool) {
+	if len(seenTypes) == 0 {
+		table := map[string]goTypeInfo{}
+		for _, t := range goTypeRoots {
+			collectGoTypes(t, table)
+		}
+	}
+	t, ok := seenTypes[name]
+	return t, ok
+}
+
+// goDecode is json.Unmarshal of the value into a new value of the type, marshalled back. The value
+// is first written as gopher-json writes a table (object keys sorted), since the first error Go
+// reports depends on the order it reads the keys in.
+func goDecode(typeName string, raw json.RawMessage) (any, error, error) {
+	t, ok := goTypeByName(typeName)
+	if !ok {
+		return nil, nil, fmt.Errorf("no Go type %q in the table", typeName)
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return nil, nil, err
+	}
+	sorted, err := json.Marshal(generic)
+	if err != nil {
+		return nil, nil, err
+	}
+	target := reflect.New(t)
+	if err := json.Unmarshal(sorted, target.Interface()); err != nil {
+		return nil, err, nil
+	}
+	return target.Interface(), nil, nil
+}
 
 func collectGoTypes(t reflect.Type, table map[string]goTypeInfo) string {
 	name := t.String()
@@ -86,7 +123,7 @@ func collectGoTypes(t reflect.Type, table map[string]goTypeInfo) string {
 		table[name] = goTypeInfo{Kind: "struct"}
 		var fields []goFieldRow
 		for _, f := range structFields(t, "") {
-			row := goFieldRow{f.name, collectGoTypes(f.typ, table), f.omitempty}
+			row := goFieldRow{f.name, collectGoTypes(f.typ, table), f.options}
 			if f.via != "" {
 				row = append(row, f.via)
 			}
@@ -102,10 +139,10 @@ func collectGoTypes(t reflect.Type, table map[string]goTypeInfo) string {
 }
 
 type jsonField struct {
-	name      string
-	typ       reflect.Type
-	omitempty bool
-	via       string
+	name    string
+	typ     reflect.Type
+	options string
+	via     string
 }
 
 // structFields lists a struct's JSON fields as encoding/json does for these types: tagged or
@@ -133,7 +170,13 @@ func structFields(t reflect.Type, via string) []jsonField {
 		if name == "" {
 			name = f.Name
 		}
-		out = append(out, jsonField{name: name, typ: f.Type, omitempty: strings.Contains(","+opts+",", ",omitempty,"), via: via})
+		var options []string
+		for _, o := range []string{"omitempty", "omitzero"} {
+			if strings.Contains(","+opts+",", ","+o+",") {
+				options = append(options, o)
+			}
+		}
+		out = append(out, jsonField{name: name, typ: f.Type, options: strings.Join(options, ","), via: via})
 	}
 	return out
 }

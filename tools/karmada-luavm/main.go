@@ -12,6 +12,10 @@
 //	 "observed": {...} (Retain), "replicas": 3 (ReviseReplica), "items": [...] or null
 //	 (AggregateStatus), "now": 1700000000 (Unix seconds for os.time/os.date; default: the clock)}
 //
+// or {"id": "...", "operation": "GoDecode", "type": "v1.PodTemplateSpec", "object": ...}: Go's
+// json.Unmarshal of the object (keys sorted, as gopher-json writes them) into that type of the
+// -go-types table, marshalled back.
+//
 // Output (stdout): one JSON line per case, in order: {"id": "...", "result": ...} or
 // {"id": "...", "error": "..."}; a case the driver cannot read gets {"id": "...", "invalid": "..."}.
 // Results are what Karmada's types marshal to: InterpretReplica {"replicas", "requires"},
@@ -47,6 +51,8 @@ type inputCase struct {
 	Replicas  int64           `json:"replicas"`
 	Items     json.RawMessage `json:"items"`
 	Now       *int64          `json:"now"`
+	// GoDecode: the Go type (as the -go-types table names it) the object is decoded into.
+	Type string `json:"type"`
 }
 
 // outputLine marshals as exactly one of result (kept when null), error or invalid.
@@ -115,6 +121,18 @@ func runCase(c inputCase) outputLine {
 	if c.Now != nil {
 		fixed := time.Unix(*c.Now, 0)
 		r.clock = func() time.Time { return fixed }
+	}
+	if c.Operation == "GoDecode" {
+		result, decodeErr, err := goDecode(c.Type, c.Object)
+		switch {
+		case err != nil:
+			out.Invalid = err.Error()
+		case decodeErr != nil:
+			out.Error, out.failed = decodeErr.Error(), true
+		default:
+			out.Result = result
+		}
+		return out
 	}
 	object, err := decodeObject(c.Object, "object")
 	if err != nil {
