@@ -85,7 +85,7 @@ export function unmarshalGo(value: JsonValue, type: string, table: GoTypeTable =
     return { ok: false, error: typeof e.error === "string" ? e.error : d.withContext(e.error).message() };
   }
   if (d.saved) return { ok: false, error: d.saved };
-  return { ok: true, value: marshal(decoded, type, table) };
+  return { ok: true, value: marshal(decoded, typeOf(type, table), table) };
 }
 
 /** Go's byte-wise string order (UTF-8), which is how its encoder sorts map keys. */
@@ -176,7 +176,7 @@ class Decoder {
     const out = existing instanceof StructValue ? existing : new StructValue();
     const structName = name.slice(name.lastIndexOf(".") + 1);
     for (const key of Object.keys(v).sort(goStringCompare)) {
-      const field = fields.find((f) => f[0] === key) ?? fields.find((f) => foldName(f[0]) === foldName(key));
+      const field = fieldFor(fields, key);
       if (!field) continue;
       const [fieldName, fieldType, , via] = field;
       const saved = { struct: this.struct, depth: this.stack.length };
@@ -249,15 +249,40 @@ function numberLiteral(n: number): string {
   return Object.is(n, -0) ? "-0" : String(n);
 }
 
+/** Resolved types per table (the names that say what they are included). */
+const resolved = new WeakMap<GoTypeTable, Map<string, GoType>>();
+
 /** The type of a name: its table entry, or what the name says. */
 function typeOf(name: string, table: GoTypeTable): GoType {
-  const t = table[name];
-  if (t) return t;
+  let cache = resolved.get(table);
+  if (cache === undefined) resolved.set(table, (cache = new Map()));
+  let t = cache.get(name);
+  if (t === undefined) {
+    t = table[name] ?? derivedType(name);
+    cache.set(name, t);
+  }
+  return t;
+}
+
+function derivedType(name: string): GoType {
   if (name.startsWith("*")) return { kind: "pointer", elem: name.slice(1) };
   if (name.startsWith("[]")) return { kind: "slice", elem: name.slice(2) };
   if (name.startsWith("map[string]")) return { kind: "map", elem: name.slice("map[string]".length) };
   if (name === "string" || name === "bool" || name === "int32" || name === "int64") return { kind: name };
   throw new Error(`Go type ${name} is not in the table`);
+}
+
+/** A struct's fields by JSON name and by folded name (made once per field list). */
+const fieldIndexes = new WeakMap<GoField[], { exact: Map<string, GoField>; folded: Map<string, GoField> }>();
+
+/** The field a key sets: the one of that name, or else one equal under case folding. */
+function fieldFor(fields: GoField[], key: string): GoField | undefined {
+  let index = fieldIndexes.get(fields);
+  if (index === undefined) {
+    index = { exact: new Map(fields.map((f) => [f[0], f])), folded: new Map(fields.map((f) => [foldName(f[0]), f])) };
+    fieldIndexes.set(fields, index);
+  }
+  return index.exact.get(key) ?? index.folded.get(foldName(key));
 }
 
 /** encoding/json's key folding: each character upper-cased after lower-casing (Unicode simple folding). */
@@ -373,28 +398,55 @@ function goQuote(s: string): string {
   return `${out}"`;
 }
 
-/** The decoded value as encoding/json marshals it (omitempty honoured, nil as null, map keys sorted). */
-function marshal(v: GoValue, name: string, table: GoTypeTable): JsonValue {
-  const t = typeOf(name, table);
+/** A struct field with its type resolved, as marshalling reads it. */
+interface PlannedField {
+  name: string;
+  type: GoType;
+  omitempty: boolean;
+  omitzero: boolean;
+}
+
+/** Struct fields with resolved types, and element types, per table (made once). */
+const plans = new WeakMap<GoType, PlannedField[]>();
+const elems = new WeakMap<GoType, GoType>();
+
+function planOf(t: GoType & { kind: "struct" }, table: GoTypeTable): PlannedField[] {
+  let plan = plans.get(t);
+  if (plan === undefined) {
+    plan = t.fields.map(([name, type, options]) => ({ name, type: typeOf(type, table), omitempty: options.includes("omitempty"), omitzero: options.includes("omitzero") }));
+    plans.set(t, plan);
+  }
+  return plan;
+}
+
+function elemOf(t: GoType & { elem: string }, table: GoTypeTable): GoType {
+  let e = elems.get(t);
+  if (e === undefined) elems.set(t, (e = typeOf(t.elem, table)));
+  return e;
+}
+
+/** The decoded value as encoding/json marshals it (omitempty and omitzero honoured, nil as null, map keys sorted). */
+function marshal(v: GoValue, t: GoType, table: GoTypeTable): JsonValue {
   switch (t.kind) {
     case "pointer":
-      return v === undefined ? null : marshal(v, t.elem, table);
+      return v === undefined ? null : marshal(v, elemOf(t, table), table);
     case "slice":
-      return Array.isArray(v) ? v.map((item) => marshal(item, t.elem, table)) : null;
+      return Array.isArray(v) ? v.map((item) => marshal(item, elemOf(t, table), table)) : null;
     case "map": {
       if (!(v instanceof Map)) return null;
       const out: { [k: string]: JsonValue } = {};
-      for (const key of [...v.keys()].sort(goStringCompare)) setKey(out, key, marshal(v.get(key), t.elem, table));
+      const elem = elemOf(t, table);
+      for (const key of [...v.keys()].sort(goStringCompare)) setKey(out, key, marshal(v.get(key), elem, table));
       return out;
     }
     case "struct": {
-      const fields = v instanceof StructValue ? v.fields : new Map<string, GoValue>();
+      const fields = v instanceof StructValue ? v.fields : undefined;
       const out: { [k: string]: JsonValue } = {};
-      for (const [fieldName, fieldType, options] of t.fields) {
-        const fv = fields.get(fieldName);
-        if (options.includes("omitempty") && isEmpty(fv, fieldType, table)) continue;
-        if (options.includes("omitzero") && isZero(fv, fieldType, table)) continue;
-        setKey(out, fieldName, marshal(fv, fieldType, table));
+      for (const f of planOf(t, table)) {
+        const fv = fields?.get(f.name);
+        if (f.omitempty && isEmpty(fv, f.type)) continue;
+        if (f.omitzero && isZero(fv, f.type, table)) continue;
+        setKey(out, f.name, marshal(fv, f.type, table));
       }
       return out;
     }
@@ -418,8 +470,8 @@ function marshal(v: GoValue, name: string, table: GoTypeTable): JsonValue {
 }
 
 /** encoding/json's omitempty: false, 0, "", nil pointers, and nil or empty slices and maps (structs never). */
-function isEmpty(v: GoValue, name: string, table: GoTypeTable): boolean {
-  switch (typeOf(name, table).kind) {
+function isEmpty(v: GoValue, t: GoType): boolean {
+  switch (t.kind) {
     case "pointer":
       return v === undefined;
     case "slice":
@@ -439,15 +491,14 @@ function isEmpty(v: GoValue, name: string, table: GoTypeTable): boolean {
 }
 
 /** encoding/json's omitzero: the type's zero value (for Time and Quantity, what their IsZero says). */
-function isZero(v: GoValue, name: string, table: GoTypeTable): boolean {
-  const t = typeOf(name, table);
+function isZero(v: GoValue, t: GoType, table: GoTypeTable): boolean {
   switch (t.kind) {
     case "pointer":
     case "slice":
     case "map":
       return v === undefined;
     case "struct":
-      return !(v instanceof StructValue) || t.fields.every(([fieldName, fieldType]) => isZero(v.fields.get(fieldName), fieldType, table));
+      return !(v instanceof StructValue) || planOf(t, table).every((f) => isZero(v.fields.get(f.name), f.type, table));
     case "quantity":
       return !(v instanceof Quantity) || v.isZero();
     case "time":
@@ -457,7 +508,7 @@ function isZero(v: GoValue, name: string, table: GoTypeTable): boolean {
     case "raw":
       return !(v instanceof RawValue);
     default:
-      return isEmpty(v, name, table);
+      return isEmpty(v, t);
   }
 }
 
