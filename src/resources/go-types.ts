@@ -3,7 +3,7 @@
 // How Go's encoding/json sees each type: its kind, and for a struct its JSON fields in order
 // ([name, type, tag options omitempty/omitzero, embedded structs' Go names]); `*T`, `[]T`, `map[string]T` and the basic
 // types are known by their names. test/resources/go-json.test.ts checks the table.
-import type { GoTypeTable } from "./go-json.js";
+import type { GoTypeTable } from "./go-type-table.js";
 
 export const GO_TYPES: GoTypeTable = {
   "intstr.IntOrString": { kind: "intOrString" },

@@ -17,4 +17,5 @@ export type { ResourceClass } from "./resource-names.js";
 export { podSpecOf } from "./pod-spec.js";
 export type { NodeClaim, ReplicaRequirements, DependentObjectReference, ResourceIssue, WithIssues } from "./types.js";
 export { unmarshalGo, goStringCompare } from "./go-json.js";
-export type { GoDecodeResult, GoType, GoField, GoTypeTable } from "./go-json.js";
+export type { GoDecodeResult } from "./go-json.js";
+export type { GoType, GoField, GoTypeTable } from "./go-type-table.js";

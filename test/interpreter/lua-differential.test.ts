@@ -11,14 +11,14 @@
  */
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { loadCustomizationFiles } from "../../src/interpreter/declarative/load.js";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter } from "../../src/interpreter/declarative/interpreter.js";
 import type { MergedRules } from "../../src/interpreter/declarative/customization.js";
 import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-documents.js";
 import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type Outcome } from "../../src/interpreter/types.js";
-import { conformanceDir, repoRoot } from "../support/conformance.js";
+import { conformanceDir, repoRoot, thirdpartyKindDirectories } from "../support/conformance.js";
 import { karmadaLuaVM, runKarmadaLuaVM, type LuaOracleAnswer, type LuaOracleCase } from "../support/karmada-luavm.js";
 import { statusItemVariants, variantsOf } from "./lua-variants.js";
 import { PROBE_OBJECT, PROBES } from "./lua-probes.js";
@@ -59,17 +59,6 @@ interface DiffCase {
   oracle: LuaOracleCase;
   /** A difference Karta keeps (see Probe.known). */
   known?: string;
-}
-
-function kindDirectories(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (!statSync(p).isDirectory()) continue;
-    if (existsSync(path.join(p, "customizations.yaml"))) out.push(p);
-    else out.push(...kindDirectories(p));
-  }
-  return out;
 }
 
 function readTestdata(dir: string): TestdataCase[] {
@@ -233,7 +222,7 @@ const oracle = karmadaLuaVM();
 const data = conformanceDir("karmada-thirdparty");
 
 describe("gopher-lua differential (Karmada's luavm on gopher-lua v1.1.2 against Karta's Lua layer)", () => {
-  let cases: DiffCase[] = [];
+  const cases: DiffCase[] = [];
   let answers: LuaOracleAnswer[] = [];
   const interpreters = new Map<DiffCase["set"], DeclarativeInterpreter>();
   let skip: string | undefined;
@@ -248,7 +237,7 @@ describe("gopher-lua differential (Karmada's luavm on gopher-lua v1.1.2 against 
       return;
     }
     const root = path.join(data, "resourcecustomizations");
-    const dirs = kindDirectories(root);
+    const dirs = thirdpartyKindDirectories(root);
     const suite = loadCustomizationFiles(dirs.map((d) => path.join(d, "customizations.yaml")));
     assert.deepEqual(suite.issues, []);
     const bundled = loadCustomizationFiles([path.join(repoRoot, "interpreter-customizations")], { recursive: true });

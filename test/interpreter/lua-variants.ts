@@ -108,7 +108,7 @@ export const ODD_QUANTITIES = ["9223372036854775807", "9223372036854775808", "8E
 /** Strings in other scripts, with escapes, combining marks, line separators and a lone surrogate. */
 export const ODD_STRINGS = ["ünïcødé-名前", "😀🚀", "עברית-مرحبا", "e\u0301", "line\u2028sep", "tab\tquote\"back\\slash<&>", "\ud800"];
 /** Numbers that are not small integers. */
-export const ODD_NUMBERS = [0, -1, 1.5, 2147483648, 1e21, 1e-7, 9007199254740993];
+export const ODD_NUMBERS = [0, -1, 1.5, 2147483648, 1e21, 1e-7, 2 ** 53 + 2];
 
 function isQuantityPath(path: Path): boolean {
   return path.some((k) => typeof k === "string" && RESOURCE_MAPS.has(k));

@@ -9,7 +9,8 @@ import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import type { JsonValue } from "../../src/input/index.js";
-import { unmarshalGo, type GoType } from "../../src/resources/go-json.js";
+import { unmarshalGo } from "../../src/resources/go-json.js";
+import type { GoType } from "../../src/resources/go-type-table.js";
 import { GO_TYPES } from "../../src/resources/go-types.js";
 import { karmadaLuaVM, runKarmadaLuaVM, type LuaOracleAnswer, type LuaOracleCase } from "../support/karmada-luavm.js";
 
@@ -59,13 +60,17 @@ const TEMPLATE: JsonValue = {
 };
 
 /** Values that are not what a field holds, or odd ones of its kind. */
-const REPLACEMENTS: JsonValue[] = ["text", 1.5, 2147483648, -1, 1e21, true, {}, [], null, "2024-13-01T00:00:00Z", " 1 ", "1.2.3", 9007199254740993];
+const REPLACEMENTS: JsonValue[] = ["text", 1.5, 2147483648, -1, 1e21, true, {}, [], null, "2024-13-01T00:00:00Z", " 1 ", "1.2.3", 2 ** 53 + 2];
 
 type Path = (string | number)[];
 
 function leafAndContainerPaths(v: JsonValue, prefix: Path = [], out: Path[] = []): Path[] {
-  if (Array.isArray(v)) v.forEach((item, i) => (out.push([...prefix, i]), leafAndContainerPaths(item, [...prefix, i], out)));
-  else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) (out.push([...prefix, k]), leafAndContainerPaths(item, [...prefix, k], out));
+  const visit = (key: string | number, item: JsonValue): void => {
+    out.push([...prefix, key]);
+    leafAndContainerPaths(item, [...prefix, key], out);
+  };
+  if (Array.isArray(v)) v.forEach((item, i) => visit(i, item));
+  else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) visit(k, item);
   return out;
 }
 
