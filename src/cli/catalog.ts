@@ -11,6 +11,7 @@ import { listInputFiles } from "../files/index.js";
 import { bundledDirectory } from "../files/package.js";
 import { InputError, displayName, readInput } from "./objects.js";
 import type { CliIO } from "./io.js";
+import { EXIT_NO_DEFINITION } from "./exit-codes.js";
 
 /** Definitions read from a file, a directory (recursively) or the bundled folder, with their load errors. */
 export interface Catalog {
@@ -132,7 +133,7 @@ export async function catalogDefinition(command: string, io: CliIO, catalog: Cat
   if (candidates.length === 0) {
     const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
     io.stderr(`karta ${command}: no definition for ${String(o.kind ?? "an object without a kind")}${typeof o.apiVersion === "string" ? ` ${o.apiVersion}` : ""} in ${catalog.source}; give one with -d FILE ('karta definitions list' shows the bundled ones)\n`);
-    return 2;
+    return EXIT_NO_DEFINITION;
   }
   return usableDefinition(command, io, catalog.source, { definitions: candidates, errors: catalog.errors }, object, catalog.bundled);
 }

@@ -38,7 +38,7 @@ const commands: Command[] = [
   },
   {
     name: "webhook-config",
-    summary: "print the ResourceInterpreterWebhookConfiguration routing Karmada to 'karta serve'",
+    summary: "print the webhook configuration routing Karmada to 'karta serve' (--admission: the controller's)",
     run: async (args, io) => (await import("./webhook-config.js")).runWebhookConfig(args, io),
   },
   {
@@ -68,7 +68,7 @@ const commands: Command[] = [
   },
   {
     name: "controller",
-    summary: "run the Karta controller in a cluster (Karta status and labels)",
+    summary: "run the Karta controller in a cluster: Karta status and admission, Workload API objects, pod admission",
     run: async (args, io) => (await import("./controller.js")).runController(args, io),
   },
   {

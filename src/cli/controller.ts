@@ -17,29 +17,38 @@ import { parseBindAddress, startEndpoints, type Endpoints } from "../controller/
 import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controller/webhook.js";
+import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admission.js";
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
                         [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)] [-v]
 
-Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status current:
-the condition KartaValidated (the same validation as 'karta validate', with the errors' field paths),
-CRDExists (the root kind is served at that version) and Ready (both True), with observedGeneration, and
-the labels run.ai/karta-group, run.ai/karta-version and run.ai/karta-kind. A Karta whose CRD is applied
-later becomes Ready without a restart. For every Ready Karta it watches the root kind and pods, and
-server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
+Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status as
+upstream's operator does: the conditions Validated (ValidationSucceeded, or ValidationFailed with the
+errors 'karta validate' prints, field paths included), CRDExists (CRDFound, or CRDNotFound: the root kind
+is neither built in nor served by a CRD at that version) and Ready (Ready when both are True, else
+NotReady), Pending while not evaluated, each with observedGeneration; a Warning Event when a check starts
+failing; and the labels run.ai/karta-group, run.ai/karta-version and run.ai/karta-kind. A Karta whose CRD
+is applied later becomes Ready without a restart. For every Ready Karta it watches the root kind and pods,
+and server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
 'karta compile' makes for each object, owned by it; groups that no longer exist are deleted, objects
 whose immutable fields changed are recreated, and interpretation errors become Events on the object.
 A pod belongs to the object its owner chain reaches: controller ownerReferences through the Karta's child
 kinds (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's leader pod...).
 
-With a certificate it also serves a mutating admission webhook for Pod CREATE on --webhook-port (path
-/mutate-v1-pod, HTTPS): a pod whose owner chain reaches an object of a Ready Karta's kind gets
-spec.schedulingGroup.podGroupName, the group 'karta compile' puts it in; other pods, and pods that name a
-group already, pass unchanged. It answers from the informer caches, never calling the API server; an owner
-not in the cache within 2 s leaves the pod unchanged (the reconcile still creates its groups). Every
-replica serves it; only the Lease holder writes. 'karta webhook-config --admission' prints its
-MutatingWebhookConfiguration.
+With a certificate it also serves admission webhooks on --webhook-port (HTTPS), from its informer caches,
+never calling the API server:
+  /mutate-v1-pod (Pod CREATE): a pod whose owner chain reaches an object of a Ready Karta's kind gets
+    spec.schedulingGroup.podGroupName, the group 'karta compile' puts it in; other pods, and pods that
+    name a group already, pass unchanged; an owner not in the cache within 2 s leaves the pod unchanged
+    (the reconcile still creates its groups).
+  /mutate-run-ai-v1alpha1-karta (mkarta.run.ai, Karta CREATE): the run.ai/karta-* labels.
+  /validate-run-ai-v1alpha1-karta (vkarta.run.ai, Karta CREATE and UPDATE): refuses a Karta with the
+    errors 'karta validate' prints, a second Karta for a root group/version/kind, a changed root kind,
+    and an edited or removed run.ai/karta-* label, in upstream's words.
+Every replica serves them; only the Lease holder writes. 'karta webhook-config --admission' prints their
+MutatingWebhookConfiguration and ValidatingWebhookConfiguration.
+
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
 latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and
 /readyz (ready once its caches are synced, leading or not; not while shutting down) on their own address.
@@ -58,7 +67,7 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --leader-elect-resource-namespace NS  the Lease's namespace (default: the pod's, else default)
       --metrics-bind-address ADDR       host:port of /metrics, "0" to turn it off (default :8080)
       --health-probe-bind-address ADDR  host:port of /healthz and /readyz, "0" to turn it off (default :8081)
-      --webhook-port N                  HTTPS port of the admission webhook (default 9443; 0 picks a free one)
+      --webhook-port N                  HTTPS port of the admission webhooks (default 9443; 0 picks a free one)
       --tls-cert-file FILE              the webhook's serving certificate (PEM, with its chain); reloaded on change
       --tls-private-key-file FILE       its private key
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
@@ -69,11 +78,12 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
 
 Exit code: 0 after a graceful shutdown (SIGINT/SIGTERM), 1 when it cannot start or loses
 leadership, 2 usage.
+In a cluster: helm install karta charts/karta -n karta-system --create-namespace.
 
 Example:
   kubectl apply -f deploy/crd/run.ai_kartas.yaml -f definitions/kubeflow.org/v1/PyTorchJob.yaml
   karta controller --kubeconfig ~/.kube/config --cert-dir /tmp/karta-webhook --tls-san host.docker.internal
-  karta webhook-config --admission --url https://host.docker.internal:9443/mutate-v1-pod \
+  karta webhook-config --admission --url https://host.docker.internal:9443 \
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
   curl -s localhost:8080/metrics | grep controller_runtime_webhook_latency_seconds
 `;
@@ -177,8 +187,9 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     await workloads.start();
     synced = true;
     if (tlsFiles) {
-      webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, metrics, log });
-      log("info", "serving the admission webhook", { webhookPort: webhook.port, path: POD_WEBHOOK_PATH });
+      const kartas = reconciler;
+      webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, kartas: () => kartas.cachedKartas(), metrics, log });
+      log("info", "serving the admission webhook", { webhookPort: webhook.port, paths: [POD_WEBHOOK_PATH, KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH] });
     } else {
       log("info", "not serving the admission webhook: give --tls-cert-file and --tls-private-key-file, or --cert-dir");
     }

@@ -2,7 +2,8 @@
  * `karta inspect`: what a Karta sees in a live workload object and its pods. Reads the files, validates
  * the definition, interprets, and prints a tree for people or the whole result as YAML/JSON; or prints a
  * JSON Patch (suspend, resume, scheduler name, label, annotation, priority class).
- * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input.
+ * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input,
+ * 3 the named live workload does not exist, 4 no definition covers its kind.
  */
 import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
 // The module itself, not the index, which also brings the JSON Patch engine.
@@ -42,7 +43,8 @@ ${liveHelp(26)}
                             set-label KEY=VALUE | set-annotation KEY=VALUE
   -h, --help              show this help
 
-Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
+Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input,
+3 the named live workload does not exist (or its kind is not installed), 4 no definition covers its kind.
 
 Example:
   karta inspect -f examples/pytorchjob.yaml --pods examples/pytorchjob-pods.yaml
@@ -143,7 +145,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);
-      return 2;
+      return err.exitCode;
     }
     throw err;
   }

@@ -18,6 +18,7 @@ import {
 } from "@kubernetes/client-node";
 import { apiError, keepPlainJson, loadKubeConfig } from "../controller/kube.js";
 import { InputError } from "./objects.js";
+import { EXIT_WORKLOAD_NOT_FOUND } from "./exit-codes.js";
 
 export interface LiveOptions {
   namespace?: string;
@@ -86,7 +87,7 @@ async function resolve(c: Clients, text: string): Promise<Resolved> {
     );
     if (r) return { ...candidates[i]!, resource: r };
   }
-  throw new InputError(`the server doesn't have a resource type "${text}"`);
+  throw new InputError(`the server doesn't have a resource type "${text}"`, EXIT_WORKLOAD_NOT_FOUND);
 }
 
 const MAX_CHAIN = 8;
@@ -140,7 +141,7 @@ export async function readLiveWorkload(ref: { kind: string; name: string }, opti
   };
 
   const object = await read(apiVersion, resource.kind, ref.name);
-  if (!object) throw new InputError(`${qualified} "${ref.name}" not found${namespace ? ` in namespace ${namespace}` : ""}`);
+  if (!object) throw new InputError(`${qualified} "${ref.name}" not found${namespace ? ` in namespace ${namespace}` : ""}`, EXIT_WORKLOAD_NOT_FOUND);
   const rootUid = object.metadata?.uid;
   if (!namespace || !rootUid) return { object, pods: [], owners: [], source };
 

@@ -3,6 +3,8 @@
 export interface Example {
   command: string;
   expected: string[];
+  /** The exit code the example shows (`$ karta ...  # exit 4`); without one, 0 or 1. */
+  exitCode?: number;
 }
 
 export function examples(readme: string): Example[] {
@@ -11,7 +13,8 @@ export function examples(readme: string): Example[] {
     let current: Example | undefined;
     for (const line of block[1]!.split("\n")) {
       if (line.startsWith("$ ")) {
-        current = { command: line.slice(2), expected: [] };
+        const code = /\s+# exit (\d+)$/.exec(line);
+        current = { command: line.slice(2, code ? code.index : undefined), expected: [], ...(code ? { exitCode: Number(code[1]) } : {}) };
         if (line.startsWith("$ karta ")) out.push(current);
       } else if (current && line !== "") current.expected.push(line);
     }

@@ -63,7 +63,8 @@ describe("the npm package", () => {
     for (const example of all) {
       const r = run("karta", words(example.command).slice(1), repoRoot);
       const actual = (r.out + r.err).split("\n").filter((l) => l !== "");
-      assert.ok(r.code === 0 || r.code === 1, `${example.command}: exit code ${r.code}: ${r.err}`);
+      if (example.exitCode !== undefined) assert.equal(r.code, example.exitCode, `${example.command}: ${r.err}`);
+      else assert.ok(r.code === 0 || r.code === 1, `${example.command}: exit code ${r.code}: ${r.err}`);
       assert.ok(matches(actual, example.expected), `${example.command}: output differs:\n${actual.join("\n")}\n--- expected ---\n${example.expected.join("\n")}`);
     }
   });
