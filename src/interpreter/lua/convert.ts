@@ -291,7 +291,11 @@ export class LuaConverter {
     return this.encode(this.m._lua_absindex(this.L, idx), new Visited(), 0);
   }
 
-  private encode(idx: number, visited: Visited, depth: number): JsonValue {
+  /**
+   * `inGoOrder`: the value is being encoded again, after a failure, to find the failure Go would meet
+   * first: its tables encode their members in Go's order at once (each table is encoded at most twice).
+   */
+  private encode(idx: number, visited: Visited, depth: number, inGoOrder = false): JsonValue {
     const m = this.m;
     const L = this.L;
     const t = m._lua_type(L, idx);
@@ -313,13 +317,13 @@ export class LuaConverter {
         // Deeper than Karta reads objects: refused here, before the JS stack runs out.
         // Karta's own limit (gopher-json has none): one wrapping, not one per level.
         if (depth >= MAX_NESTING_DEPTH) throw new LuaEncodeError(NESTED_TOO_DEEP);
-        return this.encodeTable(idx, visited, depth);
+        return this.encodeTable(idx, visited, depth, inGoOrder);
       default:
         throw new LuaEncodeError(`cannot encode ${luaTypeName(t)} to JSON`, depth);
     }
   }
 
-  private encodeTable(idx: number, visited: Visited, depth: number): JsonValue {
+  private encodeTable(idx: number, visited: Visited, depth: number, inGoOrder: boolean): JsonValue {
     const m = this.m;
     const L = this.L;
     // gopher-json marks a table visited and never unmarks it: a table reached twice is an error too.
@@ -360,7 +364,7 @@ export class LuaConverter {
       const arr: JsonValue[] = new Array<JsonValue>(ints);
       for (let i = 1; i <= ints; i++) {
         m._lua_rawgeti(L, idx, luaInteger(i));
-        arr[i - 1] = this.encode(m._lua_gettop(L), visited, depth + 1);
+        arr[i - 1] = this.encode(m._lua_gettop(L), visited, depth + 1, inGoOrder);
         m._lua_settop(L, -2);
       }
       return arr;
@@ -368,6 +372,10 @@ export class LuaConverter {
     if (others > 0) throw new LuaEncodeError(ERR_KEYS, depth);
     if (strings === 0) throw new LuaEncodeError(ERR_SPARSE, depth);
     if (otherNumbers > 0) throw new LuaEncodeError(ERR_KEYS, depth);
+    if (inGoOrder) {
+      this.encodeMembersInGoOrder(idx, visited, depth);
+      return {};
+    }
     const mark = visited.size;
     let entries: [string, JsonValue][];
     try {
@@ -379,7 +387,7 @@ export class LuaConverter {
         m._lua_settop(L, -2);
       }
     } catch (e) {
-      if (!(e instanceof LuaEncodeError)) throw e;
+      if (!(e instanceof LuaEncodeError) || strings === 1) throw e;
       // Go encodes the members in its key order, and the first failure in that order is the one it
       // reports (a table reached twice included): encode them again in that order.
       visited.truncate(mark);
@@ -397,7 +405,10 @@ export class LuaConverter {
     return obj;
   }
 
-  /** Encodes the members of the (string-keyed) table at `idx` in Go's key order; throws the first failure. */
+  /**
+   * Encodes the members of the (string-keyed) table at `idx` in Go's key order, throwing the first
+   * failure (their values are not kept: this runs only to find it).
+   */
   private encodeMembersInGoOrder(idx: number, visited: Visited, depth: number): void {
     const m = this.m;
     const L = this.L;
@@ -416,7 +427,7 @@ export class LuaConverter {
     for (const { i } of order) {
       m._lua_rawgeti(L, keys, luaInteger(i));
       m._lua_rawget(L, idx);
-      this.encode(m._lua_gettop(L), visited, depth + 1);
+      this.encode(m._lua_gettop(L), visited, depth + 1, true);
       m._lua_settop(L, -2);
     }
     m._lua_settop(L, keys - 1);
