@@ -13,6 +13,7 @@ import { WorkloadReconciler } from "../controller/workloads.js";
 import { loadKubeConfig } from "../controller/kube.js";
 import { jsonLogger } from "../controller/log.js";
 import { ControllerMetrics } from "../controller/metrics.js";
+import { WorkloadExporter } from "../controller/exporter.js";
 import { parseBindAddress, startEndpoints, type Endpoints } from "../controller/endpoints.js";
 import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
@@ -21,7 +22,8 @@ import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admi
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
-                        [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)] [-v]
+                        [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)]
+                        [--full-pod-cache] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status as
 upstream's operator does: the conditions Validated (ValidationSucceeded, or ValidationFailed with the
@@ -52,6 +54,11 @@ MutatingWebhookConfiguration and ValidatingWebhookConfiguration.
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
 latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and
 /readyz (ready once its caches are synced, leading or not; not while shutting down) on their own address.
+/metrics also exports the workloads, as upstream's proposed exporter names them: karta_workload_info,
+karta_workload_status, karta_workload_component_replicas, karta_workload_component_pods,
+karta_pod_workload_info (the join key of the recording rules in deploy/prometheus) and the exporter's own
+karta_exporter_* health, from the informer caches on every replica. The pod cache keeps a pod's metadata,
+spec.nodeName, spec.schedulingGroup, status.phase and the fields the Ready Kartas' pod expressions read.
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
@@ -73,6 +80,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
                                         tls.crt, tls.key), or reused; without any of the three, no webhook
       --tls-san NAME                    extra DNS name or IP of the generated certificate (repeatable)
+      --full-pod-cache                  cache whole pods rather than the fields read (memory for custom Kartas
+                                        whose pod expressions the static analysis cannot follow anyway)
   -v, --verbose           debug logs
   -h, --help              show this help
 
@@ -85,7 +94,7 @@ Example:
   karta controller --kubeconfig ~/.kube/config --cert-dir /tmp/karta-webhook --tls-san host.docker.internal
   karta webhook-config --admission --url https://host.docker.internal:9443 \
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
-  curl -s localhost:8080/metrics | grep controller_runtime_webhook_latency_seconds
+  curl -s localhost:8080/metrics | grep -E 'controller_runtime_webhook_latency_seconds|karta_workload_status'
 `;
 
 const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
@@ -106,6 +115,7 @@ const FLAGS = {
   "tls-private-key-file": { type: "string" },
   "cert-dir": { type: "string" },
   "tls-san": { type: "string", multiple: true },
+  "full-pod-cache": { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
 } as const satisfies Flags;
 
@@ -165,7 +175,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   let synced = false;
   let endpoints: Endpoints;
   try {
-    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics.registry, {
+    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics, {
       healthy: () => true,
       // Every replica serves the webhook from its caches: ready once they are synced.
       ready: () => !stop.signal.aborted && synced,
@@ -180,9 +190,24 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   const leadingFromStart = elect !== "true";
   try {
     reconciler = new KartaReconciler(kc, log, { leading: leadingFromStart });
-    workloads = new WorkloadReconciler(kc, reconciler, log, { leading: leadingFromStart });
+    workloads = new WorkloadReconciler(kc, reconciler, log, { leading: leadingFromStart, fullPodCache: values["full-pod-cache"] });
     metrics.watch("karta", reconciler.queue);
     metrics.watch("workload", workloads.queue);
+    const w = workloads;
+    const k = reconciler;
+    const exporter = new WorkloadExporter(
+      {
+        watchedRoots: () => w.watchedRoots(),
+        cachedPods: () => w.cachedPods(),
+        resolve: (o) => w.resolve(o),
+        get lastEventAt() {
+          return w.lastEventAt;
+        },
+        kartaValidity: () => k.kartaValidity(),
+      },
+      metrics.registry,
+    );
+    metrics.addText(() => exporter.exposition());
     await reconciler.start();
     await workloads.start();
     synced = true;
