@@ -50,6 +50,30 @@ export const PROBE_OBJECT: JsonValue = {
   status: { conditions: [{ type: "Ready", status: "True" }], observedGeneration: 1 },
 };
 
+/**
+ * Pattern calls whose results (or errors) must be gopher-lua's: its pattern grammar (unknown class
+ * letters, ranges of classes, sets, anchors, captures, back references, balances), its malformed
+ * pattern messages, where find, match and gmatch start and resume, and how they check arguments.
+ */
+const PATTERN_CALLS = [
+  ...["[a", "[", "[^", "[%a-z]+", "[a-%z]", "a%", "%", "%f[%w]%w+", "%g", "%G", "(a", "((a)", "a)", ")", "%0", "%1", "(a)%1",
+    "(a%1)", "(%w)%1", "%bxy", "%b", "%bx", "^a", "a$", "a$b", "$", "^", "^$", "[]]", "[^]]", "[a-]", "[-a]", "[%]]", "[a-c-e]",
+    "[%w_]+", "[^%s]+", "%.", "%%", "()", "()a()", "(%d+)-(%d+)", ".-b", "a*", "a-", "a?b", "%w+%s*=%s*%w+", "[%a-]", "%z", "%Z+",
+    "%p+", "%c", "%X+", "[]", "[^]", "*a", "+", "a**", "(()a)", "(a*(.)%w(%s*))", "%S+$", "[^%d%.]+", "^(%d+)%.?(%d*)$"]
+    .map((p) => `string.find('xay=1 (b)xyy a]-b.c%', ${JSON.stringify(p).replace(/"/g, "'")})`),
+  "string.find('hello', 'l', 0)", "string.find('hello', 'l', -1)", "string.find('hello', 'l', -100)", "string.find('hello', 'l', 100)",
+  "string.find('hello', '', 100)", "string.find('hello', 'l', 2.7)", "string.find('hello', 'l', '2')", "string.find('hello', 'l', nil)",
+  "string.find('a.b', '.', 1, true)", "string.find('a.b', '.', 1, true, 'x')", "string.find('a.b', '.', 1, nil)", "string.find('a.b', '.', 2, false)",
+  "string.find('abc', 'b', 10, true)", "string.find('abc', 'b', -10, true)", "string.find('abc', 'c', 3, true)", "string.find('abc', 'x', 4)",
+  "string.find(nil, 'a')", "string.find('a', nil)", "string.find({}, 'a')", "string.find(12345, 3)", "string.find('a', 'a', {})",
+  "string.match('hello', 'l+', -2)", "string.match('hello', 'l+', 0)", "string.match('hello', '()ll()')", "string.match('hello', 'x')",
+  "string.match('hello', '', 10)", "string.match('hello', 'o', 5)", "string.match('hello', '(h)(e)(l)(l)(o)')", "string.match('a', 'a', 'x')",
+  "string.match('a,b,,c', '^([^,]*),([^,]*)')", "string.match(" + `'${"abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"}', '${"(.)".repeat(36)}')`,
+  "string.match('ünïcødé-名前', '[^%w]+')", "string.match('名前', '前')", "string.find('名前', '前')", "string.match('ü', '.')",
+  ...["%w*", "()", "a*", "(%w)(%w)", "^a", "", "%s*", "[^,]*", "(a)()"].map((p) => `(function() local t = {} for a, b in string.gmatch('aab, c,,de', '${p}') do t[#t + 1] = tostring(a) .. '/' .. tostring(b) end return table.concat(t, ';') end)()`),
+  "string.gmatch('a', '[a')", "type(select(2, string.gmatch(1, 1)))", "string.gmatch('ab', '.')()", "(function() local f, s = string.gmatch('ab', '(.)') return f(s) .. f(s) .. tostring(f(s)) end)()", "string.gmatch(nil, 'a')", "('x=1'):match('(%w)=(%d)')", "('abc'):find('b', 1, true)",
+];
+
 /** A ReflectStatus probe returning `{ v = <expr> }`. */
 function value(name: string, expr: string, prelude = ""): Probe {
   return { name, operation: "InterpretStatus", script: `${prelude}\nfunction ReflectStatus(o)\n  return { v = ${expr} }\nend` };
@@ -94,10 +118,14 @@ export const PROBES: Probe[] = [
   value("find without a match", "tostring(string.find('abc', 'z'))"),
   value("match captures and positions", "table.concat({ string.match('v1.2.3', '(%d+)%.(%d+)%.()') }, ',')"),
   value("match without a match", "tostring(string.match('abc', '%d'))"),
-  {
-    ...value("bad pattern", "string.find('abc', '[a')"),
-    known: "patterns run on Lua 5.4's matcher, not gopher-lua's pm package: a malformed pattern fails with Lua's message ('malformed pattern (missing ']')', not 'unexpected EOS at 1'), and the few constructs the two read differently ([%a-z], %f, %g, a trailing %) match differently",
-  },
+  value("bad pattern", "string.find('abc', '[a')"),
+  value("bad pattern in a method call", "('abc'):match('(a')"),
+  value("find of nil", "string.find(nil, 'a')"),
+  value("plain find past the end", "string.find('abc', 'b', 10, true)"),
+  value("find through a local name", "(function() local f = string.find return f('a', 'a', {}) end)()"),
+  value("match with a string start", "string.match('abc', 'b', '2')"),
+  value("gmatch of a bad pattern", "string.gmatch('abc', '%0')"),
+  ...PATTERN_CALLS.map((call) => value(`pattern: ${call}`, `(function(...) local t = {} for i = 1, select('#', ...) do t[i] = tostring((select(i, ...))) end return select('#', ...) .. ':' .. table.concat(t, '|') end)(pcall(function() return ${call} end))`)),
   value("gmatch", "(function() local t = {} for k, v in string.gmatch('a=1, b=2', '(%w+)=(%w+)') do t[#t + 1] = k .. v end return table.concat(t, ';') end)()"),
   value("format verbs", "string.format('%d %5.2f %s %q %x %5s|%-5s|%e %g %c %o %%', 42, 3.14159, 'x', 'a\"b', 255, 'r', 'l', 12345.678, 0.0001, 65, 8)"),
   value("format %d of a fraction", "string.format('%d', 3.7)"),

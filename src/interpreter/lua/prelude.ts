@@ -15,6 +15,7 @@
  */
 import { CONCAT_FUNCTION, PASS_FUNCTION } from "./lua51.js";
 import { ORDERED_CONSTRUCTOR } from "./rewrite.js";
+import { PATTERN_MATCHER } from "./patterns.js";
 
 /** The chunk name the prelude is loaded under (scripts are loaded as "=<string>", as in Karmada). */
 export const PRELUDE_CHUNK = "=karta-prelude";
@@ -45,7 +46,7 @@ const ENV_KEYS = [...BASE_GLOBALS, ...NOT_SUPPORTED];
 
 /** The Lua source of the prelude. */
 export const PRELUDE = `
-local kube, hostNow, hostZone, hostCase = ...
+local kube, hostNow, hostZone, hostCase, hostUserdata = ...
 local rawnext, rawget, rawset, rawequal = next, rawget, rawset, rawequal
 local setmt, type, error, select, tostring0 = setmetatable, type, error, select, tostring
 local mtype, floor, huge, maxint = math.type, math.floor, math.huge, math.maxinteger
@@ -455,7 +456,8 @@ local function guard2(f)
     if type(p) == "number" then p = numberToString(p) end
     checkLen(s)
     checkLen(p)
-    return f(s, p, trunc(init), ...)
+    -- Not a tail call: the frame keeps the name the script called, for errors and tracebacks.
+    return passAll(f(s, p, trunc(init), ...))
   end
 end
 -- gopher-lua's string.char: each argument a number (CheckInt truncates it), kept to its low byte.
@@ -488,22 +490,103 @@ S.lower = caseChanger(S.lower, false)
 S.upper = caseChanger(S.upper, true)
 S.reverse = guard1(S.reverse)
 S.sub = guard1(S.sub)
--- gopher-lua's find answers 1, 0 for an empty pattern wherever the search starts, and its match
--- returns no value at all (not nil) when nothing matches.
-local find1 = guard2(S.find)
-S.find = function(s, p, ...)
-  if p == "" and (type(s) == "string" or type(s) == "number") then return 1.0, 0.0 end
-  return passAll(find1(s, p, ...))
+-- find, match and gmatch as gopher-lua's: patterns read and matched by its matcher (patternFind),
+-- arguments checked as its CheckString and OptInt check them (a string is no number there).
+-- An error a library function raises, placed at the line of the script that called the library (a
+-- pcall in the script sees it there too), as gopher-lua places a Go function's errors.
+local function scriptLevel()
+  local level = 2
+  while true do
+    local info = getinfo(level, "S")
+    if info == nil or info.source == "=<string>" then return level end
+    level = level + 1
+  end
 end
-local match1 = guard2(S.match)
-local function noMatch(first, ...)
-  if first == nil and select("#", ...) == 0 then return end
-  return first, ...
+local function raiseAtScript(msg)
+  error(msg, scriptLevel() - 1)
 end
-S.match = function(s, p, ...)
-  return noMatch(match1(s, p, ...))
+-- The name the script called the library function by (gopher-lua's argument errors name it so).
+local function calledName()
+  local info = getinfo(scriptLevel() - 2, "n")
+  return info and info.name or "?"
 end
-S.gmatch = guard2(S.gmatch)
+${PATTERN_MATCHER}
+local function checkString(v, i)
+  if type(v) ~= "string" then raiseAtScript("bad argument #" .. i .. " to " .. calledName() .. " (string expected, got " .. type(v) .. ")") end
+end
+local function optInt(v, i, default)
+  if v == nil then return default end
+  if type(v) ~= "number" then raiseAtScript("bad argument #" .. i .. " to " .. calledName() .. " (number expected, got " .. type(v) .. ")") end
+  if v ~= v then return 0 end
+  if v >= 9.2233720368547758e18 or v <= -9.2233720368547758e18 then return v < 0 and -maxint - 1 or maxint end
+  return floor(v)
+end
+-- A match's captures from the first one on: a position capture as a number, others as text.
+local function captured(s, caps)
+  local out, k = {}, 0
+  for i = 2, caps.n - 1, 2 do
+    k = k + 1
+    local v = caps[i]
+    if v % 2 == 1 then out[k] = (v // 2) + 0.0 else out[k] = ssub(s, v // 2 + 1, caps[i + 1] // 2) end
+  end
+  return unpack(out, 1, k)
+end
+local plainFind = S.find
+-- Its find answers 1, 0 for an empty pattern wherever the search starts; only a fourth argument
+-- (and no fifth) asks for a plain search.
+S.find = guard2(function(s, p, init, ...)
+  checkString(s, 1)
+  checkString(p, 2)
+  if p == "" then return 1.0, 0.0 end
+  local start = optInt(init, 3, 1)
+  if start ~= 0 then start = start - 1 end
+  if start < 0 then start = #s + start + 1 end
+  if start < 0 then start = 0 end
+  if select("#", ...) == 1 and (...) then
+    -- Go slices the text from the start: past its end, that is Go's run-time error.
+    if start > #s then error("runtime error: slice bounds out of range [" .. start .. ":" .. #s .. "]", 0) end
+    local a, b = plainFind(s, p, start + 1, true)
+    if a == nil then return nil end
+    return a + 0.0, b + 0.0
+  end
+  local found = patternFind(p, s, start, 1)
+  if #found == 0 then return nil end
+  local caps = found[1]
+  return (caps[0] // 2) + 1.0, (caps[1] // 2) + 0.0, captured(s, caps)
+end)
+-- Its match returns no value at all (not nil) when nothing matches.
+S.match = guard2(function(s, p, init)
+  checkString(s, 1)
+  checkString(p, 2)
+  local offset = optInt(init, 3, 1)
+  if offset < 0 then offset = #s + offset + 1 end
+  offset = offset - 1
+  if offset < 0 then offset = 0 end
+  local found = patternFind(p, s, offset, 1)
+  if #found == 0 then return end
+  local caps = found[1]
+  if caps.n == 2 then return ssub(s, caps[0] // 2 + 1, caps[1] // 2) end
+  return captured(s, caps)
+end)
+-- Its gmatch finds every match when called, and returns an iterator and the state (a userdata) the
+-- loop passes the iterator, which refuses to run on anything else.
+S.gmatch = guard2(function(s, p)
+  checkString(s, 1)
+  checkString(p, 2)
+  local found = patternFind(p, s, 0, -1)
+  local state = hostUserdata()
+  local i = 0
+  return function(st)
+    if st ~= state then
+      raiseAtScript("bad argument #1 to " .. calledName() .. " (userdata expected, got " .. type(st) .. ")")
+    end
+    i = i + 1
+    local caps = found[i]
+    if caps == nil then return end
+    if caps.n == 2 then return ssub(s, caps[0] // 2 + 1, caps[1] // 2) end
+    return captured(s, caps)
+  end, state
+end)
 S.gfind = S.gmatch
 S.format = function(fmt, ...)
   if type(fmt) == "number" then fmt = numberToString(fmt) end

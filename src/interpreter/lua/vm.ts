@@ -147,6 +147,7 @@ interface RawLuaFull extends RawLua {
   _lua_setupvalue(L: number, funcindex: number, n: number): number;
   _lua_gettable(L: number, idx: number): number;
   _lua_pushcclosure(L: number, fn: number, n: number): void;
+  _lua_newuserdatauv(L: number, size: number, nuvalue: number): number;
   _luaL_where(L: number, lvl: number): void;
   _lua_concat(L: number, n: number): void;
   _luaL_openlibs(L: number): void;
@@ -332,7 +333,14 @@ export class LuaVM {
     }, "ii");
     this.fnPointers.push(casePtr);
     m._lua_pushcclosure(L, casePtr, 0);
-    if (m._lua_pcallk(L, 4, 6, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
+    // A fresh empty userdata (gopher-lua's gmatch hands its state to the loop as one).
+    const userdataPtr = m.addFunction((callL: number) => {
+      m._lua_newuserdatauv(callL, 0, 0);
+      return 1;
+    }, "ii");
+    this.fnPointers.push(userdataPtr);
+    m._lua_pushcclosure(L, userdataPtr, 0);
+    if (m._lua_pcallk(L, 5, 6, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
     this.placedRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     this.handlerRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     // Keep the real collectgarbage for the host (scripts get the "not supported" one).
