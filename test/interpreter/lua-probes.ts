@@ -61,6 +61,8 @@ const PATTERN_CALLS = [
     "[%w_]+", "[^%s]+", "%.", "%%", "()", "()a()", "(%d+)-(%d+)", ".-b", "a*", "a-", "a?b", "%w+%s*=%s*%w+", "[%a-]", "%z", "%Z+",
     "%p+", "%c", "%X+", "[]", "[^]", "*a", "+", "a**", "(()a)", "(a*(.)%w(%s*))", "%S+$", "[^%d%.]+", "^(%d+)%.?(%d*)$"]
     .map((p) => `string.find('xay=1 (b)xyy a]-b.c%', ${JSON.stringify(p).replace(/"/g, "'")})`),
+  "string.find('abab', 'ab', 2)", "string.match('abab', 'ba')", "string.find('', 'a*')", "string.find('', 'a')", "string.match('abc', 'c', 4)",
+  "string.find('abc', 'bc', -2)", "string.find('abc', 'bc', 3)", "string.find('a\\0b', '%z')", "string.find('a b', ' ')", "string.find('x', 'x', 2)", "string.match('x', '', 2)",
   "string.find('hello', 'l', 0)", "string.find('hello', 'l', -1)", "string.find('hello', 'l', -100)", "string.find('hello', 'l', 100)",
   "string.find('hello', '', 100)", "string.find('hello', 'l', 2.7)", "string.find('hello', 'l', '2')", "string.find('hello', 'l', nil)",
   "string.find('a.b', '.', 1, true)", "string.find('a.b', '.', 1, true, 'x')", "string.find('a.b', '.', 1, nil)", "string.find('a.b', '.', 2, false)",
@@ -70,7 +72,7 @@ const PATTERN_CALLS = [
   "string.match('hello', '', 10)", "string.match('hello', 'o', 5)", "string.match('hello', '(h)(e)(l)(l)(o)')", "string.match('a', 'a', 'x')",
   "string.match('a,b,,c', '^([^,]*),([^,]*)')", "string.match(" + `'${"abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"}', '${"(.)".repeat(36)}')`,
   "string.match('ünïcødé-名前', '[^%w]+')", "string.match('名前', '前')", "string.find('名前', '前')", "string.match('ü', '.')",
-  ...["%w*", "()", "a*", "(%w)(%w)", "^a", "", "%s*", "[^,]*", "(a)()"].map((p) => `(function() local t = {} for a, b in string.gmatch('aab, c,,de', '${p}') do t[#t + 1] = tostring(a) .. '/' .. tostring(b) end return table.concat(t, ';') end)()`),
+  ...["%w*", "()", "a*", "(%w)(%w)", "^a", "", "%s*", "[^,]*", "(a)()", "a", ",,", "e$", "^aa"].map((p) => `(function() local t = {} for a, b in string.gmatch('aab, c,,de', '${p}') do t[#t + 1] = tostring(a) .. '/' .. tostring(b) end return table.concat(t, ';') end)()`),
   "string.gmatch('a', '[a')", "type(select(2, string.gmatch(1, 1)))", "string.gmatch('ab', '.')()", "(function() local f, s = string.gmatch('ab', '(.)') return f(s) .. f(s) .. tostring(f(s)) end)()", "string.gmatch(nil, 'a')", "('x=1'):match('(%w)=(%d)')", "('abc'):find('b', 1, true)",
 ];
 

@@ -16,11 +16,13 @@
  * The chunk below defines one local, `patternFind(pattern, src, offset, limit)`: the list of matches
  * from byte offset `offset` (0-based), at most `limit` of them (-1: all), each a list of capture
  * values (position * 2, plus 1 for a position capture) with its length in `n`. A malformed pattern
- * raises gopher-lua's message through the prelude's `raiseAtScript`, at the script's line.
+ * raises gopher-lua's message through the prelude's `raiseAtScript`, at the script's line. It uses the
+ * prelude's locals for Lua's own string functions (`ssub`, `sbyte0`, `schar0`, `slower0`).
  */
 export const PATTERN_MATCHER = String.raw`
 local patternFind = (function()
-  local sbyte, ssub = string.byte, string.sub
+  -- Lua's own string functions (the script's are wrapped by then), kept by the prelude.
+  local sbyte, schar, slower = sbyte0, schar0, slower0
   local EOS = -1
   local MAX_DEPTH = 1000000
 
@@ -133,7 +135,7 @@ local patternFind = (function()
     if kind == "dot" then return true end
     if kind == "single" then
       local letter = cls[2]
-      local test = letter >= 0 and LETTER_CLASSES[string.lower(string.char(letter))]
+      local test = letter >= 0 and LETTER_CLASSES[slower(schar(letter))]
       if not test then return ch == letter end
       local r = test(ch)
       if inRange(letter, 65, 90) then return not r end
@@ -220,17 +222,26 @@ local patternFind = (function()
     end
   end
 
-  -- Instructions: { op, class or a, b }.
+  -- A class as the set of bytes it matches: a table indexed by byte.
+  local function lookup(cls)
+    local t = {}
+    for ch = 0, 255 do
+      if matches(cls, ch) then t[ch] = true end
+    end
+    return t
+  end
+
+  -- Instructions: { op, a, b } (a CHAR's a is the lookup table of its class).
   local CHAR, MATCH, TAILMATCH, JMP, SPLIT, SAVE, PSAVE, BALANCE, BACKREF = 1, 2, 3, 4, 5, 6, 7, 8, 9
   local function compile(p, code)
     local kind = p[1]
     if kind == "one" then
-      code[#code + 1] = { CHAR, p[2] }
+      code[#code + 1] = { CHAR, lookup(p[2]) }
     elseif kind == "seq" then
       for _, q in ipairs(p[2]) do compile(q, code) end
     elseif kind == "repeat" then
       local at = #code -- 0-based index of the next instruction
-      local op, cls = p[2], p[3]
+      local op, cls = p[2], lookup(p[3])
       if op == STAR then
         code[at + 1] = { SPLIT, at + 1, at + 3 }
         code[at + 2] = { CHAR, cls }
@@ -262,54 +273,51 @@ local patternFind = (function()
     end
   end
 
-  -- One attempt at byte offset sp: the captures (a list with its length in n) or nil.
-  local function run(code, src, sp)
-    local len = #src
-    local caps = { n = 0 }
-    local function setCapture(i, value)
-      while i >= caps.n do
-        caps[caps.n] = 0
-        caps.n = caps.n + 1
-      end
-      local old = caps[i]
-      caps[i] = value
-      return old
-    end
-    -- Backtracking entries: an alternative (pc, sp) or a capture to restore (-1 - index, value).
-    local stackA, stackB, depth = {}, {}, 0
-    local function push(a, b)
-      depth = depth + 1
-      if depth + 1 > MAX_DEPTH then raiseAtScript("pattern/input too complex") end
-      stackA[depth], stackB[depth] = a, b
-    end
+  -- One attempt at byte offset sp: the number of capture values it left in caps (from index 0), or nil.
+  -- Backtracking entries (stack): an alternative (pc, sp) or a capture to restore (-1 - index, value).
+  local function run(code, src, len, sp, caps, stackA, stackB)
+    local n = 0
+    local depth = 0
     local pc = 0
     while true do
       local ins = code[pc + 1]
       local op = ins[1]
       local ok = true
       if op == CHAR then
-        if sp >= len or not matches(ins[2], sbyte(src, sp + 1)) then
-          ok = false
-        else
+        if sp < len and ins[2][sbyte(src, sp + 1)] then
           pc, sp = pc + 1, sp + 1
+        else
+          ok = false
         end
-      elseif op == MATCH then
-        return caps
-      elseif op == TAILMATCH then
-        if sp >= len then return caps end
-        ok = false
+      elseif op == SPLIT then
+        depth = depth + 1
+        if depth + 1 > MAX_DEPTH then raiseAtScript("pattern/input too complex") end
+        stackA[depth], stackB[depth] = ins[3], sp
+        pc = ins[2]
       elseif op == JMP then
         pc = ins[2]
-      elseif op == SPLIT then
-        push(ins[3], sp)
-        pc = ins[2]
       elseif op == SAVE then
-        local old = setCapture(ins[2], sp * 2)
-        push(-1 - ins[2], old)
+        local i = ins[2]
+        while i >= n do
+          caps[n] = 0
+          n = n + 1
+        end
+        depth = depth + 1
+        if depth + 1 > MAX_DEPTH then raiseAtScript("pattern/input too complex") end
+        stackA[depth], stackB[depth] = -1 - i, caps[i]
+        caps[i] = sp * 2
         pc = pc + 1
+      elseif op == MATCH then
+        return n
+      elseif op == TAILMATCH then
+        if sp >= len then return n end
+        ok = false
       elseif op == PSAVE then
         local i = ins[2]
-        setCapture(i + 1, 0)
+        while i + 1 >= n do
+          caps[n] = 0
+          n = n + 1
+        end
         caps[i], caps[i + 1] = (sp + 1) * 2 + 1, (sp + 1) * 2 + 1
         pc = pc + 1
       elseif op == BALANCE then
@@ -337,7 +345,7 @@ local patternFind = (function()
         end
       else -- BACKREF
         local i = ins[2] * 2
-        if i >= caps.n - 1 then raiseAtScript("invalid capture index") end
+        if i >= n - 1 then raiseAtScript("invalid capture index") end
         local from, to = caps[i] // 2, caps[i + 1] // 2
         local piece = to > from and ssub(src, from + 1, to) or ""
         if ssub(src, sp + 1, sp + #piece) ~= piece then
@@ -362,9 +370,12 @@ local patternFind = (function()
     end
   end
 
-  return function(pattern, src, offset, limit)
-    local sc = scanner(pattern)
-    local pat = parsePattern(sc, true)
+  -- Compiled patterns, by their text (a script matches the same few again and again).
+  local compiled, cached = {}, 0
+  local function compiledPattern(pattern)
+    local entry = compiled[pattern]
+    if entry ~= nil then return entry end
+    local pat = parsePattern(scanner(pattern), true)
     local code = { captures = 2, { SAVE, 0 } }
     compile(pat, code)
     if pat[4] then
@@ -373,17 +384,50 @@ local patternFind = (function()
     end
     code[#code + 1] = { SAVE, 1 }
     code[#code + 1] = { MATCH }
+    -- An attempt that must first match a class fails at once where the byte is not in it.
+    local first = code[2][1] == CHAR and code[2][2] or nil
+    entry = { code = code, mustHead = pat[3], first = first }
+    if cached >= 256 then
+      compiled, cached = {}, 0
+    end
+    compiled[pattern], cached = entry, cached + 1
+    return entry
+  end
+
+  -- A pattern without special characters is its text: gopher-lua's matcher finds where the text
+  -- occurs, as a plain search does (each time from the end of the last occurrence).
+  local SPECIAL = "[%^%$%%%.%[%]%(%)%*%+%-%?]"
+  local function findText(pattern, src, offset, limit)
+    local found = {}
+    local from = offset + 1
+    while #found ~= limit do
+      local a, b = sfind(src, pattern, from, true)
+      if a == nil then break end
+      found[#found + 1] = { n = 2, [0] = (a - 1) * 2, [1] = b * 2 }
+      from = b + 1
+    end
+    return found
+  end
+
+  return function(pattern, src, offset, limit)
+    if pattern ~= "" and not sfind(pattern, SPECIAL) then return findText(pattern, src, offset, limit) end
+    local entry = compiledPattern(pattern)
+    local code, first, len = entry.code, entry.first, #src
+    local caps, stackA, stackB = {}, {}, {}
     local found = {}
     local sp = offset
-    while sp <= #src do
-      local caps = run(code, src, sp)
+    while sp <= len do
+      local n
+      if first == nil or (sp < len and first[sbyte(src, sp + 1)]) then n = run(code, src, len, sp, caps, stackA, stackB) end
       sp = sp + 1
-      if caps ~= nil then
+      if n ~= nil then
         local e = caps[1] // 2
         if sp < e then sp = e end
-        found[#found + 1] = caps
+        local copy = { n = n }
+        for i = 0, n - 1 do copy[i] = caps[i] end
+        found[#found + 1] = copy
       end
-      if #found == limit or pat[3] then break end
+      if #found == limit or entry.mustHead then break end
     end
     return found
   end

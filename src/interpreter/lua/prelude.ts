@@ -51,6 +51,7 @@ local rawnext, rawget, rawset, rawequal = next, rawget, rawset, rawequal
 local setmt, type, error, select, tostring0 = setmetatable, type, error, select, tostring
 local mtype, floor, huge, maxint = math.type, math.floor, math.huge, math.maxinteger
 local sformat, ssub, sfind, smatch, sgsub0, srep = string.format, string.sub, string.find, string.match, string.gsub, string.rep
+local sbyte0, schar0, slower0 = string.byte, string.char, string.lower
 local tonumber0 = tonumber
 local tsort, tconcat = table.sort, table.concat
 local pcall0 = pcall
