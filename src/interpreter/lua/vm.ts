@@ -40,9 +40,10 @@ export const MEMORY_MESSAGE = "lua script exceeded its memory limit";
 
 /**
  * Where the deadline of the call in progress is published (ms since the epoch; 0 between calls) for
- * a watchdog in another thread: the count hook cannot fire inside a library function such as
- * `string.find` with a pathological pattern, so only a thread that terminates this one can hold the
- * deadline there. Set by the evaluation worker threads (src/server/worker.ts).
+ * a watchdog in another thread: the count hook cannot fire inside a C library function, and the
+ * deadline is raised only in a script's own frames (as gopher-lua checks it), so a library call that
+ * runs long (`string.find` with a pathological pattern) is held to the deadline only by a thread that
+ * terminates this one. Set by the evaluation worker threads (src/server/worker.ts).
  */
 let deadlineBoard: Float64Array | undefined;
 
