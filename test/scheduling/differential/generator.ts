@@ -11,7 +11,6 @@ import type { CallbackJSON, Case, ConfigJSON, ItemJSON, NameRequest, OptionsJSON
 import { jobObject } from "./upstream.js";
 import { prng } from "../../support/random.js";
 
-
 class Gen {
   constructor(private readonly rnd: () => number) {}
   int(lo: number, hi: number): number {
