@@ -51,3 +51,84 @@ export function goStringList(xs: readonly string[]): string {
 export function goJSON(value: unknown): string {
   return (JSON.stringify(value) ?? "null").replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/**
+ * The abbreviation Go prints for the local time zone at a time (the layout's "MST"): the name the
+ * time zone database gives it where JavaScript's Intl knows one ("UTC", "CET", "PST"), otherwise the
+ * offset as Go prints a zone without a name ("+03", "-0930").
+ */
+export function goZoneAbbreviation(date: Date): string {
+  for (const locale of ["en-US", "en-GB"]) {
+    const name = new Intl.DateTimeFormat(locale, { timeZoneName: "short" }).formatToParts(date).find((p) => p.type === "timeZoneName")?.value;
+    if (name !== undefined && /^[A-Z]{3,5}$/.test(name)) return name;
+  }
+  const offset = -date.getTimezoneOffset();
+  const sign = offset < 0 ? "-" : "+";
+  const h = String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0");
+  const m = Math.abs(offset) % 60;
+  return m === 0 ? `${sign}${h}` : `${sign}${h}${String(m).padStart(2, "0")}`;
+}
+
+/**
+ * The characters of a Go string (UTF-8 bytes) as Go's range loop reads them: each byte that does not
+ * start a valid UTF-8 sequence reads as U+FFFD on its own.
+ */
+export function goDecodeUTF8(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let cp = 0xfffd;
+    let width = 1;
+    const cont = (k: number): number => {
+      const c = bytes[i + k];
+      return c !== undefined && c >= 0x80 && c <= 0xbf ? c & 0x3f : -1;
+    };
+    if (b < 0x80) {
+      cp = b;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      const c1 = cont(1);
+      if (c1 >= 0) [cp, width] = [((b & 0x1f) << 6) | c1, 2];
+    } else if (b >= 0xe0 && b <= 0xef) {
+      const c1 = cont(1);
+      const c2 = cont(2);
+      const v = ((b & 0x0f) << 12) | (c1 << 6) | c2;
+      if (c1 >= 0 && c2 >= 0 && v >= 0x800 && (v < 0xd800 || v > 0xdfff)) [cp, width] = [v, 3];
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      const c1 = cont(1);
+      const c2 = cont(2);
+      const c3 = cont(3);
+      const v = ((b & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
+      if (c1 >= 0 && c2 >= 0 && c3 >= 0 && v >= 0x10000 && v <= 0x10ffff) [cp, width] = [v, 4];
+    }
+    out.push(cp);
+    i += width;
+  }
+  return out;
+}
+
+/**
+ * Go's strings.ToUpper or strings.ToLower of a Go string: each character mapped by Unicode's simple
+ * case mapping (one character to one: "ß" stays, "İ" lowers to "i"), bytes that are not UTF-8 as U+FFFD.
+ */
+export function goChangeCase(bytes: Uint8Array, upper: boolean): string {
+  let out = "";
+  for (const cp of goDecodeUTF8(bytes)) out += String.fromCodePoint(simpleCase(cp, upper));
+  return out;
+}
+
+function simpleCase(cp: number, upper: boolean): number {
+  const c = String.fromCodePoint(cp);
+  const mapped = upper ? c.toUpperCase() : c.toLowerCase();
+  const points = [...mapped];
+  if (points.length === 1) return points[0]!.codePointAt(0)!;
+  // JavaScript's full mappings that are not one character; Unicode's simple mappings of these.
+  if (!upper) return cp === 0x130 ? 0x69 : cp;
+  // Greek with ypogegrammeni: the lower forms map to their title forms (+8), alpha, eta and omega
+  // with ypogegrammeni alone to their capitals with prosgegrammeni.
+  if ((cp >= 0x1f80 && cp <= 0x1f87) || (cp >= 0x1f90 && cp <= 0x1f97) || (cp >= 0x1fa0 && cp <= 0x1fa7)) return cp + 8;
+  if (cp === 0x1fb3) return 0x1fbc;
+  if (cp === 0x1fc3) return 0x1fcc;
+  if (cp === 0x1ff3) return 0x1ffc;
+  return cp;
+}

@@ -119,3 +119,17 @@ export const isDNS1123Label = declarative.isDNS1123Label;
 export const isDNS1123Subdomain = declarative.isDNS1123Subdomain;
 /** `k8s-label-key`, as declarative validation words it. */
 export const isLabelKey = declarative.isLabelKey;
+
+const LABEL_VALUE_FMT = `(${LABEL_KEY_FMT})?`;
+const LABEL_VALUE_ERR =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MAX_LENGTH = 63;
+const labelValueRe = new RegExp(`^${LABEL_VALUE_FMT}$`);
+
+/** Label value (`k8s-label-value`, as declarative validation words it): empty, or a name part of at most 63 bytes. */
+export function isLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > LABEL_VALUE_MAX_LENGTH) errs.push(declarative.maxLenError(LABEL_VALUE_MAX_LENGTH));
+  if (!labelValueRe.test(value)) errs.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
+  return errs;
+}

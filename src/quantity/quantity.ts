@@ -59,6 +59,11 @@ function abs(v: bigint): bigint {
   return v < 0n ? -v : v;
 }
 
+/** `int64(math.Pow10(n))` as Go converts it on amd64: exact up to 10^18, then the int64 minimum. */
+function goPow10Int64(n: number): bigint {
+  return n <= 18 ? pow10n(n) : INT64_MIN;
+}
+
 /** Integer division rounding away from zero (upstream's "round up"). */
 function divAwayFromZero(v: bigint, d: bigint): bigint {
   const q = v / d;
@@ -445,6 +450,48 @@ export class Quantity {
     const r = this.unscaled % divisor;
     if (r < 0n) q -= 1n;
     return r !== 0n ? q + 1n : q;
+  }
+
+  /**
+   * `scaledValue` as the int64 upstream's ScaledValue returns, overflow included: an int64-held value
+   * scaled up by 10, 100, 1000, 10^6 or 10^9 wraps around, by another power of ten is 0; an
+   * arbitrary-precision one keeps the low 64 bits of its (scaled) digits. What Karmada's resource
+   * accounting adds up.
+   */
+  scaledValueInt64(scale: number): bigint {
+    const dif = scale - this.exponent;
+    if (!this.arbitraryPrecision) {
+      if (dif >= 0) return divAwayFromZero(this.unscaled, pow10n(dif));
+      const up = -dif;
+      const v = this.unscaled;
+      if (up === 1 || up === 2 || up === 3 || up === 6 || up === 9) {
+        if (v === 0n || v === 1n) return v * pow10n(up);
+        return v === INT64_MIN ? 0n : BigInt.asIntN(64, v * pow10n(up));
+      }
+      let value = v;
+      for (let i = 0; i < up; i++) {
+        if (value === 0n || value === 1n) {
+          value *= 10n;
+          continue;
+        }
+        const c = BigInt.asIntN(64, value * 10n);
+        if (value === INT64_MIN || c / 10n !== value) return 0n;
+        value = c;
+      }
+      return value;
+    }
+    const low = BigInt.asIntN(64, this.unscaled);
+    if (dif === 0) return low;
+    if (dif < 0) return BigInt.asIntN(64, low * goPow10Int64(-dif));
+    if (this.unscaled < INT64_MAX && dif < 19) {
+      const d = pow10n(dif);
+      return BigInt.asIntN(64, low / d + (low % d !== 0n ? 1n : 0n));
+    }
+    const d = pow10n(dif);
+    let q = this.unscaled / d;
+    const r = this.unscaled - q * d;
+    if (r < 0n) q -= 1n;
+    return BigInt.asIntN(64, BigInt.asIntN(64, q) + (r !== 0n ? 1n : 0n));
   }
 
   /** The value rounded up to an integer (upstream's Value). */

@@ -16,3 +16,6 @@ export { classifyResource, isScalarResourceName, isExtendedResourceName, isQuali
 export type { ResourceClass } from "./resource-names.js";
 export { podSpecOf } from "./pod-spec.js";
 export type { NodeClaim, ReplicaRequirements, DependentObjectReference, ResourceIssue, WithIssues } from "./types.js";
+export { unmarshalGo, goStringCompare } from "./go-json.js";
+export type { GoDecodeResult } from "./go-json.js";
+export type { GoType, GoField, GoTypeTable } from "./go-type-table.js";

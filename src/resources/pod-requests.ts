@@ -2,7 +2,8 @@
  * The resources one pod of a template requests, as Karmada computes them for scheduling
  * (pkg/util Resource.AddPodTemplateRequest): the sum over containers, raised to each init
  * container's request where that is higher, plus the pod overhead. A container limit stands in for a
- * request the container does not state. Counting is in whole units (cpu in millicores), rounded up;
+ * request the container does not state. Counting is in whole units (cpu in millicores), rounded up,
+ * in Go's int64 as Karmada counts (a quantity too large for it, or a sum, wraps around as it does there);
  * zero and negative totals are dropped; names Karmada does not account for are ignored.
  *
  * Init containers with `restartPolicy: Always` (sidecars) are treated like any init container: Karmada
@@ -29,7 +30,7 @@ function readList(value: unknown, path: string, issues: ResourceIssue[]): Map<st
       issues.push({ path: joinPath(path, name), message: r.error.message });
       continue;
     }
-    out.set(name, cls === "cpu" ? r.quantity.milliValue() : r.quantity.value());
+    out.set(name, r.quantity.scaledValueInt64(cls === "cpu" ? -3 : 0));
   }
   return out;
 }
@@ -48,7 +49,7 @@ function effectiveRequests(container: Record<string, unknown>, path: string, iss
 }
 
 function addInto(totals: Totals, list: Map<string, bigint>): void {
-  for (const [name, v] of list) totals.set(name, (totals.get(name) ?? 0n) + v);
+  for (const [name, v] of list) totals.set(name, BigInt.asIntN(64, (totals.get(name) ?? 0n) + v));
 }
 
 function maxInto(totals: Totals, list: Map<string, bigint>): void {

@@ -75,14 +75,20 @@ describe("Lua into JSON (gopher-json)", () => {
     assert.deepEqual(values(call("function F() return {[2] = 'b'} end")), [prefix + "cannot encode sparse array"]);
     assert.deepEqual(values(call("function F() return {'a', name = 'web'} end")), [prefix + "cannot encode mixed or invalid key types"]);
     assert.deepEqual(values(call("function F() return {[true] = 1} end")), [prefix + "cannot encode mixed or invalid key types"]);
-    assert.deepEqual(values(call("function F() return {f = print} end")), [prefix + "cannot encode function to JSON"]);
-    assert.deepEqual(values(call("function F() return {n = 0/0} end")), [prefix + "json: unsupported value: NaN"]);
+    // A value below the root: each table level's MarshalJSON wraps the error once more.
+    assert.deepEqual(values(call("function F() return {f = print} end")), [prefix + prefix + "cannot encode function to JSON"]);
+    assert.deepEqual(values(call("function F() return {n = 0/0} end")), [prefix + prefix + "json: unsupported value: NaN"]);
+    assert.deepEqual(values(call("function F() return {a = {b = {[2] = 1}}} end")), [prefix + prefix + prefix + "cannot encode sparse array"]);
+    // The first failure in Go's key order is the one reported.
+    assert.deepEqual(values(call("function F() return {b = print, a = {[2] = 1}} end")), [prefix + prefix + "cannot encode sparse array"]);
   });
 
   test("a table reached twice is an error, as in gopher-json (not only cycles)", () => {
     const prefix = "json: error calling MarshalJSON for type json.jsonValue: ";
-    assert.deepEqual(values(call("function F() local t = {} t.self = t return t end")), [prefix + "cannot encode recursively nested tables to JSON"]);
-    assert.deepEqual(values(call("function F() local c = {x = 1} return {a = c, b = c} end")), [prefix + "cannot encode recursively nested tables to JSON"]);
+    assert.deepEqual(values(call("function F() local t = {} t.self = t return t end")), [prefix + prefix + "cannot encode recursively nested tables to JSON"]);
+    assert.deepEqual(values(call("function F() local c = {x = 1} return {a = c, b = c} end")), [prefix + prefix + "cannot encode recursively nested tables to JSON"]);
+    // Met first under "a" (sorted first), at depth 2; then again under "z", at depth 1.
+    assert.deepEqual(values(call("function F() local c = {} return {z = c, a = {x = c}} end")), [prefix + prefix + "cannot encode recursively nested tables to JSON"]);
   });
 
   test("integral floats encode as integers: 10/2 is 5", () => {
@@ -171,13 +177,16 @@ describe("Lua 5.1 compatibility", () => {
   test("os.date and os.time follow Karmada's safe os library", () => {
     const out = call(`function F()
       local t = os.time({year = 2026, month = 11, day = 30, hour = 1, min = 2, sec = 3})
-      return {os.date('!%Y-%m-%d %H:%M:%S', nil), os.date('%F %X %p %a %Q %%', t), os.date('*t', t).yday, os.time({year = 2026, month = 1, day = 1}) - os.time({year = 2026, month = 1, day = 1, hour = 0})}
+      return {os.date('!%Y-%m-%d %H:%M:%S'), os.date('%F %X %p %a %Q %%', t), os.date('*t', t).yday, os.time({year = 2026, month = 1, day = 1}) - os.time({year = 2026, month = 1, day = 1, hour = 0})}
     end`);
     const [utc, local, yday, noon] = values(out)[0] as [string, string, number, number];
     assert.match(utc, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     assert.equal(local, "2026-11-30 01:02:03 AM mon %Q %");
     assert.equal(yday, 0);
     assert.equal(noon, 12 * 3600, "hour defaults to 12");
+    // A time given as nil, or os.time given nil, is a type error there (its Check functions).
+    assert.match(String(JSON.stringify(call("function F() return {os.date('%Y', nil)} end"))), /bad argument #2 to date \(number expected, got nil\)/);
+    assert.match(String(JSON.stringify(call("function F() return {os.time(nil)} end"))), /bad argument #1 to time \(table expected, got nil\)/);
   });
 
   test("tostring and string.format print numbers as gopher-lua does", () => {

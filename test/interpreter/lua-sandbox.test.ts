@@ -61,19 +61,20 @@ describe("Lua sandbox limits", () => {
 
   test("an endless loop stops at the deadline", () => {
     const started = Date.now();
-    assertFails(run(vm, "function F() while true do end end"), DEADLINE_MESSAGE);
+    // gopher-lua raises the deadline at the instruction the script had reached.
+    assertFails(run(vm, "function F() while true do end end"), `<string>:1: ${DEADLINE_MESSAGE}`);
     assert.ok(Date.now() - started < 2000);
     assertStillServes(vm);
   });
 
   test("pcall inside the loop cannot swallow the deadline", () => {
-    assertFails(run(vm, "function F() while true do pcall(function() end) end end"), DEADLINE_MESSAGE);
-    assertFails(run(vm, "function F() while true do pcall(error, 'x') end end"), DEADLINE_MESSAGE);
+    assertFails(run(vm, "function F() while true do pcall(function() end) end end"), `<string>:1: ${DEADLINE_MESSAGE}`);
+    assertFails(run(vm, "function F() while true do pcall(error, 'x') end end"), `<string>:1: ${DEADLINE_MESSAGE}`);
     assertStillServes(vm);
   });
 
   test("an error handler cannot swallow the deadline either", () => {
-    assertFails(run(vm, "function F() while true do xpcall(function() while true do end end, function(e) return e end) end end"), DEADLINE_MESSAGE);
+    assertFails(run(vm, "function F() while true do xpcall(function() while true do end end, function(e) return e end) end end"), `<string>:1: ${DEADLINE_MESSAGE}`);
     assertStillServes(vm);
   });
 
@@ -84,7 +85,7 @@ describe("Lua sandbox limits", () => {
   });
 
   test("a top-level endless loop (outside any function) stops too", () => {
-    assertFails(run(vm, "while true do end function F() return 1 end"), DEADLINE_MESSAGE);
+    assertFails(run(vm, "while true do end function F() return 1 end"), `<string>:1: ${DEADLINE_MESSAGE}`);
     assertStillServes(vm);
   });
 
@@ -212,11 +213,12 @@ describe("Lua sandbox libraries", () => {
   });
 
   test("misbehaving scripts fail with an error value and the VM keeps serving", async () => {
-    assertFails(run(vm, "function F() error({ reason = 'bad' }) end"), "(error object is a table value)");
+    assertFails(run(vm, "function F() error({ reason = 'bad' }) end"), "table: 0x?");
     assertFails(run(vm, "function F() error() end"), "<string>:1: bad argument #1 to error (value expected)");
     assertFails(run(vm, "function F() error(nil) end"), "nil");
     const withFunction = run(vm, "function F() return { status = { ready = print } } end");
-    assert.equal(withFunction.ok && withFunction.results[0]!.encodeError, "json: error calling MarshalJSON for type json.jsonValue: cannot encode function to JSON");
+    // Two tables above the function: three MarshalJSON calls wrap the error.
+    assert.equal(withFunction.ok && withFunction.results[0]!.encodeError, `${"json: error calling MarshalJSON for type json.jsonValue: ".repeat(3)}cannot encode function to JSON`);
     assertStillServes(vm);
     // A stack overflow, and 5,000 levels of nesting: the deadline is generous so that it does not stop
     // them first on a loaded machine (the deadline itself is tested on its own).

@@ -10,7 +10,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Quantity } from "../../src/quantity/index.js";
 import { loadCustomizationFiles } from "../../src/interpreter/declarative/load.js";
@@ -20,7 +20,7 @@ import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-docum
 import { parseOperation, type AggregatedStatusItem, type Component, type DependentObjectReference, type JsonValue, type KubeObject, type Outcome, type ReplicaResult } from "../../src/interpreter/types.js";
 import { createBundledFramework } from "../../src/cli/interpret.js";
 import type { LayerOutcome } from "../../src/interpreter/framework.js";
-import { conformanceRoot } from "../support/conformance.js";
+import { conformanceRoot, thirdpartyKindDirectories } from "../support/conformance.js";
 
 const conformance = conformanceRoot;
 const root = path.join(conformance, "karmada-thirdparty", "resourcecustomizations");
@@ -33,17 +33,6 @@ interface Case {
   inputReplicas?: number;
   operation: string;
   output?: Record<string, JsonValue>;
-}
-
-function kindDirectories(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (!statSync(p).isDirectory()) continue;
-    if (existsSync(path.join(p, "customizations.yaml"))) out.push(p);
-    else out.push(...kindDirectories(p));
-  }
-  return out;
 }
 
 function readCases(dir: string): { file: string; c: Case }[] {
@@ -287,7 +276,7 @@ test("Karta's own layers (no script from Karmada) pass Karmada's thirdparty test
   const perKind: string[] = [];
   const only = process.env.KARTA_THIRDPARTY_KIND;
   try {
-    for (const dir of kindDirectories(root)) {
+    for (const dir of thirdpartyKindDirectories(root)) {
       const kind = path.relative(root, dir);
       if (only && !kind.includes(only)) continue;
       let kindPassed = 0;
@@ -325,7 +314,7 @@ test("Karmada thirdparty customizations pass Karmada's own test cases", async (t
   let passed = 0;
   const failures: string[] = [];
   const started = Date.now();
-  for (const dir of kindDirectories(root)) {
+  for (const dir of thirdpartyKindDirectories(root)) {
     const loaded = loadCustomizationFiles([path.join(dir, "customizations.yaml")]);
     assert.deepEqual(loaded.issues, [], `customizations of ${dir} load cleanly`);
     const ipt = await createDeclarativeInterpreter(loaded.customizations);

@@ -1,5 +1,5 @@
 /** Where the conformance data from other projects lives (never copied into the project). */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,4 +17,19 @@ export function conformanceDir(name: string): string | undefined {
     return undefined;
   }
   return dir;
+}
+
+/**
+ * The kind folders of Karmada's thirdparty suite below `dir` (`<group>/<version>/<Kind>`, each with a
+ * customizations.yaml), sorted.
+ */
+export function thirdpartyKindDirectories(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = path.join(dir, name);
+    if (!statSync(p).isDirectory()) continue;
+    if (existsSync(path.join(p, "customizations.yaml"))) out.push(p);
+    else out.push(...thirdpartyKindDirectories(p));
+  }
+  return out;
 }

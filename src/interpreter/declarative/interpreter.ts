@@ -34,6 +34,8 @@ export interface DeclarativeOptions {
   limits?: Partial<LuaLimits>;
   /** Extra or replacement kube library functions (for tests and later layers). */
   kube?: Record<string, HostFunction>;
+  /** The clock of `os.time()` and `os.date()` (milliseconds since the epoch; default: the system clock). */
+  clock?: () => number;
 }
 
 /** gopher-lua's LValueType numbers, which Karmada prints with %#v in two messages. */
@@ -278,7 +280,7 @@ function convertTable(result: LuaResult, references: readonly JsonValue[], rootI
 
 /** Creates a declarative interpreter over these customizations, with its own Lua VM. */
 export async function createDeclarativeInterpreter(customizations: readonly ResourceInterpreterCustomization[], options: DeclarativeOptions = {}): Promise<DeclarativeInterpreter> {
-  const vm = await LuaVM.create({ limits: options.limits ?? {}, kube: { ...kubeLibrary(), ...options.kube } });
+  const vm = await LuaVM.create({ limits: options.limits ?? {}, kube: { ...kubeLibrary(), ...options.kube }, ...(options.clock ? { clock: options.clock } : {}) });
   return new DeclarativeInterpreter(vm, customizations, options.layer ?? "declarative");
 }
 

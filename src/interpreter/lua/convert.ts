@@ -9,6 +9,7 @@
  */
 import { MAX_NESTING_DEPTH, nestingMessage } from "../../input/index.js";
 import type { JsonValue } from "../types.js";
+import { goStringCompare } from "../../resources/index.js";
 
 /** The subset of the wasm module's exports this adapter uses. */
 export interface RawLua {
@@ -25,6 +26,7 @@ export interface RawLua {
   _lua_rawset(L: number, idx: number): void;
   _lua_rawseti(L: number, idx: number, n: bigint): void;
   _lua_rawgeti(L: number, idx: number, n: bigint): number;
+  _lua_rawget(L: number, idx: number): number;
   _lua_pushvalue(L: number, idx: number): void;
   _lua_setmetatable(L: number, idx: number): number;
   _lua_checkstack(L: number, n: number): number;
@@ -76,10 +78,14 @@ export function luaTypeName(tag: number): string {
   }
 }
 
-/** An encoding failure, worded as Go's json.Marshal reports gopher-json's errors. */
+/**
+ * An encoding failure, worded as Go's json.Marshal reports gopher-json's errors: each table level
+ * between the root and the value that cannot be encoded (at `depth`, the root being 0) is a
+ * MarshalJSON call whose error Go wraps once more.
+ */
 export class LuaEncodeError extends Error {
-  constructor(reason: string) {
-    super(`json: error calling MarshalJSON for type json.jsonValue: ${reason}`);
+  constructor(reason: string, depth = 0) {
+    super(`${"json: error calling MarshalJSON for type json.jsonValue: ".repeat(depth + 1)}${reason}`);
     this.name = "LuaEncodeError";
   }
 }
@@ -282,10 +288,14 @@ export class LuaConverter {
    * encode (functions, sparse arrays, mixed keys, cycles or a table reached twice, NaN/Inf).
    */
   toJson(idx: number): JsonValue {
-    return this.encode(this.m._lua_absindex(this.L, idx), new Set<number>(), 0);
+    return this.encode(this.m._lua_absindex(this.L, idx), new Visited(), 0);
   }
 
-  private encode(idx: number, visited: Set<number>, depth: number): JsonValue {
+  /**
+   * `inGoOrder`: the value is being encoded again, after a failure, to find the failure Go would meet
+   * first: its tables encode their members in Go's order at once (each table is encoded at most twice).
+   */
+  private encode(idx: number, visited: Visited, depth: number, inGoOrder = false): JsonValue {
     const m = this.m;
     const L = this.L;
     const t = m._lua_type(L, idx);
@@ -297,7 +307,7 @@ export class LuaConverter {
       case LUA_TNUMBER: {
         const n = m._lua_tonumberx(L, idx, 0);
         if (!Number.isFinite(n)) {
-          throw new LuaEncodeError(`json: unsupported value: ${Number.isNaN(n) ? "NaN" : n > 0 ? "+Inf" : "-Inf"}`);
+          throw new LuaEncodeError(`json: unsupported value: ${Number.isNaN(n) ? "NaN" : n > 0 ? "+Inf" : "-Inf"}`, depth);
         }
         return n === 0 ? 0 : n;
       }
@@ -305,21 +315,22 @@ export class LuaConverter {
         return this.readString(idx);
       case LUA_TTABLE:
         // Deeper than Karta reads objects: refused here, before the JS stack runs out.
+        // Karta's own limit (gopher-json has none): one wrapping, not one per level.
         if (depth >= MAX_NESTING_DEPTH) throw new LuaEncodeError(NESTED_TOO_DEEP);
-        return this.encodeTable(idx, visited, depth);
+        return this.encodeTable(idx, visited, depth, inGoOrder);
       default:
-        throw new LuaEncodeError(`cannot encode ${luaTypeName(t)} to JSON`);
+        throw new LuaEncodeError(`cannot encode ${luaTypeName(t)} to JSON`, depth);
     }
   }
 
-  private encodeTable(idx: number, visited: Set<number>, depth: number): JsonValue {
+  private encodeTable(idx: number, visited: Visited, depth: number, inGoOrder: boolean): JsonValue {
     const m = this.m;
     const L = this.L;
     // gopher-json marks a table visited and never unmarks it: a table reached twice is an error too.
     const ptr = m._lua_topointer(L, idx);
-    if (visited.has(ptr)) throw new LuaEncodeError(ERR_NESTED);
+    if (visited.has(ptr)) throw new LuaEncodeError(ERR_NESTED, depth);
     visited.add(ptr);
-    if (!m._lua_checkstack(L, 4)) throw new LuaEncodeError(ERR_NESTED);
+    if (!m._lua_checkstack(L, 4)) throw new LuaEncodeError(ERR_NESTED, depth);
     // First pass: classify the keys the way gopher-lua's iteration would present them.
     let ints = 0;
     let maxInt = 0;
@@ -347,29 +358,45 @@ export class LuaConverter {
     if (ints === 0 && strings === 0 && otherNumbers === 0 && others === 0) return [];
     if (ints > 0) {
       // The array part comes first: a hole is found before any other key.
-      if (maxInt !== ints) throw new LuaEncodeError(ERR_SPARSE);
-      if (strings > 0 || others > 0) throw new LuaEncodeError(ERR_KEYS);
-      if (otherNumbers > 0) throw new LuaEncodeError(ERR_SPARSE);
+      if (maxInt !== ints) throw new LuaEncodeError(ERR_SPARSE, depth);
+      if (strings > 0 || others > 0) throw new LuaEncodeError(ERR_KEYS, depth);
+      if (otherNumbers > 0) throw new LuaEncodeError(ERR_SPARSE, depth);
       const arr: JsonValue[] = new Array<JsonValue>(ints);
       for (let i = 1; i <= ints; i++) {
         m._lua_rawgeti(L, idx, luaInteger(i));
-        arr[i - 1] = this.encode(m._lua_gettop(L), visited, depth + 1);
+        arr[i - 1] = this.encode(m._lua_gettop(L), visited, depth + 1, inGoOrder);
         m._lua_settop(L, -2);
       }
       return arr;
     }
-    if (others > 0) throw new LuaEncodeError(ERR_KEYS);
-    if (strings === 0) throw new LuaEncodeError(ERR_SPARSE);
-    if (otherNumbers > 0) throw new LuaEncodeError(ERR_KEYS);
-    const entries: [string, JsonValue][] = [];
-    m._lua_pushnil(L);
-    while (m._lua_next(L, idx) !== 0) {
-      const key = this.readString(-2);
-      entries.push([key, this.encode(m._lua_gettop(L), visited, depth + 1)]);
-      m._lua_settop(L, -2);
+    if (others > 0) throw new LuaEncodeError(ERR_KEYS, depth);
+    if (strings === 0) throw new LuaEncodeError(ERR_SPARSE, depth);
+    if (otherNumbers > 0) throw new LuaEncodeError(ERR_KEYS, depth);
+    if (inGoOrder) {
+      this.encodeMembersInGoOrder(idx, visited, depth);
+      return {};
     }
-    // Go marshals maps with sorted keys.
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const mark = visited.size;
+    let entries: [string, JsonValue][];
+    try {
+      entries = [];
+      m._lua_pushnil(L);
+      while (m._lua_next(L, idx) !== 0) {
+        const key = this.readString(-2);
+        entries.push([key, this.encode(m._lua_gettop(L), visited, depth + 1)]);
+        m._lua_settop(L, -2);
+      }
+    } catch (e) {
+      if (!(e instanceof LuaEncodeError) || strings === 1) throw e;
+      // Go encodes the members in its key order, and the first failure in that order is the one it
+      // reports (a table reached twice included): encode them again in that order.
+      visited.truncate(mark);
+      m._lua_settop(L, idx);
+      this.encodeMembersInGoOrder(idx, visited, depth);
+      throw e;
+    }
+    // Go marshals maps with keys sorted by their bytes.
+    entries.sort((a, b) => goStringCompare(a[0], b[0]));
     const obj: { [key: string]: JsonValue } = {};
     for (const [k, v] of entries) {
       if (k === "__proto__") Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
@@ -377,4 +404,73 @@ export class LuaConverter {
     }
     return obj;
   }
+
+  /**
+   * Encodes the members of the (string-keyed) table at `idx` in Go's key order, throwing the first
+   * failure (their values are not kept: this runs only to find it).
+   */
+  private encodeMembersInGoOrder(idx: number, visited: Visited, depth: number): void {
+    const m = this.m;
+    const L = this.L;
+    // The keys, kept as Lua strings in a scratch table (their bytes decide Go's order).
+    m._lua_createtable(L, 16, 0);
+    const keys = m._lua_gettop(L);
+    const order: { i: number; bytes: Uint8Array }[] = [];
+    m._lua_pushnil(L);
+    while (m._lua_next(L, idx) !== 0) {
+      m._lua_settop(L, -2);
+      m._lua_pushvalue(L, -1);
+      m._lua_rawseti(L, keys, luaInteger(order.length + 1));
+      order.push({ i: order.length + 1, bytes: this.readBytes(-1) });
+    }
+    order.sort((a, b) => compareBytes(a.bytes, b.bytes));
+    for (const { i } of order) {
+      m._lua_rawgeti(L, keys, luaInteger(i));
+      m._lua_rawget(L, idx);
+      this.encode(m._lua_gettop(L), visited, depth + 1, true);
+      m._lua_settop(L, -2);
+    }
+    m._lua_settop(L, keys - 1);
+  }
+
+  /** A NUL-terminated C string in wasm memory. */
+  readCString(ptr: number): string {
+    const heap = this.m.HEAPU8;
+    let end = ptr;
+    while (heap[end] !== 0) end++;
+    return decoder.decode(heap.subarray(ptr, end));
+  }
+
+  /** The bytes of the string at `idx` (a copy). */
+  readBytes(idx: number): Uint8Array {
+    const ptr = this.m._lua_tolstring(this.L, idx, this.lenPtr);
+    const len = this.m.HEAPU32[this.lenPtr >> 2]!;
+    return this.m.HEAPU8.slice(ptr, ptr + len);
+  }
+}
+
+/** The tables met while encoding, in order (gopher-json's visited set). */
+class Visited {
+  private readonly order: number[] = [];
+  private readonly set = new Set<number>();
+  get size(): number {
+    return this.order.length;
+  }
+  has(ptr: number): boolean {
+    return this.set.has(ptr);
+  }
+  add(ptr: number): void {
+    this.order.push(ptr);
+    this.set.add(ptr);
+  }
+  /** Forgets the tables met after the first `n`. */
+  truncate(n: number): void {
+    while (this.order.length > n) this.set.delete(this.order.pop()!);
+  }
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }

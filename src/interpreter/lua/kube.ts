@@ -8,6 +8,7 @@ import {
   getResourceQuantity as quantityAsNumber,
   podDependencies,
   resourceAdd as addQuantities,
+  unmarshalGo,
 } from "../../resources/index.js";
 import { repairEmptyTables } from "./repair.js";
 import { HostFunctionError, type HostArgs, type HostFunction } from "./vm.js";
@@ -20,20 +21,30 @@ function quantityArg(args: HostArgs, i: number, fn: string): string | undefined 
   return args.string(i);
 }
 
-/**
- * A Lua table read as a typed PodTemplateSpec, as ConvertLuaResultInto does: gopher-json encoding,
- * then empty tables (no reference objects) removed, an empty template being `{}`.
- */
-function podTemplateArg(args: HostArgs, i: number, fn: string): JsonValue {
+/** Argument i must be a table (upstream's CheckTable). */
+function tableArg(args: HostArgs, i: number, fn: string): void {
   const t = args.type(i);
   if (t !== "table") throw new HostFunctionError(`bad argument #${i} to ${fn} (table expected, got ${t})`);
+}
+
+/**
+ * A Lua table read as a corev1.PodTemplateSpec, as ConvertLuaResultInto does: gopher-json encoding,
+ * empty tables (no reference objects) removed, an empty template being `{}`, then Go's json.Unmarshal
+ * into the typed template (type errors and bad quantities refuse it); the result is the template as it
+ * marshals back. Karmada's message names the table with Go's %#v (memory addresses) where this one
+ * says nothing: "fail to convert lua value to <what>: <why>".
+ */
+function podTemplateArg(args: HostArgs, i: number, what: string): JsonValue {
+  const fail = (why: string): HostFunctionError => new HostFunctionError(`fail to convert lua value to ${what}: ${why}`);
   let value: JsonValue;
   try {
     value = args.json(i);
   } catch (e) {
-    throw new HostFunctionError(`fail to convert lua value to PodTemplateSpec: encode lua result to json failed: ${(e as Error).message}`);
+    throw fail(`encode lua result to json failed: ${(e as Error).message}`);
   }
-  return repairEmptyTables(value, [], true);
+  const decoded = unmarshalGo(repairEmptyTables(value, [], true), "v1.PodTemplateSpec");
+  if (!decoded.ok) throw fail(`json unmarshal obj failed: ${decoded.error}`);
+  return decoded.value;
 }
 
 /** `kube.resourceAdd(q1, q2, ...)`: the sum of quantity strings (nil counts as zero), as a string. */
@@ -41,7 +52,7 @@ export const resourceAdd: HostFunction = (args) => {
   const quantities: (string | undefined)[] = [];
   for (let i = 1; i <= args.count; i++) quantities.push(quantityArg(args, i, "resourceAdd"));
   const r = addQuantities(...quantities);
-  if (!r.ok) throw new HostFunctionError(r.error);
+  if (!r.ok) throw new HostFunctionError(r.error, r.panic);
   return [r.value];
 };
 
@@ -49,7 +60,7 @@ export const resourceAdd: HostFunction = (args) => {
 export const getResourceQuantity: HostFunction = (args) => {
   if (args.count !== 1) throw new HostFunctionError("getResourceQuantity only accepts one argument");
   const r = quantityAsNumber(quantityArg(args, 1, "getResourceQuantity"));
-  if (!r.ok) throw new HostFunctionError(r.error);
+  if (!r.ok) throw new HostFunctionError(r.error, r.panic);
   return [r.value];
 };
 
@@ -59,12 +70,10 @@ export const getResourceQuantity: HostFunction = (args) => {
  */
 export const accuratePodRequirements: HostFunction = (args) => {
   if (args.count !== 1) throw new HostFunctionError("getPodRequirements only accepts one argument");
-  const template = podTemplateArg(args, 1, "accuratePodRequirements");
-  const { value, issues } = podTemplateRequirements(template);
-  if (issues.length > 0) {
-    const first = issues[0]!;
-    throw new HostFunctionError(`fail to convert lua value to PodTemplateSpec: ${first.path ? `${first.path}: ` : ""}${first.message}`);
-  }
+  tableArg(args, 1, "accuratePodRequirements");
+  const { value, issues } = podTemplateRequirements(podTemplateArg(args, 1, "PodTemplateSpec"));
+  // The template decoded as Go decodes it: its quantities parse.
+  if (issues.length > 0) throw new HostFunctionError(`fail to convert lua value to PodTemplateSpec: ${issues[0]!.message}`);
   return [value as JsonValue | undefined];
 };
 
@@ -74,13 +83,13 @@ export const accuratePodRequirements: HostFunction = (args) => {
  */
 export const getPodDependencies: HostFunction = (args) => {
   if (args.count !== 2) throw new HostFunctionError("getPodDependencies only accepts two argument");
-  const template = podTemplateArg(args, 1, "getPodDependencies");
+  tableArg(args, 1, "getPodDependencies");
   const nsType = args.type(2);
   let namespace: string;
   if (nsType === "nil") namespace = "default";
   else if (nsType === "string" || nsType === "number") namespace = args.string(2);
   else throw new HostFunctionError(`bad argument #2 to getPodDependencies (string expected, got ${nsType})`);
-  return [podDependencies(template, namespace) as JsonValue | undefined];
+  return [podDependencies(podTemplateArg(args, 1, "corev1.PodTemplateSpec"), namespace) as JsonValue | undefined];
 };
 
 /** The kube library's functions by name. */

@@ -7,7 +7,9 @@
  * - Concatenation `a .. b` becomes a call of the prelude's concat function, which prints numbers as
  *   gopher-lua does (`10 / 2 .. ""` is "5", not "5.0") and fails with gopher-lua's message.
  * - `return f(x)` keeps the caller's frame (no tail call), so that errors raised by the prelude's
- *   library wrappers carry the script's line, as gopher-lua's Go functions' errors do.
+ *   library wrappers carry the script's line, as gopher-lua's Go functions' errors do; but where `f`
+ *   names a function the script defines (`function f`, `local function f`, `f = function`), it stays
+ *   a tail call, which replaces the caller's frame in gopher-lua too (its stack traceback shows it).
  * - String escapes gopher-lua's scanner does not know (`\x41`, `\u{41}`, `\z`) read as the escaped
  *   character, as gopher-lua reads them.
  * - Syntax gopher-lua rejects (`//`, bitwise operators, `<const>` attributes) is reported as a
@@ -224,21 +226,55 @@ function tokenize(source: string, edits: Edit[]): Token[] {
   return tokens;
 }
 
-/** The extent of a parsed expression, and whether it is a function call. */
+/** The extent of a parsed expression, and whether it is a function call (of a plain name: `callee`). */
 interface Span {
   start: number;
   end: number;
   call: boolean;
+  callee?: string;
+}
+
+/**
+ * The names the script binds to functions it defines, as dotted paths: `function f`, `function M.f`,
+ * `function M:f` ("M:f"), `local function f`, `[local] f = function`, `M.f = function` (scopes aside).
+ */
+function scriptFunctionNames(tokens: readonly Token[]): Set<string> {
+  const names = new Set<string>();
+  const isOp = (t: Token | undefined, v: string): boolean => t !== undefined && (t.kind === "op" || t.kind === "keyword") && t.value === v;
+  /** The dotted path of names starting at token i, and the index after it. */
+  const path = (i: number): [string, number] | undefined => {
+    if (tokens[i]?.kind !== "name") return undefined;
+    let p = tokens[i]!.value;
+    let j = i + 1;
+    while ((isOp(tokens[j], ".") || isOp(tokens[j], ":")) && tokens[j + 1]?.kind === "name") {
+      p += tokens[j]!.value + tokens[j + 1]!.value;
+      j += 2;
+    }
+    return [p, j];
+  };
+  tokens.forEach((t, i) => {
+    if (isOp(t, "function")) {
+      const named = path(i + 1);
+      if (named && isOp(tokens[named[1]], "(")) names.add(named[0]);
+    } else if (t.kind === "name" && !isOp(tokens[i - 1], ".") && !isOp(tokens[i - 1], ":")) {
+      const assigned = path(i);
+      if (assigned && isOp(tokens[assigned[1]], "=") && isOp(tokens[assigned[1] + 1], "function")) names.add(assigned[0]);
+    }
+  });
+  return names;
 }
 
 /** A recursive-descent parser of Lua 5.1 (with gopher-lua's goto and labels) that notes edits. */
 class Parser {
   private i = 0;
+  private readonly scriptFunctions: Set<string>;
 
   constructor(
     private readonly tokens: Token[],
     private readonly edits: Edit[],
-  ) {}
+  ) {
+    this.scriptFunctions = scriptFunctionNames(tokens);
+  }
 
   private get tok(): Token {
     return this.tokens[this.i]!;
@@ -294,7 +330,7 @@ class Parser {
     if (!this.blockEnds() && !this.is(";")) {
       const list = this.expressionList();
       const only = list.length === 1 ? list[0]! : undefined;
-      if (only?.call) {
+      if (only?.call && !(only.callee !== undefined && this.scriptFunctions.has(only.callee))) {
         // Not a tail call: the script's frame stays, and with it the line errors report.
         this.edits.push({ pos: only.start, remove: 0, text: `${PASS_FUNCTION}(`, rank: 2 });
         this.edits.push({ pos: only.end, remove: 0, text: ")", rank: 0 });
@@ -514,8 +550,11 @@ class Parser {
 
   private suffixedExpression(): Span {
     const start = this.tok.start;
+    // The callee as a dotted path (`f`, `M.f`, `M:f`), while the suffixes are names.
+    let name: string | undefined;
+    let calls = 0;
     if (this.tok.kind === "name") {
-      this.next();
+      name = this.next().value;
     } else if (this.is("(")) {
       this.next();
       this.expression();
@@ -527,26 +566,33 @@ class Parser {
     for (;;) {
       if (this.is(".")) {
         this.next();
-        this.name();
+        const field = this.name().value;
+        if (name !== undefined && calls === 0) name += `.${field}`;
         call = false;
       } else if (this.is("[")) {
         this.next();
         this.expression();
         this.expect("]");
+        name = undefined;
         call = false;
       } else if (this.is(":")) {
         this.next();
-        this.name();
+        const method = this.name().value;
+        if (name !== undefined && calls === 0) name += `:${method}`;
         this.callArguments();
         call = true;
+        calls++;
       } else if (this.is("(") || this.is("{") || this.tok.kind === "string") {
         this.callArguments();
         call = true;
+        calls++;
       } else {
         break;
       }
     }
-    return { start, end: this.tokens[this.i - 1]!.end, call };
+    const span: Span = { start, end: this.tokens[this.i - 1]!.end, call };
+    if (call && name !== undefined && calls === 1) span.callee = name;
+    return span;
   }
 
   private callArguments(): void {

@@ -15,6 +15,7 @@
  */
 import { CONCAT_FUNCTION, PASS_FUNCTION } from "./lua51.js";
 import { ORDERED_CONSTRUCTOR } from "./rewrite.js";
+import { PATTERN_MATCHER } from "./patterns.js";
 
 /** The chunk name the prelude is loaded under (scripts are loaded as "=<string>", as in Karmada). */
 export const PRELUDE_CHUNK = "=karta-prelude";
@@ -45,11 +46,12 @@ const ENV_KEYS = [...BASE_GLOBALS, ...NOT_SUPPORTED];
 
 /** The Lua source of the prelude. */
 export const PRELUDE = `
-local kube = ...
+local kube, hostNow, hostZone, hostCase, hostUserdata = ...
 local rawnext, rawget, rawset, rawequal = next, rawget, rawset, rawequal
 local setmt, type, error, select, tostring0 = setmetatable, type, error, select, tostring
 local mtype, floor, huge, maxint = math.type, math.floor, math.huge, math.maxinteger
-local sformat, ssub, sfind, smatch, sgsub0 = string.format, string.sub, string.find, string.match, string.gsub
+local sformat, ssub, sfind, smatch, sgsub0, srep = string.format, string.sub, string.find, string.match, string.gsub, string.rep
+local sbyte0, schar0, slower0 = string.byte, string.char, string.lower
 local tonumber0 = tonumber
 local tsort, tconcat = table.sort, table.concat
 local pcall0 = pcall
@@ -307,6 +309,50 @@ local function goQuote(str)
   return tconcat(out)
 end
 
+-- Width and precision as Go's fmt applies them where C's differ: a string's are counted in
+-- characters (UTF-8 sequences), not bytes, and a width may pass 99. Returns the padded text, or nil
+-- when C's formatting of the verb is the same.
+local function runeCount(str)
+  local _, n = sgsub0(str, "[^\\128-\\191]", "")
+  return n
+end
+local function runePrefix(str, n)
+  local count, i = 0, 1
+  while i <= #str do
+    local b = string.byte(str, i)
+    if b < 128 or b >= 192 then
+      if count == n then return ssub(str, 1, i - 1) end
+      count = count + 1
+    end
+    i = i + 1
+  end
+  return str
+end
+local function goPad(flags, verb, arg)
+  local fl, width, prec = smatch(flags, "^([-+ #0]*)(%d*)%.?(%d*)$")
+  if fl == nil then return nil end
+  width = tonumber0(width)
+  local hasPrec = sfind(flags, ".", 1, true) ~= nil
+  local body
+  if verb == "s" and type(arg) == "string" then
+    if width == nil and not hasPrec then return nil end
+    body = arg
+    if hasPrec then body = runePrefix(body, tonumber0(prec) or 0) end
+  elseif width ~= nil and width > 99 then
+    body = sformat("%" .. sgsub0(fl, "[-0]", "") .. (hasPrec and ("." .. prec) or "") .. verb, arg)
+  else
+    return nil
+  end
+  local pad = (width or 0) - runeCount(body)
+  if pad <= 0 then return body end
+  if sfind(fl, "-", 1, true) then return body .. srep(" ", pad) end
+  if sfind(fl, "0", 1, true) and verb ~= "s" then
+    local sign, digits = smatch(body, "^([+ -]?)(.*)$")
+    return sign .. srep("0", pad) .. digits
+  end
+  return srep(" ", pad) .. body
+end
+
 -- string.format with gopher-lua's argument handling (it formats with Go's fmt): integer conversions
 -- truncate fractional numbers, a string that is not a number prints as 0 for %d, %s prints numbers
 -- as tostring does, %q quotes as Go does, %x of a string is its bytes in hex, and Go's %v and %t work.
@@ -366,6 +412,13 @@ local function compatFormat(fmt, ...)
         verb = "s"
       end
     end
+    if ssub(verb, 1, 1) ~= "%" and spec ~= "%" then
+      local padded = goPad(flags, verb, args[argi])
+      if padded ~= nil then
+        args[argi] = padded
+        flags, verb, changed = "", "s", true
+      end
+    end
     if verb ~= spec then changed = true end
     if ssub(verb, 1, 1) == "%" then
       -- A literal: the "%" before it is already in pieces, so it reads "%%!d(MISSING)".
@@ -404,31 +457,137 @@ local function guard2(f)
     if type(p) == "number" then p = numberToString(p) end
     checkLen(s)
     checkLen(p)
-    return f(s, p, trunc(init), ...)
+    -- Not a tail call: the frame keeps the name the script called, for errors and tracebacks.
+    return passAll(f(s, p, trunc(init), ...))
   end
+end
+-- gopher-lua's string.char: each argument a number (CheckInt truncates it), kept to its low byte.
+local schar = S.char
+S.char = function(...)
+  local n = select("#", ...)
+  local bytes = {}
+  for i = 1, n do
+    local v = select(i, ...)
+    if type(v) ~= "number" then error("bad argument #" .. i .. " to char (number expected, got " .. type(v) .. ")", 2) end
+    if v ~= v or v == huge or v == -huge then v = 0 end
+    bytes[i] = trunc(v) % 256
+  end
+  return schar(unpack(bytes, 1, n))
 end
 S.byte = guard1(S.byte)
 S.len = guard1(S.len)
-S.lower = guard1(S.lower)
-S.upper = guard1(S.upper)
+-- gopher-lua's upper and lower are Go's strings.ToUpper and ToLower: Unicode's simple case mapping
+-- (C's change ASCII letters only). Not tail calls: the frame keeps the name the script called.
+local function caseChanger(c, upper)
+  return function(s)
+    if type(s) == "number" then s = numberToString(s) end
+    checkLen(s)
+    if type(s) == "string" and sfind(s, "[\\128-\\255]") then return (hostCase(s, upper)) end
+    local r = c(s)
+    return r
+  end
+end
+S.lower = caseChanger(S.lower, false)
+S.upper = caseChanger(S.upper, true)
 S.reverse = guard1(S.reverse)
 S.sub = guard1(S.sub)
--- gopher-lua's find answers 1, 0 for an empty pattern wherever the search starts, and its match
--- returns no value at all (not nil) when nothing matches.
-local find1 = guard2(S.find)
-S.find = function(s, p, ...)
-  if p == "" and (type(s) == "string" or type(s) == "number") then return 1.0, 0.0 end
-  return passAll(find1(s, p, ...))
+-- find, match and gmatch as gopher-lua's: patterns read and matched by its matcher (patternFind),
+-- arguments checked as its CheckString and OptInt check them (a string is no number there).
+-- An error a library function raises, placed at the line of the script that called the library (a
+-- pcall in the script sees it there too), as gopher-lua places a Go function's errors.
+local function scriptLevel()
+  local level = 2
+  while true do
+    local info = getinfo(level, "S")
+    if info == nil or info.source == "=<string>" then return level end
+    level = level + 1
+  end
 end
-local match1 = guard2(S.match)
-local function noMatch(first, ...)
-  if first == nil and select("#", ...) == 0 then return end
-  return first, ...
+local function raiseAtScript(msg)
+  error(msg, scriptLevel() - 1)
 end
-S.match = function(s, p, ...)
-  return noMatch(match1(s, p, ...))
+-- The name the script called the library function by (gopher-lua's argument errors name it so).
+local function calledName()
+  local info = getinfo(scriptLevel() - 2, "n")
+  return info and info.name or "?"
 end
-S.gmatch = guard2(S.gmatch)
+${PATTERN_MATCHER}
+local function checkString(v, i)
+  if type(v) ~= "string" then raiseAtScript("bad argument #" .. i .. " to " .. calledName() .. " (string expected, got " .. type(v) .. ")") end
+end
+local function optInt(v, i, default)
+  if v == nil then return default end
+  if type(v) ~= "number" then raiseAtScript("bad argument #" .. i .. " to " .. calledName() .. " (number expected, got " .. type(v) .. ")") end
+  if v ~= v then return 0 end
+  if v >= 9.2233720368547758e18 or v <= -9.2233720368547758e18 then return v < 0 and -maxint - 1 or maxint end
+  return floor(v)
+end
+-- A match's captures from the first one on: a position capture as a number, others as text.
+local function captured(s, caps)
+  local out, k = {}, 0
+  for i = 2, caps.n - 1, 2 do
+    k = k + 1
+    local v = caps[i]
+    if v % 2 == 1 then out[k] = (v // 2) + 0.0 else out[k] = ssub(s, v // 2 + 1, caps[i + 1] // 2) end
+  end
+  return unpack(out, 1, k)
+end
+local plainFind = S.find
+-- Its find answers 1, 0 for an empty pattern wherever the search starts; only a fourth argument
+-- (and no fifth) asks for a plain search.
+S.find = guard2(function(s, p, init, ...)
+  checkString(s, 1)
+  checkString(p, 2)
+  if p == "" then return 1.0, 0.0 end
+  local start = optInt(init, 3, 1)
+  if start ~= 0 then start = start - 1 end
+  if start < 0 then start = #s + start + 1 end
+  if start < 0 then start = 0 end
+  if select("#", ...) == 1 and (...) then
+    -- Go slices the text from the start: past its end, that is Go's run-time error.
+    if start > #s then error("runtime error: slice bounds out of range [" .. start .. ":" .. #s .. "]", 0) end
+    local a, b = plainFind(s, p, start + 1, true)
+    if a == nil then return nil end
+    return a + 0.0, b + 0.0
+  end
+  local found = patternFind(p, s, start, 1)
+  if #found == 0 then return nil end
+  local caps = found[1]
+  return (caps[0] // 2) + 1.0, (caps[1] // 2) + 0.0, captured(s, caps)
+end)
+-- Its match returns no value at all (not nil) when nothing matches.
+S.match = guard2(function(s, p, init)
+  checkString(s, 1)
+  checkString(p, 2)
+  local offset = optInt(init, 3, 1)
+  if offset < 0 then offset = #s + offset + 1 end
+  offset = offset - 1
+  if offset < 0 then offset = 0 end
+  local found = patternFind(p, s, offset, 1)
+  if #found == 0 then return end
+  local caps = found[1]
+  if caps.n == 2 then return ssub(s, caps[0] // 2 + 1, caps[1] // 2) end
+  return captured(s, caps)
+end)
+-- Its gmatch finds every match when called, and returns an iterator and the state (a userdata) the
+-- loop passes the iterator, which refuses to run on anything else.
+S.gmatch = guard2(function(s, p)
+  checkString(s, 1)
+  checkString(p, 2)
+  local found = patternFind(p, s, 0, -1)
+  local state = hostUserdata()
+  local i = 0
+  return function(st)
+    if st ~= state then
+      raiseAtScript("bad argument #1 to " .. calledName() .. " (userdata expected, got " .. type(st) .. ")")
+    end
+    i = i + 1
+    local caps = found[i]
+    if caps == nil then return end
+    if caps.n == 2 then return ssub(s, caps[0] // 2 + 1, caps[1] // 2) end
+    return captured(s, caps)
+  end, state
+end)
 S.gfind = S.gmatch
 S.format = function(fmt, ...)
   if type(fmt) == "number" then fmt = numberToString(fmt) end
@@ -565,6 +724,13 @@ M.tointeger, M.ult, M.type, M.maxinteger, M.mininteger = nil, nil, nil, nil, nil
 -- os.date and os.time as Karmada's safe os library implements them (a strftime subset on Go's
 -- time layouts; unknown conversions are kept as written, never an error).
 local osdate, ostime = os.date, os.time
+-- The current time in seconds: the host's clock when it gives one, else the C library's.
+local now = hostNow or ostime
+-- The local time zone's abbreviation at a time, as Go prints it ("MST" in a layout).
+local function zoneName(when)
+  if hostZone then return hostZone(when) end
+  return osdate("%Z", when)
+end
 local DAYS = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday" }
 local MONTHS = { "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December" }
 local function two(n) return sformat("%02d", n) end
@@ -574,7 +740,7 @@ local DATE_FLAGS = {
   A = function(t) return DAYS[t.wday] end,
   b = function(t) return ssub(MONTHS[t.month], 1, 3) end,
   B = function(t) return MONTHS[t.month] end,
-  c = function(t, utc) return two(t.day) .. " " .. ssub(MONTHS[t.month], 1, 3) .. " " .. two(t.year % 100) .. " " .. two(t.hour) .. ":" .. two(t.min) .. " " .. (utc and "UTC" or osdate("%Z")) end,
+  c = function(t) return two(t.day) .. " " .. ssub(MONTHS[t.month], 1, 3) .. " " .. two(t.year % 100) .. " " .. two(t.hour) .. ":" .. two(t.min) .. " " .. t.zone end,
   d = function(t) return two(t.day) end,
   F = function(t) return sformat("%04d-%02d-%02d", t.year, t.month, t.day) end,
   H = function(t) return two(t.hour) end,
@@ -588,25 +754,37 @@ local DATE_FLAGS = {
   X = function(t) return two(t.hour) .. ":" .. two(t.min) .. ":" .. two(t.sec) end,
   y = function(t) return two(t.year % 100) end,
   Y = function(t) return sformat("%d", t.year) end,
-  z = function(t, utc) return utc and "+0000" or osdate("%z") end,
-  Z = function(t, utc) return utc and "UTC" or osdate("%Z") end,
+  z = function(t, utc) return utc and "+0000" or osdate("%z", t.when) end,
+  Z = function(t) return t.zone end,
   w = function(t) return sformat("%d", t.wday - 1) end,
 }
-local function compatDate(fmt, when)
+-- Karmada's os.date: "!" prefixes (all of them) select UTC, but a time given as well (a number,
+-- truncated) is read as local time; an argument given as nil is a type error, as its Check
+-- functions make it.
+local function compatDate(...)
+  local nargs, fmt, when = select("#", ...), ...
   local utc = false
-  if fmt == nil then fmt = "%c" end
+  if nargs == 0 then fmt = "%c" end
   -- gopher-lua's CheckString takes a number as the string it prints as.
   if type(fmt) == "number" then fmt = numberToString(fmt) end
   if type(fmt) ~= "string" then error("bad argument #1 to date (string expected, got " .. type(fmt) .. ")", 2) end
   if ssub(fmt, 1, 1) == "!" then
     utc = true
-    fmt = ssub(fmt, 2)
+    fmt = smatch(fmt, "^!*(.*)$")
   end
-  if when ~= nil then utc = false end
+  if nargs >= 2 then
+    if type(when) ~= "number" then error("bad argument #2 to date (number expected, got " .. type(when) .. ")", 2) end
+    when = trunc(when)
+    utc = false
+  else
+    when = now()
+  end
   local t = osdate(utc and "!*t" or "*t", when)
   if ssub(fmt, 1, 2) == "*t" then
     return { year = t.year, month = t.month, day = t.day, hour = t.hour, min = t.min, sec = t.sec, wday = t.wday, yday = 0, isdst = false }
   end
+  t.zone = utc and "UTC" or zoneName(when)
+  t.when = when
   local out, i, n = {}, 1, #fmt
   while i <= n do
     local c = ssub(fmt, i, i)
@@ -626,12 +804,15 @@ local function compatDate(fmt, when)
   end
   return tconcat(out)
 end
-local function compatTime(t)
-  if t == nil then return ostime() end
+-- Karmada's os.time: the current time without an argument; any argument must be a table, whose
+-- number fields are truncated (a missing or other field takes its default).
+local function compatTime(...)
+  if select("#", ...) == 0 then return now() end
+  local t = ...
   if type(t) ~= "table" then error("bad argument #1 to time (table expected, got " .. type(t) .. ")", 2) end
   local function field(k, default)
     local v = rawget(t, k)
-    if type(v) == "number" then return floor(v) end
+    if type(v) == "number" then return trunc(v) end
     return default
   end
   return ostime({ year = field("year", -1), month = field("month", -1), day = field("day", -1), hour = field("hour", 12), min = field("min", 0), sec = field("sec", 0) })
@@ -879,14 +1060,30 @@ local function newPackage(b)
   return pkg, require
 end
 
--- error() without a value is an error about error's argument, as in gopher-lua. The level is
--- passed on one higher, past this wrapper (which must not tail-call).
+-- error(value [, level]) as gopher-lua raises it. No value is an error about error's argument; a
+-- level must be a number (truncated; nil is 1). A string message is placed as gopher-lua places it:
+-- at the frame level - 1 above error itself, Go functions (here: C and prelude functions) skipped,
+-- so that levels 1 and 2 both name error's caller; "" where there is no such frame (the message then
+-- starts with a space); no place at level 0 or below. Other values are raised as they are.
 local function compatError(...)
   if select("#", ...) == 0 then error("bad argument #1 to error (value expected)", 2) end
   local msg, level = ...
   if level == nil then level = 1 end
-  if type(level) == "number" and level > 0 then level = level + 1 end
-  error(msg, level)
+  if type(level) ~= "number" then error("bad argument #2 to error (number expected, got " .. type(level) .. ")", 2) end
+  level = trunc(level)
+  if type(msg) ~= "string" or level <= 0 then error(msg, 0) end
+  local where = ""
+  local l = level
+  while true do
+    local info = getinfo(l, "Sl")
+    if info == nil then break end
+    if info.source == "=<string>" then
+      where = "<string>:" .. info.currentline .. ":"
+      break
+    end
+    l = l + 1
+  end
+  error(where .. " " .. msg, 0)
 end
 
 -- Functions that take a table check for one, with gopher-lua's message: Lua 5.4 would accept any
@@ -991,7 +1188,7 @@ end
 local function frameLines(first, last, lines, n)
   local libraryName, libraryFn, inLibrary = nil, nil, false
   for level = first, last do
-    local info = getinfo(level, "Slnf")
+    local info = getinfo(level, "Slnft")
     if info == nil then break end
     if info.source == "=<string>" then
       if inLibrary and libraryFn ~= nil and NOT_SUPPORTED_FN[libraryFn] then
@@ -1015,6 +1212,11 @@ local function frameLines(first, last, lines, n)
       end
       n = n + 1
       lines[n] = "\\t<string>:" .. info.currentline .. ": in " .. name
+      -- A frame a tail call reused (gopher-lua counts them; Lua 5.4 knows only that there was one).
+      if info.istailcall then
+        n = n + 1
+        lines[n] = "\\t(tailcall): ?"
+      end
     else
       if not inLibrary then
         inLibrary = true
@@ -1079,14 +1281,28 @@ local function handler(msg)
   elseif t == "nil" or t == "boolean" then
     msg = tostring0(msg)
   else
-    -- gopher-lua prints the value's address; a fixed text keeps Karta's errors deterministic.
-    msg = "(error object is a " .. t .. " value)"
+    -- gopher-lua prints the value's address, which differs on every run: written here as 0x?.
+    msg = t .. ": 0x?"
   end
   return msg .. "\\n" .. traceback()
 end
 
+-- A message raised by the VM itself (the deadline, a stack overflow), placed as gopher-lua places
+-- it: at the line of the innermost script frame from \`level\` up (library frames skipped).
+local function placed(msg, level)
+  while true do
+    local info = getinfo(level, "Sl")
+    if info == nil then return msg end
+    if info.source == "=<string>" then
+      if info.currentline > 0 then return "<string>:" .. info.currentline .. ": " .. msg end
+      return msg
+    end
+    level = level + 1
+  end
+end
+
 -- Tables the host creates from JSON get the ordering metatable too.
-return ORDERED, newScriptBase, newEnv, collectgarbage, handler
+return ORDERED, newScriptBase, newEnv, collectgarbage, handler, placed
 `;
 
 /** The names of the base functions that raise "not supported". */

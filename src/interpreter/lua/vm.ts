@@ -10,7 +10,7 @@
 import { LuaWasm } from "wasmoon";
 import type { JsonValue } from "../types.js";
 import { LuaArgumentError, LuaConverter, LuaEncodeError, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, luaTypeName, type RawLua } from "./convert.js";
-import { goNumberString } from "../../gofmt/index.js";
+import { goChangeCase, goNumberString, goZoneAbbreviation } from "../../gofmt/index.js";
 import { PRELUDE, PRELUDE_CHUNK } from "./prelude.js";
 import { rewriteForGopherLua } from "./lua51.js";
 import { rewriteTableConstructors } from "./rewrite.js";
@@ -28,7 +28,10 @@ export interface LuaLimits {
 /** Default bounds: Karmada's 1 s deadline, 200 M instructions, 64 MiB. */
 export const DEFAULT_LIMITS: LuaLimits = { timeoutMs: 1000, instructionBudget: 200_000_000, memoryBytes: 64 * 1024 * 1024 };
 
-/** The message of a call stopped at its deadline (gopher-lua reports the context's error). */
+/**
+ * The message of a call stopped at its deadline: gopher-lua reports the context's error, placed at the
+ * line the script had reached ("<string>:12: context deadline exceeded") with its stack traceback.
+ */
 export const DEADLINE_MESSAGE = "context deadline exceeded";
 /** The message of a call stopped by the instruction budget. */
 export const BUDGET_MESSAGE = "lua script exceeded its instruction budget";
@@ -37,9 +40,10 @@ export const MEMORY_MESSAGE = "lua script exceeded its memory limit";
 
 /**
  * Where the deadline of the call in progress is published (ms since the epoch; 0 between calls) for
- * a watchdog in another thread: the count hook cannot fire inside a library function such as
- * `string.find` with a pathological pattern, so only a thread that terminates this one can hold the
- * deadline there. Set by the evaluation worker threads (src/server/worker.ts).
+ * a watchdog in another thread: the count hook cannot fire inside a C library function, and the
+ * deadline is raised only in a script's own frames (as gopher-lua checks it), so a library call that
+ * runs long (`string.find` with a pathological pattern) is held to the deadline only by a thread that
+ * terminates this one. Set by the evaluation worker threads (src/server/worker.ts).
  */
 let deadlineBoard: Float64Array | undefined;
 
@@ -70,9 +74,16 @@ export interface HostFunction {
   (args: HostArgs): (JsonValue | undefined)[];
 }
 
-/** Thrown by host functions to raise a Lua error. */
+/**
+ * Thrown by host functions to raise a Lua error, at the caller's line (as gopher-lua's RaiseError
+ * positions it), or without a position when `panic` is set: the Go function panics upstream, and
+ * gopher-lua reports a panic's text as it is.
+ */
 export class HostFunctionError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly panic = false,
+  ) {
     super(message);
     this.name = "HostFunctionError";
   }
@@ -97,10 +108,28 @@ export interface LuaVMOptions {
   limits?: Partial<LuaLimits>;
   /** Host libraries: `require(name)` returns a table of these functions. Only "kube" is resolvable. */
   kube?: Record<string, HostFunction>;
+  /**
+   * The clock `os.time()` and `os.date()` read, in milliseconds since the epoch (default: the
+   * system clock). Tests comparing results with a reference fix it.
+   */
+  clock?: () => number;
 }
 
 const LUA_REGISTRYINDEX = -1001000;
+const LUA_MASKCALL = 1;
 const LUA_MASKCOUNT = 8;
+const LUA_HOOKCALL = 0;
+/** lua_Debug: the offsets of `event` and `source` (wasm32), and a size that holds it. */
+const AR_EVENT = 0;
+const AR_SOURCE = 16;
+const AR_SIZE = 128;
+/**
+ * gopher-lua's call stack holds 256 frames (Karmada leaves CallStackSize at its default): a script
+ * deeper than that fails with "stack overflow" at the call that would pass it.
+ */
+const CALL_STACK_FRAMES = 256;
+/** The chunk name of scripts, as `lua_getinfo` reports a frame's source. */
+const SCRIPT_SOURCE = "=<string>";
 const HOOK_INTERVAL = 1000;
 const LUA_OK = 0;
 
@@ -111,12 +140,15 @@ interface RawLuaFull extends RawLua {
   _luaL_loadbufferx(L: number, buf: number, size: number, name: number, mode: number): number;
   _lua_pcallk(L: number, nargs: number, nresults: number, msgh: number, ctx: number, k: number): number;
   _lua_sethook(L: number, f: number, mask: number, count: number): void;
+  _lua_getstack(L: number, level: number, ar: number): number;
+  _lua_getinfo(L: number, what: number, ar: number): number;
   _lua_error(L: number): number;
   _luaL_ref(L: number, t: number): number;
   _luaL_unref(L: number, t: number, ref: number): void;
   _lua_setupvalue(L: number, funcindex: number, n: number): number;
   _lua_gettable(L: number, idx: number): number;
   _lua_pushcclosure(L: number, fn: number, n: number): void;
+  _lua_newuserdatauv(L: number, size: number, nuvalue: number): number;
   _luaL_where(L: number, lvl: number): void;
   _lua_concat(L: number, n: number): void;
   _luaL_openlibs(L: number): void;
@@ -203,6 +235,7 @@ export class LuaVM {
   private readonly m: RawLuaFull;
   private readonly limits: LuaLimits;
   private readonly kube: Record<string, HostFunction>;
+  private readonly clock: (() => number) | undefined;
   private readonly fnPointers: number[] = [];
   private allocPtr = 0;
   private hookPtr = 0;
@@ -215,7 +248,6 @@ export class LuaVM {
   private newEnvRef = 0;
   private gcRef = 0;
   private handlerRef = 0;
-  private deadlineMsgRef = 0;
   private budgetMsgRef = 0;
   private memoryMsgRef = 0;
   // Per-call accounting.
@@ -225,6 +257,11 @@ export class LuaVM {
   private instructions = 0;
   private budget = Infinity;
   private tripped: "deadline" | "budget" | "memory" | undefined;
+  /** The stack passed gopher-lua's frame limit: the next call fails (see onHook). */
+  private overflowing = false;
+  private arBuf = 0;
+  private infoWhatBuf = 0;
+  private placedRef = 0;
   private inCall = false;
   private readonly scripts = new Map<string, LuaScript>();
 
@@ -232,6 +269,7 @@ export class LuaVM {
     this.m = loaded.api;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.kube = options.kube ?? {};
+    this.clock = options.clock;
     this.open();
   }
 
@@ -248,7 +286,7 @@ export class LuaVM {
   private open(): void {
     const m = this.m;
     this.allocPtr = m.addFunction((_ud: number, ptr: number, osize: number, nsize: number) => this.allocate(ptr, osize, nsize), "iiiii");
-    this.hookPtr = m.addFunction((L: number) => this.onHook(L), "vii");
+    this.hookPtr = m.addFunction((L: number, ar: number) => this.onHook(L, ar), "vii");
     this.fnPointers.push(this.allocPtr, this.hookPtr);
     const L = m._lua_newstate(this.allocPtr, 0);
     if (!L) throw new Error("could not create a Lua state");
@@ -257,6 +295,8 @@ export class LuaVM {
     this.nameBuf = this.cString("=<string>");
     this.preludeNameBuf = this.cString(PRELUDE_CHUNK);
     this.modeBuf = this.cString("t");
+    this.infoWhatBuf = this.cString("S");
+    this.arBuf = m._malloc(AR_SIZE);
     m._luaL_openlibs(L);
     // The kube library table, passed to the prelude.
     m._lua_createtable(L, 0, Object.keys(this.kube).length);
@@ -271,7 +311,38 @@ export class LuaVM {
     const status = this.load(PRELUDE, this.preludeNameBuf);
     if (status !== LUA_OK) throw new Error(`Lua prelude failed to load: ${this.popError()}`);
     m._lua_pushvalue(L, kubeIdx);
-    if (m._lua_pcallk(L, 1, 5, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
+    const clock = this.clock;
+    if (clock) {
+      const ptr = m.addFunction((callL: number) => {
+        m._lua_pushnumber(callL, Math.floor(clock() / 1000));
+        return 1;
+      }, "ii");
+      this.fnPointers.push(ptr);
+      m._lua_pushcclosure(L, ptr, 0);
+    } else {
+      m._lua_pushnil(L);
+    }
+    const zonePtr = m.addFunction((callL: number) => {
+      this.conv.pushString(goZoneAbbreviation(new Date(m._lua_tonumberx(callL, 1, 0) * 1000)));
+      return 1;
+    }, "ii");
+    this.fnPointers.push(zonePtr);
+    m._lua_pushcclosure(L, zonePtr, 0);
+    const casePtr = m.addFunction((callL: number) => {
+      this.conv.pushString(goChangeCase(this.conv.readBytes(1), m._lua_toboolean(callL, 2) !== 0));
+      return 1;
+    }, "ii");
+    this.fnPointers.push(casePtr);
+    m._lua_pushcclosure(L, casePtr, 0);
+    // A fresh empty userdata (gopher-lua's gmatch hands its state to the loop as one).
+    const userdataPtr = m.addFunction((callL: number) => {
+      m._lua_newuserdatauv(callL, 0, 0);
+      return 1;
+    }, "ii");
+    this.fnPointers.push(userdataPtr);
+    m._lua_pushcclosure(L, userdataPtr, 0);
+    if (m._lua_pcallk(L, 5, 6, 0, 0, 0) !== LUA_OK) throw new Error(`Lua prelude failed: ${this.popError()}`);
+    this.placedRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     this.handlerRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     // Keep the real collectgarbage for the host (scripts get the "not supported" one).
     this.gcRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
@@ -279,7 +350,6 @@ export class LuaVM {
     this.newBaseRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     this.orderedMtRef = m._luaL_ref(L, LUA_REGISTRYINDEX);
     m._lua_settop(L, 0);
-    this.deadlineMsgRef = this.refString(DEADLINE_MESSAGE);
     this.budgetMsgRef = this.refString(BUDGET_MESSAGE);
     this.memoryMsgRef = this.refString(MEMORY_MESSAGE);
     // Remove the unrestricted libraries from the real globals: scripts never see them, and neither
@@ -359,19 +429,60 @@ export class LuaVM {
     return out;
   }
 
-  private onHook(L: number): void {
+  private onHook(L: number, ar: number): void {
     if (!this.inCall) return;
+    const m = this.m;
+    if (this.overflowing) {
+      // Past gopher-lua's frame limit: the next call fails there, at the caller's line.
+      if (m.HEAPU32[(ar + AR_EVENT) >> 2] === LUA_HOOKCALL) {
+        this.overflowing = false;
+        m._lua_sethook(L, this.hookPtr, LUA_MASKCOUNT, HOOK_INTERVAL);
+        this.raisePlaced(L, "stack overflow", 3);
+      }
+      if (m._lua_getstack(L, CALL_STACK_FRAMES, this.arBuf) === 0) {
+        this.overflowing = false;
+        m._lua_sethook(L, this.hookPtr, LUA_MASKCOUNT, HOOK_INTERVAL);
+      }
+      return;
+    }
     if (this.tripped === undefined) {
       this.instructions += HOOK_INTERVAL;
       if (this.instructions > this.budget) this.tripped = "budget";
       else if (Date.now() > this.deadline) this.tripped = "deadline";
-      else return;
+      else {
+        if (m._lua_getstack(L, CALL_STACK_FRAMES, this.arBuf) !== 0) {
+          this.overflowing = true;
+          m._lua_sethook(L, this.hookPtr, LUA_MASKCALL | LUA_MASKCOUNT, HOOK_INTERVAL);
+        }
+        return;
+      }
       // Once tripped, fire on every instruction so that a pcall in the script cannot swallow it.
-      this.m._lua_sethook(L, this.hookPtr, LUA_MASKCOUNT, 1);
+      m._lua_sethook(L, this.hookPtr, LUA_MASKCOUNT, 1);
     }
-    const ref = this.tripped === "budget" ? this.budgetMsgRef : this.tripped === "memory" ? this.memoryMsgRef : this.deadlineMsgRef;
-    this.m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(ref));
-    this.m._lua_error(L);
+    if (this.tripped === "deadline") {
+      // gopher-lua checks its deadline before each instruction of a script function, and raises it
+      // at that instruction's line; the prelude (library functions there) runs on, the error
+      // message handler included.
+      m._lua_getinfo(L, this.infoWhatBuf, ar);
+      if (this.conv.readCString(m.HEAPU32[(ar + AR_SOURCE) >> 2]!) !== SCRIPT_SOURCE) return;
+      this.raisePlaced(L, DEADLINE_MESSAGE, 2);
+    }
+    const ref = this.tripped === "budget" ? this.budgetMsgRef : this.memoryMsgRef;
+    m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(ref));
+    m._lua_error(L);
+  }
+
+  /** Raises `msg` from a hook, placed at the innermost script frame from `level` (as the prelude's `placed` counts). */
+  private raisePlaced(L: number, msg: string, level: number): void {
+    const m = this.m;
+    m._lua_rawgeti(L, LUA_REGISTRYINDEX, BigInt(this.placedRef));
+    this.conv.pushString(msg);
+    m._lua_pushnumber(L, level);
+    if (m._lua_pcallk(L, 2, 1, 0, 0, 0) !== LUA_OK) {
+      m._lua_settop(L, -2);
+      this.conv.pushString(msg);
+    }
+    m._lua_error(L);
   }
 
   private callHost(L: number, fn: HostFunction): number {
@@ -379,6 +490,7 @@ export class LuaVM {
     const conv = this.conv;
     let results: (JsonValue | undefined)[] | undefined;
     let error: string | undefined;
+    let positioned = true;
     try {
       const count = m._lua_gettop(L);
       const args: HostArgs = {
@@ -403,12 +515,17 @@ export class LuaVM {
       for (const r of results) conv.pushJson(r, mt);
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
+      positioned = !(e instanceof HostFunctionError && e.panic);
       results = undefined;
     }
     if (error !== undefined) {
-      m._luaL_where(L, 1);
-      conv.pushString(error);
-      m._lua_concat(L, 2);
+      if (positioned) {
+        m._luaL_where(L, 1);
+        conv.pushString(error);
+        m._lua_concat(L, 2);
+      } else {
+        conv.pushString(error);
+      }
       return m._lua_error(L);
     }
     return results!.length;
@@ -477,6 +594,7 @@ export class LuaVM {
     m._lua_settop(L, 0);
     this.inCall = true;
     this.tripped = undefined;
+    this.overflowing = false;
     this.instructions = 0;
     this.budget = this.limits.instructionBudget;
     this.deadline = Date.now() + this.limits.timeoutMs;
@@ -557,7 +675,6 @@ export class LuaVM {
 
   private failure(): LuaCallOutcome {
     const status = this.tripped;
-    if (status === "deadline") return { ok: false, error: DEADLINE_MESSAGE };
     if (status === "budget") return { ok: false, error: BUDGET_MESSAGE };
     if (status === "memory") return { ok: false, error: MEMORY_MESSAGE };
     const error = this.popError();
@@ -593,6 +710,8 @@ export class LuaVM {
     this.m._free(this.nameBuf);
     this.m._free(this.preludeNameBuf);
     this.m._free(this.modeBuf);
+    this.m._free(this.infoWhatBuf);
+    this.m._free(this.arBuf);
     for (const ptr of this.fnPointers) this.m.removeFunction(ptr);
     this.fnPointers.length = 0;
     this.L = 0;

@@ -9,18 +9,7 @@
 import type { Workload } from "../../../src/scheduling/index.js";
 import type { CallbackJSON, Case, ConfigJSON, ItemJSON, NameRequest, OptionsJSON, Step } from "./cases.js";
 import { jobObject } from "./upstream.js";
-
-/** mulberry32: small, seeded, and the same on every platform. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "../../support/random.js";
 
 class Gen {
   constructor(private readonly rnd: () => number) {}
