@@ -37,6 +37,7 @@ import {
   type ResourceKind,
   type TargetComponent,
 } from "./types.js";
+import { toComponents, toDependencies, toReplicaRequirements } from "./typed.js";
 
 /** The layers, highest priority first. */
 export const LAYER_ORDER = ["declarative", "webhook", "karta", "thirdparty", "native"] as const;
@@ -148,14 +149,33 @@ export class InterpreterFramework {
     return { ok: true, value: o.value, layer: o.layer };
   }
 
+  /**
+   * A layer's answer as Karmada holds it in its Go type (typed.ts): what any layer answers reads as a
+   * script's or a webhook's answer does, a quantity printed as resource.Quantity prints it. A value the
+   * type cannot hold is the layer's error.
+   */
+  private static typed<T, U>(o: LayerOutcome<T>, op: Operation, convert: (v: T) => U): LayerOutcome<U> {
+    if (!o.ok) return o;
+    try {
+      return { ok: true, value: convert(o.value), layer: o.layer };
+    } catch (e) {
+      return { ok: false, error: { operation: op, message: `${o.layer} interpreter answered a value Karmada cannot hold: ${(e as Error).message}`, layer: o.layer } };
+    }
+  }
+
   /** InterpretReplica: the desired replicas and each replica's requirements. */
   async interpretReplica(obj: KubeObject): Promise<LayerOutcome<ReplicaResult>> {
-    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretReplica", (l) => l.interpretReplica(obj)));
+    const out = InterpreterFramework.strip(await this.dispatch(obj, "InterpretReplica", (l) => l.interpretReplica(obj)));
+    return InterpreterFramework.typed(out, "InterpretReplica", (r): ReplicaResult => {
+      if (r.replicaRequirements === undefined) return r;
+      return { ...r, replicaRequirements: toReplicaRequirements(r.replicaRequirements as unknown as JsonValue) };
+    });
   }
 
   /** InterpretComponent: the components of a multi-template workload. */
   async interpretComponents(obj: KubeObject): Promise<LayerOutcome<Component[]>> {
-    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretComponent", (l) => l.interpretComponent(obj)));
+    const out = InterpreterFramework.strip(await this.dispatch(obj, "InterpretComponent", (l) => l.interpretComponent(obj)));
+    return InterpreterFramework.typed(out, "InterpretComponent", (c) => toComponents(c as unknown as JsonValue));
   }
 
   /** ReviseReplica: the object with its replicas set to `replicas`. */
@@ -173,8 +193,8 @@ export class InterpreterFramework {
     return InterpreterFramework.strip(await this.dispatch(desired, "Retain", (l) => l.retain(desired, observed)));
   }
 
-  /** AggregateStatus: the object with the member clusters' statuses aggregated. */
-  async aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Promise<LayerOutcome<KubeObject>> {
+  /** AggregateStatus: the object with the member clusters' statuses aggregated (`items` undefined: Go's nil, none reported). */
+  async aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[] | undefined): Promise<LayerOutcome<KubeObject>> {
     return InterpreterFramework.strip(await this.dispatch(obj, "AggregateStatus", (l) => l.aggregateStatus(obj, items)));
   }
 
@@ -200,7 +220,8 @@ export class InterpreterFramework {
 
   /** InterpretDependency: the objects to propagate with this one. */
   async getDependencies(obj: KubeObject): Promise<LayerOutcome<DependentObjectReference[]>> {
-    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretDependency", (l) => l.interpretDependency(obj)));
+    const out = InterpreterFramework.strip(await this.dispatch(obj, "InterpretDependency", (l) => l.interpretDependency(obj)));
+    return InterpreterFramework.typed(out, "InterpretDependency", (d) => toDependencies(d as unknown as JsonValue));
   }
 
   /**

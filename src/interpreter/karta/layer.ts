@@ -146,7 +146,7 @@ export class KartaLayer implements KartaLayerContract {
     return this.serving(desired, "Retain", (w) => w.karmada.retain(desired, observed));
   }
 
-  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined): Outcome<KubeObject> {
     return this.serving(object, "AggregateStatus", (w) => w.karmada.aggregateStatus(object, items ?? []));
   }
 

@@ -37,11 +37,23 @@ function definitionFiles(dir: string): string[] {
   return out;
 }
 
+/** Bundled Kartas read in this process, by directory: they ship with the package and do not change while it runs. */
+const bundledByDir = new Map<string, LoadedKartas>();
+
 /**
- * Reads the bundled Kartas. They are validated by the project's tests, so only loading problems are
- * reported here (a broken file leaves the others working).
+ * Reads the bundled Kartas (once per process and directory). They are validated by the project's
+ * tests, so only loading problems are reported here (a broken file leaves the others working).
  */
 export function loadBundledKartas(dir: string | undefined = bundledDefinitionsDir()): LoadedKartas {
+  if (dir !== undefined) {
+    let known = bundledByDir.get(dir);
+    if (known === undefined) bundledByDir.set(dir, (known = readBundledKartas(dir)));
+    return { definitions: [...known.definitions], diagnostics: [...known.diagnostics] };
+  }
+  return readBundledKartas(dir);
+}
+
+function readBundledKartas(dir: string | undefined): LoadedKartas {
   if (dir === undefined) {
     return { definitions: [], diagnostics: [{ severity: "error", path: "", message: `bundled definitions directory ${BUNDLED_DEFINITIONS_DIRECTORY}/ not found`, code: "bundled" }] };
   }

@@ -91,6 +91,26 @@ function withPositionalIds(c: CompiledComponent): CompiledComponent {
 }
 
 /** The compiled definition with positional instance ids (see {@link withPositionalIds}). */
+/**
+ * A Karta compiled once per object: compiled definitions hold no state, and the same Kartas (the
+ * bundled ones) are built into a framework again at every reload and every run in one process.
+ */
+const compiledKartas = new WeakMap<object, { compiled: CompiledDefinition; derived: CompiledDefinition }>();
+
+function compiledKarta(karta: Karta): { compiled: CompiledDefinition; derived: CompiledDefinition } {
+  if (karta === null || typeof karta !== "object") {
+    const compiled = compileDefinition(karta);
+    return { compiled, derived: deriveDefinition(compiled) };
+  }
+  let known = compiledKartas.get(karta);
+  if (known === undefined) {
+    const compiled = compileDefinition(karta);
+    known = { compiled, derived: deriveDefinition(compiled) };
+    compiledKartas.set(karta, known);
+  }
+  return known;
+}
+
 function deriveDefinition(compiled: CompiledDefinition): CompiledDefinition {
   if (!compiled.components.some((c) => c.instanceId)) return compiled;
   const components = compiled.components.map(withPositionalIds);
@@ -201,9 +221,9 @@ export class KartaWorkload {
     this.karta = definition ? definition.karta : (input as Karta);
     this.source = definition?.file ?? this.karta?.metadata?.name ?? "<karta>";
     this.options = options;
-    const compiled = compileDefinition(this.karta);
+    const { compiled, derived } = compiledKarta(this.karta);
     this.diagnostics = compiled.diagnostics;
-    this.definition = deriveDefinition(compiled);
+    this.definition = derived;
     const gvk = this.karta?.spec?.structureDefinition?.rootComponent?.kind;
     this.kind = { apiVersion: gvk ? apiVersionOf(gvk.group ?? "", gvk.version ?? "") : "", kind: gvk?.kind ?? "" };
     this.podComponents = this.definition.components.filter((c) => c.specKind !== undefined);

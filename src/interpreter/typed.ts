@@ -1,12 +1,14 @@
 /**
- * Decoding of script results into Karmada's typed results, as Go's `json.Unmarshal` into
+ * Karmada's typed results: a value decoded as Go's `json.Unmarshal` into
  * `workv1alpha2.ReplicaRequirements`, `[]workv1alpha2.Component` and
- * `[]configv1alpha1.DependentObjectReference` would: unknown fields are dropped, types are checked
- * (with Go's error wording), quantities are parsed, and the result is what the typed value marshals
- * back to (empty optional fields omitted).
+ * `[]configv1alpha1.DependentObjectReference` would decode it: unknown fields are dropped, types are
+ * checked (with Go's error wording), quantities are parsed, and the result is what the typed value
+ * marshals back to (empty optional fields omitted, each Quantity as resource.Quantity prints it). Every
+ * layer's answer passes through these (a script's table, a webhook's response, Karta's own layers), as
+ * every interpreter's answer is held in these types in Karmada.
  */
-import { Quantity } from "../../quantity/index.js";
-import type { Component, DependentObjectReference, JsonValue, ReplicaRequirements } from "../types.js";
+import { Quantity } from "../quantity/index.js";
+import type { Component, DependentObjectReference, JsonValue, ReplicaRequirements } from "./types.js";
 
 type Shape =
   | "string"
