@@ -6,7 +6,6 @@
  * failed operation exits non-zero.
  */
 import { createHash } from "node:crypto";
-import { stringify } from "yaml";
 import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type CustomizationIssue } from "../interpreter/declarative/customization.js";
 // The Lua VM (wasmoon), the thirdparty and webhook layers are loaded only when a run needs them.
 import { loadCustomizationFiles } from "../interpreter/declarative/load.js";
@@ -28,6 +27,7 @@ import type { EvaluationPool } from "../server/pool.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { OutputBuffer } from "./output.js";
+import { goSafeYaml } from "./yaml-output.js";
 import { JsonStreamError, parseJsonStream } from "./json-stream.js";
 
 /** The operations `karta interpret --operation` runs. */
@@ -237,10 +237,13 @@ function issueText(i: CustomizationIssue | { file: string; line?: number; path: 
   return `${i.file}${i.line !== undefined ? `:${i.line}` : ""}: error: ${i.path ? `${i.path}: ` : ""}${i.message}`;
 }
 
-/** karmadactl prints results through a JSON round trip and sigs.k8s.io/yaml: sorted keys, block style. */
+/**
+ * karmadactl prints results through a JSON round trip and sigs.k8s.io/yaml: sorted keys, block style,
+ * and a string Go's reader would take for another type quoted (goSafeYaml).
+ */
 function toYaml(v: unknown): string {
   const plain = v === undefined ? null : (JSON.parse(JSON.stringify(v)) as JsonValue);
-  return stringify(plain, { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
+  return goSafeYaml(plain, { sortMapEntries: true, indentSeq: false });
 }
 
 /** The named results of one operation, in karmadactl's order and names. */

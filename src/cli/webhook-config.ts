@@ -4,7 +4,7 @@
  * operation it answers; with --admission, the MutatingWebhookConfiguration of `karta controller`'s
  * pod webhook.
  */
-import { stringify } from "yaml";
+import { goSafeYaml } from "./yaml-output.js";
 import { listConfigFiles, buildFramework, type FrameworkSource, type SourceFile } from "../server/config.js";
 import { admissionWebhookConfiguration, webhookConfiguration, type WebhookTarget } from "../server/webhook-config.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
@@ -119,7 +119,7 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
       if (caPem !== undefined && !caPem.includes("-----BEGIN CERTIFICATE-----")) throw new InputError(`${values["ca-file"]}: not a PEM certificate`);
       const controllerNamespace = values["controller-namespace"] ?? values["service-namespace"] ?? "karta-system";
       const config = admissionWebhookConfiguration({ name, target, timeoutSeconds, controllerNamespace, ...(caPem !== undefined ? { caPem } : {}) });
-      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : stringify(config, { lineWidth: 0 }));
+      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : goSafeYaml(config));
       return 0;
     } catch (e) {
       if (e instanceof InputError) {
@@ -147,7 +147,7 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
         return 1;
       }
       const config = webhookConfiguration(built.framework, built.kinds, { name, target, timeoutSeconds, includeNative: values["include-native"], ...(caPem !== undefined ? { caPem } : {}) });
-      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : stringify(config, { lineWidth: 0 }));
+      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : goSafeYaml(config));
       return 0;
     } finally {
       built.close();

@@ -39,6 +39,9 @@ import {
 } from "./types.js";
 import { toComponents, toDependencies, toReplicaRequirements } from "./typed.js";
 
+/** Kinds and operations whose routes a framework keeps (see `route`). */
+const ROUTES = 4096;
+
 /** The layers, highest priority first. */
 export const LAYER_ORDER = ["declarative", "webhook", "karta", "thirdparty", "native"] as const;
 
@@ -92,6 +95,8 @@ type AnyLayer = Interpreter | KartaLayerContract;
 /** The layered interpreter. Methods never throw: a layer that throws becomes an error value. */
 export class InterpreterFramework {
   private readonly stack: { name: LayerName; layer: AnyLayer }[];
+  /** Which layers implement an operation for a kind: "apiVersion\0kind\0operation" → stack indexes. */
+  private readonly routes = new Map<string, readonly number[]>();
   readonly options: Readonly<FrameworkOptions>;
 
   constructor(layers: FrameworkLayers, options: FrameworkOptions = {}) {
@@ -108,22 +113,40 @@ export class InterpreterFramework {
     return this.stack.map((s) => s.name);
   }
 
+  /**
+   * The indexes in the stack of the layers implementing `op` for this kind, highest first. A layer is
+   * asked `supports` once per kind and operation (its answer is kept: layers are fixed once made), so
+   * that routing a request costs a lookup; the table is emptied past ROUTES kinds and operations, so
+   * that the kinds requests name cannot grow it without bound.
+   */
+  private route(kind: ResourceKind, op: Operation): readonly number[] {
+    const key = `${kind.apiVersion}\u0000${kind.kind}\u0000${op}`;
+    const known = this.routes.get(key);
+    if (known !== undefined) return known;
+    const route: number[] = [];
+    for (let i = 0; i < this.stack.length; i++) if (supportsSafely(this.stack[i]!.layer, kind, op)) route.push(i);
+    if (this.routes.size >= ROUTES) this.routes.clear();
+    this.routes.set(key, route);
+    return route;
+  }
+
   /** The layers implementing `op` for this kind, highest first. */
   layersFor(kind: ResourceKind, op: Operation): LayerName[] {
-    return this.stack.filter((s) => supportsSafely(s.layer, kind, op)).map((s) => s.name);
+    return this.route(kind, op).map((i) => this.stack[i]!.name);
   }
 
   /** The layer that answers `op` for this kind, or undefined (Karmada's HookEnabled is `!== undefined`). */
   answering(kind: ResourceKind, op: Operation): LayerName | undefined {
-    return this.layersFor(kind, op)[0];
+    const first = this.route(kind, op)[0];
+    return first === undefined ? undefined : this.stack[first]!.name;
   }
 
   /** Runs `op` on the first layer implementing it (from index `from`), as a layer outcome. */
   private async dispatch<T>(obj: KubeObject, op: Operation, run: (layer: AnyLayer) => MaybePromise<Outcome<T>>, from = 0): Promise<LayerOutcome<T> & { index?: number }> {
     const kind = kindOf(obj);
-    for (let i = from; i < this.stack.length; i++) {
+    for (const i of this.route(kind, op)) {
+      if (i < from) continue;
       const { name, layer } = this.stack[i]!;
-      if (!supportsSafely(layer, kind, op)) continue;
       let out: Outcome<T>;
       try {
         out = await run(layer);

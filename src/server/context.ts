@@ -50,6 +50,13 @@ const ENVELOPE_DEPTH = 5;
  * in one pass (findDeepNesting reads YAML too, which costs a request several times more).
  */
 function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  // Nesting needs an opening bracket per level: a body with fewer than the limit in all (counted by
+  // the native indexOf, most bodies) cannot nest deeper.
+  let opening = 0;
+  for (const bracket of ["{", "["]) {
+    for (let i = text.indexOf(bracket); i >= 0; i = text.indexOf(bracket, i + 1)) if (++opening > limit) break;
+  }
+  if (opening <= limit) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

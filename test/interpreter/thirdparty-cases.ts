@@ -5,10 +5,12 @@
  * and compared with what Karmada computes, exactly: each expected output decoded into the Go type of its
  * result and marshalled as karmadactl prints it (nil is not [], absent is not empty, a Quantity as
  * resource.Quantity prints it), `{{EXCLUDE}}` fields removed on both sides, components sorted by name and
- * dependencies in Karmada's order (apiVersion, kind, namespace, name).
+ * dependencies in Karmada's order (apiVersion, kind, namespace, name), and quantities of a resource request
+ * by value (as Karmada's test compares them) but each printed as Go prints its own value.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { Quantity } from "../../src/quantity/index.js";
 import type { KarmadaGo } from "../support/karmada-go.js";
 
 /** One test case. */
@@ -134,13 +136,30 @@ export function caseLabel(c: ThirdpartyCase): string {
 
 /** Exact equality of JSON values: null, absent, [] and {} all differ; numbers by value. */
 export function jsonIdentical(a: unknown, b: unknown): boolean {
+  return equalJson(a, b, false, false);
+}
+
+/**
+ * {@link jsonIdentical}, but under a `resourceRequest` key quantities compare by value, as Karmada's
+ * test compares them (its expected outputs spell a quantity any way: `2048m` where Karmada prints
+ * `2.048`); how each is printed is checked apart (see differences).
+ */
+function sameWithQuantities(a: unknown, b: unknown): boolean {
+  return equalJson(a, b, true, false);
+}
+
+function equalJson(a: unknown, b: unknown, byValue: boolean, quantity: boolean): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonIdentical(x, b[i]));
+  if (quantity && typeof a === "string" && typeof b === "string") {
+    const qa = Quantity.parse(a);
+    const qb = Quantity.parse(b);
+    return qa.ok && qb.ok && qa.quantity.equals(qb.quantity);
+  }
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => equalJson(x, b[i], byValue, false));
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && jsonIdentical((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && equalJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], byValue, byValue && (quantity || k === "resourceRequest")));
 }
 
 const EXCLUDE = "{{EXCLUDE}}";
@@ -186,21 +205,40 @@ export function sameResult(name: string, expected: unknown, actual: unknown): bo
     }
     case "components":
       // Karmada's order is the script's (pairs() is unordered): compared sorted by name, as its test does.
-      return jsonIdentical(sortedBy<{ name?: string }>(expected, (c) => [c.name ?? ""]), sortedBy<{ name?: string }>(actual, (c) => [c.name ?? ""]));
+      return sameWithQuantities(sortedBy<{ name?: string }>(expected, (c) => [c.name ?? ""]), sortedBy<{ name?: string }>(actual, (c) => [c.name ?? ""]));
     case "dependencies":
       // Karmada sorts them: the answer must be in that order already.
       return jsonIdentical(sortedBy<Dependency>(expected, (d) => [d.apiVersion ?? "", d.kind ?? "", d.namespace ?? "", d.name ?? ""]), actual);
+    case "requires":
+      return sameWithQuantities(expected, actual);
     default:
       return jsonIdentical(expected, actual);
   }
 }
 
-/** The differences between a run's results and the case's expected ones (none: the case passes). */
-export function differences(c: ThirdpartyCase, results: Record<string, unknown>): string[] {
+/** The results Karmada holds in a Go type: their printed form is the type's marshalling. */
+const TYPED = new Set(["replica", "requires", "components", "dependencies", "healthy", "status"]);
+
+/**
+ * The differences between a run's results and the case's expected ones (none: the case passes). A
+ * typed result must also be printed exactly as Go marshals its own value (decoded into the type and
+ * marshalled again by the oracle, it is unchanged): no `[]` Go would omit, no quantity Go would print
+ * another way (`1433.6Mi`, which Go prints `1503238553600m`).
+ */
+export async function differences(go: KarmadaGo, c: ThirdpartyCase, results: Record<string, unknown>): Promise<string[]> {
   const bad: string[] = [];
   for (const [key, expected] of Object.entries(c.expected)) {
-    if (!Object.hasOwn(results, key)) bad.push(`no result '${key}' (got ${Object.keys(results).join(", ") || "none"})`);
-    else if (!sameResult(key, expected, results[key])) bad.push(`${key}: expected ${JSON.stringify(expected)}\n      got ${JSON.stringify(results[key])}`);
+    if (!Object.hasOwn(results, key)) {
+      bad.push(`no result '${key}' (got ${Object.keys(results).join(", ") || "none"})`);
+      continue;
+    }
+    const actual = results[key];
+    if (TYPED.has(key)) {
+      const asGo = await go.ask({ op: "result", name: key, value: actual });
+      if (!asGo.ok) bad.push(`${key}: Go cannot hold ${JSON.stringify(actual)}: ${asGo.error}`);
+      else if (!jsonIdentical(asGo.value, actual)) bad.push(`${key}: printed ${JSON.stringify(actual)}\n      where Go prints ${JSON.stringify(asGo.value)}`);
+    }
+    if (!sameResult(key, expected, actual)) bad.push(`${key}: expected ${JSON.stringify(expected)}\n      got ${JSON.stringify(actual)}`);
   }
   return bad;
 }

@@ -93,7 +93,7 @@ async function conformance(t: import("node:test").TestContext, mode: Mode): Prom
           const io = memoryIO();
           const code = await main(args, io);
           const results = code === 0 ? await printedResults(go, format, io.out) : `exit ${code}: ${io.err.trim()}`;
-          const bad = typeof results === "string" ? [results] : differences(c, results);
+          const bad = typeof results === "string" ? [results] : await differences(go, c, results);
           if (bad.length === 0) {
             passed[format]++;
             if (format === "yaml") kindPassed++;

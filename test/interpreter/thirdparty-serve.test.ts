@@ -102,13 +102,20 @@ async function conformance(t: import("node:test").TestContext, mode: Mode): Prom
     for (const kindDir of kinds) {
       for (const c of await readKindCases(kindDir, base, go)) {
         const call = { uid: `${mode}-${++uid}`, ...callOf(c) };
-        const body = (await go.value({ op: "request", ...call })) as string;
+        let body = (await go.value({ op: "request", ...call })) as string;
+        // The one input Karmada's client cannot send: an empty list of items, which omitempty drops (a
+        // script then sees nil). The case means the list: it is sent as another client would send it.
+        if (Array.isArray(call.statusItems) && call.statusItems.length === 0) {
+          const context = JSON.parse(body) as { request: Record<string, unknown> };
+          context.request.aggregatedStatus = [];
+          body = JSON.stringify(context);
+        }
         const res = await post(server.url, server.ca, agent, body);
         let bad: string[];
         if (res.status !== 200) bad = [`HTTP ${res.status}: ${res.body}`];
         else {
           const read = await go.ask({ op: "response", uid: call.uid, operation: call.operation, object: call.object, body: res.body });
-          bad = read.ok ? differences(c, read.value as Record<string, unknown>) : [read.error];
+          bad = read.ok ? await differences(go, c, read.value as Record<string, unknown>) : [read.error];
         }
         if (bad.length === 0) passed++;
         else failures.push(`${caseLabel(c)}: ${bad.join("; ")}`);
