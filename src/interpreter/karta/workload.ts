@@ -111,6 +111,18 @@ function compiledKarta(karta: Karta): { compiled: CompiledDefinition; derived: C
   return known;
 }
 
+/** A Karta's `spec.karmada` extension compiled once per object and source (it holds no state either). */
+const extensions = new WeakMap<object, { source: string; extension: KarmadaExtension }>();
+
+function karmadaExtension(karta: Karta, source: string): KarmadaExtension {
+  if (karta === null || typeof karta !== "object") return new KarmadaExtension(undefined, source);
+  const known = extensions.get(karta);
+  if (known !== undefined && known.source === source) return known.extension;
+  const extension = new KarmadaExtension(karta.spec?.karmada, source);
+  extensions.set(karta, { source, extension });
+  return extension;
+}
+
 function deriveDefinition(compiled: CompiledDefinition): CompiledDefinition {
   if (!compiled.components.some((c) => c.instanceId)) return compiled;
   const components = compiled.components.map(withPositionalIds);
@@ -229,7 +241,7 @@ export class KartaWorkload {
     this.podComponents = this.definition.components.filter((c) => c.specKind !== undefined);
     this.hasStatus = this.definition.root?.status !== undefined;
     this.health = healthStatus(this.definition.root?.status);
-    this.karmada = new KarmadaExtension(this.karta?.spec?.karmada, this.source);
+    this.karmada = karmadaExtension(this.karta, this.source);
     const named = this.karmada.replicaComponent;
     this.replicaComponent = named !== undefined ? this.podComponents.find((c) => c.name === named && c.instanceId === undefined) : this.singlePodSpec ? this.podComponents[0] : undefined;
     if (named !== undefined && this.replicaComponent === undefined) {
