@@ -110,9 +110,9 @@ class RequestHistogram<L extends string> {
       let cumulative = 0;
       this.upper.forEach((le, i) => {
         cumulative += d.buckets[i]!;
-        values.push({ metricName: `${this.name}_bucket`, labels: { ...labels, le }, value: cumulative });
+        values.push({ metricName: `${this.name}_bucket`, labels: { le, ...labels }, value: cumulative });
       });
-      values.push({ metricName: `${this.name}_bucket`, labels: { ...labels, le: "+Inf" }, value: d.count });
+      values.push({ metricName: `${this.name}_bucket`, labels: { le: "+Inf", ...labels }, value: d.count });
       values.push({ metricName: `${this.name}_sum`, labels, value: d.sum });
       values.push({ metricName: `${this.name}_count`, labels, value: d.count });
     }

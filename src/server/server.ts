@@ -12,7 +12,7 @@ import { kindOf, OPERATIONS, type Operation } from "../interpreter/types.js";
 import { contextResponse, decodeContext, failureResponse, peekRoute } from "./context.js";
 import { readConfig, type BuiltFramework, type ConfigPaths, type FrameworkSource } from "./config.js";
 import { answer, badRequest, gvk } from "./evaluate.js";
-import { createLogger, flushLogs, requestLogger, type Logger } from "./log.js";
+import { createLogger, flushLogs, flushPending, requestLogger, type Logger } from "./log.js";
 import { parseDuration } from "./duration.js";
 import { ServerMetrics } from "./metrics.js";
 import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
@@ -417,8 +417,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   }
   log.info({ port, metricsPort, path: o.path, workers: pool.size }, "serving");
   // Buffered log lines go out at least every second (and at once for this one).
-  log.flush();
-  const flusher = setInterval(() => log.flush(), 1000);
+  flushPending(log);
+  const flusher = setInterval(() => flushPending(log), 1000);
   flusher.unref();
 
   const close = (): Promise<void> => {
