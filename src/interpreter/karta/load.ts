@@ -72,7 +72,7 @@ export function loadBundledKartas(dir: string | undefined = bundledDefinitionsDi
 
 /**
  * The bundled Kartas by the kind their file is named for (`definitions/<group>/<version>/<Kind>.yaml`,
- * `<version>/<Kind>.yaml` for the core group), each read and compiled when its kind is first asked
+ * `core/<version>/<Kind>.yaml` or `<version>/<Kind>.yaml` for the core group), each read and compiled when its kind is first asked
  * about: a command or a worker that answers for one kind does not read the other files. A test checks
  * that every file's root kind is the one its path names.
  */
@@ -81,7 +81,9 @@ export function bundledKartaFiles(dir: string): { kind: ResourceKind; file: stri
     const parts = path.relative(dir, file).split(path.sep);
     const kind = parts.pop()!.replace(/\.(ya?ml|json)$/i, "");
     if (parts.length < 1 || parts.length > 2) return [];
-    return [{ kind: { apiVersion: parts.join("/"), kind }, file, load: () => readBundledFile(file) }];
+    // The core group's folder is `core` (or absent): its apiVersion is the version alone.
+    const apiVersion = parts.length === 2 && parts[0] === "core" ? parts[1]! : parts.join("/");
+    return [{ kind: { apiVersion, kind }, file, load: () => readBundledFile(file) }];
   });
 }
 
