@@ -10,8 +10,10 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import type { TestContext } from "node:test";
 import { Quantity } from "../../src/quantity/index.js";
-import type { KarmadaGo } from "../support/karmada-go.js";
+import { conformanceDir } from "../support/conformance.js";
+import { startKarmadaGo, type KarmadaGo } from "../support/karmada-go.js";
 
 /** One test case. */
 export interface ThirdpartyCase {
@@ -33,6 +35,21 @@ export interface ThirdpartyCase {
   statusItemTexts?: string[];
   /** The expected results, each as Go marshals its typed value. */
   expected: Record<string, unknown>;
+}
+
+/**
+ * The suite's `resourcecustomizations` directory and a running oracle; or undefined, the test skipped
+ * with a printed notice (the conformance data or Go absent).
+ */
+export function openSuite(t: TestContext): { base: string; go: KarmadaGo } | undefined {
+  const root = conformanceDir("karmada-thirdparty");
+  if (root === undefined) return void t.skip("conformance data absent");
+  const go = startKarmadaGo();
+  if ("skip" in go) {
+    console.log(go.skip);
+    return void t.skip(go.skip);
+  }
+  return { base: path.join(root, "resourcecustomizations"), go };
 }
 
 /** `<root>/<group>/<version>/<Kind>` directories, sorted. */

@@ -20,9 +20,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { main } from "../../src/cli/main.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { conformanceDir, repoRoot } from "../support/conformance.js";
-import { startKarmadaGo, type KarmadaGo } from "../support/karmada-go.js";
-import { caseLabel, differences, kindDirectories, readKindCases, type ThirdpartyCase } from "./thirdparty-cases.js";
+import { repoRoot } from "../support/conformance.js";
+import type { KarmadaGo } from "../support/karmada-go.js";
+import { caseLabel, differences, kindDirectories, openSuite, readKindCases, type ThirdpartyCase } from "./thirdparty-cases.js";
 
 const TOTAL = 564;
 
@@ -67,14 +67,9 @@ async function printedResults(go: KarmadaGo, format: Format, out: string): Promi
 }
 
 async function conformance(t: import("node:test").TestContext, mode: Mode): Promise<void> {
-  const root = conformanceDir("karmada-thirdparty");
-  if (root === undefined) return void t.skip("conformance data absent");
-  const go = startKarmadaGo();
-  if ("skip" in go) {
-    console.log(go.skip);
-    return void t.skip(go.skip);
-  }
-  const base = path.join(root, "resourcecustomizations");
+  const suite = openSuite(t);
+  if (suite === undefined) return;
+  const { base, go } = suite;
   const dir = mkdtempSync(path.join(tmpdir(), "karta-thirdparty-"));
   const only = process.env.KARTA_THIRDPARTY_KIND;
   const passed: Record<Format, number> = { json: 0, yaml: 0 };

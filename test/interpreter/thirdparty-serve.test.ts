@@ -14,10 +14,9 @@ import { readFileSync, rmSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { parseOperation } from "../../src/interpreter/types.js";
-import { conformanceDir, repoRoot } from "../support/conformance.js";
-import { startKarmadaGo } from "../support/karmada-go.js";
+import { repoRoot } from "../support/conformance.js";
 import { eventually, tempDir, writeCerts } from "../server/helpers.js";
-import { caseLabel, differences, kindDirectories, readKindCases, type ThirdpartyCase } from "./thirdparty-cases.js";
+import { caseLabel, differences, kindDirectories, openSuite, readKindCases, type ThirdpartyCase } from "./thirdparty-cases.js";
 
 const TOTAL = 564;
 
@@ -82,14 +81,9 @@ function callOf(c: ThirdpartyCase): { operation: string; object: unknown; observ
 }
 
 async function conformance(t: import("node:test").TestContext, mode: Mode): Promise<void> {
-  const root = conformanceDir("karmada-thirdparty");
-  if (root === undefined) return void t.skip("conformance data absent");
-  const go = startKarmadaGo();
-  if ("skip" in go) {
-    console.log(go.skip);
-    return void t.skip(go.skip);
-  }
-  const base = path.join(root, "resourcecustomizations");
+  const suite = openSuite(t);
+  if (suite === undefined) return;
+  const { base, go } = suite;
   const only = process.env.KARTA_THIRDPARTY_KIND;
   const kinds = kindDirectories(base).filter((d) => !only || d.includes(only));
   const started = Date.now();
