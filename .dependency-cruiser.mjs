@@ -15,7 +15,7 @@ const LAYERS = [
   ["src/interpret"],
   ["src/scheduling"],
   // The interpreter framework: its contract at the root, then the layers that implement it, then its facade.
-  ["src/interpreter/types.ts", "src/interpreter/dependencies.ts", "src/interpreter/components.ts", "src/interpreter/framework.ts"],
+  ["src/interpreter/types.ts", "src/interpreter/typed.ts", "src/interpreter/dependencies.ts", "src/interpreter/components.ts", "src/interpreter/framework.ts"],
   ["src/interpreter/lua"],
   ["src/interpreter/declarative"],
   ["src/interpreter/native", "src/interpreter/karta", "src/interpreter/webhook"],

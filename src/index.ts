@@ -2,7 +2,7 @@
  * Karta: one declarative definition of a Kubernetes workload type, understood by every consumer.
  *
  * The public API. The functions most callers need are exported by name; each area is also exported
- * as a namespace (`definition`, `interpret`, `scheduling`, `interpreter`, `quantity`, `resources`)
+ * as a namespace (`definition`, `interpret`, `scheduling`, `interpreter`, `quantity`, `resources`, `server`)
  * whose members are documented in their own modules. Everything else is internal.
  *
  * ```ts
@@ -31,9 +31,10 @@ export { compileKarta } from "./scheduling/karta.js";
 export { createInterpreterFramework } from "./interpreter/framework.js";
 export { createKartaInterpreter } from "./interpreter/karta/index.js";
 
-// Karmada's resource interpreter webhook (`karta serve`), in the caller's process.
-export { startInterpreterServer, ServeError } from "./server/index.js";
+// Karmada's resource interpreter webhook (`karta serve`), in the caller's process, and its wire format.
+export { startInterpreterServer, answerInterpreterContext, ServeError } from "./server/index.js";
 export type { InterpreterServerOptions, InterpreterServer } from "./server/index.js";
+export { assembleLayers } from "./interpreter/layers.js";
 
 // Kubernetes quantities.
 export { parseQuantity } from "./quantity/index.js";
@@ -44,6 +45,7 @@ export * as scheduling from "./scheduling/index.js";
 export * as interpreter from "./interpreter/index.js";
 export * as quantity from "./quantity/index.js";
 export * as resources from "./resources/index.js";
+export * as server from "./server/index.js";
 
 /** Runs the `karta` command line (without the node and script names); resolves to the exit code. */
 export { main } from "./cli/main.js";

@@ -5,7 +5,7 @@
  * the bundled ones), the bundled thirdparty customizations and the built-in interpreters), and a
  * failed operation exits non-zero.
  */
-import { stringify } from "yaml";
+import { createHash } from "node:crypto";
 import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type CustomizationIssue } from "../interpreter/declarative/customization.js";
 // The Lua VM (wasmoon), the thirdparty and webhook layers are loaded only when a run needs them.
 import { loadCustomizationFiles } from "../interpreter/declarative/load.js";
@@ -18,14 +18,16 @@ import { assembleLayers } from "../interpreter/layers.js";
 import type { ResourceInterpreterWebhookConfiguration } from "../interpreter/webhook/config.js";
 import { formatDiagnostic, type Diagnostic } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
-import { kindOf, OPERATIONS, parseOperation, type ReplicaResult, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization, type TargetComponent } from "../interpreter/types.js";
+import { decodeStatusItem, kindOf, OPERATIONS, parseOperation, type ReplicaResult, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization, type TargetComponent } from "../interpreter/types.js";
 import { listInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { FrameworkSource, SourceFile } from "../server/config.js";
 import type { OperationInput } from "../server/context.js";
+import type { EvaluationPool } from "../server/pool.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { OutputBuffer } from "./output.js";
+import { goSafeYaml } from "./yaml-output.js";
 import { JsonStreamError, parseJsonStream } from "./json-stream.js";
 
 /** The operations `karta interpret --operation` runs. */
@@ -187,17 +189,22 @@ async function readObject(io: CliIO, file: string, what: string): Promise<KubeOb
   return v;
 }
 
-/** AggregatedStatusItems: each YAML document an item (or a list of items). */
-async function readStatusItems(io: CliIO, files: readonly string[]): Promise<AggregatedStatusItem[]> {
+/**
+ * AggregatedStatusItems: each YAML document an item (or a list of items), read as karmadactl reads
+ * them (see decodeStatusItem). No --status-file is Go's nil (no items at all), which a script tells
+ * from an empty file's empty list.
+ */
+async function readStatusItems(io: CliIO, files: readonly string[]): Promise<AggregatedStatusItem[] | undefined> {
+  if (files.length === 0) return undefined;
   const items: AggregatedStatusItem[] = [];
   for (const file of files) {
     const { documents, errors } = documentsOf(await readInput(io, file));
     if (errors.length > 0) throw new InputError(`fail to get status items: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
-      for (const item of Array.isArray(value) ? value : [value]) {
-        if (typeof item !== "object" || item === null || Array.isArray(item)) throw new InputError(`fail to get status items: ${file}:${line}: an AggregatedStatusItem must be an object`);
-        if (typeof item.clusterName !== "string" || item.clusterName === "") throw new InputError(`fail to get status items: ${file}:${line}: clusterName: Required value`);
-        items.push(item as unknown as AggregatedStatusItem);
+      for (const [i, v] of (Array.isArray(value) ? value : [value]).entries()) {
+        const decoded = decodeStatusItem(v, Array.isArray(value) ? `[${i}]` : "");
+        if (!decoded.ok) throw new InputError(`fail to get status items: ${file}:${line}: ${decoded.message}`);
+        items.push(decoded.item);
       }
     }
   }
@@ -230,14 +237,17 @@ function issueText(i: CustomizationIssue | { file: string; line?: number; path: 
   return `${i.file}${i.line !== undefined ? `:${i.line}` : ""}: error: ${i.path ? `${i.path}: ` : ""}${i.message}`;
 }
 
-/** karmadactl prints results through a JSON round trip and sigs.k8s.io/yaml: sorted keys, block style. */
+/**
+ * karmadactl prints results through a JSON round trip and sigs.k8s.io/yaml: sorted keys, block style,
+ * and a string Go's reader would take for another type quoted (goSafeYaml).
+ */
 function toYaml(v: unknown): string {
   const plain = v === undefined ? null : (JSON.parse(JSON.stringify(v)) as JsonValue);
-  return stringify(plain, { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
+  return goSafeYaml(plain, { sortMapEntries: true, indentSeq: false });
 }
 
 /** The named results of one operation, in karmadactl's order and names. */
-async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOptions, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], components: TargetComponent[], source: FrameworkSource): Promise<{ ok: true; results: [string, unknown][]; layer: string } | { ok: false; error: string; layer?: string }> {
+async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOptions, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[] | undefined, components: TargetComponent[], source: FrameworkSource): Promise<{ ok: true; results: [string, unknown][]; layer: string } | { ok: false; error: string; layer?: string }> {
   const single = (): KubeObject | string => {
     if (!desired && !observed) return "desired, desired-file, observed, observed-file options are not set";
     if (desired && observed) return "you can not specify multiple object by desired, desired-file, observed, observed-file options";
@@ -251,7 +261,8 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
   }
   const obj = op === "Retain" ? desired! : single();
   if (typeof obj === "string") return { ok: false, error: obj };
-  const input: OperationInput = { operation: op, object: obj, replicas: o.desiredReplica, aggregatedStatus: items };
+  const input: OperationInput = { operation: op, object: obj, replicas: o.desiredReplica };
+  if (items !== undefined) input.aggregatedStatus = items;
   if (op === "ReviseComponents") input.components = components;
   if (op === "Retain") input.observedObject = observed!;
   const out = await runBounded(fw, input, source);
@@ -282,17 +293,40 @@ async function execute(fw: InterpreterFramework, op: Operation, o: InterpretOpti
   }
 }
 
+/** The kinds ("apiVersion kind") the bundled customizations target, read once per process (they ship with the package). */
+let bundledTargets: Set<string> | undefined;
+
 /**
  * Whether the thirdparty layer answers for `apiVersion kind`: a kind the bundled customizations
  * (interpreter-customizations/) target, or one of its TypeScript interpreters' kinds (Flux, Kyverno,
  * SidecarSet, and the kinds whose Karta defers operations to them), which need no Lua VM to tell.
  */
 async function thirdpartyAnswers(kind: string): Promise<boolean> {
-  const dir = bundledDirectory("interpreter-customizations");
-  const { customizations } = dir === undefined ? { customizations: [] } : loadCustomizationFiles([dir], { recursive: true });
-  if (customizations.some((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}` === kind)) return true;
+  if (bundledTargets === undefined) {
+    const dir = bundledDirectory("interpreter-customizations");
+    const { customizations } = dir === undefined ? { customizations: [] } : loadCustomizationFiles([dir], { recursive: true });
+    bundledTargets = new Set(customizations.map((c) => `${c.spec.target.apiVersion} ${c.spec.target.kind}`));
+  }
+  if (bundledTargets.has(kind)) return true;
   const { ownInterpreters } = await import("../interpreter/thirdparty/own.js");
   return ownInterpreters().some((i) => i.kinds.some((k) => `${k.kind.apiVersion} ${k.kind.kind}` === kind));
+}
+
+/**
+ * The evaluation worker of the last run, kept for the next run of the same configuration in this
+ * process (a program or test that calls `main` again and again); its thread does not keep a process
+ * from exiting, so a one-shot command ends as before.
+ */
+let kept: { key: string; pool: EvaluationPool } | undefined;
+
+async function evaluationPool(source: FrameworkSource): Promise<EvaluationPool> {
+  const key = createHash("sha256").update(JSON.stringify(source)).digest("hex");
+  if (kept?.key === key) return kept.pool;
+  const { EvaluationPool } = await import("../server/pool.js");
+  const previous = kept;
+  kept = { key, pool: new EvaluationPool({ size: 1, source }) };
+  await previous?.pool.close();
+  return kept.pool;
 }
 
 /**
@@ -304,15 +338,10 @@ async function runBounded(fw: InterpreterFramework, input: OperationInput, sourc
   const layers = fw.layersFor(kindOf(input.object), input.operation);
   const lua = layers.find((l) => l === "declarative" || l === "thirdparty");
   if (lua === undefined) return { ok: true, outcome: await (await import("../server/evaluate.js")).runOperation(fw, input) };
-  const { EvaluationPool } = await import("../server/pool.js");
-  const pool = new EvaluationPool({ size: 1, source });
-  try {
-    const r = await pool.runOperation(input, Date.now() + 3_600_000);
-    if (r.ok) return { ok: true, outcome: r.value };
-    return { ok: false, error: r.message, layer: lua };
-  } finally {
-    await pool.close();
-  }
+  const pool = await evaluationPool(source);
+  const r = await pool.runOperation(input, Date.now() + 3_600_000);
+  if (r.ok) return { ok: true, outcome: r.value };
+  return { ok: false, error: r.message, layer: lua };
 }
 
 /** Loaded customizations with the file each came from. */
@@ -391,7 +420,7 @@ export function tabulate(rows: readonly (readonly string[])[]): string {
  * sample object, each script also run once on it (InterpretStatus, InterpretHealth and Retain's
  * observed side on --observed-file when given).
  */
-async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[], replicas: number, components: TargetComponent[]): Promise<boolean> {
+async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired: KubeObject | undefined, observed: KubeObject | undefined, items: AggregatedStatusItem[] | undefined, replicas: number, components: TargetComponent[]): Promise<boolean> {
   let failed = false;
   const [{ LuaVM }, { kubeLibrary }, { EvaluationPool }] = await Promise.all([import("../interpreter/lua/vm.js"), import("../interpreter/lua/kube.js"), import("../server/pool.js")]);
   const vm = await LuaVM.create({ kube: kubeLibrary() });
@@ -415,7 +444,7 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
         const compiled = vm.compile(script);
         let error = compiled.ok ? undefined : compiled.error;
         if (error === undefined && desired !== undefined) {
-          const r = await pool!.runRule({ customization: ric, operation, sample: retarget(desired), observed: retarget(observed ?? desired), items, replicas, components }, Date.now() + 3_600_000);
+          const r = await pool!.runRule({ customization: ric, operation, sample: retarget(desired), observed: retarget(observed ?? desired), ...(items !== undefined ? { items } : {}), replicas, components }, Date.now() + 3_600_000);
           error = r.ok ? (r.value ?? undefined) : r.message;
         }
         if (error !== undefined) {

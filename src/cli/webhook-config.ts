@@ -4,7 +4,7 @@
  * operation it answers; with --admission, the Mutating- and ValidatingWebhookConfiguration of
  * `karta controller`'s webhooks (pods; Kartas).
  */
-import { stringify } from "yaml";
+import { goSafeYaml } from "./yaml-output.js";
 import { listConfigFiles, buildFramework, type FrameworkSource, type SourceFile } from "../server/config.js";
 import { webhookConfiguration, type WebhookTarget } from "../server/webhook-config.js";
 import { atPath, controllerAdmissionConfigurations } from "../controller/admission-config.js";
@@ -130,7 +130,7 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
       io.stdout(
         values.output === "json"
           ? `${JSON.stringify({ apiVersion: "v1", kind: "List", items: configs }, null, 2)}\n`
-          : configs.map((c) => stringify(c, { lineWidth: 0 })).join("---\n"),
+          : configs.map((c) => goSafeYaml(c)).join("---\n"),
       );
       return 0;
     } catch (e) {
@@ -159,7 +159,7 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
         return 1;
       }
       const config = webhookConfiguration(built.framework, built.kinds, { name, target, timeoutSeconds, includeNative: values["include-native"], ...(caPem !== undefined ? { caPem } : {}) });
-      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : stringify(config, { lineWidth: 0 }));
+      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : goSafeYaml(config));
       return 0;
     } finally {
       built.close();

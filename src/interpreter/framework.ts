@@ -37,6 +37,10 @@ import {
   type ResourceKind,
   type TargetComponent,
 } from "./types.js";
+import { toComponents, toDependencies, toReplicaRequirements } from "./typed.js";
+
+/** Kinds and operations whose routes a framework keeps (see `route`). */
+const ROUTES = 4096;
 
 /** The layers, highest priority first. */
 export const LAYER_ORDER = ["declarative", "webhook", "karta", "thirdparty", "native"] as const;
@@ -91,6 +95,8 @@ type AnyLayer = Interpreter | KartaLayerContract;
 /** The layered interpreter. Methods never throw: a layer that throws becomes an error value. */
 export class InterpreterFramework {
   private readonly stack: { name: LayerName; layer: AnyLayer }[];
+  /** Which layers implement an operation for a kind: "apiVersion\0kind\0operation" → stack indexes. */
+  private readonly routes = new Map<string, readonly number[]>();
   readonly options: Readonly<FrameworkOptions>;
 
   constructor(layers: FrameworkLayers, options: FrameworkOptions = {}) {
@@ -107,22 +113,40 @@ export class InterpreterFramework {
     return this.stack.map((s) => s.name);
   }
 
+  /**
+   * The indexes in the stack of the layers implementing `op` for this kind, highest first. A layer is
+   * asked `supports` once per kind and operation (its answer is kept: layers are fixed once made), so
+   * that routing a request costs a lookup; the table is emptied past ROUTES kinds and operations, so
+   * that the kinds requests name cannot grow it without bound.
+   */
+  private route(kind: ResourceKind, op: Operation): readonly number[] {
+    const key = `${kind.apiVersion}\u0000${kind.kind}\u0000${op}`;
+    const known = this.routes.get(key);
+    if (known !== undefined) return known;
+    const route: number[] = [];
+    for (let i = 0; i < this.stack.length; i++) if (supportsSafely(this.stack[i]!.layer, kind, op)) route.push(i);
+    if (this.routes.size >= ROUTES) this.routes.clear();
+    this.routes.set(key, route);
+    return route;
+  }
+
   /** The layers implementing `op` for this kind, highest first. */
   layersFor(kind: ResourceKind, op: Operation): LayerName[] {
-    return this.stack.filter((s) => supportsSafely(s.layer, kind, op)).map((s) => s.name);
+    return this.route(kind, op).map((i) => this.stack[i]!.name);
   }
 
   /** The layer that answers `op` for this kind, or undefined (Karmada's HookEnabled is `!== undefined`). */
   answering(kind: ResourceKind, op: Operation): LayerName | undefined {
-    return this.layersFor(kind, op)[0];
+    const first = this.route(kind, op)[0];
+    return first === undefined ? undefined : this.stack[first]!.name;
   }
 
   /** Runs `op` on the first layer implementing it (from index `from`), as a layer outcome. */
   private async dispatch<T>(obj: KubeObject, op: Operation, run: (layer: AnyLayer) => MaybePromise<Outcome<T>>, from = 0): Promise<LayerOutcome<T> & { index?: number }> {
     const kind = kindOf(obj);
-    for (let i = from; i < this.stack.length; i++) {
+    for (const i of this.route(kind, op)) {
+      if (i < from) continue;
       const { name, layer } = this.stack[i]!;
-      if (!supportsSafely(layer, kind, op)) continue;
       let out: Outcome<T>;
       try {
         out = await run(layer);
@@ -148,14 +172,33 @@ export class InterpreterFramework {
     return { ok: true, value: o.value, layer: o.layer };
   }
 
+  /**
+   * A layer's answer as Karmada holds it in its Go type (typed.ts): what any layer answers reads as a
+   * script's or a webhook's answer does, a quantity printed as resource.Quantity prints it. A value the
+   * type cannot hold is the layer's error.
+   */
+  private static typed<T, U>(o: LayerOutcome<T>, op: Operation, convert: (v: T) => U): LayerOutcome<U> {
+    if (!o.ok) return o;
+    try {
+      return { ok: true, value: convert(o.value), layer: o.layer };
+    } catch (e) {
+      return { ok: false, error: { operation: op, message: `${o.layer} interpreter answered a value Karmada cannot hold: ${(e as Error).message}`, layer: o.layer } };
+    }
+  }
+
   /** InterpretReplica: the desired replicas and each replica's requirements. */
   async interpretReplica(obj: KubeObject): Promise<LayerOutcome<ReplicaResult>> {
-    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretReplica", (l) => l.interpretReplica(obj)));
+    const out = InterpreterFramework.strip(await this.dispatch(obj, "InterpretReplica", (l) => l.interpretReplica(obj)));
+    return InterpreterFramework.typed(out, "InterpretReplica", (r): ReplicaResult => {
+      if (r.replicaRequirements === undefined) return r;
+      return { ...r, replicaRequirements: toReplicaRequirements(r.replicaRequirements as unknown as JsonValue) };
+    });
   }
 
   /** InterpretComponent: the components of a multi-template workload. */
   async interpretComponents(obj: KubeObject): Promise<LayerOutcome<Component[]>> {
-    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretComponent", (l) => l.interpretComponent(obj)));
+    const out = InterpreterFramework.strip(await this.dispatch(obj, "InterpretComponent", (l) => l.interpretComponent(obj)));
+    return InterpreterFramework.typed(out, "InterpretComponent", (c) => toComponents(c as unknown as JsonValue));
   }
 
   /** ReviseReplica: the object with its replicas set to `replicas`. */
@@ -173,8 +216,8 @@ export class InterpreterFramework {
     return InterpreterFramework.strip(await this.dispatch(desired, "Retain", (l) => l.retain(desired, observed)));
   }
 
-  /** AggregateStatus: the object with the member clusters' statuses aggregated. */
-  async aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[]): Promise<LayerOutcome<KubeObject>> {
+  /** AggregateStatus: the object with the member clusters' statuses aggregated (`items` undefined: Go's nil, none reported). */
+  async aggregateStatus(obj: KubeObject, items: AggregatedStatusItem[] | undefined): Promise<LayerOutcome<KubeObject>> {
     return InterpreterFramework.strip(await this.dispatch(obj, "AggregateStatus", (l) => l.aggregateStatus(obj, items)));
   }
 
@@ -200,7 +243,8 @@ export class InterpreterFramework {
 
   /** InterpretDependency: the objects to propagate with this one. */
   async getDependencies(obj: KubeObject): Promise<LayerOutcome<DependentObjectReference[]>> {
-    return InterpreterFramework.strip(await this.dispatch(obj, "InterpretDependency", (l) => l.interpretDependency(obj)));
+    const out = InterpreterFramework.strip(await this.dispatch(obj, "InterpretDependency", (l) => l.interpretDependency(obj)));
+    return InterpreterFramework.typed(out, "InterpretDependency", (d) => toDependencies(d as unknown as JsonValue));
   }
 
   /**

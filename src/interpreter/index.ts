@@ -22,7 +22,7 @@ export {
 export type { CustomizationIssue, CustomizationLoad, CustomizationScripts, MergedRules } from "./declarative/customization.js";
 export { loadCustomizationFiles } from "./declarative/load.js";
 export { parseYamlDocuments, parseYamlObjects } from "./declarative/yaml-documents.js";
-export { toReplicaRequirements, toComponents, toDependencies } from "./declarative/typed.js";
+export { toReplicaRequirements, toComponents, toDependencies } from "./typed.js";
 export {
   LuaVM,
   HostFunctionError,

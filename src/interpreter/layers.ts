@@ -86,14 +86,24 @@ export async function assembleLayers(parts: LayerParts): Promise<AssembledLayers
     const [apiVersion, kind] = k.split("\0") as [string, string];
     add({ apiVersion, kind });
   }
+  const workerRoutes = new Map<string, boolean>();
   return {
     framework,
     layers,
     kartaIssues: karta.issues,
     thirdpartyIssues,
     kinds: [...kinds.values()],
-    needsWorker: (kind, op) =>
-      framework.layersFor(kind, op).some((l) => l === "declarative" || l === "webhook" || (l === "thirdparty" && bundledScripts?.supports(kind, op) === true)),
+    needsWorker: (kind, op) => {
+      // Asked for every request the server routes: kept per kind and operation, like the framework's routes.
+      const key = `${kind.apiVersion}\u0000${kind.kind}\u0000${op}`;
+      let needs = workerRoutes.get(key);
+      if (needs === undefined) {
+        needs = framework.layersFor(kind, op).some((l) => l === "declarative" || l === "webhook" || (l === "thirdparty" && bundledScripts?.supports(kind, op) === true));
+        if (workerRoutes.size >= 4096) workerRoutes.clear();
+        workerRoutes.set(key, needs);
+      }
+      return needs;
+    },
     close: () => {
       for (const c of closers) c();
     },

@@ -147,6 +147,49 @@ export interface AggregatedStatusItem {
   health?: ResourceHealth;
 }
 
+/**
+ * Reads one AggregatedStatusItem as Go's encoding/json reads it into work/v1alpha2's type, which is how
+ * karmadactl reads `--status-file` and a webhook reads `request.aggregatedStatus`: a missing
+ * `clusterName` is "" (Karmada does not require it there), a null field is its zero value, unknown
+ * fields are ignored, and a field of the wrong type is an error naming its path. Zero values are left
+ * out (`applied: false` as absent), as Karmada marshals the item for a script.
+ */
+export function decodeStatusItem(value: unknown, path: string): { ok: true; item: AggregatedStatusItem } | { ok: false; message: string } {
+  if (value === null || value === undefined) return { ok: true, item: { clusterName: "" } };
+  if (typeof value !== "object" || Array.isArray(value)) return { ok: false, message: `${path === "" ? "" : `${path}: `}expected an AggregatedStatusItem object, got ${jsonTypeName(value)}` };
+  const v = value as { [k: string]: JsonValue };
+  const item: AggregatedStatusItem = { clusterName: "" };
+  const at = (name: string): string => (path === "" ? name : `${path}.${name}`);
+  const text = (name: string): string | undefined | { error: string } => {
+    const x = v[name];
+    if (x === undefined || x === null) return undefined;
+    return typeof x === "string" ? x : { error: `${at(name)}: expected a string, got ${jsonTypeName(x)}` };
+  };
+  const cluster = text("clusterName");
+  if (typeof cluster === "object") return { ok: false, message: cluster.error };
+  if (cluster !== undefined) item.clusterName = cluster;
+  if (v.status !== undefined && v.status !== null) item.status = v.status;
+  if (v.applied !== undefined && v.applied !== null) {
+    if (typeof v.applied !== "boolean") return { ok: false, message: `${at("applied")}: expected a boolean, got ${jsonTypeName(v.applied)}` };
+    if (v.applied) item.applied = true;
+  }
+  const message = text("appliedMessage");
+  if (typeof message === "object") return { ok: false, message: message.error };
+  if (message) item.appliedMessage = message;
+  const health = text("health");
+  if (typeof health === "object") return { ok: false, message: health.error };
+  if (health) item.health = health as ResourceHealth;
+  return { ok: true, item };
+}
+
+/** The JSON type of a value as Go's decoder names it in its errors (string, number, bool, array, object, null). */
+function jsonTypeName(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "boolean") return "bool";
+  return typeof v;
+}
+
 /** Kubernetes `LabelSelectorRequirement` (meta/v1). */
 export interface LabelSelectorRequirement {
   key: string;
@@ -255,8 +298,11 @@ export interface Interpreter {
   reviseComponents(object: KubeObject, components: TargetComponent[]): MaybePromise<Outcome<KubeObject>>;
   /** Retain: the desired object with the fields the member cluster owns taken from the observed one. */
   retain(desired: KubeObject, observed: KubeObject): MaybePromise<Outcome<KubeObject>>;
-  /** AggregateStatus: the object with its status aggregated from the member clusters' reports. */
-  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): MaybePromise<Outcome<KubeObject>>;
+  /**
+   * AggregateStatus: the object with its status aggregated from the member clusters' reports. `items`
+   * undefined is Go's nil slice (no report at all), which a script can tell from an empty list.
+   */
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined): MaybePromise<Outcome<KubeObject>>;
   /** InterpretStatus: the status to report from a member cluster (undefined when there is none). */
   interpretStatus(object: KubeObject): MaybePromise<Outcome<JsonValue | undefined>>;
   /** InterpretHealth: whether the object is healthy in its member cluster. */

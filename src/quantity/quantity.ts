@@ -560,9 +560,9 @@ export class Quantity {
       exponent -= rem;
     }
     if (format === "DecimalSI") {
-      const s = DECIMAL_SUFFIX_BY_EXPONENT.get(exponent);
-      if (s !== undefined) return mantissa.toString() + s;
-      // Beyond E (10^18) upstream falls back to exponent notation.
+      // Past E (10^18) upstream finds no suffix and prints the digits alone ("1000E" prints as "1"),
+      // as it does for binary quantities past Ei.
+      return mantissa.toString() + (DECIMAL_SUFFIX_BY_EXPONENT.get(exponent) ?? "");
     }
     return mantissa.toString() + (exponent === 0 ? "" : `e${exponent}`);
   }

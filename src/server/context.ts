@@ -5,7 +5,7 @@
  * be read.
  */
 import { findDeepNesting, MAX_NESTING_DEPTH, nestingMessage } from "../input/index.js";
-import { parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type TargetComponent } from "../interpreter/types.js";
+import { decodeStatusItem, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type TargetComponent } from "../interpreter/types.js";
 
 export const CONTEXT_API_VERSION = "config.karmada.io/v1alpha1";
 export const CONTEXT_KIND = "ResourceInterpreterContext";
@@ -19,7 +19,8 @@ export interface OperationInput {
   replicas: number;
   /** ReviseComponents' assignment, `request.components` (Karmada #7830/#7841); absent otherwise. */
   components?: TargetComponent[];
-  aggregatedStatus: AggregatedStatusItem[];
+  /** `request.aggregatedStatus`; absent when the request has none (Go's nil slice, as Karmada omits an empty one). */
+  aggregatedStatus?: AggregatedStatusItem[];
 }
 
 /** A decoded request. */
@@ -49,6 +50,13 @@ const ENVELOPE_DEPTH = 5;
  * in one pass (findDeepNesting reads YAML too, which costs a request several times more).
  */
 function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  // Nesting needs an opening bracket per level: a body with fewer than the limit in all (counted by
+  // the native indexOf, most bodies) cannot nest deeper.
+  let opening = 0;
+  for (const bracket of ["{", "["]) {
+    for (let i = text.indexOf(bracket); i >= 0; i = text.indexOf(bracket, i + 1)) if (++opening > limit) break;
+  }
+  if (opening <= limit) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -154,7 +162,7 @@ export function decodeContext(body: string): DecodedContext {
   if (operation === undefined || operation !== request.operation) return bad(`request.operation: Unsupported value: ${JSON.stringify(request.operation)}`);
   const object = objectField(request.object, "request.object");
   if (!object.ok) return bad(object.message);
-  const input: InterpreterRequest = { uid, operation, object: object.value, replicas: 0, aggregatedStatus: [] };
+  const input: InterpreterRequest = { uid, operation, object: object.value, replicas: 0 };
   if (request.observedObject !== undefined && request.observedObject !== null) {
     const observed = objectField(request.observedObject, "request.observedObject");
     if (!observed.ok) return bad(observed.message);
@@ -177,10 +185,13 @@ export function decodeContext(body: string): DecodedContext {
   }
   if (request.aggregatedStatus !== undefined && request.aggregatedStatus !== null) {
     if (!Array.isArray(request.aggregatedStatus)) return bad("request.aggregatedStatus: must be a list");
+    const items: AggregatedStatusItem[] = [];
     for (const [i, item] of request.aggregatedStatus.entries()) {
-      if (!isObject(item) || typeof item.clusterName !== "string" || item.clusterName === "") return bad(`request.aggregatedStatus[${i}].clusterName: Required value`);
+      const decoded = decodeStatusItem(item, `request.aggregatedStatus[${i}]`);
+      if (!decoded.ok) return bad(decoded.message);
+      items.push(decoded.item);
     }
-    input.aggregatedStatus = request.aggregatedStatus as unknown as AggregatedStatusItem[];
+    input.aggregatedStatus = items;
   }
   return { ok: true, request: input };
 }

@@ -155,7 +155,7 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
  * Runs one rule of one customization on a sample (the desired object retargeted to the customization's
  * kind), as `karta interpret --check --desired-file` does: the error message, or undefined.
  */
-export async function runCustomizationRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeObject, observed: KubeObject, items: AggregatedStatusItem[], replicas: number, components: TargetComponent[] = []): Promise<string | undefined> {
+export async function runCustomizationRule(ipt: DeclarativeInterpreter, op: Operation, sample: KubeObject, observed: KubeObject, items: AggregatedStatusItem[] | undefined, replicas: number, components: TargetComponent[] = []): Promise<string | undefined> {
   const err = (o: { ok: boolean; error?: { message: string } }): string | undefined => (o.ok ? undefined : o.error!.message);
   switch (op) {
     case "Retain":

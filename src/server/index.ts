@@ -1,11 +1,24 @@
 /**
- * The library entry of `karta serve`: Karmada's resource interpreter webhook, started in the caller's
- * process with the command's defaults for everything but the serving certificate.
+ * The library entry of `karta serve`, Karmada's resource interpreter webhook: the server started in the
+ * caller's process with the command's defaults for everything but the serving certificate
+ * ({@link startInterpreterServer}), and the webhook's wire format for callers that serve it their own
+ * way (decode a ResourceInterpreterContext, answer it with a framework, encode the response). The
+ * server's own modules (pino, prom-client, TLS, worker threads) load only when a server starts.
  */
 import { availableParallelism } from "node:os";
+import type { InterpreterFramework } from "../interpreter/framework.js";
+import { contextResponse, decodeContext } from "./context.js";
+import { answer, badRequest } from "./evaluate.js";
 import type { Logger } from "./log.js";
 
 export { ServeError } from "./errors.js";
+export { CONTEXT_API_VERSION, CONTEXT_KIND, contextResponse, decodeContext, failureResponse } from "./context.js";
+export type { DecodedContext, InterpreterRequest, InterpreterResponse, OperationInput } from "./context.js";
+export type { AnswerMeta } from "./evaluate.js";
+export type { Logger } from "./log.js";
+
+/** The levels of {@link InterpreterServerOptions.logLevel} (`karta serve --log-level`). */
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 
 /** The defaults of `karta serve`'s flags and of {@link startInterpreterServer}'s options (one place for both). */
 export const SERVE_DEFAULTS = {
@@ -46,7 +59,9 @@ export interface InterpreterServerOptions {
   workers?: number;
   /** Time `close()` gives requests in flight, ms (default 20,000). */
   shutdownGracePeriodMs?: number;
-  /** A pino logger (default: JSON lines on stdout at info). */
+  /** Level of the JSON lines logged on stdout (default "info"; ignored when `logger` is given). */
+  logLevel?: LogLevel;
+  /** A pino logger of the caller's (default: JSON lines on stdout at `logLevel`). */
   logger?: Logger;
 }
 
@@ -75,16 +90,36 @@ export interface InterpreterServer {
  */
 export async function startInterpreterServer(options: InterpreterServerOptions): Promise<InterpreterServer> {
   // Loaded on use: importing the library does not load the server (pino, prom-client, TLS).
-  const { startServer } = await import("./server.js");
+  const [{ startServer }, { createLogger }] = await Promise.all([import("./server.js"), import("./log.js")]);
+  const { logLevel = "info", ...rest } = options;
   const running = await startServer({
     ...SERVE_DEFAULTS,
     definitions: [],
     customizations: [],
     multiplePodTemplatesScheduling: false,
     workers: availableParallelism(),
-    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+    ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
     tlsCertFile: options.tlsCertFile,
     tlsPrivateKeyFile: options.tlsPrivateKeyFile,
+    logger: options.logger ?? createLogger(logLevel),
   });
   return { port: running.port, metricsPort: running.metricsPort, reload: () => running.reload(), close: () => running.close() };
+}
+
+/**
+ * Answers one ResourceInterpreterContext body (JSON text) with a framework, as `karta serve` does on its
+ * own event loop: the response body to send with HTTP 200, or with the `status` given (400 for a body
+ * that is not a ResourceInterpreterContext). Runs in the caller's thread: a Lua customization in the
+ * framework runs here with its own time and memory limits, but a script stuck inside a library function
+ * is only stopped by a worker thread, which `startInterpreterServer` provides.
+ *
+ * ```ts
+ * const { framework } = await assembleLayers({ thirdparty: true });
+ * const { status, body } = await answerInterpreterContext(framework, requestBody);
+ * ```
+ */
+export async function answerInterpreterContext(framework: InterpreterFramework, body: string): Promise<{ status: number; body: string; meta: import("./evaluate.js").AnswerMeta }> {
+  const decoded = decodeContext(body);
+  const { response, meta } = decoded.ok ? await answer(framework, decoded.request) : badRequest(decoded.uid, decoded.message);
+  return { status: meta.http, body: contextResponse(response), meta };
 }

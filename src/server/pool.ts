@@ -33,7 +33,8 @@ export interface RuleInput {
   operation: Operation;
   sample: KubeObject;
   observed: KubeObject;
-  items: AggregatedStatusItem[];
+  /** The status items (absent: none, Go's nil). */
+  items?: AggregatedStatusItem[];
   replicas: number;
   /** ReviseComponents' assignment (empty when none was given). */
   components?: TargetComponent[];

@@ -12,7 +12,7 @@ import { kindOf, OPERATIONS, type Operation } from "../interpreter/types.js";
 import { contextResponse, decodeContext, failureResponse, peekRoute } from "./context.js";
 import { readConfig, type BuiltFramework, type ConfigPaths, type FrameworkSource } from "./config.js";
 import { answer, badRequest, gvk } from "./evaluate.js";
-import { createLogger, flushLogs, type Logger } from "./log.js";
+import { createLogger, flushLogs, flushPending, requestLogger, type Logger } from "./log.js";
 import { parseDuration } from "./duration.js";
 import { ServerMetrics } from "./metrics.js";
 import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
@@ -98,6 +98,7 @@ interface ReloadState {
 /** Starts the servers. Rejects with ServeError when the configuration or the certificate is unusable. */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const log = o.logger ?? createLogger();
+  const logRequest = requestLogger(log, "interpreted");
   const metrics = new ServerMetrics();
   const first = await readConfig(o, { keep: true });
   if (first.ok === false) throw new ServeError("the configuration has errors", first.errors);
@@ -186,37 +187,35 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const started = performance.now();
     // In flight from its headers to its response: a request still sending its body is drained too.
     inFlight.add(res);
-    metrics.inFlight.inc();
+    metrics.inFlight++;
     res.on("close", () => {
       inFlight.delete(res);
-      metrics.inFlight.dec();
+      metrics.inFlight--;
     });
-    // Karmada posts to the path as configured: only other requests need a URL parser.
-    const url = req.url === o.path ? undefined : new URL(req.url ?? "/", "https://localhost");
+    // Karmada posts to the path as configured, with its timeout as the only parameter (`?timeout=10s`):
+    // only other requests need a URL parser.
+    const target = req.url ?? "/";
+    const plain = target === o.path || (target.startsWith(o.path) && target.startsWith("?timeout=", o.path.length) && !/[&#%+]/.test(target));
+    const url = plain ? undefined : new URL(target, "https://localhost");
     if (url !== undefined && url.pathname !== o.path) {
       send(res, 404, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `no handler for ${url.pathname}; post ResourceInterpreterContexts to ${o.path}`, reason: "NotFound", code: 404 }));
       return;
     }
+    const asked = url !== undefined ? url.searchParams.get("timeout") : target.length > o.path.length ? target.slice(o.path.length + 9) : null;
     if (req.method !== "POST") {
       res.setHeader("Allow", "POST");
       send(res, 405, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `method ${req.method} not allowed; use POST`, reason: "MethodNotAllowed", code: 405 }));
       return;
     }
-    const refuse = (status: number, outcome: string, message: string, close = false): void => {
-      metrics.requests.inc({ operation: "", kind: "", outcome });
-      log.info({ outcome, status }, message);
-      send(res, status, contextResponse(failureResponse("", status, message)), close);
-    };
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "application/json") {
-      refuse(400, "bad_request", `contentType=${req.headers["content-type"] ?? ""}, expected application/json`);
+      refuse(res, 400, "bad_request", `contentType=${req.headers["content-type"] ?? ""}, expected application/json`);
       req.resume();
       return;
     }
     const declared = Number(req.headers["content-length"] ?? NaN);
-    const tooLarge = `request body exceeds --max-request-bytes (${o.maxRequestBytes} bytes)`;
     if (declared > o.maxRequestBytes) {
-      refuse(413, "too_large", tooLarge, true);
+      refuse(res, 413, "too_large", tooLarge, true);
       req.destroy();
       return;
     }
@@ -229,7 +228,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       if (size > o.maxRequestBytes) {
         stopped = true;
         chunks.length = 0;
-        refuse(413, "too_large", tooLarge, true);
+        refuse(res, 413, "too_large", tooLarge, true);
         res.on("finish", () => req.destroy());
         return;
       }
@@ -239,25 +238,35 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     req.on("end", () => {
       if (stopped) return;
       const body = Buffer.concat(chunks, size).toString("utf8");
-      const asked = url?.searchParams.get("timeout");
       const askedMs = asked ? parseDuration(asked) : undefined;
       const timeout = Math.min(o.requestTimeoutMs, askedMs ?? Infinity);
-      const toWorker = (): void => {
-        metrics.evaluations.inc({ thread: "worker" });
-        void pool.answerContext(body, Date.now() + timeout).then((r) => {
-          if (r.ok && r.value.meta.kind !== "" && r.value.meta.operation !== "") noteCost(costKey(r.value.meta.kind, r.value.meta.operation), r.value.ms * 1000);
-          finish(res, body, r, started);
-        });
-      };
-      if (size > EVENT_LOOP_MAX_BYTES) return toWorker();
+      if (size > EVENT_LOOP_MAX_BYTES) return toWorker(res, body, started, timeout);
       // Laid out as Karmada writes it, the body names its kind and operation early: a request bound for a
       // worker (a script, or a kind slow here) goes there without being parsed on this thread too.
       const route = peekRoute(body);
       if (route !== undefined && (OPERATIONS as readonly string[]).includes(route.operation)) {
         const kind = { apiVersion: route.apiVersion, kind: route.kind };
-        if (local.needsWorker(kind, route.operation as Operation) || slowHere(costKey(gvk(kind), route.operation))) return toWorker();
+        if (local.needsWorker(kind, route.operation as Operation) || slowHere(costKey(gvk(kind), route.operation))) return toWorker(res, body, started, timeout);
       }
-      answerOnEventLoop(body, res, started, toWorker);
+      answerOnEventLoop(body, res, started, timeout);
+    });
+  }
+
+  const tooLarge = `request body exceeds --max-request-bytes (${o.maxRequestBytes} bytes)`;
+
+  /** A request refused before its body is read (what it asks is unknown): counted, logged, answered. */
+  function refuse(res: http.ServerResponse, status: number, outcome: string, message: string, close = false): void {
+    metrics.requests.inc({ operation: "", kind: "", outcome });
+    log.info({ outcome, status }, message);
+    send(res, status, contextResponse(failureResponse("", status, message)), close);
+  }
+
+  /** Answers a request on a worker. */
+  function toWorker(res: http.ServerResponse, body: string, started: number, timeout: number): void {
+    metrics.evaluations.inc({ thread: "worker" });
+    void pool.answerContext(body, Date.now() + timeout).then((r) => {
+      if (r.ok && r.value.meta.kind !== "" && r.value.meta.operation !== "") noteCost(costKey(r.value.meta.kind, r.value.meta.operation), r.value.ms * 1000);
+      finish(res, body, r, started);
     });
   }
 
@@ -287,7 +296,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
    * in a time slice; past it, or at a regex that would need a blocking wait, the request is redone on
    * a worker.
    */
-  function answerOnEventLoop(body: string, res: http.ServerResponse, started: number, toWorker: () => void): void {
+  function answerOnEventLoop(body: string, res: http.ServerResponse, started: number, timeout: number): void {
     const decoded = decodeContext(body);
     if (!decoded.ok) {
       metrics.evaluations.inc({ thread: "event_loop" });
@@ -297,9 +306,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     }
     const request = decoded.request;
     const kind = kindOf(request.object);
-    if (local.needsWorker(kind, request.operation)) return toWorker();
+    if (local.needsWorker(kind, request.operation)) return toWorker(res, body, started, timeout);
     const key = costKey(gvk(request.object), request.operation);
-    if (slowHere(key)) return toWorker();
+    if (slowHere(key)) return toWorker(res, body, started, timeout);
     const slice = eventLoopSlice(EVENT_LOOP_SLICE_MS);
     const began = performance.now();
     const answering = answer(local.framework, request);
@@ -310,7 +319,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       // Stopped at the slice, it is timed where it is redone.
       if (slice.close()) {
         metrics.evaluations.inc({ thread: "event_loop_redone" });
-        return toWorker();
+        return toWorker(res, body, started, timeout);
       }
       noteCost(key, us);
       metrics.evaluations.inc({ thread: "event_loop" });
@@ -328,7 +337,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       metrics.requests.inc({ operation: m.operation, kind: m.layer === "framework" ? "unknown" : m.kind, outcome: m.outcome });
       if (m.operation) metrics.duration.observe({ operation: m.operation }, seconds);
       if (m.limit) metrics.limitHit(m.limit);
-      log.info({ uid: m.uid, kind: m.kind, operation: m.operation, layer: m.layer, outcome: m.outcome, status: m.http, durationMs: Math.round(seconds * 1e4) / 10 }, "interpreted");
+      logRequest({ uid: m.uid, kind: m.kind, operation: m.operation, layer: m.layer, outcome: m.outcome, status: m.http, durationMs: Math.round(seconds * 1e4) / 10 });
       return;
     }
     // No answer from a worker (deadline, runaway script, crash): read the uid here for the reply.
@@ -408,8 +417,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   }
   log.info({ port, metricsPort, path: o.path, workers: pool.size }, "serving");
   // Buffered log lines go out at least every second (and at once for this one).
-  log.flush();
-  const flusher = setInterval(() => log.flush(), 1000);
+  flushPending(log);
+  const flusher = setInterval(() => flushPending(log), 1000);
   flusher.unref();
 
   const close = (): Promise<void> => {

@@ -4,6 +4,9 @@
  * user's Lua customization overrides it; an undecided health falls through) and `karta interpret -d`.
  */
 import { describe, test } from "node:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import assert from "node:assert/strict";
 import { runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
@@ -340,6 +343,31 @@ describe("in the framework", () => {
     const health = await fw.interpretHealth(fixtureWorkload("Deployment"));
     assert.ok(health.ok);
     assert.equal(health.layer, "karta");
+  });
+
+  test("the bundled Kartas are read per kind: each file is named for its root kind, and all of them load cleanly", () => {
+    const { interpreter, issues } = createKartaInterpreter();
+    assert.deepEqual(issues, []);
+    const named = interpreter.kinds.map((k) => `${k.apiVersion} ${k.kind}`).sort();
+    assert.ok(named.length > 30, `${named.length} bundled kinds`);
+    // Asking about one kind reads that file only.
+    assert.ok(interpreter.supports({ apiVersion: "ray.io/v1", kind: "RayCluster" }, "InterpretComponent"));
+    assert.equal(interpreter.workloadFor({ apiVersion: "example.io/v1", kind: "Nothing" }), undefined);
+    assert.deepEqual(interpreter.loadAll(), []);
+    assert.deepEqual(interpreter.kinds.map((k) => `${k.apiVersion} ${k.kind}`).sort(), named, "every file defines the kind its path names");
+  });
+
+  test("a bundled file whose definition is for another kind than its path names is reported and left out", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-bundled-"));
+    try {
+      mkdirSync(path.join(dir, "ray.io", "v1"), { recursive: true });
+      writeFileSync(path.join(dir, "ray.io", "v1", "RayJob.yaml"), readBundled("ray.io/v1/RayCluster.yaml"));
+      const { interpreter } = createKartaInterpreter({ bundledDir: dir });
+      assert.equal(interpreter.workloadFor({ apiVersion: "ray.io/v1", kind: "RayJob" }), undefined);
+      assert.match(interpreter.issues[0]?.message ?? "", /the file is for RayJob ray\.io\/v1, but this definition's root kind is RayCluster ray\.io\/v1/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("user definitions replace the bundled one for their kind; definitions that do not compile are left out", () => {

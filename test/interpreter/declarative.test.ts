@@ -309,7 +309,7 @@ describe("operations", () => {
 
 describe("typed results", () => {
   test("decoding follows Go's json.Unmarshal: unknown fields dropped, case-insensitive names, quantities canonical", async () => {
-    const { toComponents, toReplicaRequirements } = await import("../../src/interpreter/declarative/typed.js");
+    const { toComponents, toReplicaRequirements } = await import("../../src/interpreter/typed.js");
     assert.deepEqual(toComponents([{ Name: "jobmanager", replicas: 1, extra: true, replicaRequirements: { resourceRequest: { cpu: "1000m", memory: 2147483648 } } }]), [
       { name: "jobmanager", replicas: 1, replicaRequirements: { resourceRequest: { cpu: "1", memory: "2147483648" } } },
     ]);

@@ -32,8 +32,18 @@ test("a request with every field is decoded; each missing field is named", () =>
   assert.match(without("operation"), /request\.operation: Required value/);
   assert.match(without("object"), /request\.object: Required value/);
   assert.match(without("observedObject"), /request\.observedObject: Required value for Retain/);
-  const badItem = decodeContext(JSON.stringify({ ...good, request: { ...good.request, aggregatedStatus: [{}] } }));
-  assert.ok(!badItem.ok && badItem.uid === "u" && /aggregatedStatus\[0\]\.clusterName/.test(badItem.message));
+  // An item is read as Go reads it into AggregatedStatusItem: no clusterName is "", a wrong type is an error.
+  const noName = decodeContext(JSON.stringify({ ...good, request: { ...good.request, aggregatedStatus: [{ applied: false, health: "Healthy", extra: 1 }] } }));
+  assert.ok(noName.ok);
+  assert.deepEqual(noName.request.aggregatedStatus, [{ clusterName: "", health: "Healthy" }]);
+  const badItem = decodeContext(JSON.stringify({ ...good, request: { ...good.request, aggregatedStatus: [{ clusterName: 7 }] } }));
+  assert.ok(!badItem.ok && badItem.uid === "u" && /aggregatedStatus\[0\]\.clusterName: expected a string, got number/.test(badItem.message));
+  // No items (Karmada omits an empty list) is Go's nil: absent, not [].
+  const { aggregatedStatus: _items, ...bare } = good.request;
+  const none = decodeContext(JSON.stringify({ ...good, request: bare }));
+  assert.ok(none.ok && !("aggregatedStatus" in none.request));
+  const empty = decodeContext(JSON.stringify({ ...good, request: { ...good.request, aggregatedStatus: [] } }));
+  assert.ok(empty.ok && Array.isArray(empty.request.aggregatedStatus) && empty.request.aggregatedStatus.length === 0);
   const badReplicas = decodeContext(JSON.stringify({ ...good, request: { ...good.request, replicas: 1.5 } }));
   assert.ok(!badReplicas.ok && /int32/.test(badReplicas.message));
 });

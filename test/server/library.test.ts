@@ -3,15 +3,14 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ServeError, startInterpreterServer } from "../../src/index.js";
-import { createLogger } from "../../src/server/log.js";
+import { answerInterpreterContext, assembleLayers, server as serverApi, ServeError, startInterpreterServer } from "../../src/index.js";
 import { contextBody, request, tempDir, writeCerts } from "./helpers.js";
 
 describe("startInterpreterServer", () => {
   test("starts with the command's defaults, answers over HTTPS, serves probes, and closes", async () => {
     const dir = tempDir();
     const certs = writeCerts(dir);
-    const server = await startInterpreterServer({ tlsCertFile: certs.certFile, tlsPrivateKeyFile: certs.keyFile, securePort: 0, bindAddress: "127.0.0.1", metricsBindAddress: "127.0.0.1:0", workers: 1, logger: createLogger("silent") });
+    const server = await startInterpreterServer({ tlsCertFile: certs.certFile, tlsPrivateKeyFile: certs.keyFile, securePort: 0, bindAddress: "127.0.0.1", metricsBindAddress: "127.0.0.1:0", workers: 1, logLevel: "silent" });
     try {
       const deployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { replicas: 4 } };
       const r = await request(`https://127.0.0.1:${server.port}/interpret`, certs.caPem, contextBody("lib-1", "InterpretReplica", deployment));
@@ -31,11 +30,28 @@ describe("startInterpreterServer", () => {
     writeFileSync(bad, "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata:\n  name: x\nspec: 3\n");
     try {
       await assert.rejects(
-        startInterpreterServer({ tlsCertFile: certs.certFile, tlsPrivateKeyFile: certs.keyFile, securePort: 0, metricsBindAddress: "127.0.0.1:0", customizations: [bad], logger: createLogger("silent") }),
+        startInterpreterServer({ tlsCertFile: certs.certFile, tlsPrivateKeyFile: certs.keyFile, securePort: 0, metricsBindAddress: "127.0.0.1:0", customizations: [bad], logLevel: "silent" }),
         (e: unknown) => e instanceof ServeError && e.details.some((d) => d.startsWith(`${bad}:`)),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the wire format is public: a body answered with an assembled framework, a bad one refused", async () => {
+    const { framework, close } = await assembleLayers({ thirdparty: false });
+    try {
+      const deployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { replicas: 4 } };
+      const a = await answerInterpreterContext(framework, contextBody("lib-2", "InterpretReplica", deployment));
+      assert.equal(a.status, 200);
+      assert.deepEqual(JSON.parse(a.body), { apiVersion: serverApi.CONTEXT_API_VERSION, kind: serverApi.CONTEXT_KIND, response: { uid: "lib-2", successful: true, replicas: 4 } });
+      const bad = await answerInterpreterContext(framework, "{}");
+      assert.equal(bad.status, 400);
+      assert.equal((JSON.parse(bad.body) as { response: { successful: boolean } }).response.successful, false);
+      const decoded = serverApi.decodeContext(contextBody("lib-3", "AggregateStatus", deployment));
+      assert.ok(decoded.ok && decoded.request.aggregatedStatus === undefined, "no items is nil");
+    } finally {
+      close();
     }
   });
 });

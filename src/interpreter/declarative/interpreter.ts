@@ -23,7 +23,7 @@ import {
   type TargetComponent,
 } from "../types.js";
 import { CUSTOMIZATION_RULES, mergeCustomizations, targetKey, type MergedRules } from "./customization.js";
-import { toComponents, toDependencies, toReplicaRequirements } from "./typed.js";
+import { toComponents, toDependencies, toReplicaRequirements } from "../typed.js";
 import { sortDependencies, verifyDependencies } from "../dependencies.js";
 
 /** Options of a declarative interpreter. */

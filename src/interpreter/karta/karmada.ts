@@ -11,6 +11,7 @@ import { CompiledExpression } from "../../interpret/expression.js";
 import { locations, type JsonLocation } from "../../interpret/patch.js";
 import { resourceAdd } from "../../resources/index.js";
 import { fail, ok, type AggregatedStatusItem, type DependentObjectReference, type JsonValue, type KubeObject, type Operation, type Outcome } from "../types.js";
+import { repairEmptyTables } from "../lua/repair.js";
 
 /** The layer name in error values. */
 const LAYER = "karta";
@@ -44,6 +45,16 @@ export function dropEmpty<T>(v: T): T {
     out[k] = dropEmpty(x);
   }
   return out as T;
+}
+
+/**
+ * An object answer (Retain, AggregateStatus) as Karmada holds the answer of a customization's script:
+ * an empty list is kept only where a reference object (Retain: the desired and observed objects;
+ * AggregateStatus: none) has one at that path, else dropped (repairEmptyTables), so that a Karta answers
+ * what Karmada's interpreter for its kind would. An empty map stays: jq, unlike Lua, tells it apart.
+ */
+function scriptAnswer(result: KubeObject, references: KubeObject[]): KubeObject {
+  return repairEmptyTables(result, references, true) as KubeObject;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -241,7 +252,7 @@ export class KarmadaExtension {
     const e = this.aggregation;
     if (!e) {
       result.status = status as JsonValue;
-      return ok(result);
+      return ok(scriptAnswer(result, []));
     }
     const declared = (spec.sum ?? []).length > 0 || (spec.sumQuantities ?? []).length > 0 || spec.observedGeneration === true;
     const r = e.first({ object: declared ? { ...result, status } : result, items });
@@ -249,7 +260,7 @@ export class KarmadaExtension {
     if (r.value === null || r.value === undefined) delete result.status;
     else if (!isObject(r.value)) return this.error("AggregateStatus", e, `expected an object (the new status) or null, got ${JSON.stringify(r.value)}`);
     else result.status = r.value as JsonValue;
-    return ok(result);
+    return ok(scriptAnswer(result, []));
   }
 
   /** Retain: the member's values at the retained paths, where it has them, replace the template's. */
@@ -264,7 +275,7 @@ export class KarmadaExtension {
         if (!setAt(result, loc, clone(v))) return this.error("Retain", e, `cannot set ${JSON.stringify(loc)} on the desired object`);
       }
     }
-    return ok(result);
+    return ok(scriptAnswer(result, [desired, observed]));
   }
 
   /** The extra pod templates whose references are dependencies (podTemplatePaths), or an error. */

@@ -51,6 +51,18 @@ export interface OperationSupport {
  */
 export type KartaSource = Karta | Definition | { definition: Karta | Definition; deferTo?: OperationSupport };
 
+/**
+ * A file of definitions for one kind, read and compiled when the layer is first asked about that kind
+ * (the bundled Kartas: a process answering for one kind reads one file). Its problems join the layer's
+ * issues then; a definition in it for another kind is reported and left out.
+ */
+export interface LazyKartaSource {
+  kind: ResourceKind;
+  file: string;
+  load(): { definitions: Definition[]; diagnostics: Diagnostic[] };
+  deferTo?: OperationSupport;
+}
+
 function key(kind: ResourceKind): string {
   return `${kind.apiVersion}\u0000${kind.kind}`;
 }
@@ -67,45 +79,84 @@ function isWrapped(s: KartaSource): s is { definition: Karta | Definition; defer
  */
 export class KartaLayer implements KartaLayerContract {
   private readonly byKind = new Map<string, { workload: KartaWorkload; deferTo?: OperationSupport }>();
-  /** Definitions left out, and why. */
+  /** Files not read yet, by the kind they are for. */
+  private readonly lazy = new Map<string, LazyKartaSource>();
+  /** Definitions left out, and why (a lazy file's problems are added when it is read). */
   readonly issues: KartaLayerIssue[] = [];
 
-  constructor(definitions: readonly KartaSource[], options: KartaLayerOptions = {}) {
+  constructor(
+    definitions: readonly KartaSource[],
+    private readonly options: KartaLayerOptions = {},
+    lazy: readonly LazyKartaSource[] = [],
+  ) {
     for (const source of definitions) {
       const wrapped = isWrapped(source) ? source : undefined;
-      const w = new KartaWorkload(wrapped ? wrapped.definition : (source as Karta | Definition), options);
-      const errors = w.diagnostics.filter((x: Diagnostic) => x.severity === "error");
-      if (errors.length > 0) {
-        for (const e of errors) this.issues.push({ source: w.source, message: e.message, path: e.path });
-        continue;
-      }
-      if (w.kind.kind === "" || w.kind.apiVersion === "") {
-        this.issues.push({ source: w.source, message: "the root component has no kind", path: "spec.structureDefinition.rootComponent.kind" });
-        continue;
-      }
-      const k = key(w.kind);
-      const existing = this.byKind.get(k);
-      if (existing) {
-        const by = existing.workload.source;
-        this.issues.push({ source: w.source, message: `${w.kind.kind} ${w.kind.apiVersion} is already interpreted by ${by}; this definition is not used`, replacedBy: by });
-        continue;
-      }
-      this.byKind.set(k, wrapped?.deferTo ? { workload: w, deferTo: wrapped.deferTo } : { workload: w });
+      this.add(wrapped ? wrapped.definition : (source as Karta | Definition), wrapped?.deferTo);
+    }
+    for (const l of lazy) {
+      const k = key(l.kind);
+      if (!this.byKind.has(k) && !this.lazy.has(k)) this.lazy.set(k, l);
     }
   }
 
-  /** The kinds the layer has a definition for, in the order given. */
+  /** Compiles a definition and serves its kind, or notes why not. */
+  private add(definition: Karta | Definition, deferTo: OperationSupport | undefined, expected?: ResourceKind): void {
+    const w = new KartaWorkload(definition, this.options);
+    const errors = w.diagnostics.filter((x: Diagnostic) => x.severity === "error");
+    if (errors.length > 0) {
+      for (const e of errors) this.issues.push({ source: w.source, message: e.message, path: e.path });
+      return;
+    }
+    if (w.kind.kind === "" || w.kind.apiVersion === "") {
+      this.issues.push({ source: w.source, message: "the root component has no kind", path: "spec.structureDefinition.rootComponent.kind" });
+      return;
+    }
+    if (expected !== undefined && key(expected) !== key(w.kind)) {
+      this.issues.push({ source: w.source, message: `the file is for ${expected.kind} ${expected.apiVersion}, but this definition's root kind is ${w.kind.kind} ${w.kind.apiVersion}; it is not used` });
+      return;
+    }
+    const k = key(w.kind);
+    const existing = this.byKind.get(k);
+    if (existing) {
+      const by = existing.workload.source;
+      this.issues.push({ source: w.source, message: `${w.kind.kind} ${w.kind.apiVersion} is already interpreted by ${by}; this definition is not used`, replacedBy: by });
+      return;
+    }
+    this.byKind.set(k, deferTo ? { workload: w, deferTo } : { workload: w });
+  }
+
+  /** The entry serving a kind, reading its file first when it has not been read. */
+  private entry(kind: ResourceKind): { workload: KartaWorkload; deferTo?: OperationSupport } | undefined {
+    const k = key(kind);
+    const known = this.byKind.get(k);
+    if (known !== undefined) return known;
+    const l = this.lazy.get(k);
+    if (l === undefined) return undefined;
+    this.lazy.delete(k);
+    const loaded = l.load();
+    for (const d of loaded.diagnostics) this.issues.push({ source: l.file, message: d.message, path: d.path });
+    for (const d of loaded.definitions) this.add(d, l.deferTo, l.kind);
+    return this.byKind.get(k);
+  }
+
+  /** Reads every file not read yet (what a check of all definitions needs); returns the layer's issues. */
+  loadAll(): KartaLayerIssue[] {
+    for (const l of [...this.lazy.values()]) this.entry(l.kind);
+    return this.issues;
+  }
+
+  /** The kinds the layer has a definition for, in the order given (files not read yet by the kind they are for). */
   get kinds(): ResourceKind[] {
-    return [...this.byKind.values()].map((e) => e.workload.kind);
+    return [...[...this.byKind.values()].map((e) => e.workload.kind), ...[...this.lazy.values()].map((l) => ({ ...l.kind }))];
   }
 
   /** The definition serving a kind, if any. */
   workloadFor(kind: ResourceKind): KartaWorkload | undefined {
-    return this.byKind.get(key(kind))?.workload;
+    return this.entry(kind)?.workload;
   }
 
   supports(kind: ResourceKind, op: Operation): boolean {
-    const e = this.byKind.get(key(kind));
+    const e = this.entry(kind);
     if (!e || !e.workload.supports(op)) return false;
     // What the Karta's `spec.karmada` extension declares is written for Karmada: it is not deferred.
     if (e.workload.karmada.supports(op)) return true;
@@ -146,7 +197,7 @@ export class KartaLayer implements KartaLayerContract {
     return this.serving(desired, "Retain", (w) => w.karmada.retain(desired, observed));
   }
 
-  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined): Outcome<KubeObject> {
     return this.serving(object, "AggregateStatus", (w) => w.karmada.aggregateStatus(object, items ?? []));
   }
 

@@ -10,7 +10,8 @@ import path from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../../definition/diagnostic.js";
 import { loadDefinitions, type Definition } from "../../definition/load.js";
 import { validateDefinition } from "../../definition/validate.js";
-import { KartaLayer, type KartaLayerOptions, type KartaSource, type OperationSupport } from "./layer.js";
+import type { ResourceKind } from "../types.js";
+import { KartaLayer, type KartaLayerOptions, type LazyKartaSource, type OperationSupport } from "./layer.js";
 
 /** The directory name of the bundled Kartas, at the package root. */
 export const BUNDLED_DEFINITIONS_DIRECTORY = "definitions";
@@ -37,21 +38,53 @@ function definitionFiles(dir: string): string[] {
   return out;
 }
 
+/** Bundled files read in this process: they ship with the package and do not change while it runs. */
+const bundledFiles = new Map<string, LoadedKartas>();
+
+/** One bundled file's Kartas (read once per process). */
+function readBundledFile(file: string): LoadedKartas {
+  let known = bundledFiles.get(file);
+  if (known === undefined) {
+    const loaded = loadDefinitions(readFileSync(file, "utf8"), file);
+    bundledFiles.set(file, (known = { definitions: loaded.definitions, diagnostics: loaded.diagnostics.filter((d) => d.severity === "error") }));
+  }
+  return { definitions: [...known.definitions], diagnostics: [...known.diagnostics] };
+}
+
+function missingDirectory(): LoadedKartas {
+  return { definitions: [], diagnostics: [{ severity: "error", path: "", message: `bundled definitions directory ${BUNDLED_DEFINITIONS_DIRECTORY}/ not found`, code: "bundled" }] };
+}
+
 /**
- * Reads the bundled Kartas. They are validated by the project's tests, so only loading problems are
- * reported here (a broken file leaves the others working).
+ * Reads every bundled Karta (each file once per process). They are validated by the project's tests,
+ * so only loading problems are reported here (a broken file leaves the others working).
  */
 export function loadBundledKartas(dir: string | undefined = bundledDefinitionsDir()): LoadedKartas {
-  if (dir === undefined) {
-    return { definitions: [], diagnostics: [{ severity: "error", path: "", message: `bundled definitions directory ${BUNDLED_DEFINITIONS_DIRECTORY}/ not found`, code: "bundled" }] };
-  }
+  if (dir === undefined) return missingDirectory();
   const out: LoadedKartas = { definitions: [], diagnostics: [] };
   for (const file of definitionFiles(dir)) {
-    const loaded = loadDefinitions(readFileSync(file, "utf8"), file);
+    const loaded = readBundledFile(file);
     out.definitions.push(...loaded.definitions);
-    out.diagnostics.push(...loaded.diagnostics.filter((d) => d.severity === "error"));
+    out.diagnostics.push(...loaded.diagnostics);
   }
   return out;
+}
+
+/**
+ * The bundled Kartas by the kind their file is named for (`definitions/<group>/<version>/<Kind>.yaml`,
+ * `core/<version>/<Kind>.yaml` or `<version>/<Kind>.yaml` for the core group), each read and compiled when its kind is first asked
+ * about: a command or a worker that answers for one kind does not read the other files. A test checks
+ * that every file's root kind is the one its path names.
+ */
+export function bundledKartaFiles(dir: string): { kind: ResourceKind; file: string; load(): LoadedKartas }[] {
+  return definitionFiles(dir).flatMap((file) => {
+    const parts = path.relative(dir, file).split(path.sep);
+    const kind = parts.pop()!.replace(/\.(ya?ml|json)$/i, "");
+    if (parts.length < 1 || parts.length > 2) return [];
+    // The core group's folder is `core` (or absent): its apiVersion is the version alone.
+    const apiVersion = parts.length === 2 && parts[0] === "core" ? parts[1]! : parts.join("/");
+    return [{ kind: { apiVersion, kind }, file, load: () => readBundledFile(file) }];
+  });
 }
 
 /**
@@ -87,23 +120,15 @@ export interface KartaInterpreterOptions extends KartaLayerOptions {
  */
 export function createKartaInterpreter(options: KartaInterpreterOptions = {}): { interpreter: KartaLayer; issues: string[] } {
   const { definitions = [], bundled = true, bundledDir, builtin, ...layerOptions } = options;
-  const all: KartaSource[] = [...definitions];
   const issues: string[] = [];
-  const bundledFiles = new Set<string>();
+  const lazy: LazyKartaSource[] = [];
   if (bundled) {
-    const loaded = loadBundledKartas(bundledDir ?? bundledDefinitionsDir());
-    for (const d of loaded.definitions) {
-      bundledFiles.add(d.file);
-      all.push(builtin ? { definition: d, deferTo: builtin } : d);
-    }
-    issues.push(...loaded.diagnostics.map(formatDiagnostic));
+    const dir = bundledDir ?? bundledDefinitionsDir();
+    if (dir === undefined) issues.push(...missingDirectory().diagnostics.map(formatDiagnostic));
+    else for (const f of bundledKartaFiles(dir)) lazy.push(builtin ? { ...f, deferTo: builtin } : f);
   }
-  const interpreter = new KartaLayer(all, layerOptions);
-  // A bundled definition replaced by a user's for the same kind is what the user asked for, not an issue.
-  const userFiles = new Set(definitions.map((d) => d.file));
-  for (const i of interpreter.issues) {
-    if (i.replacedBy !== undefined && userFiles.has(i.replacedBy) && bundledFiles.has(i.source)) continue;
-    issues.push(`${i.source}: ${i.path ? `${i.path}: ` : ""}${i.message}`);
-  }
+  // User definitions replace the bundled ones of their kinds (a bundled file for such a kind is not read).
+  const interpreter = new KartaLayer(definitions, layerOptions, lazy);
+  for (const i of interpreter.issues) issues.push(`${i.source}: ${i.path ? `${i.path}: ` : ""}${i.message}`);
   return { interpreter, issues };
 }

@@ -91,6 +91,38 @@ function withPositionalIds(c: CompiledComponent): CompiledComponent {
 }
 
 /** The compiled definition with positional instance ids (see {@link withPositionalIds}). */
+/**
+ * A Karta compiled once per object: compiled definitions hold no state, and the same Kartas (the
+ * bundled ones) are built into a framework again at every reload and every run in one process.
+ */
+const compiledKartas = new WeakMap<object, { compiled: CompiledDefinition; derived: CompiledDefinition }>();
+
+function compiledKarta(karta: Karta): { compiled: CompiledDefinition; derived: CompiledDefinition } {
+  if (karta === null || typeof karta !== "object") {
+    const compiled = compileDefinition(karta);
+    return { compiled, derived: deriveDefinition(compiled) };
+  }
+  let known = compiledKartas.get(karta);
+  if (known === undefined) {
+    const compiled = compileDefinition(karta);
+    known = { compiled, derived: deriveDefinition(compiled) };
+    compiledKartas.set(karta, known);
+  }
+  return known;
+}
+
+/** A Karta's `spec.karmada` extension compiled once per object and source (it holds no state either). */
+const extensions = new WeakMap<object, { source: string; extension: KarmadaExtension }>();
+
+function karmadaExtension(karta: Karta, source: string): KarmadaExtension {
+  if (karta === null || typeof karta !== "object") return new KarmadaExtension(undefined, source);
+  const known = extensions.get(karta);
+  if (known !== undefined && known.source === source) return known.extension;
+  const extension = new KarmadaExtension(karta.spec?.karmada, source);
+  extensions.set(karta, { source, extension });
+  return extension;
+}
+
 function deriveDefinition(compiled: CompiledDefinition): CompiledDefinition {
   if (!compiled.components.some((c) => c.instanceId)) return compiled;
   const components = compiled.components.map(withPositionalIds);
@@ -201,15 +233,15 @@ export class KartaWorkload {
     this.karta = definition ? definition.karta : (input as Karta);
     this.source = definition?.file ?? this.karta?.metadata?.name ?? "<karta>";
     this.options = options;
-    const compiled = compileDefinition(this.karta);
+    const { compiled, derived } = compiledKarta(this.karta);
     this.diagnostics = compiled.diagnostics;
-    this.definition = deriveDefinition(compiled);
+    this.definition = derived;
     const gvk = this.karta?.spec?.structureDefinition?.rootComponent?.kind;
     this.kind = { apiVersion: gvk ? apiVersionOf(gvk.group ?? "", gvk.version ?? "") : "", kind: gvk?.kind ?? "" };
     this.podComponents = this.definition.components.filter((c) => c.specKind !== undefined);
     this.hasStatus = this.definition.root?.status !== undefined;
     this.health = healthStatus(this.definition.root?.status);
-    this.karmada = new KarmadaExtension(this.karta?.spec?.karmada, this.source);
+    this.karmada = karmadaExtension(this.karta, this.source);
     const named = this.karmada.replicaComponent;
     this.replicaComponent = named !== undefined ? this.podComponents.find((c) => c.name === named && c.instanceId === undefined) : this.singlePodSpec ? this.podComponents[0] : undefined;
     if (named !== undefined && this.replicaComponent === undefined) {

@@ -203,10 +203,11 @@ export function createNativeInterpreter(options: NativeInterpreterOptions = {}):
       const k = kindOf(obj);
       if (k.apiVersion === "batch/v1" && k.kind === "Job") {
         const now = options.now?.();
-        return job.aggregateStatus(obj, items, now ? { now } : {});
+        return job.aggregateStatus(obj, items ?? [], now ? { now } : {});
       }
       const h = handlersOf(obj)?.aggregateStatus;
-      return h ? h(obj, items) : notFound("AggregateStatus", obj);
+      // Go ranges over a nil slice as over an empty one.
+      return h ? h(obj, items ?? []) : notFound("AggregateStatus", obj);
     },
     interpretStatus(obj) {
       const h = handlersOf(obj)?.interpretStatus;

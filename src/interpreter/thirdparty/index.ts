@@ -63,7 +63,7 @@ export class ThirdpartyInterpreter implements Interpreter {
   retain(desired: KubeObject, observed: KubeObject): Outcome<KubeObject> {
     return this.pick(desired, "Retain").retain(desired, observed) as Outcome<KubeObject>;
   }
-  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined): Outcome<KubeObject> {
     return this.pick(object, "AggregateStatus").aggregateStatus(object, items) as Outcome<KubeObject>;
   }
   interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
@@ -95,8 +95,18 @@ export function bundledCustomizationsDir(): string | undefined {
   return bundledDirectory(BUNDLED_DIRECTORY);
 }
 
-/** Reads the bundled customizations (recursively) and reports conflicts between them as issues. */
+/** Bundled customizations read in this process, by directory: they ship with the package and do not change while it runs. */
+const bundledByDir = new Map<string, CustomizationLoad>();
+
+/** Reads the bundled customizations (recursively, once per process and directory) and reports conflicts between them as issues. */
 export function loadBundledCustomizations(dir: string | undefined = bundledCustomizationsDir()): CustomizationLoad {
+  if (dir === undefined) return readBundledCustomizations(dir);
+  let known = bundledByDir.get(dir);
+  if (known === undefined) bundledByDir.set(dir, (known = readBundledCustomizations(dir)));
+  return { customizations: [...known.customizations], issues: [...known.issues] };
+}
+
+function readBundledCustomizations(dir: string | undefined): CustomizationLoad {
   if (dir === undefined) return { customizations: [], issues: [{ file: BUNDLED_DIRECTORY, path: "", message: `bundled customizations directory ${BUNDLED_DIRECTORY}/ not found` }] };
   const loaded = loadCustomizationFiles([dir], { recursive: true });
   const conflicts: CustomizationIssue[] = findConflicts(loaded.customizations);

@@ -305,7 +305,7 @@ export class ReconciledInterpreter implements Interpreter {
     return ok(dropEmpty(out) as JsonValue);
   }
 
-  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined): Outcome<KubeObject> {
     const k = this.spec(object);
     if (!k) return this.unsupported(object, "AggregateStatus");
     const list = items ?? [];

@@ -113,7 +113,7 @@ abstract class SettingsInterpreter implements Interpreter {
     void _observed;
     return this.unsupported(desired, "Retain");
   }
-  aggregateStatus(object: KubeObject, _items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  aggregateStatus(object: KubeObject, _items: AggregatedStatusItem[] | undefined): Outcome<KubeObject> {
     void _items;
     return this.unsupported(object, "AggregateStatus");
   }

@@ -84,7 +84,7 @@ export class SidecarSetInterpreter implements Interpreter {
     return ok(Object.fromEntries(COUNTERS.map((c) => [c, count(status[c])])));
   }
 
-  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Outcome<KubeObject> {
+  aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined): Outcome<KubeObject> {
     const status: Record<string, number> = Object.fromEntries(COUNTERS.map((c) => [c, 0]));
     for (const item of items ?? []) {
       const s = isObject(item.status) ? item.status : {};

@@ -5,7 +5,7 @@
  */
 import { findDeepNesting } from "../../input/index.js";
 import { randomUUID } from "node:crypto";
-import { toComponents, toDependencies, toReplicaRequirements } from "../declarative/typed.js";
+import { toComponents, toDependencies, toReplicaRequirements } from "../typed.js";
 import { verifyDependencies } from "../dependencies.js";
 import {
   fail,
@@ -283,9 +283,9 @@ export class WebhookInterpreter implements Interpreter {
     return r.ok ? this.patched(op, desired, r.response) : r.outcome;
   }
 
-  async aggregateStatus(object: KubeObject, items: AggregatedStatusItem[]): Promise<Outcome<KubeObject>> {
+  async aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined): Promise<Outcome<KubeObject>> {
     const op: Operation = "AggregateStatus";
-    const r = await this.call(op, { object, aggregatedStatus: items ?? [] });
+    const r = await this.call(op, items === undefined ? { object } : { object, aggregatedStatus: items });
     return r.ok ? this.patched(op, object, r.response) : r.outcome;
   }
 
