@@ -47,7 +47,7 @@ import {
   toStringValue,
   typeOf,
 } from "./values.js";
-import { applyFormat, isFormatName } from "./native/formats.js";
+import { applyFormat } from "./native/formats.js";
 
 // ---- natives ----
 /** A builtin written in TypeScript. `fn` maps the input and the values of `$`-arguments to one output. */
@@ -96,6 +96,19 @@ export interface Scope {
 export interface CompileContext {
   program: string;
   natives: Map<string, Native>;
+  /**
+   * Where a user program's compile errors are collected (jq reports all of them), and the bodies of
+   * the functions it calls, compiled before it runs. Without it (the library), an error throws.
+   */
+  unit?: CompileUnit;
+}
+
+/** The errors and pending function bodies of one program's compilation. */
+export interface CompileUnit {
+  errors: { reason: string; offset: number; end: number }[];
+  pending: (() => void)[];
+  /** Set once the program is compiled: anything compiled later (lazily, at run time) throws at once. */
+  closed: boolean;
 }
 
 type Found =
@@ -131,8 +144,14 @@ function push(scope: Scope | null, entry: Entry): Scope {
 }
 
 // ---- helpers ----
-function compileError(ctx: CompileContext, node: { span: { start: number } }, message: string): JqSyntaxError {
-  return new JqSyntaxError(message, ctx.program, node.span.start);
+/** Records a compile error at `[start, end)` (or throws it, outside a collecting unit); the code returned never runs. */
+function compileError(ctx: CompileContext, start: number, end: number, message: string): Gen {
+  const unit = ctx.unit;
+  if (!unit || unit.closed) throw new JqSyntaxError(message, ctx.program, start, end);
+  unit.errors.push({ reason: message, offset: start, end });
+  return () => {
+    throw new Error(`unreachable: ${message}`);
+  };
 }
 
 /**
@@ -258,8 +277,8 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
     case "String":
       return compileString(node.parts, node.format, scope, ctx);
     case "Format": {
+      // An unknown format fails when it runs, as in jq.
       const name = node.name;
-      checkFormat(ctx, node, name);
       return (input, _env, emit) => emit(applyFormat(name, input));
     }
     case "Index":
@@ -402,7 +421,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
     }
     case "Break": {
       const found = lookup(scope, "label", node.name);
-      if (!found) throw compileError(ctx, node, `$*label-${node.name} is not defined`);
+      if (!found) return compileError(ctx, node.span.start, node.span.end, `$*label-${node.name} is not defined`);
       const depth = found.depth;
       return (_input, env) => frameAt(env, depth).v as object;
     }
@@ -459,10 +478,6 @@ function compileOwningReduce(
 
 const identityGen: Gen = (input, _env, emit) => emit(input);
 const constNull: Gen = (_input, _env, emit) => emit(null);
-
-function checkFormat(ctx: CompileContext, node: Node, name: string): void {
-  if (!isFormatName(name)) throw compileError(ctx, node, `${name} is not a valid format`);
-}
 
 /** Emits the elements of an array or the values of an object. */
 function iterate(v: JqValue, emit: Emit): Stop {
@@ -638,8 +653,7 @@ function compileVar(node: Extract<Node, { type: "Var" }>, scope: Scope | null, c
     return (_input, env, emit) => emit(frameAt(env, depth).v as JqValue);
   }
   if (node.name === "ENV") return (_input, _env, emit) => emit(current.env);
-  if (node.name === "__prog_args") return (_input, _env, emit) => emit([]);
-  throw compileError(ctx, node, `$${node.name} is not defined`);
+  return compileError(ctx, node.span.start, node.span.end, `$${node.name} is not defined`);
 }
 
 // ---- functions ----
@@ -729,6 +743,8 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
     const args = node.args.map((a) => compileArg(a, scope, ctx));
     const depth = found.depth;
     const isStatic = found.isStatic;
+    // A function the program calls is compiled before it runs (its errors are compile errors).
+    if (!isStatic) ctx.unit?.pending.push(() => void functionGen(fn, ctx));
     if (tail) {
       return (input, env, emit) => {
         let e: Frame = isStatic ? fn.home! : frameAt(env, depth);
@@ -764,7 +780,8 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
     const args = node.args.map((a) => compileArg(a, scope, ctx));
     return (input, env, emit) => gen(input, args.map((code) => ({ code, env })), emit);
   }
-  throw compileError(ctx, node, `${node.name}/${arity} is not defined`);
+  // jq points at the name only.
+  return compileError(ctx, node.span.start, node.span.start + node.name.length, `${node.name}/${arity} is not defined`);
 }
 
 // ---- patterns and `as` ----

@@ -429,7 +429,7 @@ function delSorted(t: JqValue, paths: JqValue[][], depth: number, owned: Set<obj
   let out = t;
   for (let i = 0; i < paths.length; ) {
     const key = paths[i]![depth]!;
-    let j = i;
+    let j = i + 1;
     while (j < paths.length && equals(paths[j]![depth], key)) j++;
     if (paths[i]!.length === depth + 1) {
       keys.push(key);
