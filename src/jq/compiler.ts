@@ -26,14 +26,13 @@ import {
   JqValue,
   PathComponent,
   add,
+  cannotIndex,
   cannotIterate,
   checkArray,
   compare,
-  delpaths,
   divide,
   dumpShort,
   equals,
-  getpath,
   index,
   isObject,
   isTruthy,
@@ -41,13 +40,13 @@ import {
   multiply,
   negate,
   setKey,
-  setpath,
   slice,
   subtract,
   toStringValue,
   typeOf,
 } from "./values.js";
 import { applyFormat } from "./native/formats.js";
+import { delpaths, getpath, setpath } from "./paths.js";
 
 // ---- natives ----
 /** A builtin written in TypeScript. `fn` maps the input and the values of `$`-arguments to one output. */
@@ -330,13 +329,11 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
     case "Alternative": {
       const left = compile(node.left, scope, ctx);
       const right = compile(node.right, scope, ctx);
+      // The left side's truthy outputs, or else the right side's; an error on the left is not caught
+      // (jq's `//` is a fork, not a `try`).
       return (input, env, emit) => {
         let any = false;
-        const r = tryRun(
-          (e) => left(input, env, (v) => (isTruthy(v) ? ((any = true), e(v)) : undefined)),
-          emit,
-          () => undefined,
-        );
+        const r = left(input, env, (v) => (isTruthy(v) ? ((any = true), emit(v)) : undefined));
         if (r) return r;
         return any ? undefined : right(input, env, emit);
       };
@@ -836,9 +833,7 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
         vals[slot.get(p.name)!] = value;
         return k();
       case "ArrayPattern": {
-        if (value !== null && !Array.isArray(value)) {
-          throw new JqRuntimeError(`Cannot index ${typeOf(value)} with number`);
-        }
+        if (value !== null && !Array.isArray(value)) throw cannotIndex(value, 0);
         const go = (i: number): Stop =>
           i === p.elements.length ? k() : destructure(p.elements[i]!, index(value, i), vals, env, () => go(i + 1));
         return go(0);
@@ -848,9 +843,6 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
           if (i === p.entries.length) return k();
           const e = p.entries[i]!;
           const withKey = (key: JqValue): Stop => {
-            if (typeof key !== "string") {
-              throw new JqRuntimeError(`Cannot index ${typeOf(value)} with ${typeOf(key)}`);
-            }
             const v = index(value, key);
             if (e.keyVar !== undefined) vals[slot.get(e.keyVar)!] = v;
             if (e.value) return destructure(e.value, v, vals, env, () => go(i + 1));
@@ -1208,25 +1200,9 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       const right = compilePath(node.right, scope, ctx);
       return (input, path, env, emit) => {
         let any = false;
-        const found: [PathComponent[], JqValue][] = [];
-        tryRun(
-          () =>
-            left(input, path, env, (p, v) => {
-              if (isTruthy(v)) {
-                any = true;
-                found.push([p, v]);
-              }
-              return undefined;
-            }),
-          () => undefined,
-          () => undefined,
-        );
-        if (!any) return right(input, path, env, emit);
-        for (const [p, v] of found) {
-          const r = emit(p, v);
-          if (r) return r;
-        }
-        return undefined;
+        const r = left(input, path, env, (p, v) => (isTruthy(v) ? ((any = true), emit(p, v)) : undefined));
+        if (r) return r;
+        return any ? undefined : right(input, path, env, emit);
       };
     }
     case "Reduce": {
@@ -1405,13 +1381,7 @@ export function compileSingle(node: Node): Single | undefined {
       return (
         right &&
         ((input) => {
-          let v: JqValue;
-          try {
-            v = left!(input);
-          } catch (e) {
-            if (!isCatchable(e)) throw e;
-            return right(input);
-          }
+          const v = left!(input);
           return isTruthy(v) ? v : right(input);
         })
       );

@@ -26,14 +26,15 @@ function gsub(input: string, re: string, repl: (caps: Record<string, string | nu
   return out + cps.slice(prev).join("");
 }
 
-describe("matchRegex: jq 1.7.1 onig.test / manual cases", () => {
-  test("global empty matches: every position, captures reported empty at the offset", () => {
+describe("matchRegex: jq onig.test / manual cases", () => {
+  test("global empty matches: every position; a capture that took no part is -1 and null (jq 1.8)", () => {
     assert.deepEqual(matches("abc", "( )*", "g"), [0, 1, 2, 3].map((o) => ({
       offset: o,
       length: 0,
       string: "",
-      captures: [{ offset: o, string: "", length: 0, name: null }],
+      captures: [{ offset: -1, string: null, length: 0, name: null }],
     })));
+    assert.deepEqual(matches("c", "(?<x>a?)?b?", "g")[0]!.captures, [{ offset: 0, string: "", length: 0, name: "x" }]);
     assert.deepEqual(matches("abc", "( )*", "gn"), []);
     assert.deepEqual(matches("ab", "", "g"), [0, 1, 2].map((o) => ({ offset: o, length: 0, string: "", captures: [] })));
     assert.equal(t("abc", "( )*", "gn"), false);

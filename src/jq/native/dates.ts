@@ -1,14 +1,16 @@
 /**
- * jq 1.7.1's date natives: `gmtime`, `localtime`, `mktime`, `strftime`, `strflocaltime`, `strptime`
+ * jq 1.8.2's date natives: `gmtime`, `localtime`, `mktime`, `strftime`, `strflocaltime`, `strptime`
  * (and through them jq's `todate`, `fromdate`, `dateadd`...). jq delegates to the C library (glibc
  * on Linux, C locale); we reproduce glibc's conversions and jq's quirks on broken-down times:
  * `[year, month0, mday, hours, minutes, seconds, wday, yday]`.
  *
- * Quirks kept on purpose, because jq 1.7.1 has them: `mktime` and `strftime` need all eight numbers;
- * `gmtime` truncates toward zero and then adds the fractional part (so -1.5 gives ...59.5);
- * `strftime`'s `%s` reads the fields as local time and `%Z` names the process zone while `%z` is
- * always `+0000`; `mktime` of the instant -1 fails; `strptime` keeps a trailing-whitespace remainder
- * as a ninth element; an empty `strftime` result is an error.
+ * As jq 1.8.2 reads a broken-down time: the numbers present (a shorter array leaves the rest 0),
+ * truncated to C ints, then normalized by `timegm` (UTC) or `mktime` (local time), which recomputes
+ * the day of week and year (`[2024,13,40]` is 2025-03-12). Quirks kept because jq has them: `gmtime`
+ * truncates toward zero and then adds the fractional part (so -1.5 gives ...59.5); `strftime`'s `%s`
+ * reads the fields as local time while its `%Z` is `GMT`; `mktime` of the instant -1 fails; `strptime`
+ * keeps a trailing-whitespace remainder as a ninth element; a non-empty format with an empty result
+ * is an error.
  */
 import { JqRuntimeError } from "../errors.js";
 
@@ -75,7 +77,8 @@ interface Tm {
 }
 
 function tmToArray(tm: Tm): number[] {
-  return [tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec, tm.wday, tm.yday];
+  // C adds 1900 to tm_year as an int: a year near INT_MAX wraps.
+  return [(tm.year - 1900 + 1900) | 0, tm.mon, tm.mday, tm.hour, tm.min, tm.sec, tm.wday, tm.yday];
 }
 
 /** gmtime_r of whole seconds; null when the year does not fit C's int. */
@@ -139,34 +142,51 @@ function toInt(n: number): number {
   return t > INT_MAX ? INT_MAX : t < INT_MIN ? INT_MIN : t;
 }
 
-/** jq's jv2tm: the eight fields as C ints, or null when any is missing or not a number. */
+/**
+ * jq 1.8.2's jv2tm: the fields present (at most eight; a missing one is 0) as C ints, the year less
+ * 1900 clamped as one; null when one is not a number (or is nan).
+ */
 function toTm(a: unknown[]): Tm | null {
-  const f: number[] = [];
-  for (let i = 0; i < 8; i++) {
+  const f = [0, 0, 0, 0, 0, 0, 0, 0];
+  for (let i = 0; i < 8 && i < a.length; i++) {
     const v = a[i];
-    if (typeof v !== "number") return null;
-    f.push(toInt(v));
+    if (typeof v !== "number" || v !== v) return null;
+    f[i] = toInt(i === 0 ? v - 1900 : v);
   }
-  return { year: toInt(f[0] - 1900) + 1900, mon: f[1], mday: f[2], hour: f[3], min: f[4], sec: f[5], wday: f[6], yday: f[7] };
+  return { year: f[0]! + 1900, mon: f[1]!, mday: f[2]!, hour: f[3]!, min: f[4]!, sec: f[5]!, wday: f[6]!, yday: f[7]! };
 }
 
-/** timegm: a UTC broken-down time (fields normalized as C does) to seconds since the epoch. */
-export function timegm(tm: { year: number; mon: number; mday: number; hour: number; min: number; sec: number }): number {
+/**
+ * timegm: a UTC broken-down time (fields out of range carried as C does) to seconds since the epoch,
+ * or null when the normalized year does not fit C's int (glibc then fails).
+ */
+export function timegm(tm: { year: number; mon: number; mday: number; hour: number; min: number; sec: number }): number | null {
   const y = tm.year + Math.floor(tm.mon / 12);
   const mon = ((tm.mon % 12) + 12) % 12;
   const days = daysFromCivil(y, mon + 1, 1) + tm.mday - 1;
-  return days * 86400 + tm.hour * 3600 + tm.min * 60 + tm.sec;
+  const small = days * 86400 + tm.hour * 3600 + tm.min * 60 + tm.sec;
+  // Beyond 2^53 the sum is done exactly, then rounded once, as C converts its 64-bit time_t.
+  const t = Number.isSafeInteger(small)
+    ? small
+    : Number(BigInt(days) * 86400n + BigInt(tm.hour) * 3600n + BigInt(tm.min) * 60n + BigInt(tm.sec));
+  const normalizedYear = civilFromDays(Math.floor(t / 86400))[0];
+  return normalizedYear - 1900 > INT_MAX || normalizedYear - 1900 < INT_MIN ? null : t;
 }
 
-/** jq's `mktime`: a UTC broken-down time (all eight numbers) to whole seconds since the epoch. */
+/** timegm's normalization of the fields (day of week and year recomputed); unchanged when it fails. */
+function normalizeUtc(tm: Tm): Tm {
+  const t = timegm(tm);
+  return (t === null ? null : gmtimeSecs(t)) ?? tm;
+}
+
+/** jq's `mktime`: a UTC broken-down time to whole seconds since the epoch. */
 export function mktime(bt: unknown): number {
   if (!Array.isArray(bt)) throw new JqRuntimeError("mktime requires array inputs");
-  if (bt.length < 6) throw new JqRuntimeError("mktime requires parsed datetime inputs");
   const tm = toTm(bt);
   if (tm === null) throw new JqRuntimeError("mktime requires parsed datetime inputs");
   const t = timegm(tm);
   // timegm signals failure with -1, which jq cannot tell from the instant 1969-12-31T23:59:59Z.
-  if (t === -1 || !Number.isSafeInteger(t)) throw new JqRuntimeError("invalid gmtime representation");
+  if (t === null || t === -1) throw new JqRuntimeError("invalid gmtime representation");
   return t;
 }
 
@@ -178,16 +198,35 @@ function localMktime(tm: Tm): number {
   return Math.floor(d.getTime() / 1000);
 }
 
-/** The process zone's standard-time abbreviation (glibc's tzname[0]). */
-function zoneName(year: number): string {
-  try {
-    const d = new Date(0);
-    d.setUTCFullYear(Number.isFinite(year) && Math.abs(year) < 200000 ? year : 1970, 0, 1);
-    const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" }).formatToParts(d).find((p) => p.type === "timeZoneName");
-    return part?.value ?? "UTC";
-  } catch {
-    return "UTC";
-  }
+/** A time zone as strftime's `%Z` and `%z` show it: its abbreviation and its offset east of UTC (seconds). */
+interface Zone {
+  name: () => string;
+  offset: number;
+}
+const GMT: Zone = { name: () => "GMT", offset: 0 };
+
+/** The process zone at the instant `secs` (the abbreviation Node's Intl gives, as glibc's tm_zone). */
+function localZone(secs: number): Zone {
+  const d = new Date(secs * 1000);
+  const valid = !Number.isNaN(d.getTime());
+  return {
+    name: () => {
+      try {
+        const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" }).formatToParts(valid ? d : new Date(0)).find((p) => p.type === "timeZoneName");
+        return part?.value ?? "UTC";
+      } catch {
+        return "UTC";
+      }
+    },
+    offset: valid ? -d.getTimezoneOffset() * 60 : 0,
+  };
+}
+
+/** mktime's normalization in the process time zone (isdst unknown): the fields and the zone of that instant. */
+function normalizeLocal(tm: Tm): { tm: Tm; zone: Zone } {
+  const secs = localMktime(tm);
+  const local = Number.isFinite(secs) ? localtimeSecs(secs) : null;
+  return local ? { tm: local, zone: localZone(secs) } : { tm, zone: localZone(0) };
 }
 
 /** glibc's iso_week_days: days since the Monday starting the ISO year's first week. */
@@ -220,7 +259,7 @@ function pad(n: number, width: number, padChar: string): string {
 }
 
 /** glibc strftime in the C locale for our broken-down time. */
-function formatTm(fmt: string, tm: Tm, zone: () => string): string {
+function formatTm(fmt: string, tm: Tm, zone: Zone): string {
   let out = "";
   const n = fmt.length;
   for (let i = 0; i < n; i++) {
@@ -361,14 +400,15 @@ function formatTm(fmt: string, tm: Tm, zone: () => string): string {
         out += num(((tm.year % 100) + 100) % 100, 2);
         break;
       case "Y":
-        out += num(tm.year, 1);
+        out += num(tm.year | 0, 1);
         break;
-      case "z":
-        // jq rebuilds the struct tm from the array, so the UTC offset is always zero.
-        out += flags.includes("-") ? "+0" : "+0000";
+      case "z": {
+        const off = Math.trunc(Math.abs(zone.offset) / 60);
+        out += (zone.offset < 0 ? "-" : "+") + num(Math.trunc(off / 60) * 100 + (off % 60), 4);
         break;
+      }
       case "Z":
-        out += text(zone(), true);
+        out += text(zone.name(), true);
         break;
       case "%":
         out += "%";
@@ -389,11 +429,12 @@ function strftimeImpl(t: unknown, fmt: unknown, name: "strftime" | "strflocaltim
     throw new JqRuntimeError(`${name}/1 requires parsed datetime inputs`);
   }
   if (typeof fmt !== "string") throw new JqRuntimeError(`${name}/1 requires a string format`);
-  const tm = toTm(bt as unknown[]);
-  if (tm === null) throw new JqRuntimeError(`${name}/1 requires parsed datetime inputs`);
-  const out = formatTm(fmt, tm, () => zoneName(tm.year));
-  // jq treats strftime's 0 (empty result, or one too long for its buffer) as a failure.
-  if (out.length === 0 || Buffer.byteLength(out) >= fmt.length + 100) {
+  const given = toTm(bt as unknown[]);
+  if (given === null) throw new JqRuntimeError(`${name}/1 requires parsed datetime inputs`);
+  const { tm, zone } = name === "strftime" ? { tm: normalizeUtc(given), zone: GMT } : normalizeLocal(given);
+  const out = formatTm(fmt, tm, zone);
+  // jq treats strftime's 0 for a non-empty format (an empty result, or one too long for its buffer) as a failure.
+  if ((out.length === 0 && fmt.length > 0) || Buffer.byteLength(out) >= fmt.length + 100) {
     throw new JqRuntimeError(`${name}/1: unknown system failure`);
   }
   return out;

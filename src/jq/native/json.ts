@@ -10,10 +10,10 @@
 import { JqRuntimeError } from "../errors.js";
 import { MAX_STRING_LENGTH, step, stringLimitError } from "../runtime.js";
 
-/** jq 1.7.1's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
-export const MAX_PRINT_DEPTH = 256;
-/** jq 1.7.1's MAX_PARSING_DEPTH: the parser's stack (containers plus pending object keys) limit. */
-export const MAX_PARSING_DEPTH = 256;
+/** jq 1.8.2's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
+export const MAX_PRINT_DEPTH = 10_000;
+/** jq 1.8.2's MAX_PARSING_DEPTH: the parser's stack (containers plus pending object keys) limit. */
+export const MAX_PARSING_DEPTH = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // Numbers
@@ -374,19 +374,25 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
 }
 
 /**
- * jq's `jv_dump_string_trunc`: the compact JSON text cut to `bufsize - 1` UTF-8 bytes, ending in `...`
- * when cut (a character split by the cut becomes U+FFFD, as in jq). jq's type errors use bufsize 15.
+ * jq 1.8.2's `jv_dump_string_trunc`: the compact JSON text in at most `bufsize - 1` UTF-8 bytes; when
+ * longer, cut at a character boundary and ended with `...` and the closing quote or bracket (a string
+ * is first cut to `bufsize` code points, so a huge one is not printed whole).
  */
-export function dumpTruncated(value: unknown, bufsize = 15): string {
-  // Only the start is shown: a huge value is not printed whole (UTF-8 bytes >= UTF-16 units).
-  const text = toJson(value, { stopAfter: bufsize });
+export function dumpTruncated(value: unknown, bufsize = 30): string {
+  let v = value;
+  if (typeof v === "string" && v.length > bufsize) v = Array.from(v.slice(0, 2 * bufsize)).slice(0, bufsize).join("");
+  // Only the start of a container is printed (UTF-8 bytes >= UTF-16 units).
+  const text = toJson(v, { stopAfter: bufsize });
   const max = bufsize - 1;
   if (text.length <= max && !NON_ASCII.test(text)) return text;
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= max) return text;
-  const cut = Buffer.from(bytes.subarray(0, max));
-  if (bufsize >= 4) cut.fill(0x2e, max - 3, max);
-  return new TextDecoder("utf-8").decode(cut);
+  if (bufsize < 8) return new TextDecoder("utf-8").decode(bytes.subarray(0, max));
+  const delim = text[0] === '"' ? '"' : text[0] === "[" ? "]" : text[0] === "{" ? "}" : "";
+  let cut = bufsize - (delim ? 5 : 4);
+  // Back to the start of the character the cut falls in.
+  while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
+  return new TextDecoder("utf-8").decode(bytes.subarray(0, cut)) + "..." + delim;
 }
 
 /** The `<kind> (<truncated json>)` subject of jq's type error messages. */
@@ -412,7 +418,16 @@ class ParseFailure {
   }
 }
 
-const NUMBER_LITERAL = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|s?nan\d*)$/i;
+/** What jq 1.8.2 reads as a number (decNumber's syntax): also `.5`, `1.`, `+1`, `01`, `nan`, `Infinity`; not `NaN123`. */
+const NUMBER_LITERAL = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|s?nan0*)$/i;
+
+/** The value of a text that matches {@link NUMBER_LITERAL}. */
+function numberValue(tok: string): number {
+  const n = Number(tok);
+  if (n === n) return n;
+  if (/nan/i.test(tok)) return NaN;
+  return tok.charCodeAt(0) === 0x2d ? -Infinity : Infinity;
+}
 
 function literalValue(tok: string): unknown {
   const c = tok.charCodeAt(0);
@@ -424,16 +439,13 @@ function literalValue(tok: string): unknown {
     if (tok !== "false") throw "Invalid literal";
     return false;
   }
+  if (c === 0x27 /* ' */) throw "Invalid string literal; expected \", but got '";
   if (c === 0x6e /* n */ && tok.charCodeAt(1) === 0x75 /* u */) {
     if (tok !== "null") throw "Invalid literal";
     return null;
   }
-  // jq 1.7.1 reads numbers with decNumber: also `.5`, `1.`, `+1`, `01`, `nan`, `NaN123`, `Infinity`.
   if (!NUMBER_LITERAL.test(tok)) throw "Invalid numeric literal";
-  const n = Number(tok);
-  if (n === n) return n;
-  if (/nan/i.test(tok)) return NaN;
-  return tok.charCodeAt(0) === 0x2d ? -Infinity : Infinity;
+  return numberValue(tok);
 }
 
 function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
@@ -899,20 +911,13 @@ export function parseJsonText(text: string, opts?: { maxDepth?: number }): unkno
   throw new JqRuntimeError(`${msg} (while parsing '${text}')`);
 }
 
-const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
 /**
- * jq 1.7.1's `tonumber`: numbers pass through; strings are parsed as JSON text (so `" 12 "`, `"nan"`
- * and `"1e1000"` are accepted and a syntax error reports jq's parser message); a string holding some
- * other JSON value, or any other input, fails with `<kind> (<value>) cannot be parsed as a number`.
+ * jq 1.8.2's `tonumber`: numbers pass through; a string must be exactly a number as jq's literals are
+ * written (no blanks around it, no NUL inside), otherwise `<kind> (<value>) cannot be parsed as a number`.
  */
 export function toNumber(v: unknown): number {
   if (typeof v === "number") return v;
-  if (typeof v === "string") {
-    if (PLAIN_NUMBER.test(v)) return Number(v);
-    const parsed = parseJsonText(v);
-    if (typeof parsed === "number") return parsed;
-  }
+  if (typeof v === "string" && NUMBER_LITERAL.test(v)) return numberValue(v);
   throw new JqRuntimeError(`${typeErrorSubject(v)} cannot be parsed as a number`);
 }
 

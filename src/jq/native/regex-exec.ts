@@ -27,14 +27,7 @@ export function execAll(re: RegExp, s: string, global: boolean, testMode: boolea
     if (m === null) break;
     const b = m.index;
     const e = b + m[0].length;
-    if (b === e) {
-      const next = e < len && (s.charCodeAt(e) & 0xfc00) === 0xd800 && (s.charCodeAt(e + 1) & 0xfc00) === 0xdc00 ? e + 2 : e + 1;
-      results.push([b, e, 1]);
-      if (!global) break;
-      start = next;
-      continue;
-    }
-    const raw: RawMatch = [b, e, 0];
+    const raw: RawMatch = [b, e, b === e ? 1 : 0];
     for (const g of groupNames) {
       const span = m.indices?.groups?.[g];
       if (span === undefined) raw.push(-1, -1);
@@ -42,7 +35,9 @@ export function execAll(re: RegExp, s: string, global: boolean, testMode: boolea
     }
     results.push(raw);
     if (!global) break;
-    start = e;
+    // After an empty match the search resumes one character further on.
+    if (b === e) start = e < len && (s.charCodeAt(e) & 0xfc00) === 0xd800 && (s.charCodeAt(e + 1) & 0xfc00) === 0xdc00 ? e + 2 : e + 1;
+    else start = e;
   }
   return results;
 }

@@ -1,5 +1,5 @@
 /**
- * jq 1.7.1's `_match_impl(re; flags; testmode)`, the native under `test`, `match`, `capture`, `scan`,
+ * jq 1.8.2's `_match_impl(re; flags; testmode)`, the native under `test`, `match`, `capture`, `scan`,
  * `split/2`, `splits`, `sub` and `gsub`.
  *
  * jq uses Oniguruma with its Perl_NG syntax; we translate such a pattern into a JS RegExp (`v` flag)
@@ -216,6 +216,10 @@ class Translator {
           if (q.possessive) {
             const name = `_a${this.atomics++}`;
             this.out = this.out.slice(0, lastAtom) + `(?=(?<${name}>${atom}${q.text}))\\k<${name}>`;
+          } else if ((q.text === "?" || q.text === "??") && atom.includes("(?<_g")) {
+            // Oniguruma takes an optional group even when it matches empty (its captures are then set);
+            // a JS quantifier refuses an empty iteration. An alternation with an empty branch does not.
+            this.out = this.out.slice(0, lastAtom) + (q.text === "?" ? `(?:${atom}|)` : `(?:|${atom})`);
           } else {
             this.out = this.out.slice(0, lastAtom) + atom + q.text;
           }
@@ -725,11 +729,11 @@ function compile(regex: string, flags: string): Compiled {
 const HAS_SURROGATE = /[\ud800-\udfff]/;
 
 /**
- * jq 1.7.1's `_match_impl(regex; flags; testmode)`. `input` must be a string, `regex` a string,
+ * jq 1.8.2's `_match_impl(regex; flags; testmode)`. `input` must be a string, `regex` a string,
  * `flags` a string of `g i x n s l p m` or null. In test mode returns whether there is a match;
  * otherwise the matches (all of them with `g`), with jq's treatment of empty matches: each empty match
- * reports every capture as an empty string at the match offset, and the search resumes one character
- * further on.
+ * reports its captures at the match offset (or -1 for those that took no part), and the search
+ * resumes one character further on.
  */
 export function matchRegex(input: unknown, regex: unknown, flags: unknown, testMode: boolean): boolean | RegexMatch[] {
   if (typeof input !== "string") throw new JqRuntimeError(`${typeErrorSubject(input)} cannot be matched, as it is not a string`);
@@ -767,8 +771,11 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
   return raw.map((m) => {
     const off = cp(m[0]!);
     if (m[2] === 1) {
-      // An empty match reports every capture as an empty string at the match offset (jq).
-      const captures = c.groups.map((g) => ({ offset: off, string: "", length: 0, name: g.name }) as RegexCapture);
+      // An empty match reports a capture that took part as an empty string at the match offset, one
+      // that did not as offset -1 and null (jq 1.8).
+      const captures = c.groups.map((g, i) =>
+        (m[3 + 2 * i]! < 0 ? { offset: -1, string: null, length: 0, name: g.name } : { offset: off, string: "", length: 0, name: g.name }) as RegexCapture,
+      );
       return { offset: off, length: 0, string: "", captures };
     }
     const captures: RegexCapture[] = c.groups.map((g, i) => {
