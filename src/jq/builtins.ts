@@ -122,7 +122,8 @@ value("stderr", (v) => {
 });
 value("input", () => {
   const next = current.nextInput?.();
-  if (!next) throw new JqRuntimeError("No more inputs");
+  // jq's `input` past the last input raises "break" (what `inputs` stops on).
+  if (!next) throw new JqRuntimeError("break");
   return next.value;
 });
 

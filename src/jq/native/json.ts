@@ -164,8 +164,12 @@ export interface ToJsonOptions {
   sortKeys?: boolean;
   /** Escape every non-ASCII character as `\uXXXX` (surrogate pairs for astral ones). */
   ascii?: boolean;
-  /** Deepest nesting printed; deeper values become `<skipped: too deep>`. Default jq's 256. */
+  /** Deepest nesting printed; deeper values become `<skipped: too deep>`. Default jq's 10,000. */
   maxDepth?: number;
+  /** Line breaks between entries even with `indent` 0 (jq 1.8's `--indent 0`); default: when indent is not 0. */
+  pretty?: boolean;
+  /** Colour escapes as jq's `-C` prints them (see {@link JQ_DEFAULT_COLORS}). */
+  colors?: readonly string[];
   /**
    * Inside a jq run: count every value printed as a step of the run's budget and stop at the string
    * limit, so that a value with shared structure (2^40 leaves in 40 levels) fails fast.
@@ -250,7 +254,31 @@ export function quoteString(s: string, ascii = false): string {
   return out + '"';
 }
 
+/**
+ * jq 1.8.2's default colours, in its order: null, false, true, numbers, strings, arrays, objects, object
+ * keys (each an escape sequence).
+ */
+export const JQ_DEFAULT_COLORS: readonly string[] = ["0;90", "0;39", "0;39", "0;39", "0;32", "1;39", "1;39", "1;34"].map((c) => `\x1b[${c}m`);
+const COLOR_RESET = "\x1b[0m";
+
+/** The colour of a value's kind (the order of {@link JQ_DEFAULT_COLORS}). */
+function colorOf(colors: readonly string[], v: unknown): string {
+  if (v === null || v === undefined) return colors[0]!;
+  switch (typeof v) {
+    case "boolean":
+      return colors[v ? 2 : 1]!;
+    case "number":
+      return v !== v ? colors[0]! : colors[3]!;
+    case "string":
+      return colors[4]!;
+    default:
+      return colors[Array.isArray(v) ? 5 : 6]!;
+  }
+}
+
 interface Frame {
+  /** The colour the container was printed in (with -C). */
+  color: string;
   /** The container's entries: array elements or object keys. */
   keys: string[] | null;
   arr: unknown[] | null;
@@ -260,17 +288,20 @@ interface Frame {
 }
 
 /**
- * Serializes a JSON value as jq 1.7.1 prints it: compact (`{"a":1,"b":[1,2]}`) or indented as the CLI
- * does, numbers via {@link formatNumber}, strings via {@link quoteString}. Iterative, so deep values
- * are fine; like jq, levels beyond `maxDepth` (default 256) print as `<skipped: too deep>`.
+ * Serializes a JSON value as jq 1.8.2 prints it: compact (`{"a":1,"b":[1,2]}`) or indented as the CLI
+ * does, numbers via {@link formatNumber}, strings via {@link quoteString}, coloured as `-C` does.
+ * Iterative, so deep values are fine; like jq, levels beyond `maxDepth` (default 10,000) print as
+ * `<skipped: too deep>`.
  */
 export function toJson(value: unknown, opts?: ToJsonOptions): string {
   const ascii = opts?.ascii ?? false;
   const sortKeys = opts?.sortKeys ?? false;
   const maxDepth = opts?.maxDepth ?? MAX_PRINT_DEPTH;
   const ind = opts?.indent ?? 0;
-  const pretty = ind === "\t" || ind > 0;
+  const pretty = opts?.pretty ?? (ind === "\t" || ind > 0);
   const unit = ind === "\t" ? "\t" : " ".repeat(pretty ? (ind as number) : 0);
+  const colors = opts?.colors;
+  const reset = colors ? COLOR_RESET : "";
   const indents: string[] = [];
   const nl = (d: number): string => {
     let s = indents[d];
@@ -300,6 +331,10 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
     }
     if (doneLength + out.length > stopAfter) return done.join("") + out;
     if (doneLength + out.length > maxLength) throw stringLimitError(maxLength);
+    // As jq's jv_dump_term: the value's colour, the value, a reset (a container resets when it closes).
+    const color = colors ? colorOf(colors, v) : "";
+    out += color;
+    let open = false;
     if (depth > maxDepth) {
       out += "<skipped: too deep>";
     } else if (v === null || v === undefined) {
@@ -320,7 +355,8 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
             if (v.length === 0) out += "[]";
             else {
               out += "[";
-              stack.push({ keys: null, arr: v, obj: null, i: 0, depth });
+              open = true;
+              stack.push({ color, keys: null, arr: v, obj: null, i: 0, depth });
             }
           } else {
             const o = v as Record<string, unknown>;
@@ -329,7 +365,8 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
             else {
               if (sortKeys) keys.sort(compareCodepoints);
               out += "{";
-              stack.push({ keys, arr: null, obj: o, i: 0, depth });
+              open = true;
+              stack.push({ color, keys, arr: null, obj: o, i: 0, depth });
             }
           }
           break;
@@ -337,36 +374,28 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
           out += "null";
       }
     }
+    if (!open) out += reset;
     // Find the next value to print.
     let next = false;
     while (stack.length > 0) {
-      const f = stack[stack.length - 1];
-      if (f.arr !== null) {
-        if (f.i < f.arr.length) {
-          if (f.i > 0) out += ",";
-          if (pretty) out += nl(f.depth + 1);
-          v = f.arr[f.i++];
-          depth = f.depth + 1;
-          next = true;
-          break;
-        }
-        if (pretty) out += nl(f.depth);
-        out += "]";
-      } else {
-        const keys = f.keys!;
-        if (f.i < keys.length) {
-          if (f.i > 0) out += ",";
-          if (pretty) out += nl(f.depth + 1);
-          const k = keys[f.i++];
-          out += quoteString(k, ascii) + colon;
+      const f = stack[stack.length - 1]!;
+      const n = f.arr !== null ? f.arr.length : f.keys!.length;
+      if (f.i < n) {
+        if (f.i > 0) out += f.color + ",";
+        out += reset;
+        if (pretty) out += nl(f.depth + 1);
+        if (f.arr !== null) v = f.arr[f.i++];
+        else {
+          const k = f.keys![f.i++]!;
+          out += colors ? colors[7] + quoteString(k, ascii) + reset + f.color + ":" + reset + (pretty ? " " : "") : quoteString(k, ascii) + colon;
           v = f.obj![k];
-          depth = f.depth + 1;
-          next = true;
-          break;
         }
-        if (pretty) out += nl(f.depth);
-        out += "}";
+        depth = f.depth + 1;
+        next = true;
+        break;
       }
+      if (pretty) out += nl(f.depth);
+      out += f.color + (f.arr !== null ? "]" : "}") + reset;
       stack.pop();
     }
     if (!next) return done.length === 0 ? out : done.join("") + out;
