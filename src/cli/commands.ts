@@ -14,7 +14,7 @@ const commands: Command[] = [
   {
     name: "validate",
     summary: "validate and lint Karta definitions (--crd checks paths against CRDs)",
-    run: async (args, io) => (await import("../definition/command.js")).runValidate(args, io),
+    run: async (args, io) => (await import("./validate.js")).runValidate(args, io),
   },
   {
     name: "inspect",
@@ -54,7 +54,7 @@ const commands: Command[] = [
   {
     name: "completion",
     summary: "print a shell completion script (bash, zsh or fish)",
-    run: async (args, io) => (await import("./completion.js")).runCompletion(args, io),
+    run: async (args, io) => (await import("./completion.js")).runCompletion(args, io, commands),
   },
   {
     name: "version",
@@ -69,12 +69,12 @@ const commands: Command[] = [
   {
     name: "controller",
     summary: "run the Karta controller in a cluster (Karta status and labels)",
-    run: async (args, io) => (await import("../controller/command.js")).runController(args, io),
+    run: async (args, io) => (await import("./controller.js")).runController(args, io),
   },
   {
     name: "rbac",
     summary: "print the ClusterRole the controller needs for the given definitions",
-    run: async (args, io) => (await import("../controller/rbac-command.js")).runRbac(args, io),
+    run: async (args, io) => (await import("./rbac.js")).runRbac(args, io),
   },
 ];
 

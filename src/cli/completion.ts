@@ -3,7 +3,6 @@
  * values from their choices, files elsewhere), generated from the same flag tables the commands parse with.
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
-import { commandNames } from "./commands.js";
 import type { CliIO } from "./io.js";
 
 export const COMPLETION_HELP = `Usage: karta completion bash|zsh|fish
@@ -19,7 +18,7 @@ Example:
 /** The flag tables of the commands that have one (a command without is completed with files). */
 async function flagTables(): Promise<Map<string, Flags>> {
   const tables: [string, () => Promise<Flags>][] = [
-    ["validate", async () => (await import("../definition/command.js")).FLAGS],
+    ["validate", async () => (await import("./validate.js")).FLAGS],
     ["inspect", async () => (await import("./inspect.js")).FLAGS],
     ["compile", async () => (await import("./compile.js")).FLAGS],
     ["interpret", async () => (await import("./interpret.js")).FLAGS],
@@ -33,12 +32,18 @@ async function flagTables(): Promise<Map<string, Flags>> {
   return out;
 }
 
+/** What the script completes of each command (the command table is passed in: it also runs this one). */
+export interface CommandSummary {
+  name: string;
+  summary: string;
+}
+
 /** Positional words a command takes (subcommands and shells), completed like flag choices. */
 const WORDS: Record<string, string[]> = { completion: ["bash", "zsh", "fish"], definitions: ["list", "show"] };
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-function bash(commands: { name: string }[], tables: Map<string, Flags>): string {
+function bash(commands: readonly CommandSummary[], tables: Map<string, Flags>): string {
   const lines = [
     "# bash completion for karta (karta completion bash)",
     "_karta() {",
@@ -71,7 +76,7 @@ function bash(commands: { name: string }[], tables: Map<string, Flags>): string 
   return lines.join("\n");
 }
 
-function zsh(commands: { name: string; summary: string }[], tables: Map<string, Flags>): string {
+function zsh(commands: readonly CommandSummary[], tables: Map<string, Flags>): string {
   const esc = (s: string): string => s.replace(/[[\]:'\\]/g, (c) => `\\${c}`);
   const lines = [
     "#compdef karta",
@@ -105,7 +110,7 @@ function zsh(commands: { name: string; summary: string }[], tables: Map<string, 
   return lines.join("\n");
 }
 
-function fish(commands: { name: string; summary: string }[], tables: Map<string, Flags>): string {
+function fish(commands: readonly CommandSummary[], tables: Map<string, Flags>): string {
   const lines = ["# fish completion for karta (karta completion fish)", "complete -c karta -f"];
   for (const c of commands) lines.push(`complete -c karta -n __fish_use_subcommand -a ${c.name} -d ${quote(c.summary)}`);
   for (const [cmd, flags] of tables) {
@@ -125,14 +130,13 @@ function fish(commands: { name: string; summary: string }[], tables: Map<string,
 }
 
 /** Runs `karta completion`. */
-export async function runCompletion(args: string[], io: CliIO): Promise<number> {
+export async function runCompletion(args: string[], io: CliIO, commands: readonly CommandSummary[]): Promise<number> {
   const p = parseCommand(io, "completion", args, {}, COMPLETION_HELP, { positionals: true });
   if (typeof p === "number") return p;
   const [shell, ...rest] = p.positionals;
   if (shell === undefined) return usageError(io, "completion", "say which shell: bash, zsh or fish");
   if (rest.length > 0) return usageError(io, "completion", `unexpected argument '${rest[0]}'`);
   if (shell !== "bash" && shell !== "zsh" && shell !== "fish") return usageError(io, "completion", `invalid shell '${shell}': expected bash, zsh or fish`);
-  const commands = commandNames();
   const tables = await flagTables();
   io.stdout(shell === "bash" ? bash(commands, tables) : shell === "zsh" ? zsh(commands, tables) : fish(commands, tables));
   return 0;

@@ -12,9 +12,10 @@ import { loadCustomizationFiles } from "../interpreter/declarative/load.js";
 import { bundledDirectory } from "../files/package.js";
 import { findDeepNesting } from "../input/index.js";
 import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js";
-import { createInterpreterFramework, type FrameworkLayers, type InterpreterFramework, type LayerOutcome } from "../interpreter/framework.js";
-import { createNativeInterpreter } from "../interpreter/native/index.js";
-import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
+import type { FrameworkLayers, InterpreterFramework, LayerOutcome } from "../interpreter/framework.js";
+import { loadKartaText } from "../interpreter/karta/index.js";
+import { assembleLayers } from "../interpreter/layers.js";
+import type { ResourceInterpreterWebhookConfiguration } from "../interpreter/webhook/config.js";
 import { formatDiagnostic, type Diagnostic } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
 import { kindOf, OPERATIONS, parseOperation, type ReplicaResult, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization, type TargetComponent } from "../interpreter/types.js";
@@ -439,15 +440,9 @@ async function runCheck(out: OutputBuffer, loaded: LoadedCustomizations, desired
  * bundled files are warnings (the rest still works); `close` releases the Lua VMs.
  */
 export async function createBundledFramework(kartas: Definition[] = []): Promise<{ framework: InterpreterFramework; layers: FrameworkLayers; warnings: string[]; close: () => void }> {
-  const layers: FrameworkLayers = { native: createNativeInterpreter() };
-  const warnings: string[] = [];
-  const karta = createKartaInterpreter({ definitions: kartas, builtin: layers.native });
-  warnings.push(...karta.issues);
-  layers.karta = karta.interpreter;
-  const thirdparty = await (await import("../interpreter/thirdparty/index.js")).createThirdpartyInterpreter();
-  if (thirdparty.issues.length === 0) layers.thirdparty = thirdparty.interpreter;
-  else warnings.push(...thirdparty.issues.map((i) => `bundled customizations: ${issueText(i)}`));
-  return { framework: createInterpreterFramework(layers), layers, warnings, close: () => thirdparty.interpreter.close() };
+  const { framework, layers, kartaIssues, thirdpartyIssues, close } = await assembleLayers({ kartas, thirdparty: true });
+  const warnings = [...kartaIssues, ...thirdpartyIssues.map((i) => `bundled customizations: ${issueText(i)}`)];
+  return { framework, layers, warnings, close };
 }
 
 /** Runs `karta interpret`. */
@@ -514,16 +509,10 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       return passed ? 0 : 1;
     }
 
-    const layers: FrameworkLayers = { native: createNativeInterpreter() };
-    if (loaded.items.length > 0) {
-      const { createDeclarativeInterpreter } = await import("../interpreter/declarative/interpreter.js");
-      const declarative = await createDeclarativeInterpreter(loaded.items.map((i) => i.customization));
-      closers.push(() => declarative.close());
-      layers.declarative = declarative;
-    }
     source.customizations = loaded.texts;
+    const webhooks: ResourceInterpreterWebhookConfiguration[] = [];
     if (o.webhookConfig !== undefined) {
-      const [{ parseWebhookConfigurations }, { WebhookInterpreter }] = await Promise.all([import("../interpreter/webhook/config.js"), import("../interpreter/webhook/interpreter.js")]);
+      const { parseWebhookConfigurations } = await import("../interpreter/webhook/config.js");
       const text = await readInput(io, o.webhookConfig);
       source.webhookConfigurations.push({ file: o.webhookConfig, text });
       const parsed = parseWebhookConfigurations(text, o.webhookConfig);
@@ -531,25 +520,25 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
         for (const i of parsed.issues) io.stderr(`${issueText(i)}\n`);
         return 1;
       }
-      layers.webhook = new WebhookInterpreter(parsed.configurations);
+      webhooks.push(...parsed.configurations);
     }
-    // Bundled Kartas leave Kubernetes' own kinds to Karmada's built-in interpreters; -d Kartas do not.
-    const karta = createKartaInterpreter({ definitions: kartas, builtin: layers.native });
-    if (karta.issues.length > 0) {
-      for (const i of karta.issues) io.stderr(`${kartas.length > 0 ? "error" : "warning: bundled Kartas"}: ${i}\n`);
-      if (kartas.length > 0) return 1;
-    }
-    layers.karta = karta.interpreter;
     // The bundled customizations answer only for their own kinds: start their Lua VM only for those.
     const subject = desired ?? observed;
-    if (subject !== undefined && (await thirdpartyAnswers(`${String(subject.apiVersion)} ${String(subject.kind)}`))) {
-      const thirdparty = await (await import("../interpreter/thirdparty/index.js")).createThirdpartyInterpreter();
-      closers.push(() => thirdparty.interpreter.close());
-      if (thirdparty.issues.length === 0) layers.thirdparty = thirdparty.interpreter;
-      else for (const i of thirdparty.issues) io.stderr(`warning: bundled customizations: ${issueText(i)}\n`);
+    const assembled = await assembleLayers({
+      kartas,
+      customizations: loaded.items.map((i) => i.customization),
+      webhooks,
+      thirdparty: subject !== undefined && (await thirdpartyAnswers(`${String(subject.apiVersion)} ${String(subject.kind)}`)),
+    });
+    closers.push(() => assembled.close());
+    // Bundled Kartas leave Kubernetes' own kinds to Karmada's built-in interpreters; -d Kartas do not.
+    if (assembled.kartaIssues.length > 0) {
+      for (const i of assembled.kartaIssues) io.stderr(`${kartas.length > 0 ? "error" : "warning: bundled Kartas"}: ${i}\n`);
+      if (kartas.length > 0) return 1;
     }
+    for (const i of assembled.thirdpartyIssues) io.stderr(`warning: bundled customizations: ${issueText(i)}\n`);
 
-    const fw = createInterpreterFramework(layers);
+    const fw = assembled.framework;
     const op = o.operation!;
     if (op === "ReviseComponents" && components.length === 0) {
       io.stderr("karta interpret: ReviseComponents needs the components' replicas: --desired-component NAME=N (repeatable) or --components-file FILE\n");

@@ -23,4 +23,3 @@ export { POD_SCHEMA, POD_TEMPLATE_SPEC, OBJECT_META } from "./pod-schema.js";
 export { KARTA_TYPES, documentOf } from "./schema-source.js";
 export type { JqRole, FieldType, FieldSpec, ObjectSpec } from "./schema-source.js";
 export { kartaJsonSchema, kartaOpenApiSchema, kartaCrdManifest, generatedSchemaFiles } from "./json-schema.js";
-export { runValidate } from "./command.js";

@@ -2,9 +2,16 @@
  * Limits on the text of objects Karta reads (commands, library entry points, servers), checked before
  * any parser sees the text: a parser that recurses per nesting level can exhaust the stack or memory
  * on a small hostile document, so depth is measured by a linear scan first. Also the one way YAML
- * documents become values, so that aliases are bounded alike everywhere.
+ * documents become values, so that aliases are bounded alike everywhere. And the type of the JSON values
+ * they become.
  */
 import type { Document } from "yaml";
+
+/** Any JSON value, as Kubernetes objects are read from YAML or JSON. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
 
 /** The deepest nesting of arrays and objects (flow brackets or block indentation) Karta reads; jq's own parser has the same limit. */
 export const MAX_NESTING_DEPTH = 256;

@@ -11,7 +11,7 @@
  * subgroups (or minSubGroupPath's value), the group's minMember the fewest pods that satisfy it.
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
-import { isDNS1123Subdomain } from "../scheduling/formats.js";
+import { isDNS1123Subdomain } from "../names/index.js";
 import type { GroupCandidate } from "./compile.js";
 import { podInstance } from "./pods.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";

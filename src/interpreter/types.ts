@@ -5,11 +5,9 @@
  * `Interpreter` interface a layer implements.
  */
 
-/** Any JSON value, as Kubernetes objects are read from YAML or JSON. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonObject, JsonValue } from "../input/index.js";
 
-/** A JSON object. */
-export type JsonObject = { [key: string]: JsonValue };
+export type { JsonObject, JsonValue };
 
 /**
  * A Kubernetes object in its unstructured form (`apiVersion`, `kind`, `metadata`, then anything).

@@ -6,7 +6,7 @@
  * (a `label`'s identity) to unwind: every generator returns the first stop token it receives, so
  * `first`, `limit`, `any`, `label`/`break` stop producing as soon as they have what they need.
  */
-import type { JqValue, PathComponent } from "./values.js";
+import type { JqValue, PathComponent } from "./value-types.js";
 
 /** Returned by `emit` (and then by generators) to stop the enumeration; `undefined` means go on. */
 export type Stop = object | undefined;

@@ -7,9 +7,9 @@ import { MAX_DEPTH, compare, compareStrings, containsValue, equals, sortedKeys }
 import { CHARGED, dumpTruncated, kindOf, toJson, utf8ByteLength } from "./native/json.js";
 import { JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, charge } from "./runtime.js";
 
-export type JqValue = null | boolean | number | string | JqValue[] | { [key: string]: JqValue };
-export type JqObject = { [key: string]: JqValue };
-export type PathComponent = string | number | JqObject | null;
+import type { JqObject, JqValue, PathComponent } from "./value-types.js";
+
+export type { JqObject, JqValue, PathComponent };
 
 export { MAX_DEPTH, compare, compareStrings, equals, sortedKeys };
 

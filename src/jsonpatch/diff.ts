@@ -3,7 +3,7 @@
  * servers send them (ReviseReplica, Retain, AggregateStatus). Objects are compared key by key;
  * arrays of equal length element by element, otherwise replaced whole (simple, and always correct).
  */
-import type { JsonValue } from "../interpreter/types.js";
+import type { JsonValue } from "../input/index.js";
 import { jsonEquals, type JsonPatchOperation } from "./index.js";
 
 /** RFC 6901 escaping of one reference token. */

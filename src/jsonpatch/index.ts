@@ -3,8 +3,7 @@
  * prints and what an interpreter webhook returns for Retain, ReviseReplica and AggregateStatus.
  * Pure: the document is never modified; the patched copy or an error value is returned.
  */
-import { findDeepNesting } from "../input/index.js";
-import type { JsonValue } from "../interpreter/types.js";
+import { findDeepNesting, type JsonValue } from "../input/index.js";
 
 /** One JSON Patch operation. `value` is any JSON value (typed `unknown` so callers pass parsed objects). */
 export interface JsonPatchOperation {

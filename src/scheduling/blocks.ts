@@ -17,7 +17,7 @@ import {
   tooMany,
   type FieldError,
 } from "./fielderrors.js";
-import { isDNS1123Label, isDNS1123Subdomain, isLabelKey } from "./formats.js";
+import { isDNS1123Label, isDNS1123Subdomain, isLabelKey } from "../names/index.js";
 import {
   MAX_POD_GROUP_RESOURCE_CLAIMS,
   MAX_TOPOLOGY_CONSTRAINTS,

@@ -35,7 +35,7 @@ import {
   type WorkloadItem,
 } from "./config.js";
 import { childPath, forbidden, internal, invalid, tooMany, type FieldError } from "./fielderrors.js";
-import { isDNS1123Label } from "./formats.js";
+import { isDNS1123Label } from "../names/index.js";
 import { generatePodGroupName } from "./naming.js";
 import {
   SCHEDULING_V1ALPHA3,

@@ -26,8 +26,9 @@ import type { Definition, Karta } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, subGroupOfPod, type GangGroup, type CompiledInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
 import { AllMode, BasicPolicy, GangPolicy, SingleMode, fromExistingWorkload, newBuilder, type BuildOptions } from "./builder.js";
 import { required, type FieldError } from "./fielderrors.js";
-import { isDNS1123Subdomain } from "./formats.js";
+import { isDNS1123Subdomain } from "../names/index.js";
 import { hasErrors, issueFromDiagnostic, issueFromFieldError, type CompileIssue } from "./karta/issues.js";
+import type { WorkloadCompilation } from "./karta/compilation.js";
 import { validateSchedulingIntent, type SchedulingIntent } from "./karta/options.js";
 import { podLabel, podSchedulingPatch, type PodSchedulingPatch } from "./karta/pod-patch.js";
 import { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
@@ -39,6 +40,7 @@ import { isObject } from "../interpret/plain.js";
 export { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
 export type { CompileIssue, CompileInput } from "./karta/issues.js";
 export type { SchedulingIntent } from "./karta/options.js";
+export type { WorkloadCompilation } from "./karta/compilation.js";
 export type { PodSchedulingPatch } from "./karta/pod-patch.js";
 export { compileBatchJob, isBatchJob, type BatchJobCompileOptions } from "./karta/batch-job.js";
 
@@ -50,18 +52,6 @@ export interface KartaCompileOptions extends SchedulingIntent {
   owners?: readonly unknown[];
 }
 
-/** The objects for one workload instance, or the problems that kept them from being made. */
-export interface WorkloadCompilation {
-  /** No error among the issues; the objects are complete and pass validation. */
-  ok: boolean;
-  workload?: Workload;
-  /** Parents before children. */
-  compositePodGroups: CompositePodGroup[];
-  podGroups: PodGroup[];
-  podPatches: PodSchedulingPatch[];
-  /** Errors, warnings and notices, each with the field path of its input. */
-  issues: CompileIssue[];
-}
 
 /** The root object's identity, and the errors that keep it from owning a Workload. */
 function rootIdentity(object: unknown, karta: Karta): { owner?: OwnerReference; namespace?: string; issues: CompileIssue[] } {

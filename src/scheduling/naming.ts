@@ -8,7 +8,7 @@
  *   truncated fairly so the result fits a DNS-1123 subdomain (253 characters).
  */
 
-import { DNS1123_SUBDOMAIN_MAX_LENGTH } from "./formats.js";
+import { DNS1123_SUBDOMAIN_MAX_LENGTH } from "../names/index.js";
 
 const FNV32_OFFSET = 0x811c9dc5;
 const FNV32_PRIME = 0x01000193;

@@ -27,7 +27,7 @@ import {
   tooMany,
   type FieldError,
 } from "./fielderrors.js";
-import { isDNS1123Label, isDNS1123Subdomain } from "./formats.js";
+import { isDNS1123Label, isDNS1123Subdomain } from "../names/index.js";
 import {
   HIGHEST_USER_DEFINABLE_PRIORITY,
   PREEMPTION_POLICIES,

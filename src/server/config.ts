@@ -1,8 +1,8 @@
 /**
  * The server's configuration: the user's Karta definitions and ResourceInterpreterCustomizations, read
  * from files and directories into a snapshot of texts (what worker threads receive), checked before
- * use, and built into an interpreter framework (layers as in `karta interpret`: the customizations,
- * the Kartas, the bundled thirdparty customizations, Karmada's built-in interpreters).
+ * use, and built into an interpreter framework (by interpreter/layers.ts, as `karta interpret` builds it:
+ * the customizations, the Kartas, the bundled thirdparty customizations, Karmada's built-in interpreters).
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -10,15 +10,12 @@ import path from "node:path";
 import { isScalar, LineCounter, parseAllDocuments } from "yaml";
 import { formatDiagnostic, type Definition } from "../definition/index.js";
 import { findConflicts, parseCustomizations, CUSTOMIZATION_RULES, type CustomizationIssue } from "../interpreter/declarative/customization.js";
-import { createDeclarativeInterpreter } from "../interpreter/declarative/interpreter.js";
-import { createInterpreterFramework, type FrameworkLayers, type InterpreterFramework } from "../interpreter/framework.js";
-import { createKartaInterpreter, loadKartaText } from "../interpreter/karta/index.js";
+import type { InterpreterFramework } from "../interpreter/framework.js";
+import { loadKartaText } from "../interpreter/karta/index.js";
+import { assembleLayers } from "../interpreter/layers.js";
 import { LuaVM } from "../interpreter/lua/vm.js";
-import { createNativeInterpreter, NATIVE_HANDLERS } from "../interpreter/native/index.js";
-import { createThirdpartyInterpreter } from "../interpreter/thirdparty/index.js";
 import type { Operation, ResourceInterpreterCustomization, ResourceKind } from "../interpreter/types.js";
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
-import { WebhookInterpreter } from "../interpreter/webhook/interpreter.js";
 
 /** One file's text and the name errors give it. */
 export interface SourceFile {
@@ -143,7 +140,6 @@ function luaIssues(vm: LuaVM, ric: ResourceInterpreterCustomization, file: strin
 export async function buildFramework(source: FrameworkSource, options: { checkLua?: boolean } = {}): Promise<BuiltFramework> {
   const errors: string[] = [];
   const warnings: string[] = [];
-  const closers: (() => void)[] = [];
   const kartas: Definition[] = [];
   for (const { file, text } of source.definitions) {
     const loaded = loadKartaText(text, file);
@@ -171,51 +167,22 @@ export async function buildFramework(source: FrameworkSource, options: { checkLu
       (name) => rics.find((r) => r.customization.metadata.name === name)?.file ?? "",
     ).map(issueText),
   );
-  const layers: FrameworkLayers = { native: createNativeInterpreter() };
-  const targets: ResourceKind[] = [];
-  if (rics.length > 0) {
-    const declarative = await createDeclarativeInterpreter(rics.map((r) => r.customization));
-    closers.push(() => declarative.close());
-    layers.declarative = declarative;
-    targets.push(...declarative.targets);
-  }
   const hooks = source.webhookConfigurations.flatMap(({ file, text }) => {
     const parsed = parseWebhookConfigurations(text, file);
     errors.push(...parsed.issues.map(issueText));
     return parsed.configurations;
   });
-  if (hooks.length > 0) layers.webhook = new WebhookInterpreter(hooks);
-  const karta = createKartaInterpreter({ definitions: kartas, builtin: layers.native });
-  for (const i of karta.issues) (kartas.length > 0 ? errors : warnings).push(kartas.length > 0 ? `error: ${i}` : `bundled Kartas: ${i}`);
-  layers.karta = karta.interpreter;
-  const thirdparty = await createThirdpartyInterpreter();
-  closers.push(() => thirdparty.interpreter.close());
-  const bundledScripts = thirdparty.interpreter.customizations;
-  if (thirdparty.issues.length === 0) {
-    layers.thirdparty = thirdparty.interpreter;
-    targets.push(...thirdparty.interpreter.targets);
-  }
-  else warnings.push(...thirdparty.issues.map((i) => `bundled customizations: ${issueText(i)}`));
-  const framework = createInterpreterFramework(layers, { multiplePodTemplatesScheduling: source.multiplePodTemplatesScheduling });
-  const kinds = new Map<string, ResourceKind>();
-  const add = (k: ResourceKind): void => void kinds.set(`${k.apiVersion}\0${k.kind}`, { apiVersion: k.apiVersion, kind: k.kind });
-  targets.forEach(add);
-  karta.interpreter.kinds.forEach(add);
-  for (const k of NATIVE_HANDLERS.keys()) {
-    const [apiVersion, kind] = k.split("\0") as [string, string];
-    add({ apiVersion, kind });
-  }
-  return {
-    framework,
-    kinds: [...kinds.values()],
-    errors,
-    warnings,
-    needsWorker: (kind, op) =>
-      framework.layersFor(kind, op).some((l) => l === "declarative" || l === "webhook" || (l === "thirdparty" && bundledScripts.supports(kind, op))),
-    close: () => {
-      for (const c of closers) c();
-    },
-  };
+  const assembled = await assembleLayers({
+    kartas,
+    customizations: rics.map((r) => r.customization),
+    webhooks: hooks,
+    thirdparty: true,
+    multiplePodTemplatesScheduling: source.multiplePodTemplatesScheduling,
+  });
+  for (const i of assembled.kartaIssues) (kartas.length > 0 ? errors : warnings).push(kartas.length > 0 ? `error: ${i}` : `bundled Kartas: ${i}`);
+  warnings.push(...assembled.thirdpartyIssues.map((i) => `bundled customizations: ${issueText(i)}`));
+  const { framework, kinds, needsWorker, close } = assembled;
+  return { framework, kinds, errors, warnings, needsWorker, close };
 }
 
 const INPUT_FILE = /\.(ya?ml|json)$/i;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { runController } from "../../src/controller/command.js";
+import { runController } from "../../src/cli/controller.js";
 import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { definitionsDir } from "../bundled/helpers.js";

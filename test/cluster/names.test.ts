@@ -11,7 +11,7 @@ import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { compileKarta, generatePodGroupName, generateWorkloadName } from "../../src/scheduling/index.js";
 import { applyJsonPatch } from "../../src/jsonpatch/index.js";
-import { isDNS1123Subdomain } from "../../src/scheduling/formats.js";
+import { isDNS1123Subdomain } from "../../src/names/index.js";
 import { fixtureCases, loadBundled } from "../bundled/helpers.js";
 import { repoRoot } from "../support/conformance.js";
 import { attempt, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";

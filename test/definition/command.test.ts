@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { memoryIO } from "../../src/cli/io.js";
-import { runValidate } from "../../src/definition/command.js";
+import { runValidate } from "../../src/cli/validate.js";
 import { fixture, fixturesDir } from "./helpers.js";
 
 const f = (name: string): string => path.join(fixturesDir, name);

@@ -6,10 +6,9 @@ import { isDeepStrictEqual } from "node:util";
 import type { AggregatedStatusItem, DependentObjectReference, JsonValue, KubeObject, Operation, Outcome } from "../types.js";
 import { fail, ok } from "../types.js";
 import { verifyDependencies as verifyReferences } from "../dependencies.js";
-import { nestedMap } from "./unstructured.js";
+import { nestedMap, type Obj } from "./unstructured.js";
 
-/** A loosely typed JSON object for reading and building Kubernetes objects. */
-export type Obj = Record<string, any>;
+export type { Obj };
 
 export const LAYER = "native";
 

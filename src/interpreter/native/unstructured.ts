@@ -4,8 +4,10 @@
  * present but null is "found" (and then the wrong type), a step through a non-object is an error, and
  * errors print the offending value with Go's `%v` and its type with `%T`.
  */
-import type { Obj } from "./common.js";
 import { goNumberString } from "../../gofmt/index.js";
+
+/** A loosely typed JSON object for reading and building Kubernetes objects. */
+export type Obj = Record<string, any>;
 
 /** The outcome of reading a nested field: not found, found with a value, or an accessor error. */
 export type Access<T> = { found: false } | { found: true; value: T } | { error: string };

@@ -6,7 +6,7 @@
  * matching blocks of `spec.scheduling` (a what-if on the Job as written).
  */
 import { fieldErrorBody, invalid, required } from "../fielderrors.js";
-import { isDNS1123Label } from "../formats.js";
+import { isDNS1123Label } from "../../names/index.js";
 import { compileJob, validateJobScheduling } from "../job.js";
 import { podGroupTemplateName } from "../naming.js";
 import type { Job, JobSchedulingConfiguration } from "../types.js";
@@ -15,7 +15,7 @@ import { podRef } from "../../interpret/index.js";
 import { hasErrors, issueFromFieldError, type CompileIssue } from "./issues.js";
 import { disruptionBlock, validateSchedulingIntent, type SchedulingIntent } from "./options.js";
 import { podLabel, podSchedulingPatch } from "./pod-patch.js";
-import type { WorkloadCompilation } from "../karta.js";
+import type { WorkloadCompilation } from "./compilation.js";
 import { isObject } from "../../interpret/plain.js";
 
 /** What to compile beside the Job. */

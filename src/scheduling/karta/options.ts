@@ -5,7 +5,7 @@
  * so that each error names the option rather than a template.
  */
 import { forbidden, invalid, notSupported, type FieldError } from "../fielderrors.js";
-import { isDNS1123Subdomain, isLabelKey } from "../formats.js";
+import { isDNS1123Subdomain, isLabelKey } from "../../names/index.js";
 import type {
   WorkloadCompositePodGroupDisruptionMode,
   WorkloadCompositePodGroupSchedulingPolicy,

@@ -10,7 +10,7 @@ import type { Diagnostic, PodGroupDefinition, TopologyConstraint as KartaTopolog
 import { subGroupPlan, subtreeOf, subtreeScale, type SubGroupPlan, type WorkloadView } from "../../interpret/index.js";
 import type { SchedulingConfig, WorkloadInput, WorkloadItem } from "../config.js";
 import { duplicate, invalid, required, tooMany, type FieldError } from "../fielderrors.js";
-import { isDNS1123Label, isLabelKey } from "../formats.js";
+import { isDNS1123Label, isLabelKey } from "../../names/index.js";
 import { WORKLOAD_MAX_POD_GROUP_TEMPLATES } from "../types.js";
 import { hasErrors, issueFromDiagnostic, issueFromFieldError, type CompileIssue } from "./issues.js";
 import { compositePolicyBlock, disruptionBlock, leafPolicyBlock, type SchedulingIntent } from "./options.js";

@@ -5,10 +5,10 @@
 import { stringify } from "yaml";
 import { formatDiagnostic, loadCrds, loadDefinitions, sortDiagnostics, type Karta } from "../definition/index.js";
 import { listInputFiles } from "../files/index.js";
-import { parseCommand, usageError } from "../cli/args.js";
-import type { CliIO } from "../cli/io.js";
-import { InputError, readInput } from "../cli/objects.js";
-import { controllerClusterRole } from "./rbac.js";
+import { parseCommand, usageError } from "./args.js";
+import type { CliIO } from "./io.js";
+import { InputError, readInput } from "./objects.js";
+import { controllerClusterRole } from "../controller/rbac.js";
 
 export const RBAC_HELP = `Usage: karta rbac -d DEFINITION... [--crd CRD]... [--name NAME] [-o yaml|json]
 

@@ -4,12 +4,12 @@
  * workload-side paths against CRDs, and prints every diagnostic sorted by position with a summary.
  * Exit code: 0 valid (maybe with warnings), 1 errors, 2 usage or unreadable input.
  */
-import { parseCommand, usageError, type Flags } from "../cli/args.js";
-import { CliIO, readErrorReason, readSource } from "../cli/io.js";
+import { parseCommand, usageError, type Flags } from "./args.js";
+import { CliIO, readErrorReason, readSource } from "./io.js";
 import { listInputFiles } from "../files/index.js";
-import { CrdIndex, loadCrds, type CrdDefinition } from "./crd.js";
-import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostic.js";
-import { validateText } from "./validate.js";
+import { CrdIndex, loadCrds, type CrdDefinition } from "../definition/crd.js";
+import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
+import { validateText } from "../definition/validate.js";
 
 const HELP = `Usage: karta validate [--crd FILE]... [--strict] [-o text|json|yaml] FILE...
 

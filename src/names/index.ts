@@ -1,5 +1,6 @@
 /**
- * The Kubernetes string formats the Workload API uses (`k8s-short-name` = DNS-1123 label,
+ * Kubernetes name formats, for object names wherever Karta checks them (group names in interpretation,
+ * the Workload API's objects). The string formats the Workload API uses (`k8s-short-name` = DNS-1123 label,
  * `k8s-long-name` = DNS-1123 subdomain, `k8s-label-key`), each returning the list of
  * upstream detail messages (empty when the value is valid), worded as apimachinery's
  * `validate/content` package words them.

@@ -5,18 +5,18 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { LeaderElector } from "./leader.js";
-import { parseCommand, usageError, type Flags } from "../cli/args.js";
-import type { CliIO } from "../cli/io.js";
-import { KartaReconciler } from "./kartas.js";
-import { WorkloadReconciler } from "./workloads.js";
-import { loadKubeConfig } from "./kube.js";
-import { jsonLogger } from "./log.js";
-import { ControllerMetrics } from "./metrics.js";
-import { parseBindAddress, startEndpoints, type Endpoints } from "./endpoints.js";
+import { LeaderElector } from "../controller/leader.js";
+import { parseCommand, usageError, type Flags } from "./args.js";
+import type { CliIO } from "./io.js";
+import { KartaReconciler } from "../controller/kartas.js";
+import { WorkloadReconciler } from "../controller/workloads.js";
+import { loadKubeConfig } from "../controller/kube.js";
+import { jsonLogger } from "../controller/log.js";
+import { ControllerMetrics } from "../controller/metrics.js";
+import { parseBindAddress, startEndpoints, type Endpoints } from "../controller/endpoints.js";
 import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
-import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "./webhook.js";
+import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controller/webhook.js";
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
