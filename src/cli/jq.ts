@@ -44,8 +44,8 @@ Options:
   -h, --help             show this help
 
 Exit codes (of the last input, as jq): 0 ok, 1 (-e) last output false/null, 2 usage or
-unreadable file, 3 compile error, 4 (-e) no output, 5 runtime or input parse error (or
-halt_error's code).
+unreadable input (jq exits 5 on a JSON text that does not parse), 3 compile error, 4 (-e) no
+output, 5 runtime error (or halt_error's code).
 
 Example:
   karta jq -r '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key): \\(.value.replicas)"' examples/pytorchjob.yaml --yaml
@@ -473,9 +473,10 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     out.flush();
     if (isFsError(e)) return reportIoError(e, io);
     if (e instanceof JqInputError) {
-      // A JSON text that does not parse is jq's parse error; a YAML document's is ours.
+      // jq's message for a JSON text that does not parse (ours for a YAML document); the exit is
+      // Karta's for input it cannot read (jq's is 5).
       io.stderr(o.yaml ? `jq: error (at ${e.source}): ${e.message}\n` : `jq: parse error: ${e.message}\n`);
-      return o.yaml ? 2 : 5;
+      return 2;
     }
     throw e;
   }

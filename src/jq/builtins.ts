@@ -4,7 +4,7 @@
  */
 import { GenNative, INVALID_PATH, Native, ValueNative, invalidPath } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
-import { Closure, JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, charge, current, step } from "./runtime.js";
+import { COST, Closure, JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, charge, current, step } from "./runtime.js";
 import {
   JqObject,
   JqValue,
@@ -62,6 +62,8 @@ const [erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, 
 ] as const;
 
 const natives = new Map<string, Native>();
+/** No value (distinct from every JSON value). */
+const NONE: unique symbol = Symbol("none");
 
 function value(name: string, fn: ValueNative["fn"]): void {
   natives.set(`${name}/${fn.length === 0 ? 0 : fn.length - 1}`, { kind: "value", fn });
@@ -325,7 +327,7 @@ value("_flatten", (v, depth) => {
       continue;
     }
     const x = f.items[f.i++]!;
-    step();
+    charge(COST.copy);
     if (Array.isArray(x) && f.depth !== 0) stack.push({ items: x, i: 0, depth: subtract(f.depth, 1) });
     else {
       out.push(x);
@@ -419,6 +421,52 @@ gen("paths", 0, {
   gen: (input, _args, emit) => descend(input, [], true, (p) => (p.length > 0 ? emit(p as JqValue) : undefined)),
 });
 
+/** `leaf_paths` (jq 1.6's `paths(scalars)`, kept): the paths of the values that are not arrays or objects. */
+gen("leaf_paths", 0, {
+  gen: (input, _args, emit) => descend(input, [], true, (p, v) => (p.length > 0 && (v === null || typeof v !== "object") ? emit(p as JqValue) : undefined)),
+});
+
+/**
+ * `tostream`, as jq defines it (`path(def r: (.[]?|r), .; r) as $p | getpath($p) | reduce path(.[]?)
+ * as $q ([$p, .]; [$p+$q])`): `[path, leaf]` for each scalar or empty container, and after the last
+ * child of a container `[path of that child]`, from a work list.
+ */
+gen("tostream", 0, {
+  gen: (input, _args, emit) => {
+    interface Level {
+      v: JqValue[] | JqObject;
+      path: PathComponent[];
+      keys: (string | number)[];
+      i: number;
+    }
+    const stack: Level[] = [];
+    const event = (path: PathComponent[], v?: JqValue): Stop => {
+      charge(COST.visit + COST.copy * path.length);
+      return emit((v === undefined ? [path] : [path, v]) as JqValue);
+    };
+    /** A value: its leaf event now, or (a container with children) its level. */
+    const start = (v: JqValue, path: PathComponent[]): Stop => {
+      const keys: (string | number)[] = Array.isArray(v) ? v.map((_x, i) => i) : isObject(v) ? Object.keys(v) : [];
+      if (keys.length === 0) return event(path, v);
+      charge(keys.length);
+      stack.push({ v: v as JqValue[] | JqObject, path, keys, i: 0 });
+      return undefined;
+    };
+    let r = start(input, []);
+    while (!r && stack.length > 0) {
+      const f = stack[stack.length - 1]!;
+      if (f.i < f.keys.length) {
+        const k = f.keys[f.i++]!;
+        r = start((f.v as Record<string | number, JqValue>)[k]!, [...f.path, k]);
+        continue;
+      }
+      stack.pop();
+      r = event([...f.path, f.keys[f.keys.length - 1]!]);
+    }
+    return r;
+  },
+});
+
 /** A container whose children {@link descend} is going through. */
 interface Descent {
   v: JqValue[] | JqObject;
@@ -453,10 +501,10 @@ function descend(root: JqValue, base: PathComponent[], withPaths: boolean, emit:
     const child = (f.v as Record<string | number, JqValue>)[k]!;
     let path = f.path;
     if (withPaths) {
-      charge(path.length);
+      charge(COST.copy * (path.length + 1));
       path = [...path, k];
     }
-    step();
+    charge(COST.visit);
     r = emit(path, child);
     if (r) return r;
     enter(child, path);
@@ -608,46 +656,64 @@ gen("recurse", 1, {
 gen("walk", 1, {
   gen: (input, [f], emit) => {
     interface Frame {
-      v: JqValue;
+      v: JqValue[] | JqObject;
       keys: string[] | null;
       i: number;
       /** The rebuilt array or object. */
-      out: JqValue[] | JqObject | null;
+      out: JqValue[] | JqObject;
     }
-    const frame = (v: JqValue): Frame =>
-      Array.isArray(v) ? { v, keys: null, i: 0, out: [] } : isObject(v) ? { v, keys: Object.keys(v), i: 0, out: {} } : { v, keys: null, i: 0, out: null };
-    const stack: Frame[] = [frame(input)];
-    for (;;) {
-      const fr = stack[stack.length - 1]!;
-      if (fr.out !== null && fr.i < (fr.keys === null ? (fr.v as JqValue[]).length : fr.keys.length)) {
-        const k = fr.keys === null ? fr.i : fr.keys[fr.i]!;
-        fr.i++;
-        stack.push(frame((fr.v as Record<string | number, JqValue>)[k]!));
-        continue;
-      }
-      stack.pop();
-      step();
-      const rebuilt = fr.out ?? fr.v;
+    const stack: Frame[] = [];
+    // Where the walk of a child goes: all of f's outputs into an array, the first into an object.
+    let items: JqValue[] = [];
+    const intoArray = (w: JqValue): Stop => {
+      if (items.push(w) > MAX_ARRAY_LENGTH) checkArray(items.length);
+      return undefined;
+    };
+    const token = {};
+    let first: JqValue | typeof NONE = NONE;
+    const takeFirst = (w: JqValue): Stop => {
+      first = w;
+      return token;
+    };
+    /** f applied to a rebuilt value, its outputs given to the innermost container (or to emit at the top). */
+    const apply = (rebuilt: JqValue): Stop => {
       if (stack.length === 0) return f!.code.gen(rebuilt, f!.env, emit);
       const parent = stack[stack.length - 1]!;
       if (parent.keys === null) {
-        const items = parent.out as JqValue[];
-        const r = f!.code.gen(rebuilt, f!.env, (w) => {
-          if (items.push(w) > MAX_ARRAY_LENGTH) checkArray(items.length);
-          return undefined;
-        });
-        if (r) return r;
-      } else {
-        const token = {};
-        let first: { v: JqValue } | undefined;
-        const r = f!.code.gen(rebuilt, f!.env, (w) => {
-          first = { v: w };
-          return token;
-        });
-        if (r && r !== token) return r;
-        if (first) setKey(parent.out as JqObject, parent.keys[parent.i - 1]!, first.v);
+        items = parent.out as JqValue[];
+        return f!.code.gen(rebuilt, f!.env, intoArray);
       }
+      first = NONE;
+      const r = f!.code.gen(rebuilt, f!.env, takeFirst);
+      if (r && r !== token) return r;
+      if (first !== NONE) setKey(parent.out as JqObject, parent.keys[parent.i - 1]!, first);
+      return undefined;
+    };
+    /** Starts a value: a container is walked into, anything else goes to f at once. */
+    const enter = (v: JqValue): Stop => {
+      // Each value rebuilt and handed to f: work the run pays for.
+      charge(COST.rebuild);
+      if (Array.isArray(v)) stack.push({ v, keys: null, i: 0, out: [] });
+      else if (isObject(v)) {
+        const keys = Object.keys(v);
+        charge(keys.length);
+        stack.push({ v, keys, i: 0, out: {} });
+      } else return apply(v);
+      return undefined;
+    };
+    let r = enter(input);
+    while (r === undefined && stack.length > 0) {
+      const fr = stack[stack.length - 1]!;
+      if (fr.i < (fr.keys === null ? (fr.v as JqValue[]).length : fr.keys.length)) {
+        const k = fr.keys === null ? fr.i : fr.keys[fr.i]!;
+        fr.i++;
+        r = enter((fr.v as Record<string | number, JqValue>)[k]!);
+        continue;
+      }
+      stack.pop();
+      r = apply(fr.out);
     }
+    return r;
   },
 });
 gen("map", 1, {

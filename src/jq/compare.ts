@@ -7,7 +7,7 @@
  */
 import { JqRuntimeError } from "./errors.js";
 import { compareCodepoints, kindOf } from "./native/json.js";
-import { charge } from "./runtime.js";
+import { COST, charge } from "./runtime.js";
 
 /** jq 1.8.2's bound on the depth of comparison, equality, containment, object merge and paths. */
 export const MAX_DEPTH = 10_000;
@@ -80,7 +80,7 @@ function compareContainers(a: object, b: object): number {
   let top = 0;
   const open = (x: object, y: object, depth: number): number => {
     if (Array.isArray(x)) {
-      charge(1);
+      charge(COST.compare);
       cmpA[top] = x;
       cmpB[top] = y;
       cmpKeys[top] = null;
@@ -91,7 +91,7 @@ function compareContainers(a: object, b: object): number {
     }
     const kx = sortedKeys(x);
     const ky = sortedKeys(y);
-    charge(1 + kx.length + ky.length);
+    charge(COST.compare + kx.length + ky.length);
     if (depth + 1 > MAX_DEPTH || (kx.length > 0 && ky.length > 0 && depth + 2 > MAX_DEPTH)) throw tooDeep("Comparison");
     const n = Math.min(kx.length, ky.length);
     for (let i = 0; i < n; i++) {
@@ -168,7 +168,7 @@ function equalContainers(a: object, b: object): boolean {
     if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
     if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false;
-      charge(1 + x.length);
+      charge(COST.visit + x.length);
       for (let i = x.length - 1; i >= 0; i--) {
         xs.push(x[i]);
         ys.push(y[i]);
@@ -178,7 +178,7 @@ function equalContainers(a: object, b: object): boolean {
     }
     if (Array.isArray(y)) return false;
     const keys = Object.keys(x);
-    charge(1 + keys.length);
+    charge(COST.visit + keys.length);
     if (keys.length !== Object.keys(y).length) return false;
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i]!;
@@ -218,12 +218,12 @@ export function containsValue(a: unknown, b: unknown): boolean {
     if (r !== rank(y)) return false;
     if (r === 6) {
       const keys = Object.keys(y as object);
-      charge(1 + keys.length);
+      charge(COST.visit + keys.length);
       stack.push({ a: x as Record<string, unknown>, b: y as Record<string, unknown>, keys, i: 0, j: 0, depth });
       return undefined;
     }
     if (r === 5) {
-      charge(1);
+      charge(COST.visit);
       stack.push({ a: x as Record<number, unknown>, b: y as Record<number, unknown>, keys: null, i: 0, j: 0, depth });
       return undefined;
     }
@@ -270,7 +270,7 @@ export function containsValue(a: unknown, b: unknown): boolean {
       result = false;
       continue;
     }
-    charge(1);
+    charge(COST.visit);
     result = start(a2[f.j], b2[f.i], f.depth + 1);
   }
   return result!;

@@ -17,6 +17,7 @@ import {
   PathGen,
   MAX_ARRAY_LENGTH,
   Stop,
+  charge,
   current,
   step,
 } from "./runtime.js";
@@ -262,7 +263,12 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
   // One-output arithmetic, comparisons, `//` and `if` over constant paths: one plain call, no callbacks.
   if (node.type === "Binary" || node.type === "Alternative" || node.type === "If" || node.type === "And" || node.type === "Or") {
     const single = compileSingle(node);
-    if (single) return (input, _env, emit) => emit(single(input));
+    // One step of the run's budget: every operation counts, so that a loop's body is paid for whole.
+    if (single)
+      return (input, _env, emit) => {
+        step();
+        return emit(single(input));
+      };
   }
   switch (node.type) {
     case "Identity":
@@ -428,6 +434,8 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
       return (input, env, emit) => {
         const out: JqValue[] = [];
         const r = body(input, env, (v) => {
+          // Each element kept is a step: collecting is work the run pays for.
+          step();
           if (out.push(v) > MAX_ARRAY_LENGTH) checkArray(out.length);
           return undefined;
         });
@@ -452,7 +460,13 @@ function compileOwningReduce(
   bodyScope: Scope | null,
   ctx: CompileContext,
 ): Gen {
-  const update = compileAssign(node.update as Extract<Node, { type: "Assign" }>, bodyScope, ctx);
+  let update: AssignGen;
+  if (node.update.type === "Binary") {
+    const right = compile(node.update.right, bodyScope, ctx);
+    update = (input, env, emit, owned) => right(input, env, (v) => emit(addToOwned(input, v, owned!)));
+  } else {
+    update = compileAssign(node.update as Extract<Node, { type: "Assign" }>, bodyScope, ctx);
+  }
   return (input, env, emit) =>
     init(input, env, (initial) => {
       let acc: JqValue = initial;
@@ -606,11 +620,21 @@ function compileBinary(op: string, leftNode: Node, rightNode: Node, scope: Scope
   const left = compile(leftNode, scope, ctx);
   if (rightNode.type === "Literal") {
     const b = rightNode.value;
-    return (input, env, emit) => left(input, env, (a) => emit(f(a, b)));
+    return (input, env, emit) =>
+      left(input, env, (a) => {
+        step();
+        return emit(f(a, b));
+      });
   }
   const right = compile(rightNode, scope, ctx);
   // jq evaluates the right operand in the outer loop.
-  return (input, env, emit) => right(input, env, (b) => left(input, env, (a) => emit(f(a, b))));
+  return (input, env, emit) =>
+    right(input, env, (b) =>
+      left(input, env, (a) => {
+        step();
+        return emit(f(a, b));
+      }),
+    );
 }
 
 function compileObject(node: Extract<Node, { type: "Object" }>, scope: Scope | null, ctx: CompileContext): Gen {
@@ -763,19 +787,35 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
   }
   const native = ctx.natives.get(`${node.name}/${arity}`);
   if (native) {
+    // Each call of a builtin is a step of the run's budget (what it walks inside is charged on top).
     if (native.kind === "value") {
       const fn = native.fn;
-      if (arity === 0) return (input, _env, emit) => emit(fn(input));
+      if (arity === 0)
+        return (input, _env, emit) => {
+          step();
+          return emit(fn(input));
+        };
       const args = node.args.map((a) => compile(a, scope, ctx));
       if (arity === 1) {
         const a0 = args[0]!;
-        return (input, env, emit) => a0(input, env, (v) => emit(fn(input, v)));
+        return (input, env, emit) =>
+          a0(input, env, (v) => {
+            step();
+            return emit(fn(input, v));
+          });
       }
-      return (input, env, emit) => cartesian(args, input, env, (vals) => emit(fn(input, ...vals)));
+      return (input, env, emit) =>
+        cartesian(args, input, env, (vals) => {
+          step();
+          return emit(fn(input, ...vals));
+        });
     }
     const gen = native.gen;
     const args = node.args.map((a) => compileArg(a, scope, ctx));
-    return (input, env, emit) => gen(input, args.map((code) => ({ code, env })), emit);
+    return (input, env, emit) => {
+      step();
+      return gen(input, args.map((code) => ({ code, env })), emit);
+    };
   }
   // jq points at the name only.
   return compileError(ctx, node.span.start, node.span.start + node.name.length, `${node.name}/${arity} is not defined`);
@@ -1040,9 +1080,30 @@ function renew(owned: Set<object>, shared: Set<object> | undefined): Set<object>
  * the reduce alone. `=` and arithmetic updates also need a right side with exactly one output.
  */
 function carriesOwnership(node: Node): boolean {
+  // `. + $x`: the state appended to (jq appends in place to a value only it holds).
+  if (node.type === "Binary" && node.op === "+" && node.left.type === "Identity") return !usesInput(node.right) && isSingle(node.right);
   if (node.type !== "Assign") return false;
   if (node.op === "|=") return true;
   return !usesInput(node.right) && isSingle(node.right);
+}
+
+/** `state + v` where the reduce owns the state: an array or object it built is appended to in place. */
+function addToOwned(state: JqValue, v: JqValue, owned: Set<object>): JqValue {
+  if (v !== null && state !== null && owned.has(state as object)) {
+    if (Array.isArray(state) && Array.isArray(v)) {
+      checkArray(state.length + v.length);
+      charge(v.length);
+      for (let i = 0; i < v.length; i++) state.push(v[i]!);
+      return state;
+    }
+    if (isObject(state) && isObject(v)) {
+      for (const k in v) setKey(state, k, v[k]!);
+      return state;
+    }
+  }
+  const sum = add(state, v);
+  if (sum !== state && sum !== v && typeof sum === "object" && sum !== null) owned.add(sum);
+  return sum;
 }
 
 /** Whether a filter may read its input `.` (conservative: true for anything not listed). */
@@ -1067,6 +1128,9 @@ function usesInput(node: Node): boolean {
       return node.body !== undefined && usesInput(node.body);
     case "String":
       return node.parts.some((p) => typeof p !== "string" && usesInput(p));
+    case "Object":
+      // A shorthand entry (`{a}`, `{"\(e)"}`) reads its value from the input.
+      return node.entries.some((e) => !e.value || e.keyed === true || usesInput(e.key) || usesInput(e.value));
     default:
       return true;
   }

@@ -26,9 +26,7 @@ def del(f): delpaths([path(f)]);
 # As jq 1.7.1 documents it: null and booleans sort below 0, so they fail to negate.
 def abs: if . < 0 then - . else . end;
 def with_entries(f): to_entries | map(f) | from_entries;
-def paths: path(..) | select(length > 0);
 def paths(node_filter): path(.. | select(node_filter)) | select(length > 0);
-def leaf_paths: paths(scalars);
 def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
 def in(xs): . as $x | xs | has($x);
 def inside(xs): . as $x | xs | contains($x);
@@ -64,7 +62,6 @@ def INDEX(idx_expr): INDEX(.[]; idx_expr);
 def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
 def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
 def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
-def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
 def truncate_stream(stream): . as $n | null | stream | . as $input
   | if (.[0] | length) > $n then setpath([0]; .[0][$n:]) else empty end;
 def debug(msg): (msg | debug | empty), .;

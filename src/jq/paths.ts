@@ -6,7 +6,7 @@
  */
 import { MAX_DEPTH, compare, equals } from "./compare.js";
 import { JqRuntimeError } from "./errors.js";
-import { charge } from "./runtime.js";
+import { COST, charge } from "./runtime.js";
 import {
   JqObject,
   JqValue,
@@ -66,6 +66,7 @@ function setOne(t: JqValue, k: unknown, v: JqValue, owned?: Set<object>): JqValu
   if (typeof k === "string" && (t === null || isObject(t))) {
     let out = (t ?? {}) as JqObject;
     if (t === null || !owned?.has(out)) {
+      charge(COST.copy * (1 + Object.keys(out).length));
       out = { ...out };
       owned?.add(out);
     }
@@ -83,6 +84,7 @@ function setOne(t: JqValue, k: unknown, v: JqValue, owned?: Set<object>): JqValu
     let out = arr;
     if (t === null || !owned?.has(arr)) {
       out = arr.slice();
+      charge(COST.copy * (1 + arr.length));
       owned?.add(out);
     }
     while (out.length < idx) out.push(null);

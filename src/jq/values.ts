@@ -5,7 +5,7 @@
 import { JqRuntimeError } from "./errors.js";
 import { MAX_DEPTH, compare, compareStrings, containsValue, equals, sortedKeys } from "./compare.js";
 import { CHARGED, dumpTruncated, kindOf, toJson, utf8ByteLength } from "./native/json.js";
-import { JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, charge } from "./runtime.js";
+import { COST, JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, charge } from "./runtime.js";
 
 import type { JqObject, JqValue, PathComponent } from "./value-types.js";
 
@@ -82,8 +82,13 @@ export function add(a: unknown, b: unknown): JqValue {
   const ta = typeof a;
   if (ta === "number" && typeof b === "number") return (a as number) + b;
   if (ta === "string" && typeof b === "string") return checkString((a as string).length + b.length) && (a as string) + b;
-  if (Array.isArray(a) && Array.isArray(b)) return checkArray(a.length + b.length) && a.concat(b);
-  if (isObject(a) && isObject(b)) return { ...a, ...b };
+  // Both operands are copied: work the run pays for.
+  if (Array.isArray(a) && Array.isArray(b)) return checkArray(a.length + b.length) && (charge(a.length + b.length), a.concat(b));
+  if (isObject(a) && isObject(b)) {
+    const sum = { ...a, ...b };
+    charge(Object.keys(sum).length);
+    return sum;
+  }
   throw typeError2(a, b, "cannot be added");
 }
 
@@ -107,7 +112,7 @@ function deepMerge(a: JqObject, b: JqObject): JqObject {
   while (work.length > 0) {
     const { out, from, depth } = work.pop()!;
     const keys = Object.keys(from);
-    charge(1 + keys.length);
+    charge(COST.merge * (1 + keys.length));
     for (const k of keys) {
       const x = getOwn(out, k);
       const y = from[k]!;
@@ -287,16 +292,44 @@ export function slice(t: unknown, from: unknown, to: unknown): JqValue {
   if (t === null) return null;
   if (Array.isArray(t)) {
     const [s, e] = sliceBounds(t.length, from, to);
+    charge(COST.copy * (e - s));
     return t.slice(s, e);
   }
   if (typeof t === "string") {
     // Slices of strings count code points.
-    const cps = hasSurrogates(t) ? Array.from(t) : null;
-    const len = cps ? cps.length : t.length;
+    const offsets = codePointOffsets(t);
+    const len = offsets ? offsets.length - 1 : t.length;
     const [s, e] = sliceBounds(len, from, to);
-    return cps ? cps.slice(s, e).join("") : t.slice(s, e);
+    return offsets ? t.slice(offsets[s], offsets[e]) : t.slice(s, e);
   }
   throw cannotIndex(t, { start: from, end: to });
+}
+
+/** The last string {@link codePointOffsets} looked at, and its offsets (programs slice one string many times: `splits`). */
+let offsetsOfString = "";
+let offsetsOfLast: Int32Array | null = null;
+
+/**
+ * Where each code point of `t` starts (UTF-16 offsets, and the length at the end), or null when every
+ * code point is one unit (no surrogates). Scanning is work the run pays for.
+ */
+function codePointOffsets(t: string): Int32Array | null {
+  if (t === offsetsOfString) return offsetsOfLast;
+  charge(t.length >> 4);
+  let offsets: Int32Array | null = null;
+  if (hasSurrogates(t)) {
+    const o: number[] = [];
+    for (let i = 0; i < t.length; i++) {
+      o.push(i);
+      const c = t.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length && (t.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    }
+    o.push(t.length);
+    offsets = Int32Array.from(o);
+  }
+  offsetsOfString = t;
+  offsetsOfLast = offsets;
+  return offsets;
 }
 
 export function hasSurrogates(s: string): boolean {
@@ -315,10 +348,16 @@ export function lengthOf(v: unknown): JqValue {
       throw typeError(v, "has no length");
     case "number":
       return Math.abs(v);
-    case "string":
-      return hasSurrogates(v) ? Array.from(v).length : v.length;
-    default:
-      return Array.isArray(v) ? v.length : Object.keys(v as object).length;
+    case "string": {
+      const offsets = codePointOffsets(v);
+      return offsets ? offsets.length - 1 : v.length;
+    }
+    default: {
+      if (Array.isArray(v)) return v.length;
+      const n = Object.keys(v as object).length;
+      charge(n >> 4);
+      return n;
+    }
   }
 }
 

@@ -43,7 +43,7 @@ describe("karta jq", () => {
     const r = await karta(["jq", "-r", "--yaml", '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key)=\\(.value.replicas)"', example]);
     assert.deepEqual(r, { code: 0, out: "Master=1\nWorker=3\n", err: "" });
   });
-  test("exit codes: -e, compile error 3, runtime error 5 (of the last input, as jq), usage 2, unreadable 2", async () => {
+  test("exit codes: -e, compile error 3, runtime error 5 (of the last input, as jq), usage 2, unreadable or unparsable input 2", async () => {
     assert.equal((await karta(["jq", "-e", ".a"], '{"a":false}')).code, 1);
     assert.equal((await karta(["jq", "-e", "empty"], "1")).code, 4);
     assert.equal((await karta(["jq", "-e", ".a"], '{"a":1}')).code, 0);
@@ -63,7 +63,7 @@ describe("karta jq", () => {
     assert.equal(missing.code, 2);
     assert.match(missing.err, /cannot read \/nonexistent\/pods.json/);
     const badJson = await karta(["jq", "."], '{"a":');
-    assert.deepEqual(badJson, { code: 5, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
+    assert.deepEqual(badJson, { code: 2, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
   });
   test("halt_error prints its message and exits with its code", async () => {
     const r = await karta(["jq", "-n", '"bye\\n" | halt_error(7)']);

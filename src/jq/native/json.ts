@@ -8,7 +8,7 @@
  * nor depend on the engine's recursion limit.
  */
 import { JqRuntimeError } from "../errors.js";
-import { MAX_STRING_LENGTH, step, stringLimitError } from "../runtime.js";
+import { COST, MAX_STRING_LENGTH, charge as chargeSteps, stringLimitError } from "../runtime.js";
 
 /** jq 1.8.2's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
 export const MAX_PRINT_DEPTH = 10_000;
@@ -321,7 +321,7 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
   let depth = 0;
   // Emit `v` (at `depth`), then keep taking the next entry of the innermost open container.
   for (;;) {
-    if (charge) step();
+    if (charge) chargeSteps(COST.print);
     if (out.length > CHUNK) {
       // `+=` builds a tree of small strings (tens of bytes per piece): flat chunks keep memory near the text's size.
       void out.charCodeAt(0);

@@ -12,7 +12,14 @@
 export type RawMatch = number[];
 
 /** The matches of `re` (a global RegExp) in `s`: all of them with `global`, else the first; in test mode whether there is one. */
-export function execAll(re: RegExp, s: string, global: boolean, testMode: boolean, groupNames: readonly string[]): boolean | RawMatch[] {
+export function execAll(
+  re: RegExp,
+  s: string,
+  global: boolean,
+  testMode: boolean,
+  groupNames: readonly string[],
+  onMatch?: () => void,
+): boolean | RawMatch[] {
   if (testMode) {
     // Whether there is any match, empty or not: the first `exec` of the loop below, answered directly.
     re.lastIndex = 0;
@@ -27,6 +34,7 @@ export function execAll(re: RegExp, s: string, global: boolean, testMode: boolea
     if (m === null) break;
     const b = m.index;
     const e = b + m[0].length;
+    onMatch?.();
     const raw: RawMatch = [b, e, b === e ? 1 : 0];
     for (const g of groupNames) {
       const span = m.indices?.groups?.[g];

@@ -11,7 +11,7 @@
  */
 import type { MessagePort, Worker } from "node:worker_threads";
 import { JqRuntimeError } from "../errors.js";
-import { charge, inEventLoopSlice, JqLimitError, sliceExhausted } from "../runtime.js";
+import { COST, charge, inEventLoopSlice, JqLimitError, sliceExhausted } from "../runtime.js";
 import { typeErrorSubject } from "./json.js";
 import { execAll, type RawMatch, type RegexRequest, type RegexResponse } from "./regex-exec.js";
 
@@ -893,7 +893,9 @@ export function backtrackRisk(source: string): BacktrackRisk {
 function runBounded(c: Compiled, re: RegExp, input: string, testMode: boolean, groupNames: string[]): boolean | RawMatch[] {
   if (c.risk === "linear" || (c.risk === "quadratic" && input.length <= INLINE_INPUT_LIMIT)) {
     charge(1 + (input.length >> 6));
-    return execAll(re, input, c.global, testMode, groupNames);
+    // Each match found becomes an object (with its captures): work the run pays for as it goes.
+    const perMatch = COST.copy * (2 + groupNames.length);
+    return execAll(re, input, c.global, testMode, groupNames, () => charge(perMatch));
   }
   return inWorker(c, re, input, testMode, groupNames);
 }
