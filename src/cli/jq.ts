@@ -356,6 +356,11 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   } catch (e) {
     return reportIoError(e, io);
   }
+  if (programText.includes("\0")) {
+    // As jq 1.8.2: the program is not cut at the NUL byte, it is refused.
+    io.stderr("jq: program file contains NUL bytes\n");
+    return 2;
+  }
   const named = { ...o.named };
   let program;
   try {

@@ -16,7 +16,6 @@ import {
   compare,
   contains,
   dumpShort,
-  equals,
   index,
   isObject,
   isTruthy,

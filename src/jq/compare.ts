@@ -6,7 +6,7 @@
  * `Comparison too deep`, `Equality check too deep` or `Containment check too deep` past 10,000 levels.
  */
 import { JqRuntimeError } from "./errors.js";
-import { compareCodepoints, kindOf } from "./native/json.js";
+import { compareCodepoints } from "./native/json.js";
 import { COST, charge } from "./runtime.js";
 
 /** jq 1.8.2's bound on the depth of comparison, equality, containment, object merge and paths. */

@@ -124,6 +124,9 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.deepEqual(await karta(["jq", "-n", '"x" | halt_error(0)']), { code: 0, out: "", err: "x" });
     assert.deepEqual(await karta(["jq", "-n", "input"]), { code: 5, out: "", err: "jq: error (at <stdin>:0): break\n" });
   });
+  test("a program file holding a NUL byte is refused, not cut short (jq 1.8.2)", async () => {
+    assert.deepEqual(await withFiles(["jq", "-n", "-f", "p.jq"], { "p.jq": ". | length\0garbage" }), { code: 2, out: "", err: "jq: program file contains NUL bytes\n" });
+  });
   test("without a filter the program is .", async () => {
     assert.deepEqual(await karta(["jq"], "1"), { code: 0, out: "1\n", err: "" });
   });

@@ -162,7 +162,17 @@ describe("Oniguruma (Perl_NG) semantics translated to JS", () => {
     assert.equal(t("x\r\ny", "x\\Ry"), true);
     assert.deepEqual(strings("a-b", "[a\\-z]+"), ["a-"]);
     assert.deepEqual(strings("a]b", "[]a]+"), ["a]"]);
-    assert.deepEqual(strings("hello world", "[a-z&&[^aeiou]]+", "g"), ["h", "ll", "w", "rld"]);
+    // jq's syntax has no class set operations: `[` and `&&` in a class are literals, as in jq 1.8.2.
+    assert.deepEqual(strings("hello world", "[a-z&&[^aeiou]]+", "g"), []);
+    assert.deepEqual(strings("hello wor]ld", "[a-z&&[^aeiou]]+", "g"), ["r]"]);
+    assert.deepEqual(strings("x[:b", "[[:b]", "g"), ["[", ":", "b"]);
+    assert.throws(() => t("x", "[\\w-z]"), /unmatched range specifier in char-class/);
+    assert.throws(() => t("x", "[a-[:alpha:]]"), /char-class value at end of range/);
+    // Oniguruma's parse depth limit as jq sets it (1,024: two levels a group, one a repeat operator).
+    assert.equal(t("a", "(".repeat(511) + "a" + ")".repeat(511)), true);
+    assert.throws(() => t("a", "(".repeat(512) + "a" + ")".repeat(512)), /Regex failure: parse depth limit over/);
+    assert.equal(t("a", "a" + "*".repeat(1022)), true);
+    assert.throws(() => t("a", "a" + "*".repeat(1023)), /Regex failure: parse depth limit over/);
     assert.equal(t("a#b", "a\\#b", "x"), true);
     assert.equal(t("ab", "a # comment\n b", "x"), true);
   });

@@ -65,6 +65,13 @@ const WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?!${WORD_CLASS})|(?<!${WORD_CLASS})
 const NOT_WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?=${WORD_CLASS})|(?<!${WORD_CLASS})(?!${WORD_CLASS}))`;
 /** lastAtom marker: the previous item is an anchor or look-around, which cannot be repeated. */
 const ANCHOR = -2;
+/**
+ * jq sets Oniguruma's parse depth limit to 1,024: its parser nests two levels per group and one per
+ * repeat operator on an atom, from two at the top. Deeper patterns fail with its message instead of
+ * exhausting the stack.
+ */
+const PARSE_DEPTH_LIMIT = 1024;
+const parseDepth = (groups: number): number => 2 + 2 * groups;
 // We never set the JS `m` flag, so `^`/`$` are the input's ends (and let V8 see anchored patterns).
 const BOS = "^";
 const EOS = "$";
@@ -180,6 +187,7 @@ class Translator {
   private alternation(opts: Opts, depth: number): void {
     const o = { ...opts };
     let lastAtom = -1;
+    let repeats = 0;
     const src = this.src;
     while (this.pos < src.length) {
       const c = src.codePointAt(this.pos)!;
@@ -202,6 +210,7 @@ class Translator {
           this.pos++;
           this.out += "|";
           lastAtom = -1;
+          repeats = 0;
           continue;
         case "*":
         case "+":
@@ -211,6 +220,8 @@ class Translator {
           if (q === null) break; // a `{` that is not an interval is a literal
           if (lastAtom === ANCHOR) this.err("target of repeat operator is invalid");
           if (lastAtom < 0) this.err("target of repeat operator is not specified");
+          // Each repeat operator applied to one atom nests one more level in Oniguruma's parser.
+          if (parseDepth(depth) + ++repeats > PARSE_DEPTH_LIMIT) this.err("parse depth limit over");
           let atom = this.out.slice(lastAtom);
           if (/[*+?}]$/.test(atom) && !atom.endsWith("\\u{7d}") && this.isQuantified(atom)) atom = `(?:${atom})`;
           if (q.possessive) {
@@ -228,37 +239,44 @@ class Translator {
         case "(": {
           const at = this.out.length;
           lastAtom = this.group(o, depth) ? ANCHOR : at;
+          repeats = 0;
           continue;
         }
         case "[":
           lastAtom = this.out.length;
+          repeats = 0;
           this.pos++;
           this.out += this.charClass(o);
           continue;
         case "\\": {
           const at = this.out.length;
           lastAtom = this.escape(o) ? ANCHOR : at;
+          repeats = 0;
           continue;
         }
         case ".":
           this.pos++;
           lastAtom = this.out.length;
+          repeats = 0;
           this.out += o.dotAll ? "[\\s\\S]" : "[^\\n]";
           continue;
         case "^":
           this.pos++;
           lastAtom = ANCHOR;
+          repeats = 0;
           this.out += o.lines ? "(?<![^\\n])" : BOS;
           continue;
         case "$":
           this.pos++;
           lastAtom = ANCHOR;
+          repeats = 0;
           this.out += o.lines ? "(?![^\\n])" : SEMI_EOS;
           continue;
       }
       // A literal character.
       this.pos += ch.length;
       lastAtom = this.out.length;
+      repeats = 0;
       this.out += this.literal(c, o);
     }
   }
@@ -400,6 +418,7 @@ class Translator {
 
   /** A group's contents up to and including its `)`. */
   private body(o: Opts, depth: number): void {
+    if (parseDepth(depth + 1) > PARSE_DEPTH_LIMIT) this.err("parse depth limit over");
     this.alternation(o, depth + 1);
     if (this.src[this.pos] !== ")") this.err("end pattern with unmatched parenthesis");
     this.pos++;
@@ -541,6 +560,10 @@ class Translator {
   }
 
   /** After `[`: a bracket expression up to its `]`, as v-mode class source. */
+  /**
+   * A bracket expression after its `[`. jq's syntax (Oniguruma's Perl_NT) has no class set operations:
+   * `[` inside a class is a literal unless it opens a POSIX bracket (`[:alpha:]`), and so is `&&`.
+   */
   private charClass(o: Opts): string {
     const src = this.src;
     let negate = false;
@@ -548,7 +571,6 @@ class Translator {
       negate = true;
       this.pos++;
     }
-    const operands: string[] = [];
     let items = "";
     let first = true;
     for (;;) {
@@ -559,57 +581,41 @@ class Translator {
         break;
       }
       first = false;
-      if (ch === "&" && src[this.pos + 1] === "&") {
-        this.pos += 2;
-        operands.push(items);
-        items = "";
-        continue;
-      }
       if (ch === "[") {
-        const posix = /^\[:(\^?)([a-z]+):\]/.exec(src.slice(this.pos));
+        const posix = /^\[:(\^?)([a-z]+):\]/.exec(src.slice(this.pos, this.pos + 16));
         if (posix) {
           const body = POSIX[posix[2]];
           if (body === undefined) this.err("invalid POSIX bracket type");
           this.pos += posix[0].length;
           items += posix[1] ? `[^${body}]` : `[${body}]`;
+          this.noRangeAfterClass();
           continue;
         }
-        this.pos++;
-        items += this.charClass(o);
-        continue;
       }
       // A single character (possibly the start of a range) or a class escape.
       const start = this.classAtom(o);
       if (typeof start === "string") {
         items += start;
+        this.noRangeAfterClass();
         continue;
       }
       if (src[this.pos] === "-" && this.pos + 1 < src.length && src[this.pos + 1] !== "]") {
-        const save = this.pos;
         this.pos++;
-        if (src[this.pos] === "[") {
-          this.pos = save;
-          items += this.classChar(start, o);
-          continue;
-        }
+        if (/^\[:\^?[a-z]+:\]/.test(src.slice(this.pos, this.pos + 16))) this.err("char-class value at end of range");
         const end = this.classAtom(o);
-        if (typeof end === "string") {
-          // `a-\w`: the `-` is literal.
-          items += this.classChar(start, o) + lit(0x2d) + end;
-          continue;
-        }
+        if (typeof end === "string") this.err("char-class value at end of range");
         if (end < start) this.err("empty range in char class");
         items += this.classRange(start, end, o);
         continue;
       }
       items += this.classChar(start, o);
     }
-    let body: string;
-    if (operands.length > 0) {
-      operands.push(items);
-      body = operands.map((x) => `[${x}]`).join("&&");
-    } else body = items;
-    return `[${negate ? "^" : ""}${body}]`;
+    return `[${negate ? "^" : ""}${items}]`;
+  }
+
+  /** A class (`\\w`, `[:alpha:]`) cannot start a range. */
+  private noRangeAfterClass(): void {
+    if (this.src[this.pos] === "-" && this.pos + 1 < this.src.length && this.src[this.pos + 1] !== "]") this.err("unmatched range specifier in char-class");
   }
 
   private classChar(cp: number, o: Opts): string {
@@ -766,7 +772,14 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
   const cp = (i: number): number => (cpIndex === null ? i : cpIndex[i]);
 
   const groupNames = re === c.re ? c.groups.map((g) => g.js) : [];
-  const raw = runBounded(c, re, s, testMode, groupNames);
+  let raw: ReturnType<typeof runBounded>;
+  try {
+    raw = runBounded(c, re, s, testMode, groupNames);
+  } catch (e) {
+    // V8 compiles a pattern on first use: one too large for it fails there, naming the whole pattern.
+    if (e instanceof SyntaxError) throw new JqRuntimeError(`Regex failure: ${e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "")}`);
+    throw e;
+  }
   if (typeof raw === "boolean") return raw;
   return raw.map((m) => {
     const off = cp(m[0]!);
