@@ -43,7 +43,7 @@ type MathNatives = typeof import("./native/math.js");
 let mathNatives: MathNatives | undefined;
 const lazyMath = <K extends keyof MathNatives>(k: K): MathNatives[K] =>
   ((...args: number[]) => ((mathNatives ??= requireNative("./native/math.js") as MathNatives)[k] as (...a: number[]) => unknown)(...args)) as MathNatives[K];
-const [erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn] = [
+const [erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn, lgamma, tgamma, gammaSign, pow, fma, scalbln] = [
   lazyMath("erf"),
   lazyMath("erfc"),
   lazyMath("fdim"),
@@ -58,6 +58,12 @@ const [erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, 
   lazyMath("y0"),
   lazyMath("y1"),
   lazyMath("yn"),
+  lazyMath("lgamma"),
+  lazyMath("tgamma"),
+  lazyMath("gammaSign"),
+  lazyMath("pow"),
+  lazyMath("fma"),
+  lazyMath("scalbln"),
 ] as const;
 
 const natives = new Map<string, Native>();
@@ -1043,10 +1049,10 @@ value("modf", (v) => {
 });
 value("lgamma_r", (v) => {
   const x = num(v);
-  return [lgamma(x), tgamma(x) < 0 ? -1 : 1];
+  return [lgamma(x), gammaSign(x)];
 });
 const MATH2: Record<string, (a: number, b: number) => number> = {
-  pow: Math.pow,
+  pow,
   atan2: Math.atan2,
   fmin: (a, b) => (a !== a ? b : b !== b ? a : Math.min(a, b)),
   fmax: (a, b) => (a !== a ? b : b !== b ? a : Math.max(a, b)),
@@ -1056,8 +1062,8 @@ const MATH2: Record<string, (a: number, b: number) => number> = {
   hypot: Math.hypot,
   ldexp,
   // scalb takes a double exponent: a fractional one is NaN in glibc.
-  scalb: (a, b) => (Number.isInteger(b) || !Number.isFinite(b) ? (b === Infinity ? a * Infinity : b === -Infinity ? a * 0 : ldexp(a, b)) : NaN),
-  scalbln: ldexp,
+  scalb: (a, b) => (b === Infinity ? a * Infinity : b === -Infinity ? a * 0 : Number.isInteger(b) ? scalbln(a, Math.max(-1e5, Math.min(1e5, b))) : NaN),
+  scalbln,
   drem: remainder,
   remainder,
   jn,
@@ -1066,7 +1072,7 @@ const MATH2: Record<string, (a: number, b: number) => number> = {
   nexttoward: nextafter,
 };
 for (const [name, f] of Object.entries(MATH2)) valueN(name, 2, (_v, a, b) => f(num(a), num(b)));
-valueN("fma", 3, (_v, a, b, c) => num(a) * num(b) + num(c));
+valueN("fma", 3, (_v, a, b, c) => fma(num(a), num(b), num(c)));
 
 function roundHalfEven(x: number): number {
   if (!isFinite(x)) return x;
@@ -1074,42 +1080,6 @@ function roundHalfEven(x: number): number {
   return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-// Lanczos approximation (g = 7), accurate to about 15 digits.
-const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-];
-function tgamma(x: number): number {
-  if (x !== x) return NaN;
-  if (x === 0) return 1 / x;
-  if (x === Infinity || x > 171.7) return Infinity;
-  if (Number.isInteger(x) && x <= 0) return NaN;
-  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * tgamma(1 - x));
-  if (Number.isInteger(x) && x <= 171) {
-    let r = 1;
-    for (let i = 2; i < x; i++) r *= i;
-    return r;
-  }
-  const z = x - 1;
-  let a = LANCZOS[0]!;
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a += LANCZOS[i]! / (z + i);
-  return Math.sqrt(2 * Math.PI) * Math.pow(t, z + 0.5) * Math.exp(-t) * a;
-}
-function lgamma(x: number): number {
-  if (x !== x) return NaN;
-  if (!isFinite(x)) return Infinity;
-  if (Number.isInteger(x) && x <= 0) return Infinity;
-  // Near zero, gamma(x) ~ 1/x (the reflection below would overflow).
-  if (Math.abs(x) < 1e-8) return -Math.log(Math.abs(x)) - 0.5772156649015329 * x;
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
-  if (x === 1 || x === 2) return 0;
-  const z = x - 1;
-  let a = LANCZOS[0]!;
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a += LANCZOS[i]! / (z + i);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
 function nextafter(a: number, b: number): number {
   if (a !== a || b !== b) return NaN;
   if (a === b) return b;
