@@ -177,3 +177,65 @@ describe("strptime (glibc conversions, jq's wday/yday rules)", () => {
     assert.equal(errorOf(() => strptime("2015", null)), "strptime/1 requires string inputs and arguments");
   });
 });
+
+/** Runs `fn` with the process time zone set to `tz` (Node rereads TZ when it is assigned). */
+function inZone<T>(tz: string, fn: () => T): T {
+  const saved = process.env["TZ"];
+  process.env["TZ"] = tz;
+  try {
+    return fn();
+  } finally {
+    if (saved === undefined) delete process.env["TZ"];
+    else process.env["TZ"] = saved;
+  }
+}
+
+/** Whether Node has the tz database's zones (full ICU). */
+const zones = (() => {
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York" }).resolvedOptions().timeZone === "America/New_York";
+  } catch {
+    return false;
+  }
+})();
+
+// Expected values are glibc's (strftime(3), localtime_r(3)) for the same instants and zones.
+describe("time zones as glibc's localtime and strftime see them", { skip: !zones && "Node has no time zone data" }, () => {
+  const winter = 1425599507; // 2015-03-05T23:51:47Z
+  const summer = 1436000000; // 2015-07-04T08:53:20Z
+  test("%z and %Z across zones and daylight saving time", () => {
+    const rows = ["America/New_York", "Asia/Kolkata", "Europe/London", "America/Sao_Paulo"].map((tz) =>
+      inZone(tz, () => [strflocaltime(winter, "%z %Z|%_5z|%05z"), strflocaltime(summer, "%z %Z")]),
+    );
+    assert.deepEqual(rows, [
+      ["-0500 EST|    -  500|0000-00500", "-0400 EDT"],
+      ["+0530 IST|    +  530|0000+00530", "+0530 IST"],
+      ["+0000 GMT|    +    0|0000+00000", "+0100 BST"],
+      // A zone with no abbreviation: the tz database's numeric name.
+      ["-0300 -03|    -  300|0000-00300", "-0300 -03"],
+    ]);
+  });
+  test("strftime formats a UTC time (zone GMT); %s reads its fields as standard local time", () => {
+    assert.equal(inZone("America/New_York", () => strftime([2015, 2, 5, 23, 51, 47, 4, 63], "%Z %z %s")), "GMT +0000 1425617507");
+    assert.equal(inZone("Asia/Kolkata", () => strftime([2015, 2, 5, 23, 51, 47, 4, 63], "%s")), "1425579707");
+  });
+  test("localtime beyond Date's range: the zone's yearly rule, local mean time before the first transition", () => {
+    assert.deepEqual(inZone("America/New_York", () => [localtime(1e14), localtime(-1e14), localtime(4e15)]), [
+      [3170843, 10, 7, 4, 46, 40, 6, 310],
+      [-3166904, 1, 24, 9, 17, 18, 1, 54],
+      [126756924, 0, 11, 2, 6, 40, 2, 10],
+    ]);
+    assert.deepEqual(inZone("Australia/Sydney", () => localtime(-1e14)), [-3166904, 1, 25, 0, 18, 12, 2, 55]);
+  });
+  test("strptime's %s: digits only, then localtime", () => {
+    assert.deepEqual(inZone("Australia/Sydney", () => strptime("1425599507", "%s")), [2015, 2, 6, 10, 51, 47, 5, 64]);
+    for (const s of [" 1425599507", "-5"]) assert.equal(errorOf(() => strptime(s, "%s")), `date "${s}" does not match format "%s"`);
+  });
+});
+
+describe("strftime padding flags as glibc's", () => {
+  test("the last of _ - 0 wins; - with a width pads with spaces; text conversions take widths", () => {
+    const bt = [2015, 2, 5, 23, 51, 47, 4, 63];
+    assert.equal(strftime(bt, "%_-5d|%-_5d|%-5d|%10%|%5n|%^P|%#p|%5q|%-10Z"), "    5|    5|    5|         %|    \n|pm|pm|  %5q|       GMT");
+  });
+});

@@ -96,22 +96,33 @@ function gmtimeSecs(secs: number): Tm | null {
   return { year: y, mon: m - 1, mday: d, hour, min, sec, wday, yday };
 }
 
-/** localtime_r of whole seconds in the process time zone (via Date); null outside Date's range. */
+/** Seconds either side of the epoch that Date represents. */
+const DATE_LIMIT = 8.64e12;
+
+/** Seconds in 400 Gregorian years: the calendar, and so a zone's yearly daylight saving rule, repeats. */
+const CYCLE_400Y = 146097 * 86400;
+
+/**
+ * The process zone's offset east of UTC (seconds, local mean time's included) at `secs`. Past Date's
+ * range the tz database's last rule repeats each year: the same instant of an equivalent year is
+ * asked; before it, the offset at its start (local mean time) holds.
+ */
+function offsetAt(secs: number): number {
+  // A day inside the range, so the local fields of the instant exist too.
+  const limit = DATE_LIMIT - 86400;
+  let at = Math.max(-limit, secs);
+  if (at > limit) at -= Math.ceil((at - limit) / CYCLE_400Y) * CYCLE_400Y;
+  const d = new Date(Math.floor(at) * 1000);
+  const wall = Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds());
+  // Date.UTC reads years 0..99 as 1900..1999: correct through setUTCFullYear when that matters.
+  const w = new Date(wall);
+  if (d.getFullYear() >= 0 && d.getFullYear() < 100) w.setUTCFullYear(d.getFullYear());
+  return Math.round((w.getTime() - d.getTime()) / 1000);
+}
+
+/** localtime_r of whole seconds in the process time zone; null when the year does not fit C's int. */
 function localtimeSecs(secs: number): Tm | null {
-  const d = new Date(secs * 1000);
-  if (Number.isNaN(d.getTime())) return null;
-  const y = d.getFullYear();
-  const yday = daysFromCivil(y, d.getMonth() + 1, d.getDate()) - daysFromCivil(y, 1, 1);
-  return {
-    year: y,
-    mon: d.getMonth(),
-    mday: d.getDate(),
-    hour: d.getHours(),
-    min: d.getMinutes(),
-    sec: d.getSeconds(),
-    wday: d.getDay(),
-    yday,
-  };
+  return gmtimeSecs(secs + offsetAt(secs));
 }
 
 function brokenDown(t: unknown, fn: "gmtime" | "localtime"): number[] {
@@ -190,36 +201,78 @@ export function mktime(bt: unknown): number {
   return t;
 }
 
-/** mktime(3) in the process time zone (what glibc's `%s` uses). */
-function localMktime(tm: Tm): number {
-  const d = new Date(0);
-  d.setFullYear(tm.year, tm.mon, tm.mday);
-  d.setHours(tm.hour, tm.min, tm.sec, 0);
-  return Math.floor(d.getTime() / 1000);
+/** The wall-clock fields of `tm` read as UTC: seconds, fields out of range carried. */
+function wallSeconds(tm: Tm): number {
+  const y = tm.year + Math.floor(tm.mon / 12);
+  const mon = ((tm.mon % 12) + 12) % 12;
+  return (daysFromCivil(y, mon + 1, 1) + tm.mday - 1) * 86400 + tm.hour * 3600 + tm.min * 60 + tm.sec;
+}
+
+/**
+ * mktime(3) in the process time zone. With `isdst` -1 the zone decides whether daylight saving time is
+ * in effect (a time skipped by a change moves forward, as Date does); with 0 (jq's strftime passes a tm
+ * whose tm_isdst is 0 to glibc's `%s`) the fields are read as standard time.
+ */
+function localMktime(tm: Tm, isdst: -1 | 0 = -1): number {
+  const wall = wallSeconds(tm);
+  let t: number;
+  if (Math.abs(wall) < DATE_LIMIT - 86400) {
+    const d = new Date(0);
+    d.setFullYear(tm.year, tm.mon, tm.mday);
+    d.setHours(tm.hour, tm.min, tm.sec, 0);
+    t = Math.floor(d.getTime() / 1000);
+  } else {
+    t = wall - offsetAt(wall);
+  }
+  if (isdst === 0) {
+    const year = gmtimeSecs(t)?.year ?? 1970;
+    const standard = Math.min(offsetAt(wallSeconds({ ...tm, year, mon: 0, mday: 1 })), offsetAt(wallSeconds({ ...tm, year, mon: 6, mday: 1 })));
+    if (offsetAt(t) > standard) t = wall - standard;
+  }
+  return t;
 }
 
 /** A time zone as strftime's `%Z` and `%z` show it: its abbreviation and its offset east of UTC (seconds). */
 interface Zone {
   name: () => string;
   offset: number;
+  /** The tm_isdst `%s` passes to mktime: 0 for jq's strftime (a UTC tm), -1 (decided) in local time. */
+  isdst: -1 | 0;
 }
-const GMT: Zone = { name: () => "GMT", offset: 0 };
+const GMT: Zone = { name: () => "GMT", offset: 0, isdst: 0 };
 
-/** The process zone at the instant `secs` (the abbreviation Node's Intl gives, as glibc's tm_zone). */
+/**
+ * ICU has no table of the tz database's abbreviations: English locales name a zone where they use it
+ * (EST in en-US, BST in en-GB, IST in en-IN and en-IE, AEST in en-AU...). The first alphabetic name
+ * found stands for tm_zone; a zone none of them names gets the tz database's numeric form (+0530, -03).
+ */
+const ZONE_LOCALES = ["en-US", "en-GB", "en-IE", "en-IN", "en-AU", "en-NZ", "en-ZA", "en-CA"];
+let zoneFormatters: { tz: string | undefined; formats: Intl.DateTimeFormat[] } | undefined;
+
+function zoneName(secs: number, offset: number): string {
+  const tz = process.env.TZ;
+  let cache = zoneFormatters;
+  if (cache === undefined || cache.tz !== tz) zoneFormatters = cache = { tz, formats: [] };
+  const formats = cache.formats;
+  const at = new Date(Math.max(-DATE_LIMIT, Math.min(DATE_LIMIT, secs)) * 1000);
+  try {
+    for (let i = 0; i < ZONE_LOCALES.length; i++) {
+      const format = (formats[i] ??= new Intl.DateTimeFormat(ZONE_LOCALES[i], { timeZoneName: "short" }));
+      const name = format.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
+      if (/^[A-Z]{2,5}$/.test(name)) return name;
+    }
+  } catch {
+    // No usable ICU data: the numeric form.
+  }
+  const minutes = Math.round(Math.abs(offset) / 60);
+  const hh = String(Math.floor(minutes / 60)).padStart(2, "0");
+  return (offset < 0 ? "-" : "+") + hh + (minutes % 60 ? String(minutes % 60).padStart(2, "0") : "");
+}
+
+/** The process zone at the instant `secs`. */
 function localZone(secs: number): Zone {
-  const d = new Date(secs * 1000);
-  const valid = !Number.isNaN(d.getTime());
-  return {
-    name: () => {
-      try {
-        const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" }).formatToParts(valid ? d : new Date(0)).find((p) => p.type === "timeZoneName");
-        return part?.value ?? "UTC";
-      } catch {
-        return "UTC";
-      }
-    },
-    offset: valid ? -d.getTimezoneOffset() * 60 : 0,
-  };
+  const offset = offsetAt(secs);
+  return { name: () => zoneName(secs, offset), offset, isdst: -1 };
 }
 
 /** mktime's normalization in the process time zone (isdst unknown): the fields and the zone of that instant. */
@@ -273,17 +326,17 @@ function formatTm(fmt: string, tm: Tm, zone: Zone): string {
     const width = m[2] ? Number(m[2]) : -1;
     const conv = m[4];
     i += m[0].length - 1;
+    // glibc: the last of `_`, `-` and `0` chooses the padding; with a width `-` pads with spaces too.
+    let padFlag = "";
+    for (const f of flags) if (f === "_" || f === "-" || f === "0") padFlag = f;
     const num = (v: number, defWidth: number, defPad = "0"): string => {
-      let p = defPad;
-      if (flags.includes("-")) p = "";
-      else if (flags.includes("_")) p = " ";
-      else if (flags.includes("0")) p = "0";
+      const p = padFlag === "-" ? (width >= 0 ? " " : "") : padFlag === "_" ? " " : padFlag === "0" ? "0" : defPad;
       return pad(v, width >= 0 ? width : defWidth, p);
     };
-    const text = (s: string, swapToLower = false): string => {
-      if (flags.includes("^")) s = s.toUpperCase();
+    const text = (s: string, swapToLower = false, upper = flags.includes("^")): string => {
+      if (upper) s = s.toUpperCase();
       else if (flags.includes("#")) s = swapToLower ? s.toLowerCase() : s.toUpperCase();
-      if (width > s.length) s = (flags.includes("0") ? "0" : " ").repeat(width - s.length) + s;
+      if (width > s.length) s = (padFlag === "0" ? "0" : " ").repeat(width - s.length) + s;
       return s;
     };
     const day = tm.wday >= 0 && tm.wday <= 6 ? DAYS[tm.wday] : "?";
@@ -349,13 +402,14 @@ function formatTm(fmt: string, tm: Tm, zone: Zone): string {
         out += num(tm.min, 2);
         break;
       case "n":
-        out += "\n";
+        out += text("\n");
         break;
       case "p":
         out += text(tm.hour > 11 ? "PM" : "AM", true);
         break;
       case "P":
-        out += text(tm.hour > 11 ? "pm" : "am");
+        // Always lower case: glibc ignores `^` here.
+        out += text(tm.hour > 11 ? "pm" : "am", true, false);
         break;
       case "r":
         out += text(formatTm("%I:%M:%S %p", tm, zone));
@@ -364,13 +418,13 @@ function formatTm(fmt: string, tm: Tm, zone: Zone): string {
         out += text(formatTm("%H:%M", tm, zone));
         break;
       case "s":
-        out += num(localMktime(tm), 1);
+        out += num(localMktime(tm, zone.isdst), 1);
         break;
       case "S":
         out += num(tm.sec, 2);
         break;
       case "t":
-        out += "\t";
+        out += text("\t");
         break;
       case "T":
         out += text(formatTm("%H:%M:%S", tm, zone));
@@ -403,19 +457,21 @@ function formatTm(fmt: string, tm: Tm, zone: Zone): string {
         out += num(tm.year | 0, 1);
         break;
       case "z": {
+        // glibc pads the sign to the width (with spaces unless `0`), then the number as well.
         const off = Math.trunc(Math.abs(zone.offset) / 60);
-        out += (zone.offset < 0 ? "-" : "+") + num(Math.trunc(off / 60) * 100 + (off % 60), 4);
+        const sign = zone.offset < 0 ? "-" : "+";
+        out += (width > 1 ? (padFlag === "0" ? "0" : " ").repeat(width - 1) : "") + sign + num(Math.trunc(off / 60) * 100 + (off % 60), 4);
         break;
       }
       case "Z":
         out += text(zone.name(), true);
         break;
       case "%":
-        out += "%";
+        out += text("%");
         break;
       default:
-        // glibc copies an unknown conversion through unchanged.
-        out += m[0];
+        // glibc copies an unknown conversion through (padded to its width).
+        out += text(m[0]);
     }
   }
   return out;
@@ -635,7 +691,8 @@ function parseFormat(st: ParseState, fmt: string): boolean {
         break;
       case "s": {
         // Seconds since the epoch, converted with localtime as glibc does.
-        const m = /^\s*(-?\d+)/.exec(st.s.slice(st.pos));
+        // glibc reads digits only: no sign, no leading space.
+        const m = /^(\d+)/.exec(st.s.slice(st.pos, st.pos + 400));
         if (!m) return false;
         st.pos += m[0].length;
         const lt = localtimeSecs(Number(m[1]));
@@ -715,7 +772,7 @@ function parseFormat(st: ParseState, fmt: string): boolean {
           break;
         }
         const m = /^[+-](\d{2})(?::?(\d{2}))?/.exec(st.s.slice(st.pos));
-        if (!m || Number(m[1]) > 12 || (m[2] !== undefined && Number(m[2]) > 59)) return false;
+        if (!m || (m[2] !== undefined && Number(m[2]) > 59)) return false;
         st.pos += m[0].length;
         break;
       }
