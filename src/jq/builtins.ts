@@ -153,7 +153,7 @@ value("toboolean", (v) => {
   throw typeError(v, "cannot be parsed as a boolean");
 });
 value("explode", (v) => {
-  if (typeof v !== "string") throw typeError(v, "cannot be exploded, as it is not a string");
+  if (typeof v !== "string") throw new JqRuntimeError("explode input must be a string");
   if (v.length > MAX_ARRAY_LENGTH) checkArray(lengthOf(v) as number);
   charge(v.length >> 4);
   return explode(v);
@@ -592,6 +592,13 @@ gen("while", 2, {
       },
       emit,
     ),
+  path: (input, path, [cond, update], emit) => {
+    const w = (p: PathComponent[], v: JqValue): Stop => {
+      step();
+      return cond!.code.gen(v, cond!.env, (c) => (isTruthy(c) ? emit(p, v) || update!.code.path()(v, p, update!.env, w) : undefined));
+    };
+    return w(path, input);
+  },
 });
 // def until(cond; next): def _until: if cond then . else (next | _until) end; _until;
 gen("until", 2, {
@@ -613,6 +620,13 @@ gen("until", 2, {
       },
       emit,
     ),
+  path: (input, path, [cond, next], emit) => {
+    const u = (p: PathComponent[], v: JqValue): Stop => {
+      step();
+      return cond!.code.gen(v, cond!.env, (c) => (isTruthy(c) ? emit(p, v) : next!.code.path()(v, p, next!.env, u)));
+    };
+    return u(path, input);
+  },
 });
 // def recurse(f; cond): def r: ., (f | select(cond) | r); r;
 gen("recurse", 2, {
@@ -631,6 +645,13 @@ gen("recurse", 2, {
       },
       emit,
     ),
+  path: (input, path, [f, cond], emit) => {
+    const r = (p: PathComponent[], v: JqValue): Stop => {
+      step();
+      return emit(p, v) || f!.code.path()(v, p, f!.env, (q, y) => cond!.code.gen(y, cond!.env, (c) => (isTruthy(c) ? r(q, y) : undefined)));
+    };
+    return r(path, input);
+  },
 });
 gen("recurse", 1, {
   gen: (input, [f], emit) =>
@@ -807,15 +828,7 @@ gen("last", 1, {
     if (r) return r;
     return last ? emit(last.v) : undefined;
   },
-  path: (input, path, [f], emit) => {
-    let last: { p: PathComponent[]; v: JqValue } | undefined;
-    const r = f!.code.path()(input, path, f!.env, (p, v) => {
-      last = { p, v };
-      return undefined;
-    });
-    if (r) return r;
-    return last ? emit(last.p, last.v) : undefined;
-  },
+  // No path mode: jq 1.8.2 keeps the last output in a variable, so `path(last(f))` is not a path.
 });
 /** `nth($n; f)`: `first(skip($n; f))`, negative counts refused. */
 gen("nth", 2, {
@@ -836,6 +849,13 @@ gen("repeat", 1, {
     for (;;) {
       step();
       const r = f!.code.gen(input, f!.env, emit);
+      if (r) return r;
+    }
+  },
+  path: (input, path, [f], emit) => {
+    for (;;) {
+      step();
+      const r = f!.code.path()(input, path, f!.env, emit);
       if (r) return r;
     }
   },

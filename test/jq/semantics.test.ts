@@ -232,6 +232,24 @@ describe("class 7: indexing edge cases", () => {
   });
 });
 
+describe("class 7b: path expressions through jq 1.8.2's generators", () => {
+  test("while, until, recurse/2 and repeat are path expressions, as their jq definitions are", () => {
+    const slice = '{"start":1,"end":null}';
+    assert.deepEqual(outputs("[path(while(length > 0; .[1:]))]", [1, 2, 3]), [`[[],[${slice}],[${slice},${slice}]]`]);
+    assert.deepEqual(outputs("[path(until(length < 2; .[1:]))]", [1, 2, 3]), [`[[${slice},${slice}]]`]);
+    assert.deepEqual(outputs("[path(recurse(.[]?; . != 2))]", [1, [2]]), ["[[],[0],[1]]"]);
+    assert.deepEqual(outputs("[path(limit(3; repeat(.[1:])))]", [1, 2, 3]), [`[[${slice}],[${slice}],[${slice}]]`]);
+    assert.deepEqual(outputs('del(recurse(.[]?; type != "string") | select(. == 2))', [1, [2, "a"], 2]), ['[1,["a"]]']);
+  });
+  test("last(f) keeps its value in a variable: not a path (first, limit, nth and skip are)", () => {
+    assert.equal(failure("path(last(.[]))", [1, 2, 3]), "Invalid path expression with result 3");
+    assert.deepEqual(outputs("[path(first(.[]), limit(1; .[]), nth(1; .[]), skip(2; .[]))]", [1, 2, 3]), ["[[0],[0],[1],[2]]"]);
+  });
+  test("explode (and so ascii_downcase) names its input's type as jq 1.8.2 does", () => {
+    assert.equal(failure("ascii_downcase", 1), "explode input must be a string");
+  });
+});
+
 describe("class 8: iteration and tail recursion take no stack per step", () => {
   const big = { limits: { maxSteps: 1e8 } };
   test("while, until, recurse and range/3 over a million steps", () => {
