@@ -162,6 +162,22 @@ describe("strptime (glibc conversions, jq's wday/yday rules)", () => {
   test("%s reads epoch seconds in the process zone", { skip: !utcProcess && "process time zone is not UTC" }, () => {
     assert.deepEqual(strptime("1425599507", "%s"), [2015, 2, 5, 23, 51, 47, 4, 63]);
   });
+  test("E and O modifiers only before the conversions glibc gives an alternative form", () => {
+    assert.deepEqual(strptime("2015 05 23", "%EY %Od %OH"), [2015, 0, 5, 23, 0, 0, 1, 4]);
+    assert.deepEqual(strptime("Mar", "%Ob"), [1900, 2, 0, 0, 0, 0, 3, 58]);
+    for (const [s, fmt] of [
+      ["15", "%Ey"],
+      ["Mar", "%Eb"],
+      ["05", "%Ed"],
+      ["2015", "%OY"],
+      ["4", "%Ou"],
+      ["+0100", "%Oz"],
+      ["05", "%EOd"],
+      ["05", "%OOd"],
+    ]) {
+      assert.equal(errorOf(() => strptime(s, fmt)), `date "${s}" does not match format "${fmt}"`);
+    }
+  });
   test("mismatches and wrong types", () => {
     for (const [s, fmt] of [
       ["2015-03-05T23:51:47.123Z", ISO],

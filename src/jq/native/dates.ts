@@ -569,6 +569,10 @@ function dayOfTheYear(tm: Tm): void {
   tm.yday = MON_YDAY[isLeap(tm.year) ? 1 : 0][mon] + tm.mday - 1;
 }
 
+/** The conversions glibc's strptime takes an E (era) or O (alternative digits) modifier before. */
+const E_CONVERSIONS = "cCxXY";
+const O_CONVERSIONS = "bBhdeHImMSUVwWy";
+
 /** One strptime directive run against the input; false when it does not match. */
 function parseFormat(st: ParseState, fmt: string): boolean {
   const tm = st.tm;
@@ -584,8 +588,12 @@ function parseFormat(st: ParseState, fmt: string): boolean {
       continue;
     }
     i++;
-    // glibc skips the E and O modifiers (and the GNU flags and widths are not accepted in input).
-    while (fmt[i] === "E" || fmt[i] === "O") i++;
+    // glibc reads an E or O modifier only before the conversions that have an alternative form (in the C
+    // locale, the ordinary one); anywhere else the format does not match (GNU flags and widths neither).
+    if (fmt[i] === "E" || fmt[i] === "O") {
+      if (!(fmt[i] === "E" ? E_CONVERSIONS : O_CONVERSIONS).includes(fmt[i + 1] ?? "")) return false;
+      i++;
+    }
     const c = fmt[i];
     let v: number | null;
     switch (c) {
