@@ -185,6 +185,13 @@ describe("class 5: the libm functions of jq 1.8.2 on glibc", () => {
     assert.equal(one("[pow(1; nan), pow(1; infinite), pow(-1; infinite), pow(-1; -infinite), pow(nan; 0)]"), "[1,1,1,1,1]");
     assert.equal(one("[fma(0.1; 10; -1), fma(1e308; 10; -1e308), fma(1 + pow(2; -52); 1 - pow(2; -52); -1), fma(pow(2; -1074); 0.5; pow(2; -1073, -1074))]"), "[5.551115123125783e-17,1.7976931348623157e+308,-4.930380657631324e-32,1e-323,1e-323]");
   });
+  test("integer powers rounded once, as glibc's pow (Math.pow is off by an ulp on some)", () => {
+    // Each value is glibc 2.36's pow for the same arguments.
+    assert.equal(
+      one("[pow(10; -5), pow(10; 23), pow(10; -300), pow(-3; 34), pow(1.1; 10), pow(0.1; -3), pow(2; -1074), pow(2; -1075), pow(2; 1024), pow(7; 3), pow(-2; -3)]"),
+      "[1e-05,100000000000000010000000,1e-300,16677181699666570,2.5937424601000023,999.9999999999999,5e-324,0,1.7976931348623157e+308,343,-0.125]",
+    );
+  });
   test("gamma functions to glibc's precision, lgamma_r with the sign of Γ", () => {
     assert.equal(r12("0.5, 2.5, -2.5, 1.0000001, 30.5 | tgamma"), "[1.772453850906,1.329340388179,-0.945308720483,0.999999942278,4.822696933490909e+31]");
     assert.equal(one("[170.5, -170.5 | tgamma] | map(tostring[:12])"), '["5.5620924145","-3.312739521"]');
