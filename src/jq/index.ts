@@ -1,5 +1,5 @@
 /**
- * Karta's jq engine (jq 1.7.1 semantics): compile a program once, run it many times on plain JS values.
+ * Karta's jq engine (jq 1.8.2 semantics): compile a program once, run it many times on plain JS values.
  *
  * ```ts
  * const p = compileJq('.metadata.labels["training.kubeflow.org/replica-type"]');
