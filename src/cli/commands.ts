@@ -27,6 +27,16 @@ const commands: Command[] = [
     run: async (args, io) => (await import("./compile.js")).runCompile(args, io),
   },
   {
+    name: "get",
+    summary: "list the live workloads of a type (or of every type) with status, components, pods and GPUs",
+    run: async (args, io) => (await import("./get.js")).runGet(args, io),
+  },
+  {
+    name: "describe",
+    summary: "show a live workload's tree: components, instances, pods and nodes with their status, and events",
+    run: async (args, io) => (await import("./describe.js")).runDescribe(args, io),
+  },
+  {
     name: "interpret",
     summary: "run a Karmada resource interpreter operation, or check customizations",
     run: async (args, io) => (await import("./interpret.js")).runInterpret(args, io),
@@ -38,7 +48,7 @@ const commands: Command[] = [
   },
   {
     name: "webhook-config",
-    summary: "print the ResourceInterpreterWebhookConfiguration routing Karmada to 'karta serve'",
+    summary: "print the webhook configuration routing Karmada to 'karta serve' (--admission: the controller's)",
     run: async (args, io) => (await import("./webhook-config.js")).runWebhookConfig(args, io),
   },
   {
@@ -68,7 +78,7 @@ const commands: Command[] = [
   },
   {
     name: "controller",
-    summary: "run the Karta controller in a cluster (Karta status and labels)",
+    summary: "run the Karta controller in a cluster: Karta status and admission, Workload API objects, pod admission",
     run: async (args, io) => (await import("./controller.js")).runController(args, io),
   },
   {

@@ -3,7 +3,8 @@
  * CompositePodGroups and PodGroups — compiled from a Karta's gang instructions (or, for a plain batch/v1
  * Job without a definition, as the Job controller's integration compiles `spec.scheduling`); or the
  * patch that puts each pod in its PodGroup.
- * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
+ * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input,
+3 the named live workload does not exist (or its kind is not installed), 4 no definition covers its kind.
  */
 import { formatDiagnostic, type Diagnostic, type PathSegment } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
@@ -56,7 +57,8 @@ ${liveHelp(28)}
                             spec.schedulingGroup.podGroupName, instead of the objects
   -h, --help                show this help
 
-Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input.
+Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input,
+3 the named live workload does not exist (or its kind is not installed), 4 no definition covers its kind.
 
 Example:
   kubectl get pytorchjob bert-pretrain -o yaml > job.yaml
@@ -194,7 +196,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta compile: ${err.message}\n`);
-      return 2;
+      return err.exitCode;
     }
     throw err;
   }

@@ -13,36 +13,52 @@ import { WorkloadReconciler } from "../controller/workloads.js";
 import { loadKubeConfig } from "../controller/kube.js";
 import { jsonLogger } from "../controller/log.js";
 import { ControllerMetrics } from "../controller/metrics.js";
+import { WorkloadExporter } from "../controller/exporter.js";
 import { parseBindAddress, startEndpoints, type Endpoints } from "../controller/endpoints.js";
 import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controller/webhook.js";
+import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admission.js";
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
-                        [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)] [-v]
+                        [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)]
+                        [--full-pod-cache] [-v]
 
-Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status current:
-the condition KartaValidated (the same validation as 'karta validate', with the errors' field paths),
-CRDExists (the root kind is served at that version) and Ready (both True), with observedGeneration, and
-the labels run.ai/karta-group, run.ai/karta-version and run.ai/karta-kind. A Karta whose CRD is applied
-later becomes Ready without a restart. For every Ready Karta it watches the root kind and pods, and
-server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
+Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status as
+upstream's operator does: the conditions Validated (ValidationSucceeded, or ValidationFailed with the
+errors 'karta validate' prints, field paths included), CRDExists (CRDFound, or CRDNotFound: the root kind
+is neither built in nor served by a CRD at that version) and Ready (Ready when both are True, else
+NotReady), Pending while not evaluated, each with observedGeneration; a Warning Event when a check starts
+failing; and the labels run.ai/karta-group, run.ai/karta-version and run.ai/karta-kind. A Karta whose CRD
+is applied later becomes Ready without a restart. For every Ready Karta it watches the root kind and pods,
+and server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
 'karta compile' makes for each object, owned by it; groups that no longer exist are deleted, objects
 whose immutable fields changed are recreated, and interpretation errors become Events on the object.
 A pod belongs to the object its owner chain reaches: controller ownerReferences through the Karta's child
 kinds (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's leader pod...).
 
-With a certificate it also serves a mutating admission webhook for Pod CREATE on --webhook-port (path
-/mutate-v1-pod, HTTPS): a pod whose owner chain reaches an object of a Ready Karta's kind gets
-spec.schedulingGroup.podGroupName, the group 'karta compile' puts it in; other pods, and pods that name a
-group already, pass unchanged. It answers from the informer caches, never calling the API server; an owner
-not in the cache within 2 s leaves the pod unchanged (the reconcile still creates its groups). Every
-replica serves it; only the Lease holder writes. 'karta webhook-config --admission' prints its
-MutatingWebhookConfiguration.
+With a certificate it also serves admission webhooks on --webhook-port (HTTPS), from its informer caches,
+never calling the API server:
+  /mutate-v1-pod (Pod CREATE): a pod whose owner chain reaches an object of a Ready Karta's kind gets
+    spec.schedulingGroup.podGroupName, the group 'karta compile' puts it in; other pods, and pods that
+    name a group already, pass unchanged; an owner not in the cache within 2 s leaves the pod unchanged
+    (the reconcile still creates its groups).
+  /mutate-run-ai-v1alpha1-karta (mkarta.run.ai, Karta CREATE): the run.ai/karta-* labels.
+  /validate-run-ai-v1alpha1-karta (vkarta.run.ai, Karta CREATE and UPDATE): refuses a Karta with the
+    errors 'karta validate' prints, a second Karta for a root group/version/kind, a changed root kind,
+    and an edited or removed run.ai/karta-* label, in upstream's words.
+Every replica serves them; only the Lease holder writes. 'karta webhook-config --admission' prints their
+MutatingWebhookConfiguration and ValidatingWebhookConfiguration.
+
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
 latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and
 /readyz (ready once its caches are synced, leading or not; not while shutting down) on their own address.
+/metrics also exports the workloads, as upstream's proposed exporter names them: karta_workload_info,
+karta_workload_status, karta_workload_component_replicas, karta_workload_component_pods,
+karta_pod_workload_info (the join key of the recording rules in deploy/prometheus) and the exporter's own
+karta_exporter_* health, from the informer caches on every replica. The pod cache keeps a pod's metadata,
+spec.nodeName, spec.schedulingGroup, status.phase and the fields the Ready Kartas' pod expressions read.
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
@@ -58,24 +74,27 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --leader-elect-resource-namespace NS  the Lease's namespace (default: the pod's, else default)
       --metrics-bind-address ADDR       host:port of /metrics, "0" to turn it off (default :8080)
       --health-probe-bind-address ADDR  host:port of /healthz and /readyz, "0" to turn it off (default :8081)
-      --webhook-port N                  HTTPS port of the admission webhook (default 9443; 0 picks a free one)
+      --webhook-port N                  HTTPS port of the admission webhooks (default 9443; 0 picks a free one)
       --tls-cert-file FILE              the webhook's serving certificate (PEM, with its chain); reloaded on change
       --tls-private-key-file FILE       its private key
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
                                         tls.crt, tls.key), or reused; without any of the three, no webhook
       --tls-san NAME                    extra DNS name or IP of the generated certificate (repeatable)
+      --full-pod-cache                  cache whole pods rather than the fields read (memory for custom Kartas
+                                        whose pod expressions the static analysis cannot follow anyway)
   -v, --verbose           debug logs
   -h, --help              show this help
 
 Exit code: 0 after a graceful shutdown (SIGINT/SIGTERM), 1 when it cannot start or loses
 leadership, 2 usage.
+In a cluster: helm install karta charts/karta -n karta-system --create-namespace.
 
 Example:
   kubectl apply -f deploy/crd/run.ai_kartas.yaml -f definitions/kubeflow.org/v1/PyTorchJob.yaml
   karta controller --kubeconfig ~/.kube/config --cert-dir /tmp/karta-webhook --tls-san host.docker.internal
-  karta webhook-config --admission --url https://host.docker.internal:9443/mutate-v1-pod \
+  karta webhook-config --admission --url https://host.docker.internal:9443 \
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
-  curl -s localhost:8080/metrics | grep controller_runtime_webhook_latency_seconds
+  curl -s localhost:8080/metrics | grep -E 'controller_runtime_webhook_latency_seconds|karta_workload_status'
 `;
 
 const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
@@ -96,6 +115,7 @@ const FLAGS = {
   "tls-private-key-file": { type: "string" },
   "cert-dir": { type: "string" },
   "tls-san": { type: "string", multiple: true },
+  "full-pod-cache": { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
 } as const satisfies Flags;
 
@@ -155,7 +175,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   let synced = false;
   let endpoints: Endpoints;
   try {
-    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics.registry, {
+    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics, {
       healthy: () => true,
       // Every replica serves the webhook from its caches: ready once they are synced.
       ready: () => !stop.signal.aborted && synced,
@@ -170,15 +190,31 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   const leadingFromStart = elect !== "true";
   try {
     reconciler = new KartaReconciler(kc, log, { leading: leadingFromStart });
-    workloads = new WorkloadReconciler(kc, reconciler, log, { leading: leadingFromStart });
+    workloads = new WorkloadReconciler(kc, reconciler, log, { leading: leadingFromStart, fullPodCache: values["full-pod-cache"] });
     metrics.watch("karta", reconciler.queue);
     metrics.watch("workload", workloads.queue);
+    const w = workloads;
+    const k = reconciler;
+    const exporter = new WorkloadExporter(
+      {
+        watchedRoots: () => w.watchedRoots(),
+        cachedPods: () => w.cachedPods(),
+        resolve: (o) => w.resolve(o),
+        get lastEventAt() {
+          return w.lastEventAt;
+        },
+        kartaValidity: () => k.kartaValidity(),
+      },
+      metrics.registry,
+    );
+    metrics.addText(() => exporter.exposition());
     await reconciler.start();
     await workloads.start();
     synced = true;
     if (tlsFiles) {
-      webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, metrics, log });
-      log("info", "serving the admission webhook", { webhookPort: webhook.port, path: POD_WEBHOOK_PATH });
+      const kartas = reconciler;
+      webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, kartas: () => kartas.cachedKartas(), metrics, log });
+      log("info", "serving the admission webhook", { webhookPort: webhook.port, paths: [POD_WEBHOOK_PATH, KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH] });
     } else {
       log("info", "not serving the admission webhook: give --tls-cert-file and --tls-private-key-file, or --cert-dir");
     }

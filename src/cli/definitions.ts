@@ -1,6 +1,6 @@
 /**
  * `karta definitions list|show`: the Karta definitions bundled with Karta (or those of `-d`), by kind.
- * Exit code: 0 fine, 1 a definition file has errors, 2 usage, unreadable input or an unknown kind.
+ * Exit code: 0 fine, 1 a definition file has errors, 2 usage or unreadable input, 4 no definition for the kind.
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { kindMatches, qualifiedKind, readCatalog, type Catalog } from "./catalog.js";
@@ -8,6 +8,7 @@ import { formatDiagnostic } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
+import { EXIT_NO_DEFINITION } from "./exit-codes.js";
 
 export const DEFINITIONS_HELP = `Usage: karta definitions list [-d PATH] [-o table|name|yaml|json]
        karta definitions show KIND[.VERSION[.GROUP]] [-d PATH] [-o yaml|json]
@@ -23,6 +24,9 @@ for an object of that kind when no -d is given.
   -o, --output FORMAT     list: table (default), name (KIND.VERSION.GROUP), yaml or json (a List of
                           the Kartas); show: yaml (default: the file as written) or json
   -h, --help              show this help
+
+Exit code: 0 fine, 1 a definition file has errors, 2 usage or unreadable input, 4 no definition for
+the kind 'show' names.
 
 Example:
   karta definitions list
@@ -113,7 +117,7 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
   });
   if (hits.length === 0) {
     io.stderr(`karta definitions: no definition for '${query}' in ${catalog.source} ('karta definitions list' shows them)\n`);
-    return 2;
+    return EXIT_NO_DEFINITION;
   }
   if (hits.length > 1) {
     io.stderr(`karta definitions: '${query}' names ${hits.length} definitions: ${hits.map((d) => row(d).name).join(", ")}; give KIND.VERSION.GROUP\n`);

@@ -8,9 +8,18 @@ import { findDeepNesting } from "../input/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
 import { JsonStreamError, parseJsonStream } from "./json-stream.js";
 import { YamlInputError, yamlValues } from "./yaml-input.js";
+import { EXIT_USAGE } from "./exit-codes.js";
 
 /** Input that cannot be read or understood: reported as `file: message`. */
-export class InputError extends Error {}
+export class InputError extends Error {
+  /** The exit code it ends the command with (2: usage or unreadable input; 3: a named workload does not exist). */
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_USAGE,
+  ) {
+    super(message);
+  }
+}
 
 /** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. Text that does not parse is an InputError. */
 export function parseObjects(text: string, name: string): unknown[] {

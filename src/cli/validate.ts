@@ -9,13 +9,18 @@ import { CliIO, readErrorReason, readSource } from "./io.js";
 import { listInputFiles } from "../files/index.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "../definition/crd.js";
 import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
+import { checkManagedLabels, checkUniqueRoot, type KartaLike } from "../definition/cluster-rules.js";
+import { toDiagnostic } from "../definition/finding.js";
 import { validateText } from "../definition/validate.js";
 
 const HELP = `Usage: karta validate [--crd FILE]... [--strict] [-o text|json|yaml] FILE...
 
 Validates Karta definitions (kartas.run.ai): the reference validator's rules, every jq expression
 (syntax and safe profile), unknown fields, and lint warnings (paths on the wrong document, pod
-selectors that are not mutually exclusive, non-assignable fragmented paths, null-safety).
+selectors that are not mutually exclusive, non-assignable fragmented paths, null-safety). The
+rules a cluster holds its Kartas to hold across the files given, as 'karta controller''s admission
+webhook refuses them: one Karta per root group/version/kind (among those with a metadata.name), and
+run.ai/karta-* labels (when set) equal to the root kind. The errors are the ones the webhook answers with.
 
 FILE is a YAML or JSON file (several documents allowed), a directory (searched recursively for
 .yaml, .yml and .json files) or - for standard input. A file may hold a full Karta, a List of them,
@@ -74,6 +79,9 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
 
   const files = listInputFiles(parsed.inputs, { recursive: true });
   let definitions = 0;
+  // Earlier Kartas, for the one-Karta-per-root-kind rule: those with a name, as a cluster knows them (a
+  // fragment or bare spec names no object, so whether two of them are one Karta cannot be told).
+  const seen: { name: string; karta: KartaLike }[] = [];
   for (const file of files) {
     const text = await read(file);
     if (text === undefined) continue;
@@ -81,6 +89,12 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
     const result = validateText(text, name, { strict: parsed.strict, ...(crds ? { crds } : {}) });
     definitions += result.definitions.length;
     diagnostics.push(...result.diagnostics);
+    for (const def of result.definitions) {
+      const named = def.karta.metadata?.name;
+      const findings = [...checkManagedLabels(def.karta), ...(named ? checkUniqueRoot(def.karta, seen) : [])];
+      diagnostics.push(...findings.map((f) => toDiagnostic(def, f)));
+      if (named) seen.push({ name: named, karta: def.karta });
+    }
     if (result.definitions.length === 0 && !result.diagnostics.some((d) => d.severity === "error")) {
       diagnostics.push({ severity: "error", path: "", message: "no Karta definition found", source: { file: name, line: 1, column: 1 }, code: "empty" });
     }

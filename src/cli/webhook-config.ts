@@ -1,12 +1,13 @@
 /**
  * `karta webhook-config`: prints the ResourceInterpreterWebhookConfiguration that routes to a
  * `karta serve` with the same definitions, customizations and feature gates every kind and
- * operation it answers; with --admission, the MutatingWebhookConfiguration of `karta controller`'s
- * pod webhook.
+ * operation it answers; with --admission, the Mutating- and ValidatingWebhookConfiguration of
+ * `karta controller`'s webhooks (pods; Kartas).
  */
 import { stringify } from "yaml";
 import { listConfigFiles, buildFramework, type FrameworkSource, type SourceFile } from "../server/config.js";
-import { admissionWebhookConfiguration, webhookConfiguration, type WebhookTarget } from "../server/webhook-config.js";
+import { webhookConfiguration, type WebhookTarget } from "../server/webhook-config.js";
+import { atPath, controllerAdmissionConfigurations } from "../controller/admission-config.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
@@ -18,14 +19,20 @@ Prints the ResourceInterpreterWebhookConfiguration for a 'karta serve' given the
 layer answers. Kinds Karmada interprets natively (Deployment, Job, ...) are left out, since a webhook
 rule would replace Karmada's built-in interpreter for them, unless --include-native.
 
-With --admission it prints instead the MutatingWebhookConfiguration of 'karta controller''s admission
-webhook: Pod CREATE, failurePolicy Ignore, sideEffects None, AdmissionReview v1, timeoutSeconds 5, every
-namespace except kube-system and the controller's own.
+With --admission it prints instead the two configurations of 'karta controller''s admission webhooks
+(AdmissionReview v1, sideEffects None, timeoutSeconds 5), as two YAML documents (a List with -o json):
+the MutatingWebhookConfiguration with podgroupname.karta.run.ai (Pod CREATE, failurePolicy Ignore, every
+namespace except kube-system and the controller's own) and mkarta.run.ai (Karta CREATE: the
+run.ai/karta-* labels, Ignore), and the ValidatingWebhookConfiguration with vkarta.run.ai (Karta CREATE
+and UPDATE, failurePolicy Fail: an invalid Karta is refused with the errors 'karta validate' prints).
 
 Options:
-      --admission               the MutatingWebhookConfiguration of 'karta controller' (defaults below
-                                change to --service-name karta-controller-webhook, --path /mutate-v1-pod,
-                                --timeout-seconds 5, --name karta-controller)
+      --admission               the webhook configurations of 'karta controller' (defaults below change
+                                to --service-name karta-controller-webhook, --path /mutate-v1-pod (the pod
+                                webhook's; the Karta webhooks are at /mutate-run-ai-v1alpha1-karta and
+                                /validate-run-ai-v1alpha1-karta), --timeout-seconds 5, --name
+                                karta-controller); --url gives the server (https://host:port), each
+                                webhook's path is added
       --controller-namespace NS with --admission: the controller's namespace, left out of the webhook
                                 (default: --service-namespace, else karta-system)
       --definitions PATH        Karta definitions, file or directory (repeatable)
@@ -48,7 +55,7 @@ Exit codes: 0 ok, 1 the configuration has errors, 2 usage or unreadable input.
 Example:
   karta webhook-config --customizations interpreter-customizations/ \\
       --url https://127.0.0.1:8443/interpret --ca-file /tmp/karta-certs/ca.crt
-  karta webhook-config --admission --url https://127.0.0.1:9443/mutate-v1-pod --ca-file /tmp/karta-webhook/ca.crt
+  karta webhook-config --admission --url https://127.0.0.1:9443 --ca-file /tmp/karta-webhook/ca.crt
 `;
 
 class UsageError extends Error {}
@@ -98,7 +105,8 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
         throw new UsageError(`invalid argument ${JSON.stringify(values.url)} for "--url": not a URL`);
       }
       if (url.protocol !== "https:") throw new UsageError(`invalid argument ${JSON.stringify(values.url)} for "--url": ${admission ? "the API server" : "Karmada"} calls webhooks over https`);
-      target = { url: values.url };
+      // The controller's server: the pod webhook at its path unless the URL names one.
+      target = admission && (url.pathname === "" || url.pathname === "/") ? atPath({ url: values.url }, values.path ?? "/mutate-v1-pod") : { url: values.url };
     } else {
       target = {
         service: {
@@ -118,8 +126,12 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
       const caPem = values["ca-file"] !== undefined ? await readInput(io, values["ca-file"]) : undefined;
       if (caPem !== undefined && !caPem.includes("-----BEGIN CERTIFICATE-----")) throw new InputError(`${values["ca-file"]}: not a PEM certificate`);
       const controllerNamespace = values["controller-namespace"] ?? values["service-namespace"] ?? "karta-system";
-      const config = admissionWebhookConfiguration({ name, target, timeoutSeconds, controllerNamespace, ...(caPem !== undefined ? { caPem } : {}) });
-      io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : stringify(config, { lineWidth: 0 }));
+      const configs = controllerAdmissionConfigurations({ name, target, timeoutSeconds, controllerNamespace, ...(caPem !== undefined ? { caPem } : {}) });
+      io.stdout(
+        values.output === "json"
+          ? `${JSON.stringify({ apiVersion: "v1", kind: "List", items: configs }, null, 2)}\n`
+          : configs.map((c) => stringify(c, { lineWidth: 0 })).join("---\n"),
+      );
       return 0;
     } catch (e) {
       if (e instanceof InputError) {

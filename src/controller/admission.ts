@@ -11,6 +11,7 @@ import { compileKarta } from "../scheduling/karta.js";
 import type { JsonPatchOperation } from "../jsonpatch/index.js";
 import type { CompiledInterpreter } from "../interpret/index.js";
 import { resolveOwnerChain, type ChainLookup } from "./owners.js";
+import { reviewAnswer } from "./admission-review.js";
 
 /** The root a pod's owner chain reaches, with its Karta's interpreter and the objects in between. */
 export type PodRoot =
@@ -58,12 +59,7 @@ export function parseAdmissionReview(body: string): { ok: true; request: Admissi
 
 /** The AdmissionReview answer: allowed, with the patch when there is one. */
 export function admissionResponse(uid: string, patch?: readonly JsonPatchOperation[]): string {
-  const response: Record<string, unknown> = { uid, allowed: true };
-  if (patch && patch.length > 0) {
-    response.patchType = "JSONPatch";
-    response.patch = Buffer.from(JSON.stringify(patch)).toString("base64");
-  }
-  return JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response });
+  return reviewAnswer(uid, { allowed: true, ...(patch ? { patch } : {}) });
 }
 
 /** What the webhook did with one pod, for metrics and logs. */

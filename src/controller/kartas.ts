@@ -1,12 +1,15 @@
 /**
  * The Karta reconciler: watches `kartas.run.ai` and the CustomResourceDefinitions, and keeps each Karta's
- * `status.conditions` (KartaValidated, CRDExists, Ready) and its `run.ai/karta-*` labels as
- * {@link desiredKartaState} says. A CRD that appears, changes or goes away requeues every Karta, so a
- * Karta whose CRD is applied later becomes Ready without a restart.
+ * `status.conditions` (Validated, CRDExists, Ready) and its `run.ai/karta-*` labels as
+ * {@link desiredKartaState} says, with a Warning Event when a check starts failing (or fails otherwise).
+ * A CRD that appears, changes or goes away requeues every Karta, so a Karta whose CRD is applied later
+ * becomes Ready without a restart. Its Karta cache also answers the admission webhook's uniqueness check.
  */
 import { ApiextensionsV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, makeInformer, setHeaderOptions, type Informer, type KubernetesObject, type ObjectCache } from "@kubernetes/client-node";
 import { apiError, discover } from "./kube.js";
-import { desiredKartaState, rootKindOf, sameConditions, type Condition, type KindAvailability, type RootKind } from "./karta-status.js";
+import { desiredKartaState, rootKindOf, sameConditions, type Condition, type CrdCheck, type RootKind } from "./karta-status.js";
+import { managedLabels, rootGroupVersionKind } from "../definition/index.js";
+import { EventRecorder } from "./events.js";
 import type { Logger } from "./log.js";
 import { WorkQueue } from "./queue.js";
 
@@ -18,6 +21,14 @@ export const KARTA_PLURAL = "kartas";
 export interface KartaObject extends KubernetesObject {
   spec?: unknown;
   status?: { conditions?: Condition[] };
+}
+
+/** Whether the cluster serves a root kind, and where its objects are listed once they can be. */
+export interface RootAvailability {
+  /** Built in, or a CRD of that group and kind serves the version (upstream's CRDExists). */
+  served: boolean;
+  /** The resource to watch, once the kind can be listed (a CRD also Established). */
+  resource?: { name: string; namespaced: boolean };
 }
 
 interface CrdObject extends KubernetesObject {
@@ -52,7 +63,10 @@ export class KartaReconciler {
   readonly queue: WorkQueue;
   private stopped = false;
   private readonly ready = new Map<string, ReadyKarta>();
+  /** Whether each Karta validates, as last reconciled (karta_exporter_kartas). */
+  private readonly validity = new Map<string, boolean>();
   private readonly listeners: ((ready: ReadonlyMap<string, ReadyKarta>) => void)[] = [];
+  private readonly events: EventRecorder;
 
   /** Writes labels and status only while leading; the Ready set is computed either way (followers' webhooks use it). */
   private leading: boolean;
@@ -64,6 +78,7 @@ export class KartaReconciler {
   ) {
     this.leading = options.leading ?? true;
     this.custom = kc.makeApiClient(CustomObjectsApi);
+    this.events = new EventRecorder(kc, log);
     const apiext = kc.makeApiClient(ApiextensionsV1Api);
     this.kartas = makeInformer<KartaObject>(kc, `/apis/${KARTA_GROUP}/${KARTA_VERSION}/${KARTA_PLURAL}`, () =>
       this.custom.listClusterCustomObject({ group: KARTA_GROUP, version: KARTA_VERSION, plural: KARTA_PLURAL }),
@@ -90,6 +105,16 @@ export class KartaReconciler {
     return this.ready;
   }
 
+  /** Every Karta in the cache (the admission webhook's view of the cluster). */
+  cachedKartas(): readonly KartaObject[] {
+    return this.kartas.list();
+  }
+
+  /** Each Karta reconciled so far, by name: whether it validates. */
+  kartaValidity(): ReadonlyMap<string, boolean> {
+    return this.validity;
+  }
+
   async start(): Promise<void> {
     await this.crds.start();
     await this.kartas.start();
@@ -112,54 +137,66 @@ export class KartaReconciler {
     for (const k of this.kartas.list()) this.queue.add(k.metadata?.name ?? "");
   }
 
-  /** Whether the cluster serves the root kind: from the CRDs of its group, else from discovery (built-in kinds). */
-  async availability(root: RootKind): Promise<{ availability: KindAvailability; resource?: { name: string; namespaced: boolean } }> {
-    const gv = `${root.group ? `${root.group}/` : ""}${root.version}`;
-    const inGroup = this.crds.list().filter((c) => c.spec?.group === root.group);
-    if (inGroup.length > 0) {
-      const crd = inGroup.find((c) => c.spec?.names?.kind === root.kind);
-      if (!crd) return { availability: { served: false, reason: "CRDNotFound", message: `no CustomResourceDefinition defines ${root.kind} in group ${root.group}` } };
-      const name = crd.metadata?.name ?? "";
-      if (!crd.spec?.versions?.some((v) => v.name === root.version && v.served === true)) {
-        return { availability: { served: false, reason: "VersionNotServed", message: `CRD ${name} does not serve version ${root.version}` } };
-      }
-      if (!crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) {
-        return { availability: { served: false, reason: "CRDNotEstablished", message: `CRD ${name} is not Established yet` } };
-      }
-      return { availability: { served: true }, resource: { name: crd.spec.names?.plural ?? "", namespaced: crd.spec.scope !== "Cluster" } };
+  /**
+   * Whether the cluster serves the root kind: a CRD of its group and kind serving the version, else
+   * discovery (built-in kinds). The objects are watched only once the CRD is also Established.
+   */
+  async availability(root: RootKind): Promise<RootAvailability> {
+    const crd = this.crds.list().find((c) => c.spec?.group === root.group && c.spec?.names?.kind === root.kind && c.spec.versions?.some((v) => v.name === root.version && v.served === true));
+    if (crd) {
+      const established = crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") === true;
+      return { served: true, ...(established ? { resource: { name: crd.spec?.names?.plural ?? "", namespaced: crd.spec?.scope !== "Cluster" } } : {}) };
     }
-    const served = await discover(this.kc, root.group, root.version);
-    const resource = served?.find((r) => r.kind === root.kind);
-    if (!resource) {
-      return {
-        availability: {
-          served: false,
-          reason: "CRDNotFound",
-          message: served === undefined ? `the API server does not serve ${gv} (no CustomResourceDefinition in group ${root.group || "core"})` : `${gv} has no kind ${root.kind}`,
-        },
-      };
-    }
-    return { availability: { served: true }, resource: { name: resource.name, namespaced: resource.namespaced } };
+    // A kind of a CRD's group that no CRD serves is not served: discovery would only repeat the CRDs.
+    if (this.crds.list().some((c) => c.spec?.group === root.group && c.spec?.names?.kind === root.kind)) return { served: false };
+    const resource = (await discover(this.kc, root.group, root.version))?.find((r) => r.kind === root.kind);
+    return resource ? { served: true, resource: { name: resource.name, namespaced: resource.namespaced } } : { served: false };
   }
 
-  /** Brings one Karta's labels and status to the desired state. */
+  /**
+   * Brings one Karta's labels and status to the desired state, in upstream's order: validate, check the
+   * root kind, stamp the labels, derive Ready; the status is written even when a step failed, and the
+   * failure is thrown afterwards (the queue retries with backoff).
+   */
   async reconcile(name: string): Promise<void> {
     const karta = this.kartas.get(name);
-    if (!karta) {
+    if (!karta || karta.metadata?.deletionTimestamp) {
+      this.validity.delete(name);
       if (this.ready.delete(name)) this.notify();
       return;
     }
-    const root = rootKindOf(karta);
-    const found = root ? await this.availability(root) : undefined;
-    const state = desiredKartaState(karta, found?.availability);
-    const labels = karta.metadata?.labels ?? {};
-    if (this.leading && Object.entries(state.labels).some(([k, v]) => labels[k] !== v)) {
-      const patch = { metadata: { labels: Object.fromEntries(Object.entries(state.labels).filter(([k, v]) => labels[k] !== v)) } };
-      await this.custom.patchClusterCustomObject(
-        { group: KARTA_GROUP, version: KARTA_VERSION, plural: KARTA_PLURAL, name, body: patch, fieldManager: "karta" },
-        setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
-      );
+    let failure: unknown;
+    let crd: CrdCheck | undefined;
+    let found: RootAvailability | undefined;
+    const gvk = rootGroupVersionKind(karta);
+    if (gvk) {
+      const root = rootKindOf(karta);
+      try {
+        found = root ? await this.availability(root) : { served: false };
+        crd = { served: found.served };
+      } catch (err) {
+        failure = err;
+        crd = { error: String((err as Error)?.message ?? err) };
+      }
     }
+    let labelsFailed = false;
+    const wanted = managedLabels(karta) ?? {};
+    const labels = karta.metadata?.labels ?? {};
+    const missing = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => labels[k] !== v));
+    if (this.leading && failure === undefined && Object.keys(missing).length > 0) {
+      try {
+        await this.custom.patchClusterCustomObject(
+          { group: KARTA_GROUP, version: KARTA_VERSION, plural: KARTA_PLURAL, name, body: { metadata: { labels: missing } }, fieldManager: "karta" },
+          setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+        );
+      } catch (err) {
+        if (apiError(err)?.code === 404) return; // deleted meanwhile
+        labelsFailed = true;
+        failure = err;
+      }
+    }
+    const state = desiredKartaState(karta, { ...(crd ? { crd } : {}), labelsFailed });
+    this.validity.set(name, state.valid);
     if (this.leading && !sameConditions(karta.status?.conditions, state.conditions)) {
       try {
         await this.custom.patchClusterCustomObjectStatus(
@@ -168,19 +205,22 @@ export class KartaReconciler {
         );
       } catch (err) {
         if (apiError(err)?.code === 404) return; // deleted meanwhile
-        throw err;
+        throw failure ?? err;
       }
-      this.log("info", "karta status updated", { karta: name, ready: state.ready, validated: state.valid, crd: found?.availability.served ?? false });
+      this.log("info", "karta status updated", { karta: name, ready: state.ready, validated: state.valid, crd: found?.served ?? false });
+      // Recorded in the background, as client-go's recorder does: an Event never delays nor fails a reconcile.
+      for (const e of state.events) void this.events.warning({ ...karta, apiVersion: `${KARTA_GROUP}/${KARTA_VERSION}`, kind: "Karta" }, e.reason, e.action, e.note);
     }
     const wasReady = this.ready.get(name);
-    if (state.ready && root && found?.resource) {
-      const next: ReadyKarta = { name, karta, root, resource: found.resource };
+    if (state.ready && state.root && found?.resource) {
+      const next: ReadyKarta = { name, karta, root: state.root, resource: found.resource };
       this.ready.set(name, next);
-      if (!wasReady || wasReady.karta.metadata?.generation !== karta.metadata?.generation || JSON.stringify(wasReady.root) !== JSON.stringify(root)) this.notify();
-    } else if (wasReady) {
+      if (!wasReady || wasReady.karta.metadata?.generation !== karta.metadata?.generation || JSON.stringify(wasReady.root) !== JSON.stringify(state.root)) this.notify();
+    } else if (wasReady && failure === undefined) {
       this.ready.delete(name);
       this.notify();
     }
+    if (failure !== undefined) throw failure;
   }
 
   private notify(): void {

@@ -34,15 +34,17 @@ keepPlainJson([
  * `metadata.managedFields`, as controller-runtime's TransformStripManagedFields does: nothing here reads
  * them, and they are a large part of every cached pod (one entry per writer, listing every field it set).
  * Objects are stripped as they arrive, from the list and from the watch, before the cache and the
- * handlers see them.
+ * handlers see them; `transform` trims them further (the pod cache: src/controller/pod-cache.ts).
  */
-export function makeLeanInformer<T extends KubernetesObject>(kc: KubeConfig, path: string, list: ListPromise<T>): Informer<T> & ObjectCache<T> {
+export function makeLeanInformer<T extends KubernetesObject>(kc: KubeConfig, path: string, list: ListPromise<T>, transform: (o: T) => T = (o) => o): Informer<T> & ObjectCache<T> {
   const watch = new Watch(kc);
   const start = watch.watch.bind(watch);
-  watch.watch = (p, query, callback, done) => start(p, query, (phase, obj: unknown, raw?: unknown) => callback(phase, stripManagedFields(obj), raw), done);
+  const lean = (o: T): T => transform(stripManagedFields(o));
+  // A watch ERROR event carries a Status, not an object of the kind: passed on as it came.
+  watch.watch = (p, query, callback, done) => start(p, query, (phase, obj: unknown, raw?: unknown) => callback(phase, phase === "ERROR" ? obj : lean(obj as T), raw), done);
   const listStripped: ListPromise<T> = async () => {
     const l = await list();
-    for (const o of l.items ?? []) stripManagedFields(o);
+    if (l.items) l.items = l.items.map(lean);
     return l;
   };
   return new ListWatch<T>(path, watch, listStripped, false);

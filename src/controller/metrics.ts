@@ -18,6 +18,8 @@ export class ControllerMetrics {
   readonly webhookRequests: Counter<"webhook" | "code">;
   readonly webhookInFlight: Gauge<"webhook">;
   readonly admissions: Counter<"outcome">;
+  /** More families in the text format, written by their owners (the workload exporter). */
+  private readonly texts: (() => string)[] = [];
 
   constructor() {
     const registers = [this.registry];
@@ -64,6 +66,20 @@ export class ControllerMetrics {
     this.webhookInFlight = new Gauge({ name: "controller_runtime_webhook_requests_in_flight", help: "Admission requests being answered.", labelNames: ["webhook"], registers });
     this.admissions = new Counter({ name: "karta_pod_admissions_total", help: "Pods admitted, by outcome (patched, named, no-karta, not-in-cache, no-group, not-a-pod-create).", labelNames: ["outcome"], registers });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Adds families that `text` writes in the text format to every scrape. */
+  addText(text: () => string): void {
+    this.texts.push(text);
+  }
+
+  /** What /metrics serves: prom-client's families, then the others'. */
+  async metrics(): Promise<string> {
+    return (await this.registry.metrics()) + this.texts.map((t) => t()).join("");
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
   }
 
   /** Reports a queue's depth and every reconcile it runs under `controller`. */

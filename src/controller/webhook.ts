@@ -1,15 +1,19 @@
 /**
  * The controller's admission webhook server: HTTPS on --webhook-port, AdmissionReviews posted to
- * {@link POD_WEBHOOK_PATH}, answered from the informer caches (src/controller/admission.ts). Bodies are
- * bounded, every request has a deadline (the API server's `?timeout=`, at most 10 s), the certificate is
- * reloaded when its files change (src/server/tls.ts), and close() lets requests in flight finish.
+ * {@link POD_WEBHOOK_PATH} (pods, src/controller/admission.ts) and to the Karta webhooks' paths
+ * (src/controller/karta-admission.ts), answered from the informer caches. Bodies are bounded, every
+ * request has a deadline (the API server's `?timeout=`, at most 10 s), the certificate is reloaded when
+ * its files change (src/server/tls.ts), and close() lets requests in flight finish.
  */
 import https from "node:https";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readKeyPair, reloadCertificates } from "../server/tls.js";
 import { parseDuration } from "../server/duration.js";
-import { admissionResponse, admitPod, parseAdmissionReview, type PodRootSource } from "./admission.js";
+import { admissionResponse, admitPod, parseAdmissionReview, type AdmissionRequest, type PodRootSource } from "./admission.js";
+import { reviewAnswer } from "./admission-review.js";
+import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH, mutateKarta, validateKarta, type KartaAdmission } from "./karta-admission.js";
+import type { KartaLike } from "../definition/index.js";
 import type { Logger } from "./log.js";
 import type { ControllerMetrics } from "./metrics.js";
 
@@ -25,6 +29,8 @@ export interface WebhookOptions {
   certFile: string;
   keyFile: string;
   source: PodRootSource;
+  /** The cluster's Kartas (the controller's cache): with it, the Karta webhooks are served too. */
+  kartas?: () => readonly KartaLike[];
   metrics: ControllerMetrics;
   log: Logger;
   /** Longest wait for an owner not yet in the cache (default 2 s; always within the request's deadline). */
@@ -48,9 +54,9 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
     if (r.ok) o.log("info", "webhook serving certificate reloaded");
     else o.log("error", "webhook serving certificate not reloaded, keeping the current one", { err: r.error });
   });
-  const webhook = POD_WEBHOOK_PATH;
+  const paths = [POD_WEBHOOK_PATH, ...(o.kartas ? [KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH] : [])];
 
-  function send(res: http.ServerResponse, started: number, code: number, body: string, type = "application/json"): void {
+  function send(res: http.ServerResponse, webhook: string, started: number, code: number, body: string, type = "application/json"): void {
     o.metrics.webhookRequests.inc({ webhook, code: String(code) });
     o.metrics.webhookLatency.observe({ webhook }, (performance.now() - started) / 1000);
     if (res.headersSent || res.destroyed) return;
@@ -59,15 +65,17 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const started = performance.now();
+    const url = new URL(req.url ?? "/", "https://localhost");
+    // Known paths only as metric labels: the label's values stay few.
+    const webhook = paths.includes(url.pathname) ? url.pathname : "unknown";
     inFlight.add(res);
     o.metrics.webhookInFlight.inc({ webhook });
     res.on("close", () => {
       inFlight.delete(res);
       o.metrics.webhookInFlight.dec({ webhook });
     });
-    const url = new URL(req.url ?? "/", "https://localhost");
-    const text = (code: number, msg: string): void => send(res, started, code, `${msg}\n`, "text/plain");
-    if (url.pathname !== webhook) return (req.resume(), text(404, `no webhook at ${url.pathname}; pods are admitted at ${webhook}`));
+    const text = (code: number, msg: string): void => send(res, webhook, started, code, `${msg}\n`, "text/plain");
+    if (webhook === "unknown") return (req.resume(), text(404, `no webhook at ${url.pathname}; the webhooks are served at ${paths.join(", ")}`));
     if (req.method !== "POST") return (req.resume(), res.setHeader("Allow", "POST"), text(405, `method ${req.method} not allowed; use POST`));
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "application/json") return (req.resume(), text(415, `content type ${JSON.stringify(req.headers["content-type"] ?? "")}: expected application/json`));
@@ -110,32 +118,61 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
       if (refused) return;
       const parsed = parseAdmissionReview(Buffer.concat(chunks).toString("utf8"));
       if (!parsed.ok) return text(400, parsed.error);
-      const request = parsed.request;
-      // Answer before the API server gives up: its timeout minus a margin for the reply.
-      const waitUntil = Math.min(deadline - 250, Date.now() + (o.cacheWaitMs ?? 2000));
-      admitPod(request, o.source, waitUntil).then(
-        (r) => {
-          o.metrics.admissions.inc({ outcome: r.outcome });
-          if (r.outcome !== "not-a-pod-create") {
-            const meta = (request.object as { metadata?: { name?: string; generateName?: string } } | undefined)?.metadata;
-            o.log(r.outcome === "patched" ? "debug" : "info", "pod admitted", {
-              uid: request.uid,
-              namespace: request.namespace,
-              pod: meta?.name || `${meta?.generateName ?? ""}*`,
-              outcome: r.outcome,
-              ...(r.podGroupName ? { podGroup: r.podGroupName } : {}),
-              ...(r.why ? { why: r.why } : {}),
-            });
-          }
-          send(res, started, 200, admissionResponse(request.uid, r.patch));
-        },
-        (err: unknown) => {
-          // A bug of ours: the pod is admitted unchanged, as failurePolicy Ignore would.
-          o.log("error", "admission failed; pod allowed unchanged", { uid: request.uid, err: String((err as Error)?.message ?? err) });
-          send(res, started, 200, admissionResponse(request.uid));
-        },
-      );
+      if (webhook === POD_WEBHOOK_PATH) admitPodRequest(parsed.request, res, started, deadline);
+      else answerKarta(webhook, parsed.request, res, started);
     });
+  }
+
+  /** A Karta admission: answered at once from the cache. */
+  function answerKarta(webhook: string, request: AdmissionRequest, res: http.ServerResponse, started: number): void {
+    let done: KartaAdmission;
+    try {
+      done = webhook === KARTA_MUTATE_PATH ? mutateKarta(request) : validateKarta(request, o.kartas!);
+    } catch (err) {
+      // A bug of ours: answered as failurePolicy would answer for a webhook that fails (the API server
+      // applies the configuration's policy to a 500).
+      o.log("error", "karta admission failed", { uid: request.uid, webhook, err: String((err as Error)?.message ?? err) });
+      return send(res, webhook, started, 500, "internal error\n", "text/plain");
+    }
+    if (done.outcome !== "not-a-karta") {
+      const name = (request.object as { metadata?: { name?: string } } | undefined)?.metadata?.name;
+      o.log(done.outcome === "denied" ? "info" : "debug", "karta admitted", {
+        uid: request.uid,
+        karta: name ?? "",
+        operation: request.operation ?? "",
+        outcome: done.outcome,
+        ...(done.answer.status ? { why: done.answer.status.message } : {}),
+      });
+    }
+    send(res, webhook, started, 200, reviewAnswer(request.uid, done.answer));
+  }
+
+  function admitPodRequest(request: AdmissionRequest, res: http.ServerResponse, started: number, deadline: number): void {
+    const webhook = POD_WEBHOOK_PATH;
+    // Answer before the API server gives up: its timeout minus a margin for the reply.
+    const waitUntil = Math.min(deadline - 250, Date.now() + (o.cacheWaitMs ?? 2000));
+    admitPod(request, o.source, waitUntil).then(
+      (r) => {
+        o.metrics.admissions.inc({ outcome: r.outcome });
+        if (r.outcome !== "not-a-pod-create") {
+          const meta = (request.object as { metadata?: { name?: string; generateName?: string } } | undefined)?.metadata;
+          o.log(r.outcome === "patched" ? "debug" : "info", "pod admitted", {
+            uid: request.uid,
+            namespace: request.namespace,
+            pod: meta?.name || `${meta?.generateName ?? ""}*`,
+            outcome: r.outcome,
+            ...(r.podGroupName ? { podGroup: r.podGroupName } : {}),
+            ...(r.why ? { why: r.why } : {}),
+          });
+        }
+        send(res, webhook, started, 200, admissionResponse(request.uid, r.patch));
+      },
+      (err: unknown) => {
+        // A bug of ours: the pod is admitted unchanged, as failurePolicy Ignore would.
+        o.log("error", "admission failed; pod allowed unchanged", { uid: request.uid, err: String((err as Error)?.message ?? err) });
+        send(res, webhook, started, 200, admissionResponse(request.uid));
+      },
+    );
   }
 
   await new Promise<void>((resolve, reject) => {

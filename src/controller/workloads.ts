@@ -21,6 +21,7 @@ import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainL
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
 import { OwnerIndex } from "./owner-index.js";
+import { coversFields, podFieldsOf, trimPod, type PodFields } from "./pod-cache.js";
 import { WorkQueue } from "./queue.js";
 import type { Karta } from "../definition/index.js";
 
@@ -59,6 +60,13 @@ interface GroupWatch {
   index: OwnerIndex<Obj>;
 }
 
+/** Whether Karta `a` (named `an`) is older than `b`: creationTimestamp, then name. */
+function olderKarta(a: Watched, an: string, b: Watched, bn: string): boolean {
+  const at = String(a.ready.karta.metadata?.creationTimestamp ?? "");
+  const bt = String(b.ready.karta.metadata?.creationTimestamp ?? "");
+  return at !== bt ? Date.parse(at) < Date.parse(bt) : an < bn;
+}
+
 const groupKey = (kind: string | undefined, namespace: string | undefined, name: string | undefined): string => `${kind}/${namespace ?? ""}/${name ?? ""}`;
 
 function ownedBy(o: KubernetesObject, uid: string): boolean {
@@ -70,8 +78,14 @@ export class WorkloadReconciler {
   private readonly core: CoreV1Api;
   private readonly watched = new Map<string, Watched>();
   private readonly between = new Map<string, Between>();
-  private readonly pods: Informer<Obj> & ObjectCache<Obj>;
-  private readonly podIndex: OwnerIndex<Obj>;
+  /** The pod cache, trimmed to {@link podFields}; replaced by a wider one when a Karta reads more of a pod. */
+  private pods: Informer<Obj> & ObjectCache<Obj>;
+  private podIndex: OwnerIndex<Obj>;
+  /** The pod fields the cache keeps (src/controller/pod-cache.ts). */
+  private podFields: PodFields;
+  private readonly fullPodCache: boolean;
+  /** When the last watch event arrived (ms since the epoch; 0 before the first), for the exporter. */
+  lastEventAt = 0;
   private readonly groups: GroupWatch[];
   /**
    * What this process last applied, by groupKey: the compiled JSON and the resourceVersion the server
@@ -92,16 +106,15 @@ export class WorkloadReconciler {
     private readonly kc: KubeConfig,
     private readonly kartas: KartaReconciler,
     private readonly log: Logger,
-    options: { leading?: boolean } = {},
+    options: { leading?: boolean; fullPodCache?: boolean } = {},
   ) {
     this.leading = options.leading ?? true;
+    this.fullPodCache = options.fullPodCache ?? false;
     this.objects = KubernetesObjectApi.makeApiClient(kc);
     this.core = kc.makeApiClient(CoreV1Api);
-    this.pods = makeLeanInformer<Obj>(kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never);
-    keepRunning(this.pods, log, "pods", () => this.stopped);
-    this.podIndex = new OwnerIndex(this.pods);
+    this.podFields = podFieldsOf([], this.fullPodCache);
+    [this.pods, this.podIndex] = this.podInformer(this.podFields);
     this.groups = this.watchGroups();
-    for (const verb of ["add", "update", "delete"] as const) this.pods.on(verb, (p) => this.enqueueRootOf(p));
     this.queue = new WorkQueue(
       (key) => this.reconcile(key),
       (key, err, attempt) => {
@@ -119,6 +132,46 @@ export class WorkloadReconciler {
     for (const g of this.groups) await g.informer.start();
     this.cachesSynced = true;
     await this.sync(this.kartas.readyKartas());
+  }
+
+  /** A pod informer keeping `fields`, with its owner index and handlers (events count only while it is the cache). */
+  private podInformer(fields: PodFields): [Informer<Obj> & ObjectCache<Obj>, OwnerIndex<Obj>] {
+    const informer = makeLeanInformer<Obj>(this.kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never, (p) => trimPod(p, fields));
+    keepRunning(informer, this.log, "pods", () => this.stopped || this.retired.has(informer));
+    const index = new OwnerIndex(informer);
+    for (const verb of ["add", "update", "delete"] as const) {
+      informer.on(verb, (p) => {
+        if (informer !== this.pods) return;
+        this.touch();
+        this.enqueueRootOf(p);
+      });
+    }
+    return [informer, index];
+  }
+
+  private readonly retired = new WeakSet<object>();
+
+  /**
+   * Keeps the pod fields the Ready Kartas' pod expressions read. A wider set needs a new informer (a
+   * relist: a cache keeps the object it has for a resourceVersion, trimmed as it was); the old cache
+   * serves until the new one has listed, then every root is reconciled against the wider pods.
+   */
+  private async widenPodCache(fields: PodFields): Promise<void> {
+    this.log("info", "widening the pod cache", { fields: fields === "all" ? "all" : [...fields].sort().join(",") });
+    const [informer, index] = this.podInformer(fields);
+    await informer.start();
+    const old = this.pods;
+    this.retired.add(old);
+    this.pods = informer;
+    this.podIndex = index;
+    this.podFields = fields;
+    await old.stop();
+    for (const p of informer.list()) this.enqueueRootOf(p);
+  }
+
+  /** Records a watch event's arrival (karta_exporter_last_event_timestamp_seconds). */
+  private touch(): void {
+    this.lastEventAt = Date.now();
   }
 
   async stop(): Promise<void> {
@@ -158,6 +211,27 @@ export class WorkloadReconciler {
     return [...this.watched.keys()].sort();
   }
 
+  /** Each watched Karta with its compiled interpreter and its root objects' cache (what the exporter reads). */
+  watchedRoots(): { karta: string; ready: ReadyKarta; interpreter: CompiledInterpreter; objects(): readonly Obj[]; governs: boolean }[] {
+    return [...this.watched].map(([karta, w]) => ({
+      karta,
+      ready: w.ready,
+      interpreter: w.interpreter,
+      objects: () => w.informer.list(),
+      governs: this.lookup.rootKarta(w.ready.root) === karta,
+    }));
+  }
+
+  /** The cached pods (trimmed: src/controller/pod-cache.ts). */
+  cachedPods(): readonly Obj[] {
+    return this.pods.list();
+  }
+
+  /** The pod fields the cache keeps. */
+  cachedPodFields(): PodFields {
+    return this.podFields;
+  }
+
   private syncing: Promise<void> = Promise.resolve();
 
   /** One sync at a time: a sync awaits informers, and two at once would both start the same Karta's. */
@@ -180,6 +254,8 @@ export class WorkloadReconciler {
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
       }
     }
+    const need = podFieldsOf([...ready.values()].map((r) => r.karta as unknown as Karta), this.fullPodCache);
+    if (!coversFields(this.podFields, need)) await this.widenPodCache(need);
     for (const [name, r] of ready) {
       if (this.watched.has(name)) continue;
       const { group, version, kind } = r.root;
@@ -191,7 +267,13 @@ export class WorkloadReconciler {
       // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
       for (const k of chain) await this.acquire(name, k);
       keepRunning(informer, this.log, `${kind}.${group}`, () => w.stopped || this.stopped);
-      for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`));
+      for (const verb of ["add", "update"] as const) {
+        informer.on(verb, (o) => {
+          this.touch();
+          this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+        });
+      }
+      informer.on("delete", () => this.touch());
       this.watched.set(name, w);
       this.log("info", "watching", { karta: name, kind, apiVersion });
       try {
@@ -221,7 +303,12 @@ export class WorkloadReconciler {
     const informer = makeLeanInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, k.kind) as never);
     const b: Between = { informer, index: new OwnerIndex(informer), users: new Set([karta]), stopped: false };
     keepRunning(informer, this.log, key, () => b.stopped || this.stopped);
-    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, (o) => this.enqueueRootOf(o));
+    for (const verb of ["add", "update", "delete"] as const) {
+      informer.on(verb, (o) => {
+        this.touch();
+        this.enqueueRootOf(o);
+      });
+    }
     this.between.set(key, b);
     try {
       await informer.start();
@@ -243,11 +330,18 @@ export class WorkloadReconciler {
     }
   }
 
-  /** The caches as the owner-chain resolver reads them. */
+  /**
+   * The caches as the owner-chain resolver reads them. Of two Ready Kartas of one root kind, the older
+   * (creationTimestamp, then name) governs, as upstream's exporter chooses; the other is shadowed.
+   */
   private readonly lookup: ChainLookup = {
     rootKarta: (gk: GroupKind) => {
-      for (const [name, w] of this.watched) if (w.ready.root.group === gk.group && w.ready.root.kind === gk.kind) return name;
-      return undefined;
+      let chosen: [string, Watched] | undefined;
+      for (const [name, w] of this.watched) {
+        if (w.ready.root.group !== gk.group || w.ready.root.kind !== gk.kind) continue;
+        if (!chosen || olderKarta(w, name, chosen[1], chosen[0])) chosen = [name, w];
+      }
+      return chosen?.[0];
     },
     object: (gk: GroupKind, namespace: string, name: string) => {
       if (gk.group === "" && gk.kind === "Pod") return this.pods.get(name, namespace);

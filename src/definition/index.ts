@@ -23,3 +23,16 @@ export { POD_SCHEMA, POD_TEMPLATE_SPEC, OBJECT_META } from "./pod-schema.js";
 export { KARTA_TYPES, documentOf } from "./schema-source.js";
 export type { JqRole, FieldType, FieldSpec, ObjectSpec } from "./schema-source.js";
 export { kartaJsonSchema, kartaOpenApiSchema, kartaCrdManifest, generatedSchemaFiles } from "./json-schema.js";
+export {
+  LABEL_GROUP,
+  LABEL_VERSION,
+  LABEL_KIND,
+  rootGroupVersionKind,
+  sameGroupVersionKind,
+  managedLabels,
+  checkManagedLabels,
+  checkRootKindUnchanged,
+  checkUniqueRoot,
+  duplicateRootMessage,
+} from "./cluster-rules.js";
+export type { KartaLike } from "./cluster-rules.js";

@@ -141,11 +141,12 @@ export function kartaCrdManifest(): Json {
 
 /** The texts of the generated files, by path relative to the repository root. */
 export function generatedSchemaFiles(): Record<string, string> {
+  const crd = "# Generated from src/definition/schema-source.ts; do not edit (see test/definition/schema.test.ts).\n" + stringify(kartaCrdManifest(), { lineWidth: 0 });
   return {
     "schema/karta.schema.json": JSON.stringify(kartaJsonSchema(), null, 2) + "\n",
-    "deploy/crd/run.ai_kartas.yaml":
-      "# Generated from src/definition/schema-source.ts; do not edit (see test/definition/schema.test.ts).\n" +
-      stringify(kartaCrdManifest(), { lineWidth: 0 }),
+    "deploy/crd/run.ai_kartas.yaml": crd,
+    // The Helm chart's copy: a chart can read only files inside it.
+    "charts/karta/files/run.ai_kartas.yaml": crd,
   };
 }
 

@@ -52,7 +52,7 @@ export function webhookRules(fw: InterpreterFramework, kinds: readonly ResourceK
 }
 
 /** A webhook's clientConfig: its URL or Service, with the CA bundle when one is given. */
-function clientConfigOf(target: WebhookTarget, caPem: string | undefined): Record<string, unknown> {
+export function clientConfigOf(target: WebhookTarget, caPem: string | undefined): Record<string, unknown> {
   return { ...target, ...(caPem !== undefined ? { caBundle: Buffer.from(caPem).toString("base64") } : {}) };
 }
 

@@ -118,9 +118,9 @@ describe("karta compile", () => {
     const broken = await run(["-f", "job.yaml"], "", { "job.yaml": "apiVersion: batch/v1\nkind: Job\nspec: [1,\n" });
     assert.equal(broken.code, 2);
     assert.match(broken.err, /^karta compile: job\.yaml: /);
-    // Without -d, the bundled definition of the kind answers; a kind without one is a usage error.
+    // Without -d, the bundled definition of the kind answers; a kind without one exits 4 (kli's: no Karta covers the type).
     const noDef = await run(["-f", "cm.yaml"], "", { "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, uid: u}\n" });
-    assert.equal(noDef.code, 2);
+    assert.equal(noDef.code, 4);
     assert.match(noDef.err, /^karta compile: no definition for ConfigMap v1 in the bundled definitions; give one with -d FILE \('karta definitions list' shows the bundled ones\)\n$/);
     const bundledDef = await run(["-f", bundled("LeaderWorkerSet", "workload.yaml")]);
     const explicit = await run(["-f", bundled("LeaderWorkerSet", "workload.yaml"), "-d", path.join(repoRoot, "definitions")]);

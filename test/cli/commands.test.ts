@@ -49,9 +49,9 @@ describe("karta definitions", () => {
     assert.equal(json.kind, "Karta");
   });
 
-  test("an unknown kind or subcommand is a usage error", async () => {
+  test("a kind without a definition exits 4 (no Karta covers it); an unknown subcommand is a usage error", async () => {
     const r = await karta(["definitions", "show", "Nothing"]);
-    assert.equal(r.code, 2);
+    assert.equal(r.code, 4);
     assert.match(r.err, /^karta definitions: no definition for 'Nothing' in the bundled definitions/);
     assert.equal((await karta(["definitions", "frobnicate"])).code, 2);
     assert.equal((await karta(["definitions", "show"])).code, 2);
@@ -77,9 +77,9 @@ describe("inspect and compile find the definition by kind", () => {
     assert.equal(c1.out, c2.out);
   });
 
-  test("a kind without a definition names the kind and where it looked", async () => {
+  test("a kind without a definition names the kind and where it looked, and exits 4", async () => {
     const r = await karta(["inspect", "-d", "definitions/apps", "-f", "examples/pytorchjob.yaml"]);
-    assert.equal(r.code, 2);
+    assert.equal(r.code, 4);
     assert.match(r.err, /^karta inspect: no definition for PyTorchJob kubeflow\.org\/v1 in definitions\/apps; give one with -d FILE/);
   });
 });

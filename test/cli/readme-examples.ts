@@ -1,8 +1,18 @@
 /** The README's `$ karta ...` examples: their command lines and expected output, as the README tests read them. */
 
+/** Commands whose examples read a cluster: test/cluster/cli-get.test.ts runs them against the test cluster. */
+const CLUSTER_COMMANDS: ReadonlySet<string> = new Set(["get", "describe"]);
+
+/** The examples that run without a cluster (every command but get and describe), or only those that need one. */
+export function readmeExamples(readme: string, which: "offline" | "cluster"): Example[] {
+  return examples(readme).filter((e) => CLUSTER_COMMANDS.has(words(e.command)[1]!) === (which === "cluster"));
+}
+
 export interface Example {
   command: string;
   expected: string[];
+  /** The exit code the example shows (`$ karta ...  # exit 4`); without one, 0 or 1. */
+  exitCode?: number;
 }
 
 export function examples(readme: string): Example[] {
@@ -11,7 +21,8 @@ export function examples(readme: string): Example[] {
     let current: Example | undefined;
     for (const line of block[1]!.split("\n")) {
       if (line.startsWith("$ ")) {
-        current = { command: line.slice(2), expected: [] };
+        const code = /\s+# exit (\d+)$/.exec(line);
+        current = { command: line.slice(2, code ? code.index : undefined), expected: [], ...(code ? { exitCode: Number(code[1]) } : {}) };
         if (line.startsWith("$ karta ")) out.push(current);
       } else if (current && line !== "") current.expected.push(line);
     }

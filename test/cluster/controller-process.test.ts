@@ -88,7 +88,11 @@ describe("karta controller (process): probes, metrics and SIGTERM", { skip }, ()
       const got = (await c.objects.read({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: karta } })) as { status?: { conditions?: { type: string }[] } };
       return got.status?.conditions?.some((x) => x.type === "CRDExists") ? true : undefined;
     }, 20_000, "the Karta's status");
-    const m = await get(ports.metricsPort, "/metrics");
+    // The reconcile is counted when it returns, a moment after its status write is visible.
+    const m = await eventually(async () => {
+      const r = await get(ports.metricsPort, "/metrics");
+      return (sample(r.body, "controller_runtime_reconcile_total", 'controller="karta",result="success"') ?? 0) >= 1 ? r : undefined;
+    }, 10_000, "the reconcile counted");
     assert.equal(m.status, 200);
     assert.match(m.type, /^text\/plain; version=0\.0\.4/);
     assert.ok((sample(m.body, "controller_runtime_reconcile_total", 'controller="karta",result="success"') ?? 0) >= 1, m.body);

@@ -1,6 +1,6 @@
 /**
  * deploy/controller as kustomize builds it is accepted by a real kube-apiserver (server-side dry run, so
- * nothing is created): the Deployment, Service, MutatingWebhookConfiguration, PodDisruptionBudget, RBAC
+ * nothing is created): the Deployment, Service, Mutating- and ValidatingWebhookConfiguration, PodDisruptionBudget, RBAC
  * objects and Namespace validate. cert-manager's Issuers and Certificates need its CRDs, which the bare API
  * server has not: test/controller/deploy.test.ts checks how they fit the rest.
  */
@@ -35,7 +35,7 @@ describe("deploy/controller on the API server", { skip }, () => {
   test("kubectl kustomize builds it and every object passes a server-side dry run", async (t) => {
     const objects = built as KubernetesObject[];
     assert.deepEqual(objects.map((o) => o.kind).sort(), [
-      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "Namespace", "PodDisruptionBudget", "Service", "ServiceAccount",
+      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "Namespace", "PodDisruptionBudget", "Service", "Service", "ServiceAccount", "ValidatingWebhookConfiguration",
     ]);
     const ns = await testNamespace(t, c);
     for (const o of objects) {

@@ -1,5 +1,6 @@
 /** Shared steps of the cluster tests. */
 import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
@@ -68,4 +69,33 @@ export function withSchemaDefaults(schema: DefaultingSchema, value: unknown): un
     if (sub) out[key] = withSchemaDefaults(sub, v);
   }
   return out;
+}
+
+/** `karta controller` (bin/karta.js) as a child process, with its JSON log lines on standard error. */
+export interface ControllerProcess {
+  child: ChildProcess;
+  /** Everything logged so far. */
+  log(): string;
+  /** The first log line with this message, parsed. */
+  line(msg: string): Record<string, unknown> | undefined;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `karta controller ARGS...`. */
+export function spawnController(args: string[]): ControllerProcess {
+  const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "controller", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  child.stderr!.on("data", (b: Buffer) => (err += b.toString()));
+  child.stdout!.resume();
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    child,
+    log: () => err,
+    line: (msg) => {
+      const l = err.split("\n").find((x) => x.includes(`"msg":${JSON.stringify(msg)}`));
+      return l === undefined ? undefined : (JSON.parse(l) as Record<string, unknown>);
+    },
+    exited,
+  };
 }

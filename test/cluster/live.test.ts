@@ -119,11 +119,12 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
   });
 
   test("a missing object, an unknown kind, an unknown context and an unreachable server are errors in kubectl's words", async () => {
+    // kli's exit code 3: the named workload does not exist, or its kind is not installed.
     const missing = await karta(["compile", "pytorchjob/none", "-n", ns, "--kubeconfig", kubeconfig]);
-    assert.equal(missing.code, 2);
+    assert.equal(missing.code, 3);
     assert.equal(missing.err, `karta compile: pytorchjobs.kubeflow.org "none" not found in namespace ${ns}\n`);
     const kind = await karta(["inspect", "nosuchkind/x", "-n", ns, "--kubeconfig", kubeconfig]);
-    assert.equal(kind.code, 2);
+    assert.equal(kind.code, 3);
     assert.match(kind.err, /the server doesn't have a resource type "nosuchkind"/);
     const ctx = await karta(["inspect", "pytorchjob/x", "--kubeconfig", kubeconfig, "--context", "nope"]);
     assert.equal(ctx.code, 2);

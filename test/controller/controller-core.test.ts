@@ -10,52 +10,107 @@ import { loadBundled } from "../bundled/helpers.js";
 
 const pytorch = () => structuredClone(loadBundled("kubeflow.org/v1/PyTorchJob.yaml").definition.karta) as unknown as Record<string, any>;
 
-describe("desiredKartaState", () => {
+describe("desiredKartaState: upstream's conditions, reasons and messages", () => {
+  const conds = (s: { conditions: { type: string; status: string; reason: string; message: string; observedGeneration?: number }[] }) =>
+    s.conditions.map((c) => [c.type, c.status, c.reason, c.message, c.observedGeneration]);
+
   test("a valid Karta whose kind is served is Ready, with the root-kind labels and observedGeneration", () => {
     const k = pytorch();
     k.metadata = { name: "p", generation: 3, labels: { team: "ml" } };
-    const s = desiredKartaState(k, { served: true }, "2026-12-01T00:00:00Z");
+    const s = desiredKartaState(k, { crd: { served: true } }, "2026-12-01T00:00:00Z");
     assert.equal(s.ready, true);
-    assert.deepEqual(
-      s.conditions.map((c) => [c.type, c.status, c.reason, c.observedGeneration]),
-      [
-        ["KartaValidated", "True", "Valid", 3],
-        ["CRDExists", "True", "Served", 3],
-        ["Ready", "True", "Ready", 3],
-      ],
-    );
-    assert.deepEqual(s.labels, { team: "ml", "run.ai/karta-group": "kubeflow.org", "run.ai/karta-version": "v1", "run.ai/karta-kind": "PyTorchJob" });
+    assert.deepEqual(conds(s), [
+      ["Validated", "True", "ValidationSucceeded", "", 3],
+      ["CRDExists", "True", "CRDFound", "", 3],
+      ["Ready", "True", "Ready", "", 3],
+    ]);
+    assert.deepEqual(s.labels, { "run.ai/karta-group": "kubeflow.org", "run.ai/karta-version": "v1", "run.ai/karta-kind": "PyTorchJob" });
+    assert.deepEqual(s.events, []);
   });
 
-  test("a missing CRD makes CRDExists and Ready False with its reason", () => {
-    const s = desiredKartaState(pytorch(), { served: false, reason: "CRDNotFound", message: "no CustomResourceDefinition defines PyTorchJob in group kubeflow.org" });
+  test("a kind not served: CRDExists False with upstream's message and a CRDNotFound Event; Ready NotReady", () => {
+    const s = desiredKartaState(pytorch(), { crd: { served: false } });
     assert.equal(s.ready, false);
-    const ready = s.conditions.find((c) => c.type === "Ready")!;
-    assert.equal(ready.reason, "CRDNotFound");
-    assert.match(ready.message, /PyTorchJob/);
+    assert.deepEqual(conds(s).slice(1), [
+      ["CRDExists", "False", "CRDNotFound", "CRD for kubeflow.org/PyTorchJob not found or does not serve version v1", undefined],
+      ["Ready", "False", "NotReady", "Validated and CRDExists must both be True", undefined],
+    ]);
+    assert.deepEqual(s.events, [{ reason: "CRDNotFound", action: "CheckingCRD", note: "CRD for kubeflow.org/PyTorchJob not found or does not serve version v1" }]);
   });
 
-  test("validation errors are listed with their field paths", () => {
+  test("validation errors, one `path: message` a line as karta validate prints them, and a ValidationFailed Event", () => {
     const k = pytorch();
     k.spec.structureDefinition.rootComponent.statusDefinition.conditionsDefinition.path = ".status.conditions[";
-    const s = desiredKartaState(k, { served: true });
-    const v = s.conditions.find((c) => c.type === "KartaValidated")!;
+    k.spec.structureDefinition.rootComponent.ownerRef = "x";
+    const s = desiredKartaState(k, { crd: { served: true } });
+    const v = s.conditions.find((c) => c.type === "Validated")!;
     assert.equal(v.status, "False");
-    assert.match(v.message, /^1 error: spec\.structureDefinition\.rootComponent\.statusDefinition\.conditionsDefinition\.path: /);
-    assert.equal(s.conditions.find((c) => c.type === "Ready")!.reason, "ValidationFailed");
+    assert.equal(v.reason, "ValidationFailed");
+    const lines = v.message.split("\n");
+    assert.equal(lines.length, 2, v.message);
+    assert.ok(lines.includes("spec.structureDefinition.rootComponent.ownerRef: root component cannot have owner ref"), v.message);
+    assert.ok(lines.some((l) => l.startsWith("spec.structureDefinition.rootComponent.statusDefinition.conditionsDefinition.path: ")), v.message);
+    assert.deepEqual(s.conditions.find((c) => c.type === "Ready")!.reason, "NotReady");
+    assert.deepEqual(s.events, [{ reason: "ValidationFailed", action: "Validating", note: v.message }]);
   });
 
-  test("lastTransitionTime moves only when a status changes", () => {
+  test("a root without a kind: CRDExists has upstream's generic message, no labels, no CRD Event", () => {
     const k = pytorch();
-    const first = desiredKartaState(k, { served: false, reason: "CRDNotFound", message: "m" }, "2026-12-01T00:00:00Z");
+    delete k.spec.structureDefinition.rootComponent.kind;
+    const s = desiredKartaState(k, {});
+    const crd = s.conditions.find((c) => c.type === "CRDExists")!;
+    assert.deepEqual([crd.status, crd.reason, crd.message], ["False", "CRDNotFound", "CustomResourceDefinition for the root component GVK does not exist in the cluster or does not serve the referenced version"]);
+    assert.equal(s.labels, undefined);
+    assert.deepEqual(s.events.map((e) => e.reason), ["ValidationFailed"]);
+  });
+
+  test("a failed CRD check leaves CRDExists and Ready Pending (the defaults), and a failed label stamp leaves Ready", () => {
+    const k = pytorch();
+    k.metadata = { name: "p", generation: 1 };
+    const s = desiredKartaState(k, { crd: { error: "connection refused" } });
+    assert.deepEqual(conds(s), [
+      ["Validated", "True", "ValidationSucceeded", "", 1],
+      ["CRDExists", "False", "Pending", "Condition has not been evaluated yet", 1],
+      ["Ready", "False", "Pending", "Condition has not been evaluated yet", 1],
+    ]);
+    const labels = desiredKartaState(k, { crd: { served: true }, labelsFailed: true });
+    assert.deepEqual(labels.conditions.find((c) => c.type === "Ready")!.reason, "Pending");
+    assert.equal(labels.ready, false);
+  });
+
+  test("conditions of other types are kept, KartaValidated (the old name) is dropped, order is kept", () => {
+    const k = pytorch();
+    k.status = {
+      conditions: [
+        { type: "Ready", status: "False", reason: "NotReady", message: "m", lastTransitionTime: "2026-01-01T00:00:00Z" },
+        { type: "KartaValidated", status: "True", reason: "Valid", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" },
+        { type: "Example", status: "True", reason: "Mine", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" },
+      ],
+    };
+    const s = desiredKartaState(k, { crd: { served: true } }, "2026-12-01T00:00:00Z");
+    assert.deepEqual(s.conditions.map((c) => `${c.type}=${c.status}@${c.lastTransitionTime}`), [
+      "Ready=True@2026-12-01T00:00:00Z",
+      "Example=True@2026-01-01T00:00:00Z",
+      "Validated=True@2026-12-01T00:00:00Z",
+      "CRDExists=True@2026-12-01T00:00:00Z",
+    ]);
+  });
+
+  test("lastTransitionTime moves only when a status changes; Events only when a failing condition changes", () => {
+    const k = pytorch();
+    const first = desiredKartaState(k, { crd: { served: false } }, "2026-12-01T00:00:00Z");
     k.status = { conditions: first.conditions };
-    const same = desiredKartaState(k, { served: false, reason: "CRDNotFound", message: "m" }, "2026-12-01T01:00:00Z");
+    const same = desiredKartaState(k, { crd: { served: false } }, "2026-12-01T01:00:00Z");
     assert.ok(sameConditions(first.conditions, same.conditions));
+    assert.deepEqual(same.events, []);
     assert.equal(same.conditions[1]!.lastTransitionTime, "2026-12-01T00:00:00Z");
-    const flipped = desiredKartaState(k, { served: true }, "2026-12-01T02:00:00Z");
+    const flipped = desiredKartaState(k, { crd: { served: true } }, "2026-12-01T02:00:00Z");
     assert.ok(!sameConditions(first.conditions, flipped.conditions));
     assert.equal(flipped.conditions[1]!.lastTransitionTime, "2026-12-01T02:00:00Z");
     assert.equal(flipped.conditions[0]!.lastTransitionTime, "2026-12-01T00:00:00Z");
+    // The API server answers with its own key order: still the same conditions.
+    const reordered = first.conditions.map((c) => Object.fromEntries(Object.entries(c).reverse())) as typeof first.conditions;
+    assert.ok(sameConditions(reordered, same.conditions));
   });
 });
 
@@ -69,10 +124,15 @@ describe("controllerClusterRole", () => {
     assert.ok(rule("run.ai", "kartas/status")?.verbs.includes("patch"));
     assert.ok(!role.rules.some((r) => r.verbs.includes("*") || r.resources.includes("*")));
   });
-  test("resource names as Kubernetes guesses them, or from a CRD", () => {
+  test("resource names as the CRD generators name them, or from a CRD", () => {
     assert.equal(resourceOf("PyTorchJob"), "pytorchjobs");
     assert.equal(resourceOf("Ingress"), "ingresses");
     assert.equal(resourceOf("NetworkPolicy"), "networkpolicies");
+    // As the operators' CRDs name them (controller-gen's English plurals).
+    assert.equal(resourceOf("Sandbox"), "sandboxes");
+    assert.equal(resourceOf("Milvus"), "milvuses");
+    assert.equal(resourceOf("Gateway"), "gateways");
+    assert.equal(resourceOf("Patch"), "patches");
     assert.equal(resourceOf("Service", new Map([["serving.knative.dev/Service", "services"]]), "serving.knative.dev"), "services");
   });
 });

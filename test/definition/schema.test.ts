@@ -17,7 +17,7 @@ describe("the schema table and the files generated from it", () => {
     }
   });
 
-  test("schema/karta.schema.json and deploy/crd/run.ai_kartas.yaml are up to date (KARTA_UPDATE_SCHEMA=1 rewrites them)", () => {
+  test("schema/karta.schema.json, deploy/crd/run.ai_kartas.yaml and the chart's copy are up to date (KARTA_UPDATE_SCHEMA=1 rewrites them)", () => {
     for (const [file, text] of Object.entries(generatedSchemaFiles())) {
       const full = path.join(repoRoot, file);
       if (process.env.KARTA_UPDATE_SCHEMA === "1") {

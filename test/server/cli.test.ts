@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
-import { parse } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
 import { runServe } from "../../src/cli/serve.js";
 import { runWebhookConfig } from "../../src/cli/webhook-config.js";
 import { runInterpret } from "../../src/cli/interpret.js";
@@ -137,16 +137,33 @@ describe("karta webhook-config", () => {
   test("--admission prints the controller's MutatingWebhookConfiguration: Pod CREATE, Ignore, 5 s, not kube-system nor its namespace", async () => {
     const io = memoryIO();
     assert.equal(await runWebhookConfig(["--admission", "--service-namespace", "karta-ops"], io), 0, io.err);
-    const config = parse(io.out) as { kind: string; webhooks: Record<string, any>[] };
-    assert.equal(config.kind, "MutatingWebhookConfiguration");
-    const hook = config.webhooks[0]!;
+    const [config, validating] = parseAllDocuments(io.out).map((d) => d.toJSON()) as { kind: string; metadata: { name: string }; webhooks: Record<string, any>[] }[];
+    assert.equal(config!.kind, "MutatingWebhookConfiguration");
+    const hook = config!.webhooks[0]!;
     assert.deepEqual(hook.clientConfig, { service: { name: "karta-controller-webhook", namespace: "karta-ops", port: 443, path: "/mutate-v1-pod" } });
     assert.deepEqual(hook.rules, [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], scope: "Namespaced" }]);
     assert.deepEqual([hook.failurePolicy, hook.sideEffects, hook.timeoutSeconds, hook.admissionReviewVersions, hook.objectSelector], ["Ignore", "None", 5, ["v1"], undefined]);
     assert.deepEqual(hook.namespaceSelector.matchExpressions, [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "karta-ops"] }]);
-    const url = memoryIO();
-    assert.equal(await runWebhookConfig(["--admission", "--url", "https://127.0.0.1:9443/mutate-v1-pod", "--controller-namespace", "ops"], url), 0, url.err);
-    assert.deepEqual((parse(url.out) as { webhooks: Record<string, any>[] }).webhooks[0]!.clientConfig, { url: "https://127.0.0.1:9443/mutate-v1-pod" });
+    // The Karta webhooks, as upstream's operator names and routes them.
+    const mkarta = config!.webhooks[1]!;
+    assert.deepEqual([mkarta.name, mkarta.clientConfig.service.path, mkarta.failurePolicy, mkarta.rules], [
+      "mkarta.run.ai", "/mutate-run-ai-v1alpha1-karta", "Ignore", [{ operations: ["CREATE"], apiGroups: ["run.ai"], apiVersions: ["v1alpha1"], resources: ["kartas"], scope: "Cluster" }],
+    ]);
+    assert.equal(validating!.kind, "ValidatingWebhookConfiguration");
+    assert.equal(validating!.metadata.name, "karta-controller");
+    const vkarta = validating!.webhooks[0]!;
+    assert.deepEqual([vkarta.name, vkarta.clientConfig.service, vkarta.failurePolicy, vkarta.rules[0].operations], [
+      "vkarta.run.ai", { name: "karta-controller-webhook", namespace: "karta-ops", port: 443, path: "/validate-run-ai-v1alpha1-karta" }, "Fail", ["CREATE", "UPDATE"],
+    ]);
+    for (const u of ["https://127.0.0.1:9443/mutate-v1-pod", "https://127.0.0.1:9443"]) {
+      const url = memoryIO();
+      assert.equal(await runWebhookConfig(["--admission", "--url", u, "--controller-namespace", "ops", "-o", "json"], url), 0, url.err);
+      const list = JSON.parse(url.out) as { kind: string; items: { webhooks: { clientConfig: unknown }[] }[] };
+      assert.equal(list.kind, "List");
+      assert.deepEqual(list.items.flatMap((c) => c.webhooks.map((w) => w.clientConfig)), [
+        { url: "https://127.0.0.1:9443/mutate-v1-pod" }, { url: "https://127.0.0.1:9443/mutate-run-ai-v1alpha1-karta" }, { url: "https://127.0.0.1:9443/validate-run-ai-v1alpha1-karta" },
+      ]);
+    }
     const mixed = memoryIO();
     assert.equal(await runWebhookConfig(["--admission", "--definitions", "definitions/"], mixed), 2);
     assert.match(mixed.err, /--definitions does not apply to --admission/);

@@ -219,16 +219,58 @@ export async function asServiceAccount(
     roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: roleName },
     subjects: [{ kind: "ServiceAccount", name: sa, namespace }],
   } as KubernetesObject);
-  const token = await c.core.createNamespacedServiceAccountToken({ name: sa, namespace, body: { spec: { audiences: [], expirationSeconds: 3600 } } });
+  return { kc: await serviceAccountKubeConfig(c, namespace, sa), user: `system:serviceaccount:${namespace}:${sa}`, roleName };
+}
+
+/** A kubeconfig authenticating as an existing service account (a token from the TokenRequest API, 1 h). */
+export async function serviceAccountKubeConfig(c: TestCluster, namespace: string, name: string): Promise<KubeConfig> {
+  const token = await c.core.createNamespacedServiceAccountToken({ name, namespace, body: { spec: { audiences: [], expirationSeconds: 3600 } } });
   const cluster = c.kc.getCurrentCluster()!;
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: "test", server: cluster.server, caData: cluster.caData, skipTLSVerify: false }],
-    users: [{ name: sa, token: token.status?.token ?? "" }],
-    contexts: [{ name: "test", cluster: "test", user: sa }],
+    users: [{ name, token: token.status?.token ?? "" }],
+    contexts: [{ name: "test", cluster: "test", user: name }],
     currentContext: "test",
   });
-  return { kc, user: `system:serviceaccount:${namespace}:${sa}`, roleName };
+  return kc;
+}
+
+/** A test cluster of one test file's own, and how to stop it. */
+export interface PrivateCluster extends TestCluster {
+  stop(): Promise<void>;
+}
+
+/**
+ * A cluster of its own for a test file (scripts/test-cluster up), for what must not touch the shared one:
+ * cluster-wide webhook configurations, the ownership of the Karta CRD. stop() stops it, and the script's
+ * reaper does when the runner exits. A skip reason (printed) when no kube-apiserver can be built.
+ */
+export async function privateCluster(): Promise<PrivateCluster | string> {
+  if (!binariesBuilt()) {
+    if (!hasGo()) {
+      const reason = "Go is not installed, so no kube-apiserver can be built: skipping the tests against a real API server (see README, Development)";
+      console.log(`notice: ${reason}`);
+      return reason;
+    }
+    const built = await run(clusterScript, ["build"]);
+    if (built.code !== 0) throw new Error(`scripts/test-cluster build failed:\n${built.stderr}`);
+  }
+  const dir = path.join(tmpdir(), `karta-private-cluster-${process.pid}-${randomBytes(3).toString("hex")}`);
+  const up = await run(clusterScript, ["up", dir, "--owner-pid", String(ownerPid())]);
+  if (up.code !== 0) throw new Error(`scripts/test-cluster up failed:\n${up.stderr}`);
+  const kubeconfig = path.join(dir, "kubeconfig");
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  return {
+    kubeconfig,
+    kc,
+    objects: KubernetesObjectApi.makeApiClient(kc),
+    core: kc.makeApiClient(CoreV1Api),
+    stop: async () => {
+      await run(clusterScript, ["down", dir]);
+    },
+  };
 }
 
 /** Polls `probe` until it returns a value (not undefined) or `timeoutMs` passes; the last failure message on timeout. */
