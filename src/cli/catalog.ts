@@ -124,6 +124,12 @@ export function definitionsFor(catalog: Catalog, object: unknown): Definition[] 
   });
 }
 
+/** Whether the catalog (or, for the bundled one, the bundled folder) has a definition for the object's kind. */
+export function describes(catalog: Catalog, object: unknown): boolean {
+  if (catalog.bundled) return bundledFileFor(bundledDefinitionsFolder(), object) !== undefined;
+  return definitionsFor(catalog, object).length > 0;
+}
+
 /** The exit codes of a command for a definition with errors, and for no definition of the object's kind. */
 export interface DefinitionExitCodes {
   invalid: number;

@@ -149,7 +149,10 @@ export class LiveCluster {
     const candidates: { group: string; version: string }[] = [];
     if (qualifier === undefined || qualifier === "v1") candidates.push({ group: "", version: "v1" });
     for (const g of await this.apiGroups()) {
-      if (qualifier === undefined || qualifier === g.name.toLowerCase()) candidates.push({ group: g.name, version: g.preferred });
+      // Every version of the group, the preferred first: kinds of one group may be served at different
+      // versions (kubeflow.org: PyTorchJob at v1, MPIJob at v2beta1), as kubectl finds them.
+      const versions = [g.preferred, ...g.versions.filter((v) => v !== g.preferred)];
+      if (qualifier === undefined || qualifier === g.name.toLowerCase()) candidates.push(...versions.map((version) => ({ group: g.name, version })));
       else for (const v of g.versions) if (qualifier === `${v}.${g.name}`.toLowerCase()) candidates.push({ group: g.name, version: v });
     }
     const lists = await Promise.all(candidates.map((c) => this.resources(c.group, c.version)));

@@ -5,7 +5,7 @@
  * objects in between (ReplicaSets, Jobs, StatefulSets...) so the owner-chain matching sees the links.
  * Every request carries one deadline, so an unreachable server is an error, not a hang.
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject, V1OwnerReference } from "@kubernetes/client-node";
 import { apiVersionOf, LiveCluster } from "./cluster.js";
 import { InputError } from "./objects.js";
 import { EXIT_WORKLOAD_NOT_FOUND } from "./exit-codes.js";
@@ -26,6 +26,43 @@ export interface LiveWorkload {
   owners: unknown[];
   /** How to name the source in messages: `pytorchjobs.kubeflow.org/bert in namespace team`. */
   source: string;
+  /** The object's own controller owners, nearest first, as far as they can be read (a JobSet's Job: the JobSet). */
+  above: KubernetesObject[];
+  /** `group/Kind` of the cluster's Ready Kartas; undefined when it serves none or they cannot be read. */
+  readyKartaKinds?: Set<string>;
+  /** Whether the API server serves scheduling.k8s.io/v1alpha3 CompositePodGroup. */
+  servesCompositePodGroup: boolean;
+}
+
+/** The reference naming an object's controller: controller true, else the only one (as the controller reads it). */
+function controllerRef(o: KubernetesObject): V1OwnerReference | undefined {
+  const refs = o.metadata?.ownerReferences ?? [];
+  return refs.find((r) => r.controller === true) ?? (refs.length === 1 ? refs[0] : undefined);
+}
+
+type KartaItem = { spec?: { structureDefinition?: { rootComponent?: { kind?: { group?: string; kind?: string } } } }; status?: { conditions?: { type?: string; status?: string }[] } };
+
+/** The kinds (`group/Kind`) of the cluster's Ready Kartas; undefined when it serves no Kartas or lets us read none. */
+async function readyKartaKinds(cluster: LiveCluster): Promise<Set<string> | undefined> {
+  let items: KartaItem[];
+  try {
+    const resource = (await cluster.resources("run.ai", "v1alpha1"))?.find((r) => r.kind === "Karta");
+    if (!resource) return undefined;
+    items = (await cluster.list({ group: "run.ai", version: "v1alpha1", resource }, undefined)) as KartaItem[];
+  } catch {
+    return undefined;
+  }
+  const ready = items.filter((k) => k.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
+  if (ready.length === 0) return undefined;
+  return new Set(ready.map((k) => `${k.spec?.structureDefinition?.rootComponent?.kind?.group ?? ""}/${k.spec?.structureDefinition?.rootComponent?.kind?.kind ?? ""}`));
+}
+
+async function servesCompositePodGroup(cluster: LiveCluster): Promise<boolean> {
+  try {
+    return ((await cluster.resources("scheduling.k8s.io", "v1alpha3")) ?? []).some((r) => r.kind === "CompositePodGroup");
+  } catch {
+    return false;
+  }
 }
 
 const MAX_CHAIN = 8;
@@ -50,7 +87,9 @@ export async function readLiveWorkload(ref: { kind: string; name: string }, opti
   const object = await read(apiVersion, resource.kind, ref.name);
   if (!object) throw new InputError(`${qualified} "${ref.name}" not found${namespace ? ` in namespace ${namespace}` : ""}`, EXIT_WORKLOAD_NOT_FOUND);
   const rootUid = object.metadata?.uid;
-  if (!namespace || !rootUid) return { object, pods: [], owners: [], source };
+  const [kartaKinds, composite] = await Promise.all([readyKartaKinds(cluster), servesCompositePodGroup(cluster)]);
+  const served = { servesCompositePodGroup: composite, ...(kartaKinds ? { readyKartaKinds: kartaKinds } : {}) };
+  if (!namespace || !rootUid) return { object, pods: [], owners: [], source, above: [], ...served };
 
   const podList = await cluster.pods(namespace);
   // Each owner read once; undefined when gone or not readable (the chain stops there).
@@ -60,17 +99,18 @@ export async function readLiveWorkload(ref: { kind: string; name: string }, opti
     if (!cache.has(key)) cache.set(key, read(ref.apiVersion, ref.kind, ref.name).catch(() => undefined));
     return cache.get(key)!;
   };
-  /** The owners between `o` and the root (empty when `o` is owned by the root directly), or undefined when its chain does not reach it. */
+  /**
+   * The owners between `o` and the root (empty when `o` is owned by the root directly), or undefined when
+   * its chain of controller references does not reach it (as `karta controller` follows them).
+   */
   const chain = async (o: KubernetesObject, depth: number): Promise<KubernetesObject[] | undefined> => {
-    if (depth > MAX_CHAIN) return undefined;
-    for (const ref of o.metadata?.ownerReferences ?? []) {
-      if (ref.uid === rootUid) return [];
-      const next = await owner(ref);
-      if (!next || next.metadata?.uid !== ref.uid) continue;
-      const rest = await chain(next, depth + 1);
-      if (rest) return [next, ...rest];
-    }
-    return undefined;
+    const ref = controllerRef(o);
+    if (depth > MAX_CHAIN || !ref) return undefined;
+    if (ref.uid === rootUid) return [];
+    const next = await owner(ref);
+    if (!next || next.metadata?.uid !== ref.uid) return undefined;
+    const rest = await chain(next, depth + 1);
+    return rest ? [next, ...rest] : undefined;
   };
   const pods: unknown[] = [];
   const owners = new Map<string, unknown>();
@@ -80,5 +120,15 @@ export async function readLiveWorkload(ref: { kind: string; name: string }, opti
     pods.push(pod);
     for (const o of links) owners.set(o.metadata?.uid ?? "", o);
   }
-  return { object, pods, owners: [...owners.values()], source };
+  // Up from the object: an owner whose kind has a Karta too governs its pods (src/controller/owners.ts).
+  const above: KubernetesObject[] = [];
+  const seen = new Set<string>([rootUid]);
+  for (let at: KubernetesObject = object, ref = controllerRef(at); ref && !seen.has(ref.uid) && above.length < MAX_CHAIN; ref = controllerRef(at)) {
+    seen.add(ref.uid);
+    const next = await owner(ref);
+    if (!next || next.metadata?.uid !== ref.uid) break;
+    at = { ...next, apiVersion: ref.apiVersion, kind: ref.kind } as KubernetesObject;
+    above.push(at);
+  }
+  return { object, pods, owners: [...owners.values()], source, above, ...served };
 }

@@ -1,7 +1,7 @@
 /**
  * The mutating admission of pods: an AdmissionReview (admission.k8s.io/v1) for a Pod CREATE is answered
  * with the JSON Patch that sets `spec.schedulingGroup.podGroupName` to the group `karta compile` puts the
- * pod in, when its owner chain reaches the root object of a Ready Karta. Everything else is allowed
+ * pod in, when its owner chain reaches the root object of a Ready Karta (the outermost, src/controller/owners.ts). Everything else is allowed
  * unchanged: other operations and kinds, pods that name a group already, pods of no Karta, pods whose
  * root is not in the cache within the wait (the leader's reconcile creates the groups anyway, and
  * failurePolicy Ignore means the API server would admit them without us too).
@@ -15,7 +15,8 @@ import { reviewAnswer } from "./admission-review.js";
 
 /** The root a pod's owner chain reaches, with its Karta's interpreter and the objects in between. */
 export type PodRoot =
-  | { found: true; karta: string; interpreter: CompiledInterpreter; root: KubernetesObject; owners: KubernetesObject[] }
+  /** `groupShape`: how the controller makes gangs with subgroups (flat: one PodGroup), so the name given is the one it makes. */
+  | { found: true; karta: string; interpreter: CompiledInterpreter; root: KubernetesObject; owners: KubernetesObject[]; groupShape?: "composite" | "flat" }
   /** `pending`: an owner or the root is not in the cache (yet), so asking again soon may answer. */
   | { found: false; pending: boolean; why: string };
 
@@ -93,7 +94,7 @@ export async function admitPod(
     found = source.podRoot(pod, namespace);
   }
   if (!found.found) return { outcome: found.pending ? "not-in-cache" : "no-karta", why: found.why };
-  const result = compileKarta(found.interpreter, found.root, { pods: [pod], owners: found.owners });
+  const result = compileKarta(found.interpreter, found.root, { pods: [pod], owners: found.owners, ...(found.groupShape ? { groupShape: found.groupShape } : {}) });
   const patch = result.podPatches[0];
   if (!result.ok || !patch || patch.patch.length === 0) {
     const problem = result.issues.find((i) => i.severity === "error") ?? result.issues.find((i) => i.input === "pod");

@@ -1,7 +1,7 @@
 /**
  * The edge to the Kubernetes API: the kubeconfig (flag, KUBECONFIG, or the in-cluster service account),
- * plain-JSON objects, informers that cache objects without managedFields, shared keep-alive connections,
- * discovery, and structured errors from client-node's exceptions.
+ * plain-JSON objects, informers that cache objects without managedFields (or with only who wrote them),
+ * shared keep-alive connections, discovery, and structured errors from client-node's exceptions.
  */
 import { Agent as HttpsAgent, type AgentOptions } from "node:https";
 import { CoreV1Api, CustomObjectsApi, KubeConfig, ListWatch, Watch, type Informer, type KubernetesObject, type ListPromise, type ObjectCache } from "@kubernetes/client-node";
@@ -34,12 +34,20 @@ keepPlainJson([
  * `metadata.managedFields`, as controller-runtime's TransformStripManagedFields does: nothing here reads
  * them, and they are a large part of every cached pod (one entry per writer, listing every field it set).
  * Objects are stripped as they arrive, from the list and from the watch, before the cache and the
- * handlers see them; `transform` trims them further (the pod cache: src/controller/pod-cache.ts).
+ * handlers see them; `keepManagers` keeps who wrote each object (not the field sets), and `transform` trims
+ * them further (the pod cache: src/controller/pod-cache.ts).
  */
-export function makeLeanInformer<T extends KubernetesObject>(kc: KubeConfig, path: string, list: ListPromise<T>, transform: (o: T) => T = (o) => o): Informer<T> & ObjectCache<T> {
+export function makeLeanInformer<T extends KubernetesObject>(
+  kc: KubeConfig,
+  path: string,
+  list: ListPromise<T>,
+  options: { keepManagers?: boolean; transform?: (o: T) => T } = {},
+): Informer<T> & ObjectCache<T> {
+  const strip = options.keepManagers ? onlyManagers : stripManagedFields;
+  const transform = options.transform ?? ((o: T) => o);
+  const lean = (o: T): T => transform(strip(o));
   const watch = new Watch(kc);
   const start = watch.watch.bind(watch);
-  const lean = (o: T): T => transform(stripManagedFields(o));
   // A watch ERROR event carries a Status, not an object of the kind: passed on as it came.
   watch.watch = (p, query, callback, done) => start(p, query, (phase, obj: unknown, raw?: unknown) => callback(phase, phase === "ERROR" ? obj : lean(obj as T), raw), done);
   const listStripped: ListPromise<T> = async () => {
@@ -54,6 +62,20 @@ function stripManagedFields<T>(o: T): T {
   const metadata = (o as { metadata?: { managedFields?: unknown } } | null)?.metadata;
   if (metadata && typeof metadata === "object" && "managedFields" in metadata) delete metadata.managedFields;
   return o;
+}
+
+/** managedFields reduced to who wrote the object and how (`{manager, operation}`), without the field sets. */
+function onlyManagers<T>(o: T): T {
+  const metadata = (o as { metadata?: { managedFields?: unknown } } | null)?.metadata;
+  if (metadata && Array.isArray(metadata.managedFields)) {
+    metadata.managedFields = metadata.managedFields.map((m: { manager?: unknown; operation?: unknown }) => ({ manager: m?.manager, operation: m?.operation }));
+  }
+  return o;
+}
+
+/** Whether `manager` has written the object (from managedFields, whole or reduced to managers). */
+export function writtenBy(o: KubernetesObject, manager: string): boolean {
+  return (o.metadata?.managedFields ?? []).some((m) => m.manager === manager);
 }
 
 /**

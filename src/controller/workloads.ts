@@ -1,10 +1,12 @@
 /**
- * The workload reconciler: for every Ready Karta, an informer on its root kind and on the kinds between
- * its root and its pods (started and stopped as Kartas come and go), and one on pods; a pod belongs to the
- * root its owner chain reaches (src/controller/owners.ts). For each root object, the Workload API objects
- * `karta compile` makes for it, applied with server-side apply (field manager `karta`) and owned by the
- * root object. The caches run on every replica (the admission webhook answers from them); only the
- * leader writes.
+ * The workload reconciler: for every Ready Karta, informers on its root kind and on the kinds between its
+ * root and its pods (started and stopped as Kartas come and go; one informer per kind, shared by every
+ * Karta that needs it), and one on pods. A pod belongs to the outermost owner on its chain whose kind has
+ * a Ready Karta (src/controller/owners.ts): a JobSet's pods are the JobSet's even with a Job Karta, and an
+ * object governed by such an owner gets no groups of its own. For each governing root object, the Workload
+ * API objects `karta compile` makes for it, applied with server-side apply (field manager `karta`) and
+ * owned by the root object. The caches run on every replica (the admission webhook answers from them);
+ * only the leader writes. Jobs the Job controller gangs itself are left to it (src/controller/job-controller.ts).
  * Groups that no longer exist are deleted; an object whose immutable fields changed is recreated (as the
  * Job integration replaces its Workload); an interpretation error becomes an Event on the root object.
  *
@@ -16,8 +18,9 @@ import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, type Informe
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
-import { apiError, keepPlainJson, makeLeanInformer } from "./kube.js";
+import { apiError, discover, keepPlainJson, makeLeanInformer, writtenBy } from "./kube.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
+import { jobGangOwner } from "./job-controller.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
 import { OwnerIndex } from "./owner-index.js";
@@ -27,24 +30,36 @@ import type { Karta } from "../definition/index.js";
 
 export const FIELD_MANAGER = "karta";
 
+/**
+ * How gangs with subgroups are made (`--group-shape`): a CompositePodGroup tree, one flat PodGroup (for a
+ * scheduler without the CompositePodGroup gate), or `auto`: composite where the API server serves
+ * CompositePodGroup, flat where it does not.
+ */
+export type GroupShape = "auto" | "composite" | "flat";
+
 type Obj = KubernetesObject & Record<string, unknown>;
 
 interface Watched {
   ready: ReadyKarta;
   interpreter: CompiledInterpreter;
-  informer: Informer<Obj> & ObjectCache<Obj>;
-  /** The kinds between its root and its pods (group/Kind keys of {@link WorkloadReconciler.between}). */
-  chain: string[];
-  stopped: boolean;
+  /** Its root kind's informer (a key of {@link WorkloadReconciler.kinds}). */
+  root: string;
+  /** Every kind it watches: the root and those between its root and its pods (keys of `kinds`). */
+  keys: string[];
 }
 
-/** An informer on a kind some Ready Kartas' chains pass through, shared by them. */
-interface Between {
+/** An informer on a kind some Ready Kartas watch (as their root, or between their root and pods), shared by them. */
+interface KindWatch {
+  group: string;
+  kind: string;
   informer: Informer<Obj> & ObjectCache<Obj>;
   index: OwnerIndex<Obj>;
   users: Set<string>;
   stopped: boolean;
 }
+
+/** `group/version/Kind`: one informer per served version of a kind. */
+const kindKey = (k: { group: string; version: string; kind: string }): string => `${k.group}/${k.version}/${k.kind}`;
 
 const GROUP_KINDS = [
   { apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup", resource: "podgroups" },
@@ -77,7 +92,12 @@ export class WorkloadReconciler {
   private readonly objects: KubernetesObjectApi;
   private readonly core: CoreV1Api;
   private readonly watched = new Map<string, Watched>();
-  private readonly between = new Map<string, Between>();
+  private readonly kinds = new Map<string, KindWatch>();
+  /**
+   * `group/Kind` → the Karta that governs its objects: of the Ready ones for that kind, the oldest
+   * (creationTimestamp, then name), as upstream's exporter chooses; the others are shadowed.
+   */
+  private readonly governing = new Map<string, string>();
   /** The pod cache, trimmed to {@link podFields}; replaced by a wider one when a Karta reads more of a pod. */
   private pods: Informer<Obj> & ObjectCache<Obj>;
   private podIndex: OwnerIndex<Obj>;
@@ -86,7 +106,7 @@ export class WorkloadReconciler {
   private readonly fullPodCache: boolean;
   /** When the last watch event arrived (ms since the epoch; 0 before the first), for the exporter. */
   lastEventAt = 0;
-  private readonly groups: GroupWatch[];
+  private readonly groups: GroupWatch[] = [];
   /**
    * What this process last applied, by groupKey: the compiled JSON and the resourceVersion the server
    * answered (undefined while the request is in flight). The groups' metadata.generation is not set by
@@ -101,20 +121,22 @@ export class WorkloadReconciler {
   private stopped = false;
   /** Reconciles done, failures (for metrics). */
   readonly counters = { reconciles: 0, errors: 0 };
+  /** The --group-shape asked for; `auto` is settled by start() from what the API server serves. */
+  private groupShape: GroupShape;
 
   constructor(
     private readonly kc: KubeConfig,
     private readonly kartas: KartaReconciler,
     private readonly log: Logger,
-    options: { leading?: boolean; fullPodCache?: boolean } = {},
+    options: { leading?: boolean; groupShape?: GroupShape; fullPodCache?: boolean } = {},
   ) {
     this.leading = options.leading ?? true;
+    this.groupShape = options.groupShape ?? "auto";
     this.fullPodCache = options.fullPodCache ?? false;
     this.objects = KubernetesObjectApi.makeApiClient(kc);
     this.core = kc.makeApiClient(CoreV1Api);
     this.podFields = podFieldsOf([], this.fullPodCache);
     [this.pods, this.podIndex] = this.podInformer(this.podFields);
-    this.groups = this.watchGroups();
     this.queue = new WorkQueue(
       (key) => this.reconcile(key),
       (key, err, attempt) => {
@@ -127,6 +149,12 @@ export class WorkloadReconciler {
   }
 
   async start(): Promise<void> {
+    // A cluster that does not serve CompositePodGroup gets flat groups (and no informer on that kind).
+    const composite = (await discover(this.kc, "scheduling.k8s.io", "v1alpha3"))?.some((r) => r.kind === "CompositePodGroup") ?? false;
+    if (this.groupShape === "auto") this.groupShape = composite ? "composite" : "flat";
+    if (this.groupShape === "composite" && !composite) this.log("error", "--group-shape composite, but the API server does not serve scheduling.k8s.io/v1alpha3 CompositePodGroup: gangs with subgroups cannot be created");
+    this.log("info", "gang shape", { groupShape: this.groupShape, compositePodGroupServed: composite });
+    this.groups.push(...this.watchGroups(composite));
     await this.pods.start();
     // Synced before the first reconcile, so a restarted controller sees the groups it made as existing.
     for (const g of this.groups) await g.informer.start();
@@ -136,7 +164,7 @@ export class WorkloadReconciler {
 
   /** A pod informer keeping `fields`, with its owner index and handlers (events count only while it is the cache). */
   private podInformer(fields: PodFields): [Informer<Obj> & ObjectCache<Obj>, OwnerIndex<Obj>] {
-    const informer = makeLeanInformer<Obj>(this.kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never, (p) => trimPod(p, fields));
+    const informer = makeLeanInformer<Obj>(this.kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never, { transform: (p) => trimPod(p, fields) });
     keepRunning(informer, this.log, "pods", () => this.stopped || this.retired.has(informer));
     const index = new OwnerIndex(informer);
     for (const verb of ["add", "update", "delete"] as const) {
@@ -150,6 +178,8 @@ export class WorkloadReconciler {
   }
 
   private readonly retired = new WeakSet<object>();
+  /** Ready Kartas whose root kind is Pod, which make no groups (logged once each). */
+  private readonly podRootKartas = new Set<string>();
 
   /**
    * Keeps the pod fields the Ready Kartas' pod expressions read. A wider set needs a new informer (a
@@ -181,11 +211,10 @@ export class WorkloadReconciler {
     await Promise.allSettled([
       this.pods.stop(),
       ...this.groups.map((g) => g.informer.stop()),
-      ...[...this.watched.values()].map((w) => ((w.stopped = true), w.informer.stop())),
-      ...[...this.between.values()].map((b) => ((b.stopped = true), b.informer.stop())),
+      ...[...this.kinds.values()].map((k) => ((k.stopped = true), k.informer.stop())),
     ]);
     this.watched.clear();
-    this.between.clear();
+    this.kinds.clear();
   }
 
   /** Starts writing (this replica took the Lease): every cached root object is reconciled. */
@@ -193,7 +222,12 @@ export class WorkloadReconciler {
     const was = this.leading;
     this.leading = leading;
     if (!leading || was) return;
-    for (const [name, w] of this.watched) for (const o of w.informer.list()) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+    this.enqueueAll();
+  }
+
+  /** Queues every cached root object of every watched Karta. */
+  private enqueueAll(): void {
+    for (const [name, w] of this.watched) for (const o of this.kinds.get(w.root)?.informer.list() ?? []) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
   }
 
   /** Queues a root object; a replica that does not lead keeps its caches but queues nothing. */
@@ -201,9 +235,10 @@ export class WorkloadReconciler {
     if (this.leading) this.queue.add(key);
   }
 
-  /** The kinds watched between roots and pods (`group/Kind`). */
+  /** The kinds watched between roots and pods (`group/Kind`; not the roots' own kinds). */
   watchedChainKinds(): string[] {
-    return [...this.between.keys()].sort();
+    const roots = new Set([...this.watched.values()].map((w) => w.root));
+    return [...new Set([...this.kinds].filter(([key]) => !roots.has(key)).map(([, k]) => groupKindKey(k)))].sort();
   }
 
   /** The root kinds currently watched, by Karta name. */
@@ -217,7 +252,7 @@ export class WorkloadReconciler {
       karta,
       ready: w.ready,
       interpreter: w.interpreter,
-      objects: () => w.informer.list(),
+      objects: () => this.kinds.get(w.root)?.informer.list() ?? [],
       governs: this.lookup.rootKarta(w.ready.root) === karta,
     }));
   }
@@ -240,17 +275,17 @@ export class WorkloadReconciler {
     return this.syncing;
   }
 
-  /** Starts an informer per Ready Karta and stops those of Kartas that are gone or no longer Ready. */
+  /** Starts the informers of each Ready Karta and stops those of Kartas that are gone or no longer Ready. */
   private async syncNow(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
     // A Karta may become Ready while start() still lists pods and groups; start() syncs once they are in.
     if (this.stopped || !this.cachesSynced) return;
+    let changed = false;
     for (const [name, w] of this.watched) {
       const now = ready.get(name);
       if (!now || now.karta.metadata?.generation !== w.ready.karta.metadata?.generation) {
-        w.stopped = true;
         this.watched.delete(name);
-        await w.informer.stop();
-        await this.release(name, w.chain);
+        await this.release(name, w.keys);
+        changed = true;
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
       }
     }
@@ -259,94 +294,107 @@ export class WorkloadReconciler {
     for (const [name, r] of ready) {
       if (this.watched.has(name)) continue;
       const { group, version, kind } = r.root;
-      const apiVersion = group ? `${group}/${version}` : version;
-      const path = `${group ? `/apis/${group}` : "/api"}/${version}/${r.resource.name}`;
-      const informer = makeLeanInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, kind) as never);
-      const chain = chainKinds(r.karta as unknown as Karta);
-      const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, chain: chain.map(groupKindKey), stopped: false };
+      if (group === "" && kind === "Pod") {
+        // A bare pod's group is named after its UID, which it does not have while it is being created,
+        // the only time its spec.schedulingGroup can be set: such a Karta describes pods (inspect, get,
+        // Karmada), but the controller makes no groups from it.
+        if (!this.podRootKartas.has(name)) this.log("info", "not making groups for a Karta whose root kind is Pod: a pod joins a group only when it is created, before it has the UID the group is named after", { karta: name });
+        this.podRootKartas.add(name);
+        continue;
+      }
       // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
-      for (const k of chain) await this.acquire(name, k);
-      keepRunning(informer, this.log, `${kind}.${group}`, () => w.stopped || this.stopped);
-      for (const verb of ["add", "update"] as const) {
-        informer.on(verb, (o) => {
-          this.touch();
-          this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
-        });
+      const keys: string[] = [];
+      for (const k of chainKinds(r.karta as unknown as Karta)) {
+        const key = await this.acquire(name, k);
+        if (key) keys.push(key);
       }
-      informer.on("delete", () => this.touch());
-      this.watched.set(name, w);
-      this.log("info", "watching", { karta: name, kind, apiVersion });
-      try {
-        await informer.start();
-      } catch (err) {
-        this.log("error", "cannot watch", { karta: name, kind, err: String((err as Error)?.message ?? err) });
-      }
+      const root = await this.acquire(name, { group, version, kind }, r.resource.name);
+      keys.push(root!);
+      this.watched.set(name, { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), root: root!, keys });
+      changed = true;
+      this.log("info", "watching", { karta: name, kind, apiVersion: group ? `${group}/${version}` : version });
+      // Its objects may have been cached already (as another Karta's chain kind): their roots are now its.
+      for (const o of this.kinds.get(root!)?.informer.list() ?? []) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
     }
+    // Two Ready Kartas for one kind (at two versions, say): the oldest governs its objects.
+    this.governing.clear();
+    const chosen = new Map<string, [string, Watched]>();
+    for (const [name, w] of this.watched) {
+      const key = groupKindKey(w.ready.root);
+      const had = chosen.get(key);
+      if (!had || olderKarta(w, name, had[1], had[0])) chosen.set(key, [name, w]);
+    }
+    for (const [key, [name]] of chosen) this.governing.set(key, name);
+    // Which owner governs a pod depends on every Ready Karta: a new outer one takes over the inner ones' pods.
+    if (changed) this.enqueueAll();
   }
 
-  /** Starts (or shares) the informer on a kind of `karta`'s chain. */
-  private async acquire(karta: string, k: DeclaredKind): Promise<void> {
-    const key = groupKindKey(k);
-    const had = this.between.get(key);
+  /** Starts (or shares) the informer on a kind `karta` watches; its key, or undefined when the cluster does not serve it. */
+  private async acquire(karta: string, k: DeclaredKind, resource?: string): Promise<string | undefined> {
+    const key = kindKey(k);
+    const had = this.kinds.get(key);
     if (had) {
       had.users.add(karta);
-      return;
+      return key;
     }
-    const found = await this.kartas.availability({ group: k.group, version: k.version, kind: k.kind }).catch(() => undefined);
-    if (!found?.resource) {
-      this.log("info", "not watching a kind the cluster does not serve", { karta, kind: key, version: k.version });
-      return;
+    const plural = resource ?? (await this.kartas.availability({ group: k.group, version: k.version, kind: k.kind }).catch(() => undefined))?.resource?.name;
+    if (!plural) {
+      this.log("info", "not watching a kind the cluster does not serve", { karta, kind: groupKindKey(k), version: k.version });
+      return undefined;
     }
     const apiVersion = k.group ? `${k.group}/${k.version}` : k.version;
     keepPlainJson([{ group: k.group, version: k.version, kind: k.kind }, { group: k.group, version: k.version, kind: `${k.kind}List` }]);
-    const path = `${k.group ? `/apis/${k.group}` : "/api"}/${k.version}/${found.resource.name}`;
+    const path = `${k.group ? `/apis/${k.group}` : "/api"}/${k.version}/${plural}`;
     const informer = makeLeanInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, k.kind) as never);
-    const b: Between = { informer, index: new OwnerIndex(informer), users: new Set([karta]), stopped: false };
-    keepRunning(informer, this.log, key, () => b.stopped || this.stopped);
-    for (const verb of ["add", "update", "delete"] as const) {
+    const w: KindWatch = { group: k.group, kind: k.kind, informer, index: new OwnerIndex(informer), users: new Set([karta]), stopped: false };
+    keepRunning(informer, this.log, groupKindKey(k), () => w.stopped || this.stopped);
+    for (const verb of ["add", "update"] as const) {
       informer.on(verb, (o) => {
         this.touch();
-        this.enqueueRootOf(o);
+        // As a root: its own reconcile (the root kind's list items come without kind and apiVersion).
+        for (const [name, x] of this.watched) if (x.root === key) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+        this.enqueueRootOf({ ...o, apiVersion, kind: k.kind });
       });
     }
-    this.between.set(key, b);
+    informer.on("delete", (o) => {
+      this.touch();
+      this.enqueueRootOf({ ...o, apiVersion, kind: k.kind });
+    });
+    this.kinds.set(key, w);
     try {
       await informer.start();
     } catch (err) {
-      this.log("error", "cannot watch", { karta, kind: key, err: String((err as Error)?.message ?? err) });
+      this.log("error", "cannot watch", { karta, kind: groupKindKey(k), err: String((err as Error)?.message ?? err) });
     }
+    return key;
   }
 
-  /** Stops the chain informers no Karta uses any more. */
+  /** Stops the informers no Karta uses any more. */
   private async release(karta: string, keys: string[]): Promise<void> {
     for (const key of keys) {
-      const b = this.between.get(key);
-      if (!b) continue;
-      b.users.delete(karta);
-      if (b.users.size > 0) continue;
-      b.stopped = true;
-      this.between.delete(key);
-      await b.informer.stop();
+      const w = this.kinds.get(key);
+      if (!w) continue;
+      w.users.delete(karta);
+      if (w.users.size > 0) continue;
+      w.stopped = true;
+      this.kinds.delete(key);
+      await w.informer.stop();
     }
   }
 
-  /**
-   * The caches as the owner-chain resolver reads them. Of two Ready Kartas of one root kind, the older
-   * (creationTimestamp, then name) governs, as upstream's exporter chooses; the other is shadowed.
-   */
+  /** The caches as the owner-chain resolver reads them. */
   private readonly lookup: ChainLookup = {
-    rootKarta: (gk: GroupKind) => {
-      let chosen: [string, Watched] | undefined;
-      for (const [name, w] of this.watched) {
-        if (w.ready.root.group !== gk.group || w.ready.root.kind !== gk.kind) continue;
-        if (!chosen || olderKarta(w, name, chosen[1], chosen[0])) chosen = [name, w];
-      }
-      return chosen?.[0];
-    },
+    rootKarta: (gk: GroupKind) => this.governing.get(groupKindKey(gk)),
     object: (gk: GroupKind, namespace: string, name: string) => {
       if (gk.group === "" && gk.kind === "Pod") return this.pods.get(name, namespace);
-      const b = this.between.get(groupKindKey(gk));
-      return b ? b.informer.get(name, namespace) : null;
+      let watched = false;
+      for (const w of this.kinds.values()) {
+        if (w.group !== gk.group || w.kind !== gk.kind) continue;
+        watched = true;
+        const o = w.informer.get(name, namespace);
+        if (o) return o;
+      }
+      return watched ? undefined : null;
     },
   };
 
@@ -365,11 +413,17 @@ export class WorkloadReconciler {
    * question). `pending`: an owner or the root is not in the cache yet, so asking again soon may answer.
    */
   podRoot(pod: KubernetesObject, namespace: string): PodRoot {
-    return findPodRoot(pod, namespace, this.lookup, (karta, name) => {
+    const found = findPodRoot(pod, namespace, this.lookup, (karta, name) => {
       const w = this.watched.get(karta);
-      const root = w?.informer.get(name, namespace);
-      return w && root ? { interpreter: w.interpreter, root } : undefined;
+      const root = w ? this.kinds.get(w.root)?.informer.get(name, namespace) : undefined;
+      return w && root ? { interpreter: w.interpreter, root: this.asRoot(w, root) } : undefined;
     });
+    return found.found ? { ...found, groupShape: this.compileShape() } : found;
+  }
+
+  /** The shape compiles use (`auto` settled at start). */
+  private compileShape(): "composite" | "flat" {
+    return this.groupShape === "flat" ? "flat" : "composite";
   }
 
   /**
@@ -400,8 +454,8 @@ export class WorkloadReconciler {
         pods.push(p);
         for (const o of r.owners) owners.set(o.metadata?.uid ?? "", o);
       }
-      for (const b of this.between.values()) {
-        for (const o of b.index.ownedBy(owner).filter(controlled)) {
+      for (const w of this.kinds.values()) {
+        for (const o of w.index.ownedBy(owner).filter(controlled)) {
           seen.add(o.metadata?.uid ?? "");
           below.push(o.metadata?.uid ?? "");
         }
@@ -410,15 +464,41 @@ export class WorkloadReconciler {
     return { pods, owners: [...owners.values()] };
   }
 
+  /** A cached root object with its kind and apiVersion (list items come without them). */
+  private asRoot(w: Watched, o: Obj): Obj {
+    const { group, version, kind } = w.ready.root;
+    return o.kind === kind && o.apiVersion !== undefined ? o : { ...o, apiVersion: group ? `${group}/${version}` : version, kind };
+  }
+
   async reconcile(key: string): Promise<void> {
     const [kartaName, namespace, name] = key.split("|") as [string, string, string];
     const w = this.watched.get(kartaName);
     if (!w) return;
-    const root = w.informer.get(name, namespace || undefined);
-    if (!root || root.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
+    const cached = this.kinds.get(w.root)?.informer.get(name, namespace || undefined);
+    if (!cached || cached.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
     if (!this.leading) return; // setLeading(true) requeues every root
+    if (this.governing.get(groupKindKey(w.ready.root)) !== kartaName) return; // another Karta for the kind governs
+    const root = this.asRoot(w, cached);
     this.counters.reconciles++;
-    const result = compileKarta(w.interpreter, root, this.podsOf(root));
+    // An owner of a described kind governs this object's pods: it has their groups, this object none.
+    const above = this.resolve(root, namespace);
+    if (above.found) {
+      await this.prune(root, undefined);
+      return;
+    }
+    if (above.missing) {
+      // Its owner is not cached yet, and may be a described kind: ask again once it may be.
+      this.queue.addAfter(key, 2000);
+      return;
+    }
+    const members = this.podsOf(root);
+    const ganger = jobGangOwner(root, this.groupsControlledBy(root), members.pods, (o) => writtenBy(o, FIELD_MANAGER));
+    if (ganger === "wait") return; // its first pod requeues it
+    if (ganger === "job-controller") {
+      await this.prune(root, undefined);
+      return;
+    }
+    const result = compileKarta(w.interpreter, root, { ...members, groupShape: this.compileShape() });
     if (!result.ok) {
       const errors = result.issues.filter((i) => i.severity === "error");
       await this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
@@ -429,10 +509,19 @@ export class WorkloadReconciler {
     if (created.length > 0) await this.event(root, "Normal", "GroupsCreated", `created ${created.join(", ")}`);
   }
 
-  /** An informer per group kind, indexed by owner; a group changed or deleted by someone else requeues its root. */
-  private watchGroups(): GroupWatch[] {
-    return GROUP_KINDS.map(({ apiVersion, kind, resource }) => {
-      const informer = makeLeanInformer<Obj>(this.kc, `/apis/${apiVersion}/${resource}`, () => this.objects.list(apiVersion, kind) as never);
+  /** The Workload API objects `root` controls (Karta's or the Job controller's), from the caches. */
+  private groupsControlledBy(root: Obj): Obj[] {
+    const uid = root.metadata?.uid ?? "";
+    return this.groups.flatMap((g) => g.index.ownedBy(uid).filter((o) => ownedBy(o, uid)));
+  }
+
+  /**
+   * An informer per group kind (CompositePodGroup only where served), indexed by owner, keeping who wrote
+   * each object; a group changed or deleted by someone else requeues its root.
+   */
+  private watchGroups(composite: boolean): GroupWatch[] {
+    return GROUP_KINDS.filter((g) => composite || g.kind !== "CompositePodGroup").map(({ apiVersion, kind, resource }) => {
+      const informer = makeLeanInformer<Obj>(this.kc, `/apis/${apiVersion}/${resource}`, () => this.objects.list(apiVersion, kind) as never, { keepManagers: true });
       keepRunning(informer, this.log, `${resource}.scheduling.k8s.io`, () => this.stopped);
       const index = new OwnerIndex(informer);
       const key = (o: Obj) => groupKey(kind, o.metadata?.namespace, o.metadata?.name);
@@ -501,13 +590,17 @@ export class WorkloadReconciler {
     }
   }
 
-  /** Deletes the groups (and Workload) this root controls that the compilation no longer has (from the informers' caches). */
-  private async prune(root: Obj, result: WorkloadCompilation): Promise<void> {
+  /**
+   * Deletes the groups (and Workload) this root controls that the compilation no longer has, from the
+   * informers' caches. Without a compilation (the root is governed by its owner, or the Job controller
+   * gangs it) only those Karta wrote: the Job controller's own are left to it.
+   */
+  private async prune(root: Obj, result: WorkloadCompilation | undefined): Promise<void> {
     const uid = root.metadata?.uid ?? "";
-    const keep = new Set([...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups].map((o) => `${o.kind}/${o.metadata.name}`));
+    const keep = new Set([...(result?.workload ? [result.workload] : []), ...(result?.compositePodGroups ?? []), ...(result?.podGroups ?? [])].map((o) => `${o.kind}/${o.metadata.name}`));
     for (const { apiVersion, kind, index } of this.groups) {
       for (const o of index.ownedBy(uid)) {
-        if (!ownedBy(o, uid) || keep.has(`${kind}/${o.metadata?.name}`)) continue;
+        if (!ownedBy(o, uid) || (result === undefined && !writtenBy(o, FIELD_MANAGER)) || keep.has(`${kind}/${o.metadata?.name}`)) continue;
         const ns = o.metadata?.namespace;
         try {
           await this.objects.delete({ apiVersion, kind, metadata: { name: o.metadata!.name!, ...(ns ? { namespace: ns } : {}) } });
