@@ -4,7 +4,7 @@
 import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import type { JqValue } from "../jq/index.js";
-import { messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
+import { JQ_DEFAULT_COLORS, messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
 import { readErrorReason, type CliIO } from "./io.js";
@@ -12,12 +12,13 @@ import { OutputBuffer } from "./output.js";
 
 export const JQ_HELP = `Usage: karta jq [options] FILTER [FILE...]
 
-Runs a jq program (jq 1.7.1 semantics) over a stream of JSON values read from the
-files, or from standard input when none is given.
+Runs a jq program (jq 1.8.2 semantics) over a stream of JSON values read from the
+files, or from standard input when none is given. Without a FILTER, the program is ".".
 
 Options:
   -c, --compact-output   one value per line, no indentation
   -r, --raw-output       print strings without quotes
+      --raw-output0      like -r, with a NUL after each output instead of a newline
   -j, --join-output      like -r, without a newline after each output
   -a, --ascii-output     escape non-ASCII characters
   -n, --null-input       run once with null as input (read inputs with input/inputs)
@@ -25,11 +26,12 @@ Options:
   -R, --raw-input        each line of input is a string (no JSON parsing)
       --stream           read each input as jq's stream events [path, leaf] and [path]
       --seq              print an RS (0x1e) before each output; ignore RS in the input
-  -C, --color-output     colour the JSON output as jq 1.7.1 does; -M, --monochrome-output: don't
+  -C, --color-output     colour the JSON output as jq 1.8.2 does (JQ_COLORS); -M, --monochrome-output: don't
   -e, --exit-status      exit 1 if the last output is false or null, 4 if there was none
   -S, --sort-keys        print object keys sorted
       --tab              indent with tabs
-      --indent N         indent with N spaces (0 to 7, default 2)
+      --indent N         indent with N spaces (0 to 7, default 2; -1: tabs); the last of -c, --tab
+                         and --indent wins
       --yaml             read the inputs as YAML (multi-document)
       --arg NAME VALUE   bind $NAME to the string VALUE
       --argjson NAME JSON  bind $NAME to the JSON value
@@ -41,17 +43,22 @@ Options:
       --jsonargs         the remaining positional arguments are JSON texts in $ARGS.positional
   -h, --help             show this help
 
-Exit codes: 0 ok, 1 (-e) last output false/null, 2 usage or unreadable input,
-3 compile error, 4 (-e) no output, 5 runtime error (or halt_error's code).
+Exit codes (of the last input, as jq): 0 ok, 1 (-e) last output false/null, 2 usage or
+unreadable input (jq exits 5 on a JSON text that does not parse), 3 compile error, 4 (-e) no
+output, 5 runtime error (or halt_error's code).
 
 Example:
   karta jq -r '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key): \\(.value.replicas)"' examples/pytorchjob.yaml --yaml
 `;
 
 interface JqOptions {
-  compact: boolean;
+  /** Line breaks and indentation (jq's JV_PRINT_PRETTY and indent flags): the last of -c, --tab, --indent. */
+  pretty: boolean;
   raw: boolean;
+  /** No newline after an output (-j, --raw-output0). */
   join: boolean;
+  /** --raw-output0: a NUL after each output. */
+  nul: boolean;
   ascii: boolean;
   nullInput: boolean;
   slurp: boolean;
@@ -78,6 +85,7 @@ const FILE = (): readonly string[] => ["FILE"];
 export const FLAGS = {
   "compact-output": { type: "boolean", short: "c" },
   "raw-output": { type: "boolean", short: "r" },
+  "raw-output0": { type: "boolean" },
   "join-output": { type: "boolean", short: "j" },
   "ascii-output": { type: "boolean", short: "a" },
   "null-input": { type: "boolean", short: "n" },
@@ -85,7 +93,7 @@ export const FLAGS = {
   "exit-status": { type: "boolean", short: "e" },
   "sort-keys": { type: "boolean", short: "S" },
   tab: { type: "boolean" },
-  indent: { type: "integer", min: 0, max: 7 },
+  indent: { type: "integer", min: -1, max: 7 },
   yaml: { type: "boolean" },
   env: { type: "boolean" },
   arg: { type: "string", multiple: true, operands: VALUE },
@@ -121,16 +129,18 @@ function positionalModes(args: readonly string[], positionals: number): ("files"
 
 function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO): JqOptions {
   const v = p.values;
+  const layout = outputLayout(args);
   const o: JqOptions = {
-    compact: v["compact-output"],
-    raw: v["raw-output"] || v["join-output"],
-    join: v["join-output"],
+    pretty: layout.pretty,
+    raw: v["raw-output"] || v["join-output"] || v["raw-output0"],
+    join: v["join-output"] || v["raw-output0"],
+    nul: v["raw-output0"],
     ascii: v["ascii-output"],
     nullInput: v["null-input"],
     slurp: v.slurp,
     exitStatus: v["exit-status"],
     sortKeys: v["sort-keys"],
-    indent: v.tab ? "\t" : (v.indent ?? 2),
+    indent: layout.indent,
     yaml: v.yaml,
     env: v.env,
     rawInput: v["raw-input"],
@@ -156,9 +166,9 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
   const modes = positionalModes(args, positional.length);
   if (v["from-file"] !== undefined) o.fromFile = v["from-file"];
   else {
-    o.filter = positional.shift();
+    // As jq when its input or output is not a terminal: no program is the identity.
+    o.filter = positional.shift() ?? ".";
     modes.shift();
-    if (o.filter === undefined) throw new UsageError("a FILTER is required");
   }
   positional.forEach((a, i) => {
     if (modes[i] === "files") o.files.push(a);
@@ -173,6 +183,34 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
   });
   return o;
 }
+
+/**
+ * How the output is laid out, as jq reads its options in order: `-c` drops line breaks, `--tab` and
+ * `--indent N` bring them back (N spaces; 0: line breaks without indentation; -1: tabs). The last wins.
+ */
+function outputLayout(args: readonly string[]): { pretty: boolean; indent: number | "\t" } {
+  let layout: { pretty: boolean; indent: number | "\t" } = { pretty: true, indent: 2 };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") break;
+    if (a === "--compact-output" || (/^-[a-zA-Z]+$/.test(a) && a.includes("c"))) layout = { pretty: false, indent: 0 };
+    else if (a === "--tab") layout = { pretty: true, indent: "\t" };
+    else if (a === "--indent" || a.startsWith("--indent=")) {
+      const n = Number(a === "--indent" ? args[++i] : a.slice("--indent=".length));
+      layout = { pretty: true, indent: n < 0 ? "\t" : n };
+    } else if (FLAG_TAKES_VALUES.has(a)) i += FLAG_TAKES_VALUES.get(a)!;
+  }
+  return layout;
+}
+/** The options whose values follow them (skipped when looking for layout options). */
+const FLAG_TAKES_VALUES = new Map([
+  ["--arg", 2],
+  ["--argjson", 2],
+  ["--slurpfile", 2],
+  ["--rawfile", 2],
+  ["-f", 1],
+  ["--from-file", 1],
+]);
 
 /** Where the input being read is: what `input_filename` and `input_line_number` report. */
 interface Position {
@@ -286,37 +324,6 @@ function* streamEvents(v: JqValue, path: JqValue[] = [], top = true): Generator<
   void top;
 }
 
-const ESC = "\x1b[";
-/** jq 1.7.1's default colours: null, false, true, numbers, strings, arrays, objects, object keys. */
-const COLORS = { null: "0;90", false: "0;39", true: "0;39", number: "0;39", string: "0;32", array: "1;39", object: "1;39", key: "1;34" };
-
-/** Colours a value the way jq 1.7.1's jv_dump_term does. */
-function colorize(v: JqValue, indent: number | "\t", sortKeys: boolean, ascii: boolean, depth = 0): string {
-  const pretty = indent !== 0;
-  const pad = (d: number): string => (indent === "\t" ? "\t".repeat(d) : " ".repeat((indent as number) * d));
-  const kind = v === null ? "null" : v === false ? "false" : v === true ? "true" : Array.isArray(v) ? "array" : typeof v === "object" ? "object" : typeof v === "number" ? "number" : "string";
-  const col = ESC + COLORS[kind as keyof typeof COLORS] + "m";
-  const reset = ESC + "0m";
-  if (kind !== "array" && kind !== "object") return col + toJson(v, { ascii }) + reset;
-  const open = kind === "array" ? "[" : "{";
-  const close = kind === "array" ? "]" : "}";
-  const entries: [string | null, JqValue][] = Array.isArray(v)
-    ? v.map((x) => [null, x])
-    : (sortKeys ? Object.keys(v as object).sort() : Object.keys(v as object)).map((k) => [k, (v as Record<string, JqValue>)[k]!]);
-  if (entries.length === 0) return col + open + close + reset;
-  let out = col + open;
-  if (pretty) out += "\n" + pad(depth + 1);
-  entries.forEach(([k, x], i) => {
-    if (i > 0) out += pretty ? ",\n" + pad(depth + 1) : ",";
-    if (k !== null) {
-      out += reset + ESC + COLORS.key + "m" + toJson(k, { ascii }) + reset + col + (pretty ? ": " : ":") + reset;
-    }
-    out += colorize(x, indent, sortKeys, ascii, depth + 1) + col;
-  });
-  if (pretty) out += "\n" + pad(depth);
-  return out + col + close + reset;
-}
-
 interface InputSource {
   name: string;
   chunks: () => Iterable<string>;
@@ -349,6 +356,11 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   } catch (e) {
     return reportIoError(e, io);
   }
+  if (programText.includes("\0")) {
+    // As jq 1.8.2: the program is not cut at the NUL byte, it is refused.
+    io.stderr("jq: program file contains NUL bytes\n");
+    return 2;
+  }
   const named = { ...o.named };
   let program;
   try {
@@ -358,7 +370,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     });
   } catch (e) {
     if (e instanceof JqSyntaxError) {
-      io.stderr(`${e.describe()}\njq: 1 compile error\n`);
+      io.stderr(`${e.describe()}\njq: ${e.count} compile error${e.count === 1 ? "" : "s"}\n`);
       return 3;
     }
     throw e;
@@ -378,18 +390,22 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
 
   const out = new OutputBuffer(io);
   const vars = { ...named, ARGS: { positional: o.positional, named } };
-  const format = (v: JqValue): string => {
-    if (o.raw && typeof v === "string") return v;
-    const indent = o.compact ? 0 : o.indent;
-    // Bounded: a value with shared structure (2^40 leaves in 40 levels) must not print forever.
-    const plain = toJson(v, { indent, sortKeys: o.sortKeys, ascii: o.ascii, maxLength: MAX_STRING_LENGTH });
-    const text = o.color ? colorize(v, indent, o.sortKeys, o.ascii) : plain;
-    return o.seq ? "\x1e" + text : text;
+  const colors = o.color ? jqColors(io) : undefined;
+  // Bounded: a value with shared structure (2^40 leaves in 40 levels) must not print forever.
+  const dump = (v: JqValue): string =>
+    toJson(v, { indent: o.indent, pretty: o.pretty, sortKeys: o.sortKeys, ascii: o.ascii, maxLength: MAX_STRING_LENGTH, ...(colors ? { colors } : {}) });
+  const write = (v: JqValue): void => {
+    let text: string;
+    if (o.raw && typeof v === "string") {
+      // jq prints a raw string with -a as JSON text (quoted, escaped).
+      if (o.ascii) text = toJson(v, { ascii: true });
+      else if (o.nul && v.includes("\0")) throw new CliRunError("Cannot dump a string containing NUL with --raw-output0 option");
+      else text = v;
+    } else {
+      text = (o.seq ? "\x1e" : "") + dump(v);
+    }
+    out.write(text + (o.join ? "" : "\n") + (o.nul ? "\0" : ""));
   };
-  const separator = o.join ? "" : "\n";
-  let last: JqValue | undefined;
-  let produced = false;
-  let exit = 0;
   // With --slurp the input stream is one array; with -n too, `.` is null and `input` returns that array.
   const at: Position = { name: null, line: 0 };
   // The YAML reader is loaded only for --yaml.
@@ -398,21 +414,22 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   // -R with -s: the whole input as one string.
   const slurped = (): JqValue => (o.rawInput ? sources.map((s) => [...s.chunks()].join("")).join("") : [...stream]);
   const inputs = o.slurp ? (function* () { yield slurped(); })() : stream;
-  let count = 0;
   const nextInput = (): { value: JqValue } | undefined => {
     const r = inputs.next();
-    if (r.done) return undefined;
-    count++;
-    return { value: r.value };
+    return r.done ? undefined : { value: r.value };
   };
-  const runOne = (input: JqValue): boolean => {
+  /** Where jq says an error happened: the file and the lines of it read so far, or <unknown> before any input. */
+  const position = (): string => (at.name === null ? "<unknown>" : `${at.name}:${at.line}`);
+  let halted = false;
+  /** One run, with jq's status: NO_OUTPUT, NULL_KIND (last output false or null), OK, or an exit code. */
+  const runOne = (input: JqValue): number => {
+    let status = NO_OUTPUT;
     try {
       program.forEach(
         input,
         (v) => {
-          out.write(format(v) + separator);
-          last = v;
-          produced = true;
+          write(v);
+          status = (o.raw && typeof v === "string") || (v !== null && v !== false) ? OK : NULL_KIND;
         },
         {
           vars,
@@ -423,39 +440,85 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
           stderr: (t) => io.stderr(t),
         },
       );
-      return true;
+      return status;
     } catch (e) {
+      if (e instanceof CliRunError) {
+        io.stderr(`jq: error (at ${position()}): ${e.message}\n`);
+        return 5;
+      }
       if (!(e instanceof JqError)) throw e;
       if (e.kind === "halt") {
+        halted = true;
         out.flush();
-        if (e.value !== undefined) io.stderr(typeof e.value === "string" ? e.value : messageJson(e.value) + "\n");
-        exit = e.exitCode;
-        return false;
+        // halt_error prints a string as it is, null not at all, anything else as JSON.
+        if (typeof e.value === "string") io.stderr(e.value);
+        else if (e.value !== null && e.value !== undefined) io.stderr(messageJson(e.value) + "\n");
+        return e.exitCode;
       }
-      io.stderr(`jq: error (at ${sources.length === 1 ? sources[0]!.name : "input"}, value ${count}): ${e.message}\n`);
-      exit = 5;
-      return e.kind !== "limit";
+      if (typeof e.value === "string" || e.kind === "limit") io.stderr(`jq: error (at ${position()}): ${e.message}\n`);
+      else io.stderr(`jq: error (at ${position()}) (not a string): ${messageJson(e.value)}\n`);
+      // A budget error ends the whole command: it says nothing about the next input being cheaper.
+      if (e.kind === "limit") halted = true;
+      return 5;
     }
   };
+  // As jq: the exit status is the last input's; with -e, a run with no output looks further back.
+  let status = NO_OUTPUT;
+  let lastResult: number | undefined;
   try {
-    if (o.nullInput) runOne(null);
-    else for (let n = nextInput(); n; n = nextInput()) if (!runOne(n.value)) break;
+    if (o.nullInput) status = runOne(null);
+    else {
+      for (let n = nextInput(); n; n = nextInput()) {
+        status = runOne(n.value);
+        if (status <= 0 && status !== NO_OUTPUT) lastResult = status;
+        if (halted) break;
+      }
+    }
   } catch (e) {
     out.flush();
     if (isFsError(e)) return reportIoError(e, io);
     if (e instanceof JqInputError) {
-      io.stderr(`jq: error (at ${e.source}): ${e.message}\n`);
+      // jq's message for a JSON text that does not parse (ours for a YAML document); the exit is
+      // Karta's for input it cannot read (jq's is 5).
+      io.stderr(o.yaml ? `jq: error (at ${e.source}): ${e.message}\n` : `jq: parse error: ${e.message}\n`);
       return 2;
     }
     throw e;
   }
   out.flush();
-  if (exit !== 0) return exit;
   if (o.exitStatus) {
-    if (!produced) return 4;
-    return last === null || last === false ? 1 : 0;
+    if (status !== NO_OUTPUT) return Math.abs(status);
+    return lastResult === undefined ? 4 : lastResult === NULL_KIND ? 1 : 0;
   }
-  return 0;
+  return status > 0 ? status : 0;
+}
+
+/** jq's statuses of a run (main.c): no output, last output false or null, ok. */
+const NO_OUTPUT = -4;
+const NULL_KIND = -1;
+const OK = 0;
+
+/** A failure of the command itself while printing a run's output, reported as jq reports run errors. */
+class CliRunError extends Error {}
+
+/**
+ * The colours of -C: jq 1.8.2's defaults, overridden by JQ_COLORS (colon-separated SGR codes for null,
+ * false, true, numbers, strings, arrays, objects, object keys; a malformed value keeps the defaults).
+ */
+function jqColors(io: CliIO): readonly string[] {
+  const spec = process.env["JQ_COLORS"];
+  const colors = [...JQ_DEFAULT_COLORS];
+  if (spec === undefined) return colors;
+  const parts = spec.split(":");
+  if (parts.length > colors.length || !parts.every((p) => /^[0-9;]*$/.test(p))) {
+    io.stderr("Failed to set $JQ_COLORS\n");
+    return colors;
+  }
+  parts.forEach((p, i) => {
+    // An empty last colour (as in "" or "0:") is ignored.
+    if (p !== "" || i < parts.length - 1) colors[i] = `\x1b[${p}m`;
+  });
+  return colors;
 }
 
 function isFsError(e: unknown): boolean {

@@ -124,11 +124,11 @@ function accessorOf(ast: Node): Accessor | undefined {
     if (!left) return undefined;
     const get = pathAccessor(left);
     const fallback = ast.right.value;
-    // jq's `//` suppresses errors of its left side and yields the right side when the left gives
-    // nothing truthy.
+    // jq's `//` yields the right side when the left gives nothing truthy; an error of the left side
+    // is not caught (the engine reports it).
     return (input) => {
       const v = get(input);
-      return v === UNDECIDED || v === null || v === false ? fallback : v;
+      return v === UNDECIDED ? UNDECIDED : v === null || v === false ? fallback : v;
     };
   }
   return undefined;

@@ -4,30 +4,29 @@
  */
 import { GenNative, INVALID_PATH, Native, ValueNative, invalidPath } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
-import { Closure, JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, current, step } from "./runtime.js";
+import { COST, Closure, JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, charge, current, step } from "./runtime.js";
 import {
   JqObject,
   JqValue,
   PathComponent,
   add,
+  subtract,
   cannotIterate,
   checkArray,
   compare,
   contains,
-  delpaths,
   dumpShort,
-  getpath,
   index,
   isObject,
   isTruthy,
   lengthOf,
-  setpath,
   setKey,
   sortedKeys,
   splitString,
   typeError,
   typeOf,
 } from "./values.js";
+import { delpaths, getpath, setpath } from "./paths.js";
 import { CHARGED, explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { applyFormat } from "./native/formats.js";
 import { createRequire } from "node:module";
@@ -44,7 +43,7 @@ type MathNatives = typeof import("./native/math.js");
 let mathNatives: MathNatives | undefined;
 const lazyMath = <K extends keyof MathNatives>(k: K): MathNatives[K] =>
   ((...args: number[]) => ((mathNatives ??= requireNative("./native/math.js") as MathNatives)[k] as (...a: number[]) => unknown)(...args)) as MathNatives[K];
-const [erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn] = [
+const [erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, y0, y1, yn, lgamma, tgamma, gammaSign, pow, fma, scalbln] = [
   lazyMath("erf"),
   lazyMath("erfc"),
   lazyMath("fdim"),
@@ -59,9 +58,17 @@ const [erf, erfc, fdim, frexp, j0, j1, jn, ldexp, logb, remainder, significand, 
   lazyMath("y0"),
   lazyMath("y1"),
   lazyMath("yn"),
+  lazyMath("lgamma"),
+  lazyMath("tgamma"),
+  lazyMath("gammaSign"),
+  lazyMath("pow"),
+  lazyMath("fma"),
+  lazyMath("scalbln"),
 ] as const;
 
 const natives = new Map<string, Native>();
+/** No value (distinct from every JSON value). */
+const NONE: unique symbol = Symbol("none");
 
 function value(name: string, fn: ValueNative["fn"]): void {
   natives.set(`${name}/${fn.length === 0 ? 0 : fn.length - 1}`, { kind: "value", fn });
@@ -122,7 +129,8 @@ value("stderr", (v) => {
 });
 value("input", () => {
   const next = current.nextInput?.();
-  if (!next) throw new JqRuntimeError("No more inputs");
+  // jq's `input` past the last input raises "break" (what `inputs` stops on).
+  if (!next) throw new JqRuntimeError("break");
   return next.value;
 });
 
@@ -138,8 +146,16 @@ value("fromjson", (v) => {
   return parseJsonText(v) as JqValue;
 });
 value("tonumber", (v) => toNumber(v));
+value("toboolean", (v) => {
+  if (typeof v === "boolean") return v;
+  if (v === "true") return true;
+  if (v === "false") return false;
+  throw typeError(v, "cannot be parsed as a boolean");
+});
 value("explode", (v) => {
-  if (typeof v !== "string") throw typeError(v, "cannot be exploded, as it is not a string");
+  if (typeof v !== "string") throw new JqRuntimeError("explode input must be a string");
+  if (v.length > MAX_ARRAY_LENGTH) checkArray(lengthOf(v) as number);
+  charge(v.length >> 4);
   return explode(v);
 });
 value("implode", (v) => implode(v));
@@ -151,39 +167,42 @@ value("endswith", (v, s) => {
   if (typeof v !== "string" || typeof s !== "string") throw new JqRuntimeError("endswith() requires string inputs");
   return v.endsWith(s);
 });
-const WS = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
-value("trim", (v) => {
-  if (typeof v !== "string") throw typeError(v, "trim input must be a string");
-  return v.replace(WS, "");
-});
-value("ltrim", (v) => {
-  if (typeof v !== "string") throw typeError(v, "trim input must be a string");
-  return v.replace(/^[ \t\n\r\f\v]+/, "");
-});
-value("rtrim", (v) => {
-  if (typeof v !== "string") throw typeError(v, "trim input must be a string");
-  return v.replace(/[ \t\n\r\f\v]+$/, "");
-});
+// jq's whitespace for trim (jvp_codepoint_is_whitespace): Unicode's White_Space characters.
+const WHITE = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const TRIM_LEFT = new RegExp(`^[${WHITE}]+`);
+const TRIM_RIGHT = new RegExp(`[${WHITE}]+$`);
+function trim(v: JqValue, left: boolean, right: boolean): JqValue {
+  if (typeof v !== "string") throw new JqRuntimeError("trim input must be a string");
+  let s = v;
+  if (left) s = s.replace(TRIM_LEFT, "");
+  if (right) s = s.replace(TRIM_RIGHT, "");
+  return s;
+}
+value("trim", (v) => trim(v, true, true));
+value("ltrim", (v) => trim(v, true, false));
+value("rtrim", (v) => trim(v, false, true));
 value("split", (v, sep) => {
   if (typeof v !== "string" || typeof sep !== "string") throw new JqRuntimeError("split input and separator must be strings");
   return splitString(v, sep);
 });
+/** `_strindices`: every (overlapping) occurrence of `s` in `v`, at code point offsets (jq 1.8). */
 value("_strindices", (v, s) => {
-  if (typeof v !== "string" || typeof s !== "string") throw new JqRuntimeError("_strindices requires string inputs");
+  if (typeof v !== "string") throw typeError(v, "cannot be searched, as it is not a string");
+  if (typeof s !== "string") throw typeError(s, "is not a string");
   const out: number[] = [];
   if (s === "") return out;
-  // Offsets count code points, as string slices do.
-  const cps = Array.from(v);
-  const pat = Array.from(s);
-  for (let i = 0; i + pat.length <= cps.length; i++) {
-    let ok = true;
-    for (let j = 0; j < pat.length; j++) {
-      if (cps[i + j] !== pat[j]) {
-        ok = false;
-        break;
-      }
+  charge(1 + (v.length >> 4));
+  let cp = 0;
+  let at = 0;
+  for (let i = v.indexOf(s); i >= 0; i = v.indexOf(s, i + 1)) {
+    // Each occurrence is compared in full: the run pays for it.
+    charge(s.length);
+    for (; at < i; at++) {
+      const c = v.charCodeAt(at);
+      if (c < 0xd800 || c > 0xdbff) cp++;
     }
-    if (ok) out.push(i);
+    out.push(cp);
+    if (out.length > MAX_ARRAY_LENGTH) checkArray(out.length);
   }
   return out;
 });
@@ -208,38 +227,55 @@ value("has", (v, k) => {
 });
 value("contains", (v, b) => contains(v, b));
 /**
- * `add`: jq's `reduce .[] as $x (null; . + $x)`, linear: once the sum is an array or object this
+ * `add(f)`: jq's `reduce f as $x (null; . + $x)`, linear: once the sum is an array or object this
  * builtin made, the next terms are appended to it in place instead of copying it per term.
  */
-function addAll(items: Iterable<JqValue>): JqValue {
+function adder(): { push(x: JqValue): void; readonly sum: JqValue } {
   let acc: JqValue = null;
   let mine = false;
-  for (const x of items) {
-    if (mine && x !== null) {
-      if (Array.isArray(acc) && Array.isArray(x)) {
-        checkArray(acc.length + x.length);
-        for (let i = 0; i < x.length; i++) acc.push(x[i]!);
-        continue;
+  return {
+    push(x) {
+      if (mine && x !== null) {
+        if (Array.isArray(acc) && Array.isArray(x)) {
+          checkArray(acc.length + x.length);
+          charge(x.length);
+          for (let i = 0; i < x.length; i++) acc.push(x[i]!);
+          return;
+        }
+        if (isObject(acc) && isObject(x)) {
+          for (const k in x) setKey(acc, k, x[k]!);
+          return;
+        }
       }
-      if (isObject(acc) && isObject(x)) {
-        for (const k in x) setKey(acc, k, x[k]!);
-        continue;
-      }
-    }
-    const next = add(acc, x);
-    mine = next !== acc && next !== x && typeof next === "object" && next !== null;
-    acc = next;
-  }
-  return acc;
+      const next = add(acc, x);
+      mine = next !== acc && next !== x && typeof next === "object" && next !== null;
+      acc = next;
+    },
+    get sum() {
+      return acc;
+    },
+  };
 }
+gen("add", 1, {
+  gen: (input, [f], emit) => {
+    const sum = adder();
+    const r = f!.code.gen(input, f!.env, (x) => {
+      sum.push(x);
+      return undefined;
+    });
+    return r || emit(sum.sum);
+  },
+});
+/** `add`: `add(.[])`. */
 value("add", (v) => {
-  if (Array.isArray(v)) return addAll(v);
-  if (isObject(v)) return addAll(Object.values(v));
-  if (v === null) return null;
-  throw cannotIterate(v);
+  const sum = adder();
+  if (Array.isArray(v)) for (const x of v) sum.push(x);
+  else if (isObject(v)) for (const k in v) sum.push(v[k]!);
+  else throw cannotIterate(v);
+  return sum.sum;
 });
 /**
- * `from_entries` as jq 1.7.1 defines it (the key from key, Key, name or Name, the first that is truthy,
+ * `from_entries` as jq 1.8.2 defines it (the key from key, Key, name or Name, the first that is truthy,
  * and it must be a string; the value from value, or Value when there is no "value"), built in place.
  */
 value("from_entries", (v) => {
@@ -281,23 +317,28 @@ value("from_entries", (v) => {
   }
   return out;
 });
-/** `_flatten($depth)`: jq's reduce over `.[]`, appending in place. */
+/**
+ * `_flatten($depth)`: jq's `reduce .[] as $i ([]; if $i is an array and $depth != 0 then . + ($i |
+ * _flatten($depth - 1)) else . + [$i] end)`, appending in place, nested arrays from a work list.
+ */
 value("_flatten", (v, depth) => {
   const out: JqValue[] = [];
-  const into = (items: JqValue, d: JqValue): void => {
-    const each = (x: JqValue): void => {
-      step();
-      if (Array.isArray(x) && d !== 0) into(x, typeof d === "number" ? d - 1 : d);
-      else {
-        out.push(x);
-        if (out.length > MAX_ARRAY_LENGTH) checkArray(out.length);
-      }
-    };
-    if (Array.isArray(items)) for (const x of items) each(x);
-    else if (isObject(items)) for (const k in items) each(items[k]!);
-    else throw cannotIterate(items);
-  };
-  into(v, depth);
+  if (!Array.isArray(v) && !isObject(v)) throw cannotIterate(v);
+  const stack: { items: JqValue[]; i: number; depth: JqValue }[] = [{ items: Array.isArray(v) ? v : Object.values(v), i: 0, depth }];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    if (f.i === f.items.length) {
+      stack.pop();
+      continue;
+    }
+    const x = f.items[f.i++]!;
+    charge(COST.copy);
+    if (Array.isArray(x) && f.depth !== 0) stack.push({ items: x, i: 0, depth: subtract(f.depth, 1) });
+    else {
+      out.push(x);
+      if (out.length > MAX_ARRAY_LENGTH) checkArray(out.length);
+    }
+  }
   return out;
 });
 value("to_entries", (v) => {
@@ -382,23 +423,96 @@ gen("path", 1, {
     }),
 });
 gen("paths", 0, {
-  gen: (input, _args, emit) => recursePaths(input, [], (p) => (p.length > 0 ? emit(p as JqValue) : undefined)),
+  gen: (input, _args, emit) => descend(input, [], true, (p) => (p.length > 0 ? emit(p as JqValue) : undefined)),
 });
 
-function recursePaths(v: JqValue, path: PathComponent[], emit: PathEmit): Stop {
+/** `leaf_paths` (jq 1.6's `paths(scalars)`, kept): the paths of the values that are not arrays or objects. */
+gen("leaf_paths", 0, {
+  gen: (input, _args, emit) => descend(input, [], true, (p, v) => (p.length > 0 && (v === null || typeof v !== "object") ? emit(p as JqValue) : undefined)),
+});
+
+/**
+ * `tostream`, as jq defines it (`path(def r: (.[]?|r), .; r) as $p | getpath($p) | reduce path(.[]?)
+ * as $q ([$p, .]; [$p+$q])`): `[path, leaf]` for each scalar or empty container, and after the last
+ * child of a container `[path of that child]`, from a work list.
+ */
+gen("tostream", 0, {
+  gen: (input, _args, emit) => {
+    interface Level {
+      v: JqValue[] | JqObject;
+      path: PathComponent[];
+      keys: (string | number)[];
+      i: number;
+    }
+    const stack: Level[] = [];
+    const event = (path: PathComponent[], v?: JqValue): Stop => {
+      charge(COST.visit + COST.copy * path.length);
+      return emit((v === undefined ? [path] : [path, v]) as JqValue);
+    };
+    /** A value: its leaf event now, or (a container with children) its level. */
+    const start = (v: JqValue, path: PathComponent[]): Stop => {
+      const keys: (string | number)[] = Array.isArray(v) ? v.map((_x, i) => i) : isObject(v) ? Object.keys(v) : [];
+      if (keys.length === 0) return event(path, v);
+      charge(keys.length);
+      stack.push({ v: v as JqValue[] | JqObject, path, keys, i: 0 });
+      return undefined;
+    };
+    let r = start(input, []);
+    while (!r && stack.length > 0) {
+      const f = stack[stack.length - 1]!;
+      if (f.i < f.keys.length) {
+        const k = f.keys[f.i++]!;
+        r = start((f.v as Record<string | number, JqValue>)[k]!, [...f.path, k]);
+        continue;
+      }
+      stack.pop();
+      r = event([...f.path, f.keys[f.keys.length - 1]!]);
+    }
+    return r;
+  },
+});
+
+/** A container whose children {@link descend} is going through. */
+interface Descent {
+  v: JqValue[] | JqObject;
+  path: PathComponent[];
+  keys: string[] | null;
+  i: number;
+}
+
+/**
+ * `..` (jq's `recurse(.[]?)`): the value, then each child's, depth first, from a work list (a value
+ * may be nested any number of levels). With `withPaths`, each value comes with its path; building
+ * it is work the run pays for, as is each value visited.
+ */
+function descend(root: JqValue, base: PathComponent[], withPaths: boolean, emit: PathEmit): Stop {
   step();
-  const r = emit(path, v);
+  let r = emit(base, root);
   if (r) return r;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const s = recursePaths(v[i]!, [...path, i], emit);
-      if (s) return s;
+  const stack: Descent[] = [];
+  const enter = (v: JqValue, path: PathComponent[]): void => {
+    if (Array.isArray(v)) {
+      if (v.length > 0) stack.push({ v, path, keys: null, i: 0 });
+    } else if (isObject(v)) {
+      const keys = Object.keys(v);
+      if (keys.length > 0) stack.push({ v, path, keys, i: 0 });
     }
-  } else if (isObject(v)) {
-    for (const k in v) {
-      const s = recursePaths(v[k]!, [...path, k], emit);
-      if (s) return s;
+  };
+  enter(root, base);
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    const k = f.keys === null ? f.i : f.keys[f.i]!;
+    if (++f.i === (f.keys === null ? (f.v as JqValue[]).length : f.keys.length)) stack.pop();
+    const child = (f.v as Record<string | number, JqValue>)[k]!;
+    let path = f.path;
+    if (withPaths) {
+      charge(COST.copy * (path.length + 1));
+      path = [...path, k];
     }
+    charge(COST.visit);
+    r = emit(path, child);
+    if (r) return r;
+    enter(child, path);
   }
   return undefined;
 }
@@ -410,8 +524,8 @@ gen("select", 1, {
   path: (input, path, [f], emit) => f!.code.gen(input, f!.env, (c) => (isTruthy(c) ? emit(path, input) : undefined)),
 });
 gen("recurse", 0, {
-  gen: (input, _args, emit) => recursePaths(input, [], (_p, v) => emit(v)),
-  path: (input, path, _args, emit) => recursePaths(input, path, emit),
+  gen: (input, _args, emit) => descend(input, [], false, (_p, v) => emit(v)),
+  path: (input, path, _args, emit) => descend(input, path, true, emit),
 });
 // ---- iteration without stack per step ----
 /**
@@ -478,6 +592,13 @@ gen("while", 2, {
       },
       emit,
     ),
+  path: (input, path, [cond, update], emit) => {
+    const w = (p: PathComponent[], v: JqValue): Stop => {
+      step();
+      return cond!.code.gen(v, cond!.env, (c) => (isTruthy(c) ? emit(p, v) || update!.code.path()(v, p, update!.env, w) : undefined));
+    };
+    return w(path, input);
+  },
 });
 // def until(cond; next): def _until: if cond then . else (next | _until) end; _until;
 gen("until", 2, {
@@ -499,6 +620,13 @@ gen("until", 2, {
       },
       emit,
     ),
+  path: (input, path, [cond, next], emit) => {
+    const u = (p: PathComponent[], v: JqValue): Stop => {
+      step();
+      return cond!.code.gen(v, cond!.env, (c) => (isTruthy(c) ? emit(p, v) : next!.code.path()(v, p, next!.env, u)));
+    };
+    return u(path, input);
+  },
 });
 // def recurse(f; cond): def r: ., (f | select(cond) | r); r;
 gen("recurse", 2, {
@@ -517,6 +645,13 @@ gen("recurse", 2, {
       },
       emit,
     ),
+  path: (input, path, [f, cond], emit) => {
+    const r = (p: PathComponent[], v: JqValue): Stop => {
+      step();
+      return emit(p, v) || f!.code.path()(v, p, f!.env, (q, y) => cond!.code.gen(y, cond!.env, (c) => (isTruthy(c) ? r(q, y) : undefined)));
+    };
+    return r(path, input);
+  },
 });
 gen("recurse", 1, {
   gen: (input, [f], emit) =>
@@ -539,42 +674,72 @@ gen("recurse", 1, {
   },
 });
 /**
- * `walk(f)`, natively so that its depth is the value's, not the library's call depth. Same meaning as
- * jq 1.7.1's definition: an object's values take the first output of the walk (a value with none is
- * dropped, as `map_values` does), an array's elements take all outputs (as `map`), then f runs on the result.
+ * `walk(f)` as jq 1.8.2 defines it (`def w: if object then map_values(w) elif array then map(w) end |
+ * f`): an object's values take the first output of their walk (a value with none is dropped), an
+ * array's elements take all outputs, then f runs on the rebuilt value. Natively and from a work list,
+ * so that a value nested any number of levels needs no stack.
  */
 gen("walk", 1, {
   gen: (input, [f], emit) => {
-    const walk = (v: JqValue, out: (w: JqValue) => Stop): Stop => {
-      step();
-      let rebuilt: JqValue = v;
-      if (Array.isArray(v)) {
-        const items: JqValue[] = [];
-        for (const x of v) {
-          const r = walk(x, (w) => {
-            items.push(w);
-            return undefined;
-          });
-          if (r) return r;
-        }
-        rebuilt = items;
-      } else if (isObject(v)) {
-        const obj: JqObject = {};
-        for (const k in v) {
-          const token = {};
-          let first: { v: JqValue } | undefined;
-          const r = walk(v[k]!, (w) => {
-            first = { v: w };
-            return token;
-          });
-          if (r && r !== token) return r;
-          if (first) setKey(obj, k, first.v);
-        }
-        rebuilt = obj;
-      }
-      return f!.code.gen(rebuilt, f!.env, out);
+    interface Frame {
+      v: JqValue[] | JqObject;
+      keys: string[] | null;
+      i: number;
+      /** The rebuilt array or object. */
+      out: JqValue[] | JqObject;
+    }
+    const stack: Frame[] = [];
+    // Where the walk of a child goes: all of f's outputs into an array, the first into an object.
+    let items: JqValue[] = [];
+    const intoArray = (w: JqValue): Stop => {
+      if (items.push(w) > MAX_ARRAY_LENGTH) checkArray(items.length);
+      return undefined;
     };
-    return walk(input, emit);
+    const token = {};
+    let first: JqValue | typeof NONE = NONE;
+    const takeFirst = (w: JqValue): Stop => {
+      first = w;
+      return token;
+    };
+    /** f applied to a rebuilt value, its outputs given to the innermost container (or to emit at the top). */
+    const apply = (rebuilt: JqValue): Stop => {
+      if (stack.length === 0) return f!.code.gen(rebuilt, f!.env, emit);
+      const parent = stack[stack.length - 1]!;
+      if (parent.keys === null) {
+        items = parent.out as JqValue[];
+        return f!.code.gen(rebuilt, f!.env, intoArray);
+      }
+      first = NONE;
+      const r = f!.code.gen(rebuilt, f!.env, takeFirst);
+      if (r && r !== token) return r;
+      if (first !== NONE) setKey(parent.out as JqObject, parent.keys[parent.i - 1]!, first);
+      return undefined;
+    };
+    /** Starts a value: a container is walked into, anything else goes to f at once. */
+    const enter = (v: JqValue): Stop => {
+      // Each value rebuilt and handed to f: work the run pays for.
+      charge(COST.rebuild);
+      if (Array.isArray(v)) stack.push({ v, keys: null, i: 0, out: [] });
+      else if (isObject(v)) {
+        const keys = Object.keys(v);
+        charge(keys.length);
+        stack.push({ v, keys, i: 0, out: {} });
+      } else return apply(v);
+      return undefined;
+    };
+    let r = enter(input);
+    while (r === undefined && stack.length > 0) {
+      const fr = stack[stack.length - 1]!;
+      if (fr.i < (fr.keys === null ? (fr.v as JqValue[]).length : fr.keys.length)) {
+        const k = fr.keys === null ? fr.i : fr.keys[fr.i]!;
+        fr.i++;
+        r = enter((fr.v as Record<string | number, JqValue>)[k]!);
+        continue;
+      }
+      stack.pop();
+      r = apply(fr.out);
+    }
+    return r;
   },
 });
 gen("map", 1, {
@@ -602,49 +767,80 @@ gen("map", 1, {
   },
 });
 
-/** `limit($n; f)`: at most n outputs of f, stopping f as soon as it has given them. */
-function limitGen<E extends (...a: never[]) => Stop>(
-  n: JqValue,
-  run: (emit: E) => Stop,
-  emit: E,
-): Stop {
-  if (typeof n !== "number") throw new JqRuntimeError("Invalid limit: must be a number");
-  if (n <= 0) return n === 0 ? undefined : run(emit);
+/**
+ * The count of `limit`/`skip` as jq 1.8.2's definitions read it (`if $n > 0 ... elif $n == 0 ... else
+ * error`): a positive number; 0; or, for a value that sorts above 0 without being a number (a string,
+ * array or object), the error of `$n - 1` once the first output arrives.
+ */
+function countOf(n: JqValue, what: "limit" | "skip"): number | { fail: () => never } {
+  if (typeof n === "number" && n > 0) return n;
+  if (n === 0) return 0;
+  if (compare(n, 0) > 0) return { fail: () => void subtract(n, 1) as never };
+  throw new JqRuntimeError(`${what} doesn't support negative count`);
+}
+
+/** `limit($n; f)`: at most n outputs of f (a fractional n rounds up), stopping f as soon as it has given them. */
+function limitGen<E extends (...a: never[]) => Stop>(nv: JqValue, run: (emit: E) => Stop, emit: E): Stop {
+  const n = countOf(nv, "limit");
+  if (n === 0) return undefined;
   let count = 0;
   const token = {};
   const r = run(((...a: never[]) => {
+    if (typeof n !== "number") n.fail();
     const s = emit(...a);
     if (s) return s;
-    return ++count >= n ? token : undefined;
+    return ++count >= (n as number) ? token : undefined;
   }) as E);
   return r === token ? undefined : r;
 }
-gen("limit", 2, {
-  gen: (input, [n, f], emit) => n!.code.gen(input, n!.env, (nv) => limitGen(nv, (e) => f!.code.gen(input, f!.env, e), emit)),
-  path: (input, path, [n, f], emit) =>
-    n!.code.gen(input, n!.env, (nv) => limitGen(nv, (e: PathEmit) => f!.code.path()(input, path, f!.env, e), emit)),
-});
+/** `skip($n; f)`: f's outputs after the first n (a fractional n rounds up). */
+function skipGen<E extends (...a: never[]) => Stop>(nv: JqValue, run: (emit: E) => Stop, emit: E): Stop {
+  const n = countOf(nv, "skip");
+  if (n === 0) return run(emit);
+  let count = 0;
+  return run(((...a: never[]) => {
+    if (typeof n !== "number") return n.fail();
+    return ++count > n ? emit(...a) : undefined;
+  }) as E);
+}
+for (const [name, impl] of [
+  ["limit", limitGen],
+  ["skip", skipGen],
+] as const) {
+  gen(name, 2, {
+    gen: (input, [n, f], emit) => n!.code.gen(input, n!.env, (nv) => impl(nv, (e) => f!.code.gen(input, f!.env, e), emit)),
+    path: (input, path, [n, f], emit) =>
+      n!.code.gen(input, n!.env, (nv) => impl(nv, (e: PathEmit) => f!.code.path()(input, path, f!.env, e), emit)),
+  });
+}
 gen("first", 1, {
   gen: (input, [f], emit) => limitGen(1, (e) => f!.code.gen(input, f!.env, e), emit),
   path: (input, path, [f], emit) => limitGen(1, (e: PathEmit) => f!.code.path()(input, path, f!.env, e), emit),
 });
+/** `last(f)`: f's last output; none when f has none (jq 1.8). */
+gen("last", 1, {
+  gen: (input, [f], emit) => {
+    let last: { v: JqValue } | undefined;
+    const r = f!.code.gen(input, f!.env, (v) => {
+      last = { v };
+      return undefined;
+    });
+    if (r) return r;
+    return last ? emit(last.v) : undefined;
+  },
+  // No path mode: jq 1.8.2 keeps the last output in a variable, so `path(last(f))` is not a path.
+});
+/** `nth($n; f)`: `first(skip($n; f))`, negative counts refused. */
 gen("nth", 2, {
   gen: (input, [n, f], emit) =>
     n!.code.gen(input, n!.env, (nv) => {
-      if (typeof nv !== "number") throw new JqRuntimeError("nth/2: number required");
-      if (nv < 0) throw new JqRuntimeError("nth doesn't support negative indices");
-      let i = 0;
-      const token = {};
-      let found: { v: JqValue } | undefined;
-      const r = f!.code.gen(input, f!.env, (v) => {
-        if (i++ >= nv) {
-          found = { v };
-          return token;
-        }
-        return undefined;
-      });
-      if (r && r !== token) return r;
-      return found ? emit(found.v) : undefined;
+      if (compare(nv, 0) < 0) throw new JqRuntimeError("nth doesn't support negative indices");
+      return limitGen(1, (e) => skipGen(nv, (e2) => f!.code.gen(input, f!.env, e2), e), emit);
+    }),
+  path: (input, path, [n, f], emit) =>
+    n!.code.gen(input, n!.env, (nv) => {
+      if (compare(nv, 0) < 0) throw new JqRuntimeError("nth doesn't support negative indices");
+      return limitGen(1, (e: PathEmit) => skipGen(nv, (e2: PathEmit) => f!.code.path()(input, path, f!.env, e2), e), emit);
     }),
 });
 // repeat(f) applies f to the same input again and again (f, f, f, ...) until an error or a stop.
@@ -653,6 +849,13 @@ gen("repeat", 1, {
     for (;;) {
       step();
       const r = f!.code.gen(input, f!.env, emit);
+      if (r) return r;
+    }
+  },
+  path: (input, path, [f], emit) => {
+    for (;;) {
+      step();
+      const r = f!.code.path()(input, path, f!.env, emit);
       if (r) return r;
     }
   },
@@ -789,22 +992,15 @@ gen("range", 3, {
       b!.code.gen(input, b!.env, (upto) => c!.code.gen(input, c!.env, (by) => rangeLoop(from, upto, by, emit))),
     ),
 });
-gen("ltrimstr", 1, {
-  gen: (input, [x], emit) =>
-    x!.code.gen(input, x!.env, (p) =>
-      emit(typeof input === "string" && typeof p === "string" && input.startsWith(p) ? input.slice(p.length) : input),
-    ),
-});
-gen("rtrimstr", 1, {
-  gen: (input, [x], emit) =>
-    x!.code.gen(input, x!.env, (p) =>
-      emit(
-        typeof input === "string" && typeof p === "string" && p.length > 0 && input.endsWith(p)
-          ? input.slice(0, input.length - p.length)
-          : input,
-      ),
-    ),
-});
+// jq 1.8.2: `if startswith($x) then .[$x | length:] end` (so non-strings fail as startswith does), and rtrimstr alike.
+function trimstr(input: JqValue, p: JqValue, left: boolean): JqValue {
+  if (typeof input !== "string" || typeof p !== "string") throw new JqRuntimeError(`${left ? "startswith" : "endswith"}() requires string inputs`);
+  if (left) return input.startsWith(p) ? input.slice(p.length) : input;
+  return input.endsWith(p) ? input.slice(0, input.length - p.length) : input;
+}
+gen("ltrimstr", 1, { gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(input, p, true))) });
+gen("rtrimstr", 1, { gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(input, p, false))) });
+gen("trimstr", 1, { gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(trimstr(input, p, true), p, false))) });
 
 // ---- dates ----
 value("mktime", (v) => dates().mktime(v));
@@ -832,7 +1028,6 @@ const MATH1: Record<string, (x: number) => number> = {
   exp: Math.exp,
   exp2: (x) => Math.pow(2, x),
   exp10: (x) => Math.pow(10, x),
-  pow10: (x) => Math.pow(10, x),
   expm1: Math.expm1,
   log: Math.log,
   log2: Math.log2,
@@ -874,10 +1069,10 @@ value("modf", (v) => {
 });
 value("lgamma_r", (v) => {
   const x = num(v);
-  return [lgamma(x), tgamma(x) < 0 ? -1 : 1];
+  return [lgamma(x), gammaSign(x)];
 });
 const MATH2: Record<string, (a: number, b: number) => number> = {
-  pow: Math.pow,
+  pow,
   atan2: Math.atan2,
   fmin: (a, b) => (a !== a ? b : b !== b ? a : Math.min(a, b)),
   fmax: (a, b) => (a !== a ? b : b !== b ? a : Math.max(a, b)),
@@ -887,8 +1082,8 @@ const MATH2: Record<string, (a: number, b: number) => number> = {
   hypot: Math.hypot,
   ldexp,
   // scalb takes a double exponent: a fractional one is NaN in glibc.
-  scalb: (a, b) => (Number.isInteger(b) || !Number.isFinite(b) ? (b === Infinity ? a * Infinity : b === -Infinity ? a * 0 : ldexp(a, b)) : NaN),
-  scalbln: ldexp,
+  scalb: (a, b) => (b === Infinity ? a * Infinity : b === -Infinity ? a * 0 : Number.isInteger(b) ? scalbln(a, Math.max(-1e5, Math.min(1e5, b))) : NaN),
+  scalbln,
   drem: remainder,
   remainder,
   jn,
@@ -897,7 +1092,7 @@ const MATH2: Record<string, (a: number, b: number) => number> = {
   nexttoward: nextafter,
 };
 for (const [name, f] of Object.entries(MATH2)) valueN(name, 2, (_v, a, b) => f(num(a), num(b)));
-valueN("fma", 3, (_v, a, b, c) => num(a) * num(b) + num(c));
+valueN("fma", 3, (_v, a, b, c) => fma(num(a), num(b), num(c)));
 
 function roundHalfEven(x: number): number {
   if (!isFinite(x)) return x;
@@ -905,42 +1100,6 @@ function roundHalfEven(x: number): number {
   return Math.abs(x - Math.trunc(x)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-// Lanczos approximation (g = 7), accurate to about 15 digits.
-const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-];
-function tgamma(x: number): number {
-  if (x !== x) return NaN;
-  if (x === 0) return 1 / x;
-  if (x === Infinity || x > 171.7) return Infinity;
-  if (Number.isInteger(x) && x <= 0) return NaN;
-  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * tgamma(1 - x));
-  if (Number.isInteger(x) && x <= 171) {
-    let r = 1;
-    for (let i = 2; i < x; i++) r *= i;
-    return r;
-  }
-  const z = x - 1;
-  let a = LANCZOS[0]!;
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a += LANCZOS[i]! / (z + i);
-  return Math.sqrt(2 * Math.PI) * Math.pow(t, z + 0.5) * Math.exp(-t) * a;
-}
-function lgamma(x: number): number {
-  if (x !== x) return NaN;
-  if (!isFinite(x)) return Infinity;
-  if (Number.isInteger(x) && x <= 0) return Infinity;
-  // Near zero, gamma(x) ~ 1/x (the reflection below would overflow).
-  if (Math.abs(x) < 1e-8) return -Math.log(Math.abs(x)) - 0.5772156649015329 * x;
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
-  if (x === 1 || x === 2) return 0;
-  const z = x - 1;
-  let a = LANCZOS[0]!;
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a += LANCZOS[i]! / (z + i);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
 function nextafter(a: number, b: number): number {
   if (a !== a || b !== b) return NaN;
   if (a === b) return b;

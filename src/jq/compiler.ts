@@ -17,6 +17,7 @@ import {
   PathGen,
   MAX_ARRAY_LENGTH,
   Stop,
+  charge,
   current,
   step,
 } from "./runtime.js";
@@ -26,14 +27,13 @@ import {
   JqValue,
   PathComponent,
   add,
+  cannotIndex,
   cannotIterate,
   checkArray,
   compare,
-  delpaths,
   divide,
   dumpShort,
   equals,
-  getpath,
   index,
   isObject,
   isTruthy,
@@ -41,13 +41,13 @@ import {
   multiply,
   negate,
   setKey,
-  setpath,
   slice,
   subtract,
   toStringValue,
   typeOf,
 } from "./values.js";
-import { applyFormat, isFormatName } from "./native/formats.js";
+import { applyFormat } from "./native/formats.js";
+import { delpaths, getpath, setpath } from "./paths.js";
 
 // ---- natives ----
 /** A builtin written in TypeScript. `fn` maps the input and the values of `$`-arguments to one output. */
@@ -96,6 +96,19 @@ export interface Scope {
 export interface CompileContext {
   program: string;
   natives: Map<string, Native>;
+  /**
+   * Where a user program's compile errors are collected (jq reports all of them), and the bodies of
+   * the functions it calls, compiled before it runs. Without it (the library), an error throws.
+   */
+  unit?: CompileUnit;
+}
+
+/** The errors and pending function bodies of one program's compilation. */
+export interface CompileUnit {
+  errors: { reason: string; offset: number; end: number }[];
+  pending: (() => void)[];
+  /** Set once the program is compiled: anything compiled later (lazily, at run time) throws at once. */
+  closed: boolean;
 }
 
 type Found =
@@ -131,8 +144,14 @@ function push(scope: Scope | null, entry: Entry): Scope {
 }
 
 // ---- helpers ----
-function compileError(ctx: CompileContext, node: { span: { start: number } }, message: string): JqSyntaxError {
-  return new JqSyntaxError(message, ctx.program, node.span.start);
+/** Records a compile error at `[start, end)` (or throws it, outside a collecting unit); the code returned never runs. */
+function compileError(ctx: CompileContext, start: number, end: number, message: string): Gen {
+  const unit = ctx.unit;
+  if (!unit || unit.closed) throw new JqSyntaxError(message, ctx.program, start, end);
+  unit.errors.push({ reason: message, offset: start, end });
+  return () => {
+    throw new Error(`unreachable: ${message}`);
+  };
 }
 
 /**
@@ -244,7 +263,12 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
   // One-output arithmetic, comparisons, `//` and `if` over constant paths: one plain call, no callbacks.
   if (node.type === "Binary" || node.type === "Alternative" || node.type === "If" || node.type === "And" || node.type === "Or") {
     const single = compileSingle(node);
-    if (single) return (input, _env, emit) => emit(single(input));
+    // One step of the run's budget: every operation counts, so that a loop's body is paid for whole.
+    if (single)
+      return (input, _env, emit) => {
+        step();
+        return emit(single(input));
+      };
   }
   switch (node.type) {
     case "Identity":
@@ -258,8 +282,8 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
     case "String":
       return compileString(node.parts, node.format, scope, ctx);
     case "Format": {
+      // An unknown format fails when it runs, as in jq.
       const name = node.name;
-      checkFormat(ctx, node, name);
       return (input, _env, emit) => emit(applyFormat(name, input));
     }
     case "Index":
@@ -311,13 +335,11 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
     case "Alternative": {
       const left = compile(node.left, scope, ctx);
       const right = compile(node.right, scope, ctx);
+      // The left side's truthy outputs, or else the right side's; an error on the left is not caught
+      // (jq's `//` is a fork, not a `try`).
       return (input, env, emit) => {
         let any = false;
-        const r = tryRun(
-          (e) => left(input, env, (v) => (isTruthy(v) ? ((any = true), e(v)) : undefined)),
-          emit,
-          () => undefined,
-        );
+        const r = left(input, env, (v) => (isTruthy(v) ? ((any = true), emit(v)) : undefined));
         if (r) return r;
         return any ? undefined : right(input, env, emit);
       };
@@ -402,7 +424,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
     }
     case "Break": {
       const found = lookup(scope, "label", node.name);
-      if (!found) throw compileError(ctx, node, `$*label-${node.name} is not defined`);
+      if (!found) return compileError(ctx, node.span.start, node.span.end, `$*label-${node.name} is not defined`);
       const depth = found.depth;
       return (_input, env) => frameAt(env, depth).v as object;
     }
@@ -412,6 +434,8 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
       return (input, env, emit) => {
         const out: JqValue[] = [];
         const r = body(input, env, (v) => {
+          // Each element kept is a step: collecting is work the run pays for.
+          step();
           if (out.push(v) > MAX_ARRAY_LENGTH) checkArray(out.length);
           return undefined;
         });
@@ -436,7 +460,13 @@ function compileOwningReduce(
   bodyScope: Scope | null,
   ctx: CompileContext,
 ): Gen {
-  const update = compileAssign(node.update as Extract<Node, { type: "Assign" }>, bodyScope, ctx);
+  let update: AssignGen;
+  if (node.update.type === "Binary") {
+    const right = compile(node.update.right, bodyScope, ctx);
+    update = (input, env, emit, owned) => right(input, env, (v) => emit(addToOwned(input, v, owned!)));
+  } else {
+    update = compileAssign(node.update as Extract<Node, { type: "Assign" }>, bodyScope, ctx);
+  }
   return (input, env, emit) =>
     init(input, env, (initial) => {
       let acc: JqValue = initial;
@@ -459,10 +489,6 @@ function compileOwningReduce(
 
 const identityGen: Gen = (input, _env, emit) => emit(input);
 const constNull: Gen = (_input, _env, emit) => emit(null);
-
-function checkFormat(ctx: CompileContext, node: Node, name: string): void {
-  if (!isFormatName(name)) throw compileError(ctx, node, `${name} is not a valid format`);
-}
 
 /** Emits the elements of an array or the values of an object. */
 function iterate(v: JqValue, emit: Emit): Stop {
@@ -594,11 +620,21 @@ function compileBinary(op: string, leftNode: Node, rightNode: Node, scope: Scope
   const left = compile(leftNode, scope, ctx);
   if (rightNode.type === "Literal") {
     const b = rightNode.value;
-    return (input, env, emit) => left(input, env, (a) => emit(f(a, b)));
+    return (input, env, emit) =>
+      left(input, env, (a) => {
+        step();
+        return emit(f(a, b));
+      });
   }
   const right = compile(rightNode, scope, ctx);
   // jq evaluates the right operand in the outer loop.
-  return (input, env, emit) => right(input, env, (b) => left(input, env, (a) => emit(f(a, b))));
+  return (input, env, emit) =>
+    right(input, env, (b) =>
+      left(input, env, (a) => {
+        step();
+        return emit(f(a, b));
+      }),
+    );
 }
 
 function compileObject(node: Extract<Node, { type: "Object" }>, scope: Scope | null, ctx: CompileContext): Gen {
@@ -638,8 +674,7 @@ function compileVar(node: Extract<Node, { type: "Var" }>, scope: Scope | null, c
     return (_input, env, emit) => emit(frameAt(env, depth).v as JqValue);
   }
   if (node.name === "ENV") return (_input, _env, emit) => emit(current.env);
-  if (node.name === "__prog_args") return (_input, _env, emit) => emit([]);
-  throw compileError(ctx, node, `$${node.name} is not defined`);
+  return compileError(ctx, node.span.start, node.span.end, `$${node.name} is not defined`);
 }
 
 // ---- functions ----
@@ -729,6 +764,8 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
     const args = node.args.map((a) => compileArg(a, scope, ctx));
     const depth = found.depth;
     const isStatic = found.isStatic;
+    // A function the program calls is compiled before it runs (its errors are compile errors).
+    if (!isStatic) ctx.unit?.pending.push(() => void functionGen(fn, ctx));
     if (tail) {
       return (input, env, emit) => {
         let e: Frame = isStatic ? fn.home! : frameAt(env, depth);
@@ -750,21 +787,38 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
   }
   const native = ctx.natives.get(`${node.name}/${arity}`);
   if (native) {
+    // Each call of a builtin is a step of the run's budget (what it walks inside is charged on top).
     if (native.kind === "value") {
       const fn = native.fn;
-      if (arity === 0) return (input, _env, emit) => emit(fn(input));
+      if (arity === 0)
+        return (input, _env, emit) => {
+          step();
+          return emit(fn(input));
+        };
       const args = node.args.map((a) => compile(a, scope, ctx));
       if (arity === 1) {
         const a0 = args[0]!;
-        return (input, env, emit) => a0(input, env, (v) => emit(fn(input, v)));
+        return (input, env, emit) =>
+          a0(input, env, (v) => {
+            step();
+            return emit(fn(input, v));
+          });
       }
-      return (input, env, emit) => cartesian(args, input, env, (vals) => emit(fn(input, ...vals)));
+      return (input, env, emit) =>
+        cartesian(args, input, env, (vals) => {
+          step();
+          return emit(fn(input, ...vals));
+        });
     }
     const gen = native.gen;
     const args = node.args.map((a) => compileArg(a, scope, ctx));
-    return (input, env, emit) => gen(input, args.map((code) => ({ code, env })), emit);
+    return (input, env, emit) => {
+      step();
+      return gen(input, args.map((code) => ({ code, env })), emit);
+    };
   }
-  throw compileError(ctx, node, `${node.name}/${arity} is not defined`);
+  // jq points at the name only.
+  return compileError(ctx, node.span.start, node.span.start + node.name.length, `${node.name}/${arity} is not defined`);
 }
 
 // ---- patterns and `as` ----
@@ -819,9 +873,7 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
         vals[slot.get(p.name)!] = value;
         return k();
       case "ArrayPattern": {
-        if (value !== null && !Array.isArray(value)) {
-          throw new JqRuntimeError(`Cannot index ${typeOf(value)} with number`);
-        }
+        if (value !== null && !Array.isArray(value)) throw cannotIndex(value, 0);
         const go = (i: number): Stop =>
           i === p.elements.length ? k() : destructure(p.elements[i]!, index(value, i), vals, env, () => go(i + 1));
         return go(0);
@@ -831,9 +883,6 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
           if (i === p.entries.length) return k();
           const e = p.entries[i]!;
           const withKey = (key: JqValue): Stop => {
-            if (typeof key !== "string") {
-              throw new JqRuntimeError(`Cannot index ${typeOf(value)} with ${typeOf(key)}`);
-            }
             const v = index(value, key);
             if (e.keyVar !== undefined) vals[slot.get(e.keyVar)!] = v;
             if (e.value) return destructure(e.value, v, vals, env, () => go(i + 1));
@@ -1031,9 +1080,30 @@ function renew(owned: Set<object>, shared: Set<object> | undefined): Set<object>
  * the reduce alone. `=` and arithmetic updates also need a right side with exactly one output.
  */
 function carriesOwnership(node: Node): boolean {
+  // `. + $x`: the state appended to (jq appends in place to a value only it holds).
+  if (node.type === "Binary" && node.op === "+" && node.left.type === "Identity") return !usesInput(node.right) && isSingle(node.right);
   if (node.type !== "Assign") return false;
   if (node.op === "|=") return true;
   return !usesInput(node.right) && isSingle(node.right);
+}
+
+/** `state + v` where the reduce owns the state: an array or object it built is appended to in place. */
+function addToOwned(state: JqValue, v: JqValue, owned: Set<object>): JqValue {
+  if (v !== null && state !== null && owned.has(state as object)) {
+    if (Array.isArray(state) && Array.isArray(v)) {
+      checkArray(state.length + v.length);
+      charge(v.length);
+      for (let i = 0; i < v.length; i++) state.push(v[i]!);
+      return state;
+    }
+    if (isObject(state) && isObject(v)) {
+      for (const k in v) setKey(state, k, v[k]!);
+      return state;
+    }
+  }
+  const sum = add(state, v);
+  if (sum !== state && sum !== v && typeof sum === "object" && sum !== null) owned.add(sum);
+  return sum;
 }
 
 /** Whether a filter may read its input `.` (conservative: true for anything not listed). */
@@ -1058,6 +1128,9 @@ function usesInput(node: Node): boolean {
       return node.body !== undefined && usesInput(node.body);
     case "String":
       return node.parts.some((p) => typeof p !== "string" && usesInput(p));
+    case "Object":
+      // A shorthand entry (`{a}`, `{"\(e)"}`) reads its value from the input.
+      return node.entries.some((e) => !e.value || e.keyed === true || usesInput(e.key) || usesInput(e.value));
     default:
       return true;
   }
@@ -1191,25 +1264,9 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       const right = compilePath(node.right, scope, ctx);
       return (input, path, env, emit) => {
         let any = false;
-        const found: [PathComponent[], JqValue][] = [];
-        tryRun(
-          () =>
-            left(input, path, env, (p, v) => {
-              if (isTruthy(v)) {
-                any = true;
-                found.push([p, v]);
-              }
-              return undefined;
-            }),
-          () => undefined,
-          () => undefined,
-        );
-        if (!any) return right(input, path, env, emit);
-        for (const [p, v] of found) {
-          const r = emit(p, v);
-          if (r) return r;
-        }
-        return undefined;
+        const r = left(input, path, env, (p, v) => (isTruthy(v) ? ((any = true), emit(p, v)) : undefined));
+        if (r) return r;
+        return any ? undefined : right(input, path, env, emit);
       };
     }
     case "Reduce": {
@@ -1388,13 +1445,7 @@ export function compileSingle(node: Node): Single | undefined {
       return (
         right &&
         ((input) => {
-          let v: JqValue;
-          try {
-            v = left!(input);
-          } catch (e) {
-            if (!isCatchable(e)) throw e;
-            return right(input);
-          }
+          const v = left!(input);
           return isTruthy(v) ? v : right(input);
         })
       );

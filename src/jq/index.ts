@@ -1,5 +1,5 @@
 /**
- * Karta's jq engine (jq 1.7.1 semantics): compile a program once, run it many times on plain JS values.
+ * Karta's jq engine (jq 1.8.2 semantics): compile a program once, run it many times on plain JS values.
  *
  * ```ts
  * const p = compileJq('.metadata.labels["training.kubeflow.org/replica-type"]');
@@ -8,7 +8,7 @@
  */
 import type { Node } from "./ast.js";
 import { NATIVES, builtinNames as listBuiltins, setLibraryNames } from "./builtins.js";
-import { CompileContext, Scope, Single, compile, compileLibraryDefs, compileSingle, unwrapError } from "./compiler.js";
+import { CompileContext, CompileUnit, Scope, Single, compile, compileLibraryDefs, compileSingle, unwrapError } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
 import { LIBRARY } from "./library.js";
 import { messageJson } from "./native/json.js";
@@ -190,7 +190,8 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
     const unsafe = findUnsafe(ast);
     if (unsafe) throw new JqSyntaxError(safeProfileMessage(source, unsafe.reason), source, unsafe.node.span.start);
   }
-  const ctx: CompileContext = { program: source, natives: NATIVES as Map<string, never> };
+  const unit: CompileUnit = { errors: [], pending: [], closed: false };
+  const ctx: CompileContext = { program: source, natives: NATIVES as Map<string, never>, unit };
   let names: Set<string> | undefined;
   try {
     names = calledNames(ast);
@@ -204,9 +205,19 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
   let gen: Gen;
   try {
     gen = compile(ast, scope, ctx);
+    for (let i = 0; i < unit.pending.length; i++) unit.pending[i]!();
   } catch (e) {
     if (e instanceof RangeError) throw new JqSyntaxError("program nested too deeply", source, 0);
     throw e;
+  } finally {
+    unit.closed = true;
+  }
+  if (unit.errors.length > 0) {
+    // All of them, in the order of the program text, as jq reports them.
+    const seen = new Set<string>();
+    const errors = unit.errors.filter((e) => !seen.has(`${e.offset} ${e.reason}`) && !!seen.add(`${e.offset} ${e.reason}`));
+    const [first, ...more] = errors.sort((a, b) => a.offset - b.offset);
+    throw new JqSyntaxError(first!.reason, source, first!.offset, first!.end, more);
   }
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const env = options.env ?? {};

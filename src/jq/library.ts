@@ -22,16 +22,11 @@ def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
 def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime;
 def todate: todateiso8601;
 def fromdate: fromdateiso8601;
-def date: todate;
-def dateadd(u; n): . + n;
-def datesub(u; n): . - n;
 def del(f): delpaths([path(f)]);
 # As jq 1.7.1 documents it: null and booleans sort below 0, so they fail to negate.
 def abs: if . < 0 then - . else . end;
 def with_entries(f): to_entries | map(f) | from_entries;
-def paths: path(..) | select(length > 0);
-def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
-def leaf_paths: paths(scalars);
+def paths(node_filter): path(.. | select(node_filter)) | select(length > 0);
 def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
 def in(xs): . as $x | xs | has($x);
 def inside(xs): . as $x | xs | contains($x);
@@ -41,7 +36,6 @@ def env: $ENV;
 def first: .[0];
 def last: .[-1];
 def nth($n): .[$n];
-def last(f): reduce f as $x (null; $x);
 def unique_by(f): [group_by(f)[] | .[0]];
 def max_by(f): _max_by_impl(map([f]));
 def min_by(f): _min_by_impl(map([f]));
@@ -51,12 +45,10 @@ def flatten: _flatten(-1);
 def flatten($x): if $x < 0 then error("flatten depth must not be negative") else _flatten($x) end;
 def join($x): reduce .[] as $i (null;
   (if . == null then "" else . + $x end) +
-  ($i | if . == null then "" elif type == "boolean" or type == "number" then tojson else . end))
-  | if . == null then "" else . end;
+  ($i | if type == "boolean" or type == "number" then tostring else . // "" end)) // "";
 def ascii_downcase: explode | map(if 65 <= . and . <= 90 then . + 32 else . end) | implode;
 def ascii_upcase: explode | map(if 97 <= . and . <= 122 then . - 32 else . end) | implode;
-def transpose: if . == [] then [] else . as $in | (map(length) | max) as $max
-  | [range(0; $max) as $j | [range(0; $in | length) as $i | $in[$i][$j]]] end;
+def transpose: [range(0; map(length) | max // 0) as $i | [.[][$i]]];
 def indices($i): if type == "array" and ($i|type) == "array" then .[$i]
   elif type == "array" then .[[$i]]
   elif type == "string" and ($i|type) == "string" then _strindices($i)
@@ -65,13 +57,11 @@ def index($i): indices($i) | .[0];
 def rindex($i): indices($i) | .[-1:][0];
 def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
-def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
+def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] = $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
 def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
 def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
 def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
-def ascii: [.] | implode;
-def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
 def truncate_stream(stream): . as $n | null | stream | . as $input
   | if (.[0] | length) > $n then setpath([0]; .[0][$n:]) else empty end;
 def debug(msg): (msg | debug | empty), .;
@@ -94,18 +84,13 @@ def capture($val): ($val | type) as $vt
     elif $vt == "array" and ($val | length) > 1 then capture($val[0]; $val[1])
     elif $vt == "array" and ($val | length) > 0 then capture($val[0]; null)
     else error($vt + " not a string or array") end;
-def scan($re; $flags): match($re; "g" + ($flags // ""))
+def scan($re; $flags): match($re; "g" + $flags)
   | if (.captures | length) > 0 then [.captures | .[] | .string] else .string end;
 def scan($re): scan($re; null);
-def _nwise($n): def n: if length <= $n then . else .[0:$n], (.[$n:] | n) end; n;
-def _nwise(a; $n): a | _nwise($n);
-def splits($re; flags): split($re; flags) | .[];
+def splits($re; $flags): .[foreach (match($re; $flags + "g"), null) as {$offset, $length}
+  (null; {start: .next, end: $offset, next: ($offset + $length)})];
 def splits($re): splits($re; null);
-def split($re; flags): . as $s
-  | [match($re; "g" + (flags // "")) | (.offset, .offset + .length)] as $ms
-  | [0] + $ms + [$s | length]
-  | [_nwise(2)]
-  | map($s[.[0]:.[1]]);
+def split($re; $flags): [splits($re; $flags)];
 def sub($re; str; $flags): . as $in
   | [match($re; $flags) | {offset, length,
       caps: ([.captures[] | select(.name != null) | {key: .name, value: .string}] | from_entries)}] as $ms
@@ -120,9 +105,7 @@ def sub($re; str; $flags): . as $in
 def sub($re; str): sub($re; str; "");
 def gsub($re; str; $flags): sub($re; str; $flags + "g");
 def gsub($re; str): sub($re; str; "g");
-def ltrimstr($x): if type == "string" and ($x | type) == "string" and startswith($x) then .[($x | length):] else . end;
-def rtrimstr($x): if type == "string" and ($x | type) == "string" and endswith($x) and ($x | length) > 0 then .[:length - ($x | length)] else . end;
 def get_search_list: [];
 def have_decnum: false;
-def have_literal_numbers: true;
+def have_literal_numbers: false;
 `;

@@ -160,6 +160,27 @@ export function stringLimitError(limit = MAX_STRING_LENGTH): JqLimitError {
   return new JqLimitError(`evaluation exceeded the limit of ${limit} characters for a string`);
 }
 
+/**
+ * What the work inside builtins costs in steps, so that the budget bounds time whatever a program does:
+ * a step is about one turn of the interpreter (an iteration of `range`, a call); work that builds and
+ * keeps values (a path copied, a container rebuilt, text printed) costs more than a visit, by what it
+ * was measured to take (bench: a value sharing subtrees, 2^36 paths, walked until the budget ends it).
+ */
+export const COST = {
+  /** A value visited (`..`, containment, equality). */
+  visit: 1,
+  /** An element copied into a new array or path. */
+  copy: 2,
+  /** A pair of containers compared for order (`sort`, `<`): keys, frames. */
+  compare: 4,
+  /** A value printed as JSON text. */
+  print: 4,
+  /** An object merged (`*`), per key. */
+  merge: 4,
+  /** A value rebuilt by `walk` and handed to its filter. */
+  rebuild: 16,
+} as const;
+
 /** Counts `n` steps of work done inside a builtin (a value walked, a match tried) against the budget. */
 export function charge(n: number): void {
   current.steps += n;

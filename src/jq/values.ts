@@ -3,87 +3,25 @@
  * Values are JSON values (null, boolean, number, string, array, plain object); they are never mutated.
  */
 import { JqRuntimeError } from "./errors.js";
-import { CHARGED, compareCodepoints, dumpTruncated, kindOf, toJson } from "./native/json.js";
-import { JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, step } from "./runtime.js";
+import { MAX_DEPTH, compare, compareStrings, containsValue, equals, sortedKeys } from "./compare.js";
+import { CHARGED, dumpTruncated, kindOf, toJson, utf8ByteLength } from "./native/json.js";
+import { COST, JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, charge } from "./runtime.js";
 
 import type { JqObject, JqValue, PathComponent } from "./value-types.js";
 
 export type { JqObject, JqValue, PathComponent };
 
+export { MAX_DEPTH, compare, compareStrings, equals, sortedKeys };
+
 /** jq's type name of a value. */
 export const typeOf = kindOf;
-
-const KIND_ORDER: Record<string, number> = { null: 0, boolean: 1, number: 3, string: 4, array: 5, object: 6 };
-function kindRank(v: unknown): number {
-  if (v === false) return 1;
-  if (v === true) return 2;
-  return KIND_ORDER[typeOf(v)]!;
-}
-
-/** Compares strings by Unicode code point (jq compares UTF-8 bytes, which orders the same). */
-export const compareStrings = compareCodepoints;
-
-/** Sorted keys of an object, in jq's order. */
-export function sortedKeys(o: object): string[] {
-  return Object.keys(o).sort(compareStrings);
-}
-
-/** jq's total order over values: null < false < true < numbers < strings < arrays < objects. */
-export function compare(a: unknown, b: unknown): number {
-  const ka = kindRank(a);
-  const kb = kindRank(b);
-  if (ka !== kb) return ka < kb ? -1 : 1;
-  switch (typeof a) {
-    case "number": {
-      const x = a as number;
-      const y = b as number;
-      // jq orders nan as if it were null: below every number, itself included.
-      if (x !== x) return -1;
-      if (y !== y) return 1;
-      return x < y ? -1 : x === y ? 0 : 1;
-    }
-    case "string":
-      return a === b ? 0 : compareStrings(a, b as string);
-    case "object": {
-      if (a === null) return 0;
-      // Walking two containers is work the run pays for (values may share structure: 2^40 leaves).
-      step();
-      if (Array.isArray(a)) {
-        const bb = b as unknown[];
-        const n = Math.min(a.length, bb.length);
-        for (let i = 0; i < n; i++) {
-          const c = compare(a[i], bb[i]);
-          if (c !== 0) return c;
-        }
-        return a.length === bb.length ? 0 : a.length < bb.length ? -1 : 1;
-      }
-      const keysA = sortedKeys(a);
-      const keysB = sortedKeys(b as object);
-      const c = compare(keysA, keysB);
-      if (c !== 0) return c;
-      for (const k of keysA) {
-        const d = compare((a as JqObject)[k], (b as JqObject)[k]);
-        if (d !== 0) return d;
-      }
-      return 0;
-    }
-    default:
-      return 0;
-  }
-}
-
-export function equals(a: unknown, b: unknown): boolean {
-  if (a === b) return typeof a !== "number" || a === a;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  return compare(a, b) === 0;
-}
 
 export function isTruthy(v: unknown): boolean {
   return v !== null && v !== false && v !== undefined;
 }
 
 /** jq's truncated dump of a value inside error messages (`jv_dump_string_trunc` with a buffer of `size`). */
-export function dumpShort(v: unknown, size = 15): string {
+export function dumpShort(v: unknown, size = 30): string {
   return dumpTruncated(v, size);
 }
 
@@ -103,11 +41,16 @@ function typeError2(a: unknown, b: unknown, msg: string): JqRuntimeError {
 
 /** jq's error for `.[]` on something that is neither an array nor an object. */
 export function cannotIterate(v: unknown): JqRuntimeError {
-  return new JqRuntimeError(`Cannot iterate over ${typeOf(v)}${v === null ? "" : ` (${dumpShort(v)})`}`);
+  return new JqRuntimeError(`Cannot iterate over ${typeOf(v)} (${dumpShort(v)})`);
 }
 
 export function typeError(v: unknown, msg: string): JqRuntimeError {
   return new JqRuntimeError(`${typeOf(v)} (${dumpShort(v)}) ${msg}`);
+}
+
+/** jq's error for indexing a value with a key of the wrong kind. */
+export function cannotIndex(t: unknown, k: unknown): JqRuntimeError {
+  return new JqRuntimeError(`Cannot index ${typeOf(t)} with ${typeOf(k)} (${dumpShort(k)})`);
 }
 
 /**
@@ -139,31 +82,59 @@ export function add(a: unknown, b: unknown): JqValue {
   const ta = typeof a;
   if (ta === "number" && typeof b === "number") return (a as number) + b;
   if (ta === "string" && typeof b === "string") return checkString((a as string).length + b.length) && (a as string) + b;
-  if (Array.isArray(a) && Array.isArray(b)) return checkArray(a.length + b.length) && a.concat(b);
-  if (isObject(a) && isObject(b)) return { ...a, ...b };
+  // Both operands are copied: work the run pays for.
+  if (Array.isArray(a) && Array.isArray(b)) return checkArray(a.length + b.length) && (charge(a.length + b.length), a.concat(b));
+  if (isObject(a) && isObject(b)) {
+    const sum = { ...a, ...b };
+    charge(Object.keys(sum).length);
+    return sum;
+  }
   throw typeError2(a, b, "cannot be added");
 }
 
 export function subtract(a: unknown, b: unknown): JqValue {
   if (typeof a === "number" && typeof b === "number") return a - b;
-  if (Array.isArray(a) && Array.isArray(b)) return a.filter((x) => !b.some((y) => equals(x, y)));
+  if (Array.isArray(a) && Array.isArray(b)) {
+    // Every element is compared with every element of b: that is the work the run pays for.
+    charge(a.length * b.length);
+    return a.filter((x) => !b.some((y) => equals(x, y)));
+  }
   throw typeError2(a, b, "cannot be subtracted");
 }
 
+/**
+ * `*` on objects: b's entries over a's, objects under the same key merged in turn (jq's
+ * `jv_object_merge_recursive`), level by level from a work list; past 10,000 levels it fails as jq 1.8.2.
+ */
 function deepMerge(a: JqObject, b: JqObject): JqObject {
-  const out: JqObject = { ...a };
-  for (const k of Object.keys(b)) {
-    const x = getOwn(out, k);
-    const y = b[k]!;
-    setKey(out, k, isObject(x) && isObject(y) ? deepMerge(x, y) : y);
+  const root: JqObject = { ...a };
+  const work: { out: JqObject; from: JqObject; depth: number }[] = [{ out: root, from: b, depth: 0 }];
+  while (work.length > 0) {
+    const { out, from, depth } = work.pop()!;
+    const keys = Object.keys(from);
+    charge(COST.merge * (1 + keys.length));
+    for (const k of keys) {
+      const x = getOwn(out, k);
+      const y = from[k]!;
+      if (isObject(x) && isObject(y)) {
+        if (depth + 1 > MAX_DEPTH) throw new JqRuntimeError("Object merge too deep");
+        const merged: JqObject = { ...x };
+        setKey(out, k, merged);
+        work.push({ out: merged, from: y, depth: depth + 1 });
+      } else {
+        setKey(out, k, y);
+      }
+    }
   }
-  return out;
+  return root;
 }
 
+/** jq 1.8.2's string repetition: `n` truncated; negative (or nan) is null; past jq's own size bound, its error. */
 function repeatString(s: string, n: number): JqValue {
   if (!(n >= 0)) return null;
-  const count = Math.floor(n);
-  if (s.length * count > MAX_STRING_LENGTH) throw new JqRuntimeError("Repeat string result too long");
+  const count = n > 2147483647 ? 2147483647 : Math.trunc(n);
+  if (utf8ByteLength(s) * count >= 2147483647 - 8) throw new JqRuntimeError("Repeat string result too long");
+  checkString(s.length * count);
   return s.repeat(count);
 }
 
@@ -207,7 +178,7 @@ export function modulo(a: unknown, b: unknown): JqValue {
     const bi = toInt64(b);
     if (bi === 0n) throw typeError2(a, b, "cannot be divided (remainder) because the divisor is zero");
     const ai = toInt64(a);
-    // INT64_MIN % -1 overflows in C; the result is 0.
+    // INT64_MIN % -1 overflows in C; jq 1.8.2 answers 0.
     if (bi === -1n) return 0;
     return Number(ai % (bi < 0n ? -bi : bi));
   }
@@ -237,12 +208,12 @@ export function splitString(s: string, sep: string): JqValue {
 }
 
 // ---- indexing ----
-/** `t[k]` with jq's rules for null, arrays (negative, fractional), objects and slices. */
+/** `t[k]` with jq's rules for null, arrays (negative, fractional), objects and slices (`jv_get`). */
 export function index(t: unknown, k: unknown): JqValue {
   if (typeof k === "string") {
     if (isObject(t)) return getOwn(t, k) ?? null;
     if (t === null) return null;
-    throw new JqRuntimeError(`Cannot index ${typeOf(t)} with string "${k}"`);
+    throw cannotIndex(t, k);
   }
   if (typeof k === "number") {
     if (Array.isArray(t)) {
@@ -254,18 +225,23 @@ export function index(t: unknown, k: unknown): JqValue {
       return v === undefined ? null : v;
     }
     if (t === null) return null;
-    throw new JqRuntimeError(`Cannot index ${typeOf(t)} with number`);
+    throw cannotIndex(t, k);
   }
-  if (isObject(k) && (Array.isArray(t) || typeof t === "string" || t === null)) return sliceByObject(t, k);
-  if (Array.isArray(k) && Array.isArray(t)) return arrayIndices(t, k);
-  if (t === null && (k === null || isObject(k))) return null;
-  throw new JqRuntimeError(`Cannot index ${typeOf(t)} with ${typeOf(k)}`);
+  return indexOther(t, k);
 }
 
-/** `.[{"start": a, "end": b}]` (kept out of `index`, the hottest function, so that it stays small). */
-function sliceByObject(t: unknown, k: JqObject): JqValue {
-  if (!("start" in k) && !("end" in k)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with object`);
-  // jq reads both keys; a missing one is not null.
+/** `t[k]` for keys other than strings and numbers (kept out of `index`, the hottest function, so that it stays small). */
+function indexOther(t: unknown, k: unknown): JqValue {
+  if (isObject(k)) {
+    if (t === null) return null;
+    if (Array.isArray(t) || typeof t === "string") return sliceByObject(t, k);
+  }
+  if (Array.isArray(k) && Array.isArray(t)) return arrayIndices(t, k);
+  throw cannotIndex(t, k);
+}
+
+/** `.[{"start": a, "end": b}]`: jq reads both keys; a missing one is not null. */
+function sliceByObject(t: JqValue[] | string, k: JqObject): JqValue {
   if (!("start" in k) || !("end" in k)) throw new JqRuntimeError("Array/string slice indices must be integers");
   return slice(t, k["start"] ?? null, k["end"] ?? null);
 }
@@ -273,6 +249,7 @@ function sliceByObject(t: unknown, k: JqObject): JqValue {
 /** Positions where the array `sub` occurs in `t` (jq's `_indices` on arrays). */
 export function arrayIndices(t: JqValue[], sub: JqValue[]): JqValue {
   if (sub.length === 0) return [];
+  charge(t.length * sub.length);
   const out: number[] = [];
   for (let i = 0; i + sub.length <= t.length; i++) {
     let ok = true;
@@ -287,7 +264,10 @@ export function arrayIndices(t: JqValue[], sub: JqValue[]): JqValue {
   return out;
 }
 
-/** Resolves slice bounds against a length as jq does: start truncated, a fractional end rounded up, clamped. */
+/**
+ * Resolves slice bounds against a length as jq's `parse_slice` does: nan start is 0 and nan end the
+ * length; negative bounds count from the end; the start is truncated, a fractional end rounded up.
+ */
 export function sliceBounds(len: number, from: unknown, to: unknown): [number, number] {
   if ((from !== null && typeof from !== "number") || (to !== null && typeof to !== "number")) {
     throw new JqRuntimeError("Array/string slice indices must be integers");
@@ -295,15 +275,15 @@ export function sliceBounds(len: number, from: unknown, to: unknown): [number, n
   let s = from === null ? 0 : (from as number);
   let e = to === null ? len : (to as number);
   if (s !== s) s = 0;
-  if (e !== e) e = len;
   if (s < 0) s += len;
-  if (e < 0) e += len;
   if (s < 0) s = 0;
   if (s > len) s = len;
   const start = Math.trunc(s);
+  if (e !== e) e = len;
+  if (e < 0) e += len;
+  if (e < 0) e = start;
   let end = e > len ? len : Math.trunc(e);
-  if (end < e) end += 1;
-  if (end > len) end = len;
+  if (end < len && end < e) end += 1;
   if (end < start) end = start;
   return [start, end];
 }
@@ -312,16 +292,44 @@ export function slice(t: unknown, from: unknown, to: unknown): JqValue {
   if (t === null) return null;
   if (Array.isArray(t)) {
     const [s, e] = sliceBounds(t.length, from, to);
+    charge(COST.copy * (e - s));
     return t.slice(s, e);
   }
   if (typeof t === "string") {
     // Slices of strings count code points.
-    const cps = hasSurrogates(t) ? Array.from(t) : null;
-    const len = cps ? cps.length : t.length;
+    const offsets = codePointOffsets(t);
+    const len = offsets ? offsets.length - 1 : t.length;
     const [s, e] = sliceBounds(len, from, to);
-    return cps ? cps.slice(s, e).join("") : t.slice(s, e);
+    return offsets ? t.slice(offsets[s], offsets[e]) : t.slice(s, e);
   }
-  throw new JqRuntimeError(`Cannot index ${typeOf(t)} with object`);
+  throw cannotIndex(t, { start: from, end: to });
+}
+
+/** The last string {@link codePointOffsets} looked at, and its offsets (programs slice one string many times: `splits`). */
+let offsetsOfString = "";
+let offsetsOfLast: Int32Array | null = null;
+
+/**
+ * Where each code point of `t` starts (UTF-16 offsets, and the length at the end), or null when every
+ * code point is one unit (no surrogates). Scanning is work the run pays for.
+ */
+function codePointOffsets(t: string): Int32Array | null {
+  if (t === offsetsOfString) return offsetsOfLast;
+  charge(t.length >> 4);
+  let offsets: Int32Array | null = null;
+  if (hasSurrogates(t)) {
+    const o: number[] = [];
+    for (let i = 0; i < t.length; i++) {
+      o.push(i);
+      const c = t.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length && (t.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    }
+    o.push(t.length);
+    offsets = Int32Array.from(o);
+  }
+  offsetsOfString = t;
+  offsetsOfLast = offsets;
+  return offsets;
 }
 
 export function hasSurrogates(s: string): boolean {
@@ -332,141 +340,6 @@ export function hasSurrogates(s: string): boolean {
   return false;
 }
 
-// ---- paths ----
-export function getpath(t: unknown, path: unknown): JqValue {
-  if (!Array.isArray(path)) throw new JqRuntimeError("Path must be specified as an array");
-  let cur: unknown = t;
-  for (const k of path) {
-    if (cur === null) return null;
-    cur = index(cur, k);
-  }
-  return cur as JqValue;
-}
-
-/** `setpath(path; v)`: a copy of `t` with the value at `path` replaced (intermediate nulls become containers). */
-/**
- * `setpath`. With `owned` (the containers this update copied itself, which nothing else references),
- * those are changed in place and the copies it makes join them: a run of updates is linear in what it
- * touches instead of copying the whole container per path.
- */
-export function setpath(t: unknown, path: unknown, v: unknown, owned?: Set<object>): JqValue {
-  if (!Array.isArray(path)) throw new JqRuntimeError("Path must be specified as an array");
-  return setIn(t as JqValue, path, 0, v as JqValue, owned);
-}
-
-function setIn(t: JqValue, path: unknown[], i: number, v: JqValue, owned?: Set<object>): JqValue {
-  if (i === path.length) return v;
-  const k = path[i];
-  if (typeof k === "string") {
-    if (t !== null && !isObject(t)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with string "${k}"`);
-    const obj = (t ?? {}) as JqObject;
-    const child = setIn(getOwn(obj, k) ?? null, path, i + 1, v, owned);
-    let out = obj;
-    if (!owned?.has(obj)) {
-      out = { ...obj };
-      owned?.add(out);
-    }
-    setKey(out, k, child);
-    return out;
-  }
-  if (typeof k === "number") {
-    if (t !== null && !Array.isArray(t)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with number`);
-    const arr = (t ?? []) as JqValue[];
-    if (k !== k) throw new JqRuntimeError("Cannot set array element at NaN index");
-    let idx = Math.floor(k);
-    if (idx < 0) {
-      idx += arr.length;
-      if (idx < 0) throw new JqRuntimeError("Out of bounds negative array index");
-    }
-    // Growth past the array bound is the same limit error whatever the path (jq's own bound is 2^29).
-    if (idx >= arr.length) checkArray(idx + 1);
-    if (idx > 536870911) throw new JqRuntimeError("Array index too large");
-    const child = setIn(idx < arr.length ? arr[idx]! : null, path, i + 1, v, owned);
-    let out = arr;
-    if (!owned?.has(arr)) {
-      out = arr.slice();
-      owned?.add(out);
-    }
-    while (out.length < idx) out.push(null);
-    out[idx] = child;
-    return out;
-  }
-  if (isObject(k)) {
-    if (typeof t === "string") throw new JqRuntimeError("Cannot update string slices");
-    if (t !== null && !Array.isArray(t)) throw new JqRuntimeError(`Cannot index ${typeOf(t)} with object`);
-    const arr = (t ?? []) as JqValue[];
-    const [s, e] = sliceBounds(arr.length, k["start"] ?? null, k["end"] ?? null);
-    const replacement = setIn(arr.slice(s, e), path, i + 1, v, owned);
-    if (!Array.isArray(replacement)) throw new JqRuntimeError("A slice of an array can only be assigned another array");
-    checkArray(arr.length - (e - s) + replacement.length);
-    const out = arr.slice(0, s).concat(replacement, arr.slice(e));
-    owned?.add(out);
-    return out;
-  }
-  if (t === null || Array.isArray(t) || isObject(t)) {
-    throw new JqRuntimeError(`Cannot update field at ${typeOf(k)} index of ${typeOf(t)}`);
-  }
-  throw new JqRuntimeError(`Cannot index ${typeOf(t)} with ${typeOf(k)}`);
-}
-
-/**
- * `delpaths(paths)`: all deletions in one container happen at once, with indices relative to the
- * original (so `del(.[1], .[-6])` deletes what the user pointed at, whatever the order).
- */
-export function delpaths(t: unknown, paths: unknown): JqValue {
-  if (!Array.isArray(paths)) throw new JqRuntimeError("Paths must be specified as an array");
-  for (const p of paths) {
-    if (!Array.isArray(p)) throw new JqRuntimeError(`Path must be specified as array, not ${typeOf(p)}`);
-  }
-  if (paths.length === 0) return t as JqValue;
-  const sorted = (paths as JqValue[][]).slice().sort(compare);
-  if (sorted[0]!.length === 0) return null;
-  return delSorted(t as JqValue, sorted, 0, new Set());
-}
-
-function delSorted(t: JqValue, paths: JqValue[][], depth: number, owned: Set<object>): JqValue {
-  const keys: JqValue[] = [];
-  let out = t;
-  for (let i = 0; i < paths.length; ) {
-    const key = paths[i]![depth]!;
-    let j = i;
-    while (j < paths.length && equals(paths[j]![depth], key)) j++;
-    if (paths[i]!.length === depth + 1) {
-      keys.push(key);
-    } else {
-      const sub = index(out, key);
-      if (sub !== null) out = setpath(out, [key], delSorted(sub, paths.slice(i, j), depth + 1, owned), owned);
-    }
-    i = j;
-  }
-  return deleteKeys(out, keys);
-}
-
-/** Deletes keys (indices, slices or fields) of one container at once. */
-function deleteKeys(t: JqValue, keys: JqValue[]): JqValue {
-  if (t === null || keys.length === 0) return t;
-  if (Array.isArray(t)) {
-    const len = t.length;
-    const drop = new Set<number>();
-    const ranges: [number, number][] = [];
-    for (const k of keys) {
-      if (typeof k === "number") drop.add(Math.trunc(k < 0 ? len + k : k));
-      else if (isObject(k)) ranges.push(sliceBounds(len, k["start"] ?? null, k["end"] ?? null));
-      else throw new JqRuntimeError(`Cannot delete ${typeOf(k)} element of array`);
-    }
-    return t.filter((_x, i) => !drop.has(i) && !ranges.some(([s, e]) => s <= i && i < e));
-  }
-  if (isObject(t)) {
-    const out: JqObject = { ...t };
-    for (const k of keys) {
-      if (typeof k !== "string") throw new JqRuntimeError(`Cannot delete ${typeOf(k)} field of object`);
-      delete out[k];
-    }
-    return out;
-  }
-  throw new JqRuntimeError(`Cannot delete fields from ${typeOf(t)}`);
-}
-
 /** `length` */
 export function lengthOf(v: unknown): JqValue {
   if (v === null) return 0;
@@ -475,30 +348,23 @@ export function lengthOf(v: unknown): JqValue {
       throw typeError(v, "has no length");
     case "number":
       return Math.abs(v);
-    case "string":
-      return hasSurrogates(v) ? Array.from(v).length : v.length;
-    default:
-      return Array.isArray(v) ? v.length : Object.keys(v as object).length;
+    case "string": {
+      const offsets = codePointOffsets(v);
+      return offsets ? offsets.length - 1 : v.length;
+    }
+    default: {
+      if (Array.isArray(v)) return v.length;
+      const n = Object.keys(v as object).length;
+      charge(n >> 4);
+      return n;
+    }
   }
 }
 
 /** `contains`: substring for strings, recursive containment for arrays and objects. */
 export function contains(a: unknown, b: unknown): boolean {
-  if (kindRank(a) !== kindRank(b)) {
-    throw new JqRuntimeError(`${typeOf(a)} (${dumpShort(a)}) and ${typeOf(b)} (${dumpShort(b)}) cannot have their containment checked`);
+  if (typeOf(a) !== typeOf(b) || (typeof a === "boolean" && a !== b)) {
+    throw typeError2(a, b, "cannot have their containment checked");
   }
-  return containsSameKind(a, b);
-}
-
-function containsSameKind(a: unknown, b: unknown): boolean {
-  step();
-  if (kindRank(a) !== kindRank(b)) return false;
-  if (isObject(a) && isObject(b)) {
-    return Object.keys(b).every((k) => Object.prototype.hasOwnProperty.call(a, k) && containsSameKind(a[k], b[k]));
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return b.every((y) => a.some((x) => containsSameKind(x, y)));
-  }
-  if (typeof a === "string" && typeof b === "string") return a.includes(b);
-  return equals(a, b);
+  return containsValue(a, b);
 }

@@ -43,25 +43,27 @@ describe("karta jq", () => {
     const r = await karta(["jq", "-r", "--yaml", '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key)=\\(.value.replicas)"', example]);
     assert.deepEqual(r, { code: 0, out: "Master=1\nWorker=3\n", err: "" });
   });
-  test("exit codes: -e, compile error 3, runtime error 5, usage 2, unreadable 2", async () => {
+  test("exit codes: -e, compile error 3, runtime error 5 (of the last input, as jq), usage 2, unreadable or unparsable input 2", async () => {
     assert.equal((await karta(["jq", "-e", ".a"], '{"a":false}')).code, 1);
     assert.equal((await karta(["jq", "-e", "empty"], "1")).code, 4);
     assert.equal((await karta(["jq", "-e", ".a"], '{"a":1}')).code, 0);
+    assert.equal((await karta(["jq", "-e", ".a // empty"], '{"a":1}\n{}')).code, 0, "-e looks back past a run without output");
     const compile = await karta(["jq", ".a |"], "{}");
     assert.equal(compile.code, 3);
-    assert.match(compile.err, /^jq: error: syntax error, unexpected end of file at 1:5\n/);
+    assert.equal(compile.err, "jq: error: syntax error, unexpected end of file at <top-level>, line 1, column 4:\n    .a |\n       ^\njq: 1 compile error\n");
     const runtime = await karta(["jq", ".a.b"], '{"a":1}\n{"a":{"b":2}}');
-    assert.equal(runtime.code, 5);
+    assert.equal(runtime.code, 0, "the last input's run succeeded");
     assert.equal(runtime.out, "2\n", "later inputs are still processed");
-    assert.match(runtime.err, /Cannot index number with string "b"/);
-    assert.equal((await karta(["jq"])).code, 2);
+    assert.equal(runtime.err, 'jq: error (at <stdin>:1): Cannot index number with string ("b")\n');
+    const last = await karta(["jq", ".a.b"], '{"a":{"b":2}}\n{"a":1}');
+    assert.equal(last.code, 5);
+    assert.equal((await karta(["jq", "-n", "error({a: 1})"])).err, 'jq: error (at <unknown>) (not a string): {"a":1}\n');
     assert.equal((await karta(["jq", "--bogus", "."])).code, 2);
     const missing = await karta(["jq", ".", "/nonexistent/pods.json"]);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /cannot read \/nonexistent\/pods.json/);
     const badJson = await karta(["jq", "."], '{"a":');
-    assert.equal(badJson.code, 2);
-    assert.match(badJson.err, /Unfinished JSON term/);
+    assert.deepEqual(badJson, { code: 2, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
   });
   test("halt_error prints its message and exits with its code", async () => {
     const r = await karta(["jq", "-n", '"bye\\n" | halt_error(7)']);
@@ -80,7 +82,7 @@ describe("karta jq", () => {
   });
 });
 
-describe("karta jq: the jq 1.7.1 command line (issue 12, class 10)", () => {
+describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
   async function withFiles(args: string[], files: Record<string, string>, stdin = "") {
     const io = memoryIO(stdin, files);
     const code = await main(args, io);
@@ -93,6 +95,40 @@ describe("karta jq: the jq 1.7.1 command line (issue 12, class 10)", () => {
     assert.equal(r.out, '[1,"l.json"]\n[2,"l.json"]\n[4,"l.json"]\n[4,"l.json"]\n[2,"p.json"]\n');
     assert.equal((await karta(["jq", "-c", "input_filename"], "{}")).out, '"<stdin>"\n');
     assert.equal((await karta(["jq", "-nc", "input_filename"])).out, "null\n");
+  });
+  test("--indent 0 keeps line breaks (jq 1.8); the last of -c, --tab and --indent wins; -1 is tabs", async () => {
+    assert.equal((await karta(["jq", "--indent", "0", "."], '{"a":[1,2]}')).out, '{\n"a": [\n1,\n2\n]\n}\n');
+    assert.equal((await karta(["jq", "-c", "--indent", "3", "."], '{"a":[1]}')).out, '{\n   "a": [\n      1\n   ]\n}\n');
+    assert.equal((await karta(["jq", "--indent", "3", "-c", "."], '{"a":[1]}')).out, '{"a":[1]}\n');
+    assert.equal((await karta(["jq", "--tab", "-c", "."], '{"a":[1]}')).out, '{"a":[1]}\n');
+    assert.equal((await karta(["jq", "-c", "--tab", "."], '{"a":[1]}')).out, '{\n\t"a": [\n\t\t1\n\t]\n}\n');
+    assert.equal((await karta(["jq", "--indent", "-1", "."], "[1]")).out, "[\n\t1\n]\n");
+    assert.equal((await karta(["jq", "--indent", "8", "."], "[1]")).code, 2);
+  });
+  test("--raw-output0 ends each output with NUL and refuses a string holding one; -r -a prints JSON text", async () => {
+    assert.equal((await karta(["jq", "--raw-output0", ".[]"], '["a","b",1]')).out, "a\0b\x001\0");
+    assert.deepEqual(await karta(["jq", "--raw-output0", ".[]"], '["a\\u0000b"]'), {
+      code: 5,
+      out: "",
+      err: "jq: error (at <stdin>:0): Cannot dump a string containing NUL with --raw-output0 option\n",
+    });
+    assert.equal((await karta(["jq", "-n", "-r", "-a", '"\u00e9"'])).out, '"\\u00e9"\n');
+  });
+  test("runtime errors name the input and its lines read so far; halt_error prints nothing for null", async () => {
+    assert.deepEqual(await karta(["jq", ".a"], "1\n2"), {
+      code: 5,
+      out: "",
+      err: 'jq: error (at <stdin>:1): Cannot index number with string ("a")\njq: error (at <stdin>:1): Cannot index number with string ("a")\n',
+    });
+    assert.deepEqual(await karta(["jq", "-n", "halt_error(3)"]), { code: 3, out: "", err: "" });
+    assert.deepEqual(await karta(["jq", "-n", '"x" | halt_error(0)']), { code: 0, out: "", err: "x" });
+    assert.deepEqual(await karta(["jq", "-n", "input"]), { code: 5, out: "", err: "jq: error (at <stdin>:0): break\n" });
+  });
+  test("a program file holding a NUL byte is refused, not cut short (jq 1.8.2)", async () => {
+    assert.deepEqual(await withFiles(["jq", "-n", "-f", "p.jq"], { "p.jq": ". | length\0garbage" }), { code: 2, out: "", err: "jq: program file contains NUL bytes\n" });
+  });
+  test("without a filter the program is .", async () => {
+    assert.deepEqual(await karta(["jq"], "1"), { code: 0, out: "1\n", err: "" });
   });
   test("$__loc__", async () => {
     assert.equal((await karta(["jq", "-nc", "$__loc__"])).out, '{"file":"<top-level>","line":1}\n');
@@ -116,12 +152,12 @@ describe("karta jq: the jq 1.7.1 command line (issue 12, class 10)", () => {
     assert.equal((await withFiles(["jq", "-c", "--stream", ".", "p.json"], files)).out, '[["a"],1]\n[["a"]]\n');
     assert.equal((await karta(["jq", "-c", "--stream", "."], '{"a":[1,{}],"b":[]} 3')).out, '[["a",0],1]\n[["a",1],{}]\n[["a",1]]\n[["b"],[]]\n[["b"]]\n[[],3]\n');
   });
-  test("-C colours as jq 1.7.1 (null 0;90, strings 0;32, containers 1;39, keys 1;34); -M does not", async () => {
+  test("-C colours as jq 1.8.2 (null 0;90, strings 0;32, containers 1;39, keys 1;34); -M does not", async () => {
     const c = (await karta(["jq", "-cC", "."], '{"a":[1,"x",null]}')).out;
     const e = "\x1b[";
     assert.equal(
       c,
-      `${e}1;39m{${e}0m${e}1;34m"a"${e}0m${e}1;39m:${e}0m${e}1;39m[${e}0;39m1${e}0m${e}1;39m,${e}0;32m"x"${e}0m${e}1;39m,${e}0;90mnull${e}0m${e}1;39m${e}1;39m]${e}0m${e}1;39m${e}1;39m}${e}0m\n`,
+      `${e}1;39m{${e}0m${e}1;34m"a"${e}0m${e}1;39m:${e}0m${e}1;39m[${e}0m${e}0;39m1${e}0m${e}1;39m,${e}0m${e}0;32m"x"${e}0m${e}1;39m,${e}0m${e}0;90mnull${e}0m${e}1;39m]${e}0m${e}1;39m}${e}0m\n`,
     );
     assert.equal((await karta(["jq", "-cCM", "."], "[1]")).out, "[1]\n");
   });

@@ -496,7 +496,7 @@ describe("bad input", () => {
     const r = interpreter.interpret({ ...tfjob(), spec: { tfReplicaSpecs: { Chief: "oops" } } });
     const e = errors(r).find((d) => d.path === "spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath");
     assert.ok(e);
-    assert.match(e.message, /Cannot index string with (string )?"template"/);
+    assert.match(e.message, /Cannot index string with string \("template"\)/);
   });
   test("an expression that does not compile is a diagnostic of the compiled definition", () => {
     const it = compileInterpreter(karta(TRAINING.replace(".spec.tfReplicaSpecs.Chief.replicas // 1", ".spec.tfReplicaSpecs.Chief.replicas //")));

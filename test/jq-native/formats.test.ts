@@ -83,10 +83,10 @@ describe("@base64d decoding", () => {
   });
 });
 
-describe("errors as jq 1.7.1 words them", () => {
+describe("errors as jq 1.8.2 words them", () => {
   test("wrong input types", () => {
     assert.equal(errorOf(() => applyFormat("csv", { kind: "Pod" })), 'object ({"kind":"Pod"}) cannot be csv-formatted, only array');
-    assert.equal(errorOf(() => applyFormat("tsv", "very-long-string")), 'string ("very-long-...) cannot be tsv-formatted, only array');
+    assert.equal(errorOf(() => applyFormat("tsv", "very-long-string")), 'string ("very-long-string") cannot be tsv-formatted, only array');
     assert.equal(errorOf(() => applyFormat("csv", [1, { a: 1 }])), 'object ({"a":1}) is not valid in a csv row');
     assert.equal(errorOf(() => applyFormat("tsv", [[1]])), "array ([1]) is not valid in a csv row");
     assert.equal(errorOf(() => applyFormat("sh", { a: 1 })), 'object ({"a":1}) can not be escaped for shell');

@@ -118,29 +118,33 @@ describe("toJson", () => {
   test("ascii output escapes non-ASCII, astral characters as surrogate pairs", () => {
     assert.equal(toJson({ "caf\u00e9": "\u{1F600}" }, { ascii: true }), '{"caf\\u00e9":"\\ud83d\\ude00"}');
   });
-  test("10,000 levels print without exhausting the stack; jq skips beyond depth 256", () => {
-    const deep = nested(10000);
+  test("100,000 levels print without exhausting the stack; jq 1.8.2 skips beyond depth 10,000", () => {
+    const deep = nested(100000);
     const full = toJson(deep, { maxDepth: Infinity });
-    assert.equal(full.length, 20002);
+    assert.equal(full.length, 200002);
     assert.ok(full.startsWith("[[[[") && full.endsWith("]]]]"));
     const jqLike = toJson(deep);
     assert.ok(jqLike.includes("<skipped: too deep>"));
-    assert.equal(jqLike.split("[").length - 1, 257);
-    assert.equal(toJson(nested(256)), "[".repeat(257) + "]".repeat(257));
+    assert.equal(jqLike.split("[").length - 1, 10001);
+    assert.equal(toJson(nested(10000)), "[".repeat(10001) + "]".repeat(10001));
+    assert.equal(toJson(nested(10001)).length, 20021);
     const pretty = toJson(nested(10000), { indent: 1, maxDepth: Infinity });
     assert.ok(pretty.length > 10000);
   });
 });
 
 describe("dumpTruncated / typeErrorSubject (jq error message subjects)", () => {
-  test("truncate to 14 bytes ending in ...", () => {
-    assert.equal(dumpTruncated("very-long-string"), '"very-long-...');
-    assert.equal(dumpTruncated({ a: { b: { c: 33 } } }), '{"a":{"b":{...');
+  test("truncate to 29 bytes, ending in ... and the closing quote or bracket (jq 1.8.2)", () => {
+    assert.equal(dumpTruncated("very-long-string"), '"very-long-string"');
+    assert.equal(dumpTruncated("very-long-long-long-long-string"), '"very-long-long-long-long..."');
+    assert.equal(dumpTruncated({ a: { b: { c: 33 } } }), '{"a":{"b":{"c":33}}}');
     assert.equal(dumpTruncated([3, 4, 5]), "[3,4,5]");
+    assert.equal(dumpTruncated("xxxx" + "\u2606".repeat(8)), '"xxxx\u2606\u2606\u2606\u2606\u2606\u2606..."');
+    assert.equal(dumpTruncated("very-long-string", 15), '"very-long..."');
     assert.equal(typeErrorSubject("1,2,"), 'string ("1,2,")');
     assert.equal(typeErrorSubject(null), "null (null)");
     assert.equal(typeErrorSubject(NaN), "number (null)");
-    assert.equal(typeErrorSubject(deployment.metadata.labels), 'object ({"app.kuber...)');
+    assert.equal(typeErrorSubject(deployment.metadata.labels), 'object ({"app.kubernetes.io/name"...})');
   });
 });
 
@@ -149,7 +153,8 @@ describe("parseJsonText (fromjson)", () => {
     assert.deepEqual(parseJsonText('["foo",1,["a",1,"b",2,{"foo":"bar"}]]'), ["foo", 1, ["a", 1, "b", 2, { foo: "bar" }]]);
     assert.deepEqual(parseJsonText(toJson(deployment)), deployment);
     assert.ok(Number.isNaN(parseJsonText("nan")));
-    assert.ok(Number.isNaN(parseJsonText("nan1234")));
+    // jq 1.8 refuses a nan with a payload.
+    assert.match(errorOf(() => parseJsonText("nan1234")), /^Invalid numeric literal at EOF at line 1, column 7/);
     assert.ok(Number.isNaN(parseJsonText("NaN")));
     assert.equal(parseJsonText("Infinity"), Infinity);
     assert.equal(parseJsonText("-Infinity"), -Infinity);
@@ -207,19 +212,17 @@ describe("parseJsonText (fromjson)", () => {
       assert.equal(errorOf(() => parseJsonText(text)), `${msg} (while parsing '${text}')`, text);
     }
   });
-  test("depth: 256 levels parse, 257 exceed jq 1.7.1's limit; 10,000 with a raised limit", () => {
-    const ok = "[".repeat(256) + "]".repeat(256);
-    assert.deepEqual(parseJsonText(ok), nested(255));
-    const tooDeep = "[".repeat(257) + "]".repeat(257);
-    assert.match(errorOf(() => parseJsonText(tooDeep)), /^Exceeds depth limit for parsing at line 1, column 257 \(while parsing/);
+  test("depth: 10,000 levels parse, 10,001 exceed jq 1.8.2's limit; more with a raised limit", () => {
+    const ok = "[".repeat(10000) + "]".repeat(10000);
+    assert.equal(toJson(parseJsonText(ok), { maxDepth: Infinity }), ok);
+    const tooDeep = "[".repeat(10001) + "]".repeat(10001);
+    assert.match(errorOf(() => parseJsonText(tooDeep)), /^Exceeds depth limit for parsing at line 1, column 10001 \(while parsing/);
     // Pending object keys take a parser stack slot too.
-    const objects = '{"a":'.repeat(129) + "1" + "}".repeat(129);
-    assert.match(errorOf(() => parseJsonText(objects)), /^Exceeds depth limit for parsing/);
-    assert.ok(parseJsonText('{"a":'.repeat(128) + "1" + "}".repeat(128)));
-    const deep = "[".repeat(10000) + "]".repeat(10000);
-    assert.equal(toJson(parseJsonText(deep, { maxDepth: 10000 }), { maxDepth: Infinity }), deep);
-    assert.match(errorOf(() => parseJsonText(deep, { maxDepth: 9999 })), /Exceeds depth limit/);
-    const deepNaN = "[".repeat(10000) + "nan" + "]".repeat(10000);
+    const objects = '{"a":'.repeat(5001) + "1" + "}".repeat(5001);
+    assert.match(errorOf(() => parseJsonText(objects)), /^Exceeds depth limit for parsing at line 1, column 25001/);
+    assert.ok(parseJsonText('{"a":'.repeat(5000) + "1" + "}".repeat(5000)));
+    assert.match(errorOf(() => parseJsonText(ok, { maxDepth: 9999 })), /Exceeds depth limit/);
+    const deepNaN = "[".repeat(20000) + "nan" + "]".repeat(20000);
     assert.ok(Array.isArray(parseJsonText(deepNaN, { maxDepth: 20000 })));
   });
 });
@@ -229,14 +232,19 @@ describe("toNumber (tonumber)", () => {
     assert.deepEqual([1, "1"].map(toNumber), [1, 1]);
     assert.equal(toNumber("3"), 3);
     assert.equal(toNumber("-2.5e3"), -2500);
-    assert.equal(toNumber(" 12 "), 12);
     assert.equal(toNumber("1e1000"), Infinity);
+    assert.equal(toNumber("+Infinity"), Infinity);
+    assert.equal(toNumber("1."), 1);
+    assert.equal(toNumber(".5"), 0.5);
     assert.ok(Number.isNaN(toNumber("nan")));
     // A replica count read from an annotation.
     assert.equal(toNumber({ "deployment.kubernetes.io/revision": "7" }["deployment.kubernetes.io/revision"]), 7);
   });
-  test("failures", () => {
-    assert.equal(errorOf(() => toNumber("2a")), "Invalid numeric literal at EOF at line 1, column 2 (while parsing '2a')");
+  test("failures: jq 1.8 takes exactly a number (no blanks, no NUL)", () => {
+    assert.equal(errorOf(() => toNumber("2a")), 'string ("2a") cannot be parsed as a number');
+    assert.equal(errorOf(() => toNumber(" 12 ")), 'string (" 12 ") cannot be parsed as a number');
+    assert.equal(errorOf(() => toNumber("1\u0000")), 'string ("1\\u0000") cannot be parsed as a number');
+    assert.equal(errorOf(() => toNumber("0x10")), 'string ("0x10") cannot be parsed as a number');
     assert.equal(errorOf(() => toNumber("[1]")), 'string ("[1]") cannot be parsed as a number');
     assert.equal(errorOf(() => toNumber(null)), "null (null) cannot be parsed as a number");
     assert.equal(errorOf(() => toNumber([1])), "array ([1]) cannot be parsed as a number");
@@ -293,9 +301,9 @@ describe("parseJsonStream (CLI input)", () => {
     assert.equal(errorOf(() => [...parseJsonStream('"abc')]), "Unfinished string at EOF at line 1, column 4");
   });
   test("depth limit applies to lines parsed on the fast path too", () => {
-    const line = "[".repeat(300) + "]".repeat(300);
-    assert.match(errorOf(() => [...parseJsonStream(`1\n${line}\n`)]), /^Exceeds depth limit for parsing at line 2, column 257$/);
-    assert.equal([...parseJsonStream(`${line}\n`, undefined, { maxDepth: 10000 })].length, 1);
+    const line = "[".repeat(10001) + "]".repeat(10001);
+    assert.match(errorOf(() => [...parseJsonStream(`1\n${line}\n`)]), /^Exceeds depth limit for parsing at line 2, column 10001$/);
+    assert.equal([...parseJsonStream(`${line}\n`, undefined, { maxDepth: 20000 })].length, 1);
     assert.match(errorOf(() => [...parseJsonStream('"\\ud800"\n')]), /surrogate pair escape/);
     assert.deepEqual([...parseJsonStream('"\\udd00"\n')], ["\ufffd"]);
   });

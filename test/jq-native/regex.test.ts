@@ -26,14 +26,15 @@ function gsub(input: string, re: string, repl: (caps: Record<string, string | nu
   return out + cps.slice(prev).join("");
 }
 
-describe("matchRegex: jq 1.7.1 onig.test / manual cases", () => {
-  test("global empty matches: every position, captures reported empty at the offset", () => {
+describe("matchRegex: jq onig.test / manual cases", () => {
+  test("global empty matches: every position; a capture that took no part is -1 and null (jq 1.8)", () => {
     assert.deepEqual(matches("abc", "( )*", "g"), [0, 1, 2, 3].map((o) => ({
       offset: o,
       length: 0,
       string: "",
-      captures: [{ offset: o, string: "", length: 0, name: null }],
+      captures: [{ offset: -1, string: null, length: 0, name: null }],
     })));
+    assert.deepEqual(matches("c", "(?<x>a?)?b?", "g")[0]!.captures, [{ offset: 0, string: "", length: 0, name: "x" }]);
     assert.deepEqual(matches("abc", "( )*", "gn"), []);
     assert.deepEqual(matches("ab", "", "g"), [0, 1, 2].map((o) => ({ offset: o, length: 0, string: "", captures: [] })));
     assert.equal(t("abc", "( )*", "gn"), false);
@@ -161,7 +162,17 @@ describe("Oniguruma (Perl_NG) semantics translated to JS", () => {
     assert.equal(t("x\r\ny", "x\\Ry"), true);
     assert.deepEqual(strings("a-b", "[a\\-z]+"), ["a-"]);
     assert.deepEqual(strings("a]b", "[]a]+"), ["a]"]);
-    assert.deepEqual(strings("hello world", "[a-z&&[^aeiou]]+", "g"), ["h", "ll", "w", "rld"]);
+    // jq's syntax has no class set operations: `[` and `&&` in a class are literals, as in jq 1.8.2.
+    assert.deepEqual(strings("hello world", "[a-z&&[^aeiou]]+", "g"), []);
+    assert.deepEqual(strings("hello wor]ld", "[a-z&&[^aeiou]]+", "g"), ["r]"]);
+    assert.deepEqual(strings("x[:b", "[[:b]", "g"), ["[", ":", "b"]);
+    assert.throws(() => t("x", "[\\w-z]"), /unmatched range specifier in char-class/);
+    assert.throws(() => t("x", "[a-[:alpha:]]"), /char-class value at end of range/);
+    // Oniguruma's parse depth limit as jq sets it (1,024: two levels a group, one a repeat operator).
+    assert.equal(t("a", "(".repeat(511) + "a" + ")".repeat(511)), true);
+    assert.throws(() => t("a", "(".repeat(512) + "a" + ")".repeat(512)), /Regex failure: parse depth limit over/);
+    assert.equal(t("a", "a" + "*".repeat(1022)), true);
+    assert.throws(() => t("a", "a" + "*".repeat(1023)), /Regex failure: parse depth limit over/);
     assert.equal(t("a#b", "a\\#b", "x"), true);
     assert.equal(t("ab", "a # comment\n b", "x"), true);
   });

@@ -1,14 +1,16 @@
 /**
- * jq 1.7.1's date natives: `gmtime`, `localtime`, `mktime`, `strftime`, `strflocaltime`, `strptime`
+ * jq 1.8.2's date natives: `gmtime`, `localtime`, `mktime`, `strftime`, `strflocaltime`, `strptime`
  * (and through them jq's `todate`, `fromdate`, `dateadd`...). jq delegates to the C library (glibc
  * on Linux, C locale); we reproduce glibc's conversions and jq's quirks on broken-down times:
  * `[year, month0, mday, hours, minutes, seconds, wday, yday]`.
  *
- * Quirks kept on purpose, because jq 1.7.1 has them: `mktime` and `strftime` need all eight numbers;
- * `gmtime` truncates toward zero and then adds the fractional part (so -1.5 gives ...59.5);
- * `strftime`'s `%s` reads the fields as local time and `%Z` names the process zone while `%z` is
- * always `+0000`; `mktime` of the instant -1 fails; `strptime` keeps a trailing-whitespace remainder
- * as a ninth element; an empty `strftime` result is an error.
+ * As jq 1.8.2 reads a broken-down time: the numbers present (a shorter array leaves the rest 0),
+ * truncated to C ints, then normalized by `timegm` (UTC) or `mktime` (local time), which recomputes
+ * the day of week and year (`[2024,13,40]` is 2025-03-12). Quirks kept because jq has them: `gmtime`
+ * truncates toward zero and then adds the fractional part (so -1.5 gives ...59.5); `strftime`'s `%s`
+ * reads the fields as local time while its `%Z` is `GMT`; `mktime` of the instant -1 fails; `strptime`
+ * keeps a trailing-whitespace remainder as a ninth element; a non-empty format with an empty result
+ * is an error.
  */
 import { JqRuntimeError } from "../errors.js";
 
@@ -75,7 +77,8 @@ interface Tm {
 }
 
 function tmToArray(tm: Tm): number[] {
-  return [tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec, tm.wday, tm.yday];
+  // C adds 1900 to tm_year as an int: a year near INT_MAX wraps.
+  return [(tm.year - 1900 + 1900) | 0, tm.mon, tm.mday, tm.hour, tm.min, tm.sec, tm.wday, tm.yday];
 }
 
 /** gmtime_r of whole seconds; null when the year does not fit C's int. */
@@ -93,22 +96,33 @@ function gmtimeSecs(secs: number): Tm | null {
   return { year: y, mon: m - 1, mday: d, hour, min, sec, wday, yday };
 }
 
-/** localtime_r of whole seconds in the process time zone (via Date); null outside Date's range. */
+/** Seconds either side of the epoch that Date represents. */
+const DATE_LIMIT = 8.64e12;
+
+/** Seconds in 400 Gregorian years: the calendar, and so a zone's yearly daylight saving rule, repeats. */
+const CYCLE_400Y = 146097 * 86400;
+
+/**
+ * The process zone's offset east of UTC (seconds, local mean time's included) at `secs`. Past Date's
+ * range the tz database's last rule repeats each year: the same instant of an equivalent year is
+ * asked; before it, the offset at its start (local mean time) holds.
+ */
+function offsetAt(secs: number): number {
+  // A day inside the range, so the local fields of the instant exist too.
+  const limit = DATE_LIMIT - 86400;
+  let at = Math.max(-limit, secs);
+  if (at > limit) at -= Math.ceil((at - limit) / CYCLE_400Y) * CYCLE_400Y;
+  const d = new Date(Math.floor(at) * 1000);
+  const wall = Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds());
+  // Date.UTC reads years 0..99 as 1900..1999: correct through setUTCFullYear when that matters.
+  const w = new Date(wall);
+  if (d.getFullYear() >= 0 && d.getFullYear() < 100) w.setUTCFullYear(d.getFullYear());
+  return Math.round((w.getTime() - d.getTime()) / 1000);
+}
+
+/** localtime_r of whole seconds in the process time zone; null when the year does not fit C's int. */
 function localtimeSecs(secs: number): Tm | null {
-  const d = new Date(secs * 1000);
-  if (Number.isNaN(d.getTime())) return null;
-  const y = d.getFullYear();
-  const yday = daysFromCivil(y, d.getMonth() + 1, d.getDate()) - daysFromCivil(y, 1, 1);
-  return {
-    year: y,
-    mon: d.getMonth(),
-    mday: d.getDate(),
-    hour: d.getHours(),
-    min: d.getMinutes(),
-    sec: d.getSeconds(),
-    wday: d.getDay(),
-    yday,
-  };
+  return gmtimeSecs(secs + offsetAt(secs));
 }
 
 function brokenDown(t: unknown, fn: "gmtime" | "localtime"): number[] {
@@ -139,55 +153,133 @@ function toInt(n: number): number {
   return t > INT_MAX ? INT_MAX : t < INT_MIN ? INT_MIN : t;
 }
 
-/** jq's jv2tm: the eight fields as C ints, or null when any is missing or not a number. */
+/**
+ * jq 1.8.2's jv2tm: the fields present (at most eight; a missing one is 0) as C ints, the year less
+ * 1900 clamped as one; null when one is not a number (or is nan).
+ */
 function toTm(a: unknown[]): Tm | null {
-  const f: number[] = [];
-  for (let i = 0; i < 8; i++) {
+  const f = [0, 0, 0, 0, 0, 0, 0, 0];
+  for (let i = 0; i < 8 && i < a.length; i++) {
     const v = a[i];
-    if (typeof v !== "number") return null;
-    f.push(toInt(v));
+    if (typeof v !== "number" || v !== v) return null;
+    f[i] = toInt(i === 0 ? v - 1900 : v);
   }
-  return { year: toInt(f[0] - 1900) + 1900, mon: f[1], mday: f[2], hour: f[3], min: f[4], sec: f[5], wday: f[6], yday: f[7] };
+  return { year: f[0]! + 1900, mon: f[1]!, mday: f[2]!, hour: f[3]!, min: f[4]!, sec: f[5]!, wday: f[6]!, yday: f[7]! };
 }
 
-/** timegm: a UTC broken-down time (fields normalized as C does) to seconds since the epoch. */
-export function timegm(tm: { year: number; mon: number; mday: number; hour: number; min: number; sec: number }): number {
+/**
+ * timegm: a UTC broken-down time (fields out of range carried as C does) to seconds since the epoch,
+ * or null when the normalized year does not fit C's int (glibc then fails).
+ */
+export function timegm(tm: { year: number; mon: number; mday: number; hour: number; min: number; sec: number }): number | null {
   const y = tm.year + Math.floor(tm.mon / 12);
   const mon = ((tm.mon % 12) + 12) % 12;
   const days = daysFromCivil(y, mon + 1, 1) + tm.mday - 1;
-  return days * 86400 + tm.hour * 3600 + tm.min * 60 + tm.sec;
+  const small = days * 86400 + tm.hour * 3600 + tm.min * 60 + tm.sec;
+  // Beyond 2^53 the sum is done exactly, then rounded once, as C converts its 64-bit time_t.
+  const t = Number.isSafeInteger(small)
+    ? small
+    : Number(BigInt(days) * 86400n + BigInt(tm.hour) * 3600n + BigInt(tm.min) * 60n + BigInt(tm.sec));
+  const normalizedYear = civilFromDays(Math.floor(t / 86400))[0];
+  return normalizedYear - 1900 > INT_MAX || normalizedYear - 1900 < INT_MIN ? null : t;
 }
 
-/** jq's `mktime`: a UTC broken-down time (all eight numbers) to whole seconds since the epoch. */
+/** timegm's normalization of the fields (day of week and year recomputed); unchanged when it fails. */
+function normalizeUtc(tm: Tm): Tm {
+  const t = timegm(tm);
+  return (t === null ? null : gmtimeSecs(t)) ?? tm;
+}
+
+/** jq's `mktime`: a UTC broken-down time to whole seconds since the epoch. */
 export function mktime(bt: unknown): number {
   if (!Array.isArray(bt)) throw new JqRuntimeError("mktime requires array inputs");
-  if (bt.length < 6) throw new JqRuntimeError("mktime requires parsed datetime inputs");
   const tm = toTm(bt);
   if (tm === null) throw new JqRuntimeError("mktime requires parsed datetime inputs");
   const t = timegm(tm);
   // timegm signals failure with -1, which jq cannot tell from the instant 1969-12-31T23:59:59Z.
-  if (t === -1 || !Number.isSafeInteger(t)) throw new JqRuntimeError("invalid gmtime representation");
+  if (t === null || t === -1) throw new JqRuntimeError("invalid gmtime representation");
   return t;
 }
 
-/** mktime(3) in the process time zone (what glibc's `%s` uses). */
-function localMktime(tm: Tm): number {
-  const d = new Date(0);
-  d.setFullYear(tm.year, tm.mon, tm.mday);
-  d.setHours(tm.hour, tm.min, tm.sec, 0);
-  return Math.floor(d.getTime() / 1000);
+/** The wall-clock fields of `tm` read as UTC: seconds, fields out of range carried. */
+function wallSeconds(tm: Tm): number {
+  const y = tm.year + Math.floor(tm.mon / 12);
+  const mon = ((tm.mon % 12) + 12) % 12;
+  return (daysFromCivil(y, mon + 1, 1) + tm.mday - 1) * 86400 + tm.hour * 3600 + tm.min * 60 + tm.sec;
 }
 
-/** The process zone's standard-time abbreviation (glibc's tzname[0]). */
-function zoneName(year: number): string {
-  try {
+/**
+ * mktime(3) in the process time zone. With `isdst` -1 the zone decides whether daylight saving time is
+ * in effect (a time skipped by a change moves forward, as Date does); with 0 (jq's strftime passes a tm
+ * whose tm_isdst is 0 to glibc's `%s`) the fields are read as standard time.
+ */
+function localMktime(tm: Tm, isdst: -1 | 0 = -1): number {
+  const wall = wallSeconds(tm);
+  let t: number;
+  if (Math.abs(wall) < DATE_LIMIT - 86400) {
     const d = new Date(0);
-    d.setUTCFullYear(Number.isFinite(year) && Math.abs(year) < 200000 ? year : 1970, 0, 1);
-    const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" }).formatToParts(d).find((p) => p.type === "timeZoneName");
-    return part?.value ?? "UTC";
-  } catch {
-    return "UTC";
+    d.setFullYear(tm.year, tm.mon, tm.mday);
+    d.setHours(tm.hour, tm.min, tm.sec, 0);
+    t = Math.floor(d.getTime() / 1000);
+  } else {
+    t = wall - offsetAt(wall);
   }
+  if (isdst === 0) {
+    const year = gmtimeSecs(t)?.year ?? 1970;
+    const standard = Math.min(offsetAt(wallSeconds({ ...tm, year, mon: 0, mday: 1 })), offsetAt(wallSeconds({ ...tm, year, mon: 6, mday: 1 })));
+    if (offsetAt(t) > standard) t = wall - standard;
+  }
+  return t;
+}
+
+/** A time zone as strftime's `%Z` and `%z` show it: its abbreviation and its offset east of UTC (seconds). */
+interface Zone {
+  name: () => string;
+  offset: number;
+  /** The tm_isdst `%s` passes to mktime: 0 for jq's strftime (a UTC tm), -1 (decided) in local time. */
+  isdst: -1 | 0;
+}
+const GMT: Zone = { name: () => "GMT", offset: 0, isdst: 0 };
+
+/**
+ * ICU has no table of the tz database's abbreviations: English locales name a zone where they use it
+ * (EST in en-US, BST in en-GB, IST in en-IN and en-IE, AEST in en-AU...). The first alphabetic name
+ * found stands for tm_zone; a zone none of them names gets the tz database's numeric form (+0530, -03).
+ */
+const ZONE_LOCALES = ["en-US", "en-GB", "en-IE", "en-IN", "en-AU", "en-NZ", "en-ZA", "en-CA"];
+let zoneFormatters: { tz: string | undefined; formats: Intl.DateTimeFormat[] } | undefined;
+
+function zoneName(secs: number, offset: number): string {
+  const tz = process.env.TZ;
+  let cache = zoneFormatters;
+  if (cache === undefined || cache.tz !== tz) zoneFormatters = cache = { tz, formats: [] };
+  const formats = cache.formats;
+  const at = new Date(Math.max(-DATE_LIMIT, Math.min(DATE_LIMIT, secs)) * 1000);
+  try {
+    for (let i = 0; i < ZONE_LOCALES.length; i++) {
+      const format = (formats[i] ??= new Intl.DateTimeFormat(ZONE_LOCALES[i], { timeZoneName: "short" }));
+      const name = format.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
+      if (/^[A-Z]{2,5}$/.test(name)) return name;
+    }
+  } catch {
+    // No usable ICU data: the numeric form.
+  }
+  const minutes = Math.round(Math.abs(offset) / 60);
+  const hh = String(Math.floor(minutes / 60)).padStart(2, "0");
+  return (offset < 0 ? "-" : "+") + hh + (minutes % 60 ? String(minutes % 60).padStart(2, "0") : "");
+}
+
+/** The process zone at the instant `secs`. */
+function localZone(secs: number): Zone {
+  const offset = offsetAt(secs);
+  return { name: () => zoneName(secs, offset), offset, isdst: -1 };
+}
+
+/** mktime's normalization in the process time zone (isdst unknown): the fields and the zone of that instant. */
+function normalizeLocal(tm: Tm): { tm: Tm; zone: Zone } {
+  const secs = localMktime(tm);
+  const local = Number.isFinite(secs) ? localtimeSecs(secs) : null;
+  return local ? { tm: local, zone: localZone(secs) } : { tm, zone: localZone(0) };
 }
 
 /** glibc's iso_week_days: days since the Monday starting the ISO year's first week. */
@@ -220,7 +312,7 @@ function pad(n: number, width: number, padChar: string): string {
 }
 
 /** glibc strftime in the C locale for our broken-down time. */
-function formatTm(fmt: string, tm: Tm, zone: () => string): string {
+function formatTm(fmt: string, tm: Tm, zone: Zone): string {
   let out = "";
   const n = fmt.length;
   for (let i = 0; i < n; i++) {
@@ -234,17 +326,17 @@ function formatTm(fmt: string, tm: Tm, zone: () => string): string {
     const width = m[2] ? Number(m[2]) : -1;
     const conv = m[4];
     i += m[0].length - 1;
+    // glibc: the last of `_`, `-` and `0` chooses the padding; with a width `-` pads with spaces too.
+    let padFlag = "";
+    for (const f of flags) if (f === "_" || f === "-" || f === "0") padFlag = f;
     const num = (v: number, defWidth: number, defPad = "0"): string => {
-      let p = defPad;
-      if (flags.includes("-")) p = "";
-      else if (flags.includes("_")) p = " ";
-      else if (flags.includes("0")) p = "0";
+      const p = padFlag === "-" ? (width >= 0 ? " " : "") : padFlag === "_" ? " " : padFlag === "0" ? "0" : defPad;
       return pad(v, width >= 0 ? width : defWidth, p);
     };
-    const text = (s: string, swapToLower = false): string => {
-      if (flags.includes("^")) s = s.toUpperCase();
+    const text = (s: string, swapToLower = false, upper = flags.includes("^")): string => {
+      if (upper) s = s.toUpperCase();
       else if (flags.includes("#")) s = swapToLower ? s.toLowerCase() : s.toUpperCase();
-      if (width > s.length) s = (flags.includes("0") ? "0" : " ").repeat(width - s.length) + s;
+      if (width > s.length) s = (padFlag === "0" ? "0" : " ").repeat(width - s.length) + s;
       return s;
     };
     const day = tm.wday >= 0 && tm.wday <= 6 ? DAYS[tm.wday] : "?";
@@ -310,13 +402,14 @@ function formatTm(fmt: string, tm: Tm, zone: () => string): string {
         out += num(tm.min, 2);
         break;
       case "n":
-        out += "\n";
+        out += text("\n");
         break;
       case "p":
         out += text(tm.hour > 11 ? "PM" : "AM", true);
         break;
       case "P":
-        out += text(tm.hour > 11 ? "pm" : "am");
+        // Always lower case: glibc ignores `^` here.
+        out += text(tm.hour > 11 ? "pm" : "am", true, false);
         break;
       case "r":
         out += text(formatTm("%I:%M:%S %p", tm, zone));
@@ -325,13 +418,13 @@ function formatTm(fmt: string, tm: Tm, zone: () => string): string {
         out += text(formatTm("%H:%M", tm, zone));
         break;
       case "s":
-        out += num(localMktime(tm), 1);
+        out += num(localMktime(tm, zone.isdst), 1);
         break;
       case "S":
         out += num(tm.sec, 2);
         break;
       case "t":
-        out += "\t";
+        out += text("\t");
         break;
       case "T":
         out += text(formatTm("%H:%M:%S", tm, zone));
@@ -361,21 +454,24 @@ function formatTm(fmt: string, tm: Tm, zone: () => string): string {
         out += num(((tm.year % 100) + 100) % 100, 2);
         break;
       case "Y":
-        out += num(tm.year, 1);
+        out += num(tm.year | 0, 1);
         break;
-      case "z":
-        // jq rebuilds the struct tm from the array, so the UTC offset is always zero.
-        out += flags.includes("-") ? "+0" : "+0000";
+      case "z": {
+        // glibc pads the sign to the width (with spaces unless `0`), then the number as well.
+        const off = Math.trunc(Math.abs(zone.offset) / 60);
+        const sign = zone.offset < 0 ? "-" : "+";
+        out += (width > 1 ? (padFlag === "0" ? "0" : " ").repeat(width - 1) : "") + sign + num(Math.trunc(off / 60) * 100 + (off % 60), 4);
         break;
+      }
       case "Z":
-        out += text(zone(), true);
+        out += text(zone.name(), true);
         break;
       case "%":
-        out += "%";
+        out += text("%");
         break;
       default:
-        // glibc copies an unknown conversion through unchanged.
-        out += m[0];
+        // glibc copies an unknown conversion through (padded to its width).
+        out += text(m[0]);
     }
   }
   return out;
@@ -389,11 +485,12 @@ function strftimeImpl(t: unknown, fmt: unknown, name: "strftime" | "strflocaltim
     throw new JqRuntimeError(`${name}/1 requires parsed datetime inputs`);
   }
   if (typeof fmt !== "string") throw new JqRuntimeError(`${name}/1 requires a string format`);
-  const tm = toTm(bt as unknown[]);
-  if (tm === null) throw new JqRuntimeError(`${name}/1 requires parsed datetime inputs`);
-  const out = formatTm(fmt, tm, () => zoneName(tm.year));
-  // jq treats strftime's 0 (empty result, or one too long for its buffer) as a failure.
-  if (out.length === 0 || Buffer.byteLength(out) >= fmt.length + 100) {
+  const given = toTm(bt as unknown[]);
+  if (given === null) throw new JqRuntimeError(`${name}/1 requires parsed datetime inputs`);
+  const { tm, zone } = name === "strftime" ? { tm: normalizeUtc(given), zone: GMT } : normalizeLocal(given);
+  const out = formatTm(fmt, tm, zone);
+  // jq treats strftime's 0 for a non-empty format (an empty result, or one too long for its buffer) as a failure.
+  if ((out.length === 0 && fmt.length > 0) || Buffer.byteLength(out) >= fmt.length + 100) {
     throw new JqRuntimeError(`${name}/1: unknown system failure`);
   }
   return out;
@@ -472,6 +569,10 @@ function dayOfTheYear(tm: Tm): void {
   tm.yday = MON_YDAY[isLeap(tm.year) ? 1 : 0][mon] + tm.mday - 1;
 }
 
+/** The conversions glibc's strptime takes an E (era) or O (alternative digits) modifier before. */
+const E_CONVERSIONS = "cCxXY";
+const O_CONVERSIONS = "bBhdeHImMSUVwWy";
+
 /** One strptime directive run against the input; false when it does not match. */
 function parseFormat(st: ParseState, fmt: string): boolean {
   const tm = st.tm;
@@ -487,8 +588,12 @@ function parseFormat(st: ParseState, fmt: string): boolean {
       continue;
     }
     i++;
-    // glibc skips the E and O modifiers (and the GNU flags and widths are not accepted in input).
-    while (fmt[i] === "E" || fmt[i] === "O") i++;
+    // glibc reads an E or O modifier only before the conversions that have an alternative form (in the C
+    // locale, the ordinary one); anywhere else the format does not match (GNU flags and widths neither).
+    if (fmt[i] === "E" || fmt[i] === "O") {
+      if (!(fmt[i] === "E" ? E_CONVERSIONS : O_CONVERSIONS).includes(fmt[i + 1] ?? "")) return false;
+      i++;
+    }
     const c = fmt[i];
     let v: number | null;
     switch (c) {
@@ -594,7 +699,8 @@ function parseFormat(st: ParseState, fmt: string): boolean {
         break;
       case "s": {
         // Seconds since the epoch, converted with localtime as glibc does.
-        const m = /^\s*(-?\d+)/.exec(st.s.slice(st.pos));
+        // glibc reads digits only: no sign, no leading space.
+        const m = /^(\d+)/.exec(st.s.slice(st.pos, st.pos + 400));
         if (!m) return false;
         st.pos += m[0].length;
         const lt = localtimeSecs(Number(m[1]));
@@ -674,7 +780,7 @@ function parseFormat(st: ParseState, fmt: string): boolean {
           break;
         }
         const m = /^[+-](\d{2})(?::?(\d{2}))?/.exec(st.s.slice(st.pos));
-        if (!m || Number(m[1]) > 12 || (m[2] !== undefined && Number(m[2]) > 59)) return false;
+        if (!m || (m[2] !== undefined && Number(m[2]) > 59)) return false;
         st.pos += m[0].length;
         break;
       }

@@ -1,7 +1,7 @@
 /**
- * jq 1.7.1's `@format` strings (`format/1`): text json csv tsv html uri sh base64 base64d, with jq's
- * escaping rules and error messages; plus `@base32`/`@base32d` (RFC 4648, as gojq has them), which
- * jq 1.7.1 lacks but Karta's users were promised.
+ * jq 1.8.2's `@format` strings (`format/1`): text json csv tsv html uri urid sh base64 base64d, with
+ * jq's escaping rules and error messages; plus `@base32`/`@base32d` (RFC 4648, as gojq has them),
+ * which jq lacks but Karta's users were promised.
  */
 import { JqRuntimeError } from "../errors.js";
 import { CHARGED, formatNumber, toJson, typeErrorSubject } from "./json.js";
@@ -75,6 +75,31 @@ function uri(s: string): string {
   return out;
 }
 
+/** jq 1.8.2's `@urid`: `%XX` escapes decoded to bytes; a bad escape or invalid UTF-8 is an error. */
+function urid(s: string): string {
+  const data = Buffer.from(s, "utf8");
+  const out = Buffer.alloc(data.length);
+  let n = 0;
+  const hex = (c: number | undefined): number =>
+    c === undefined ? -1 : c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] !== 0x25) {
+      out[n++] = data[i]!;
+      continue;
+    }
+    const hi = hex(data[i + 1]);
+    const lo = hex(data[i + 2]);
+    if (hi < 0 || lo < 0) throw new JqRuntimeError(`${typeErrorSubject(s)} is not a valid uri encoding`);
+    out[n++] = (hi << 4) | lo;
+    i += 2;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(out.subarray(0, n));
+  } catch {
+    throw new JqRuntimeError(`${typeErrorSubject(s)} is not a valid uri encoding`);
+  }
+}
+
 function sh(value: unknown): string {
   const items = Array.isArray(value) ? value : [value];
   let line = "";
@@ -131,9 +156,9 @@ function base64d(s: string): string {
   return utf8Decoder.decode(out.subarray(0, ri));
 }
 
-const FORMATS = new Set(["text", "json", "csv", "tsv", "html", "uri", "sh", "base64", "base64d", "base32", "base32d"]);
+const FORMATS = new Set(["text", "json", "csv", "tsv", "html", "uri", "urid", "sh", "base64", "base64d", "base32", "base32d"]);
 
-/** Whether `name` is a format jq 1.7.1 knows (`@name`). */
+/** Whether `name` is a format this engine knows (`@name`). */
 export function isFormatName(name: string): boolean {
   return FORMATS.has(name);
 }
@@ -156,6 +181,8 @@ export function applyFormat(name: string, value: unknown): string {
       return escapeWith(toStringValue(value), HTML_ESC, HTML_TABLE);
     case "uri":
       return uri(toStringValue(value));
+    case "urid":
+      return urid(toStringValue(value));
     case "sh":
       return sh(value);
     case "base64":

@@ -8,12 +8,12 @@
  * nor depend on the engine's recursion limit.
  */
 import { JqRuntimeError } from "../errors.js";
-import { MAX_STRING_LENGTH, step, stringLimitError } from "../runtime.js";
+import { COST, MAX_STRING_LENGTH, charge as chargeSteps, stringLimitError } from "../runtime.js";
 
-/** jq 1.7.1's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
-export const MAX_PRINT_DEPTH = 256;
-/** jq 1.7.1's MAX_PARSING_DEPTH: the parser's stack (containers plus pending object keys) limit. */
-export const MAX_PARSING_DEPTH = 256;
+/** jq 1.8.2's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
+export const MAX_PRINT_DEPTH = 10_000;
+/** jq 1.8.2's MAX_PARSING_DEPTH: the parser's stack (containers plus pending object keys) limit. */
+export const MAX_PARSING_DEPTH = 10_000;
 
 // ---------------------------------------------------------------------------------------------
 // Numbers
@@ -164,8 +164,12 @@ export interface ToJsonOptions {
   sortKeys?: boolean;
   /** Escape every non-ASCII character as `\uXXXX` (surrogate pairs for astral ones). */
   ascii?: boolean;
-  /** Deepest nesting printed; deeper values become `<skipped: too deep>`. Default jq's 256. */
+  /** Deepest nesting printed; deeper values become `<skipped: too deep>`. Default jq's 10,000. */
   maxDepth?: number;
+  /** Line breaks between entries even with `indent` 0 (jq 1.8's `--indent 0`); default: when indent is not 0. */
+  pretty?: boolean;
+  /** Colour escapes as jq's `-C` prints them (see {@link JQ_DEFAULT_COLORS}). */
+  colors?: readonly string[];
   /**
    * Inside a jq run: count every value printed as a step of the run's budget and stop at the string
    * limit, so that a value with shared structure (2^40 leaves in 40 levels) fails fast.
@@ -250,7 +254,31 @@ export function quoteString(s: string, ascii = false): string {
   return out + '"';
 }
 
+/**
+ * jq 1.8.2's default colours, in its order: null, false, true, numbers, strings, arrays, objects, object
+ * keys (each an escape sequence).
+ */
+export const JQ_DEFAULT_COLORS: readonly string[] = ["0;90", "0;39", "0;39", "0;39", "0;32", "1;39", "1;39", "1;34"].map((c) => `\x1b[${c}m`);
+const COLOR_RESET = "\x1b[0m";
+
+/** The colour of a value's kind (the order of {@link JQ_DEFAULT_COLORS}). */
+function colorOf(colors: readonly string[], v: unknown): string {
+  if (v === null || v === undefined) return colors[0]!;
+  switch (typeof v) {
+    case "boolean":
+      return colors[v ? 2 : 1]!;
+    case "number":
+      return v !== v ? colors[0]! : colors[3]!;
+    case "string":
+      return colors[4]!;
+    default:
+      return colors[Array.isArray(v) ? 5 : 6]!;
+  }
+}
+
 interface Frame {
+  /** The colour the container was printed in (with -C). */
+  color: string;
   /** The container's entries: array elements or object keys. */
   keys: string[] | null;
   arr: unknown[] | null;
@@ -260,17 +288,20 @@ interface Frame {
 }
 
 /**
- * Serializes a JSON value as jq 1.7.1 prints it: compact (`{"a":1,"b":[1,2]}`) or indented as the CLI
- * does, numbers via {@link formatNumber}, strings via {@link quoteString}. Iterative, so deep values
- * are fine; like jq, levels beyond `maxDepth` (default 256) print as `<skipped: too deep>`.
+ * Serializes a JSON value as jq 1.8.2 prints it: compact (`{"a":1,"b":[1,2]}`) or indented as the CLI
+ * does, numbers via {@link formatNumber}, strings via {@link quoteString}, coloured as `-C` does.
+ * Iterative, so deep values are fine; like jq, levels beyond `maxDepth` (default 10,000) print as
+ * `<skipped: too deep>`.
  */
 export function toJson(value: unknown, opts?: ToJsonOptions): string {
   const ascii = opts?.ascii ?? false;
   const sortKeys = opts?.sortKeys ?? false;
   const maxDepth = opts?.maxDepth ?? MAX_PRINT_DEPTH;
   const ind = opts?.indent ?? 0;
-  const pretty = ind === "\t" || ind > 0;
+  const pretty = opts?.pretty ?? (ind === "\t" || ind > 0);
   const unit = ind === "\t" ? "\t" : " ".repeat(pretty ? (ind as number) : 0);
+  const colors = opts?.colors;
+  const reset = colors ? COLOR_RESET : "";
   const indents: string[] = [];
   const nl = (d: number): string => {
     let s = indents[d];
@@ -290,7 +321,7 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
   let depth = 0;
   // Emit `v` (at `depth`), then keep taking the next entry of the innermost open container.
   for (;;) {
-    if (charge) step();
+    if (charge) chargeSteps(COST.print);
     if (out.length > CHUNK) {
       // `+=` builds a tree of small strings (tens of bytes per piece): flat chunks keep memory near the text's size.
       void out.charCodeAt(0);
@@ -300,6 +331,10 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
     }
     if (doneLength + out.length > stopAfter) return done.join("") + out;
     if (doneLength + out.length > maxLength) throw stringLimitError(maxLength);
+    // As jq's jv_dump_term: the value's colour, the value, a reset (a container resets when it closes).
+    const color = colors ? colorOf(colors, v) : "";
+    out += color;
+    let open = false;
     if (depth > maxDepth) {
       out += "<skipped: too deep>";
     } else if (v === null || v === undefined) {
@@ -320,7 +355,8 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
             if (v.length === 0) out += "[]";
             else {
               out += "[";
-              stack.push({ keys: null, arr: v, obj: null, i: 0, depth });
+              open = true;
+              stack.push({ color, keys: null, arr: v, obj: null, i: 0, depth });
             }
           } else {
             const o = v as Record<string, unknown>;
@@ -329,7 +365,8 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
             else {
               if (sortKeys) keys.sort(compareCodepoints);
               out += "{";
-              stack.push({ keys, arr: null, obj: o, i: 0, depth });
+              open = true;
+              stack.push({ color, keys, arr: null, obj: o, i: 0, depth });
             }
           }
           break;
@@ -337,36 +374,28 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
           out += "null";
       }
     }
+    if (!open) out += reset;
     // Find the next value to print.
     let next = false;
     while (stack.length > 0) {
-      const f = stack[stack.length - 1];
-      if (f.arr !== null) {
-        if (f.i < f.arr.length) {
-          if (f.i > 0) out += ",";
-          if (pretty) out += nl(f.depth + 1);
-          v = f.arr[f.i++];
-          depth = f.depth + 1;
-          next = true;
-          break;
-        }
-        if (pretty) out += nl(f.depth);
-        out += "]";
-      } else {
-        const keys = f.keys!;
-        if (f.i < keys.length) {
-          if (f.i > 0) out += ",";
-          if (pretty) out += nl(f.depth + 1);
-          const k = keys[f.i++];
-          out += quoteString(k, ascii) + colon;
+      const f = stack[stack.length - 1]!;
+      const n = f.arr !== null ? f.arr.length : f.keys!.length;
+      if (f.i < n) {
+        if (f.i > 0) out += f.color + ",";
+        out += reset;
+        if (pretty) out += nl(f.depth + 1);
+        if (f.arr !== null) v = f.arr[f.i++];
+        else {
+          const k = f.keys![f.i++]!;
+          out += colors ? colors[7] + quoteString(k, ascii) + reset + f.color + ":" + reset + (pretty ? " " : "") : quoteString(k, ascii) + colon;
           v = f.obj![k];
-          depth = f.depth + 1;
-          next = true;
-          break;
         }
-        if (pretty) out += nl(f.depth);
-        out += "}";
+        depth = f.depth + 1;
+        next = true;
+        break;
       }
+      if (pretty) out += nl(f.depth);
+      out += f.color + (f.arr !== null ? "]" : "}") + reset;
       stack.pop();
     }
     if (!next) return done.length === 0 ? out : done.join("") + out;
@@ -374,19 +403,25 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
 }
 
 /**
- * jq's `jv_dump_string_trunc`: the compact JSON text cut to `bufsize - 1` UTF-8 bytes, ending in `...`
- * when cut (a character split by the cut becomes U+FFFD, as in jq). jq's type errors use bufsize 15.
+ * jq 1.8.2's `jv_dump_string_trunc`: the compact JSON text in at most `bufsize - 1` UTF-8 bytes; when
+ * longer, cut at a character boundary and ended with `...` and the closing quote or bracket (a string
+ * is first cut to `bufsize` code points, so a huge one is not printed whole).
  */
-export function dumpTruncated(value: unknown, bufsize = 15): string {
-  // Only the start is shown: a huge value is not printed whole (UTF-8 bytes >= UTF-16 units).
-  const text = toJson(value, { stopAfter: bufsize });
+export function dumpTruncated(value: unknown, bufsize = 30): string {
+  let v = value;
+  if (typeof v === "string" && v.length > bufsize) v = Array.from(v.slice(0, 2 * bufsize)).slice(0, bufsize).join("");
+  // Only the start of a container is printed (UTF-8 bytes >= UTF-16 units).
+  const text = toJson(v, { stopAfter: bufsize });
   const max = bufsize - 1;
   if (text.length <= max && !NON_ASCII.test(text)) return text;
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= max) return text;
-  const cut = Buffer.from(bytes.subarray(0, max));
-  if (bufsize >= 4) cut.fill(0x2e, max - 3, max);
-  return new TextDecoder("utf-8").decode(cut);
+  if (bufsize < 8) return new TextDecoder("utf-8").decode(bytes.subarray(0, max));
+  const delim = text[0] === '"' ? '"' : text[0] === "[" ? "]" : text[0] === "{" ? "}" : "";
+  let cut = bufsize - (delim ? 5 : 4);
+  // Back to the start of the character the cut falls in.
+  while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
+  return new TextDecoder("utf-8").decode(bytes.subarray(0, cut)) + "..." + delim;
 }
 
 /** The `<kind> (<truncated json>)` subject of jq's type error messages. */
@@ -412,7 +447,16 @@ class ParseFailure {
   }
 }
 
-const NUMBER_LITERAL = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|s?nan\d*)$/i;
+/** What jq 1.8.2 reads as a number (decNumber's syntax): also `.5`, `1.`, `+1`, `01`, `nan`, `Infinity`; not `NaN123`. */
+const NUMBER_LITERAL = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|s?nan0*)$/i;
+
+/** The value of a text that matches {@link NUMBER_LITERAL}. */
+function numberValue(tok: string): number {
+  const n = Number(tok);
+  if (n === n) return n;
+  if (/nan/i.test(tok)) return NaN;
+  return tok.charCodeAt(0) === 0x2d ? -Infinity : Infinity;
+}
 
 function literalValue(tok: string): unknown {
   const c = tok.charCodeAt(0);
@@ -424,16 +468,13 @@ function literalValue(tok: string): unknown {
     if (tok !== "false") throw "Invalid literal";
     return false;
   }
+  if (c === 0x27 /* ' */) throw "Invalid string literal; expected \", but got '";
   if (c === 0x6e /* n */ && tok.charCodeAt(1) === 0x75 /* u */) {
     if (tok !== "null") throw "Invalid literal";
     return null;
   }
-  // jq 1.7.1 reads numbers with decNumber: also `.5`, `1.`, `+1`, `01`, `nan`, `NaN123`, `Infinity`.
   if (!NUMBER_LITERAL.test(tok)) throw "Invalid numeric literal";
-  const n = Number(tok);
-  if (n === n) return n;
-  if (/nan/i.test(tok)) return NaN;
-  return tok.charCodeAt(0) === 0x2d ? -Infinity : Infinity;
+  return numberValue(tok);
 }
 
 function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
@@ -899,20 +940,13 @@ export function parseJsonText(text: string, opts?: { maxDepth?: number }): unkno
   throw new JqRuntimeError(`${msg} (while parsing '${text}')`);
 }
 
-const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
 /**
- * jq 1.7.1's `tonumber`: numbers pass through; strings are parsed as JSON text (so `" 12 "`, `"nan"`
- * and `"1e1000"` are accepted and a syntax error reports jq's parser message); a string holding some
- * other JSON value, or any other input, fails with `<kind> (<value>) cannot be parsed as a number`.
+ * jq 1.8.2's `tonumber`: numbers pass through; a string must be exactly a number as jq's literals are
+ * written (no blanks around it, no NUL inside), otherwise `<kind> (<value>) cannot be parsed as a number`.
  */
 export function toNumber(v: unknown): number {
   if (typeof v === "number") return v;
-  if (typeof v === "string") {
-    if (PLAIN_NUMBER.test(v)) return Number(v);
-    const parsed = parseJsonText(v);
-    if (typeof parsed === "number") return parsed;
-  }
+  if (typeof v === "string" && NUMBER_LITERAL.test(v)) return numberValue(v);
   throw new JqRuntimeError(`${typeErrorSubject(v)} cannot be parsed as a number`);
 }
 

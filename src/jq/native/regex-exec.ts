@@ -12,7 +12,14 @@
 export type RawMatch = number[];
 
 /** The matches of `re` (a global RegExp) in `s`: all of them with `global`, else the first; in test mode whether there is one. */
-export function execAll(re: RegExp, s: string, global: boolean, testMode: boolean, groupNames: readonly string[]): boolean | RawMatch[] {
+export function execAll(
+  re: RegExp,
+  s: string,
+  global: boolean,
+  testMode: boolean,
+  groupNames: readonly string[],
+  onMatch?: () => void,
+): boolean | RawMatch[] {
   if (testMode) {
     // Whether there is any match, empty or not: the first `exec` of the loop below, answered directly.
     re.lastIndex = 0;
@@ -27,14 +34,8 @@ export function execAll(re: RegExp, s: string, global: boolean, testMode: boolea
     if (m === null) break;
     const b = m.index;
     const e = b + m[0].length;
-    if (b === e) {
-      const next = e < len && (s.charCodeAt(e) & 0xfc00) === 0xd800 && (s.charCodeAt(e + 1) & 0xfc00) === 0xdc00 ? e + 2 : e + 1;
-      results.push([b, e, 1]);
-      if (!global) break;
-      start = next;
-      continue;
-    }
-    const raw: RawMatch = [b, e, 0];
+    onMatch?.();
+    const raw: RawMatch = [b, e, b === e ? 1 : 0];
     for (const g of groupNames) {
       const span = m.indices?.groups?.[g];
       if (span === undefined) raw.push(-1, -1);
@@ -42,7 +43,9 @@ export function execAll(re: RegExp, s: string, global: boolean, testMode: boolea
     }
     results.push(raw);
     if (!global) break;
-    start = e;
+    // After an empty match the search resumes one character further on.
+    if (b === e) start = e < len && (s.charCodeAt(e) & 0xfc00) === 0xd800 && (s.charCodeAt(e + 1) & 0xfc00) === 0xdc00 ? e + 2 : e + 1;
+    else start = e;
   }
   return results;
 }

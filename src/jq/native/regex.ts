@@ -1,5 +1,5 @@
 /**
- * jq 1.7.1's `_match_impl(re; flags; testmode)`, the native under `test`, `match`, `capture`, `scan`,
+ * jq 1.8.2's `_match_impl(re; flags; testmode)`, the native under `test`, `match`, `capture`, `scan`,
  * `split/2`, `splits`, `sub` and `gsub`.
  *
  * jq uses Oniguruma with its Perl_NG syntax; we translate such a pattern into a JS RegExp (`v` flag)
@@ -11,7 +11,7 @@
  */
 import type { MessagePort, Worker } from "node:worker_threads";
 import { JqRuntimeError } from "../errors.js";
-import { charge, inEventLoopSlice, JqLimitError, sliceExhausted } from "../runtime.js";
+import { COST, charge, inEventLoopSlice, JqLimitError, sliceExhausted } from "../runtime.js";
 import { typeErrorSubject } from "./json.js";
 import { execAll, type RawMatch, type RegexRequest, type RegexResponse } from "./regex-exec.js";
 
@@ -65,6 +65,13 @@ const WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?!${WORD_CLASS})|(?<!${WORD_CLASS})
 const NOT_WORD_BOUNDARY = `(?:(?<=${WORD_CLASS})(?=${WORD_CLASS})|(?<!${WORD_CLASS})(?!${WORD_CLASS}))`;
 /** lastAtom marker: the previous item is an anchor or look-around, which cannot be repeated. */
 const ANCHOR = -2;
+/**
+ * jq sets Oniguruma's parse depth limit to 1,024: its parser nests two levels per group and one per
+ * repeat operator on an atom, from two at the top. Deeper patterns fail with its message instead of
+ * exhausting the stack.
+ */
+const PARSE_DEPTH_LIMIT = 1024;
+const parseDepth = (groups: number): number => 2 + 2 * groups;
 // We never set the JS `m` flag, so `^`/`$` are the input's ends (and let V8 see anchored patterns).
 const BOS = "^";
 const EOS = "$";
@@ -180,6 +187,7 @@ class Translator {
   private alternation(opts: Opts, depth: number): void {
     const o = { ...opts };
     let lastAtom = -1;
+    let repeats = 0;
     const src = this.src;
     while (this.pos < src.length) {
       const c = src.codePointAt(this.pos)!;
@@ -202,6 +210,7 @@ class Translator {
           this.pos++;
           this.out += "|";
           lastAtom = -1;
+          repeats = 0;
           continue;
         case "*":
         case "+":
@@ -211,11 +220,17 @@ class Translator {
           if (q === null) break; // a `{` that is not an interval is a literal
           if (lastAtom === ANCHOR) this.err("target of repeat operator is invalid");
           if (lastAtom < 0) this.err("target of repeat operator is not specified");
+          // Each repeat operator applied to one atom nests one more level in Oniguruma's parser.
+          if (parseDepth(depth) + ++repeats > PARSE_DEPTH_LIMIT) this.err("parse depth limit over");
           let atom = this.out.slice(lastAtom);
           if (/[*+?}]$/.test(atom) && !atom.endsWith("\\u{7d}") && this.isQuantified(atom)) atom = `(?:${atom})`;
           if (q.possessive) {
             const name = `_a${this.atomics++}`;
             this.out = this.out.slice(0, lastAtom) + `(?=(?<${name}>${atom}${q.text}))\\k<${name}>`;
+          } else if ((q.text === "?" || q.text === "??") && atom.includes("(?<_g")) {
+            // Oniguruma takes an optional group even when it matches empty (its captures are then set);
+            // a JS quantifier refuses an empty iteration. An alternation with an empty branch does not.
+            this.out = this.out.slice(0, lastAtom) + (q.text === "?" ? `(?:${atom}|)` : `(?:|${atom})`);
           } else {
             this.out = this.out.slice(0, lastAtom) + atom + q.text;
           }
@@ -224,37 +239,44 @@ class Translator {
         case "(": {
           const at = this.out.length;
           lastAtom = this.group(o, depth) ? ANCHOR : at;
+          repeats = 0;
           continue;
         }
         case "[":
           lastAtom = this.out.length;
+          repeats = 0;
           this.pos++;
           this.out += this.charClass(o);
           continue;
         case "\\": {
           const at = this.out.length;
           lastAtom = this.escape(o) ? ANCHOR : at;
+          repeats = 0;
           continue;
         }
         case ".":
           this.pos++;
           lastAtom = this.out.length;
+          repeats = 0;
           this.out += o.dotAll ? "[\\s\\S]" : "[^\\n]";
           continue;
         case "^":
           this.pos++;
           lastAtom = ANCHOR;
+          repeats = 0;
           this.out += o.lines ? "(?<![^\\n])" : BOS;
           continue;
         case "$":
           this.pos++;
           lastAtom = ANCHOR;
+          repeats = 0;
           this.out += o.lines ? "(?![^\\n])" : SEMI_EOS;
           continue;
       }
       // A literal character.
       this.pos += ch.length;
       lastAtom = this.out.length;
+      repeats = 0;
       this.out += this.literal(c, o);
     }
   }
@@ -396,6 +418,7 @@ class Translator {
 
   /** A group's contents up to and including its `)`. */
   private body(o: Opts, depth: number): void {
+    if (parseDepth(depth + 1) > PARSE_DEPTH_LIMIT) this.err("parse depth limit over");
     this.alternation(o, depth + 1);
     if (this.src[this.pos] !== ")") this.err("end pattern with unmatched parenthesis");
     this.pos++;
@@ -537,6 +560,10 @@ class Translator {
   }
 
   /** After `[`: a bracket expression up to its `]`, as v-mode class source. */
+  /**
+   * A bracket expression after its `[`. jq's syntax (Oniguruma's Perl_NT) has no class set operations:
+   * `[` inside a class is a literal unless it opens a POSIX bracket (`[:alpha:]`), and so is `&&`.
+   */
   private charClass(o: Opts): string {
     const src = this.src;
     let negate = false;
@@ -544,7 +571,6 @@ class Translator {
       negate = true;
       this.pos++;
     }
-    const operands: string[] = [];
     let items = "";
     let first = true;
     for (;;) {
@@ -555,57 +581,41 @@ class Translator {
         break;
       }
       first = false;
-      if (ch === "&" && src[this.pos + 1] === "&") {
-        this.pos += 2;
-        operands.push(items);
-        items = "";
-        continue;
-      }
       if (ch === "[") {
-        const posix = /^\[:(\^?)([a-z]+):\]/.exec(src.slice(this.pos));
+        const posix = /^\[:(\^?)([a-z]+):\]/.exec(src.slice(this.pos, this.pos + 16));
         if (posix) {
           const body = POSIX[posix[2]];
           if (body === undefined) this.err("invalid POSIX bracket type");
           this.pos += posix[0].length;
           items += posix[1] ? `[^${body}]` : `[${body}]`;
+          this.noRangeAfterClass();
           continue;
         }
-        this.pos++;
-        items += this.charClass(o);
-        continue;
       }
       // A single character (possibly the start of a range) or a class escape.
       const start = this.classAtom(o);
       if (typeof start === "string") {
         items += start;
+        this.noRangeAfterClass();
         continue;
       }
       if (src[this.pos] === "-" && this.pos + 1 < src.length && src[this.pos + 1] !== "]") {
-        const save = this.pos;
         this.pos++;
-        if (src[this.pos] === "[") {
-          this.pos = save;
-          items += this.classChar(start, o);
-          continue;
-        }
+        if (/^\[:\^?[a-z]+:\]/.test(src.slice(this.pos, this.pos + 16))) this.err("char-class value at end of range");
         const end = this.classAtom(o);
-        if (typeof end === "string") {
-          // `a-\w`: the `-` is literal.
-          items += this.classChar(start, o) + lit(0x2d) + end;
-          continue;
-        }
+        if (typeof end === "string") this.err("char-class value at end of range");
         if (end < start) this.err("empty range in char class");
         items += this.classRange(start, end, o);
         continue;
       }
       items += this.classChar(start, o);
     }
-    let body: string;
-    if (operands.length > 0) {
-      operands.push(items);
-      body = operands.map((x) => `[${x}]`).join("&&");
-    } else body = items;
-    return `[${negate ? "^" : ""}${body}]`;
+    return `[${negate ? "^" : ""}${items}]`;
+  }
+
+  /** A class (`\\w`, `[:alpha:]`) cannot start a range. */
+  private noRangeAfterClass(): void {
+    if (this.src[this.pos] === "-" && this.pos + 1 < this.src.length && this.src[this.pos + 1] !== "]") this.err("unmatched range specifier in char-class");
   }
 
   private classChar(cp: number, o: Opts): string {
@@ -725,11 +735,11 @@ function compile(regex: string, flags: string): Compiled {
 const HAS_SURROGATE = /[\ud800-\udfff]/;
 
 /**
- * jq 1.7.1's `_match_impl(regex; flags; testmode)`. `input` must be a string, `regex` a string,
+ * jq 1.8.2's `_match_impl(regex; flags; testmode)`. `input` must be a string, `regex` a string,
  * `flags` a string of `g i x n s l p m` or null. In test mode returns whether there is a match;
  * otherwise the matches (all of them with `g`), with jq's treatment of empty matches: each empty match
- * reports every capture as an empty string at the match offset, and the search resumes one character
- * further on.
+ * reports its captures at the match offset (or -1 for those that took no part), and the search
+ * resumes one character further on.
  */
 export function matchRegex(input: unknown, regex: unknown, flags: unknown, testMode: boolean): boolean | RegexMatch[] {
   if (typeof input !== "string") throw new JqRuntimeError(`${typeErrorSubject(input)} cannot be matched, as it is not a string`);
@@ -762,13 +772,23 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
   const cp = (i: number): number => (cpIndex === null ? i : cpIndex[i]);
 
   const groupNames = re === c.re ? c.groups.map((g) => g.js) : [];
-  const raw = runBounded(c, re, s, testMode, groupNames);
+  let raw: ReturnType<typeof runBounded>;
+  try {
+    raw = runBounded(c, re, s, testMode, groupNames);
+  } catch (e) {
+    // V8 compiles a pattern on first use: one too large for it fails there, naming the whole pattern.
+    if (e instanceof SyntaxError) throw new JqRuntimeError(`Regex failure: ${e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "")}`);
+    throw e;
+  }
   if (typeof raw === "boolean") return raw;
   return raw.map((m) => {
     const off = cp(m[0]!);
     if (m[2] === 1) {
-      // An empty match reports every capture as an empty string at the match offset (jq).
-      const captures = c.groups.map((g) => ({ offset: off, string: "", length: 0, name: g.name }) as RegexCapture);
+      // An empty match reports a capture that took part as an empty string at the match offset, one
+      // that did not as offset -1 and null (jq 1.8).
+      const captures = c.groups.map((g, i) =>
+        (m[3 + 2 * i]! < 0 ? { offset: -1, string: null, length: 0, name: g.name } : { offset: off, string: "", length: 0, name: g.name }) as RegexCapture,
+      );
       return { offset: off, length: 0, string: "", captures };
     }
     const captures: RegexCapture[] = c.groups.map((g, i) => {
@@ -886,7 +906,9 @@ export function backtrackRisk(source: string): BacktrackRisk {
 function runBounded(c: Compiled, re: RegExp, input: string, testMode: boolean, groupNames: string[]): boolean | RawMatch[] {
   if (c.risk === "linear" || (c.risk === "quadratic" && input.length <= INLINE_INPUT_LIMIT)) {
     charge(1 + (input.length >> 6));
-    return execAll(re, input, c.global, testMode, groupNames);
+    // Each match found becomes an object (with its captures): work the run pays for as it goes.
+    const perMatch = COST.copy * (2 + groupNames.length);
+    return execAll(re, input, c.global, testMode, groupNames, () => charge(perMatch));
   }
   return inWorker(c, re, input, testMode, groupNames);
 }
