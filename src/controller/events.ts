@@ -6,7 +6,8 @@
  * an Event is a courtesy, not part of the reconcile.
  */
 import { hostname } from "node:os";
-import { EventsV1Api, V1MicroTime, type KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { microTime, type KubeClient } from "./client.js";
 import type { Logger } from "./log.js";
 
 export const REPORTING_CONTROLLER = "karta-controller";
@@ -15,43 +16,39 @@ export const REPORTING_CONTROLLER = "karta-controller";
 const MAX_NOTE = 1024;
 
 export class EventRecorder {
-  private readonly api: EventsV1Api;
   private readonly instance = `${REPORTING_CONTROLLER}-${hostname()}`;
   /** Nanoseconds within the millisecond, so two Events of one millisecond get two names. */
   private sequence = 0;
 
   constructor(
-    kc: KubeConfig,
+    private readonly client: KubeClient,
     private readonly log: Logger,
-  ) {
-    this.api = kc.makeApiClient(EventsV1Api);
-  }
+  ) {}
 
   /** Records a Warning about `regarding`; `action` says what the controller was doing. */
   async warning(regarding: KubernetesObject, reason: string, action: string, note: string): Promise<void> {
-    const now = new V1MicroTime();
+    const now = new Date();
     const namespace = regarding.metadata?.namespace || "default";
     const name = `${regarding.metadata?.name ?? "object"}.${(BigInt(now.getTime()) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16)}`;
     try {
-      await this.api.createNamespacedEvent({
-        namespace,
-        body: {
-          metadata: { name, namespace },
-          eventTime: now,
-          type: "Warning",
-          reason,
-          action,
-          note: note.length > MAX_NOTE ? `${note.slice(0, MAX_NOTE - 3)}...` : note,
-          reportingController: REPORTING_CONTROLLER,
-          reportingInstance: this.instance,
-          regarding: {
-            apiVersion: regarding.apiVersion,
-            kind: regarding.kind,
-            name: regarding.metadata?.name,
-            uid: regarding.metadata?.uid,
-            resourceVersion: regarding.metadata?.resourceVersion,
-            ...(regarding.metadata?.namespace ? { namespace: regarding.metadata.namespace } : {}),
-          },
+      await this.client.create(`/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events`, {
+        apiVersion: "events.k8s.io/v1",
+        kind: "Event",
+        metadata: { name, namespace },
+        eventTime: microTime(now),
+        type: "Warning",
+        reason,
+        action,
+        note: note.length > MAX_NOTE ? `${note.slice(0, MAX_NOTE - 3)}...` : note,
+        reportingController: REPORTING_CONTROLLER,
+        reportingInstance: this.instance,
+        regarding: {
+          apiVersion: regarding.apiVersion,
+          kind: regarding.kind,
+          name: regarding.metadata?.name,
+          uid: regarding.metadata?.uid,
+          resourceVersion: regarding.metadata?.resourceVersion,
+          ...(regarding.metadata?.namespace ? { namespace: regarding.metadata.namespace } : {}),
         },
       });
     } catch (err) {

@@ -3,7 +3,12 @@
  * add/update/delete events: "the pods (or groups) of this object" in time proportional to their number,
  * not to the number of objects in the namespace.
  */
-import type { Informer, KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "@kubernetes/client-node";
+
+/** What the index needs of an informer: its add, update and delete events. */
+export interface ObjectEvents<T> {
+  on(verb: "add" | "update" | "delete", handler: (o: T) => void): void;
+}
 
 const keyOf = (o: KubernetesObject): string => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 
@@ -13,7 +18,7 @@ export class OwnerIndex<T extends KubernetesObject> {
   private readonly owners = new Map<string, string[]>();
 
   /** Indexes the informer's objects from now on (register before starting the informer). */
-  constructor(informer?: Informer<T>) {
+  constructor(informer?: ObjectEvents<T>) {
     if (!informer) return;
     informer.on("add", (o) => this.set(o));
     informer.on("update", (o) => this.set(o));

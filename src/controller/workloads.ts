@@ -7,21 +7,33 @@
  * leader writes.
  * Groups that no longer exist are deleted; an object whose immutable fields changed is recreated (as the
  * Job integration replaces its Workload); an interpretation error becomes an Event on the root object.
+ * Pods of a root that do not name their group (created while the admission webhook was unreachable, under
+ * failurePolicy Ignore, or before it was installed) are reported: a Warning Event on the root, a log
+ * line and the karta_pods_without_group gauge.
  *
- * At scale (see bench/controller.ts) a reconcile reads only caches: pods and groups come from informers
- * indexed by owner uid, and an object is applied only when what compiles differs from what this process
- * last applied (a group changed or deleted by someone else is requeued by its informer and applied again).
+ * At scale (see bench/controller.ts and docs/scaling.md) a reconcile reads only caches: pods and groups
+ * come from informers indexed by owner uid; the pod cache keeps only the fields Kartas read
+ * (src/controller/pod-cache.ts); the pod events of a burst are coalesced into one reconcile of their root
+ * (`coalesceMs`); and an object is applied only when what compiles differs from what this process last
+ * applied or, after a restart, from what the cluster holds (src/controller/applied-fields.ts). With
+ * `--total-shards`, a shard reconciles, and caches the pods and groups of, only the workloads whose uid
+ * hashes to it (src/controller/shard.ts); roots and the kinds between roots and pods are cached whole, so
+ * every replica's webhook answers for every pod.
  */
-import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, type Informer, type KubernetesObject, type ObjectCache } from "@kubernetes/client-node";
+import type { KubernetesObject } from "@kubernetes/client-node";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
-import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
-import { apiError, keepPlainJson, makeLeanInformer } from "./kube.js";
+import { withoutManagedFields, type KartaReconciler, type ReadyKarta } from "./kartas.js";
+import { apiError, resourcePath, type KubeClient } from "./client.js";
+import { Informer } from "./informer.js";
+import { applyIsNoop, keepManagerFields } from "./applied-fields.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
 import { OwnerIndex } from "./owner-index.js";
+import { coversFields, podFieldsOf, trimPod, type PodFields } from "./pod-cache.js";
 import { WorkQueue } from "./queue.js";
+import { owns, WHOLE, type Shard } from "./shard.js";
 import type { Karta } from "../definition/index.js";
 
 export const FIELD_MANAGER = "karta";
@@ -31,18 +43,16 @@ type Obj = KubernetesObject & Record<string, unknown>;
 interface Watched {
   ready: ReadyKarta;
   interpreter: CompiledInterpreter;
-  informer: Informer<Obj> & ObjectCache<Obj>;
+  informer: Informer<Obj>;
   /** The kinds between its root and its pods (group/Kind keys of {@link WorkloadReconciler.between}). */
   chain: string[];
-  stopped: boolean;
 }
 
 /** An informer on a kind some Ready Kartas' chains pass through, shared by them. */
 interface Between {
-  informer: Informer<Obj> & ObjectCache<Obj>;
+  informer: Informer<Obj>;
   index: OwnerIndex<Obj>;
   users: Set<string>;
-  stopped: boolean;
 }
 
 const GROUP_KINDS = [
@@ -55,7 +65,8 @@ const GROUP_KINDS = [
 interface GroupWatch {
   apiVersion: string;
   kind: string;
-  informer: Informer<Obj> & ObjectCache<Obj>;
+  resource: string;
+  informer: Informer<Obj>;
   index: OwnerIndex<Obj>;
 }
 
@@ -65,13 +76,38 @@ function ownedBy(o: KubernetesObject, uid: string): boolean {
   return (o.metadata?.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true);
 }
 
+/** How long a chain kind's first list may hold up the Karta's watch (it goes on syncing after). */
+const CHAIN_SYNC_WAIT_MS = 30_000;
+
+export interface WorkloadOptions {
+  /** Whether this replica writes (holds the Lease); caches run either way (default true). */
+  leading?: boolean;
+  /** This process's shard (default: the whole cluster). */
+  shard?: Shard;
+  /** Keep whole pods in the cache, not only the fields Kartas read. */
+  fullPodCache?: boolean;
+  /** Pod events of one root within this many ms give one reconcile (default 100). */
+  coalesceMs?: number;
+}
+
+/** What the reconciler has done (metrics, the benchmark). */
+export interface WorkloadCounters {
+  reconciles: number;
+  errors: number;
+  /** Server-side applies sent, deletes sent, and applies skipped because the cluster already held them. */
+  applies: number;
+  deletes: number;
+  skipped: number;
+}
+
 export class WorkloadReconciler {
-  private readonly objects: KubernetesObjectApi;
-  private readonly core: CoreV1Api;
   private readonly watched = new Map<string, Watched>();
   private readonly between = new Map<string, Between>();
-  private readonly pods: Informer<Obj> & ObjectCache<Obj>;
-  private readonly podIndex: OwnerIndex<Obj>;
+  /** The pod cache, trimmed to {@link podFields}; replaced by a new one when Kartas read more of a pod. */
+  private pods: Informer<Obj>;
+  private podIndex: OwnerIndex<Obj>;
+  /** The pod fields the cache keeps (src/controller/pod-cache.ts). */
+  private podFields: PodFields;
   private readonly groups: GroupWatch[];
   /**
    * What this process last applied, by groupKey: the compiled JSON and the resourceVersion the server
@@ -79,29 +115,32 @@ export class WorkloadReconciler {
    * the API server, so a write by someone else is told apart by its resourceVersion.
    */
   private readonly applied = new Map<string, { json: string; resourceVersion: string | undefined }>();
-  /** The pod and group caches are synced: root informers start (and reconcile) only then. */
+  /** Pods without their group, by root uid: the names last reported. */
+  private readonly ungrouped = new Map<string, string[]>();
+  /** Every cache is synced: roots are queued only then (a reconcile must not see a partial pod cache). */
   private cachesSynced = false;
   /** Writes (server-side apply, prune, events) only while leading; caches run either way. */
   private leading: boolean;
+  private readonly shard: Shard;
+  private readonly fullPodCache: boolean;
+  private readonly coalesceMs: number;
   readonly queue: WorkQueue;
   private stopped = false;
-  /** Reconciles done, failures (for metrics). */
-  readonly counters = { reconciles: 0, errors: 0 };
+  readonly counters: WorkloadCounters = { reconciles: 0, errors: 0, applies: 0, deletes: 0, skipped: 0 };
 
   constructor(
-    private readonly kc: KubeConfig,
+    private readonly client: KubeClient,
     private readonly kartas: KartaReconciler,
     private readonly log: Logger,
-    options: { leading?: boolean } = {},
+    options: WorkloadOptions = {},
   ) {
     this.leading = options.leading ?? true;
-    this.objects = KubernetesObjectApi.makeApiClient(kc);
-    this.core = kc.makeApiClient(CoreV1Api);
-    this.pods = makeLeanInformer<Obj>(kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never);
-    keepRunning(this.pods, log, "pods", () => this.stopped);
-    this.podIndex = new OwnerIndex(this.pods);
+    this.shard = options.shard ?? WHOLE;
+    this.fullPodCache = options.fullPodCache ?? false;
+    this.coalesceMs = options.coalesceMs ?? 100;
+    this.podFields = podFieldsOf([], this.fullPodCache);
+    [this.pods, this.podIndex] = this.podInformer(this.podFields);
     this.groups = this.watchGroups();
-    for (const verb of ["add", "update", "delete"] as const) this.pods.on(verb, (p) => this.enqueueRootOf(p));
     this.queue = new WorkQueue(
       (key) => this.reconcile(key),
       (key, err, attempt) => {
@@ -110,42 +149,99 @@ export class WorkloadReconciler {
       },
     );
     kartas.onReadyChange((ready) => void this.sync(ready));
-
   }
 
+  /** Lists and watches the groups, the Ready Kartas' kinds, then pods; resolves once every cache is synced. */
   async start(): Promise<void> {
-    await this.pods.start();
-    // Synced before the first reconcile, so a restarted controller sees the groups it made as existing.
-    for (const g of this.groups) await g.informer.start();
-    this.cachesSynced = true;
+    // The groups first, so a restarted controller sees the groups it made as existing.
+    await Promise.all(this.groups.map((g) => g.informer.start()));
+    // The Kartas' roots and chains before the pods, so a shard knows which pods are its own as they are listed.
+    this.started = true;
     await this.sync(this.kartas.readyKartas());
+    const need = podFieldsOf([...this.watched.values()].map((w) => w.ready.karta as unknown as Karta), this.fullPodCache);
+    if (!coversFields(this.podFields, need)) {
+      [this.pods, this.podIndex] = this.podInformer(need);
+      this.podFields = need;
+    }
+    await this.pods.start();
+    this.cachesSynced = true;
+    this.enqueueAll();
+  }
+
+  private started = false;
+
+  /** Why a cache has not synced yet, if a request failed. */
+  lastSyncError(): string | undefined {
+    const all = [...this.groups.map((g) => g.informer), ...[...this.between.values()].map((b) => b.informer), ...[...this.watched.values()].map((w) => w.informer), this.pods];
+    return all.find((i) => !i.hasSynced() && i.lastError !== undefined)?.lastError;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     await this.syncing;
     await this.queue.shutDown();
-    await Promise.allSettled([
-      this.pods.stop(),
-      ...this.groups.map((g) => g.informer.stop()),
-      ...[...this.watched.values()].map((w) => ((w.stopped = true), w.informer.stop())),
-      ...[...this.between.values()].map((b) => ((b.stopped = true), b.informer.stop())),
-    ]);
+    await Promise.allSettled([this.pods.stop(), ...this.groups.map((g) => g.informer.stop()), ...[...this.watched.values()].map((w) => w.informer.stop()), ...[...this.between.values()].map((b) => b.informer.stop())]);
     this.watched.clear();
     this.between.clear();
+  }
+
+  /** A pod informer keeping `fields` (and, when sharded, the pods of this shard's workloads), with its owner index. */
+  private podInformer(fields: PodFields): [Informer<Obj>, OwnerIndex<Obj>] {
+    const keep =
+      this.shard.total > 1
+        ? (p: Obj): boolean => {
+            // A pod whose chain is not resolved yet stays (it may be ours); another shard's does not.
+            const r = this.resolve(p);
+            return !r.found || owns(this.shard, r.root.uid);
+          }
+        : undefined;
+    const informer = new Informer<Obj>(this.client, { path: "/api/v1/pods", what: "pods", log: this.log, transform: (p) => trimPod(withoutManagedFields(p), fields), ...(keep ? { keep } : {}) });
+    const index = new OwnerIndex(informer);
+    for (const verb of ["add", "update", "delete"] as const) {
+      informer.on(verb, (p) => {
+        if (informer === this.pods) this.enqueueRootOf(p, true);
+      });
+    }
+    return [informer, index];
+  }
+
+  /**
+   * A new pod cache (a relist): when Kartas read more of a pod than the cache keeps, or, sharded, when a
+   * new Karta may make other roots govern pods another shard's root governed. The old cache serves until
+   * the new one has listed, then every root is reconciled against it.
+   */
+  private async replacePodCache(fields: PodFields, why: string): Promise<void> {
+    this.log("info", "listing the pods again", { why, fields: fields === "all" ? "all" : [...fields].sort().join(",") });
+    const [informer, index] = this.podInformer(fields);
+    await informer.start();
+    const old = this.pods;
+    this.pods = informer;
+    this.podIndex = index;
+    this.podFields = fields;
+    await old.stop();
+    this.enqueueAll();
   }
 
   /** Starts writing (this replica took the Lease): every cached root object is reconciled. */
   setLeading(leading: boolean): void {
     const was = this.leading;
     this.leading = leading;
-    if (!leading || was) return;
-    for (const [name, w] of this.watched) for (const o of w.informer.list()) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+    if (leading && !was) this.enqueueAll();
   }
 
-  /** Queues a root object; a replica that does not lead keeps its caches but queues nothing. */
-  private enqueue(key: string): void {
-    if (this.leading) this.queue.add(key);
+  private enqueueAll(): void {
+    for (const [name, w] of this.watched) w.informer.forEach((o) => this.enqueueRoot(name, o));
+  }
+
+  /** Queues a root object of this shard; a replica that does not lead keeps its caches but queues nothing. */
+  private enqueueRoot(karta: string, o: KubernetesObject, coalesce = false): void {
+    this.enqueueKey(`${karta}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`, o.metadata?.uid ?? "", coalesce);
+  }
+
+  private enqueueKey(key: string, uid: string, coalesce: boolean): void {
+    if (!this.leading || !this.cachesSynced || !owns(this.shard, uid)) return;
+    if (coalesce) this.queue.addAfter(key, this.coalesceMs);
+    else this.queue.add(key);
   }
 
   /** The kinds watched between roots and pods (`group/Kind`). */
@@ -158,6 +254,23 @@ export class WorkloadReconciler {
     return [...this.watched.keys()].sort();
   }
 
+  /** The pod fields the cache keeps. */
+  cachedPodFields(): PodFields {
+    return this.podFields;
+  }
+
+  /** Pods in the cache (this shard's, and those not resolved yet). */
+  cachedPodCount(): number {
+    return this.pods.size;
+  }
+
+  /** Pods that do not name the group they belong to, over this shard's roots. */
+  podsWithoutGroup(): number {
+    let n = 0;
+    for (const names of this.ungrouped.values()) n += names.length;
+    return n;
+  }
+
   private syncing: Promise<void> = Promise.resolve();
 
   /** One sync at a time: a sync awaits informers, and two at once would both start the same Karta's. */
@@ -168,38 +281,54 @@ export class WorkloadReconciler {
 
   /** Starts an informer per Ready Karta and stops those of Kartas that are gone or no longer Ready. */
   private async syncNow(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
-    // A Karta may become Ready while start() still lists pods and groups; start() syncs once they are in.
-    if (this.stopped || !this.cachesSynced) return;
+    // A Karta may become Ready while start() still lists the groups; start() syncs once they are in.
+    if (this.stopped || !this.started) return;
     for (const [name, w] of this.watched) {
       const now = ready.get(name);
       if (!now || now.karta.metadata?.generation !== w.ready.karta.metadata?.generation) {
-        w.stopped = true;
         this.watched.delete(name);
         await w.informer.stop();
         await this.release(name, w.chain);
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
       }
     }
+    let added = false;
     for (const [name, r] of ready) {
       if (this.watched.has(name)) continue;
       const { group, version, kind } = r.root;
       const apiVersion = group ? `${group}/${version}` : version;
-      const path = `${group ? `/apis/${group}` : "/api"}/${version}/${r.resource.name}`;
-      const informer = makeLeanInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, kind) as never);
+      const informer = new Informer<Obj>(this.client, { path: resourcePath(apiVersion, r.resource.name), what: `${r.resource.name}${group ? `.${group}` : ""}`, log: this.log, transform: withoutManagedFields });
       const chain = chainKinds(r.karta as unknown as Karta);
-      const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, chain: chain.map(groupKindKey), stopped: false };
+      const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, chain: chain.map(groupKindKey) };
       // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
       for (const k of chain) await this.acquire(name, k);
-      keepRunning(informer, this.log, `${kind}.${group}`, () => w.stopped || this.stopped);
-      for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`));
+      for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.enqueueRoot(name, o));
       this.watched.set(name, w);
+      added = true;
       this.log("info", "watching", { karta: name, kind, apiVersion });
-      try {
-        await informer.start();
-      } catch (err) {
-        this.log("error", "cannot watch", { karta: name, kind, err: String((err as Error)?.message ?? err) });
-      }
+      await this.startBounded(informer, name, `${kind}.${group}`);
     }
+    if (!this.cachesSynced) return; // start() lists the pods next
+    const need = podFieldsOf([...ready.values()].map((r) => r.karta as unknown as Karta), this.fullPodCache);
+    if (!coversFields(this.podFields, need)) await this.replacePodCache(need, "a Karta reads more of a pod");
+    else if (added && this.shard.total > 1) await this.replacePodCache(this.podFields, "a new Karta may change which shard a pod belongs to");
+  }
+
+  /**
+   * Starts an informer and waits for its first list, at most {@link CHAIN_SYNC_WAIT_MS}: one the server
+   * refuses (a kind the RBAC does not grant) keeps retrying without holding up the other Kartas.
+   */
+  private async startBounded(informer: Informer<Obj>, karta: string, kind: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([
+      informer.start().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CHAIN_SYNC_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!waited) this.log("error", "not synced yet; going on without it", { karta, kind, waitedMs: CHAIN_SYNC_WAIT_MS });
   }
 
   /** Starts (or shares) the informer on a kind of `karta`'s chain. */
@@ -216,18 +345,11 @@ export class WorkloadReconciler {
       return;
     }
     const apiVersion = k.group ? `${k.group}/${k.version}` : k.version;
-    keepPlainJson([{ group: k.group, version: k.version, kind: k.kind }, { group: k.group, version: k.version, kind: `${k.kind}List` }]);
-    const path = `${k.group ? `/apis/${k.group}` : "/api"}/${k.version}/${found.resource.name}`;
-    const informer = makeLeanInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, k.kind) as never);
-    const b: Between = { informer, index: new OwnerIndex(informer), users: new Set([karta]), stopped: false };
-    keepRunning(informer, this.log, key, () => b.stopped || this.stopped);
-    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, (o) => this.enqueueRootOf(o));
+    const informer = new Informer<Obj>(this.client, { path: resourcePath(apiVersion, found.resource.name), what: `${found.resource.name}${k.group ? `.${k.group}` : ""}`, log: this.log, transform: withoutManagedFields });
+    const b: Between = { informer, index: new OwnerIndex(informer), users: new Set([karta]) };
+    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, (o) => this.enqueueRootOf(o, true));
     this.between.set(key, b);
-    try {
-      await informer.start();
-    } catch (err) {
-      this.log("error", "cannot watch", { karta, kind: key, err: String((err as Error)?.message ?? err) });
-    }
+    await this.startBounded(informer, karta, key);
   }
 
   /** Stops the chain informers no Karta uses any more. */
@@ -237,7 +359,6 @@ export class WorkloadReconciler {
       if (!b) continue;
       b.users.delete(karta);
       if (b.users.size > 0) continue;
-      b.stopped = true;
       this.between.delete(key);
       await b.informer.stop();
     }
@@ -261,9 +382,9 @@ export class WorkloadReconciler {
     return resolveOwnerChain(o, namespace, this.lookup);
   }
 
-  private enqueueRootOf(o: Obj): void {
+  private enqueueRootOf(o: Obj, coalesce = false): void {
     const r = this.resolve(o);
-    if (r.found) this.enqueue(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`);
+    if (r.found) this.enqueueKey(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`, r.root.uid, coalesce);
   }
 
   /**
@@ -323,23 +444,61 @@ export class WorkloadReconciler {
     const root = w.informer.get(name, namespace || undefined);
     if (!root || root.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
     if (!this.leading) return; // setLeading(true) requeues every root
+    if (!owns(this.shard, root.metadata?.uid ?? "")) return;
     this.counters.reconciles++;
     const result = compileKarta(w.interpreter, root, this.podsOf(root));
     if (!result.ok) {
       const errors = result.issues.filter((i) => i.severity === "error");
-      await this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
+      this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
       return;
     }
     const created = await this.apply(result);
     await this.prune(root, result);
-    if (created.length > 0) await this.event(root, "Normal", "GroupsCreated", `created ${created.join(", ")}`);
+    this.reportUngrouped(root, result);
+    if (created.length > 0) this.event(root, "Normal", "GroupsCreated", `created ${created.join(", ")}`);
+  }
+
+  /**
+   * Pods of `root` that do not name the group they belong to: the admission webhook did not patch them
+   * (unreachable under failurePolicy Ignore, not installed, or the owner was not in its cache in time), and
+   * a pod's spec.schedulingGroup cannot be set after creation, so they are scheduled without their gang
+   * until they are recreated. Reported when the set changes; finished pods are left out.
+   */
+  private reportUngrouped(root: Obj, result: WorkloadCompilation): void {
+    const uid = root.metadata?.uid ?? "";
+    const names = result.podPatches
+      .filter((p) => p.patch.length > 0 && !["Succeeded", "Failed"].includes(String((this.pods.get(p.pod.name, p.pod.namespace) as { status?: { phase?: string } } | undefined)?.status?.phase)))
+      .map((p) => p.pod.name)
+      .sort();
+    const had = this.ungrouped.get(uid);
+    if (names.length === 0) {
+      this.ungrouped.delete(uid);
+      return;
+    }
+    this.ungrouped.set(uid, names);
+    if (had && had.length === names.length && had.every((n, i) => n === names[i])) return;
+    const shown = names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
+    this.log("info", "pods without their group", { kind: root.kind, namespace: root.metadata?.namespace, name: root.metadata?.name, pods: names.length, first: names.slice(0, 10) });
+    this.event(
+      root,
+      "Warning",
+      "PodsWithoutGroup",
+      `${names.length} pod(s) do not name their PodGroup in spec.schedulingGroup (created while the admission webhook was unreachable or not installed): they are scheduled one by one, not as their gang; delete them to have them recreated into it: ${shown}`,
+    );
   }
 
   /** An informer per group kind, indexed by owner; a group changed or deleted by someone else requeues its root. */
   private watchGroups(): GroupWatch[] {
     return GROUP_KINDS.map(({ apiVersion, kind, resource }) => {
-      const informer = makeLeanInformer<Obj>(this.kc, `/apis/${apiVersion}/${resource}`, () => this.objects.list(apiVersion, kind) as never);
-      keepRunning(informer, this.log, `${resource}.scheduling.k8s.io`, () => this.stopped);
+      const keep = this.shard.total > 1 ? (o: Obj): boolean => owns(this.shard, controllerRef(o)?.uid ?? "") : undefined;
+      const informer = new Informer<Obj>(this.client, {
+        path: resourcePath(apiVersion, resource),
+        what: `${resource}.scheduling.k8s.io`,
+        log: this.log,
+        // Who wrote each group, and the fields Karta applied (src/controller/applied-fields.ts).
+        transform: (o) => keepManagerFields(o, FIELD_MANAGER),
+        ...(keep ? { keep } : {}),
+      });
       const index = new OwnerIndex(informer);
       const key = (o: Obj) => groupKey(kind, o.metadata?.namespace, o.metadata?.name);
       informer.on("add", (o) => {
@@ -348,7 +507,7 @@ export class WorkloadReconciler {
       informer.on("update", (o) => {
         const last = this.applied.get(key(o));
         // Our own write has the resourceVersion we recorded; a write by anyone else (a spec edit, a
-        // scheduler's status) has another and gets one apply, a no-op when our fields still hold.
+        // scheduler's status) has another: the root is reconciled, and applies only if our fields changed.
         if (last && last.resourceVersion !== undefined && last.resourceVersion !== o.metadata?.resourceVersion) {
           this.applied.delete(key(o));
           this.enqueueRootOf(o);
@@ -358,7 +517,7 @@ export class WorkloadReconciler {
         this.applied.delete(key(o));
         this.enqueueRootOf(o);
       });
-      return { apiVersion, kind, informer, index };
+      return { apiVersion, kind, resource, informer, index };
     });
   }
 
@@ -369,8 +528,8 @@ export class WorkloadReconciler {
   }
 
   /**
-   * Server-side applies every object that differs from what this process last applied; recreates one whose
-   * immutable fields changed. The names created.
+   * Server-side applies every object that differs from what this process last applied (or, with no
+   * memory of it, from what the cluster holds); recreates one whose immutable fields changed. The names created.
    */
   private async apply(result: WorkloadCompilation): Promise<string[]> {
     const created: string[] = [];
@@ -380,7 +539,14 @@ export class WorkloadReconciler {
       const json = JSON.stringify(o);
       const last = this.applied.get(key);
       if (last?.json === json && last.resourceVersion !== undefined) continue;
-      const existed = last !== undefined || this.groupWatch(o.kind).informer.get(o.metadata!.name!, o.metadata?.namespace) !== undefined;
+      const live = this.groupWatch(o.kind).informer.get(o.metadata!.name!, o.metadata?.namespace);
+      if (last?.json !== json && applyIsNoop(o, live, FIELD_MANAGER)) {
+        // The cluster holds it already (applied before a restart, or by another replica before a failover).
+        this.applied.set(key, { json, resourceVersion: live!.metadata?.resourceVersion });
+        this.counters.skipped++;
+        continue;
+      }
+      const existed = last !== undefined || live !== undefined;
       this.applied.set(key, { json, resourceVersion: undefined });
       try {
         const written = await this.applyOne(o, existed);
@@ -395,15 +561,20 @@ export class WorkloadReconciler {
   }
 
   private async applyOne(o: Obj, existed: boolean): Promise<Obj> {
+    const g = this.groupWatch(o.kind);
+    const path = resourcePath(g.apiVersion, g.resource, o.metadata?.namespace, o.metadata!.name!);
+    this.counters.applies++;
     try {
-      return (await this.objects.patch(o, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply)) as Obj;
+      return await this.client.apply<Obj>(path, o, FIELD_MANAGER, true);
     } catch (err) {
       const e = apiError(err);
       if (e?.code !== 422 || !existed) throw err;
       // An immutable field changed (a template's policy, a group's workloadRef): replace the object.
       this.log("info", "recreating: immutable field changed", { kind: o.kind, name: o.metadata?.name, namespace: o.metadata?.namespace, why: e.message });
-      await this.objects.delete(o, undefined, undefined, undefined, undefined, "Background");
-      return (await this.objects.patch(o, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply)) as Obj;
+      this.counters.deletes++;
+      await this.client.delete(path, { propagationPolicy: "Background" });
+      this.counters.applies++;
+      return await this.client.apply<Obj>(path, o, FIELD_MANAGER, true);
     }
   }
 
@@ -411,41 +582,42 @@ export class WorkloadReconciler {
   private async prune(root: Obj, result: WorkloadCompilation): Promise<void> {
     const uid = root.metadata?.uid ?? "";
     const keep = new Set([...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups].map((o) => `${o.kind}/${o.metadata.name}`));
-    for (const { apiVersion, kind, index } of this.groups) {
+    for (const { apiVersion, kind, resource, index } of this.groups) {
       for (const o of index.ownedBy(uid)) {
         if (!ownedBy(o, uid) || keep.has(`${kind}/${o.metadata?.name}`)) continue;
         const ns = o.metadata?.namespace;
         try {
-          await this.objects.delete({ apiVersion, kind, metadata: { name: o.metadata!.name!, ...(ns ? { namespace: ns } : {}) } });
+          this.counters.deletes++;
+          // The uid precondition: a group of that name made anew meanwhile is not this one.
+          await this.client.delete(resourcePath(apiVersion, resource, ns, o.metadata!.name!), { preconditions: { uid: o.metadata?.uid ?? "" } });
           this.log("info", "deleted a group that no longer exists", { kind, name: o.metadata?.name, namespace: ns });
         } catch (err) {
-          if (apiError(err)?.code !== 404) throw err;
+          const code = apiError(err)?.code;
+          if (code !== 404 && code !== 409) throw err;
         }
         this.applied.delete(groupKey(kind, ns, o.metadata?.name));
       }
     }
   }
 
-  private async event(root: Obj, type: "Normal" | "Warning", reason: string, message: string): Promise<void> {
+  /** Records a core/v1 Event on the root in the background: an Event never delays nor fails a reconcile. */
+  private event(root: Obj, type: "Normal" | "Warning", reason: string, message: string): void {
     const ns = root.metadata?.namespace ?? "default";
-    const now = new Date();
-    try {
-      await this.core.createNamespacedEvent({
-        namespace: ns,
-        body: {
-          metadata: { generateName: `${root.metadata?.name ?? "object"}.`.slice(0, 200), namespace: ns },
-          involvedObject: { apiVersion: root.apiVersion, kind: root.kind, name: root.metadata?.name, namespace: ns, uid: root.metadata?.uid },
-          type,
-          reason,
-          message: message.slice(0, 1024),
-          source: { component: "karta-controller" },
-          firstTimestamp: now,
-          lastTimestamp: now,
-          count: 1,
-        },
-      });
-    } catch (err) {
-      this.log("error", "cannot record an event", { reason, err: String((err as Error)?.message ?? err) });
-    }
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    this.client
+      .create(`/api/v1/namespaces/${encodeURIComponent(ns)}/events`, {
+        apiVersion: "v1",
+        kind: "Event",
+        metadata: { generateName: `${root.metadata?.name ?? "object"}.`.slice(0, 200), namespace: ns },
+        involvedObject: { apiVersion: root.apiVersion, kind: root.kind, name: root.metadata?.name, namespace: ns, uid: root.metadata?.uid },
+        type,
+        reason,
+        message: message.slice(0, 1024),
+        source: { component: "karta-controller" },
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+      })
+      .catch((err: unknown) => this.log("error", "cannot record an event", { reason, err: String((err as Error)?.message ?? err) }));
   }
 }
