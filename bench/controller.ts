@@ -24,6 +24,9 @@
  *   KARTA_BENCH_CONTROLLER_NODE_ARGS              options for the controller's node (e.g. --cpu-prof)
  *   KARTA_BENCH_CONTROLLER_ARGS                   extra `karta controller` flags
  *   KARTA_BENCH_PPROF=DIR                         a CPU profile of kube-apiserver per phase (go tool pprof)
+ *   KARTA_BENCH_CONTROLLER_WATCH=1                also a phase where a bare watch of the pods (decoded and
+ *                                                 dropped) runs instead of the controller: what any watcher
+ *                                                 costs the API server
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -300,6 +303,8 @@ interface ControllerResult extends PhaseResult {
   reconciles: number;
   errors: number;
   applies: number;
+  /** API requests the controller made during the phase, by "METHOD code". */
+  requests: Record<string, number>;
 }
 
 function profileFile(name: string): string | undefined {
@@ -387,13 +392,17 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
       children.push({ child, log, exited, metricsPort });
     }
     const metrics = async () => {
-      const all = { reconciles: 0, errors: 0, depth: 0, applies: 0 };
+      const all = { reconciles: 0, errors: 0, depth: 0, applies: 0, requests: {} as Record<string, number> };
       for (const ch of children) {
         const text = await (await fetch(`http://127.0.0.1:${ch.metricsPort}/metrics`)).text();
         all.reconciles += metricValue(text, "controller_runtime_reconcile_total", 'controller="workload",result="success"');
         all.errors += metricValue(text, "controller_runtime_reconcile_errors_total", 'controller="workload"');
         all.depth += metricValue(text, "workqueue_depth", 'name="workload"');
         all.applies += metricValue(text, "karta_group_writes_total", "");
+        for (const line of text.split("\n")) {
+          const m = /^rest_client_requests_total\{method="(\w+)",code="([^"]+)"\} (\d+)/.exec(line);
+          if (m) all.requests[`${m[1]} ${m[2]}`] = (all.requests[`${m[1]} ${m[2]}`] ?? 0) + Number(m[3]);
+        }
       }
       return all;
     };
@@ -462,9 +471,62 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
       reconciles: last.reconciles - m0.reconciles,
       errors: last.errors - m0.errors,
       applies: last.applies - m0.applies,
+      requests: Object.fromEntries(Object.entries(last.requests).map(([k, v]) => [k, v - (m0.requests[k] ?? 0)]).filter(([, v]) => (v as number) > 0)),
     };
   } finally {
     for (const ch of children) ch.child.kill("SIGKILL");
+    cl.close();
+  }
+}
+
+/** The floor's creates (jobs and pods only) while a bare watch of every pod runs in this process. */
+async function watchPhase(roots: number): Promise<PhaseResult & { events: number; watches: number }> {
+  const cl = await freshCluster();
+  let events = 0;
+  const stop = new AbortController();
+  try {
+    const { c } = cl;
+    // Watched again from the last resourceVersion whenever the server ends the watch (a slow watcher's is closed).
+    let rv = "";
+    let watches = 0;
+    const watchOnce = () =>
+      new Promise<void>((resolve) => {
+        watches++;
+        const req = https.request({ host: c.server.hostname, port: c.server.port, path: `/api/v1/pods?watch=true&allowWatchBookmarks=true${rv ? `&resourceVersion=${rv}` : ""}`, ...c.options, signal: stop.signal }, (res) => {
+          let pending = "";
+          res.on("data", (b: Buffer) => {
+            const lines = (pending + b.toString()).split("\n");
+            pending = lines.pop()!;
+            for (const l of lines) {
+              if (!l) continue;
+              const e = JSON.parse(l) as { object?: { metadata?: { resourceVersion?: string } } };
+              rv = e.object?.metadata?.resourceVersion ?? rv;
+              events++;
+            }
+          });
+          res.on("close", () => resolve());
+        });
+        req.on("error", () => resolve());
+        req.end();
+      });
+    const watching = (async () => {
+      while (!stop.signal.aborted) await watchOnce();
+    })();
+    await sleep(500);
+    const load0 = loadavg()[0]!;
+    const cpu0 = { api: cpuSeconds(cl.apiserverPid), etcd: cpuSeconds(cl.etcdPid), client: process.cpuUsage() };
+    const podLatencies: number[] = [];
+    const t = performance.now();
+    await createWorkloads(c, "bench", roots, podLatencies);
+    const ms = performance.now() - t;
+    const client = process.cpuUsage(cpu0.client);
+    await sleep(1000); // the last events
+    const result = { ms, podLatencies, apiserverCpu: cpuSeconds(cl.apiserverPid) - cpu0.api, etcdCpu: cpuSeconds(cl.etcdPid) - cpu0.etcd, clientCpu: (client.user + client.system) / 1e6, load: [load0, loadavg()[0]!] as [number, number], events, watches };
+    stop.abort();
+    await watching;
+    return result;
+  } finally {
+    stop.abort();
     cl.close();
   }
 }
@@ -482,9 +544,11 @@ export async function benchController(): Promise<{ title: string; results: Bench
   execFileSync(SCRIPT, ["build"], { stdio: "ignore" });
   const floors: FloorResult[] = [];
   const runs: ControllerResult[] = [];
+  const watches: (PhaseResult & { events: number; watches: number })[] = [];
   for (let r = 0; r < rounds; r++) {
     const floor = await floorPhase(roots);
     floors.push(floor);
+    if (process.env["KARTA_BENCH_CONTROLLER_WATCH"] === "1") watches.push(await watchPhase(roots));
     runs.push(await controllerPhase(roots, floor.groupWrites, shards));
   }
   const groupWrites = floors[0]!.groupWrites;
@@ -510,9 +574,20 @@ export async function benchController(): Promise<{ title: string; results: Bench
         { name: "controller: work queue empty", opsPerSec: 1000 / med(runs, (r) => r.idleMs), baseline: "floor", ratio: med(runs, (r) => r.idleMs) / floorMs, note: s(med(runs, (r) => r.idleMs)) },
         { name: "pod create latency, floor (mean)", opsPerSec: 1000 / floorLatency, note: `${ms(floorLatency)}; p50 ${ms(med(floors, (f) => quantile(f.podLatencies, 0.5)))}, p99 ${ms(med(floors, (f) => quantile(f.podLatencies, 0.99)))}` },
         { name: "pod create latency, controller running (mean)", opsPerSec: 1000 / ctlLatency, baseline: "floor", ratio: ctlLatency / floorLatency, note: `${ms(ctlLatency)}, ${(ctlLatency / floorLatency).toFixed(2)}× the floor's (target ≤ 1.1×: ${verdict(ctlLatency / floorLatency)}); p50 ${ms(med(runs, (r) => quantile(r.podLatencies, 0.5)))}, p99 ${ms(med(runs, (r) => quantile(r.podLatencies, 0.99)))}` },
+        ...(watches.length > 0
+          ? [
+              {
+                name: "pod create latency, a bare watch of the pods running (mean)",
+                opsPerSec: 1000 / med(watches, (w) => mean(w.podLatencies)),
+                baseline: "floor",
+                ratio: med(watches, (w) => mean(w.podLatencies)) / floorLatency,
+                note: `${ms(med(watches, (w) => mean(w.podLatencies)))}; jobs and pods created in ${s(med(watches, (w) => w.ms))} (${(med(watches, (w) => w.ms) / med(floors, (f) => f.ms)).toFixed(2)}× the floor's time, which also wrote the groups); kube-apiserver CPU ${med(watches, (w) => w.apiserverCpu).toFixed(1)} s; ${med(watches, (w) => w.events)} events over ${med(watches, (w) => w.watches)} watch(es); load average ${loads(watches)}`,
+              },
+            ]
+          : []),
         { name: "kube-apiserver CPU, floor / controller running", opsPerSec: 0, note: `${med(floors, (f) => f.apiserverCpu).toFixed(1)} s / ${med(runs, (r) => r.apiserverCpu).toFixed(1)} s (etcd ${med(floors, (f) => f.etcdCpu).toFixed(1)} s / ${med(runs, (r) => r.etcdCpu).toFixed(1)} s; client ${med(floors, (f) => f.clientCpu).toFixed(1)} s / ${med(runs, (r) => r.clientCpu).toFixed(1)} s), while the jobs and pods are created` },
         { name: "group writes alone: list the jobs, create the groups", opsPerSec: (groupWrites * 1000) / med(floors, (f) => f.groupsAloneMs), note: `${s(med(floors, (f) => f.groupsAloneMs))} for ${groupWrites} groups (${groupWrites / roots} per job): the API server's write floor` },
-        { name: "controller: reconciles", opsPerSec: (med(runs, (r) => r.reconciles) * 1000) / med(runs, (r) => r.idleMs), note: `${med(runs, (r) => r.reconciles)} reconciles (${(med(runs, (r) => r.reconciles) / roots).toFixed(2)} per job), ${med(runs, (r) => r.applies)} group writes, ${med(runs, (r) => r.errors)} errors` },
+        { name: "controller: reconciles", opsPerSec: (med(runs, (r) => r.reconciles) * 1000) / med(runs, (r) => r.idleMs), note: `${med(runs, (r) => r.reconciles)} reconciles (${(med(runs, (r) => r.reconciles) / roots).toFixed(2)} per job), ${med(runs, (r) => r.applies)} group writes, ${med(runs, (r) => r.errors)} errors; API requests ${Object.entries(runs[0]!.requests).map(([k, v]) => `${k}: ${v}`).join(", ")}` },
         { name: "controller: CPU time", opsPerSec: roots / cpu, note: `${cpu.toFixed(1)} s user+system (${((cpu * 1000) / roots).toFixed(1)} ms per job; rate: jobs per CPU second)${shards > 1 ? `; per shard ${runs.map((r) => r.controllerCpu.map((x) => x.toFixed(1)).join(" / ")).join(", ")} s` : ""}` },
         { name: "controller: peak RSS", opsPerSec: 0, note: `${rss.toFixed(0)} MiB (VmHWM${shards > 1 ? ", largest shard" : ""}) with ${pods} pods and ${roots} jobs cached${shards > 1 ? `; per shard ${runs.map((r) => r.rss.map((x) => x.toFixed(0)).join(" / ")).join(", ")} MiB` : ""}` },
       ],

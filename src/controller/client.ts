@@ -101,7 +101,7 @@ function errorOf(code: number, body: Buffer, retryAfter: string | undefined): Ap
   } catch {
     // not JSON: the text is the message
   }
-  const message = typeof status?.["message"] === "string" ? status["message"] : body.toString("utf8").slice(0, 500) || http.STATUS_CODES[code] || `HTTP ${code}`;
+  const message = typeof status?.["message"] === "string" ? status["message"] : body.toString("utf8").slice(0, 500).trim() || http.STATUS_CODES[code] || `HTTP ${code}`;
   const after = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
   return new ApiError(code, typeof status?.["reason"] === "string" ? status["reason"] : "", message, status, after);
 }

@@ -37,6 +37,8 @@ export interface InformerOptions<T> {
   fieldSelector?: string;
   /** List page size (default 500, as client-go's). */
   pageSize?: number;
+  /** What a 404 means, logged with it (the resource is not served: a CRD not installed). */
+  notFound?: string;
 }
 
 /** What an informer has done (tests and metrics). */
@@ -322,7 +324,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
         }
         this.stats.failures++;
         const wait = backoff.next();
-        const why = err instanceof ApiError ? `${err.code} ${err.message}` : String((err as Error)?.message ?? err);
+        const why = err instanceof ApiError ? (err.code === 404 && this.o.notFound ? this.o.notFound : err.message.startsWith(String(err.code)) ? err.message : `${err.code} ${err.message}`) : String((err as Error)?.message ?? err);
         this.lastError = `${this.o.what}: ${why}`;
         if (isTransient(err)) {
           // The API server restarting or pacing us: expected, and retried; said once per outage.

@@ -93,7 +93,13 @@ export class KartaReconciler {
   ) {
     this.leading = options.leading ?? true;
     this.events = new EventRecorder(client, log);
-    this.kartas = new Informer<KartaObject>(client, { path: KARTAS_PATH, what: "kartas.run.ai", log, transform: withoutManagedFields });
+    this.kartas = new Informer<KartaObject>(client, {
+      path: KARTAS_PATH,
+      what: "kartas.run.ai",
+      log,
+      transform: withoutManagedFields,
+      notFound: "the Karta CRD (kartas.run.ai) is not installed: kubectl apply -f deploy/crd/run.ai_kartas.yaml (or install the Helm chart)",
+    });
     this.crds = new Informer<CrdObject>(client, { path: "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", what: "customresourcedefinitions", log, transform: leanCrd });
     this.queue = new WorkQueue(
       (name) => this.reconcile(name),

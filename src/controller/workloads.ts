@@ -30,6 +30,7 @@ import { applyIsNoop, keepManagerFields } from "./applied-fields.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
+import { Interner } from "./intern.js";
 import { OwnerIndex } from "./owner-index.js";
 import { coversFields, podFieldsOf, trimPod, type PodFields } from "./pod-cache.js";
 import { WorkQueue } from "./queue.js";
@@ -76,6 +77,9 @@ function ownedBy(o: KubernetesObject, uid: string): boolean {
   return (o.metadata?.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true);
 }
 
+/** How often a workload's pods without their group are reported again, when more are found. */
+const UNGROUPED_REPORT_EVERY_MS = 10 * 60_000;
+
 /** How long a chain kind's first list may hold up the Karta's watch (it goes on syncing after). */
 const CHAIN_SYNC_WAIT_MS = 30_000;
 
@@ -115,8 +119,8 @@ export class WorkloadReconciler {
    * the API server, so a write by someone else is told apart by its resourceVersion.
    */
   private readonly applied = new Map<string, { json: string; resourceVersion: string | undefined }>();
-  /** Pods without their group, by root uid: the names last reported. */
-  private readonly ungrouped = new Map<string, string[]>();
+  /** Pods without their group, by root uid: their names, and how many were last reported when. */
+  private readonly ungrouped = new Map<string, { names: string[]; reported: number; at: number }>();
   /** Every cache is synced: roots are queued only then (a reconcile must not see a partial pod cache). */
   private cachesSynced = false;
   /** Writes (server-side apply, prune, events) only while leading; caches run either way. */
@@ -127,6 +131,8 @@ export class WorkloadReconciler {
   readonly queue: WorkQueue;
   private stopped = false;
   readonly counters: WorkloadCounters = { reconciles: 0, errors: 0, applies: 0, deletes: 0, skipped: 0 };
+  /** Strings shared across cached pods (src/controller/intern.ts). */
+  private readonly interner = new Interner();
 
   constructor(
     private readonly client: KubeClient,
@@ -195,7 +201,7 @@ export class WorkloadReconciler {
             return !r.found || owns(this.shard, r.root.uid);
           }
         : undefined;
-    const informer = new Informer<Obj>(this.client, { path: "/api/v1/pods", what: "pods", log: this.log, transform: (p) => trimPod(withoutManagedFields(p), fields), ...(keep ? { keep } : {}) });
+    const informer = new Informer<Obj>(this.client, { path: "/api/v1/pods", what: "pods", log: this.log, transform: (p) => this.interner.object(trimPod(withoutManagedFields(p), fields)), ...(keep ? { keep } : {}) });
     const index = new OwnerIndex(informer);
     for (const verb of ["add", "update", "delete"] as const) {
       informer.on(verb, (p) => {
@@ -267,7 +273,7 @@ export class WorkloadReconciler {
   /** Pods that do not name the group they belong to, over this shard's roots. */
   podsWithoutGroup(): number {
     let n = 0;
-    for (const names of this.ungrouped.values()) n += names.length;
+    for (const u of this.ungrouped.values()) n += u.names.length;
     return n;
   }
 
@@ -475,8 +481,11 @@ export class WorkloadReconciler {
       this.ungrouped.delete(uid);
       return;
     }
-    this.ungrouped.set(uid, names);
-    if (had && had.length === names.length && had.every((n, i) => n === names[i])) return;
+    // Once per workload, then when more are found, at most every 10 minutes (an Event is a write).
+    const now = Date.now();
+    const report = !had || (names.length > had.reported && now - had.at >= UNGROUPED_REPORT_EVERY_MS);
+    this.ungrouped.set(uid, report ? { names, reported: names.length, at: now } : { ...had!, names });
+    if (!report) return;
     const shown = names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
     this.log("info", "pods without their group", { kind: root.kind, namespace: root.metadata?.namespace, name: root.metadata?.name, pods: names.length, first: names.slice(0, 10) });
     this.event(
