@@ -303,6 +303,8 @@ interface ControllerResult extends PhaseResult {
   reconciles: number;
   errors: number;
   applies: number;
+  /** V8 heap in use at the end, MiB (the largest shard's). */
+  heap: number;
   /** API requests the controller made during the phase, by "METHOD code". */
   requests: Record<string, number>;
 }
@@ -392,13 +394,14 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
       children.push({ child, log, exited, metricsPort });
     }
     const metrics = async () => {
-      const all = { reconciles: 0, errors: 0, depth: 0, applies: 0, requests: {} as Record<string, number> };
+      const all = { reconciles: 0, errors: 0, depth: 0, applies: 0, heap: 0, requests: {} as Record<string, number> };
       for (const ch of children) {
         const text = await (await fetch(`http://127.0.0.1:${ch.metricsPort}/metrics`)).text();
         all.reconciles += metricValue(text, "controller_runtime_reconcile_total", 'controller="workload",result="success"');
         all.errors += metricValue(text, "controller_runtime_reconcile_errors_total", 'controller="workload"');
         all.depth += metricValue(text, "workqueue_depth", 'name="workload"');
         all.applies += metricValue(text, "karta_group_writes_total", "");
+        all.heap = Math.max(all.heap, Number(/^nodejs_heap_size_used_bytes (\d+)/m.exec(text)?.[1] ?? 0) / 1048576);
         for (const line of text.split("\n")) {
           const m = /^rest_client_requests_total\{method="(\w+)",code="([^"]+)"\} (\d+)/.exec(line);
           if (m) all.requests[`${m[1]} ${m[2]}`] = (all.requests[`${m[1]} ${m[2]}`] ?? 0) + Number(m[3]);
@@ -449,6 +452,7 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
       last = m;
     }
     const controllerCpu = pids.map((p, i) => cpuSeconds(p) - cpu0.controller[i]!);
+    const heap = last.heap;
     const rss = pids.map(peakRssMiB);
     await profiling;
     for (const ch of children) ch.child.kill("SIGTERM");
@@ -471,6 +475,7 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
       reconciles: last.reconciles - m0.reconciles,
       errors: last.errors - m0.errors,
       applies: last.applies - m0.applies,
+      heap,
       requests: Object.fromEntries(Object.entries(last.requests).map(([k, v]) => [k, v - (m0.requests[k] ?? 0)]).filter(([, v]) => (v as number) > 0)),
     };
   } finally {
@@ -589,7 +594,7 @@ export async function benchController(): Promise<{ title: string; results: Bench
         { name: "group writes alone: list the jobs, create the groups", opsPerSec: (groupWrites * 1000) / med(floors, (f) => f.groupsAloneMs), note: `${s(med(floors, (f) => f.groupsAloneMs))} for ${groupWrites} groups (${groupWrites / roots} per job): the API server's write floor` },
         { name: "controller: reconciles", opsPerSec: (med(runs, (r) => r.reconciles) * 1000) / med(runs, (r) => r.idleMs), note: `${med(runs, (r) => r.reconciles)} reconciles (${(med(runs, (r) => r.reconciles) / roots).toFixed(2)} per job), ${med(runs, (r) => r.applies)} group writes, ${med(runs, (r) => r.errors)} errors; API requests ${Object.entries(runs[0]!.requests).map(([k, v]) => `${k}: ${v}`).join(", ")}` },
         { name: "controller: CPU time", opsPerSec: roots / cpu, note: `${cpu.toFixed(1)} s user+system (${((cpu * 1000) / roots).toFixed(1)} ms per job; rate: jobs per CPU second)${shards > 1 ? `; per shard ${runs.map((r) => r.controllerCpu.map((x) => x.toFixed(1)).join(" / ")).join(", ")} s` : ""}` },
-        { name: "controller: peak RSS", opsPerSec: 0, note: `${rss.toFixed(0)} MiB (VmHWM${shards > 1 ? ", largest shard" : ""}) with ${pods} pods and ${roots} jobs cached${shards > 1 ? `; per shard ${runs.map((r) => r.rss.map((x) => x.toFixed(0)).join(" / ")).join(", ")} MiB` : ""}` },
+        { name: "controller: peak RSS", opsPerSec: 0, note: `${rss.toFixed(0)} MiB (VmHWM${shards > 1 ? ", largest shard" : ""}) with ${pods} pods and ${roots} jobs cached; V8 heap in use at the end ${med(runs, (r) => r.heap).toFixed(0)} MiB${shards > 1 ? `; per shard ${runs.map((r) => r.rss.map((x) => x.toFixed(0)).join(" / ")).join(", ")} MiB` : ""}` },
       ],
     },
   ];

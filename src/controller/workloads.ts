@@ -71,6 +71,13 @@ interface GroupWatch {
   index: OwnerIndex<Obj>;
 }
 
+/** An apply this process made (or has in flight). */
+interface Applied {
+  json: string;
+  resourceVersion: string | undefined;
+  stale?: boolean;
+}
+
 const groupKey = (kind: string | undefined, namespace: string | undefined, name: string | undefined): string => `${kind}/${namespace ?? ""}/${name ?? ""}`;
 
 function ownedBy(o: KubernetesObject, uid: string): boolean {
@@ -116,9 +123,11 @@ export class WorkloadReconciler {
   /**
    * What this process last applied, by groupKey: the compiled JSON and the resourceVersion the server
    * answered (undefined while the request is in flight). The groups' metadata.generation is not set by
-   * the API server, so a write by someone else is told apart by its resourceVersion.
+   * the API server, so a write by someone else is told apart by its resourceVersion. An entry whose
+   * object was deleted, or written by someone else, while its apply was in flight (`stale`) is not
+   * recorded: the root runs again and looks at what the cache holds.
    */
-  private readonly applied = new Map<string, { json: string; resourceVersion: string | undefined }>();
+  private readonly applied = new Map<string, Applied>();
   /** Pods without their group, by root uid: their names, and how many were last reported when. */
   private readonly ungrouped = new Map<string, { names: string[]; reported: number; at: number }>();
   /** Every cache is synced: roots are queued only then (a reconcile must not see a partial pod cache). */
@@ -515,9 +524,14 @@ export class WorkloadReconciler {
       });
       informer.on("update", (o) => {
         const last = this.applied.get(key(o));
-        // Our own write has the resourceVersion we recorded; a write by anyone else (a spec edit, a
-        // scheduler's status) has another: the root is reconciled, and applies only if our fields changed.
-        if (last && last.resourceVersion !== undefined && last.resourceVersion !== o.metadata?.resourceVersion) {
+        if (!last) return;
+        if (last.resourceVersion === undefined) {
+          // Written while our apply is in flight: what it answers may not be the latest.
+          last.stale = true;
+          this.enqueueRootOf(o);
+        } else if (last.resourceVersion !== o.metadata?.resourceVersion) {
+          // Our own write has the resourceVersion we recorded; a write by anyone else (a spec edit, a
+          // scheduler's status) has another: the root is reconciled, and applies only if our fields changed.
           this.applied.delete(key(o));
           this.enqueueRootOf(o);
         }
@@ -556,13 +570,19 @@ export class WorkloadReconciler {
         continue;
       }
       const existed = last !== undefined || live !== undefined;
-      this.applied.set(key, { json, resourceVersion: undefined });
+      const pending: Applied = { json, resourceVersion: undefined };
+      this.applied.set(key, pending);
+      let written: Obj;
       try {
-        const written = await this.applyOne(o, existed);
-        this.applied.set(key, { json, resourceVersion: written.metadata?.resourceVersion });
+        written = await this.applyOne(o, existed);
       } catch (err) {
-        this.applied.delete(key);
+        if (this.applied.get(key) === pending) this.applied.delete(key);
         throw err;
+      }
+      // Deleted or written by someone else meanwhile (the delete and update handlers): not recorded.
+      if (this.applied.get(key) === pending) {
+        if (pending.stale) this.applied.delete(key);
+        else pending.resourceVersion = written.metadata?.resourceVersion;
       }
       if (!existed) created.push(`${o.kind} ${o.metadata?.name}`);
     }
