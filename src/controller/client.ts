@@ -75,7 +75,9 @@ export interface ClientOptions {
 
 interface Credentials {
   headers: Record<string, string>;
+  /** Requests share at most 16 connections; each watch holds one of its own. */
   agent: http.Agent;
+  watchAgent: http.Agent;
   /** When they must be fetched again (ms since the epoch). */
   until: number;
 }
@@ -111,7 +113,7 @@ export class KubeClient {
   private readonly secure: boolean;
   private creds: Credentials | undefined;
   private pendingCreds: Promise<Credentials> | undefined;
-  private readonly agents = new Map<string, http.Agent>();
+  private readonly agents = new Map<string, { requests: http.Agent; watches: http.Agent }>();
   private closed = false;
 
   constructor(
@@ -122,19 +124,25 @@ export class KubeClient {
     this.secure = this.base.protocol === "https:";
   }
 
-  /** The keep-alive agent of one TLS identity (a rotated client certificate gets a new one). */
-  private agentFor(cert: Buffer | undefined, key: Buffer | undefined): http.Agent {
+  /**
+   * The keep-alive agents of one TLS identity (a rotated client certificate gets new ones): requests share
+   * at most 16 connections (a burst queues rather than opening hundreds of TLS sessions, each ~100 KB of
+   * buffers), watches get one each.
+   */
+  private agentsFor(cert: Buffer | undefined, key: Buffer | undefined): { requests: http.Agent; watches: http.Agent } {
     const id = cert ? cert.toString("base64").slice(-64) : "";
-    let agent = this.agents.get(id);
-    if (agent) return agent;
-    // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
-    agent = this.secure
-      ? new https.Agent({ keepAlive: true, timeout: 30_000, ...(this.access.ca ? { ca: this.access.ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
-      : new http.Agent({ keepAlive: true, timeout: 30_000 });
-    // Requests in flight on an old identity's agent finish on their own.
+    let agents = this.agents.get(id);
+    if (agents) return agents;
+    const make = (maxSockets: number): http.Agent =>
+      // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
+      this.secure
+        ? new https.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16, ...(this.access.ca ? { ca: this.access.ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
+        : new http.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 });
+    agents = { requests: make(16), watches: make(Infinity) };
+    // Requests in flight on an old identity's agents finish on their own.
     if (this.agents.size >= 4) this.agents.delete(this.agents.keys().next().value!);
-    this.agents.set(id, agent);
-    return agent;
+    this.agents.set(id, agents);
+    return agents;
   }
 
   private async fetchCredentials(): Promise<Credentials> {
@@ -154,7 +162,8 @@ export class KubeClient {
       headers["Authorization"] = `Bearer ${readFileSync(a.tokenFile, "utf8").trim()}`;
       until = Date.now() + 60_000;
     } else if (a.basic) headers["Authorization"] = `Basic ${Buffer.from(`${a.basic.username}:${a.basic.password}`).toString("base64")}`;
-    return { headers, agent: this.agentFor(cert, key), until };
+    const agents = this.agentsFor(cert, key);
+    return { headers, agent: agents.requests, watchAgent: agents.watches, until };
   }
 
   private async credentials(): Promise<Credentials> {
@@ -172,6 +181,7 @@ export class KubeClient {
 
   /** One attempt: the response, or an ApiError (status ≥ 300) or a transport error. */
   private async once(method: string, path: string, o: RequestOptions, body: Buffer | undefined, onResponse?: (res: http.IncomingMessage) => Promise<Buffer>): Promise<Buffer> {
+    const watching = onResponse !== undefined;
     const creds = await this.credentials();
     const started = performance.now();
     return new Promise<Buffer>((resolve, reject) => {
@@ -190,7 +200,7 @@ export class KubeClient {
         else resolve(value!);
       };
       const req = (this.secure ? https : http).request(
-        { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query), method, headers, agent: creds.agent, timeout: o.timeoutMs ?? 60_000 },
+        { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query), method, headers, agent: watching ? creds.watchAgent : creds.agent, timeout: o.timeoutMs ?? 60_000 },
         (res) => {
           const code = res.statusCode ?? 0;
           if (code < 300 && onResponse) {
@@ -294,7 +304,10 @@ export class KubeClient {
   /** Closes the idle connections; requests in flight finish. */
   close(): void {
     this.closed = true;
-    for (const a of this.agents.values()) a.destroy();
+    for (const a of this.agents.values()) {
+      a.requests.destroy();
+      a.watches.destroy();
+    }
     this.agents.clear();
   }
 }

@@ -1,7 +1,8 @@
 /**
- * An informer as client-go's reflector and store make one: list (in pages of 500, so neither the API
- * server nor this process holds a whole large collection at once), then watch from the list's
- * resourceVersion with bookmarks, and keep a cache current from the events:
+ * An informer as client-go's reflector and store make one: a watch-list (the objects streamed as events,
+ * then watched on; where the server has no WatchList, a list in pages of 500, so neither the API server
+ * nor this process holds a whole large collection at once, then a watch from the list's resourceVersion),
+ * with bookmarks, keeping a cache current from the events:
  * - a watch the server ends (its timeoutSeconds, 5 to 10 minutes) is started again from the last
  *   resourceVersion seen (events and bookmarks both advance it), without a list;
  * - a resourceVersion the server no longer has (410 Gone, or an ERROR event with code 410: "too old
@@ -214,8 +215,6 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
 
   /** Lists every page, then replaces the cache with what was listed. */
   private async listAll(signal: AbortSignal): Promise<void> {
-    this.stats.lists++;
-    if (this.stats.lists > 1) this.stats.relists++;
     for (;;) {
       const seen = new Set<string>();
       let cont: string | undefined;
@@ -254,13 +253,21 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
     }
   }
 
-  /** One watch from the current resourceVersion, until the server ends it; a 410 throws. */
-  private async watch(signal: AbortSignal): Promise<void> {
+  /**
+   * One watch, until the server ends it; a 410 throws. From the current resourceVersion, or, with none
+   * (`initial`), a watch-list: the server streams every object as an ADDED event, then a bookmark marked
+   * `k8s.io/initial-events-end`, and the watch goes on from there (client-go's WatchListClient). The
+   * objects arrive one line at a time, so neither side holds a whole list (a 50,000-pod list is ~150 MB
+   * of JSON), and the server answers from its watch cache; at the bookmark the cache is replaced (objects
+   * not streamed are deleted) and is synced.
+   */
+  private async watch(signal: AbortSignal, initial = false): Promise<void> {
     this.stats.watches++;
     const stop = new AbortController();
     const onAbort = (): void => stop.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     let failure: ApiError | undefined;
+    let seen: Set<string> | undefined = initial ? new Set() : undefined;
     const onEvent = (e: WatchEvent): void => {
       if (stop.signal.aborted) return;
       this.stats.events++;
@@ -272,21 +279,30 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
         stop.abort();
         return;
       }
-      const rv = (obj["metadata"] as { resourceVersion?: string } | undefined)?.resourceVersion;
+      const meta = obj["metadata"] as { resourceVersion?: string; annotations?: Record<string, string> } | undefined;
+      const rv = meta?.resourceVersion;
       if (e.type === "BOOKMARK") {
         if (rv) this.resourceVersion = rv;
+        if (seen && meta?.annotations?.["k8s.io/initial-events-end"] === "true") {
+          for (const o of this.list()) if (!seen.has(`${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`)) this.remove(o);
+          seen = undefined;
+          this.markSynced();
+        }
         return;
       }
       const o = this.prepare(obj);
       if (e.type === "DELETED") this.remove(o);
-      else this.upsert(o);
+      else {
+        seen?.add(`${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`);
+        this.upsert(o);
+      }
       if (rv) this.resourceVersion = rv;
     };
     try {
       await this.client.watch(
         this.o.path,
         {
-          resourceVersion: this.resourceVersion,
+          ...(initial ? { sendInitialEvents: true, resourceVersionMatch: "NotOlderThan", resourceVersion: "" } : { resourceVersion: this.resourceVersion }),
           allowWatchBookmarks: true,
           // Spread over 5 to 10 minutes, as client-go does, so watches do not all restart at once.
           timeoutSeconds: 300 + Math.floor(Math.random() * 300),
@@ -300,19 +316,41 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
       signal.removeEventListener("abort", onAbort);
     }
     if (failure) throw failure;
+    // Ended before the initial events did (a server timeout): the cache is not known complete.
+    if (seen) this.resourceVersion = "";
+  }
+
+  /** Whether the server streams initial events (WatchList); false once it refused, then lists in pages. */
+  private watchList = true;
+
+  /** The first state: a watch-list, or, where the server does not serve one, a paged list. */
+  private async sync(signal: AbortSignal): Promise<void> {
+    this.stats.lists++;
+    if (this.stats.lists > 1) this.stats.relists++;
+    if (this.watchList) {
+      try {
+        await this.watch(signal, true);
+        return;
+      } catch (err) {
+        // An API server without WatchList refuses sendInitialEvents and resourceVersionMatch on a watch.
+        if (!(err instanceof ApiError) || ![400, 403, 422].includes(err.code) || !/sendInitialEvents|resourceVersionMatch|watch.?list/i.test(err.message)) throw err;
+        this.watchList = false;
+        this.o.log("info", "the API server does not stream initial events; listing in pages", { watch: this.o.what, why: err.message });
+      }
+    }
+    await this.listAll(signal);
+    if (signal.aborted) return;
+    this.markSynced();
+    this.recovered();
+    await this.watch(signal);
   }
 
   private async run(signal: AbortSignal): Promise<void> {
     const backoff = new Backoff(800, 30_000);
     while (!signal.aborted) {
       try {
-        if (this.resourceVersion === "") {
-          await this.listAll(signal);
-          if (signal.aborted) break;
-          this.markSynced();
-          this.recovered();
-        }
-        await this.watch(signal);
+        if (this.resourceVersion === "") await this.sync(signal);
+        else await this.watch(signal);
         backoff.reset();
       } catch (err) {
         if (signal.aborted) break;

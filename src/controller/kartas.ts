@@ -10,7 +10,7 @@ import { apiError, discover, type KubeClient } from "./client.js";
 import { Informer } from "./informer.js";
 import { desiredKartaState, rootKindOf, sameConditions, type Condition, type CrdCheck, type RootKind } from "./karta-status.js";
 import { managedLabels, rootGroupVersionKind } from "../definition/index.js";
-import { EventRecorder } from "./events.js";
+import { EventRecorder, EventSink } from "./events.js";
 import type { Logger } from "./log.js";
 import { WorkQueue } from "./queue.js";
 
@@ -92,7 +92,7 @@ export class KartaReconciler {
     options: { leading?: boolean } = {},
   ) {
     this.leading = options.leading ?? true;
-    this.events = new EventRecorder(client, log);
+    this.events = new EventRecorder(new EventSink(client, log));
     this.kartas = new Informer<KartaObject>(client, {
       path: KARTAS_PATH,
       what: "kartas.run.ai",
@@ -218,7 +218,7 @@ export class KartaReconciler {
       }
       this.log("info", "karta status updated", { karta: name, ready: state.ready, validated: state.valid, crd: found?.served ?? false });
       // Recorded in the background, as client-go's recorder does: an Event never delays nor fails a reconcile.
-      for (const e of state.events) void this.events.warning({ ...karta, apiVersion: `${KARTA_GROUP}/${KARTA_VERSION}`, kind: "Karta" }, e.reason, e.action, e.note);
+      for (const e of state.events) this.events.warning({ ...karta, apiVersion: `${KARTA_GROUP}/${KARTA_VERSION}`, kind: "Karta" }, e.reason, e.action, e.note);
     }
     const wasReady = this.ready.get(name);
     if (state.ready && state.root && found?.resource) {

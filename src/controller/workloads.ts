@@ -30,6 +30,7 @@ import { applyIsNoop, keepManagerFields } from "./applied-fields.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
+import { coreEvent, EventSink } from "./events.js";
 import { Interner } from "./intern.js";
 import { OwnerIndex } from "./owner-index.js";
 import { coversFields, podFieldsOf, trimPod, type PodFields } from "./pod-cache.js";
@@ -83,6 +84,9 @@ const groupKey = (kind: string | undefined, namespace: string | undefined, name:
 function ownedBy(o: KubernetesObject, uid: string): boolean {
   return (o.metadata?.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true);
 }
+
+/** The Event reason of pods that do not name their group. */
+export const UNGROUPED_REASON = "PodsWithoutGroup";
 
 /** How often a workload's pods without their group are reported again, when more are found. */
 const UNGROUPED_REPORT_EVERY_MS = 10 * 60_000;
@@ -142,6 +146,7 @@ export class WorkloadReconciler {
   readonly counters: WorkloadCounters = { reconciles: 0, errors: 0, applies: 0, deletes: 0, skipped: 0 };
   /** Strings shared across cached pods (src/controller/intern.ts). */
   private readonly interner = new Interner();
+  private readonly events: EventSink;
 
   constructor(
     private readonly client: KubeClient,
@@ -153,6 +158,7 @@ export class WorkloadReconciler {
     this.shard = options.shard ?? WHOLE;
     this.fullPodCache = options.fullPodCache ?? false;
     this.coalesceMs = options.coalesceMs ?? 100;
+    this.events = new EventSink(client, log);
     this.podFields = podFieldsOf([], this.fullPodCache);
     [this.pods, this.podIndex] = this.podInformer(this.podFields);
     this.groups = this.watchGroups();
@@ -179,6 +185,7 @@ export class WorkloadReconciler {
       this.podFields = need;
     }
     await this.pods.start();
+    await this.loadReported();
     this.cachesSynced = true;
     this.enqueueAll();
   }
@@ -318,6 +325,7 @@ export class WorkloadReconciler {
       // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
       for (const k of chain) await this.acquire(name, k);
       for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.enqueueRoot(name, o));
+      informer.on("delete", (o) => this.ungrouped.delete(o.metadata?.uid ?? ""));
       this.watched.set(name, w);
       added = true;
       this.log("info", "watching", { karta: name, kind, apiVersion });
@@ -500,7 +508,7 @@ export class WorkloadReconciler {
     this.event(
       root,
       "Warning",
-      "PodsWithoutGroup",
+      UNGROUPED_REASON,
       `${names.length} pod(s) do not name their PodGroup in spec.schedulingGroup (created while the admission webhook was unreachable or not installed): they are scheduled one by one, not as their gang; delete them to have them recreated into it: ${shown}`,
     );
   }
@@ -631,22 +639,32 @@ export class WorkloadReconciler {
 
   /** Records a core/v1 Event on the root in the background: an Event never delays nor fails a reconcile. */
   private event(root: Obj, type: "Normal" | "Warning", reason: string, message: string): void {
-    const ns = root.metadata?.namespace ?? "default";
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-    this.client
-      .create(`/api/v1/namespaces/${encodeURIComponent(ns)}/events`, {
-        apiVersion: "v1",
-        kind: "Event",
-        metadata: { generateName: `${root.metadata?.name ?? "object"}.`.slice(0, 200), namespace: ns },
-        involvedObject: { apiVersion: root.apiVersion, kind: root.kind, name: root.metadata?.name, namespace: ns, uid: root.metadata?.uid },
-        type,
-        reason,
-        message: message.slice(0, 1024),
-        source: { component: "karta-controller" },
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      })
-      .catch((err: unknown) => this.log("error", "cannot record an event", { reason, err: String((err as Error)?.message ?? err) }));
+    coreEvent(this.events, root, type, reason, message);
+  }
+
+  /**
+   * The workloads whose pods without their group were reported before this process started (their
+   * PodsWithoutGroup Events, until the API server expires them): not reported again unless more are found.
+   */
+  private async loadReported(): Promise<void> {
+    let cont: string | undefined;
+    try {
+      do {
+        const page = await this.client.get<{ metadata?: { continue?: string }; items?: { involvedObject?: { uid?: string }; message?: string; lastTimestamp?: string; source?: { component?: string } }[] }>("/api/v1/events", {
+          query: { fieldSelector: `reason=${UNGROUPED_REASON}`, limit: 500, continue: cont },
+        });
+        for (const e of page.items ?? []) {
+          const uid = e.involvedObject?.uid;
+          if (!uid || e.source?.component !== "karta-controller") continue;
+          const reported = Number(/^(\d+) pod/.exec(e.message ?? "")?.[1] ?? 0);
+          const at = Date.parse(e.lastTimestamp ?? "") || Date.now();
+          const had = this.ungrouped.get(uid);
+          if (!had || had.at < at) this.ungrouped.set(uid, { names: had?.names ?? [], reported: Math.max(reported, had?.reported ?? 0), at });
+        }
+        cont = page.metadata?.continue || undefined;
+      } while (cont !== undefined);
+    } catch (err) {
+      this.log("info", "cannot read the PodsWithoutGroup Events already recorded; they may be recorded again", { err: String((err as Error)?.message ?? err) });
+    }
   }
 }
