@@ -261,6 +261,8 @@ export async function serviceAccountKubeConfig(c: TestCluster, namespace: string
 
 /** A test cluster of one test file's own, and how to stop it. */
 export interface PrivateCluster extends TestCluster {
+  /** The directory `scripts/test-cluster up` ran in (pid files, logs, pki). */
+  dir: string;
   stop(): Promise<void>;
 }
 
@@ -286,6 +288,7 @@ export async function privateCluster(): Promise<PrivateCluster | string> {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfig);
   return {
+    dir,
     kubeconfig,
     kc,
     objects: KubernetesObjectApi.makeApiClient(kc),
