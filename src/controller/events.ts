@@ -16,6 +16,8 @@ import { microTime, type KubeClient } from "./client.js";
 import type { Logger } from "./log.js";
 
 export const REPORTING_CONTROLLER = "karta-controller";
+/** How long a stopping controller waits for its queued Events. */
+export const EVENTS_AT_SHUTDOWN_MS = 5000;
 
 /** Writes Events in the background, a few at a time (see the module comment). */
 export class EventSink {
@@ -24,6 +26,7 @@ export class EventSink {
   /** Events dropped because too many were waiting. */
   dropped = 0;
   private idleWaiters: (() => void)[] = [];
+  private closing = false;
 
   constructor(
     private readonly client: KubeClient,
@@ -48,13 +51,26 @@ export class EventSink {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Shutdown: waits up to `ms` for the Events queued and in flight, then drops the rest (logged at info:
+   * the process is stopping, an Event it could not finish is no error of the cluster's).
+   */
+  async close(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+    this.closing = true;
+    if (this.waiting.length + this.inFlight > 0) this.log("info", "shutting down: Events not recorded", { events: this.waiting.length + this.inFlight });
+    this.waiting.length = 0;
+  }
+
   private pump(): void {
     while (this.inFlight < this.concurrency && this.waiting.length > 0) {
       const e = this.waiting.shift()!;
       this.inFlight++;
       this.client
         .create(e.path, e.body)
-        .catch((err: unknown) => this.log("error", "cannot record an event", { event: e.what, err: String((err as Error)?.message ?? err) }))
+        .catch((err: unknown) => this.log(this.closing ? "debug" : "error", "cannot record an event", { event: e.what, err: String((err as Error)?.message ?? err) }))
         .finally(() => {
           this.inFlight--;
           this.pump();

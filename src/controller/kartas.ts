@@ -10,7 +10,7 @@ import { apiError, discover, type KubeClient } from "./client.js";
 import { Informer } from "./informer.js";
 import { desiredKartaState, rootKindOf, sameConditions, type Condition, type CrdCheck, type RootKind } from "./karta-status.js";
 import { managedLabels, rootGroupVersionKind } from "../definition/index.js";
-import { EventRecorder, EventSink } from "./events.js";
+import { EventRecorder, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
 import type { Logger } from "./log.js";
 import { WorkQueue } from "./queue.js";
 
@@ -82,6 +82,7 @@ export class KartaReconciler {
   private readonly ready = new Map<string, ReadyKarta>();
   private readonly listeners: ((ready: ReadonlyMap<string, ReadyKarta>) => void)[] = [];
   private readonly events: EventRecorder;
+  private readonly sink: EventSink;
 
   /** Writes labels and status only while leading; the Ready set is computed either way (followers' webhooks use it). */
   private leading: boolean;
@@ -92,7 +93,8 @@ export class KartaReconciler {
     options: { leading?: boolean } = {},
   ) {
     this.leading = options.leading ?? true;
-    this.events = new EventRecorder(new EventSink(client, log));
+    this.sink = new EventSink(client, log);
+    this.events = new EventRecorder(this.sink);
     this.kartas = new Informer<KartaObject>(client, {
       path: KARTAS_PATH,
       what: "kartas.run.ai",
@@ -140,6 +142,7 @@ export class KartaReconciler {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.queue.shutDown();
+    await this.sink.close(EVENTS_AT_SHUTDOWN_MS);
     await Promise.allSettled([this.kartas.stop(), this.crds.stop()]);
   }
 

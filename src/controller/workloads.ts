@@ -30,7 +30,7 @@ import { applyIsNoop, keepManagerFields } from "./applied-fields.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
-import { coreEvent, EventSink } from "./events.js";
+import { coreEvent, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
 import { Interner } from "./intern.js";
 import { OwnerIndex } from "./owner-index.js";
 import { coversFields, podFieldsOf, trimPod, type PodFields } from "./pod-cache.js";
@@ -202,6 +202,7 @@ export class WorkloadReconciler {
     this.stopped = true;
     await this.syncing;
     await this.queue.shutDown();
+    await this.events.close(EVENTS_AT_SHUTDOWN_MS);
     await Promise.allSettled([this.pods.stop(), ...this.groups.map((g) => g.informer.stop()), ...[...this.watched.values()].map((w) => w.informer.stop()), ...[...this.between.values()].map((b) => b.informer.stop())]);
     this.watched.clear();
     this.between.clear();
