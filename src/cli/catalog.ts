@@ -123,6 +123,12 @@ export function definitionsFor(catalog: Catalog, object: unknown): Definition[] 
   });
 }
 
+/** Whether the catalog (or, for the bundled one, the bundled folder) has a definition for the object's kind. */
+export function describes(catalog: Catalog, object: unknown): boolean {
+  if (catalog.bundled) return bundledFileFor(bundledDefinitionsFolder(), object) !== undefined;
+  return definitionsFor(catalog, object).length > 0;
+}
+
 /**
  * The definition for `object` from `-d` (or the bundled ones), validated; or, after printing why, the
  * exit code: 1 for a definition with errors, 2 when no definition is there for the object's kind.

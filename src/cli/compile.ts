@@ -15,13 +15,16 @@ import type { SchedulingIntent } from "../scheduling/karta/options.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
+import { governedMessage, liveGovernor } from "./governor.js";
+import type { LiveWorkload } from "./live.js";
 import { yamlStream } from "./yaml-output.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
 import { LIVE_FLAGS, liveHelp, liveTarget, WORKLOAD_FLAGS, type LiveTarget } from "./live-ref.js";
 
 export const COMPILE_HELP = `Usage: karta compile -f OBJECT [-d DEFINITION] [--pods SOURCE]...
                      [--policy gang|basic] [--disruption single|all] [--priority-class NAME]
-                     [--topology-key KEY] [-o yaml|json|name] [--pod-patches]
+                     [--topology-key KEY] [--group-shape auto|composite|flat] [-o yaml|json|name]
+                     [--pod-patches]
        karta compile KIND/NAME [-n NAMESPACE] [--kubeconfig FILE] [--context NAME] [-d DEFINITION] ...
 
 Compiles one workload object into the Kubernetes Workload API objects a controller would create for
@@ -51,6 +54,10 @@ ${liveHelp(28)}
       --disruption MODE     single or all, for every group
       --priority-class NAME priority class of every group (default: the pod templates', when they agree)
       --topology-key KEY    node label key the pods of each top-level group must share
+      --group-shape SHAPE   how a gang with subgroups is made: composite (a CompositePodGroup over a
+                            PodGroup per subgroup), flat (one PodGroup for all its pods, for a scheduler
+                            without the CompositePodGroup gate) or auto (default: composite, or with
+                            KIND/NAME flat when the cluster does not serve CompositePodGroup)
   -o, --output FORMAT       yaml (default: a YAML stream), json (a v1 List) or name (kind.group/name,
                             as kubectl prints them; pod/NAME with --pod-patches)
       --pod-patches         print, per pod, the JSON Patch (RFC 6902) that sets
@@ -76,6 +83,7 @@ export const FLAGS = {
   disruption: { type: "string", choices: ["single", "all"] },
   "priority-class": { type: "string" },
   "topology-key": { type: "string" },
+  "group-shape": { type: "string", choices: ["auto", "composite", "flat"], default: "auto" },
   output: { type: "string", short: "o", choices: ["yaml", "json", "name"], default: "yaml" },
   "pod-patches": { type: "boolean" },
 } as const satisfies Flags;
@@ -107,6 +115,7 @@ function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   if (v.disruption !== undefined) o.disruptionMode = v.disruption;
   if (v["priority-class"] !== undefined) o.priorityClassName = v["priority-class"];
   if (v["topology-key"] !== undefined) o.topologyKey = v["topology-key"];
+  if (v["group-shape"] !== "auto") o.groupShape = v["group-shape"];
   const stdin = [...(live ? [] : [o.object]), ...o.pods, o.definition].filter((s) => s === "-").length;
   if (stdin > 1) return { error: "only one input can be read from standard input" };
   return o;
@@ -170,14 +179,18 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   const owners: unknown[] = [];
   const podFiles = new Map<string, string>();
   let catalog: Catalog | undefined;
+  let live: LiveWorkload | undefined;
   try {
     let given: { object: unknown; file: string }[];
     if (parsed.live) {
       const { readLiveWorkload } = await import("./live.js");
-      const live = await readLiveWorkload(parsed.live.ref, parsed.live);
-      parsed.object = live.source;
-      object = live.object;
-      given = [...live.pods, ...live.owners].map((o) => ({ object: o, file: `pods in ${live.source}` }));
+      const read = await readLiveWorkload(parsed.live.ref, parsed.live);
+      live = read;
+      parsed.object = read.source;
+      // auto: what the cluster can gang (a composite where CompositePodGroup is served).
+      if (parsed.groupShape === undefined && !read.servesCompositePodGroup) parsed.groupShape = "flat";
+      object = read.object;
+      given = [...read.pods, ...read.owners].map((o) => ({ object: o, file: `pods in ${read.source}` }));
     } else {
       object = await readWorkloadObject(io, parsed.object);
       given = await readObjects(io, parsed.pods);
@@ -193,6 +206,13 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
     }
     // Without -d a batch/v1 Job compiles as the Job controller does; any other kind from its bundled definition.
     if (parsed.definition !== undefined || !isBatchJob(object)) catalog = await readCatalog(io, parsed.definition, object);
+    // An owner of a described kind governs the pods (as the controller decides): it has the groups, this has none.
+    const governor = live && (await liveGovernor(io, live, parsed.definition, catalog));
+    if (governor) {
+      io.stderr(`karta compile: ${parsed.object}: ${governedMessage(governor)}; no objects\n`);
+      io.stdout(render({ ok: true, compositePodGroups: [], podGroups: [], podPatches: [], issues: [] }, parsed.output, parsed.podPatches));
+      return 0;
+    }
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta compile: ${err.message}\n`);
@@ -206,6 +226,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   if (parsed.disruptionMode !== undefined) intent.disruptionMode = parsed.disruptionMode;
   if (parsed.priorityClassName !== undefined) intent.priorityClassName = parsed.priorityClassName;
   if (parsed.topologyKey !== undefined) intent.topologyKey = parsed.topologyKey;
+  if (parsed.groupShape !== undefined) intent.groupShape = parsed.groupShape;
 
   let result: WorkloadCompilation;
   let definition: Definition | undefined;

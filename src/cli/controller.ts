@@ -24,7 +24,7 @@ import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admi
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
                         [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)]
-                        [--total-shards N --shard I] [--full-pod-cache] [-v]
+                        [--group-shape auto|composite|flat] [--total-shards N --shard I] [--full-pod-cache] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status as
 upstream's operator does: the conditions Validated (ValidationSucceeded, or ValidationFailed with the
@@ -36,8 +36,15 @@ is applied later becomes Ready without a restart. For every Ready Karta it watch
 and server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
 'karta compile' makes for each object, owned by it; groups that no longer exist are deleted, objects
 whose immutable fields changed are recreated, and interpretation errors become Events on the object.
-A pod belongs to the object its owner chain reaches: controller ownerReferences through the Karta's child
-kinds (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's leader pod...).
+A pod belongs to the outermost object on its chain of controller ownerReferences whose kind has a Ready
+Karta (a JobSet's pods to the JobSet even with a Job Karta; whatever an AppWrapper wraps, to the
+AppWrapper), through the kinds the Kartas watch (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's
+leader pod...); an object such an owner governs gets no groups of its own. A root batch/v1 Job the Job
+controller gangs itself (its WorkloadWithJob integration: its Workload, or pods in its PodGroup) is left
+to it; Karta makes a root Job's groups once its first pod shows the Job controller does not.
+A gang with subgroups is a CompositePodGroup over a PodGroup per subgroup, which the scheduler gangs only
+with its CompositePodGroup feature gate; --group-shape flat makes one PodGroup of all its pods instead
+(auto, the default: flat when the API server does not serve CompositePodGroup).
 
 With a certificate it also serves admission webhooks on --webhook-port (HTTPS), from its informer caches,
 never calling the API server:
@@ -86,6 +93,7 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
                                         tls.crt, tls.key), or reused; without any of the three, no webhook
       --tls-san NAME                    extra DNS name or IP of the generated certificate (repeatable)
+      --group-shape SHAPE               auto (default), composite or flat: how gangs with subgroups are made
       --total-shards N                  how many shards the workloads are split into (default 1)
       --shard I                         this process's shard, 0 to N-1 (default 0)
       --full-pod-cache                  cache whole pods rather than the fields Kartas read
@@ -98,7 +106,9 @@ leadership, 2 usage.
 In a cluster: helm install karta charts/karta -n karta-system --create-namespace.
 
 Example:
-  kubectl apply -f deploy/crd/run.ai_kartas.yaml -f definitions/kubeflow.org/v1/PyTorchJob.yaml
+  kubectl apply -f deploy/crd/run.ai_kartas.yaml
+  kubectl wait --for condition=established crd/kartas.run.ai
+  kubectl apply -f definitions/kubeflow.org/v1/PyTorchJob.yaml
   karta controller --kubeconfig ~/.kube/config --cert-dir /tmp/karta-webhook --tls-san host.docker.internal
   karta webhook-config --admission --url https://host.docker.internal:9443 \
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
@@ -123,6 +133,7 @@ const FLAGS = {
   "tls-private-key-file": { type: "string" },
   "cert-dir": { type: "string" },
   "tls-san": { type: "string", multiple: true },
+  "group-shape": { type: "string", choices: ["auto", "composite", "flat"], default: "auto" },
   "total-shards": { type: "integer", min: 1, max: 1024, default: 1 },
   shard: { type: "integer", min: 0, max: 1023, default: 0 },
   "full-pod-cache": { type: "boolean" },
@@ -216,7 +227,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   try {
     // One shard writes the Kartas' status; every shard computes which Kartas are Ready.
     reconciler = new KartaReconciler(client, log, { leading: leadingFromStart && shard.index === 0 });
-    workloads = new WorkloadReconciler(client, reconciler, log, { leading: leadingFromStart, shard, fullPodCache: values["full-pod-cache"] === true });
+    workloads = new WorkloadReconciler(client, reconciler, log, { leading: leadingFromStart, shard, fullPodCache: values["full-pod-cache"] === true, groupShape: values["group-shape"] });
     metrics.watch("karta", reconciler.queue);
     metrics.watch("workload", workloads.queue);
     metrics.watchWorkloads(workloads);

@@ -13,6 +13,8 @@ import type { PodField } from "../interpret/patch.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
+import { governedMessage, liveGovernor } from "./governor.js";
+import type { LiveWorkload } from "./live.js";
 import { yamlDocument } from "./yaml-output.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
 import { LIVE_FLAGS, liveHelp, liveTarget, WORKLOAD_FLAGS, type LiveTarget } from "./live-ref.js";
@@ -126,10 +128,11 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   let catalog: Catalog;
   let pods: unknown[];
   let children: unknown[];
+  let live: LiveWorkload | undefined;
   try {
     if (parsed.live) {
       const { readLiveWorkload } = await import("./live.js");
-      const live = await readLiveWorkload(parsed.live.ref, parsed.live);
+      live = await readLiveWorkload(parsed.live.ref, parsed.live);
       parsed.object = live.source;
       object = live.object;
       pods = live.pods;
@@ -142,6 +145,9 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
       children = [...(await readObjects(io, parsed.children)).map((c) => c.object), ...given.filter((o) => !isPodLike(o))];
     }
     catalog = await readCatalog(io, parsed.definition, object);
+    // What it sees is still shown; its pods' groups are the governing owner's (as the controller decides).
+    const governor = live && (await liveGovernor(io, live, parsed.definition, catalog));
+    if (governor) io.stderr(`karta inspect: notice: ${parsed.object}: ${governedMessage(governor)}\n`);
   } catch (err) {
     if (err instanceof InputError) {
       io.stderr(`karta inspect: ${err.message}\n`);

@@ -15,6 +15,7 @@ import {
   type KubeConfig,
   type KubernetesObject,
   type V1APIResource,
+  type V1OwnerReference,
 } from "@kubernetes/client-node";
 import { apiError, keepPlainJson, loadKubeConfig } from "../controller/kube.js";
 import { InputError } from "./objects.js";
@@ -36,6 +37,12 @@ export interface LiveWorkload {
   owners: unknown[];
   /** How to name the source in messages: `pytorchjobs.kubeflow.org/bert in namespace team`. */
   source: string;
+  /** The object's own controller owners, nearest first, as far as they can be read (a JobSet's Job: the JobSet). */
+  above: KubernetesObject[];
+  /** `group/Kind` of the cluster's Ready Kartas; undefined when it serves none or they cannot be read. */
+  readyKartaKinds?: Set<string>;
+  /** Whether the API server serves scheduling.k8s.io/v1alpha3 CompositePodGroup. */
+  servesCompositePodGroup: boolean;
 }
 
 interface Resolved {
@@ -67,7 +74,11 @@ async function resolve(c: Clients, text: string): Promise<Resolved> {
   const candidates: { group: string; version: string }[] = [];
   if (qualifier === undefined || qualifier === "v1") candidates.push({ group: "", version: "v1" });
   for (const g of groups) {
-    if (qualifier === undefined || qualifier === g.name.toLowerCase()) candidates.push({ group: g.name, version: g.preferredVersion?.version ?? g.versions[0]!.version });
+    // Every version of the group, the preferred first: kinds of one group may be served at different
+    // versions (kubeflow.org: PyTorchJob at v1, MPIJob at v2beta1), as kubectl finds them.
+    const preferred = g.preferredVersion?.version ?? g.versions[0]!.version;
+    const versions = [preferred, ...g.versions.map((v) => v.version).filter((v) => v !== preferred)];
+    if (qualifier === undefined || qualifier === g.name.toLowerCase()) candidates.push(...versions.map((version) => ({ group: g.name, version })));
     else for (const v of g.versions) if (qualifier === `${v.version}.${g.name}`.toLowerCase()) candidates.push({ group: g.name, version: v.version });
   }
   const lists = await Promise.all(
@@ -88,6 +99,33 @@ async function resolve(c: Clients, text: string): Promise<Resolved> {
     if (r) return { ...candidates[i]!, resource: r };
   }
   throw new InputError(`the server doesn't have a resource type "${text}"`, EXIT_WORKLOAD_NOT_FOUND);
+}
+
+/** The reference naming an object's controller: controller true, else the only one (as the controller reads it). */
+function controllerRef(o: KubernetesObject): V1OwnerReference | undefined {
+  const refs = o.metadata?.ownerReferences ?? [];
+  return refs.find((r) => r.controller === true) ?? (refs.length === 1 ? refs[0] : undefined);
+}
+
+/** The kinds (`group/Kind`) of the cluster's Ready Kartas; undefined when it serves no Kartas or lets us read none. */
+async function readyKartaKinds(c: Clients): Promise<Set<string> | undefined> {
+  let items: { spec?: { structureDefinition?: { rootComponent?: { kind?: { group?: string; kind?: string } } } }; status?: { conditions?: { type?: string; status?: string }[] } }[];
+  try {
+    items = ((await c.custom.listClusterCustomObject({ group: "run.ai", version: "v1alpha1", plural: "kartas" })) as { items: typeof items }).items;
+  } catch {
+    return undefined;
+  }
+  const ready = items.filter((k) => k.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
+  if (ready.length === 0) return undefined;
+  return new Set(ready.map((k) => `${k.spec?.structureDefinition?.rootComponent?.kind?.group ?? ""}/${k.spec?.structureDefinition?.rootComponent?.kind?.kind ?? ""}`));
+}
+
+async function servesCompositePodGroup(c: Clients): Promise<boolean> {
+  try {
+    return (await c.custom.getAPIResources({ group: "scheduling.k8s.io", version: "v1alpha3" })).resources.some((r) => r.kind === "CompositePodGroup");
+  } catch {
+    return false;
+  }
 }
 
 const MAX_CHAIN = 8;
@@ -143,7 +181,9 @@ export async function readLiveWorkload(ref: { kind: string; name: string }, opti
   const object = await read(apiVersion, resource.kind, ref.name);
   if (!object) throw new InputError(`${qualified} "${ref.name}" not found${namespace ? ` in namespace ${namespace}` : ""}`, EXIT_WORKLOAD_NOT_FOUND);
   const rootUid = object.metadata?.uid;
-  if (!namespace || !rootUid) return { object, pods: [], owners: [], source };
+  const [kartaKinds, composite] = await Promise.all([readyKartaKinds(c), servesCompositePodGroup(c)]);
+  const cluster = { servesCompositePodGroup: composite, ...(kartaKinds ? { readyKartaKinds: kartaKinds } : {}) };
+  if (!namespace || !rootUid) return { object, pods: [], owners: [], source, above: [], ...cluster };
 
   let podList: KubernetesObject[];
   try {
@@ -158,17 +198,18 @@ export async function readLiveWorkload(ref: { kind: string; name: string }, opti
     if (!cache.has(key)) cache.set(key, read(ref.apiVersion, ref.kind, ref.name).catch(() => undefined));
     return cache.get(key)!;
   };
-  /** The owners between `o` and the root (empty when `o` is owned by the root directly), or undefined when its chain does not reach it. */
+  /**
+   * The owners between `o` and the root (empty when `o` is owned by the root directly), or undefined when
+   * its chain of controller references does not reach it (as `karta controller` follows them).
+   */
   const chain = async (o: KubernetesObject, depth: number): Promise<KubernetesObject[] | undefined> => {
-    if (depth > MAX_CHAIN) return undefined;
-    for (const ref of o.metadata?.ownerReferences ?? []) {
-      if (ref.uid === rootUid) return [];
-      const next = await owner(ref);
-      if (!next || next.metadata?.uid !== ref.uid) continue;
-      const rest = await chain(next, depth + 1);
-      if (rest) return [next, ...rest];
-    }
-    return undefined;
+    const ref = controllerRef(o);
+    if (depth > MAX_CHAIN || !ref) return undefined;
+    if (ref.uid === rootUid) return [];
+    const next = await owner(ref);
+    if (!next || next.metadata?.uid !== ref.uid) return undefined;
+    const rest = await chain(next, depth + 1);
+    return rest ? [next, ...rest] : undefined;
   };
   const pods: unknown[] = [];
   const owners = new Map<string, unknown>();
@@ -178,5 +219,15 @@ export async function readLiveWorkload(ref: { kind: string; name: string }, opti
     pods.push(pod);
     for (const o of links) owners.set(o.metadata?.uid ?? "", o);
   }
-  return { object, pods, owners: [...owners.values()], source };
+  // Up from the object: an owner whose kind has a Karta too governs its pods (src/controller/owners.ts).
+  const above: KubernetesObject[] = [];
+  const seen = new Set<string>([rootUid]);
+  for (let at: KubernetesObject = object, ref = controllerRef(at); ref && !seen.has(ref.uid) && above.length < MAX_CHAIN; ref = controllerRef(at)) {
+    seen.add(ref.uid);
+    const next = await owner(ref);
+    if (!next || next.metadata?.uid !== ref.uid) break;
+    at = { ...next, apiVersion: ref.apiVersion, kind: ref.kind } as KubernetesObject;
+    above.push(at);
+  }
+  return { object, pods, owners: [...owners.values()], source, above, ...cluster };
 }

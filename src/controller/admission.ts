@@ -1,7 +1,7 @@
 /**
  * The mutating admission of pods: an AdmissionReview (admission.k8s.io/v1) for a Pod CREATE is answered
  * with the JSON Patch that sets `spec.schedulingGroup.podGroupName` to the group `karta compile` puts the
- * pod in, when its owner chain reaches the root object of a Ready Karta. Everything else is allowed
+ * pod in, when its owner chain reaches the root object of a Ready Karta (the outermost, src/controller/owners.ts). Everything else is allowed
  * unchanged: other operations and kinds, pods that name a group already, pods of no Karta, pods whose
  * root is not in the cache within the wait (the leader's reconcile creates the groups anyway, and
  * failurePolicy Ignore means the API server would admit them without us too).
@@ -15,7 +15,8 @@ import { reviewAnswer } from "./admission-review.js";
 
 /** The root a pod's owner chain reaches, with its Karta's interpreter and the objects in between. */
 export type PodRoot =
-  | { found: true; karta: string; interpreter: CompiledInterpreter; root: KubernetesObject; owners: KubernetesObject[] }
+  /** `groupShape`: how the controller makes gangs with subgroups (flat: one PodGroup), so the name given is the one it makes. */
+  | { found: true; karta: string; interpreter: CompiledInterpreter; root: KubernetesObject; owners: KubernetesObject[]; groupShape?: "composite" | "flat" }
   /** `pending`: an owner or the root is not in the cache (yet), so asking again soon may answer. */
   | { found: false; pending: boolean; why: string };
 
@@ -63,7 +64,28 @@ export function admissionResponse(uid: string, patch?: readonly JsonPatchOperati
 }
 
 /** What the webhook did with one pod, for metrics and logs. */
-export type AdmissionOutcome = "patched" | "not-a-pod-create" | "named" | "no-karta" | "not-in-cache" | "no-group";
+export type AdmissionOutcome = "patched" | "not-a-pod-create" | "named" | "no-karta" | "not-in-cache" | "no-group" | "malformed";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * What is wrong with the shape of a pod the webhook reads (its metadata, owner references and spec), for
+ * requests that do not come from an API server (which decodes pods before it calls webhooks).
+ */
+export function podShapeProblem(pod: Record<string, unknown>): string | undefined {
+  const metadata = pod["metadata"];
+  if (metadata === undefined) return undefined;
+  if (!isRecord(metadata)) return "metadata: expected an object";
+  const refs = metadata["ownerReferences"];
+  if (refs !== undefined && refs !== null) {
+    if (!Array.isArray(refs)) return "metadata.ownerReferences: expected a list";
+    const bad = refs.findIndex((r) => !isRecord(r) || ["apiVersion", "kind", "name", "uid"].some((k) => typeof r[k] !== "string"));
+    if (bad >= 0) return `metadata.ownerReferences[${bad}]: expected apiVersion, kind, name and uid as strings`;
+  }
+  const spec = pod["spec"];
+  if (spec !== undefined && spec !== null && !isRecord(spec)) return "spec: expected an object";
+  return undefined;
+}
 
 /** Where the pods' roots are found: the workload reconciler's caches. */
 export interface PodRootSource {
@@ -81,6 +103,8 @@ export async function admitPod(
 ): Promise<{ outcome: AdmissionOutcome; patch?: JsonPatchOperation[]; podGroupName?: string; why?: string }> {
   const k = request.kind;
   if (request.operation !== "CREATE" || k?.kind !== "Pod" || (k.group ?? "") !== "" || typeof request.object !== "object" || request.object === null) return { outcome: "not-a-pod-create" };
+  const malformed = podShapeProblem(request.object as Record<string, unknown>);
+  if (malformed !== undefined) return { outcome: "malformed", why: malformed };
   const object = request.object as KubernetesObject & { spec?: { schedulingGroup?: { podGroupName?: unknown } } };
   const named = object.spec?.schedulingGroup?.podGroupName;
   if (typeof named === "string" && named !== "") return { outcome: "named" };
@@ -93,7 +117,7 @@ export async function admitPod(
     found = source.podRoot(pod, namespace);
   }
   if (!found.found) return { outcome: found.pending ? "not-in-cache" : "no-karta", why: found.why };
-  const result = compileKarta(found.interpreter, found.root, { pods: [pod], owners: found.owners });
+  const result = compileKarta(found.interpreter, found.root, { pods: [pod], owners: found.owners, ...(found.groupShape ? { groupShape: found.groupShape } : {}) });
   const patch = result.podPatches[0];
   if (!result.ok || !patch || patch.patch.length === 0) {
     const problem = result.issues.find((i) => i.severity === "error") ?? result.issues.find((i) => i.input === "pod");

@@ -90,3 +90,8 @@ export function keepManagerFields<T extends { metadata?: { managedFields?: unkno
   }
   return o;
 }
+
+/** Whether `manager` has written the object (from managedFields, whole or as {@link keepManagerFields} keeps them). */
+export function writtenBy(o: { metadata?: { managedFields?: ManagedEntry[] } }, manager: string): boolean {
+  return (o.metadata?.managedFields ?? []).some((m) => m.manager === manager);
+}

@@ -312,6 +312,10 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
         onEvent,
         stop.signal,
       );
+    } catch (err) {
+      // An ERROR event ends the watch by aborting its request: the Status it carried (a 410 Expired, say)
+      // is what ended it, not the abort.
+      if (failure === undefined) throw err;
     } finally {
       signal.removeEventListener("abort", onAbort);
     }

@@ -1,8 +1,8 @@
 /**
  * Owner chains: from a pod (or any object) up its controlling ownerReferences, through the objects in
- * between (ReplicaSets, Jobs, StatefulSets, a leader pod owning its workers' StatefulSet...), to the root
- * object of a kind with a Ready Karta. Pure: the objects come from a lookup the caller backs with its
- * informer caches, so the webhook answers without an API call.
+ * between (ReplicaSets, Jobs, StatefulSets, a leader pod owning its workers' StatefulSet...), to the
+ * outermost object of a kind with a Ready Karta, which governs the pod. Pure: the objects come from a
+ * lookup the caller backs with its informer caches, so the webhook answers without an API call.
  */
 import type { KubernetesObject, V1OwnerReference } from "@kubernetes/client-node";
 import type { Karta } from "../definition/index.js";
@@ -28,13 +28,19 @@ export function groupOf(apiVersion: string | undefined): string {
 export interface ChainLookup {
   /** The Karta (name) whose root kind this is, when it is the root kind of a Ready Karta. */
   rootKarta(gk: GroupKind): string | undefined;
-  /** The cached object, `undefined` when the cache has none of that name, `null` when the kind is not watched. */
+  /**
+   * The cached object (of a chain kind or a Ready Karta's root kind), `undefined` when the cache has none
+   * of that name, `null` when the kind is not watched.
+   */
   object(gk: GroupKind, namespace: string, name: string): KubernetesObject | null | undefined;
 }
 
 /** Where an owner chain leads. */
 export type ChainResult =
-  /** To `root` (a reference: the caller reads the root object from its cache), through `owners` (nearest first). */
+  /**
+   * To `root` (a reference: the caller reads the root object from its cache), the outermost owner on the
+   * chain whose kind has a Ready Karta, through `owners` (nearest first; inner described kinds included).
+   */
   | { found: true; karta: string; root: V1OwnerReference; owners: KubernetesObject[] }
   /**
    * Nowhere: `missing` names an owner of a watched kind that the cache does not have (yet), so asking again
@@ -42,7 +48,7 @@ export type ChainResult =
    */
   | { found: false; missing?: V1OwnerReference; why: string };
 
-/** Longer chains are not followed (the deepest bundled one has four links: pod, StatefulSet, pod, StatefulSet). */
+/** Longer chains are not followed (an AppWrapper around a LeaderWorkerSet's worker pod is five links). */
 export const MAX_CHAIN = 8;
 
 /** The reference an object's controller is named by: the one with controller true, else the only one. */
@@ -51,21 +57,30 @@ export function controllerRef(o: KubernetesObject): V1OwnerReference | undefined
   return refs.find((r) => r.controller === true) ?? (refs.length === 1 ? refs[0] : undefined);
 }
 
-/** Follows `o`'s controller references (in `namespace`: owners live in their dependents' namespace). */
+/**
+ * Follows `o`'s controller references (in `namespace`: owners live in their dependents' namespace) to the
+ * outermost owner whose kind has a Ready Karta, as KAI's pod grouper walks to the top owner: a JobSet's
+ * pod is the JobSet's even when Jobs have a Karta too, an AppWrapper's is the AppWrapper's whatever it
+ * wraps. The walk goes on through every kind it can read (a described kind's objects are cached too)
+ * and ends where an owner's kind is not watched, or there is no controller; an owner of a watched kind
+ * missing from the cache leaves the answer open (`missing`), since the outermost may lie beyond it.
+ */
 export function resolveOwnerChain(o: KubernetesObject, namespace: string, lookup: ChainLookup): ChainResult {
   const owners: KubernetesObject[] = [];
   const seen = new Set<string>();
+  let outermost: Extract<ChainResult, { found: true }> | undefined;
   let current = o;
+  const end = (why: string): ChainResult => outermost ?? { found: false, why };
   for (let depth = 0; depth < MAX_CHAIN; depth++) {
     const ref = controllerRef(current);
-    if (!ref) return { found: false, why: depth === 0 ? "no controller owner" : `${current.kind} ${current.metadata?.name} has no controller owner` };
+    if (!ref) return end(depth === 0 ? "no controller owner" : `${current.kind} ${current.metadata?.name} has no controller owner`);
+    if (seen.has(ref.uid)) return end(`ownership cycle at ${ref.kind} ${ref.name}`);
+    seen.add(ref.uid);
     const gk = { group: groupOf(ref.apiVersion), kind: ref.kind };
     const karta = lookup.rootKarta(gk);
-    if (karta !== undefined) return { found: true, karta, root: ref, owners };
-    if (seen.has(ref.uid)) return { found: false, why: `ownership cycle at ${ref.kind} ${ref.name}` };
-    seen.add(ref.uid);
+    if (karta !== undefined) outermost = { found: true, karta, root: ref, owners: [...owners] };
     const next = lookup.object(gk, namespace, ref.name);
-    if (next === null) return { found: false, why: `${groupKindKey(gk)} is not a kind any Ready Karta's chain passes through` };
+    if (next === null) return end(`${groupKindKey(gk)} is not a kind any Ready Karta's chain passes through`);
     if (next === undefined) return { found: false, missing: ref, why: `${ref.kind} ${namespace}/${ref.name} is not in the cache` };
     if (next.metadata?.uid !== ref.uid) return { found: false, missing: ref, why: `${ref.kind} ${namespace}/${ref.name} in the cache has uid ${next.metadata?.uid}, not ${ref.uid}` };
     // List items come without kind and apiVersion; the owner index of `karta compile` needs them.
@@ -73,7 +88,7 @@ export function resolveOwnerChain(o: KubernetesObject, namespace: string, lookup
     owners.push(linked);
     current = linked;
   }
-  return { found: false, why: `owner chain longer than ${MAX_CHAIN}` };
+  return end(`owner chain longer than ${MAX_CHAIN}`);
 }
 
 /**

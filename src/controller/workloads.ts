@@ -1,10 +1,12 @@
 /**
- * The workload reconciler: for every Ready Karta, an informer on its root kind and on the kinds between
- * its root and its pods (started and stopped as Kartas come and go), and one on pods; a pod belongs to the
- * root its owner chain reaches (src/controller/owners.ts). For each root object, the Workload API objects
- * `karta compile` makes for it, applied with server-side apply (field manager `karta`) and owned by the
- * root object. The caches run on every replica (the admission webhook answers from them); only the
- * leader writes.
+ * The workload reconciler: for every Ready Karta, informers on its root kind and on the kinds between its
+ * root and its pods (started and stopped as Kartas come and go; one informer per kind, shared by every
+ * Karta that needs it), and one on pods. A pod belongs to the outermost owner on its chain whose kind has
+ * a Ready Karta (src/controller/owners.ts): a JobSet's pods are the JobSet's even with a Job Karta, and an
+ * object governed by such an owner gets no groups of its own. For each governing root object, the Workload
+ * API objects `karta compile` makes for it, applied with server-side apply (field manager `karta`) and
+ * owned by the root object. The caches run on every replica (the admission webhook answers from them);
+ * only the leader writes. Jobs the Job controller gangs itself are left to it (src/controller/job-controller.ts).
  * Groups that no longer exist are deleted; an object whose immutable fields changed is recreated (as the
  * Job integration replaces its Workload); an interpretation error becomes an Event on the root object.
  * Pods of a root that do not name their group (created while the admission webhook was unreachable, under
@@ -24,10 +26,11 @@ import type { KubernetesObject } from "@kubernetes/client-node";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { withoutManagedFields, type KartaReconciler, type ReadyKarta } from "./kartas.js";
-import { apiError, resourcePath, type KubeClient } from "./client.js";
+import { apiError, discover, resourcePath, type KubeClient } from "./client.js";
 import { Informer } from "./informer.js";
-import { applyIsNoop, keepManagerFields } from "./applied-fields.js";
+import { applyIsNoop, keepManagerFields, writtenBy } from "./applied-fields.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
+import { jobGangOwner } from "./job-controller.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
 import { coreEvent, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
@@ -40,22 +43,35 @@ import type { Karta } from "../definition/index.js";
 
 export const FIELD_MANAGER = "karta";
 
+/**
+ * How gangs with subgroups are made (`--group-shape`): a CompositePodGroup tree, one flat PodGroup (for a
+ * scheduler without the CompositePodGroup gate), or `auto`: composite where the API server serves
+ * CompositePodGroup, flat where it does not.
+ */
+export type GroupShape = "auto" | "composite" | "flat";
+
 type Obj = KubernetesObject & Record<string, unknown>;
 
 interface Watched {
   ready: ReadyKarta;
   interpreter: CompiledInterpreter;
-  informer: Informer<Obj>;
-  /** The kinds between its root and its pods (group/Kind keys of {@link WorkloadReconciler.between}). */
-  chain: string[];
+  /** Its root kind's informer (a key of {@link WorkloadReconciler.kinds}). */
+  root: string;
+  /** Every kind it watches: the root and those between its root and its pods (keys of `kinds`). */
+  keys: string[];
 }
 
-/** An informer on a kind some Ready Kartas' chains pass through, shared by them. */
-interface Between {
+/** An informer on a kind some Ready Kartas watch (as their root, or between their root and pods), shared by them. */
+interface KindWatch {
+  group: string;
+  kind: string;
   informer: Informer<Obj>;
   index: OwnerIndex<Obj>;
   users: Set<string>;
 }
+
+/** `group/version/Kind`: one informer per served version of a kind. */
+const kindKey = (k: { group: string; version: string; kind: string }): string => `${k.group}/${k.version}/${k.kind}`;
 
 const GROUP_KINDS = [
   { apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup", resource: "podgroups" },
@@ -103,6 +119,8 @@ export interface WorkloadOptions {
   fullPodCache?: boolean;
   /** Pod events of one root within this many ms give one reconcile (default 100). */
   coalesceMs?: number;
+  /** How gangs with subgroups are made (default auto). */
+  groupShape?: GroupShape;
 }
 
 /** What the reconciler has done (metrics, the benchmark). */
@@ -117,13 +135,15 @@ export interface WorkloadCounters {
 
 export class WorkloadReconciler {
   private readonly watched = new Map<string, Watched>();
-  private readonly between = new Map<string, Between>();
+  private readonly kinds = new Map<string, KindWatch>();
+  /** `group/Kind` → the Karta that governs its objects (the first by name of the Ready ones for that kind). */
+  private readonly governing = new Map<string, string>();
   /** The pod cache, trimmed to {@link podFields}; replaced by a new one when Kartas read more of a pod. */
   private pods: Informer<Obj>;
   private podIndex: OwnerIndex<Obj>;
   /** The pod fields the cache keeps (src/controller/pod-cache.ts). */
   private podFields: PodFields;
-  private readonly groups: GroupWatch[];
+  private readonly groups: GroupWatch[] = [];
   /**
    * What this process last applied, by groupKey: the compiled JSON and the resourceVersion the server
    * answered (undefined while the request is in flight). The groups' metadata.generation is not set by
@@ -147,6 +167,8 @@ export class WorkloadReconciler {
   /** Strings shared across cached pods (src/controller/intern.ts). */
   private readonly interner = new Interner();
   private readonly events: EventSink;
+  /** The --group-shape asked for; `auto` is settled by start() from what the API server serves. */
+  private groupShape: GroupShape;
 
   constructor(
     private readonly client: KubeClient,
@@ -158,10 +180,10 @@ export class WorkloadReconciler {
     this.shard = options.shard ?? WHOLE;
     this.fullPodCache = options.fullPodCache ?? false;
     this.coalesceMs = options.coalesceMs ?? 100;
+    this.groupShape = options.groupShape ?? "auto";
     this.events = new EventSink(client, log);
     this.podFields = podFieldsOf([], this.fullPodCache);
     [this.pods, this.podIndex] = this.podInformer(this.podFields);
-    this.groups = this.watchGroups();
     this.queue = new WorkQueue(
       (key) => this.reconcile(key),
       (key, err, attempt) => {
@@ -174,6 +196,12 @@ export class WorkloadReconciler {
 
   /** Lists and watches the groups, the Ready Kartas' kinds, then pods; resolves once every cache is synced. */
   async start(): Promise<void> {
+    // A cluster that does not serve CompositePodGroup gets flat groups (and no informer on that kind).
+    const composite = (await discover(this.client, "scheduling.k8s.io", "v1alpha3"))?.some((r) => r.kind === "CompositePodGroup") ?? false;
+    if (this.groupShape === "auto") this.groupShape = composite ? "composite" : "flat";
+    if (this.groupShape === "composite" && !composite) this.log("error", "--group-shape composite, but the API server does not serve scheduling.k8s.io/v1alpha3 CompositePodGroup: gangs with subgroups cannot be created");
+    this.log("info", "gang shape", { groupShape: this.groupShape, compositePodGroupServed: composite });
+    this.groups.push(...this.watchGroups(composite));
     // The groups first, so a restarted controller sees the groups it made as existing.
     await Promise.all(this.groups.map((g) => g.informer.start()));
     // The Kartas' roots and chains before the pods, so a shard knows which pods are its own as they are listed.
@@ -194,7 +222,7 @@ export class WorkloadReconciler {
 
   /** Why a cache has not synced yet, if a request failed. */
   lastSyncError(): string | undefined {
-    const all = [...this.groups.map((g) => g.informer), ...[...this.between.values()].map((b) => b.informer), ...[...this.watched.values()].map((w) => w.informer), this.pods];
+    const all = [...this.groups.map((g) => g.informer), ...[...this.kinds.values()].map((k) => k.informer), this.pods];
     return all.find((i) => !i.hasSynced() && i.lastError !== undefined)?.lastError;
   }
 
@@ -203,9 +231,9 @@ export class WorkloadReconciler {
     await this.syncing;
     await this.queue.shutDown();
     await this.events.close(EVENTS_AT_SHUTDOWN_MS);
-    await Promise.allSettled([this.pods.stop(), ...this.groups.map((g) => g.informer.stop()), ...[...this.watched.values()].map((w) => w.informer.stop()), ...[...this.between.values()].map((b) => b.informer.stop())]);
+    await Promise.allSettled([this.pods.stop(), ...this.groups.map((g) => g.informer.stop()), ...[...this.kinds.values()].map((k) => k.informer.stop())]);
     this.watched.clear();
-    this.between.clear();
+    this.kinds.clear();
   }
 
   /** A pod informer keeping `fields` (and, when sharded, the pods of this shard's workloads), with its owner index. */
@@ -252,8 +280,9 @@ export class WorkloadReconciler {
     if (leading && !was) this.enqueueAll();
   }
 
+  /** Queues every cached root object of every watched Karta. */
   private enqueueAll(): void {
-    for (const [name, w] of this.watched) w.informer.forEach((o) => this.enqueueRoot(name, o));
+    for (const [name, w] of this.watched) this.kinds.get(w.root)?.informer.forEach((o) => this.enqueueRoot(name, o));
   }
 
   /** Queues a root object of this shard; a replica that does not lead keeps its caches but queues nothing. */
@@ -267,9 +296,10 @@ export class WorkloadReconciler {
     else this.queue.add(key);
   }
 
-  /** The kinds watched between roots and pods (`group/Kind`). */
+  /** The kinds watched between roots and pods (`group/Kind`; not the roots' own kinds). */
   watchedChainKinds(): string[] {
-    return [...this.between.keys()].sort();
+    const roots = new Set([...this.watched.values()].map((w) => w.root));
+    return [...new Set([...this.kinds].filter(([key]) => !roots.has(key)).map(([, k]) => groupKindKey(k)))].sort();
   }
 
   /** The root kinds currently watched, by Karta name. */
@@ -302,16 +332,17 @@ export class WorkloadReconciler {
     return this.syncing;
   }
 
-  /** Starts an informer per Ready Karta and stops those of Kartas that are gone or no longer Ready. */
+  /** Starts the informers of each Ready Karta and stops those of Kartas that are gone or no longer Ready. */
   private async syncNow(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
     // A Karta may become Ready while start() still lists the groups; start() syncs once they are in.
     if (this.stopped || !this.started) return;
+    let changed = false;
     for (const [name, w] of this.watched) {
       const now = ready.get(name);
       if (!now || now.karta.metadata?.generation !== w.ready.karta.metadata?.generation) {
         this.watched.delete(name);
-        await w.informer.stop();
-        await this.release(name, w.chain);
+        await this.release(name, w.keys);
+        changed = true;
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
       }
     }
@@ -319,23 +350,30 @@ export class WorkloadReconciler {
     for (const [name, r] of ready) {
       if (this.watched.has(name)) continue;
       const { group, version, kind } = r.root;
-      const apiVersion = group ? `${group}/${version}` : version;
-      const informer = new Informer<Obj>(this.client, { path: resourcePath(apiVersion, r.resource.name), what: `${r.resource.name}${group ? `.${group}` : ""}`, log: this.log, transform: withoutManagedFields });
-      const chain = chainKinds(r.karta as unknown as Karta);
-      const w: Watched = { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), informer, chain: chain.map(groupKindKey) };
       // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
-      for (const k of chain) await this.acquire(name, k);
-      for (const verb of ["add", "update"] as const) informer.on(verb, (o) => this.enqueueRoot(name, o));
-      informer.on("delete", (o) => this.ungrouped.delete(o.metadata?.uid ?? ""));
-      this.watched.set(name, w);
-      added = true;
-      this.log("info", "watching", { karta: name, kind, apiVersion });
-      await this.startBounded(informer, name, `${kind}.${group}`);
+      const keys: string[] = [];
+      for (const k of chainKinds(r.karta as unknown as Karta)) {
+        const key = await this.acquire(name, k);
+        if (key) keys.push(key);
+      }
+      const root = (await this.acquire(name, { group, version, kind }, r.resource.name))!;
+      keys.push(root);
+      this.watched.set(name, { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), root, keys });
+      added = changed = true;
+      this.log("info", "watching", { karta: name, kind, apiVersion: group ? `${group}/${version}` : version });
+    }
+    // Two Ready Kartas for one kind (at two versions): the first by name governs its objects.
+    this.governing.clear();
+    for (const name of [...this.watched.keys()].sort()) {
+      const key = groupKindKey(this.watched.get(name)!.ready.root);
+      if (!this.governing.has(key)) this.governing.set(key, name);
     }
     if (!this.cachesSynced) return; // start() lists the pods next
     const need = podFieldsOf([...ready.values()].map((r) => r.karta as unknown as Karta), this.fullPodCache);
     if (!coversFields(this.podFields, need)) await this.replacePodCache(need, "a Karta reads more of a pod");
     else if (added && this.shard.total > 1) await this.replacePodCache(this.podFields, "a new Karta may change which shard a pod belongs to");
+    // Which owner governs a pod depends on every Ready Karta: a new outer one takes over the inner ones' pods.
+    else if (changed) this.enqueueAll();
   }
 
   /**
@@ -355,49 +393,69 @@ export class WorkloadReconciler {
     if (!waited) this.log("error", "not synced yet; going on without it", { karta, kind, waitedMs: CHAIN_SYNC_WAIT_MS });
   }
 
-  /** Starts (or shares) the informer on a kind of `karta`'s chain. */
-  private async acquire(karta: string, k: DeclaredKind): Promise<void> {
-    const key = groupKindKey(k);
-    const had = this.between.get(key);
+  /**
+   * Starts (or shares) the informer on a kind `karta` watches (`resource`: its plural, when known); its
+   * key, or undefined when the cluster does not serve it. Its objects are queued as roots of the Kartas
+   * whose root kind it is, and requeue the roots above them.
+   */
+  private async acquire(karta: string, k: DeclaredKind, resource?: string): Promise<string | undefined> {
+    const key = kindKey(k);
+    const had = this.kinds.get(key);
     if (had) {
       had.users.add(karta);
-      return;
+      // Its objects may be cached already (as another Karta's chain kind): they may now be this one's roots.
+      if (resource !== undefined) had.informer.forEach((o) => this.enqueueRoot(karta, o));
+      return key;
     }
-    const found = await this.kartas.availability({ group: k.group, version: k.version, kind: k.kind }).catch(() => undefined);
-    if (!found?.resource) {
-      this.log("info", "not watching a kind the cluster does not serve", { karta, kind: key, version: k.version });
-      return;
+    const plural = resource ?? (await this.kartas.availability({ group: k.group, version: k.version, kind: k.kind }).catch(() => undefined))?.resource?.name;
+    if (!plural) {
+      this.log("info", "not watching a kind the cluster does not serve", { karta, kind: groupKindKey(k), version: k.version });
+      return undefined;
     }
     const apiVersion = k.group ? `${k.group}/${k.version}` : k.version;
-    const informer = new Informer<Obj>(this.client, { path: resourcePath(apiVersion, found.resource.name), what: `${found.resource.name}${k.group ? `.${k.group}` : ""}`, log: this.log, transform: withoutManagedFields });
-    const b: Between = { informer, index: new OwnerIndex(informer), users: new Set([karta]) };
-    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, (o) => this.enqueueRootOf(o, true));
-    this.between.set(key, b);
-    await this.startBounded(informer, karta, key);
+    const informer = new Informer<Obj>(this.client, { path: resourcePath(apiVersion, plural), what: `${plural}${k.group ? `.${k.group}` : ""}`, log: this.log, transform: withoutManagedFields });
+    const w: KindWatch = { group: k.group, kind: k.kind, informer, index: new OwnerIndex(informer), users: new Set([karta]) };
+    for (const verb of ["add", "update"] as const) {
+      informer.on(verb, (o) => {
+        // As a root: its own reconcile; as an object between a root and its pods: that root's.
+        for (const [name, x] of this.watched) if (x.root === key) this.enqueueRoot(name, o);
+        this.enqueueRootOf(o, true);
+      });
+    }
+    informer.on("delete", (o) => {
+      this.ungrouped.delete(o.metadata?.uid ?? "");
+      this.enqueueRootOf(o, true);
+    });
+    this.kinds.set(key, w);
+    await this.startBounded(informer, karta, groupKindKey(k));
+    return key;
   }
 
-  /** Stops the chain informers no Karta uses any more. */
+  /** Stops the informers no Karta uses any more. */
   private async release(karta: string, keys: string[]): Promise<void> {
     for (const key of keys) {
-      const b = this.between.get(key);
-      if (!b) continue;
-      b.users.delete(karta);
-      if (b.users.size > 0) continue;
-      this.between.delete(key);
-      await b.informer.stop();
+      const w = this.kinds.get(key);
+      if (!w) continue;
+      w.users.delete(karta);
+      if (w.users.size > 0) continue;
+      this.kinds.delete(key);
+      await w.informer.stop();
     }
   }
 
   /** The caches as the owner-chain resolver reads them. */
   private readonly lookup: ChainLookup = {
-    rootKarta: (gk: GroupKind) => {
-      for (const [name, w] of this.watched) if (w.ready.root.group === gk.group && w.ready.root.kind === gk.kind) return name;
-      return undefined;
-    },
+    rootKarta: (gk: GroupKind) => this.governing.get(groupKindKey(gk)),
     object: (gk: GroupKind, namespace: string, name: string) => {
       if (gk.group === "" && gk.kind === "Pod") return this.pods.get(name, namespace);
-      const b = this.between.get(groupKindKey(gk));
-      return b ? b.informer.get(name, namespace) : null;
+      let watched = false;
+      for (const w of this.kinds.values()) {
+        if (w.group !== gk.group || w.kind !== gk.kind) continue;
+        watched = true;
+        const o = w.informer.get(name, namespace);
+        if (o) return o;
+      }
+      return watched ? undefined : null;
     },
   };
 
@@ -416,11 +474,23 @@ export class WorkloadReconciler {
    * question). `pending`: an owner or the root is not in the cache yet, so asking again soon may answer.
    */
   podRoot(pod: KubernetesObject, namespace: string): PodRoot {
-    return findPodRoot(pod, namespace, this.lookup, (karta, name) => {
+    const found = findPodRoot(pod, namespace, this.lookup, (karta, name) => {
       const w = this.watched.get(karta);
-      const root = w?.informer.get(name, namespace);
-      return w && root ? { interpreter: w.interpreter, root } : undefined;
+      const root = w ? this.kinds.get(w.root)?.informer.get(name, namespace) : undefined;
+      return w && root ? { interpreter: w.interpreter, root: this.asRoot(w, root) } : undefined;
     });
+    return found.found ? { ...found, groupShape: this.compileShape() } : found;
+  }
+
+  /** The shape compiles use (`auto` settled at start). */
+  private compileShape(): "composite" | "flat" {
+    return this.groupShape === "flat" ? "flat" : "composite";
+  }
+
+  /** A cached root object with its kind and apiVersion (list items come without them). */
+  private asRoot(w: Watched, o: Obj): Obj {
+    const { group, version, kind } = w.ready.root;
+    return o.kind === kind && o.apiVersion !== undefined ? o : { ...o, apiVersion: group ? `${group}/${version}` : version, kind };
   }
 
   /**
@@ -451,8 +521,8 @@ export class WorkloadReconciler {
         pods.push(p);
         for (const o of r.owners) owners.set(o.metadata?.uid ?? "", o);
       }
-      for (const b of this.between.values()) {
-        for (const o of b.index.ownedBy(owner).filter(controlled)) {
+      for (const w of this.kinds.values()) {
+        for (const o of w.index.ownedBy(owner).filter(controlled)) {
           seen.add(o.metadata?.uid ?? "");
           below.push(o.metadata?.uid ?? "");
         }
@@ -465,12 +535,32 @@ export class WorkloadReconciler {
     const [kartaName, namespace, name] = key.split("|") as [string, string, string];
     const w = this.watched.get(kartaName);
     if (!w) return;
-    const root = w.informer.get(name, namespace || undefined);
-    if (!root || root.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
+    const cached = this.kinds.get(w.root)?.informer.get(name, namespace || undefined);
+    if (!cached || cached.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
     if (!this.leading) return; // setLeading(true) requeues every root
-    if (!owns(this.shard, root.metadata?.uid ?? "")) return;
+    if (!owns(this.shard, cached.metadata?.uid ?? "")) return;
+    if (this.governing.get(groupKindKey(w.ready.root)) !== kartaName) return; // another Karta for the kind governs
+    const root = this.asRoot(w, cached);
     this.counters.reconciles++;
-    const result = compileKarta(w.interpreter, root, this.podsOf(root));
+    // An owner of a described kind governs this object's pods: it has their groups, this object none.
+    const above = this.resolve(root, namespace);
+    if (above.found) {
+      await this.prune(root, undefined);
+      return;
+    }
+    if (above.missing) {
+      // Its owner is not cached yet, and may be a described kind: ask again once it may be.
+      this.queue.addAfter(key, 2000);
+      return;
+    }
+    const members = this.podsOf(root);
+    const ganger = jobGangOwner(root, this.groupsControlledBy(root), members.pods, (o) => writtenBy(o, FIELD_MANAGER));
+    if (ganger === "wait") return; // its first pod requeues it
+    if (ganger === "job-controller") {
+      await this.prune(root, undefined);
+      return;
+    }
+    const result = compileKarta(w.interpreter, root, { ...members, groupShape: this.compileShape() });
     if (!result.ok) {
       const errors = result.issues.filter((i) => i.severity === "error");
       this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
@@ -514,9 +604,18 @@ export class WorkloadReconciler {
     );
   }
 
-  /** An informer per group kind, indexed by owner; a group changed or deleted by someone else requeues its root. */
-  private watchGroups(): GroupWatch[] {
-    return GROUP_KINDS.map(({ apiVersion, kind, resource }) => {
+  /** The Workload API objects `root` controls (Karta's or the Job controller's), from the caches. */
+  private groupsControlledBy(root: Obj): Obj[] {
+    const uid = root.metadata?.uid ?? "";
+    return this.groups.flatMap((g) => g.index.ownedBy(uid).filter((o) => ownedBy(o, uid)));
+  }
+
+  /**
+   * An informer per group kind (CompositePodGroup only where served), indexed by owner, keeping who wrote
+   * each object; a group changed or deleted by someone else requeues its root.
+   */
+  private watchGroups(composite: boolean): GroupWatch[] {
+    return GROUP_KINDS.filter((g) => composite || g.kind !== "CompositePodGroup").map(({ apiVersion, kind, resource }) => {
       const keep = this.shard.total > 1 ? (o: Obj): boolean => owns(this.shard, controllerRef(o)?.uid ?? "") : undefined;
       const informer = new Informer<Obj>(this.client, {
         path: resourcePath(apiVersion, resource),
@@ -616,13 +715,17 @@ export class WorkloadReconciler {
     }
   }
 
-  /** Deletes the groups (and Workload) this root controls that the compilation no longer has (from the informers' caches). */
-  private async prune(root: Obj, result: WorkloadCompilation): Promise<void> {
+  /**
+   * Deletes the groups (and Workload) this root controls that the compilation no longer has, from the
+   * informers' caches. Without a compilation (the root is governed by its owner, or the Job controller
+   * gangs it) only those Karta wrote: the Job controller's own are left to it.
+   */
+  private async prune(root: Obj, result: WorkloadCompilation | undefined): Promise<void> {
     const uid = root.metadata?.uid ?? "";
-    const keep = new Set([...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups].map((o) => `${o.kind}/${o.metadata.name}`));
+    const keep = new Set([...(result?.workload ? [result.workload] : []), ...(result?.compositePodGroups ?? []), ...(result?.podGroups ?? [])].map((o) => `${o.kind}/${o.metadata.name}`));
     for (const { apiVersion, kind, resource, index } of this.groups) {
       for (const o of index.ownedBy(uid)) {
-        if (!ownedBy(o, uid) || keep.has(`${kind}/${o.metadata?.name}`)) continue;
+        if (!ownedBy(o, uid) || (result === undefined && !writtenBy(o, FIELD_MANAGER)) || keep.has(`${kind}/${o.metadata?.name}`)) continue;
         const ns = o.metadata?.namespace;
         try {
           this.counters.deletes++;

@@ -39,6 +39,8 @@ export interface Analysis {
   /** `$name` references with no binding. */
   undefinedVariables: { name: string; span: Span }[];
   hazards: NullHazard[];
+  /** Paths iterated null-safely (`[]?`, `(.x // [])[]`, inside `try`): the author knows they may be absent. */
+  safeIterations: Read[];
 }
 
 /** An abstract value: the input document at a path, a computed value, or something derived we cannot follow. */
@@ -84,7 +86,7 @@ export type BuiltinPredicate = (name: string, arity: number) => boolean;
  * `isBuiltin` tells which calls jq defines; by default the engine's own list.
  */
 export function analyze(ast: Node, isBuiltin: BuiltinPredicate = engineBuiltin): Analysis {
-  const state: Analysis = { reads: [], dynamic: [], results: [], undefinedFunctions: [], undefinedVariables: [], hazards: [] };
+  const state: Analysis = { reads: [], dynamic: [], results: [], undefinedFunctions: [], undefinedVariables: [], hazards: [], safeIterations: [] };
   builtinCheck = isBuiltin;
   const env: Env = { vars: new Map(), funcs: new Map(), closures: new Map() };
   const outputs = evaluate(ast, [{ kind: "path", steps: [], defaulted: false }], env, { guarded: false, depth: 0 }, state);
@@ -202,6 +204,7 @@ function evaluateOne(node: Node, input: Abstract, env: Env, ctx: Context, st: An
       const targets = sub(node.target);
       return targets.map((t) => {
         if (t.kind === "path" && !t.defaulted && !ctx.guarded) st.hazards.push({ kind: "iterate", steps: t.steps, span: node.span });
+        else if (t.kind === "path" && t.steps.length > 0) st.safeIterations.push({ steps: t.steps, span: node.span });
         return extend(t, { type: "iterate", span: { start: Math.max(node.span.start, node.span.end - 2), end: node.span.end } }, st);
       });
     }

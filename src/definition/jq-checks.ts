@@ -249,3 +249,39 @@ function checkNullSafety(e: Expression, analysis: Analysis, workload: WorkloadSc
 
 /** The first node the safe profile rejects, to point at it. */
 
+/** Roles whose expressions run on the workload object and must not fail when one of its lists is absent. */
+const WORKLOAD_VALUE_ROLES = new Set(["spec", "instanceId", "scale", "status"]);
+
+/**
+ * A list the definition iterates null-safely in one expression (`.spec.workerGroupSpecs[]?`) but not in
+ * another: the author knows it may be absent (a RayCluster with only a head has no workerGroupSpecs), and
+ * the unguarded one fails with "Cannot iterate over null" on such a workload. Without a CRD this is the
+ * only hint that the field is optional; with one, checkNullSafety has reported it already.
+ */
+export function checkListsOptionalElsewhere(results: readonly ExpressionResult[], workload: WorkloadSchema, findings: Finding[]): void {
+  if (workload.kind === "pod") return;
+  const safe = new Map<string, Expression>();
+  for (const r of results) {
+    if (!r.analysis || documentOf(r.expression.role) !== "workload") continue;
+    for (const it of r.analysis.safeIterations) if (!safe.has(formatSteps(it.steps))) safe.set(formatSteps(it.steps), r.expression);
+  }
+  for (const r of results) {
+    const e = r.expression;
+    if (!r.analysis || !WORKLOAD_VALUE_ROLES.has(e.role)) continue;
+    const reported = new Set<string>();
+    for (const h of r.analysis.hazards) {
+      const p = formatSteps(h.steps);
+      const elsewhere = safe.get(p);
+      if (h.kind !== "iterate" || elsewhere === undefined || reported.has(p) || mayBeAbsent(h.steps, workload)) continue;
+      reported.add(p);
+      findings.push({
+        severity: "warning",
+        path: e.path,
+        message: `iterating ${p} fails when the field is absent, as the definition expects it may be (${formatFieldPath(elsewhere.path)} iterates it null-safely); write ${p}[]? or (${p} // [])[]`,
+        code: "null-safety",
+        valueIndex: at(e, h.span),
+      });
+    }
+  }
+}
+

@@ -7,7 +7,7 @@ import { sortDiagnostics, type Diagnostic } from "./diagnostic.js";
 import type { CrdIndex } from "./crd.js";
 import { listExpressions } from "./expressions.js";
 import { toDiagnostic, type Finding } from "./finding.js";
-import { checkExpression, type ExpressionResult, type JqFrontEnd, type WorkloadSchema } from "./jq-checks.js";
+import { checkExpression, checkListsOptionalElsewhere, type ExpressionResult, type JqFrontEnd, type WorkloadSchema } from "./jq-checks.js";
 import { defaultJqFrontEnd } from "./jq-frontend.js";
 import { checkFalseConditions, checkTypeSelectors } from "./lint.js";
 import { loadDefinitions, type Definition } from "./load.js";
@@ -40,6 +40,7 @@ export function checkKarta(karta: Karta, options: ValidateOptions = {}): Finding
     const workload = workloadSchema(karta, options.crds, findings);
     const results: ExpressionResult[] = [];
     for (const e of listExpressions(karta)) results.push(checkExpression(e, jq, workload, findings));
+    checkListsOptionalElsewhere(results, workload, findings);
     findings.push(...checkTypeSelectors(karta, results), ...checkFalseConditions(karta));
   } catch (err) {
     // A bug of ours must not hide the other findings nor crash the caller.

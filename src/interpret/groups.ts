@@ -187,11 +187,14 @@ export interface SubGroupPlan {
 
 const PODGROUP_PATH = "spec.optimizationInstructions.gangScheduling.podGroup";
 
-/** Whether a component has instances a pod can be matched to (ids, a pod spec and an instance selector). */
-function hasPodInstances(view: WorkloadView, component: string): boolean {
+/**
+ * Whether a component can be split into instances a pod is matched to: it defines pods, has an instance id
+ * path and a componentInstanceSelector. (It may have no instance on a given object: a RayCluster with
+ * only its head has no worker groups.)
+ */
+function splitsByInstance(view: WorkloadView, component: string): boolean {
   const c = view.definition.byName.get(component);
-  const ids = view.components.get(component)?.instanceIds ?? [];
-  return c !== undefined && c.specKind !== undefined && c.instanceSelector !== undefined && ids.length > 0 && ids[0] !== "";
+  return c !== undefined && c.specKind !== undefined && c.instanceSelector !== undefined && c.instanceId !== undefined;
 }
 
 /**
@@ -245,7 +248,7 @@ export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): Sub
     }
     const nested = nestedUnder(component);
     const perInstance = sg.perInstance === true;
-    if (perInstance && !hasPodInstances(view, component)) {
+    if (perInstance && !splitsByInstance(view, component)) {
       diagnostics.push({
         severity: "error",
         path: `${path}.perInstance`,
@@ -258,7 +261,10 @@ export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): Sub
       diagnostics.push({ severity: "error", path: `${path}.perInstance`, message: `a per-instance subgroup cannot hold other subgroups (${nested.join(", ")})`, code: "gang-subgroup" });
       return;
     }
-    const ids: (string | undefined)[] = perInstance ? (view.components.get(component)?.instanceIds ?? []) : [undefined];
+    const ids: (string | undefined)[] = perInstance ? (view.components.get(component)?.instanceIds ?? []).filter((id) => id !== "") : [undefined];
+    if (ids.length === 0) {
+      diagnostics.push({ severity: "notice", path, message: `subgroup ${component}: component ${component} has no instances on this object: it has no subgroups`, code: "gang-subgroup-empty" });
+    }
     for (const id of ids) {
       // The pods left to this subgroup: its subtree without the subgroups nested in it.
       const scale = subtreeScale(view, component, id, new Set(nested));

@@ -33,7 +33,7 @@ import { validateSchedulingIntent, type SchedulingIntent } from "./karta/options
 import { podLabel, podSchedulingPatch, type PodSchedulingPatch } from "./karta/pod-patch.js";
 import { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
 import { generatePodGroupName, generateWorkloadName } from "./naming.js";
-import type { CompositePodGroup, OwnerReference, PodGroup, Workload } from "./types.js";
+import { SYSTEM_PRIORITY_CLASS_PREFIX, type CompositePodGroup, type OwnerReference, type PodGroup, type Workload } from "./types.js";
 import { validateCompositePodGroup, validatePodGroup, validateWorkload } from "./validation.js";
 import { isObject } from "../interpret/plain.js";
 
@@ -148,6 +148,7 @@ function olderRuntimeGroups(tree: KartaWorkloadTree, workloadName: string, gangG
       const index = listed(own) ? own! : defs.findIndex((d, i) => tree.definitionIndex.get(d.name) === i && listed(i));
       if (index < 0) continue;
       const template = defs[index]!.name;
+      if (tree.excluded.has(template)) continue;
       // Pods of one group share template and keys: name and check each group once.
       const cacheKey = `${index}\u0000${keys.join("\u0000")}`;
       let named = names.get(cacheKey);
@@ -220,6 +221,8 @@ export function compileKarta(definition: Karta | Definition | CompiledInterprete
     issues.push(...t.issues);
     const tree = t.tree;
     if (!tree || hasErrors(issues)) return failed(issues);
+    // Every group left out (its pods run at a system priority): nothing to create, no pod to patch.
+    if (tree.roots.length === 0) return { ok: true, compositePodGroups: [], podGroups: [], podPatches: [], issues };
 
     // Pods: classified against the definition; the older format's groups formed as KAI forms them.
     const pods = options.pods ?? [];
@@ -327,15 +330,16 @@ function assignNewerFormat(
   issues: CompileIssue[],
 ): void {
   const byTemplate = new Map(podGroups.map((g) => [g.spec.workloadRef?.templateName ?? "", g.metadata.name ?? ""] as const));
-  const single = tree.plan === undefined ? podGroups[0]?.metadata.name : undefined;
+  const single = tree.plan === undefined || tree.flat ? podGroups[0]?.metadata.name : undefined;
   for (const c of classified) {
     if (c.component === undefined || c.reason !== undefined) continue;
-    if (single !== undefined) {
+    if (tree.plan === undefined && single !== undefined) {
       podGroupOf.set(c.pod.name, single);
       continue;
     }
     const entry = subGroupOfPod(view, tree.plan!, c, pods[c.index]);
-    const group = entry ? byTemplate.get(entry.name) : undefined;
+    // Flat: the one group holds the pods of every subgroup.
+    const group = entry ? (tree.flat ? single : byTemplate.get(entry.name)) : undefined;
     if (group) podGroupOf.set(c.pod.name, group);
     else {
       issues.push({
@@ -386,14 +390,15 @@ function keyedNewerGroups(
     const suffix = (gg.keys ?? []).join("-");
     const name = named(`${template}-${suffix}`);
     if (name === undefined) continue;
-    if (tree.plan === undefined) {
+    if (tree.plan === undefined || tree.flat) {
       const pg = groups.newPodGroup(name, template);
       if (!pg.ok) {
         issues.push({ severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: pg.error, code: "build" });
         continue;
       }
       out.podGroups.push(pg.value);
-      for (const m of gg.members) podGroupOf.set(m.pod, name);
+      // Flat: the pods of its subgroups, as the composite would hold them.
+      for (const p of gg.subGroups && tree.flat ? gg.subGroups.flatMap((sub) => sub.pods) : gg.members.map((m) => m.pod)) podGroupOf.set(p, name);
       continue;
     }
     const cpg = groups.newCompositePodGroup(name, template);
@@ -449,6 +454,12 @@ function podPatches(
         message: `the pod is in namespace ${c.pod.namespace} but its PodGroup ${group} in ${namespace}: a pod can only name a group of its own namespace; no patch`,
         code: "pod-namespace",
       });
+      continue;
+    }
+    const pcn = (pods[c.index] as { spec?: { priorityClassName?: unknown } } | undefined)?.spec?.priorityClassName;
+    if (typeof pcn === "string" && pcn.startsWith(SYSTEM_PRIORITY_CLASS_PREFIX)) {
+      // Its template does not say so (a webhook set it): the scheduler would refuse it in any group.
+      issues.push({ severity: "notice", input: "pod", pod: label, path: "spec.priorityClassName", message: `the pod runs at the system priority class ${pcn}, which no pod group can have: no patch`, code: "priority-class" });
       continue;
     }
     const r = podSchedulingPatch(pods[c.index], c.index, group);

@@ -25,6 +25,8 @@ export const MAX_POD_GROUP_RESOURCE_CLAIMS = 4;
 export const MAX_TOPOLOGY_CONSTRAINTS = 1;
 /** Highest priority a user may set (`HighestUserDefinablePriority`). */
 export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
+/** Names of the API server's own priority classes, the only ones above it (`SystemPriorityClassPrefix`). */
+export const SYSTEM_PRIORITY_CLASS_PREFIX = "system-";
 
 /** Annotation naming the template a group was created from. */
 export const GROUP_TEMPLATE_NAME_ANNOTATION = "scheduling.k8s.io/group-template-name";

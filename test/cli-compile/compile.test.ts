@@ -67,12 +67,14 @@ describe("karta compile", () => {
     assert.match(r.out, /karta compile -d definitions\/kubeflow\.org\/v1\/PyTorchJob\.yaml -f job\.yaml/);
   });
 
-  test("a system priority class (above a pod group's maximum priority) is left out of the groups, with a notice", async () => {
+  test("pods at a system priority class (above a pod group's maximum priority) are in no group: nothing to make, no patch, a notice", async () => {
     const r = await run(["-f", "examples/daemonset.yaml", "-o", "json"]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.err, /notice: spec\.optimizationInstructions\.gangScheduling\.podGroups\[0\]: the pod templates use the system priority class system-node-critical/);
-    const list = JSON.parse(r.out) as { items: { spec: { priorityClassName?: string; podGroupTemplates?: { priorityClassName?: string }[] } }[] };
-    assert.deepEqual(list.items.map((i) => i.spec.priorityClassName ?? i.spec.podGroupTemplates?.[0]?.priorityClassName), [undefined, undefined]);
+    assert.match(r.err, /notice: spec\.optimizationInstructions\.gangScheduling\.podGroups\[0\]: the pod templates use the system priority class system-node-critical, above the 1000000000 a pod group's priority may be/);
+    assert.deepEqual((JSON.parse(r.out) as { items: unknown[] }).items, []);
+    const patches = await run(["-f", "examples/daemonset.yaml", "--pods", "examples/daemonset-pods.yaml", "--pod-patches", "-o", "json"]);
+    assert.equal(patches.code, 0, patches.err);
+    assert.deepEqual(JSON.parse(patches.out), []);
   });
 
   test("-o json prints a v1 List of the same objects", async () => {

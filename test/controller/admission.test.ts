@@ -72,6 +72,60 @@ describe("owner chains", () => {
     assert.equal(r.why, "no controller owner");
   });
 
+  describe("the outermost owner whose kind has a Ready Karta governs a pod", () => {
+    const trainJob = obj("trainer.kubeflow.org/v1alpha1", "TrainJob", "train", "u-tj");
+    const jobSet = obj("jobset.x-k8s.io/v1alpha2", "JobSet", "train", "u-js", trainJob);
+    const job = obj("batch/v1", "Job", "train-node-0", "u-job", jobSet);
+    const pod = obj("v1", "Pod", "train-node-0-0", "u-pod", job);
+    const wrapper = obj("workload.codeflare.dev/v1beta2", "AppWrapper", "wrapped", "u-aw");
+    const pytorch = obj("kubeflow.org/v1", "PyTorchJob", "wrapped", "u-pt", wrapper);
+    const worker = obj("v1", "Pod", "wrapped-worker-0", "u-w0", pytorch);
+    const objects = new Map([trainJob, jobSet, job, pytorch, wrapper].map((o) => [`${o.kind}/${o.metadata!.name}`, o]));
+    /** Kartas for `described` kinds; every kind of the objects above is cached (a root's objects are). */
+    const chains = (described: string[], cached = [...objects.keys()]): ChainLookup => ({
+      rootKarta: (gk) => (described.includes(gk.kind) ? `${gk.kind.toLowerCase()}-karta` : undefined),
+      object: (gk, _ns, name) => {
+        if (![...objects.values()].some((o) => o.kind === gk.kind)) return null;
+        return cached.includes(`${gk.kind}/${name}`) ? objects.get(`${gk.kind}/${name}`) : undefined;
+      },
+    });
+
+    test("TrainJob → JobSet → Job → Pod: the TrainJob, with the JobSet and the Job as the links", () => {
+      const r = resolveOwnerChain(pod, "ns", chains(["Job", "JobSet", "TrainJob"]));
+      assert.ok(r.found);
+      assert.equal(r.karta, "trainjob-karta");
+      assert.equal(r.root.uid, "u-tj");
+      assert.deepEqual(r.owners.map((o) => o.metadata!.uid), ["u-job", "u-js"]);
+    });
+
+    test("an inner kind's Karta has the pods when its object stands alone, or no outer kind is described", () => {
+      assert.equal((resolveOwnerChain(pod, "ns", chains(["Job"])) as { root: { uid: string } }).root.uid, "u-job");
+      assert.equal((resolveOwnerChain(pod, "ns", chains(["Job", "JobSet"])) as { root: { uid: string } }).root.uid, "u-js");
+    });
+
+    test("an AppWrapper governs what it wraps, though its definition does not list the wrapped kind", () => {
+      const r = resolveOwnerChain(worker, "ns", chains(["PyTorchJob", "AppWrapper"]));
+      assert.ok(r.found);
+      assert.equal(r.root.uid, "u-aw");
+      assert.deepEqual(r.owners.map((o) => o.metadata!.uid), ["u-pt"]);
+    });
+
+    test("a root object is itself governed by its described owner (it gets no groups of its own)", () => {
+      const r = resolveOwnerChain(job, "ns", chains(["Job", "JobSet", "TrainJob"]));
+      assert.ok(r.found);
+      assert.equal(r.root.uid, "u-tj");
+      const alone = resolveOwnerChain(trainJob, "ns", chains(["Job", "JobSet", "TrainJob"]));
+      assert.ok(!alone.found);
+      assert.equal(alone.missing, undefined);
+    });
+
+    test("an owner beyond a described one that is not cached yet leaves the answer open", () => {
+      const r = resolveOwnerChain(pod, "ns", chains(["Job", "TrainJob"], ["Job/train-node-0", "TrainJob/train"]));
+      assert.ok(!r.found);
+      assert.equal(r.missing?.uid, "u-js");
+    });
+  });
+
   test("the kinds watched between roots and pods: child kinds that can own pods, not Services or ControllerRevisions", () => {
     const kinds = (file: string) => chainKinds(loadBundled(file).definition.karta).map((k) => `${k.group}/${k.version}/${k.kind}`);
     assert.deepEqual(kinds("leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml"), ["apps/v1/StatefulSet"]);

@@ -1,7 +1,7 @@
 /**
  * The playground in a real browser: Debian's Chromium driven by playwright-core, the page built by
  * scripts/build-playground.mjs and served by `karta playground`'s server on loopback. Skips with a
- * notice when there is no Chromium (scripts/install-browser installs it; CI runs that first).
+ * notice when there is no Chromium (scripts/install-browser installs it; `npm test` runs that first).
  * Screenshots go to test-artifacts/playground/ (gitignored).
  */
 import assert from "node:assert/strict";

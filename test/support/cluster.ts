@@ -6,6 +6,8 @@
  * directory named after the runner's process id, the others wait for it, and the script's reaper stops it
  * when the runner exits (also after a crash). KARTA_TEST_KUBECONFIG points the tests at a cluster started
  * by hand instead. Without Go (and without built binaries) the tests are skipped with a printed notice.
+ * Tests that run the scheduler or the controller-manager get a cluster of their own ({@link controlPlane}),
+ * with fake Nodes ({@link registerNodes}).
  */
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { TestContext } from "node:test";
-import { CoreV1Api, KubeConfig, KubernetesObjectApi, type KubernetesObject } from "@kubernetes/client-node";
+import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubernetesObject } from "@kubernetes/client-node";
 import { repoRoot } from "./conformance.js";
 import { KubeClient } from "../../src/controller/client.js";
 import type { ClusterAccess } from "../../src/controller/kubeconfig.js";
@@ -36,9 +38,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs a command to its end: its exit code and output. */
+export function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    execFile(file, args, { maxBuffer: 16 << 20, env }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
       resolve({ code, stdout, stderr: stderr || (err && code !== 0 ? String(err.message) : "") });
     });
@@ -54,16 +57,37 @@ function hasGo(): boolean {
   }
 }
 
+/** Every binary `scripts/test-cluster build` makes. */
+const BINARIES = ["etcd", "kube-apiserver", "kube-scheduler", "kube-controller-manager", "kubectl"];
+
+/** The directory holding the cluster's binaries (built or not). */
+export function clusterBinDir(): string {
+  return execFileSync(clusterScript, ["bin"], { encoding: "utf8" }).trim();
+}
+
 function binariesBuilt(): boolean {
   try {
-    const dir = execFileSync(clusterScript, ["bin"], { encoding: "utf8" }).trim();
-    return existsSync(path.join(dir, "kube-apiserver")) && existsSync(path.join(dir, "etcd"));
+    const dir = clusterBinDir();
+    return BINARIES.every((b) => existsSync(path.join(dir, b)));
   } catch {
     return false;
   }
 }
 
-function alive(pid: number): boolean {
+const NO_GO = "Go is not installed, so no Kubernetes control plane can be built: skipping the tests against a real API server (see README, Development)";
+
+/** Builds the binaries when missing; a skip reason when Go is missing, an Error when the build fails. */
+async function ensureBinaries(): Promise<string | undefined> {
+  if (binariesBuilt()) return undefined;
+  if (!hasGo()) return NO_GO;
+  console.log("notice: building the test cluster's Kubernetes binaries (scripts/test-cluster build; the first build is slow)");
+  const built = await run(clusterScript, ["build"]);
+  if (built.code !== 0) throw new Error(`scripts/test-cluster build failed:\n${built.stderr}`);
+  return undefined;
+}
+
+/** Whether a process runs. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -95,13 +119,11 @@ async function sharedCluster(): Promise<{ kubeconfig: string } | { error: string
     // another test file of this run starts it
   }
   if (starter) {
-    if (!binariesBuilt()) {
-      console.log("notice: building kube-apiserver and etcd for the cluster tests (scripts/test-cluster build; the first build is slow)");
-      const built = await run(clusterScript, ["build"]);
-      if (built.code !== 0) {
-        writeFileSync(failed, `scripts/test-cluster build failed:\n${built.stderr}`);
-        return { error: readFileSync(failed, "utf8") };
-      }
+    try {
+      await ensureBinaries();
+    } catch (err) {
+      writeFileSync(failed, (err as Error).message);
+      return { error: readFileSync(failed, "utf8") };
     }
     const up = await run(clusterScript, ["up", dir, "--owner-pid", String(owner)]);
     if (up.code !== 0) {
@@ -133,9 +155,8 @@ export function testCluster(): Promise<TestCluster | string> {
     let kubeconfig = process.env["KARTA_TEST_KUBECONFIG"];
     if (kubeconfig === undefined) {
       if (!binariesBuilt() && !hasGo()) {
-        const reason = "Go is not installed, so no kube-apiserver can be built: skipping the tests against a real API server (see README, Development)";
-        console.log(`notice: ${reason}`);
-        return reason;
+        console.log(`notice: ${NO_GO}`);
+        return NO_GO;
       }
       const shared = await sharedCluster();
       if ("error" in shared) throw new Error(shared.error);
@@ -167,6 +188,96 @@ export function accessOf(kc: KubeConfig): ClusterAccess {
 /** The controller's API client (src/controller/client.ts) for a client-node KubeConfig. */
 export function kubeClient(kc: KubeConfig): KubeClient {
   return new KubeClient(accessOf(kc));
+}
+
+/** The binaries built (or built now); a skip reason, printed as a notice, when Go is missing. */
+export async function clusterBinaries(): Promise<string | undefined> {
+  const skip = await ensureBinaries();
+  if (skip !== undefined) console.log(`notice: ${skip}`);
+  return skip;
+}
+
+/** What a private control plane runs beside etcd and kube-apiserver (`scripts/test-cluster up` options). */
+export interface ControlPlaneOptions {
+  scheduler?: boolean;
+  controllerManager?: boolean;
+  /** Feature gates of every component, after the defaults (`Gate=false` turns one off). */
+  featureGates?: string;
+  /** The scheduler's own, after those. */
+  schedulerFeatureGates?: string;
+  /** kube-controller-manager's --controllers. */
+  controllers?: string[];
+}
+
+/** A cluster of one test file's own, with the scheduler and controller-manager it asked for. */
+export interface ControlPlane extends TestCluster {
+  dir: string;
+  /** Stops every process and removes the directory (the reaper does it anyway once the run ends). */
+  stop(): Promise<void>;
+}
+
+/**
+ * A private cluster for one test file: the scheduler and the controller-manager act on everything in a
+ * cluster (they bind every pod, collect every orphan), so the tests that run them do not share one.
+ * A skip reason when Go is missing.
+ */
+export async function controlPlane(o: ControlPlaneOptions): Promise<ControlPlane | string> {
+  const skip = await clusterBinaries();
+  if (skip !== undefined) return skip;
+  const dir = path.join(tmpdir(), `karta-control-plane-${process.pid}-${randomBytes(3).toString("hex")}`);
+  const args = ["up", dir, "--owner-pid", String(ownerPid())];
+  const components = [...(o.scheduler ? ["scheduler"] : []), ...(o.controllerManager ? ["controller-manager"] : [])];
+  if (components.length > 0) args.push("--with", components.join(","));
+  if (o.featureGates) args.push("--feature-gates", o.featureGates);
+  if (o.schedulerFeatureGates) args.push("--scheduler-feature-gates", o.schedulerFeatureGates);
+  if (o.controllers) args.push("--controllers", o.controllers.join(","));
+  const up = await run(clusterScript, args);
+  if (up.code !== 0) throw new Error(`scripts/test-cluster ${args.join(" ")} failed:\n${up.stderr}`);
+  const kubeconfig = path.join(dir, "kubeconfig");
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  return {
+    dir,
+    kubeconfig,
+    kc,
+    objects: KubernetesObjectApi.makeApiClient(kc),
+    core: kc.makeApiClient(CoreV1Api),
+    async stop() {
+      const down = await run(clusterScript, ["down", dir]);
+      if (down.code !== 0) throw new Error(`scripts/test-cluster down ${dir} failed:\n${down.stderr}`);
+    },
+  };
+}
+
+/** A fake Node's size and labels (there is no kubelet: the Node object is all the scheduler sees). */
+export interface FakeNode {
+  name: string;
+  cpu?: string;
+  memory?: string;
+  pods?: number;
+  labels?: Record<string, string>;
+}
+
+/**
+ * Registers Nodes as a kubelet would report them: capacity and allocatable, Ready, and without the
+ * not-ready taint the API server puts on a new Node (TaintNodesByCondition), which nothing would lift.
+ */
+export async function registerNodes(c: TestCluster, nodes: FakeNode[]): Promise<void> {
+  for (const n of nodes) {
+    const resources = { cpu: n.cpu ?? "1", memory: n.memory ?? "8Gi", pods: String(n.pods ?? 110) };
+    await c.core.createNode({
+      body: {
+        metadata: { name: n.name, labels: { "kubernetes.io/hostname": n.name, "kubernetes.io/os": "linux", ...(n.labels ?? {}) } },
+        status: { capacity: resources, allocatable: resources, conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "a fake node of Karta's tests" }] },
+      },
+    });
+    await c.core.patchNode({ name: n.name, body: [{ op: "remove", path: "/spec/taints" }] }, setHeaderOptions("Content-Type", PatchStrategy.JsonPatch));
+  }
+}
+
+/** Deletes pods at once (there is no kubelet to end a graceful deletion of a bound pod). */
+export async function forceDeletePods(c: TestCluster, namespace: string, names: string[]): Promise<void> {
+  for (const name of names) await attempt(() => c.core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }));
 }
 
 /** A fresh namespace for one test, named after it; deleted when the test ends (no controller-manager finalizes it: it stays Terminating). */
@@ -260,43 +371,15 @@ export async function serviceAccountKubeConfig(c: TestCluster, namespace: string
 }
 
 /** A test cluster of one test file's own, and how to stop it. */
-export interface PrivateCluster extends TestCluster {
-  /** The directory `scripts/test-cluster up` ran in (pid files, logs, pki). */
-  dir: string;
-  stop(): Promise<void>;
-}
+export type PrivateCluster = ControlPlane;
 
 /**
  * A cluster of its own for a test file (scripts/test-cluster up), for what must not touch the shared one:
  * cluster-wide webhook configurations, the ownership of the Karta CRD. stop() stops it, and the script's
  * reaper does when the runner exits. A skip reason (printed) when no kube-apiserver can be built.
  */
-export async function privateCluster(): Promise<PrivateCluster | string> {
-  if (!binariesBuilt()) {
-    if (!hasGo()) {
-      const reason = "Go is not installed, so no kube-apiserver can be built: skipping the tests against a real API server (see README, Development)";
-      console.log(`notice: ${reason}`);
-      return reason;
-    }
-    const built = await run(clusterScript, ["build"]);
-    if (built.code !== 0) throw new Error(`scripts/test-cluster build failed:\n${built.stderr}`);
-  }
-  const dir = path.join(tmpdir(), `karta-private-cluster-${process.pid}-${randomBytes(3).toString("hex")}`);
-  const up = await run(clusterScript, ["up", dir, "--owner-pid", String(ownerPid())]);
-  if (up.code !== 0) throw new Error(`scripts/test-cluster up failed:\n${up.stderr}`);
-  const kubeconfig = path.join(dir, "kubeconfig");
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  return {
-    dir,
-    kubeconfig,
-    kc,
-    objects: KubernetesObjectApi.makeApiClient(kc),
-    core: kc.makeApiClient(CoreV1Api),
-    stop: async () => {
-      await run(clusterScript, ["down", dir]);
-    },
-  };
+export function privateCluster(): Promise<PrivateCluster | string> {
+  return controlPlane({});
 }
 
 /** Polls `probe` until it returns a value (not undefined) or `timeoutMs` passes; the last failure message on timeout. */

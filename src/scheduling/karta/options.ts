@@ -24,6 +24,12 @@ export interface SchedulingIntent {
   priorityClassName?: string;
   /** Node label key every pod of a top-level group must share (overrides the definition's topology there). */
   topologyKey?: string;
+  /**
+   * How a gang with subgroups is emitted: `composite` (the default) a CompositePodGroup over a PodGroup
+   * per subgroup; `flat` one PodGroup for all its pods, for a cluster whose API server does not serve
+   * CompositePodGroup or whose scheduler lacks the CompositePodGroup gate (and so binds subgroups alone).
+   */
+  groupShape?: "composite" | "flat";
 }
 
 /** Option names, for error paths. */
@@ -32,6 +38,7 @@ export const INTENT_OPTIONS = {
   disruptionMode: "--disruption",
   priorityClassName: "--priority-class",
   topologyKey: "--topology-key",
+  groupShape: "--group-shape",
 } as const;
 
 /** Problems of the intent itself, each at its option (`--policy`, `--disruption`...). */
@@ -50,6 +57,9 @@ export function validateSchedulingIntent(intent: SchedulingIntent): CompileIssue
   if (intent.priorityClassName !== undefined) {
     if (intent.priorityClassName === "") errs.push(forbidden(INTENT_OPTIONS.priorityClassName, "must not be empty"));
     else for (const m of isDNS1123Subdomain(intent.priorityClassName)) errs.push(invalid(INTENT_OPTIONS.priorityClassName, intent.priorityClassName, m));
+  }
+  if (intent.groupShape !== undefined && intent.groupShape !== "composite" && intent.groupShape !== "flat") {
+    errs.push(notSupported(INTENT_OPTIONS.groupShape, intent.groupShape, ["composite", "flat"]));
   }
   if (intent.topologyKey !== undefined) {
     for (const m of isLabelKey(intent.topologyKey)) errs.push(invalid(INTENT_OPTIONS.topologyKey, intent.topologyKey, `a node label key ${m}`));

@@ -11,7 +11,7 @@ import { subGroupPlan, subtreeOf, subtreeScale, type SubGroupPlan, type Workload
 import type { SchedulingConfig, WorkloadInput, WorkloadItem } from "../config.js";
 import { duplicate, invalid, required, tooMany, type FieldError } from "../fielderrors.js";
 import { isDNS1123Label, isLabelKey } from "../../names/index.js";
-import { WORKLOAD_MAX_POD_GROUP_TEMPLATES } from "../types.js";
+import { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASS_PREFIX, WORKLOAD_MAX_POD_GROUP_TEMPLATES } from "../types.js";
 import { hasErrors, issueFromDiagnostic, issueFromFieldError, type CompileIssue } from "./issues.js";
 import { compositePolicyBlock, disruptionBlock, leafPolicyBlock, type SchedulingIntent } from "./options.js";
 
@@ -33,6 +33,10 @@ export interface KartaWorkloadTree {
   plan?: SubGroupPlan;
   /** Newer format: groups keyed by pod values (podGroup.groupByKeyPaths), made from the pods. */
   keyed?: boolean;
+  /** Newer format with subgroups emitted as one PodGroup (--group-shape flat): `plan` says which pods are in. */
+  flat?: boolean;
+  /** Groups left out (their pods run at a system priority): no template, no runtime group. */
+  excluded: Set<string>;
 }
 
 /** `field.NotFound`. */
@@ -46,35 +50,27 @@ function templateNameErrors(path: string, name: string | undefined): FieldError[
   return isDNS1123Label(name).map((m) => invalid(path, name, `${m} (it names a PodGroupTemplate)`));
 }
 
+/** The pod templates of these components (their subtrees, every instance). */
+function* podTemplatesOf(view: WorkloadView, components: readonly string[]): Generator<{ spec?: { priorityClassName?: unknown } }> {
+  for (const c of components) {
+    for (const name of subtreeOf(view.definition, c)) {
+      for (const inst of view.components.get(name)?.view.instances ?? []) if (inst.podTemplate) yield inst.podTemplate;
+    }
+  }
+}
+
 /**
  * The priority class the pod templates of these components agree on. Several different ones (or some
  * templates with and some without) leave it unset, with a notice.
  */
 function podTemplatesPriorityClass(view: WorkloadView, components: readonly string[], path: string, issues: CompileIssue[]): string | undefined {
   const seen = new Set<string>();
-  for (const c of components) {
-    for (const name of subtreeOf(view.definition, c)) {
-      for (const inst of view.components.get(name)?.view.instances ?? []) {
-        if (!inst.podTemplate) continue;
-        const pcn = inst.podTemplate.spec?.priorityClassName;
-        seen.add(typeof pcn === "string" ? pcn : "");
-      }
-    }
+  for (const t of podTemplatesOf(view, components)) {
+    const pcn = t.spec?.priorityClassName;
+    seen.add(typeof pcn === "string" ? pcn : "");
   }
   if (seen.size === 1) {
     const only = [...seen][0]!;
-    // Only the API server's own classes may exceed the 1,000,000,000 a pod group's priority may have
-    // (a real server refuses such a group once admission has copied the class's value into it).
-    if (only.startsWith("system-")) {
-      issues.push({
-        severity: "notice",
-        input: "definition",
-        path,
-        message: `the pod templates use the system priority class ${only}, whose value is above the most a pod group's priority may be (1000000000): the template gets none; give --priority-class to set one`,
-        code: "priority-class",
-      });
-      return undefined;
-    }
     return only === "" ? undefined : only;
   }
   if (seen.size > 1) {
@@ -86,6 +82,30 @@ function podTemplatesPriorityClass(view: WorkloadView, components: readonly stri
       message: `the pod templates of this group use different priority classes (${names.join(", ")}): the template gets none; give --priority-class to set one`,
       code: "priority-class",
     });
+  }
+  return undefined;
+}
+
+/**
+ * Pods of a system priority class (system-node-critical, system-cluster-critical: the API server's own,
+ * valued above 1,000,000,000) can be in no gang: a group's priority may be at most that, and the scheduler
+ * refuses every pod of a group whose priority differs from the group's ("all pods in a single pod group
+ * should have the same priority"). A group any of whose pod templates uses one is left out, with a notice,
+ * and its pods are scheduled one by one. Undefined: none does.
+ */
+function systemPriorityClass(view: WorkloadView, components: readonly string[], path: string, issues: CompileIssue[]): string | undefined {
+  if (components.length === 0) return undefined;
+  for (const t of podTemplatesOf(view, components)) {
+    const pcn = t.spec?.priorityClassName;
+    if (typeof pcn !== "string" || !pcn.startsWith(SYSTEM_PRIORITY_CLASS_PREFIX)) continue;
+    issues.push({
+      severity: "notice",
+      input: "definition",
+      path,
+      message: `the pod templates use the system priority class ${pcn}, above the ${HIGHEST_USER_DEFINABLE_PRIORITY} a pod group's priority may be, and the scheduler refuses a pod whose priority is not its group's: no group, the pods are scheduled one by one`,
+      code: "priority-class",
+    });
+    return pcn;
   }
   return undefined;
 }
@@ -178,7 +198,7 @@ function memberScale(view: WorkloadView, component: string): { ok: true; value: 
 function olderTree(view: WorkloadView, defs: PodGroupDefinition[], intent: SchedulingIntent, issues: CompileIssue[]): KartaWorkloadTree {
   const where = `${GANG_SCHEDULING_PATH}.podGroups`;
   const errs: FieldError[] = [];
-  const tree: KartaWorkloadTree = { format: "podGroups", roots: [], keyedTemplates: new Set(), definitionIndex: new Map(), subGroupComponents: new Map() };
+  const tree: KartaWorkloadTree = { format: "podGroups", roots: [], keyedTemplates: new Set(), definitionIndex: new Map(), subGroupComponents: new Map(), excluded: new Set() };
   if (defs.length > WORKLOAD_MAX_POD_GROUP_TEMPLATES) errs.push(tooMany(where, defs.length, WORKLOAD_MAX_POD_GROUP_TEMPLATES));
   const gang = intent.policy !== "basic";
   defs.forEach((def, i) => {
@@ -205,6 +225,10 @@ function olderTree(view: WorkloadView, defs: PodGroupDefinition[], intent: Sched
     }
     if (nameErrs.length > 0 || tree.definitionIndex.has(def.name)) return;
     tree.definitionIndex.set(def.name, i);
+    if (components.length === members.length && systemPriorityClass(view, components, path, issues) !== undefined) {
+      tree.excluded.add(def.name);
+      return;
+    }
     tree.roots.push(
       makeItem(
         { name: def.name, path, composite: false, count, constraints: undefined, priorityClassName: podTemplatesPriorityClass(view, components, path, issues), topLevel: true },
@@ -220,11 +244,15 @@ function newerTree(view: WorkloadView, intent: SchedulingIntent, issues: Compile
   const where = `${GANG_SCHEDULING_PATH}.podGroup`;
   const def = view.definition.karta.spec.optimizationInstructions!.gangScheduling!.podGroup!;
   const errs: FieldError[] = [];
-  const tree: KartaWorkloadTree = { format: "podGroup", roots: [], keyedTemplates: new Set(), definitionIndex: new Map(), subGroupComponents: new Map() };
+  const tree: KartaWorkloadTree = { format: "podGroup", roots: [], keyedTemplates: new Set(), definitionIndex: new Map(), subGroupComponents: new Map(), excluded: new Set() };
   if (view.definition.podGroupKeys.length > 0) tree.keyed = true;
   errs.push(...templateNameErrors(`${where}.name`, def.name));
   const subGroups = Array.isArray(def.subGroups) ? def.subGroups : [];
   const root = view.definition.root;
+  if (errs.length === 0 && root && systemPriorityClass(view, [root.name], where, issues) !== undefined) {
+    tree.excluded.add(def.name);
+    return tree;
+  }
   if (subGroups.length === 0) {
     // One group of the whole workload.
     const s = root ? subtreeScale(view, root.name, undefined) : { ok: false as const, error: "the definition has no root component" };
@@ -266,11 +294,42 @@ function newerTree(view: WorkloadView, intent: SchedulingIntent, issues: Compile
   if (errs.length === 0 && !hasErrors(issues)) {
     const constraints = topologyConstraints(def.topology, `${where}.topology`, issues);
     const pcn = podTemplatesPriorityClass(view, subGroups.map((s) => s.componentName), where, issues);
-    tree.roots.push(makeItem({ name: def.name, path: where, composite: true, count: plan.minSubGroup, constraints, priorityClassName: pcn, topLevel: true, children }, intent));
+    if (intent.groupShape === "flat") {
+      tree.roots.push(makeItem({ name: def.name, path: where, composite: false, count: flatCount(plan, where, issues), constraints, priorityClassName: pcn, topLevel: true }, intent));
+      tree.flat = true;
+    } else {
+      tree.roots.push(makeItem({ name: def.name, path: where, composite: true, count: plan.minSubGroup, constraints, priorityClassName: pcn, topLevel: true, children }, intent));
+    }
     tree.plan = plan;
   }
   issues.push(...errs.map((e) => issueFromFieldError("definition", e)));
   return tree;
+}
+
+/**
+ * The gang of a composite flattened into one PodGroup (--group-shape flat): the pods of the subgroups it
+ * needs. With every subgroup needed that is all their pods; with minSubGroup of them, the fewest pods
+ * that could make that many (the smallest subgroups), which a scheduler counting pods cannot tell apart
+ * from other mixes: said in a notice, as is a subgroup's topology, which one group cannot carry.
+ */
+function flatCount(plan: SubGroupPlan, where: string, issues: CompileIssue[]): number {
+  const sizes = plan.entries.map((e) => e.minMember).sort((a, b) => a - b);
+  const count = sizes.slice(0, plan.minSubGroup).reduce((a, b) => a + b, 0);
+  if (plan.minSubGroup < plan.entries.length) {
+    issues.push({
+      severity: "notice",
+      input: "definition",
+      path: `${where}.subGroups`,
+      message: `flat group: ${plan.minSubGroup} of its ${plan.entries.length} subgroups are needed; one PodGroup waits for ${count} pods (the smallest subgroups' count), whichever subgroups they come from`,
+      code: "group-shape",
+    });
+  }
+  for (const e of plan.entries) {
+    if (e.topology) {
+      issues.push({ severity: "notice", input: "definition", path: `${where}.subGroups[${e.index}].topology`, message: `flat group: subgroup ${e.name}'s topology has no place in one PodGroup: not carried`, code: "group-shape" });
+    }
+  }
+  return count;
 }
 
 /**
