@@ -12,10 +12,12 @@
  */
 import { hostname } from "node:os";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { microTime, type KubeClient } from "./client.js";
+import { isTransient, microTime, type KubeClient } from "./client.js";
 import type { Logger } from "./log.js";
 
 export const REPORTING_CONTROLLER = "karta-controller";
+/** How long an Event's write is retried while the API server is unavailable. */
+const EVENT_RETRY_BUDGET_MS = 120_000;
 /** How long a stopping controller waits for its queued Events. */
 export const EVENTS_AT_SHUTDOWN_MS = 5000;
 
@@ -69,8 +71,9 @@ export class EventSink {
       const e = this.waiting.shift()!;
       this.inFlight++;
       this.client
-        .create(e.path, e.body)
-        .catch((err: unknown) => this.log(this.closing ? "debug" : "error", "cannot record an event", { event: e.what, err: String((err as Error)?.message ?? err) }))
+        // Through an API server outage (a restart takes a minute), as client-go's broadcaster retries.
+        .create(e.path, e.body, { retryBudgetMs: EVENT_RETRY_BUDGET_MS })
+        .catch((err: unknown) => this.log(this.closing ? "debug" : isTransient(err) ? "info" : "error", "cannot record an event", { event: e.what, err: String((err as Error)?.message ?? err) }))
         .finally(() => {
           this.inFlight--;
           this.pump();

@@ -6,7 +6,7 @@
  * becomes Ready without a restart. Its Karta cache also answers the admission webhook's uniqueness check.
  */
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { apiError, discover, type KubeClient } from "./client.js";
+import { apiError, discover, isTransient, type KubeClient } from "./client.js";
 import { Informer } from "./informer.js";
 import { desiredKartaState, rootKindOf, sameConditions, type Condition, type CrdCheck, type RootKind } from "./karta-status.js";
 import { managedLabels, rootGroupVersionKind } from "../definition/index.js";
@@ -105,7 +105,8 @@ export class KartaReconciler {
     this.crds = new Informer<CrdObject>(client, { path: "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", what: "customresourcedefinitions", log, transform: leanCrd });
     this.queue = new WorkQueue(
       (name) => this.reconcile(name),
-      (name, err, attempt) => log("error", "reconcile failed", { karta: name, attempt, err: String((err as Error)?.message ?? err) }),
+      // The API server unreachable, restarting or pacing us is not an error of the Karta's (retried with backoff).
+      (name, err, attempt) => log(isTransient(err) ? "info" : "error", "reconcile failed", { karta: name, attempt, err: String((err as Error)?.message ?? err) }),
     );
     for (const verb of ["add", "update", "delete"] as const) {
       this.kartas.on(verb, (k) => this.queue.add(k.metadata?.name ?? ""));

@@ -26,7 +26,7 @@ import type { KubernetesObject } from "@kubernetes/client-node";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { withoutManagedFields, type KartaReconciler, type ReadyKarta } from "./kartas.js";
-import { apiError, discover, resourcePath, type KubeClient } from "./client.js";
+import { apiError, discover, isTransient, resourcePath, type KubeClient } from "./client.js";
 import { Informer } from "./informer.js";
 import { applyIsNoop, keepManagerFields, writtenBy } from "./applied-fields.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
@@ -188,7 +188,8 @@ export class WorkloadReconciler {
       (key) => this.reconcile(key),
       (key, err, attempt) => {
         this.counters.errors++;
-        log("error", "workload reconcile failed", { key, attempt, err: String((err as Error)?.message ?? err) });
+        // The API server unreachable, restarting or pacing us is no error of the workload's (retried with backoff).
+        log(isTransient(err) ? "info" : "error", "workload reconcile failed", { key, attempt, err: String((err as Error)?.message ?? err) });
       },
     );
     kartas.onReadyChange((ready) => void this.sync(ready));

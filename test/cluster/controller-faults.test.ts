@@ -7,7 +7,7 @@
  * the jobs and pods there: nothing lost, nothing duplicated, nothing left behind (a group the jobs no
  * longer have is deleted); and what the controller logged at error level is only what is an error.
  */
-import { after, before, describe, test } from "node:test";
+import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -202,6 +202,10 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
     const karta = parse(readFileSync(KARTA_FILE, "utf8")) as Obj;
     interpreter = compileInterpreter(karta as unknown as Karta);
     await ensure(client, "/apis/run.ai/v1alpha1/kartas", karta);
+  });
+  // A test that failed leaves no controller behind to act on the next one's objects.
+  afterEach(() => {
+    for (const p of running) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
   });
   after(async () => {
     for (const p of running) if (p.child.exitCode === null) p.child.kill("SIGKILL");
