@@ -72,7 +72,7 @@ export class ControllerMetrics {
     });
     this.webhookRequests = new Counter({ name: "controller_runtime_webhook_requests_total", help: "Admission requests by webhook path and HTTP code.", labelNames: ["webhook", "code"], registers });
     this.webhookInFlight = new Gauge({ name: "controller_runtime_webhook_requests_in_flight", help: "Admission requests being answered.", labelNames: ["webhook"], registers });
-    this.admissions = new Counter({ name: "karta_pod_admissions_total", help: "Pods admitted, by outcome (patched, named, no-karta, not-in-cache, no-group, not-a-pod-create).", labelNames: ["outcome"], registers });
+    this.admissions = new Counter({ name: "karta_pod_admissions_total", help: "Pods admitted, by outcome (patched, named, no-karta, not-in-cache, no-group, not-a-pod-create, malformed).", labelNames: ["outcome"], registers });
     this.requests = new Counter({ name: "rest_client_requests_total", help: "Requests to the API server, by method and HTTP code (<error>: no answer).", labelNames: ["method", "code"], registers });
     const stats = () => this.workloads;
     new Counter({

@@ -25,6 +25,7 @@ import { holds } from "../../src/controller/applied-fields.js";
 import { compileInterpreter } from "../../src/interpret/index.js";
 import { compileKarta } from "../../src/scheduling/karta.js";
 import { admissionWebhookConfiguration } from "../../src/server/webhook-config.js";
+import { shardOf } from "../../src/controller/shard.js";
 import type { Karta } from "../../src/definition/index.js";
 
 const cluster = await privateCluster();
@@ -290,6 +291,43 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
     } finally {
       await proxy.close();
     }
+  });
+
+  test("two shards: each job's groups made once, by its shard; a Lease per shard; a shard killed and restarted catches up", async () => {
+    const ns = await namespace();
+    const lease = ["--leader-elect-resource-namespace", ns, "--leader-elect-lease-duration", "4s", "--leader-elect-renew-deadline", "3s", "--leader-elect-retry-period", "500ms", "--total-shards", "2"];
+    const shards = [start([...lease, "--shard", "0"]), start([...lease, "--shard", "1"])];
+    for (const p of shards) await reconciling(p);
+    await burst(client, ns, "sharded", 10);
+    await converges(client, ns, interpreter, "with two shards", shards[0]);
+    for (const [i, p] of shards.entries()) {
+      const l = await client.get<Obj>(resourcePath("coordination.k8s.io/v1", "leases", ns, `karta-controller-shard-${i}`));
+      assert.ok(l.spec.holderIdentity, `shard ${i} holds its Lease`);
+      assert.ok(p.line("became leader")?.["lease"] === `${ns}/karta-controller-shard-${i}`, `shard ${i} led on its own Lease`);
+    }
+    // Each shard caches the pods of its own jobs only (every job in the cluster, earlier tests' too).
+    const jobs = (await client.get<{ items: Obj[] }>(resourcePath("kubeflow.org/v1", "pytorchjobs"))).items;
+    const pods = (await client.get<{ items: Obj[] }>(resourcePath("v1", "pods"))).items;
+    const shardOfPod = (pod: Obj): number => shardOf(jobs.find((j) => pod.metadata!.ownerReferences?.[0]?.uid === j.metadata!.uid)!.metadata!.uid!, 2);
+    for (const [i, p] of shards.entries()) {
+      const mine = pods.filter((x) => shardOfPod(x) === i).length;
+      assert.ok(mine > 0 && mine < pods.length, "the jobs are split between the shards");
+      await eventually(async () => ((await metric(p, "karta_cached_pods")) === mine ? true : undefined), 30_000, `shard ${i} to cache its ${mine} pods`);
+    }
+    // A job's groups were reported created once: by one shard.
+    const created = (await client.get<{ items: Obj[] }>(resourcePath("v1", "events", ns))).items.filter((e) => e.reason === "GroupsCreated");
+    assert.equal(new Set(created.map((e) => e.involvedObject.name)).size, created.length, "a job's groups reported created twice");
+    // Shard 1 dies; jobs created meanwhile wait for it, and get their groups once it is back.
+    shards[1]!.child.kill("SIGKILL");
+    await burst(client, ns, "while-down", 6);
+    await dropWorkers(client, ns, "sharded-1");
+    const back = start([...lease, "--shard", "1"]);
+    await reconciling(back);
+    await converges(client, ns, interpreter, "after shard 1 came back", back);
+    assert.deepEqual(errors(shards[0]!), []);
+    assert.deepEqual(errors(back), []);
+    await stop(shards[0]!);
+    await stop(back);
   });
 
   test("throttling (429 with Retry-After) is retried and logged at debug, not as an error", async () => {
