@@ -378,20 +378,20 @@ export class WorkloadReconciler {
   }
 
   /**
-   * Starts an informer and waits for its first list, at most {@link CHAIN_SYNC_WAIT_MS}: one the server
-   * refuses (a kind the RBAC does not grant) keeps retrying without holding up the other Kartas.
+   * Starts an informer and waits for its first list, at most {@link CHAIN_SYNC_WAIT_MS}, and no longer than
+   * its first failure: one the server refuses (a kind the RBAC does not grant, which the informer logs)
+   * keeps retrying without holding up the other Kartas, as one still listing after the wait does.
    */
   private async startBounded(informer: Informer<Obj>, karta: string, kind: string): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = await Promise.race([
-      informer.start().then(
-        () => true,
-        () => true,
-      ),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CHAIN_SYNC_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
-    if (!waited) this.log("error", "not synced yet; going on without it", { karta, kind, waitedMs: CHAIN_SYNC_WAIT_MS });
+    const deadline = Date.now() + CHAIN_SYNC_WAIT_MS;
+    const started = informer.start().then(
+      () => "synced" as const,
+      () => "failed" as const,
+    );
+    let outcome: "synced" | "failed" | "waiting" = "waiting";
+    void started.then((o) => (outcome = o));
+    while (outcome === "waiting" && informer.lastError === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (outcome === "waiting" && informer.lastError === undefined) this.log("error", "not synced yet; going on without it", { karta, kind, waitedMs: CHAIN_SYNC_WAIT_MS });
   }
 
   /**
