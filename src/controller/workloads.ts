@@ -68,6 +68,8 @@ interface KindWatch {
   informer: Informer<Obj>;
   index: OwnerIndex<Obj>;
   users: Set<string>;
+  /** Resolves once its first list is in (or it failed, or the wait ran out). */
+  started: Promise<void>;
 }
 
 /** `group/version/Kind`: one informer per served version of a kind. */
@@ -136,6 +138,8 @@ export interface WorkloadCounters {
 export class WorkloadReconciler {
   private readonly watched = new Map<string, Watched>();
   private readonly kinds = new Map<string, KindWatch>();
+  /** Kinds whose informer is being made (discovery in flight): their key. */
+  private readonly acquiring = new Map<string, Promise<string | undefined>>();
   /** `group/Kind` → the Karta that governs its objects (the first by name of the Ready ones for that kind). */
   private readonly governing = new Map<string, string>();
   /** The pod cache, trimmed to {@link podFields}; replaced by a new one when Kartas read more of a pod. */
@@ -348,21 +352,21 @@ export class WorkloadReconciler {
       }
     }
     let added = false;
-    for (const [name, r] of ready) {
-      if (this.watched.has(name)) continue;
-      const { group, version, kind } = r.root;
-      // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
-      const keys: string[] = [];
-      for (const k of chainKinds(r.karta as unknown as Karta)) {
-        const key = await this.acquire(name, k);
-        if (key) keys.push(key);
-      }
-      const root = (await this.acquire(name, { group, version, kind }, r.resource.name))!;
-      keys.push(root);
-      this.watched.set(name, { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), root, keys });
-      added = changed = true;
-      this.log("info", "watching", { karta: name, kind, apiVersion: group ? `${group}/${version}` : version });
-    }
+    // Every new Karta at once (a cluster with every bundled Karta Ready starts a hundred informers, each
+    // waiting for its first list); within one, the kinds between root and pods first, so the root's first
+    // reconcile sees its whole chain.
+    const starting = [...ready].filter(([name]) => !this.watched.has(name));
+    await Promise.all(
+      starting.map(async ([name, r]) => {
+        const { group, version, kind } = r.root;
+        const keys = (await Promise.all(chainKinds(r.karta as unknown as Karta).map((k) => this.acquire(name, k)))).filter((k): k is string => k !== undefined);
+        const root = (await this.acquire(name, { group, version, kind }, r.resource.name))!;
+        keys.push(root);
+        this.watched.set(name, { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), root, keys });
+        this.log("info", "watching", { karta: name, kind, apiVersion: group ? `${group}/${version}` : version });
+      }),
+    );
+    if (starting.length > 0) added = changed = true;
     // Two Ready Kartas for one kind (at two versions): the first by name governs its objects.
     this.governing.clear();
     for (const name of [...this.watched.keys()].sort()) {
@@ -401,13 +405,29 @@ export class WorkloadReconciler {
    */
   private async acquire(karta: string, k: DeclaredKind, resource?: string): Promise<string | undefined> {
     const key = kindKey(k);
+    // Another Karta is starting it: the same informer, once it has started.
+    const pending = this.acquiring.get(key);
+    if (pending) await pending;
     const had = this.kinds.get(key);
     if (had) {
       had.users.add(karta);
+      await had.started;
       // Its objects may be cached already (as another Karta's chain kind): they may now be this one's roots.
       if (resource !== undefined) had.informer.forEach((o) => this.enqueueRoot(karta, o));
       return key;
     }
+    if (pending) return undefined; // the cluster does not serve it
+    const starting = this.startKind(karta, k, key, resource);
+    this.acquiring.set(key, starting);
+    try {
+      return await starting;
+    } finally {
+      this.acquiring.delete(key);
+    }
+  }
+
+  /** A new informer on a kind (see {@link acquire}). */
+  private async startKind(karta: string, k: DeclaredKind, key: string, resource?: string): Promise<string | undefined> {
     const plural = resource ?? (await this.kartas.availability({ group: k.group, version: k.version, kind: k.kind }).catch(() => undefined))?.resource?.name;
     if (!plural) {
       this.log("info", "not watching a kind the cluster does not serve", { karta, kind: groupKindKey(k), version: k.version });
@@ -415,7 +435,7 @@ export class WorkloadReconciler {
     }
     const apiVersion = k.group ? `${k.group}/${k.version}` : k.version;
     const informer = new Informer<Obj>(this.client, { path: resourcePath(apiVersion, plural), what: `${plural}${k.group ? `.${k.group}` : ""}`, log: this.log, transform: withoutManagedFields });
-    const w: KindWatch = { group: k.group, kind: k.kind, informer, index: new OwnerIndex(informer), users: new Set([karta]) };
+    const w: KindWatch = { group: k.group, kind: k.kind, informer, index: new OwnerIndex(informer), users: new Set([karta]), started: Promise.resolve() };
     for (const verb of ["add", "update"] as const) {
       informer.on(verb, (o) => {
         // As a root: its own reconcile; as an object between a root and its pods: that root's.
@@ -428,7 +448,8 @@ export class WorkloadReconciler {
       this.enqueueRootOf(o, true);
     });
     this.kinds.set(key, w);
-    await this.startBounded(informer, karta, groupKindKey(k));
+    w.started = this.startBounded(informer, karta, groupKindKey(k));
+    await w.started;
     return key;
   }
 
