@@ -2,6 +2,7 @@
 import { benchCompileOutput, benchStartup, benchStreamInput } from "./cli.js";
 import { benchCompile } from "./compile.js";
 import { benchController } from "./controller.js";
+import { benchExporter } from "./exporter.js";
 import { printTable } from "./harness.js";
 import { benchInterpret } from "./interpret.js";
 import { benchInterpreter } from "./interpreter.js";
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   if (!only || only === "serve") await benchServe();
   if (!only || only === "controller") for (const t of await benchController()) printTable(t.title, t.results);
   if (!only || only === "admission") await benchAdmission();
+  if (!only || only === "exporter") printTable("exporter: /metrics scrapes per second, 1,000 PyTorchJobs and 8,000 pods (ratio: exporter / prom-client rendering the same samples already set)", await benchExporter());
 }
 
 await main();

@@ -11,7 +11,7 @@ import { listInputFiles } from "../files/index.js";
 import { bundledDirectory } from "../files/package.js";
 import { InputError, displayName, readInput } from "./objects.js";
 import type { CliIO } from "./io.js";
-import { EXIT_NO_DEFINITION } from "./exit-codes.js";
+import { EXIT_ERROR, EXIT_NO_DEFINITION } from "./exit-codes.js";
 
 /** Definitions read from a file, a directory (recursively) or the bundled folder, with their load errors. */
 export interface Catalog {
@@ -45,7 +45,8 @@ export function bundledDefinitionsFolder(): string {
 function bundledFileFor(dir: string, object: unknown): string | undefined {
   const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
   if (typeof o.apiVersion !== "string" || typeof o.kind !== "string" || !/^[A-Za-z0-9]+$/.test(o.kind)) return undefined;
-  const parts = o.apiVersion.split("/");
+  // The core group (apiVersion v1) lives under core/, as Kubernetes names it (core/v1).
+  const parts = o.apiVersion.includes("/") ? o.apiVersion.split("/") : ["core", o.apiVersion];
   if (parts.length !== 2 || parts.some((p) => !/^[a-z0-9.-]+$/.test(p))) return undefined;
   const file = path.join(dir, parts[0]!, parts[1]!, `${o.kind}.yaml`);
   try {
@@ -129,19 +130,26 @@ export function describes(catalog: Catalog, object: unknown): boolean {
   return definitionsFor(catalog, object).length > 0;
 }
 
+/** The exit codes of a command for a definition with errors, and for no definition of the object's kind. */
+export interface DefinitionExitCodes {
+  invalid: number;
+  none: number;
+}
+
 /**
  * The definition for `object` from `-d` (or the bundled ones), validated; or, after printing why, the
- * exit code: 1 for a definition with errors, 2 when no definition is there for the object's kind.
+ * exit code: `codes.invalid` (1) for a definition with errors, `codes.none` (4) when no definition is
+ * there for the object's kind.
  */
-export async function catalogDefinition(command: string, io: CliIO, catalog: Catalog, object: unknown): Promise<Definition | number> {
-  if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object, catalog.bundled);
+export async function catalogDefinition(command: string, io: CliIO, catalog: Catalog, object: unknown, codes: DefinitionExitCodes = { invalid: EXIT_ERROR, none: EXIT_NO_DEFINITION }): Promise<Definition | number> {
+  if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object, catalog.bundled, codes);
   const candidates = definitionsFor(catalog, object);
   if (candidates.length === 0) {
     const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
     io.stderr(`karta ${command}: no definition for ${String(o.kind ?? "an object without a kind")}${typeof o.apiVersion === "string" ? ` ${o.apiVersion}` : ""} in ${catalog.source}; give one with -d FILE ('karta definitions list' shows the bundled ones)\n`);
-    return EXIT_NO_DEFINITION;
+    return codes.none;
   }
-  return usableDefinition(command, io, catalog.source, { definitions: candidates, errors: catalog.errors }, object, catalog.bundled);
+  return usableDefinition(command, io, catalog.source, { definitions: candidates, errors: catalog.errors }, object, catalog.bundled, codes);
 }
 
 /** With several definitions in the file, the one whose root kind is the object's. */
@@ -157,13 +165,14 @@ function pickDefinition(definitions: Definition[], object: unknown): Definition 
 
 /**
  * The definition for `object` among those read from `file`, when it has no errors; otherwise the errors
- * are printed and the exit code returned: 1 for a definition with errors, 2 for a file without any.
+ * are printed and the exit code returned: `codes.invalid` for a definition with errors, `codes.none` for a
+ * file without any.
  */
-async function usableDefinition(command: string, io: CliIO, file: string, loaded: { definitions: Definition[]; errors: Diagnostic[] }, object: unknown, trusted: boolean): Promise<Definition | number> {
+async function usableDefinition(command: string, io: CliIO, file: string, loaded: { definitions: Definition[]; errors: Diagnostic[] }, object: unknown, trusted: boolean, codes: DefinitionExitCodes): Promise<Definition | number> {
   if (loaded.definitions.length === 0) {
     for (const d of sortDiagnostics(loaded.errors)) io.stderr(formatDiagnostic(d) + "\n");
     io.stderr(`karta ${command}: no Karta definition found in ${file}\n`);
-    return loaded.errors.length > 0 ? 1 : 2;
+    return loaded.errors.length > 0 ? codes.invalid : codes.none;
   }
   const definition = pickDefinition(loaded.definitions, object);
   // The bundled definitions are validated by the project's tests; loading the validator for them would
@@ -173,7 +182,7 @@ async function usableDefinition(command: string, io: CliIO, file: string, loaded
   if (problems.length > 0) {
     for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
     io.stderr(`karta ${command}: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
-    return 1;
+    return codes.invalid;
   }
   return definition;
 }

@@ -27,6 +27,16 @@ const commands: Command[] = [
     run: async (args, io) => (await import("./compile.js")).runCompile(args, io),
   },
   {
+    name: "get",
+    summary: "list the live workloads of a type (or of every type) with status, components, pods and GPUs",
+    run: async (args, io) => (await import("./get.js")).runGet(args, io),
+  },
+  {
+    name: "describe",
+    summary: "show a live workload's tree: components, instances, pods and nodes with their status, and events",
+    run: async (args, io) => (await import("./describe.js")).runDescribe(args, io),
+  },
+  {
     name: "interpret",
     summary: "run a Karmada resource interpreter operation, or check customizations",
     run: async (args, io) => (await import("./interpret.js")).runInterpret(args, io),

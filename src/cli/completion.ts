@@ -21,6 +21,8 @@ async function flagTables(): Promise<Map<string, Flags>> {
     ["validate", async () => (await import("./validate.js")).FLAGS],
     ["inspect", async () => (await import("./inspect.js")).FLAGS],
     ["compile", async () => (await import("./compile.js")).FLAGS],
+    ["get", async () => (await import("./get.js")).FLAGS],
+    ["describe", async () => (await import("./describe.js")).FLAGS],
     ["interpret", async () => (await import("./interpret.js")).FLAGS],
     ["jq", async () => (await import("./jq.js")).FLAGS],
     ["definitions", async () => (await import("./definitions.js")).FLAGS],

@@ -15,6 +15,7 @@ import { loadClusterAccess, type ClusterAccess } from "../controller/kubeconfig.
 import { shardLeaseName, type Shard } from "../controller/shard.js";
 import { jsonLogger } from "../controller/log.js";
 import { ControllerMetrics } from "../controller/metrics.js";
+import { WorkloadExporter } from "../controller/exporter.js";
 import { parseBindAddress, startEndpoints, type Endpoints } from "../controller/endpoints.js";
 import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
@@ -39,9 +40,11 @@ whose immutable fields changed are recreated, and interpretation errors become E
 A pod belongs to the outermost object on its chain of controller ownerReferences whose kind has a Ready
 Karta (a JobSet's pods to the JobSet even with a Job Karta; whatever an AppWrapper wraps, to the
 AppWrapper), through the kinds the Kartas watch (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's
-leader pod...); an object such an owner governs gets no groups of its own. A root batch/v1 Job the Job
-controller gangs itself (its WorkloadWithJob integration: its Workload, or pods in its PodGroup) is left
-to it; Karta makes a root Job's groups once its first pod shows the Job controller does not.
+leader pod...); an object such an owner governs gets no groups of its own. Of two Ready Kartas of one
+kind, the oldest governs. A Karta whose root kind is Pod makes no groups (a pod has no UID to name its
+group by while it is created, the only time it can join one). A root batch/v1 Job the Job controller
+gangs itself (its WorkloadWithJob integration: its Workload, or pods in its PodGroup) is left to it;
+Karta makes a root Job's groups once its first pod shows the Job controller does not.
 A gang with subgroups is a CompositePodGroup over a PodGroup per subgroup, which the scheduler gangs only
 with its CompositePodGroup feature gate; --group-shape flat makes one PodGroup of all its pods instead
 (auto, the default: flat when the API server does not serve CompositePodGroup).
@@ -60,10 +63,10 @@ Every replica serves them; only the Lease holder writes. 'karta webhook-config -
 MutatingWebhookConfiguration and ValidatingWebhookConfiguration.
 
 Sharding, as kube-state-metrics shards: --total-shards N --shard I runs shard I of N. Every shard watches
-everything, and reconciles (and caches the pods and groups of) the workloads whose uid hashes to it
-(FNV-1a modulo N); each shard elects its leader on its own Lease (NAME-shard-I); shard 0 writes the Kartas'
-status. Run N Deployments (or one StatefulSet with the ordinal as --shard). docs/scaling.md has the
-figures per shard.
+everything, and reconciles (and caches the pods and groups of, and exports on /metrics) the workloads
+whose uid hashes to it (FNV-1a modulo N); each shard elects its leader on its own Lease (NAME-shard-I);
+shard 0 writes the Kartas' status. Run N Deployments (or one StatefulSet with the ordinal as --shard).
+docs/scaling.md has the figures per shard.
 
 Pods that do not name their group (created while the webhook was unreachable under failurePolicy Ignore,
 or without it) cannot join their gang once created: each such workload gets a Warning Event
@@ -72,6 +75,11 @@ PodsWithoutGroup naming them, and karta_pods_without_group counts them.
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
 latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and
 /readyz (ready once its caches are synced, leading or not; not while shutting down) on their own address.
+/metrics also exports the workloads, as upstream's proposed exporter names them: karta_workload_info,
+karta_workload_status, karta_workload_component_replicas, karta_workload_component_pods,
+karta_pod_workload_info (the join key of the recording rules in deploy/prometheus) and the exporter's own
+karta_exporter_* health, from the informer caches on every replica. The pod cache keeps a pod's metadata,
+spec.nodeName, spec.schedulingGroup, status.phase and the fields the Ready Kartas' pod expressions read.
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
@@ -96,7 +104,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --group-shape SHAPE               auto (default), composite or flat: how gangs with subgroups are made
       --total-shards N                  how many shards the workloads are split into (default 1)
       --shard I                         this process's shard, 0 to N-1 (default 0)
-      --full-pod-cache                  cache whole pods rather than the fields Kartas read
+      --full-pod-cache                  cache whole pods rather than the fields read (memory for custom Kartas
+                                        whose pod expressions the static analysis cannot follow anyway)
       --cache-sync-timeout D            how long the caches may take to list at start (default 2m)
   -v, --verbose           debug logs
   -h, --help              show this help
@@ -112,7 +121,7 @@ Example:
   karta controller --kubeconfig ~/.kube/config --cert-dir /tmp/karta-webhook --tls-san host.docker.internal
   karta webhook-config --admission --url https://host.docker.internal:9443 \
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
-  curl -s localhost:8080/metrics | grep controller_runtime_webhook_latency_seconds
+  curl -s localhost:8080/metrics | grep -E 'controller_runtime_webhook_latency_seconds|karta_workload_status'
 `;
 
 const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
@@ -202,7 +211,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   let synced = false;
   let endpoints: Endpoints;
   try {
-    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics.registry, {
+    endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics, {
       healthy: () => true,
       // Every replica serves the webhook from its caches: ready once they are synced.
       ready: () => !stop.signal.aborted && synced,
@@ -233,6 +242,19 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     metrics.watchWorkloads(workloads);
     const k = reconciler;
     const w = workloads;
+    const exporter = new WorkloadExporter(
+      {
+        watchedRoots: () => w.watchedRoots(),
+        cachedPods: () => w.cachedPods(),
+        resolve: (o) => w.resolve(o),
+        get lastEventAt() {
+          return w.lastEventAt;
+        },
+        kartaValidity: () => k.kartaValidity(),
+      },
+      metrics.registry,
+    );
+    metrics.addText(() => exporter.exposition());
     const started = await within(syncTimeoutMs, stop.signal, async () => {
       await k.start();
       await w.start();

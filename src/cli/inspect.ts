@@ -2,8 +2,9 @@
  * `karta inspect`: what a Karta sees in a live workload object and its pods. Reads the files, validates
  * the definition, interprets, and prints a tree for people or the whole result as YAML/JSON; or prints a
  * JSON Patch (suspend, resume, scheduler name, label, annotation, priority class).
- * Exit code: 0 fine, 1 errors found (definition, object, pods), 2 usage or unreadable input,
- * 3 the named live workload does not exist, 4 no definition covers its kind.
+ * Exit codes, one meaning each (EXIT below): 0 printed without errors, 1 the definition has errors
+ * (nothing printed), 2 usage or unreadable input, 3 the named live workload does not exist, 4 no definition
+ * for the object's kind, 5 internal error, 6 printed but the definition failed on this object or its pods.
  */
 import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
 // The module itself, not the index, which also brings the JSON Patch engine.
@@ -12,6 +13,7 @@ import type { Interpretation } from "../interpret/types.js";
 import type { PodField } from "../interpret/patch.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
+import { EXIT_ERROR, EXIT_EVALUATION_FAILED, EXIT_INTERNAL, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE, EXIT_WORKLOAD_NOT_FOUND } from "./exit-codes.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { governedMessage, liveGovernor } from "./governor.js";
 import type { LiveWorkload } from "./live.js";
@@ -45,8 +47,15 @@ ${liveHelp(26)}
                             set-label KEY=VALUE | set-annotation KEY=VALUE
   -h, --help              show this help
 
-Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input,
-3 the named live workload does not exist (or its kind is not installed), 4 no definition covers its kind.
+Exit codes:
+  0  printed; no errors
+  1  the definition has errors (nothing printed; karta validate shows them all)
+  2  usage, or input that cannot be read or parsed
+  3  the named live workload does not exist (or its kind is not installed)
+  4  no definition for the object's kind, or the object is not of the definition's kind
+  5  internal error
+  6  printed, but evaluating the definition on this object or its pods failed somewhere
+     (each error on stderr and under Problems; the rest of the result stands)
 
 Example:
   karta inspect -f examples/pytorchjob.yaml --pods examples/pytorchjob-pods.yaml
@@ -58,6 +67,17 @@ Example:
   karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
   karta inspect pytorchjob/bert -n team-a
 `;
+
+/** `karta inspect`'s exit codes: each says one thing (documented in INSPECT_HELP and the README). */
+export const EXIT = {
+  ok: EXIT_OK,
+  invalidDefinition: EXIT_ERROR,
+  usage: EXIT_USAGE,
+  notFound: EXIT_WORKLOAD_NOT_FOUND,
+  noDefinition: EXIT_NO_DEFINITION,
+  internal: EXIT_INTERNAL,
+  evaluationErrors: EXIT_EVALUATION_FAILED,
+} as const;
 
 export const FLAGS = {
   ...LIVE_FLAGS,
@@ -115,7 +135,7 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
   } catch (err) {
     // A bug of ours: one line, not a stack trace.
     io.stderr(`karta inspect: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 5;
+    return EXIT.internal;
   }
 }
 
@@ -156,7 +176,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  const definition = await catalogDefinition("inspect", io, catalog, object);
+  const definition = await catalogDefinition("inspect", io, catalog, object, { invalid: EXIT.invalidDefinition, none: EXIT.noDefinition });
   if (typeof definition === "number") return definition;
 
   const interpreter = compileInterpreter(definition);
@@ -166,9 +186,9 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     const kindErrors = w.diagnostics.filter((d) => d.code === "object-kind" || d.code === "object");
     const diagnostics = [...kindErrors, ...result.diagnostics];
     for (const d of diagnostics) io.stderr(formatDiagnostic(d) + "\n");
-    if (kindErrors.some((d) => d.severity === "error")) return 1;
+    if (kindErrors.some((d) => d.severity === "error")) return EXIT.noDefinition;
     io.stdout(JSON.stringify(result.patch, null, 2) + "\n");
-    return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+    return diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
   }
 
   const result = interpreter.interpret(object, { pods, children });
@@ -176,13 +196,13 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   const wrongKind = result.diagnostics.find((d) => d.code === "object-kind" && d.severity === "error");
   if (wrongKind !== undefined) {
     io.stderr(`karta inspect: ${displayName(parsed.object!)}: ${wrongKind.message}\n`);
-    return 1;
+    return EXIT.noDefinition;
   }
   if (parsed.output === "json") io.stdout(JSON.stringify(result, null, 2) + "\n");
   else if (parsed.output === "yaml") io.stdout(yamlDocument(result));
   else io.stdout(renderTree(result, definition.file));
   if (parsed.output !== "tree") for (const d of result.diagnostics) if (d.severity === "error") io.stderr(formatDiagnostic(d) + "\n");
-  return result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+  return result.diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
 }
 
 function resources(list: Record<string, string> | undefined): string {
@@ -199,6 +219,35 @@ function scaleText(s: { replicas?: number; minReplicas?: number; maxReplicas?: n
   if (s.minReplicas !== undefined) parts.push(`min ${s.minReplicas}`);
   if (s.maxReplicas !== undefined) parts.push(`max ${s.maxReplicas}`);
   return parts.join(", ");
+}
+
+/**
+ * An expression on one line of the tree: its leading helper `def`s left out, whitespace collapsed, a long
+ * one cut (-o yaml|json print it whole).
+ */
+function oneLine(expression: string): string {
+  const flat = withoutLeadingDefs(expression.replace(/\s+/g, " ").trim());
+  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
+}
+
+/** The expression after its leading `def name: body;` helpers (a `;` inside parentheses or a string is the body's). */
+function withoutLeadingDefs(text: string): string {
+  let rest = text;
+  while (rest.startsWith("def ")) {
+    let depth = 0;
+    let end = -1;
+    for (let i = 0; i < rest.length && end < 0; i++) {
+      const ch = rest[i]!;
+      if (ch === '"') {
+        for (i++; i < rest.length && rest[i] !== '"'; i++) if (rest[i] === "\\") i++;
+      } else if (ch === "(" || ch === "[" || ch === "{") depth++;
+      else if (ch === ")" || ch === "]" || ch === "}") depth--;
+      else if (ch === ";" && depth === 0) end = i;
+    }
+    if (end < 0) return rest;
+    rest = rest.slice(end + 1).trimStart();
+  }
+  return rest;
 }
 
 /** The interpretation for people: components, status, groups, unmatched pods, problems. */
@@ -253,8 +302,13 @@ export function renderTree(r: Interpretation, definitionFile: string): string {
       if (c.message) t += `: ${c.message}`;
       why.push(t);
     }
-    if (m.matcher.byExpression) why.push(`${m.matcher.byExpression.expression} == ${m.matcher.byExpression.expectedResult}`);
+    if (m.matcher.byExpression) why.push(`${oneLine(m.matcher.byExpression.expression)} == ${m.matcher.byExpression.expectedResult}`);
     lines.push(`  ${m.status.padEnd(12)} ${m.path.replace(/^.*statusMappings\./, "")}: ${why.join("; ")}`);
+  }
+  // What the operator reported, for a matcher that reads it through an expression.
+  if (r.status.matches.some((m) => m.matcher.byExpression)) {
+    if (r.status.phase !== undefined) lines.push(`  phase: ${r.status.phase}`);
+    if (r.status.conditions.length > 0) lines.push(`  conditions: ${r.status.conditions.map((c) => `${c.type}=${c.status ?? "?"}${c.reason ? ` (${c.reason})` : ""}`).join(", ")}`);
   }
   lines.push("");
   if (r.groups.length === 0 && r.gangPlan.length > 0) {

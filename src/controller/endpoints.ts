@@ -5,7 +5,6 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Registry } from "prom-client";
 
 /** `:8080`, `127.0.0.1:8080`, `[::1]:0` as host and port; "0" is off (null); undefined when malformed. */
 export function parseBindAddress(address: string): { host: string; port: number } | null | undefined {
@@ -66,7 +65,7 @@ export interface Endpoints {
 export async function startEndpoints(
   metricsBind: { host: string; port: number } | null,
   healthBind: { host: string; port: number } | null,
-  registry: Registry,
+  registry: { metrics(): Promise<string>; contentType: string },
   probes: Probes,
 ): Promise<Endpoints> {
   const text = (ok: boolean, what: string) => Promise.resolve({ status: ok ? 200 : 503, type: "text/plain", body: ok ? "ok\n" : `${what} failed\n` });

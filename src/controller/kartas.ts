@@ -80,6 +80,8 @@ export class KartaReconciler {
   readonly queue: WorkQueue;
   private stopped = false;
   private readonly ready = new Map<string, ReadyKarta>();
+  /** Whether each Karta validates, as last reconciled (karta_exporter_kartas). */
+  private readonly validity = new Map<string, boolean>();
   private readonly listeners: ((ready: ReadonlyMap<string, ReadyKarta>) => void)[] = [];
   private readonly events: EventRecorder;
   private readonly sink: EventSink;
@@ -126,6 +128,11 @@ export class KartaReconciler {
   /** Every Karta in the cache (the admission webhook's view of the cluster). */
   cachedKartas(): readonly KartaObject[] {
     return this.kartas.list();
+  }
+
+  /** Each Karta reconciled so far, by name: whether it validates. */
+  kartaValidity(): ReadonlyMap<string, boolean> {
+    return this.validity;
   }
 
   /** Lists the CRDs and the Kartas, then evaluates every Karta once, so the Ready set is known when it resolves. */
@@ -182,6 +189,7 @@ export class KartaReconciler {
   async reconcile(name: string): Promise<void> {
     const karta = this.kartas.get(name);
     if (!karta || karta.metadata?.deletionTimestamp) {
+      this.validity.delete(name);
       if (this.ready.delete(name)) this.notify();
       return;
     }
@@ -213,6 +221,7 @@ export class KartaReconciler {
       }
     }
     const state = desiredKartaState(karta, { ...(crd ? { crd } : {}), labelsFailed });
+    this.validity.set(name, state.valid);
     if (this.leading && !sameConditions(karta.status?.conditions, state.conditions)) {
       try {
         await this.client.mergePatch(`${KARTAS_PATH}/${encodeURIComponent(name)}/status`, { status: { conditions: state.conditions } }, { query: { fieldManager: "karta" } });

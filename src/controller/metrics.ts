@@ -28,6 +28,8 @@ export class ControllerMetrics {
   /** Requests to the API server by method and HTTP code, as client-go's rest_client_requests_total. */
   readonly requests: Counter<"method" | "code">;
   private workloads: WorkloadStats | undefined;
+  /** More families in the text format, written by their owners (the workload exporter). */
+  private readonly texts: (() => string)[] = [];
 
   constructor() {
     const registers = [this.registry];
@@ -119,6 +121,20 @@ export class ControllerMetrics {
   /** Reports the workload reconciler's writes and pods. */
   watchWorkloads(w: WorkloadStats): void {
     this.workloads = w;
+  }
+
+  /** Adds families that `text` writes in the text format to every scrape. */
+  addText(text: () => string): void {
+    this.texts.push(text);
+  }
+
+  /** What /metrics serves: prom-client's families, then the others'. */
+  async metrics(): Promise<string> {
+    return (await this.registry.metrics()) + this.texts.map((t) => t()).join("");
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
   }
 
   /** Reports a queue's depth and every reconcile it runs under `controller`. */

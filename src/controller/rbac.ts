@@ -21,15 +21,17 @@ export interface ClusterRole {
 }
 
 /**
- * The resource (plural) of a kind: from a CRD when one is known, else the guess Kubernetes itself makes
- * for a kind without discovery (lowercase; `s` -> `ses`, `y` -> `ies`, otherwise `s`).
+ * The resource (plural) of a kind: from a CRD when one is known, else the plural the CRD generators
+ * (kubebuilder's controller-gen) give a kind, which the operators' CRDs carry: lowercase, English
+ * rules (`s`, `x`, `z`, `ch`, `sh` -> `es`; a consonant and `y` -> `ies`; otherwise `s`): Sandbox ->
+ * sandboxes, NetworkPolicy -> networkpolicies, Gateway -> gateways.
  */
 export function resourceOf(kind: string, plurals: ReadonlyMap<string, string> = new Map(), group = ""): string {
   const known = plurals.get(`${group}/${kind}`);
   if (known !== undefined) return known;
   const lower = kind.toLowerCase();
-  if (lower.endsWith("s")) return `${lower}es`;
-  if (lower.endsWith("y")) return `${lower.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
   return `${lower}s`;
 }
 

@@ -97,6 +97,13 @@ interface Applied {
   stale?: boolean;
 }
 
+/** Whether Karta `a` (named `an`) is older than `b`: creationTimestamp, then name. */
+function olderKarta(a: Watched, an: string, b: Watched, bn: string): boolean {
+  const at = String(a.ready.karta.metadata?.creationTimestamp ?? "");
+  const bt = String(b.ready.karta.metadata?.creationTimestamp ?? "");
+  return at !== bt ? Date.parse(at) < Date.parse(bt) : an < bn;
+}
+
 const groupKey = (kind: string | undefined, namespace: string | undefined, name: string | undefined): string => `${kind}/${namespace ?? ""}/${name ?? ""}`;
 
 function ownedBy(o: KubernetesObject, uid: string): boolean {
@@ -140,13 +147,18 @@ export class WorkloadReconciler {
   private readonly kinds = new Map<string, KindWatch>();
   /** Kinds whose informer is being made (discovery in flight): their key. */
   private readonly acquiring = new Map<string, Promise<string | undefined>>();
-  /** `group/Kind` → the Karta that governs its objects (the first by name of the Ready ones for that kind). */
+  /**
+   * `group/Kind` → the Karta that governs its objects: of the Ready ones for that kind, the oldest
+   * (creationTimestamp, then name), as upstream's exporter chooses; the others are shadowed.
+   */
   private readonly governing = new Map<string, string>();
   /** The pod cache, trimmed to {@link podFields}; replaced by a new one when Kartas read more of a pod. */
   private pods: Informer<Obj>;
   private podIndex: OwnerIndex<Obj>;
   /** The pod fields the cache keeps (src/controller/pod-cache.ts). */
   private podFields: PodFields;
+  /** When the last watch event arrived (ms since the epoch; 0 before the first), for the exporter. */
+  lastEventAt = 0;
   private readonly groups: GroupWatch[] = [];
   /**
    * What this process last applied, by groupKey: the compiled JSON and the resourceVersion the server
@@ -231,6 +243,26 @@ export class WorkloadReconciler {
     return all.find((i) => !i.hasSynced() && i.lastError !== undefined)?.lastError;
   }
 
+  /** Ready Kartas whose root kind is Pod, which make no groups (logged once each). */
+  private readonly podRootKartas = new Set<string>();
+
+  /**
+   * Whether Karta `name` has root kind core/v1 Pod, which makes no groups: a bare pod's group is named
+   * after its UID, which it does not have while it is being created, the only time its
+   * spec.schedulingGroup can be set. Such a Karta describes pods (inspect, get, Karmada); logged once.
+   */
+  private podRootKarta(name: string, r: ReadyKarta): boolean {
+    if (r.root.group !== "" || r.root.kind !== "Pod") return false;
+    if (!this.podRootKartas.has(name)) this.log("info", "not making groups for a Karta whose root kind is Pod: a pod joins a group only when it is created, before it has the UID the group is named after", { karta: name });
+    this.podRootKartas.add(name);
+    return true;
+  }
+
+  /** Records a watch event's arrival (karta_exporter_last_event_timestamp_seconds). */
+  private touch(): void {
+    this.lastEventAt = Date.now();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     await this.syncing;
@@ -255,7 +287,9 @@ export class WorkloadReconciler {
     const index = new OwnerIndex(informer);
     for (const verb of ["add", "update", "delete"] as const) {
       informer.on(verb, (p) => {
-        if (informer === this.pods) this.enqueueRootOf(p, true);
+        if (informer !== this.pods) return;
+        this.touch();
+        this.enqueueRootOf(p, true);
       });
     }
     return [informer, index];
@@ -312,6 +346,26 @@ export class WorkloadReconciler {
     return [...this.watched.keys()].sort();
   }
 
+  /** Each watched Karta with its compiled interpreter and its root objects' cache (what the exporter reads). */
+  watchedRoots(): { karta: string; ready: ReadyKarta; interpreter: CompiledInterpreter; objects(): readonly Obj[]; governs: boolean }[] {
+    return [...this.watched].map(([karta, w]) => ({
+      karta,
+      ready: w.ready,
+      interpreter: w.interpreter,
+      // Sharded, each shard exports its own workloads (as kube-state-metrics' shards do).
+      objects: () => {
+        const all = this.kinds.get(w.root)?.informer.list() ?? [];
+        return this.shard.total > 1 ? all.filter((o) => owns(this.shard, o.metadata?.uid ?? "")) : all;
+      },
+      governs: this.lookup.rootKarta(w.ready.root) === karta,
+    }));
+  }
+
+  /** The cached pods (trimmed: src/controller/pod-cache.ts). */
+  cachedPods(): readonly Obj[] {
+    return this.pods.list();
+  }
+
   /** The pod fields the cache keeps. */
   cachedPodFields(): PodFields {
     return this.podFields;
@@ -352,10 +406,10 @@ export class WorkloadReconciler {
       }
     }
     let added = false;
+    const starting = [...ready].filter(([name]) => !this.watched.has(name) && !this.podRootKarta(name, ready.get(name)!));
     // Every new Karta at once (a cluster with every bundled Karta Ready starts a hundred informers, each
     // waiting for its first list); within one, the kinds between root and pods first, so the root's first
     // reconcile sees its whole chain.
-    const starting = [...ready].filter(([name]) => !this.watched.has(name));
     await Promise.all(
       starting.map(async ([name, r]) => {
         const { group, version, kind } = r.root;
@@ -367,12 +421,15 @@ export class WorkloadReconciler {
       }),
     );
     if (starting.length > 0) added = changed = true;
-    // Two Ready Kartas for one kind (at two versions): the first by name governs its objects.
+    // Two Ready Kartas for one kind (at two versions, say): the oldest governs its objects.
     this.governing.clear();
-    for (const name of [...this.watched.keys()].sort()) {
-      const key = groupKindKey(this.watched.get(name)!.ready.root);
-      if (!this.governing.has(key)) this.governing.set(key, name);
+    const chosen = new Map<string, [string, Watched]>();
+    for (const [name, w] of this.watched) {
+      const key = groupKindKey(w.ready.root);
+      const had = chosen.get(key);
+      if (!had || olderKarta(w, name, had[1], had[0])) chosen.set(key, [name, w]);
     }
+    for (const [key, [name]] of chosen) this.governing.set(key, name);
     if (!this.cachesSynced) return; // start() lists the pods next
     const need = podFieldsOf([...ready.values()].map((r) => r.karta as unknown as Karta), this.fullPodCache);
     if (!coversFields(this.podFields, need)) await this.replacePodCache(need, "a Karta reads more of a pod");
@@ -438,12 +495,14 @@ export class WorkloadReconciler {
     const w: KindWatch = { group: k.group, kind: k.kind, informer, index: new OwnerIndex(informer), users: new Set([karta]), started: Promise.resolve() };
     for (const verb of ["add", "update"] as const) {
       informer.on(verb, (o) => {
+        this.touch();
         // As a root: its own reconcile; as an object between a root and its pods: that root's.
         for (const [name, x] of this.watched) if (x.root === key) this.enqueueRoot(name, o);
         this.enqueueRootOf(o, true);
       });
     }
     informer.on("delete", (o) => {
+      this.touch();
       this.ungrouped.delete(o.metadata?.uid ?? "");
       this.enqueueRootOf(o, true);
     });

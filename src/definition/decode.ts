@@ -7,7 +7,7 @@
 import { formatPath, type Diagnostic, type PathSegment } from "./diagnostic.js";
 import { duplicateItems } from "./list-type.js";
 import { typeSpec, type FieldType, type ObjectSpec } from "./schema-source.js";
-import { closest } from "./suggest.js";
+import { closest, editDistance } from "./suggest.js";
 
 /** A decoding diagnostic with its path still in segments (the loader turns it into a position). */
 export interface DecodeIssue {
@@ -42,7 +42,7 @@ export function decodeObject(value: unknown, typeName: string, path: PathSegment
     const field = Object.hasOwn(spec.fields, key) ? spec.fields[key] : undefined;
     if (!field) {
       if (spec.open) setOwn(out, key, fieldValue);
-      else issues.push(unknownField(path, key, Object.keys(spec.fields)));
+      else issues.push(typeName === "StatusMappings" ? unknownStatus(path, key, Object.keys(spec.fields)) : unknownField(path, key, Object.keys(spec.fields)));
       continue;
     }
     if (fieldValue === null && field.type.type !== "any") {
@@ -157,6 +157,19 @@ function unknownField(path: PathSegment[], key: string, known: string[]): Decode
     message = guess ? `unknown field "${key}"; did you mean "${guess}"?` : `unknown field "${key}" (known fields: ${known.join(", ")})`;
   }
   return { path: fieldPath, atKey: true, diagnostic: { severity: "error", path: formatPath(fieldPath), message, code: "unknown-field" } };
+}
+
+/**
+ * A statusMappings key that is not a status of the published Karta CRD (upstream's catalog once used
+ * `pending` and `progressing`): refused as the API server refuses it, naming the statuses it accepts and
+ * the closest of them.
+ */
+function unknownStatus(path: PathSegment[], key: string, known: string[]): DecodeIssue {
+  const fieldPath = [...path, key];
+  let nearest = known[0]!;
+  for (const k of known) if (editDistance(key, k) < editDistance(key, nearest)) nearest = k;
+  const message = `unknown status "${key}": the published Karta CRD (run.ai/v1alpha1) accepts ${known.join(", ")}; the closest is "${nearest}"`;
+  return { path: fieldPath, atKey: true, diagnostic: { severity: "error", path: formatPath(fieldPath), message, code: "unknown-status" } };
 }
 
 function typeIssue(path: PathSegment[], expected: string, value: unknown): DecodeIssue {

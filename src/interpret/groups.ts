@@ -11,14 +11,14 @@
  * subgroups (or minSubGroupPath's value), the group's minMember the fewest pods that satisfy it.
  */
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
-import { isDNS1123Subdomain } from "../names/index.js";
+import { handwritten } from "../names/index.js";
 import type { GroupCandidate } from "./compile.js";
 import { podInstance } from "./pods.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
 
 /** Kubernetes' IsDNS1123Subdomain, with its messages (the Workload API's own check of names). */
-export const dns1123SubdomainErrors: (value: string) => string[] = isDNS1123Subdomain;
+export const dns1123SubdomainErrors: (value: string) => string[] = handwritten.isDNS1123Subdomain;
 
 /** The closest DNS-1123 subdomain: lower case, other characters as '-', alphanumeric ends, at most 253 characters. */
 export function dns1123Safe(value: string): string {

@@ -181,9 +181,10 @@ export function classifyPod(view: WorkloadView, pod: unknown, index: number, dia
 
 /**
  * The pod's instance of its component (the reference's InferPodComponentInstance): only components
- * with instance ids and a pod selector have one; the pod's idPath value must be one of the ids.
+ * with instance ids and a pod selector have one; the pod's idPath value must be one of the ids
+ * (`notFound`: it is not, the reference's InstanceNotFoundError).
  */
-export function podInstance(view: WorkloadView, component: CompiledComponent, pod: unknown, podName: string): { id?: string; error?: string; path?: string } {
+export function podInstance(view: WorkloadView, component: CompiledComponent, pod: unknown, podName: string): { id?: string; error?: string; path?: string; notFound?: true } {
   const e = view.components.get(component.name);
   const ids = e?.instanceIds;
   if (!e || ids === undefined) return { error: `pod ${podName}: the instance ids of component ${component.name} could not be read` };
@@ -192,7 +193,7 @@ export function podInstance(view: WorkloadView, component: CompiledComponent, po
   const r = component.instanceSelector.single(pod);
   if (!r.ok) return { error: `pod ${podName}: failed to extract instance id from path "${component.instanceSelector.text}": ${r.error}`, path: component.instanceSelector.path };
   if (!ids.includes(r.text)) {
-    return { error: `pod ${podName}: could not match instance id "${r.text}". existing instance ids [${ids.join(" ")}]`, path: component.instanceSelector.path };
+    return { error: `pod ${podName}: could not match instance id "${r.text}". existing instance ids [${ids.join(" ")}]`, path: component.instanceSelector.path, notFound: true };
   }
   return { id: r.text };
 }

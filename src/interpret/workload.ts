@@ -98,8 +98,14 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
     }
   }
 
+  // A component without instanceIdPath is one instance: each of its paths gives one value, or none when a
+  // select() filters it away (no value, as null). Its pod specification selecting nothing means the
+  // component is absent from this object: zero instances, whatever its other paths give.
+  const single = !c.instanceId;
   const zip = <T>(results: T[] | undefined, path: string): T[] | undefined => {
     if (results === undefined || instanceIds === undefined) return undefined;
+    if (single && results.length === 0) return instanceIds.map(() => undefined as T);
+    if (single && instanceIds.length === 0) return [];
     if (instanceIds.length !== results.length) {
       diagnostics.push({
         severity: "error",
@@ -114,12 +120,18 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
 
   // Pod templates.
   let templates: (PodTemplateSpec | undefined)[] | undefined;
+  const absentWhenEmpty = (values: unknown[] | undefined): void => {
+    if (single && values?.length === 0) instanceIds = [];
+  };
   if (c.specKind === "podTemplateSpec" && c.podTemplateSpec) {
     const values = runAll(c.podTemplateSpec, object, diagnostics, "pod template spec path");
+    absentWhenEmpty(values);
     templates = zip(values, c.podTemplateSpec.path)?.map((v) => fromTemplate(v));
     warnNull(values, c.podTemplateSpec, diagnostics);
   } else if (c.specKind === "podSpec" && c.podSpec) {
-    const specs = zip(runAll(c.podSpec, object, diagnostics, "pod spec path"), c.podSpec.path);
+    const values = runAll(c.podSpec, object, diagnostics, "pod spec path");
+    absentWhenEmpty(values);
+    const specs = zip(values, c.podSpec.path);
     const metas = c.metadata ? zip(runAll(c.metadata, object, diagnostics, "metadata path"), c.metadata.path) : undefined;
     warnNull(specs, c.podSpec, diagnostics);
     templates = specs?.map((s, i) => fromPodSpec(s, metas?.[i]));
@@ -134,6 +146,7 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
       results[f] = values;
       count = Math.max(count, values.length);
     }
+    if (Object.keys(results).length > 0) absentWhenEmpty(Array.from({ length: count }));
     const entries = Array.from({ length: count }, (_, i) => fromFragments(results, i));
     const fragmentPath = `${c.path}.specDefinition.fragmentedPodSpecDefinition`;
     templates = zip(entries, fragmentPath);
@@ -153,7 +166,8 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
     const min = read(c.minReplicas);
     const max = read(c.maxReplicas);
     if (replicas && min && max) {
-      const n = Math.max(replicas.length, min.length, max.length);
+      // One instance whose scale paths all select nothing has an empty scale, as with null values.
+      const n = Math.max(replicas.length, min.length, max.length, single && instanceIds?.length === 1 ? 1 : 0);
       const list: Scale[] = [];
       for (let i = 0; i < n; i++) {
         const s: Scale = {};

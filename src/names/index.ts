@@ -1,9 +1,15 @@
 /**
  * Kubernetes name formats, for object names wherever Karta checks them (group names in interpretation,
- * the Workload API's objects). The string formats the Workload API uses (`k8s-short-name` = DNS-1123 label,
- * `k8s-long-name` = DNS-1123 subdomain, `k8s-label-key`), each returning the list of
- * upstream detail messages (empty when the value is valid), worded as apimachinery's
- * `validate/content` package words them.
+ * the Workload API's objects), each returning the list of upstream detail messages (empty when the value
+ * is valid). Lengths are Go's `len`: UTF-8 bytes.
+ *
+ * apimachinery words a too-long value in two ways, and each check here comes in both:
+ * - the declarative validation's formats (`k8s-short-name` = DNS-1123 label, `k8s-long-name` = DNS-1123
+ *   subdomain, `k8s-label-key`; package `k8s.io/apimachinery/pkg/api/validate/content`) say "bytes":
+ *   {@link isDNS1123Label}, {@link isDNS1123Subdomain}, {@link isLabelKey};
+ * - the handwritten validation (`k8s.io/apimachinery/pkg/util/validation`: object names in
+ *   `metadata.name`, what the API server checks of the names Karta generates) says "characters" for
+ *   DNS-1123 names: {@link handwritten}.
  */
 
 const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
@@ -16,9 +22,9 @@ const LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const LABEL_KEY_ERR =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-/** Longest DNS-1123 label. */
+/** Longest DNS-1123 label, in bytes. */
 export const DNS1123_LABEL_MAX_LENGTH = 63;
-/** Longest DNS-1123 subdomain (and object name). */
+/** Longest DNS-1123 subdomain (and object name), in bytes. */
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 const LABEL_KEY_NAME_MAX_LENGTH = 63;
 
@@ -26,9 +32,11 @@ const labelRe = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 const subdomainRe = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 const labelKeyNameRe = new RegExp(`^${LABEL_KEY_FMT}$`);
 
-/** `must be no more than N characters`. */
-export function maxLenError(n: number): string {
-  return `must be no more than ${n} characters`;
+const encoder = new TextEncoder();
+
+/** Go's `len` of a string: its UTF-8 bytes. */
+export function byteLength(value: string): number {
+  return encoder.encode(value).length;
 }
 
 /** The regex explanation with examples, including upstream's double space after each example comma. */
@@ -42,45 +50,72 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
   return `${s}regex used for validation is '${fmt}')`;
 }
 
-/** DNS-1123 label (`k8s-short-name`): template names, claim names. */
-export function isDNS1123Label(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
-  if (!labelRe.test(value)) {
-    if (subdomainRe.test(value)) errs.push("must not contain dots");
-    else errs.push(regexError(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, "my-name", "123-abc"));
-  }
-  return errs;
+/** The name checks of one apimachinery package, which differ only in how a length is worded. */
+export interface NameFormats {
+  /** `must be no more than N bytes` (or `characters`). */
+  maxLenError(n: number): string;
+  /** DNS-1123 label: template names, claim names. */
+  isDNS1123Label(value: string): string[];
+  /** DNS-1123 subdomain: object names, priority class names, claim references. */
+  isDNS1123Subdomain(value: string): string[];
+  /** Label key: an optional DNS subdomain prefix and `/`, then a name part. */
+  isLabelKey(value: string): string[];
 }
 
-/** DNS-1123 subdomain (`k8s-long-name`): object names, priority class names, claim references. */
-export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
-  if (!subdomainRe.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, "example.com"));
-  return errs;
+function nameFormats(unit: "bytes" | "characters"): NameFormats {
+  const maxLenError = (n: number) => `must be no more than ${n} ${unit}`;
+  const isDNS1123Label = (value: string): string[] => {
+    const errs: string[] = [];
+    if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+    if (!labelRe.test(value)) {
+      // A valid subdomain is not a label only because of its dots (the length was checked above).
+      if (subdomainRe.test(value)) errs.push("must not contain dots");
+      else errs.push(regexError(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, "my-name", "123-abc"));
+    }
+    return errs;
+  };
+  const isDNS1123Subdomain = (value: string): string[] => {
+    const errs: string[] = [];
+    if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+    if (!subdomainRe.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, "example.com"));
+    return errs;
+  };
+  const isLabelKey = (value: string): string[] => {
+    const errs: string[] = [];
+    const parts = value.split("/");
+    let name: string;
+    if (parts.length === 1) {
+      name = parts[0]!;
+    } else if (parts.length === 2) {
+      const prefix = parts[0]!;
+      name = parts[1]!;
+      if (prefix.length === 0) errs.push("prefix part must be non-empty");
+      else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+    } else {
+      return [
+        `a valid label key ${regexError(LABEL_KEY_ERR, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}` +
+          " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      ];
+    }
+    if (name.length === 0) errs.push("name part must be non-empty");
+    else if (byteLength(name) > LABEL_KEY_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(LABEL_KEY_NAME_MAX_LENGTH)}`);
+    if (!labelKeyNameRe.test(name)) errs.push(`name part ${regexError(LABEL_KEY_ERR, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}`);
+    return errs;
+  };
+  return { maxLenError, isDNS1123Label, isDNS1123Subdomain, isLabelKey };
 }
 
-/** Label key (`k8s-label-key`): an optional DNS subdomain prefix and `/`, then a name part. */
-export function isLabelKey(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split("/");
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0]!;
-  } else if (parts.length === 2) {
-    const prefix = parts[0]!;
-    name = parts[1]!;
-    if (prefix.length === 0) errs.push("prefix part must be non-empty");
-    else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
-  } else {
-    return [
-      `a valid label key ${regexError(LABEL_KEY_ERR, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}` +
-        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    ];
-  }
-  if (name.length === 0) errs.push("name part must be non-empty");
-  else if (name.length > LABEL_KEY_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(LABEL_KEY_NAME_MAX_LENGTH)}`);
-  if (!labelKeyNameRe.test(name)) errs.push(`name part ${regexError(LABEL_KEY_ERR, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")}`);
-  return errs;
-}
+/** The declarative validation's formats (`validate/content`): lengths worded in bytes. */
+export const declarative: NameFormats = nameFormats("bytes");
+/**
+ * The handwritten validation's checks (`util/validation`, object names): DNS-1123 lengths worded in
+ * characters (its label-key check is the declarative one).
+ */
+export const handwritten: NameFormats = { ...nameFormats("characters"), isLabelKey: declarative.isLabelKey };
+
+/** `k8s-short-name`, as declarative validation words it. */
+export const isDNS1123Label = declarative.isDNS1123Label;
+/** `k8s-long-name`, as declarative validation words it. */
+export const isDNS1123Subdomain = declarative.isDNS1123Subdomain;
+/** `k8s-label-key`, as declarative validation words it. */
+export const isLabelKey = declarative.isLabelKey;

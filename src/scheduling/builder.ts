@@ -1,56 +1,48 @@
 /**
  * The workload builder: compiles a controller's {@link WorkloadItem} tree into a
  * `scheduling.k8s.io/v1beta1` Workload and materializes runtime PodGroups (v1beta1) and
- * CompositePodGroups (v1alpha3) from it, with the same shape and semantics as Kubernetes'
- * `k8s.io/component-helpers/scheduling/schedulingv1/workloadbuilder`:
+ * CompositePodGroups (v1alpha3) from it, as Kubernetes'
+ * `k8s.io/component-helpers/scheduling/schedulingv1/workloadbuilder` (v0.37.2) does, call for call:
  *
- * - {@link WorkloadBuilder.validate} returns field errors: per node, declarative validation of the
- *   user's blocks (unless disabled; on update against the old tree, with ratcheting and the
- *   frozen fields), the allow-lists, and the cross-field rules (no `all` disruption with the basic
- *   policy; under an `all` composite only `all` children), plus the tree limits (names unique and
- *   DNS labels, at most 8 templates per list, depth at most 4);
+ * - {@link WorkloadBuilder.validate} returns field errors: per item, the declarative validation of the
+ *   user's blocks (unless disabled; on update against the old item of the same name at the same level),
+ *   the controller's allow-lists, and the `all` disruption mode refused with the basic policy; a tree
+ *   that cannot compile (missing item, empty or repeated name, a block of the other level) is one
+ *   internal error. It checks nothing else: the Workload API's own rules on the compiled Workload (name
+ *   formats, tree depth and width, immutability) are {@link validateWorkloadTree}'s;
  * - {@link WorkloadBuilder.buildWorkload} compiles (result cached) and does not validate;
  * - {@link WorkloadBuilder.newPodGroup} / {@link WorkloadBuilder.newCompositePodGroup} copy a
- *   template into a runtime group owned by the builder's owner.
+ *   template into a runtime group owned by the builder's owner ({@link podGroupFromTemplate}); a
+ *   PodGroup is made only from a top-level PodGroupTemplate, a CompositePodGroup from any
+ *   CompositePodGroupTemplate of the tree. Groups of nested templates, linked to their parents, are
+ *   {@link groupHierarchy}'s.
  *
- * Failures are values: validation returns a list, the other calls a {@link BuildResult}.
+ * Failures are values: validation returns a list, the other calls a {@link BuildResult}; the messages
+ * are upstream's, word for word.
  */
 
 import {
-  validateBlockPresence,
+  CREATE,
+  UPDATE,
   validateConstraintsBlock,
   validateDisruptionModeBlock,
-  validateImmutable,
   validatePolicyBlock,
-  validateResourceClaimsBlock,
-  type Old,
+  validateResourceClaim,
+  type Operation,
 } from "./blocks.js";
+import { checkWorkloadItemTree, copyClaim, isComposite, itemPath, resolveSchedulingConfig, type SchedulingConfig, type WorkloadItem } from "./config.js";
+import { childPath, forbidden, indexPath, internal, invalid, type FieldError, type FieldPath } from "./fielderrors.js";
+import { goQuote, goStringList } from "../gofmt/index.js";
+import { compositePodGroupFromTemplate, indexCompositePodGroupTemplates, indexPodGroupTemplates, ownerReference, podGroupFromTemplate } from "./podgroup.js";
 import {
-  checkWorkloadItemTree,
-  isComposite,
-  itemPath,
-  resolveSchedulingConfig,
-  type BlockInput,
-  type SchedulingConfig,
-  type WorkloadItem,
-} from "./config.js";
-import { childPath, forbidden, internal, invalid, tooMany, type FieldError } from "./fielderrors.js";
-import { isDNS1123Label } from "../names/index.js";
-import { generatePodGroupName } from "./naming.js";
-import {
-  SCHEDULING_V1ALPHA3,
   SCHEDULING_V1BETA1,
-  WORKLOAD_MAX_POD_GROUP_TEMPLATES,
-  WORKLOAD_MAX_TREE_DEPTH,
   type CompositePodGroup,
   type CompositePodGroupSchedulingPolicy,
-  type CompositePodGroupSpec,
   type CompositePodGroupTemplate,
   type DisruptionMode,
   type OwnerReference,
   type PodGroup,
   type PodGroupSchedulingPolicy,
-  type PodGroupSpec,
   type PodGroupTemplate,
   type Workload,
 } from "./types.js";
@@ -91,20 +83,8 @@ export interface ValidationInput {
 /** A value or the reason there is none. */
 export type BuildResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Extra links of a runtime group to its place in a hierarchy. */
-export interface GroupPlacement {
-  /** Name of the parent CompositePodGroup instance. */
-  parentCompositePodGroupName?: string;
-}
-
-/** The runtime groups of one Workload instance, parents before children. */
-export interface GroupHierarchy {
-  compositePodGroups: CompositePodGroup[];
-  podGroups: PodGroup[];
-}
-
-const ok = <T>(value: T): BuildResult<T> => ({ ok: true, value });
-const fail = <T>(error: string): BuildResult<T> => ({ ok: false, error });
+export const ok = <T>(value: T): BuildResult<T> => ({ ok: true, value });
+export const fail = <T>(error: string): BuildResult<T> => ({ ok: false, error });
 
 /** Turns a WorkloadItem tree into scheduler-facing objects. */
 export class WorkloadBuilder {
@@ -118,7 +98,7 @@ export class WorkloadBuilder {
 
   /** A builder for a tree. */
   static fromItems(root: WorkloadItem, options: BuildOptions): WorkloadBuilder {
-    return new WorkloadBuilder(root, options, undefined);
+    return new WorkloadBuilder(root ?? undefined, options, undefined);
   }
 
   /**
@@ -137,18 +117,18 @@ export class WorkloadBuilder {
    */
   validate(input: ValidationInput = {}): FieldError[] {
     if (this.existingWorkload !== undefined) {
-      return [internal("", "cannot validate a builder constructed from an existing workload")];
+      return [internal(undefined, "cannot validate a builder constructed from an existing workload")];
     }
-    if (this.root === undefined) return [invalid("", null, "invalid builder: missing root WorkloadItem")];
+    if (this.root === undefined) return [invalid(undefined, null, "invalid builder: missing root WorkloadItem")];
     const rootPath = itemPath(this.root);
-    const oldRoot = input.oldRoot;
+    const oldRoot = input.oldRoot ?? undefined;
     // Pairing unrelated trees is a caller bug, not a user error.
-    if (oldRoot !== undefined && oldRoot.name !== this.root.name) {
-      return [internal(rootPath, `old root name ${JSON.stringify(oldRoot.name)} does not match new root name ${JSON.stringify(this.root.name)}`)];
+    if (oldRoot !== undefined && (oldRoot.name ?? "") !== (this.root.name ?? "")) {
+      return [internal(rootPath, `old root name ${goQuote(oldRoot.name ?? "")} does not match new root name ${goQuote(this.root.name ?? "")}`)];
     }
     const treeErr = checkWorkloadItemTree(this.root);
     if (treeErr !== undefined) return [internal(rootPath, treeErr)];
-    return this.validateItem(this.root, oldRoot, oldRoot !== undefined, 1, undefined);
+    return this.validateItem(oldRoot === undefined ? CREATE : UPDATE, this.root, oldRoot);
   }
 
   /** Compile the tree into a Workload (once; later calls return the same object). */
@@ -162,211 +142,109 @@ export class WorkloadBuilder {
     return built;
   }
 
-  /**
-   * A runtime PodGroup from the named PodGroupTemplate (searched through the whole tree), in the
-   * Workload's namespace, owned by the builder's owner.
-   */
-  newPodGroup(podGroupName: string, templateName: string, placement: GroupPlacement = {}): BuildResult<PodGroup> {
-    const found = this.findTemplate("leaves", templateName);
-    if (!found.ok) return found;
-    const { workload, template: tmpl } = found.value;
-    const pg: PodGroup = {
-      apiVersion: SCHEDULING_V1BETA1,
-      kind: "PodGroup",
-      metadata: this.groupMetadata(podGroupName, workload),
-      spec: runtimeSpec(tmpl, workload, placement),
-    };
-    return ok(pg);
+  /** A runtime PodGroup from the named top-level PodGroupTemplate, in the Workload's namespace, owned by the builder's owner. */
+  newPodGroup(podGroupName: string, templateName: string): BuildResult<PodGroup> {
+    return this.materialize("podGroupTemplate", indexPodGroupTemplates, templateName, (wl, t) => podGroupFromTemplate(wl, t, podGroupName, this.owners()));
   }
 
   /**
-   * A runtime CompositePodGroup from the named CompositePodGroupTemplate (searched recursively).
-   * The parent link is set from `placement`; creating the children is left to the caller.
+   * A runtime CompositePodGroup from the named CompositePodGroupTemplate (searched through the whole
+   * tree). The parent link and the child groups are left to the caller.
    */
-  newCompositePodGroup(name: string, templateName: string, placement: GroupPlacement = {}): BuildResult<CompositePodGroup> {
-    const found = this.findTemplate("composites", templateName);
-    if (!found.ok) return found;
-    const { workload, template: tmpl } = found.value;
-    const cpg: CompositePodGroup = {
-      apiVersion: SCHEDULING_V1ALPHA3,
-      kind: "CompositePodGroup",
-      metadata: this.groupMetadata(name, workload),
-      spec: runtimeSpec(tmpl, workload, placement),
-    };
-    return ok(cpg);
+  newCompositePodGroup(name: string, templateName: string): BuildResult<CompositePodGroup> {
+    return this.materialize("compositePodGroupTemplate", indexCompositePodGroupTemplates, templateName, (wl, t) => compositePodGroupFromTemplate(wl, t, name, this.owners()));
   }
 
-  /**
-   * Every runtime group of one instance of the Workload, top-down as controllers create them:
-   * each CompositePodGroup before its children, children linked to their parent instance.
-   * `nameFor` names the group of a template (default: {@link generatePodGroupName} of the
-   * Workload and template names; pass a suffixing function for several instances).
-   */
-  newGroupHierarchy(nameFor?: (templateName: string) => string): BuildResult<GroupHierarchy> {
+  /** A group from the template of that name in an index of the Workload's templates, or upstream's "not found". */
+  private materialize<T, G>(
+    what: string,
+    indexOf: (wl: Workload) => { index: Map<string, T>; names: string[] },
+    templateName: string,
+    make: (wl: Workload, template: T) => G,
+  ): BuildResult<G> {
     const wl = this.resolveWorkload();
     if (!wl.ok) return wl;
-    const workloadName = wl.value.metadata.name ?? "";
-    const name = nameFor ?? ((t: string) => generatePodGroupName(workloadName, t));
-    const out: GroupHierarchy = { compositePodGroups: [], podGroups: [] };
-    const addLeaves = (list: PodGroupTemplate[] | undefined, parent: string | undefined): string | undefined => {
-      for (const t of list ?? []) {
-        const pg = this.newPodGroup(name(t.name), t.name, parent === undefined ? {} : { parentCompositePodGroupName: parent });
-        if (!pg.ok) return pg.error;
-        out.podGroups.push(pg.value);
-      }
-      return undefined;
-    };
-    const addComposites = (list: CompositePodGroupTemplate[] | undefined, parent: string | undefined): string | undefined => {
-      for (const t of list ?? []) {
-        const cpg = this.newCompositePodGroup(name(t.name), t.name, parent === undefined ? {} : { parentCompositePodGroupName: parent });
-        if (!cpg.ok) return cpg.error;
-        out.compositePodGroups.push(cpg.value);
-        const self = cpg.value.metadata.name;
-        const err = addLeaves(t.podGroupTemplates, self) ?? addComposites(t.compositePodGroupTemplates, self);
-        if (err !== undefined) return err;
-      }
-      return undefined;
-    };
-    const err = addLeaves(wl.value.spec.podGroupTemplates, undefined) ?? addComposites(wl.value.spec.compositePodGroupTemplates, undefined);
-    return err === undefined ? ok(out) : fail(err);
+    const { index, names } = indexOf(wl.value);
+    const tmpl = index.get(templateName);
+    if (tmpl === undefined) return fail(`${what} ${goQuote(templateName)} not found in workload ${goQuote(wl.value.metadata?.name ?? "")} (have ${goStringList(names)})`);
+    return ok(make(wl.value, tmpl));
   }
 
-  // ------------------------------------------------------------ internals
-
-  private resolveWorkload(): BuildResult<Workload> {
+  /** The Workload groups are made from: the existing one, or the one BuildWorkload compiled. */
+  resolveWorkload(): BuildResult<Workload> {
     if (this.existingWorkload !== undefined) return ok(this.existingWorkload);
     if (this.workload === undefined) return fail("no Workload available: call BuildWorkload or use NewBuilderFromExistingWorkload first");
     return ok(this.workload);
   }
 
-  /** The Workload and its (composite) template of that name, searched through the whole tree. */
-  private findTemplate<L extends keyof TemplateIndex>(level: L, templateName: string): BuildResult<{ workload: Workload; template: TemplateIn<L> }> {
-    const wl = this.resolveWorkload();
-    if (!wl.ok) return wl;
-    const templates: Map<string, PodGroupTemplate | CompositePodGroupTemplate> = collectTemplates(wl.value)[level];
-    const template = templates.get(templateName);
-    if (template === undefined) {
-      const what = level === "leaves" ? "podGroupTemplate" : "compositePodGroupTemplate";
-      return fail(`${what} ${JSON.stringify(templateName)} not found in workload ${JSON.stringify(wl.value.metadata.name ?? "")} (have [${[...templates.keys()].join(" ")}])`);
-    }
-    return ok({ workload: wl.value, template: template as TemplateIn<L> });
+  /** The owner references of the groups the builder makes. */
+  owners(): OwnerReference[] | undefined {
+    return this.options.owner === undefined ? undefined : [this.options.owner];
   }
 
-  private groupMetadata(name: string, workload: Workload): PodGroup["metadata"] {
-    const meta: PodGroup["metadata"] = { name };
-    if (workload.metadata.namespace !== undefined) meta.namespace = workload.metadata.namespace;
-    if (this.options.owner !== undefined) meta.ownerReferences = [{ ...this.options.owner }];
-    return meta;
-  }
+  // ------------------------------------------------------------ internals
 
   private build(): BuildResult<Workload> {
-    if (this.root === undefined) return fail("invalid builder: missing root WorkloadItem");
-    const treeErr = checkWorkloadItemTree(this.root);
+    const treeErr = checkWorkloadItemTree(this.root as WorkloadItem);
     if (treeErr !== undefined) return fail(treeErr);
+    const root = this.root!;
     const spec: Workload["spec"] = {};
-    if (isComposite(this.root)) {
-      const t = compileComposite(this.root);
+    if (isComposite(root)) {
+      const t = compileComposite(root);
       if (!t.ok) return t;
       spec.compositePodGroupTemplates = [t.value];
     } else {
-      const t = compileLeaf(this.root);
+      const t = compileLeaf(root);
       if (!t.ok) return t;
       spec.podGroupTemplates = [t.value];
     }
     const owner = this.options.owner;
     if (owner === undefined) return fail("a Workload must be owned by its controller for garbage collection");
-    const gv = parseGroupVersion(owner.apiVersion);
-    if (!gv.ok) return fail(`invalid owner apiVersion ${JSON.stringify(owner.apiVersion)}: ${gv.error}`);
-    const metadata: Workload["metadata"] = { name: this.options.name ?? "" };
-    if (this.options.namespace !== undefined) metadata.namespace = this.options.namespace;
-    metadata.ownerReferences = [{ ...owner }];
-    return ok({
-      apiVersion: SCHEDULING_V1BETA1,
-      kind: "Workload",
-      metadata,
-      spec: { controllerRef: { apiGroup: gv.value, kind: owner.kind, name: owner.name }, ...spec },
-    });
+    const ref = ownerReference(owner);
+    const gv = parseGroupVersion(ref.apiVersion);
+    if (!gv.ok) return fail(`invalid owner apiVersion ${goQuote(ref.apiVersion)}: ${gv.error}`);
+    const metadata: Workload["metadata"] = {};
+    if (this.options.name) metadata.name = this.options.name;
+    if (this.options.namespace) metadata.namespace = this.options.namespace;
+    metadata.ownerReferences = [ref];
+    const controllerRef: NonNullable<Workload["spec"]["controllerRef"]> = { ...(gv.value !== "" ? { apiGroup: gv.value } : {}), kind: ref.kind, name: ref.name };
+    return ok({ apiVersion: SCHEDULING_V1BETA1, kind: "Workload", metadata, spec: { controllerRef, ...spec } });
   }
 
-  private validateItem(
-    item: WorkloadItem,
-    oldItem: WorkloadItem | undefined,
-    isUpdate: boolean,
-    depth: number,
-    parentConfig: SchedulingConfig | undefined,
-  ): FieldError[] {
+  private validateItem(op: Operation, item: WorkloadItem, oldItem: WorkloadItem | undefined): FieldError[] {
     const errs: FieldError[] = [];
-    const path = itemPath(item);
-    if (!this.options.disableDeclarativeValidation) errs.push(...validateItemDeclarative(item, oldItem));
-
-    // Tree limits the compiled Workload must satisfy.
-    for (const m of isDNS1123Label(item.name)) errs.push(invalid(path, item.name, m, "format=k8s-short-name"));
-    // As the API server: a tree too deep is reported once, at its top-level template.
-    if (depth === 1 && itemDepth(item) > WORKLOAD_MAX_TREE_DEPTH) {
-      errs.push(invalid(path, null, `maximum template hierarchy depth is ${WORKLOAD_MAX_TREE_DEPTH}`));
-    }
-    if (depth > WORKLOAD_MAX_TREE_DEPTH) return errs;
-    const children = item.children ?? [];
-    const leafCount = children.filter((c) => !isComposite(c)).length;
-    const compositeCount = children.length - leafCount;
-    if (leafCount > WORKLOAD_MAX_POD_GROUP_TEMPLATES) errs.push(tooMany(childPath(path, "podGroupTemplates"), leafCount, WORKLOAD_MAX_POD_GROUP_TEMPLATES));
-    if (compositeCount > WORKLOAD_MAX_POD_GROUP_TEMPLATES) {
-      errs.push(tooMany(childPath(path, "compositePodGroupTemplates"), compositeCount, WORKLOAD_MAX_POD_GROUP_TEMPLATES));
-    }
-
+    if (!this.options.disableDeclarativeValidation) errs.push(...validateItemDeclarative(op, item, oldItem));
     const resolved = resolveSchedulingConfig(item);
+    errs.push(...this.validateAllowed(item, resolved));
+    // A group scheduled pod by pod has no group-level unit to disrupt.
+    if (resolved.policy?.basic != null && resolved.disruptionMode?.all != null) {
+      errs.push(invalid(blockPath(item, item.input?.disruptionMode), "", "the disruptionMode `all` is not supported with the Basic scheduling policy"));
+    }
+    // Children are matched with their previous selves by name, at this level only (a later one of a repeated name wins).
+    const oldChildren = new Map<string, WorkloadItem>();
+    for (const c of oldItem?.children ?? []) if (c) oldChildren.set(c.name ?? "", c);
+    for (const child of item.children ?? []) errs.push(...this.validateItem(op, child, oldChildren.get(child.name ?? "")));
+    return errs;
+  }
+
+  /** The controller's allow-lists, on the resolved policy and mode. */
+  private validateAllowed(item: WorkloadItem, resolved: SchedulingConfig): FieldError[] {
+    const errs: FieldError[] = [];
+    const policies = this.options.allowedPolicies ?? [];
+    const modes = this.options.allowedDisruptionModes ?? [];
     const policyPath = blockPath(item, item.input?.policy);
     const modePath = blockPath(item, item.input?.disruptionMode);
-    const policy = resolved.policy;
-    const allowedPolicies = this.options.allowedPolicies ?? [];
-    if (policy?.basic !== undefined && !allowedPolicies.includes(BasicPolicy)) {
-      errs.push(forbidden(policyPath, "basic scheduling policy is not supported by this controller"));
-    }
-    if (policy?.gang !== undefined && !allowedPolicies.includes(GangPolicy)) {
-      errs.push(forbidden(policyPath, "gang scheduling policy is not supported by this controller"));
-    }
-    const mode = resolved.disruptionMode;
-    const allowedModes = this.options.allowedDisruptionModes ?? [];
-    if (mode?.single !== undefined && !allowedModes.includes(SingleMode)) {
-      errs.push(forbidden(modePath, "the disruptionMode `single` is not supported by this controller"));
-    }
-    if (mode?.all !== undefined && !allowedModes.includes(AllMode)) {
-      errs.push(forbidden(modePath, "the disruptionMode `all` is not supported by this controller"));
-    }
-    // A group scheduled pod by pod has no group-level unit to disrupt.
-    if (policy?.basic !== undefined && mode?.all !== undefined) {
-      errs.push(invalid(modePath, "", "the disruptionMode `all` is not supported with the Basic scheduling policy"));
-    }
-    // The preemption unit must not shrink below the parent's: under `all`, children are `all` too.
-    if (parentConfig?.disruptionMode?.all !== undefined && mode?.all === undefined) {
-      errs.push(invalid(modePath, "", "the disruptionMode `single` is not supported under a parent with the disruptionMode `all`"));
-    }
-
-    // Children are matched with their previous selves by name, at this level only.
-    const oldChildren = new Map((oldItem?.children ?? []).map((c) => [c.name, c] as const));
-    for (const child of children) {
-      const oldChild = oldChildren.get(child.name);
-      if (isUpdate && oldItem !== undefined && oldChild === undefined && !this.options.disableDeclarativeValidation) {
-        errs.push(forbidden(itemPath(child), "item may not be added", "update"));
-      }
-      errs.push(...this.validateItem(child, oldChild, isUpdate, depth + 1, resolved));
-    }
-    if (isUpdate && oldItem !== undefined && !this.options.disableDeclarativeValidation) {
-      const names = new Set(children.map((c) => c.name));
-      for (const oldChild of oldItem.children ?? []) {
-        if (!names.has(oldChild.name)) errs.push(forbidden(path, "item may not be removed", "update"));
-      }
-    }
+    const policy = resolved.policy ?? undefined;
+    if (policy?.basic != null && !policies.includes(BasicPolicy)) errs.push(forbidden(policyPath, "basic scheduling policy is not supported by this controller"));
+    if (policy?.gang != null && !policies.includes(GangPolicy)) errs.push(forbidden(policyPath, "gang scheduling policy is not supported by this controller"));
+    const mode = resolved.disruptionMode ?? undefined;
+    if (mode?.single != null && !modes.includes(SingleMode)) errs.push(forbidden(modePath, "the disruptionMode `single` is not supported by this controller"));
+    if (mode?.all != null && !modes.includes(AllMode)) errs.push(forbidden(modePath, "the disruptionMode `all` is not supported by this controller"));
     return errs;
   }
 }
 
 /** A builder for a tree (upstream's `NewBuilder`). */
-/** Levels of an item's subtree, the item itself being 1. */
-function itemDepth(item: WorkloadItem): number {
-  return 1 + Math.max(0, ...(item.children ?? []).map(itemDepth));
-}
-
 export function newBuilder(root: WorkloadItem, options: BuildOptions): WorkloadBuilder {
   return WorkloadBuilder.fromItems(root, options);
 }
@@ -378,45 +256,30 @@ export function fromExistingWorkload(workload: Workload, options: BuildOptions):
 
 // ---------------------------------------------------------------- validation of one item
 
-function blockPath(item: WorkloadItem, block: { pathElements?: string[] } | undefined): string {
+/** Where a block's errors are reported: the item's path and the block's path elements. */
+export function blockPath(item: WorkloadItem, block: { pathElements?: string[] | null } | undefined | null): FieldPath {
   return childPath(itemPath(item), ...(block?.pathElements ?? []));
 }
 
-/** `{value}` of the old block when the item existed before, else undefined (a create). */
-function oldOf<T>(oldItem: WorkloadItem | undefined, get: (i: WorkloadItem) => T | undefined): Old<T> {
-  return oldItem === undefined ? undefined : { value: get(oldItem) };
-}
-
-function validateItemDeclarative(item: WorkloadItem, oldItem: WorkloadItem | undefined): FieldError[] {
+/** The declarative validation of an item's blocks, each against the old item's block of the same level when there is one. */
+function validateItemDeclarative(op: Operation, item: WorkloadItem, oldItem: WorkloadItem | undefined): FieldError[] {
   const errs: FieldError[] = [];
-  const composite = isComposite(item);
-  const input = item.input;
-  const pick = <L, C>(b: BlockInput<L, C> | undefined): L | C | undefined => (composite ? b?.compositePodGroupData : b?.podGroupData);
-
-  const policyPath = blockPath(item, input?.policy);
-  const policy = pick(input?.policy) as { basic?: object; gang?: Record<string, number | undefined> } | undefined;
-  const oldPolicy = oldOf(oldItem, (o) => pick(o.input?.policy) as typeof policy);
-  if (oldPolicy !== undefined) errs.push(...validateBlockPresence(policyPath, policy !== undefined, oldPolicy.value !== undefined));
-  if (policy !== undefined) errs.push(...validatePolicyBlock(policyPath, policy, composite ? "minGroupCount" : "minCount", oldPolicy));
-
-  const constraintsPath = blockPath(item, input?.constraints);
-  const constraints = pick(input?.constraints);
-  const oldConstraints = oldOf(oldItem, (o) => pick(o.input?.constraints));
-  errs.push(...validateImmutable(constraintsPath, constraints, oldConstraints));
-  if (constraints !== undefined) errs.push(...validateConstraintsBlock(constraintsPath, constraints, oldConstraints));
-
-  const modePath = blockPath(item, input?.disruptionMode);
-  const mode = pick(input?.disruptionMode);
-  const oldMode = oldOf(oldItem, (o) => pick(o.input?.disruptionMode));
-  errs.push(...validateImmutable(modePath, mode, oldMode));
-  if (mode !== undefined) errs.push(...validateDisruptionModeBlock(modePath, mode, oldMode));
-
-  if (!composite) {
-    const claimsPath = blockPath(item, input?.resourceClaims);
-    const claims = input?.resourceClaims?.podGroupData ?? [];
-    const oldClaims = oldOf(oldItem, (o) => o.input?.resourceClaims?.podGroupData ?? []);
-    errs.push(...validateImmutable(claimsPath, claims, oldClaims));
-    if (claims.length > 0) errs.push(...validateResourceClaimsBlock(claimsPath, claims, oldClaims));
+  const level = isComposite(item) ? "compositePodGroupData" : "podGroupData";
+  const input = item.input ?? {};
+  const old = oldItem?.input ?? {};
+  const data = <T>(block: object | undefined | null): T | undefined => ((block as Record<string, T | null> | undefined)?.[level] ?? undefined) as T | undefined;
+  const policy = data<Parameters<typeof validatePolicyBlock>[2]>(input.policy);
+  if (policy !== undefined) errs.push(...validatePolicyBlock(op, blockPath(item, input.policy), policy, data(old.policy), level === "podGroupData" ? "minCount" : "minGroupCount"));
+  const constraints = data<Parameters<typeof validateConstraintsBlock>[2]>(input.constraints);
+  if (constraints !== undefined) errs.push(...validateConstraintsBlock(op, blockPath(item, input.constraints), constraints, data(old.constraints)));
+  const mode = data<object>(input.disruptionMode);
+  if (mode !== undefined) errs.push(...validateDisruptionModeBlock(op, blockPath(item, input.disruptionMode), mode, data(old.disruptionMode)));
+  if (level === "podGroupData") {
+    // Claims are keyed by name: each is checked against the old claim of its name.
+    const claims = input.resourceClaims?.podGroupData ?? [];
+    const oldByName = new Map((old.resourceClaims?.podGroupData ?? []).map((c) => [c.name ?? "", c] as const));
+    const path = blockPath(item, input.resourceClaims);
+    claims.forEach((c, i) => errs.push(...validateResourceClaim(op, indexPath(path, i), c, oldByName.get(c.name ?? ""))));
   }
   return errs;
 }
@@ -425,49 +288,48 @@ function validateItemDeclarative(item: WorkloadItem, oldItem: WorkloadItem | und
 
 function compilePolicy(policy: SchedulingConfig["policy"]): BuildResult<PodGroupSchedulingPolicy> {
   // Absent, basic, or an empty policy all compile to basic; the union itself is the API's to enforce.
-  if (policy?.gang === undefined) return ok({ basic: {} });
-  if (policy.gang.minCount === undefined) return fail("gang scheduling requires minCount to be set after resolution");
+  if (policy?.gang == null) return ok({ basic: {} });
+  if (policy.gang.minCount == null) return fail("gang scheduling requires minCount to be set after resolution");
   return ok({ gang: { minCount: policy.gang.minCount } });
 }
 
 function compileCompositePolicy(policy: SchedulingConfig["policy"]): BuildResult<CompositePodGroupSchedulingPolicy> {
-  if (policy?.gang === undefined) return ok({ basic: {} });
-  if (policy.gang.minCount === undefined) return fail("composite gang scheduling requires minGroupCount to be set after resolution");
+  if (policy?.gang == null) return ok({ basic: {} });
+  if (policy.gang.minCount == null) return fail("composite gang scheduling requires minGroupCount to be set after resolution");
   return ok({ gang: { minGroupCount: policy.gang.minCount } });
 }
 
+/** All before single; a mode with neither compiles to none. */
 function compileDisruptionMode(mode: SchedulingConfig["disruptionMode"]): DisruptionMode | undefined {
-  if (mode?.all !== undefined) return { all: {} };
-  if (mode?.single !== undefined) return { single: {} };
+  if (mode?.all != null) return { all: {} };
+  if (mode?.single != null) return { single: {} };
   return undefined;
+}
+
+/** The fields a template of either level compiles from its resolved config, in the API's field order. */
+function templateFields(cfg: SchedulingConfig, withClaims: boolean): Partial<PodGroupTemplate> {
+  const t: Partial<PodGroupTemplate> = {};
+  const topology = cfg.constraints?.topology ?? [];
+  if (cfg.constraints != null && topology.length > 0) t.schedulingConstraints = { topology: topology.map((x) => ({ key: x.key })) };
+  if (withClaims && (cfg.resourceClaims?.length ?? 0) > 0) t.resourceClaims = cfg.resourceClaims!.map(copyClaim);
+  const mode = compileDisruptionMode(cfg.disruptionMode);
+  if (mode !== undefined) t.disruptionMode = mode;
+  if (cfg.priorityClassName) t.priorityClassName = cfg.priorityClassName;
+  return t;
 }
 
 function compileLeaf(item: WorkloadItem): BuildResult<PodGroupTemplate> {
   const cfg = resolveSchedulingConfig(item);
   const policy = compilePolicy(cfg.policy);
   if (!policy.ok) return policy;
-  const tmpl: PodGroupTemplate = { name: item.name, schedulingPolicy: policy.value };
-  if (cfg.constraints !== undefined && cfg.constraints.topology.length > 0) {
-    tmpl.schedulingConstraints = { topology: cfg.constraints.topology.map((t) => ({ key: t.key })) };
-  }
-  const mode = compileDisruptionMode(cfg.disruptionMode);
-  if (mode !== undefined) tmpl.disruptionMode = mode;
-  if (cfg.resourceClaims !== undefined && cfg.resourceClaims.length > 0) tmpl.resourceClaims = structuredClone(cfg.resourceClaims);
-  if (cfg.priorityClassName) tmpl.priorityClassName = cfg.priorityClassName;
-  return ok(tmpl);
+  return ok({ name: item.name, schedulingPolicy: policy.value, ...templateFields(cfg, true) });
 }
 
 function compileComposite(item: WorkloadItem): BuildResult<CompositePodGroupTemplate> {
   const cfg = resolveSchedulingConfig(item);
   const policy = compileCompositePolicy(cfg.policy);
   if (!policy.ok) return policy;
-  const tmpl: CompositePodGroupTemplate = { name: item.name, schedulingPolicy: policy.value };
-  if (cfg.priorityClassName) tmpl.priorityClassName = cfg.priorityClassName;
-  if (cfg.constraints !== undefined && cfg.constraints.topology.length > 0) {
-    tmpl.schedulingConstraints = { topology: cfg.constraints.topology.map((t) => ({ key: t.key })) };
-  }
-  const mode = compileDisruptionMode(cfg.disruptionMode);
-  if (mode !== undefined) tmpl.disruptionMode = mode;
+  const tmpl: CompositePodGroupTemplate = { name: item.name, schedulingPolicy: policy.value, ...(templateFields(cfg, false) as Partial<CompositePodGroupTemplate>) };
   for (const child of item.children ?? []) {
     if (isComposite(child)) {
       const c = compileComposite(child);
@@ -489,45 +351,4 @@ function parseGroupVersion(apiVersion: string): BuildResult<string> {
   if (parts.length === 1) return ok("");
   if (parts.length === 2) return ok(parts[0]!);
   return fail(`unexpected GroupVersion string: ${apiVersion}`);
-}
-
-/** The templates of a Workload by name, as {@link collectTemplates} finds them. */
-type TemplateIndex = ReturnType<typeof collectTemplates>;
-/** A leaf or composite template, by the index it is in. */
-type TemplateIn<L extends keyof TemplateIndex> = TemplateIndex[L] extends Map<string, infer T> ? T : never;
-
-/** Every template of a Workload by name, leaves and composites apart, in pre-order. */
-export function collectTemplates(workload: Workload): {
-  leaves: Map<string, PodGroupTemplate>;
-  composites: Map<string, CompositePodGroupTemplate>;
-} {
-  const leaves = new Map<string, PodGroupTemplate>();
-  const composites = new Map<string, CompositePodGroupTemplate>();
-  for (const t of workload.spec.podGroupTemplates ?? []) leaves.set(t.name, t);
-  const walk = (list: CompositePodGroupTemplate[] | undefined) => {
-    for (const c of list ?? []) {
-      composites.set(c.name, c);
-      for (const t of c.podGroupTemplates ?? []) leaves.set(t.name, t);
-      walk(c.compositePodGroupTemplates);
-    }
-  };
-  walk(workload.spec.compositePodGroupTemplates);
-  return { leaves, composites };
-}
-
-/**
- * A runtime group's spec: its links to the Workload's template (and to its parent group), then copies of
- * the template's scheduling fields (empty claim lists and priority class names left out).
- */
-function runtimeSpec(tmpl: PodGroupTemplate, workload: Workload, placement: GroupPlacement): PodGroupSpec;
-function runtimeSpec(tmpl: CompositePodGroupTemplate, workload: Workload, placement: GroupPlacement): CompositePodGroupSpec;
-function runtimeSpec(tmpl: PodGroupTemplate | CompositePodGroupTemplate, workload: Workload, placement: GroupPlacement): PodGroupSpec | CompositePodGroupSpec {
-  const spec: Record<string, unknown> = {};
-  if (placement.parentCompositePodGroupName !== undefined) spec.parentCompositePodGroupName = placement.parentCompositePodGroupName;
-  spec.workloadRef = { workloadName: workload.metadata.name ?? "", templateName: tmpl.name };
-  spec.schedulingPolicy = structuredClone(tmpl.schedulingPolicy);
-  for (const k of ["schedulingConstraints", "disruptionMode", "priority", "preemptionPolicy"] as const) if (tmpl[k] !== undefined) spec[k] = structuredClone(tmpl[k]);
-  if ("resourceClaims" in tmpl && tmpl.resourceClaims !== undefined && tmpl.resourceClaims.length > 0) spec.resourceClaims = structuredClone(tmpl.resourceClaims);
-  if (tmpl.priorityClassName) spec.priorityClassName = tmpl.priorityClassName;
-  return spec as unknown as PodGroupSpec | CompositePodGroupSpec;
 }

@@ -6,6 +6,8 @@
  * block by block by the user's input, then the callbacks in order).
  */
 
+import { goQuote } from "../gofmt/index.js";
+import { childPath, type FieldPath } from "./fielderrors.js";
 import type {
   Empty,
   PodGroupResourceClaim,
@@ -26,8 +28,8 @@ import type {
 export interface SchedulingConfig {
   /** Absent resolves to basic when compiled. */
   policy?: { basic?: Empty; gang?: { minCount?: number } };
-  /** Absent means no placement constraint. */
-  constraints?: { topology: TopologyConstraint[] };
+  /** Absent (or no topology) means no placement constraint. */
+  constraints?: { topology?: TopologyConstraint[] };
   /** Absent leaves the API default (`single`). */
   disruptionMode?: { single?: Empty; all?: Empty };
   resourceClaims?: PodGroupResourceClaim[];
@@ -65,11 +67,15 @@ export interface WorkloadInput {
 export interface WorkloadItem {
   /** Template name; a DNS label, unique across the whole tree. */
   name: string;
-  /** Field path of this component in the controller's API (e.g. `spec.scheduling`). */
+  /**
+   * Field path of this component in the controller's API (e.g. `spec.scheduling`); absent (or empty) is
+   * Go's nil path: errors at it print `<nil>`, and a block's path elements stand alone.
+   */
   path?: string;
   defaultConfig?: SchedulingConfig;
   input?: WorkloadInput;
-  callbacks?: SchedulingConfigFunc[];
+  /** Run in order on the resolved configuration; a missing (null) callback is skipped, as Go skips a nil one. */
+  callbacks?: (SchedulingConfigFunc | null | undefined)[];
   children?: WorkloadItem[];
 }
 
@@ -79,43 +85,37 @@ export function isComposite(item: WorkloadItem): boolean {
 }
 
 /** The item's own path ("" at the root of the controller object). */
-export function itemPath(item: WorkloadItem): string {
-  return item.path ?? "";
+export function itemPath(item: WorkloadItem): FieldPath {
+  return childPath(item.path);
 }
 
-function mapLeafInput(input: WorkloadInput | undefined): SchedulingConfig {
+/**
+ * The user's blocks of one level as a config (Go's `mapWorkloadInput` / `mapCompositeGroupInput`): a policy
+ * is basic when `basic` is set, else gang when `gang` is, else none (an empty block falls back to the
+ * default); a composite's `minGroupCount` is carried as `minCount`; constraints only with a topology; a
+ * mode is single before all; claims (leaf only) only when there are some. Null is unset, as Go decodes it.
+ */
+function mapInput(input: WorkloadInput | undefined, level: "podGroupData" | "compositePodGroupData"): SchedulingConfig {
   const cfg: SchedulingConfig = {};
-  const p = input?.policy?.podGroupData;
-  // Basic is looked at first and an empty block maps to nothing, so it falls back to the default.
-  if (p?.basic !== undefined) cfg.policy = { basic: {} };
-  else if (p?.gang !== undefined) cfg.policy = { gang: p.gang.minCount === undefined ? {} : { minCount: p.gang.minCount } };
-  const c = input?.constraints?.podGroupData;
-  if (c?.topology !== undefined && c.topology.length > 0) cfg.constraints = { topology: c.topology.map((t) => ({ key: t.key })) };
-  const d = input?.disruptionMode?.podGroupData;
-  if (d?.single !== undefined) cfg.disruptionMode = { single: {} };
-  else if (d?.all !== undefined) cfg.disruptionMode = { all: {} };
-  const claims = input?.resourceClaims?.podGroupData;
-  if (claims !== undefined && claims.length > 0) cfg.resourceClaims = claims.map(copyClaim);
+  const p = input?.policy?.[level] as { basic?: object | null; gang?: Record<string, number | null | undefined> | null } | undefined | null;
+  const count = p?.gang?.[level === "podGroupData" ? "minCount" : "minGroupCount"];
+  if (p?.basic != null) cfg.policy = { basic: {} };
+  else if (p?.gang != null) cfg.policy = { gang: count == null ? {} : { minCount: count } };
+  const c = input?.constraints?.[level];
+  if (c?.topology != null && c.topology.length > 0) cfg.constraints = { topology: c.topology.map((t) => ({ key: t.key })) };
+  const d = input?.disruptionMode?.[level];
+  if (d?.single != null) cfg.disruptionMode = { single: {} };
+  else if (d?.all != null) cfg.disruptionMode = { all: {} };
+  const claims = level === "podGroupData" ? input?.resourceClaims?.podGroupData : undefined;
+  if (claims != null && claims.length > 0) cfg.resourceClaims = claims.map(copyClaim);
   return cfg;
 }
 
-function mapCompositeInput(input: WorkloadInput | undefined): SchedulingConfig {
-  const cfg: SchedulingConfig = {};
-  const p = input?.policy?.compositePodGroupData;
-  if (p?.basic !== undefined) cfg.policy = { basic: {} };
-  else if (p?.gang !== undefined) cfg.policy = { gang: p.gang.minGroupCount === undefined ? {} : { minCount: p.gang.minGroupCount } };
-  const c = input?.constraints?.compositePodGroupData;
-  if (c?.topology !== undefined && c.topology.length > 0) cfg.constraints = { topology: c.topology.map((t) => ({ key: t.key })) };
-  const d = input?.disruptionMode?.compositePodGroupData;
-  if (d?.single !== undefined) cfg.disruptionMode = { single: {} };
-  else if (d?.all !== undefined) cfg.disruptionMode = { all: {} };
-  return cfg;
-}
-
-function copyClaim(c: WorkloadPodGroupResourceClaim): PodGroupResourceClaim {
-  const out: PodGroupResourceClaim = { name: c.name };
-  if (c.resourceClaimName !== undefined) out.resourceClaimName = c.resourceClaimName;
-  if (c.resourceClaimTemplateName !== undefined) out.resourceClaimTemplateName = c.resourceClaimTemplateName;
+/** A claim with its name and whichever references are set (null is unset, as Go decodes it). */
+export function copyClaim(c: WorkloadPodGroupResourceClaim): PodGroupResourceClaim {
+  const out: PodGroupResourceClaim = { name: c.name ?? "" };
+  if (c.resourceClaimName != null) out.resourceClaimName = c.resourceClaimName;
+  if (c.resourceClaimTemplateName != null) out.resourceClaimTemplateName = c.resourceClaimTemplateName;
   return out;
 }
 
@@ -126,12 +126,12 @@ function copyClaim(c: WorkloadPodGroupResourceClaim): PodGroupResourceClaim {
  */
 export function resolveSchedulingConfig(item: WorkloadItem): SchedulingConfig {
   const resolved: SchedulingConfig = item.defaultConfig === undefined ? {} : structuredClone(item.defaultConfig);
-  const user = isComposite(item) ? mapCompositeInput(item.input) : mapLeafInput(item.input);
+  const user = mapInput(item.input, isComposite(item) ? "compositePodGroupData" : "podGroupData");
   if (user.policy !== undefined) resolved.policy = user.policy;
   if (user.constraints !== undefined) resolved.constraints = user.constraints;
   if (user.disruptionMode !== undefined) resolved.disruptionMode = user.disruptionMode;
   if (user.resourceClaims !== undefined && user.resourceClaims.length > 0) resolved.resourceClaims = user.resourceClaims;
-  for (const cb of item.callbacks ?? []) cb(resolved);
+  for (const cb of item.callbacks ?? []) if (typeof cb === "function") cb(resolved);
   return resolved;
 }
 
@@ -144,8 +144,8 @@ export function checkWorkloadItemTree(root: WorkloadItem): string | undefined {
   const seen = new Set<string>();
   const visit = (item: WorkloadItem | null | undefined): string | undefined => {
     if (item === null || item === undefined) return "workload item cannot be nil";
-    if (item.name === "") return "workload item name cannot be empty";
-    if (seen.has(item.name)) return `duplicate workload item name ${JSON.stringify(item.name)}: template names must be unique across the Workload`;
+    if (!item.name) return "workload item name cannot be empty";
+    if (seen.has(item.name)) return `duplicate workload item name ${goQuote(item.name)}: template names must be unique across the Workload`;
     seen.add(item.name);
     const unionErr = checkItemInputUnion(item);
     if (unionErr !== undefined) return unionErr;
@@ -160,16 +160,16 @@ export function checkWorkloadItemTree(root: WorkloadItem): string | undefined {
 
 function checkItemInputUnion(item: WorkloadItem): string | undefined {
   const i = item.input;
-  const q = JSON.stringify(item.name);
+  const q = goQuote(item.name);
   if (isComposite(item)) {
-    if (i?.policy?.podGroupData !== undefined) return `composite workload item ${q} sets leaf building block: policy`;
-    if (i?.constraints?.podGroupData !== undefined) return `composite workload item ${q} sets leaf building block: constraints`;
-    if (i?.disruptionMode?.podGroupData !== undefined) return `composite workload item ${q} sets leaf building block: disruptionMode`;
+    if (i?.policy?.podGroupData != null) return `composite workload item ${q} sets leaf building block: policy`;
+    if (i?.constraints?.podGroupData != null) return `composite workload item ${q} sets leaf building block: constraints`;
+    if (i?.disruptionMode?.podGroupData != null) return `composite workload item ${q} sets leaf building block: disruptionMode`;
     if ((i?.resourceClaims?.podGroupData?.length ?? 0) > 0) return `composite workload item ${q} sets leaf building block: resourceClaims`;
     return undefined;
   }
-  if (i?.policy?.compositePodGroupData !== undefined) return `leaf workload item ${q} sets composite building block: policy`;
-  if (i?.constraints?.compositePodGroupData !== undefined) return `leaf workload item ${q} sets composite building block: constraints`;
-  if (i?.disruptionMode?.compositePodGroupData !== undefined) return `leaf workload item ${q} sets composite building block: disruptionMode`;
+  if (i?.policy?.compositePodGroupData != null) return `leaf workload item ${q} sets composite building block: policy`;
+  if (i?.constraints?.compositePodGroupData != null) return `leaf workload item ${q} sets composite building block: constraints`;
+  if (i?.disruptionMode?.compositePodGroupData != null) return `leaf workload item ${q} sets composite building block: disruptionMode`;
   return undefined;
 }

@@ -1,9 +1,12 @@
 /**
  * Field errors as values, shaped like Kubernetes' `k8s.io/apimachinery/pkg/util/validation/field`
- * errors: a type, the path of the offending field, the bad value (when one is shown) and a detail.
+ * errors: a type, the path of the offending field (`<nil>` for Go's nil path), the bad value (when one
+ * is shown) and a detail.
  * {@link fieldErrorToString} renders them the way `(*field.Error).Error()` does, so messages can
  * be compared word for word with the API server's.
  */
+
+import { goJSON, goQuote } from "../gofmt/index.js";
 
 /** The error kinds of `field.ErrorType`, by their Go constant suffix. */
 export type FieldErrorType =
@@ -47,12 +50,12 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
 /** Kinds whose rendering never shows the value. */
 const VALUELESS: ReadonlySet<FieldErrorType> = new Set(["Required", "Forbidden", "TooLong", "Internal"]);
 
-/** Render a value like Go's `%v`/`%q` choice in `ErrorBody` (objects fall back to JSON). */
+/** Render a value as `ErrorBody` does: strings with `%q`, numbers and booleans with `%v`, anything else as Go's JSON. */
 function renderValue(value: unknown): string {
   if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return goQuote(value);
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
-  return JSON.stringify(value);
+  return goJSON(value);
 }
 
 /** The part after the path, as `(*field.Error).ErrorBody()`. */
@@ -75,49 +78,63 @@ export function fieldErrorsToString(errors: readonly FieldError[]): string {
 
 // ---------------------------------------------------------------- paths
 
-/** `parent.name`, or `name` at the root. */
-export function childPath(parent: string, ...names: string[]): string {
-  let p = parent;
-  for (const n of names) p = p === "" ? n : `${p}.${n}`;
+/**
+ * A field path as rendered text, or `undefined` for Go's nil `*field.Path` (the empty string is taken as
+ * nil too: no Go path renders empty).
+ */
+export type FieldPath = string | undefined;
+
+/** How Go prints a path: a nil path is `<nil>`. */
+export function pathString(p: FieldPath): string {
+  return p === undefined || p === "" ? "<nil>" : p;
+}
+
+/**
+ * `parent.name` (Go's `Child`), or `name` under a nil parent; the parent itself without names. An empty
+ * name prints as Go prints it: `[]`.
+ */
+export function childPath(parent: FieldPath, ...names: string[]): FieldPath {
+  let p = parent === "" ? undefined : parent;
+  for (const n of names) p = n === "" ? `${p ?? ""}[]` : p === undefined ? n : `${p}.${n}`;
   return p;
 }
 
-/** `parent[i]`. */
-export function indexPath(parent: string, i: number): string {
-  return `${parent}[${i}]`;
+/** `parent[i]` (Go's `Index`; `[i]` under a nil parent). */
+export function indexPath(parent: FieldPath, i: number): string {
+  return `${parent ?? ""}[${i}]`;
 }
 
 // ---------------------------------------------------------------- constructors
 
 /** `field.Invalid`. */
-export function invalid(field: string, value: unknown, detail: string, origin?: string): FieldError {
-  return withOrigin({ type: "Invalid", field, value, detail }, origin);
+export function invalid(field: FieldPath, value: unknown, detail: string, origin?: string): FieldError {
+  return withOrigin({ type: "Invalid", field: pathString(field), value, detail }, origin);
 }
 /** `field.Required`. */
-export function required(field: string, detail = ""): FieldError {
-  return { type: "Required", field, detail };
+export function required(field: FieldPath, detail = ""): FieldError {
+  return { type: "Required", field: pathString(field), detail };
 }
 /** `field.Forbidden`. */
-export function forbidden(field: string, detail: string, origin?: string): FieldError {
-  return withOrigin({ type: "Forbidden", field, detail }, origin);
+export function forbidden(field: FieldPath, detail: string, origin?: string): FieldError {
+  return withOrigin({ type: "Forbidden", field: pathString(field), detail }, origin);
 }
 /** `field.Duplicate`. */
-export function duplicate(field: string, value: unknown): FieldError {
-  return { type: "Duplicate", field, value, detail: "" };
+export function duplicate(field: FieldPath, value: unknown): FieldError {
+  return { type: "Duplicate", field: pathString(field), value, detail: "" };
 }
 /** `field.TooMany`: `must have at most N items` (singular for one). */
-export function tooMany(field: string, actual: number, max: number): FieldError {
+export function tooMany(field: FieldPath, actual: number, max: number): FieldError {
   const detail = max >= 0 ? `must have at most ${max} ${max === 1 ? "item" : "items"}` : "has too many items";
-  return { type: "TooMany", field, value: actual, detail, origin: "maxItems" };
+  return { type: "TooMany", field: pathString(field), value: actual, detail, origin: "maxItems" };
 }
 /** `field.NotSupported`: lists the accepted values, quoted. */
-export function notSupported(field: string, value: unknown, validValues: readonly string[]): FieldError {
-  const detail = validValues.length > 0 ? `supported values: ${validValues.map((v) => JSON.stringify(v)).join(", ")}` : "";
-  return { type: "NotSupported", field, value, detail };
+export function notSupported(field: FieldPath, value: unknown, validValues: readonly string[]): FieldError {
+  const detail = validValues.length > 0 ? `supported values: ${validValues.map((v) => goQuote(v)).join(", ")}` : "";
+  return { type: "NotSupported", field: pathString(field), value, detail };
 }
 /** `field.InternalError`: the detail is the error text. */
-export function internal(field: string, message: string): FieldError {
-  return { type: "Internal", field, detail: message };
+export function internal(field: FieldPath, message: string): FieldError {
+  return { type: "Internal", field: pathString(field), detail: message };
 }
 
 function withOrigin(e: FieldError, origin: string | undefined): FieldError {

@@ -1,7 +1,8 @@
 /**
  * Public API of the scheduling area: the Workload API types, field errors, the workload builder
- * and its validation, deterministic naming, validation of the emitted objects, and the Job
- * integration.
+ * (as the Go workloadbuilder), Karta's layers over it (groups of nested templates, the Workload API's
+ * rules on a compiled tree), deterministic naming, validation of the emitted objects, and the Job
+ * integration with the Job API's validation.
  */
 export * from "./types.js";
 export {
@@ -17,7 +18,6 @@ export {
   WorkloadBuilder,
   newBuilder,
   fromExistingWorkload,
-  collectTemplates,
   BasicPolicy,
   GangPolicy,
   SingleMode,
@@ -25,22 +25,31 @@ export {
   type BuildOptions,
   type BuildResult,
   type ValidationInput,
-  type GroupPlacement,
-  type GroupHierarchy,
   type SchedulingPolicyOption,
   type DisruptionModeOption,
 } from "./builder.js";
-export { fnv32a, safeEncodeString, generateWorkloadName, generatePodGroupName, podGroupTemplateName } from "./naming.js";
+export { podGroupFromTemplate, compositePodGroupFromTemplate } from "./podgroup.js";
+export {
+  collectTemplates,
+  groupHierarchy,
+  podGroupAnywhere,
+  compositePodGroupAnywhere,
+  type GroupPlacement,
+  type GroupHierarchy,
+} from "./hierarchy.js";
+export { validateWorkloadTree, type TreeValidationInput } from "./tree-validation.js";
+export { fnv32a, safeEncodeString, generateWorkloadName, generatePodGroupName, podGroupTemplateName, cutBytes } from "./naming.js";
 export { validateWorkload, validatePodGroup, validateCompositePodGroup } from "./validation.js";
 export {
   compileJob,
-  validateJobScheduling,
+  jobManagement,
   jobWorkloadItem,
   jobWorkloadInput,
   jobControllerRef,
   defaultMinCountFromParallelism,
-  JOB_SCHEDULING_PATH,
   type JobWorkloadObjects,
+  type JobManagement,
   type CompileJobOptions,
 } from "./job.js";
+export { validateJobScheduling, validateJobSchedulingRules, validateJobSchedulingDeclaratively, JOB_SCHEDULING_PATH } from "./job-validation.js";
 export * from "./karta.js";

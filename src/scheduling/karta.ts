@@ -32,7 +32,9 @@ import type { WorkloadCompilation } from "./karta/compilation.js";
 import { validateSchedulingIntent, type SchedulingIntent } from "./karta/options.js";
 import { podLabel, podSchedulingPatch, type PodSchedulingPatch } from "./karta/pod-patch.js";
 import { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
+import { groupHierarchy, podGroupAnywhere } from "./hierarchy.js";
 import { generatePodGroupName, generateWorkloadName } from "./naming.js";
+import { validateWorkloadTree } from "./tree-validation.js";
 import { SYSTEM_PRIORITY_CLASS_PREFIX, type CompositePodGroup, type OwnerReference, type PodGroup, type Workload } from "./types.js";
 import { validateCompositePodGroup, validatePodGroup, validateWorkload } from "./validation.js";
 import { isObject } from "../interpret/plain.js";
@@ -242,7 +244,12 @@ export function compileKarta(definition: Karta | Definition | CompiledInterprete
     let workload: Workload | undefined;
     for (const item of tree.roots) {
       const builder = newBuilder(item, opts);
-      issues.push(...builder.validate().map((e) => issueFromFieldError(e.field.startsWith("--") ? "option" : "definition", e)));
+      // The builder's checks, then the Workload API's rules on the compiled tree (both at the definition's
+      // paths; a field the builder already refused is not reported twice).
+      const builderErrs = builder.validate();
+      const refused = new Set(builderErrs.map((e) => e.field));
+      const treeErrs = validateWorkloadTree(item, opts).filter((e) => !refused.has(e.field));
+      for (const e of [...builderErrs, ...treeErrs]) issues.push(issueFromFieldError(e.field.startsWith("--") ? "option" : "definition", e));
       const built = builder.buildWorkload();
       if (!built.ok) {
         issues.push({ severity: "error", input: "definition", path: item.path ?? "", message: built.error, code: "build" });
@@ -261,7 +268,7 @@ export function compileKarta(definition: Karta | Definition | CompiledInterprete
     if (tree.format === "podGroup" && tree.keyed) {
       keyedNewerGroups(interpreter, view, tree, groups, workloadName, pods, classified.pods, out, podGroupOf, issues);
     } else if (tree.format === "podGroup") {
-      const h = groups.newGroupHierarchy();
+      const h = groupHierarchy(groups);
       if (!h.ok) return failed([...issues, { severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: h.error, code: "build" }]);
       out.compositePodGroups = h.value.compositePodGroups;
       out.podGroups = h.value.podGroups;
@@ -410,7 +417,7 @@ function keyedNewerGroups(
     for (const sub of gg.subGroups ?? []) {
       const subName = named(`${sub.name}-${suffix}`);
       if (subName === undefined) continue;
-      const pg = groups.newPodGroup(subName, sub.name, { parentCompositePodGroupName: name });
+      const pg = podGroupAnywhere(groups, subName, sub.name, { parentCompositePodGroupName: name });
       if (!pg.ok) {
         issues.push({ severity: "error", input: "definition", path: GANG_SCHEDULING_PATH, message: pg.error, code: "build" });
         continue;

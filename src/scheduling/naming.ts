@@ -5,7 +5,8 @@
  * - Workload: `<owner name>-<safe-encoded fnv32a of the owner UID>`, where the UID is hashed in
  *   the canonical form Kubernetes' `DeepHashObject` writes for a `types.UID` (`(types.UID)<uid>`);
  * - PodGroup: `<workload>-<template>-<safe-encoded fnv32a of workload+template>`, both prefixes
- *   truncated fairly so the result fits a DNS-1123 subdomain (253 characters).
+ *   truncated fairly so the result fits a DNS-1123 subdomain (253 bytes).
+ * Lengths are counted and names cut in UTF-8 bytes, as Go does.
  */
 
 import { DNS1123_SUBDOMAIN_MAX_LENGTH } from "../names/index.js";
@@ -44,43 +45,56 @@ export function podGroupTemplateName(jobName: string, index = 0): string {
   return `${jobName}-pgt-${index}`;
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * Workload name for an owner: `<owner name>-<hash of UID>`; the hash alone for an unnamed owner.
- * The owner name is truncated so that the whole fits in 253 characters.
+ * Go's `s[:n]` on a string: its first n UTF-8 bytes. A cut inside a multi-byte character leaves stray
+ * bytes that no JavaScript string holds; each becomes U+FFFD, as Go's JSON encoding of the name shows it.
+ */
+export function cutBytes(s: string, n: number): string {
+  const bytes = encoder.encode(s);
+  if (bytes.length <= n) return s;
+  // Back up to the first byte of the last character that starts within the cut.
+  let start = n;
+  while (start > 0 && (bytes[start]! & 0xc0) === 0x80) start--;
+  return decoder.decode(bytes.subarray(0, start)) + "\ufffd".repeat(n - start);
+}
+
+function byteLength(s: string): number {
+  return encoder.encode(s).length;
+}
+
+/**
+ * Workload name for an owner (the Job controller's `computeWorkloadName`): `<owner name>-<hash of UID>`,
+ * the owner name cut (in bytes) so that the whole fits in 253 bytes.
  */
 export function generateWorkloadName(ownerName: string, ownerUID: string): string {
   // DeepHashObject prints a types.UID with spew's %#v: the type in parentheses, then the raw string.
   const hash = hashSuffix(`(types.UID)${ownerUID}`);
-  if (ownerName === "") return hash;
-  const maxPrefix = DNS1123_SUBDOMAIN_MAX_LENGTH - hash.length - 1;
-  return `${ownerName.slice(0, maxPrefix)}-${hash}`;
+  return `${cutBytes(ownerName, DNS1123_SUBDOMAIN_MAX_LENGTH - hash.length - 1)}-${hash}`;
 }
 
 /**
- * PodGroup (or CompositePodGroup) name derived from its Workload and template. Both names are kept
- * as prefixes where possible; when too long, each keeps up to half of the room and a short one
- * yields its unused share to the other. The hash covers the full names, so truncated prefixes
- * cannot collide.
+ * PodGroup (or CompositePodGroup) name derived from its Workload and template (the Job controller's
+ * `computePodGroupName`): `<workload>-<template>-<hash>`. When the two names are too long for 253 bytes,
+ * each keeps up to half of the room and a short one yields its unused share to the other (the workload
+ * name gets the odd byte). The hash covers the full names, so truncated prefixes cannot collide.
  */
 export function generatePodGroupName(workloadName: string, templateName: string): string {
   const hash = hashSuffix(workloadName + templateName);
-  const maxPrefix = DNS1123_SUBDOMAIN_MAX_LENGTH - hash.length - 1;
-  if (workloadName === "") {
-    if (templateName === "") return hash;
-    return `${templateName.slice(0, maxPrefix)}-${hash}`;
-  }
-  if (templateName === "") return `${workloadName.slice(0, maxPrefix)}-${hash}`;
-
   const maxAvailable = DNS1123_SUBDOMAIN_MAX_LENGTH - hash.length - 2;
+  const wlLen = byteLength(workloadName);
+  const tplLen = byteLength(templateName);
   let wl = workloadName;
   let tpl = templateName;
-  if (wl.length + tpl.length > maxAvailable) {
+  if (wlLen + tplLen > maxAvailable) {
     const half = Math.floor(maxAvailable / 2);
-    if (wl.length <= half) tpl = tpl.slice(0, maxAvailable - wl.length);
-    else if (tpl.length <= half) wl = wl.slice(0, maxAvailable - tpl.length);
+    if (wlLen <= half) tpl = cutBytes(tpl, maxAvailable - wlLen);
+    else if (tplLen <= half) wl = cutBytes(wl, maxAvailable - tplLen);
     else {
-      wl = wl.slice(0, maxAvailable - half);
-      tpl = tpl.slice(0, half);
+      wl = cutBytes(wl, maxAvailable - half);
+      tpl = cutBytes(tpl, half);
     }
   }
   return `${wl}-${tpl}-${hash}`;

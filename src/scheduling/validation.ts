@@ -8,13 +8,16 @@
  */
 
 import {
-  deepEqual,
+  CREATE,
+  UPDATE,
+  immutable,
+  semanticEqual as deepEqual,
+  union,
+  updatePointer,
   validateConstraintsBlock,
   validateDisruptionModeBlock,
-  validateImmutable,
-  validateResourceClaimsBlock,
-  validateUnion,
-  type Old,
+  validateResourceClaimList,
+  type Operation,
 } from "./blocks.js";
 import {
   childPath,
@@ -27,7 +30,7 @@ import {
   tooMany,
   type FieldError,
 } from "./fielderrors.js";
-import { isDNS1123Label, isDNS1123Subdomain } from "../names/index.js";
+import { handwritten, isDNS1123Label, isDNS1123Subdomain } from "../names/index.js";
 import {
   HIGHEST_USER_DEFINABLE_PRIORITY,
   PREEMPTION_POLICIES,
@@ -48,15 +51,33 @@ import {
 /** Fields shared by templates and runtime group specs, of either level. */
 type SchedulingFields = PodGroupSchedulingFields | CompositePodGroupSchedulingFields;
 
+/** The previous value on an update (`{ value: undefined }` when it was not set); `undefined` on a create. */
+type Old<T> = { value: T | undefined } | undefined;
+
 function old<T>(prev: T | undefined, isUpdate: boolean): Old<T> {
   return isUpdate ? { value: prev } : undefined;
 }
 
+/** A child of a path that is never nil here. */
+function child(parent: string, ...names: string[]): string {
+  return childPath(parent, ...names) ?? parent;
+}
+
+function operation(isUpdate: boolean): Operation {
+  return isUpdate ? UPDATE : CREATE;
+}
+
+/** An immutable field: any change on update is `Invalid value: null: field is immutable`. */
+function validateImmutable(path: string, value: unknown, prev: Old<unknown>): FieldError[] {
+  if (prev === undefined || deepEqual(value, prev.value)) return [];
+  return immutable(UPDATE, path);
+}
+
 function validateObjectName(meta: ObjectMeta, path = "metadata"): FieldError[] {
-  const namePath = childPath(path, "name");
+  const namePath = child(path, "name");
   if (!meta.name && !meta.generateName) return [required(namePath, "name or generateName is required")];
   if (!meta.name) return [];
-  return isDNS1123Subdomain(meta.name).map((m) => invalid(namePath, meta.name, m));
+  return handwritten.isDNS1123Subdomain(meta.name).map((m) => invalid(namePath, meta.name, m));
 }
 
 function validateShortName(path: string, value: string | undefined): FieldError[] {
@@ -81,9 +102,9 @@ function validatePathSegmentName(path: string, value: string | undefined): Field
 
 function validateControllerRef(path: string, ref: TypedLocalObjectReference): FieldError[] {
   return [
-    ...validateLongName(childPath(path, "apiGroup"), ref.apiGroup, false),
-    ...validatePathSegmentName(childPath(path, "kind"), ref.kind),
-    ...validatePathSegmentName(childPath(path, "name"), ref.name),
+    ...validateLongName(child(path, "apiGroup"), ref.apiGroup, false),
+    ...validatePathSegmentName(child(path, "kind"), ref.kind),
+    ...validatePathSegmentName(child(path, "name"), ref.name),
   ];
 }
 
@@ -98,14 +119,13 @@ function validateGroupPolicy(
   const isUpdate = prev !== undefined;
   const before = prev?.value;
   if (isUpdate && deepEqual(p, before)) return [];
-  const errs = validateUnion(path, ["basic", "gang"], p, before, isUpdate);
-  if (isUpdate && before !== undefined) {
-    if ((p.basic !== undefined) !== (before.basic !== undefined)) errs.push(invalid(childPath(path, "basic"), null, "field is immutable", "immutable"));
-    if (p.gang !== undefined && before.gang === undefined) errs.push(invalid(childPath(path, "gang"), null, "field cannot be set once created", "update"));
-    if (p.gang === undefined && before.gang !== undefined) errs.push(invalid(childPath(path, "gang"), null, "field cannot be cleared once set", "update"));
-  }
-  if (p.gang !== undefined) {
-    const countPath = childPath(path, "gang", countField);
+  const errs = union(operation(isUpdate), path, ["basic", "gang"], p, before);
+  if (isUpdate && before !== undefined && (p.basic !== undefined) !== (before.basic !== undefined)) errs.push(...immutable(UPDATE, child(path, "basic")));
+  // A gang added or removed by an update is refused as such; its count is not looked at then.
+  const gangSet = isUpdate && before !== undefined ? updatePointer(UPDATE, child(path, "gang"), p.gang, before.gang) : [];
+  errs.push(...gangSet);
+  if (p.gang !== undefined && gangSet.length === 0) {
+    const countPath = child(path, "gang", countField);
     const v = p.gang[countField];
     const unchanged = isUpdate && before?.gang !== undefined && before.gang[countField] === v;
     if (!unchanged) {
@@ -118,15 +138,15 @@ function validateGroupPolicy(
 
 function validatePriorityFields(path: string, obj: SchedulingFields, prev: SchedulingFields | undefined, isUpdate: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  const pcnPath = childPath(path, "priorityClassName");
+  const pcnPath = child(path, "priorityClassName");
   errs.push(...validateImmutable(pcnPath, obj.priorityClassName ?? "", old(prev?.priorityClassName ?? "", isUpdate)));
   if (!(isUpdate && obj.priorityClassName === prev?.priorityClassName)) errs.push(...validateLongName(pcnPath, obj.priorityClassName, false));
-  const prioPath = childPath(path, "priority");
+  const prioPath = child(path, "priority");
   errs.push(...validateImmutable(prioPath, obj.priority, old(prev?.priority, isUpdate)));
   if (obj.priority !== undefined && !(isUpdate && obj.priority === prev?.priority) && obj.priority > HIGHEST_USER_DEFINABLE_PRIORITY) {
     errs.push(invalid(prioPath, obj.priority, `must be less than or equal to ${HIGHEST_USER_DEFINABLE_PRIORITY}`, "maximum"));
   }
-  const ppPath = childPath(path, "preemptionPolicy");
+  const ppPath = child(path, "preemptionPolicy");
   errs.push(...validateImmutable(ppPath, obj.preemptionPolicy, old(prev?.preemptionPolicy, isUpdate)));
   if (obj.preemptionPolicy !== undefined && !PREEMPTION_POLICIES.includes(obj.preemptionPolicy)) {
     // The API server lists the supported values sorted.
@@ -142,22 +162,108 @@ function validatePriorityFields(path: string, obj: SchedulingFields, prev: Sched
 function validateSchedulingFields(path: string, obj: SchedulingFields, prev: SchedulingFields | undefined, isUpdate: boolean, level: "leaf" | "composite"): FieldError[] {
   const errs: FieldError[] = [];
   const countField = level === "leaf" ? "minCount" : "minGroupCount";
-  errs.push(...validateGroupPolicy(childPath(path, "schedulingPolicy"), obj.schedulingPolicy as never, countField, old(prev?.schedulingPolicy as never, isUpdate)));
-  const cPath = childPath(path, "schedulingConstraints");
-  errs.push(...validateImmutable(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
-  if (obj.schedulingConstraints !== undefined) errs.push(...validateConstraintsBlock(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate)));
-  if (level === "leaf") {
-    const claims = (obj as PodGroupSchedulingFields).resourceClaims ?? [];
-    const prevClaims = (prev as PodGroupSchedulingFields | undefined)?.resourceClaims ?? [];
-    const rPath = childPath(path, "resourceClaims");
-    errs.push(...validateImmutable(rPath, claims, old(prevClaims, isUpdate)));
-    if (claims.length > 0) errs.push(...validateResourceClaimsBlock(rPath, claims, old(prevClaims, isUpdate)));
+  errs.push(...validateGroupPolicy(child(path, "schedulingPolicy"), obj.schedulingPolicy as never, countField, old(prev?.schedulingPolicy as never, isUpdate)));
+  const op = operation(isUpdate);
+  // An immutable block that changed is refused as such; its content is not looked at then.
+  const cPath = child(path, "schedulingConstraints");
+  const constraintsFrozen = validateImmutable(cPath, obj.schedulingConstraints, old(prev?.schedulingConstraints, isUpdate));
+  errs.push(...constraintsFrozen);
+  if (obj.schedulingConstraints !== undefined && constraintsFrozen.length === 0 && !(isUpdate && deepEqual(obj.schedulingConstraints, prev?.schedulingConstraints))) {
+    errs.push(...validateConstraintsBlock(op, cPath, obj.schedulingConstraints, isUpdate ? prev?.schedulingConstraints : undefined));
   }
-  const dPath = childPath(path, "disruptionMode");
-  errs.push(...validateImmutable(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
-  if (obj.disruptionMode !== undefined) errs.push(...validateDisruptionModeBlock(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate)));
+  if (level === "leaf") {
+    const claims = (obj as PodGroupSchedulingFields).resourceClaims;
+    const prevClaims = (prev as PodGroupSchedulingFields | undefined)?.resourceClaims;
+    errs.push(...validateResourceClaimList(op, child(path, "resourceClaims"), claims, prevClaims, isUpdate));
+  }
+  const dPath = child(path, "disruptionMode");
+  const modeFrozen = validateImmutable(dPath, obj.disruptionMode, old(prev?.disruptionMode, isUpdate));
+  errs.push(...modeFrozen);
+  if (obj.disruptionMode !== undefined && modeFrozen.length === 0 && !(isUpdate && deepEqual(obj.disruptionMode, prev?.disruptionMode))) {
+    errs.push(...validateDisruptionModeBlock(op, dPath, obj.disruptionMode, isUpdate ? prev?.disruptionMode : undefined));
+  }
   errs.push(...validatePriorityFields(path, obj, prev, isUpdate));
   return errs;
+}
+
+// ---------------------------------------------------------------- bad values as the API server prints them
+
+/** A list as Go holds it: absent is nil. */
+function list<T, U>(xs: readonly T[] | null | undefined, f: (x: T) => U): U[] | null {
+  return xs == null ? null : xs.map(f);
+}
+
+function orNull<T>(v: T | null | undefined): T | null {
+  return v ?? null;
+}
+
+/** A leaf template as scheduling/v1beta1 prints in a Duplicate error: `schedulingConstraints` always (no `omitempty`). */
+function versionedLeaf(t: PodGroupTemplate): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: t.name, schedulingPolicy: t.schedulingPolicy ?? {}, schedulingConstraints: orNull(t.schedulingConstraints) };
+  if ((t.resourceClaims?.length ?? 0) > 0) out.resourceClaims = t.resourceClaims;
+  return { ...out, ...versionedTail(t) };
+}
+
+/** A composite template as scheduling/v1beta1 prints in a Duplicate error, its children too. */
+function versionedComposite(t: CompositePodGroupTemplate): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: t.name, schedulingPolicy: t.schedulingPolicy ?? {} };
+  if (t.schedulingConstraints != null) out.schedulingConstraints = t.schedulingConstraints;
+  Object.assign(out, versionedTail(t));
+  if ((t.podGroupTemplates?.length ?? 0) > 0) out.podGroupTemplates = t.podGroupTemplates!.map(versionedLeaf);
+  if ((t.compositePodGroupTemplates?.length ?? 0) > 0) out.compositePodGroupTemplates = t.compositePodGroupTemplates!.map(versionedComposite);
+  return out;
+}
+
+/** The `omitempty` fields both levels end with. */
+function versionedTail(t: SchedulingFields): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (t.disruptionMode != null) out.disruptionMode = t.disruptionMode;
+  if (t.priorityClassName) out.priorityClassName = t.priorityClassName;
+  if (t.priority != null) out.priority = t.priority;
+  if (t.preemptionPolicy != null) out.preemptionPolicy = t.preemptionPolicy;
+  return out;
+}
+
+/** The internal (unversioned) Go types, as `encoding/json` prints them: Go's field names, every field, nil as null. */
+function internalPolicy(p: object | undefined, count: "MinCount" | "MinGroupCount"): unknown {
+  const policy = p as { basic?: object | null; gang?: Record<string, number | undefined> | null } | undefined;
+  const gang = policy?.gang ?? null;
+  return { Basic: policy?.basic != null ? {} : null, Gang: gang === null ? null : { [count]: gang[count === "MinCount" ? "minCount" : "minGroupCount"] ?? 0 } };
+}
+function internalConstraints(c: { topology?: { key: string }[] } | null | undefined): unknown {
+  return c == null ? null : { Topology: list(c.topology, (x) => ({ Key: x.key ?? "" })) };
+}
+function internalMode(m: { single?: object | null; all?: object | null } | null | undefined): unknown {
+  return m == null ? null : { Single: m.single != null ? {} : null, All: m.all != null ? {} : null };
+}
+function internalLeaf(t: PodGroupTemplate): unknown {
+  return {
+    Name: t.name ?? "",
+    SchedulingPolicy: internalPolicy(t.schedulingPolicy, "MinCount"),
+    SchedulingConstraints: internalConstraints(t.schedulingConstraints),
+    ResourceClaims: list(t.resourceClaims, (c) => ({ Name: c.name ?? "", ResourceClaimName: orNull(c.resourceClaimName), ResourceClaimTemplateName: orNull(c.resourceClaimTemplateName) })),
+    DisruptionMode: internalMode(t.disruptionMode),
+    PriorityClassName: t.priorityClassName ?? "",
+    Priority: orNull(t.priority),
+    PreemptionPolicy: orNull(t.preemptionPolicy),
+  };
+}
+function internalComposite(t: CompositePodGroupTemplate): unknown {
+  return {
+    Name: t.name ?? "",
+    SchedulingPolicy: internalPolicy(t.schedulingPolicy, "MinGroupCount"),
+    SchedulingConstraints: internalConstraints(t.schedulingConstraints),
+    DisruptionMode: internalMode(t.disruptionMode),
+    PriorityClassName: t.priorityClassName ?? "",
+    Priority: orNull(t.priority),
+    PreemptionPolicy: orNull(t.preemptionPolicy),
+    PodGroupTemplates: list(t.podGroupTemplates, internalLeaf),
+    CompositePodGroupTemplates: internalTemplates(t.compositePodGroupTemplates),
+  };
+}
+/** CompositePodGroupTemplates as the handwritten validation's bad value prints (the internal type). */
+function internalTemplates(ts: CompositePodGroupTemplate[] | null | undefined): unknown {
+  return list(ts, internalComposite);
 }
 
 interface TreeState {
@@ -173,6 +279,7 @@ function validateTemplateList<T extends { name: string }>(
   prevList: T[] | undefined,
   state: TreeState,
   each: (itemPath: string, item: T, prev: T | undefined) => FieldError[],
+  value: (item: T) => unknown,
 ): FieldError[] {
   const items = list ?? [];
   const before = prevList ?? [];
@@ -189,7 +296,7 @@ function validateTemplateList<T extends { name: string }>(
   }
   const seen = new Set<string>();
   items.forEach((it, i) => {
-    if (seen.has(it.name)) errs.push(duplicate(indexPath(path, i), it.name));
+    if (seen.has(it.name)) errs.push(duplicate(indexPath(path, i), value(it)));
     seen.add(it.name);
   });
   items.forEach((it, i) => {
@@ -208,7 +315,7 @@ function checkTreeName(state: TreeState, path: string, name: string): FieldError
     state.names.set(name, listPath);
     return [];
   }
-  return first === listPath ? [] : [duplicate(childPath(path, "name"), name)];
+  return first === listPath ? [] : [duplicate(child(path, "name"), name)];
 }
 
 /** Levels of a template's subtree, the template itself being 1. */
@@ -222,7 +329,7 @@ function validatePodGroupTemplate(path: string, t: PodGroupTemplate, prev: PodGr
   // Too deep: reported once, at the top-level template (below).
   if (depth > WORKLOAD_MAX_TREE_DEPTH) return errs;
   if (state.isUpdate && prev !== undefined && deepEqual(t, prev)) return errs;
-  errs.push(...validateShortName(childPath(path, "name"), t.name));
+  errs.push(...validateShortName(child(path, "name"), t.name));
   errs.push(...validateSchedulingFields(path, t, prev, state.isUpdate && prev !== undefined, "leaf"));
   return errs;
 }
@@ -238,22 +345,58 @@ function validateCompositeTemplate(
   if (depth > WORKLOAD_MAX_TREE_DEPTH) return errs;
   // The API server reports a tree that is too deep at its top-level template, with that template's children.
   if (depth === 1 && treeDepth(t) > WORKLOAD_MAX_TREE_DEPTH) {
-    errs.push(invalid(path, t.compositePodGroupTemplates ?? t.podGroupTemplates ?? null, `maximum template hierarchy depth is ${WORKLOAD_MAX_TREE_DEPTH}`));
+    errs.push(invalid(path, internalTemplates(t.compositePodGroupTemplates), `maximum template hierarchy depth is ${WORKLOAD_MAX_TREE_DEPTH}`));
   }
   const ownUpdate = state.isUpdate && prev !== undefined;
-  errs.push(...validateShortName(childPath(path, "name"), t.name));
+  errs.push(...validateShortName(child(path, "name"), t.name));
   errs.push(...validateSchedulingFields(path, t, prev, ownUpdate, "composite"));
   const childState: TreeState = { ...state, isUpdate: ownUpdate };
   errs.push(
-    ...validateTemplateList(childPath(path, "podGroupTemplates"), t.podGroupTemplates, prev?.podGroupTemplates, childState, (p, c, pc) =>
+    ...validateTemplateList(child(path, "podGroupTemplates"), t.podGroupTemplates, prev?.podGroupTemplates, childState, (p, c, pc) =>
       validatePodGroupTemplate(p, c, pc, childState, depth + 1),
+      versionedLeaf,
     ),
   );
   errs.push(
-    ...validateTemplateList(childPath(path, "compositePodGroupTemplates"), t.compositePodGroupTemplates, prev?.compositePodGroupTemplates, childState, (p, c, pc) =>
+    ...validateTemplateList(child(path, "compositePodGroupTemplates"), t.compositePodGroupTemplates, prev?.compositePodGroupTemplates, childState, (p, c, pc) =>
       validateCompositeTemplate(p, c, pc, childState, depth + 1),
+      versionedComposite,
     ),
   );
+  return errs;
+}
+
+/**
+ * One priority for the whole tree: every template has the first one's priorityClassName and priority (both
+ * unset or both set). Reported once at `spec`, worded by the list where the first difference is.
+ */
+function validateWorkloadPriority(spec: Workload["spec"]): FieldError[] {
+  let first: { cls: string; prio: number | undefined } | undefined;
+  const same = (t: SchedulingFields): boolean => {
+    const cls = t.priorityClassName ?? "";
+    const prio = t.priority ?? undefined;
+    if (first === undefined) {
+      first = { cls, prio };
+      return true;
+    }
+    return first.cls === cls && first.prio === prio;
+  };
+  for (const t of spec.podGroupTemplates ?? []) if (!same(t)) return [invalid("spec", null, "detected multiple priority configurations")];
+  const composite = (t: CompositePodGroupTemplate): boolean =>
+    same(t) && (t.compositePodGroupTemplates ?? []).every(composite) && (t.podGroupTemplates ?? []).every(same);
+  for (const t of spec.compositePodGroupTemplates ?? []) {
+    if (!composite(t)) return [invalid("spec", null, "all priority and priorityClassName values must be identical, detected multiple values")];
+  }
+  return [];
+}
+
+/** Every CompositePodGroupTemplate has a child template. */
+function validateHasChild(t: CompositePodGroupTemplate, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if ((t.podGroupTemplates?.length ?? 0) === 0 && (t.compositePodGroupTemplates?.length ?? 0) === 0) {
+    errs.push(invalid(path, t.name, "must have at least one child PodGroupTemplate or CompositePodGroupTemplate"));
+  }
+  (t.compositePodGroupTemplates ?? []).forEach((c, i) => errs.push(...validateHasChild(c, `${path}.compositePodGroupTemplates[${i}]`)));
   return errs;
 }
 
@@ -271,7 +414,7 @@ export function validateWorkload(workload: Workload, oldWorkload?: Workload): Fi
     podGroupTemplates: (prev.podGroupTemplates ?? []).length > 0 ? true : undefined,
     compositePodGroupTemplates: (prev.compositePodGroupTemplates ?? []).length > 0 ? true : undefined,
   };
-  errs.push(...validateUnion("spec", ["podGroupTemplates", "compositePodGroupTemplates"], lists, prevLists, isUpdate));
+  errs.push(...union(operation(isUpdate), "spec", ["podGroupTemplates", "compositePodGroupTemplates"], lists, prevLists));
   const refPath = "spec.controllerRef";
   errs.push(...validateImmutable(refPath, spec.controllerRef, old(prev?.controllerRef, isUpdate)));
   if (spec.controllerRef !== undefined && !(isUpdate && deepEqual(spec.controllerRef, prev?.controllerRef))) {
@@ -281,13 +424,17 @@ export function validateWorkload(workload: Workload, oldWorkload?: Workload): Fi
   errs.push(
     ...validateTemplateList("spec.podGroupTemplates", spec.podGroupTemplates, prev?.podGroupTemplates, state, (p, t, pt) =>
       validatePodGroupTemplate(p, t, pt, state, 1),
+      versionedLeaf,
     ),
   );
   errs.push(
     ...validateTemplateList("spec.compositePodGroupTemplates", spec.compositePodGroupTemplates, prev?.compositePodGroupTemplates, state, (p, t, pt) =>
       validateCompositeTemplate(p, t, pt, state, 1),
+      versionedComposite,
     ),
   );
+  errs.push(...validateWorkloadPriority(spec));
+  (spec.compositePodGroupTemplates ?? []).forEach((t, i) => errs.push(...validateHasChild(t, `spec.compositePodGroupTemplates[${i}]`)));
   return errs;
 }
 
@@ -295,8 +442,8 @@ function validateWorkloadRef(path: string, ref: WorkloadReference | undefined, p
   const errs = validateImmutable(path, ref, old(prev, isUpdate));
   if (ref === undefined) return isRequired ? [...errs, required(path)] : errs;
   if (isUpdate && deepEqual(ref, prev)) return errs;
-  errs.push(...validateLongName(childPath(path, "workloadName"), ref.workloadName, true));
-  errs.push(...validateShortName(childPath(path, "templateName"), ref.templateName));
+  errs.push(...validateLongName(child(path, "workloadName"), ref.workloadName, true));
+  errs.push(...validateShortName(child(path, "templateName"), ref.templateName));
   return errs;
 }
 

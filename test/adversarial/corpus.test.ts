@@ -64,7 +64,7 @@ function assertBounded(o: Outcome, label: string): void {
   assert.doesNotMatch(o.stderr, ENGINE_WORDS, `${label}: engine words reached the user`);
 }
 
-/** Exit codes: 2 for an object that cannot be read; 1 for a definition or customization with errors (as for any other error in one). */
+/** Exit codes: 2 for an object that cannot be read; 1 for a definition or customization with errors (as for any other error in one); inspect: 6 printed with evaluation errors, 4 an object of another kind. */
 interface CommandCase {
   name: string;
   args: string[];
@@ -93,10 +93,10 @@ const COMMANDS: CommandCase[] = [
   { name: "inspect: alias bomb", args: ["inspect", "-d", deployment, "-f", c("alias-bomb.yaml")], exit: 2, message: /too many YAML alias expansions/ },
   { name: "inspect: deep object", args: ["inspect", "-d", deployment, "-f", c("deep-100k-array.json")], exit: 2, message: /nested deeper than 256 levels/ },
   { name: "inspect: deep definition", args: ["inspect", "-d", c("deep-1000.json"), "-f", example], exit: 1, message: /nested deeper than 256 levels/ },
-  { name: "inspect: object without apiVersion or kind", args: ["inspect", "-d", deployment, "-f", c("no-kind.json")], exit: 1, message: /no-kind\.json: the object has no apiVersion or kind/ },
-  { name: "inspect: replicasPath over shared structure", args: ["inspect", "-d", c("karta-shared-structure.yaml"), "-f", example], exit: 1, message: /replicasPath: failed to evaluate .*budget of 20000000 steps/ },
-  { name: "inspect: replicasPath with a catastrophic regex", args: ["inspect", "-d", c("karta-redos.yaml"), "-f", example], exit: 1, message: /ran past its limit of 1000 ms/ },
-  { name: "inspect: replicas 1e400", args: ["inspect", "-d", deployment, "-f", c("deployment-inf-replicas.yaml")], exit: 1, message: /must yield an integer replica count, got Infinity \(out of range\)/ },
+  { name: "inspect: object without apiVersion or kind", args: ["inspect", "-d", deployment, "-f", c("no-kind.json")], exit: 4, message: /no-kind\.json: the object has no apiVersion or kind/ },
+  { name: "inspect: replicasPath over shared structure", args: ["inspect", "-d", c("karta-shared-structure.yaml"), "-f", example], exit: 6, message: /replicasPath: failed to evaluate .*budget of 20000000 steps/ },
+  { name: "inspect: replicasPath with a catastrophic regex", args: ["inspect", "-d", c("karta-redos.yaml"), "-f", example], exit: 6, message: /ran past its limit of 1000 ms/ },
+  { name: "inspect: replicas 1e400", args: ["inspect", "-d", deployment, "-f", c("deployment-inf-replicas.yaml")], exit: 6, message: /must yield an integer replica count, got Infinity \(out of range\)/ },
   { name: "validate: deep definition", args: ["validate", c("deep-1000.json")], exit: 1, message: /deep-1000\.json:1:\d+: error: nested deeper than 256 levels/ },
   { name: "validate: alias bomb", args: ["validate", c("alias-bomb.yaml")], exit: 1, message: /too many YAML alias expansions/ },
   { name: "compile: deep object", args: ["compile", "-d", deployment, "-f", c("deep-1000.json")], exit: 2, message: /nested deeper than 256 levels/ },

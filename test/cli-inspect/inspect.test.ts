@@ -32,6 +32,46 @@ describe("karta inspect", () => {
     assert.match(r.out, /Example:\n {2}karta inspect -f examples\/pytorchjob.yaml/);
   });
 
+  test("each exit code says one thing, as --help lists them", async () => {
+    const job = readFileSync(fx("job.yaml"), "utf8");
+    const def = (running: string, extra = "") => `spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: batch, version: v1, kind: Job}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      statusDefinition: {statusMappings: {${running}: [{byExpression: {expression: "true", expectedResult: "true"}}]}}
+${extra}`;
+    // 0: printed, no errors.
+    const ok = await run(["-d", "ok.yaml", "-f", "-", "-o", "json"], job, { "ok.yaml": def("running") });
+    assert.deepEqual([ok.code, JSON.parse(ok.out).status.statuses, ok.err], [0, ["Running"], ""]);
+    // 1: the definition has errors (a status the published CRD does not have): nothing printed.
+    const invalid = await run(["-d", "bad.yaml", "-f", "-", "-o", "json"], job, { "bad.yaml": def("progressing") });
+    assert.deepEqual([invalid.code, invalid.out], [1, ""]);
+    assert.match(invalid.err, /unknown status "progressing": .*; the closest is "resuming"/);
+    // 2: unreadable input.
+    assert.equal((await run(["-d", "ok.yaml", "-f", "missing.yaml"], "", { "ok.yaml": def("running") })).code, 2);
+    // 6: printed (the status stands), but a path failed on this object.
+    const failing = def("running", `    childComponents:
+    - name: sidecar
+      ownerRef: job
+      specDefinition: {podTemplateSpecPath: '.spec.sidecars[].template'}
+`);
+    const partial = await run(["-d", "partial.yaml", "-f", "-", "-o", "json"], job, { "partial.yaml": failing });
+    assert.equal(partial.code, 6);
+    assert.deepEqual(JSON.parse(partial.out).status.statuses, ["Running"]);
+    assert.match(partial.err, /childComponents\[0\]\.specDefinition\.podTemplateSpecPath: failed to evaluate pod template spec path '\.spec\.sidecars\[\]\.template': Cannot iterate over null/);
+    // 4: no definition for the object's kind (bundled, or in -d), or an object of another kind.
+    const configMap = await run(["-f", "-"], "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    assert.deepEqual([configMap.code, configMap.out], [4, ""]);
+    assert.match(configMap.err, /^karta inspect: no definition for ConfigMap v1 in the bundled definitions/);
+    const other = await run(["-d", "ok.yaml", "-f", "-"], "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", { "ok.yaml": def("running") });
+    assert.equal(other.code, 4);
+    // --patch: printed with errors is 6 as well (no suspendDefinition to write).
+    const patch = await run(["-d", "ok.yaml", "-f", "-", "--patch", "suspend"], job, { "ok.yaml": def("running") });
+    assert.equal(patch.code, 6);
+  });
+
   test("usage errors exit 2", async () => {
     assert.equal((await run([])).code, 2);
     assert.equal((await run(["-d", "x.yaml"])).code, 2);
@@ -121,11 +161,11 @@ describe("karta inspect", () => {
     assert.match(r.out, /job \(Job batch\/v1\) {2}subtree scale 4 {2}replicas 4/);
   });
 
-  test("an object of another kind: exit 1 with both kinds named", async (t) => {
+  test("an object of another kind: exit 4 with both kinds named", async (t) => {
     const def = catalog("batch-job-v1");
     if (!def) return t.skip("conformance data absent");
     const r = await run(["-d", def, "-f", fx("deployment.yaml")]);
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 4);
     assert.equal(r.out, "");
     assert.match(r.err, /^karta inspect: .*deployment\.yaml: the object is Deployment apps\/v1, but the definition's root component is Job batch\/v1\n$/);
   });
@@ -133,11 +173,11 @@ describe("karta inspect", () => {
   test("an object with no apiVersion or kind is refused, not shown as Initializing", async () => {
     const def = path.join(repoRoot, "definitions", "apps", "v1", "Deployment.yaml");
     const r = await run(["-d", def, "-f", "-"], '{"spec": {"replicas": 3}}');
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 4);
     assert.equal(r.out, "");
     assert.equal(r.err, "karta inspect: <stdin>: the object has no apiVersion or kind: the definition's root component is Deployment apps/v1\n");
     const noKind = await run(["-d", def, "-f", "-"], '{"apiVersion": "apps/v1", "spec": {"replicas": 3}}');
-    assert.equal(noKind.code, 1);
+    assert.equal(noKind.code, 4);
     assert.match(noKind.err, /the object has no kind: the definition's root component is Deployment apps\/v1/);
   });
 
@@ -162,7 +202,7 @@ spec:
     assert.equal(r.out, "");
   });
 
-  test("a pod matching two components: exit 1, reason printed", async () => {
+  test("a pod matching two components: exit 3, the rest printed with the reason", async () => {
     const def = `spec:
   structureDefinition:
     rootComponent:
@@ -180,7 +220,7 @@ spec:
       podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["batch.kubernetes.io/job-name"]'}}
 `;
     const r = await run(["-d", "two.yaml", "-f", fx("job.yaml"), "--pods", fx("job-pods.yaml")], "", { "two.yaml": def });
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 6);
     assert.match(r.out, /pi-estimate-4xk2p: pod pi-estimate-4xk2p matches 2 components/);
   });
 

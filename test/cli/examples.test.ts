@@ -13,7 +13,8 @@ function definitionKinds(): string[] {
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
       const full = path.join(dir, name);
-      if (name.endsWith(".yaml")) out.push(`${path.relative(path.join(repoRoot, "definitions"), dir).split(path.sep).join("/")} ${name.slice(0, -5)}`);
+      // definitions/core/v1 holds the core group's kinds, whose apiVersion is v1.
+      if (name.endsWith(".yaml")) out.push(`${path.relative(path.join(repoRoot, "definitions"), dir).split(path.sep).join("/").replace(/^core\//, "")} ${name.slice(0, -5)}`);
       else walk(full);
     }
   };

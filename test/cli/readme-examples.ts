@@ -1,5 +1,13 @@
 /** The README's `$ karta ...` examples: their command lines and expected output, as the README tests read them. */
 
+/** Commands whose examples read a cluster: test/cluster/cli-get.test.ts runs them against the test cluster. */
+const CLUSTER_COMMANDS: ReadonlySet<string> = new Set(["get", "describe"]);
+
+/** The examples that run without a cluster (every command but get and describe), or only those that need one. */
+export function readmeExamples(readme: string, which: "offline" | "cluster"): Example[] {
+  return examples(readme).filter((e) => CLUSTER_COMMANDS.has(words(e.command)[1]!) === (which === "cluster"));
+}
+
 export interface Example {
   command: string;
   expected: string[];

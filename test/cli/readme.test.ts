@@ -10,7 +10,7 @@ import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { commandNames } from "../../src/cli/commands.js";
 import { repoRoot } from "../support/conformance.js";
-import { examples, matches, words } from "./readme-examples.js";
+import { examples, matches, readmeExamples, words } from "./readme-examples.js";
 
 const readmeFile = path.join(repoRoot, "README.md");
 const readme = readFileSync(readmeFile, "utf8");
@@ -45,7 +45,7 @@ test("the README shows every command: the offline ones run as examples, the othe
 
 test("the README shows each command on a bundled example", () => {
   const shown = new Set(examples(readme).map((e) => words(e.command)[1]));
-  for (const command of ["validate", "inspect", "compile", "interpret", "jq", "definitions"]) assert.ok(shown.has(command), `no example of karta ${command}`);
+  for (const command of ["validate", "inspect", "compile", "interpret", "jq", "definitions", "get", "describe"]) assert.ok(shown.has(command), `no example of karta ${command}`);
 });
 
 test("the README shows validate, inspect, compile and interpret on more than one kind", () => {
@@ -62,7 +62,7 @@ test("the README shows validate, inspect, compile and interpret on more than one
   }
 });
 
-for (const example of examples(readme)) {
+for (const example of readmeExamples(readme, "offline")) {
   test(`README: ${example.command}`, async () => {
     const cwd = process.cwd();
     process.chdir(repoRoot);

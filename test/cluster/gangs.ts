@@ -104,7 +104,14 @@ export function kubectl(c: TestCluster, args: string[]): Promise<{ code: number;
 export async function applyBundledKartas(c: TestCluster): Promise<void> {
   const crd = await kubectl(c, ["apply", "-f", path.join(repoRoot, "deploy", "crd", "run.ai_kartas.yaml")]);
   assert.equal(crd.code, 0, crd.stderr);
-  const wait = await kubectl(c, ["wait", "--for", "condition=established", "--timeout=60s", "crd/kartas.run.ai"]);
+  // kubectl wait fails at once, rather than waiting, on a CRD the API server has not yet given
+  // .status.conditions (".status.conditions accessor error: <nil> is of the type <nil>"): run again, as
+  // a script would, until it waits.
+  let wait = await kubectl(c, ["wait", "--for", "condition=established", "--timeout=60s", "crd/kartas.run.ai"]);
+  for (let i = 0; i < 50 && wait.code !== 0 && wait.stderr.includes("accessor error"); i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    wait = await kubectl(c, ["wait", "--for", "condition=established", "--timeout=60s", "crd/kartas.run.ai"]);
+  }
   assert.equal(wait.code, 0, wait.stderr);
   const defs = await kubectl(c, ["apply", "-R", "-f", definitionsDir]);
   assert.equal(defs.code, 0, defs.stderr);

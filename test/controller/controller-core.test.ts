@@ -124,10 +124,15 @@ describe("controllerClusterRole", () => {
     assert.ok(rule("run.ai", "kartas/status")?.verbs.includes("patch"));
     assert.ok(!role.rules.some((r) => r.verbs.includes("*") || r.resources.includes("*")));
   });
-  test("resource names as Kubernetes guesses them, or from a CRD", () => {
+  test("resource names as the CRD generators name them, or from a CRD", () => {
     assert.equal(resourceOf("PyTorchJob"), "pytorchjobs");
     assert.equal(resourceOf("Ingress"), "ingresses");
     assert.equal(resourceOf("NetworkPolicy"), "networkpolicies");
+    // As the operators' CRDs name them (controller-gen's English plurals).
+    assert.equal(resourceOf("Sandbox"), "sandboxes");
+    assert.equal(resourceOf("Milvus"), "milvuses");
+    assert.equal(resourceOf("Gateway"), "gateways");
+    assert.equal(resourceOf("Patch"), "patches");
     assert.equal(resourceOf("Service", new Map([["serving.knative.dev/Service", "services"]]), "serving.knative.dev"), "services");
   });
 });

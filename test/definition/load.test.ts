@@ -99,6 +99,19 @@ describe("loadDefinitions", () => {
     assert.equal(r.diagnostics[0]?.path, "spec.structureDefinition.rootComponent.scaleDefinition.replicaPath");
   });
 
+  test("a status the published CRD does not list is refused, naming the accepted statuses and the closest", () => {
+    // Upstream's catalog once used `progressing` and `pending`; its published CRD (run.ai/v1alpha1) has neither.
+    const text = "spec:\n  structureDefinition:\n    rootComponent:\n      name: x\n      kind: {group: a, version: v1, kind: X}\n      statusDefinition:\n        statusMappings:\n          progressing: []\n          pending: []\n          resuming: []\n";
+    const r = loadDefinitions(text, "x.yaml");
+    const accepted = "initializing, running, completed, failed, degraded, suspended, suspending, resuming";
+    assert.deepEqual(
+      r.diagnostics.map((d) => [d.source?.line, d.code, d.path, d.message]),
+      [
+        [8, "unknown-status", "spec.structureDefinition.rootComponent.statusDefinition.statusMappings.progressing", `unknown status "progressing": the published Karta CRD (run.ai/v1alpha1) accepts ${accepted}; the closest is "resuming"`],
+        [9, "unknown-status", "spec.structureDefinition.rootComponent.statusDefinition.statusMappings.pending", `unknown status "pending": the published Karta CRD (run.ai/v1alpha1) accepts ${accepted}; the closest is "running"`],
+      ],
+    );
+  });
   test("empty values where the CRD requires content", () => {
     const text = `rootComponent:
   name: x

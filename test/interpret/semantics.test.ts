@@ -288,6 +288,75 @@ describe("instances", () => {
   });
 });
 
+/** A serving workload whose optional roles are chosen by select(): present on some objects, absent on others. */
+const OPTIONAL_ROLES = `
+spec:
+  structureDefinition:
+    rootComponent:
+      name: service
+      kind: {group: example.com, version: v1, kind: Service}
+      statusDefinition:
+        phaseDefinition: {path: .status.phase}
+        statusMappings:
+          running: [{byPhase: Running}]
+    childComponents:
+    - name: single
+      ownerRef: service
+      specDefinition: {podSpecPath: '(select(.spec.worker == null) | .spec.template)'}
+      scaleDefinition: {replicasPath: '(select(.spec.worker == null) | .spec.replicas)'}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["example.com/role"]', value: single}}
+    - name: leader
+      ownerRef: service
+      specDefinition: {podSpecPath: '(select(.spec.worker != null) | .spec.template)'}
+      scaleDefinition: {replicasPath: '(select(.spec.worker != null) | .spec.replicas)'}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["example.com/role"]', value: leader}}
+    - name: worker
+      ownerRef: service
+      specDefinition: {podSpecPath: .spec.worker}
+      scaleDefinition: {replicasPath: '(select(.spec.worker != null) | .spec.replicas)'}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["example.com/role"]', value: worker}}
+    - name: shard
+      ownerRef: service
+      instanceIdPath: '.spec.shards[]? | select(.enabled) | .name'
+      specDefinition: {podSpecPath: '.spec.shards[]? | select(.enabled) | .template'}
+      scaleDefinition: {replicasPath: '.spec.shards[]? | select(.enabled) | .replicas'}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["example.com/role"]', value: shard}
+        componentInstanceSelector: {idPath: '.metadata.labels["example.com/shard"]'}
+`;
+
+describe("selections that yield nothing", () => {
+  const it = compileInterpreter(karta(OPTIONAL_ROLES));
+  const template = { containers: [{ name: "main", image: "srv:1", resources: { requests: { cpu: "1" } } }] };
+  const service = (spec: Record<string, unknown>) => ({ apiVersion: "example.com/v1", kind: "Service", metadata: { name: "llm", uid: "0b1c2d3e-4f50-4a6b-8c7d-8e9fa0b1c2d3" }, spec, status: { phase: "Running" } });
+  const instances = (r: Interpretation) => Object.fromEntries(r.components.map((c) => [c.name, c.instances.map((i) => [i.id, i.scale?.replicas, i.podTemplate !== undefined])]));
+
+  test("a component without instanceIdPath whose pod spec selects nothing has zero instances, not an error", () => {
+    const r = it.interpret(service({ replicas: 2, template, worker: template, shards: [{ name: "a", enabled: false, replicas: 1, template }] }));
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(instances(r), { service: [["", undefined, false]], single: [], leader: [["", 2, true]], worker: [["", 2, true]], shard: [] });
+    assert.equal(r.status.statuses[0], "Running");
+  });
+  test("the same definition on an object with the other roles", () => {
+    const r = it.interpret(service({ replicas: 3, template, shards: [{ name: "a", enabled: true, replicas: 1, template }] }));
+    // The worker's spec path yields null (one instance, no pod spec: a warning); its scale selects nothing (no value).
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(instances(r), { service: [["", undefined, false]], single: [["", 3, true]], leader: [], worker: [["", undefined, false]], shard: [["a", 1, true]] });
+    assert.ok(r.diagnostics.some((d) => d.code === "spec-null" && d.path.endsWith("childComponents[2].specDefinition.podSpecPath")));
+  });
+  test("an instanceIdPath whose select() yields nothing is zero instances", () => {
+    const r = it.interpret(service({ replicas: 1, template }));
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(instances(r).shard, []);
+  });
+  test("several values without instanceIdPath are still the reference's error", () => {
+    const r = compileInterpreter(karta(OPTIONAL_ROLES.replace("'(select(.spec.worker == null) | .spec.replicas)'", "'.spec.counts[]'"))).interpret(service({ counts: [1, 2], template }));
+    const e = errors(r).find((d) => d.code === "instances");
+    assert.equal(e?.message, "instance ids count (1) does not match results count (2)");
+    assert.equal(e?.path, "spec.structureDefinition.childComponents[0].scaleDefinition");
+  });
+});
+
 describe("spec patterns", () => {
   const FRAGMENTED = `
 spec:

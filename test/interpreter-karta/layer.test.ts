@@ -209,7 +209,8 @@ describe("InterpretHealth", () => {
   const cases: [string, KubeObject, boolean | typeof UNDECIDED][] = [
     ["RayCluster ready", ray({ state: "ready", conditions: [cond("RayClusterProvisioned", "True", "AllPodRunningAndReadyFirstTime"), cond("HeadPodReady", "True", "HeadPodRunningAndReady")] }), true],
     ["RayCluster head lost after provisioning (Degraded)", ray({ conditions: [cond("RayClusterProvisioned", "True", "AllPodRunningAndReadyFirstTime"), cond("HeadPodReady", "False", "HeadPodNotReady")] }), false],
-    ["RayCluster replica failure wins over ready", ray({ state: "ready", conditions: [cond("RayClusterReplicaFailure", "True", "FailedCreateWorkerPod")] }), false],
+    // KubeRay's condition type is ReplicaFailure (Karmada's own RayCluster rule reads RayClusterReplicaFailure).
+    ["RayCluster replica failure wins over ready", ray({ state: "ready", conditions: [cond("ReplicaFailure", "True", "FailedCreateWorkerPod")] }), false],
     ["RayCluster failed (older operators)", ray({ state: "failed" }), false],
     ["RayCluster just created (Initializing): undecided", ray(undefined), UNDECIDED],
     ["RayCluster suspended: undecided", ray({ state: "suspended", conditions: [cond("RayClusterSuspended", "True")] }, true), UNDECIDED],

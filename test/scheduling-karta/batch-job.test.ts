@@ -97,7 +97,7 @@ describe("compileBatchJob", () => {
     const e = errors(r);
     assert.equal(e.length, 1);
     assert.equal(e[0]!.path, "metadata.name");
-    assert.match(e[0]!.message, /PodGroupTemplate is named "nccl-allreduce-benchmark-across-all-racks-of-the-cluster-x-pgt-0", which must be no more than 63 characters/);
+    assert.match(e[0]!.message, /PodGroupTemplate is named "nccl-allreduce-benchmark-across-all-racks-of-the-cluster-x-pgt-0", which must be no more than 63 bytes/);
   });
 
   test("a Job that was never stored (no uid) cannot own a Workload", () => {

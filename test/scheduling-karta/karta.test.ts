@@ -294,7 +294,7 @@ describe("bad input: errors with a field path, no objects", () => {
     const r = compileKarta(karta, bundledObject("JobSet"));
     const e = one(r.issues);
     assert.equal(e.path, `${GANG_SCHEDULING_PATH}.podGroup.subGroups[1].componentName`);
-    assert.match(e.message, /must be no more than 63 characters \(it names a PodGroupTemplate\)/);
+    assert.match(e.message, /must be no more than 63 bytes \(it names a PodGroupTemplate\)/);
   });
 
   test("group keys that make an invalid PodGroup name", () => {

@@ -1,7 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  compositePodGroupAnywhere,
   fromExistingWorkload,
+  groupHierarchy,
+  podGroupAnywhere,
   generatePodGroupName,
   newBuilder,
   resolveSchedulingConfig,
@@ -49,7 +52,7 @@ describe("resolution of an item", () => {
       callbacks: [
         (cfg) => {
           cfg.policy!.gang!.minCount = 3;
-          cfg.constraints!.topology.push({ key: "mutated" });
+          cfg.constraints!.topology!.push({ key: "mutated" });
         },
       ],
     };
@@ -93,6 +96,13 @@ describe("WorkloadBuilder.buildWorkload", () => {
     };
     assert.deepEqual(r.value, expected);
     assert.deepEqual(validateWorkload(r.value), []);
+  });
+
+  test("a core-group owner's controllerRef has no apiGroup (omitempty)", () => {
+    const pod = { apiVersion: "v1", kind: "Pod", name: "cuda-debug", uid: "0e6c2a4b-9d1f-4e8a-b7c3-5f2d1a0e9c84", controller: true };
+    const r = newBuilder(pipelineTree(), allOptions({ owner: pod })).buildWorkload();
+    assert.ok(r.ok, !r.ok ? r.error : "");
+    assert.deepEqual(r.value.spec.controllerRef, { kind: "Pod", name: "cuda-debug" });
   });
 
   test("the result is cached: the same object comes back", () => {
@@ -177,12 +187,12 @@ describe("runtime groups", () => {
     assert.deepEqual(r, { ok: false, error: "no Workload available: call BuildWorkload or use NewBuilderFromExistingWorkload first" });
   });
 
-  test("newPodGroup copies the template, links it and names the owner", () => {
+  test("a group of a nested template (Karta's hierarchy layer) copies the template, links its parent and names the owner", () => {
     const b = newBuilder(pipelineTree(), allOptions());
     const wl = b.buildWorkload();
     assert.ok(wl.ok);
     const name = generatePodGroupName("rl-pipeline-wl", "workers");
-    const r = b.newPodGroup(name, "workers", { parentCompositePodGroupName: "rl-pipeline-0" });
+    const r = podGroupAnywhere(b, name, "workers", { parentCompositePodGroupName: "rl-pipeline-0" });
     assert.ok(r.ok);
     assert.deepEqual(r.value, {
       apiVersion: "scheduling.k8s.io/v1beta1",
@@ -203,12 +213,16 @@ describe("runtime groups", () => {
     assert.deepEqual(wl.value.spec.compositePodGroupTemplates![0]!.podGroupTemplates![1]!.schedulingPolicy, { gang: { minCount: 16 } });
   });
 
-  test("newPodGroup reports an unknown template with the known ones", () => {
+  test("newPodGroup finds only the Workload's top-level templates, as Go's: a nested one is not found", () => {
     const b = newBuilder(pipelineTree(), allOptions());
     b.buildWorkload();
-    assert.deepEqual(b.newPodGroup("x", "evaluator"), {
+    assert.deepEqual(b.newPodGroup("x", "workers"), {
       ok: false,
-      error: 'podGroupTemplate "evaluator" not found in workload "rl-pipeline-wl" (have [driver workers])',
+      error: 'podGroupTemplate "workers" not found in workload "rl-pipeline-wl" (have [])',
+    });
+    assert.deepEqual(podGroupAnywhere(b, "x", "evaluator"), {
+      ok: false,
+      error: 'podGroupTemplate "evaluator" not found anywhere in workload "rl-pipeline-wl" (have [driver workers])',
     });
   });
 
@@ -220,7 +234,7 @@ describe("runtime groups", () => {
     };
     const b = newBuilder(tree, allOptions());
     assert.ok(b.buildWorkload().ok);
-    const r = b.newCompositePodGroup("rl-pipeline-0", "rl-pipeline", { parentCompositePodGroupName: "league-0" });
+    const r = compositePodGroupAnywhere(b, "rl-pipeline-0", "rl-pipeline", { parentCompositePodGroupName: "league-0" });
     assert.ok(r.ok);
     assert.deepEqual(r.value, {
       apiVersion: "scheduling.k8s.io/v1alpha3",
@@ -249,16 +263,18 @@ describe("runtime groups", () => {
       ok: false,
       error: "BuildWorkload is not available on a Builder created from an existing Workload: it materializes from the supplied Workload",
     });
-    const pg = child.newPodGroup("rl-pipeline-workers-0", "workers");
+    // Go's NewPodGroup finds top-level templates only; the nested one is the hierarchy layer's.
+    assert.equal(child.newPodGroup("rl-pipeline-workers-0", "workers").ok, false);
+    const pg = podGroupAnywhere(child, "rl-pipeline-workers-0", "workers");
     assert.ok(pg.ok);
     assert.deepEqual(pg.value.metadata.ownerReferences, [jobOwner]);
     assert.equal(pg.value.spec.workloadRef!.workloadName, "rl-pipeline-wl");
   });
 
-  test("newGroupHierarchy creates one instance top-down with parent links", () => {
+  test("groupHierarchy creates one instance top-down with parent links", () => {
     const b = newBuilder(pipelineTree(), allOptions());
     assert.ok(b.buildWorkload().ok);
-    const h = b.newGroupHierarchy((t) => `${t}-0`);
+    const h = groupHierarchy(b, (t) => `${t}-0`);
     assert.ok(h.ok);
     assert.deepEqual(
       h.value.compositePodGroups.map((g) => [g.metadata.name, g.spec.parentCompositePodGroupName, g.spec.workloadRef.templateName]),
@@ -273,8 +289,56 @@ describe("runtime groups", () => {
     );
     for (const g of h.value.compositePodGroups) assert.deepEqual(validateCompositePodGroup(g), []);
     for (const g of h.value.podGroups) assert.deepEqual(validatePodGroup(g), []);
-    const named = b.newGroupHierarchy();
+    const named = groupHierarchy(b);
     assert.ok(named.ok);
     assert.equal(named.value.podGroups[0]!.metadata.name, generatePodGroupName("rl-pipeline-wl", "driver"));
+  });
+});
+
+// Upstream's aliasing tests (podgroup_test.go "does not alias the workload template", mapconfig_test.go
+// "gang policy copies minGroupCount instead of aliasing the input"), which only the objects themselves show.
+describe("nothing the builder returns aliases its inputs (upstream's aliasing tests)", () => {
+  const existing = (): Workload =>
+    ({
+      metadata: { name: "job-abc", namespace: "training" },
+      spec: {
+        podGroupTemplates: [
+          {
+            name: "workers",
+            schedulingPolicy: { gang: { minCount: 4 } },
+            schedulingConstraints: { topology: [{ key: "topology.kubernetes.io/zone" }] },
+            resourceClaims: [{ name: "gpu", resourceClaimName: "shared-gpu" }],
+            priority: 1000,
+          },
+        ],
+        compositePodGroupTemplates: [{ name: "top", schedulingPolicy: { gang: { minGroupCount: 2 } }, priority: 1000, podGroupTemplates: [{ name: "leaf", schedulingPolicy: { basic: {} } }] }],
+      },
+    }) as unknown as Workload;
+
+  test("changing a PodGroup or CompositePodGroup leaves the Workload's templates alone", () => {
+    const wl = existing();
+    const b = fromExistingWorkload(wl, {});
+    const pg = b.newPodGroup("pg", "workers");
+    const cpg = b.newCompositePodGroup("cpg", "top");
+    assert.ok(pg.ok && cpg.ok);
+    pg.value.spec.schedulingPolicy.gang!.minCount = 99;
+    pg.value.spec.schedulingConstraints!.topology![0]!.key = "changed";
+    pg.value.spec.resourceClaims![0]!.name = "changed";
+    pg.value.spec.priority = 1;
+    cpg.value.spec.schedulingPolicy.gang!.minGroupCount = 99;
+    cpg.value.spec.priority = 1;
+    assert.deepEqual(wl, existing());
+  });
+
+  test("a callback changing the resolved config leaves the caller's blocks alone", () => {
+    const policy = { gang: { minGroupCount: 2 } };
+    const item: WorkloadItem = {
+      name: "cpg",
+      input: { policy: { compositePodGroupData: policy } },
+      callbacks: [(cfg) => void (cfg.policy!.gang!.minCount = 99)],
+      children: [{ name: "child" }],
+    };
+    assert.deepEqual(resolveSchedulingConfig(item).policy, { gang: { minCount: 99 } });
+    assert.deepEqual(policy, { gang: { minGroupCount: 2 } });
   });
 });

@@ -1,14 +1,15 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fromExistingWorkload, newBuilder } from "../../src/scheduling/index.js";
+import { fromExistingWorkload, newBuilder, validateWorkloadTree } from "../../src/scheduling/index.js";
 import { createCases, jobItem, updateCases } from "./builder-cases.js";
 import { allOptions, pipelineTree, render } from "./fixtures.js";
 
 describe("WorkloadBuilder.validate on create", () => {
   for (const c of createCases) {
     test(c.name, () => {
-      const errs = newBuilder(c.root, c.options ?? allOptions()).validate();
-      assert.deepEqual(render(errs), c.want);
+      const options = c.options ?? allOptions();
+      assert.deepEqual(render(newBuilder(c.root, options).validate()), c.want, "the builder");
+      assert.deepEqual(render(validateWorkloadTree(c.root, options)), c.tree ?? [], "the Workload API on the compiled tree");
     });
   }
 
@@ -23,20 +24,21 @@ describe("WorkloadBuilder.validate on create", () => {
     });
   });
 
-  test("a builder over an existing Workload refuses to validate", () => {
+  test("a builder over an existing Workload refuses to validate, at Go's nil path", () => {
     const b = newBuilder(pipelineTree(), allOptions());
     const wl = b.buildWorkload();
     assert.ok(wl.ok);
     const errs = fromExistingWorkload(wl.value, allOptions()).validate();
-    assert.deepEqual(render(errs), [": Internal error: cannot validate a builder constructed from an existing workload"]);
+    assert.deepEqual(render(errs), ["<nil>: Internal error: cannot validate a builder constructed from an existing workload"]);
   });
 });
 
 describe("WorkloadBuilder.validate on update", () => {
   for (const c of updateCases) {
     test(c.name, () => {
-      const errs = newBuilder(c.root, c.options ?? allOptions()).validate({ oldRoot: c.oldRoot });
-      assert.deepEqual(render(errs), c.want);
+      const options = c.options ?? allOptions();
+      assert.deepEqual(render(newBuilder(c.root, options).validate({ oldRoot: c.oldRoot })), c.want, "the builder");
+      assert.deepEqual(render(validateWorkloadTree(c.root, options, { oldRoot: c.oldRoot })), c.tree ?? [], "the Workload API on the compiled trees");
     });
   }
 });

@@ -62,7 +62,7 @@ describe("compileJob", () => {
     delete job.spec.template.spec.priorityClassName;
     const r = compileJob(job);
     assert.ok(r.ok);
-    assert.deepEqual(r.value.workload.spec.podGroupTemplates, [{ name: "llm-pretrain-pgt-0", schedulingPolicy: { basic: {} } }]);
+    assert.deepEqual(r.value.workload?.spec.podGroupTemplates, [{ name: "llm-pretrain-pgt-0", schedulingPolicy: { basic: {} } }]);
     assert.deepEqual(r.value.podGroup.spec.schedulingPolicy, { basic: {} });
   });
 

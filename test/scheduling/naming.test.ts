@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fnv32a, generatePodGroupName, generateWorkloadName, podGroupTemplateName, safeEncodeString } from "../../src/scheduling/index.js";
+import { cutBytes, fnv32a, generatePodGroupName, generateWorkloadName, podGroupTemplateName, safeEncodeString } from "../../src/scheduling/index.js";
 
 describe("fnv32a and safe encoding", () => {
   test("FNV-1a 32-bit test vectors", () => {
@@ -37,14 +37,26 @@ describe("Job integration names", () => {
     assert.equal(generatePodGroupName("a", "b"), generatePodGroupName("a", "b"));
   });
 
-  test("an unnamed owner or group keeps just the hash", () => {
-    assert.match(generateWorkloadName("", uid), /^[bcdfghjklmnpqrstvwxz2456789]+$/);
-    assert.equal(generatePodGroupName("", ""), safeEncodeString(String(fnv32a(""))));
-    assert.ok(generatePodGroupName("", "tpl").startsWith("tpl-"));
-    assert.ok(generatePodGroupName("wl", "").startsWith("wl-"));
+  test("empty names keep their separators, as the Job controller formats them", () => {
+    const hash = safeEncodeString(String(fnv32a("")));
+    assert.match(generateWorkloadName("", uid), /^-[bcdfghjklmnpqrstvwxz2456789]+$/);
+    assert.equal(generatePodGroupName("", ""), `--${hash}`);
+    assert.ok(generatePodGroupName("", "tpl").startsWith("-tpl-"));
+    assert.ok(generatePodGroupName("wl", "").startsWith("wl--"));
   });
 
-  test("names are capped at 253 characters", () => {
+  test("lengths are UTF-8 bytes, and a cut inside a character leaves one U+FFFD per stray byte", () => {
+    // "é" is 2 bytes; the hash of "uid-1" leaves 244 bytes for the name.
+    assert.equal(generateWorkloadName("é".repeat(130), "uid-1"), `${"é".repeat(122)}-647cf7d9`);
+    // One ASCII byte first puts the cut inside an "é": its first byte is left over.
+    assert.equal(generateWorkloadName(`a${"é".repeat(130)}`, "uid-1"), `a${"é".repeat(121)}\ufffd-647cf7d9`);
+    assert.equal(cutBytes("aé", 2), "a\ufffd");
+    assert.equal(cutBytes("a中", 3), "a\ufffd\ufffd");
+    assert.equal(cutBytes("a中", 4), "a中");
+    assert.equal(cutBytes("a😀", 1), "a");
+  });
+
+  test("names are capped at 253 bytes", () => {
     const wl = generateWorkloadName("a".repeat(300), "uid-1");
     assert.equal(wl.length, 253);
     assert.ok(wl.endsWith("-647cf7d9"));

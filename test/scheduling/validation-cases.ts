@@ -74,7 +74,8 @@ export const workloadCreateCases: ObjectCase[] = [
   {
     name: "duplicate template names in one list",
     object: mutated((w) => w.spec.podGroupTemplates!.push({ name: "llm-pretrain-pgt-0", schedulingPolicy: { basic: {} } })),
-    want: ['spec.podGroupTemplates[1]: Duplicate value: "llm-pretrain-pgt-0"'],
+    // The API server prints the repeated template, in its versioned JSON.
+    want: ['spec.podGroupTemplates[1]: Duplicate value: {"name":"llm-pretrain-pgt-0","schedulingPolicy":{"basic":{}},"schedulingConstraints":null}'],
   },
   {
     name: "gang minCount 0 is missing",
@@ -112,7 +113,8 @@ export const workloadCreateCases: ObjectCase[] = [
     name: "a tree 5 levels deep",
     object: () => nestedComposites(4),
     want: [
-      'spec.compositePodGroupTemplates[0]: Invalid value: [{"name":"l2","schedulingPolicy":{"basic":{}},"compositePodGroupTemplates":[{"name":"l3","schedulingPolicy":{"basic":{}},"compositePodGroupTemplates":[{"name":"l4","schedulingPolicy":{"basic":{}},"podGroupTemplates":[{"name":"leaf","schedulingPolicy":{"basic":{}}}]}]}]}]: maximum template hierarchy depth is 4',
+      // The API server prints the children in its internal types (Go's field names, every field).
+      'spec.compositePodGroupTemplates[0]: Invalid value: [{"Name":"l2","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":[{"Name":"l3","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":[{"Name":"l4","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":[{"Name":"leaf","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"ResourceClaims":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null}],"CompositePodGroupTemplates":null}]}]}]: maximum template hierarchy depth is 4',
     ],
   },
 ];

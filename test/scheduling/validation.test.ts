@@ -5,9 +5,11 @@ import {
   collectTemplates,
   generatePodGroupName,
   newBuilder,
+  podGroupAnywhere,
   validateCompositePodGroup,
   validatePodGroup,
   validateWorkload,
+  validateWorkloadTree,
   type CompositePodGroup,
   type PodGroup,
   type Workload,
@@ -112,13 +114,13 @@ function place(item: WorkloadItem, path: string, used: Set<string>): WorkloadIte
 }
 
 describe("everything the builder emits passes validation", () => {
-  test("property: a tree that validates compiles into a valid Workload and valid groups", () => {
+  test("property: a tree that both layers accept compiles into a valid Workload and valid groups", () => {
     let accepted = 0;
     fc.assert(
       fc.property(tree, mostly(fc.constant(true), fc.constant(false)), (raw, dedupe) => {
         const root = dedupe ? place(raw, "spec", new Set()) : raw;
         const b = newBuilder(root, allOptions());
-        if (b.validate().length > 0) return;
+        if (b.validate().length > 0 || validateWorkloadTree(root, allOptions()).length > 0) return;
         accepted++;
         const built = b.buildWorkload();
         assert.ok(built.ok, !built.ok ? built.error : "");
@@ -126,7 +128,7 @@ describe("everything the builder emits passes validation", () => {
         assert.deepEqual(render(validateWorkload(wl)), []);
         const { leaves, composites } = collectTemplates(wl);
         for (const t of leaves.keys()) {
-          const pg = b.newPodGroup(generatePodGroupName(wl.metadata.name!, t), t);
+          const pg = podGroupAnywhere(b, generatePodGroupName(wl.metadata.name!, t), t);
           assert.ok(pg.ok);
           assert.deepEqual(render(validatePodGroup(pg.value)), []);
         }

@@ -56,7 +56,9 @@ describe("karta serve: event loop and workers", () => {
     writeFileSync(path.join(dir, "job.yaml"), slow);
     // Kinds slower than 1 ms go to the workers: the slow answers below take several, the cheap ones well
     // under one even on a busy machine (the default, 100 µs, is nearer what a cheap answer costs then).
-    const s = await startTestServer({ customizations: [path.join(dir, "scripted.yaml")], definitions: [path.join(dir, "job.yaml")], eventLoopMaxUs: 1000 });
+    // The deadline is far: the slow answers take seconds under load, and these tests are about where
+    // requests run, not how long they may.
+    const s = await startTestServer({ customizations: [path.join(dir, "scripted.yaml")], definitions: [path.join(dir, "job.yaml")], eventLoopMaxUs: 1000, requestTimeoutMs: 120_000 });
     server = s.server;
     url = s.url;
     ca = s.caPem;
@@ -136,26 +138,36 @@ describe("karta serve: event loop and workers", () => {
   test("a kind sent to the workers comes back to the event loop once its answers there are cheap", async () => {
     // After the test above, the Job's dependencies go to the workers; these cost a few µs.
     const before = await metricsText(server);
-    for (let i = 0; i < 30; i++) {
+    let now = before;
+    const d = (t: string): number => evaluations(now, t) - evaluations(before, t);
+    // The first is answered on a worker (the last 8 timings were all slow); its timing brings the kind
+    // back. On a machine busy enough to preempt each of those few-µs answers past 1 ms it takes more
+    // than one, so the requests go on (up to 300) until 25 were answered on the event loop.
+    for (let i = 0; i < 300 && d("event_loop") < 25; i++) {
       const r = await request(url, ca, contextBody(`c-${i}`, "InterpretDependency", job([i])));
       assert.equal((r.json() as Response).response.successful, true);
+      if (i >= 29) now = await metricsText(server);
     }
-    const now = await metricsText(server);
-    const d = (t: string): number => evaluations(now, t) - evaluations(before, t);
-    // The first is answered on a worker (the last 8 timings were all slow); its timing brings the kind back.
+    now = await metricsText(server);
     assert.ok(d("worker") >= 1 && d("event_loop") >= 25, now);
   });
 
   test("while a slow jq request is redone on a worker, cheap requests are answered at once", async () => {
     const xs = Array.from({ length: 2500 }, (_, i) => i);
-    const slow = request(url, ca, contextBody("slow-2", "InterpretHealth", job(xs)));
+    let slowDone = false;
+    const slow = request(url, ca, contextBody("slow-2", "InterpretHealth", job(xs))).then((r) => {
+      slowDone = true;
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 20));
+    // Not timed (a busy machine stretches any bound): the cheap answers all come while the slow one,
+    // seconds of work on a worker, is still being evaluated.
     for (let i = 0; i < 5; i++) {
-      const t = performance.now();
       const r = await request(url, ca, contextBody(`fast-${i}`, "InterpretHealth", job([i])));
       assert.equal((r.json() as Response).response.healthy, true);
-      assert.ok(performance.now() - t < 1000, `answered in ${Math.round(performance.now() - t)} ms`);
     }
-    assert.equal(((await slow).json() as Response).response.healthy, true);
+    assert.equal(slowDone, false, "the cheap requests were answered after the slow one");
+    const last = (await slow).json() as Response;
+    assert.equal(last.response.healthy, true, JSON.stringify(last));
   });
 });

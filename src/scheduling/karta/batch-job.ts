@@ -7,7 +7,8 @@
  */
 import { fieldErrorBody, invalid, required } from "../fielderrors.js";
 import { isDNS1123Label } from "../../names/index.js";
-import { compileJob, validateJobScheduling } from "../job.js";
+import { compileJob, jobManagement } from "../job.js";
+import { validateJobScheduling } from "../job-validation.js";
 import { podGroupTemplateName } from "../naming.js";
 import type { Job, JobSchedulingConfiguration } from "../types.js";
 import { validatePodGroup, validateWorkload } from "../validation.js";
@@ -107,8 +108,11 @@ export function compileBatchJob(object: Job, options: BatchJobCompileOptions = {
   }
   if (hasErrors(issues)) return failed();
   const built = compileJob(job);
-  if (!built.ok) {
-    issues.push({ severity: "error", input: "object", path: "spec.scheduling", message: built.error, code: "build" });
+  if (!built.ok || built.value.workload === undefined) {
+    // A Job the controller does not compile itself (its pods name a group, or an owner manages it) is said at the field that decides.
+    const mode = jobManagement(job);
+    const path = mode === "workload-and-podgroup" ? "spec.scheduling" : job.spec.template.spec.schedulingGroup != null ? "spec.template.spec.schedulingGroup" : "metadata.ownerReferences";
+    issues.push({ severity: "error", input: "object", path, message: built.ok ? "the Job's Workload is its owner's" : built.error, code: "build" });
     return failed();
   }
   const { workload, podGroup } = built.value;

@@ -1,0 +1,248 @@
+/**
+ * Reading a cluster as kubectl does, for the commands that show live workloads (`inspect|compile
+ * KIND/NAME`, `get`, `describe`): the user's kubeconfig and context, kubectl's resolution of a type name
+ * by discovery, lists paged in chunks, reads, and events. Every request of one operation carries one
+ * deadline, so an unreachable server is an error naming it, not a hang; errors are InputErrors with the
+ * server's message.
+ */
+import {
+  ApisApi,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubernetesObjectApi,
+  createConfiguration,
+  ServerConfiguration,
+  type KubeConfig,
+  type KubernetesObject,
+  type V1APIResource,
+} from "@kubernetes/client-node";
+import { setMaxListeners } from "node:events";
+import { apiError, keepPlainJson, loadKubeConfig } from "../controller/kube.js";
+import { InputError } from "./objects.js";
+
+export interface ClusterOptions {
+  kubeconfig?: string;
+  context?: string;
+  /** Deadline of one operation's requests (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** A served resource: its group, version and discovery entry. */
+export interface Resolved {
+  group: string;
+  version: string;
+  resource: V1APIResource;
+}
+
+/** The apiVersion of a group and version (`v1` for the core group). */
+export function apiVersionOf(group: string, version: string): string {
+  return group === "" ? version : `${group}/${version}`;
+}
+
+/** Pods, as a resolved resource. */
+export const PODS: Resolved = { group: "", version: "v1", resource: { name: "pods", kind: "Pod", namespaced: true, singularName: "pod", verbs: [] } };
+
+/** The API server of a kubeconfig: typed clients whose requests share the current operation's deadline. */
+export class LiveCluster {
+  readonly server: string;
+  /** The namespace of the kubeconfig's current context, else `default`. */
+  readonly contextNamespace: string;
+  readonly objects: KubernetesObjectApi;
+  readonly core: CoreV1Api;
+  private readonly apis: ApisApi;
+  private readonly custom: CustomObjectsApi;
+  private readonly timeoutMs: number;
+  private signal: AbortSignal;
+  private groups?: Promise<{ name: string; preferred: string; versions: string[] }[]>;
+  private readonly served = new Map<string, Promise<V1APIResource[] | undefined>>();
+
+  private constructor(
+    readonly kc: KubeConfig,
+    options: ClusterOptions,
+  ) {
+    this.server = kc.getCurrentCluster()!.server;
+    this.contextNamespace = kc.getContextObject(kc.getCurrentContext())?.namespace || "default";
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.signal = this.deadline();
+    const config = createConfiguration({
+      baseServer: new ServerConfiguration(this.server, {}),
+      authMethods: { default: kc },
+      promiseMiddleware: [{ pre: async (ctx) => (ctx.setSignal(this.signal), ctx), post: async (r) => r }],
+    });
+    this.objects = new KubernetesObjectApi(config);
+    this.core = new CoreV1Api(config);
+    this.apis = new ApisApi(config);
+    this.custom = new CustomObjectsApi(config);
+  }
+
+  /** The cluster of the kubeconfig (as kubectl finds it) and context; an InputError when there is none. */
+  static open(options: ClusterOptions = {}): LiveCluster {
+    try {
+      const kc = loadKubeConfig({ ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}) });
+      return new LiveCluster(kc, options);
+    } catch (err) {
+      throw new InputError(`kubeconfig: ${(err as Error).message}`);
+    }
+  }
+
+  /** Starts a new operation: its requests get a fresh deadline (a watch reads again long after the first list). */
+  renewDeadline(): void {
+    this.signal = this.deadline();
+  }
+
+  /** A deadline signal that any number of concurrent requests may listen to. */
+  private deadline(): AbortSignal {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    setMaxListeners(0, signal);
+    return signal;
+  }
+
+  /** The error of a failed request as an InputError: the server's message, the deadline, or why the server was not reached. */
+  fail(err: unknown, what: string): never {
+    if (err instanceof InputError) throw err;
+    const api = apiError(err);
+    if (api) throw new ApiInputError(`${what}: ${api.message || api.reason || `HTTP ${api.code}`}`, api.code);
+    if (this.signal.aborted) throw new InputError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
+    const cause = (err as { cause?: { message?: string } })?.cause?.message;
+    throw new InputError(`${what}: cannot reach ${this.server}: ${cause ?? (err as Error)?.message ?? String(err)}`);
+  }
+
+  /** The API groups the server serves, with their preferred and all versions (one discovery request). */
+  apiGroups(): Promise<{ name: string; preferred: string; versions: string[] }[]> {
+    this.groups ??= this.apis.getAPIVersions().then(
+      (list) => list.groups.map((g) => ({ name: g.name, preferred: g.preferredVersion?.version ?? g.versions[0]?.version ?? "", versions: g.versions.map((v) => v.version) })),
+      (err: unknown) => this.fail(err, "discovering the API groups"),
+    );
+    return this.groups;
+  }
+
+  /** The resources a group/version serves (no subresources), or undefined when the server does not serve it. */
+  resources(group: string, version: string): Promise<V1APIResource[] | undefined> {
+    const key = `${group}/${version}`;
+    let p = this.served.get(key);
+    if (!p) {
+      p = (async () => {
+        try {
+          const list = group === "" ? await this.core.getAPIResources() : await this.custom.getAPIResources({ group, version });
+          return list.resources.filter((r) => !r.name.includes("/"));
+        } catch (err) {
+          const code = apiError(err)?.code;
+          if (code === 404 || code === 503) return undefined;
+          return this.fail(err, `discovering ${apiVersionOf(group, version)}`);
+        }
+      })();
+      this.served.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * The resource a type name names, as kubectl resolves it: a kind, resource, singular or short name, any
+   * case, optionally `.group` or `.version.group`; the core group first, then the groups in the server's
+   * order. Undefined when nothing the server serves has that name.
+   */
+  async resolve(text: string): Promise<Resolved | undefined> {
+    const lower = text.toLowerCase();
+    const dot = lower.indexOf(".");
+    const name = dot < 0 ? lower : lower.slice(0, dot);
+    const qualifier = dot < 0 ? undefined : lower.slice(dot + 1);
+    const candidates: { group: string; version: string }[] = [];
+    if (qualifier === undefined || qualifier === "v1") candidates.push({ group: "", version: "v1" });
+    for (const g of await this.apiGroups()) {
+      // Every version of the group, the preferred first: kinds of one group may be served at different
+      // versions (kubeflow.org: PyTorchJob at v1, MPIJob at v2beta1), as kubectl finds them.
+      const versions = [g.preferred, ...g.versions.filter((v) => v !== g.preferred)];
+      if (qualifier === undefined || qualifier === g.name.toLowerCase()) candidates.push(...versions.map((version) => ({ group: g.name, version })));
+      else for (const v of g.versions) if (qualifier === `${v}.${g.name}`.toLowerCase()) candidates.push({ group: g.name, version: v });
+    }
+    const lists = await Promise.all(candidates.map((c) => this.resources(c.group, c.version)));
+    for (const [i, resources] of lists.entries()) {
+      const r = (resources ?? []).find((x) => x.name === name || x.singularName === name || x.kind.toLowerCase() === name || (x.shortNames ?? []).includes(name));
+      if (r) return { ...candidates[i]!, resource: r };
+    }
+    return undefined;
+  }
+
+  /** Keeps a kind (and its list) as the JSON the server sent: client-node's models drop newer fields and turn times into Dates. */
+  plain(group: string, version: string, kind: string): void {
+    keepPlainJson([
+      { group, version, kind },
+      { group, version, kind: `${kind}List` },
+    ]);
+  }
+
+  /** Every object of a resource in `namespace` (every namespace when undefined), read in chunks of `chunk`. */
+  async list(r: Resolved, namespace: string | undefined, options: { labelSelector?: string; fieldSelector?: string; chunk?: number } = {}): Promise<KubernetesObject[]> {
+    return (await this.listWithVersion(r, namespace, options)).items;
+  }
+
+  /** The API path of a resource's collection, in a namespace or in all (what a watch is opened on). */
+  collectionPath(r: Resolved, namespace: string | undefined): string {
+    const base = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+    return `${base}${r.resource.namespaced && namespace !== undefined ? `/namespaces/${namespace}` : ""}/${r.resource.name}`;
+  }
+
+  /** {@link list}, with the list's resourceVersion (a watch starts from it). */
+  async listWithVersion(r: Resolved, namespace: string | undefined, options: { labelSelector?: string; fieldSelector?: string; chunk?: number } = {}): Promise<{ items: KubernetesObject[]; resourceVersion?: string }> {
+    const apiVersion = apiVersionOf(r.group, r.version);
+    this.plain(r.group, r.version, r.resource.kind);
+    const out: KubernetesObject[] = [];
+    let resourceVersion: string | undefined;
+    let token: string | undefined;
+    const chunk = options.chunk ?? 500;
+    do {
+      let page: { items: KubernetesObject[]; metadata?: { _continue?: string; continue?: string; resourceVersion?: string } };
+      try {
+        page = (await this.objects.list(apiVersion, r.resource.kind, r.resource.namespaced ? namespace : undefined, undefined, undefined, undefined, options.fieldSelector, options.labelSelector, chunk > 0 ? chunk : undefined, token)) as never;
+      } catch (err) {
+        return this.fail(err, `listing ${r.group === "" ? r.resource.name : `${r.resource.name}.${r.group}`}${namespace && r.resource.namespaced ? ` in namespace ${namespace}` : ""}`);
+      }
+      // List items come without apiVersion and kind; the interpretation checks them.
+      for (const item of page.items ?? []) out.push({ ...item, apiVersion, kind: r.resource.kind });
+      token = page.metadata?.continue ?? page.metadata?._continue;
+      resourceVersion = page.metadata?.resourceVersion;
+    } while (token);
+    return { items: out, ...(resourceVersion !== undefined ? { resourceVersion } : {}) };
+  }
+
+  /** One object, or undefined when it does not exist. */
+  async read(apiVersion: string, kind: string, name: string, namespace: string | undefined): Promise<KubernetesObject | undefined> {
+    const [group, version] = apiVersion.includes("/") ? (apiVersion.split("/") as [string, string]) : ["", apiVersion];
+    this.plain(group, version, kind);
+    try {
+      return JSON.parse(JSON.stringify(await this.objects.read({ apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}) } }))) as KubernetesObject;
+    } catch (err) {
+      if (apiError(err)?.code === 404) return undefined;
+      return this.fail(err, `reading ${kind} ${name}`);
+    }
+  }
+
+  /** The pods of a namespace (of every namespace when undefined). */
+  async pods(namespace: string | undefined): Promise<KubernetesObject[]> {
+    return this.list(PODS, namespace);
+  }
+
+  /** The events about an object (core/v1 Events whose involvedObject is its uid), oldest first. */
+  async events(namespace: string, uid: string): Promise<KubernetesObject[]> {
+    const events = await this.list({ group: "", version: "v1", resource: { name: "events", kind: "Event", namespaced: true, singularName: "event", verbs: [] } }, namespace, { fieldSelector: `involvedObject.uid=${uid}` });
+    const when = (e: Record<string, unknown>): number => Date.parse(String(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? (e.metadata as { creationTimestamp?: string })?.creationTimestamp ?? ""));
+    return events.sort((a, b) => when(a as never) - when(b as never));
+  }
+}
+
+/** An InputError from an API answer, with its HTTP code (403 is told apart from a bad cluster). */
+export class ApiInputError extends InputError {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+/** What a command prints for an error reading the cluster (exit 1); anything else is a bug, passed on to main. */
+export function clusterError(io: { stderr(text: string): void }, command: string, err: unknown): 1 {
+  if (!(err instanceof InputError)) throw err;
+  io.stderr(`karta ${command}: ${err.message}\n`);
+  return 1;
+}

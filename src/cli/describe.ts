@@ -1,0 +1,172 @@
+/**
+ * `karta describe TYPE/NAME`: one live workload as upstream's `kli describe` draws it — a header (kind
+ * and name, namespace, definition and its origin, age), the tree of root, components, instances (and
+ * replicas), pods and their nodes, each with its status, the phase, the resources each component asks for
+ * — then the object's events as `kubectl describe` lists them. Exit codes as `get`.
+ */
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { parseCommand, usageError, type Flags } from "./args.js";
+import { clusterError, LiveCluster } from "./cluster.js";
+import type { CliIO } from "./io.js";
+import { parseLiveRef } from "./live-ref.js";
+import { age, alignColumns } from "./table.js";
+import { readWorkloads, ScopeReader } from "./workload-read.js";
+import { machine } from "./workload-table.js";
+import { loadWorkloadTypes, resolveType } from "./workload-types.js";
+import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
+
+export const DESCRIBE_HELP = `Usage: karta describe TYPE/NAME | TYPE NAME [-n NAMESPACE] [-o json|yaml]
+                      [--kubeconfig FILE] [--context NAME]
+
+Shows one live workload as its Karta sees it, read from the API server with your kubeconfig and context:
+a header (kind/name, namespace, the definition and whether it is the cluster's Karta or the catalog's,
+age); the tree of the workload (its generic status, pods ready/desired, GPUs), its components and their
+instances (and replicas, by a replicaSelector's key) with ready/desired pods, GPUs and nodes, and every
+pod with its phase (and why it is not ready), GPUs and node; pods no component claims under
+"(no component)"; the phase; the resources (GPU, CPU, memory) each component asks for at its desired
+replicas; problems the interpretation found; and the workload's events, as kubectl describe shows them.
+TYPE as for 'karta get'.
+
+  -n, --namespace NS      the namespace (default: the context's, else default)
+  -o, --output FORMAT     json or yaml: the same values (with the events)
+      --kubeconfig FILE   the kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)
+      --context NAME      the kubeconfig context to use
+  -h, --help              show this help
+
+Exit code: 0 shown, 1 the cluster cannot be read, 2 usage, 3 the workload does not exist or its kind is
+not installed, 4 no Karta covers the type.
+
+Example:
+  karta describe jobset/llm-pretrain -n research
+  kubectl karta describe pytorchjob llama-finetune -n ml-team -o yaml
+`;
+
+export const FLAGS = {
+  namespace: { type: "string", short: "n" },
+  output: { type: "string", short: "o", choices: ["json", "yaml"] },
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
+} as const satisfies Flags;
+
+/** An event about the workload, as kubectl describe lists it. */
+export interface EventView {
+  type: string;
+  reason: string;
+  /** kubectl's AGE cell: `5m`, or `2m (x3 over 10m)` for a repeated event. */
+  age: string;
+  from: string;
+  message: string;
+}
+
+const branch = (last: boolean): string => (last ? "`-- " : "|-- ");
+const indent = (last: boolean): string => (last ? "    " : "|   ");
+
+function podStatus(p: PodView): string {
+  return p.reason ? `${p.phase} (${p.reason})` : p.phase;
+}
+
+const gpuCell = (n: number): string => (n > 0 ? `gpu: ${n}` : "");
+
+/** The tree's rows: [name with its branch, status, GPUs, nodes]. */
+function treeRows(view: DescribeView): string[][] {
+  const rows: string[][] = [];
+  const t = view.tree;
+  rows.push([`${view.type.kind}/${view.name} [${view.phases.join(",")}]`, `${t.ready}/${view.desiredPods} ready`, gpuCell(view.gpus), ""]);
+  const walk = (node: TreeNode, prefix: string): void => {
+    const items: ({ pod: PodView } | { node: TreeNode })[] = [...node.pods.map((pod) => ({ pod })), ...node.children.map((n) => ({ node: n }))];
+    items.forEach((item, i) => {
+      const last = i === items.length - 1;
+      if ("pod" in item) {
+        rows.push([prefix + branch(last) + item.pod.name, podStatus(item.pod), gpuCell(item.pod.gpus), item.pod.node ?? "<none>"]);
+        return;
+      }
+      const n = item.node;
+      rows.push([prefix + branch(last) + n.name, `${n.ready}/${n.desired ?? n.current} ready`, gpuCell(n.gpus), n.nodes.join(",")]);
+      walk(n, prefix + indent(last));
+    });
+  };
+  walk(t, "");
+  return rows;
+}
+
+/** The events section, as kubectl describe prints it. */
+function eventsText(events: EventView[]): string {
+  if (events.length === 0) return "Events:  <none>\n";
+  const rows = alignColumns(
+    [["Type", "Reason", "Age", "From", "Message"], ["----", "------", "----", "----", "-------"], ...events.map((e) => [e.type, e.reason, e.age, e.from, e.message])],
+    { minWidth: 0, padding: 2 },
+  );
+  return `Events:\n${rows.map((r) => `  ${r}`).join("\n")}\n`;
+}
+
+/** The whole text of `karta describe` for a view and its events. */
+export function describeText(view: DescribeView, events: EventView[], now = Date.now()): string {
+  const out: string[] = [];
+  out.push([`${view.type.kind}/${view.name}`, `namespace: ${view.namespace || "<none>"}`, `definition: ${view.karta} (${view.origin})`, `age: ${age(view.createdAt, now)}`].join("   "));
+  out.push("");
+  out.push(...alignColumns(treeRows(view)));
+  out.push("");
+  out.push(`Phase: ${view.phases.join(",")}`);
+  out.push("");
+  out.push("Resources:");
+  const r = view.resources;
+  out.push(...alignColumns([["COMPONENT", "REPLICAS", "GPU", "CPU", "MEMORY"], ...[...r.rows, r.total].map((x) => [x.component, String(x.replicas), String(x.gpus), x.cpu, x.memory])]));
+  if (view.problems.length > 0) {
+    out.push("");
+    out.push("Problems:");
+    for (const p of view.problems) out.push(`  ${p}`);
+  }
+  out.push("");
+  return out.join("\n") + "\n" + eventsText(events);
+}
+
+/** kubectl describe's AGE of an event (first seen, or `last (xN over first)` for a repeated one). */
+export function eventView(e: KubernetesObject, now = Date.now()): EventView {
+  const x = e as unknown as Record<string, unknown> & { source?: { component?: string }; series?: { count?: number; lastObservedTime?: string }; involvedObject?: { fieldPath?: string } };
+  const first = typeof x.eventTime === "string" && x.eventTime !== "" ? x.eventTime : (x.firstTimestamp as string | undefined);
+  const firstAge = age(first, now);
+  let when = firstAge;
+  if (x.series) when = `${age(x.series.lastObservedTime, now)} (x${x.series.count ?? 0} over ${firstAge})`;
+  else if (typeof x.count === "number" && x.count > 1) when = `${age(x.lastTimestamp as string | undefined, now)} (x${x.count} over ${firstAge})`;
+  const message = String(x.message ?? "").trim();
+  return {
+    type: String(x.type ?? ""),
+    reason: String(x.reason ?? ""),
+    age: when,
+    from: x.source?.component || String(x.reportingComponent ?? ""),
+    message: x.involvedObject?.fieldPath ? `${x.involvedObject.fieldPath}: ${message}` : message,
+  };
+}
+
+/** Runs `karta describe`; returns the exit code (a bug is thrown to main, which prints it in one line). */
+export async function runDescribe(args: string[], io: CliIO): Promise<number> {
+  const p = parseCommand(io, "describe", args, FLAGS, DESCRIBE_HELP, { positionals: true });
+  if (typeof p === "number") return p;
+  const v = p.values;
+  const ref = parseLiveRef(p.positionals);
+  if (!ref) return usageError(io, "describe", "give the workload as TYPE/NAME (e.g. jobset/llm-pretrain) or TYPE NAME");
+  if ("error" in ref) return usageError(io, "describe", ref.error.replace("KIND/NAME", "TYPE/NAME").replace("KIND NAME", "TYPE NAME"));
+  try {
+    const cluster = LiveCluster.open({ ...(v.kubeconfig !== undefined ? { kubeconfig: v.kubeconfig } : {}), ...(v.context !== undefined ? { context: v.context } : {}) });
+    const types = await loadWorkloadTypes(io, cluster, (m) => io.stderr(`karta describe: warning: ${m}\n`));
+    const t = await resolveType(cluster, types, ref.kind);
+    if ("exit" in t) {
+      io.stderr(`karta describe: ${t.message}\n`);
+      return t.exit;
+    }
+    const scope = v.namespace ?? cluster.contextNamespace;
+    const views = await readWorkloads(cluster, { types: [t], allTypes: false, names: [ref.name], scope, phases: [] }, new ScopeReader(cluster, scope));
+    if ("exit" in views) {
+      io.stderr(`karta describe: ${views.message}\n`);
+      return views.exit;
+    }
+    const view = views[0]!;
+    const now = Date.now();
+    const events = view.uid && view.namespace ? (await cluster.events(view.namespace, view.uid)).map((e) => eventView(e, now)) : [];
+    if (v.output) io.stdout(machine({ ...view, events }, v.output));
+    else io.stdout(describeText(view, events, now));
+    return 0;
+  } catch (err) {
+    return clusterError(io, "describe", err);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * `karta get --watch`: after the list, informers on the workloads, their pods and the kinds between them;
+ * whenever one changes, the workloads are read again from those caches and each row that differs from
+ * what was printed last is printed again (as `kubectl get --watch` prints an object that changed). Runs
+ * until SIGINT or SIGTERM (or `signal`), then exits 0.
+ */
+import type { LiveCluster } from "./cluster.js";
+import type { CliIO } from "./io.js";
+import { InputError } from "./objects.js";
+import { alignColumns } from "./table.js";
+import { ScopeReader, type GetOptions } from "./workload-read.js";
+import type { DescribeView, WorkloadView } from "./workload-view.js";
+import { listRow, machine, tableRows } from "./workload-table.js";
+
+type Read = (cluster: LiveCluster, o: GetOptions, reader: ScopeReader) => Promise<DescribeView[] | { exit: number; message: string }>;
+
+const keyOf = (v: WorkloadView): string => `${v.type.group}/${v.type.kind}/${v.namespace}/${v.name}`;
+
+export async function watchWorkloads(
+  cluster: LiveCluster,
+  options: GetOptions,
+  printed: readonly WorkloadView[],
+  out: { io: CliIO; wide: boolean; typeName?: (v: WorkloadView) => string; format?: "json" | "yaml"; signal?: AbortSignal },
+  read: Read,
+): Promise<number> {
+  const last = new Map(printed.map((v) => [keyOf(v), JSON.stringify(v)]));
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const stop = new AbortController();
+  const print = (rows: WorkloadView[]): void => {
+    if (rows.length === 0) return;
+    if (out.format) for (const r of rows) out.io.stdout(machine(r, out.format));
+    else out.io.stdout(alignColumns(tableRows(rows, out.wide, out.typeName)).join("\n") + "\n");
+  };
+  const refresh = async (): Promise<void> => {
+    const views = await read(cluster, { ...options, names: [] }, reader);
+    if ("exit" in views) return;
+    const changed: WorkloadView[] = [];
+    for (const v of views.map(listRow)) {
+      if (options.names.length > 0 && !options.names.includes(v.name)) continue;
+      const json = JSON.stringify(v);
+      if (last.get(keyOf(v)) === json) continue;
+      last.set(keyOf(v), json);
+      changed.push(v);
+    }
+    print(changed);
+  };
+  const schedule = (): void => {
+    if (timer || stop.signal.aborted) return;
+    // Events come in bursts (a job and its pods): one read per burst.
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = running.then(refresh).catch((err: unknown) => out.io.stderr(`karta get: warning: ${err instanceof InputError ? err.message : String(err)}\n`));
+    }, 200);
+  };
+  const reader = new ScopeReader(cluster, options.scope, {
+    onChange: schedule,
+    onError: (err) => out.io.stderr(`karta get: warning: the watch failed (${(err as Error)?.message ?? String(err)}); watching again\n`),
+  });
+  const onSignal = (): void => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  out.signal?.addEventListener("abort", onSignal, { once: true });
+  try {
+    // The informers list once more; what changed since the first list is printed.
+    await refresh();
+    await new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener("abort", () => resolve(), { once: true })));
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    if (timer) clearTimeout(timer);
+    await running;
+    await reader.stop();
+  }
+  return 0;
+}

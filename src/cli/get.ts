@@ -1,0 +1,130 @@
+/**
+ * `karta get TYPE` and `karta get --all-types`: the live workloads of every type a Karta describes, read
+ * from the API server with the user's kubeconfig and context, each with its generic status, components,
+ * pods ready/total and GPUs. Exit codes as upstream's `kli` defines them: 3 the named workload (or its
+ * kind) is not there, 4 no Karta covers the type.
+ */
+import { STATUS_ORDER } from "../interpret/compile.js";
+import { parseCommand, usageError, type Flags } from "./args.js";
+import { clusterError, LiveCluster } from "./cluster.js";
+import type { CliIO } from "./io.js";
+import { alignColumns } from "./table.js";
+import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
+import { listRow, machine, tableHeader, tableRows, typeNames } from "./workload-table.js";
+import { loadWorkloadTypes, resolveType, servedTypes, type ServedType } from "./workload-types.js";
+
+/** The generic statuses, as --phase takes them. */
+export const PHASES = [...STATUS_ORDER.map(([, s]) => s), "Undefined"] as const;
+
+export const GET_HELP = `Usage: karta get TYPE [NAME...] | TYPE/NAME | --all-types
+                 [-n NAMESPACE | -A] [-l SELECTOR] [--phase STATUS]... [-o wide|json|yaml] [-w]
+                 [--kubeconfig FILE] [--context NAME]
+
+Lists the live workloads of a type that a Karta describes (the cluster's Kartas, else the definitions
+bundled with Karta; 'karta definitions list'), read from the API server with your kubeconfig and context
+as kubectl reads them. TYPE is a kind, resource or short name, optionally .group or .version.group
+(pytorchjob, pytorchjobs.kubeflow.org, PyTorchJob.v1.kubeflow.org). A workload's pods are those whose
+controller ownerReferences lead to it (through its Karta's child kinds), as the controller finds them.
+
+Columns: NAME, NAMESPACE, TYPE (with --all-types), PHASE (the generic statuses that match, joined by
+","), COMPONENTS (the components that run pods), PODS (ready/existing), GPUS (requested at the spec's
+scale), AGE; -o wide adds DESIRED (pods the spec asks for), NODES, KARTA and ORIGIN (cluster or catalog).
+Rows are newest first.
+
+      --all-types         every type a Karta describes that the server serves (each at its most stable
+                          served version), leaving out objects another listed type controls (a Deployment's
+                          ReplicaSets)
+  -n, --namespace NS      the namespace (default: the context's, else default)
+  -A, --all-namespaces    every namespace
+  -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
+      --phase STATUS      only workloads with this status (repeatable): ${PHASES.join(", ")}
+  -o, --output FORMAT     wide, json or yaml ({items, count}; the object alone for one NAME)
+  -w, --watch             after the list, print a workload again whenever it (or one of its pods) changes
+      --kubeconfig FILE   the kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)
+      --context NAME      the kubeconfig context to use
+  -h, --help              show this help
+
+Exit code: 0 listed (also none), 1 the cluster cannot be read, 2 usage, 3 the named workload does not
+exist or its kind is not installed, 4 no Karta covers the type.
+
+Example:
+  karta get jobset -n research
+  karta get --all-types -A --phase Running -o wide
+  kubectl karta get pytorchjob/llama-finetune -n ml-team -o yaml
+`;
+
+export const FLAGS = {
+  "all-types": { type: "boolean" },
+  namespace: { type: "string", short: "n" },
+  "all-namespaces": { type: "boolean", short: "A" },
+  selector: { type: "string", short: "l" },
+  phase: { type: "string", multiple: true, choices: PHASES },
+  output: { type: "string", short: "o", choices: ["wide", "json", "yaml"] },
+  watch: { type: "boolean", short: "w" },
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
+} as const satisfies Flags;
+
+/** Runs `karta get`; returns the exit code (a bug is thrown to main, which prints it in one line). */
+export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
+  const p = parseCommand(io, "get", args, FLAGS, GET_HELP, { positionals: true });
+  if (typeof p === "number") return p;
+  const v = p.values;
+  const usage = (m: string): number => usageError(io, "get", m);
+  let typeText: string | undefined;
+  let names: string[] = [];
+  if (p.positionals.length > 0) {
+    const [first, ...rest] = p.positionals as [string, ...string[]];
+    const slash = first.indexOf("/");
+    if (slash >= 0) {
+      if (rest.length > 0) return usage(`there is no need to give a NAME with TYPE/NAME: '${p.positionals.join(" ")}'`);
+      typeText = first.slice(0, slash);
+      names = [first.slice(slash + 1)];
+      if (typeText === "" || names[0] === "" || names[0]!.includes("/")) return usage(`expected TYPE/NAME (e.g. jobset/llm-pretrain), not '${first}'`);
+    } else {
+      typeText = first;
+      names = rest;
+    }
+  }
+  if (v["all-types"] && typeText !== undefined) return usage("give a TYPE or --all-types, not both");
+  if (!v["all-types"] && typeText === undefined) return usage("give a TYPE (e.g. 'karta get pytorchjob'), or --all-types");
+  if (v["all-namespaces"] && v.namespace !== undefined) return usage("give -n NAMESPACE or -A, not both");
+  if (v["all-namespaces"] && names.length > 0) return usage("a workload cannot be read by name across all namespaces");
+  if (names.length > 0 && v.selector !== undefined) return usage("give NAMEs or -l SELECTOR, not both");
+  const warn = (m: string): void => io.stderr(`karta get: warning: ${m}\n`);
+  try {
+    const cluster = LiveCluster.open({ ...(v.kubeconfig !== undefined ? { kubeconfig: v.kubeconfig } : {}), ...(v.context !== undefined ? { context: v.context } : {}) });
+    const known = await loadWorkloadTypes(io, cluster, warn);
+    let types: ServedType[];
+    if (typeText !== undefined) {
+      const t = await resolveType(cluster, known, typeText);
+      if ("exit" in t) {
+        io.stderr(`karta get: ${t.message}\n`);
+        return t.exit;
+      }
+      types = [t];
+    } else types = await servedTypes(cluster, known);
+    const scope = v["all-namespaces"] ? undefined : (v.namespace ?? cluster.contextNamespace);
+    const options: GetOptions = { types, allTypes: v["all-types"], names, scope, phases: v.phase, ...(v.selector !== undefined ? { selector: v.selector } : {}) };
+    const wide = v.output === "wide";
+    const typeName = v["all-types"] ? typeNames(types) : undefined;
+    const views = await readWorkloads(cluster, options, new ScopeReader(cluster, scope));
+    if ("exit" in views) {
+      io.stderr(`karta get: ${views.message}\n`);
+      return views.exit;
+    }
+    const rows = views.map(listRow);
+    if (v.output === "json" || v.output === "yaml") {
+      io.stdout(machine(names.length === 1 && rows.length === 1 ? rows[0] : { items: rows, count: rows.length }, v.output));
+    } else if (rows.length === 0 && !v.watch) {
+      io.stderr(scope === undefined ? "No workloads found in any namespace.\n" : `No workloads found in namespace ${scope}.\n`);
+    } else {
+      io.stdout(alignColumns([tableHeader(wide, typeName !== undefined), ...tableRows(rows, wide, typeName)]).join("\n") + "\n");
+    }
+    if (!v.watch) return 0;
+    const { watchWorkloads } = await import("./get-watch.js");
+    return await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" ? { format: v.output } : {}), ...(signal ? { signal } : {}) }, readWorkloads);
+  } catch (err) {
+    return clusterError(io, "get", err);
+  }
+}

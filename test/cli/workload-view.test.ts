@@ -1,0 +1,155 @@
+/**
+ * What `karta get` and `karta describe` make of a workload, offline: the bundled examples interpreted and
+ * drawn (the README's JobSet tree exactly; a LeaderWorkerSet's groups multiplying its components), every
+ * bundled example drawn with each of its pods exactly once, kubectl describe's event ages, the version
+ * order of --all-types, and the commands' usage errors.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { compileInterpreter } from "../../src/interpret/index.js";
+import { describeView, podView, type DescribeView, type TreeNode } from "../../src/cli/workload-view.js";
+import { describeText, eventView } from "../../src/cli/describe.js";
+import { versionPriority } from "../../src/cli/workload-types.js";
+import { tableHeader, tableRows } from "../../src/cli/workload-table.js";
+import { alignColumns } from "../../src/cli/table.js";
+import { main } from "../../src/cli/main.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { fixtureCases, loadBundled, repoRoot } from "../bundled/helpers.js";
+
+const read = (f: string): any => parse(readFileSync(path.join(repoRoot, f), "utf8"));
+
+function view(example: string, definition: string, created?: string): DescribeView {
+  const object = read(`examples/${example}.yaml`);
+  if (created) object.metadata.creationTimestamp = created;
+  const items = (read(`examples/${example}-pods.yaml`) as { items: any[] }).items;
+  const pods = items.filter((p) => p.kind === "Pod");
+  const { definition: d } = loadBundled(definition);
+  const interpretation = compileInterpreter(d).interpret(object, { pods, children: items.filter((p) => p.kind !== "Pod") });
+  const k = d.karta.spec!.structureDefinition!.rootComponent!.kind!;
+  return describeView({ type: { group: k.group ?? "", version: k.version!, kind: k.kind! }, karta: d.karta.metadata!.name!, origin: "catalog", object, interpretation, pods });
+}
+
+test("describe: the README's JobSet tree, exactly", () => {
+  const now = Date.parse("2026-12-01T00:05:00Z");
+  const text = describeText(view("jobset", "jobset.x-k8s.io/v1alpha2/JobSet.yaml", "2026-12-01T00:00:00Z"), [], now);
+  // The README's block, with its age and the lines it leaves out.
+  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const block = readme.slice(readme.indexOf("$ karta describe jobset/llm-pretrain -n research\n")).split("```")[0]!.split("\n").slice(1, -1);
+  const lines = text.split("\n").slice(0, -1);
+  const cut = block.indexOf("...");
+  assert.ok(cut > 0);
+  assert.deepEqual(lines.slice(0, cut), block.slice(0, cut));
+  assert.deepEqual(lines.slice(lines.length - (block.length - cut - 1)), block.slice(cut + 1));
+  assert.equal(lines.length, 24, "the README leaves out six worker pods");
+});
+
+test("a LeaderWorkerSet: its groups multiply the leader and worker pods and GPUs", () => {
+  const v = view("leaderworkerset", "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml");
+  assert.deepEqual([v.desiredPods, v.gpus, v.pods.ready, v.pods.total], [6, 48, 6, 6]);
+  const group = v.tree.children[0]!;
+  assert.deepEqual(
+    group.children.map((c) => [c.name, c.desired, c.gpus, c.pods.length]),
+    [
+      ["leader", 2, 16, 2],
+      ["worker", 4, 32, 4],
+    ],
+  );
+  assert.deepEqual(v.resources.total, { component: "TOTAL", replicas: 6, gpus: 48, cpu: "192", memory: "2400Gi" });
+});
+
+test("a PodCliqueSet: pods grouped by the replicaSelector's key under each instance", () => {
+  const v = view("podcliqueset", "grove.io/v1alpha1/PodCliqueSet.yaml");
+  const clique = v.tree.children[0]!;
+  const prefill = clique.children.find((c) => c.name === "prefill")!;
+  assert.deepEqual(
+    prefill.children.map((c) => [c.name, c.current, c.pods.map((p) => p.name)]),
+    [
+      ["prefill[0]", 2, ["llm-disagg-0-prefill-q7m3z", "llm-disagg-0-prefill-x2k9p"]],
+      ["prefill[1]", 2, ["llm-disagg-1-prefill-q7m3z", "llm-disagg-1-prefill-x2k9p"]],
+    ],
+  );
+});
+
+/** Every pod row in a tree. */
+function podRows(n: TreeNode): string[] {
+  return [...n.pods.map((p) => p.name), ...n.children.flatMap(podRows)];
+}
+
+test("every bundled example: each pod drawn once, counts and GPUs add up, the text renders", () => {
+  for (const f of fixtureCases()) {
+    const { definition } = loadBundled(f.expected.definition);
+    const pods = f.pods.filter((p) => p.kind === "Pod");
+    const interpretation = compileInterpreter(definition).interpret(f.workload, { pods, children: f.pods.filter((p) => p.kind !== "Pod") });
+    const v = describeView({ type: { group: "g", version: "v", kind: String(f.workload.kind) }, karta: "k", origin: "catalog", object: f.workload, interpretation, pods });
+    const names = podRows(v.tree);
+    assert.deepEqual([...names].sort(), pods.map((p: any) => p.metadata.name as string).sort(), f.name);
+    assert.equal(v.pods.total, pods.length, f.name);
+    assert.equal(v.pods.ready, pods.map(podView).filter((p) => p.ready).length, f.name);
+    assert.equal(v.gpus, v.resources.total.gpus, f.name);
+    assert.equal(v.desiredPods, v.resources.rows.reduce((n, r) => n + r.replicas, 0), f.name);
+    const text = describeText(v, []);
+    assert.ok(text.startsWith(`${f.workload.kind}/`), f.name);
+    assert.ok(!text.includes("undefined") && !text.includes("NaN"), `${f.name}:\n${text}`);
+  }
+});
+
+test("a pod's status: phase, why it is not ready (the scheduler's reason first), node, GPUs with init containers", () => {
+  const pod = (status: object, spec: object = {}) => podView({ metadata: { name: "p" }, spec: { containers: [{ name: "c", resources: { limits: { "nvidia.com/gpu": "2" } } }], ...spec }, status });
+  assert.deepEqual(pod({ phase: "Pending", conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable" }] }), { name: "p", phase: "Pending", ready: false, node: null, gpus: 2, reason: "Unschedulable" });
+  assert.equal(pod({ phase: "Running", conditions: [{ type: "Ready", status: "False", reason: "ContainersNotReady" }] }, { nodeName: "n1" }).reason, "ContainersNotReady");
+  assert.equal(pod({ phase: "Failed", reason: "Evicted" }).reason, "Evicted");
+  assert.deepEqual(pod({ phase: "Running", conditions: [{ type: "Ready", status: "True" }] }, { nodeName: "n1" }), { name: "p", phase: "Running", ready: true, node: "n1", gpus: 2 });
+  // An init container asking for more counts, as the scheduler counts it.
+  assert.equal(pod({}, { initContainers: [{ name: "i", resources: { limits: { "amd.com/gpu": "4" } } }] }).gpus, 6);
+  assert.equal(pod({}).phase, "Unknown");
+});
+
+test("events: kubectl describe's ages, repeats and field paths", () => {
+  const now = Date.parse("2026-12-01T01:00:00Z");
+  assert.deepEqual(eventView({ type: "Normal", reason: "Created", message: " made \n", firstTimestamp: "2026-12-01T00:55:00Z", source: { component: "karta-controller" } } as never, now), { type: "Normal", reason: "Created", age: "5m", from: "karta-controller", message: "made" });
+  assert.equal(eventView({ count: 3, firstTimestamp: "2026-12-01T00:50:00Z", lastTimestamp: "2026-12-01T00:58:00Z" } as never, now).age, "2m (x3 over 10m)");
+  assert.equal(eventView({ eventTime: "2026-12-01T00:59:00.000000Z", series: { count: 4, lastObservedTime: "2026-12-01T00:59:30.000000Z" } } as never, now).age, "30s (x4 over 60s)");
+  const e = eventView({ involvedObject: { fieldPath: "spec.containers{c}" }, message: "pulled", reportingComponent: "kubelet" } as never, now);
+  assert.deepEqual([e.message, e.from, e.age], ["spec.containers{c}: pulled", "kubelet", "<unknown>"]);
+});
+
+test("get's table: columns, wide columns, TYPE, <none>", () => {
+  const v = view("pytorchjob", "kubeflow.org/v1/PyTorchJob.yaml", "2026-12-01T00:00:00Z");
+  const now = Date.parse("2026-12-01T00:00:45Z");
+  assert.deepEqual(alignColumns([tableHeader(false, true), ...tableRows([v], false, (x) => x.type.kind, now)]), [
+    "NAME             NAMESPACE   TYPE         PHASE     COMPONENTS      PODS   GPUS   AGE",
+    "llama-finetune   ml-team     PyTorchJob   Running   master,worker   4/4    32     45s",
+  ]);
+  assert.deepEqual(tableRows([{ ...v, namespace: "", components: [], nodes: [] }], true, undefined, now)[0], ["llama-finetune", "<none>", "Running", "<none>", "4/4", "32", "45s", "4", "<none>", "kubeflow-org-v1-pytorchjob", "catalog"]);
+});
+
+test("--all-types picks each kind's most stable version: GA, then beta, then alpha, newer first", () => {
+  assert.deepEqual(["v1alpha1", "foo", "v1", "v2beta1", "v1beta2", "v2", "v1beta1", "v1alpha2"].sort(versionPriority), ["v2", "v1", "v2beta1", "v1beta2", "v1beta1", "v1alpha2", "v1alpha1", "foo"]);
+});
+
+test("get and describe: usage errors (2) before any cluster is read, --help with an example", async () => {
+  for (const [args, message] of [
+    [["get"], "give a TYPE"],
+    [["get", "jobset", "--all-types"], "not both"],
+    [["get", "jobset", "-n", "a", "-A"], "-n NAMESPACE or -A"],
+    [["get", "jobset", "x", "-A"], "across all namespaces"],
+    [["get", "jobset/a", "b"], "no need to give a NAME"],
+    [["get", "jobset", "--phase", "running"], "expected Resuming, Suspending"],
+    [["get", "jobset", "-o", "name"], "expected wide, json or yaml"],
+    [["describe"], "give the workload as TYPE/NAME"],
+    [["describe", "a/b/c"], "expected TYPE/NAME"],
+    [["describe", "jobset/x", "-o", "wide"], "expected json or yaml"],
+  ] as [string[], string][]) {
+    const io = memoryIO();
+    assert.equal(await main(args, io), 2, args.join(" "));
+    assert.ok(io.err.includes(message), `${args.join(" ")}: ${io.err}`);
+  }
+  for (const command of ["get", "describe"]) {
+    const io = memoryIO();
+    assert.equal(await main([command, "--help"], io), 0);
+    assert.match(io.out, /\nExample:\n {2}karta /);
+  }
+});

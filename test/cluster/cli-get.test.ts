@@ -1,0 +1,251 @@
+/**
+ * `karta get` and `karta describe` as a user runs them (`node bin/karta.js`, and `kubectl karta` through
+ * bin/kubectl-karta.js) against the real API server with a kubeconfig: the README's examples on the bundled
+ * JobSet, a PyTorchJob whose Karta is the cluster's (a not-ready pod, a pod no component claims, an
+ * event), --all-types, filters, the machine formats, --watch, and kli's exit codes. Printed output is
+ * compared whole; only ages (the time the test takes) are left out.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse } from "yaml";
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { main } from "../../src/cli/main.js";
+import { memoryIO } from "../../src/cli/io.js";
+import { definitionsDir } from "../bundled/helpers.js";
+import { matches, readmeExamples, words } from "../cli/readme-examples.js";
+import { repoRoot } from "../support/conformance.js";
+import { attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { installKartaCrd } from "./helpers.js";
+import { asCreated, createExample, deleteExample } from "./live-examples.js";
+
+const cluster = await testCluster();
+const skip = typeof cluster === "string" ? cluster : false;
+const suffix = Math.random().toString(36).slice(2, 8);
+type Obj = KubernetesObject & Record<string, any>;
+
+/** An age as kubectl prints it (5m, 3m20s, 2d4h...), at the end of a line or after `age: `. */
+const AGE = /\b\d+(?:s|m|h|d|y)(?:\d+(?:s|m|h|d))?$/;
+const withoutAges = (lines: string[]): string[] => lines.map((l) => l.replace(AGE, "<age>"));
+
+describe("karta get and karta describe against the API server", { skip }, () => {
+  const c = cluster as TestCluster;
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-get-"));
+  const kubeconfig = path.join(dir, "kubeconfig");
+  const group = `get-${suffix}.karta.test`;
+  const kartaName = `get-${suffix}`;
+  let ns: string;
+  let job: Obj;
+
+  /**
+   * Runs a command with KUBECONFIG set, as a user's shell would: in this process (the command's printed
+   * output, without paying a process start per case), or as the bin script `bin` when given.
+   */
+  const run = async (args: string[], bin?: string): Promise<{ code: number; out: string; err: string }> => {
+    if (bin === undefined) {
+      const io = memoryIO();
+      const code = await main(args, io);
+      return { code, out: io.out, err: io.err };
+    }
+    return new Promise((resolve) => {
+      execFile(process.execPath, [path.join(repoRoot, "bin", bin), ...args], { env: { ...process.env, KUBECONFIG: kubeconfig }, cwd: repoRoot }, (err, out, errOut) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out, err: errOut });
+      });
+    });
+  };
+
+  before(async () => {
+    writeFileSync(kubeconfig, c.kc.exportConfig());
+    process.env["KUBECONFIG"] = kubeconfig;
+    await installKartaCrd(c);
+    // The README's examples name the namespace `research`: reused when an earlier run left it.
+    const research = await attempt(() => c.core.createNamespace({ body: { metadata: { name: "research" } } }));
+    assert.ok(research.ok || research.reason === "AlreadyExists", research.ok ? "" : research.message);
+    await deleteExample(c, "jobset", "research");
+    await createExample(c, "jobset", "research");
+
+    // A PyTorchJob of a group of its own, described by a Karta of the cluster's.
+    ns = await testNamespace({ name: "get" } as never, c);
+    const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Obj;
+    karta.metadata = { name: kartaName };
+    karta.spec.structureDefinition.rootComponent.kind.group = group;
+    await c.objects.create(karta);
+    const created = await createExample(c, "pytorchjob", ns, { group });
+    job = created.root;
+    // worker-2 cannot be scheduled; a launcher pod matches no component.
+    const worker = created.pods.find((p) => p.metadata!.name!.endsWith("worker-2"))!;
+    delete worker.spec.nodeName;
+    await c.core.deleteNamespacedPod({ name: worker.metadata!.name!, namespace: ns, gracePeriodSeconds: 0 });
+    const pending = asCreated({ ...worker, metadata: { ...worker.metadata, name: worker.metadata!.name } }, ns, job);
+    const again = (await c.objects.create(pending)) as Obj;
+    await c.core.replaceNamespacedPodStatus({
+      name: again.metadata!.name!,
+      namespace: ns,
+      body: { ...again, status: { phase: "Pending", conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable", message: "0/4 nodes are available" }] } } as never,
+    });
+    const stray = asCreated({ ...worker, metadata: { name: "llama-finetune-launcher", labels: { "training.kubeflow.org/job-name": "llama-finetune", "training.kubeflow.org/replica-type": "launcher" } } }, ns, job);
+    delete stray.spec.nodeName;
+    await c.objects.create(stray);
+    await c.core.createNamespacedEvent({
+      namespace: ns,
+      body: {
+        metadata: { name: `llama-finetune.${suffix}` },
+        involvedObject: { apiVersion: job.apiVersion, kind: job.kind, name: job.metadata!.name, namespace: ns, uid: job.metadata!.uid },
+        type: "Normal",
+        reason: "GroupsCreated",
+        message: "created Workload llama-finetune",
+        source: { component: "karta-controller" },
+        firstTimestamp: new Date(),
+        lastTimestamp: new Date(),
+        count: 1,
+      },
+    });
+  });
+
+  after(async () => {
+    await deleteExample(c, "jobset", "research");
+    await attempt(() => c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: kartaName } }));
+    await attempt(() => c.objects.delete({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: `pytorchjobs.${group}` } }));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  for (const example of readmeExamples(readme, "cluster")) {
+    test(`README: ${example.command}`, async () => {
+      const r = await run(words(example.command).slice(1));
+      assert.equal(r.code, 0, r.err);
+      const actual = withoutAges(r.out.split("\n").filter((l) => l !== ""));
+      const expected = withoutAges(example.expected);
+      assert.ok(matches(actual, expected), `output differs:\n${actual.join("\n")}\n--- expected ---\n${expected.join("\n")}`);
+    });
+  }
+
+  test("kubectl karta get prints what karta get prints", async () => {
+    for (const args of [["get", "jobset", "-n", "research"], ["get", "jobset", "-n", "research", "-o", "json"]]) {
+      const direct = await run(args, "karta.js");
+      const plugin = await run(args, "kubectl-karta.js");
+      assert.equal(plugin.code, 0, plugin.err);
+      assert.deepEqual(withoutAges(plugin.out.split("\n")), withoutAges(direct.out.split("\n")));
+    }
+    const wide = await run(["get", "jobset", "-n", "research", "-o", "wide"], "kubectl-karta.js");
+    const [head, row] = wide.out.split("\n");
+    assert.match(head!, /^NAME +NAMESPACE +PHASE +COMPONENTS +PODS +GPUS +AGE +DESIRED +NODES +KARTA +ORIGIN$/);
+    assert.match(row!, /^llm-pretrain +research +Running +replicatedjob +9\/9 +64 +\S+ +9 +gpu-node-0,gpu-node-1,\S+,gpu-node-8 +jobset-x-k8s-io-v1alpha2-jobset +catalog$/);
+  });
+
+  test("a type the cluster's Karta describes: -o json, one NAME -o yaml", async () => {
+    const r = await run(["get", `pytorchjob.${group}`, "-n", ns, "-o", "json"]);
+    assert.equal(r.code, 0, r.err);
+    const list = JSON.parse(r.out) as { items: Record<string, unknown>[]; count: number };
+    assert.equal(list.count, 1);
+    assert.deepEqual(list.items[0], {
+      name: "llama-finetune",
+      namespace: ns,
+      uid: job.metadata!.uid,
+      type: { group, version: "v1", kind: "PyTorchJob" },
+      karta: kartaName,
+      origin: "cluster",
+      phases: ["Running"],
+      components: ["master", "worker"],
+      pods: { ready: 3, total: 5 },
+      desiredPods: 4,
+      gpus: 32,
+      nodes: ["dgx-a100-0", "dgx-a100-1", "dgx-a100-2"],
+      createdAt: job.metadata!.creationTimestamp,
+    });
+    const one = await run(["get", `pytorchjob.${group}/llama-finetune`, "-n", ns, "-o", "yaml"]);
+    assert.equal(one.code, 0, one.err);
+    assert.deepEqual(parse(one.out), list.items[0]);
+  });
+
+  test("describe: the tree with a pod not scheduled, a pod no component claims, and the events", async () => {
+    const r = await run(["describe", `pytorchjob.${group}`, "llama-finetune", "-n", ns]);
+    assert.equal(r.code, 0, r.err);
+    const want = [
+      `PyTorchJob/llama-finetune   namespace: ${ns}   definition: ${kartaName} (cluster)   age: <age>`,
+      "",
+      "PyTorchJob/llama-finetune [Running]   3/4 ready                 gpu: 32",
+      "|-- master                            1/1 ready                 gpu: 8    dgx-a100-0",
+      "|   `-- llama-finetune-master-0       Running                   gpu: 8    dgx-a100-0",
+      "|-- worker                            2/3 ready                 gpu: 24   dgx-a100-1,dgx-a100-2",
+      "|   |-- llama-finetune-worker-0       Running                   gpu: 8    dgx-a100-1",
+      "|   |-- llama-finetune-worker-1       Running                   gpu: 8    dgx-a100-2",
+      "|   `-- llama-finetune-worker-2       Pending (Unschedulable)   gpu: 8    <none>",
+      "`-- (no component)                    0/1 ready                 gpu: 8",
+      "    `-- llama-finetune-launcher       Pending                   gpu: 8    <none>",
+      "",
+      "Phase: Running",
+      "",
+      "Resources:",
+      "COMPONENT   REPLICAS   GPU   CPU   MEMORY",
+      "master      1          8     16    128Gi",
+      "worker      3          24    48    384Gi",
+      "TOTAL       4          32    64    512Gi",
+      "",
+      "Events:",
+      "  Type    Reason         Age   From              Message",
+      "  ----    ------         ----  ----              -------",
+      "  Normal  GroupsCreated  <age>  karta-controller  created Workload llama-finetune",
+      "",
+    ];
+    const got = r.out.split("\n").map((l) => l.replace(/age: \S+$/, "age: <age>").replace(/^( {2}Normal {2}GroupsCreated {2})\S+ +/, (_, a: string) => `${a}<age>  `));
+    assert.deepEqual(got, want);
+  });
+
+  test("--all-types: every described type, Jobs a JobSet controls left out; TYPE names the group when two share a kind", async () => {
+    const r = await run(["get", "--all-types", "-n", "research"]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(withoutAges(r.out.trimEnd().split("\n")), ["NAME           NAMESPACE   TYPE     PHASE     COMPONENTS      PODS   GPUS   AGE", "llm-pretrain   research    JobSet   Running   replicatedjob   9/9    64     <age>"]);
+    const mine = await run(["get", "--all-types", "-n", ns, "-o", "json"]);
+    const items = (JSON.parse(mine.out) as { items: { name: string; type: { group: string } }[] }).items;
+    assert.deepEqual(items.map((i) => [i.name, i.type.group]), [["llama-finetune", group]]);
+    const table = await run(["get", "--all-types", "-A", "-l", "kai.scheduler/queue=research"]);
+    assert.match(table.out, /^llm-pretrain +research +JobSet +Running/m);
+    assert.doesNotMatch(table.out, /llama-finetune/);
+  });
+
+  test("--phase and empty results", async () => {
+    const none = await run(["get", "jobset", "-n", "research", "--phase", "Completed"]);
+    assert.deepEqual([none.code, none.out], [0, ""]);
+    assert.match(none.err, /^No workloads found in namespace research\.$/m);
+    const json = await run(["get", "jobset", "-n", "research", "--phase", "Completed", "-o", "json"]);
+    assert.deepEqual(JSON.parse(json.out), { items: [], count: 0 });
+    const running = await run(["get", "--all-types", "-A", "--phase", "Running", "--phase", "Failed", "-o", "json"]);
+    const names = (JSON.parse(running.out) as { items: { name: string; namespace: string }[] }).items.map((i) => `${i.namespace}/${i.name}`);
+    assert.ok(names.includes("research/llm-pretrain") && names.includes(`${ns}/llama-finetune`), names.join(" "));
+  });
+
+  test("exit codes: 3 no such workload or kind not installed, 4 no Karta covers the type, 2 usage, 1 no cluster", async () => {
+    const missing = await run(["get", "jobset/nope", "-n", "research"]);
+    assert.deepEqual([missing.code, missing.err.trim().split("\n").at(-1)], [3, 'karta get: JobSet "nope" not found in namespace research']);
+    const describeMissing = await run(["describe", "jobset/nope", "-n", "research"]);
+    assert.equal(describeMissing.code, 3);
+    const uncovered = await run(["get", "configmaps"]);
+    assert.deepEqual([uncovered.code, uncovered.err.trim().split("\n").at(-1)], [4, 'karta get: no Karta definition covers "configmaps"']);
+    const notInstalled = await run(["get", "flinkdeployment"]);
+    assert.deepEqual([notInstalled.code, notInstalled.err.trim().split("\n").at(-1)], [3, "karta get: FlinkDeployment is not installed in this cluster"]);
+    assert.equal((await run(["get"])).code, 2);
+    assert.equal((await run(["get", "jobset", "--phase", "running"])).code, 2);
+    const context = await run(["get", "jobset", "--context", "nope"]);
+    assert.deepEqual([context.code, context.err.trim()], [1, 'karta get: kubeconfig: context "nope" is not in the kubeconfig']);
+  });
+
+  test("--watch prints a workload again when one of its pods changes; SIGINT ends it with 0", async () => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "get", `pytorchjob.${group}`, "-n", ns, "--watch"], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await eventually(async () => (out.includes("llama-finetune") ? true : undefined), 30_000, "the first list");
+    await new Promise((r) => setTimeout(r, 1000));
+    const pod = JSON.parse(JSON.stringify(await c.core.readNamespacedPod({ name: "llama-finetune-worker-0", namespace: ns }))) as Obj;
+    pod.status.conditions = pod.status.conditions.map((x: Obj) => (x.type === "Ready" ? { ...x, status: "False", reason: "ContainersNotReady" } : x));
+    await c.core.replaceNamespacedPodStatus({ name: "llama-finetune-worker-0", namespace: ns, body: pod as never });
+    await eventually(async () => (/^llama-finetune +\S+ +Running +master,worker +2\/5 /m.test(out) ? true : undefined), 30_000, `a row with 2/5 pods ready (output: ${out})`);
+    child.kill("SIGINT");
+    assert.equal(await exited, 0);
+    assert.equal(out.split("\n").filter((l) => l.startsWith("NAME ")).length, 1, "one header");
+  });
+});
