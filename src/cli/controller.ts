@@ -10,7 +10,9 @@ import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { KartaReconciler } from "../controller/kartas.js";
 import { WorkloadReconciler } from "../controller/workloads.js";
-import { loadKubeConfig } from "../controller/kube.js";
+import { KubeClient } from "../controller/client.js";
+import { loadClusterAccess, type ClusterAccess } from "../controller/kubeconfig.js";
+import { shardLeaseName, type Shard } from "../controller/shard.js";
 import { jsonLogger } from "../controller/log.js";
 import { ControllerMetrics } from "../controller/metrics.js";
 import { WorkloadExporter } from "../controller/exporter.js";
@@ -23,7 +25,7 @@ import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admi
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
                         [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)]
-                        [--group-shape auto|composite|flat] [--full-pod-cache] [-v]
+                        [--group-shape auto|composite|flat] [--total-shards N --shard I] [--full-pod-cache] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status as
 upstream's operator does: the conditions Validated (ValidationSucceeded, or ValidationFailed with the
@@ -60,6 +62,16 @@ never calling the API server:
 Every replica serves them; only the Lease holder writes. 'karta webhook-config --admission' prints their
 MutatingWebhookConfiguration and ValidatingWebhookConfiguration.
 
+Sharding, as kube-state-metrics shards: --total-shards N --shard I runs shard I of N. Every shard watches
+everything, and reconciles (and caches the pods and groups of, and exports on /metrics) the workloads
+whose uid hashes to it (FNV-1a modulo N); each shard elects its leader on its own Lease (NAME-shard-I);
+shard 0 writes the Kartas' status. Run N Deployments (or one StatefulSet with the ordinal as --shard).
+docs/scaling.md has the figures per shard.
+
+Pods that do not name their group (created while the webhook was unreachable under failurePolicy Ignore,
+or without it) cannot join their gang once created: each such workload gets a Warning Event
+PodsWithoutGroup naming them, and karta_pods_without_group counts them.
+
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
 latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and
 /readyz (ready once its caches are synced, leading or not; not while shutting down) on their own address.
@@ -90,8 +102,11 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
                                         tls.crt, tls.key), or reused; without any of the three, no webhook
       --tls-san NAME                    extra DNS name or IP of the generated certificate (repeatable)
       --group-shape SHAPE               auto (default), composite or flat: how gangs with subgroups are made
+      --total-shards N                  how many shards the workloads are split into (default 1)
+      --shard I                         this process's shard, 0 to N-1 (default 0)
       --full-pod-cache                  cache whole pods rather than the fields read (memory for custom Kartas
                                         whose pod expressions the static analysis cannot follow anyway)
+      --cache-sync-timeout D            how long the caches may take to list at start (default 2m)
   -v, --verbose           debug logs
   -h, --help              show this help
 
@@ -128,7 +143,10 @@ const FLAGS = {
   "cert-dir": { type: "string" },
   "tls-san": { type: "string", multiple: true },
   "group-shape": { type: "string", choices: ["auto", "composite", "flat"], default: "auto" },
+  "total-shards": { type: "integer", min: 1, max: 1024, default: 1 },
+  shard: { type: "integer", min: 0, max: 1023, default: 0 },
   "full-pod-cache": { type: "boolean" },
+  "cache-sync-timeout": { type: "string" },
   verbose: { type: "boolean", short: "v" },
 } as const satisfies Flags;
 
@@ -159,6 +177,10 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   }
   if ((values["tls-cert-file"] === undefined) !== (values["tls-private-key-file"] === undefined)) return usage("--tls-cert-file and --tls-private-key-file go together");
   if (values["tls-cert-file"] !== undefined && values["cert-dir"] !== undefined) return usage("give --tls-cert-file and --tls-private-key-file, or --cert-dir, not both");
+  const shard: Shard = { total: values["total-shards"], index: values.shard };
+  if (shard.index >= shard.total) return usage(`--shard must be less than --total-shards (${shard.total}), not ${shard.index}`);
+  const syncTimeoutMs = parseDuration(values["cache-sync-timeout"] ?? "2m");
+  if (syncTimeoutMs === undefined || syncTimeoutMs <= 0) return usage(`--cache-sync-timeout must be a duration such as 2m, not '${values["cache-sync-timeout"]}'`);
   const log = jsonLogger((l) => io.stderr(l), values.verbose === true);
   let tlsFiles: { certFile: string; keyFile: string } | undefined;
   if (values["tls-cert-file"] !== undefined) tlsFiles = { certFile: values["tls-cert-file"], keyFile: values["tls-private-key-file"]! };
@@ -172,9 +194,9 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       return 1;
     }
   }
-  let kc: ReturnType<typeof loadKubeConfig>;
+  let access: ClusterAccess;
   try {
-    kc = loadKubeConfig({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), ...(values.context !== undefined ? { context: values.context } : {}) });
+    access = loadClusterAccess({ ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}), ...(values.context !== undefined ? { context: values.context } : {}) });
   } catch (err) {
     log("error", "cannot start", { err: (err as Error).message });
     return 1;
@@ -185,6 +207,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   let failure = 0;
   const stop = new AbortController();
   const metrics = new ControllerMetrics();
+  const client = new KubeClient(access, { log, onResponse: (method, code) => metrics.requests.inc({ method, code }) });
   let synced = false;
   let endpoints: Endpoints;
   try {
@@ -201,13 +224,24 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   // The caches run on every replica (as controller-runtime's do), so a follower's webhook answers and a new
   // leader starts warm; only the leader writes.
   const leadingFromStart = elect !== "true";
+  // SIGTERM while the caches list: stop at once, gracefully.
+  const onSignal = (): void => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  signal?.addEventListener("abort", onSignal, { once: true });
+  const unhook = (): void => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
   try {
-    reconciler = new KartaReconciler(kc, log, { leading: leadingFromStart });
-    workloads = new WorkloadReconciler(kc, reconciler, log, { leading: leadingFromStart, groupShape: values["group-shape"], fullPodCache: values["full-pod-cache"] });
+    // One shard writes the Kartas' status; every shard computes which Kartas are Ready.
+    reconciler = new KartaReconciler(client, log, { leading: leadingFromStart && shard.index === 0 });
+    workloads = new WorkloadReconciler(client, reconciler, log, { leading: leadingFromStart, shard, fullPodCache: values["full-pod-cache"] === true, groupShape: values["group-shape"] });
     metrics.watch("karta", reconciler.queue);
     metrics.watch("workload", workloads.queue);
-    const w = workloads;
+    metrics.watchWorkloads(workloads);
     const k = reconciler;
+    const w = workloads;
     const exporter = new WorkloadExporter(
       {
         watchedRoots: () => w.watchedRoots(),
@@ -221,8 +255,23 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       metrics.registry,
     );
     metrics.addText(() => exporter.exposition());
-    await reconciler.start();
-    await workloads.start();
+    const started = await within(syncTimeoutMs, stop.signal, async () => {
+      await k.start();
+      await w.start();
+    });
+    if (started !== "done") {
+      await workloads.stop();
+      await reconciler.stop();
+      await endpoints.close();
+      client.close();
+      unhook();
+      if (started === "stopped") {
+        log("info", "stopped before the caches synced");
+        return 0;
+      }
+      log("error", "cannot start", { err: `the caches did not sync within ${values["cache-sync-timeout"] ?? "2m"}${k.lastSyncError() ?? w.lastSyncError() ? `: ${k.lastSyncError() ?? w.lastSyncError()}` : ""}` });
+      return 1;
+    }
     synced = true;
     if (tlsFiles) {
       const kartas = reconciler;
@@ -237,21 +286,24 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     await workloads?.stop();
     await reconciler?.stop();
     await endpoints.close();
+    client.close();
+    unhook();
     return 1;
   }
   const startLeading = (): void => {
-    reconciler!.setLeading(true);
+    reconciler!.setLeading(shard.index === 0);
     workloads!.setLeading(true);
     log("info", "reconciling");
   };
   let elector: LeaderElector | undefined;
   if (elect === "true") {
     const namespace = values["leader-elect-resource-namespace"] ?? (existsSync(SA_NAMESPACE) ? readFileSync(SA_NAMESPACE, "utf8").trim() : "default");
+    const leaseName = shardLeaseName(values["leader-elect-resource-name"] ?? "karta-controller", shard);
     elector = new LeaderElector(
-      kc,
+      client,
       {
         namespace,
-        name: values["leader-elect-resource-name"] ?? "karta-controller",
+        name: leaseName,
         identity: `${hostname()}_${randomBytes(4).toString("hex")}`,
         leaseDurationMs: durations["leader-elect-lease-duration"]!,
         renewDeadlineMs: durations["leader-elect-renew-deadline"]!,
@@ -259,11 +311,11 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       },
       {
         onStartedLeading: () => {
-          metrics.leader.set({ name: values["leader-elect-resource-name"] ?? "karta-controller" }, 1);
+          metrics.leader.set({ name: leaseName }, 1);
           startLeading();
         },
         onStoppedLeading: () => {
-          metrics.leader.set({ name: values["leader-elect-resource-name"] ?? "karta-controller" }, 0);
+          metrics.leader.set({ name: leaseName }, 0);
           // As Kubernetes controllers do: a replica that lost the Lease exits and is restarted.
           if (!stop.signal.aborted) {
             failure = 1;
@@ -273,28 +325,44 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       },
       log,
     );
-    log("info", "karta controller started; waiting for the lease", { lease: `${namespace}/${values["leader-elect-resource-name"] ?? "karta-controller"}` });
+    log("info", "karta controller started; waiting for the lease", { lease: `${namespace}/${leaseName}`, ...(shard.total > 1 ? { shard: shard.index, totalShards: shard.total } : {}) });
     void elector.run();
   } else {
-    log("info", "karta controller started");
+    log("info", "karta controller started", shard.total > 1 ? { shard: shard.index, totalShards: shard.total } : {});
     startLeading();
   }
-  const onSignal = (): void => stop.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  signal?.addEventListener("abort", onSignal, { once: true });
   await new Promise<void>((resolve) => {
     if (stop.signal.aborted) resolve();
     else stop.signal.addEventListener("abort", () => resolve(), { once: true });
   });
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
+  unhook();
   log("info", "shutting down");
   await webhook?.close();
   await workloads?.stop();
   await reconciler?.stop();
   await elector?.release();
   await endpoints.close();
+  client.close();
   log("info", "stopped");
   return failure;
+}
+
+/** Runs `fn` until it settles, `ms` pass, or `signal` aborts: which came first (an error of `fn` throws). */
+async function within(ms: number, signal: AbortSignal, fn: () => Promise<void>): Promise<"done" | "timeout" | "stopped"> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      fn().then(() => "done" as const),
+      new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms))),
+      new Promise<"stopped">((resolve) => {
+        onAbort = () => resolve("stopped");
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
 }

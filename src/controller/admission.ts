@@ -64,7 +64,28 @@ export function admissionResponse(uid: string, patch?: readonly JsonPatchOperati
 }
 
 /** What the webhook did with one pod, for metrics and logs. */
-export type AdmissionOutcome = "patched" | "not-a-pod-create" | "named" | "no-karta" | "not-in-cache" | "no-group";
+export type AdmissionOutcome = "patched" | "not-a-pod-create" | "named" | "no-karta" | "not-in-cache" | "no-group" | "malformed";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * What is wrong with the shape of a pod the webhook reads (its metadata, owner references and spec), for
+ * requests that do not come from an API server (which decodes pods before it calls webhooks).
+ */
+export function podShapeProblem(pod: Record<string, unknown>): string | undefined {
+  const metadata = pod["metadata"];
+  if (metadata === undefined) return undefined;
+  if (!isRecord(metadata)) return "metadata: expected an object";
+  const refs = metadata["ownerReferences"];
+  if (refs !== undefined && refs !== null) {
+    if (!Array.isArray(refs)) return "metadata.ownerReferences: expected a list";
+    const bad = refs.findIndex((r) => !isRecord(r) || ["apiVersion", "kind", "name", "uid"].some((k) => typeof r[k] !== "string"));
+    if (bad >= 0) return `metadata.ownerReferences[${bad}]: expected apiVersion, kind, name and uid as strings`;
+  }
+  const spec = pod["spec"];
+  if (spec !== undefined && spec !== null && !isRecord(spec)) return "spec: expected an object";
+  return undefined;
+}
 
 /** Where the pods' roots are found: the workload reconciler's caches. */
 export interface PodRootSource {
@@ -82,6 +103,8 @@ export async function admitPod(
 ): Promise<{ outcome: AdmissionOutcome; patch?: JsonPatchOperation[]; podGroupName?: string; why?: string }> {
   const k = request.kind;
   if (request.operation !== "CREATE" || k?.kind !== "Pod" || (k.group ?? "") !== "" || typeof request.object !== "object" || request.object === null) return { outcome: "not-a-pod-create" };
+  const malformed = podShapeProblem(request.object as Record<string, unknown>);
+  if (malformed !== undefined) return { outcome: "malformed", why: malformed };
   const object = request.object as KubernetesObject & { spec?: { schedulingGroup?: { podGroupName?: unknown } } };
   const named = object.spec?.schedulingGroup?.podGroupName;
   if (typeof named === "string" && named !== "") return { outcome: "named" };

@@ -5,11 +5,12 @@
  * A CRD that appears, changes or goes away requeues every Karta, so a Karta whose CRD is applied later
  * becomes Ready without a restart. Its Karta cache also answers the admission webhook's uniqueness check.
  */
-import { ApiextensionsV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, makeInformer, setHeaderOptions, type Informer, type KubernetesObject, type ObjectCache } from "@kubernetes/client-node";
-import { apiError, discover } from "./kube.js";
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { apiError, discover, isTransient, type KubeClient } from "./client.js";
+import { Informer } from "./informer.js";
 import { desiredKartaState, rootKindOf, sameConditions, type Condition, type CrdCheck, type RootKind } from "./karta-status.js";
 import { managedLabels, rootGroupVersionKind } from "../definition/index.js";
-import { EventRecorder } from "./events.js";
+import { EventRecorder, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
 import type { Logger } from "./log.js";
 import { WorkQueue } from "./queue.js";
 
@@ -45,21 +46,37 @@ export interface ReadyKarta {
   resource: { name: string; namespaced: boolean };
 }
 
-/** Keeps an informer running: client-node's stop on a watch error, so restart them after a pause. */
-export function keepRunning<T extends KubernetesObject>(informer: Informer<T>, log: Logger, what: string, isStopped: () => boolean): void {
-  informer.on("error", (err: unknown) => {
-    if (isStopped()) return;
-    log("error", "watch failed; restarting", { watch: what, err: String((err as Error)?.message ?? err) });
-    setTimeout(() => {
-      if (!isStopped()) informer.start().catch(() => {});
-    }, 1000).unref();
-  });
+/**
+ * A CRD as the cache keeps it: what availability() reads (group, names, scope, versions served, the
+ * conditions), not its schemas, which are most of a CRD's bytes (hundreds of KB for some).
+ */
+function leanCrd(c: CrdObject): CrdObject {
+  const spec = c.spec ?? {};
+  return {
+    apiVersion: c.apiVersion,
+    kind: c.kind,
+    metadata: { name: c.metadata?.name, uid: c.metadata?.uid, resourceVersion: c.metadata?.resourceVersion, generation: c.metadata?.generation },
+    spec: {
+      ...(spec.group !== undefined ? { group: spec.group } : {}),
+      ...(spec.names ? { names: { kind: spec.names.kind, plural: spec.names.plural } } : {}),
+      ...(spec.scope !== undefined ? { scope: spec.scope } : {}),
+      ...(spec.versions ? { versions: spec.versions.map((v) => ({ name: v.name, served: v.served })) } : {}),
+    },
+    status: { conditions: (c.status?.conditions ?? []).map((x) => ({ type: x.type, status: x.status })) },
+  } as CrdObject;
 }
 
+/** Drops metadata.managedFields (nothing here reads them; one entry per writer, listing its fields). */
+export function withoutManagedFields<T extends KubernetesObject>(o: T): T {
+  if (o.metadata && "managedFields" in o.metadata) delete o.metadata.managedFields;
+  return o;
+}
+
+const KARTAS_PATH = `/apis/${KARTA_GROUP}/${KARTA_VERSION}/${KARTA_PLURAL}`;
+
 export class KartaReconciler {
-  private readonly custom: CustomObjectsApi;
-  private readonly kartas: Informer<KartaObject> & ObjectCache<KartaObject>;
-  private readonly crds: Informer<CrdObject> & ObjectCache<CrdObject>;
+  private readonly kartas: Informer<KartaObject>;
+  private readonly crds: Informer<CrdObject>;
   readonly queue: WorkQueue;
   private stopped = false;
   private readonly ready = new Map<string, ReadyKarta>();
@@ -67,33 +84,36 @@ export class KartaReconciler {
   private readonly validity = new Map<string, boolean>();
   private readonly listeners: ((ready: ReadonlyMap<string, ReadyKarta>) => void)[] = [];
   private readonly events: EventRecorder;
+  private readonly sink: EventSink;
 
   /** Writes labels and status only while leading; the Ready set is computed either way (followers' webhooks use it). */
   private leading: boolean;
 
   constructor(
-    private readonly kc: KubeConfig,
+    private readonly client: KubeClient,
     private readonly log: Logger,
     options: { leading?: boolean } = {},
   ) {
     this.leading = options.leading ?? true;
-    this.custom = kc.makeApiClient(CustomObjectsApi);
-    this.events = new EventRecorder(kc, log);
-    const apiext = kc.makeApiClient(ApiextensionsV1Api);
-    this.kartas = makeInformer<KartaObject>(kc, `/apis/${KARTA_GROUP}/${KARTA_VERSION}/${KARTA_PLURAL}`, () =>
-      this.custom.listClusterCustomObject({ group: KARTA_GROUP, version: KARTA_VERSION, plural: KARTA_PLURAL }),
-    );
-    this.crds = makeInformer<CrdObject>(kc, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", () => apiext.listCustomResourceDefinition() as never);
+    this.sink = new EventSink(client, log);
+    this.events = new EventRecorder(this.sink);
+    this.kartas = new Informer<KartaObject>(client, {
+      path: KARTAS_PATH,
+      what: "kartas.run.ai",
+      log,
+      transform: withoutManagedFields,
+      notFound: "the Karta CRD (kartas.run.ai) is not installed: kubectl apply -f deploy/crd/run.ai_kartas.yaml (or install the Helm chart)",
+    });
+    this.crds = new Informer<CrdObject>(client, { path: "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", what: "customresourcedefinitions", log, transform: leanCrd });
     this.queue = new WorkQueue(
       (name) => this.reconcile(name),
-      (name, err, attempt) => log("error", "reconcile failed", { karta: name, attempt, err: String((err as Error)?.message ?? err) }),
+      // The API server unreachable, restarting or pacing us is not an error of the Karta's (retried with backoff).
+      (name, err, attempt) => log(isTransient(err) ? "info" : "error", "reconcile failed", { karta: name, attempt, err: String((err as Error)?.message ?? err) }),
     );
     for (const verb of ["add", "update", "delete"] as const) {
       this.kartas.on(verb, (k) => this.queue.add(k.metadata?.name ?? ""));
       this.crds.on(verb, () => this.requeueAll());
     }
-    keepRunning(this.kartas, log, "kartas", () => this.stopped);
-    keepRunning(this.crds, log, "customresourcedefinitions", () => this.stopped);
   }
 
   /** Called with the Ready Kartas whenever that set (or one of them) changes. */
@@ -115,14 +135,22 @@ export class KartaReconciler {
     return this.validity;
   }
 
+  /** Lists the CRDs and the Kartas, then evaluates every Karta once, so the Ready set is known when it resolves. */
   async start(): Promise<void> {
     await this.crds.start();
     await this.kartas.start();
+    await this.queue.idle();
+  }
+
+  /** Why a cache has not synced yet, if a request failed. */
+  lastSyncError(): string | undefined {
+    return [this.crds, this.kartas].find((i) => !i.hasSynced())?.lastError;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     await this.queue.shutDown();
+    await this.sink.close(EVENTS_AT_SHUTDOWN_MS);
     await Promise.allSettled([this.kartas.stop(), this.crds.stop()]);
   }
 
@@ -149,7 +177,7 @@ export class KartaReconciler {
     }
     // A kind of a CRD's group that no CRD serves is not served: discovery would only repeat the CRDs.
     if (this.crds.list().some((c) => c.spec?.group === root.group && c.spec?.names?.kind === root.kind)) return { served: false };
-    const resource = (await discover(this.kc, root.group, root.version))?.find((r) => r.kind === root.kind);
+    const resource = (await discover(this.client, root.group, root.version))?.find((r) => r.kind === root.kind);
     return resource ? { served: true, resource: { name: resource.name, namespaced: resource.namespaced } } : { served: false };
   }
 
@@ -185,10 +213,7 @@ export class KartaReconciler {
     const missing = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => labels[k] !== v));
     if (this.leading && failure === undefined && Object.keys(missing).length > 0) {
       try {
-        await this.custom.patchClusterCustomObject(
-          { group: KARTA_GROUP, version: KARTA_VERSION, plural: KARTA_PLURAL, name, body: { metadata: { labels: missing } }, fieldManager: "karta" },
-          setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
-        );
+        await this.client.mergePatch(`${KARTAS_PATH}/${encodeURIComponent(name)}`, { metadata: { labels: missing } }, { query: { fieldManager: "karta" } });
       } catch (err) {
         if (apiError(err)?.code === 404) return; // deleted meanwhile
         labelsFailed = true;
@@ -199,17 +224,14 @@ export class KartaReconciler {
     this.validity.set(name, state.valid);
     if (this.leading && !sameConditions(karta.status?.conditions, state.conditions)) {
       try {
-        await this.custom.patchClusterCustomObjectStatus(
-          { group: KARTA_GROUP, version: KARTA_VERSION, plural: KARTA_PLURAL, name, body: { status: { conditions: state.conditions } }, fieldManager: "karta" },
-          setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
-        );
+        await this.client.mergePatch(`${KARTAS_PATH}/${encodeURIComponent(name)}/status`, { status: { conditions: state.conditions } }, { query: { fieldManager: "karta" } });
       } catch (err) {
         if (apiError(err)?.code === 404) return; // deleted meanwhile
         throw failure ?? err;
       }
       this.log("info", "karta status updated", { karta: name, ready: state.ready, validated: state.valid, crd: found?.served ?? false });
       // Recorded in the background, as client-go's recorder does: an Event never delays nor fails a reconcile.
-      for (const e of state.events) void this.events.warning({ ...karta, apiVersion: `${KARTA_GROUP}/${KARTA_VERSION}`, kind: "Karta" }, e.reason, e.action, e.note);
+      for (const e of state.events) this.events.warning({ ...karta, apiVersion: `${KARTA_GROUP}/${KARTA_VERSION}`, kind: "Karta" }, e.reason, e.action, e.note);
     }
     const wasReady = this.ready.get(name);
     if (state.ready && state.root && found?.resource) {

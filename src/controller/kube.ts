@@ -1,10 +1,11 @@
 /**
- * The edge to the Kubernetes API: the kubeconfig (flag, KUBECONFIG, or the in-cluster service account),
- * plain-JSON objects, informers that cache objects without managedFields (or with only who wrote them),
- * shared keep-alive connections, discovery, and structured errors from client-node's exceptions.
+ * @kubernetes/client-node for the commands that read a cluster through it (`karta inspect --live`,
+ * `get`, `describe`) and for the tests: the kubeconfig (flag, KUBECONFIG, or the in-cluster service
+ * account), plain-JSON objects, shared keep-alive connections, and structured errors. `karta controller`
+ * does not load client-node at all (src/controller/client.ts, informer.ts, kubeconfig.ts).
  */
 import { Agent as HttpsAgent, type AgentOptions } from "node:https";
-import { CoreV1Api, CustomObjectsApi, KubeConfig, ListWatch, Watch, type Informer, type KubernetesObject, type ListPromise, type ObjectCache } from "@kubernetes/client-node";
+import { KubeConfig } from "@kubernetes/client-node";
 // The documented way to register a model; the package's index does not re-export it.
 import { ObjectSerializer } from "@kubernetes/client-node/dist/serializer.js";
 
@@ -28,55 +29,6 @@ keepPlainJson([
   { group: "", version: "v1", kind: "Pod" },
   { group: "", version: "v1", kind: "PodList" },
 ]);
-
-/**
- * An informer (client-node's `makeInformer`) whose cache keeps its objects without
- * `metadata.managedFields`, as controller-runtime's TransformStripManagedFields does: nothing here reads
- * them, and they are a large part of every cached pod (one entry per writer, listing every field it set).
- * Objects are stripped as they arrive, from the list and from the watch, before the cache and the
- * handlers see them; `keepManagers` keeps who wrote each object (not the field sets), and `transform` trims
- * them further (the pod cache: src/controller/pod-cache.ts).
- */
-export function makeLeanInformer<T extends KubernetesObject>(
-  kc: KubeConfig,
-  path: string,
-  list: ListPromise<T>,
-  options: { keepManagers?: boolean; transform?: (o: T) => T } = {},
-): Informer<T> & ObjectCache<T> {
-  const strip = options.keepManagers ? onlyManagers : stripManagedFields;
-  const transform = options.transform ?? ((o: T) => o);
-  const lean = (o: T): T => transform(strip(o));
-  const watch = new Watch(kc);
-  const start = watch.watch.bind(watch);
-  // A watch ERROR event carries a Status, not an object of the kind: passed on as it came.
-  watch.watch = (p, query, callback, done) => start(p, query, (phase, obj: unknown, raw?: unknown) => callback(phase, phase === "ERROR" ? obj : lean(obj as T), raw), done);
-  const listStripped: ListPromise<T> = async () => {
-    const l = await list();
-    if (l.items) l.items = l.items.map(lean);
-    return l;
-  };
-  return new ListWatch<T>(path, watch, listStripped, false);
-}
-
-function stripManagedFields<T>(o: T): T {
-  const metadata = (o as { metadata?: { managedFields?: unknown } } | null)?.metadata;
-  if (metadata && typeof metadata === "object" && "managedFields" in metadata) delete metadata.managedFields;
-  return o;
-}
-
-/** managedFields reduced to who wrote the object and how (`{manager, operation}`), without the field sets. */
-function onlyManagers<T>(o: T): T {
-  const metadata = (o as { metadata?: { managedFields?: unknown } } | null)?.metadata;
-  if (metadata && Array.isArray(metadata.managedFields)) {
-    metadata.managedFields = metadata.managedFields.map((m: { manager?: unknown; operation?: unknown }) => ({ manager: m?.manager, operation: m?.operation }));
-  }
-  return o;
-}
-
-/** Whether `manager` has written the object (from managedFields, whole or reduced to managers). */
-export function writtenBy(o: KubernetesObject, manager: string): boolean {
-  return (o.metadata?.managedFields ?? []).some((m) => m.manager === manager);
-}
 
 /**
  * client-node (1.4) makes a new https.Agent for every request, so every request pays a TCP connect, a
@@ -117,40 +69,4 @@ export function loadKubeConfig(options: { kubeconfig?: string; context?: string 
   return shareConnections(kc);
 }
 
-/** What an API error said: HTTP code, Status reason and message. */
-export interface ApiError {
-  code: number;
-  reason: string;
-  message: string;
-}
-
-/** The Status of a failed request, or undefined for errors that are not API answers (network, bugs). */
-export function apiError(err: unknown): ApiError | undefined {
-  const e = err as { code?: unknown; body?: unknown };
-  if (typeof e?.code !== "number") return undefined;
-  let body: { reason?: string; message?: string } = {};
-  try {
-    body = typeof e.body === "string" ? (JSON.parse(e.body) as typeof body) : ((e.body ?? {}) as typeof body);
-  } catch {
-    body = { message: String(e.body) };
-  }
-  return { code: e.code, reason: body.reason ?? "", message: body.message ?? "" };
-}
-
-/** One served resource of a group/version. */
-export interface ServedResource {
-  name: string;
-  kind: string;
-  namespaced: boolean;
-}
-
-/** The resources a group/version serves (discovery), or undefined when the group/version is not served. */
-export async function discover(kc: KubeConfig, group: string, version: string): Promise<ServedResource[] | undefined> {
-  try {
-    const list = group === "" ? await kc.makeApiClient(CoreV1Api).getAPIResources() : await kc.makeApiClient(CustomObjectsApi).getAPIResources({ group, version });
-    return list.resources.filter((r) => !r.name.includes("/")).map((r) => ({ name: r.name, kind: r.kind, namespaced: r.namespaced }));
-  } catch (err) {
-    if (apiError(err)?.code === 404) return undefined;
-    throw err;
-  }
-}
+export { apiError, type ApiErrorInfo } from "./client.js";

@@ -5,21 +5,16 @@
  * renew for renewDeadline; every write carries the resourceVersion read, so two candidates cannot both win.
  * On a graceful stop the leader releases the Lease, so another replica takes over at once.
  */
-import { CoordinationV1Api, KubeConfig, type V1Lease } from "@kubernetes/client-node";
-import { apiError, keepPlainJson } from "./kube.js";
-
-// client-node writes a MicroTime as Date#toISOString (milliseconds), which the API server refuses
-// (it wants microseconds): keep Leases as plain JSON and write the times ourselves.
-keepPlainJson([
-  { group: "coordination.k8s.io", version: "v1", kind: "Lease" },
-  { group: "coordination.k8s.io", version: "v1", kind: "LeaseList" },
-]);
-
-/** A metav1.MicroTime: RFC 3339 with six fractional digits. */
-function microTime(d: Date): string {
-  return d.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
-}
+import { apiError, microTime, type KubeClient } from "./client.js";
 import type { Logger } from "./log.js";
+
+/** A coordination.k8s.io/v1 Lease as the API serves it (times are MicroTime strings). */
+interface Lease {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; [k: string]: unknown };
+  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number; [k: string]: unknown };
+}
 
 export interface LeaderElectionOptions {
   namespace: string;
@@ -45,7 +40,7 @@ export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 export class LeaderElector {
-  private readonly api: CoordinationV1Api;
+  private readonly path: string;
   private leading = false;
   /** The last Lease seen, and when (local clock) its holder or renewTime last changed. */
   private observed: { holder: string; renew: string; at: number } | undefined;
@@ -53,12 +48,12 @@ export class LeaderElector {
   private done: Promise<void> | undefined;
 
   constructor(
-    kc: KubeConfig,
+    private readonly client: KubeClient,
     private readonly options: LeaderElectionOptions,
     private readonly callbacks: LeaderCallbacks,
     private readonly log: Logger,
   ) {
-    this.api = kc.makeApiClient(CoordinationV1Api);
+    this.path = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(options.namespace)}/leases`;
     if (!(options.renewDeadlineMs < options.leaseDurationMs) || !(options.retryPeriodMs < options.renewDeadlineMs)) {
       throw new Error("leader election needs retry-period < renew-deadline < lease-duration");
     }
@@ -88,13 +83,13 @@ export class LeaderElector {
     if (!this.leading) return;
     this.leading = false;
     try {
-      const lease = await this.api.readNamespacedLease({ name: this.options.name, namespace: this.options.namespace });
+      const lease = await this.client.get<Lease>(this.leasePath(), { timeoutMs: this.options.renewDeadlineMs, retryBudgetMs: this.options.renewDeadlineMs });
       if (lease.spec?.holderIdentity === this.options.identity) {
         lease.apiVersion = "coordination.k8s.io/v1";
         lease.kind = "Lease";
         lease.spec.holderIdentity = "";
         lease.spec.leaseDurationSeconds = 1;
-        await this.api.replaceNamespacedLease({ name: this.options.name, namespace: this.options.namespace, body: lease });
+        await this.client.replace(this.leasePath(), lease, { timeoutMs: this.options.renewDeadlineMs, retryBudgetMs: 0 });
       }
     } catch (err) {
       this.log("error", "could not release the lease", { err: String((err as Error)?.message ?? err) });
@@ -128,21 +123,24 @@ export class LeaderElector {
     }
   }
 
+  private leasePath(): string {
+    return `${this.path}/${encodeURIComponent(this.options.name)}`;
+  }
+
   /** One attempt; true when this candidate holds the Lease afterwards. */
   private async tryAcquireOrRenew(): Promise<boolean> {
     const o = this.options;
-    const now = microTime(new Date()) as unknown as Date;
+    const now = microTime(new Date());
     const seconds = Math.ceil(o.leaseDurationMs / 1000);
-    let lease: V1Lease;
+    // One attempt is bounded well within the renew deadline: a hung request must not hold the loop past it.
+    const request = { timeoutMs: Math.max(o.retryPeriodMs, o.renewDeadlineMs / 2), retryBudgetMs: 0 };
+    let lease: Lease;
     try {
-      lease = await this.api.readNamespacedLease({ name: o.name, namespace: o.namespace });
+      lease = await this.client.get<Lease>(this.leasePath(), request);
     } catch (err) {
       if (apiError(err)?.code !== 404) return this.failed(err);
       try {
-        await this.api.createNamespacedLease({
-          namespace: o.namespace,
-          body: { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: o.name, namespace: o.namespace }, spec: { holderIdentity: o.identity, leaseDurationSeconds: seconds, acquireTime: now, renewTime: now, leaseTransitions: 0 } },
-        });
+        await this.client.create(this.path, { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: o.name, namespace: o.namespace }, spec: { holderIdentity: o.identity, leaseDurationSeconds: seconds, acquireTime: now, renewTime: now, leaseTransitions: 0 } }, request);
         return true;
       } catch (e) {
         return this.failed(e);
@@ -154,7 +152,7 @@ export class LeaderElector {
     if (!this.observed || this.observed.holder !== holder || this.observed.renew !== renew) this.observed = { holder, renew, at: Date.now() };
     const duration = (spec.leaseDurationSeconds ?? seconds) * 1000;
     if (holder !== "" && holder !== o.identity && Date.now() < this.observed.at + duration) return false;
-    const next: V1Lease = {
+    const next: Lease = {
       apiVersion: "coordination.k8s.io/v1",
       kind: "Lease",
       ...lease,
@@ -167,7 +165,7 @@ export class LeaderElector {
       },
     };
     try {
-      await this.api.replaceNamespacedLease({ name: o.name, namespace: o.namespace, body: next });
+      await this.client.replace(this.leasePath(), next, request);
       return true;
     } catch (err) {
       return this.failed(err);

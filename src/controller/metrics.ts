@@ -7,6 +7,13 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { WorkQueue } from "./queue.js";
 
+/** What the workload reconciler reports (src/controller/workloads.ts). */
+export interface WorkloadStats {
+  counters: { applies: number; deletes: number; skipped: number };
+  podsWithoutGroup(): number;
+  cachedPodCount(): number;
+}
+
 export class ControllerMetrics {
   readonly registry = new Registry();
   private readonly queues = new Map<string, WorkQueue>();
@@ -18,6 +25,9 @@ export class ControllerMetrics {
   readonly webhookRequests: Counter<"webhook" | "code">;
   readonly webhookInFlight: Gauge<"webhook">;
   readonly admissions: Counter<"outcome">;
+  /** Requests to the API server by method and HTTP code, as client-go's rest_client_requests_total. */
+  readonly requests: Counter<"method" | "code">;
+  private workloads: WorkloadStats | undefined;
   /** More families in the text format, written by their owners (the workload exporter). */
   private readonly texts: (() => string)[] = [];
 
@@ -64,8 +74,53 @@ export class ControllerMetrics {
     });
     this.webhookRequests = new Counter({ name: "controller_runtime_webhook_requests_total", help: "Admission requests by webhook path and HTTP code.", labelNames: ["webhook", "code"], registers });
     this.webhookInFlight = new Gauge({ name: "controller_runtime_webhook_requests_in_flight", help: "Admission requests being answered.", labelNames: ["webhook"], registers });
-    this.admissions = new Counter({ name: "karta_pod_admissions_total", help: "Pods admitted, by outcome (patched, named, no-karta, not-in-cache, no-group, not-a-pod-create).", labelNames: ["outcome"], registers });
+    this.admissions = new Counter({ name: "karta_pod_admissions_total", help: "Pods admitted, by outcome (patched, named, no-karta, not-in-cache, no-group, not-a-pod-create, malformed).", labelNames: ["outcome"], registers });
+    this.requests = new Counter({ name: "rest_client_requests_total", help: "Requests to the API server, by method and HTTP code (<error>: no answer).", labelNames: ["method", "code"], registers });
+    const stats = () => this.workloads;
+    new Counter({
+      name: "karta_group_writes_total",
+      help: "Writes of Workload API objects to the API server, by operation (apply, delete).",
+      labelNames: ["operation"],
+      registers,
+      collect() {
+        this.reset();
+        const w = stats();
+        if (!w) return;
+        this.inc({ operation: "apply" }, w.counters.applies);
+        this.inc({ operation: "delete" }, w.counters.deletes);
+      },
+    });
+    new Counter({
+      name: "karta_group_applies_skipped_total",
+      help: "Applies not sent because the cluster already held the object as compiled (after a restart or failover).",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(stats()?.counters.skipped ?? 0);
+      },
+    });
+    new Gauge({
+      name: "karta_pods_without_group",
+      help: "Pods of this shard's workloads that do not name their PodGroup (admitted while the webhook was unreachable, or without it).",
+      registers,
+      collect() {
+        this.set(stats()?.podsWithoutGroup() ?? 0);
+      },
+    });
+    new Gauge({
+      name: "karta_cached_pods",
+      help: "Pods in the controller's cache (this shard's, and those whose owners are not cached yet).",
+      registers,
+      collect() {
+        this.set(stats()?.cachedPodCount() ?? 0);
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Reports the workload reconciler's writes and pods. */
+  watchWorkloads(w: WorkloadStats): void {
+    this.workloads = w;
   }
 
   /** Adds families that `text` writes in the text format to every scrape. */

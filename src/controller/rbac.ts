@@ -66,7 +66,8 @@ export function controllerClusterRole(kartas: readonly Karta[], options: { name?
     { apiGroups: ["run.ai"], resources: ["kartas"], verbs: [...READ, "patch"] },
     { apiGroups: ["run.ai"], resources: ["kartas/status"], verbs: ["get", "update", "patch"] },
     { apiGroups: ["apiextensions.k8s.io"], resources: ["customresourcedefinitions"], verbs: READ },
-    { apiGroups: ["", "events.k8s.io"], resources: ["events"], verbs: ["create", "patch", "update"] },
+    // list: the PodsWithoutGroup Events recorded before a restart are not recorded again.
+    { apiGroups: ["", "events.k8s.io"], resources: ["events"], verbs: ["create", "patch", "update", "list"] },
     { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] },
   );
   return {

@@ -9,23 +9,36 @@
  * only the leader writes. Jobs the Job controller gangs itself are left to it (src/controller/job-controller.ts).
  * Groups that no longer exist are deleted; an object whose immutable fields changed is recreated (as the
  * Job integration replaces its Workload); an interpretation error becomes an Event on the root object.
+ * Pods of a root that do not name their group (created while the admission webhook was unreachable, under
+ * failurePolicy Ignore, or before it was installed) are reported: a Warning Event on the root, a log
+ * line and the karta_pods_without_group gauge.
  *
- * At scale (see bench/controller.ts) a reconcile reads only caches: pods and groups come from informers
- * indexed by owner uid, and an object is applied only when what compiles differs from what this process
- * last applied (a group changed or deleted by someone else is requeued by its informer and applied again).
+ * At scale (see bench/controller.ts and docs/scaling.md) a reconcile reads only caches: pods and groups
+ * come from informers indexed by owner uid; the pod cache keeps only the fields Kartas read
+ * (src/controller/pod-cache.ts); the pod events of a burst are coalesced into one reconcile of their root
+ * (`coalesceMs`); and an object is applied only when what compiles differs from what this process last
+ * applied or, after a restart, from what the cluster holds (src/controller/applied-fields.ts). With
+ * `--total-shards`, a shard reconciles, and caches the pods and groups of, only the workloads whose uid
+ * hashes to it (src/controller/shard.ts); roots and the kinds between roots and pods are cached whole, so
+ * every replica's webhook answers for every pod.
  */
-import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, type Informer, type KubernetesObject, type ObjectCache } from "@kubernetes/client-node";
+import type { KubernetesObject } from "@kubernetes/client-node";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
-import { keepRunning, type KartaReconciler, type ReadyKarta } from "./kartas.js";
-import { apiError, discover, keepPlainJson, makeLeanInformer, writtenBy } from "./kube.js";
+import { withoutManagedFields, type KartaReconciler, type ReadyKarta } from "./kartas.js";
+import { apiError, discover, isTransient, resourcePath, type KubeClient } from "./client.js";
+import { Informer } from "./informer.js";
+import { applyIsNoop, keepManagerFields, writtenBy } from "./applied-fields.js";
 import { chainKinds, controllerRef, groupKindKey, resolveOwnerChain, type ChainLookup, type ChainResult, type DeclaredKind, type GroupKind } from "./owners.js";
 import { jobGangOwner } from "./job-controller.js";
 import { findPodRoot, type PodRoot } from "./admission.js";
 import type { Logger } from "./log.js";
+import { coreEvent, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
+import { Interner } from "./intern.js";
 import { OwnerIndex } from "./owner-index.js";
 import { coversFields, podFieldsOf, trimPod, type PodFields } from "./pod-cache.js";
 import { WorkQueue } from "./queue.js";
+import { owns, WHOLE, type Shard } from "./shard.js";
 import type { Karta } from "../definition/index.js";
 
 export const FIELD_MANAGER = "karta";
@@ -52,10 +65,11 @@ interface Watched {
 interface KindWatch {
   group: string;
   kind: string;
-  informer: Informer<Obj> & ObjectCache<Obj>;
+  informer: Informer<Obj>;
   index: OwnerIndex<Obj>;
   users: Set<string>;
-  stopped: boolean;
+  /** Resolves once its first list is in (or it failed, or the wait ran out). */
+  started: Promise<void>;
 }
 
 /** `group/version/Kind`: one informer per served version of a kind. */
@@ -71,8 +85,16 @@ const GROUP_KINDS = [
 interface GroupWatch {
   apiVersion: string;
   kind: string;
-  informer: Informer<Obj> & ObjectCache<Obj>;
+  resource: string;
+  informer: Informer<Obj>;
   index: OwnerIndex<Obj>;
+}
+
+/** An apply this process made (or has in flight). */
+interface Applied {
+  json: string;
+  resourceVersion: string | undefined;
+  stale?: boolean;
 }
 
 /** Whether Karta `a` (named `an`) is older than `b`: creationTimestamp, then name. */
@@ -88,115 +110,152 @@ function ownedBy(o: KubernetesObject, uid: string): boolean {
   return (o.metadata?.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true);
 }
 
+/** The Event reason of pods that do not name their group. */
+export const UNGROUPED_REASON = "PodsWithoutGroup";
+
+/** How often a workload's pods without their group are reported again, when more are found. */
+const UNGROUPED_REPORT_EVERY_MS = 10 * 60_000;
+
+/** How long a chain kind's first list may hold up the Karta's watch (it goes on syncing after). */
+const CHAIN_SYNC_WAIT_MS = 30_000;
+
+export interface WorkloadOptions {
+  /** Whether this replica writes (holds the Lease); caches run either way (default true). */
+  leading?: boolean;
+  /** This process's shard (default: the whole cluster). */
+  shard?: Shard;
+  /** Keep whole pods in the cache, not only the fields Kartas read. */
+  fullPodCache?: boolean;
+  /** Pod events of one root within this many ms give one reconcile (default 100). */
+  coalesceMs?: number;
+  /** How gangs with subgroups are made (default auto). */
+  groupShape?: GroupShape;
+}
+
+/** What the reconciler has done (metrics, the benchmark). */
+export interface WorkloadCounters {
+  reconciles: number;
+  errors: number;
+  /** Server-side applies sent, deletes sent, and applies skipped because the cluster already held them. */
+  applies: number;
+  deletes: number;
+  skipped: number;
+}
+
 export class WorkloadReconciler {
-  private readonly objects: KubernetesObjectApi;
-  private readonly core: CoreV1Api;
   private readonly watched = new Map<string, Watched>();
   private readonly kinds = new Map<string, KindWatch>();
+  /** Kinds whose informer is being made (discovery in flight): their key. */
+  private readonly acquiring = new Map<string, Promise<string | undefined>>();
   /**
    * `group/Kind` → the Karta that governs its objects: of the Ready ones for that kind, the oldest
    * (creationTimestamp, then name), as upstream's exporter chooses; the others are shadowed.
    */
   private readonly governing = new Map<string, string>();
-  /** The pod cache, trimmed to {@link podFields}; replaced by a wider one when a Karta reads more of a pod. */
-  private pods: Informer<Obj> & ObjectCache<Obj>;
+  /** The pod cache, trimmed to {@link podFields}; replaced by a new one when Kartas read more of a pod. */
+  private pods: Informer<Obj>;
   private podIndex: OwnerIndex<Obj>;
   /** The pod fields the cache keeps (src/controller/pod-cache.ts). */
   private podFields: PodFields;
-  private readonly fullPodCache: boolean;
   /** When the last watch event arrived (ms since the epoch; 0 before the first), for the exporter. */
   lastEventAt = 0;
   private readonly groups: GroupWatch[] = [];
   /**
    * What this process last applied, by groupKey: the compiled JSON and the resourceVersion the server
    * answered (undefined while the request is in flight). The groups' metadata.generation is not set by
-   * the API server, so a write by someone else is told apart by its resourceVersion.
+   * the API server, so a write by someone else is told apart by its resourceVersion. An entry whose
+   * object was deleted, or written by someone else, while its apply was in flight (`stale`) is not
+   * recorded: the root runs again and looks at what the cache holds.
    */
-  private readonly applied = new Map<string, { json: string; resourceVersion: string | undefined }>();
-  /** The pod and group caches are synced: root informers start (and reconcile) only then. */
+  private readonly applied = new Map<string, Applied>();
+  /** Pods without their group, by root uid: their names, and how many were last reported when. */
+  private readonly ungrouped = new Map<string, { names: string[]; reported: number; at: number }>();
+  /** Every cache is synced: roots are queued only then (a reconcile must not see a partial pod cache). */
   private cachesSynced = false;
   /** Writes (server-side apply, prune, events) only while leading; caches run either way. */
   private leading: boolean;
+  private readonly shard: Shard;
+  private readonly fullPodCache: boolean;
+  private readonly coalesceMs: number;
   readonly queue: WorkQueue;
   private stopped = false;
-  /** Reconciles done, failures (for metrics). */
-  readonly counters = { reconciles: 0, errors: 0 };
+  readonly counters: WorkloadCounters = { reconciles: 0, errors: 0, applies: 0, deletes: 0, skipped: 0 };
+  /** Strings shared across cached pods (src/controller/intern.ts). */
+  private readonly interner = new Interner();
+  private readonly events: EventSink;
   /** The --group-shape asked for; `auto` is settled by start() from what the API server serves. */
   private groupShape: GroupShape;
 
   constructor(
-    private readonly kc: KubeConfig,
+    private readonly client: KubeClient,
     private readonly kartas: KartaReconciler,
     private readonly log: Logger,
-    options: { leading?: boolean; groupShape?: GroupShape; fullPodCache?: boolean } = {},
+    options: WorkloadOptions = {},
   ) {
     this.leading = options.leading ?? true;
-    this.groupShape = options.groupShape ?? "auto";
+    this.shard = options.shard ?? WHOLE;
     this.fullPodCache = options.fullPodCache ?? false;
-    this.objects = KubernetesObjectApi.makeApiClient(kc);
-    this.core = kc.makeApiClient(CoreV1Api);
+    this.coalesceMs = options.coalesceMs ?? 100;
+    this.groupShape = options.groupShape ?? "auto";
+    this.events = new EventSink(client, log);
     this.podFields = podFieldsOf([], this.fullPodCache);
     [this.pods, this.podIndex] = this.podInformer(this.podFields);
     this.queue = new WorkQueue(
       (key) => this.reconcile(key),
       (key, err, attempt) => {
         this.counters.errors++;
-        log("error", "workload reconcile failed", { key, attempt, err: String((err as Error)?.message ?? err) });
+        // The API server unreachable, restarting or pacing us is no error of the workload's (retried with backoff).
+        log(isTransient(err) ? "info" : "error", "workload reconcile failed", { key, attempt, err: String((err as Error)?.message ?? err) });
       },
     );
     kartas.onReadyChange((ready) => void this.sync(ready));
-
   }
 
+  /** Lists and watches the groups, the Ready Kartas' kinds, then pods; resolves once every cache is synced. */
   async start(): Promise<void> {
     // A cluster that does not serve CompositePodGroup gets flat groups (and no informer on that kind).
-    const composite = (await discover(this.kc, "scheduling.k8s.io", "v1alpha3"))?.some((r) => r.kind === "CompositePodGroup") ?? false;
+    const composite = (await discover(this.client, "scheduling.k8s.io", "v1alpha3"))?.some((r) => r.kind === "CompositePodGroup") ?? false;
     if (this.groupShape === "auto") this.groupShape = composite ? "composite" : "flat";
     if (this.groupShape === "composite" && !composite) this.log("error", "--group-shape composite, but the API server does not serve scheduling.k8s.io/v1alpha3 CompositePodGroup: gangs with subgroups cannot be created");
     this.log("info", "gang shape", { groupShape: this.groupShape, compositePodGroupServed: composite });
     this.groups.push(...this.watchGroups(composite));
-    await this.pods.start();
-    // Synced before the first reconcile, so a restarted controller sees the groups it made as existing.
-    for (const g of this.groups) await g.informer.start();
-    this.cachesSynced = true;
+    // The groups first, so a restarted controller sees the groups it made as existing.
+    await Promise.all(this.groups.map((g) => g.informer.start()));
+    // The Kartas' roots and chains before the pods, so a shard knows which pods are its own as they are listed.
+    this.started = true;
     await this.sync(this.kartas.readyKartas());
-  }
-
-  /** A pod informer keeping `fields`, with its owner index and handlers (events count only while it is the cache). */
-  private podInformer(fields: PodFields): [Informer<Obj> & ObjectCache<Obj>, OwnerIndex<Obj>] {
-    const informer = makeLeanInformer<Obj>(this.kc, "/api/v1/pods", () => this.core.listPodForAllNamespaces() as never, { transform: (p) => trimPod(p, fields) });
-    keepRunning(informer, this.log, "pods", () => this.stopped || this.retired.has(informer));
-    const index = new OwnerIndex(informer);
-    for (const verb of ["add", "update", "delete"] as const) {
-      informer.on(verb, (p) => {
-        if (informer !== this.pods) return;
-        this.touch();
-        this.enqueueRootOf(p);
-      });
+    const need = podFieldsOf([...this.watched.values()].map((w) => w.ready.karta as unknown as Karta), this.fullPodCache);
+    if (!coversFields(this.podFields, need)) {
+      [this.pods, this.podIndex] = this.podInformer(need);
+      this.podFields = need;
     }
-    return [informer, index];
+    await this.pods.start();
+    await this.loadReported();
+    this.cachesSynced = true;
+    this.enqueueAll();
   }
 
-  private readonly retired = new WeakSet<object>();
+  private started = false;
+
+  /** Why a cache has not synced yet, if a request failed. */
+  lastSyncError(): string | undefined {
+    const all = [...this.groups.map((g) => g.informer), ...[...this.kinds.values()].map((k) => k.informer), this.pods];
+    return all.find((i) => !i.hasSynced() && i.lastError !== undefined)?.lastError;
+  }
+
   /** Ready Kartas whose root kind is Pod, which make no groups (logged once each). */
   private readonly podRootKartas = new Set<string>();
 
   /**
-   * Keeps the pod fields the Ready Kartas' pod expressions read. A wider set needs a new informer (a
-   * relist: a cache keeps the object it has for a resourceVersion, trimmed as it was); the old cache
-   * serves until the new one has listed, then every root is reconciled against the wider pods.
+   * Whether Karta `name` has root kind core/v1 Pod, which makes no groups: a bare pod's group is named
+   * after its UID, which it does not have while it is being created, the only time its
+   * spec.schedulingGroup can be set. Such a Karta describes pods (inspect, get, Karmada); logged once.
    */
-  private async widenPodCache(fields: PodFields): Promise<void> {
-    this.log("info", "widening the pod cache", { fields: fields === "all" ? "all" : [...fields].sort().join(",") });
-    const [informer, index] = this.podInformer(fields);
-    await informer.start();
-    const old = this.pods;
-    this.retired.add(old);
-    this.pods = informer;
-    this.podIndex = index;
-    this.podFields = fields;
-    await old.stop();
-    for (const p of informer.list()) this.enqueueRootOf(p);
+  private podRootKarta(name: string, r: ReadyKarta): boolean {
+    if (r.root.group !== "" || r.root.kind !== "Pod") return false;
+    if (!this.podRootKartas.has(name)) this.log("info", "not making groups for a Karta whose root kind is Pod: a pod joins a group only when it is created, before it has the UID the group is named after", { karta: name });
+    this.podRootKartas.add(name);
+    return true;
   }
 
   /** Records a watch event's arrival (karta_exporter_last_event_timestamp_seconds). */
@@ -208,31 +267,72 @@ export class WorkloadReconciler {
     this.stopped = true;
     await this.syncing;
     await this.queue.shutDown();
-    await Promise.allSettled([
-      this.pods.stop(),
-      ...this.groups.map((g) => g.informer.stop()),
-      ...[...this.kinds.values()].map((k) => ((k.stopped = true), k.informer.stop())),
-    ]);
+    await this.events.close(EVENTS_AT_SHUTDOWN_MS);
+    await Promise.allSettled([this.pods.stop(), ...this.groups.map((g) => g.informer.stop()), ...[...this.kinds.values()].map((k) => k.informer.stop())]);
     this.watched.clear();
     this.kinds.clear();
+  }
+
+  /** A pod informer keeping `fields` (and, when sharded, the pods of this shard's workloads), with its owner index. */
+  private podInformer(fields: PodFields): [Informer<Obj>, OwnerIndex<Obj>] {
+    const keep =
+      this.shard.total > 1
+        ? (p: Obj): boolean => {
+            // A pod whose chain is not resolved yet stays (it may be ours); another shard's does not.
+            const r = this.resolve(p);
+            return !r.found || owns(this.shard, r.root.uid);
+          }
+        : undefined;
+    const informer = new Informer<Obj>(this.client, { path: "/api/v1/pods", what: "pods", log: this.log, transform: (p) => this.interner.object(trimPod(withoutManagedFields(p), fields)), ...(keep ? { keep } : {}) });
+    const index = new OwnerIndex(informer);
+    for (const verb of ["add", "update", "delete"] as const) {
+      informer.on(verb, (p) => {
+        if (informer !== this.pods) return;
+        this.touch();
+        this.enqueueRootOf(p, true);
+      });
+    }
+    return [informer, index];
+  }
+
+  /**
+   * A new pod cache (a relist): when Kartas read more of a pod than the cache keeps, or, sharded, when a
+   * new Karta may make other roots govern pods another shard's root governed. The old cache serves until
+   * the new one has listed, then every root is reconciled against it.
+   */
+  private async replacePodCache(fields: PodFields, why: string): Promise<void> {
+    this.log("info", "listing the pods again", { why, fields: fields === "all" ? "all" : [...fields].sort().join(",") });
+    const [informer, index] = this.podInformer(fields);
+    await informer.start();
+    const old = this.pods;
+    this.pods = informer;
+    this.podIndex = index;
+    this.podFields = fields;
+    await old.stop();
+    this.enqueueAll();
   }
 
   /** Starts writing (this replica took the Lease): every cached root object is reconciled. */
   setLeading(leading: boolean): void {
     const was = this.leading;
     this.leading = leading;
-    if (!leading || was) return;
-    this.enqueueAll();
+    if (leading && !was) this.enqueueAll();
   }
 
   /** Queues every cached root object of every watched Karta. */
   private enqueueAll(): void {
-    for (const [name, w] of this.watched) for (const o of this.kinds.get(w.root)?.informer.list() ?? []) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
+    for (const [name, w] of this.watched) this.kinds.get(w.root)?.informer.forEach((o) => this.enqueueRoot(name, o));
   }
 
-  /** Queues a root object; a replica that does not lead keeps its caches but queues nothing. */
-  private enqueue(key: string): void {
-    if (this.leading) this.queue.add(key);
+  /** Queues a root object of this shard; a replica that does not lead keeps its caches but queues nothing. */
+  private enqueueRoot(karta: string, o: KubernetesObject, coalesce = false): void {
+    this.enqueueKey(`${karta}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`, o.metadata?.uid ?? "", coalesce);
+  }
+
+  private enqueueKey(key: string, uid: string, coalesce: boolean): void {
+    if (!this.leading || !this.cachesSynced || !owns(this.shard, uid)) return;
+    if (coalesce) this.queue.addAfter(key, this.coalesceMs);
+    else this.queue.add(key);
   }
 
   /** The kinds watched between roots and pods (`group/Kind`; not the roots' own kinds). */
@@ -252,7 +352,11 @@ export class WorkloadReconciler {
       karta,
       ready: w.ready,
       interpreter: w.interpreter,
-      objects: () => this.kinds.get(w.root)?.informer.list() ?? [],
+      // Sharded, each shard exports its own workloads (as kube-state-metrics' shards do).
+      objects: () => {
+        const all = this.kinds.get(w.root)?.informer.list() ?? [];
+        return this.shard.total > 1 ? all.filter((o) => owns(this.shard, o.metadata?.uid ?? "")) : all;
+      },
       governs: this.lookup.rootKarta(w.ready.root) === karta,
     }));
   }
@@ -267,6 +371,18 @@ export class WorkloadReconciler {
     return this.podFields;
   }
 
+  /** Pods in the cache (this shard's, and those not resolved yet). */
+  cachedPodCount(): number {
+    return this.pods.size;
+  }
+
+  /** Pods that do not name the group they belong to, over this shard's roots. */
+  podsWithoutGroup(): number {
+    let n = 0;
+    for (const u of this.ungrouped.values()) n += u.names.length;
+    return n;
+  }
+
   private syncing: Promise<void> = Promise.resolve();
 
   /** One sync at a time: a sync awaits informers, and two at once would both start the same Karta's. */
@@ -277,8 +393,8 @@ export class WorkloadReconciler {
 
   /** Starts the informers of each Ready Karta and stops those of Kartas that are gone or no longer Ready. */
   private async syncNow(ready: ReadonlyMap<string, ReadyKarta>): Promise<void> {
-    // A Karta may become Ready while start() still lists pods and groups; start() syncs once they are in.
-    if (this.stopped || !this.cachesSynced) return;
+    // A Karta may become Ready while start() still lists the groups; start() syncs once they are in.
+    if (this.stopped || !this.started) return;
     let changed = false;
     for (const [name, w] of this.watched) {
       const now = ready.get(name);
@@ -289,33 +405,22 @@ export class WorkloadReconciler {
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
       }
     }
-    const need = podFieldsOf([...ready.values()].map((r) => r.karta as unknown as Karta), this.fullPodCache);
-    if (!coversFields(this.podFields, need)) await this.widenPodCache(need);
-    for (const [name, r] of ready) {
-      if (this.watched.has(name)) continue;
-      const { group, version, kind } = r.root;
-      if (group === "" && kind === "Pod") {
-        // A bare pod's group is named after its UID, which it does not have while it is being created,
-        // the only time its spec.schedulingGroup can be set: such a Karta describes pods (inspect, get,
-        // Karmada), but the controller makes no groups from it.
-        if (!this.podRootKartas.has(name)) this.log("info", "not making groups for a Karta whose root kind is Pod: a pod joins a group only when it is created, before it has the UID the group is named after", { karta: name });
-        this.podRootKartas.add(name);
-        continue;
-      }
-      // The kinds between root and pods first, so the root's first reconcile sees its whole chain.
-      const keys: string[] = [];
-      for (const k of chainKinds(r.karta as unknown as Karta)) {
-        const key = await this.acquire(name, k);
-        if (key) keys.push(key);
-      }
-      const root = await this.acquire(name, { group, version, kind }, r.resource.name);
-      keys.push(root!);
-      this.watched.set(name, { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), root: root!, keys });
-      changed = true;
-      this.log("info", "watching", { karta: name, kind, apiVersion: group ? `${group}/${version}` : version });
-      // Its objects may have been cached already (as another Karta's chain kind): their roots are now its.
-      for (const o of this.kinds.get(root!)?.informer.list() ?? []) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
-    }
+    let added = false;
+    const starting = [...ready].filter(([name]) => !this.watched.has(name) && !this.podRootKarta(name, ready.get(name)!));
+    // Every new Karta at once (a cluster with every bundled Karta Ready starts a hundred informers, each
+    // waiting for its first list); within one, the kinds between root and pods first, so the root's first
+    // reconcile sees its whole chain.
+    await Promise.all(
+      starting.map(async ([name, r]) => {
+        const { group, version, kind } = r.root;
+        const keys = (await Promise.all(chainKinds(r.karta as unknown as Karta).map((k) => this.acquire(name, k)))).filter((k): k is string => k !== undefined);
+        const root = (await this.acquire(name, { group, version, kind }, r.resource.name))!;
+        keys.push(root);
+        this.watched.set(name, { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), root, keys });
+        this.log("info", "watching", { karta: name, kind, apiVersion: group ? `${group}/${version}` : version });
+      }),
+    );
+    if (starting.length > 0) added = changed = true;
     // Two Ready Kartas for one kind (at two versions, say): the oldest governs its objects.
     this.governing.clear();
     const chosen = new Map<string, [string, Watched]>();
@@ -325,47 +430,85 @@ export class WorkloadReconciler {
       if (!had || olderKarta(w, name, had[1], had[0])) chosen.set(key, [name, w]);
     }
     for (const [key, [name]] of chosen) this.governing.set(key, name);
+    if (!this.cachesSynced) return; // start() lists the pods next
+    const need = podFieldsOf([...ready.values()].map((r) => r.karta as unknown as Karta), this.fullPodCache);
+    if (!coversFields(this.podFields, need)) await this.replacePodCache(need, "a Karta reads more of a pod");
+    else if (added && this.shard.total > 1) await this.replacePodCache(this.podFields, "a new Karta may change which shard a pod belongs to");
     // Which owner governs a pod depends on every Ready Karta: a new outer one takes over the inner ones' pods.
-    if (changed) this.enqueueAll();
+    else if (changed) this.enqueueAll();
   }
 
-  /** Starts (or shares) the informer on a kind `karta` watches; its key, or undefined when the cluster does not serve it. */
+  /**
+   * Starts an informer and waits for its first list, at most {@link CHAIN_SYNC_WAIT_MS}, and no longer than
+   * its first failure: one the server refuses (a kind the RBAC does not grant, which the informer logs)
+   * keeps retrying without holding up the other Kartas, as one still listing after the wait does.
+   */
+  private async startBounded(informer: Informer<Obj>, karta: string, kind: string): Promise<void> {
+    const deadline = Date.now() + CHAIN_SYNC_WAIT_MS;
+    const started = informer.start().then(
+      () => "synced" as const,
+      () => "failed" as const,
+    );
+    let outcome: "synced" | "failed" | "waiting" = "waiting";
+    void started.then((o) => (outcome = o));
+    while (outcome === "waiting" && informer.lastError === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (outcome === "waiting" && informer.lastError === undefined) this.log("error", "not synced yet; going on without it", { karta, kind, waitedMs: CHAIN_SYNC_WAIT_MS });
+  }
+
+  /**
+   * Starts (or shares) the informer on a kind `karta` watches (`resource`: its plural, when known); its
+   * key, or undefined when the cluster does not serve it. Its objects are queued as roots of the Kartas
+   * whose root kind it is, and requeue the roots above them.
+   */
   private async acquire(karta: string, k: DeclaredKind, resource?: string): Promise<string | undefined> {
     const key = kindKey(k);
+    // Another Karta is starting it: the same informer, once it has started.
+    const pending = this.acquiring.get(key);
+    if (pending) await pending;
     const had = this.kinds.get(key);
     if (had) {
       had.users.add(karta);
+      await had.started;
+      // Its objects may be cached already (as another Karta's chain kind): they may now be this one's roots.
+      if (resource !== undefined) had.informer.forEach((o) => this.enqueueRoot(karta, o));
       return key;
     }
+    if (pending) return undefined; // the cluster does not serve it
+    const starting = this.startKind(karta, k, key, resource);
+    this.acquiring.set(key, starting);
+    try {
+      return await starting;
+    } finally {
+      this.acquiring.delete(key);
+    }
+  }
+
+  /** A new informer on a kind (see {@link acquire}). */
+  private async startKind(karta: string, k: DeclaredKind, key: string, resource?: string): Promise<string | undefined> {
     const plural = resource ?? (await this.kartas.availability({ group: k.group, version: k.version, kind: k.kind }).catch(() => undefined))?.resource?.name;
     if (!plural) {
       this.log("info", "not watching a kind the cluster does not serve", { karta, kind: groupKindKey(k), version: k.version });
       return undefined;
     }
     const apiVersion = k.group ? `${k.group}/${k.version}` : k.version;
-    keepPlainJson([{ group: k.group, version: k.version, kind: k.kind }, { group: k.group, version: k.version, kind: `${k.kind}List` }]);
-    const path = `${k.group ? `/apis/${k.group}` : "/api"}/${k.version}/${plural}`;
-    const informer = makeLeanInformer<Obj>(this.kc, path, () => this.objects.list(apiVersion, k.kind) as never);
-    const w: KindWatch = { group: k.group, kind: k.kind, informer, index: new OwnerIndex(informer), users: new Set([karta]), stopped: false };
-    keepRunning(informer, this.log, groupKindKey(k), () => w.stopped || this.stopped);
+    const informer = new Informer<Obj>(this.client, { path: resourcePath(apiVersion, plural), what: `${plural}${k.group ? `.${k.group}` : ""}`, log: this.log, transform: withoutManagedFields });
+    const w: KindWatch = { group: k.group, kind: k.kind, informer, index: new OwnerIndex(informer), users: new Set([karta]), started: Promise.resolve() };
     for (const verb of ["add", "update"] as const) {
       informer.on(verb, (o) => {
         this.touch();
-        // As a root: its own reconcile (the root kind's list items come without kind and apiVersion).
-        for (const [name, x] of this.watched) if (x.root === key) this.enqueue(`${name}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`);
-        this.enqueueRootOf({ ...o, apiVersion, kind: k.kind });
+        // As a root: its own reconcile; as an object between a root and its pods: that root's.
+        for (const [name, x] of this.watched) if (x.root === key) this.enqueueRoot(name, o);
+        this.enqueueRootOf(o, true);
       });
     }
     informer.on("delete", (o) => {
       this.touch();
-      this.enqueueRootOf({ ...o, apiVersion, kind: k.kind });
+      this.ungrouped.delete(o.metadata?.uid ?? "");
+      this.enqueueRootOf(o, true);
     });
     this.kinds.set(key, w);
-    try {
-      await informer.start();
-    } catch (err) {
-      this.log("error", "cannot watch", { karta, kind: groupKindKey(k), err: String((err as Error)?.message ?? err) });
-    }
+    w.started = this.startBounded(informer, karta, groupKindKey(k));
+    await w.started;
     return key;
   }
 
@@ -376,7 +519,6 @@ export class WorkloadReconciler {
       if (!w) continue;
       w.users.delete(karta);
       if (w.users.size > 0) continue;
-      w.stopped = true;
       this.kinds.delete(key);
       await w.informer.stop();
     }
@@ -403,9 +545,9 @@ export class WorkloadReconciler {
     return resolveOwnerChain(o, namespace, this.lookup);
   }
 
-  private enqueueRootOf(o: Obj): void {
+  private enqueueRootOf(o: Obj, coalesce = false): void {
     const r = this.resolve(o);
-    if (r.found) this.enqueue(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`);
+    if (r.found) this.enqueueKey(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`, r.root.uid, coalesce);
   }
 
   /**
@@ -424,6 +566,12 @@ export class WorkloadReconciler {
   /** The shape compiles use (`auto` settled at start). */
   private compileShape(): "composite" | "flat" {
     return this.groupShape === "flat" ? "flat" : "composite";
+  }
+
+  /** A cached root object with its kind and apiVersion (list items come without them). */
+  private asRoot(w: Watched, o: Obj): Obj {
+    const { group, version, kind } = w.ready.root;
+    return o.kind === kind && o.apiVersion !== undefined ? o : { ...o, apiVersion: group ? `${group}/${version}` : version, kind };
   }
 
   /**
@@ -464,12 +612,6 @@ export class WorkloadReconciler {
     return { pods, owners: [...owners.values()] };
   }
 
-  /** A cached root object with its kind and apiVersion (list items come without them). */
-  private asRoot(w: Watched, o: Obj): Obj {
-    const { group, version, kind } = w.ready.root;
-    return o.kind === kind && o.apiVersion !== undefined ? o : { ...o, apiVersion: group ? `${group}/${version}` : version, kind };
-  }
-
   async reconcile(key: string): Promise<void> {
     const [kartaName, namespace, name] = key.split("|") as [string, string, string];
     const w = this.watched.get(kartaName);
@@ -477,6 +619,7 @@ export class WorkloadReconciler {
     const cached = this.kinds.get(w.root)?.informer.get(name, namespace || undefined);
     if (!cached || cached.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
     if (!this.leading) return; // setLeading(true) requeues every root
+    if (!owns(this.shard, cached.metadata?.uid ?? "")) return;
     if (this.governing.get(groupKindKey(w.ready.root)) !== kartaName) return; // another Karta for the kind governs
     const root = this.asRoot(w, cached);
     this.counters.reconciles++;
@@ -501,12 +644,45 @@ export class WorkloadReconciler {
     const result = compileKarta(w.interpreter, root, { ...members, groupShape: this.compileShape() });
     if (!result.ok) {
       const errors = result.issues.filter((i) => i.severity === "error");
-      await this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
+      this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
       return;
     }
     const created = await this.apply(result);
     await this.prune(root, result);
-    if (created.length > 0) await this.event(root, "Normal", "GroupsCreated", `created ${created.join(", ")}`);
+    this.reportUngrouped(root, result);
+    if (created.length > 0) this.event(root, "Normal", "GroupsCreated", `created ${created.join(", ")}`);
+  }
+
+  /**
+   * Pods of `root` that do not name the group they belong to: the admission webhook did not patch them
+   * (unreachable under failurePolicy Ignore, not installed, or the owner was not in its cache in time), and
+   * a pod's spec.schedulingGroup cannot be set after creation, so they are scheduled without their gang
+   * until they are recreated. Reported when the set changes; finished pods are left out.
+   */
+  private reportUngrouped(root: Obj, result: WorkloadCompilation): void {
+    const uid = root.metadata?.uid ?? "";
+    const names = result.podPatches
+      .filter((p) => p.patch.length > 0 && !["Succeeded", "Failed"].includes(String((this.pods.get(p.pod.name, p.pod.namespace) as { status?: { phase?: string } } | undefined)?.status?.phase)))
+      .map((p) => p.pod.name)
+      .sort();
+    const had = this.ungrouped.get(uid);
+    if (names.length === 0) {
+      this.ungrouped.delete(uid);
+      return;
+    }
+    // Once per workload, then when more are found, at most every 10 minutes (an Event is a write).
+    const now = Date.now();
+    const report = !had || (names.length > had.reported && now - had.at >= UNGROUPED_REPORT_EVERY_MS);
+    this.ungrouped.set(uid, report ? { names, reported: names.length, at: now } : { ...had!, names });
+    if (!report) return;
+    const shown = names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
+    this.log("info", "pods without their group", { kind: root.kind, namespace: root.metadata?.namespace, name: root.metadata?.name, pods: names.length, first: names.slice(0, 10) });
+    this.event(
+      root,
+      "Warning",
+      UNGROUPED_REASON,
+      `${names.length} pod(s) do not name their PodGroup in spec.schedulingGroup (created while the admission webhook was unreachable or not installed): they are scheduled one by one, not as their gang; delete them to have them recreated into it: ${shown}`,
+    );
   }
 
   /** The Workload API objects `root` controls (Karta's or the Job controller's), from the caches. */
@@ -521,8 +697,15 @@ export class WorkloadReconciler {
    */
   private watchGroups(composite: boolean): GroupWatch[] {
     return GROUP_KINDS.filter((g) => composite || g.kind !== "CompositePodGroup").map(({ apiVersion, kind, resource }) => {
-      const informer = makeLeanInformer<Obj>(this.kc, `/apis/${apiVersion}/${resource}`, () => this.objects.list(apiVersion, kind) as never, { keepManagers: true });
-      keepRunning(informer, this.log, `${resource}.scheduling.k8s.io`, () => this.stopped);
+      const keep = this.shard.total > 1 ? (o: Obj): boolean => owns(this.shard, controllerRef(o)?.uid ?? "") : undefined;
+      const informer = new Informer<Obj>(this.client, {
+        path: resourcePath(apiVersion, resource),
+        what: `${resource}.scheduling.k8s.io`,
+        log: this.log,
+        // Who wrote each group, and the fields Karta applied (src/controller/applied-fields.ts).
+        transform: (o) => keepManagerFields(o, FIELD_MANAGER),
+        ...(keep ? { keep } : {}),
+      });
       const index = new OwnerIndex(informer);
       const key = (o: Obj) => groupKey(kind, o.metadata?.namespace, o.metadata?.name);
       informer.on("add", (o) => {
@@ -530,9 +713,14 @@ export class WorkloadReconciler {
       });
       informer.on("update", (o) => {
         const last = this.applied.get(key(o));
-        // Our own write has the resourceVersion we recorded; a write by anyone else (a spec edit, a
-        // scheduler's status) has another and gets one apply, a no-op when our fields still hold.
-        if (last && last.resourceVersion !== undefined && last.resourceVersion !== o.metadata?.resourceVersion) {
+        if (!last) return;
+        if (last.resourceVersion === undefined) {
+          // Written while our apply is in flight: what it answers may not be the latest.
+          last.stale = true;
+          this.enqueueRootOf(o);
+        } else if (last.resourceVersion !== o.metadata?.resourceVersion) {
+          // Our own write has the resourceVersion we recorded; a write by anyone else (a spec edit, a
+          // scheduler's status) has another: the root is reconciled, and applies only if our fields changed.
           this.applied.delete(key(o));
           this.enqueueRootOf(o);
         }
@@ -541,7 +729,7 @@ export class WorkloadReconciler {
         this.applied.delete(key(o));
         this.enqueueRootOf(o);
       });
-      return { apiVersion, kind, informer, index };
+      return { apiVersion, kind, resource, informer, index };
     });
   }
 
@@ -552,8 +740,8 @@ export class WorkloadReconciler {
   }
 
   /**
-   * Server-side applies every object that differs from what this process last applied; recreates one whose
-   * immutable fields changed. The names created.
+   * Server-side applies every object that differs from what this process last applied (or, with no
+   * memory of it, from what the cluster holds); recreates one whose immutable fields changed. The names created.
    */
   private async apply(result: WorkloadCompilation): Promise<string[]> {
     const created: string[] = [];
@@ -563,14 +751,27 @@ export class WorkloadReconciler {
       const json = JSON.stringify(o);
       const last = this.applied.get(key);
       if (last?.json === json && last.resourceVersion !== undefined) continue;
-      const existed = last !== undefined || this.groupWatch(o.kind).informer.get(o.metadata!.name!, o.metadata?.namespace) !== undefined;
-      this.applied.set(key, { json, resourceVersion: undefined });
+      const live = this.groupWatch(o.kind).informer.get(o.metadata!.name!, o.metadata?.namespace);
+      if (last?.json !== json && applyIsNoop(o, live, FIELD_MANAGER)) {
+        // The cluster holds it already (applied before a restart, or by another replica before a failover).
+        this.applied.set(key, { json, resourceVersion: live!.metadata?.resourceVersion });
+        this.counters.skipped++;
+        continue;
+      }
+      const existed = last !== undefined || live !== undefined;
+      const pending: Applied = { json, resourceVersion: undefined };
+      this.applied.set(key, pending);
+      let written: Obj;
       try {
-        const written = await this.applyOne(o, existed);
-        this.applied.set(key, { json, resourceVersion: written.metadata?.resourceVersion });
+        written = await this.applyOne(o, existed);
       } catch (err) {
-        this.applied.delete(key);
+        if (this.applied.get(key) === pending) this.applied.delete(key);
         throw err;
+      }
+      // Deleted or written by someone else meanwhile (the delete and update handlers): not recorded.
+      if (this.applied.get(key) === pending) {
+        if (pending.stale) this.applied.delete(key);
+        else pending.resourceVersion = written.metadata?.resourceVersion;
       }
       if (!existed) created.push(`${o.kind} ${o.metadata?.name}`);
     }
@@ -578,15 +779,20 @@ export class WorkloadReconciler {
   }
 
   private async applyOne(o: Obj, existed: boolean): Promise<Obj> {
+    const g = this.groupWatch(o.kind);
+    const path = resourcePath(g.apiVersion, g.resource, o.metadata?.namespace, o.metadata!.name!);
+    this.counters.applies++;
     try {
-      return (await this.objects.patch(o, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply)) as Obj;
+      return await this.client.apply<Obj>(path, o, FIELD_MANAGER, true);
     } catch (err) {
       const e = apiError(err);
       if (e?.code !== 422 || !existed) throw err;
       // An immutable field changed (a template's policy, a group's workloadRef): replace the object.
       this.log("info", "recreating: immutable field changed", { kind: o.kind, name: o.metadata?.name, namespace: o.metadata?.namespace, why: e.message });
-      await this.objects.delete(o, undefined, undefined, undefined, undefined, "Background");
-      return (await this.objects.patch(o, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply)) as Obj;
+      this.counters.deletes++;
+      await this.client.delete(path, { propagationPolicy: "Background" });
+      this.counters.applies++;
+      return await this.client.apply<Obj>(path, o, FIELD_MANAGER, true);
     }
   }
 
@@ -598,41 +804,52 @@ export class WorkloadReconciler {
   private async prune(root: Obj, result: WorkloadCompilation | undefined): Promise<void> {
     const uid = root.metadata?.uid ?? "";
     const keep = new Set([...(result?.workload ? [result.workload] : []), ...(result?.compositePodGroups ?? []), ...(result?.podGroups ?? [])].map((o) => `${o.kind}/${o.metadata.name}`));
-    for (const { apiVersion, kind, index } of this.groups) {
+    for (const { apiVersion, kind, resource, index } of this.groups) {
       for (const o of index.ownedBy(uid)) {
         if (!ownedBy(o, uid) || (result === undefined && !writtenBy(o, FIELD_MANAGER)) || keep.has(`${kind}/${o.metadata?.name}`)) continue;
         const ns = o.metadata?.namespace;
         try {
-          await this.objects.delete({ apiVersion, kind, metadata: { name: o.metadata!.name!, ...(ns ? { namespace: ns } : {}) } });
+          this.counters.deletes++;
+          // The uid precondition: a group of that name made anew meanwhile is not this one.
+          await this.client.delete(resourcePath(apiVersion, resource, ns, o.metadata!.name!), { preconditions: { uid: o.metadata?.uid ?? "" } });
           this.log("info", "deleted a group that no longer exists", { kind, name: o.metadata?.name, namespace: ns });
         } catch (err) {
-          if (apiError(err)?.code !== 404) throw err;
+          const code = apiError(err)?.code;
+          if (code !== 404 && code !== 409) throw err;
         }
         this.applied.delete(groupKey(kind, ns, o.metadata?.name));
       }
     }
   }
 
-  private async event(root: Obj, type: "Normal" | "Warning", reason: string, message: string): Promise<void> {
-    const ns = root.metadata?.namespace ?? "default";
-    const now = new Date();
+  /** Records a core/v1 Event on the root in the background: an Event never delays nor fails a reconcile. */
+  private event(root: Obj, type: "Normal" | "Warning", reason: string, message: string): void {
+    coreEvent(this.events, root, type, reason, message);
+  }
+
+  /**
+   * The workloads whose pods without their group were reported before this process started (their
+   * PodsWithoutGroup Events, until the API server expires them): not reported again unless more are found.
+   */
+  private async loadReported(): Promise<void> {
+    let cont: string | undefined;
     try {
-      await this.core.createNamespacedEvent({
-        namespace: ns,
-        body: {
-          metadata: { generateName: `${root.metadata?.name ?? "object"}.`.slice(0, 200), namespace: ns },
-          involvedObject: { apiVersion: root.apiVersion, kind: root.kind, name: root.metadata?.name, namespace: ns, uid: root.metadata?.uid },
-          type,
-          reason,
-          message: message.slice(0, 1024),
-          source: { component: "karta-controller" },
-          firstTimestamp: now,
-          lastTimestamp: now,
-          count: 1,
-        },
-      });
+      do {
+        const page = await this.client.get<{ metadata?: { continue?: string }; items?: { involvedObject?: { uid?: string }; message?: string; lastTimestamp?: string; source?: { component?: string } }[] }>("/api/v1/events", {
+          query: { fieldSelector: `reason=${UNGROUPED_REASON}`, limit: 500, continue: cont },
+        });
+        for (const e of page.items ?? []) {
+          const uid = e.involvedObject?.uid;
+          if (!uid || e.source?.component !== "karta-controller") continue;
+          const reported = Number(/^(\d+) pod/.exec(e.message ?? "")?.[1] ?? 0);
+          const at = Date.parse(e.lastTimestamp ?? "") || Date.now();
+          const had = this.ungrouped.get(uid);
+          if (!had || had.at < at) this.ungrouped.set(uid, { names: had?.names ?? [], reported: Math.max(reported, had?.reported ?? 0), at });
+        }
+        cont = page.metadata?.continue || undefined;
+      } while (cont !== undefined);
     } catch (err) {
-      this.log("error", "cannot record an event", { reason, err: String((err as Error)?.message ?? err) });
+      this.log("info", "cannot read the PodsWithoutGroup Events already recorded; they may be recorded again", { err: String((err as Error)?.message ?? err) });
     }
   }
 }

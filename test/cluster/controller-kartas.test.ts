@@ -14,7 +14,7 @@ import { silentLogger } from "../../src/controller/log.js";
 import type { Karta } from "../../src/definition/index.js";
 import { definitionsDir } from "../bundled/helpers.js";
 import { repoRoot } from "../support/conformance.js";
-import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster, kubeClient } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
 
 const cluster = await testCluster();
@@ -71,7 +71,7 @@ describe("karta controller: Karta status, as the role karta rbac generates", { s
     const ns = await testNamespace({ name: "controller-kartas" } as never, c);
     const role = controllerClusterRole([pytorchKarta("x"), trainJobKarta("y", group)] as unknown as Karta[]);
     const { kc } = await asServiceAccount(c, ns, role);
-    reconciler = new KartaReconciler(kc, silentLogger);
+    reconciler = new KartaReconciler(kubeClient(kc), silentLogger);
     await reconciler.start();
   });
   after(async () => {

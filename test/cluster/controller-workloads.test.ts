@@ -18,7 +18,7 @@ import type { Karta } from "../../src/definition/index.js";
 import { compileKarta } from "../../src/scheduling/index.js";
 import { definitionsDir, fixtureCases, loadBundled } from "../bundled/helpers.js";
 import { repoRoot } from "../support/conformance.js";
-import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster, kubeClient } from "../support/cluster.js";
 import { installKartaCrd, withoutNulls } from "./helpers.js";
 
 const cluster = await testCluster();
@@ -57,8 +57,9 @@ describe("karta controller: Workload API objects for live workloads, as the role
     const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Obj;
     karta.metadata = { name: kartaName };
     const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta as unknown as Karta]));
-    kartas = new KartaReconciler(kc, silentLogger);
-    workloads = new WorkloadReconciler(kc, kartas, silentLogger);
+    const client = kubeClient(kc);
+    kartas = new KartaReconciler(client, silentLogger);
+    workloads = new WorkloadReconciler(client, kartas, silentLogger);
     await kartas.start();
     await workloads.start();
     await c.objects.create(karta);

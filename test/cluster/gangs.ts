@@ -163,7 +163,9 @@ export async function startKartaController(c: TestCluster, kartas: readonly Obj[
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const port = await eventually(async () => logged("serving the admission webhook")?.webhookPort as number | undefined, 60_000, `the webhook (stderr: ${err})`);
+    const port = await eventually(async () => logged("serving the admission webhook")?.webhookPort as number | undefined, 60_000, "the webhook").catch((e: Error) => {
+      throw new Error(`${e.message}; the controller logged:\n${err.slice(-4000)}`);
+    });
     const config = admissionWebhookConfiguration({
       name: webhook,
       target: { url: `https://127.0.0.1:${port}/mutate-v1-pod` },

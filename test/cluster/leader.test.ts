@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { LeaderElector } from "../../src/controller/leader.js";
 import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { silentLogger } from "../../src/controller/log.js";
-import { asServiceAccount, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { asServiceAccount, eventually, testCluster, testNamespace, type TestCluster, kubeClient } from "../support/cluster.js";
 
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
@@ -21,9 +21,10 @@ describe("leader election on a Lease", { skip }, () => {
     const { kc } = await asServiceAccount(c, ns, controllerClusterRole([]));
     const timing = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 400 };
     const events: string[] = [];
+    const client = kubeClient(kc);
     const replica = (id: string) =>
       new LeaderElector(
-        kc,
+        client,
         { namespace: ns, name: "karta-controller", identity: id, ...timing },
         { onStartedLeading: () => void events.push(`${id} leads`), onStoppedLeading: () => void events.push(`${id} stops`) },
         silentLogger,

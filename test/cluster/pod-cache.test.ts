@@ -13,8 +13,9 @@ import type { KubernetesObject } from "@kubernetes/client-node";
 import { KartaReconciler } from "../../src/controller/kartas.js";
 import { WorkloadReconciler } from "../../src/controller/workloads.js";
 import { silentLogger } from "../../src/controller/log.js";
+import type { KubeClient } from "../../src/controller/client.js";
 import { definitionsDir } from "../bundled/helpers.js";
-import { attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { attempt, eventually, kubeClient, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
 import { ensureCrd } from "./live-examples.js";
 
@@ -29,6 +30,7 @@ describe("the controller's pod cache: the fields Kartas read", { skip }, () => {
   const kartaName = `podcache-${suffix}`;
   let kartas: KartaReconciler;
   let workloads: WorkloadReconciler;
+  let client: KubeClient;
   let ns: string;
 
   before(async () => {
@@ -42,14 +44,16 @@ describe("the controller's pod cache: the fields Kartas read", { skip }, () => {
       metadata: { name: "p", namespace: ns, labels: { app: "x" } },
       spec: { nodeName: "node-1", priorityClassName: `high-${suffix}`, containers: [{ name: "main", image: "registry.k8s.io/pause:3.10" }] },
     } as KubernetesObject);
-    kartas = new KartaReconciler(c.kc, silentLogger);
-    workloads = new WorkloadReconciler(c.kc, kartas, silentLogger);
+    client = kubeClient(c.kc);
+    kartas = new KartaReconciler(client, silentLogger);
+    workloads = new WorkloadReconciler(client, kartas, silentLogger);
     await kartas.start();
     await workloads.start();
   });
   after(async () => {
     await workloads?.stop();
     await kartas?.stop();
+    client?.close();
     await attempt(() => c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: kartaName } }));
     await attempt(() => c.objects.delete({ apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: `high-${suffix}` } }));
     await attempt(() => c.objects.delete({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: `pytorchjobs.${group}` } }));

@@ -17,6 +17,8 @@ import { randomBytes } from "node:crypto";
 import type { TestContext } from "node:test";
 import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubernetesObject } from "@kubernetes/client-node";
 import { repoRoot } from "./conformance.js";
+import { KubeClient } from "../../src/controller/client.js";
+import type { ClusterAccess } from "../../src/controller/kubeconfig.js";
 
 export const clusterScript = path.join(repoRoot, "scripts", "test-cluster");
 
@@ -165,6 +167,27 @@ export function testCluster(): Promise<TestCluster | string> {
     return { kubeconfig, kc, objects: KubernetesObjectApi.makeApiClient(kc), core: kc.makeApiClient(CoreV1Api) };
   })();
   return cached;
+}
+
+/** Where a client-node KubeConfig points and how it authenticates, as the controller's client takes it. */
+export function accessOf(kc: KubeConfig): ClusterAccess {
+  const cluster = kc.getCurrentCluster();
+  const user = kc.getCurrentUser();
+  if (!cluster) throw new Error("the kubeconfig has no current cluster");
+  const bytes = (data?: string, file?: string): Buffer | undefined => (data ? Buffer.from(data, "base64") : file ? readFileSync(file) : undefined);
+  const access: ClusterAccess = { server: cluster.server.replace(/\/+$/, ""), insecureSkipTLSVerify: cluster.skipTLSVerify === true, source: "a test kubeconfig" };
+  const ca = bytes(cluster.caData, cluster.caFile);
+  if (ca) access.ca = ca;
+  const cert = bytes(user?.certData, user?.certFile);
+  const key = bytes(user?.keyData, user?.keyFile);
+  if (cert && key) Object.assign(access, { cert, key });
+  if (user?.token) access.token = user.token;
+  return access;
+}
+
+/** The controller's API client (src/controller/client.ts) for a client-node KubeConfig. */
+export function kubeClient(kc: KubeConfig): KubeClient {
+  return new KubeClient(accessOf(kc));
 }
 
 /** The binaries built (or built now); a skip reason, printed as a notice, when Go is missing. */

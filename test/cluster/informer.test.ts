@@ -1,14 +1,16 @@
 /**
- * The controller's informers keep objects without metadata.managedFields (src/controller/kube.ts
- * makeLeanInformer): against a real kube-apiserver, which sets managedFields on every write, objects from
- * the initial list and from the watch (added, modified) reach the cache and the handlers stripped, and
- * nothing else of them changes.
+ * The controller's informer (src/controller/informer.ts) against a real kube-apiserver: objects from the
+ * initial list and from the watch (added, modified) reach the cache and the handlers through the
+ * transform (here: without metadata.managedFields, which the server sets on every write), and nothing else
+ * of them changes.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
-import { makeLeanInformer } from "../../src/controller/kube.js";
-import { testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { Informer } from "../../src/controller/informer.js";
+import { withoutManagedFields } from "../../src/controller/kartas.js";
+import { silentLogger } from "../../src/controller/log.js";
+import { kubeClient, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
@@ -34,7 +36,7 @@ function waitFor<T>(what: string, check: () => T | undefined, ms = 15_000): Prom
   });
 }
 
-describe("the controller's informers cache objects without managedFields", { skip }, () => {
+describe("the controller's informer", { skip }, () => {
   const c = cluster as TestCluster;
   let ns: string;
   before(async () => {
@@ -46,7 +48,7 @@ describe("the controller's informers cache objects without managedFields", { ski
 
   test("listed, added and modified pods arrive stripped; the server's copy keeps them", async () => {
     await c.objects.create(pod(ns, "listed"));
-    const informer = makeLeanInformer<Obj>(c.kc, `/api/v1/namespaces/${ns}/pods`, () => c.core.listNamespacedPod({ namespace: ns }) as never);
+    const informer = new Informer<Obj>(kubeClient(c.kc), { path: `/api/v1/namespaces/${ns}/pods`, what: "pods", log: silentLogger, transform: withoutManagedFields });
     const seen: Obj[] = [];
     informer.on("add", (o) => seen.push(o));
     informer.on("update", (o) => seen.push(o));

@@ -1,0 +1,404 @@
+/**
+ * The controller's HTTP client for the Kubernetes API, on node:https alone: one keep-alive agent per TLS
+ * identity (a TCP connect, a TLS handshake and the parsing of keys and CAs per request were most of a busy
+ * controller's CPU), JSON in and out as plain objects (no generated models: they drop fields newer than
+ * they are, and cost ~70 MiB of memory), watches decoded line by line from the response bytes, and the
+ * retries client-go makes:
+ * - a 429 (the server's throttling, or "storage is (re)initializing" from a starting API server) or a 5xx
+ *   with Retry-After is retried after the time it asks (at most 10 s), logged at debug: it is the server
+ *   pacing us, not an error;
+ * - a connection refused, reset or timed out (an API server restarting) is retried with backoff;
+ * within a budget per request (default 30 s), after which the caller sees the error (the work queue then
+ * retries the key with its own backoff).
+ * Credentials: a client certificate, a bearer token (a token file is re-read every minute, as the kubelet
+ * rotates it), basic auth, or an exec plugin's token or certificate, cached until it expires; a 401
+ * refreshes them once.
+ */
+import http from "node:http";
+import https from "node:https";
+import { readFileSync } from "node:fs";
+import { runExecPlugin, type ClusterAccess, type ExecCredential } from "./kubeconfig.js";
+import { Backoff } from "./queue.js";
+import type { Logger } from "./log.js";
+
+/** A request the API server refused: its HTTP code and the Status it sent. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    /** The Status object, when the server sent one. */
+    readonly status?: Record<string, unknown>,
+    /** Seconds the server asked to wait (Retry-After). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Transport failures worth retrying: the server is restarting, or the connection died. */
+const TRANSIENT_NET = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ECONNABORTED", "ERR_STREAM_PREMATURE_CLOSE"]);
+
+/** Whether an error is the server or the network being unavailable for now (retry later), not a refusal. */
+export function isTransient(err: unknown): boolean {
+  if (err instanceof ApiError) return err.code === 429 || err.code === 503 || err.code === 504 || err.code === 502 || (err.code >= 500 && err.retryAfterSeconds !== undefined);
+  const code = (err as { code?: unknown })?.code;
+  return (typeof code === "string" && TRANSIENT_NET.has(code)) || /socket hang up|request timed out/.test(String((err as Error)?.message));
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A value sent as JSON, or bytes sent as they are. */
+  body?: unknown;
+  contentType?: string;
+  accept?: string;
+  /** Deadline of one attempt (default 60 s). */
+  timeoutMs?: number;
+  /** How long retries may go on (default 30 s; 0: no retries). */
+  retryBudgetMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A watch event as the API server streams it. */
+export interface WatchEvent {
+  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+  object: Record<string, unknown>;
+}
+
+export interface ClientOptions {
+  log?: Logger;
+  userAgent?: string;
+  /** Called after every response or failure (metrics): method, HTTP code ("<error>" for none), ms. */
+  onResponse?: (method: string, code: string, ms: number) => void;
+}
+
+interface Credentials {
+  headers: Record<string, string>;
+  /** Requests share at most 16 connections; each watch holds one of its own. */
+  agent: http.Agent;
+  watchAgent: http.Agent;
+  /** When they must be fetched again (ms since the epoch). */
+  until: number;
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+
+/** Parses a response body as a Status (or anything) for an error message. */
+function errorOf(code: number, body: Buffer, retryAfter: string | undefined): ApiError {
+  let status: Record<string, unknown> | undefined;
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as unknown;
+    if (parsed && typeof parsed === "object") status = parsed as Record<string, unknown>;
+  } catch {
+    // not JSON: the text is the message
+  }
+  const message = typeof status?.["message"] === "string" ? status["message"] : body.toString("utf8").slice(0, 500).trim() || http.STATUS_CODES[code] || `HTTP ${code}`;
+  const after = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  return new ApiError(code, typeof status?.["reason"] === "string" ? status["reason"] : "", message, status, after);
+}
+
+export class KubeClient {
+  private readonly base: URL;
+  private readonly secure: boolean;
+  private creds: Credentials | undefined;
+  private pendingCreds: Promise<Credentials> | undefined;
+  private readonly agents = new Map<string, { requests: http.Agent; watches: http.Agent }>();
+  private closed = false;
+
+  constructor(
+    readonly access: ClusterAccess,
+    private readonly options: ClientOptions = {},
+  ) {
+    this.base = new URL(access.server);
+    this.secure = this.base.protocol === "https:";
+  }
+
+  /**
+   * The keep-alive agents of one TLS identity (a rotated client certificate gets new ones): requests share
+   * at most 16 connections (a burst queues rather than opening hundreds of TLS sessions, each ~100 KB of
+   * buffers), watches get one each.
+   */
+  private agentsFor(cert: Buffer | undefined, key: Buffer | undefined): { requests: http.Agent; watches: http.Agent } {
+    const id = cert ? cert.toString("base64").slice(-64) : "";
+    let agents = this.agents.get(id);
+    if (agents) return agents;
+    const make = (maxSockets: number): http.Agent =>
+      // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
+      this.secure
+        ? new https.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16, ...(this.access.ca ? { ca: this.access.ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
+        : new http.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 });
+    agents = { requests: make(16), watches: make(Infinity) };
+    // Requests in flight on an old identity's agents finish on their own.
+    if (this.agents.size >= 4) this.agents.delete(this.agents.keys().next().value!);
+    this.agents.set(id, agents);
+    return agents;
+  }
+
+  private async fetchCredentials(): Promise<Credentials> {
+    const a = this.access;
+    const headers: Record<string, string> = { "User-Agent": this.options.userAgent ?? "karta-controller" };
+    let until = Infinity;
+    let cert = a.cert;
+    let key = a.key;
+    if (a.exec) {
+      const got: ExecCredential = await runExecPlugin(a.exec, a.server, a.ca);
+      if (got.token) headers["Authorization"] = `Bearer ${got.token}`;
+      if (got.cert && got.key) [cert, key] = [got.cert, got.key];
+      // Fetched again a minute before they expire.
+      if (got.expires !== undefined) until = got.expires - 60_000;
+    } else if (a.token !== undefined) headers["Authorization"] = `Bearer ${a.token}`;
+    else if (a.tokenFile !== undefined) {
+      headers["Authorization"] = `Bearer ${readFileSync(a.tokenFile, "utf8").trim()}`;
+      until = Date.now() + 60_000;
+    } else if (a.basic) headers["Authorization"] = `Basic ${Buffer.from(`${a.basic.username}:${a.basic.password}`).toString("base64")}`;
+    const agents = this.agentsFor(cert, key);
+    return { headers, agent: agents.requests, watchAgent: agents.watches, until };
+  }
+
+  private async credentials(): Promise<Credentials> {
+    if (this.creds && Date.now() < this.creds.until) return this.creds;
+    this.pendingCreds ??= this.fetchCredentials().finally(() => (this.pendingCreds = undefined));
+    this.creds = await this.pendingCreds;
+    return this.creds;
+  }
+
+  private url(path: string, query?: RequestOptions["query"]): string {
+    let q = "";
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) q += `${q ? "&" : "?"}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+    return `${this.base.pathname.replace(/\/$/, "")}${path}${q}`;
+  }
+
+  /** One attempt: the response, or an ApiError (status ≥ 300) or a transport error. */
+  private async once(method: string, path: string, o: RequestOptions, body: Buffer | undefined, onResponse?: (res: http.IncomingMessage) => Promise<Buffer>): Promise<Buffer> {
+    const watching = onResponse !== undefined;
+    const creds = await this.credentials();
+    const started = performance.now();
+    return new Promise<Buffer>((resolve, reject) => {
+      const headers: Record<string, string | number> = { ...creds.headers, Accept: o.accept ?? "application/json" };
+      if (body !== undefined) {
+        headers["Content-Type"] = o.contentType ?? "application/json";
+        headers["Content-Length"] = body.length;
+      }
+      let settled = false;
+      const finish = (err: unknown, value?: Buffer, code = "<error>"): void => {
+        if (settled) return;
+        settled = true;
+        o.signal?.removeEventListener("abort", abort);
+        this.options.onResponse?.(method, code, performance.now() - started);
+        if (err) reject(err);
+        else resolve(value!);
+      };
+      const req = (this.secure ? https : http).request(
+        { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query), method, headers, agent: watching ? creds.watchAgent : creds.agent, timeout: o.timeoutMs ?? 60_000 },
+        (res) => {
+          const code = res.statusCode ?? 0;
+          if (code < 300 && onResponse) {
+            onResponse(res).then((b) => finish(undefined, b, String(code)), (err: unknown) => finish(err, undefined, String(code)));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", (err) => finish(err));
+          res.on("end", () => {
+            const all = Buffer.concat(chunks);
+            if (code >= 300) finish(errorOf(code, all, res.headers["retry-after"] as string | undefined), undefined, String(code));
+            else finish(undefined, all, String(code));
+          });
+        },
+      );
+      const abort = (): void => {
+        req.destroy(Object.assign(new Error("request aborted"), { code: "ABORT_ERR" }));
+      };
+      o.signal?.addEventListener("abort", abort, { once: true });
+      req.on("timeout", () => req.destroy(Object.assign(new Error(`request timed out after ${o.timeoutMs ?? 60_000} ms`), { code: "ETIMEDOUT" })));
+      req.on("error", (err) => finish(err));
+      req.end(body);
+    });
+  }
+
+  /** A request with client-go's retries (see the module comment): the response body. */
+  async request(method: string, path: string, o: RequestOptions = {}, onResponse?: (res: http.IncomingMessage) => Promise<Buffer>): Promise<Buffer> {
+    const body = o.body === undefined ? undefined : Buffer.isBuffer(o.body) ? o.body : Buffer.from(JSON.stringify(o.body));
+    const deadline = Date.now() + (o.retryBudgetMs ?? 30_000);
+    const backoff = new Backoff(200, 5_000);
+    let refreshed = false;
+    for (let attempt = 1; ; attempt++) {
+      if (this.closed) throw Object.assign(new Error("the client is closed"), { code: "ABORT_ERR" });
+      try {
+        return await this.once(method, path, o, body, onResponse);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 401 && !refreshed && (this.access.exec || this.access.tokenFile)) {
+          // Expired credentials: fetch them again, once.
+          refreshed = true;
+          this.creds = undefined;
+          continue;
+        }
+        if (o.signal?.aborted || !isTransient(err)) throw err;
+        const wait = err instanceof ApiError && err.retryAfterSeconds !== undefined ? Math.min(10_000, err.retryAfterSeconds * 1000) : backoff.next();
+        if (Date.now() + wait > deadline) throw err;
+        this.options.log?.("debug", "API request retried", {
+          method,
+          path,
+          attempt,
+          retryInMs: wait,
+          ...(err instanceof ApiError ? { code: err.code, why: err.message } : { err: String((err as Error)?.message ?? err) }),
+        });
+        await sleep(wait, o.signal);
+      }
+    }
+  }
+
+  /** A request whose answer is JSON (or nothing). */
+  async json<T = Record<string, unknown>>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
+    const b = await this.request(method, path, o);
+    return (b.length === 0 ? {} : JSON.parse(b.toString("utf8"))) as T;
+  }
+
+  get<T = Record<string, unknown>>(path: string, o: RequestOptions = {}): Promise<T> {
+    return this.json<T>("GET", path, o);
+  }
+
+  create<T = Record<string, unknown>>(path: string, body: unknown, o: RequestOptions = {}): Promise<T> {
+    return this.json<T>("POST", path, { ...o, body });
+  }
+
+  /** Server-side apply of `body` as `fieldManager` (force: take over fields another manager holds). */
+  apply<T = Record<string, unknown>>(path: string, body: unknown, fieldManager: string, force = true, o: RequestOptions = {}): Promise<T> {
+    return this.json<T>("PATCH", path, { ...o, body, contentType: "application/apply-patch+yaml", query: { ...o.query, fieldManager, force } });
+  }
+
+  mergePatch<T = Record<string, unknown>>(path: string, body: unknown, o: RequestOptions = {}): Promise<T> {
+    return this.json<T>("PATCH", path, { ...o, body, contentType: "application/merge-patch+json" });
+  }
+
+  replace<T = Record<string, unknown>>(path: string, body: unknown, o: RequestOptions = {}): Promise<T> {
+    return this.json<T>("PUT", path, { ...o, body });
+  }
+
+  delete(path: string, o: RequestOptions & { propagationPolicy?: "Background" | "Foreground" | "Orphan"; preconditions?: { uid?: string; resourceVersion?: string } } = {}): Promise<Record<string, unknown>> {
+    const body = o.propagationPolicy || o.preconditions ? { apiVersion: "meta.k8s.io/v1", kind: "DeleteOptions", ...(o.propagationPolicy ? { propagationPolicy: o.propagationPolicy } : {}), ...(o.preconditions ? { preconditions: o.preconditions } : {}) } : undefined;
+    return this.json("DELETE", path, { ...o, ...(body ? { body } : {}) });
+  }
+
+  /**
+   * Streams a watch: `onEvent` gets every event as it is decoded. Resolves when the server ends the
+   * stream (its timeoutSeconds), rejects with an ApiError when it refuses the watch (410 Gone: the
+   * resourceVersion is too old), or a transport error; `signal` stops it. No data for `idleMs` (a dead
+   * connection) is a transport error.
+   */
+  async watch(path: string, query: RequestOptions["query"], onEvent: (e: WatchEvent) => void, signal: AbortSignal, idleMs = 15 * 60_000): Promise<void> {
+    await this.once("GET", path, { query: { ...query, watch: true }, signal, timeoutMs: idleMs }, undefined, (res) => decodeLines(res, onEvent, signal));
+  }
+
+  /** Closes the idle connections; requests in flight finish. */
+  close(): void {
+    this.closed = true;
+    for (const a of this.agents.values()) {
+      a.requests.destroy();
+      a.watches.destroy();
+    }
+    this.agents.clear();
+  }
+}
+
+/** Reads newline-delimited JSON events from a watch response until it ends. */
+function decodeLines(res: http.IncomingMessage, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    let pending: Buffer | undefined;
+    const line = (text: string): void => {
+      if (text.trim() === "") return;
+      let e: WatchEvent;
+      try {
+        e = JSON.parse(text) as WatchEvent;
+      } catch {
+        res.destroy(Object.assign(new Error(`the watch stream sent a line that is not JSON: ${text.slice(0, 200)}`), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+        return;
+      }
+      onEvent(e);
+    };
+    res.on("data", (chunk: Buffer) => {
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+        if (pending) {
+          line(Buffer.concat([pending, chunk.subarray(start, nl)]).toString("utf8"));
+          pending = undefined;
+        } else line(chunk.toString("utf8", start, nl));
+        start = nl + 1;
+      }
+      if (start < chunk.length) pending = pending ? Buffer.concat([pending, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+    });
+    res.on("end", () => {
+      if (pending) line(pending.toString("utf8"));
+      resolve(Buffer.alloc(0));
+    });
+    res.on("error", reject);
+    res.on("close", () => {
+      if (signal.aborted) resolve(Buffer.alloc(0));
+      else if (!res.complete) reject(Object.assign(new Error("the watch connection closed"), { code: "ECONNRESET" }));
+    });
+  });
+}
+
+/** A collection's or an object's API path: `/api/v1/namespaces/NS/pods[/NAME]`, `/apis/G/V/...`. */
+export function resourcePath(apiVersion: string, plural: string, namespace?: string, name?: string): string {
+  const prefix = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+  return `${prefix}${namespace ? `/namespaces/${encodeURIComponent(namespace)}` : ""}/${plural}${name !== undefined ? `/${encodeURIComponent(name)}` : ""}`;
+}
+
+/** What an API error said: HTTP code, Status reason and message. */
+export interface ApiErrorInfo {
+  code: number;
+  reason: string;
+  message: string;
+}
+
+/**
+ * The Status of a failed request (this client's {@link ApiError}, or client-node's exception with its
+ * code and body), or undefined for errors that are not API answers (network, bugs).
+ */
+export function apiError(err: unknown): ApiErrorInfo | undefined {
+  if (err instanceof ApiError) return { code: err.code, reason: err.reason, message: err.message };
+  const e = err as { code?: unknown; body?: unknown };
+  if (typeof e?.code !== "number") return undefined;
+  let body: { reason?: string; message?: string } = {};
+  try {
+    body = typeof e.body === "string" ? (JSON.parse(e.body) as typeof body) : ((e.body ?? {}) as typeof body);
+  } catch {
+    body = { message: String(e.body) };
+  }
+  return { code: e.code, reason: body.reason ?? "", message: body.message ?? "" };
+}
+
+/** One served resource of a group/version. */
+export interface ServedResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+/** The resources a group/version serves (discovery), or undefined when the group/version is not served. */
+export async function discover(client: KubeClient, group: string, version: string): Promise<ServedResource[] | undefined> {
+  try {
+    const list = await client.get<{ resources?: { name: string; kind: string; namespaced: boolean }[] }>(group === "" ? `/api/${version}` : `/apis/${group}/${version}`);
+    return (list.resources ?? []).filter((r) => !r.name.includes("/")).map((r) => ({ name: r.name, kind: r.kind, namespaced: r.namespaced }));
+  } catch (err) {
+    if (apiError(err)?.code === 404) return undefined;
+    throw err;
+  }
+}
+
+/** An RFC 3339 time with microseconds (metav1.MicroTime), as the API server wants Lease and Event times. */
+export function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}

@@ -1,0 +1,255 @@
+/**
+ * Where the API server is and how to authenticate to it, found as kubectl finds it: `--kubeconfig`, else
+ * the files of KUBECONFIG (merged, the first to set a name or the current context wins), else
+ * ~/.kube/config, else the pod's service account (in-cluster). `--context` picks a context. Users may
+ * authenticate with a client certificate, a bearer token (inline or a file, re-read as the kubelet rotates
+ * it), basic auth, or an exec credential plugin (client.authentication.k8s.io, as EKS, GKE and AKS
+ * kubeconfigs use). Relative file paths are relative to the kubeconfig that names them.
+ *
+ * The controller reads it without @kubernetes/client-node, whose generated models take ~70 MiB of a
+ * process that should fit in 150 MiB with 50,000 pods cached.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { parseDocument } from "yaml";
+import { yamlDocumentValue } from "../input/index.js";
+
+/** An exec credential plugin (kubeconfig `users[].user.exec`). */
+export interface ExecPlugin {
+  command: string;
+  args: string[];
+  env: { name: string; value: string }[];
+  apiVersion: string;
+  provideClusterInfo: boolean;
+  /** The kubeconfig's directory: a relative command runs from there, as client-go runs it. */
+  dir: string;
+}
+
+/** One cluster and user, ready to connect with. */
+export interface ClusterAccess {
+  /** The API server's base URL (no trailing slash). */
+  server: string;
+  /** PEM CA bundle to trust; undefined: the system's roots. */
+  ca?: Buffer;
+  insecureSkipTLSVerify: boolean;
+  tlsServerName?: string;
+  /** Client certificate and key (PEM). */
+  cert?: Buffer;
+  key?: Buffer;
+  token?: string;
+  /** Read at most every minute (a projected service account token is rotated by the kubelet). */
+  tokenFile?: string;
+  basic?: { username: string; password: string };
+  exec?: ExecPlugin;
+  /** The context's namespace, if any. */
+  namespace?: string;
+  /** What it was loaded from (for messages). */
+  source: string;
+}
+
+const SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+type Named<T> = { name?: unknown } & { [k: string]: T };
+type Raw = Record<string, unknown>;
+
+function asRecord(v: unknown): Raw {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : {};
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** A kubeconfig file, parsed: its named entries (paths already absolute) and current context. */
+interface KubeconfigFile {
+  clusters: Map<string, Raw>;
+  users: Map<string, Raw>;
+  contexts: Map<string, Raw>;
+  currentContext?: string;
+}
+
+const FILE_FIELDS: Record<string, string[]> = {
+  cluster: ["certificate-authority"],
+  user: ["client-certificate", "client-key", "tokenFile"],
+};
+
+function readKubeconfig(file: string): KubeconfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new Error(`cannot read the kubeconfig ${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  }
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) throw new Error(`${file}: not a kubeconfig: ${doc.errors[0]!.message.split("\n")[0]}`);
+  const parsed = yamlDocumentValue(doc);
+  if ("error" in parsed) throw new Error(`${file}: ${parsed.error}`);
+  const root = asRecord(parsed.value);
+  const dir = path.dirname(path.resolve(file));
+  const section = (list: string, field: string): Map<string, Raw> => {
+    const out = new Map<string, Raw>();
+    const items = root[list];
+    if (items !== undefined && items !== null && !Array.isArray(items)) throw new Error(`${file}: ${list} must be a list`);
+    for (const [i, item] of ((items as Named<unknown>[] | null) ?? []).entries()) {
+      const name = str(asRecord(item).name);
+      if (name === undefined) throw new Error(`${file}: ${list}[${i}].name is missing`);
+      const body = { ...asRecord(asRecord(item)[field]) };
+      for (const f of FILE_FIELDS[field] ?? []) {
+        const p = str(body[f]);
+        if (p !== undefined && !path.isAbsolute(p)) body[f] = path.join(dir, p);
+      }
+      if (field === "user" && body["exec"] !== undefined) body["exec"] = { ...asRecord(body["exec"]), dir };
+      if (!out.has(name)) out.set(name, body);
+    }
+    return out;
+  };
+  const currentContext = str(root["current-context"]);
+  return { clusters: section("clusters", "cluster"), users: section("users", "user"), contexts: section("contexts", "context"), ...(currentContext !== undefined ? { currentContext } : {}) };
+}
+
+/** Several kubeconfig files as one: the first to define a name, or the current context, wins. */
+function merge(files: KubeconfigFile[]): KubeconfigFile {
+  const out: KubeconfigFile = { clusters: new Map(), users: new Map(), contexts: new Map() };
+  for (const f of files) {
+    for (const part of ["clusters", "users", "contexts"] as const) for (const [k, v] of f[part]) if (!out[part].has(k)) out[part].set(k, v);
+    if (out.currentContext === undefined && f.currentContext !== undefined) out.currentContext = f.currentContext;
+  }
+  return out;
+}
+
+function fileOrData(entry: Raw, fileField: string, dataField: string, what: string): Buffer | undefined {
+  const data = str(entry[dataField]);
+  if (data !== undefined) return Buffer.from(data, "base64");
+  const file = str(entry[fileField]);
+  if (file === undefined) return undefined;
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new Error(`cannot read the ${what} ${file}: ${(err as Error).message}`);
+  }
+}
+
+function accessOf(config: KubeconfigFile, contextName: string | undefined, source: string): ClusterAccess {
+  const name = contextName ?? config.currentContext;
+  if (name === undefined) throw new Error(`${source}: no current-context (give --context)`);
+  const context = config.contexts.get(name);
+  if (!context) throw new Error(`context "${name}" is not in the kubeconfig`);
+  const clusterName = str(context["cluster"]);
+  const cluster = clusterName !== undefined ? config.clusters.get(clusterName) : undefined;
+  if (!cluster) throw new Error(`no cluster in the kubeconfig (context "${name}" names cluster "${clusterName ?? ""}", which is not defined)`);
+  const server = str(cluster["server"]);
+  if (server === undefined) throw new Error(`cluster "${clusterName}" has no server`);
+  const userName = str(context["user"]);
+  const user = (userName !== undefined ? config.users.get(userName) : undefined) ?? {};
+  const access: ClusterAccess = { server: server.replace(/\/+$/, ""), insecureSkipTLSVerify: cluster["insecure-skip-tls-verify"] === true, source };
+  const ca = fileOrData(cluster, "certificate-authority", "certificate-authority-data", "certificate authority");
+  if (ca) access.ca = ca;
+  const tlsServerName = str(cluster["tls-server-name"]);
+  if (tlsServerName !== undefined) access.tlsServerName = tlsServerName;
+  if (str(cluster["proxy-url"]) !== undefined) throw new Error(`cluster "${clusterName}": proxy-url is not supported by karta controller`);
+  const cert = fileOrData(user, "client-certificate", "client-certificate-data", "client certificate");
+  const key = fileOrData(user, "client-key", "client-key-data", "client key");
+  if (cert && key) Object.assign(access, { cert, key });
+  else if (cert || key) throw new Error(`user "${userName}": a client certificate needs its key, and a key its certificate`);
+  const token = str(user["token"]);
+  if (token !== undefined) access.token = token;
+  const tokenFile = str(user["tokenFile"]);
+  if (tokenFile !== undefined && token === undefined) access.tokenFile = tokenFile;
+  const username = str(user["username"]);
+  if (username !== undefined) access.basic = { username, password: typeof user["password"] === "string" ? user["password"] : "" };
+  if (user["exec"] !== undefined) {
+    const e = asRecord(user["exec"]);
+    const command = str(e["command"]);
+    if (command === undefined) throw new Error(`user "${userName}": exec.command is missing`);
+    access.exec = {
+      command,
+      args: Array.isArray(e["args"]) ? e["args"].map(String) : [],
+      env: Array.isArray(e["env"]) ? e["env"].map((x) => ({ name: String(asRecord(x)["name"] ?? ""), value: String(asRecord(x)["value"] ?? "") })) : [],
+      apiVersion: str(e["apiVersion"]) ?? "client.authentication.k8s.io/v1",
+      provideClusterInfo: e["provideClusterInfo"] === true,
+      dir: String(e["dir"]),
+    };
+  }
+  if (user["auth-provider"] !== undefined) {
+    const provider = str(asRecord(user["auth-provider"])["name"]) ?? "?";
+    throw new Error(`user "${userName}": the ${provider} auth-provider is not supported (kubectl removed it too); use an exec credential plugin`);
+  }
+  const namespace = str(context["namespace"]);
+  if (namespace !== undefined) access.namespace = namespace;
+  return access;
+}
+
+/** The pod's service account, when running in a cluster; undefined elsewhere. */
+function inCluster(root = SA_DIR): ClusterAccess | undefined {
+  const host = process.env["KUBERNETES_SERVICE_HOST"];
+  const port = process.env["KUBERNETES_SERVICE_PORT"];
+  if (!host || !port || !existsSync(path.join(root, "token"))) return undefined;
+  const h = host.includes(":") ? `[${host}]` : host;
+  const access: ClusterAccess = { server: `https://${h}:${port}`, insecureSkipTLSVerify: false, tokenFile: path.join(root, "token"), source: "the pod's service account" };
+  if (existsSync(path.join(root, "ca.crt"))) access.ca = readFileSync(path.join(root, "ca.crt"));
+  if (existsSync(path.join(root, "namespace"))) access.namespace = readFileSync(path.join(root, "namespace"), "utf8").trim();
+  return access;
+}
+
+/** Finds the cluster as kubectl does (see the module comment); throws an Error saying what is missing. */
+export function loadClusterAccess(options: { kubeconfig?: string; context?: string } = {}): ClusterAccess {
+  if (options.kubeconfig !== undefined) return accessOf(readKubeconfig(options.kubeconfig), options.context, options.kubeconfig);
+  const env = process.env["KUBECONFIG"];
+  if (env) {
+    const files = env.split(path.delimiter).filter((f) => f !== "");
+    // kubectl skips KUBECONFIG entries that do not exist.
+    const present = files.filter((f) => existsSync(f));
+    if (present.length > 0) return accessOf(merge(present.map(readKubeconfig)), options.context, present.join(path.delimiter));
+  }
+  const home = path.join(homedir(), ".kube", "config");
+  if (existsSync(home)) return accessOf(readKubeconfig(home), options.context, home);
+  const pod = inCluster();
+  if (pod) {
+    if (options.context !== undefined) throw new Error(`context "${options.context}" is not in the kubeconfig (running in a pod with no kubeconfig)`);
+    return pod;
+  }
+  throw new Error("no cluster in the kubeconfig (give --kubeconfig, set KUBECONFIG, or run in a pod)");
+}
+
+/** The credentials an exec plugin printed (ExecCredential status). */
+export interface ExecCredential {
+  token?: string;
+  cert?: Buffer;
+  key?: Buffer;
+  /** ms since the epoch; undefined: valid until the server refuses it. */
+  expires?: number;
+}
+
+/** Runs an exec credential plugin, as client-go does (KUBERNETES_EXEC_INFO, its env, 30 s at most). */
+export function runExecPlugin(plugin: ExecPlugin, server: string, ca?: Buffer): Promise<ExecCredential> {
+  const info = {
+    apiVersion: plugin.apiVersion,
+    kind: "ExecCredential",
+    spec: { interactive: false, ...(plugin.provideClusterInfo ? { cluster: { server, ...(ca ? { "certificate-authority-data": ca.toString("base64") } : {}) } } : {}) },
+  };
+  const env = { ...process.env, ...Object.fromEntries(plugin.env.map((e) => [e.name, e.value])), KUBERNETES_EXEC_INFO: JSON.stringify(info) };
+  const command = plugin.command.includes("/") && !path.isAbsolute(plugin.command) ? path.join(plugin.dir, plugin.command) : plugin.command;
+  return new Promise((resolve, reject) => {
+    execFile(command, plugin.args, { env, timeout: 30_000, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`the exec credential plugin ${plugin.command} failed: ${String(stderr).trim().split("\n").slice(-1)[0] || err.message}`));
+      let status: Raw;
+      try {
+        status = asRecord(asRecord(JSON.parse(stdout))["status"]);
+      } catch {
+        return reject(new Error(`the exec credential plugin ${plugin.command} did not print an ExecCredential`));
+      }
+      const out: ExecCredential = {};
+      const token = str(status["token"]);
+      if (token !== undefined) out.token = token;
+      const cert = str(status["clientCertificateData"]);
+      const key = str(status["clientKeyData"]);
+      if (cert && key) Object.assign(out, { cert: Buffer.from(cert), key: Buffer.from(key) });
+      const expires = str(status["expirationTimestamp"]);
+      if (expires !== undefined && Number.isFinite(Date.parse(expires))) out.expires = Date.parse(expires);
+      if (out.token === undefined && out.cert === undefined) return reject(new Error(`the exec credential plugin ${plugin.command} printed neither a token nor a client certificate`));
+      resolve(out);
+    });
+  });
+}
