@@ -5,6 +5,7 @@
  * does not close the innermost open one is an invalid character), and a comment runs to the end of the
  * line unless an odd number of backslashes ends it (Tcl-style continuation).
  */
+import { decodeJsonString } from "./json-string.js";
 
 /** The token kinds, named as jq's parser names them in its messages (`unexpected IDENT`). */
 export type TokenKind =
@@ -320,68 +321,10 @@ function utf8Width(c: number): number {
  * failure, jq's message, e.g. `Invalid escape at line 1, column 4 (while parsing '"\v"')`.
  */
 function decodeEscapes(run: string): string | { error: string } {
-  let out = "";
-  let i = 0;
+  const decoded = decodeJsonString(run);
+  if (typeof decoded === "string") return decoded;
+  const failure = decoded.error;
   const n = run.length;
-  let failure: string | undefined;
-  while (i < n && failure === undefined) {
-    // Every character of a run is a backslash followed by its escape.
-    const e = run[i + 1];
-    i += 2;
-    switch (e) {
-      case "\\":
-      case '"':
-      case "/":
-        out += e;
-        break;
-      case "b":
-        out += "\b";
-        break;
-      case "f":
-        out += "\f";
-        break;
-      case "t":
-        out += "\t";
-        break;
-      case "n":
-        out += "\n";
-        break;
-      case "r":
-        out += "\r";
-        break;
-      case "u": {
-        const hex = run.slice(i, i + 4);
-        if (hex.length < 4) {
-          failure = "Invalid \\uXXXX escape";
-          break;
-        }
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-          failure = "Invalid characters in \\uXXXX escape";
-          break;
-        }
-        let cp = parseInt(hex, 16);
-        i += 4;
-        if (cp >= 0xd800 && cp <= 0xdbff) {
-          const lo = run.slice(i + 2, i + 6);
-          const low = /^[0-9a-fA-F]{4}$/.test(lo) ? parseInt(lo, 16) : -1;
-          if (i + 6 > n || run[i] !== "\\" || run[i + 1] !== "u" || low < 0xdc00 || low > 0xdfff) {
-            failure = "Invalid \\uXXXX\\uXXXX surrogate pair escape";
-            break;
-          }
-          i += 6;
-          cp = 0x10000 + (((cp - 0xd800) << 10) | (low - 0xdc00));
-        } else if (cp >= 0xdc00 && cp <= 0xdfff) {
-          // Encoded as UTF-8 it is not valid: jq's string replaces it.
-          cp = 0xfffd;
-        }
-        out += String.fromCodePoint(cp);
-        break;
-      }
-      default:
-        failure = "Invalid escape";
-    }
-  }
-  if (failure === undefined) return out;
   // jq's JSON parser finds the failure at the closing quote: its line and column after reading the run.
   let line = 1;
   let column = 1;

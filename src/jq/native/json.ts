@@ -8,6 +8,7 @@
  * nor depend on the engine's recursion limit.
  */
 import { JqRuntimeError } from "../errors.js";
+import { decodeJsonString } from "../json-string.js";
 import { COST, MAX_STRING_LENGTH, charge as chargeSteps, stringLimitError } from "../runtime.js";
 
 /** jq 1.8.2's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
@@ -632,65 +633,9 @@ class TextParser {
       if (/[\x00-\x1f]/.test(raw)) this.fail("Invalid string: control characters from U+0000 through U+001F must be escaped");
       return raw;
     }
-    let out = "";
-    let i = 0;
-    const n = raw.length;
-    while (i < n) {
-      const c = raw.charCodeAt(i++);
-      if (c === 0x5c) {
-        if (i >= n) this.fail("Expected escape character at end of string");
-        const e = raw[i++];
-        switch (e) {
-          case "\\":
-          case '"':
-          case "/":
-            out += e;
-            break;
-          case "b":
-            out += "\b";
-            break;
-          case "f":
-            out += "\f";
-            break;
-          case "t":
-            out += "\t";
-            break;
-          case "n":
-            out += "\n";
-            break;
-          case "r":
-            out += "\r";
-            break;
-          case "u": {
-            if (i + 4 > n) this.fail("Invalid \\uXXXX escape");
-            const h = raw.slice(i, i + 4);
-            if (!/^[0-9a-fA-F]{4}$/.test(h)) this.fail("Invalid characters in \\uXXXX escape");
-            let cp = parseInt(h, 16);
-            i += 4;
-            if (cp >= 0xd800 && cp <= 0xdbff) {
-              const l = raw.slice(i + 2, i + 6);
-              if (i + 6 > n || raw[i] !== "\\" || raw[i + 1] !== "u" || !/^[0-9a-fA-F]{4}$/.test(l)) {
-                this.fail("Invalid \\uXXXX\\uXXXX surrogate pair escape");
-              }
-              const lo = parseInt(l, 16);
-              if (lo < 0xdc00 || lo > 0xdfff) this.fail("Invalid \\uXXXX\\uXXXX surrogate pair escape");
-              i += 6;
-              cp = 0x10000 + (((cp - 0xd800) << 10) | (lo - 0xdc00));
-            } else if (cp >= 0xdc00 && cp <= 0xdfff) {
-              cp = 0xfffd; // jq's string would hold invalid UTF-8, replaced on construction
-            }
-            out += String.fromCodePoint(cp);
-            break;
-          }
-          default:
-            this.fail("Invalid escape");
-        }
-      } else {
-        if (c <= 0x1f) this.fail("Invalid string: control characters from U+0000 through U+001F must be escaped");
-        out += raw[i - 1];
-      }
-    }
-    return out;
+    const decoded = decodeJsonString(raw);
+    if (typeof decoded !== "string") this.fail(decoded.error);
+    return decoded;
   }
 
   private checkDone(): boolean {
