@@ -235,14 +235,18 @@ export function erfc(x: number): number {
 // ---- Bessel functions ----
 const EULER_GAMMA = 0.5772156649015329;
 
-/**
- * J_0 .. J_m at x (x > 0) by Miller's backward recurrence, normalised with J_0 + 2 (J_2 + J_4 + ...) = 1:
- * stable for every order and argument.
- */
-function besselJSeq(x: number, m: number): number[] {
+/** Where Miller's backward recurrence for orders up to m at x starts (an even order, well above both). */
+function millerStart(x: number, m: number): number {
   const top = Math.max(m, Math.ceil(x)) + 20 + Math.ceil(Math.sqrt(40 * Math.max(m, x, 1)));
-  const start = top + (top % 2);
-  const out = new Array<number>(m + 1).fill(0);
+  return top + (top % 2);
+}
+
+/**
+ * J_from .. J_to at x (x > 0) by Miller's backward recurrence from `start`, normalised with
+ * J_0 + 2 (J_2 + J_4 + ...) = 1: stable for every order and argument, and O(to - from) memory.
+ */
+function besselMiller(x: number, start: number, from: number, to: number): number[] {
+  const out = new Array<number>(to - from + 1).fill(0);
   let next = 0; // J_{k+1}
   let cur = 1e-300; // J_k
   let norm = 0;
@@ -254,14 +258,19 @@ function besselJSeq(x: number, m: number): number[] {
       cur *= 1e-250;
       next *= 1e-250;
       norm *= 1e-250;
-      for (let i = 0; i <= m; i++) out[i]! *= 1e-250;
+      for (let i = 0; i < out.length; i++) out[i]! *= 1e-250;
     }
     const order = k - 1;
-    if (order <= m) out[order] = cur;
+    if (order >= from && order <= to) out[order - from] = cur;
     if (order > 0 && order % 2 === 0) norm += 2 * cur;
   }
   norm += cur;
   return out.map((v) => v / norm);
+}
+
+/** J_0 .. J_m at x (x > 0). */
+function besselJSeq(x: number, m: number): number[] {
+  return besselMiller(x, millerStart(x, m), 0, m);
 }
 
 /** The Hankel asymptotic expansion for large x: [P, Q] of order n (|x| >= 25 gives full precision). */
@@ -362,31 +371,11 @@ function order(nv: number): number {
 }
 const INT_MIN = -2147483648;
 
-/** J_n(x) for one order n >= 2 and x > 0, by Miller's backward recurrence: O(1) memory. */
+/** J_n(x) for one order n >= 2 and x > 0, by Miller's backward recurrence (charged to the budget): O(1) memory. */
 function besselJOrder(x: number, n: number): number {
-  const top = Math.max(n, Math.ceil(x)) + 20 + Math.ceil(Math.sqrt(40 * Math.max(n, x, 1)));
-  const start = top + (top % 2);
+  const start = millerStart(x, n);
   charge(start);
-  let next = 0; // J_{k+1}
-  let cur = 1e-300; // J_k
-  let norm = 0;
-  let wanted = 0;
-  for (let k = start; k > 0; k--) {
-    const prev = ((2 * k) / x) * cur - next; // J_{k-1}
-    next = cur;
-    cur = prev;
-    if (Math.abs(cur) > 1e250) {
-      cur *= 1e-250;
-      next *= 1e-250;
-      norm *= 1e-250;
-      wanted *= 1e-250;
-    }
-    const ord = k - 1;
-    if (ord === n) wanted = cur;
-    if (ord > 0 && ord % 2 === 0) norm += 2 * cur;
-  }
-  norm += cur;
-  return wanted / norm;
+  return besselMiller(x, start, n, n)[0]!;
 }
 
 /**
