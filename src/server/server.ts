@@ -215,7 +215,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       send(res, 405, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `method ${req.method} not allowed; use POST`, reason: "MethodNotAllowed", code: 405 }));
       return;
     }
-    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    const contentType = req.headers["content-type"] ?? "";
+    // As Karmada's client sends it, the type needs no parsing.
+    const type = contentType === "application/json" ? contentType : contentType.split(";")[0]!.trim().toLowerCase();
     if (type !== "application/json") {
       refuse(res, 400, "bad_request", `contentType=${req.headers["content-type"] ?? ""}, expected application/json`);
       req.resume();
