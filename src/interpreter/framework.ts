@@ -38,6 +38,7 @@ import {
   type TargetComponent,
 } from "./types.js";
 import { toComponents, toDependencies, toReplicaRequirements } from "./typed.js";
+import { KindTable } from "./kind-table.js";
 
 /** Kinds and operations whose routes a framework keeps (see `route`). */
 const ROUTES = 4096;
@@ -95,8 +96,8 @@ type AnyLayer = Interpreter | KartaLayerContract;
 /** The layered interpreter. Methods never throw: a layer that throws becomes an error value. */
 export class InterpreterFramework {
   private readonly stack: { name: LayerName; layer: AnyLayer }[];
-  /** Which layers implement an operation for a kind: "apiVersion\0kind\0operation" → stack indexes. */
-  private readonly routes = new Map<string, readonly number[]>();
+  /** Which layers implement an operation for a kind: stack indexes. */
+  private readonly routes = new KindTable<readonly number[]>(ROUTES);
   readonly options: Readonly<FrameworkOptions>;
 
   constructor(layers: FrameworkLayers, options: FrameworkOptions = {}) {
@@ -120,13 +121,11 @@ export class InterpreterFramework {
    * that the kinds requests name cannot grow it without bound.
    */
   private route(kind: ResourceKind, op: Operation): readonly number[] {
-    const key = `${kind.apiVersion}\u0000${kind.kind}\u0000${op}`;
-    const known = this.routes.get(key);
+    const known = this.routes.get(kind.apiVersion, kind.kind, op);
     if (known !== undefined) return known;
     const route: number[] = [];
     for (let i = 0; i < this.stack.length; i++) if (supportsSafely(this.stack[i]!.layer, kind, op)) route.push(i);
-    if (this.routes.size >= ROUTES) this.routes.clear();
-    this.routes.set(key, route);
+    this.routes.set(kind.apiVersion, kind.kind, op, route);
     return route;
   }
 

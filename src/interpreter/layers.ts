@@ -10,6 +10,7 @@ import type { Definition } from "../definition/index.js";
 import type { CustomizationIssue } from "./declarative/customization.js";
 import { createInterpreterFramework, type FrameworkLayers, type InterpreterFramework } from "./framework.js";
 import { createKartaInterpreter } from "./karta/index.js";
+import { KindTable } from "./kind-table.js";
 import { createNativeInterpreter, NATIVE_HANDLERS } from "./native/index.js";
 import type { Operation, ResourceInterpreterCustomization, ResourceKind } from "./types.js";
 import type { ResourceInterpreterWebhookConfiguration } from "./webhook/config.js";
@@ -86,7 +87,7 @@ export async function assembleLayers(parts: LayerParts): Promise<AssembledLayers
     const [apiVersion, kind] = k.split("\0") as [string, string];
     add({ apiVersion, kind });
   }
-  const workerRoutes = new Map<string, boolean>();
+  const workerRoutes = new KindTable<boolean>(4096);
   return {
     framework,
     layers,
@@ -95,12 +96,10 @@ export async function assembleLayers(parts: LayerParts): Promise<AssembledLayers
     kinds: [...kinds.values()],
     needsWorker: (kind, op) => {
       // Asked for every request the server routes: kept per kind and operation, like the framework's routes.
-      const key = `${kind.apiVersion}\u0000${kind.kind}\u0000${op}`;
-      let needs = workerRoutes.get(key);
+      let needs = workerRoutes.get(kind.apiVersion, kind.kind, op);
       if (needs === undefined) {
         needs = framework.layersFor(kind, op).some((l) => l === "declarative" || l === "webhook" || (l === "thirdparty" && bundledScripts?.supports(kind, op) === true));
-        if (workerRoutes.size >= 4096) workerRoutes.clear();
-        workerRoutes.set(key, needs);
+        workerRoutes.set(kind.apiVersion, kind.kind, op, needs);
       }
       return needs;
     },

@@ -8,10 +8,11 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { eventLoopSlice } from "../jq/index.js";
-import { kindOf, OPERATIONS, type Operation } from "../interpreter/types.js";
+import { KindTable } from "../interpreter/kind-table.js";
+import { kindOf, OPERATIONS, type Operation, type ResourceKind } from "../interpreter/types.js";
 import { contextResponse, decodeContext, failureResponse, peekRoute } from "./context.js";
 import { readConfig, type BuiltFramework, type ConfigPaths, type FrameworkSource } from "./config.js";
-import { answer, badRequest, gvk } from "./evaluate.js";
+import { answer, badRequest } from "./evaluate.js";
 import { createLogger, flushLogs, flushPending, requestLogger, type Logger } from "./log.js";
 import { parseDuration } from "./duration.js";
 import { ServerMetrics } from "./metrics.js";
@@ -131,8 +132,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   metrics.backingOff = () => pool.backingOff;
   let draining = false;
   let closing: Promise<void> | undefined;
-  /** Per kind and operation ("group/version/Kind Operation"): the times of its last answers, µs, and whether it is slow here. */
-  const costs = new Map<string, { times: number[]; slow: boolean }>();
+  /** Per kind and operation: the times of its last answers, µs, and whether it is slow here. */
+  const costs = new KindTable<{ times: number[]; slow: boolean }>(MAX_MEASURED);
 
   const reload = async (): Promise<boolean> => {
     // The poll and every event in a watched directory land here: unchanged files are not rebuilt.
@@ -258,7 +259,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       let routed = false;
       if (route !== undefined && (OPERATIONS as readonly string[]).includes(route.operation)) {
         const kind = { apiVersion: route.apiVersion, kind: route.kind };
-        if (local.needsWorker(kind, route.operation as Operation) || slowHere(costKey(gvk(kind), route.operation))) return toWorker(res, body, started, timeout);
+        if (local.needsWorker(kind, route.operation as Operation) || slowHere(kind, route.operation)) return toWorker(res, body, started, timeout);
         routed = true;
       }
       answerOnEventLoop(body, res, started, timeout, routed ? route : undefined);
@@ -278,26 +279,25 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   function toWorker(res: http.ServerResponse, body: string, started: number, timeout: number): void {
     metrics.evaluations.inc({ thread: "worker" });
     void pool.answerContext(body, Date.now() + timeout).then((r) => {
-      if (r.ok && r.value.meta.kind !== "" && r.value.meta.operation !== "") noteCost(costKey(r.value.meta.kind, r.value.meta.operation), r.value.ms * 1000);
+      if (r.ok && r.value.meta.kind !== "" && r.value.meta.operation !== "") {
+        // The answer names its kind as "group/version/Kind" (a kind has no "/").
+        const named = r.value.meta.kind;
+        const slash = named.lastIndexOf("/");
+        noteCost({ apiVersion: named.slice(0, slash), kind: named.slice(slash + 1) }, r.value.meta.operation, r.value.ms * 1000);
+      }
       finish(res, body, r, started);
     });
   }
 
-  /** The key of a kind ("group/version/Kind", as answers' meta name it) and operation in `costs`. */
-  const costKey = (kind: string, operation: string): string => `${kind} ${operation}`;
-
   /** Whether a kind and operation measured slow goes to the workers (see EVENT_LOOP_MAX_US). */
-  function slowHere(key: string): boolean {
-    return costs.get(key)?.slow === true;
+  function slowHere(kind: ResourceKind, operation: string): boolean {
+    return costs.get(kind.apiVersion, kind.kind, operation)?.slow === true;
   }
 
   /** Notes the time of an answer of a kind and operation, µs. */
-  function noteCost(key: string, us: number): void {
-    let cost = costs.get(key);
-    if (cost === undefined) {
-      if (costs.size >= MAX_MEASURED) costs.clear();
-      costs.set(key, (cost = { times: [], slow: false }));
-    }
+  function noteCost(kind: ResourceKind, operation: string, us: number): void {
+    let cost = costs.get(kind.apiVersion, kind.kind, operation);
+    if (cost === undefined) costs.set(kind.apiVersion, kind.kind, operation, (cost = { times: [], slow: false }));
     const times = cost.times;
     if (times.push(us) > COST_SAMPLES) times.shift();
     // Judged once 8 answers were timed: the first ones of a kind run cold (before the JIT).
@@ -323,10 +323,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       return;
     }
     const request = decoded.request;
-    const key = costKey(gvk(request.object), request.operation);
+    const kind = kindOf(request.object);
     // Where the body's peeked route named this kind and operation, they were checked already.
-    const checked = route !== undefined && route.operation === request.operation && route.apiVersion === request.object.apiVersion && route.kind === request.object.kind;
-    if (!checked && (local.needsWorker(kindOf(request.object), request.operation) || slowHere(key))) return toWorker(res, body, started, timeout);
+    const checked = route !== undefined && route.operation === request.operation && route.apiVersion === kind.apiVersion && route.kind === kind.kind;
+    if (!checked && (local.needsWorker(kind, request.operation) || slowHere(kind, request.operation))) return toWorker(res, body, started, timeout);
     const slice = eventLoopSlice(EVENT_LOOP_SLICE_MS);
     const began = performance.now();
     const answering = answer(local.framework, request);
@@ -339,7 +339,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         metrics.evaluations.inc({ thread: "event_loop_redone" });
         return toWorker(res, body, started, timeout);
       }
-      noteCost(key, us);
+      noteCost(kind, request.operation, us);
       metrics.evaluations.inc({ thread: "event_loop" });
       finish(res, body, { ok: true, value: { body: contextResponse(a.response), meta: a.meta, ms: us / 1000 } }, started);
     });

@@ -24,6 +24,7 @@ import {
   type TargetComponent,
 } from "../types.js";
 import { KARTA_LAYER, KartaWorkload, type KartaWorkloadOptions } from "./workload.js";
+import { KindTable } from "../kind-table.js";
 
 /** A problem with one of the layer's definitions: it has errors, or another definition has its kind. */
 export interface KartaLayerIssue {
@@ -79,6 +80,8 @@ function isWrapped(s: KartaSource): s is { definition: Karta | Definition; defer
  */
 export class KartaLayer implements KartaLayerContract {
   private readonly byKind = new Map<string, { workload: KartaWorkload; deferTo?: OperationSupport }>();
+  /** The entries of byKind found so far, by apiVersion and kind: asked twice per request, without building a key. */
+  private readonly found = new KindTable<{ workload: KartaWorkload; deferTo?: OperationSupport }>(Infinity);
   /** Files not read yet, by the kind they are for. */
   private readonly lazy = new Map<string, LazyKartaSource>();
   /** Definitions left out, and why (a lazy file's problems are added when it is read). */
@@ -127,9 +130,15 @@ export class KartaLayer implements KartaLayerContract {
 
   /** The entry serving a kind, reading its file first when it has not been read. */
   private entry(kind: ResourceKind): { workload: KartaWorkload; deferTo?: OperationSupport } | undefined {
+    const hit = this.found.get(kind.apiVersion, kind.kind, "");
+    if (hit !== undefined) return hit;
     const k = key(kind);
     const known = this.byKind.get(k);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      // Entries are fixed once added: kept, it is the same entry.
+      this.found.set(kind.apiVersion, kind.kind, "", known);
+      return known;
+    }
     const l = this.lazy.get(k);
     if (l === undefined) return undefined;
     this.lazy.delete(k);
