@@ -56,9 +56,10 @@ export const PROPOSED_OPERATIONS: readonly Operation[] = ["ReviseComponents"];
  * test data accept any case). Returns undefined for an unknown name.
  */
 export function parseOperation(name: string): Operation | undefined {
-  const lower = name.toLowerCase();
-  return OPERATIONS.find((op) => op.toLowerCase() === lower);
+  return OPERATION_NAMES.get(name.toLowerCase());
 }
+
+const OPERATION_NAMES = new Map<string, Operation>(OPERATIONS.map((op) => [op.toLowerCase(), op]));
 
 /** A resource list: resource name → quantity string (`cpu: "500m"`, `memory: "1Gi"`). */
 export type ResourceList = Record<string, string>;

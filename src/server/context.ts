@@ -5,7 +5,7 @@
  * be read.
  */
 import { findDeepNesting, MAX_NESTING_DEPTH, nestingMessage } from "../input/index.js";
-import { decodeStatusItem, parseOperation, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type TargetComponent } from "../interpreter/types.js";
+import { decodeStatusItem, OPERATIONS, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type TargetComponent } from "../interpreter/types.js";
 
 export const CONTEXT_API_VERSION = "config.karmada.io/v1alpha1";
 export const CONTEXT_KIND = "ResourceInterpreterContext";
@@ -158,8 +158,9 @@ export function decodeContext(body: string): DecodedContext {
   if (!isObject(request)) return bad("request: Required value");
   if (uid === "") return bad("request.uid: Required value");
   if (typeof request.operation !== "string") return bad("request.operation: Required value");
-  const operation = parseOperation(request.operation);
-  if (operation === undefined || operation !== request.operation) return bad(`request.operation: Unsupported value: ${JSON.stringify(request.operation)}`);
+  // Exactly as Karmada names them: another case is refused, so the name needs no case folding.
+  if (!(OPERATIONS as readonly string[]).includes(request.operation)) return bad(`request.operation: Unsupported value: ${JSON.stringify(request.operation)}`);
+  const operation = request.operation as Operation;
   const object = objectField(request.object, "request.object");
   if (!object.ok) return bad(object.message);
   const input: InterpreterRequest = { uid, operation, object: object.value, replicas: 0 };
