@@ -254,7 +254,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       },
       metrics.registry,
     );
-    metrics.addText(() => exporter.exposition());
+    metrics.addText(() => exporter.expositionParts());
     const started = await within(syncTimeoutMs, stop.signal, async () => {
       await k.start();
       await w.start();

@@ -3,7 +3,7 @@
  * --metrics-bind-address and /healthz, /readyz on --health-probe-bind-address ("0" turns one off; the
  * two may share an address). GET and HEAD only, no request bodies, a deadline per request.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** `:8080`, `127.0.0.1:8080`, `[::1]:0` as host and port; "0" is off (null); undefined when malformed. */
@@ -21,7 +21,32 @@ export interface Probes {
   ready(): boolean;
 }
 
-type Handler = (path: string) => Promise<{ status: number; type: string; body: string }> | undefined;
+type Handler = (path: string) => Promise<{ status: number; type: string; body: string | Iterable<string> }> | undefined;
+
+/** Bytes of text handed to the socket at once when a body comes in pieces (see {@link writePieces}). */
+const CHUNK = 32 * 1024;
+
+/**
+ * Writes a body given as pieces in chunks of about {@link CHUNK}, reading the pieces as it goes and
+ * waiting for the socket to drain: a scrape of tens of thousands of series is tens of MB, which neither
+ * becomes one string nor waits whole in the socket's buffer (each chunk is garbage of the young
+ * generation once written).
+ */
+async function writePieces(res: ServerResponse, pieces: Iterable<string>): Promise<void> {
+  let chunk = "";
+  for (const p of pieces) {
+    chunk += p;
+    if (chunk.length < CHUNK) continue;
+    const more = res.write(chunk);
+    chunk = "";
+    if (!more && !res.destroyed) await new Promise<void>((resolve) => {
+      res.once("drain", resolve);
+      res.once("close", resolve);
+    });
+    if (res.destroyed) return;
+  }
+  res.end(chunk);
+}
 
 /** Serves the given handlers on one address; resolves with the server and its bound port. */
 async function serve(bind: { host: string; port: number }, handlers: Handler[]): Promise<{ server: Server; port: number }> {
@@ -39,7 +64,12 @@ async function serve(bind: { host: string; port: number }, handlers: Handler[]):
       return;
     }
     answer.then(
-      (a) => res.writeHead(a.status, { "Content-Type": a.type }).end(req.method === "HEAD" ? undefined : a.body),
+      (a) => {
+        res.writeHead(a.status, { "Content-Type": a.type });
+        if (req.method === "HEAD") res.end();
+        else if (typeof a.body === "string") res.end(a.body);
+        else void writePieces(res, a.body);
+      },
       (err: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(`${String((err as Error)?.message ?? err)}\n`),
     );
   });
@@ -65,7 +95,7 @@ export interface Endpoints {
 export async function startEndpoints(
   metricsBind: { host: string; port: number } | null,
   healthBind: { host: string; port: number } | null,
-  registry: { metrics(): Promise<string>; contentType: string },
+  registry: { metrics(): Promise<string | Iterable<string>>; contentType: string },
   probes: Probes,
 ): Promise<Endpoints> {
   const text = (ok: boolean, what: string) => Promise.resolve({ status: ok ? 200 : 503, type: "text/plain", body: ok ? "ok\n" : `${what} failed\n` });

@@ -124,11 +124,15 @@ export function podAttribution(view: WorkloadView, pod: unknown): PodAttribution
 /** The controller's caches, as the exporter reads them (src/controller/workloads.ts, kartas.ts). */
 export interface ExporterSource {
   watchedRoots(): { karta: string; ready: { root: RootKind; karta: KubernetesObject }; interpreter: CompiledInterpreter; objects(): readonly KubernetesObject[]; governs: boolean }[];
-  cachedPods(): readonly KubernetesObject[];
+  /** The cached pods (iterated once per scrape: not copied into an array). */
+  cachedPods(): Iterable<KubernetesObject>;
   resolve(o: KubernetesObject): { found: true; root: { uid: string; name: string } } | { found: false; missing?: unknown };
   readonly lastEventAt: number;
   kartaValidity(): ReadonlyMap<string, boolean>;
 }
+
+/** A family's HELP and TYPE lines. */
+const header = (name: string): string => `# HELP ${name} ${HELP[name]}\n# TYPE ${name} gauge\n`;
 
 /** The gauge families, in the order they are written. */
 const HELP: Record<string, string> = {
@@ -176,15 +180,23 @@ interface WorkloadEntry {
   replicas: string;
   /** Row key → labels, for each declared instance. */
   rows: [string, string][];
+  /** Rows of the pods' component instances ("component\0instance" → [row key, labels]), shared by the workload's pods. */
+  podRows: Map<string, readonly [string, string]>;
 }
 
-/** A pod's line, written when it (or its workload) changes. */
+/**
+ * A pod's line, written when it (or its workload) changes. Tens of thousands are kept, so an entry holds
+ * only its line and references: the pod's own resourceVersion string, its workload's entry (replaced when
+ * the workload changes) and a row shared with the workload's other pods.
+ */
 interface PodEntry {
-  key: string;
+  resourceVersion: string | undefined;
+  workload: WorkloadEntry;
   attribution: PodAttribution;
   line: string;
-  row: string;
-  rowLabels: string;
+  row: readonly [string, string];
+  /** The last scrape that read the pod. */
+  scrape: number;
 }
 
 /** What one scrape read from the caches (the lines of the workloads and pods in them, and counts). */
@@ -202,6 +214,8 @@ export class WorkloadExporter {
   /** By root uid and pod uid: what was written for each, and the key (resourceVersions) it was written for. */
   private readonly workloads = new Map<string, WorkloadEntry>();
   private readonly pods = new Map<string, PodEntry>();
+  /** Scrapes so far: each stamps the pod entries it read. */
+  private scrapes = 0;
   readonly attributionErrors: Counter<"reason">;
 
   constructor(
@@ -217,9 +231,18 @@ export class WorkloadExporter {
     for (const reason of ["jq_error", "unknown_instance", "status_eval"]) this.attributionErrors.inc({ reason }, 0);
   }
 
-  /** The gauge families in the Prometheus text format (0.0.4), for /metrics. */
+  /** The gauge families in the Prometheus text format (0.0.4). */
   exposition(): string {
-    return this.snapshot().text;
+    return [...this.expositionParts()].join("");
+  }
+
+  /**
+   * The gauge families as the pieces (lines, mostly) the text is made of, for /metrics to write out in
+   * chunks: with tens of thousands of pods the text is tens of MB, and one string of it per scrape is
+   * garbage the size of the text, outside the young generation.
+   */
+  expositionParts(): Iterable<string> {
+    return this.collect(false, { workloads: [], pods: new Map(), parked: 0, kartas: { valid: 0, invalid: 0, shadowed: 0 } });
   }
 
   /** A workload's entry: its record and lines, evaluated again only when its key changed. */
@@ -242,22 +265,27 @@ export class WorkloadExporter {
         .map((c) => `karta_workload_component_replicas{${labelText([...wl, ["component", c.component], ["component_instance", c.instance]])}} ${c.replicas}\n`)
         .join(""),
       rows: record.components.map((c) => [`${uid}\u0000${c.component}\u0000${c.instance}`, labelText([...wl, ["component", c.component], ["component_instance", c.instance]])]),
+      podRows: new Map(),
     };
     this.workloads.set(uid, entry);
     return entry;
   }
 
   /** A pod's entry: its attribution and line, evaluated again only when the pod or its workload changed. */
-  private pod(pod: KubernetesObject, rootUid: string, w: WorkloadEntry): PodEntry {
+  private pod(pod: KubernetesObject, w: WorkloadEntry): PodEntry {
     const uid = pod.metadata?.uid ?? "";
-    const key = `${pod.metadata?.resourceVersion ?? ""}|${rootUid}|${w.key}`;
+    const resourceVersion = pod.metadata?.resourceVersion;
     const had = this.pods.get(uid);
-    if (had?.key === key) return had;
+    if (had?.workload === w && had.resourceVersion === resourceVersion) return had;
     const attribution: PodAttribution = w.view ? podAttribution(w.view, pod) : { component: UNKNOWN, instance: UNKNOWN, replica: "", reason: "jq_error" };
     if (attribution.reason) this.attributionErrors.inc({ reason: attribution.reason });
     const wl = workloadLabels(w.record.ref);
+    const rowKey = `${attribution.component}\u0000${attribution.instance}`;
+    let row = w.podRows.get(rowKey);
+    if (!row) w.podRows.set(rowKey, (row = [`${w.record.uid}\u0000${rowKey}`, labelText([...wl, ["component", attribution.component], ["component_instance", attribution.instance]])]));
     const entry: PodEntry = {
-      key,
+      resourceVersion,
+      workload: w,
       attribution,
       line: `karta_pod_workload_info{${labelText([
         ["namespace", pod.metadata?.namespace ?? ""],
@@ -268,8 +296,8 @@ export class WorkloadExporter {
         ["component_instance", attribution.instance],
         ["replica", attribution.replica],
       ])}} 1\n`,
-      row: `${rootUid}\u0000${attribution.component}\u0000${attribution.instance}`,
-      rowLabels: labelText([...wl, ["component", attribution.component], ["component_instance", attribution.instance]]),
+      row,
+      scrape: 0,
     };
     this.pods.set(uid, entry);
     return entry;
@@ -277,6 +305,19 @@ export class WorkloadExporter {
 
   /** Everything the exporter exports now, from the caches; objects unchanged since the last call are not evaluated again. */
   snapshot(): Snapshot {
+    const out: Snapshot = { workloads: [], pods: new Map(), parked: 0, kartas: { valid: 0, invalid: 0, shadowed: 0 }, text: "" };
+    out.text = [...this.collect(true, out)].join("");
+    return out;
+  }
+
+  /**
+   * The text's pieces, made as they are asked for (a pod's line is yielded as its pod is read, so that a
+   * scrape never holds the whole text), and, once they are all read, the rest of {@link Snapshot} in
+   * `out`; the attributed pods by name only when `withPods`. Entries of objects no longer cached are
+   * dropped at the end (an entry not stamped with this scrape's number).
+   */
+  private *collect(withPods: boolean, out: Omit<Snapshot, "text">): Generator<string, void, undefined> {
+    const scrape = ++this.scrapes;
     const seen = new Set<string>();
     const current: WorkloadEntry[] = [];
     const byUid = new Map<string, WorkloadEntry>();
@@ -295,12 +336,11 @@ export class WorkloadExporter {
     // Declared instances, then the pods' (zero-filled over the pod phases).
     const rows = new Map<string, PodRow>();
     for (const e of current) for (const [key, labels] of e.rows) if (!rows.has(key)) rows.set(key, { labels, counts: [0, 0, 0, 0, 0] });
-    const podLines: string[] = [];
-    const pods = new Map<string, PodAttribution>();
-    const seenPods = new Set<string>();
+    const pods = out.pods;
     let parked = 0;
     let unknownInstance = 0;
     let jqErrors = 0;
+    let lines = 0;
     for (const pod of this.source.cachedPods()) {
       const r = this.source.resolve(pod);
       if (!r.found) {
@@ -312,29 +352,30 @@ export class WorkloadExporter {
         parked++; // the root is not in its cache yet
         continue;
       }
-      const e = this.pod(pod, r.root.uid, w);
-      seenPods.add(pod.metadata?.uid ?? "");
-      pods.set(`${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""}`, e.attribution);
-      podLines.push(e.line);
+      const e = this.pod(pod, w);
+      e.scrape = scrape;
+      if (withPods) pods.set(`${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""}`, e.attribution);
+      if (lines++ === 0) yield header("karta_pod_workload_info");
+      yield e.line;
       if (e.attribution.reason === "unknown_instance") unknownInstance++;
       else if (e.attribution.reason === "jq_error") jqErrors++;
-      let row = rows.get(e.row);
-      if (!row) rows.set(e.row, (row = { labels: e.rowLabels, counts: [0, 0, 0, 0, 0] }));
+      let row = rows.get(e.row[0]);
+      if (!row) rows.set(e.row[0], (row = { labels: e.row[1], counts: [0, 0, 0, 0, 0] }));
       const phase = POD_PHASES.indexOf(String((pod as { status?: { phase?: unknown } }).status?.phase ?? "") as (typeof POD_PHASES)[number]);
       if (phase >= 0) row.counts[phase]!++;
     }
-    for (const uid of this.pods.keys()) if (!seenPods.has(uid)) this.pods.delete(uid);
+    if (lines === 0) yield header("karta_pod_workload_info");
+    for (const [uid, e] of this.pods) if (e.scrape !== scrape) this.pods.delete(uid);
 
     const validity = [...this.source.kartaValidity().values()];
     const valid = validity.filter((v) => v).length;
     const shadowed = this.source.watchedRoots().filter((w) => !w.governs).length;
     const kartas = { valid: valid - shadowed, invalid: validity.length - valid, shadowed };
-    const out: string[] = [];
+    const text: string[] = [];
     const family = (name: string, lines: Iterable<string>): void => {
-      out.push(`# HELP ${name} ${HELP[name]}\n# TYPE ${name} gauge\n`);
-      for (const l of lines) out.push(l);
+      text.push(header(name));
+      for (const l of lines) text.push(l);
     };
-    family("karta_pod_workload_info", podLines);
     family("karta_workload_info", current.map((e) => e.info));
     family("karta_workload_status", current.map((e) => e.status));
     family("karta_workload_component_replicas", current.map((e) => e.replicas));
@@ -347,6 +388,7 @@ export class WorkloadExporter {
       `karta_exporter_unattributed_pods{reason="jq_error"} ${jqErrors}\n`,
     ]);
     family("karta_exporter_last_event_timestamp_seconds", [`karta_exporter_last_event_timestamp_seconds ${this.source.lastEventAt / 1000}\n`]);
-    return { workloads: current.map((e) => e.record), pods, parked, kartas, text: out.join("") };
+    yield* text;
+    Object.assign(out, { workloads: current.map((e) => e.record), parked, kartas });
   }
 }

@@ -142,6 +142,11 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
     return out;
   }
 
+  /** Every cached object, read as the iteration goes (not copied into an array). */
+  *values(): Generator<T, void, undefined> {
+    for (const m of this.objects.values()) yield* m.values();
+  }
+
   /** Calls `fn` with every cached object (without copying the cache into an array). */
   forEach(fn: (o: T) => void): void {
     for (const m of this.objects.values()) for (const o of m.values()) fn(o);
@@ -264,12 +269,15 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
   private async watch(signal: AbortSignal, initial = false): Promise<void> {
     this.stats.watches++;
     const stop = new AbortController();
+    // Read once per event: AbortSignal's getter is a measurable share of an event at thousands a second.
+    let stopped = false;
+    stop.signal.addEventListener("abort", () => (stopped = true), { once: true });
     const onAbort = (): void => stop.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     let failure: ApiError | undefined;
     let seen: Set<string> | undefined = initial ? new Set() : undefined;
     const onEvent = (e: WatchEvent): void => {
-      if (stop.signal.aborted) return;
+      if (stopped) return;
       this.stats.events++;
       this.recovered();
       const obj = e.object;

@@ -29,7 +29,7 @@ export class ControllerMetrics {
   readonly requests: Counter<"method" | "code">;
   private workloads: WorkloadStats | undefined;
   /** More families in the text format, written by their owners (the workload exporter). */
-  private readonly texts: (() => string)[] = [];
+  private readonly texts: (() => string | Iterable<string>)[] = [];
 
   constructor() {
     const registers = [this.registry];
@@ -123,14 +123,23 @@ export class ControllerMetrics {
     this.workloads = w;
   }
 
-  /** Adds families that `text` writes in the text format to every scrape. */
-  addText(text: () => string): void {
+  /** Adds families that `text` writes in the text format (whole, or as pieces to concatenate) to every scrape. */
+  addText(text: () => string | Iterable<string>): void {
     this.texts.push(text);
   }
 
-  /** What /metrics serves: prom-client's families, then the others'. */
-  async metrics(): Promise<string> {
-    return (await this.registry.metrics()) + this.texts.map((t) => t()).join("");
+  /** What /metrics serves, as pieces to concatenate (made as they are read): prom-client's families, then the others'. */
+  async metrics(): Promise<Iterable<string>> {
+    const first = await this.registry.metrics();
+    const texts = this.texts;
+    return (function* () {
+      yield first;
+      for (const t of texts) {
+        const x = t();
+        if (typeof x === "string") yield x;
+        else yield* x;
+      }
+    })();
   }
 
   get contentType(): string {

@@ -361,9 +361,9 @@ export class WorkloadReconciler {
     }));
   }
 
-  /** The cached pods (trimmed: src/controller/pod-cache.ts). */
-  cachedPods(): readonly Obj[] {
-    return this.pods.list();
+  /** The cached pods (trimmed: src/controller/pod-cache.ts), read as the iteration goes. */
+  cachedPods(): Iterable<Obj> {
+    return this.pods.values();
   }
 
   /** The pod fields the cache keeps. */

@@ -59,7 +59,7 @@ describe("the controller's pod cache: the fields Kartas read", { skip }, () => {
     await attempt(() => c.objects.delete({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: `pytorchjobs.${group}` } }));
   });
 
-  const cached = (): Obj | undefined => workloads.cachedPods().find((p) => p.metadata?.namespace === ns && p.metadata?.name === "p") as Obj | undefined;
+  const cached = (): Obj | undefined => [...workloads.cachedPods()].find((p) => p.metadata?.namespace === ns && p.metadata?.name === "p") as Obj | undefined;
 
   test("before a Karta reads more: metadata, nodeName and phase only", async () => {
     const pod = await eventually(async () => cached(), 10_000, "the pod in the cache");

@@ -5,7 +5,7 @@ import { desiredKartaState, sameConditions } from "../../src/controller/karta-st
 import { controllerClusterRole, resourceOf } from "../../src/controller/rbac.js";
 import { WorkQueue } from "../../src/controller/queue.js";
 import { ControllerMetrics } from "../../src/controller/metrics.js";
-import { parseBindAddress } from "../../src/controller/endpoints.js";
+import { parseBindAddress, startEndpoints } from "../../src/controller/endpoints.js";
 import { loadBundled } from "../bundled/helpers.js";
 
 const pytorch = () => structuredClone(loadBundled("kubeflow.org/v1/PyTorchJob.yaml").definition.karta) as unknown as Record<string, any>;
@@ -183,6 +183,36 @@ describe("controller metrics and bind addresses", () => {
     assert.deepEqual(parseBindAddress("[::1]:8081"), { host: "::1", port: 8081 });
     assert.equal(parseBindAddress("0"), null);
     for (const bad of ["8080", "localhost", ":65536", "a:b:1", ""]) assert.equal(parseBindAddress(bad), undefined, bad);
+  });
+
+  test("/metrics: prom-client's families, then the added texts, written out in chunks as they are made", async () => {
+    const m = new ControllerMetrics();
+    let made = 0;
+    // 200,000 lines (about 6 MB) made one at a time, as the exporter makes a pod's line.
+    m.addText(function* () {
+      for (let i = 0; i < 200_000; i++) {
+        made++;
+        yield `big_series{i="${i}"} 1\n`;
+      }
+    });
+    m.addText(() => "small_series 1\n");
+    const ep = await startEndpoints({ host: "127.0.0.1", port: 0 }, null, m, { healthy: () => true, ready: () => true });
+    try {
+      const res = await fetch(`http://127.0.0.1:${ep.metricsPort}/metrics`);
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      const lines = text.split("\n");
+      assert.ok(lines.indexOf('big_series{i="0"} 1') > lines.findIndex((l) => l.startsWith("# TYPE controller_runtime_reconcile_total")));
+      assert.equal(lines.filter((l) => l.startsWith("big_series")).length, 200_000);
+      assert.equal(lines[lines.indexOf('big_series{i="199999"} 1') + 1], "small_series 1");
+      assert.ok(text.endsWith("small_series 1\n"));
+      assert.equal(made, 200_000);
+      const head = await fetch(`http://127.0.0.1:${ep.metricsPort}/metrics`, { method: "HEAD" });
+      assert.equal(head.status, 200);
+      assert.equal(await head.text(), "");
+    } finally {
+      await ep.close();
+    }
   });
 
   test("a watched queue reports its reconciles, errors and latency", async () => {

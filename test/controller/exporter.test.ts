@@ -172,6 +172,39 @@ test("a scrape evaluates only the objects that changed since the last one", () =
   assert.equal(exporter.snapshot().workloads.length, 0);
 });
 
+test("pod lines: made again when the pod or its workload changes, dropped when the pod leaves the cache, streamed as the text", () => {
+  const py = example("pytorchjob", "kubeflow.org/v1/PyTorchJob.yaml");
+  const owner = [{ apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", name: "llama-finetune", uid: py.root.metadata.uid, controller: true }];
+  const pod = (i: number, rv: string, type = "worker"): Obj => {
+    const p = structuredClone(py.pods[1]!);
+    p.metadata = { ...p.metadata, name: `w-${i}`, uid: `u${i}`, resourceVersion: rv, ownerReferences: owner };
+    p.metadata.labels["training.kubeflow.org/replica-type"] = type;
+    return { ...p, status: { phase: "Running" } };
+  };
+  let pods = [pod(0, "1"), pod(1, "1")];
+  const s = source(py, []);
+  s.cachedPods = function* () {
+    yield* pods;
+  };
+  const exporter = new WorkloadExporter(s, new Registry());
+  const lines = (text: string) => family(text, "karta_pod_workload_info").map((x) => `${x.labels.pod}:${x.labels.component}`);
+  assert.deepEqual(lines(exporter.snapshot().text), ["w-0:worker", "w-1:worker"]);
+  // The pod changed (a new resourceVersion): its line is made again.
+  pods = [pod(0, "2", "launcher"), pod(1, "1")];
+  assert.deepEqual(lines(exporter.snapshot().text), [`w-0:${UNKNOWN}`, "w-1:worker"]);
+  // A pod gone from the cache has no line, and comes back evaluated anew.
+  pods = [pod(1, "1")];
+  assert.deepEqual(lines(exporter.snapshot().text), ["w-1:worker"]);
+  pods = [pod(0, "2"), pod(1, "1")];
+  assert.deepEqual(lines(exporter.snapshot().text), ["w-0:worker", "w-1:worker"]);
+  // No pods: the family is still declared. The streamed pieces are the text.
+  pods = [];
+  const text = exporter.snapshot().text;
+  assert.match(text, /^# TYPE karta_pod_workload_info gauge$/m);
+  assert.equal([...exporter.expositionParts()].join(""), text);
+  assert.equal(exporter.exposition(), text);
+});
+
 test("a status that cannot be evaluated counts status_eval once per change", async () => {
   const py = example("pytorchjob", "kubeflow.org/v1/PyTorchJob.yaml");
   const broken = structuredClone(py.karta) as Obj;
