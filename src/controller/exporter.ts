@@ -11,10 +11,12 @@
  *   `karta_exporter_attribution_errors_total`, `karta_exporter_last_event_timestamp_seconds`.
  *
  * A pod is attributed as the controller attributes it (its owner chain, src/controller/owners.ts, and
- * the interpretation's pod → component). Each object's lines are written when it changes and kept by its
- * resourceVersion (as kube-state-metrics keeps each object's metrics), so a scrape evaluates only what
- * changed since the last one and otherwise joins strings; the text format is written here, not by
- * prom-client, whose formatting of tens of thousands of series per scrape dominates (bench/exporter.ts).
+ * the interpretation's pod → component). A workload's lines and a pod's attribution are kept by their
+ * object's resourceVersion (as kube-state-metrics keeps each object's metrics), so a scrape evaluates only
+ * what changed since the last one and otherwise writes strings (a pod's line from its names and the text
+ * it shares with its component instance's other pods: a kept line per pod would be most of the
+ * exporter's memory); the text format is written here, not by prom-client, whose formatting of tens of
+ * thousands of series per scrape dominates (bench/exporter.ts).
  */
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { Counter, type Registry } from "prom-client";
@@ -180,21 +182,30 @@ interface WorkloadEntry {
   replicas: string;
   /** Row key → labels, for each declared instance. */
   rows: [string, string][];
-  /** Rows of the pods' component instances ("component\0instance" → [row key, labels]), shared by the workload's pods. */
-  podRows: Map<string, readonly [string, string]>;
+  /** The rows of its pods' component instances, by "component\0instance", shared by the workload's pods. */
+  podRows: Map<string, PodRowLabels>;
+}
+
+/** A component instance of a workload, as its pods' series name it. */
+interface PodRowLabels {
+  /** The row's key in karta_workload_component_pods. */
+  key: string;
+  /** Its labels there. */
+  labels: string;
+  /** The labels of karta_pod_workload_info between the pod's uid and its replica. */
+  podLabels: string;
 }
 
 /**
- * A pod's line, written when it (or its workload) changes. Tens of thousands are kept, so an entry holds
- * only its line and references: the pod's own resourceVersion string, its workload's entry (replaced when
- * the workload changes) and a row shared with the workload's other pods.
+ * A pod's attribution, evaluated again when the pod (its resourceVersion) or its workload changes. Tens
+ * of thousands are kept, so an entry holds no text of its own: the pod's line is written on each scrape
+ * from the pod's names and the row it shares with the workload's other pods of its component instance.
  */
 interface PodEntry {
   resourceVersion: string | undefined;
   workload: WorkloadEntry;
   attribution: PodAttribution;
-  line: string;
-  row: readonly [string, string];
+  row: PodRowLabels;
   /** The last scrape that read the pod. */
   scrape: number;
 }
@@ -271,7 +282,7 @@ export class WorkloadExporter {
     return entry;
   }
 
-  /** A pod's entry: its attribution and line, evaluated again only when the pod or its workload changed. */
+  /** A pod's entry: its attribution, evaluated again only when the pod or its workload changed. */
   private pod(pod: KubernetesObject, w: WorkloadEntry): PodEntry {
     const uid = pod.metadata?.uid ?? "";
     const resourceVersion = pod.metadata?.resourceVersion;
@@ -279,26 +290,18 @@ export class WorkloadExporter {
     if (had?.workload === w && had.resourceVersion === resourceVersion) return had;
     const attribution: PodAttribution = w.view ? podAttribution(w.view, pod) : { component: UNKNOWN, instance: UNKNOWN, replica: "", reason: "jq_error" };
     if (attribution.reason) this.attributionErrors.inc({ reason: attribution.reason });
-    const wl = workloadLabels(w.record.ref);
     const rowKey = `${attribution.component}\u0000${attribution.instance}`;
     let row = w.podRows.get(rowKey);
-    if (!row) w.podRows.set(rowKey, (row = [`${w.record.uid}\u0000${rowKey}`, labelText([...wl, ["component", attribution.component], ["component_instance", attribution.instance]])]));
-    const entry: PodEntry = {
-      resourceVersion,
-      workload: w,
-      attribution,
-      line: `karta_pod_workload_info{${labelText([
-        ["namespace", pod.metadata?.namespace ?? ""],
-        ["pod", pod.metadata?.name ?? ""],
-        ["uid", uid],
-        ...wl.slice(1),
+    if (!row) {
+      const wl = workloadLabels(w.record.ref);
+      const instance: [string, string][] = [
         ["component", attribution.component],
         ["component_instance", attribution.instance],
-        ["replica", attribution.replica],
-      ])}} 1\n`,
-      row,
-      scrape: 0,
-    };
+      ];
+      row = { key: `${w.record.uid}\u0000${rowKey}`, labels: labelText([...wl, ...instance]), podLabels: labelText([...wl.slice(1), ...instance]) };
+      w.podRows.set(rowKey, row);
+    }
+    const entry: PodEntry = { resourceVersion, workload: w, attribution, row, scrape: 0 };
     this.pods.set(uid, entry);
     return entry;
   }
@@ -356,11 +359,12 @@ export class WorkloadExporter {
       e.scrape = scrape;
       if (withPods) pods.set(`${pod.metadata?.namespace ?? ""}/${pod.metadata?.name ?? ""}`, e.attribution);
       if (lines++ === 0) yield header("karta_pod_workload_info");
-      yield e.line;
+      const m = pod.metadata;
+      yield `karta_pod_workload_info{namespace="${escapeLabel(m?.namespace ?? "")}",pod="${escapeLabel(m?.name ?? "")}",uid="${escapeLabel(m?.uid ?? "")}",${e.row.podLabels},replica="${escapeLabel(e.attribution.replica)}"} 1\n`;
       if (e.attribution.reason === "unknown_instance") unknownInstance++;
       else if (e.attribution.reason === "jq_error") jqErrors++;
-      let row = rows.get(e.row[0]);
-      if (!row) rows.set(e.row[0], (row = { labels: e.row[1], counts: [0, 0, 0, 0, 0] }));
+      let row = rows.get(e.row.key);
+      if (!row) rows.set(e.row.key, (row = { labels: e.row.labels, counts: [0, 0, 0, 0, 0] }));
       const phase = POD_PHASES.indexOf(String((pod as { status?: { phase?: unknown } }).status?.phase ?? "") as (typeof POD_PHASES)[number]);
       if (phase >= 0) row.counts[phase]!++;
     }
