@@ -147,9 +147,13 @@ async function converges(client: KubeClient, ns: string, interpreter: ReturnType
     ms,
     `${what}: the groups to equal what karta compile makes of the jobs`,
   ).catch((err: Error) => {
-    const tail = p ? `\ncontroller log (last lines at info and above):\n${p.log().split("\n").filter((l) => !l.includes('"level":20')).slice(-40).join("\n")}` : "";
-    throw new Error(`${err.message}\n${last}${tail}`);
+    throw new Error(`${err.message}\n${last}${p ? logTail(p, (l) => !l.includes('"level":20')) : ""}`);
   });
+}
+
+/** The last 40 lines of a controller's log that `keep` keeps, to say why a wait failed. */
+function logTail(p: ControllerProcess, keep: (line: string) => boolean = () => true): string {
+  return `\ncontroller log (last lines):\n${p.log().split("\n").filter(keep).slice(-40).join("\n")}`;
 }
 
 /** Removes the Worker replicas of a job: its worker PodGroup must go. */
@@ -283,7 +287,10 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
       for (const pod of (await client.get<{ items: Obj[] }>(resourcePath("v1", "pods", ns))).items.filter((x) => x.metadata!.name!.startsWith("expire-0-worker"))) {
         await client.delete(resourcePath("v1", "pods", ns, pod.metadata!.name!), { query: { gracePeriodSeconds: 0 } });
       }
-      await eventually(async () => (/watch expired; listing again[^\n]*"watch":"pods"|"watch":"pods"[^\n]*watch expired; listing again/.test(p.log()) ? true : undefined), 30_000, "the controller to list the pods again");
+      await eventually(async () => (/watch expired; listing again[^\n]*"watch":"pods"|"watch":"pods"[^\n]*watch expired; listing again/.test(p.log()) ? true : undefined), 30_000, "the controller to list the pods again").catch((err: Error) => {
+        // What the pod watch did instead (this wait once timed out in a repeated run, with nothing to say why).
+        throw new Error(`${err.message}; proxied pod watches: ${JSON.stringify(proxy.requests.filter((r) => /\/api\/v1\/pods/.test(r.path)).slice(-6))}${logTail(p, (l) => l.includes('"pods"') || l.includes('"level":50'))}`);
+      });
       assert.ok(proxy.requests.some((r) => r.injected === 410), "the server answered 410");
       await converges(client, ns, interpreter, "after the relist", p);
       assert.deepEqual(errors(p), []);
