@@ -319,7 +319,11 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
     for (const [i, p] of shards.entries()) {
       const mine = pods.filter((x) => shardOfPod(x) === i).length;
       assert.ok(mine > 0 && mine < pods.length, "the jobs are split between the shards");
-      await eventually(async () => ((await metric(p, "karta_cached_pods")) === mine ? true : undefined), 30_000, `shard ${i} to cache its ${mine} pods`);
+      let cached = -1;
+      await eventually(async () => ((cached = await metric(p, "karta_cached_pods")) === mine ? true : undefined), 30_000, `shard ${i} to cache its ${mine} pods`).catch((err: Error) => {
+        // Once, under a load average of 5 from a benchmark beside it, this wait timed out with nothing to say why.
+        throw new Error(`${err.message}: it caches ${cached} of ${pods.length}${logTail(p, (l) => !l.includes('"level":20'))}`);
+      });
     }
     // A job's groups were reported created once: by one shard.
     const created = (await client.get<{ items: Obj[] }>(resourcePath("v1", "events", ns))).items.filter((e) => e.reason === "GroupsCreated");
