@@ -68,7 +68,8 @@ async function serve(bind: { host: string; port: number }, handlers: Handler[]):
         res.writeHead(a.status, { "Content-Type": a.type });
         if (req.method === "HEAD") res.end();
         else if (typeof a.body === "string") res.end(a.body);
-        else void writePieces(res, a.body);
+        // A generator that fails halfway has sent a 200 already: the connection is cut, so the scrape fails.
+        else writePieces(res, a.body).catch(() => res.destroy());
       },
       (err: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(`${String((err as Error)?.message ?? err)}\n`),
     );

@@ -183,9 +183,8 @@ interface WorkloadEntry {
   record: WorkloadRecord;
   /**
    * The view its pods are classified against, while a scrape reads them (undefined: not evaluated in
-   * this scrape; null: the workload has none). Kept between scrapes, the views were about 11 KiB per
-   * workload, more than its pods' entries; a scrape evaluates a view again only for a workload with a
-   * new or changed pod.
+   * this scrape; null: the workload has none). Kept between scrapes, the views were about 2 KiB per
+   * workload; a scrape evaluates a view again only for a workload with a new or changed pod.
    */
   view?: WorkloadView | null;
   /** What evaluates the view again: the cached root object, its Karta's interpreter and root kind. */
@@ -385,7 +384,8 @@ export class WorkloadExporter {
     }
     if (lines === 0) yield header("karta_pod_workload_info");
     for (const e of current) e.view = undefined;
-    for (const [uid, e] of this.pods) if (e.scrape !== scrape) this.pods.delete(uid);
+    // Older than this scrape: a later scrape that ran while this one waited on its socket stamped its own.
+    for (const [uid, e] of this.pods) if (e.scrape < scrape) this.pods.delete(uid);
 
     const validity = [...this.source.kartaValidity().values()];
     const valid = validity.filter((v) => v).length;

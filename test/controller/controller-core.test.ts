@@ -215,6 +215,28 @@ describe("controller metrics and bind addresses", () => {
     }
   });
 
+  test("/metrics: a text that fails halfway cuts the scrape's connection; the next scrape is answered", async () => {
+    const m = new ControllerMetrics();
+    let fail = true;
+    m.addText(function* () {
+      for (let i = 0; i < 50_000; i++) {
+        if (fail && i === 40_000) {
+          fail = false;
+          throw new Error("boom");
+        }
+        yield `big_series{i="${i}"} 1\n`;
+      }
+    });
+    const ep = await startEndpoints({ host: "127.0.0.1", port: 0 }, null, m, { healthy: () => true, ready: () => true });
+    try {
+      await assert.rejects(async () => (await fetch(`http://127.0.0.1:${ep.metricsPort}/metrics`)).text());
+      const text = await (await fetch(`http://127.0.0.1:${ep.metricsPort}/metrics`)).text();
+      assert.equal(text.split("\n").filter((l) => l.startsWith("big_series")).length, 50_000);
+    } finally {
+      await ep.close();
+    }
+  });
+
   test("a watched queue reports its reconciles, errors and latency", async () => {
     const m = new ControllerMetrics();
     const q = new WorkQueue(async (k) => {
