@@ -182,6 +182,14 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
     }
   }
 
+  /**
+   * Applies `keep` again to a cached object, when what it depends on changed (a pod's owner arrived in
+   * another cache): one it now refuses is dropped, as a delete.
+   */
+  recheck(o: T): void {
+    if (this.o.keep && !this.o.keep(o)) this.remove(o);
+  }
+
   private remove(o: T): void {
     const ns = o.metadata?.namespace ?? "";
     const m = this.objects.get(ns);

@@ -499,6 +499,7 @@ export class WorkloadReconciler {
         // As a root: its own reconcile; as an object between a root and its pods: that root's.
         for (const [name, x] of this.watched) if (x.root === key) this.enqueueRoot(name, o);
         this.enqueueRootOf(o, true);
+        if (this.shard.total > 1) this.recheckPodsBelow(o);
       });
     }
     informer.on("delete", (o) => {
@@ -510,6 +511,22 @@ export class WorkloadReconciler {
     w.started = this.startBounded(informer, karta, groupKindKey(k));
     await w.started;
     return key;
+  }
+
+  /**
+   * Sharded: the cached pods below `o` (its own, and those of the objects it owns, as far as the caches
+   * go) filtered again. A pod whose owner chain did not resolve when it arrived was kept, as it may be
+   * this shard's; once its chain resolves to another shard's root, it goes.
+   */
+  private recheckPodsBelow(o: Obj): void {
+    const seen = new Set<string>();
+    const next = [o.metadata?.uid ?? ""];
+    for (let uid = next.pop(); uid !== undefined; uid = next.pop()) {
+      if (uid === "" || seen.has(uid)) continue;
+      seen.add(uid);
+      for (const p of this.podIndex.ownedBy(uid)) this.pods.recheck(p);
+      for (const k of this.kinds.values()) for (const child of k.index.ownedBy(uid)) next.push(child.metadata?.uid ?? "");
+    }
   }
 
   /** Stops the informers no Karta uses any more. */

@@ -78,4 +78,29 @@ describe("the controller's informer", { skip }, () => {
       await informer.stop();
     }
   });
+
+  test("recheck: an object kept while what it depends on was unknown is dropped, as a delete, once it is refused", async () => {
+    // As a shard keeps a pod whose owner is not cached yet, and drops it once the owner is another shard's.
+    const refused = new Set<string>();
+    const informer = new Informer<Obj>(kubeClient(c.kc), { path: `/api/v1/namespaces/${ns}/pods`, what: "pods", log: silentLogger, keep: (o) => !refused.has(o.metadata?.name ?? "") });
+    const deleted: string[] = [];
+    informer.on("delete", (o) => deleted.push(o.metadata?.name ?? ""));
+    await c.objects.create(pod(ns, "kept"));
+    await informer.start();
+    try {
+      const kept = informer.get("kept", ns)!;
+      const listed = informer.get("listed", ns)!;
+      assert.ok(kept && listed);
+      refused.add("kept");
+      informer.recheck(listed);
+      informer.recheck(kept);
+      assert.equal(informer.get("kept", ns), undefined);
+      assert.ok(informer.get("listed", ns));
+      assert.deepEqual(deleted, ["kept"]);
+      informer.recheck(kept); // no longer cached: nothing happens
+      assert.deepEqual(deleted, ["kept"]);
+    } finally {
+      await informer.stop();
+    }
+  });
 });
