@@ -1,4 +1,5 @@
 /** Seeded pseudo-random numbers for generated test cases: deterministic, the same on every platform. */
+import { fnv32a } from "../../src/controller/shard.js";
 
 /** mulberry32: a small seeded generator of numbers in [0, 1). */
 export function prng(seed: number): () => number {
@@ -12,12 +13,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** A stable seed for a text (FNV-1a). */
+/** A stable seed for a text: its FNV-1a hash, as the controller's sharding computes it. */
 export function seedOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  return fnv32a(text);
 }
