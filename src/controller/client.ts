@@ -218,7 +218,11 @@ export class KubeClient {
         },
       );
       const abort = (): void => {
-        req.destroy(Object.assign(new Error("request aborted"), { code: "ABORT_ERR" }));
+        // Settled here, and the request destroyed without an error: once its response has arrived, the
+        // request no longer listens on its socket, and an error given to destroy() would be an unhandled
+        // 'error' event there (a watch ended by its own ERROR event crashed the process this way).
+        finish(Object.assign(new Error("request aborted"), { code: "ABORT_ERR" }));
+        req.destroy();
       };
       o.signal?.addEventListener("abort", abort, { once: true });
       req.on("timeout", () => req.destroy(Object.assign(new Error(`request timed out after ${o.timeoutMs ?? 60_000} ms`), { code: "ETIMEDOUT" })));

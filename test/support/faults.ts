@@ -4,8 +4,8 @@
  *   again with the same command line, data directory and port, as a node reboot or a rolling restart
  *   would; `scripts/test-cluster down` still finds it by its pid file;
  * - {@link FaultProxy}: a plain-HTTP proxy in front of the API server (it authenticates upstream with the
- *   cluster's admin certificate) that can make the next watch of a resource ask for a resourceVersion
- *   the server no longer has (the real API server then answers 410 Expired), drop the open watches, and
+ *   cluster's admin certificate) that can answer the next watch of a resource as the API server answers
+ *   a resourceVersion it no longer has (an ERROR event, 410 Expired), drop the open watches, and
  *   answer requests with 429 and Retry-After as a throttling or starting API server does.
  */
 import { spawn } from "node:child_process";
@@ -121,7 +121,7 @@ export class FaultProxy {
     return file;
   }
 
-  /** The next watch whose path matches asks for resourceVersion 1, which the server has compacted away. */
+  /** The next watch whose path matches is told its resourceVersion is too old (an ERROR event, 410 Expired). */
   expireNextWatch(pattern: RegExp): void {
     this.expire.push(pattern);
   }
@@ -173,11 +173,16 @@ export class FaultProxy {
       if (hold) await sleep(hold.until - Date.now());
       const i = this.expire.findIndex((p) => p.test(url.pathname));
       if (i >= 0) {
+        // Answered here, as the API server answers a resourceVersion older than its history: 200, one
+        // ERROR event carrying a 410 Expired Status, and the end of the stream. (Asking the real server
+        // for resourceVersion 1 was not deterministic: before etcd compacts, it serves the watch.)
         this.expire.splice(i, 1);
-        url.searchParams.set("resourceVersion", "1");
-        url.searchParams.delete("sendInitialEvents");
-        url.searchParams.delete("resourceVersionMatch");
         record.injected = 410;
+        req.resume();
+        const rv = url.searchParams.get("resourceVersion") ?? "";
+        const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: `too old resource version: ${rv || "1"} (${Number(rv) + 1 || 2})`, reason: "Expired", code: 410 };
+        res.writeHead(200, { "Content-Type": "application/json" }).end(`${JSON.stringify({ type: "ERROR", object: status })}\n`);
+        return;
       }
     }
     const up = https.request(
