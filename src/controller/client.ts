@@ -217,15 +217,16 @@ export class KubeClient {
           });
         },
       );
-      const abort = (): void => {
-        // Settled here, and the request destroyed without an error: once its response has arrived, the
-        // request no longer listens on its socket, and an error given to destroy() would be an unhandled
-        // 'error' event there (a watch ended by its own ERROR event crashed the process this way).
-        finish(Object.assign(new Error("request aborted"), { code: "ABORT_ERR" }));
+      // Ends the request with `err`: settled here, and destroyed without an error. Once its response has
+      // arrived, the request no longer listens on its socket, and an error given to destroy() would be an
+      // unhandled 'error' event there (a watch ended by its own ERROR event crashed the process this way).
+      const stop = (err: Error): void => {
+        finish(err);
         req.destroy();
       };
+      const abort = (): void => stop(Object.assign(new Error("request aborted"), { code: "ABORT_ERR" }));
       o.signal?.addEventListener("abort", abort, { once: true });
-      req.on("timeout", () => req.destroy(Object.assign(new Error(`request timed out after ${o.timeoutMs ?? 60_000} ms`), { code: "ETIMEDOUT" })));
+      req.on("timeout", () => stop(Object.assign(new Error(`request timed out after ${o.timeoutMs ?? 60_000} ms`), { code: "ETIMEDOUT" })));
       req.on("error", (err) => finish(err));
       req.end(body);
     });

@@ -12,22 +12,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeClient } from "../../src/controller/client.js";
 import { Informer } from "../../src/controller/informer.js";
+import { eventually } from "../support/cluster.js";
+import { expiredWatchEvent } from "../support/faults.js";
 
 type Pod = { apiVersion: string; kind: string; metadata: { name: string; namespace: string; resourceVersion: string; annotations?: Record<string, string> } };
 const pod = (name: string, rv: number): Pod => ({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "ns", resourceVersion: String(rv) } });
 const line = (type: string, object: unknown): string => `${JSON.stringify({ type, object })}\n`;
 const bookmark = (rv: number): string => line("BOOKMARK", { apiVersion: "v1", kind: "Pod", metadata: { resourceVersion: String(rv), annotations: { "k8s.io/initial-events-end": "true" } } });
-const expired = (rv: string): string => line("ERROR", { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: `too old resource version: ${rv} (9)`, reason: "Expired", code: 410 });
-
-async function eventually<T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 for (const how of ["with the end of the stream", "on a stream left open"] as const) {
   test(`a watch refused with an ERROR event (410 Expired) ${how}: the informer lists again and catches up`, async () => {
@@ -35,17 +26,17 @@ for (const how of ["with the end of the stream", "on a stream left open"] as con
     const open: http.ServerResponse[] = [];
     const server = http.createServer((req, res) => {
       req.resume();
-      const url = new URL(req.url ?? "/", "http://x");
-      watches.push(url.searchParams.get("resourceVersion") ?? "");
+      const rv = new URL(req.url ?? "/", "http://x").searchParams.get("resourceVersion") ?? "";
+      watches.push(rv);
       res.writeHead(200, { "Content-Type": "application/json" });
       if (watches.length === 1) {
         // The first state: a and b; then the watch goes on, and the server ends it.
         res.write(line("ADDED", pod("a", 2)) + line("ADDED", pod("b", 3)) + bookmark(4));
         setTimeout(() => res.end(), 50);
       } else if (watches.length === 2) {
-        if (how === "with the end of the stream") res.end(expired(url.searchParams.get("resourceVersion") ?? ""));
+        if (how === "with the end of the stream") res.end(expiredWatchEvent(rv, 9));
         else {
-          res.write(expired(url.searchParams.get("resourceVersion") ?? ""));
+          res.write(expiredWatchEvent(rv, 9));
           open.push(res);
         }
       } else {
@@ -65,7 +56,7 @@ for (const how of ["with the end of the stream", "on a stream left open"] as con
     informer.on("delete", (o) => deleted.push(o.metadata.name));
     try {
       await informer.start();
-      await eventually("the list after the 410", () => (informer.get("c", "ns") ? true : undefined));
+      await eventually(async () => (informer.get("c", "ns") ? true : undefined), 10_000, "the list after the 410");
       assert.deepEqual(watches, ["", "4", ""], "a watch-list, a watch from the bookmark's resourceVersion, a watch-list again");
       assert.deepEqual(informer.list().map((o) => o.metadata.name).sort(), ["a", "c"]);
       assert.deepEqual(deleted, ["b"], "what the new list lacks is deleted");

@@ -77,6 +77,15 @@ export async function restartServer(dir: string, name: "kube-apiserver" | "etcd"
   await ready(dir, name, argv, o.readyTimeoutMs ?? 120_000);
 }
 
+/**
+ * The line the API server streams to refuse a watch from `resourceVersion`, older than the `oldest` it
+ * still has: an ERROR event carrying a 410 Expired Status.
+ */
+export function expiredWatchEvent(resourceVersion: string, oldest: number): string {
+  const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: `too old resource version: ${resourceVersion} (${oldest})`, reason: "Expired", code: 410 };
+  return `${JSON.stringify({ type: "ERROR", object: status })}\n`;
+}
+
 /** One request the proxy saw, and what it answered (`status` 0: passed upstream). */
 export interface ProxiedRequest {
   method: string;
@@ -180,8 +189,7 @@ export class FaultProxy {
         record.injected = 410;
         req.resume();
         const rv = url.searchParams.get("resourceVersion") ?? "";
-        const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: `too old resource version: ${rv || "1"} (${Number(rv) + 1 || 2})`, reason: "Expired", code: 410 };
-        res.writeHead(200, { "Content-Type": "application/json" }).end(`${JSON.stringify({ type: "ERROR", object: status })}\n`);
+        res.writeHead(200, { "Content-Type": "application/json" }).end(expiredWatchEvent(rv, Number(rv) + 1));
         return;
       }
     }
