@@ -1,6 +1,6 @@
 /**
  * `karta controller`: runs the Karta reconciler against a cluster until SIGINT/SIGTERM.
- * Exit code: 0 after a graceful shutdown, 1 when it cannot start, 2 usage.
+ * Exit code: 0 after a graceful shutdown, 1 when it cannot start, 2 usage, 5 after an internal error.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -21,6 +21,8 @@ import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controller/webhook.js";
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admission.js";
+import { guardInternalErrors } from "./crash.js";
+import { EXIT_INTERNAL } from "./exit-codes.js";
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
@@ -111,7 +113,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
   -h, --help              show this help
 
 Exit code: 0 after a graceful shutdown (SIGINT/SIGTERM), 1 when it cannot start or loses
-leadership, 2 usage.
+leadership, 2 usage, 5 after an internal error (an exception nothing caught: logged as a JSON line with
+its stack trace, then the controller stops as on SIGTERM, within 10 s).
 In a cluster: helm install karta charts/karta -n karta-system --create-namespace.
 
 Example:
@@ -125,6 +128,8 @@ Example:
 `;
 
 const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+/** How long the stop after an internal error may take before the process exits anyway. */
+const INTERNAL_ERROR_GRACE_MS = 10_000;
 
 const FLAGS = {
   kubeconfig: { type: "string" },
@@ -229,9 +234,12 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   signal?.addEventListener("abort", onSignal, { once: true });
+  // A bug of ours (an exception nothing caught) is logged as a JSON line, then the controller stops as on SIGTERM.
+  const guard = guardInternalErrors({ report: (fields) => log("error", "internal error: shutting down", { ...fields }), stop: onSignal, graceMs: INTERNAL_ERROR_GRACE_MS });
   const unhook = (): void => {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    guard.release();
   };
   try {
     // One shard writes the Kartas' status; every shard computes which Kartas are Ready.
@@ -267,7 +275,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       unhook();
       if (started === "stopped") {
         log("info", "stopped before the caches synced");
-        return 0;
+        return guard.failed ? EXIT_INTERNAL : 0;
       }
       log("error", "cannot start", { err: `the caches did not sync within ${values["cache-sync-timeout"] ?? "2m"}${k.lastSyncError() ?? w.lastSyncError() ? `: ${k.lastSyncError() ?? w.lastSyncError()}` : ""}` });
       return 1;
@@ -344,7 +352,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   await endpoints.close();
   client.close();
   log("info", "stopped");
-  return failure;
+  return guard.failed ? EXIT_INTERNAL : failure;
 }
 
 /** Runs `fn` until it settles, `ms` pass, or `signal` aborts: which came first (an error of `fn` throws). */

@@ -107,6 +107,12 @@ export function flushPending(log: Logger): void {
   else log.flush();
 }
 
+/** Writes out buffered log lines now, synchronously (before a process exits in a hurry). */
+export function flushLogsSync(log: Logger): void {
+  const stream = (log as unknown as Record<symbol, { flushSync?: () => void }>)[pino.symbols.streamSym];
+  stream?.flushSync?.();
+}
+
 /** Writes out buffered log lines (before the process exits). */
 export function flushLogs(log: Logger): Promise<void> {
   return new Promise((resolve) => log.flush(() => resolve()));

@@ -1,0 +1,120 @@
+/**
+ * A bug of Karta's in a long-running command, as an operator sees it: `karta serve` and `karta
+ * controller` run as processes with a module preloaded (`node --import`) that throws from a timer, or
+ * rejects a promise nobody handles. The error is one JSON log line in the command's own log (with its
+ * stack trace as a field), the command then stops as it does on SIGTERM, and exits 5; nothing else is
+ * printed.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { repoRoot } from "../support/conformance.js";
+
+const KARTA = path.join(repoRoot, "bin", "karta.js");
+
+/** A module that fails once `ms` after it is loaded: by a throw, or by a promise rejection nothing handles. */
+function faultModule(how: "throw" | "reject", ms: number): string {
+  const fault = how === "throw" ? 'throw new Error("injected fault")' : 'void Promise.reject(new Error("injected fault"))';
+  return `data:text/javascript,${encodeURIComponent(`setTimeout(() => { ${fault}; }, ${ms});`)}`;
+}
+
+interface Ended {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runUntilExit(args: string[], fault: string, timeoutMs = 60_000): Promise<Ended> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", fault, KARTA, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`still running after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+interface Line {
+  level: number;
+  msg: string;
+  component: string;
+  err?: string;
+  origin?: string;
+  stacktrace?: string;
+}
+
+/** Every line of a log, each of which must be a JSON object. */
+function jsonLines(text: string): Line[] {
+  return text
+    .trim()
+    .split("\n")
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Line;
+      } catch {
+        assert.fail(`not a JSON log line: ${l}`);
+      }
+    });
+}
+
+function assertReported(lines: Line[], origin: string): void {
+  const reported = lines.filter((l) => l.msg === "internal error: shutting down");
+  assert.equal(reported.length, 1, JSON.stringify(lines));
+  assert.equal(reported[0]!.level, 50);
+  assert.equal(reported[0]!.err, "injected fault");
+  assert.equal(reported[0]!.origin, origin);
+  assert.match(reported[0]!.stacktrace ?? "", /^Error: injected fault\n {4}at /);
+}
+
+describe("an internal error in a long-running command", () => {
+  test("karta serve: logged as one JSON line, drained as on SIGTERM, exit 5", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-crash-"));
+    try {
+      // Late enough for the server to be serving (the line before the fault).
+      const r = await runUntilExit(["serve", "--cert-dir", dir, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--workers", "1"], faultModule("throw", 3000));
+      assert.equal(r.code, 5, r.stdout + r.stderr);
+      const lines = jsonLines(r.stdout);
+      assert.ok(lines.every((l) => l.component === "karta-serve"));
+      assertReported(lines, "uncaughtException");
+      const msgs = lines.map((l) => l.msg);
+      assert.ok(msgs.indexOf("serving") < msgs.indexOf("internal error: shutting down"), msgs.join(" / "));
+      assert.ok(msgs.indexOf("internal error: shutting down") < msgs.indexOf("stopped"), msgs.join(" / "));
+      // Standard error has the certificate line and nothing of Node's own report.
+      assert.doesNotMatch(r.stderr, /injected fault|\n {4}at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("karta controller: logged as one JSON line, stopped as on SIGTERM, exit 5", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-crash-"));
+    try {
+      // An API server that refuses connections: the controller keeps retrying its lists until it stops.
+      const kubeconfig = path.join(dir, "kubeconfig");
+      writeFileSync(
+        kubeconfig,
+        "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n",
+      );
+      const r = await runUntilExit(["controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0"], faultModule("reject", 2000));
+      assert.equal(r.code, 5, r.stdout + r.stderr);
+      assert.equal(r.stdout, "");
+      const lines = jsonLines(r.stderr);
+      assert.ok(lines.every((l) => l.component === "karta-controller"));
+      assertReported(lines, "unhandledRejection");
+      assert.equal(lines.at(-1)!.msg, "stopped before the caches synced");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
