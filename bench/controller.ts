@@ -21,7 +21,8 @@
  *   KARTA_BENCH_CONTROLLER_ROOTS (default 1000)   jobs per phase (pods: 50 per job)
  *   KARTA_BENCH_CONTROLLER_ROUNDS (default 1)     rounds of floor + controller
  *   KARTA_BENCH_CONTROLLER_SHARDS (default 1)     controller processes, one per shard
- *   KARTA_BENCH_CONTROLLER_NODE_ARGS              options for the controller's node (e.g. --cpu-prof)
+ *   KARTA_BENCH_CONTROLLER_NODE_ARGS              options for the controller's node (default: the NODE_OPTIONS of
+ *                                                 deploy/controller/deployment.yaml; e.g. --cpu-prof)
  *   KARTA_BENCH_CONTROLLER_ARGS                   extra `karta controller` flags
  *   KARTA_BENCH_PPROF=DIR                         a CPU profile of kube-apiserver per phase (go tool pprof)
  *   KARTA_BENCH_CONTROLLER_WATCH=1                also a phase where a bare watch of the pods (decoded and
@@ -38,7 +39,7 @@ import { parse } from "yaml";
 import { compileInterpreter } from "../src/interpret/index.js";
 import { compileKarta } from "../src/scheduling/karta.js";
 import type { Karta } from "../src/definition/index.js";
-import { repoRoot, type BenchResult } from "./harness.js";
+import { deployedNodeOptions, repoRoot, type BenchResult } from "./harness.js";
 import { trainingOperatorPod } from "../test/fixtures/objects.js";
 
 const PODS_PER_ROOT = 50;
@@ -101,9 +102,20 @@ class Client {
     }
   }
 
-  /** How many objects a namespaced list holds (metadata only). */
+  /**
+   * How many objects a namespaced list holds: a page of one and the server's count of the rest
+   * (metadata.remainingItemCount), so that polling costs the API server the same whether it holds ten
+   * objects or thousands (a whole list, polled every 250 ms, was most of what the API server spent beyond
+   * the floor's work); the whole list, metadata only, when the server gives no count.
+   */
   async count(p: string): Promise<number> {
-    const list = await this.request("GET", p, undefined, { accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1" });
+    const accept = { accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1" };
+    const page = await this.request("GET", `${p}?limit=1`, undefined, accept);
+    const items = ((page["items"] as unknown[] | null) ?? []).length;
+    const meta = (page["metadata"] ?? {}) as { continue?: string; remainingItemCount?: number };
+    if (!meta.continue) return items;
+    if (typeof meta.remainingItemCount === "number") return items + meta.remainingItemCount;
+    const list = await this.request("GET", p, undefined, accept);
     return ((list["items"] as unknown[] | null) ?? []).length;
   }
 
@@ -371,7 +383,7 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
   try {
     const { c } = cl;
     await c.ensure("/apis/run.ai/v1alpha1/kartas", cl.karta);
-    const nodeArgs = (process.env["KARTA_BENCH_CONTROLLER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
+    const nodeArgs = process.env["KARTA_BENCH_CONTROLLER_NODE_ARGS"] !== undefined ? process.env["KARTA_BENCH_CONTROLLER_NODE_ARGS"].split(" ").filter(Boolean) : deployedNodeOptions();
     const extra = (process.env["KARTA_BENCH_CONTROLLER_ARGS"] ?? "").split(" ").filter(Boolean);
     for (let shard = 0; shard < shards; shard++) {
       const shardArgs = shards > 1 ? [`--total-shards=${shards}`, `--shard=${shard}`] : [];

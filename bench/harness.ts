@@ -2,10 +2,23 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
 import { loadDefinitions, type Definition } from "../src/definition/index.js";
 
 /** The repository (this file runs from dist/bench/). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * The Node.js options deploy/controller/deployment.yaml gives `karta controller` (its NODE_OPTIONS): the
+ * benchmarks of the controller run it as it is deployed.
+ */
+export function deployedNodeOptions(): string[] {
+  const file = path.join(repoRoot, "deploy", "controller", "deployment.yaml");
+  const deployment = parse(readFileSync(file, "utf8")) as { spec: { template: { spec: { containers: { env?: { name: string; value?: string }[] }[] } } } };
+  const value = deployment.spec.template.spec.containers[0]?.env?.find((e) => e.name === "NODE_OPTIONS")?.value;
+  if (value === undefined) throw new Error(`${file}: no NODE_OPTIONS in the controller's container`);
+  return value.split(" ").filter(Boolean);
+}
 
 /** `../shared/conformance` beside the repository (KARTA_CONFORMANCE overrides it); it may be absent. */
 export const conformanceRoot: string = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");
