@@ -1,7 +1,7 @@
 /**
  * A bug of Karta's in a long-running command, as an operator sees it: `karta serve` and `karta
- * controller` run as processes with a module preloaded (`node --import`) that throws from a timer, or
- * rejects a promise nobody handles. The error is one JSON log line in the command's own log (with its
+ * controller` run as processes with a module preloaded (`node --import`) that, on SIGUSR2 (sent once the
+ * command logged that it is up), throws from a callback or rejects a promise nobody handles. The error is one JSON log line in the command's own log (with its
  * stack trace as a field), the command then stops as it does on SIGTERM, and exits 5; nothing else is
  * printed.
  */
@@ -15,10 +15,10 @@ import { repoRoot } from "../support/conformance.js";
 
 const KARTA = path.join(repoRoot, "bin", "karta.js");
 
-/** A module that fails once `ms` after it is loaded: by a throw, or by a promise rejection nothing handles. */
-function faultModule(how: "throw" | "reject", ms: number): string {
+/** A module that fails on SIGUSR2: by a throw, or by a promise rejection nothing handles. */
+function faultModule(how: "throw" | "reject"): string {
   const fault = how === "throw" ? 'throw new Error("injected fault")' : 'void Promise.reject(new Error("injected fault"))';
-  return `data:text/javascript,${encodeURIComponent(`setTimeout(() => { ${fault}; }, ${ms});`)}`;
+  return `data:text/javascript,${encodeURIComponent(`process.on("SIGUSR2", () => setImmediate(() => { ${fault}; }));`)}`;
 }
 
 interface Ended {
@@ -27,13 +27,20 @@ interface Ended {
   stderr: string;
 }
 
-function runUntilExit(args: string[], fault: string, timeoutMs = 60_000): Promise<Ended> {
+/** Runs the command with the fault module; sends SIGUSR2 once its output matches `up`. */
+function runUntilExit(args: string[], fault: string, up: RegExp, timeoutMs = 60_000): Promise<Ended> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", fault, KARTA, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    let signalled = false;
+    const seen = (): void => {
+      if (signalled || !up.test(stdout + stderr)) return;
+      signalled = true;
+      child.kill("SIGUSR2");
+    };
+    child.stdout.on("data", (c: Buffer) => ((stdout += c.toString()), seen()));
+    child.stderr.on("data", (c: Buffer) => ((stderr += c.toString()), seen()));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`still running after ${timeoutMs} ms\n${stdout}\n${stderr}`));
@@ -81,8 +88,7 @@ describe("an internal error in a long-running command", () => {
   test("karta serve: logged as one JSON line, drained as on SIGTERM, exit 5", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "karta-crash-"));
     try {
-      // Late enough for the server to be serving (the line before the fault).
-      const r = await runUntilExit(["serve", "--cert-dir", dir, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--workers", "1"], faultModule("throw", 3000));
+      const r = await runUntilExit(["serve", "--cert-dir", dir, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--workers", "1"], faultModule("throw"), /"msg":"serving"/);
       assert.equal(r.code, 5, r.stdout + r.stderr);
       const lines = jsonLines(r.stdout);
       assert.ok(lines.every((l) => l.component === "karta-serve"));
@@ -106,7 +112,7 @@ describe("an internal error in a long-running command", () => {
         kubeconfig,
         "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n",
       );
-      const r = await runUntilExit(["controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0"], faultModule("reject", 2000));
+      const r = await runUntilExit(["controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0"], faultModule("reject"), /"msg":"serving endpoints"/);
       assert.equal(r.code, 5, r.stdout + r.stderr);
       assert.equal(r.stdout, "");
       const lines = jsonLines(r.stderr);
