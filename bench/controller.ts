@@ -1,8 +1,8 @@
 /**
  * `karta controller` at scale against a real kube-apiserver (scripts/test-cluster): ROOTS PyTorchJobs
  * (the bundled Karta) of 50 pods each, 1 master and 49 workers, owned by the job with the labels the
- * training operator sets, created with bounded parallelism (32 requests in flight) by a plain HTTPS
- * client with keep-alive.
+ * training operator sets and naming the group the controller's admission webhook would give them,
+ * created with bounded parallelism (32 requests in flight) by a plain HTTPS client with keep-alive.
  *
  * Every phase runs on a fresh API server (etcd and kube-apiserver started for it and stopped after), so no
  * phase inherits another's objects, history or caches:
@@ -36,7 +36,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { parse } from "yaml";
-import { compileInterpreter } from "../src/interpret/index.js";
+import { compileInterpreter, type CompiledInterpreter } from "../src/interpret/index.js";
 import { compileKarta } from "../src/scheduling/karta.js";
 import type { Karta } from "../src/definition/index.js";
 import { deployedNodeOptions, repoRoot, type BenchResult } from "./harness.js";
@@ -148,6 +148,22 @@ function job(ns: string, name: string): Obj {
  * before the next jobs (as an operator does), and `afterJob` runs with each job and its pods once they
  * exist. The duration of every pod create goes into `latencies` (ms).
  */
+let naming: CompiledInterpreter | undefined;
+
+/**
+ * Sets each pod's `spec.schedulingGroup.podGroupName` to the group `karta compile` puts it in, as the
+ * controller's admission webhook does when pods are created in a cluster: the benchmark has no webhook
+ * (bench/admission.ts measures it), and pods that name no group would have the controller report them
+ * (a PodsWithoutGroup Event per job) where a deployment has none. The same pods in every phase.
+ */
+function nameGroups(root: Obj, pods: Obj[]): void {
+  naming ??= compileInterpreter(parse(readFileSync(KARTA_FILE, "utf8")) as Karta);
+  const result = compileKarta(naming, root, { pods });
+  if (!result.ok || result.podPatches.length !== pods.length) throw new Error(`the job's pods are not all in a group: ${JSON.stringify(result.issues)}`);
+  const groupOf = new Map(result.podPatches.map((p) => [p.pod.name, p.podGroupName]));
+  for (const pod of pods) pod["spec"].schedulingGroup = { podGroupName: groupOf.get(pod["metadata"].name) };
+}
+
 async function createWorkloads(c: Client, ns: string, roots: number, latencies: number[], afterJob?: (root: Obj, pods: Obj[]) => Promise<void>): Promise<void> {
   const pending: (() => Promise<void>)[] = [];
   let nextRoot = 0;
@@ -155,8 +171,9 @@ async function createWorkloads(c: Client, ns: string, roots: number, latencies: 
     const root = await c.request("POST", jobsPath(ns), job(ns, `job-${String(i).padStart(5, "0")}`));
     const pods: Obj[] = [];
     let left = PODS_PER_ROOT;
-    for (let p = 0; p < PODS_PER_ROOT; p++) {
-      const body = p === 0 ? trainingOperatorPod(root, "master", 0, CONTAINER) : trainingOperatorPod(root, "worker", p - 1, CONTAINER);
+    const bodies = Array.from({ length: PODS_PER_ROOT }, (_, p) => (p === 0 ? trainingOperatorPod(root, "master", 0, CONTAINER) : trainingOperatorPod(root, "worker", p - 1, CONTAINER)));
+    nameGroups(root, bodies);
+    for (const body of bodies) {
       pending.push(async () => {
         const t = performance.now();
         const pod = await c.request("POST", podsPath(ns), body);
