@@ -17,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCA, issueServing } from "../src/server/certs.js";
 import { workerReview, GROUPS } from "./admission-objects.js";
-import { deployedNodeOptions } from "./harness.js";
+import { nodeOptions } from "./harness.js";
 
 const ROOTS = Number(process.env["KARTA_BENCH_ADMISSION_ROOTS"] ?? 1000);
 const REQUESTS = 4000;
@@ -25,7 +25,7 @@ const CONNECTIONS = 2;
 const ROUNDS = 3;
 
 /** The Node.js options of the servers: the deployed controller's (NODE_OPTIONS), or KARTA_BENCH_ADMISSION_NODE_ARGS. */
-const NODE_FLAGS = process.env["KARTA_BENCH_ADMISSION_NODE_ARGS"] !== undefined ? process.env["KARTA_BENCH_ADMISSION_NODE_ARGS"].split(" ").filter(Boolean) : deployedNodeOptions();
+const NODE_FLAGS = nodeOptions("KARTA_BENCH_ADMISSION_NODE_ARGS");
 
 function start(args: string[]): Promise<{ child: ChildProcess; port: number; info: string }> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "admission-server.js");

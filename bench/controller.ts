@@ -39,7 +39,7 @@ import { parse } from "yaml";
 import { compileInterpreter, type CompiledInterpreter } from "../src/interpret/index.js";
 import { compileKarta } from "../src/scheduling/karta.js";
 import type { Karta } from "../src/definition/index.js";
-import { deployedNodeOptions, repoRoot, type BenchResult } from "./harness.js";
+import { bundledDefinition, nodeOptions, repoRoot, type BenchResult } from "./harness.js";
 import { trainingOperatorPod } from "../test/fixtures/objects.js";
 
 const PODS_PER_ROOT = 50;
@@ -143,11 +143,6 @@ function job(ns: string, name: string): Obj {
   };
 }
 
-/**
- * Creates `roots` jobs and their pods with at most PARALLEL requests in flight: a job's pods are created
- * before the next jobs (as an operator does), and `afterJob` runs with each job and its pods once they
- * exist. The duration of every pod create goes into `latencies` (ms).
- */
 let naming: CompiledInterpreter | undefined;
 
 /**
@@ -157,13 +152,18 @@ let naming: CompiledInterpreter | undefined;
  * (a PodsWithoutGroup Event per job) where a deployment has none. The same pods in every phase.
  */
 function nameGroups(root: Obj, pods: Obj[]): void {
-  naming ??= compileInterpreter(parse(readFileSync(KARTA_FILE, "utf8")) as Karta);
+  naming ??= compileInterpreter(bundledDefinition("kubeflow.org/v1/PyTorchJob.yaml"));
   const result = compileKarta(naming, root, { pods });
   if (!result.ok || result.podPatches.length !== pods.length) throw new Error(`the job's pods are not all in a group: ${JSON.stringify(result.issues)}`);
   const groupOf = new Map(result.podPatches.map((p) => [p.pod.name, p.podGroupName]));
   for (const pod of pods) pod["spec"].schedulingGroup = { podGroupName: groupOf.get(pod["metadata"].name) };
 }
 
+/**
+ * Creates `roots` jobs and their pods with at most PARALLEL requests in flight: a job's pods are created
+ * before the next jobs (as an operator does), and `afterJob` runs with each job and its pods once they
+ * exist. The duration of every pod create goes into `latencies` (ms).
+ */
 async function createWorkloads(c: Client, ns: string, roots: number, latencies: number[], afterJob?: (root: Obj, pods: Obj[]) => Promise<void>): Promise<void> {
   const pending: (() => Promise<void>)[] = [];
   let nextRoot = 0;
@@ -400,7 +400,7 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
   try {
     const { c } = cl;
     await c.ensure("/apis/run.ai/v1alpha1/kartas", cl.karta);
-    const nodeArgs = process.env["KARTA_BENCH_CONTROLLER_NODE_ARGS"] !== undefined ? process.env["KARTA_BENCH_CONTROLLER_NODE_ARGS"].split(" ").filter(Boolean) : deployedNodeOptions();
+    const nodeArgs = nodeOptions("KARTA_BENCH_CONTROLLER_NODE_ARGS");
     const extra = (process.env["KARTA_BENCH_CONTROLLER_ARGS"] ?? "").split(" ").filter(Boolean);
     for (let shard = 0; shard < shards; shard++) {
       const shardArgs = shards > 1 ? [`--total-shards=${shards}`, `--shard=${shard}`] : [];

@@ -9,10 +9,13 @@ import { loadDefinitions, type Definition } from "../src/definition/index.js";
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /**
- * The Node.js options deploy/controller/deployment.yaml gives `karta controller` (its NODE_OPTIONS): the
- * benchmarks of the controller run it as it is deployed.
+ * The Node.js options of a `karta controller` a benchmark starts: those in the environment variable
+ * `variable` (space-separated) when it is set, else the NODE_OPTIONS deploy/controller/deployment.yaml
+ * gives the controller, so that the benchmarks run it as it is deployed.
  */
-export function deployedNodeOptions(): string[] {
+export function nodeOptions(variable: string): string[] {
+  const given = process.env[variable];
+  if (given !== undefined) return given.split(" ").filter(Boolean);
   const file = path.join(repoRoot, "deploy", "controller", "deployment.yaml");
   const deployment = parse(readFileSync(file, "utf8")) as { spec: { template: { spec: { containers: { env?: { name: string; value?: string }[] }[] } } } };
   const value = deployment.spec.template.spec.containers[0]?.env?.find((e) => e.name === "NODE_OPTIONS")?.value;

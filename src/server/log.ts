@@ -55,6 +55,11 @@ function batchedStdout(): DestinationStream & { flush(cb?: (err?: Error) => void
   };
 }
 
+/** The destination a pino logger writes to (pino keeps it under a symbol of its own). */
+function destinationOf(log: Logger): { write?(line: string): void; flush?(cb?: () => void): void; flushSync?(): void } | undefined {
+  return (log as unknown as Record<symbol, ReturnType<typeof destinationOf>>)[pino.symbols.streamSym];
+}
+
 /** Characters of log lines handed to the output at once. */
 const BATCH_CHARS = 64 * 1024;
 
@@ -76,7 +81,7 @@ export interface RequestFields {
  * microseconds. Nothing is written when the logger's level is above info.
  */
 export function requestLogger(log: Logger, msg: string): (fields: RequestFields) => void {
-  const stream = (log as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!;
+  const stream = destinationOf(log) as { write(line: string): void };
   const info = log.levels.values.info!;
   const tail = `,"msg":${JSON.stringify(msg)}}\n`;
   let ms = -1;
@@ -102,15 +107,14 @@ export function requestLogger(log: Logger, msg: string): (fields: RequestFields)
  * disk flush a second when stdout is a file, for lines nobody waits on).
  */
 export function flushPending(log: Logger): void {
-  const stream = (log as unknown as Record<symbol, { flush?: (cb?: () => void) => void }>)[pino.symbols.streamSym];
+  const stream = destinationOf(log);
   if (stream?.flush) stream.flush();
   else log.flush();
 }
 
 /** Writes out buffered log lines now, synchronously (before a process exits in a hurry). */
 export function flushLogsSync(log: Logger): void {
-  const stream = (log as unknown as Record<symbol, { flushSync?: () => void }>)[pino.symbols.streamSym];
-  stream?.flushSync?.();
+  destinationOf(log)?.flushSync?.();
 }
 
 /** Writes out buffered log lines (before the process exits). */
