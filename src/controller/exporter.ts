@@ -24,6 +24,7 @@ import type { CompiledInterpreter, GenericStatus, WorkloadView } from "../interp
 import { classifyPod, evaluateStatus } from "../interpret/index.js";
 import { podInstance } from "../interpret/pods.js";
 import type { Diagnostic } from "../definition/index.js";
+import { Interner } from "./intern.js";
 import type { RootKind } from "./karta-status.js";
 
 /** A component or instance the exporter could not resolve (angle brackets never occur in a Kubernetes name). */
@@ -237,6 +238,8 @@ export class WorkloadExporter {
   /** By root uid and pod uid: what was written for each, and the key (resourceVersions) it was written for. */
   private readonly workloads = new Map<string, WorkloadEntry>();
   private readonly pods = new Map<string, PodEntry>();
+  /** The pods' attributions, shared by the entries that are equal (never changed in place). */
+  private readonly attributions = new Interner();
   /** Scrapes so far: each stamps the pod entries it read. */
   private scrapes = 0;
   readonly attributionErrors: Counter<"reason">;
@@ -302,7 +305,8 @@ export class WorkloadExporter {
     const had = this.pods.get(uid);
     if (had?.workload === w && had.resourceVersion === resourceVersion) return had;
     if (w.view === undefined) w.view = interpreterView(w.source) ?? null;
-    const attribution: PodAttribution = w.view ? podAttribution(w.view, pod) : { component: UNKNOWN, instance: UNKNOWN, replica: "", reason: "jq_error" };
+    // One object per distinct attribution: the same replica of the same component recurs in every job.
+    const attribution: PodAttribution = this.attributions.part(w.view ? podAttribution(w.view, pod) : { component: UNKNOWN, instance: UNKNOWN, replica: "", reason: "jq_error" });
     if (attribution.reason) this.attributionErrors.inc({ reason: attribution.reason });
     const rowKey = `${attribution.component}\u0000${attribution.instance}`;
     let row = w.podRows.get(rowKey);
@@ -391,24 +395,29 @@ export class WorkloadExporter {
     const valid = validity.filter((v) => v).length;
     const shadowed = this.source.watchedRoots().filter((w) => !w.governs).length;
     const kartas = { valid: valid - shadowed, invalid: validity.length - valid, shadowed };
-    const text: string[] = [];
-    const family = (name: string, lines: Iterable<string>): void => {
-      text.push(header(name));
-      for (const l of lines) text.push(l);
-    };
-    family("karta_workload_info", current.map((e) => e.info));
-    family("karta_workload_status", current.map((e) => e.status));
-    family("karta_workload_component_replicas", current.map((e) => e.replicas));
-    family("karta_workload_component_pods", [...rows.values()].map((r) => POD_PHASES.map((phase, i) => `karta_workload_component_pods{${r.labels},phase="${phase}"} ${r.counts[i]}\n`).join("")));
-    family("karta_exporter_kartas", [`karta_exporter_kartas{valid="true",reason=""} ${kartas.valid}\n`, `karta_exporter_kartas{valid="false",reason="invalid"} ${kartas.invalid}\n`, `karta_exporter_kartas{valid="false",reason="shadowed"} ${kartas.shadowed}\n`]);
-    family("karta_exporter_workloads", [`karta_exporter_workloads ${current.length}\n`]);
-    family("karta_exporter_unattributed_pods", [
+    // Each family's lines are made as they are read, as the pods' are: the component pods family alone is
+    // 5 lines per component instance, megabytes that an array would keep alive into the old generation.
+    function* family(name: string, lines: Iterable<string>): Generator<string, void, undefined> {
+      yield header(name);
+      yield* lines;
+    }
+    yield* family("karta_workload_info", current.map((e) => e.info));
+    yield* family("karta_workload_status", current.map((e) => e.status));
+    yield* family("karta_workload_component_replicas", current.map((e) => e.replicas));
+    yield* family("karta_workload_component_pods", componentPodLines(rows.values()));
+    yield* family("karta_exporter_kartas", [`karta_exporter_kartas{valid="true",reason=""} ${kartas.valid}\n`, `karta_exporter_kartas{valid="false",reason="invalid"} ${kartas.invalid}\n`, `karta_exporter_kartas{valid="false",reason="shadowed"} ${kartas.shadowed}\n`]);
+    yield* family("karta_exporter_workloads", [`karta_exporter_workloads ${current.length}\n`]);
+    yield* family("karta_exporter_unattributed_pods", [
       `karta_exporter_unattributed_pods{reason="no_owner"} ${parked}\n`,
       `karta_exporter_unattributed_pods{reason="unknown_instance"} ${unknownInstance}\n`,
       `karta_exporter_unattributed_pods{reason="jq_error"} ${jqErrors}\n`,
     ]);
-    family("karta_exporter_last_event_timestamp_seconds", [`karta_exporter_last_event_timestamp_seconds ${this.source.lastEventAt / 1000}\n`]);
-    yield* text;
+    yield* family("karta_exporter_last_event_timestamp_seconds", [`karta_exporter_last_event_timestamp_seconds ${this.source.lastEventAt / 1000}\n`]);
     Object.assign(out, { workloads: current.map((e) => e.record), parked, kartas });
   }
+}
+
+/** A component instance's pod counts, a line per pod phase, made as they are read. */
+function* componentPodLines(rows: Iterable<PodRow>): Generator<string, void, undefined> {
+  for (const r of rows) for (let i = 0; i < POD_PHASES.length; i++) yield `karta_workload_component_pods{${r.labels},phase="${POD_PHASES[i]}"} ${r.counts[i]}\n`;
 }
