@@ -2,9 +2,12 @@
  * `karta get --watch`: after the list, informers on the workloads, their pods and the kinds between them;
  * whenever one changes, the workloads are read again from those caches and each row that differs from
  * what was printed last is printed again (as `kubectl get --watch` prints an object that changed). Runs
- * until SIGINT or SIGTERM (or `signal`), then exits 0.
+ * until SIGINT or SIGTERM (or `signal`), then exits 0; after an internal error (an exception nothing
+ * caught), it prints one line, stops the same way and exits 5.
  */
 import type { LiveCluster } from "./cluster.js";
+import { guardInternalErrors } from "./crash.js";
+import { EXIT_INTERNAL } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
 import { InputError } from "./objects.js";
 import { alignColumns } from "./table.js";
@@ -13,6 +16,9 @@ import type { DescribeView, WorkloadView } from "./workload-view.js";
 import { listRow, machine, tableRows } from "./workload-table.js";
 
 type Read = (cluster: LiveCluster, o: GetOptions, reader: ScopeReader) => Promise<DescribeView[] | { exit: number; message: string }>;
+
+/** How long the stop after an internal error may take before the process exits anyway. */
+const INTERNAL_ERROR_GRACE_MS = 5_000;
 
 const keyOf = (v: WorkloadView): string => `${v.type.group}/${v.type.kind}/${v.namespace}/${v.name}`;
 
@@ -58,6 +64,7 @@ export async function watchWorkloads(
     onError: (err) => out.io.stderr(`karta get: warning: the watch failed (${(err as Error)?.message ?? String(err)}); watching again\n`),
   });
   const onSignal = (): void => stop.abort();
+  const guard = guardInternalErrors({ report: (f) => out.io.stderr(`karta get: internal error: ${f.err}\n`), stop: onSignal, graceMs: INTERNAL_ERROR_GRACE_MS });
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   out.signal?.addEventListener("abort", onSignal, { once: true });
@@ -71,6 +78,7 @@ export async function watchWorkloads(
     if (timer) clearTimeout(timer);
     await running;
     await reader.stop();
+    guard.release();
   }
-  return 0;
+  return guard.failed ? EXIT_INTERNAL : 0;
 }

@@ -45,7 +45,8 @@ Rows are newest first.
   -h, --help              show this help
 
 Exit code: 0 listed (also none), 1 the cluster cannot be read, 2 usage, 3 the named workload does not
-exist or its kind is not installed, 4 no Karta covers the type.
+exist or its kind is not installed, 4 no Karta covers the type, 5 internal error (one line on standard
+error; with --watch, printed when it happens, then the watch stops as on SIGINT).
 
 Example:
   karta get jobset -n research

@@ -10,6 +10,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCommand, usageError } from "./args.js";
+import { guardInternalErrors, type InternalErrorGuard } from "./crash.js";
+import { EXIT_INTERNAL } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
 
 export const PLAYGROUND_HELP = `Usage: karta playground [--port N] [--address ADDRESS]
@@ -24,7 +26,8 @@ The page is built by 'npm run build' (dist/playground-page/); it can be hosted a
       --address ADDRESS   the loopback address to listen on: 127.0.0.1 (default), ::1 or localhost
   -h, --help              show this help
 
-Stops on Ctrl-C (SIGINT) or SIGTERM. Exit code: 0 after a clean stop, 2 usage, 1 when it cannot serve.
+Stops on Ctrl-C (SIGINT) or SIGTERM. Exit code: 0 after a clean stop, 2 usage, 1 when it cannot serve, 5
+after an internal error (one line on standard error, then it stops as on SIGTERM).
 
 Example:
   karta playground --port 8088
@@ -152,6 +155,7 @@ export async function runPlayground(args: string[], io: CliIO, signals: NodeJS.E
     return 1;
   }
   io.stdout(`Karta playground at ${server.url} (serving ${root}); Ctrl-C stops it\n`);
+  let guard: InternalErrorGuard;
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       signals.off("SIGINT", stop);
@@ -160,8 +164,10 @@ export async function runPlayground(args: string[], io: CliIO, signals: NodeJS.E
     };
     signals.on("SIGINT", stop);
     signals.on("SIGTERM", stop);
+    guard = guardInternalErrors({ report: (f) => io.stderr(`karta playground: internal error: ${f.err}\n`), stop, graceMs: 5_000 });
   });
   await server.close();
+  guard!.release();
   io.stdout("karta playground: stopped\n");
-  return 0;
+  return guard!.failed ? EXIT_INTERNAL : 0;
 }

@@ -1,9 +1,11 @@
 /**
  * A bug of Karta's in a long-running command, as an operator sees it: `karta serve` and `karta
  * controller` run as processes with a module preloaded (`node --import`) that, on SIGUSR2 (sent once the
- * command logged that it is up), throws from a callback or rejects a promise nobody handles. The error is one JSON log line in the command's own log (with its
- * stack trace as a field), the command then stops as it does on SIGTERM, and exits 5; nothing else is
- * printed.
+ * command logged that it is up), throws from a callback or rejects a promise nobody handles. The error is
+ * one JSON log line in the command's own log (with its stack trace as a field), the command then stops as
+ * it does on SIGTERM, and exits 5; nothing else is printed. `karta playground`, which prints text, says
+ * so in one line on standard error (as every other command does). `karta get --watch` is checked against
+ * a real API server in test/cluster/cli-get.test.ts.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,15 +13,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { builtPlaygroundDir } from "../../src/cli/playground.js";
 import { repoRoot } from "../support/conformance.js";
+import { faultModule } from "../support/faults.js";
 
 const KARTA = path.join(repoRoot, "bin", "karta.js");
-
-/** A module that fails on SIGUSR2: by a throw, or by a promise rejection nothing handles. */
-function faultModule(how: "throw" | "reject"): string {
-  const fault = how === "throw" ? 'throw new Error("injected fault")' : 'void Promise.reject(new Error("injected fault"))';
-  return `data:text/javascript,${encodeURIComponent(`process.on("SIGUSR2", () => setImmediate(() => { ${fault}; }));`)}`;
-}
 
 interface Ended {
   code: number | null;
@@ -122,5 +120,16 @@ describe("an internal error in a long-running command", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("karta playground: one line on standard error, stopped as on SIGTERM, exit 5", async (t) => {
+    if (!builtPlaygroundDir()) {
+      t.skip("dist/playground-page is not built (npm run build)");
+      return;
+    }
+    const r = await runUntilExit(["playground", "--port", "0"], faultModule("throw"), /Karta playground at /);
+    assert.equal(r.code, 5, r.stdout + r.stderr);
+    assert.equal(r.stderr, "karta playground: internal error: injected fault\n");
+    assert.match(r.stdout, /\nkarta playground: stopped\n$/);
   });
 });

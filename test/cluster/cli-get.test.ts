@@ -18,6 +18,7 @@ import { memoryIO } from "../../src/cli/io.js";
 import { definitionsDir } from "../bundled/helpers.js";
 import { matches, readmeExamples, words } from "../cli/readme-examples.js";
 import { repoRoot } from "../support/conformance.js";
+import { faultModule } from "../support/faults.js";
 import { attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
 import { asCreated, createExample, deleteExample } from "./live-examples.js";
@@ -247,5 +248,20 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     child.kill("SIGINT");
     assert.equal(await exited, 0);
     assert.equal(out.split("\n").filter((l) => l.startsWith("NAME ")).length, 1, "one header");
+  });
+
+  test("--watch: an internal error is one line on standard error, then the watch stops and it exits 5", async () => {
+    const child = spawn(process.execPath, ["--import", faultModule("reject"), path.join(repoRoot, "bin", "karta.js"), "get", `pytorchjob.${group}`, "-n", ns, "--watch"], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await eventually(async () => (out.includes("llama-finetune") ? true : undefined), 30_000, "the first list");
+    child.kill("SIGUSR2");
+    assert.equal(await exited, 5, out + err);
+    // One line of its own (a transient watch warning may precede it), and nothing of Node's report.
+    assert.deepEqual(err.split("\n").filter((l) => l.includes("injected fault")), ["karta get: internal error: injected fault"]);
+    assert.doesNotMatch(err, /\n {4}at /);
   });
 });

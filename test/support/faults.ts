@@ -6,7 +6,8 @@
  * - {@link FaultProxy}: a plain-HTTP proxy in front of the API server (it authenticates upstream with the
  *   cluster's admin certificate) that can answer the next watch of a resource as the API server answers
  *   a resourceVersion it no longer has (an ERROR event, 410 Expired), drop the open watches, and
- *   answer requests with 429 and Retry-After as a throttling or starting API server does.
+ *   answer requests with 429 and Retry-After as a throttling or starting API server does;
+ * - {@link faultModule}: a bug of Karta's in a command's process, for `node --import`.
  */
 import { spawn } from "node:child_process";
 import { openSync, readFileSync, writeFileSync } from "node:fs";
@@ -219,4 +220,13 @@ export class FaultProxy {
     this.agent.destroy();
     this.watchAgent.destroy();
   }
+}
+
+/**
+ * A module for `node --import` that, on SIGUSR2, throws from a callback or leaves a promise rejection
+ * unhandled: an internal error of the command the process runs.
+ */
+export function faultModule(how: "throw" | "reject"): string {
+  const fault = how === "throw" ? 'throw new Error("injected fault")' : 'void Promise.reject(new Error("injected fault"))';
+  return `data:text/javascript,${encodeURIComponent(`process.on("SIGUSR2", () => setImmediate(() => { ${fault}; }));`)}`;
 }
