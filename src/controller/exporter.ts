@@ -417,7 +417,7 @@ export class WorkloadExporter {
   }
 }
 
-/** A component instance's pod counts, a line per pod phase, made as they are read. */
+/** Each component instance's pod counts (a line per pod phase), made as they are read. */
 function* componentPodLines(rows: Iterable<PodRow>): Generator<string, void, undefined> {
-  for (const r of rows) for (let i = 0; i < POD_PHASES.length; i++) yield `karta_workload_component_pods{${r.labels},phase="${POD_PHASES[i]}"} ${r.counts[i]}\n`;
+  for (const r of rows) yield POD_PHASES.map((phase, i) => `karta_workload_component_pods{${r.labels},phase="${phase}"} ${r.counts[i]}\n`).join("");
 }
