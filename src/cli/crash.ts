@@ -23,12 +23,15 @@ export interface InternalErrorGuard {
   release(): void;
 }
 
+/** How long a stop after an internal error may take, unless the command says (its own grace period). */
+const DEFAULT_GRACE_MS = 5_000;
+
 /**
  * Listens for internal errors while a command runs: `report` logs each one, `stop` is called at the
- * first. `exitNow` runs before the process exits on its own `graceMs` later (to write out buffered
- * logs), if it is still running then.
+ * first. `exitNow` runs before the process exits on its own `graceMs` later (default 5 s; to write out
+ * buffered logs), if it is still running then.
  */
-export function guardInternalErrors(o: { report: (fields: InternalErrorFields) => void; stop: () => void; graceMs: number; exitNow?: () => void }): InternalErrorGuard {
+export function guardInternalErrors(o: { report: (fields: InternalErrorFields) => void; stop: () => void; graceMs?: number; exitNow?: () => void }): InternalErrorGuard {
   let failed = false;
   const onError = (origin: string) => (e: unknown): void => {
     const fields: InternalErrorFields = { err: e instanceof Error ? e.message : String(e), origin };
@@ -44,7 +47,7 @@ export function guardInternalErrors(o: { report: (fields: InternalErrorFields) =
     setTimeout(() => {
       o.exitNow?.();
       process.exit(EXIT_INTERNAL);
-    }, o.graceMs).unref();
+    }, o.graceMs ?? DEFAULT_GRACE_MS).unref();
     o.stop();
   };
   const uncaught = onError("uncaughtException");

@@ -17,9 +17,6 @@ import { listRow, machine, tableRows } from "./workload-table.js";
 
 type Read = (cluster: LiveCluster, o: GetOptions, reader: ScopeReader) => Promise<DescribeView[] | { exit: number; message: string }>;
 
-/** How long the stop after an internal error may take before the process exits anyway. */
-const INTERNAL_ERROR_GRACE_MS = 5_000;
-
 const keyOf = (v: WorkloadView): string => `${v.type.group}/${v.type.kind}/${v.namespace}/${v.name}`;
 
 export async function watchWorkloads(
@@ -64,7 +61,7 @@ export async function watchWorkloads(
     onError: (err) => out.io.stderr(`karta get: warning: the watch failed (${(err as Error)?.message ?? String(err)}); watching again\n`),
   });
   const onSignal = (): void => stop.abort();
-  const guard = guardInternalErrors({ report: (f) => out.io.stderr(`karta get: internal error: ${f.err}\n`), stop: onSignal, graceMs: INTERNAL_ERROR_GRACE_MS });
+  const guard = guardInternalErrors({ report: (f) => out.io.stderr(`karta get: internal error: ${f.err}\n`), stop: onSignal });
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   out.signal?.addEventListener("abort", onSignal, { once: true });

@@ -164,7 +164,7 @@ export async function runPlayground(args: string[], io: CliIO, signals: NodeJS.E
     };
     signals.on("SIGINT", stop);
     signals.on("SIGTERM", stop);
-    guard = guardInternalErrors({ report: (f) => io.stderr(`karta playground: internal error: ${f.err}\n`), stop, graceMs: 5_000 });
+    guard = guardInternalErrors({ report: (f) => io.stderr(`karta playground: internal error: ${f.err}\n`), stop });
   });
   await server.close();
   guard!.release();
