@@ -190,7 +190,9 @@ export class FaultProxy {
         record.injected = 410;
         req.resume();
         const rv = url.searchParams.get("resourceVersion") ?? "";
-        res.writeHead(200, { "Content-Type": "application/json" }).end(expiredWatchEvent(rv, Number(rv) + 1));
+        // The oldest the server still has: one past the one asked for (a resourceVersion is opaque to clients).
+        const oldest = /^\d+$/.test(rv) ? Number(rv) + 1 : 1;
+        res.writeHead(200, { "Content-Type": "application/json" }).end(expiredWatchEvent(rv, oldest));
         return;
       }
     }
