@@ -2,12 +2,10 @@
  * `karta get --watch`: after the list, informers on the workloads, their pods and the kinds between them;
  * whenever one changes, the workloads are read again from those caches and each row that differs from
  * what was printed last is printed again (as `kubectl get --watch` prints an object that changed). Runs
- * until SIGINT or SIGTERM (or `signal`), then exits 0; after an internal error (an exception nothing
- * caught), it prints one line, stops the same way and exits 5.
+ * until SIGINT or SIGTERM (or `signal`: the command's, and its stop after an internal error), then
+ * exits 0.
  */
 import type { LiveCluster } from "./cluster.js";
-import { guardInternalErrors } from "./crash.js";
-import { EXIT_INTERNAL } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
 import { InputError } from "./objects.js";
 import { alignColumns } from "./table.js";
@@ -61,10 +59,10 @@ export async function watchWorkloads(
     onError: (err) => out.io.stderr(`karta get: warning: the watch failed (${(err as Error)?.message ?? String(err)}); watching again\n`),
   });
   const onSignal = (): void => stop.abort();
-  const guard = guardInternalErrors({ report: (f) => out.io.stderr(`karta get: internal error: ${f.err}\n`), stop: onSignal });
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  out.signal?.addEventListener("abort", onSignal, { once: true });
+  if (out.signal?.aborted) stop.abort();
+  else out.signal?.addEventListener("abort", onSignal, { once: true });
   try {
     // The informers list once more; what changed since the first list is printed.
     await refresh();
@@ -75,7 +73,6 @@ export async function watchWorkloads(
     if (timer) clearTimeout(timer);
     await running;
     await reader.stop();
-    guard.release();
   }
-  return guard.failed ? EXIT_INTERNAL : 0;
+  return 0;
 }

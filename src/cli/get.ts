@@ -7,6 +7,8 @@
 import { STATUS_ORDER } from "../interpret/compile.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { clusterError, LiveCluster } from "./cluster.js";
+import { guardInternalErrors } from "./crash.js";
+import { EXIT_INTERNAL } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
 import { alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
@@ -93,6 +95,10 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
   if (v["all-namespaces"] && names.length > 0) return usage("a workload cannot be read by name across all namespaces");
   if (names.length > 0 && v.selector !== undefined) return usage("give NAMEs or -l SELECTOR, not both");
   const warn = (m: string): void => io.stderr(`karta get: warning: ${m}\n`);
+  // With --watch the command runs until stopped: an internal error from its start on (the first list
+  // included) is one line, then the watch stops (src/cli/crash.ts).
+  const stopped = new AbortController();
+  const guard = v.watch ? guardInternalErrors({ report: (f) => io.stderr(`karta get: internal error: ${f.err}\n`), stop: () => stopped.abort() }) : undefined;
   try {
     const cluster = LiveCluster.open({ ...(v.kubeconfig !== undefined ? { kubeconfig: v.kubeconfig } : {}), ...(v.context !== undefined ? { context: v.context } : {}) });
     const known = await loadWorkloadTypes(io, cluster, warn);
@@ -124,8 +130,11 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     }
     if (!v.watch) return 0;
     const { watchWorkloads } = await import("./get-watch.js");
-    return await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" ? { format: v.output } : {}), ...(signal ? { signal } : {}) }, readWorkloads);
+    const code = await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" ? { format: v.output } : {}), signal: signal ? AbortSignal.any([signal, stopped.signal]) : stopped.signal }, readWorkloads);
+    return guard?.failed ? EXIT_INTERNAL : code;
   } catch (err) {
     return clusterError(io, "get", err);
+  } finally {
+    guard?.release();
   }
 }
