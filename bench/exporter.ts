@@ -24,12 +24,12 @@ const JOBS = 1000;
  * profiler; the sum over scavenges of the old space's growth).
  */
 function promotedPerCall(fn: () => void, calls: number): number {
-  const oldSpace = (s: v8.HeapStatistics & { heapSpaceStatistics?: { spaceName: string; spaceUsedSize: number }[] }): number => s.heapSpaceStatistics?.find((x) => x.spaceName === "old_space")?.spaceUsedSize ?? 0;
+  const oldSpace = (at: { heapSpaceStatistics: v8.HeapSpaceStatistics[] }): number => at.heapSpaceStatistics.find((x) => x.spaceName === "old_space")?.spaceUsedSize ?? 0;
   const profiler = new v8.GCProfiler();
   profiler.start();
   for (let i = 0; i < calls; i++) fn();
   let promoted = 0;
-  for (const s of profiler.stop().statistics) if (s.gcType === "Scavenge") promoted += oldSpace(s.afterGC as never) - oldSpace(s.beforeGC as never);
+  for (const s of profiler.stop().statistics) if (s.gcType === "Scavenge") promoted += oldSpace(s.afterGC) - oldSpace(s.beforeGC);
   return promoted / calls;
 }
 
