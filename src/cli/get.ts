@@ -9,7 +9,7 @@ import { parseCommand, usageError, type Flags } from "./args.js";
 import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
-import type { CliIO } from "./io.js";
+import { internalErrorLine, type CliIO } from "./io.js";
 import { alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, tableHeader, tableRows, typeNames } from "./workload-table.js";
@@ -98,7 +98,7 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
   // With --watch the command runs until stopped: an internal error from its start on (the first list
   // included) is one line, then the watch stops (src/cli/crash.ts).
   const stopped = new AbortController();
-  const guard = v.watch ? guardInternalErrors({ report: (f) => io.stderr(`karta get: internal error: ${f.err}\n`), stop: () => stopped.abort() }) : undefined;
+  const guard = v.watch ? guardInternalErrors({ report: (f) => io.stderr(internalErrorLine("get", f.err)), stop: () => stopped.abort() }) : undefined;
   try {
     const cluster = LiveCluster.open({ ...(v.kubeconfig !== undefined ? { kubeconfig: v.kubeconfig } : {}), ...(v.context !== undefined ? { context: v.context } : {}) });
     const known = await loadWorkloadTypes(io, cluster, warn);

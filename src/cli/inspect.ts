@@ -12,7 +12,7 @@ import { apiVersionOf, compileInterpreter } from "../interpret/interpret.js";
 import type { Interpretation } from "../interpret/types.js";
 import type { PodField } from "../interpret/patch.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
-import type { CliIO } from "./io.js";
+import { internalErrorLine, type CliIO } from "./io.js";
 import { EXIT_ERROR, EXIT_EVALUATION_FAILED, EXIT_INTERNAL, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE, EXIT_WORKLOAD_NOT_FOUND } from "./exit-codes.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { governedMessage, liveGovernor } from "./governor.js";
@@ -134,7 +134,7 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
     return await inspect(args, io);
   } catch (err) {
     // A bug of ours: one line, not a stack trace.
-    io.stderr(`karta inspect: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr(internalErrorLine("inspect", err));
     return EXIT.internal;
   }
 }

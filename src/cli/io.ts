@@ -13,6 +13,11 @@ export interface CliIO {
   readChunks(path: string): Iterable<string>;
 }
 
+/** How a command that prints text reports a bug of Karta's: one line, not a stack trace. */
+export function internalErrorLine(command: string, err: unknown): string {
+  return `karta ${command}: internal error: ${err instanceof Error ? err.message : String(err)}\n`;
+}
+
 /** Why a file could not be read, in a few words (`no such file`) rather than Node's `ENOENT: ...` text. */
 export function readErrorReason(err: unknown): string {
   const code = typeof err === "object" && err !== null && "code" in err ? (err as { code?: unknown }).code : undefined;

@@ -3,7 +3,7 @@
  * Every command returns its exit code; nothing is thrown past this function.
  */
 import { commandNames, findCommand } from "./commands.js";
-import { CliIO, nodeIO } from "./io.js";
+import { CliIO, internalErrorLine, nodeIO } from "./io.js";
 
 const usage = (): string =>
   [
@@ -38,7 +38,7 @@ export async function main(args: string[], io: CliIO = nodeIO()): Promise<number
     return await command.run(rest, io);
   } catch (err) {
     // A bug of ours: say so in one line rather than print a stack trace.
-    io.stderr(`karta ${name}: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr(internalErrorLine(name, err));
     return 5;
   }
 }

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseCommand, usageError } from "./args.js";
 import { guardInternalErrors, type InternalErrorGuard } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
-import type { CliIO } from "./io.js";
+import { internalErrorLine, type CliIO } from "./io.js";
 
 export const PLAYGROUND_HELP = `Usage: karta playground [--port N] [--address ADDRESS]
 
@@ -164,7 +164,7 @@ export async function runPlayground(args: string[], io: CliIO, signals: NodeJS.E
     };
     signals.on("SIGINT", stop);
     signals.on("SIGTERM", stop);
-    guard = guardInternalErrors({ report: (f) => io.stderr(`karta playground: internal error: ${f.err}\n`), stop });
+    guard = guardInternalErrors({ report: (f) => io.stderr(internalErrorLine("playground", f.err)), stop });
   });
   await server.close();
   guard!.release();
