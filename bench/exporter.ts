@@ -12,6 +12,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import { Gauge, Registry } from "prom-client";
 import { compileInterpreter } from "../src/interpret/index.js";
+import { CHUNK } from "../src/controller/endpoints.js";
 import { WorkloadExporter, type ExporterSource } from "../src/controller/exporter.js";
 import { resolveOwnerChain } from "../src/controller/owners.js";
 import { bundledDefinition, repoRoot, type BenchResult } from "./harness.js";
@@ -83,10 +84,10 @@ export async function benchExporter(): Promise<BenchResult[]> {
     build();
     await scrape();
   }, 5);
-  // What /metrics does with the pieces: 32 KiB chunks handed on (src/controller/endpoints.ts).
+  // What /metrics does with the pieces: chunks of its size handed on (src/controller/endpoints.ts).
   const chunked = (): void => {
     let chunk = "";
-    for (const p of exporter.expositionParts()) if ((chunk += p).length >= 32_768) chunk = "";
+    for (const p of exporter.expositionParts()) if ((chunk += p).length >= CHUNK) chunk = "";
   };
   const promoted = promotedPerCall(chunked, 20);
   const note = `${JOBS} jobs, ${pods.length} pods, ${samples} samples`;

@@ -24,7 +24,7 @@ export interface Probes {
 type Handler = (path: string) => Promise<{ status: number; type: string; body: string | Iterable<string> }> | undefined;
 
 /** Bytes of text handed to the socket at once when a body comes in pieces (see {@link writePieces}). */
-const CHUNK = 32 * 1024;
+export const CHUNK = 32 * 1024;
 
 /**
  * Writes a body given as pieces in chunks of about {@link CHUNK}, reading the pieces as it goes and
