@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../src/controller/kubernetes-object.js";
 import { repoRoot } from "./harness.js";
 
 type Obj = KubernetesObject & Record<string, any>;

@@ -11,7 +11,7 @@
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../src/controller/kubernetes-object.js";
 import { findPodRoot } from "../src/controller/admission.js";
 import { ControllerMetrics } from "../src/controller/metrics.js";
 import { silentLogger } from "../src/controller/log.js";

@@ -5,7 +5,7 @@
  * same samples from gauges whose values are already set (what a scrape costs without computing anything).
  * Also what a scrape, read in chunks as /metrics writes it, promotes to the old generation.
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../src/controller/kubernetes-object.js";
 import { readFileSync } from "node:fs";
 import v8 from "node:v8";
 import path from "node:path";

@@ -1,23 +1,15 @@
 /**
  * Reading a cluster as kubectl does, for the commands that show live workloads (`inspect|compile
  * KIND/NAME`, `get`, `describe`): the user's kubeconfig and context, kubectl's resolution of a type name
- * by discovery, lists paged in chunks, reads, and events. Every request of one operation carries one
+ * by discovery, lists paged in chunks, reads, and events, through the controller's own client (no
+ * generated models: objects stay the JSON the server sent). Every request of one operation carries one
  * deadline, so an unreachable server is an error naming it, not a hang; errors are InputErrors with the
  * server's message.
  */
-import {
-  ApisApi,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubernetesObjectApi,
-  createConfiguration,
-  ServerConfiguration,
-  type KubeConfig,
-  type KubernetesObject,
-  type V1APIResource,
-} from "@kubernetes/client-node";
+import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { setMaxListeners } from "node:events";
-import { apiError, keepPlainJson, loadKubeConfig } from "../controller/kube.js";
+import { apiError, KubeClient, resourcePath } from "../controller/client.js";
+import { loadClusterAccess } from "../controller/kubeconfig.js";
 import { InputError } from "./objects.js";
 
 export interface ClusterOptions {
@@ -27,11 +19,21 @@ export interface ClusterOptions {
   timeoutMs?: number;
 }
 
+/** A resource as discovery serves it (an APIResource). */
+export interface ApiResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+  singularName: string;
+  shortNames?: string[];
+  verbs: string[];
+}
+
 /** A served resource: its group, version and discovery entry. */
 export interface Resolved {
   group: string;
   version: string;
-  resource: V1APIResource;
+  resource: ApiResource;
 }
 
 /** The apiVersion of a group and version (`v1` for the core group). */
@@ -42,44 +44,32 @@ export function apiVersionOf(group: string, version: string): string {
 /** Pods, as a resolved resource. */
 export const PODS: Resolved = { group: "", version: "v1", resource: { name: "pods", kind: "Pod", namespaced: true, singularName: "pod", verbs: [] } };
 
-/** The API server of a kubeconfig: typed clients whose requests share the current operation's deadline. */
+type ObjectList = { items?: KubernetesObject[]; metadata?: { continue?: string; resourceVersion?: string } };
+
+/** The API server of a kubeconfig: requests that share the current operation's deadline. */
 export class LiveCluster {
   readonly server: string;
   /** The namespace of the kubeconfig's current context, else `default`. */
   readonly contextNamespace: string;
-  readonly objects: KubernetesObjectApi;
-  readonly core: CoreV1Api;
-  private readonly apis: ApisApi;
-  private readonly custom: CustomObjectsApi;
+  readonly client: KubeClient;
   private readonly timeoutMs: number;
   private signal: AbortSignal;
   private groups?: Promise<{ name: string; preferred: string; versions: string[] }[]>;
-  private readonly served = new Map<string, Promise<V1APIResource[] | undefined>>();
+  private readonly served = new Map<string, Promise<ApiResource[] | undefined>>();
 
-  private constructor(
-    readonly kc: KubeConfig,
-    options: ClusterOptions,
-  ) {
-    this.server = kc.getCurrentCluster()!.server;
-    this.contextNamespace = kc.getContextObject(kc.getCurrentContext())?.namespace || "default";
+  private constructor(client: KubeClient, options: ClusterOptions) {
+    this.client = client;
+    this.server = client.access.server;
+    this.contextNamespace = client.access.namespace || "default";
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.signal = this.deadline();
-    const config = createConfiguration({
-      baseServer: new ServerConfiguration(this.server, {}),
-      authMethods: { default: kc },
-      promiseMiddleware: [{ pre: async (ctx) => (ctx.setSignal(this.signal), ctx), post: async (r) => r }],
-    });
-    this.objects = new KubernetesObjectApi(config);
-    this.core = new CoreV1Api(config);
-    this.apis = new ApisApi(config);
-    this.custom = new CustomObjectsApi(config);
   }
 
   /** The cluster of the kubeconfig (as kubectl finds it) and context; an InputError when there is none. */
   static open(options: ClusterOptions = {}): LiveCluster {
     try {
-      const kc = loadKubeConfig({ ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}) });
-      return new LiveCluster(kc, options);
+      const access = loadClusterAccess({ ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}) });
+      return new LiveCluster(new KubeClient(access, { userAgent: "karta" }), options);
     } catch (err) {
       throw new InputError(`kubeconfig: ${(err as Error).message}`);
     }
@@ -97,6 +87,11 @@ export class LiveCluster {
     return signal;
   }
 
+  /** A GET within the operation's deadline, not retried (kubectl does not retry a refused connection). */
+  private get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
+    return this.client.get<T>(path, { ...(query ? { query } : {}), signal: this.signal, timeoutMs: this.timeoutMs, retryBudgetMs: 0 });
+  }
+
   /** The error of a failed request as an InputError: the server's message, the deadline, or why the server was not reached. */
   fail(err: unknown, what: string): never {
     if (err instanceof InputError) throw err;
@@ -109,22 +104,22 @@ export class LiveCluster {
 
   /** The API groups the server serves, with their preferred and all versions (one discovery request). */
   apiGroups(): Promise<{ name: string; preferred: string; versions: string[] }[]> {
-    this.groups ??= this.apis.getAPIVersions().then(
-      (list) => list.groups.map((g) => ({ name: g.name, preferred: g.preferredVersion?.version ?? g.versions[0]?.version ?? "", versions: g.versions.map((v) => v.version) })),
+    this.groups ??= this.get<{ groups?: { name: string; preferredVersion?: { version: string }; versions?: { version: string }[] }[] }>("/apis").then(
+      (list) => (list.groups ?? []).map((g) => ({ name: g.name, preferred: g.preferredVersion?.version ?? g.versions?.[0]?.version ?? "", versions: (g.versions ?? []).map((v) => v.version) })),
       (err: unknown) => this.fail(err, "discovering the API groups"),
     );
     return this.groups;
   }
 
   /** The resources a group/version serves (no subresources), or undefined when the server does not serve it. */
-  resources(group: string, version: string): Promise<V1APIResource[] | undefined> {
+  resources(group: string, version: string): Promise<ApiResource[] | undefined> {
     const key = `${group}/${version}`;
     let p = this.served.get(key);
     if (!p) {
       p = (async () => {
         try {
-          const list = group === "" ? await this.core.getAPIResources() : await this.custom.getAPIResources({ group, version });
-          return list.resources.filter((r) => !r.name.includes("/"));
+          const list = await this.get<{ resources?: ApiResource[] }>(group === "" ? `/api/${version}` : `/apis/${group}/${version}`);
+          return (list.resources ?? []).filter((r) => !r.name.includes("/"));
         } catch (err) {
           const code = apiError(err)?.code;
           if (code === 404 || code === 503) return undefined;
@@ -135,7 +130,6 @@ export class LiveCluster {
     }
     return p;
   }
-
   /**
    * The resource a type name names, as kubectl resolves it: a kind, resource, singular or short name, any
    * case, optionally `.group` or `.version.group`; the core group first, then the groups in the server's
@@ -163,14 +157,6 @@ export class LiveCluster {
     return undefined;
   }
 
-  /** Keeps a kind (and its list) as the JSON the server sent: client-node's models drop newer fields and turn times into Dates. */
-  plain(group: string, version: string, kind: string): void {
-    keepPlainJson([
-      { group, version, kind },
-      { group, version, kind: `${kind}List` },
-    ]);
-  }
-
   /** Every object of a resource in `namespace` (every namespace when undefined), read in chunks of `chunk`. */
   async list(r: Resolved, namespace: string | undefined, options: { labelSelector?: string; fieldSelector?: string; chunk?: number } = {}): Promise<KubernetesObject[]> {
     return (await this.listWithVersion(r, namespace, options)).items;
@@ -178,39 +164,39 @@ export class LiveCluster {
 
   /** The API path of a resource's collection, in a namespace or in all (what a watch is opened on). */
   collectionPath(r: Resolved, namespace: string | undefined): string {
-    const base = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-    return `${base}${r.resource.namespaced && namespace !== undefined ? `/namespaces/${namespace}` : ""}/${r.resource.name}`;
+    return resourcePath(apiVersionOf(r.group, r.version), r.resource.name, r.resource.namespaced ? namespace : undefined);
   }
 
   /** {@link list}, with the list's resourceVersion (a watch starts from it). */
   async listWithVersion(r: Resolved, namespace: string | undefined, options: { labelSelector?: string; fieldSelector?: string; chunk?: number } = {}): Promise<{ items: KubernetesObject[]; resourceVersion?: string }> {
     const apiVersion = apiVersionOf(r.group, r.version);
-    this.plain(r.group, r.version, r.resource.kind);
+    const path = this.collectionPath(r, namespace);
     const out: KubernetesObject[] = [];
     let resourceVersion: string | undefined;
     let token: string | undefined;
     const chunk = options.chunk ?? 500;
     do {
-      let page: { items: KubernetesObject[]; metadata?: { _continue?: string; continue?: string; resourceVersion?: string } };
+      let page: ObjectList;
       try {
-        page = (await this.objects.list(apiVersion, r.resource.kind, r.resource.namespaced ? namespace : undefined, undefined, undefined, undefined, options.fieldSelector, options.labelSelector, chunk > 0 ? chunk : undefined, token)) as never;
+        page = await this.get<ObjectList>(path, { fieldSelector: options.fieldSelector, labelSelector: options.labelSelector, limit: chunk > 0 ? chunk : undefined, continue: token });
       } catch (err) {
         return this.fail(err, `listing ${r.group === "" ? r.resource.name : `${r.resource.name}.${r.group}`}${namespace && r.resource.namespaced ? ` in namespace ${namespace}` : ""}`);
       }
       // List items come without apiVersion and kind; the interpretation checks them.
       for (const item of page.items ?? []) out.push({ ...item, apiVersion, kind: r.resource.kind });
-      token = page.metadata?.continue ?? page.metadata?._continue;
+      token = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion;
     } while (token);
     return { items: out, ...(resourceVersion !== undefined ? { resourceVersion } : {}) };
   }
 
-  /** One object, or undefined when it does not exist. */
+  /** One object, or undefined when it does not exist (or its kind is not served). */
   async read(apiVersion: string, kind: string, name: string, namespace: string | undefined): Promise<KubernetesObject | undefined> {
     const [group, version] = apiVersion.includes("/") ? (apiVersion.split("/") as [string, string]) : ["", apiVersion];
-    this.plain(group, version, kind);
+    const resource = (await this.resources(group, version))?.find((r) => r.kind === kind);
+    if (!resource) return undefined;
     try {
-      return JSON.parse(JSON.stringify(await this.objects.read({ apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}) } }))) as KubernetesObject;
+      return await this.get<KubernetesObject>(resourcePath(apiVersion, resource.name, resource.namespaced ? namespace : undefined, name));
     } catch (err) {
       if (apiError(err)?.code === 404) return undefined;
       return this.fail(err, `reading ${kind} ${name}`);

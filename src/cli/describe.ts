@@ -4,7 +4,7 @@
  * replicas), pods and their nodes, each with its status, the phase, the resources each component asks for
  * — then the object's events as `kubectl describe` lists them. Exit codes as `get`.
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";

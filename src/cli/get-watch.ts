@@ -34,6 +34,8 @@ export async function watchWorkloads(
     else out.io.stdout(alignColumns(tableRows(rows, out.wide, out.typeName)).join("\n") + "\n");
   };
   const refresh = async (): Promise<void> => {
+    // A read of owners or discovery now gets its own deadline, however long the watch has run.
+    cluster.renewDeadline();
     const views = await read(cluster, { ...options, names: [] }, reader);
     if ("exit" in views) return;
     const changed: WorkloadView[] = [];
@@ -63,10 +65,14 @@ export async function watchWorkloads(
   process.once("SIGTERM", onSignal);
   if (out.signal?.aborted) stop.abort();
   else out.signal?.addEventListener("abort", onSignal, { once: true });
+  const stopped = new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener("abort", () => resolve(), { once: true })));
   try {
-    // The informers list once more; what changed since the first list is printed.
-    await refresh();
-    await new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener("abort", () => resolve(), { once: true })));
+    // The informers list once more; what changed since the first list is printed. They retry a server
+    // that does not answer until it does, or until the command is stopped.
+    const first = refresh();
+    first.catch(() => undefined); // stopped meanwhile: the informers were stopped before they synced
+    await Promise.race([first, stopped]);
+    await stopped;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

@@ -3,7 +3,7 @@
  * an owner of the object whose kind is described governs them (the outermost such owner), so
  * `karta compile job/NAME` for a JobSet's Job makes nothing, as the controller makes nothing for it.
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { describes, readCatalog, type Catalog } from "./catalog.js";
 import type { CliIO } from "./io.js";
 import type { LiveWorkload } from "./live.js";

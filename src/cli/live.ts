@@ -5,7 +5,7 @@
  * objects in between (ReplicaSets, Jobs, StatefulSets...) so the owner-chain matching sees the links.
  * Every request carries one deadline, so an unreachable server is an error, not a hang.
  */
-import type { KubernetesObject, V1OwnerReference } from "@kubernetes/client-node";
+import type { KubernetesObject, OwnerReference } from "../controller/kubernetes-object.js";
 import { apiVersionOf, LiveCluster } from "./cluster.js";
 import { InputError } from "./objects.js";
 import { EXIT_WORKLOAD_NOT_FOUND } from "./exit-codes.js";
@@ -35,7 +35,7 @@ export interface LiveWorkload {
 }
 
 /** The reference naming an object's controller: controller true, else the only one (as the controller reads it). */
-function controllerRef(o: KubernetesObject): V1OwnerReference | undefined {
+function controllerRef(o: KubernetesObject): OwnerReference | undefined {
   const refs = o.metadata?.ownerReferences ?? [];
   return refs.find((r) => r.controller === true) ?? (refs.length === 1 ? refs[0] : undefined);
 }

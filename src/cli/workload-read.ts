@@ -4,7 +4,9 @@
  * Jobs, a LeaderWorkerSet's StatefulSets), each list read once; a pod belongs to the object its
  * controller ownerReferences lead to, followed as the controller follows them (src/controller/owners.ts).
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../controller/kubernetes-object.js";
+import { Informer } from "../controller/informer.js";
+import { silentLogger } from "../controller/log.js";
 import { chainKinds, groupKindKey, resolveOwnerChain, type ChainLookup, type GroupKind } from "../controller/owners.js";
 import type { Karta } from "../definition/index.js";
 import { apiVersionOf, PODS, type LiveCluster, type Resolved } from "./cluster.js";
@@ -64,25 +66,22 @@ export class ScopeReader {
     return p;
   }
 
-  /** An informer on the list: listed, then watched from the list's resourceVersion. */
+  /** An informer on the list: listed, then watched from the list's resourceVersion (relisted when it expires). */
   private async watch(r: Resolved, labelSelector: string | undefined): Promise<Current> {
-    const { ListWatch, Watch } = await import("@kubernetes/client-node");
-    const list = async () => {
-      this.cluster.renewDeadline();
-      const l = await this.cluster.listWithVersion(r, this.scope, labelSelector !== undefined ? { labelSelector } : {});
-      return { items: l.items, metadata: { resourceVersion: l.resourceVersion ?? "" } };
-    };
-    const apiVersion = apiVersionOf(r.group, r.version);
-    const informer = new ListWatch<KubernetesObject>(this.cluster.collectionPath(r, this.scope), new Watch(this.cluster.kc), list as never, false, labelSelector);
-    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, () => this.watching!.onChange());
-    informer.on("error", (err: unknown) => {
-      if (this.stopped) return;
-      this.watching!.onError(err);
-      setTimeout(() => void (!this.stopped && informer.start().catch(() => {})), 1000).unref();
+    const informer = new Informer<KubernetesObject>(this.cluster.client, {
+      path: this.cluster.collectionPath(r, this.scope),
+      what: r.group === "" ? r.resource.name : `${r.resource.name}.${r.group}`,
+      log: silentLogger,
+      ...(labelSelector !== undefined ? { labelSelector } : {}),
+      onFailure: (why) => {
+        if (!this.stopped) this.watching!.onError(new Error(why));
+      },
     });
-    await informer.start();
+    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, () => this.watching!.onChange());
     this.informers.push(informer);
-    // Watch events carry kind and apiVersion; items of the first list are given them by the list.
+    await informer.start();
+    // List items are given the list's kind by the informer; a server that names none gets the type's.
+    const apiVersion = apiVersionOf(r.group, r.version);
     return () => informer.list().map((o) => (o.kind ? o : { ...o, apiVersion, kind: r.resource.kind }));
   }
 }

@@ -5,7 +5,7 @@
  * older governs, as in the controller. Problems reading the cluster's (no CRD, forbidden, an invalid
  * Karta) are warnings: the catalog answers.
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { loadDefinitionValue, validateDefinition, type Definition } from "../definition/index.js";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { readCatalog, kindMatches } from "./catalog.js";

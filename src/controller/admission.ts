@@ -6,7 +6,7 @@
  * root is not in the cache within the wait (the leader's reconcile creates the groups anyway, and
  * failurePolicy Ignore means the API server would admit them without us too).
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 import { compileKarta } from "../scheduling/karta.js";
 import type { JsonPatchOperation } from "../jsonpatch/index.js";
 import type { CompiledInterpreter } from "../interpret/index.js";

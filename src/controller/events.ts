@@ -11,7 +11,7 @@
  * - {@link coreEvent}: core/v1 Events about workloads (GroupsCreated, PodsWithoutGroup...).
  */
 import { hostname } from "node:os";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 import { isTransient, microTime, type KubeClient } from "./client.js";
 import type { Logger } from "./log.js";
 

@@ -18,7 +18,7 @@
  * exporter's memory); the text format is written here, not by prom-client, whose formatting of tens of
  * thousands of series per scrape dominates (bench/exporter.ts).
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 import { Counter, type Registry } from "prom-client";
 import type { CompiledInterpreter, GenericStatus, WorkloadView } from "../interpret/index.js";
 import { classifyPod, evaluateStatus } from "../interpret/index.js";

@@ -17,7 +17,7 @@
  * not stop the informer.
  */
 import { ApiError, isTransient, type KubeClient, type WatchEvent } from "./client.js";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 import { Backoff } from "./queue.js";
 import type { Logger } from "./log.js";
 
@@ -40,6 +40,8 @@ export interface InformerOptions<T> {
   pageSize?: number;
   /** What a 404 means, logged with it (the resource is not served: a CRD not installed). */
   notFound?: string;
+  /** Told of each failed list or watch before it is retried (besides the log), with why. */
+  onFailure?: (why: string, retryInMs: number) => void;
 }
 
 /** What an informer has done (tests and metrics). */
@@ -384,6 +386,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
         const wait = backoff.next();
         const why = err instanceof ApiError ? (err.code === 404 && this.o.notFound ? this.o.notFound : err.message.startsWith(String(err.code)) ? err.message : `${err.code} ${err.message}`) : String((err as Error)?.message ?? err);
         this.lastError = `${this.o.what}: ${why}`;
+        this.o.onFailure?.(why, wait);
         if (isTransient(err)) {
           // The API server restarting or pacing us: expected, and retried; said once per outage.
           this.o.log(this.unavailableLogged ? "debug" : "info", "API server unavailable; retrying", { watch: this.o.what, retryInMs: wait, why });

@@ -9,7 +9,7 @@
  * or a Workload or PodGroup of the Job, comes from someone else. (k8s.io/kubernetes v1.37
  * pkg/controller/job/job_scheduling_manager.go: getManagementMode, ensureWorkloadAndPodGroup.)
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 import { GROUP_TEMPLATE_NAME_ANNOTATION } from "../scheduling/types.js";
 import { controllerRef } from "./owners.js";
 

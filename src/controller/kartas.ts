@@ -5,7 +5,7 @@
  * A CRD that appears, changes or goes away requeues every Karta, so a Karta whose CRD is applied later
  * becomes Ready without a restart. Its Karta cache also answers the admission webhook's uniqueness check.
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 import { apiError, discover, isTransient, type KubeClient } from "./client.js";
 import { Informer } from "./informer.js";
 import { desiredKartaState, rootKindOf, sameConditions, type Condition, type CrdCheck, type RootKind } from "./karta-status.js";

@@ -5,7 +5,7 @@
  * uid, no keys of its own: at 50,000 pods every byte per pod counts), so an update removes the object it
  * replaces by identity, as the informer hands it over.
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 
 /** What the index needs of an informer: its add, update (with the object replaced) and delete events. */
 export interface ObjectEvents<T> {

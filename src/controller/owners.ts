@@ -4,7 +4,7 @@
  * outermost object of a kind with a Ready Karta, which governs the pod. Pure: the objects come from a
  * lookup the caller backs with its informer caches, so the webhook answers without an API call.
  */
-import type { KubernetesObject, V1OwnerReference } from "@kubernetes/client-node";
+import type { KubernetesObject, OwnerReference } from "./kubernetes-object.js";
 import type { Karta } from "../definition/index.js";
 
 /** A kind, by API group and kind (versions are not compared: one object answers at every served version). */
@@ -41,18 +41,18 @@ export type ChainResult =
    * To `root` (a reference: the caller reads the root object from its cache), the outermost owner on the
    * chain whose kind has a Ready Karta, through `owners` (nearest first; inner described kinds included).
    */
-  | { found: true; karta: string; root: V1OwnerReference; owners: KubernetesObject[] }
+  | { found: true; karta: string; root: OwnerReference; owners: KubernetesObject[] }
   /**
    * Nowhere: `missing` names an owner of a watched kind that the cache does not have (yet), so asking again
    * later may succeed; otherwise the chain ends (no controller, an unwatched kind, a uid that does not match).
    */
-  | { found: false; missing?: V1OwnerReference; why: string };
+  | { found: false; missing?: OwnerReference; why: string };
 
 /** Longer chains are not followed (an AppWrapper around a LeaderWorkerSet's worker pod is five links). */
 export const MAX_CHAIN = 8;
 
 /** The reference an object's controller is named by: the one with controller true, else the only one. */
-export function controllerRef(o: KubernetesObject): V1OwnerReference | undefined {
+export function controllerRef(o: KubernetesObject): OwnerReference | undefined {
   const refs = o.metadata?.ownerReferences ?? [];
   return refs.find((r) => r.controller === true) ?? (refs.length === 1 ? refs[0] : undefined);
 }

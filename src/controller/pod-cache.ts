@@ -8,7 +8,7 @@
  * Most of a pod's bytes are its spec and status (containers, env, volumes, conditions): a cache of tens of
  * thousands of pods holds a small part of them (upstream's exporter trims its pod cache the same way).
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 import { analyze, documentOf, listExpressions, type Karta } from "../definition/index.js";
 import { parseJq } from "../jq/index.js";
 

@@ -22,7 +22,7 @@
  * hashes to it (src/controller/shard.ts); roots and the kinds between roots and pods are cached whole, so
  * every replica's webhook answers for every pod.
  */
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "./kubernetes-object.js";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
 import { withoutManagedFields, type KartaReconciler, type ReadyKarta } from "./kartas.js";

@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../../src/controller/kubernetes-object.js";
 import { findPodRoot, type PodRootSource } from "../../src/controller/admission.js";
 import { ControllerMetrics } from "../../src/controller/metrics.js";
 import type { ChainLookup } from "../../src/controller/owners.js";

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse, stringify } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { keepPlainJson } from "../../src/controller/kube.js";
+import { keepPlainJson } from "../support/kube.js";
 import { compileKarta } from "../../src/scheduling/index.js";
 import { definitionsDir, fixtureCases, loadBundled } from "../bundled/helpers.js";
 import { repoRoot } from "../support/conformance.js";

@@ -18,7 +18,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { controllerClusterRole } from "../../src/controller/rbac.js";
-import { keepPlainJson } from "../../src/controller/kube.js";
+import { keepPlainJson } from "../support/kube.js";
 import { admissionWebhookConfiguration } from "../../src/server/webhook-config.js";
 import type { Karta } from "../../src/definition/index.js";
 import { compileKarta } from "../../src/scheduling/index.js";

@@ -141,7 +141,7 @@ describe("karta controller: Karta status, as the role karta rbac generates", { s
   test("a fixed Karta becomes Ready, with observedGeneration following the spec", async () => {
     const current = (await c.objects.read({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: names.invalid } })) as KartaObject & { spec: any };
     current.spec.structureDefinition.rootComponent.statusDefinition.conditionsDefinition.path = ".status.conditions";
-    await c.objects.replace(current);
+    await c.objects.replace(current as unknown as KubernetesObject);
     const conds = await eventually(async () => {
       const x = await conditions(c, names.invalid);
       return x["Ready"]?.status === "True" ? x : undefined;

@@ -15,7 +15,7 @@ import { controllerClusterRole, resourceOf } from "../../src/controller/rbac.js"
 import { main } from "../../src/cli/main.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { compileKarta, type WorkloadCompilation } from "../../src/scheduling/index.js";
-import { keepPlainJson } from "../../src/controller/kube.js";
+import { keepPlainJson } from "../support/kube.js";
 import { admissionWebhookConfiguration } from "../../src/server/webhook-config.js";
 import type { Karta } from "../../src/definition/index.js";
 import { clone, definitionFiles, definitionsDir, loadBundled, type FixtureCase } from "../bundled/helpers.js";

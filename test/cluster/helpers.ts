@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { repoRoot } from "../support/conformance.js";
 import { attempt, type TestCluster } from "../support/cluster.js";
-import { keepPlainJson } from "../../src/controller/kube.js";
+import { keepPlainJson } from "../support/kube.js";
 
 export const CRD_NAME = "kartas.run.ai";
 

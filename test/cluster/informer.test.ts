@@ -6,7 +6,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
+import { PatchStrategy, type KubernetesObject as ClientObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../../src/controller/kubernetes-object.js";
 import { Informer } from "../../src/controller/informer.js";
 import { withoutManagedFields } from "../../src/controller/kartas.js";
 import { silentLogger } from "../../src/controller/log.js";
@@ -47,7 +48,7 @@ describe("the controller's informer", { skip }, () => {
   });
 
   test("listed, added and modified pods arrive stripped; the server's copy keeps them", async () => {
-    await c.objects.create(pod(ns, "listed"));
+    await c.objects.create(pod(ns, "listed") as ClientObject);
     const informer = new Informer<Obj>(kubeClient(c.kc), { path: `/api/v1/namespaces/${ns}/pods`, what: "pods", log: silentLogger, transform: withoutManagedFields });
     const seen: Obj[] = [];
     informer.on("add", (o) => seen.push(o));
@@ -60,7 +61,7 @@ describe("the controller's informer", { skip }, () => {
       assert.equal(listed.metadata?.labels?.["app"], "lean");
       assert.equal(listed.spec.containers[0].image, "registry.k8s.io/pause:3.10");
 
-      await c.objects.create(pod(ns, "watched"));
+      await c.objects.create(pod(ns, "watched") as ClientObject);
       const added = await waitFor("the added pod", () => informer.get("watched", ns));
       assert.equal(added.metadata?.managedFields, undefined);
       await c.objects.patch({ apiVersion: "v1", kind: "Pod", metadata: { name: "watched", namespace: ns, labels: { step: "2" } } } as never, undefined, undefined, "lean-test", undefined, PatchStrategy.MergePatch);
@@ -85,7 +86,7 @@ describe("the controller's informer", { skip }, () => {
     const informer = new Informer<Obj>(kubeClient(c.kc), { path: `/api/v1/namespaces/${ns}/pods`, what: "pods", log: silentLogger, keep: (o) => !refused.has(o.metadata?.name ?? "") });
     const deleted: string[] = [];
     informer.on("delete", (o) => deleted.push(o.metadata?.name ?? ""));
-    await c.objects.create(pod(ns, "kept"));
+    await c.objects.create(pod(ns, "kept") as ClientObject);
     await informer.start();
     try {
       const kept = informer.get("kept", ns)!;

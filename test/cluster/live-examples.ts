@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { keepPlainJson } from "../../src/controller/kube.js";
+import { keepPlainJson } from "../support/kube.js";
 import { repoRoot } from "../support/conformance.js";
 import { attempt, eventually, type TestCluster } from "../support/cluster.js";
 

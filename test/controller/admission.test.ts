@@ -9,7 +9,7 @@ import https from "node:https";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../../src/controller/kubernetes-object.js";
 import { chainKinds, resolveOwnerChain, type ChainLookup } from "../../src/controller/owners.js";
 import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { ControllerMetrics } from "../../src/controller/metrics.js";

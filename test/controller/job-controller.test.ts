@@ -1,7 +1,7 @@
 /** Which root Jobs the Job controller gangs itself (its WorkloadWithJob integration), from what it wrote. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../../src/controller/kubernetes-object.js";
 import { jobGangOwner } from "../../src/controller/job-controller.js";
 
 type Obj = KubernetesObject & Record<string, any>;

@@ -1,7 +1,7 @@
 /** The owner-uid index the workload reconciler reads pods and groups from. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../../src/controller/kubernetes-object.js";
 import { OwnerIndex } from "../../src/controller/owner-index.js";
 
 const obj = (name: string, owners: string[], namespace = "ns"): KubernetesObject => ({

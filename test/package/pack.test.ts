@@ -2,15 +2,17 @@
  * The npm package is the repository: `npm pack` holds everything `karta` reads at run time, and the
  * tarball installed in an empty directory runs every README example (from the repository, so that the
  * files the examples name are there) with its own bundled definitions and customizations, found from
- * the installed package and never from the working directory.
+ * the installed package and never from the working directory. It reads a cluster with nothing but its
+ * own dependencies.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { repoRoot } from "../support/conformance.js";
+import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 import { matches, readmeExamples, words } from "../cli/readme-examples.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -67,6 +69,25 @@ describe("the npm package", () => {
       if (example.exitCode !== undefined) assert.equal(r.code, example.exitCode, `${example.command}: ${r.err}`);
       else assert.ok(r.code === 0 || r.code === 1, `${example.command}: exit code ${r.code}: ${r.err}`);
       assert.ok(matches(actual, example.expected), `${example.command}: output differs:\n${actual.join("\n")}\n--- expected ---\n${example.expected.join("\n")}`);
+    }
+  });
+
+  test("the installed karta get reads a cluster with its own client: client-node is not installed", async (t) => {
+    if (!installed) return t.skip(skipped);
+    assert.ok(!existsSync(path.join(installed, "..", "@kubernetes", "client-node")), "@kubernetes/client-node is installed with karta");
+    const server = await startFakeApiServer();
+    try {
+      // Asynchronously: the server answers on this process's event loop.
+      const child = spawn(path.join(installed, "karta"), ["get", "pytorchjobs", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+      assert.equal(code, 0, err);
+      assert.match(out, FAKE_GET_OUTPUT);
+    } finally {
+      server.close();
     }
   });
 

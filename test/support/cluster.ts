@@ -32,7 +32,7 @@ export interface TestCluster {
 }
 
 // Pods stay plain JSON (spec.schedulingGroup is newer than client-node's models).
-import "../../src/controller/kube.js";
+import "./kube.js";
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

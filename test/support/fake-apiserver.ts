@@ -1,0 +1,75 @@
+/**
+ * A local HTTP server that answers as kube-apiserver does for what `karta get` reads: discovery (the
+ * kubeflow.org group with PyTorchJobs, and pods), and the lists of namespace `team` (the bundled example
+ * PyTorchJob, no pods); every other path is a 404 Status. Watches are refused with 500, as an API server
+ * whose etcd is down answers. For the live commands where a real API server cannot be made to fail on
+ * cue, or is not needed (test/cluster has the real one).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse } from "yaml";
+import { repoRoot } from "./conformance.js";
+
+export interface FakeApiServer {
+  /** A kubeconfig for it, context namespace `team`. */
+  kubeconfig: string;
+  /** The paths of the watches it refused. */
+  watches: string[];
+  close(): void;
+}
+
+const status = (code: number, reason: string, message: string) => ({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason, message });
+
+export async function startFakeApiServer(): Promise<FakeApiServer> {
+  const job = parse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8")) as { metadata: Record<string, unknown> };
+  job.metadata = { ...job.metadata, namespace: "team", uid: "job-uid", resourceVersion: "4", creationTimestamp: "2026-12-01T00:00:00Z" };
+  const json = (res: http.ServerResponse, code: number, body: unknown): void => {
+    res.writeHead(code, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  const watches: string[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.searchParams.get("watch") === "true") {
+      watches.push(url.pathname);
+      return json(res, 500, status(500, "InternalError", "etcdserver: request timed out"));
+    }
+    switch (url.pathname) {
+      case "/apis":
+        return json(res, 200, { kind: "APIGroupList", apiVersion: "v1", groups: [{ name: "kubeflow.org", versions: [{ groupVersion: "kubeflow.org/v1", version: "v1" }], preferredVersion: { groupVersion: "kubeflow.org/v1", version: "v1" } }] });
+      case "/api/v1":
+        return json(res, 200, { kind: "APIResourceList", groupVersion: "v1", resources: [{ name: "pods", singularName: "pod", namespaced: true, kind: "Pod", verbs: ["get", "list", "watch"] }] });
+      case "/apis/kubeflow.org/v1":
+        return json(res, 200, { kind: "APIResourceList", groupVersion: "kubeflow.org/v1", resources: [{ name: "pytorchjobs", singularName: "pytorchjob", namespaced: true, kind: "PyTorchJob", verbs: ["get", "list", "watch"] }] });
+      case "/apis/kubeflow.org/v1/namespaces/team/pytorchjobs":
+        return json(res, 200, { kind: "PyTorchJobList", apiVersion: "kubeflow.org/v1", metadata: { resourceVersion: "5" }, items: [job] });
+      case "/api/v1/namespaces/team/pods":
+        return json(res, 200, { kind: "PodList", apiVersion: "v1", metadata: { resourceVersion: "5" }, items: [] });
+      default:
+        return json(res, 404, status(404, "NotFound", "the server could not find the requested resource"));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-fake-apiserver-"));
+  const kubeconfig = path.join(dir, "kubeconfig");
+  writeFileSync(
+    kubeconfig,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: team}}]\ncurrent-context: x\n`,
+  );
+  return {
+    kubeconfig,
+    watches,
+    close: () => {
+      server.close();
+      server.closeAllConnections();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The first lines `karta get pytorchjobs` prints for it (the columns vary with the age). */
+export const FAKE_GET_OUTPUT = /^NAME\s+NAMESPACE\s.*\nllama-finetune\s+team\s/;
