@@ -2,16 +2,9 @@
  * A Kubernetes object as the API server sends it, in JSON: the fields every object has. Karta reads
  * objects as plain JSON (times are RFC 3339 strings), never as generated models.
  */
+import type { ObjectMeta as WrittenMeta, OwnerReference } from "../scheduling/types.js";
 
-/** An owner reference (metadata.ownerReferences[]). */
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+export type { OwnerReference };
 
 /** A managedFields entry (server-side apply's record of who set which fields). */
 export interface ManagedFieldsEntry {
@@ -24,20 +17,12 @@ export interface ManagedFieldsEntry {
   subresource?: string;
 }
 
-/** metadata of an object. */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
+/** metadata of an object as the server sends it: what Karta writes (src/scheduling) and what the server sets. */
+export interface ObjectMeta extends WrittenMeta {
   resourceVersion?: string;
-  generation?: number;
   creationTimestamp?: string;
   deletionTimestamp?: string;
   deletionGracePeriodSeconds?: number;
-  labels?: { [key: string]: string };
-  annotations?: { [key: string]: string };
-  ownerReferences?: OwnerReference[];
   finalizers?: string[];
   managedFields?: ManagedFieldsEntry[];
 }
