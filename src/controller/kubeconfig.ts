@@ -3,8 +3,8 @@
  * the files of KUBECONFIG (merged, the first to set a name or the current context wins), else
  * ~/.kube/config, else the pod's service account (in-cluster). `--context` picks a context. Users may
  * authenticate with a client certificate, a bearer token (inline or a file, re-read as the kubelet rotates
- * it), basic auth, or an exec credential plugin (client.authentication.k8s.io, as EKS, GKE and AKS
- * kubeconfigs use). Relative file paths are relative to the kubeconfig that names them.
+ * it), basic auth, an exec credential plugin (client.authentication.k8s.io, as EKS, GKE and AKS
+ * kubeconfigs use), or the id-token of an oidc auth-provider. Relative file paths are relative to the kubeconfig that names them.
  *
  * The controller reads it without @kubernetes/client-node, whose generated models take ~70 MiB of a
  * process that should fit in 150 MiB with 50,000 pods cached.
@@ -148,7 +148,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (ca) access.ca = ca;
   const tlsServerName = str(cluster["tls-server-name"]);
   if (tlsServerName !== undefined) access.tlsServerName = tlsServerName;
-  if (str(cluster["proxy-url"]) !== undefined) throw new Error(`cluster "${clusterName}": proxy-url is not supported by karta controller`);
+  if (str(cluster["proxy-url"]) !== undefined) throw new Error(`cluster "${clusterName}": proxy-url is not supported by Karta's client`);
   const cert = fileOrData(user, "client-certificate", "client-certificate-data", "client certificate");
   const key = fileOrData(user, "client-key", "client-key-data", "client key");
   if (cert && key) Object.assign(access, { cert, key });
@@ -173,8 +173,14 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
     };
   }
   if (user["auth-provider"] !== undefined) {
-    const provider = str(asRecord(user["auth-provider"])["name"]) ?? "?";
-    throw new Error(`user "${userName}": the ${provider} auth-provider is not supported (kubectl removed it too); use an exec credential plugin`);
+    const provider = asRecord(user["auth-provider"]);
+    const name = str(provider["name"]) ?? "?";
+    // client-go's oidc provider sends the id-token it holds (and refreshes it when expired, which Karta
+    // does not: a 401 then says so, and kubectl or kubelogin gets a new one). gcp and azure were removed
+    // from kubectl in 1.26 in favour of exec plugins.
+    const idToken = name === "oidc" ? str(asRecord(provider["config"])["id-token"]) : undefined;
+    if (idToken === undefined) throw new Error(`user "${userName}": the ${name} auth-provider ${name === "oidc" ? "holds no id-token" : "is not supported (kubectl removed it too)"}; use an exec credential plugin`);
+    if (access.token === undefined && access.exec === undefined) access.token = idToken;
   }
   const namespace = str(context["namespace"]);
   if (namespace !== undefined) access.namespace = namespace;

@@ -1,0 +1,189 @@
+/**
+ * Finding the cluster and the credentials as kubectl does (src/controller/kubeconfig.ts), which `karta
+ * controller` and the live commands (`get`, `describe`, `inspect KIND/NAME`) share: --kubeconfig, the
+ * files of KUBECONFIG merged (the first to name an entry or a current context wins), ~/.kube/config;
+ * --context; paths relative to the file naming them; tokens, client certificates, basic auth, an oidc
+ * auth-provider's id-token and exec credential plugins (the plugin's token checked on a request to a
+ * local server); and each mistake a clear error naming what is wrong.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { KubeClient } from "../../src/controller/client.js";
+import { loadClusterAccess } from "../../src/controller/kubeconfig.js";
+
+let dir = "";
+const saved = { KUBECONFIG: process.env["KUBECONFIG"], HOME: process.env["HOME"], KUBERNETES_SERVICE_HOST: process.env["KUBERNETES_SERVICE_HOST"] };
+
+before(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "karta-kubeconfig-"));
+  // Nothing of the machine's own: no ~/.kube/config, no KUBECONFIG, not in a pod.
+  process.env["HOME"] = path.join(dir, "home");
+  delete process.env["KUBECONFIG"];
+  delete process.env["KUBERNETES_SERVICE_HOST"];
+});
+
+after(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes a kubeconfig (YAML text) at `dir/name`; its path. */
+function kubeconfig(name: string, text: string): string {
+  const file = path.join(dir, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
+const one = (o: { server?: string; cluster?: string; user?: string; namespace?: string; context?: string } = {}): string =>
+  `apiVersion: v1
+kind: Config
+clusters:
+- name: ${o.cluster ?? "c"}
+  cluster: {server: "${o.server ?? "https://api.example:6443/"}"}
+users:
+- name: ${o.user ?? "u"}
+  user: {token: tok-${o.user ?? "u"}}
+contexts:
+- name: ${o.context ?? "x"}
+  context: {cluster: ${o.cluster ?? "c"}, user: ${o.user ?? "u"}${o.namespace ? `, namespace: ${o.namespace}` : ""}}
+current-context: ${o.context ?? "x"}
+`;
+
+describe("the kubeconfig, as kubectl finds it", () => {
+  test("--kubeconfig: the current context's server (no trailing slash), token and namespace", () => {
+    const file = kubeconfig("flag/config", one({ namespace: "team" }));
+    const a = loadClusterAccess({ kubeconfig: file });
+    assert.deepEqual([a.server, a.token, a.namespace, a.insecureSkipTLSVerify, a.source], ["https://api.example:6443", "tok-u", "team", false, file]);
+  });
+
+  test("KUBECONFIG: files merged, the first to name an entry or a current context wins; missing files skipped; --context picks", () => {
+    const first = kubeconfig("merge/first", one({ server: "https://first", context: "a" }));
+    // Its cluster "c" and context "a" lose to the first file's; "b" is its own, on the first file's "c".
+    const second = kubeconfig(
+      "merge/second",
+      `clusters: [{name: c, cluster: {server: "https://second"}}]
+users: [{name: u2, user: {token: tok-u2}}]
+contexts: [{name: a, context: {cluster: c, user: u2}}, {name: b, context: {cluster: c, user: u2, namespace: ns-b}}]
+current-context: b
+`,
+    );
+    process.env["KUBECONFIG"] = [path.join(dir, "merge", "absent"), first, second].join(path.delimiter);
+    try {
+      const a = loadClusterAccess();
+      assert.deepEqual([a.server, a.token, a.source], ["https://first", "tok-u", `${first}${path.delimiter}${second}`]);
+      const b = loadClusterAccess({ context: "b" });
+      assert.deepEqual([b.server, b.token, b.namespace], ["https://first", "tok-u2", "ns-b"]);
+      assert.throws(() => loadClusterAccess({ context: "nope" }), { message: 'context "nope" is not in the kubeconfig' });
+    } finally {
+      delete process.env["KUBECONFIG"];
+    }
+  });
+
+  test("~/.kube/config when there is no KUBECONFIG; nothing at all is an error saying where to look", () => {
+    assert.throws(() => loadClusterAccess(), { message: "no cluster in the kubeconfig (give --kubeconfig, set KUBECONFIG, or run in a pod)" });
+    kubeconfig("home/.kube/config", one({ server: "https://home" }));
+    try {
+      assert.equal(loadClusterAccess().server, "https://home");
+    } finally {
+      rmSync(path.join(dir, "home"), { recursive: true, force: true });
+    }
+  });
+
+  test("files it names are relative to the kubeconfig, data fields are base64; a certificate needs its key", () => {
+    mkdirSync(path.join(dir, "rel", "pki"), { recursive: true });
+    writeFileSync(path.join(dir, "rel", "pki", "ca.crt"), "CA");
+    writeFileSync(path.join(dir, "rel", "pki", "me.crt"), "CERT");
+    const file = kubeconfig(
+      "rel/config",
+      `clusters: [{name: c, cluster: {server: "https://x", certificate-authority: pki/ca.crt, tls-server-name: api.internal}}]
+users: [{name: u, user: {client-certificate: pki/me.crt, client-key-data: ${Buffer.from("KEY").toString("base64")}}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+    );
+    const a = loadClusterAccess({ kubeconfig: file });
+    assert.deepEqual([a.ca?.toString(), a.cert?.toString(), a.key?.toString(), a.tlsServerName], ["CA", "CERT", "KEY", "api.internal"]);
+    const noKey = kubeconfig("rel/nokey", `clusters: [{name: c, cluster: {server: "https://x"}}]\nusers: [{name: u, user: {client-certificate: pki/me.crt}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+    assert.throws(() => loadClusterAccess({ kubeconfig: noKey }), { message: 'user "u": a client certificate needs its key, and a key its certificate' });
+  });
+
+  test("basic auth, and an oidc auth-provider's id-token as the bearer token", () => {
+    const file = kubeconfig(
+      "auth/config",
+      `clusters: [{name: c, cluster: {server: "https://x"}}]
+users:
+- {name: basic, user: {username: admin, password: secret}}
+- {name: oidc, user: {auth-provider: {name: oidc, config: {id-token: eyJ.id.token, refresh-token: r, idp-issuer-url: "https://issuer"}}}}
+- {name: oidc-empty, user: {auth-provider: {name: oidc, config: {idp-issuer-url: "https://issuer"}}}}
+- {name: gcp, user: {auth-provider: {name: gcp}}}
+contexts:
+- {name: basic, context: {cluster: c, user: basic}}
+- {name: oidc, context: {cluster: c, user: oidc}}
+- {name: oidc-empty, context: {cluster: c, user: oidc-empty}}
+- {name: gcp, context: {cluster: c, user: gcp}}
+current-context: basic
+`,
+    );
+    assert.deepEqual(loadClusterAccess({ kubeconfig: file }).basic, { username: "admin", password: "secret" });
+    assert.equal(loadClusterAccess({ kubeconfig: file, context: "oidc" }).token, "eyJ.id.token");
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, context: "oidc-empty" }), { message: 'user "oidc-empty": the oidc auth-provider holds no id-token; use an exec credential plugin' });
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, context: "gcp" }), { message: 'user "gcp": the gcp auth-provider is not supported (kubectl removed it too); use an exec credential plugin' });
+  });
+
+  test("mistakes name the file or entry and what is wrong", () => {
+    assert.throws(() => loadClusterAccess({ kubeconfig: path.join(dir, "absent") }), { message: `cannot read the kubeconfig ${path.join(dir, "absent")}: no such file` });
+    const noCurrent = kubeconfig("bad/nocurrent", one().replace(/current-context: .*\n/, ""));
+    assert.throws(() => loadClusterAccess({ kubeconfig: noCurrent }), { message: `${noCurrent}: no current-context (give --context)` });
+    const notList = kubeconfig("bad/notlist", "clusters: {c: 1}\n");
+    assert.throws(() => loadClusterAccess({ kubeconfig: notList }), { message: `${notList}: clusters must be a list` });
+    const proxied = kubeconfig("bad/proxy", one().replace('cluster: {server: "https://api.example:6443/"}', 'cluster: {server: "https://api.example:6443/", proxy-url: "http://proxy:3128"}'));
+    assert.throws(() => loadClusterAccess({ kubeconfig: proxied }), { message: `cluster "c": proxy-url is not supported by Karta's client` });
+    const dangling = kubeconfig("bad/dangling", one().replace("context: {cluster: c,", "context: {cluster: other,"));
+    assert.throws(() => loadClusterAccess({ kubeconfig: dangling }), { message: 'no cluster in the kubeconfig (context "x" names cluster "other", which is not defined)' });
+  });
+});
+
+describe("an exec credential plugin", () => {
+  test("runs from the kubeconfig's directory with its env and KUBERNETES_EXEC_INFO; its token authenticates the requests", async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.headers.authorization ?? "");
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ kind: "APIGroupList", groups: [] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const plugin = path.join(dir, "exec", "bin", "credential");
+      mkdirSync(path.dirname(plugin), { recursive: true });
+      // The token names the plugin's env variable and the kind of KUBERNETES_EXEC_INFO, so both are checked.
+      writeFileSync(plugin, `#!/bin/sh\nkind=$(printf '%s' "$KUBERNETES_EXEC_INFO" | sed -n 's/.*"kind":"\\([A-Za-z]*\\)".*/\\1/p')\nprintf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s-%s"}}' "$TEAM" "$kind"\n`);
+      chmodSync(plugin, 0o755);
+      const file = kubeconfig(
+        "exec/config",
+        `clusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]
+users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: ./bin/credential, env: [{name: TEAM, value: ml}]}}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+      );
+      const client = new KubeClient(loadClusterAccess({ kubeconfig: file }));
+      try {
+        await client.get("/apis");
+      } finally {
+        client.close();
+      }
+      assert.deepEqual(seen, ["Bearer ml-ExecCredential"]);
+    } finally {
+      server.close();
+    }
+  });
+});
