@@ -130,6 +130,7 @@ export class LiveCluster {
     }
     return p;
   }
+
   /**
    * The resource a type name names, as kubectl resolves it: a kind, resource, singular or short name, any
    * case, optionally `.group` or `.version.group`; the core group first, then the groups in the server's

@@ -5,7 +5,8 @@
  * objects in between (ReplicaSets, Jobs, StatefulSets...) so the owner-chain matching sees the links.
  * Every request carries one deadline, so an unreachable server is an error, not a hang.
  */
-import type { KubernetesObject, OwnerReference } from "../controller/kubernetes-object.js";
+import type { KubernetesObject } from "../controller/kubernetes-object.js";
+import { controllerRef } from "../controller/owners.js";
 import { apiVersionOf, LiveCluster } from "./cluster.js";
 import { InputError } from "./objects.js";
 import { EXIT_WORKLOAD_NOT_FOUND } from "./exit-codes.js";
@@ -32,12 +33,6 @@ export interface LiveWorkload {
   readyKartaKinds?: Set<string>;
   /** Whether the API server serves scheduling.k8s.io/v1alpha3 CompositePodGroup. */
   servesCompositePodGroup: boolean;
-}
-
-/** The reference naming an object's controller: controller true, else the only one (as the controller reads it). */
-function controllerRef(o: KubernetesObject): OwnerReference | undefined {
-  const refs = o.metadata?.ownerReferences ?? [];
-  return refs.find((r) => r.controller === true) ?? (refs.length === 1 ? refs[0] : undefined);
 }
 
 type KartaItem = { spec?: { structureDefinition?: { rootComponent?: { kind?: { group?: string; kind?: string } } } }; status?: { conditions?: { type?: string; status?: string }[] } };
