@@ -4,10 +4,12 @@
  * ~/.kube/config, else the pod's service account (in-cluster). `--context` picks a context. Users may
  * authenticate with a client certificate, a bearer token (inline or a file, re-read as the kubelet rotates
  * it), basic auth, an exec credential plugin (client.authentication.k8s.io, as EKS, GKE and AKS
- * kubeconfigs use), or the id-token of an oidc auth-provider. Relative file paths are relative to the kubeconfig that names them.
+ * kubeconfigs use), or the id-token of an oidc auth-provider. Relative file paths are relative to the
+ * kubeconfig that names them.
  *
- * The controller reads it without @kubernetes/client-node, whose generated models take ~70 MiB of a
- * process that should fit in 150 MiB with 50,000 pods cached.
+ * The controller and the live commands (`get`, `describe`, `inspect KIND/NAME`) read it without
+ * @kubernetes/client-node, whose generated models take ~70 MiB of a process that should fit in 150 MiB
+ * with 50,000 pods cached, and ~0.6 s of CPU to load.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
