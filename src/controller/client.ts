@@ -16,6 +16,8 @@
  */
 import http from "node:http";
 import https from "node:https";
+import type net from "node:net";
+import tls from "node:tls";
 import { readFileSync } from "node:fs";
 import { runExecPlugin, type ClusterAccess, type ExecCredential } from "./kubeconfig.js";
 import { Backoff } from "./queue.js";
@@ -108,6 +110,41 @@ function errorOf(code: number, body: Buffer, retryAfter: string | undefined): Ap
   return new ApiError(code, typeof status?.["reason"] === "string" ? status["reason"] : "", message, status, after);
 }
 
+/** An agent's createConnection that answers through its callback (Node's http.Agent accepts that form). */
+type TunnelConnect = (options: tls.ConnectionOptions & { host?: string; port?: number; timeout?: number }, done: (err: Error | null, socket?: net.Socket) => void) => undefined;
+
+/**
+ * Connections through an HTTP proxy (kubeconfig `proxy-url`, as client-go and client-node use it): a
+ * CONNECT tunnel to the API server, with credentials from the proxy URL, and TLS to the server inside it
+ * (the agent's CA, client certificate and server name apply as without a proxy).
+ */
+function tunnel(proxy: URL, secure: boolean): TunnelConnect {
+  return (options, done) => {
+    const target = `${options.host}:${options.port}`;
+    const headers: Record<string, string> = { Host: target };
+    if (proxy.username) headers["Proxy-Authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`;
+    const viaTls = proxy.protocol === "https:";
+    const req = (viaTls ? https : http).request({ host: proxy.hostname, port: proxy.port || (viaTls ? 443 : 80), method: "CONNECT", path: target, headers, agent: false, ...(options.timeout ? { timeout: options.timeout } : {}) });
+    let settled = false;
+    const finish = (err: Error | null, socket?: net.Socket): void => {
+      if (settled) return;
+      settled = true;
+      done(err, socket);
+    };
+    req.once("connect", (res, socket) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        return finish(new Error(`the proxy ${proxy.host} refused a tunnel to ${target}: ${res.statusCode} ${res.statusMessage ?? ""}`.trim()));
+      }
+      finish(null, secure ? tls.connect({ ...options, socket }) : socket);
+    });
+    req.once("timeout", () => req.destroy(Object.assign(new Error(`the proxy ${proxy.host} did not open a tunnel to ${target} in time`), { code: "ETIMEDOUT" })));
+    req.once("error", (err) => finish(err));
+    req.end();
+    return undefined;
+  };
+}
+
 export class KubeClient {
   private readonly base: URL;
   private readonly secure: boolean;
@@ -133,11 +170,14 @@ export class KubeClient {
     const id = cert ? cert.toString("base64").slice(-64) : "";
     let agents = this.agents.get(id);
     if (agents) return agents;
-    const make = (maxSockets: number): http.Agent =>
+    const make = (maxSockets: number): http.Agent => {
       // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
-      this.secure
+      const agent = this.secure
         ? new https.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16, ...(this.access.ca ? { ca: this.access.ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
         : new http.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 });
+      if (this.access.proxyUrl) (agent as unknown as { createConnection: TunnelConnect }).createConnection = tunnel(new URL(this.access.proxyUrl), this.secure);
+      return agent;
+    };
     agents = { requests: make(16), watches: make(Infinity) };
     // Requests in flight on an old identity's agents finish on their own.
     if (this.agents.size >= 4) this.agents.delete(this.agents.keys().next().value!);

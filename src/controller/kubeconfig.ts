@@ -4,8 +4,8 @@
  * ~/.kube/config, else the pod's service account (in-cluster). `--context` picks a context. Users may
  * authenticate with a client certificate, a bearer token (inline or a file, re-read as the kubelet rotates
  * it), basic auth, an exec credential plugin (client.authentication.k8s.io, as EKS, GKE and AKS
- * kubeconfigs use), or the id-token of an oidc auth-provider. Relative file paths are relative to the
- * kubeconfig that names them.
+ * kubeconfigs use), or the id-token of an oidc auth-provider; a cluster's `proxy-url` (http or https) is
+ * tunnelled through. Relative file paths are relative to the kubeconfig that names them.
  *
  * The controller and the live commands (`get`, `describe`, `inspect KIND/NAME`) read it without
  * @kubernetes/client-node, whose generated models take ~70 MiB of a process that should fit in 150 MiB
@@ -33,6 +33,8 @@ export interface ExecPlugin {
 export interface ClusterAccess {
   /** The API server's base URL (no trailing slash). */
   server: string;
+  /** An HTTP proxy the connections tunnel through (CONNECT), as kubeconfig's `proxy-url`. */
+  proxyUrl?: string;
   /** PEM CA bundle to trust; undefined: the system's roots. */
   ca?: Buffer;
   insecureSkipTLSVerify: boolean;
@@ -150,7 +152,11 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (ca) access.ca = ca;
   const tlsServerName = str(cluster["tls-server-name"]);
   if (tlsServerName !== undefined) access.tlsServerName = tlsServerName;
-  if (str(cluster["proxy-url"]) !== undefined) throw new Error(`cluster "${clusterName}": proxy-url is not supported by Karta's client`);
+  const proxyUrl = str(cluster["proxy-url"]);
+  if (proxyUrl !== undefined) {
+    if (!/^https?:\/\/[^/]/.test(proxyUrl)) throw new Error(`cluster "${clusterName}": proxy-url ${proxyUrl}: expected an http:// or https:// proxy (a socks proxy is not supported)`);
+    access.proxyUrl = proxyUrl;
+  }
   const cert = fileOrData(user, "client-certificate", "client-certificate-data", "client certificate");
   const key = fileOrData(user, "client-key", "client-key-data", "client key");
   if (cert && key) Object.assign(access, { cert, key });

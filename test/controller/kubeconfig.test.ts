@@ -145,8 +145,8 @@ current-context: basic
     assert.throws(() => loadClusterAccess({ kubeconfig: noCurrent }), { message: `${noCurrent}: no current-context (give --context)` });
     const notList = kubeconfig("bad/notlist", "clusters: {c: 1}\n");
     assert.throws(() => loadClusterAccess({ kubeconfig: notList }), { message: `${notList}: clusters must be a list` });
-    const proxied = kubeconfig("bad/proxy", one().replace('cluster: {server: "https://api.example:6443/"}', 'cluster: {server: "https://api.example:6443/", proxy-url: "http://proxy:3128"}'));
-    assert.throws(() => loadClusterAccess({ kubeconfig: proxied }), { message: `cluster "c": proxy-url is not supported by Karta's client` });
+    const socks = kubeconfig("bad/proxy", one().replace('cluster: {server: "https://api.example:6443/"}', 'cluster: {server: "https://api.example:6443/", proxy-url: "socks5://proxy:1080"}'));
+    assert.throws(() => loadClusterAccess({ kubeconfig: socks }), { message: 'cluster "c": proxy-url socks5://proxy:1080: expected an http:// or https:// proxy (a socks proxy is not supported)' });
     const dangling = kubeconfig("bad/dangling", one().replace("context: {cluster: c,", "context: {cluster: other,"));
     assert.throws(() => loadClusterAccess({ kubeconfig: dangling }), { message: 'no cluster in the kubeconfig (context "x" names cluster "other", which is not defined)' });
   });

@@ -1,0 +1,91 @@
+/**
+ * The client through a kubeconfig `proxy-url` (an HTTP proxy, as corporate networks put in front of API
+ * servers): a CONNECT tunnel per connection, the proxy's credentials from its URL, TLS to the API server
+ * inside the tunnel checked against the kubeconfig's CA, keep-alive connections reused through it; a
+ * proxy that refuses the tunnel is an error naming it. A local proxy and a local HTTPS server stand in.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import net, { type AddressInfo } from "node:net";
+import path from "node:path";
+import { KubeClient } from "../../src/controller/client.js";
+import { loadClusterAccess } from "../../src/controller/kubeconfig.js";
+import { tempDir, writeCerts } from "../server/helpers.js";
+
+const listen = async <T extends net.Server>(server: T): Promise<number> => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+};
+
+test("proxy-url: requests tunnel through the proxy with its credentials, TLS checked inside; a refused tunnel names the proxy", async () => {
+  const dir = tempDir("karta-proxy-");
+  const certs = writeCerts(dir);
+  const api = https.createServer({ cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) }, (req, res) => {
+    req.resume();
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ kind: "APIGroupList", path: req.url }));
+  });
+  const tunnels: { target: string; auth: string }[] = [];
+  let refuse = false;
+  const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+  proxy.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    tunnels.push({ target: req.url ?? "", auth: req.headers["proxy-authorization"] ?? "" });
+    if (refuse) return client.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+    const [host, port] = (req.url ?? "").split(":");
+    const upstream = net.connect(Number(port), host, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on("error", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+  });
+  const apiPort = await listen(api);
+  const proxyPort = await listen(proxy);
+  const kubeconfig = path.join(dir, "kubeconfig");
+  writeFileSync(
+    kubeconfig,
+    `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${apiPort}", certificate-authority: ca.crt, proxy-url: "http://team%40corp:s3cret@127.0.0.1:${proxyPort}"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+  );
+  const client = new KubeClient(loadClusterAccess({ kubeconfig }));
+  try {
+    assert.deepEqual(await client.get("/apis"), { kind: "APIGroupList", path: "/apis" });
+    assert.deepEqual(await client.get("/api/v1"), { kind: "APIGroupList", path: "/api/v1" });
+    // One tunnel: the keep-alive connection inside it served both.
+    assert.deepEqual(tunnels, [{ target: `127.0.0.1:${apiPort}`, auth: `Basic ${Buffer.from("team@corp:s3cret").toString("base64")}` }]);
+    client.close();
+
+    refuse = true;
+    const refused = new KubeClient(loadClusterAccess({ kubeconfig }));
+    try {
+      await assert.rejects(refused.get("/apis", { retryBudgetMs: 0 }), { message: `the proxy 127.0.0.1:${proxyPort} refused a tunnel to 127.0.0.1:${apiPort}: 403 Forbidden` });
+    } finally {
+      refused.close();
+    }
+
+    // Without the kubeconfig's CA the server's certificate is refused inside the tunnel, as without a proxy.
+    refuse = false;
+    writeFileSync(kubeconfig, readFileSync(kubeconfig, "utf8").replace(", certificate-authority: ca.crt", ""));
+    const untrusted = new KubeClient(loadClusterAccess({ kubeconfig }));
+    try {
+      await assert.rejects(untrusted.get("/apis", { retryBudgetMs: 0 }), /self[- ]signed certificate|unable to verify|unable to get local issuer/);
+    } finally {
+      untrusted.close();
+    }
+  } finally {
+    client.close();
+    api.close();
+    api.closeAllConnections();
+    proxy.close();
+    proxy.closeAllConnections();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
