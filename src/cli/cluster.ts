@@ -8,7 +8,7 @@
  */
 import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { setMaxListeners } from "node:events";
-import { apiError, KubeClient, resourcePath } from "../controller/client.js";
+import { apiError, CredentialError, KubeClient, resourcePath } from "../controller/client.js";
 import { loadClusterAccess } from "../controller/kubeconfig.js";
 import { InputError } from "./objects.js";
 
@@ -69,7 +69,9 @@ export class LiveCluster {
   static open(options: ClusterOptions = {}): LiveCluster {
     try {
       const access = loadClusterAccess({ ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}) });
-      return new LiveCluster(new KubeClient(access, { userAgent: "karta" }), options);
+      // An exec plugin may prompt on the terminal and write to standard error, as under kubectl.
+      const execTerminal = { stdin: process.stdin.isTTY === true, stderr: (c: Buffer) => void process.stderr.write(c) };
+      return new LiveCluster(new KubeClient(access, { userAgent: "karta", execTerminal }), options);
     } catch (err) {
       throw new InputError(`kubeconfig: ${(err as Error).message}`);
     }
@@ -97,6 +99,7 @@ export class LiveCluster {
     if (err instanceof InputError) throw err;
     const api = apiError(err);
     if (api) throw new ApiInputError(`${what}: ${api.message || api.reason || `HTTP ${api.code}`}`, api.code);
+    if (err instanceof CredentialError) throw new InputError(`${what}: getting credentials: ${err.message}`);
     if (this.signal.aborted) throw new InputError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
     const cause = (err as { cause?: { message?: string } })?.cause?.message;
     throw new InputError(`${what}: cannot reach ${this.server}: ${cause ?? (err as Error)?.message ?? String(err)}`);

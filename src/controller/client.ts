@@ -19,7 +19,7 @@ import https from "node:https";
 import type net from "node:net";
 import tls from "node:tls";
 import { readFileSync } from "node:fs";
-import { runExecPlugin, type ClusterAccess, type ExecCredential } from "./kubeconfig.js";
+import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTerminal } from "./kubeconfig.js";
 import { Backoff } from "./queue.js";
 import type { Logger } from "./log.js";
 
@@ -36,6 +36,14 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = "ApiError";
+  }
+}
+
+/** The credentials could not be had (an exec plugin failed, a token file is unreadable): no request was sent. */
+export class CredentialError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CredentialError";
   }
 }
 
@@ -71,6 +79,8 @@ export interface WatchEvent {
 export interface ClientOptions {
   log?: Logger;
   userAgent?: string;
+  /** The terminal an exec credential plugin may use (a command someone runs); none for the controller. */
+  execTerminal?: ExecTerminal;
   /** Called after every response or failure (metrics): method, HTTP code ("<error>" for none), ms. */
   onResponse?: (method: string, code: string, ms: number) => void;
 }
@@ -192,7 +202,7 @@ export class KubeClient {
     let cert = a.cert;
     let key = a.key;
     if (a.exec) {
-      const got: ExecCredential = await runExecPlugin(a.exec, a.server, a.ca);
+      const got: ExecCredential = await runExecPlugin(a.exec, a.server, a.ca, this.options.execTerminal);
       if (got.token) headers["Authorization"] = `Bearer ${got.token}`;
       if (got.cert && got.key) [cert, key] = [got.cert, got.key];
       // Fetched again a minute before they expire.
@@ -208,7 +218,11 @@ export class KubeClient {
 
   private async credentials(): Promise<Credentials> {
     if (this.creds && Date.now() < this.creds.until) return this.creds;
-    this.pendingCreds ??= this.fetchCredentials().finally(() => (this.pendingCreds = undefined));
+    this.pendingCreds ??= this.fetchCredentials()
+      .catch((err: unknown) => {
+        throw new CredentialError((err as Error)?.message ?? String(err));
+      })
+      .finally(() => (this.pendingCreds = undefined));
     this.creds = await this.pendingCreds;
     return this.creds;
   }

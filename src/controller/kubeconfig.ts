@@ -11,7 +11,7 @@
  * @kubernetes/client-node, whose generated models take ~70 MiB of a process that should fit in 150 MiB
  * with 50,000 pods cached, and ~0.6 s of CPU to load.
  */
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -25,6 +25,8 @@ export interface ExecPlugin {
   env: { name: string; value: string }[];
   apiVersion: string;
   provideClusterInfo: boolean;
+  /** Whether it may prompt (client.authentication.k8s.io: Never, IfAvailable, Always; unset: IfAvailable). */
+  interactiveMode?: string;
   /** The kubeconfig's directory: a relative command runs from there, as client-go runs it. */
   dir: string;
 }
@@ -177,6 +179,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
       env: Array.isArray(e["env"]) ? e["env"].map((x) => ({ name: String(asRecord(x)["name"] ?? ""), value: String(asRecord(x)["value"] ?? "") })) : [],
       apiVersion: str(e["apiVersion"]) ?? "client.authentication.k8s.io/v1",
       provideClusterInfo: e["provideClusterInfo"] === true,
+      ...(str(e["interactiveMode"]) !== undefined ? { interactiveMode: str(e["interactiveMode"])! } : {}),
       dir: String(e["dir"]),
     };
   }
@@ -236,18 +239,61 @@ export interface ExecCredential {
   expires?: number;
 }
 
-/** Runs an exec credential plugin, as client-go does (KUBERNETES_EXEC_INFO, its env, 30 s at most). */
-export function runExecPlugin(plugin: ExecPlugin, server: string, ca?: Buffer): Promise<ExecCredential> {
+/**
+ * Where an exec plugin may talk to a person, as client-go lets it: the terminal of a command someone runs
+ * (`karta get`), or nobody (the controller, whose standard error is its JSON log).
+ */
+export interface ExecTerminal {
+  /** Whether standard input is a terminal the plugin may prompt on (its interactiveMode permitting). */
+  stdin: boolean;
+  /** Where the plugin's standard error goes as it writes it (a login URL, a warning). */
+  stderr: (chunk: Buffer) => void;
+}
+
+/** Output of a plugin kept: an ExecCredential is a few KiB. */
+const PLUGIN_OUTPUT_MAX = 1 << 20;
+
+/**
+ * Runs an exec credential plugin, as client-go does: KUBERNETES_EXEC_INFO and the plugin's env; given a
+ * terminal, its standard error passed through and, when standard input is a terminal and its
+ * interactiveMode is not Never, that input too (`interactive: true`; interactiveMode Always needs it). At
+ * most 30 s, or 5 minutes when interactive (a login in a browser).
+ */
+export function runExecPlugin(plugin: ExecPlugin, server: string, ca?: Buffer, terminal?: ExecTerminal): Promise<ExecCredential> {
+  const interactive = terminal?.stdin === true && plugin.interactiveMode !== "Never";
+  if (plugin.interactiveMode === "Always" && !interactive) return Promise.reject(new Error(`the exec credential plugin ${plugin.command} needs a terminal (interactiveMode: Always) and standard input is not one`));
   const info = {
     apiVersion: plugin.apiVersion,
     kind: "ExecCredential",
-    spec: { interactive: false, ...(plugin.provideClusterInfo ? { cluster: { server, ...(ca ? { "certificate-authority-data": ca.toString("base64") } : {}) } } : {}) },
+    spec: { interactive, ...(plugin.provideClusterInfo ? { cluster: { server, ...(ca ? { "certificate-authority-data": ca.toString("base64") } : {}) } } : {}) },
   };
   const env = { ...process.env, ...Object.fromEntries(plugin.env.map((e) => [e.name, e.value])), KUBERNETES_EXEC_INFO: JSON.stringify(info) };
   const command = plugin.command.includes("/") && !path.isAbsolute(plugin.command) ? path.join(plugin.dir, plugin.command) : plugin.command;
   return new Promise((resolve, reject) => {
-    execFile(command, plugin.args, { env, timeout: 30_000, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`the exec credential plugin ${plugin.command} failed: ${String(stderr).trim().split("\n").slice(-1)[0] || err.message}`));
+    const child = spawn(command, plugin.args, { env, stdio: [interactive ? "inherit" : "ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let failure: string | undefined;
+    const stop = (why: string): void => {
+      failure ??= why;
+      child.kill("SIGKILL");
+    };
+    const timer = setTimeout(() => stop(interactive ? "no credential within 5 minutes" : "no credential within 30 s"), interactive ? 300_000 : 30_000);
+    child.stdout!.on("data", (c: Buffer) => {
+      stdout += c.toString();
+      if (stdout.length > PLUGIN_OUTPUT_MAX) stop("more than 1 MiB of output");
+    });
+    child.stderr!.on("data", (c: Buffer) => {
+      terminal?.stderr(c);
+      stderr = (stderr + c.toString()).slice(-65_536);
+    });
+    child.on("error", (err) => stop(err.message));
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (failure !== undefined || code !== 0) {
+        const why = failure ?? (stderr.trim().split("\n").slice(-1)[0] || `exit ${code ?? signal}`);
+        return reject(new Error(`the exec credential plugin ${plugin.command} failed: ${why}`));
+      }
       let status: Raw;
       try {
         status = asRecord(asRecord(JSON.parse(stdout))["status"]);

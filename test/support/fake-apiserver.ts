@@ -16,6 +16,10 @@ import { repoRoot } from "./conformance.js";
 export interface FakeApiServer {
   /** A kubeconfig for it, context namespace `team`. */
   kubeconfig: string;
+  /** The kubeconfig's directory (relative paths in it start there). */
+  dir: string;
+  /** The Authorization header of each request. */
+  authorizations: string[];
   /** The paths of the watches it refused. */
   watches: string[];
   close(): void;
@@ -23,7 +27,8 @@ export interface FakeApiServer {
 
 const status = (code: number, reason: string, message: string) => ({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason, message });
 
-export async function startFakeApiServer(): Promise<FakeApiServer> {
+/** `user`: the kubeconfig's user entry, as YAML flow (default a token). */
+export async function startFakeApiServer(o: { user?: string } = {}): Promise<FakeApiServer> {
   const job = parse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8")) as { metadata: Record<string, unknown> };
   job.metadata = { ...job.metadata, namespace: "team", uid: "job-uid", resourceVersion: "4", creationTimestamp: "2026-12-01T00:00:00Z" };
   const json = (res: http.ServerResponse, code: number, body: unknown): void => {
@@ -31,8 +36,10 @@ export async function startFakeApiServer(): Promise<FakeApiServer> {
     res.end(JSON.stringify(body));
   };
   const watches: string[] = [];
+  const authorizations: string[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
+    authorizations.push(req.headers.authorization ?? "");
     const url = new URL(req.url ?? "/", "http://x");
     if (url.searchParams.get("watch") === "true") {
       watches.push(url.pathname);
@@ -58,10 +65,12 @@ export async function startFakeApiServer(): Promise<FakeApiServer> {
   const kubeconfig = path.join(dir, "kubeconfig");
   writeFileSync(
     kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: team}}]\ncurrent-context: x\n`,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]\nusers: [{name: u, user: ${o.user ?? "{token: t}"}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: team}}]\ncurrent-context: x\n`,
   );
   return {
     kubeconfig,
+    dir,
+    authorizations,
     watches,
     close: () => {
       server.close();

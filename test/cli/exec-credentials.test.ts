@@ -1,0 +1,60 @@
+/**
+ * `karta get` with an exec credential plugin, as kubectl runs one (test/support/fake-apiserver.ts is the
+ * cluster): what the plugin writes to standard error reaches the user as it writes it (a login URL, a
+ * warning); it is told it is not interactive when standard input is not a terminal, and its token
+ * authenticates every request. A plugin whose interactiveMode is Always cannot run without a terminal:
+ * the command says so, as a credential problem. (The controller gives a plugin no terminal: its standard
+ * error is kept for the error message only, out of the controller's JSON log.)
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { chmodSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "../support/conformance.js";
+import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
+
+function karta(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}
+
+/** A plugin that prompts on standard error, then prints a token naming whether it was told it is interactive. */
+const PLUGIN = `#!/bin/sh
+echo "To sign in, open https://login.example/device and enter ABCD-EFGH" >&2
+case "$KUBERNETES_EXEC_INFO" in *'"interactive":false'*) mode=batch ;; *) mode=interactive ;; esac
+printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"sso-%s"}}' "$mode"
+`;
+
+for (const mode of ["IfAvailable", "Always"] as const) {
+  test(`an exec plugin (interactiveMode ${mode}) without a terminal: ${mode === "Always" ? "refused, as a credential problem" : "its standard error passed through, its token used"}`, async () => {
+    const server = await startFakeApiServer({ user: `{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./login, interactiveMode: ${mode}}}` });
+    try {
+      writeFileSync(path.join(server.dir, "login"), PLUGIN);
+      chmodSync(path.join(server.dir, "login"), 0o755);
+      const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig]);
+      const lines = r.err.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions"));
+      if (mode === "Always") {
+        assert.equal(r.code, 1, r.err);
+        // The warning that the cluster's Karta definitions cannot be read, then the error.
+        assert.equal(lines.at(-1), "karta get: discovering the API groups: getting credentials: the exec credential plugin ./login needs a terminal (interactiveMode: Always) and standard input is not one");
+        for (const l of lines) assert.match(l, /getting credentials: the exec credential plugin \.\/login needs a terminal/);
+        assert.deepEqual(server.authorizations, [], "no request without credentials");
+        return;
+      }
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, FAKE_GET_OUTPUT);
+      assert.deepEqual(lines, ["To sign in, open https://login.example/device and enter ABCD-EFGH"], "the plugin ran once, its prompt shown");
+      assert.ok(server.authorizations.length >= 3);
+      assert.deepEqual(new Set(server.authorizations), new Set(["Bearer sso-batch"]));
+    } finally {
+      server.close();
+    }
+  });
+}
