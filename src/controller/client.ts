@@ -12,11 +12,11 @@
  * retries the key with its own backoff).
  * Credentials: a client certificate, a bearer token (a token file is re-read every minute, as the kubelet
  * rotates it), basic auth, or an exec plugin's token or certificate, cached until it expires; a 401
- * refreshes them once.
+ * refreshes them once. A kubeconfig's `proxy-url` is a CONNECT tunnel per connection.
  */
 import http from "node:http";
 import https from "node:https";
-import type net from "node:net";
+import net from "node:net";
 import tls from "node:tls";
 import { readFileSync } from "node:fs";
 import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTerminal } from "./kubeconfig.js";
@@ -130,7 +130,8 @@ type TunnelConnect = (options: tls.ConnectionOptions & { host?: string; port?: n
  */
 function tunnel(proxy: URL, secure: boolean): TunnelConnect {
   return (options, done) => {
-    const target = `${options.host}:${options.port}`;
+    const host = options.host ?? "localhost";
+    const target = `${net.isIPv6(host) ? `[${host}]` : host}:${options.port}`;
     const headers: Record<string, string> = { Host: target };
     if (proxy.username) headers["Proxy-Authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`;
     const viaTls = proxy.protocol === "https:";
