@@ -16,6 +16,7 @@ import { memoryIO } from "../../src/cli/io.js";
 import { fixtureCases } from "../bundled/helpers.js";
 import { repoRoot } from "../support/conformance.js";
 import { attempt, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { keepPlainJson } from "../support/kube.js";
 
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
@@ -44,6 +45,8 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
   const kubeconfig = path.join(dir, "kubeconfig");
   let ns: string;
   const cases = new Map(fixtureCases().map((f) => [f.name, f]));
+  // Read back as the server sent it, as the live commands read it (client-node's models reorder the keys).
+  keepPlainJson(["Deployment", "ReplicaSet"].map((kind) => ({ group: "apps", version: "v1", kind })));
   const readBack = async (o: KubernetesObject) => JSON.parse(JSON.stringify(await c.objects.read(o as never))) as Obj;
 
   before(async () => {
