@@ -172,6 +172,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (user["exec"] !== undefined) {
     const e = asRecord(user["exec"]);
     const command = str(e["command"]);
+    const interactiveMode = str(e["interactiveMode"]);
     if (command === undefined) throw new Error(`user "${userName}": exec.command is missing`);
     access.exec = {
       command,
@@ -179,7 +180,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
       env: Array.isArray(e["env"]) ? e["env"].map((x) => ({ name: String(asRecord(x)["name"] ?? ""), value: String(asRecord(x)["value"] ?? "") })) : [],
       apiVersion: str(e["apiVersion"]) ?? "client.authentication.k8s.io/v1",
       provideClusterInfo: e["provideClusterInfo"] === true,
-      ...(str(e["interactiveMode"]) !== undefined ? { interactiveMode: str(e["interactiveMode"])! } : {}),
+      ...(interactiveMode !== undefined ? { interactiveMode } : {}),
       dir: String(e["dir"]),
     };
   }

@@ -8,22 +8,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { run } from "../support/cluster.js";
 import { repoRoot } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
-
-function karta(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.on("close", (code) => resolve({ code, out, err }));
-  });
-}
 
 /** A plugin that prompts on standard error, then prints a token naming whether it was told it is interactive. */
 const PLUGIN = `#!/bin/sh
@@ -38,18 +27,18 @@ for (const mode of ["IfAvailable", "Always"] as const) {
     try {
       writeFileSync(path.join(server.dir, "login"), PLUGIN);
       chmodSync(path.join(server.dir, "login"), 0o755);
-      const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig]);
-      const lines = r.err.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions"));
+      const r = await run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "get", "pytorchjobs", "--kubeconfig", server.kubeconfig]);
+      const lines = r.stderr.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions"));
       if (mode === "Always") {
-        assert.equal(r.code, 1, r.err);
+        assert.equal(r.code, 1, r.stderr);
         // The warning that the cluster's Karta definitions cannot be read, then the error.
         assert.equal(lines.at(-1), "karta get: discovering the API groups: getting credentials: the exec credential plugin ./login needs a terminal (interactiveMode: Always) and standard input is not one");
         for (const l of lines) assert.match(l, /getting credentials: the exec credential plugin \.\/login needs a terminal/);
         assert.deepEqual(server.authorizations, [], "no request without credentials");
         return;
       }
-      assert.equal(r.code, 0, r.err);
-      assert.match(r.out, FAKE_GET_OUTPUT);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, FAKE_GET_OUTPUT);
       assert.deepEqual(lines, ["To sign in, open https://login.example/device and enter ABCD-EFGH"], "the plugin ran once, its prompt shown");
       assert.ok(server.authorizations.length >= 3);
       assert.deepEqual(new Set(server.authorizations), new Set(["Bearer sso-batch"]));

@@ -6,11 +6,12 @@
  * own dependencies.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { run as runAsync } from "../support/cluster.js";
 import { repoRoot } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 import { matches, readmeExamples, words } from "../cli/readme-examples.js";
@@ -78,14 +79,9 @@ describe("the npm package", () => {
     const server = await startFakeApiServer();
     try {
       // Asynchronously: the server answers on this process's event loop.
-      const child = spawn(path.join(installed, "karta"), ["get", "pytorchjobs", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-      assert.equal(code, 0, err);
-      assert.match(out, FAKE_GET_OUTPUT);
+      const r = await runAsync(path.join(installed, "karta"), ["get", "pytorchjobs", "--kubeconfig", server.kubeconfig]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, FAKE_GET_OUTPUT);
     } finally {
       server.close();
     }
