@@ -44,7 +44,7 @@ export function apiVersionOf(group: string, version: string): string {
 /** Pods, as a resolved resource. */
 export const PODS: Resolved = { group: "", version: "v1", resource: { name: "pods", kind: "Pod", namespaced: true, singularName: "pod", verbs: [] } };
 
-type ObjectList = { items?: KubernetesObject[]; metadata?: { continue?: string; resourceVersion?: string } };
+type ObjectList = { items?: KubernetesObject[]; metadata?: { continue?: string } };
 
 /** The API server of a kubeconfig: requests that share the current operation's deadline. */
 export class LiveCluster {
@@ -101,8 +101,7 @@ export class LiveCluster {
     if (api) throw new ApiInputError(`${what}: ${api.message || api.reason || `HTTP ${api.code}`}`, api.code);
     if (err instanceof CredentialError) throw new InputError(`${what}: getting credentials: ${err.message}`);
     if (this.signal.aborted) throw new InputError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
-    const cause = (err as { cause?: { message?: string } })?.cause?.message;
-    throw new InputError(`${what}: cannot reach ${this.server}: ${cause ?? (err as Error)?.message ?? String(err)}`);
+    throw new InputError(`${what}: cannot reach ${this.server}: ${(err as Error)?.message ?? String(err)}`);
   }
 
   /** The API groups the server serves, with their preferred and all versions (one discovery request). */
@@ -161,22 +160,16 @@ export class LiveCluster {
     return undefined;
   }
 
-  /** Every object of a resource in `namespace` (every namespace when undefined), read in chunks of `chunk`. */
-  async list(r: Resolved, namespace: string | undefined, options: { labelSelector?: string; fieldSelector?: string; chunk?: number } = {}): Promise<KubernetesObject[]> {
-    return (await this.listWithVersion(r, namespace, options)).items;
-  }
-
   /** The API path of a resource's collection, in a namespace or in all (what a watch is opened on). */
   collectionPath(r: Resolved, namespace: string | undefined): string {
     return resourcePath(apiVersionOf(r.group, r.version), r.resource.name, r.resource.namespaced ? namespace : undefined);
   }
 
-  /** {@link list}, with the list's resourceVersion (a watch starts from it). */
-  async listWithVersion(r: Resolved, namespace: string | undefined, options: { labelSelector?: string; fieldSelector?: string; chunk?: number } = {}): Promise<{ items: KubernetesObject[]; resourceVersion?: string }> {
+  /** Every object of a resource in `namespace` (every namespace when undefined), read in chunks of `chunk`. */
+  async list(r: Resolved, namespace: string | undefined, options: { labelSelector?: string; fieldSelector?: string; chunk?: number } = {}): Promise<KubernetesObject[]> {
     const apiVersion = apiVersionOf(r.group, r.version);
     const path = this.collectionPath(r, namespace);
     const out: KubernetesObject[] = [];
-    let resourceVersion: string | undefined;
     let token: string | undefined;
     const chunk = options.chunk ?? 500;
     do {
@@ -189,9 +182,8 @@ export class LiveCluster {
       // List items come without apiVersion and kind; the interpretation checks them.
       for (const item of page.items ?? []) out.push({ ...item, apiVersion, kind: r.resource.kind });
       token = page.metadata?.continue || undefined;
-      resourceVersion = page.metadata?.resourceVersion;
     } while (token);
-    return { items: out, ...(resourceVersion !== undefined ? { resourceVersion } : {}) };
+    return out;
   }
 
   /** One object, or undefined when it does not exist (or its kind is not served). */
