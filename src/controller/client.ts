@@ -423,21 +423,9 @@ export interface ApiErrorInfo {
   message: string;
 }
 
-/**
- * The Status of a failed request (this client's {@link ApiError}, or client-node's exception with its
- * code and body), or undefined for errors that are not API answers (network, bugs).
- */
+/** The Status of a failed request (an {@link ApiError}), or undefined for what is not an API answer (network, bugs). */
 export function apiError(err: unknown): ApiErrorInfo | undefined {
-  if (err instanceof ApiError) return { code: err.code, reason: err.reason, message: err.message };
-  const e = err as { code?: unknown; body?: unknown };
-  if (typeof e?.code !== "number") return undefined;
-  let body: { reason?: string; message?: string } = {};
-  try {
-    body = typeof e.body === "string" ? (JSON.parse(e.body) as typeof body) : ((e.body ?? {}) as typeof body);
-  } catch {
-    body = { message: String(e.body) };
-  }
-  return { code: e.code, reason: body.reason ?? "", message: body.message ?? "" };
+  return err instanceof ApiError ? { code: err.code, reason: err.reason, message: err.message } : undefined;
 }
 
 /** One served resource of a group/version. */
