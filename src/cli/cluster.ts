@@ -2,12 +2,12 @@
  * Reading a cluster as kubectl does, for the commands that show live workloads (`inspect|compile
  * KIND/NAME`, `get`, `describe`): the user's kubeconfig and context, kubectl's resolution of a type name
  * by discovery, lists paged in chunks, reads, and events, through the controller's own client (no
- * generated models: objects stay the JSON the server sent). Every request of one operation carries one
- * deadline, so an unreachable server is an error naming it, not a hang; errors are InputErrors with the
- * server's message.
+ * generated models: objects stay the JSON the server sent). Every request has a deadline (kubectl's
+ * --request-timeout, 30 s unless given), so an unreachable server is an error naming it, not a hang; it
+ * starts once the credentials are had (an exec plugin may wait for someone to log in). Errors are
+ * InputErrors with the server's message.
  */
 import type { KubernetesObject } from "../controller/kubernetes-object.js";
-import { setMaxListeners } from "node:events";
 import { apiError, CredentialError, KubeClient, resourcePath } from "../controller/client.js";
 import { loadClusterAccess } from "../controller/kubeconfig.js";
 import { InputError } from "./objects.js";
@@ -15,7 +15,7 @@ import { InputError } from "./objects.js";
 export interface ClusterOptions {
   kubeconfig?: string;
   context?: string;
-  /** Deadline of one operation's requests (default 30 s). */
+  /** Deadline of each request in ms (default 30 s; 0: none), counted from when the credentials are had. */
   timeoutMs?: number;
 }
 
@@ -46,14 +46,14 @@ export const PODS: Resolved = { group: "", version: "v1", resource: { name: "pod
 
 type ObjectList = { items?: KubernetesObject[]; metadata?: { continue?: string } };
 
-/** The API server of a kubeconfig: requests that share the current operation's deadline. */
+/** The API server of a kubeconfig, read with a deadline on each request. */
 export class LiveCluster {
   readonly server: string;
   /** The namespace of the kubeconfig's current context, else `default`. */
   readonly contextNamespace: string;
   readonly client: KubeClient;
   private readonly timeoutMs: number;
-  private signal: AbortSignal;
+  private authenticated?: Promise<void>;
   private groups?: Promise<{ name: string; preferred: string; versions: string[] }[]>;
   private readonly served = new Map<string, Promise<ApiResource[] | undefined>>();
 
@@ -62,7 +62,6 @@ export class LiveCluster {
     this.server = client.access.server;
     this.contextNamespace = client.access.namespace || "default";
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.signal = this.deadline();
   }
 
   /** The cluster of the kubeconfig (as kubectl finds it) and context; an InputError when there is none. */
@@ -77,21 +76,14 @@ export class LiveCluster {
     }
   }
 
-  /** Starts a new operation: its requests get a fresh deadline (a watch reads again long after the first list). */
-  renewDeadline(): void {
-    this.signal = this.deadline();
-  }
-
-  /** A deadline signal that any number of concurrent requests may listen to. */
-  private deadline(): AbortSignal {
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    setMaxListeners(0, signal);
-    return signal;
-  }
-
-  /** A GET within the operation's deadline, not retried (kubectl does not retry a refused connection). */
-  private get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
-    return this.client.get<T>(path, { ...(query ? { query } : {}), signal: this.signal, timeoutMs: this.timeoutMs, retryBudgetMs: 0 });
+  /**
+   * A GET within the deadline, not retried (kubectl does not retry a refused connection). The credentials
+   * are had first, once for all requests, so that the time an exec plugin takes is not the request's.
+   */
+  private async get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
+    await (this.authenticated ??= this.client.authenticate());
+    const deadline = this.timeoutMs > 0 ? { signal: AbortSignal.timeout(this.timeoutMs) } : {};
+    return this.client.get<T>(path, { ...(query ? { query } : {}), ...deadline, timeoutMs: this.timeoutMs, retryBudgetMs: 0 });
   }
 
   /** The error of a failed request as an InputError: the server's message, the deadline, or why the server was not reached. */
@@ -100,7 +92,8 @@ export class LiveCluster {
     const api = apiError(err);
     if (api) throw new ApiInputError(`${what}: ${api.message || api.reason || `HTTP ${api.code}`}`, api.code);
     if (err instanceof CredentialError) throw new InputError(`${what}: getting credentials: ${err.message}`);
-    if (this.signal.aborted) throw new InputError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
+    const code = (err as { code?: unknown })?.code;
+    if (code === "ABORT_ERR" || code === "ETIMEDOUT") throw new InputError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
     throw new InputError(`${what}: cannot reach ${this.server}: ${(err as Error)?.message ?? String(err)}`);
   }
 

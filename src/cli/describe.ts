@@ -8,7 +8,7 @@ import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
-import { parseLiveRef } from "./live-ref.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, parseLiveRef } from "./live-ref.js";
 import { age, alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
@@ -16,7 +16,7 @@ import { loadWorkloadTypes, resolveType } from "./workload-types.js";
 import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
 
 export const DESCRIBE_HELP = `Usage: karta describe TYPE/NAME | TYPE NAME [-n NAMESPACE] [-o json|yaml]
-                      [--kubeconfig FILE] [--context NAME]
+                      [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
 Shows one live workload as its Karta sees it, read from the API server with your kubeconfig and context:
 a header (kind/name, namespace, the definition and whether it is the cluster's Karta or the catalog's,
@@ -29,8 +29,7 @@ TYPE as for 'karta get'.
 
   -n, --namespace NS      the namespace (default: the context's, else default)
   -o, --output FORMAT     json or yaml: the same values (with the events)
-      --kubeconfig FILE   the kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)
-      --context NAME      the kubeconfig context to use
+${CLUSTER_HELP}
   -h, --help              show this help
 
 Exit code: 0 shown, 1 the cluster cannot be read, 2 usage, 3 the workload does not exist or its kind is
@@ -44,8 +43,7 @@ Example:
 export const FLAGS = {
   namespace: { type: "string", short: "n" },
   output: { type: "string", short: "o", choices: ["json", "yaml"] },
-  kubeconfig: { type: "string" },
-  context: { type: "string" },
+  ...CLUSTER_FLAGS,
 } as const satisfies Flags;
 
 /** An event about the workload, as kubectl describe lists it. */
@@ -146,8 +144,10 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   const ref = parseLiveRef(p.positionals);
   if (!ref) return usageError(io, "describe", "give the workload as TYPE/NAME (e.g. jobset/llm-pretrain) or TYPE NAME");
   if ("error" in ref) return usageError(io, "describe", ref.error.replace("KIND/NAME", "TYPE/NAME").replace("KIND NAME", "TYPE NAME"));
+  const access = clusterFlags(v);
+  if ("error" in access) return usageError(io, "describe", access.error);
   try {
-    const cluster = LiveCluster.open({ ...(v.kubeconfig !== undefined ? { kubeconfig: v.kubeconfig } : {}), ...(v.context !== undefined ? { context: v.context } : {}) });
+    const cluster = LiveCluster.open(access);
     const types = await loadWorkloadTypes(io, cluster, (m) => io.stderr(`karta describe: warning: ${m}\n`));
     const t = await resolveType(cluster, types, ref.kind);
     if ("exit" in t) {

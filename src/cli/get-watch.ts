@@ -34,8 +34,6 @@ export async function watchWorkloads(
     else out.io.stdout(alignColumns(tableRows(rows, out.wide, out.typeName)).join("\n") + "\n");
   };
   const refresh = async (): Promise<void> => {
-    // A read of owners or discovery now gets its own deadline, however long the watch has run.
-    cluster.renewDeadline();
     const views = await read(cluster, { ...options, names: [] }, reader);
     if ("exit" in views) return;
     const changed: WorkloadView[] = [];

@@ -10,6 +10,7 @@ import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags } from "./live-ref.js";
 import { alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, tableHeader, tableRows, typeNames } from "./workload-table.js";
@@ -20,7 +21,7 @@ export const PHASES = [...STATUS_ORDER.map(([, s]) => s), "Undefined"] as const;
 
 export const GET_HELP = `Usage: karta get TYPE [NAME...] | TYPE/NAME | --all-types
                  [-n NAMESPACE | -A] [-l SELECTOR] [--phase STATUS]... [-o wide|json|yaml] [-w]
-                 [--kubeconfig FILE] [--context NAME]
+                 [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
 Lists the live workloads of a type that a Karta describes (the cluster's Kartas, else the definitions
 bundled with Karta; 'karta definitions list'), read from the API server with your kubeconfig and context
@@ -42,8 +43,7 @@ Rows are newest first.
       --phase STATUS      only workloads with this status (repeatable): ${PHASES.join(", ")}
   -o, --output FORMAT     wide, json or yaml ({items, count}; the object alone for one NAME)
   -w, --watch             after the list, print a workload again whenever it (or one of its pods) changes
-      --kubeconfig FILE   the kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)
-      --context NAME      the kubeconfig context to use
+${CLUSTER_HELP}
   -h, --help              show this help
 
 Exit code: 0 listed (also none), 1 the cluster cannot be read, 2 usage, 3 the named workload does not
@@ -64,8 +64,7 @@ export const FLAGS = {
   phase: { type: "string", multiple: true, choices: PHASES },
   output: { type: "string", short: "o", choices: ["wide", "json", "yaml"] },
   watch: { type: "boolean", short: "w" },
-  kubeconfig: { type: "string" },
-  context: { type: "string" },
+  ...CLUSTER_FLAGS,
 } as const satisfies Flags;
 
 /** Runs `karta get`; returns the exit code (a bug is thrown to main, which prints it in one line). */
@@ -94,13 +93,15 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
   if (v["all-namespaces"] && v.namespace !== undefined) return usage("give -n NAMESPACE or -A, not both");
   if (v["all-namespaces"] && names.length > 0) return usage("a workload cannot be read by name across all namespaces");
   if (names.length > 0 && v.selector !== undefined) return usage("give NAMEs or -l SELECTOR, not both");
+  const access = clusterFlags(v);
+  if ("error" in access) return usage(access.error);
   const warn = (m: string): void => io.stderr(`karta get: warning: ${m}\n`);
   // With --watch the command runs until stopped: an internal error from its start on (the first list
   // included) is one line, then the watch stops (src/cli/crash.ts).
   const stopped = new AbortController();
   const guard = v.watch ? guardInternalErrors({ report: (f) => io.stderr(internalErrorLine("get", f.err)), stop: () => stopped.abort() }) : undefined;
   try {
-    const cluster = LiveCluster.open({ ...(v.kubeconfig !== undefined ? { kubeconfig: v.kubeconfig } : {}), ...(v.context !== undefined ? { context: v.context } : {}) });
+    const cluster = LiveCluster.open(access);
     const known = await loadWorkloadTypes(io, cluster, warn);
     let types: ServedType[];
     if (typeText !== undefined) {

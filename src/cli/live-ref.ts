@@ -4,12 +4,61 @@
  * never load the Kubernetes client.
  */
 import type { Flags } from "./args.js";
+import { parseDuration } from "../server/duration.js";
+
+/** The flags that say how to reach the cluster, as kubectl names them (get, describe, inspect, compile). */
+export const CLUSTER_FLAGS = {
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
+  "request-timeout": { type: "string" },
+} as const satisfies Flags;
 
 export const LIVE_FLAGS = {
   namespace: { type: "string", short: "n" },
-  kubeconfig: { type: "string" },
-  context: { type: "string" },
+  ...CLUSTER_FLAGS,
 } as const satisfies Flags;
+
+/** The help lines of {@link CLUSTER_FLAGS}, descriptions at column 26 (get and describe). */
+export const CLUSTER_HELP = helpLines(clusterHelpRows(), 26);
+
+/** Help rows as lines, each description starting at column `width` (below a flag that leaves no two spaces). */
+function helpLines(rows: [string, string[]][], width: number): string {
+  const indent = " ".repeat(width);
+  return rows.map(([flag, lines]) => (flag.length + 2 > width ? [flag, ...lines.map((l) => indent + l)] : lines.map((l, i) => (i === 0 ? flag.padEnd(width) : indent) + l)).join("\n")).join("\n");
+}
+
+function clusterHelpRows(): [string, string[]][] {
+  return [
+    ["      --kubeconfig FILE", ["the kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)"]],
+    ["      --context NAME", ["the kubeconfig context to use"]],
+    ["      --request-timeout D", ["how long to wait for each answer of the server, as kubectl: 30s, 2m, a", "number of seconds, or 0 for no limit (default 30s; the time an exec", "credential plugin takes is not counted)"]],
+  ];
+}
+
+/** How to reach the cluster, from {@link CLUSTER_FLAGS}' values; an error names a flag given wrong. */
+export interface ClusterFlags {
+  kubeconfig?: string;
+  context?: string;
+  timeoutMs?: number;
+}
+
+/** The cluster flags' values checked: kubectl's --request-timeout is a number of seconds or a duration such as 1m30s. */
+export function clusterFlags(values: { kubeconfig?: string | undefined; context?: string | undefined; "request-timeout"?: string | undefined }): ClusterFlags | { error: string } {
+  for (const [flag, v] of [["--kubeconfig", values.kubeconfig], ["--context", values.context], ["--request-timeout", values["request-timeout"]]] as const) {
+    if (v === "") return { error: `flag needs an argument: ${flag}` };
+  }
+  const t = values["request-timeout"];
+  let timeoutMs: number | undefined;
+  if (t !== undefined) {
+    timeoutMs = /^\d+$/.test(t) ? Number(t) * 1000 : parseDuration(t);
+    if (timeoutMs === undefined) return { error: `invalid argument "${t}" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m (0: no limit)` };
+  }
+  return {
+    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+    ...(values.context !== undefined ? { context: values.context } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+}
 
 /** The flags of a workload read from files, shared by inspect and compile: its definition, the object and its pods. */
 export const WORKLOAD_FLAGS = {
@@ -21,20 +70,16 @@ export const WORKLOAD_FLAGS = {
 
 /** The help lines of KIND/NAME and the cluster flags, descriptions starting at column `width`. */
 export function liveHelp(width: number): string {
-  const rows: [string, string[]][] = [
+  return helpLines([
     ["  KIND/NAME", ["read the object from the cluster instead, as kubectl does (KIND: kind,", "resource or short name, optionally .group: pytorchjob/bert,", "pytorchjobs.kubeflow.org/bert), with its pods (those whose ownerReferences", "lead to it) and the objects between them (ReplicaSets, Jobs...)"]],
     ["  -n, --namespace NS", ["the object's namespace (default: the context's, else default)"]],
-    ["      --kubeconfig FILE", ["the kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)"]],
-    ["      --context NAME", ["the kubeconfig context to use"]],
-  ];
-  return rows.map(([flag, lines]) => lines.map((l, i) => (i === 0 ? flag.padEnd(width) : " ".repeat(width)) + l).join("\n")).join("\n");
+    ...clusterHelpRows(),
+  ], width);
 }
 
-export interface LiveTarget {
+export interface LiveTarget extends ClusterFlags {
   ref: { kind: string; name: string };
   namespace?: string;
-  kubeconfig?: string;
-  context?: string;
 }
 
 /** `KIND/NAME` or `KIND NAME` from the positional arguments; undefined when there are none. */
@@ -55,25 +100,20 @@ export function parseLiveRef(positionals: readonly string[]): { kind: string; na
  */
 export function liveTarget(
   positionals: readonly string[],
-  values: { namespace?: string | undefined; kubeconfig?: string | undefined; context?: string | undefined },
+  values: { namespace?: string | undefined; kubeconfig?: string | undefined; context?: string | undefined; "request-timeout"?: string | undefined },
   given: { object: boolean; podFlags: string[] },
 ): LiveTarget | undefined | { error: string } {
   const ref = parseLiveRef(positionals);
   if (ref && "error" in ref) return ref;
   if (!ref) {
-    const flag = values.namespace !== undefined ? "--namespace" : values.kubeconfig !== undefined ? "--kubeconfig" : values.context !== undefined ? "--context" : undefined;
+    const flag = values.namespace !== undefined ? "--namespace" : values.kubeconfig !== undefined ? "--kubeconfig" : values.context !== undefined ? "--context" : values["request-timeout"] !== undefined ? "--request-timeout" : undefined;
     if (flag) return { error: `${flag} reads the workload from a cluster: give it as KIND/NAME` };
     return undefined;
   }
   if (given.object) return { error: "give the workload as -f FILE or as KIND/NAME, not both" };
   if (given.podFlags.length > 0) return { error: `with KIND/NAME the pods are read from the cluster: leave out ${given.podFlags.join(" and ")}` };
-  for (const [flag, v] of [["--namespace", values.namespace], ["--kubeconfig", values.kubeconfig], ["--context", values.context]] as const) {
-    if (v === "") return { error: `flag needs an argument: ${flag}` };
-  }
-  return {
-    ref,
-    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
-    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
-    ...(values.context !== undefined ? { context: values.context } : {}),
-  };
+  if (values.namespace === "") return { error: "flag needs an argument: --namespace" };
+  const cluster = clusterFlags(values);
+  if ("error" in cluster) return cluster;
+  return { ref, ...(values.namespace !== undefined ? { namespace: values.namespace } : {}), ...cluster };
 }

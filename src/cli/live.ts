@@ -7,16 +7,12 @@
  */
 import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { controllerRef } from "../controller/owners.js";
-import { apiVersionOf, LiveCluster } from "./cluster.js";
+import { apiVersionOf, LiveCluster, type ClusterOptions } from "./cluster.js";
 import { InputError } from "./objects.js";
 import { EXIT_WORKLOAD_NOT_FOUND } from "./exit-codes.js";
 
-export interface LiveOptions {
+export interface LiveOptions extends ClusterOptions {
   namespace?: string;
-  kubeconfig?: string;
-  context?: string;
-  /** Deadline of the whole read (default 30 s). */
-  timeoutMs?: number;
 }
 
 export interface LiveWorkload {

@@ -12,7 +12,8 @@
  * retries the key with its own backoff).
  * Credentials: a client certificate, a bearer token (a token file is re-read every minute, as the kubelet
  * rotates it), basic auth, or an exec plugin's token or certificate, cached until it expires; a 401
- * refreshes them once. A kubeconfig's `proxy-url` is a CONNECT tunnel per connection.
+ * refreshes them once. A proxy (the kubeconfig's `proxy-url`, else the environment's) is a CONNECT tunnel
+ * per connection, or, for an http server behind an http proxy, the proxy forwards each request.
  */
 import http from "node:http";
 import https from "node:https";
@@ -120,6 +121,11 @@ function errorOf(code: number, body: Buffer, retryAfter: string | undefined): Ap
   return new ApiError(code, typeof status?.["reason"] === "string" ? status["reason"] : "", message, status, after);
 }
 
+/** The Proxy-Authorization of a proxy URL's credentials (Basic, as Go sends them), if it has any. */
+function proxyAuthorization(proxy: URL): string | undefined {
+  return proxy.username ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}` : undefined;
+}
+
 /** An agent's createConnection that answers through its callback (Node's http.Agent accepts that form). */
 type TunnelConnect = (options: tls.ConnectionOptions & { host?: string; port?: number; timeout?: number }, done: (err: Error | null, socket?: net.Socket) => void) => undefined;
 
@@ -133,7 +139,8 @@ function tunnel(proxy: URL, secure: boolean): TunnelConnect {
     const host = options.host ?? "localhost";
     const target = `${net.isIPv6(host) ? `[${host}]` : host}:${options.port}`;
     const headers: Record<string, string> = { Host: target };
-    if (proxy.username) headers["Proxy-Authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`;
+    const auth = proxyAuthorization(proxy);
+    if (auth) headers["Proxy-Authorization"] = auth;
     const viaTls = proxy.protocol === "https:";
     const req = (viaTls ? https : http).request({ host: proxy.hostname, port: proxy.port || (viaTls ? 443 : 80), method: "CONNECT", path: target, headers, agent: false, ...(options.timeout ? { timeout: options.timeout } : {}) });
     let settled = false;
@@ -159,6 +166,9 @@ function tunnel(proxy: URL, secure: boolean): TunnelConnect {
 export class KubeClient {
   private readonly base: URL;
   private readonly secure: boolean;
+  private readonly proxy: URL | undefined;
+  /** Requests go to the proxy in absolute form (an http server behind an http proxy, as Go sends them); else a tunnel. */
+  private readonly forward: boolean;
   private creds: Credentials | undefined;
   private pendingCreds: Promise<Credentials> | undefined;
   private readonly agents = new Map<string, { requests: http.Agent; watches: http.Agent }>();
@@ -170,6 +180,8 @@ export class KubeClient {
   ) {
     this.base = new URL(access.server);
     this.secure = this.base.protocol === "https:";
+    this.proxy = access.proxyUrl ? new URL(access.proxyUrl) : undefined;
+    this.forward = !this.secure && this.proxy?.protocol === "http:";
   }
 
   /**
@@ -186,7 +198,7 @@ export class KubeClient {
       const agent = this.secure
         ? new https.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16, ...(this.access.ca ? { ca: this.access.ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
         : new http.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 });
-      if (this.access.proxyUrl) (agent as unknown as { createConnection: TunnelConnect }).createConnection = tunnel(new URL(this.access.proxyUrl), this.secure);
+      if (this.proxy && !this.forward) (agent as unknown as { createConnection: TunnelConnect }).createConnection = tunnel(this.proxy, this.secure);
       return agent;
     };
     agents = { requests: make(16), watches: make(Infinity) };
@@ -228,6 +240,11 @@ export class KubeClient {
     return this.creds;
   }
 
+  /** Gets the credentials now (an exec plugin's token), before any request: a CredentialError when they cannot be had. */
+  async authenticate(): Promise<void> {
+    await this.credentials();
+  }
+
   private url(path: string, query?: RequestOptions["query"]): string {
     let q = "";
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) q += `${q ? "&" : "?"}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
@@ -238,9 +255,19 @@ export class KubeClient {
   private async once(method: string, path: string, o: RequestOptions, body: Buffer | undefined, onResponse?: (res: http.IncomingMessage) => Promise<Buffer>): Promise<Buffer> {
     const watching = onResponse !== undefined;
     const creds = await this.credentials();
+    // Aborted while the credentials were fetched: not sent (an aborted signal fires no 'abort' event later).
+    if (o.signal?.aborted) throw Object.assign(new Error("request aborted"), { code: "ABORT_ERR" });
     const started = performance.now();
     return new Promise<Buffer>((resolve, reject) => {
       const headers: Record<string, string | number> = { ...creds.headers, Accept: o.accept ?? "application/json" };
+      let to = { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
+      if (this.forward) {
+        const proxy = this.proxy!;
+        to = { host: proxy.hostname, port: proxy.port || 80, path: `${this.base.origin}${to.path}` };
+        headers["Host"] = this.base.host;
+        const auth = proxyAuthorization(proxy);
+        if (auth) headers["Proxy-Authorization"] = auth;
+      }
       if (body !== undefined) {
         headers["Content-Type"] = o.contentType ?? "application/json";
         headers["Content-Length"] = body.length;
@@ -255,7 +282,7 @@ export class KubeClient {
         else resolve(value!);
       };
       const req = (this.secure ? https : http).request(
-        { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query), method, headers, agent: watching ? creds.watchAgent : creds.agent, timeout: o.timeoutMs ?? 60_000 },
+        { ...to, method, headers, agent: watching ? creds.watchAgent : creds.agent, timeout: o.timeoutMs ?? 60_000 },
         (res) => {
           const code = res.statusCode ?? 0;
           if (code < 300 && onResponse) {

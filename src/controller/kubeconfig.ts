@@ -4,8 +4,9 @@
  * ~/.kube/config, else the pod's service account (in-cluster). `--context` picks a context. Users may
  * authenticate with a client certificate, a bearer token (inline or a file, re-read as the kubelet rotates
  * it), basic auth, an exec credential plugin (client.authentication.k8s.io, as EKS, GKE and AKS
- * kubeconfigs use), or the id-token of an oidc auth-provider; a cluster's `proxy-url` (http or https) is
- * tunnelled through. Relative file paths are relative to the kubeconfig that names them.
+ * kubeconfigs use), or the id-token of an oidc auth-provider. A cluster's `proxy-url` (http or https), else
+ * the proxy the environment names for the server (HTTPS_PROXY, NO_PROXY...), is used as client-go uses it.
+ * Relative file paths are relative to the kubeconfig that names them.
  *
  * The controller and the live commands (`get`, `describe`, `inspect KIND/NAME`) read it without
  * @kubernetes/client-node, whose generated models take ~70 MiB of a process that should fit in 150 MiB
@@ -17,6 +18,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { parseDocument } from "yaml";
 import { yamlDocumentValue } from "../input/index.js";
+import { proxyFromEnvironment } from "./proxy-env.js";
 
 /** An exec credential plugin (kubeconfig `users[].user.exec`). */
 export interface ExecPlugin {
@@ -213,6 +215,22 @@ function inCluster(root = SA_DIR): ClusterAccess | undefined {
 
 /** Finds the cluster as kubectl does (see the module comment); throws an Error saying what is missing. */
 export function loadClusterAccess(options: { kubeconfig?: string; context?: string } = {}): ClusterAccess {
+  return withEnvironmentProxy(findClusterAccess(options), process.env);
+}
+
+/**
+ * The access with the environment's proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY: src/controller/proxy-env.ts)
+ * when the kubeconfig names none, as client-go's transport takes it.
+ */
+export function withEnvironmentProxy(access: ClusterAccess, env: Readonly<Record<string, string | undefined>>): ClusterAccess {
+  if (access.proxyUrl !== undefined) return access;
+  const proxy = proxyFromEnvironment(access.server, env);
+  if (!proxy) return access;
+  if (proxy.url.protocol !== "http:" && proxy.url.protocol !== "https:") throw new Error(`${proxy.variable} ${env[proxy.variable]}: expected an http:// or https:// proxy (a socks proxy is not supported)`);
+  return { ...access, proxyUrl: proxy.url.href };
+}
+
+function findClusterAccess(options: { kubeconfig?: string; context?: string }): ClusterAccess {
   if (options.kubeconfig !== undefined) return accessOf(readKubeconfig(options.kubeconfig), options.context, options.kubeconfig);
   const env = process.env["KUBECONFIG"];
   if (env) {

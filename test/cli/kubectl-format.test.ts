@@ -6,26 +6,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { createInterface } from "node:readline";
 import fc from "fast-check";
 import { age, alignColumns, humanDuration } from "../../src/cli/table.js";
-import { goTool } from "../support/go-tool.js";
+import { kubeprint, kubeprintSkip as skip } from "../support/kubeprint.js";
 
-const tool = goTool("kubeprint");
-const skip = "skip" in tool ? tool.skip : false;
-if (skip) console.log(skip);
-
-/** Sends every case to one kubeprint process; its answers in order. */
-async function oracle(cases: object[]): Promise<string[]> {
-  const child = spawn(path.join((tool as { dir: string }).dir, "kubeprint"), { stdio: ["pipe", "pipe", "inherit"] });
-  const answers: string[] = [];
-  const done = new Promise<void>((resolve) => createInterface({ input: child.stdout }).on("line", (l) => answers.push((JSON.parse(l) as { text: string }).text)).on("close", resolve));
-  child.stdin.end(cases.map((c) => JSON.stringify(c)).join("\n") + "\n");
-  await done;
-  return answers;
-}
+/** kubeprint's text for each case. */
+const oracle = async (cases: object[]): Promise<string[]> => (await kubeprint(cases)).map((a) => a.text ?? "");
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,8 +1,8 @@
 /**
- * The client through a kubeconfig `proxy-url` (an HTTP proxy, as corporate networks put in front of API
- * servers): a CONNECT tunnel per connection, the proxy's credentials from its URL, TLS to the API server
- * inside the tunnel checked against the kubeconfig's CA, keep-alive connections reused through it; a
- * proxy that refuses the tunnel is an error naming it. A local proxy and a local HTTPS server stand in.
+ * The client through a kubeconfig `proxy-url`, else the environment's HTTPS_PROXY (an HTTP proxy, as
+ * corporate networks put in front of API servers): a CONNECT tunnel per connection, the proxy's
+ * credentials from its URL, TLS to the API server inside the tunnel checked against the kubeconfig's CA,
+ * keep-alive connections reused through it; a proxy that refuses the tunnel is an error naming it. A local proxy and a local HTTPS server stand in.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,15 +12,17 @@ import https from "node:https";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { KubeClient } from "../../src/controller/client.js";
-import { loadClusterAccess } from "../../src/controller/kubeconfig.js";
+import { loadClusterAccess, withEnvironmentProxy } from "../../src/controller/kubeconfig.js";
 import { tempDir, writeCerts } from "../server/helpers.js";
+
+const ONLY_VIA_PROXY = "kube.karta-test.invalid";
 
 const listen = async <T extends net.Server>(server: T): Promise<number> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
 };
 
-test("proxy-url: requests tunnel through the proxy with its credentials, TLS checked inside; a refused tunnel names the proxy", async () => {
+test("proxy-url, else the environment's: requests tunnel through the proxy with its credentials, TLS checked inside; a refused tunnel names the proxy", async () => {
   const dir = tempDir("karta-proxy-");
   const certs = writeCerts(dir);
   const api = https.createServer({ cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) }, (req, res) => {
@@ -35,7 +37,8 @@ test("proxy-url: requests tunnel through the proxy with its credentials, TLS che
     tunnels.push({ target: req.url ?? "", auth: req.headers["proxy-authorization"] ?? "" });
     if (refuse) return client.end("HTTP/1.1 403 Forbidden\r\n\r\n");
     const [host, port] = (req.url ?? "").split(":");
-    const upstream = net.connect(Number(port), host, () => {
+    // A name only the proxy resolves (the environment's proxy case below): a loopback address is never proxied.
+    const upstream = net.connect(Number(port), host === ONLY_VIA_PROXY ? "127.0.0.1" : host, () => {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       upstream.write(head);
       upstream.pipe(client);
@@ -80,6 +83,26 @@ current-context: x
     } finally {
       untrusted.close();
     }
+
+    // No proxy-url: HTTPS_PROXY's proxy (NO_PROXY not naming the server), the server's name in the CONNECT,
+    // TLS checked against the CA for the tls-server-name.
+    tunnels.length = 0;
+    writeFileSync(kubeconfig, `clusters: [{name: c, cluster: {server: "https://${ONLY_VIA_PROXY}:${apiPort}", certificate-authority: ca.crt, tls-server-name: localhost}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`);
+    const { proxyUrl: _, ...access } = loadClusterAccess({ kubeconfig });
+    const environment = withEnvironmentProxy(access, { https_proxy: `127.0.0.1:${proxyPort}`, HTTP_PROXY: "http://unused.invalid:1", NO_PROXY: "10.0.0.0/8,.internal" });
+    assert.equal(environment.proxyUrl, `http://127.0.0.1:${proxyPort}/`);
+    const viaEnvironment = new KubeClient(environment);
+    try {
+      assert.deepEqual(await viaEnvironment.get("/apis"), { kind: "APIGroupList", path: "/apis" });
+      assert.deepEqual(tunnels, [{ target: `${ONLY_VIA_PROXY}:${apiPort}`, auth: "" }]);
+    } finally {
+      viaEnvironment.close();
+    }
+    assert.equal(withEnvironmentProxy(access, { HTTPS_PROXY: `http://127.0.0.1:${proxyPort}`, no_proxy: "karta-test.invalid" }).proxyUrl, undefined);
   } finally {
     client.close();
     api.close();

@@ -27,8 +27,12 @@ export interface FakeApiServer {
 
 const status = (code: number, reason: string, message: string) => ({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason, message });
 
-/** `user`: the kubeconfig's user entry, as YAML flow (default a token). */
-export async function startFakeApiServer(o: { user?: string } = {}): Promise<FakeApiServer> {
+/**
+ * `user`: the kubeconfig's user entry, as YAML flow (default a token); `listDelayMs`: the PyTorchJob list
+ * answers that late; `serverHost`: the host the kubeconfig names (default 127.0.0.1; another reaches the
+ * server only through a proxy that sends it to 127.0.0.1).
+ */
+export async function startFakeApiServer(o: { user?: string; listDelayMs?: number; serverHost?: string } = {}): Promise<FakeApiServer> {
   const job = parse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8")) as { metadata: Record<string, unknown> };
   job.metadata = { ...job.metadata, namespace: "team", uid: "job-uid", resourceVersion: "4", creationTimestamp: "2026-12-01T00:00:00Z" };
   const json = (res: http.ServerResponse, code: number, body: unknown): void => {
@@ -52,8 +56,12 @@ export async function startFakeApiServer(o: { user?: string } = {}): Promise<Fak
         return json(res, 200, { kind: "APIResourceList", groupVersion: "v1", resources: [{ name: "pods", singularName: "pod", namespaced: true, kind: "Pod", verbs: ["get", "list", "watch"] }] });
       case "/apis/kubeflow.org/v1":
         return json(res, 200, { kind: "APIResourceList", groupVersion: "kubeflow.org/v1", resources: [{ name: "pytorchjobs", singularName: "pytorchjob", namespaced: true, kind: "PyTorchJob", verbs: ["get", "list", "watch"] }] });
-      case "/apis/kubeflow.org/v1/namespaces/team/pytorchjobs":
-        return json(res, 200, { kind: "PyTorchJobList", apiVersion: "kubeflow.org/v1", metadata: { resourceVersion: "5" }, items: [job] });
+      case "/apis/kubeflow.org/v1/namespaces/team/pytorchjobs": {
+        const answer = (): void => json(res, 200, { kind: "PyTorchJobList", apiVersion: "kubeflow.org/v1", metadata: { resourceVersion: "5" }, items: [job] });
+        if (o.listDelayMs) setTimeout(answer, o.listDelayMs).unref();
+        else answer();
+        return;
+      }
       case "/api/v1/namespaces/team/pods":
         return json(res, 200, { kind: "PodList", apiVersion: "v1", metadata: { resourceVersion: "5" }, items: [] });
       default:
@@ -65,7 +73,7 @@ export async function startFakeApiServer(o: { user?: string } = {}): Promise<Fak
   const kubeconfig = path.join(dir, "kubeconfig");
   writeFileSync(
     kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]\nusers: [{name: u, user: ${o.user ?? "{token: t}"}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: team}}]\ncurrent-context: x\n`,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://${o.serverHost ?? "127.0.0.1"}:${(server.address() as AddressInfo).port}"}}]\nusers: [{name: u, user: ${o.user ?? "{token: t}"}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: team}}]\ncurrent-context: x\n`,
   );
   return {
     kubeconfig,

@@ -2,6 +2,9 @@
 // `karta get` and `karta describe`: {"age": MILLISECONDS} is apimachinery's duration.HumanDuration,
 // {"rows": [[cells]], "minwidth": N, "padding": N} is text/tabwriter as kubectl's printers configure it
 // (cells joined by tabs, one line per row). Each answer is one JSON line: {"text": "..."}.
+// {"proxy": {"env": {NAME: VALUE}, "url": SERVER}} is the proxy client-go's transport uses for requests to
+// SERVER with that environment (net/http's ProxyFromEnvironment, wrapped by apimachinery's
+// NewProxierWithNoProxyCIDR as client-go wraps it): {"text": PROXY-URL}, "" for none, or {"error": "..."}.
 package main
 
 import (
@@ -9,15 +12,47 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"golang.org/x/net/http/httpproxy"
 	"k8s.io/apimachinery/pkg/util/duration"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 )
 
+type proxyCase struct {
+	Env map[string]string `json:"env"`
+	URL string            `json:"url"`
+}
+
+var proxyVariables = []string{"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "REQUEST_METHOD"}
+
+// proxyFor sets the case's environment and asks client-go's proxier (which reads it on each call).
+func proxyFor(c *proxyCase) (string, error) {
+	for _, k := range proxyVariables {
+		os.Unsetenv(k)
+	}
+	for k, v := range c.Env {
+		os.Setenv(k, v)
+	}
+	fromEnvironment := func(req *http.Request) (*url.URL, error) { return httpproxy.FromEnvironment().ProxyFunc()(req.URL) }
+	u, err := url.Parse(c.URL)
+	if err != nil {
+		return "", err
+	}
+	p, err := utilnet.NewProxierWithNoProxyCIDR(fromEnvironment)(&http.Request{URL: u})
+	if err != nil || p == nil {
+		return "", err
+	}
+	return p.String(), nil
+}
+
 type request struct {
+	Proxy    *proxyCase `json:"proxy"`
 	Age      *int64     `json:"age"`
 	Rows     [][]string `json:"rows"`
 	MinWidth int        `json:"minwidth"`
@@ -35,7 +70,16 @@ func main() {
 			os.Exit(2)
 		}
 		var text string
-		if r.Age != nil {
+		if r.Proxy != nil {
+			p, err := proxyFor(r.Proxy)
+			if err != nil {
+				if out.Encode(map[string]string{"error": err.Error()}) != nil {
+					os.Exit(1)
+				}
+				continue
+			}
+			text = p
+		} else if r.Age != nil {
 			text = duration.HumanDuration(time.Duration(*r.Age) * time.Millisecond)
 		} else {
 			var b bytes.Buffer

@@ -1,0 +1,69 @@
+/**
+ * kubectl's --request-timeout on the live commands, run as a user runs them against
+ * test/support/fake-apiserver.ts: a server slower than the limit is an error naming it and the limit; a
+ * number is seconds; the time an exec credential plugin takes (someone logging in) is not a request's.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { run } from "../support/cluster.js";
+import { repoRoot } from "../support/conformance.js";
+import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
+
+const karta = (args: string[]) => run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args]);
+
+test("a list slower than --request-timeout: exit 1, naming the server and the limit", async () => {
+  const server = await startFakeApiServer({ listDelayMs: 4_000 });
+  try {
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--request-timeout", "1s"]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^karta get: listing pytorchjobs\.kubeflow\.org in namespace team: no answer from http:\/\/127\.0\.0\.1:\d+ within 1 s$/m);
+    assert.equal(r.stdout, "");
+  } finally {
+    server.close();
+  }
+});
+
+test("--request-timeout as a number of seconds, as kubectl takes it: a slow list within it is read", async () => {
+  const server = await startFakeApiServer({ listDelayMs: 1_500 });
+  try {
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--request-timeout", "20"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+  } finally {
+    server.close();
+  }
+});
+
+test("an exec plugin slower than --request-timeout: its time is not counted, every request is answered", async () => {
+  const server = await startFakeApiServer({ user: "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./login, interactiveMode: Never}}" });
+  try {
+    writeFileSync(path.join(server.dir, "login"), `#!/bin/sh\nsleep 2\nprintf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"slow"}}'\n`);
+    chmodSync(path.join(server.dir, "login"), 0o755);
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--request-timeout", "1s"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+    // Not even the cluster's Karta definitions (read first, a failure there only a warning) time out.
+    assert.deepEqual(r.stderr.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions")), []);
+    assert.ok(server.authorizations.length >= 3);
+    assert.deepEqual(new Set(server.authorizations), new Set(["Bearer slow"]));
+  } finally {
+    server.close();
+  }
+});
+
+test("--request-timeout given wrong, or without a cluster to read: usage errors", async () => {
+  const cases: [string[], RegExp][] = [
+    [["get", "pytorchjobs", "--request-timeout", "soon"], /^karta get: invalid argument "soon" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m \(0: no limit\)$/m],
+    [["describe", "pytorchjob/x", "--request-timeout", "-1"], /^karta describe: invalid argument "-1" for "--request-timeout"/m],
+    [["get", "pytorchjobs", "--request-timeout="], /^karta get: flag needs an argument: --request-timeout$/m],
+    [["inspect", "-f", path.join(repoRoot, "examples", "pytorchjob.yaml"), "--request-timeout", "5s"], /^karta inspect: --request-timeout reads the workload from a cluster: give it as KIND\/NAME$/m],
+    [["compile", "pytorchjob/x", "--request-timeout", "1d"], /^karta compile: invalid argument "1d" for "--request-timeout"/m],
+  ];
+  for (const [args, message] of cases) {
+    const r = await karta(args);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(" "));
+  }
+});
