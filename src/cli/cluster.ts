@@ -9,12 +9,14 @@
  */
 import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { apiError, CredentialError, KubeClient, resourcePath } from "../controller/client.js";
-import { loadClusterAccess } from "../controller/kubeconfig.js";
+import { loadClusterAccess, type KubeconfigOverrides } from "../controller/kubeconfig.js";
 import { InputError } from "./objects.js";
 
 export interface ClusterOptions {
   kubeconfig?: string;
   context?: string;
+  /** kubectl's flags over the kubeconfig (--server, --token, --as...). */
+  overrides?: KubeconfigOverrides;
   /** Deadline of each request in ms (default 30 s; 0: none), counted from when the credentials are had. */
   timeoutMs?: number;
 }
@@ -67,7 +69,7 @@ export class LiveCluster {
   /** The cluster of the kubeconfig (as kubectl finds it) and context; an InputError when there is none. */
   static open(options: ClusterOptions = {}): LiveCluster {
     try {
-      const access = loadClusterAccess({ ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}) });
+      const access = loadClusterAccess({ ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}), ...(options.overrides ? { overrides: options.overrides } : {}) });
       // An exec plugin may prompt on the terminal and write to standard error, as under kubectl.
       const execTerminal = { stdin: process.stdin.isTTY === true, stderr: (c: Buffer) => void process.stderr.write(c) };
       return new LiveCluster(new KubeClient(access, { userAgent: "karta", execTerminal }), options);

@@ -4,14 +4,29 @@
  * never load the Kubernetes client.
  */
 import type { Flags } from "./args.js";
-import { parseDuration } from "../server/duration.js";
+import type { KubeconfigOverrides } from "../controller/kubeconfig.js";
+import { parseRequestTimeout } from "../server/duration.js";
 
 /** The flags that say how to reach the cluster, as kubectl names them (get, describe, inspect, compile). */
 export const CLUSTER_FLAGS = {
   kubeconfig: { type: "string" },
   context: { type: "string" },
   "request-timeout": { type: "string" },
+  cluster: { type: "string" },
+  user: { type: "string" },
+  server: { type: "string", short: "s" },
+  token: { type: "string" },
+  "certificate-authority": { type: "string" },
+  "client-certificate": { type: "string" },
+  "client-key": { type: "string" },
+  "insecure-skip-tls-verify": { type: "boolean" },
+  "tls-server-name": { type: "string" },
+  as: { type: "string" },
+  "as-group": { type: "string", multiple: true },
+  "as-uid": { type: "string" },
 } as const satisfies Flags;
+
+type ClusterValues = { [K in keyof typeof CLUSTER_FLAGS]?: (typeof CLUSTER_FLAGS)[K] extends { type: "boolean" } ? boolean | undefined : (typeof CLUSTER_FLAGS)[K] extends { multiple: true } ? string[] | undefined : string | undefined };
 
 export const LIVE_FLAGS = {
   namespace: { type: "string", short: "n" },
@@ -32,32 +47,61 @@ function clusterHelpRows(): [string, string[]][] {
     ["      --kubeconfig FILE", ["the kubeconfig (default: KUBECONFIG, ~/.kube/config, or in-cluster)"]],
     ["      --context NAME", ["the kubeconfig context to use"]],
     ["      --request-timeout D", ["how long to wait for each answer of the server, as kubectl: 30s, 2m, a", "number of seconds, or 0 for no limit (default 30s; the time an exec", "credential plugin takes is not counted)"]],
+    [
+      "      --cluster NAME, --user NAME, -s, --server URL, --token TOKEN,\n      --certificate-authority FILE, --client-certificate FILE, --client-key FILE,\n      --insecure-skip-tls-verify, --tls-server-name NAME, --as USER,\n      --as-group GROUP (repeatable), --as-uid UID",
+      ["override the kubeconfig's context as kubectl's flags of the same names do"],
+    ],
   ];
 }
 
-/** How to reach the cluster, from {@link CLUSTER_FLAGS}' values; an error names a flag given wrong. */
+/** How to reach the cluster, from {@link CLUSTER_FLAGS}' values. */
 export interface ClusterFlags {
   kubeconfig?: string;
   context?: string;
+  /** ms; 0: no limit. */
   timeoutMs?: number;
+  overrides?: KubeconfigOverrides;
 }
 
-/** The cluster flags' values checked: kubectl's --request-timeout is a number of seconds or a duration such as 1m30s. */
-export function clusterFlags(values: { kubeconfig?: string | undefined; context?: string | undefined; "request-timeout"?: string | undefined }): ClusterFlags | { error: string } {
-  for (const [flag, v] of [["--kubeconfig", values.kubeconfig], ["--context", values.context], ["--request-timeout", values["request-timeout"]]] as const) {
-    if (v === "") return { error: `flag needs an argument: ${flag}` };
+/** The longest timer Node.js keeps (a longer one would fire at once): a timeout beyond it is none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The cluster flags' values checked (an error names the flag given wrong), as kubectl reads them. */
+export function clusterFlags(values: ClusterValues): ClusterFlags | { error: string } {
+  for (const name of Object.keys(CLUSTER_FLAGS) as (keyof ClusterValues)[]) {
+    const v = values[name];
+    if (v === "" || (Array.isArray(v) && v.includes(""))) return { error: `flag needs an argument: --${name}` };
   }
   const t = values["request-timeout"];
   let timeoutMs: number | undefined;
   if (t !== undefined) {
-    timeoutMs = /^\d+$/.test(t) ? Number(t) * 1000 : parseDuration(t);
-    if (timeoutMs === undefined) return { error: `invalid argument "${t}" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m (0: no limit)` };
+    const ns = parseRequestTimeout(t);
+    if (ns === undefined) return { error: `invalid argument "${t}" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m (0: no limit)` };
+    timeoutMs = ns <= 0n || Number(ns) / 1e6 > MAX_TIMER_MS ? 0 : Number(ns) / 1e6;
   }
+  const o: KubeconfigOverrides = {};
+  const strings = { cluster: "cluster", user: "user", server: "server", token: "token", "certificate-authority": "certificateAuthority", "client-certificate": "clientCertificate", "client-key": "clientKey", "tls-server-name": "tlsServerName", as: "as", "as-uid": "asUid" } as const;
+  for (const [flag, field] of Object.entries(strings)) {
+    const v = values[flag as keyof typeof strings];
+    if (v !== undefined) o[field] = v;
+  }
+  if (values["insecure-skip-tls-verify"]) o.insecureSkipTLSVerify = true;
+  if (values["as-group"] && values["as-group"].length > 0) o.asGroups = values["as-group"];
   return {
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(Object.keys(o).length > 0 ? { overrides: o } : {}),
   };
+}
+
+/** The first cluster flag given, as the user wrote it (they read from a cluster: an error without KIND/NAME). */
+function clusterFlagGiven(values: ClusterValues): string | undefined {
+  for (const name of Object.keys(CLUSTER_FLAGS) as (keyof ClusterValues)[]) {
+    const v = values[name];
+    if (v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)) return `--${name}`;
+  }
+  return undefined;
 }
 
 /** The flags of a workload read from files, shared by inspect and compile: its definition, the object and its pods. */
@@ -100,13 +144,13 @@ export function parseLiveRef(positionals: readonly string[]): { kind: string; na
  */
 export function liveTarget(
   positionals: readonly string[],
-  values: { namespace?: string | undefined; kubeconfig?: string | undefined; context?: string | undefined; "request-timeout"?: string | undefined },
+  values: ClusterValues & { namespace?: string | undefined },
   given: { object: boolean; podFlags: string[] },
 ): LiveTarget | undefined | { error: string } {
   const ref = parseLiveRef(positionals);
   if (ref && "error" in ref) return ref;
   if (!ref) {
-    const flag = values.namespace !== undefined ? "--namespace" : values.kubeconfig !== undefined ? "--kubeconfig" : values.context !== undefined ? "--context" : values["request-timeout"] !== undefined ? "--request-timeout" : undefined;
+    const flag = values.namespace !== undefined ? "--namespace" : clusterFlagGiven(values);
     if (flag) return { error: `${flag} reads the workload from a cluster: give it as KIND/NAME` };
     return undefined;
   }

@@ -20,7 +20,7 @@ import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
 import { readFileSync } from "node:fs";
-import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTerminal } from "./kubeconfig.js";
+import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTerminal, type Impersonation } from "./kubeconfig.js";
 import { Backoff } from "./queue.js";
 import type { Logger } from "./log.js";
 
@@ -87,7 +87,7 @@ export interface ClientOptions {
 }
 
 interface Credentials {
-  headers: Record<string, string>;
+  headers: Record<string, string | string[]>;
   /** Requests share at most 16 connections; each watch holds one of its own. */
   agent: http.Agent;
   watchAgent: http.Agent;
@@ -119,6 +119,25 @@ function errorOf(code: number, body: Buffer, retryAfter: string | undefined): Ap
   const message = typeof status?.["message"] === "string" ? status["message"] : body.toString("utf8").slice(0, 500).trim() || http.STATUS_CODES[code] || `HTTP ${code}`;
   const after = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
   return new ApiError(code, typeof status?.["reason"] === "string" ? status["reason"] : "", message, status, after);
+}
+
+/** The headers that make the API server act as someone else, as client-go's impersonating round tripper sets them. */
+export function impersonationHeaders(i: Impersonation): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = { "Impersonate-User": i.user };
+  if (i.uid !== undefined) out["Impersonate-Uid"] = i.uid;
+  if (i.groups.length > 0) out["Impersonate-Group"] = i.groups;
+  for (const [k, v] of Object.entries(i.extra)) if (v.length > 0) out[`Impersonate-Extra-${headerKeyEscape(k)}`] = v;
+  return out;
+}
+
+/** A key in a header name: bytes that are not legal there (and `%`) percent-encoded, as client-go's headerKeyEscape. */
+function headerKeyEscape(key: string): string {
+  let out = "";
+  for (const b of Buffer.from(key, "utf8")) {
+    const c = String.fromCharCode(b);
+    out += /^[A-Za-z0-9!#$&'*+\-.^_`|~]$/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
 }
 
 /** The Proxy-Authorization of a proxy URL's credentials (Basic, as Go sends them), if it has any. */
@@ -210,7 +229,7 @@ export class KubeClient {
 
   private async fetchCredentials(): Promise<Credentials> {
     const a = this.access;
-    const headers: Record<string, string> = { "User-Agent": this.options.userAgent ?? "karta-controller" };
+    const headers: Record<string, string | string[]> = { "User-Agent": this.options.userAgent ?? "karta-controller" };
     let until = Infinity;
     let cert = a.cert;
     let key = a.key;
@@ -225,6 +244,7 @@ export class KubeClient {
       headers["Authorization"] = `Bearer ${readFileSync(a.tokenFile, "utf8").trim()}`;
       until = Date.now() + 60_000;
     } else if (a.basic) headers["Authorization"] = `Basic ${Buffer.from(`${a.basic.username}:${a.basic.password}`).toString("base64")}`;
+    if (a.impersonate) Object.assign(headers, impersonationHeaders(a.impersonate));
     const agents = this.agentsFor(cert, key);
     return { headers, agent: agents.requests, watchAgent: agents.watches, until };
   }
@@ -259,7 +279,7 @@ export class KubeClient {
     if (o.signal?.aborted) throw Object.assign(new Error("request aborted"), { code: "ABORT_ERR" });
     const started = performance.now();
     return new Promise<Buffer>((resolve, reject) => {
-      const headers: Record<string, string | number> = { ...creds.headers, Accept: o.accept ?? "application/json" };
+      const headers: Record<string, string | string[] | number> = { ...creds.headers, Accept: o.accept ?? "application/json" };
       let to = { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
       if (this.forward) {
         const proxy = this.proxy!;

@@ -51,10 +51,42 @@ export interface ClusterAccess {
   tokenFile?: string;
   basic?: { username: string; password: string };
   exec?: ExecPlugin;
+  /** The user to act as (kubeconfig `as`, `as-uid`, `as-groups`, `as-user-extra`; kubectl's --as...): Impersonate-* headers. */
+  impersonate?: Impersonation;
   /** The context's namespace, if any. */
   namespace?: string;
   /** What it was loaded from (for messages). */
   source: string;
+}
+
+/** Who the requests act as, sent as client-go sends it (Impersonate-User, -Uid, -Group, -Extra-KEY). */
+export interface Impersonation {
+  user: string;
+  uid?: string;
+  groups: string[];
+  extra: Record<string, string[]>;
+}
+
+/**
+ * kubectl's flags that override the kubeconfig (client-go's ConfigOverrides): the cluster and user entries
+ * a context names, and fields of them. Paths are relative to the working directory.
+ */
+export interface KubeconfigOverrides {
+  /** --cluster: the kubeconfig cluster entry to use instead of the context's. */
+  cluster?: string;
+  /** --user: the kubeconfig user entry to use instead of the context's. */
+  user?: string;
+  server?: string;
+  certificateAuthority?: string;
+  insecureSkipTLSVerify?: boolean;
+  tlsServerName?: string;
+  token?: string;
+  clientCertificate?: string;
+  clientKey?: string;
+  /** --as, --as-group, --as-uid. */
+  as?: string;
+  asGroups?: string[];
+  asUid?: string;
 }
 
 const SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -139,18 +171,60 @@ function fileOrData(entry: Raw, fileField: string, dataField: string, what: stri
   }
 }
 
-function accessOf(config: KubeconfigFile, contextName: string | undefined, source: string): ClusterAccess {
+/** A cluster entry with kubectl's flags over it, as client-go's getCluster merges them. */
+function overrideCluster(cluster: Raw, o: KubeconfigOverrides): Raw {
+  const c = { ...cluster };
+  if (o.server !== undefined) c["server"] = o.server;
+  // --insecure-skip-tls-verify or --certificate-authority replaces both the CA and the skip setting.
+  if (o.insecureSkipTLSVerify === true || o.certificateAuthority !== undefined) {
+    c["insecure-skip-tls-verify"] = o.insecureSkipTLSVerify === true;
+    delete c["certificate-authority-data"];
+    if (o.certificateAuthority !== undefined) c["certificate-authority"] = path.resolve(o.certificateAuthority);
+    else delete c["certificate-authority"];
+  }
+  // --server takes --tls-server-name with it (the kubeconfig's names the old server).
+  if (o.tlsServerName !== undefined || o.server !== undefined) {
+    if (o.tlsServerName !== undefined) c["tls-server-name"] = o.tlsServerName;
+    else delete c["tls-server-name"];
+  }
+  return c;
+}
+
+/** A user entry with kubectl's flags over it, as client-go's getAuthInfo merges them. */
+function overrideUser(user: Raw, o: KubeconfigOverrides): Raw {
+  const u = { ...user };
+  if (o.token !== undefined) u["token"] = o.token;
+  if (o.clientCertificate !== undefined) {
+    u["client-certificate"] = path.resolve(o.clientCertificate);
+    delete u["client-certificate-data"];
+  }
+  if (o.clientKey !== undefined) {
+    u["client-key"] = path.resolve(o.clientKey);
+    delete u["client-key-data"];
+  }
+  if (o.as !== undefined) u["as"] = o.as;
+  if (o.asGroups !== undefined && o.asGroups.length > 0) u["as-groups"] = o.asGroups;
+  if (o.asUid !== undefined) u["as-uid"] = o.asUid;
+  return u;
+}
+
+function accessOf(config: KubeconfigFile, contextName: string | undefined, source: string, o: KubeconfigOverrides = {}): ClusterAccess {
   const name = contextName ?? config.currentContext;
-  if (name === undefined) throw new Error(`${source}: no current-context (give --context)`);
-  const context = config.contexts.get(name);
+  // With --server, no context is needed (kubectl --server URL --token T works without a kubeconfig).
+  if (name === undefined && o.server === undefined) throw new Error(`${source}: no current-context (give --context)`);
+  const context = name === undefined ? {} : config.contexts.get(name);
   if (!context) throw new Error(`context "${name}" is not in the kubeconfig`);
-  const clusterName = str(context["cluster"]);
-  const cluster = clusterName !== undefined ? config.clusters.get(clusterName) : undefined;
-  if (!cluster) throw new Error(`no cluster in the kubeconfig (context "${name}" names cluster "${clusterName ?? ""}", which is not defined)`);
+  const clusterName = o.cluster ?? str(context["cluster"]);
+  const named = clusterName !== undefined ? config.clusters.get(clusterName) : undefined;
+  if (!named && o.cluster !== undefined) throw new Error(`cluster "${o.cluster}" is not in the kubeconfig`);
+  if (!named && o.server === undefined) throw new Error(`no cluster in the kubeconfig (context "${name}" names cluster "${clusterName ?? ""}", which is not defined)`);
+  const cluster = overrideCluster(named ?? {}, o);
   const server = str(cluster["server"]);
   if (server === undefined) throw new Error(`cluster "${clusterName}" has no server`);
-  const userName = str(context["user"]);
-  const user = (userName !== undefined ? config.users.get(userName) : undefined) ?? {};
+  const userName = o.user ?? str(context["user"]);
+  const namedUser = userName !== undefined ? config.users.get(userName) : undefined;
+  if (!namedUser && o.user !== undefined) throw new Error(`user "${o.user}" is not in the kubeconfig`);
+  const user = overrideUser(namedUser ?? {}, o);
   const access: ClusterAccess = { server: server.replace(/\/+$/, ""), insecureSkipTLSVerify: cluster["insecure-skip-tls-verify"] === true, source };
   const ca = fileOrData(cluster, "certificate-authority", "certificate-authority-data", "certificate authority");
   if (ca) access.ca = ca;
@@ -171,7 +245,13 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (tokenFile !== undefined && token === undefined) access.tokenFile = tokenFile;
   const username = str(user["username"]);
   if (username !== undefined) access.basic = { username, password: typeof user["password"] === "string" ? user["password"] : "" };
-  if (user["exec"] !== undefined) {
+  // client-go's validation: one of token, basic auth and client certificate (an exec plugin or an
+  // auth-provider may come with one, and is then not used).
+  const methods = [token !== undefined && "token", (username !== undefined || str(user["password"]) !== undefined) && "basicAuth", cert && "clientCert"].filter((m) => m);
+  if (methods.length > 1) throw new Error(`more than one authentication method found for ${userName ?? ""}; found [${methods.join(" ")}], only one is allowed`);
+  const impersonate = impersonationOf(user, userName);
+  if (impersonate) access.impersonate = impersonate;
+  if (user["exec"] !== undefined && methods.length === 0 && tokenFile === undefined) {
     const e = asRecord(user["exec"]);
     const command = str(e["command"]);
     const interactiveMode = str(e["interactiveMode"]);
@@ -201,6 +281,20 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   return access;
 }
 
+/** A user entry's impersonation (`as`...); uid, groups or extra without `as` are refused, as by client-go. */
+function impersonationOf(user: Raw, userName: string | undefined): Impersonation | undefined {
+  const as = str(user["as"]);
+  const uid = str(user["as-uid"]);
+  const groups = Array.isArray(user["as-groups"]) ? user["as-groups"].map(String) : [];
+  const extra: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(asRecord(user["as-user-extra"]))) extra[k] = Array.isArray(v) ? v.map(String) : [String(v)];
+  if (as === undefined) {
+    if (uid !== undefined || groups.length > 0 || Object.keys(extra).length > 0) throw new Error(`requesting uid, groups or user-extra for ${userName ?? ""} without impersonating a user`);
+    return undefined;
+  }
+  return { user: as, ...(uid !== undefined ? { uid } : {}), groups, extra };
+}
+
 /** The pod's service account, when running in a cluster; undefined elsewhere. */
 function inCluster(root = SA_DIR): ClusterAccess | undefined {
   const host = process.env["KUBERNETES_SERVICE_HOST"];
@@ -214,8 +308,8 @@ function inCluster(root = SA_DIR): ClusterAccess | undefined {
 }
 
 /** Finds the cluster as kubectl does (see the module comment); throws an Error saying what is missing. */
-export function loadClusterAccess(options: { kubeconfig?: string; context?: string } = {}): ClusterAccess {
-  return withEnvironmentProxy(findClusterAccess(options), process.env);
+export function loadClusterAccess(options: { kubeconfig?: string; context?: string; overrides?: KubeconfigOverrides } = {}): ClusterAccess {
+  return withEnvironmentProxy(findClusterAccess(options, options.overrides ?? {}), process.env);
 }
 
 /**
@@ -230,20 +324,28 @@ export function withEnvironmentProxy(access: ClusterAccess, env: Readonly<Record
   return { ...access, proxyUrl: proxy.url.href };
 }
 
-function findClusterAccess(options: { kubeconfig?: string; context?: string }): ClusterAccess {
-  if (options.kubeconfig !== undefined) return accessOf(readKubeconfig(options.kubeconfig), options.context, options.kubeconfig);
+function findClusterAccess(options: { kubeconfig?: string; context?: string }, o: KubeconfigOverrides): ClusterAccess {
+  if (options.kubeconfig !== undefined) return accessOf(readKubeconfig(options.kubeconfig), options.context, options.kubeconfig, o);
   const env = process.env["KUBECONFIG"];
   if (env) {
     const files = env.split(path.delimiter).filter((f) => f !== "");
     // kubectl skips KUBECONFIG entries that do not exist.
     const present = files.filter((f) => existsSync(f));
-    if (present.length > 0) return accessOf(merge(present.map(readKubeconfig)), options.context, present.join(path.delimiter));
+    if (present.length > 0) return accessOf(merge(present.map(readKubeconfig)), options.context, present.join(path.delimiter), o);
   }
   const home = path.join(homedir(), ".kube", "config");
-  if (existsSync(home)) return accessOf(readKubeconfig(home), options.context, home);
+  if (existsSync(home)) return accessOf(readKubeconfig(home), options.context, home, o);
+  // No kubeconfig: --server and the other flags alone, as kubectl takes them.
+  if (o.server !== undefined) return accessOf({ clusters: new Map(), users: new Map(), contexts: new Map() }, options.context, "the command line", o);
   const pod = inCluster();
   if (pod) {
     if (options.context !== undefined) throw new Error(`context "${options.context}" is not in the kubeconfig (running in a pod with no kubeconfig)`);
+    // client-go's in-cluster config takes only --token and --certificate-authority of the flags.
+    if (o.token !== undefined) {
+      delete pod.tokenFile;
+      pod.token = o.token;
+    }
+    if (o.certificateAuthority !== undefined) pod.ca = fileOrData({ file: path.resolve(o.certificateAuthority) }, "file", "data", "certificate authority")!;
     return pod;
   }
   throw new Error("no cluster in the kubeconfig (give --kubeconfig, set KUBECONFIG, or run in a pod)");

@@ -4,7 +4,8 @@
  * files of KUBECONFIG merged (the first to name an entry or a current context wins), ~/.kube/config;
  * --context; paths relative to the file naming them; tokens, client certificates, basic auth, an oidc
  * auth-provider's id-token and exec credential plugins (the plugin's token checked on a request to a
- * local server); and each mistake a clear error naming what is wrong.
+ * local server); kubectl's flags over it (--cluster, --user, --server, --token, the TLS flags and
+ * impersonation) merged as client-go merges them; and each mistake a clear error naming what is wrong.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -185,5 +186,95 @@ current-context: x
     } finally {
       server.close();
     }
+  });
+});
+
+describe("kubectl's flags over the kubeconfig (client-go's ConfigOverrides)", () => {
+  const b64 = (s: string): string => Buffer.from(s).toString("base64");
+  const two = (prod = "https://prod.example", name = "flags/config"): string =>
+    kubeconfig(
+      name,
+      `clusters:
+- {name: prod, cluster: {server: "${prod}", certificate-authority-data: ${b64("PROD-CA")}, tls-server-name: prod.internal}}
+- {name: lab, cluster: {server: "https://lab.example", insecure-skip-tls-verify: true}}
+users:
+- {name: dev, user: {token: dev-token}}
+- {name: robot, user: {client-certificate-data: ${b64("CERT")}, client-key-data: ${b64("KEY")}}}
+- {name: sso, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: login}}}
+- {name: boss, user: {token: t, as: alice, as-groups: [devs, ops], as-uid: "42", as-user-extra: {acme.com/project: [llm]}}}
+- {name: half, user: {token: t, as-groups: [devs]}}
+contexts:
+- {name: x, context: {cluster: prod, user: dev, namespace: team}}
+current-context: x
+`,
+    );
+
+  test("--cluster and --user pick other entries of the kubeconfig; names it lacks are errors", () => {
+    const file = two();
+    const a = loadClusterAccess({ kubeconfig: file, overrides: { cluster: "lab", user: "robot" } });
+    assert.deepEqual([a.server, a.insecureSkipTLSVerify, a.ca, a.cert?.toString(), a.token, a.namespace], ["https://lab.example", true, undefined, "CERT", undefined, "team"]);
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { cluster: "nope" } }), { message: 'cluster "nope" is not in the kubeconfig' });
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "nope" } }), { message: 'user "nope" is not in the kubeconfig' });
+  });
+
+  test("--server drops the kubeconfig's tls-server-name unless given again; --certificate-authority and --insecure-skip-tls-verify replace each other", () => {
+    const file = two();
+    writeFileSync(path.join(dir, "flags", "other-ca.crt"), "OTHER-CA");
+    const moved = loadClusterAccess({ kubeconfig: file, overrides: { server: "https://10.0.0.1:6443" } });
+    assert.deepEqual([moved.server, moved.ca?.toString(), moved.tlsServerName], ["https://10.0.0.1:6443", "PROD-CA", undefined]);
+    assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { server: "https://10.0.0.1:6443", tlsServerName: "prod.internal" } }).tlsServerName, "prod.internal");
+    const ca = loadClusterAccess({ kubeconfig: file, overrides: { cluster: "lab", certificateAuthority: path.join(dir, "flags", "other-ca.crt") } });
+    assert.deepEqual([ca.ca?.toString(), ca.insecureSkipTLSVerify], ["OTHER-CA", false]);
+    const insecure = loadClusterAccess({ kubeconfig: file, overrides: { insecureSkipTLSVerify: true } });
+    assert.deepEqual([insecure.ca, insecure.insecureSkipTLSVerify, insecure.tlsServerName], [undefined, true, "prod.internal"]);
+  });
+
+  test("--token replaces a token, is used before an exec plugin, and beside a client certificate is refused as client-go refuses it", () => {
+    const file = two();
+    assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { token: "flag" } }).token, "flag");
+    const sso = loadClusterAccess({ kubeconfig: file, overrides: { user: "sso", token: "flag" } });
+    assert.deepEqual([sso.token, sso.exec], ["flag", undefined]);
+    assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { user: "sso" } }).exec?.command, "login");
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "robot", token: "flag" } }), { message: "more than one authentication method found for robot; found [token clientCert], only one is allowed" });
+  });
+
+  test("impersonation from the kubeconfig (as, as-groups, as-uid, as-user-extra) and from --as, --as-group, --as-uid", () => {
+    const file = two();
+    assert.deepEqual(loadClusterAccess({ kubeconfig: file, overrides: { user: "boss" } }).impersonate, { user: "alice", uid: "42", groups: ["devs", "ops"], extra: { "acme.com/project": ["llm"] } });
+    assert.deepEqual(loadClusterAccess({ kubeconfig: file, overrides: { as: "bob", asGroups: ["qa"] } }).impersonate, { user: "bob", groups: ["qa"], extra: {} });
+    assert.deepEqual(loadClusterAccess({ kubeconfig: file, overrides: { user: "boss", as: "bob" } }).impersonate, { user: "bob", uid: "42", groups: ["devs", "ops"], extra: { "acme.com/project": ["llm"] } });
+    assert.equal(loadClusterAccess({ kubeconfig: file }).impersonate, undefined);
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "half" } }), { message: "requesting uid, groups or user-extra for half without impersonating a user" });
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { asGroups: ["qa"] } }), { message: "requesting uid, groups or user-extra for dev without impersonating a user" });
+  });
+
+  test("--server needs no kubeconfig and no current context; without --server they are still needed", () => {
+    const a = loadClusterAccess({ overrides: { server: "https://10.0.0.1:6443", token: "flag", insecureSkipTLSVerify: true } });
+    assert.deepEqual([a.server, a.token, a.insecureSkipTLSVerify, a.source], ["https://10.0.0.1:6443", "flag", true, "the command line"]);
+    const noContext = kubeconfig("flags/nocontext", `clusters: [{name: c, cluster: {server: "https://x"}}]\nusers: [{name: u, user: {token: t}}]\n`);
+    assert.equal(loadClusterAccess({ kubeconfig: noContext, overrides: { server: "https://y", token: "flag" } }).server, "https://y");
+    assert.equal(loadClusterAccess({ kubeconfig: noContext, overrides: { server: "https://y", user: "u" } }).token, "t");
+    assert.throws(() => loadClusterAccess({ kubeconfig: noContext, overrides: { token: "flag" } }), { message: `${noContext}: no current-context (give --context)` });
+  });
+
+  test("the impersonation reaches the server as client-go sends it: Impersonate-User, -Uid, one Impersonate-Group per group, -Extra- with the key escaped", async () => {
+    let raw: string[] = [];
+    const server = http.createServer((req, res) => {
+      raw = req.rawHeaders;
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const file = two(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, "flags/local");
+    const client = new KubeClient(loadClusterAccess({ kubeconfig: file, overrides: { user: "boss" } }));
+    try {
+      await client.get("/apis");
+    } finally {
+      client.close();
+      server.close();
+    }
+    const pairs: string[] = [];
+    for (let i = 0; i < raw.length; i += 2) if (/^impersonate-/i.test(raw[i]!)) pairs.push(`${raw[i]}: ${raw[i + 1]}`);
+    assert.deepEqual(pairs.sort(), ["Impersonate-Extra-acme.com%2Fproject: llm", "Impersonate-Group: devs", "Impersonate-Group: ops", "Impersonate-Uid: 42", "Impersonate-User: alice"]);
   });
 });

@@ -20,6 +20,10 @@ export interface FakeApiServer {
   dir: string;
   /** The Authorization header of each request. */
   authorizations: string[];
+  /** The headers of each request. */
+  headers: http.IncomingHttpHeaders[];
+  /** The server's URL (http://127.0.0.1:PORT), whatever host the kubeconfig names. */
+  url: string;
   /** The paths of the watches it refused. */
   watches: string[];
   close(): void;
@@ -41,9 +45,11 @@ export async function startFakeApiServer(o: { user?: string; listDelayMs?: numbe
   };
   const watches: string[] = [];
   const authorizations: string[] = [];
+  const headers: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
     authorizations.push(req.headers.authorization ?? "");
+    headers.push(req.headers);
     const url = new URL(req.url ?? "/", "http://x");
     if (url.searchParams.get("watch") === "true") {
       watches.push(url.pathname);
@@ -79,6 +85,8 @@ export async function startFakeApiServer(o: { user?: string; listDelayMs?: numbe
     kubeconfig,
     dir,
     authorizations,
+    headers,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     watches,
     close: () => {
       server.close();

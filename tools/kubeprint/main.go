@@ -5,6 +5,8 @@
 // {"proxy": {"env": {NAME: VALUE}, "url": SERVER}} is the proxy client-go's transport uses for requests to
 // SERVER with that environment (net/http's ProxyFromEnvironment, wrapped by apimachinery's
 // NewProxierWithNoProxyCIDR as client-go wraps it): {"text": PROXY-URL}, "" for none, or {"error": "..."}.
+// {"timeout": TEXT} is clientcmd.ParseTimeout (kubectl's --request-timeout) and {"duration": TEXT} Go's
+// time.ParseDuration: {"text": NANOSECONDS} or {"error": "..."}.
 package main
 
 import (
@@ -15,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,6 +25,7 @@ import (
 	"golang.org/x/net/http/httpproxy"
 	"k8s.io/apimachinery/pkg/util/duration"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 type proxyCase struct {
@@ -53,6 +57,8 @@ func proxyFor(c *proxyCase) (string, error) {
 
 type request struct {
 	Proxy    *proxyCase `json:"proxy"`
+	Timeout  *string    `json:"timeout"`
+	Duration *string    `json:"duration"`
 	Age      *int64     `json:"age"`
 	Rows     [][]string `json:"rows"`
 	MinWidth int        `json:"minwidth"`
@@ -70,15 +76,17 @@ func main() {
 			os.Exit(2)
 		}
 		var text string
+		var err error
 		if r.Proxy != nil {
-			p, err := proxyFor(r.Proxy)
-			if err != nil {
-				if out.Encode(map[string]string{"error": err.Error()}) != nil {
-					os.Exit(1)
-				}
-				continue
+			text, err = proxyFor(r.Proxy)
+		} else if r.Timeout != nil || r.Duration != nil {
+			var d time.Duration
+			if r.Timeout != nil {
+				d, err = clientcmd.ParseTimeout(*r.Timeout)
+			} else {
+				d, err = time.ParseDuration(*r.Duration)
 			}
-			text = p
+			text = strconv.FormatInt(int64(d), 10)
 		} else if r.Age != nil {
 			text = duration.HumanDuration(time.Duration(*r.Age) * time.Millisecond)
 		} else {
@@ -90,7 +98,11 @@ func main() {
 			w.Flush()
 			text = b.String()
 		}
-		if err := out.Encode(map[string]string{"text": text}); err != nil {
+		answer := map[string]string{"text": text}
+		if err != nil {
+			answer = map[string]string{"error": err.Error()}
+		}
+		if err := out.Encode(answer); err != nil {
 			os.Exit(1)
 		}
 	}

@@ -1,0 +1,74 @@
+/**
+ * kubectl's flags over the kubeconfig on the live commands, run as a user runs them against
+ * test/support/fake-apiserver.ts: --token and --as/--as-group/--as-uid reach the server as client-go sends
+ * them, -s/--server with --token needs no kubeconfig at all, and a kubeconfig entry that is not there is
+ * an error naming it. (test/controller/kubeconfig.test.ts checks how each flag merges into the kubeconfig.)
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { run } from "../support/cluster.js";
+import { repoRoot } from "../support/conformance.js";
+import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
+
+const karta = (args: string[], env: NodeJS.ProcessEnv = process.env) => run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args], env);
+
+test("--token and --as, --as-group, --as-uid: every request carries them", async () => {
+  const server = await startFakeApiServer();
+  try {
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--token", "flag-token", "--as", "alice@example.com", "--as-group", "ml-team", "--as-group=oncall", "--as-uid", "1234"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+    assert.ok(server.headers.length >= 3);
+    for (const h of server.headers) {
+      assert.equal(h.authorization, "Bearer flag-token");
+      assert.deepEqual([h["impersonate-user"], h["impersonate-group"], h["impersonate-uid"]], ["alice@example.com", "ml-team, oncall", "1234"]);
+    }
+  } finally {
+    server.close();
+  }
+});
+
+test("-s/--server and --token without any kubeconfig, -n for the namespace", async () => {
+  const server = await startFakeApiServer();
+  const home = mkdtempSync(path.join(tmpdir(), "karta-no-kubeconfig-"));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  delete env["KUBECONFIG"];
+  delete env["KUBERNETES_SERVICE_HOST"];
+  try {
+    const r = await karta(["get", "pytorchjobs", "-s", server.url, "--token", "flag-token", "-n", "team"], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+    assert.deepEqual(new Set(server.authorizations), new Set(["Bearer flag-token"]));
+    const none = await karta(["get", "pytorchjobs", "--token", "flag-token"], env);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /^karta get: kubeconfig: no cluster in the kubeconfig \(give --kubeconfig, set KUBECONFIG, or run in a pod\)$/m);
+  } finally {
+    server.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("--cluster or --user naming no entry, --as-group without --as: exit 1, naming it, nothing sent", async () => {
+  const server = await startFakeApiServer();
+  try {
+    const cases: [string[], string][] = [
+      [["--cluster", "staging"], 'karta get: kubeconfig: cluster "staging" is not in the kubeconfig'],
+      [["--user", "admin"], 'karta get: kubeconfig: user "admin" is not in the kubeconfig'],
+      [["--as-group", "ops"], "karta get: kubeconfig: requesting uid, groups or user-extra for u without impersonating a user"],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, ...flags]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stderr.trim(), message);
+    }
+    assert.deepEqual(server.authorizations, []);
+    const usage = await karta(["inspect", "-f", path.join(repoRoot, "examples", "pytorchjob.yaml"), "--as", "alice"]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /^karta inspect: --as reads the workload from a cluster: give it as KIND\/NAME$/m);
+  } finally {
+    server.close();
+  }
+});
