@@ -20,6 +20,7 @@ import { matches, readmeExamples, words } from "../cli/readme-examples.js";
 import { repoRoot } from "../support/conformance.js";
 import { faultModule } from "../support/faults.js";
 import { attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { kubectl } from "./gangs.js";
 import { installKartaCrd } from "./helpers.js";
 import { asCreated, createExample, deleteExample } from "./live-examples.js";
 
@@ -232,6 +233,19 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.equal((await run(["get", "jobset", "--phase", "running"])).code, 2);
     const context = await run(["get", "jobset", "--context", "nope"]);
     assert.deepEqual([context.code, context.err.trim()], [1, 'karta get: kubeconfig: context "nope" is not in the kubeconfig']);
+  });
+
+  test("--as, --as-group: the API server authorizes the impersonated user, and refuses as it refuses kubectl", async () => {
+    const refused = await run(["get", "jobset", "-n", "research", "--as", `nobody-${suffix}`]);
+    const viaKubectl = await kubectl(c, ["get", "jobsets.jobset.x-k8s.io", "-n", "research", "--as", `nobody-${suffix}`]);
+    // kubectl: "Error from server (Forbidden): <the server's message>"; karta names what it was doing, then the same message.
+    const message = /^Error from server \(Forbidden\): (.+)$/m.exec(viaKubectl.stderr)?.[1];
+    assert.ok(message?.includes(`User "nobody-${suffix}" cannot list resource "jobsets"`), viaKubectl.stderr);
+    assert.deepEqual([refused.code, refused.err.trim().split("\n").at(-1)], [1, `karta get: listing jobsets.jobset.x-k8s.io in namespace research: ${message}`]);
+    const admin = await run(["get", "jobset", "-n", "research", "--as", `nobody-${suffix}`, "--as-group", "system:masters"]);
+    const plain = await run(["get", "jobset", "-n", "research"]);
+    assert.equal(admin.code, 0, admin.err);
+    assert.deepEqual(withoutAges(admin.out.split("\n")), withoutAges(plain.out.split("\n")));
   });
 
   test("--watch prints a workload again when one of its pods changes; SIGINT ends it with 0", async () => {
