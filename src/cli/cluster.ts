@@ -10,6 +10,7 @@
 import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { apiError, CredentialError, KubeClient, resourcePath } from "../controller/client.js";
 import { loadClusterAccess, type KubeconfigOverrides } from "../controller/kubeconfig.js";
+import { formatGoDuration } from "../server/duration.js";
 import { InputError } from "./objects.js";
 
 export interface ClusterOptions {
@@ -17,7 +18,10 @@ export interface ClusterOptions {
   context?: string;
   /** kubectl's flags over the kubeconfig (--server, --token, --as...). */
   overrides?: KubeconfigOverrides;
-  /** Deadline of each request in ms (default 30 s; 0: none), counted from when the credentials are had. */
+  /**
+   * kubectl's --request-timeout in ms: a deadline on each request, counted from when the credentials are
+   * had, and sent as ?timeout= (default: 30 s, not sent; 0: none).
+   */
   timeoutMs?: number;
 }
 
@@ -55,7 +59,8 @@ export class LiveCluster {
   readonly contextNamespace: string;
   readonly client: KubeClient;
   private readonly timeoutMs: number;
-  private authenticated?: Promise<void>;
+  /** kubectl's ?timeout= on every request when --request-timeout was given (Go's duration text). */
+  private readonly serverTimeout: string | undefined;
   private groups?: Promise<{ name: string; preferred: string; versions: string[] }[]>;
   private readonly served = new Map<string, Promise<ApiResource[] | undefined>>();
 
@@ -64,6 +69,7 @@ export class LiveCluster {
     this.server = client.access.server;
     this.contextNamespace = client.access.namespace || "default";
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.serverTimeout = options.timeoutMs ? formatGoDuration(BigInt(Math.round(options.timeoutMs * 1e6))) : undefined;
   }
 
   /** The cluster of the kubeconfig (as kubectl finds it) and context; an InputError when there is none. */
@@ -79,13 +85,12 @@ export class LiveCluster {
   }
 
   /**
-   * A GET within the deadline, not retried (kubectl does not retry a refused connection). The credentials
-   * are had first, once for all requests, so that the time an exec plugin takes is not the request's.
+   * A GET within the deadline (which starts once the credentials are had: the time an exec plugin takes is
+   * not the request's), not retried (kubectl does not retry a refused connection).
    */
-  private async get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
-    await (this.authenticated ??= this.client.authenticate());
-    const deadline = this.timeoutMs > 0 ? { signal: AbortSignal.timeout(this.timeoutMs) } : {};
-    return this.client.get<T>(path, { ...(query ? { query } : {}), ...deadline, timeoutMs: this.timeoutMs, retryBudgetMs: 0 });
+  private get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
+    const q = { ...query, ...(this.serverTimeout !== undefined ? { timeout: this.serverTimeout } : {}) };
+    return this.client.get<T>(path, { query: q, ...(this.timeoutMs > 0 ? { deadlineMs: this.timeoutMs } : {}), timeoutMs: Math.ceil(this.timeoutMs), retryBudgetMs: 0 });
   }
 
   /** The error of a failed request as an InputError: the server's message, the deadline, or why the server was not reached. */
@@ -94,8 +99,7 @@ export class LiveCluster {
     const api = apiError(err);
     if (api) throw new ApiInputError(`${what}: ${api.message || api.reason || `HTTP ${api.code}`}`, api.code);
     if (err instanceof CredentialError) throw new InputError(`${what}: getting credentials: ${err.message}`);
-    const code = (err as { code?: unknown })?.code;
-    if (code === "ABORT_ERR" || code === "ETIMEDOUT") throw new InputError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
+    if ((err as { code?: unknown })?.code === "ETIMEDOUT") throw new InputError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
     throw new InputError(`${what}: cannot reach ${this.server}: ${(err as Error)?.message ?? String(err)}`);
   }
 

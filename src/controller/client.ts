@@ -64,8 +64,13 @@ export interface RequestOptions {
   body?: unknown;
   contentType?: string;
   accept?: string;
-  /** Deadline of one attempt (default 60 s). */
+  /** How long one attempt's connection may stay silent (default 60 s; 0: no limit). */
   timeoutMs?: number;
+  /**
+   * A deadline on each attempt, counted from when its credentials are had (an exec plugin's login is not
+   * the server's time): the attempt then fails with code ETIMEDOUT.
+   */
+  deadlineMs?: number;
   /** How long retries may go on (default 30 s; 0: no retries). */
   retryBudgetMs?: number;
   signal?: AbortSignal;
@@ -186,8 +191,10 @@ export class KubeClient {
   private readonly base: URL;
   private readonly secure: boolean;
   private readonly proxy: URL | undefined;
-  /** Requests go to the proxy in absolute form (an http server behind an http proxy, as Go sends them); else a tunnel. */
+  /** Requests go to the proxy in absolute form (an http server behind a proxy, as Go sends them); else a tunnel. */
   private readonly forward: boolean;
+  /** Whether the connection the client opens is TLS: to the server, or to the proxy requests are forwarded to. */
+  private readonly tls: boolean;
   private creds: Credentials | undefined;
   private pendingCreds: Promise<Credentials> | undefined;
   private readonly agents = new Map<string, { requests: http.Agent; watches: http.Agent }>();
@@ -200,7 +207,8 @@ export class KubeClient {
     this.base = new URL(access.server);
     this.secure = this.base.protocol === "https:";
     this.proxy = access.proxyUrl ? new URL(access.proxyUrl) : undefined;
-    this.forward = !this.secure && this.proxy?.protocol === "http:";
+    this.forward = !this.secure && this.proxy !== undefined;
+    this.tls = this.forward ? this.proxy!.protocol === "https:" : this.secure;
   }
 
   /**
@@ -214,9 +222,12 @@ export class KubeClient {
     if (agents) return agents;
     const make = (maxSockets: number): http.Agent => {
       // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
+      const common = { keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 };
       const agent = this.secure
-        ? new https.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16, ...(this.access.ca ? { ca: this.access.ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
-        : new http.Agent({ keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 });
+        ? new https.Agent({ ...common, ...(this.access.ca ? { ca: this.access.ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
+        : this.tls
+          ? new https.Agent(common) // to an https proxy that forwards to an http server
+          : new http.Agent(common);
       if (this.proxy && !this.forward) (agent as unknown as { createConnection: TunnelConnect }).createConnection = tunnel(this.proxy, this.secure);
       return agent;
     };
@@ -260,11 +271,6 @@ export class KubeClient {
     return this.creds;
   }
 
-  /** Gets the credentials now (an exec plugin's token), before any request: a CredentialError when they cannot be had. */
-  async authenticate(): Promise<void> {
-    await this.credentials();
-  }
-
   private url(path: string, query?: RequestOptions["query"]): string {
     let q = "";
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) q += `${q ? "&" : "?"}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
@@ -283,7 +289,7 @@ export class KubeClient {
       let to = { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
       if (this.forward) {
         const proxy = this.proxy!;
-        to = { host: proxy.hostname, port: proxy.port || 80, path: `${this.base.origin}${to.path}` };
+        to = { host: proxy.hostname, port: proxy.port || (this.tls ? 443 : 80), path: `${this.base.origin}${to.path}` };
         headers["Host"] = this.base.host;
         const auth = proxyAuthorization(proxy);
         if (auth) headers["Proxy-Authorization"] = auth;
@@ -297,11 +303,12 @@ export class KubeClient {
         if (settled) return;
         settled = true;
         o.signal?.removeEventListener("abort", abort);
+        clearTimeout(deadline);
         this.options.onResponse?.(method, code, performance.now() - started);
         if (err) reject(err);
         else resolve(value!);
       };
-      const req = (this.secure ? https : http).request(
+      const req = (this.tls ? https : http).request(
         { ...to, method, headers, agent: watching ? creds.watchAgent : creds.agent, timeout: o.timeoutMs ?? 60_000 },
         (res) => {
           const code = res.statusCode ?? 0;
@@ -328,6 +335,7 @@ export class KubeClient {
       };
       const abort = (): void => stop(Object.assign(new Error("request aborted"), { code: "ABORT_ERR" }));
       o.signal?.addEventListener("abort", abort, { once: true });
+      const deadline = o.deadlineMs ? setTimeout(() => stop(Object.assign(new Error(`no answer within ${o.deadlineMs} ms`), { code: "ETIMEDOUT" })), Math.max(1, Math.ceil(o.deadlineMs))) : undefined;
       req.on("timeout", () => stop(Object.assign(new Error(`request timed out after ${o.timeoutMs ?? 60_000} ms`), { code: "ETIMEDOUT" })));
       req.on("error", (err) => finish(err));
       req.end(body);

@@ -219,22 +219,31 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (!named && o.cluster !== undefined) throw new Error(`cluster "${o.cluster}" is not in the kubeconfig`);
   if (!named && o.server === undefined) throw new Error(`no cluster in the kubeconfig (context "${name}" names cluster "${clusterName ?? ""}", which is not defined)`);
   const cluster = overrideCluster(named ?? {}, o);
-  const server = str(cluster["server"]);
-  if (server === undefined) throw new Error(`cluster "${clusterName}" has no server`);
+  const serverText = str(cluster["server"]);
+  if (serverText === undefined) throw new Error(`cluster "${clusterName}" has no server`);
+  const server = serverUrl(serverText);
   const userName = o.user ?? str(context["user"]);
   const namedUser = userName !== undefined ? config.users.get(userName) : undefined;
   if (!namedUser && o.user !== undefined) throw new Error(`user "${o.user}" is not in the kubeconfig`);
   const user = overrideUser(namedUser ?? {}, o);
-  const access: ClusterAccess = { server: server.replace(/\/+$/, ""), insecureSkipTLSVerify: cluster["insecure-skip-tls-verify"] === true, source };
-  const ca = fileOrData(cluster, "certificate-authority", "certificate-authority-data", "certificate authority");
-  if (ca) access.ca = ca;
-  const tlsServerName = str(cluster["tls-server-name"]);
-  if (tlsServerName !== undefined) access.tlsServerName = tlsServerName;
+  validateUser(user, userName ?? "");
+  const access: ClusterAccess = { server, insecureSkipTLSVerify: false, source };
   const proxyUrl = str(cluster["proxy-url"]);
   if (proxyUrl !== undefined) {
     if (!/^https?:\/\/[^/]/.test(proxyUrl)) throw new Error(`cluster "${clusterName}": proxy-url ${proxyUrl}: expected an http:// or https:// proxy (a socks proxy is not supported)`);
     access.proxyUrl = proxyUrl;
   }
+  const impersonate = impersonationOf(user, userName);
+  if (impersonate) access.impersonate = impersonate;
+  const namespace = str(context["namespace"]);
+  if (namespace !== undefined) access.namespace = namespace;
+  // Credentials and the server's identity only over TLS: client-go sends none to an http:// server.
+  if (!server.startsWith("https://")) return access;
+  access.insecureSkipTLSVerify = cluster["insecure-skip-tls-verify"] === true;
+  const ca = fileOrData(cluster, "certificate-authority", "certificate-authority-data", "certificate authority");
+  if (ca) access.ca = ca;
+  const tlsServerName = str(cluster["tls-server-name"]);
+  if (tlsServerName !== undefined) access.tlsServerName = tlsServerName;
   const cert = fileOrData(user, "client-certificate", "client-certificate-data", "client certificate");
   const key = fileOrData(user, "client-key", "client-key-data", "client key");
   if (cert && key) Object.assign(access, { cert, key });
@@ -245,13 +254,9 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (tokenFile !== undefined && token === undefined) access.tokenFile = tokenFile;
   const username = str(user["username"]);
   if (username !== undefined) access.basic = { username, password: typeof user["password"] === "string" ? user["password"] : "" };
-  // client-go's validation: one of token, basic auth and client certificate (an exec plugin or an
-  // auth-provider may come with one, and is then not used).
-  const methods = [token !== undefined && "token", (username !== undefined || str(user["password"]) !== undefined) && "basicAuth", cert && "clientCert"].filter((m) => m);
-  if (methods.length > 1) throw new Error(`more than one authentication method found for ${userName ?? ""}; found [${methods.join(" ")}], only one is allowed`);
-  const impersonate = impersonationOf(user, userName);
-  if (impersonate) access.impersonate = impersonate;
-  if (user["exec"] !== undefined && methods.length === 0 && tokenFile === undefined) {
+  // An exec plugin only when nothing else authenticates (client-go's exec authenticator stands aside for a
+  // token, basic auth or a client certificate: `kubectl --token T` on an exec user sends T).
+  if (user["exec"] !== undefined && !access.token && !access.tokenFile && !access.basic && !access.cert) {
     const e = asRecord(user["exec"]);
     const command = str(e["command"]);
     const interactiveMode = str(e["interactiveMode"]);
@@ -274,11 +279,42 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
     // from kubectl in 1.26 in favour of exec plugins.
     const idToken = name === "oidc" ? str(asRecord(provider["config"])["id-token"]) : undefined;
     if (idToken === undefined) throw new Error(`user "${userName}": the ${name} auth-provider ${name === "oidc" ? "holds no id-token" : "is not supported (kubectl removed it too)"}; use an exec credential plugin`);
-    if (access.token === undefined && access.exec === undefined) access.token = idToken;
+    if (access.token === undefined) access.token = idToken;
   }
-  const namespace = str(context["namespace"]);
-  if (namespace !== undefined) access.namespace = namespace;
   return access;
+}
+
+/**
+ * A server as client-go's DefaultServerURL takes it: a URL, or host[:port] read as http:// (kubectl -s
+ * localhost:8001, the address of `kubectl proxy`); no trailing slash.
+ */
+function serverUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || url.host === "" || !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    try {
+      url = new URL(`http://${text}`);
+    } catch {
+      throw new Error(`host must be a URL or a host:port pair: "${text}"`);
+    }
+    if (url.pathname !== "/" || url.search !== "" || url.hash !== "") throw new Error(`host must be a URL or a host:port pair: "${text}"`);
+    return `http://${url.host}`;
+  }
+  return text.replace(/\/+$/, "");
+}
+
+/**
+ * client-go's checks of a user entry (validateAuthInfo): at most one of a token and basic auth, an exec
+ * plugin not beside an auth-provider, and impersonation's uid, groups or extra only with a user.
+ */
+function validateUser(user: Raw, userName: string): void {
+  const methods = [str(user["token"]) !== undefined && "token", (str(user["username"]) !== undefined || str(user["password"]) !== undefined) && "basicAuth"].filter((m) => m);
+  if (methods.length > 1) throw new Error(`more than one authentication method found for ${userName}; found [${methods.join(" ")}], only one is allowed`);
+  if (user["exec"] !== undefined && user["auth-provider"] !== undefined) throw new Error(`authProvider cannot be provided in combination with an exec plugin for ${userName}`);
 }
 
 /** A user entry's impersonation (`as`...); uid, groups or extra without `as` are refused, as by client-go. */
@@ -339,7 +375,9 @@ function findClusterAccess(options: { kubeconfig?: string; context?: string }, o
   if (o.server !== undefined) return accessOf({ clusters: new Map(), users: new Map(), contexts: new Map() }, options.context, "the command line", o);
   const pod = inCluster();
   if (pod) {
-    if (options.context !== undefined) throw new Error(`context "${options.context}" is not in the kubeconfig (running in a pod with no kubeconfig)`);
+    for (const [what, name] of [["context", options.context], ["cluster", o.cluster], ["user", o.user]] as const) {
+      if (name !== undefined) throw new Error(`${what} "${name}" is not in the kubeconfig (running in a pod with no kubeconfig)`);
+    }
     // client-go's in-cluster config takes only --token and --certificate-authority of the flags.
     if (o.token !== undefined) {
       delete pod.tokenFile;

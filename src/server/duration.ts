@@ -92,3 +92,39 @@ export function parseRequestTimeout(text: string): bigint | undefined {
   }
   return parseGoDuration(text);
 }
+
+/** Go's Duration.String() ("1m30s", "1.5s", "500ms", "2h0m0s", "0s"): how kubectl writes ?timeout=. */
+export function formatGoDuration(ns: bigint): string {
+  const neg = ns < 0n;
+  // uint64 arithmetic, as Go's: -(-2^63) stays 2^63.
+  let u = neg ? -ns : ns;
+  /** The fraction of u / 10^prec without trailing zeros (and without the point when it is 0); u / 10^prec. */
+  const frac = (prec: number): string => {
+    let out = "";
+    let print = false;
+    for (let i = 0; i < prec; i++) {
+      const digit = u % 10n;
+      print ||= digit !== 0n;
+      if (print) out = String(digit) + out;
+      u /= 10n;
+    }
+    return print ? `.${out}` : "";
+  };
+  let text: string;
+  if (u < 1_000_000_000n) {
+    if (u === 0n) return "0s";
+    const [prec, unit] = u < 1_000n ? [0, "ns"] : u < 1_000_000n ? [3, "\u00b5s"] : [6, "ms"];
+    const f = frac(prec);
+    text = `${u}${f}${unit}`;
+  } else {
+    const f = frac(9);
+    text = `${u % 60n}${f}s`;
+    u /= 60n;
+    if (u > 0n) {
+      text = `${u % 60n}m${text}`;
+      u /= 60n;
+      if (u > 0n) text = `${u}h${text}`;
+    }
+  }
+  return neg ? `-${text}` : text;
+}

@@ -16,7 +16,7 @@ import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.j
 const karta = (args: string[], env: NodeJS.ProcessEnv = process.env) => run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args], env);
 
 test("--token and --as, --as-group, --as-uid: every request carries them", async () => {
-  const server = await startFakeApiServer();
+  const server = await startFakeApiServer({ tls: true });
   try {
     const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--token", "flag-token", "--as", "alice@example.com", "--as-group", "ml-team", "--as-group=oncall", "--as-uid", "1234"]);
     assert.equal(r.code, 0, r.stderr);
@@ -31,14 +31,14 @@ test("--token and --as, --as-group, --as-uid: every request carries them", async
   }
 });
 
-test("-s/--server and --token without any kubeconfig, -n for the namespace", async () => {
-  const server = await startFakeApiServer();
+test("-s/--server, --certificate-authority and --token without any kubeconfig, -n for the namespace", async () => {
+  const server = await startFakeApiServer({ tls: true });
   const home = mkdtempSync(path.join(tmpdir(), "karta-no-kubeconfig-"));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   delete env["KUBECONFIG"];
   delete env["KUBERNETES_SERVICE_HOST"];
   try {
-    const r = await karta(["get", "pytorchjobs", "-s", server.url, "--token", "flag-token", "-n", "team"], env);
+    const r = await karta(["get", "pytorchjobs", "-s", server.url, "--certificate-authority", server.caFile!, "--token", "flag-token", "-n", "team"], env);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, FAKE_GET_OUTPUT);
     assert.deepEqual(new Set(server.authorizations), new Set(["Bearer flag-token"]));
@@ -68,6 +68,21 @@ test("--cluster or --user naming no entry, --as-group without --as: exit 1, nami
     const usage = await karta(["inspect", "-f", path.join(repoRoot, "examples", "pytorchjob.yaml"), "--as", "alice"]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /^karta inspect: --as reads the workload from a cluster: give it as KIND\/NAME$/m);
+  } finally {
+    server.close();
+  }
+});
+
+test("an http:// server (or host:port, read as one) gets no credentials, as from kubectl; impersonation still goes", async () => {
+  const server = await startFakeApiServer({ user: "{token: secret}" });
+  try {
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--as", "alice"]);
+    assert.equal(r.code, 0, r.stderr);
+    const bare = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "-s", server.url.replace("http://", ""), "--token", "flag-token"]);
+    assert.equal(bare.code, 0, bare.stderr);
+    assert.ok(server.headers.length >= 6);
+    for (const h of server.headers) assert.equal(h.authorization, undefined);
+    assert.ok(server.headers.some((h) => h["impersonate-user"] === "alice"));
   } finally {
     server.close();
   }

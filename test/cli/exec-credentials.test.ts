@@ -23,7 +23,7 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
 
 for (const mode of ["IfAvailable", "Always"] as const) {
   test(`an exec plugin (interactiveMode ${mode}) without a terminal: ${mode === "Always" ? "refused, as a credential problem" : "its standard error passed through, its token used"}`, async () => {
-    const server = await startFakeApiServer({ user: `{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./login, interactiveMode: ${mode}}}` });
+    const server = await startFakeApiServer({ tls: true, user: `{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./login, interactiveMode: ${mode}}}` });
     try {
       writeFileSync(path.join(server.dir, "login"), PLUGIN);
       chmodSync(path.join(server.dir, "login"), 0o755);

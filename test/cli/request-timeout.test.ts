@@ -25,19 +25,30 @@ test("a list slower than --request-timeout: exit 1, naming the server and the li
   }
 });
 
-test("--request-timeout as a number of seconds, as kubectl takes it: a slow list within it is read", async () => {
+test("--request-timeout as a number of seconds or a duration, as kubectl takes it: a slow list within it is read, the server told", async () => {
   const server = await startFakeApiServer({ listDelayMs: 1_500 });
   try {
     const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--request-timeout", "20"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, FAKE_GET_OUTPUT);
+    // kubectl tells the server too: ?timeout= in Go's duration text, on every request.
+    assert.ok(server.urls.length >= 3);
+    for (const u of server.urls) assert.equal(new URL(u, "http://x").searchParams.get("timeout"), "20s", u);
+    server.urls.length = 0;
+    const fractional = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--request-timeout", "1m2.5s"]);
+    assert.equal(fractional.code, 0, fractional.stderr);
+    for (const u of server.urls) assert.equal(new URL(u, "http://x").searchParams.get("timeout"), "1m2.5s", u);
+    server.urls.length = 0;
+    // Without the flag (Karta's own 30 s deadline), nothing is sent, as kubectl sends nothing by default.
+    assert.equal((await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig])).code, 0);
+    for (const u of server.urls) assert.equal(new URL(u, "http://x").searchParams.get("timeout"), null, u);
   } finally {
     server.close();
   }
 });
 
 test("an exec plugin slower than --request-timeout: its time is not counted, every request is answered", async () => {
-  const server = await startFakeApiServer({ user: "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./login, interactiveMode: Never}}" });
+  const server = await startFakeApiServer({ tls: true, user: "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./login, interactiveMode: Never}}" });
   try {
     writeFileSync(path.join(server.dir, "login"), `#!/bin/sh\nsleep 2\nprintf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"slow"}}'\n`);
     chmodSync(path.join(server.dir, "login"), 0o755);
@@ -48,6 +59,17 @@ test("an exec plugin slower than --request-timeout: its time is not counted, eve
     assert.deepEqual(r.stderr.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions")), []);
     assert.ok(server.authorizations.length >= 3);
     assert.deepEqual(new Set(server.authorizations), new Set(["Bearer slow"]));
+  } finally {
+    server.close();
+  }
+});
+
+test("--request-timeout below a millisecond is a deadline, not a crash", async () => {
+  const server = await startFakeApiServer({ listDelayMs: 2_000 });
+  try {
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--request-timeout", "1500us"]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /: no answer from http:\/\/127\.0\.0\.1:\d+ within 0\.0015 s$/m);
   } finally {
     server.close();
   }

@@ -9,13 +9,15 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { KubeClient } from "../../src/controller/client.js";
 import { loadClusterAccess } from "../../src/controller/kubeconfig.js";
+import { writeCerts } from "../server/helpers.js";
 
 let dir = "";
 const saved = { KUBECONFIG: process.env["KUBECONFIG"], HOME: process.env["HOME"], KUBERNETES_SERVICE_HOST: process.env["KUBERNETES_SERVICE_HOST"] };
@@ -156,7 +158,8 @@ current-context: basic
 describe("an exec credential plugin", () => {
   test("runs from the kubeconfig's directory with its env and KUBERNETES_EXEC_INFO; its token authenticates the requests", async () => {
     const seen: string[] = [];
-    const server = http.createServer((req, res) => {
+    const certs = writeCerts(mkdtempSync(path.join(dir, "exec-tls-")));
+    const server = https.createServer({ cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) }, (req, res) => {
       seen.push(req.headers.authorization ?? "");
       res.writeHead(200, { "Content-Type": "application/json" });
       res.end(JSON.stringify({ kind: "APIGroupList", groups: [] }));
@@ -170,7 +173,7 @@ describe("an exec credential plugin", () => {
       chmodSync(plugin, 0o755);
       const file = kubeconfig(
         "exec/config",
-        `clusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]
+        `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${(server.address() as AddressInfo).port}", certificate-authority: ${certs.caFile}}}]
 users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: ./bin/credential, env: [{name: TEAM, value: ml}]}}}]
 contexts: [{name: x, context: {cluster: c, user: u}}]
 current-context: x
@@ -203,6 +206,8 @@ users:
 - {name: sso, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: login}}}
 - {name: boss, user: {token: t, as: alice, as-groups: [devs, ops], as-uid: "42", as-user-extra: {acme.com/project: [llm]}}}
 - {name: half, user: {token: t, as-groups: [devs]}}
+- {name: basic, user: {username: admin, password: pw}}
+- {name: both, user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: login}, auth-provider: {name: oidc, config: {id-token: x}}}}
 contexts:
 - {name: x, context: {cluster: prod, user: dev, namespace: team}}
 current-context: x
@@ -229,13 +234,27 @@ current-context: x
     assert.deepEqual([insecure.ca, insecure.insecureSkipTLSVerify, insecure.tlsServerName], [undefined, true, "prod.internal"]);
   });
 
-  test("--token replaces a token, is used before an exec plugin, and beside a client certificate is refused as client-go refuses it", () => {
+  test("--token replaces a token, goes before an exec plugin and beside a client certificate; with basic auth it is refused as client-go refuses it", () => {
     const file = two();
     assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { token: "flag" } }).token, "flag");
     const sso = loadClusterAccess({ kubeconfig: file, overrides: { user: "sso", token: "flag" } });
     assert.deepEqual([sso.token, sso.exec], ["flag", undefined]);
     assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { user: "sso" } }).exec?.command, "login");
-    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "robot", token: "flag" } }), { message: "more than one authentication method found for robot; found [token clientCert], only one is allowed" });
+    const robot = loadClusterAccess({ kubeconfig: file, overrides: { user: "robot", token: "flag" } });
+    assert.deepEqual([robot.token, robot.cert?.toString()], ["flag", "CERT"]);
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "basic", token: "flag" } }), { message: "more than one authentication method found for basic; found [token basicAuth], only one is allowed" });
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "both" } }), { message: "authProvider cannot be provided in combination with an exec plugin for both" });
+  });
+
+  test("servers: host:port is http:// (kubectl -s localhost:8001), which gets no credentials and no CA; a path that is not a prefix is refused", () => {
+    const file = two();
+    const bare = loadClusterAccess({ kubeconfig: file, overrides: { server: "localhost:8001", user: "boss" } });
+    assert.deepEqual([bare.server, bare.token, bare.ca, bare.impersonate?.user], ["http://localhost:8001", undefined, undefined, "alice"]);
+    assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { server: "10.0.0.1:6443" } }).server, "http://10.0.0.1:6443");
+    const sso = loadClusterAccess({ kubeconfig: file, overrides: { server: "http://10.0.0.1:8080", user: "sso" } });
+    assert.equal(sso.exec, undefined);
+    assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { server: "https://lb.example/k8s/" } }).server, "https://lb.example/k8s");
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { server: "10.0.0.1:6443/k8s" } }), { message: 'host must be a URL or a host:port pair: "10.0.0.1:6443/k8s"' });
   });
 
   test("impersonation from the kubeconfig (as, as-groups, as-uid, as-user-extra) and from --as, --as-group, --as-uid", () => {

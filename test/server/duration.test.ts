@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parseDuration, parseGoDuration, parseRequestTimeout } from "../../src/server/duration.js";
+import { formatGoDuration, parseDuration, parseGoDuration, parseRequestTimeout } from "../../src/server/duration.js";
 import { kubeprint, kubeprintSkip as skip } from "../support/kubeprint.js";
 
 const CHOSEN = [
@@ -25,8 +25,14 @@ const SAMPLES = fc.sample(
   { numRuns: 2000, seed: 40 },
 );
 
-test("parseGoDuration is Go's time.ParseDuration; parseDuration its non-negative values in ms", { skip }, async () => {
-  const cases = [...CHOSEN, ...SAMPLES];
+/** Nanosecond counts across every unit Duration.String() switches between, as `Nns` texts. */
+const COUNTS = [
+  ...["0", "1", "999", "1000", "1500", "999999", "1000000", "1234567", "999999999", "1000000000", "1000000001", "59999999999", "60000000000", "3599999999999", "3600000000000", "9223372036854775807", "-1", "-1500", "-9223372036854775808"].map((n) => `${n}ns`),
+  ...fc.sample(fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }), { numRuns: 500, seed: 41 }).map((n) => `${n}ns`),
+];
+
+test("parseGoDuration is Go's time.ParseDuration, formatGoDuration its Duration.String(); parseDuration the non-negative values in ms", { skip }, async () => {
+  const cases = [...CHOSEN, ...SAMPLES, ...COUNTS];
   const want = await kubeprint(cases.map((duration) => ({ duration })));
   let accepted = 0;
   cases.forEach((text, i) => {
@@ -35,6 +41,7 @@ test("parseGoDuration is Go's time.ParseDuration; parseDuration its non-negative
     assert.equal(got === undefined ? "error" : String(got), go.error !== undefined ? "error" : go.text, JSON.stringify(text));
     if (got !== undefined) {
       accepted++;
+      assert.equal(formatGoDuration(got), go.string, `String() of ${JSON.stringify(text)}`);
       assert.equal(parseDuration(text), got < 0n ? undefined : Number(got) / 1e6, JSON.stringify(text));
     } else assert.equal(parseDuration(text), undefined);
   });

@@ -1,5 +1,5 @@
 /**
- * A local HTTP server that answers as kube-apiserver does for what `karta get` reads: discovery (the
+ * A local HTTP (or, with `tls`, HTTPS) server that answers as kube-apiserver does for what `karta get` reads: discovery (the
  * kubeflow.org group with PyTorchJobs, and pods), and the lists of namespace `team` (the bundled example
  * PyTorchJob, no pods); every other path is a 404 Status. Watches are refused with 500, as an API server
  * whose etcd is down answers. For the live commands where a real API server cannot be made to fail on
@@ -7,11 +7,13 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { repoRoot } from "./conformance.js";
+import { writeCerts } from "../server/helpers.js";
 
 export interface FakeApiServer {
   /** A kubeconfig for it, context namespace `team`. */
@@ -22,8 +24,12 @@ export interface FakeApiServer {
   authorizations: string[];
   /** The headers of each request. */
   headers: http.IncomingHttpHeaders[];
-  /** The server's URL (http://127.0.0.1:PORT), whatever host the kubeconfig names. */
+  /** The path and query of each request. */
+  urls: string[];
+  /** The server's URL (http[s]://127.0.0.1:PORT), whatever host the kubeconfig names. */
   url: string;
+  /** With `tls`: the CA file that verifies it. */
+  caFile?: string;
   /** The paths of the watches it refused. */
   watches: string[];
   close(): void;
@@ -32,11 +38,14 @@ export interface FakeApiServer {
 const status = (code: number, reason: string, message: string) => ({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason, message });
 
 /**
- * `user`: the kubeconfig's user entry, as YAML flow (default a token); `listDelayMs`: the PyTorchJob list
- * answers that late; `serverHost`: the host the kubeconfig names (default 127.0.0.1; another reaches the
- * server only through a proxy that sends it to 127.0.0.1).
+ * `user`: the kubeconfig's user entry, as YAML flow (default a token); `tls`: serve HTTPS with a CA the
+ * kubeconfig names (credentials are sent only over TLS, as by client-go); `listDelayMs`: the PyTorchJob
+ * list answers that late; `serverHost`: the host the kubeconfig names (default 127.0.0.1; another reaches
+ * the server only through a proxy that sends it to 127.0.0.1).
  */
-export async function startFakeApiServer(o: { user?: string; listDelayMs?: number; serverHost?: string } = {}): Promise<FakeApiServer> {
+export async function startFakeApiServer(o: { user?: string; tls?: boolean; listDelayMs?: number; serverHost?: string } = {}): Promise<FakeApiServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-fake-apiserver-"));
+  const certs = o.tls ? writeCerts(dir) : undefined;
   const job = parse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8")) as { metadata: Record<string, unknown> };
   job.metadata = { ...job.metadata, namespace: "team", uid: "job-uid", resourceVersion: "4", creationTimestamp: "2026-12-01T00:00:00Z" };
   const json = (res: http.ServerResponse, code: number, body: unknown): void => {
@@ -46,8 +55,10 @@ export async function startFakeApiServer(o: { user?: string; listDelayMs?: numbe
   const watches: string[] = [];
   const authorizations: string[] = [];
   const headers: http.IncomingHttpHeaders[] = [];
-  const server = http.createServer((req, res) => {
+  const urls: string[] = [];
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     req.resume();
+    urls.push(req.url ?? "");
     authorizations.push(req.headers.authorization ?? "");
     headers.push(req.headers);
     const url = new URL(req.url ?? "/", "http://x");
@@ -73,20 +84,25 @@ export async function startFakeApiServer(o: { user?: string; listDelayMs?: numbe
       default:
         return json(res, 404, status(404, "NotFound", "the server could not find the requested resource"));
     }
-  });
+  };
+  const server = certs ? https.createServer({ cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) }, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const dir = mkdtempSync(path.join(tmpdir(), "karta-fake-apiserver-"));
+  const scheme = certs ? "https" : "http";
+  const port = (server.address() as AddressInfo).port;
   const kubeconfig = path.join(dir, "kubeconfig");
+  const ca = certs ? `, certificate-authority: ${certs.caFile}` : "";
   writeFileSync(
     kubeconfig,
-    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://${o.serverHost ?? "127.0.0.1"}:${(server.address() as AddressInfo).port}"}}]\nusers: [{name: u, user: ${o.user ?? "{token: t}"}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: team}}]\ncurrent-context: x\n`,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${scheme}://${o.serverHost ?? "127.0.0.1"}:${port}"${ca}}}]\nusers: [{name: u, user: ${o.user ?? "{token: t}"}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: team}}]\ncurrent-context: x\n`,
   );
   return {
     kubeconfig,
     dir,
     authorizations,
     headers,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    urls,
+    url: `${scheme}://127.0.0.1:${port}`,
+    ...(certs ? { caFile: certs.caFile } : {}),
     watches,
     close: () => {
       server.close();

@@ -14,10 +14,10 @@ export const kubeprintSkip: string | false = "skip" in tool ? tool.skip : false;
 if (kubeprintSkip) console.log(kubeprintSkip);
 
 /** Sends every case to one kubeprint process; its answers in order. */
-export async function kubeprint(cases: object[]): Promise<{ text?: string; error?: string }[]> {
+export async function kubeprint(cases: object[]): Promise<{ text?: string; string?: string; error?: string }[]> {
   const child = spawn(path.join((tool as { dir: string }).dir, "kubeprint"), { stdio: ["pipe", "pipe", "inherit"] });
-  const answers: { text?: string; error?: string }[] = [];
-  const done = new Promise<void>((resolve) => createInterface({ input: child.stdout }).on("line", (l) => answers.push(JSON.parse(l) as { text?: string; error?: string })).on("close", resolve));
+  const answers: { text?: string; string?: string; error?: string }[] = [];
+  const done = new Promise<void>((resolve) => createInterface({ input: child.stdout }).on("line", (l) => answers.push(JSON.parse(l) as { text?: string; string?: string; error?: string })).on("close", resolve));
   child.stdin.end(cases.map((c) => JSON.stringify(c)).join("\n") + "\n");
   await done;
   return answers;

@@ -6,7 +6,7 @@
 // SERVER with that environment (net/http's ProxyFromEnvironment, wrapped by apimachinery's
 // NewProxierWithNoProxyCIDR as client-go wraps it): {"text": PROXY-URL}, "" for none, or {"error": "..."}.
 // {"timeout": TEXT} is clientcmd.ParseTimeout (kubectl's --request-timeout) and {"duration": TEXT} Go's
-// time.ParseDuration: {"text": NANOSECONDS} or {"error": "..."}.
+// time.ParseDuration: {"text": NANOSECONDS, "string": Duration.String()} or {"error": "..."}.
 package main
 
 import (
@@ -75,7 +75,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
-		var text string
+		var text, str string
 		var err error
 		if r.Proxy != nil {
 			text, err = proxyFor(r.Proxy)
@@ -86,7 +86,7 @@ func main() {
 			} else {
 				d, err = time.ParseDuration(*r.Duration)
 			}
-			text = strconv.FormatInt(int64(d), 10)
+			text, str = strconv.FormatInt(int64(d), 10), d.String()
 		} else if r.Age != nil {
 			text = duration.HumanDuration(time.Duration(*r.Age) * time.Millisecond)
 		} else {
@@ -99,6 +99,9 @@ func main() {
 			text = b.String()
 		}
 		answer := map[string]string{"text": text}
+		if str != "" {
+			answer["string"] = str
+		}
 		if err != nil {
 			answer = map[string]string{"error": err.Error()}
 		}
