@@ -52,6 +52,9 @@ export const PODS: Resolved = { group: "", version: "v1", resource: { name: "pod
 
 type ObjectList = { items?: KubernetesObject[]; metadata?: { continue?: string } };
 
+/** The longest timer Node.js keeps (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The API server of a kubeconfig, read with a deadline on each request. */
 export class LiveCluster {
   readonly server: string;
@@ -90,7 +93,9 @@ export class LiveCluster {
    */
   private get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
     const q = { ...query, ...(this.serverTimeout !== undefined ? { timeout: this.serverTimeout } : {}) };
-    return this.client.get<T>(path, { query: q, ...(this.timeoutMs > 0 ? { deadlineMs: this.timeoutMs } : {}), timeoutMs: Math.ceil(this.timeoutMs), retryBudgetMs: 0 });
+    // A limit beyond what a Node.js timer holds (24.8 days) is none here; the server is still told it.
+    const limited = this.timeoutMs > 0 && this.timeoutMs <= MAX_TIMER_MS;
+    return this.client.get<T>(path, { query: q, ...(limited ? { deadlineMs: this.timeoutMs } : {}), timeoutMs: limited ? Math.ceil(this.timeoutMs) : 0, retryBudgetMs: 0 });
   }
 
   /** The error of a failed request as an InputError: the server's message, the deadline, or why the server was not reached. */

@@ -63,9 +63,6 @@ export interface ClusterFlags {
   overrides?: KubeconfigOverrides;
 }
 
-/** The longest timer Node.js keeps (a longer one would fire at once): a timeout beyond it is none. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** The cluster flags' values checked (an error names the flag given wrong), as kubectl reads them. */
 export function clusterFlags(values: ClusterValues): ClusterFlags | { error: string } {
   for (const name of Object.keys(CLUSTER_FLAGS) as (keyof ClusterValues)[]) {
@@ -77,7 +74,7 @@ export function clusterFlags(values: ClusterValues): ClusterFlags | { error: str
   if (t !== undefined) {
     const ns = parseRequestTimeout(t);
     if (ns === undefined) return { error: `invalid argument "${t}" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m (0: no limit)` };
-    timeoutMs = ns <= 0n || Number(ns) / 1e6 > MAX_TIMER_MS ? 0 : Number(ns) / 1e6;
+    timeoutMs = ns <= 0n ? 0 : Number(ns) / 1e6;
   }
   const o: KubeconfigOverrides = {};
   const strings = { cluster: "cluster", user: "user", server: "server", token: "token", "certificate-authority": "certificateAuthority", "client-certificate": "clientCertificate", "client-key": "clientKey", "tls-server-name": "tlsServerName", as: "as", "as-uid": "asUid" } as const;

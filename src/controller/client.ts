@@ -67,8 +67,9 @@ export interface RequestOptions {
   /** How long one attempt's connection may stay silent (default 60 s; 0: no limit). */
   timeoutMs?: number;
   /**
-   * A deadline on each attempt, counted from when its credentials are had (an exec plugin's login is not
-   * the server's time): the attempt then fails with code ETIMEDOUT.
+   * A deadline on each attempt, counted from when it has its credentials and a connection (an exec
+   * plugin's login and the wait for one of the agent's sockets are not the server's time): the request
+   * then fails with code ETIMEDOUT, not retried.
    */
   deadlineMs?: number;
   /** How long retries may go on (default 30 s; 0: no retries). */
@@ -286,10 +287,11 @@ export class KubeClient {
     const started = performance.now();
     return new Promise<Buffer>((resolve, reject) => {
       const headers: Record<string, string | string[] | number> = { ...creds.headers, Accept: o.accept ?? "application/json" };
-      let to = { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
+      let to: { host: string; port: string | number; path: string; servername?: string } = { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
       if (this.forward) {
         const proxy = this.proxy!;
-        to = { host: proxy.hostname, port: proxy.port || (this.tls ? 443 : 80), path: `${this.base.origin}${to.path}` };
+        // TLS to an https proxy is checked against the proxy's name, not the Host header's server.
+        to = { host: proxy.hostname, port: proxy.port || (this.tls ? 443 : 80), path: `${this.base.origin}${to.path}`, ...(this.tls ? { servername: net.isIP(proxy.hostname) ? "" : proxy.hostname } : {}) };
         headers["Host"] = this.base.host;
         const auth = proxyAuthorization(proxy);
         if (auth) headers["Proxy-Authorization"] = auth;
@@ -299,6 +301,7 @@ export class KubeClient {
         headers["Content-Length"] = body.length;
       }
       let settled = false;
+      let deadline: NodeJS.Timeout | undefined;
       const finish = (err: unknown, value?: Buffer, code = "<error>"): void => {
         if (settled) return;
         settled = true;
@@ -335,7 +338,12 @@ export class KubeClient {
       };
       const abort = (): void => stop(Object.assign(new Error("request aborted"), { code: "ABORT_ERR" }));
       o.signal?.addEventListener("abort", abort, { once: true });
-      const deadline = o.deadlineMs ? setTimeout(() => stop(Object.assign(new Error(`no answer within ${o.deadlineMs} ms`), { code: "ETIMEDOUT" })), Math.max(1, Math.ceil(o.deadlineMs))) : undefined;
+      const deadlineMs = o.deadlineMs;
+      if (deadlineMs) {
+        req.once("socket", () => {
+          if (!settled) deadline = setTimeout(() => stop(Object.assign(new Error(`no answer within ${deadlineMs} ms`), { code: "ETIMEDOUT", deadline: true })), Math.max(1, Math.ceil(deadlineMs)));
+        });
+      }
       req.on("timeout", () => stop(Object.assign(new Error(`request timed out after ${o.timeoutMs ?? 60_000} ms`), { code: "ETIMEDOUT" })));
       req.on("error", (err) => finish(err));
       req.end(body);
@@ -359,7 +367,8 @@ export class KubeClient {
           this.creds = undefined;
           continue;
         }
-        if (o.signal?.aborted || !isTransient(err)) throw err;
+        // The caller's deadline is not retried: it is the caller's limit, not the server's trouble.
+        if (o.signal?.aborted || (err as { deadline?: boolean })?.deadline === true || !isTransient(err)) throw err;
         const wait = err instanceof ApiError && err.retryAfterSeconds !== undefined ? Math.min(10_000, err.retryAfterSeconds * 1000) : backoff.next();
         if (Date.now() + wait > deadline) throw err;
         this.options.log?.("debug", "API request retried", {

@@ -237,17 +237,19 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (impersonate) access.impersonate = impersonate;
   const namespace = str(context["namespace"]);
   if (namespace !== undefined) access.namespace = namespace;
-  // Credentials and the server's identity only over TLS: client-go sends none to an http:// server.
+  // The files are read (and the entries checked) whatever the server, as client-go validates them...
+  const ca = fileOrData(cluster, "certificate-authority", "certificate-authority-data", "certificate authority");
+  const cert = fileOrData(user, "client-certificate", "client-certificate-data", "client certificate");
+  const key = fileOrData(user, "client-key", "client-key-data", "client key");
+  if ((cert && !key) || (key && !cert)) throw new Error(`user "${userName}": a client certificate needs its key, and a key its certificate`);
+  const exec = user["exec"] === undefined ? undefined : execPlugin(asRecord(user["exec"]), userName);
+  // ...but credentials and the server's identity are used only over TLS: client-go sends none to an http:// server.
   if (!server.startsWith("https://")) return access;
   access.insecureSkipTLSVerify = cluster["insecure-skip-tls-verify"] === true;
-  const ca = fileOrData(cluster, "certificate-authority", "certificate-authority-data", "certificate authority");
   if (ca) access.ca = ca;
   const tlsServerName = str(cluster["tls-server-name"]);
   if (tlsServerName !== undefined) access.tlsServerName = tlsServerName;
-  const cert = fileOrData(user, "client-certificate", "client-certificate-data", "client certificate");
-  const key = fileOrData(user, "client-key", "client-key-data", "client key");
   if (cert && key) Object.assign(access, { cert, key });
-  else if (cert || key) throw new Error(`user "${userName}": a client certificate needs its key, and a key its certificate`);
   const token = str(user["token"]);
   if (token !== undefined) access.token = token;
   const tokenFile = str(user["tokenFile"]);
@@ -256,21 +258,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (username !== undefined) access.basic = { username, password: typeof user["password"] === "string" ? user["password"] : "" };
   // An exec plugin only when nothing else authenticates (client-go's exec authenticator stands aside for a
   // token, basic auth or a client certificate: `kubectl --token T` on an exec user sends T).
-  if (user["exec"] !== undefined && !access.token && !access.tokenFile && !access.basic && !access.cert) {
-    const e = asRecord(user["exec"]);
-    const command = str(e["command"]);
-    const interactiveMode = str(e["interactiveMode"]);
-    if (command === undefined) throw new Error(`user "${userName}": exec.command is missing`);
-    access.exec = {
-      command,
-      args: Array.isArray(e["args"]) ? e["args"].map(String) : [],
-      env: Array.isArray(e["env"]) ? e["env"].map((x) => ({ name: String(asRecord(x)["name"] ?? ""), value: String(asRecord(x)["value"] ?? "") })) : [],
-      apiVersion: str(e["apiVersion"]) ?? "client.authentication.k8s.io/v1",
-      provideClusterInfo: e["provideClusterInfo"] === true,
-      ...(interactiveMode !== undefined ? { interactiveMode } : {}),
-      dir: String(e["dir"]),
-    };
-  }
+  if (exec && !access.token && !access.tokenFile && !access.basic && !access.cert) access.exec = exec;
   if (user["auth-provider"] !== undefined) {
     const provider = asRecord(user["auth-provider"]);
     const name = str(provider["name"]) ?? "?";
@@ -282,6 +270,22 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
     if (access.token === undefined) access.token = idToken;
   }
   return access;
+}
+
+/** A user's exec credential plugin (`users[].user.exec`). */
+function execPlugin(e: Raw, userName: string | undefined): ExecPlugin {
+  const command = str(e["command"]);
+  const interactiveMode = str(e["interactiveMode"]);
+  if (command === undefined) throw new Error(`user "${userName}": exec.command is missing`);
+  return {
+    command,
+    args: Array.isArray(e["args"]) ? e["args"].map(String) : [],
+    env: Array.isArray(e["env"]) ? e["env"].map((x) => ({ name: String(asRecord(x)["name"] ?? ""), value: String(asRecord(x)["value"] ?? "") })) : [],
+    apiVersion: str(e["apiVersion"]) ?? "client.authentication.k8s.io/v1",
+    provideClusterInfo: e["provideClusterInfo"] === true,
+    ...(interactiveMode !== undefined ? { interactiveMode } : {}),
+    dir: String(e["dir"]),
+  };
 }
 
 /**
@@ -304,7 +308,8 @@ function serverUrl(text: string): string {
     if (url.pathname !== "/" || url.search !== "" || url.hash !== "") throw new Error(`host must be a URL or a host:port pair: "${text}"`);
     return `http://${url.host}`;
   }
-  return text.replace(/\/+$/, "");
+  // Go's url.Parse folds the scheme's case (HTTPS://... is https).
+  return text.replace(/^[a-z][a-z0-9+.-]*:/i, (scheme) => scheme.toLowerCase()).replace(/\/+$/, "");
 }
 
 /**

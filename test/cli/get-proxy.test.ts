@@ -7,19 +7,25 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { run } from "../support/cluster.js";
 import { repoRoot } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
+import { tempDir, writeCerts } from "../server/helpers.js";
 
 const HOST = "kube.karta-test.invalid";
 
-/** A forward proxy that sends every request for HOST to 127.0.0.1 (same port), recording what it was asked. */
-async function startForwardProxy(): Promise<{ url: (auth?: string) => string; seen: { url: string; auth: string; host: string }[]; close(): void }> {
+/**
+ * A forward proxy that sends every request for HOST to 127.0.0.1 (same port), recording what it was asked;
+ * with `tls`, an https proxy.
+ */
+async function startForwardProxy(tls?: { certFile: string; keyFile: string }): Promise<{ url: (auth?: string) => string; seen: { url: string; auth: string; host: string }[]; close(): void }> {
   const seen: { url: string; auth: string; host: string }[] = [];
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     seen.push({ url: req.url ?? "", auth: req.headers["proxy-authorization"] ?? "", host: req.headers.host ?? "" });
     const target = new URL(req.url ?? "/");
     if (target.hostname !== HOST) return void res.writeHead(502).end();
@@ -31,11 +37,12 @@ async function startForwardProxy(): Promise<{ url: (auth?: string) => string; se
     });
     upstream.on("error", () => res.writeHead(502).end());
     req.pipe(upstream);
-  });
+  };
+  const server = tls ? https.createServer({ cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: (auth) => `http://${auth ? `${auth}@` : ""}127.0.0.1:${port}`,
+    url: (auth) => `${tls ? "https" : "http"}://${auth ? `${auth}@` : ""}127.0.0.1:${port}`,
     seen,
     close: () => {
       server.close();
@@ -69,6 +76,22 @@ test("HTTP_PROXY: every request goes through the proxy, in absolute form, with i
       assert.equal(s.auth, `Basic ${Buffer.from("ops:pa$s").toString("base64")}`);
     }
     assert.ok(proxy.seen.some((s) => new URL(s.url).pathname === "/apis/kubeflow.org/v1/namespaces/team/pytorchjobs"));
+  } finally {
+    proxy.close();
+    api.close();
+  }
+});
+
+test("an https proxy: the requests forwarded to it over TLS, as Go forwards them (no CONNECT)", async () => {
+  const api = await startFakeApiServer({ serverHost: HOST });
+  const certs = writeCerts(tempDir("karta-https-proxy-"));
+  const proxy = await startForwardProxy(certs);
+  try {
+    // The proxy's certificate is trusted as a corporate proxy's CA is given to Node.js.
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", api.kubeconfig], env({ HTTP_PROXY: proxy.url(), NODE_EXTRA_CA_CERTS: certs.caFile }));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+    assert.ok(proxy.seen.length >= 3 && proxy.seen.every((s) => s.url.startsWith(`http://${HOST}:`)), JSON.stringify(proxy.seen));
   } finally {
     proxy.close();
     api.close();

@@ -42,8 +42,9 @@ test("--request-timeout as a number of seconds or a duration, as kubectl takes i
     assert.equal(fractional.code, 0, fractional.stderr);
     for (const u of server.urls) assert.equal(new URL(u, "http://x").searchParams.get("timeout"), "1m2.5s", u);
     server.urls.length = 0;
-    // Without the flag (Karta's own 30 s deadline), nothing is sent, as kubectl sends nothing by default.
+    // Without the flag (Karta's own 30 s deadline), or with 0 (no limit), nothing is sent, as kubectl sends nothing then.
     assert.equal((await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig])).code, 0);
+    assert.equal((await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--request-timeout=0"])).code, 0);
     for (const u of server.urls) assert.equal(new URL(u, "http://x").searchParams.get("timeout"), null, u);
   } finally {
     server.close();
@@ -62,6 +63,22 @@ test("an exec plugin slower than --request-timeout: its time is not counted, eve
     assert.deepEqual(r.stderr.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions")), []);
     assert.ok(server.authorizations.length >= 3);
     assert.deepEqual(new Set(server.authorizations), new Set(["Bearer slow"]));
+  } finally {
+    server.close();
+  }
+});
+
+test("a token refused (401) and fetched again by a slow plugin: the new attempt gets its own deadline", async () => {
+  const server = await startFakeApiServer({ tls: true, refuse: "Bearer tok-1", user: "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./login, interactiveMode: Never}}" });
+  try {
+    // Each run takes 1.5 s and gives the next token: tok-1 (refused), tok-2...
+    writeFileSync(path.join(server.dir, "login"), `#!/bin/sh\ncd "$(dirname "$0")"\nn=$(( $(cat count 2>/dev/null || echo 0) + 1 ))\necho $n > count\nsleep 1.5\nprintf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok-%s"}}' $n\n`);
+    chmodSync(path.join(server.dir, "login"), 0o755);
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--request-timeout", "1s"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+    assert.deepEqual(r.stderr.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions")), []);
+    assert.ok(server.authorizations.includes("Bearer tok-1") && server.authorizations.includes("Bearer tok-2"), server.authorizations.join(","));
   } finally {
     server.close();
   }

@@ -297,3 +297,34 @@ current-context: x
     assert.deepEqual(pairs.sort(), ["Impersonate-Extra-acme.com%2Fproject: llm", "Impersonate-Group: devs", "Impersonate-Group: ops", "Impersonate-Uid: 42", "Impersonate-User: alice"]);
   });
 });
+
+describe("the server's scheme and the client's deadline", () => {
+  test("HTTPS:// is https (Go folds the scheme's case); an http server's entries are still checked, as client-go validates them", () => {
+    const upper = kubeconfig("scheme/upper", one({ server: "HTTPS://api.example:6443" }));
+    const a = loadClusterAccess({ kubeconfig: upper });
+    assert.deepEqual([a.server, a.token], ["https://api.example:6443", "tok-u"]);
+    const http = (user: string, cluster = ""): string =>
+      kubeconfig(`scheme/http-${user.length}-${cluster.length}`, `clusters: [{name: c, cluster: {server: "http://10.0.0.1:8080"${cluster}}}]\nusers: [{name: u, user: ${user}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+    assert.throws(() => loadClusterAccess({ kubeconfig: http(`{client-certificate-data: ${Buffer.from("C").toString("base64")}}`) }), { message: 'user "u": a client certificate needs its key, and a key its certificate' });
+    assert.throws(() => loadClusterAccess({ kubeconfig: http("{token: t}", ", certificate-authority: /nonexistent/ca.crt") }), /cannot read the certificate authority \/nonexistent\/ca\.crt/);
+    assert.throws(() => loadClusterAccess({ kubeconfig: http("{exec: {apiVersion: client.authentication.k8s.io/v1}}") }), { message: 'user "u": exec.command is missing' });
+    assert.deepEqual(loadClusterAccess({ kubeconfig: http("{token: t}") }).token, undefined);
+  });
+
+  test("deadlineMs: one attempt, counted once it has a connection, not retried within the retry budget", async () => {
+    let attempts = 0;
+    const server = http.createServer(() => {
+      attempts++; // never answers
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const client = new KubeClient({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, insecureSkipTLSVerify: false, source: "test" });
+    try {
+      await assert.rejects(client.get("/apis", { deadlineMs: 300, retryBudgetMs: 5_000 }), { code: "ETIMEDOUT", message: "no answer within 300 ms" });
+      assert.equal(attempts, 1, "not retried");
+    } finally {
+      client.close();
+      server.close();
+      server.closeAllConnections();
+    }
+  });
+});

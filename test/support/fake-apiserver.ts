@@ -41,9 +41,10 @@ const status = (code: number, reason: string, message: string) => ({ kind: "Stat
  * `user`: the kubeconfig's user entry, as YAML flow (default a token); `tls`: serve HTTPS with a CA the
  * kubeconfig names (credentials are sent only over TLS, as by client-go); `listDelayMs`: the PyTorchJob
  * list answers that late; `serverHost`: the host the kubeconfig names (default 127.0.0.1; another reaches
- * the server only through a proxy that sends it to 127.0.0.1).
+ * the server only through a proxy that sends it to 127.0.0.1); `refuse`: an Authorization answered 401, as
+ * an expired token is.
  */
-export async function startFakeApiServer(o: { user?: string; tls?: boolean; listDelayMs?: number; serverHost?: string } = {}): Promise<FakeApiServer> {
+export async function startFakeApiServer(o: { user?: string; tls?: boolean; listDelayMs?: number; serverHost?: string; refuse?: string } = {}): Promise<FakeApiServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-fake-apiserver-"));
   const certs = o.tls ? writeCerts(dir) : undefined;
   const job = parse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8")) as { metadata: Record<string, unknown> };
@@ -61,6 +62,7 @@ export async function startFakeApiServer(o: { user?: string; tls?: boolean; list
     urls.push(req.url ?? "");
     authorizations.push(req.headers.authorization ?? "");
     headers.push(req.headers);
+    if (o.refuse !== undefined && req.headers.authorization === o.refuse) return json(res, 401, status(401, "Unauthorized", "Unauthorized"));
     const url = new URL(req.url ?? "/", "http://x");
     if (url.searchParams.get("watch") === "true") {
       watches.push(url.pathname);
