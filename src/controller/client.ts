@@ -13,7 +13,7 @@
  * Credentials: a client certificate, a bearer token (a token file is re-read every minute, as the kubelet
  * rotates it), basic auth, or an exec plugin's token or certificate, cached until it expires; a 401
  * refreshes them once. A proxy (the kubeconfig's `proxy-url`, else the environment's) is a CONNECT tunnel
- * per connection, or, for an http server behind an http proxy, the proxy forwards each request.
+ * per connection, or, for an http server behind a proxy, the proxy forwards each request.
  */
 import http from "node:http";
 import https from "node:https";
@@ -128,7 +128,7 @@ function errorOf(code: number, body: Buffer, retryAfter: string | undefined): Ap
 }
 
 /** The headers that make the API server act as someone else, as client-go's impersonating round tripper sets them. */
-export function impersonationHeaders(i: Impersonation): Record<string, string | string[]> {
+function impersonationHeaders(i: Impersonation): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = { "Impersonate-User": i.user };
   if (i.uid !== undefined) out["Impersonate-Uid"] = i.uid;
   if (i.groups.length > 0) out["Impersonate-Group"] = i.groups;
