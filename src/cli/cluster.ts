@@ -81,7 +81,7 @@ export class LiveCluster {
       const access = loadClusterAccess({ ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}), ...(options.overrides ? { overrides: options.overrides } : {}) });
       // An exec plugin may prompt on the terminal and write to standard error, as under kubectl.
       const execTerminal = { stdin: process.stdin.isTTY === true, stderr: (c: Buffer) => void process.stderr.write(c) };
-      return new LiveCluster(new KubeClient(access, { userAgent: "karta", execTerminal }), options);
+      return new LiveCluster(new KubeClient(access, { userAgent: "karta", execTerminal, compression: access.disableCompression !== true }), options);
     } catch (err) {
       throw new InputError(`kubeconfig: ${(err as Error).message}`);
     }

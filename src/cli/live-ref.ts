@@ -21,6 +21,7 @@ export const CLUSTER_FLAGS = {
   "client-key": { type: "string" },
   "insecure-skip-tls-verify": { type: "boolean" },
   "tls-server-name": { type: "string" },
+  "disable-compression": { type: "boolean" },
   as: { type: "string" },
   "as-group": { type: "string", multiple: true },
   "as-uid": { type: "string" },
@@ -48,7 +49,7 @@ function clusterHelpRows(): [string, string[]][] {
     ["      --context NAME", ["the kubeconfig context to use"]],
     ["      --request-timeout D", ["how long to wait for each answer of the server, as kubectl: 30s, 2m, a", "number of seconds, or 0 for no limit (default 30s; the time an exec", "credential plugin takes is not counted)"]],
     [
-      "      --cluster NAME, --user NAME, -s, --server URL, --token TOKEN,\n      --certificate-authority FILE, --client-certificate FILE, --client-key FILE,\n      --insecure-skip-tls-verify, --tls-server-name NAME, --as USER,\n      --as-group GROUP (repeatable), --as-uid UID",
+      "      --cluster NAME, --user NAME, -s, --server URL, --token TOKEN,\n      --certificate-authority FILE, --client-certificate FILE, --client-key FILE,\n      --insecure-skip-tls-verify, --tls-server-name NAME, --disable-compression,\n      --as USER, --as-group GROUP (repeatable), --as-uid UID",
       ["override the kubeconfig's context as kubectl's flags of the same names do"],
     ],
   ];
@@ -83,6 +84,7 @@ export function clusterFlags(values: ClusterValues): ClusterFlags | { error: str
     if (v !== undefined) o[field] = v;
   }
   if (values["insecure-skip-tls-verify"]) o.insecureSkipTLSVerify = true;
+  if (values["disable-compression"]) o.disableCompression = true;
   if (values["as-group"] && values["as-group"].length > 0) o.asGroups = values["as-group"];
   return {
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),

@@ -20,6 +20,7 @@ import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
 import { readFileSync } from "node:fs";
+import zlib from "node:zlib";
 import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTerminal, type Impersonation } from "./kubeconfig.js";
 import { Backoff } from "./queue.js";
 import type { Logger } from "./log.js";
@@ -50,6 +51,9 @@ export class CredentialError extends Error {
 
 /** Transport failures worth retrying: the server is restarting, or the connection died. */
 const TRANSIENT_NET = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ECONNABORTED", "ERR_STREAM_PREMATURE_CLOSE"]);
+
+/** The most a compressed answer may unpack to (a list page of 500 large objects is tens of MiB). */
+const MAX_BODY_BYTES = 1 << 30;
 
 /** Whether an error is the server or the network being unavailable for now (retry later), not a refusal. */
 export function isTransient(err: unknown): boolean {
@@ -88,6 +92,12 @@ export interface ClientOptions {
   userAgent?: string;
   /** The terminal an exec credential plugin may use (a command someone runs); none for the controller. */
   execTerminal?: ExecTerminal;
+  /**
+   * Ask for gzip answers, as client-go does unless the kubeconfig's `disable-compression` or kubectl's
+   * --disable-compression says not to: the live commands, whose lists may cross a slow network. The
+   * controller, next to its API server, does not: compressing costs the API server CPU.
+   */
+  compression?: boolean;
   /** Called after every response or failure (metrics): method, HTTP code ("<error>" for none), ms. */
   onResponse?: (method: string, code: string, ms: number) => void;
 }
@@ -287,6 +297,8 @@ export class KubeClient {
     const started = performance.now();
     return new Promise<Buffer>((resolve, reject) => {
       const headers: Record<string, string | string[] | number> = { ...creds.headers, Accept: o.accept ?? "application/json" };
+      // As Go's transport asks unless compression is disabled; the API server compresses large answers, never watches.
+      if (this.options.compression && !watching) headers["Accept-Encoding"] = "gzip";
       let to: { host: string; port: string | number; path: string; servername?: string } = { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
       if (this.forward) {
         const proxy = this.proxy!;
@@ -320,9 +332,18 @@ export class KubeClient {
             return;
           }
           const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("error", (err) => finish(err));
-          res.on("end", () => {
+          // A gzip answer (asked for with `compression`) is read through gunzip, and no further than MAX_BODY_BYTES.
+          const gzip = res.headers["content-encoding"] === "gzip";
+          const body = gzip ? res.pipe(zlib.createGunzip()) : res;
+          let size = 0;
+          body.on("data", (c: Buffer) => {
+            size += c.length;
+            if (gzip && size > MAX_BODY_BYTES) return stop(new Error(`the answer unpacks to more than ${MAX_BODY_BYTES} bytes`));
+            chunks.push(c);
+          });
+          body.on("error", (err) => (gzip ? stop(err) : finish(err)));
+          if (gzip) res.on("error", (err) => finish(err));
+          body.on("end", () => {
             const all = Buffer.concat(chunks);
             if (code >= 300) finish(errorOf(code, all, res.headers["retry-after"] as string | undefined), undefined, String(code));
             else finish(undefined, all, String(code));

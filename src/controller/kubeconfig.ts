@@ -53,6 +53,8 @@ export interface ClusterAccess {
   exec?: ExecPlugin;
   /** The user to act as (kubeconfig `as`, `as-uid`, `as-groups`, `as-user-extra`; kubectl's --as...): Impersonate-* headers. */
   impersonate?: Impersonation;
+  /** The cluster's `disable-compression` (or kubectl's --disable-compression): do not ask for gzip answers. */
+  disableCompression?: boolean;
   /** The context's namespace, if any. */
   namespace?: string;
   /** What it was loaded from (for messages). */
@@ -80,6 +82,7 @@ export interface KubeconfigOverrides {
   certificateAuthority?: string;
   insecureSkipTLSVerify?: boolean;
   tlsServerName?: string;
+  disableCompression?: boolean;
   token?: string;
   clientCertificate?: string;
   clientKey?: string;
@@ -175,6 +178,7 @@ function fileOrData(entry: Raw, fileField: string, dataField: string, what: stri
 function overrideCluster(cluster: Raw, o: KubeconfigOverrides): Raw {
   const c = { ...cluster };
   if (o.server !== undefined) c["server"] = o.server;
+  if (o.disableCompression === true) c["disable-compression"] = true;
   // --insecure-skip-tls-verify or --certificate-authority replaces both the CA and the skip setting.
   if (o.insecureSkipTLSVerify === true || o.certificateAuthority !== undefined) {
     c["insecure-skip-tls-verify"] = o.insecureSkipTLSVerify === true;
@@ -227,7 +231,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   if (!namedUser && o.user !== undefined) throw new Error(`user "${o.user}" is not in the kubeconfig`);
   const user = overrideUser(namedUser ?? {}, o);
   validateUser(user, userName ?? "");
-  const access: ClusterAccess = { server, insecureSkipTLSVerify: false, source };
+  const access: ClusterAccess = { server, insecureSkipTLSVerify: false, source, ...(cluster["disable-compression"] === true ? { disableCompression: true } : {}) };
   const proxyUrl = str(cluster["proxy-url"]);
   if (proxyUrl !== undefined) {
     if (!/^https?:\/\/[^/]/.test(proxyUrl)) throw new Error(`cluster "${clusterName}": proxy-url ${proxyUrl}: expected an http:// or https:// proxy (a socks proxy is not supported)`);

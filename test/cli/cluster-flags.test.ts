@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { run } from "../support/cluster.js";
@@ -83,6 +83,27 @@ test("an http:// server (or host:port, read as one) gets no credentials, as from
     assert.ok(server.headers.length >= 6);
     for (const h of server.headers) assert.equal(h.authorization, undefined);
     assert.ok(server.headers.some((h) => h["impersonate-user"] === "alice"));
+  } finally {
+    server.close();
+  }
+});
+
+test("answers asked for in gzip, as kubectl asks, unless --disable-compression or the cluster's disable-compression", async () => {
+  const server = await startFakeApiServer();
+  try {
+    const gzip = (): (string | undefined)[] => server.headers.splice(0).map((h) => h["accept-encoding"]);
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+    const asked = gzip();
+    assert.ok(asked.length >= 3 && asked.every((a) => a === "gzip"), JSON.stringify(asked));
+    const off = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--disable-compression"]);
+    assert.equal(off.code, 0, off.stderr);
+    assert.match(off.stdout, FAKE_GET_OUTPUT);
+    assert.ok(gzip().every((a) => a === undefined));
+    writeFileSync(server.kubeconfig, readFileSync(server.kubeconfig, "utf8").replace("cluster: {server:", "cluster: {disable-compression: true, server:"));
+    assert.equal((await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig])).code, 0);
+    assert.ok(gzip().every((a) => a === undefined));
   } finally {
     server.close();
   }

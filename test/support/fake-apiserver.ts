@@ -11,6 +11,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { parse } from "yaml";
 import { repoRoot } from "./conformance.js";
 import { writeCerts } from "../server/helpers.js";
@@ -49,9 +50,16 @@ export async function startFakeApiServer(o: { user?: string; tls?: boolean; list
   const certs = o.tls ? writeCerts(dir) : undefined;
   const job = parse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8")) as { metadata: Record<string, unknown> };
   job.metadata = { ...job.metadata, namespace: "team", uid: "job-uid", resourceVersion: "4", creationTimestamp: "2026-12-01T00:00:00Z" };
+  // Gzip when asked, as kube-apiserver does for answers over 128 KiB (here: every answer).
   const json = (res: http.ServerResponse, code: number, body: unknown): void => {
+    const text = JSON.stringify(body);
+    if (/\bgzip\b/.test(String(res.req.headers["accept-encoding"] ?? ""))) {
+      res.writeHead(code, { "Content-Type": "application/json", "Content-Encoding": "gzip" });
+      res.end(gzipSync(text));
+      return;
+    }
     res.writeHead(code, { "Content-Type": "application/json" });
-    res.end(JSON.stringify(body));
+    res.end(text);
   };
   const watches: string[] = [];
   const authorizations: string[] = [];
