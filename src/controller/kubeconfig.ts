@@ -271,7 +271,8 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
     // from kubectl in 1.26 in favour of exec plugins.
     const idToken = name === "oidc" ? str(asRecord(provider["config"])["id-token"]) : undefined;
     if (idToken === undefined) throw new Error(`user "${userName}": the ${name} auth-provider ${name === "oidc" ? "holds no id-token" : "is not supported (kubectl removed it too)"}; use an exec credential plugin`);
-    if (access.token === undefined) access.token = idToken;
+    // Its round tripper stands aside when another has set Authorization (a token, a token file, basic auth).
+    if (access.token === undefined && access.tokenFile === undefined && access.basic === undefined) access.token = idToken;
   }
   return access;
 }

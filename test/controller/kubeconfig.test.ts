@@ -127,6 +127,7 @@ users:
 - {name: basic, user: {username: admin, password: secret}}
 - {name: oidc, user: {auth-provider: {name: oidc, config: {id-token: eyJ.id.token, refresh-token: r, idp-issuer-url: "https://issuer"}}}}
 - {name: oidc-empty, user: {auth-provider: {name: oidc, config: {idp-issuer-url: "https://issuer"}}}}
+- {name: oidc-basic, user: {username: admin, password: secret, auth-provider: {name: oidc, config: {id-token: eyJ.id.token}}}}
 - {name: gcp, user: {auth-provider: {name: gcp}}}
 contexts:
 - {name: basic, context: {cluster: c, user: basic}}
@@ -138,6 +139,10 @@ current-context: basic
     );
     assert.deepEqual(loadClusterAccess({ kubeconfig: file }).basic, { username: "admin", password: "secret" });
     assert.equal(loadClusterAccess({ kubeconfig: file, context: "oidc" }).token, "eyJ.id.token");
+    // Beside basic auth or a token, client-go's oidc round tripper stands aside: the other is sent.
+    const beside = loadClusterAccess({ kubeconfig: file, context: "oidc", overrides: { user: "oidc-basic" } });
+    assert.deepEqual([beside.token, beside.basic?.username], [undefined, "admin"]);
+    assert.equal(loadClusterAccess({ kubeconfig: file, context: "oidc", overrides: { token: "flag" } }).token, "flag");
     assert.throws(() => loadClusterAccess({ kubeconfig: file, context: "oidc-empty" }), { message: 'user "oidc-empty": the oidc auth-provider holds no id-token; use an exec credential plugin' });
     assert.throws(() => loadClusterAccess({ kubeconfig: file, context: "gcp" }), { message: 'user "gcp": the gcp auth-provider is not supported (kubectl removed it too); use an exec credential plugin' });
   });
