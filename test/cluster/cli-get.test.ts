@@ -9,6 +9,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import https from "node:https";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
@@ -19,7 +20,8 @@ import { definitionsDir } from "../bundled/helpers.js";
 import { matches, readmeExamples, words } from "../cli/readme-examples.js";
 import { repoRoot } from "../support/conformance.js";
 import { faultModule } from "../support/faults.js";
-import { attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { accessOf, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { LiveCluster } from "../../src/cli/cluster.js";
 import { kubectl } from "./gangs.js";
 import { installKartaCrd } from "./helpers.js";
 import { asCreated, createExample, deleteExample } from "./live-examples.js";
@@ -246,6 +248,29 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     const plain = await run(["get", "jobset", "-n", "research"]);
     assert.equal(admin.code, 0, admin.err);
     assert.deepEqual(withoutAges(admin.out.split("\n")), withoutAges(plain.out.split("\n")));
+  });
+
+  test("a list the API server gzips (over 128 KiB, asked as kubectl asks) reads as the same objects uncompressed", async (t) => {
+    const big = await testNamespace(t, c);
+    const data = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, `${i}-${"0123456789abcdef".repeat(6)}`]));
+    await Promise.all(Array.from({ length: 60 }, (_, i) => c.core.createNamespacedConfigMap({ namespace: big, body: { metadata: { name: `cm-${i}` }, data } })));
+    const configmaps = { group: "", version: "v1", resource: { name: "configmaps", kind: "ConfigMap", namespaced: true, singularName: "configmap", verbs: [] } };
+    // The server does compress this list when asked (so the client's gunzip is what reads it below).
+    const access = accessOf(c.kc);
+    const encoding = await new Promise<string | undefined>((resolve, reject) => {
+      const u = new URL(`${access.server}/api/v1/namespaces/${big}/configmaps`);
+      https
+        .get({ host: u.hostname, port: u.port, path: u.pathname, ca: access.ca, cert: access.cert, key: access.key, headers: { "Accept-Encoding": "gzip" } }, (res) => {
+          res.resume();
+          resolve(res.headers["content-encoding"]);
+        })
+        .on("error", reject);
+    });
+    assert.equal(encoding, "gzip");
+    const compressed = await LiveCluster.open({ kubeconfig }).list(configmaps, big);
+    const plain = await LiveCluster.open({ kubeconfig, overrides: { disableCompression: true } }).list(configmaps, big);
+    assert.equal(compressed.filter((o) => o.metadata?.name?.startsWith("cm-")).length, 60);
+    assert.deepEqual(compressed, plain);
   });
 
   test("--watch prints a workload again when one of its pods changes; SIGINT ends it with 0", async () => {
