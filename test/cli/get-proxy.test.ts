@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
@@ -84,7 +84,8 @@ test("HTTP_PROXY: every request goes through the proxy, in absolute form, with i
 
 test("an https proxy: the requests forwarded to it over TLS, as Go forwards them (no CONNECT)", async () => {
   const api = await startFakeApiServer({ serverHost: HOST });
-  const certs = writeCerts(tempDir("karta-https-proxy-"));
+  const certDir = tempDir("karta-https-proxy-");
+  const certs = writeCerts(certDir);
   const proxy = await startForwardProxy(certs);
   try {
     // The proxy's certificate is trusted as a corporate proxy's CA is given to Node.js.
@@ -95,6 +96,7 @@ test("an https proxy: the requests forwarded to it over TLS, as Go forwards them
   } finally {
     proxy.close();
     api.close();
+    rmSync(certDir, { recursive: true, force: true });
   }
 });
 
