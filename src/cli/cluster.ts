@@ -19,10 +19,11 @@ export interface ClusterOptions {
   /** kubectl's flags over the kubeconfig (--server, --token, --as...). */
   overrides?: KubeconfigOverrides;
   /**
-   * kubectl's --request-timeout in ms: a deadline on each request, counted from when the credentials are
-   * had, and sent as ?timeout= (default: 30 s, not sent; 0: none).
+   * kubectl's --request-timeout in ns, as client-go's ParseTimeout reads it: a deadline on each request,
+   * counted from when the credentials are had, and sent as ?timeout= (≤ 0: none; undefined: Karta's 30 s,
+   * not sent).
    */
-  timeoutMs?: number;
+  requestTimeout?: bigint;
 }
 
 /** A resource as discovery serves it (an APIResource). */
@@ -71,14 +72,15 @@ export class LiveCluster {
     this.client = client;
     this.server = client.access.server;
     this.contextNamespace = client.access.namespace || "default";
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.serverTimeout = options.timeoutMs ? formatGoDuration(BigInt(Math.round(options.timeoutMs * 1e6))) : undefined;
+    const t = options.requestTimeout;
+    this.timeoutMs = t === undefined ? 30_000 : t > 0n ? Number(t) / 1e6 : 0;
+    this.serverTimeout = t !== undefined && t > 0n ? formatGoDuration(t) : undefined;
   }
 
   /** The cluster of the kubeconfig (as kubectl finds it) and context; an InputError when there is none. */
   static open(options: ClusterOptions = {}): LiveCluster {
     try {
-      const access = loadClusterAccess({ ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}), ...(options.overrides ? { overrides: options.overrides } : {}) });
+      const access = loadClusterAccess(options);
       // An exec plugin may prompt on the terminal and write to standard error, as under kubectl.
       const execTerminal = { stdin: process.stdin.isTTY === true, stderr: (c: Buffer) => void process.stderr.write(c) };
       return new LiveCluster(new KubeClient(access, { userAgent: "karta", execTerminal, compression: access.disableCompression !== true }), options);
@@ -93,9 +95,10 @@ export class LiveCluster {
    */
   private get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
     const q = { ...query, ...(this.serverTimeout !== undefined ? { timeout: this.serverTimeout } : {}) };
-    // A limit beyond what a Node.js timer holds (24.8 days) is none here; the server is still told it.
+    // A limit beyond what a Node.js timer holds (24.8 days) is none here; the server is still told it. The
+    // deadline is the only timer: the socket's idle timeout (timeoutMs) could never fire before it.
     const limited = this.timeoutMs > 0 && this.timeoutMs <= MAX_TIMER_MS;
-    return this.client.get<T>(path, { query: q, ...(limited ? { deadlineMs: this.timeoutMs } : {}), timeoutMs: limited ? Math.ceil(this.timeoutMs) : 0, retryBudgetMs: 0 });
+    return this.client.get<T>(path, { query: q, ...(limited ? { deadlineMs: this.timeoutMs } : {}), timeoutMs: 0, retryBudgetMs: 0 });
   }
 
   /** The error of a failed request as an InputError: the server's message, the deadline, or why the server was not reached. */

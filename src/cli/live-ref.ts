@@ -5,6 +5,7 @@
  */
 import type { Flags } from "./args.js";
 import type { KubeconfigOverrides } from "../controller/kubeconfig.js";
+import type { ClusterOptions } from "./cluster.js";
 import { parseRequestTimeout } from "../server/duration.js";
 
 /** The flags that say how to reach the cluster, as kubectl names them (get, describe, inspect, compile). */
@@ -55,28 +56,15 @@ function clusterHelpRows(): [string, string[]][] {
   ];
 }
 
-/** How to reach the cluster, from {@link CLUSTER_FLAGS}' values. */
-export interface ClusterFlags {
-  kubeconfig?: string;
-  context?: string;
-  /** ms; 0: no limit. */
-  timeoutMs?: number;
-  overrides?: KubeconfigOverrides;
-}
-
 /** The cluster flags' values checked (an error names the flag given wrong), as kubectl reads them. */
-export function clusterFlags(values: ClusterValues): ClusterFlags | { error: string } {
+export function clusterFlags(values: ClusterValues): ClusterOptions | { error: string } {
   for (const name of Object.keys(CLUSTER_FLAGS) as (keyof ClusterValues)[]) {
     const v = values[name];
     if (v === "" || (Array.isArray(v) && v.includes(""))) return { error: `flag needs an argument: --${name}` };
   }
   const t = values["request-timeout"];
-  let timeoutMs: number | undefined;
-  if (t !== undefined) {
-    const ns = parseRequestTimeout(t);
-    if (ns === undefined) return { error: `invalid argument "${t}" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m (0: no limit)` };
-    timeoutMs = ns <= 0n ? 0 : Number(ns) / 1e6;
-  }
+  const requestTimeout = t === undefined ? undefined : parseRequestTimeout(t);
+  if (t !== undefined && requestTimeout === undefined) return { error: `invalid argument "${t}" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m (0: no limit)` };
   const o: KubeconfigOverrides = {};
   const strings = { cluster: "cluster", user: "user", server: "server", token: "token", "certificate-authority": "certificateAuthority", "client-certificate": "clientCertificate", "client-key": "clientKey", "tls-server-name": "tlsServerName", as: "as", "as-uid": "asUid" } as const;
   for (const [flag, field] of Object.entries(strings)) {
@@ -89,7 +77,7 @@ export function clusterFlags(values: ClusterValues): ClusterFlags | { error: str
   return {
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(requestTimeout !== undefined ? { requestTimeout } : {}),
     ...(Object.keys(o).length > 0 ? { overrides: o } : {}),
   };
 }
@@ -120,7 +108,7 @@ export function liveHelp(width: number): string {
   ], width);
 }
 
-export interface LiveTarget extends ClusterFlags {
+export interface LiveTarget extends ClusterOptions {
   ref: { kind: string; name: string };
   namespace?: string;
 }
