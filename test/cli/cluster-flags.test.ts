@@ -9,11 +9,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { run } from "../support/cluster.js";
+import { runKarta as karta } from "../support/cluster.js";
 import { repoRoot } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 
-const karta = (args: string[], env: NodeJS.ProcessEnv = process.env) => run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args], env);
 
 test("--token and --as, --as-group, --as-uid: every request carries them", async () => {
   const server = await startFakeApiServer({ tls: true });

@@ -10,8 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { run } from "../support/cluster.js";
-import { repoRoot } from "../support/conformance.js";
+import { runKarta } from "../support/cluster.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 
 /** A plugin that prompts on standard error, then prints a token naming whether it was told it is interactive. */
@@ -27,7 +26,7 @@ for (const mode of ["IfAvailable", "Always"] as const) {
     try {
       writeFileSync(path.join(server.dir, "login"), PLUGIN);
       chmodSync(path.join(server.dir, "login"), 0o755);
-      const r = await run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "get", "pytorchjobs", "--kubeconfig", server.kubeconfig]);
+      const r = await runKarta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig]);
       const lines = r.stderr.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions"));
       if (mode === "Always") {
         assert.equal(r.code, 1, r.stderr);

@@ -11,9 +11,7 @@ import { readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { run } from "../support/cluster.js";
-import { repoRoot } from "../support/conformance.js";
+import { runKarta as karta } from "../support/cluster.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 import { tempDir, writeCerts } from "../server/helpers.js";
 
@@ -58,7 +56,6 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...out, ...extra };
 }
 
-const karta = (args: string[], e: NodeJS.ProcessEnv) => run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args], e);
 
 test("HTTP_PROXY: every request goes through the proxy, in absolute form, with its credentials", async () => {
   const api = await startFakeApiServer({ serverHost: HOST });

@@ -7,11 +7,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { run } from "../support/cluster.js";
+import { runKarta as karta } from "../support/cluster.js";
 import { repoRoot } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 
-const karta = (args: string[]) => run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args]);
 
 test("a list slower than --request-timeout (also one below a millisecond): exit 1, naming the server and the limit", async () => {
   const server = await startFakeApiServer({ listDelayMs: 4_000 });

@@ -38,6 +38,11 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Runs `karta` (bin/karta.js, as a user's shell runs it) to its end: its exit code and output. */
+export function runKarta(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args], env);
+}
+
 /** Runs a command to its end: its exit code and output. */
 export function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

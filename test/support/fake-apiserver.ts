@@ -21,8 +21,8 @@ export interface FakeApiServer {
   kubeconfig: string;
   /** The kubeconfig's directory (relative paths in it start there). */
   dir: string;
-  /** The Authorization header of each request. */
-  authorizations: string[];
+  /** The Authorization header of each request ("" for none): read from `headers`. */
+  readonly authorizations: string[];
   /** The headers of each request. */
   headers: http.IncomingHttpHeaders[];
   /** The path and query of each request. */
@@ -62,13 +62,11 @@ export async function startFakeApiServer(o: { user?: string; tls?: boolean; list
     res.end(text);
   };
   const watches: string[] = [];
-  const authorizations: string[] = [];
   const headers: http.IncomingHttpHeaders[] = [];
   const urls: string[] = [];
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     req.resume();
     urls.push(req.url ?? "");
-    authorizations.push(req.headers.authorization ?? "");
     headers.push(req.headers);
     if (o.refuse !== undefined && req.headers.authorization === o.refuse) return json(res, 401, status(401, "Unauthorized", "Unauthorized"));
     const url = new URL(req.url ?? "/", "http://x");
@@ -108,7 +106,9 @@ export async function startFakeApiServer(o: { user?: string; tls?: boolean; list
   return {
     kubeconfig,
     dir,
-    authorizations,
+    get authorizations() {
+      return headers.map((h) => h.authorization ?? "");
+    },
     headers,
     urls,
     url: `${scheme}://127.0.0.1:${port}`,
