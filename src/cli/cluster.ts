@@ -54,7 +54,7 @@ export const PODS: Resolved = { group: "", version: "v1", resource: { name: "pod
 type ObjectList = { items?: KubernetesObject[]; metadata?: { continue?: string } };
 
 /** The longest timer Node.js keeps (a longer one fires at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The API server of a kubeconfig, read with a deadline on each request. */
 export class LiveCluster {

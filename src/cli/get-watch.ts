@@ -2,8 +2,8 @@
  * `karta get --watch`: after the list, informers on the workloads, their pods and the kinds between them;
  * whenever one changes, the workloads are read again from those caches and each row that differs from
  * what was printed last is printed again (as `kubectl get --watch` prints an object that changed). Runs
- * until SIGINT or SIGTERM (or `signal`: the command's, and its stop after an internal error), then
- * exits 0.
+ * until SIGINT or SIGTERM (or `signal`: the command's, its stop after an internal error, and the end of
+ * --request-timeout), then exits 0.
  */
 import type { LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";

@@ -6,7 +6,7 @@
  */
 import { STATUS_ORDER } from "../interpret/compile.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
-import { clusterError, LiveCluster } from "./cluster.js";
+import { clusterError, LiveCluster, MAX_TIMER_MS } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
@@ -42,7 +42,8 @@ Rows are newest first.
   -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
       --phase STATUS      only workloads with this status (repeatable): ${PHASES.join(", ")}
   -o, --output FORMAT     wide, json or yaml ({items, count}; the object alone for one NAME)
-  -w, --watch             after the list, print a workload again whenever it (or one of its pods) changes
+  -w, --watch             after the list, print a workload again whenever it (or one of its pods) changes;
+                          with --request-timeout, the watch ends after that long (exit 0), as kubectl's
 ${CLUSTER_HELP}
   -h, --help              show this help
 
@@ -131,7 +132,10 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     }
     if (!v.watch) return 0;
     const { watchWorkloads } = await import("./get-watch.js");
-    const code = await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" ? { format: v.output } : {}), signal: signal ? AbortSignal.any([signal, stopped.signal]) : stopped.signal }, readWorkloads);
+    // kubectl's watch is one request: its client timeout (--request-timeout) ends it, and kubectl exits 0.
+    const limit = access.requestTimeout !== undefined && access.requestTimeout > 0n ? Math.max(1, Number(access.requestTimeout) / 1e6) : 0;
+    const signals = [stopped.signal, ...(signal ? [signal] : []), ...(limit > 0 && limit <= MAX_TIMER_MS ? [AbortSignal.timeout(limit)] : [])];
+    const code = await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" ? { format: v.output } : {}), signal: AbortSignal.any(signals) }, readWorkloads);
     return guard?.failed ? EXIT_INTERNAL : code;
   } catch (err) {
     return clusterError(io, "get", err);

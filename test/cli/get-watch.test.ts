@@ -37,3 +37,23 @@ test("--watch: watches the server refuses are warnings, retried; SIGINT ends it 
     server.close();
   }
 });
+
+test("--watch with --request-timeout: the watch ends after that long with 0, as kubectl's watch request does", async () => {
+  const server = await startFakeApiServer();
+  try {
+    const started = Date.now();
+    const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "get", "pytorchjobs", "-w", "--request-timeout", "2s", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const code = await Promise.race([exited, new Promise<"running">((r) => setTimeout(() => r("running"), 30_000))]);
+    if (code === "running") child.kill("SIGKILL");
+    assert.equal(code, 0, `it ends by itself, with 0\n${stderr}`);
+    assert.ok(Date.now() - started >= 2_000, "not before the timeout");
+    assert.match(stdout, FAKE_GET_OUTPUT);
+  } finally {
+    server.close();
+  }
+});
