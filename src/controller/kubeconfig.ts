@@ -234,7 +234,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   const access: ClusterAccess = { server, insecureSkipTLSVerify: false, source, ...(cluster["disable-compression"] === true ? { disableCompression: true } : {}) };
   const proxyUrl = str(cluster["proxy-url"]);
   if (proxyUrl !== undefined) {
-    if (!/^https?:\/\/[^/]/.test(proxyUrl)) throw new Error(`cluster "${clusterName}": proxy-url ${proxyUrl}: expected an http:// or https:// proxy (a socks proxy is not supported)`);
+    if (!/^https?:\/\/[^/]/.test(proxyUrl)) throw new Error(`cluster "${clusterName}": proxy-url ${proxyUrl}: ${HTTP_PROXY_ONLY}`);
     access.proxyUrl = proxyUrl;
   }
   const impersonate = impersonationOf(user, userName);
@@ -276,6 +276,9 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   }
   return access;
 }
+
+/** Why a proxy is refused: Karta's transport tunnels through http and https proxies only. */
+const HTTP_PROXY_ONLY = "expected an http:// or https:// proxy (a socks proxy is not supported)";
 
 /** A user's exec credential plugin (`users[].user.exec`). */
 function execPlugin(e: Raw, userName: string | undefined): ExecPlugin {
@@ -366,7 +369,7 @@ export function withEnvironmentProxy(access: ClusterAccess, env: Readonly<Record
   if (access.proxyUrl !== undefined) return access;
   const proxy = proxyFromEnvironment(access.server, env);
   if (!proxy) return access;
-  if (proxy.url.protocol !== "http:" && proxy.url.protocol !== "https:") throw new Error(`${proxy.variable} ${env[proxy.variable]}: expected an http:// or https:// proxy (a socks proxy is not supported)`);
+  if (proxy.url.protocol !== "http:" && proxy.url.protocol !== "https:") throw new Error(`${proxy.variable} ${env[proxy.variable]}: ${HTTP_PROXY_ONLY}`);
   return { ...access, proxyUrl: proxy.url.href };
 }
 
