@@ -129,11 +129,14 @@ describe("bundled definitions on lifecycle states the recordings do not show (d3
     });
   }
 
-  test("Milvus being deleted: no claim", async () => {
-    const object = milvus("Deleting", 1, ["True", "MilvusClusterHealthy"]);
-    (object.metadata as Obj).deletionTimestamp = "2026-10-06T11:00:00Z";
-    const run = await inspectStatuses(object);
-    assert.equal(run.code, 0, run.err);
-    assert.deepEqual(run.statuses, ["Undefined"]);
-  });
+  // The operator writes Deleting and leaves MilvusReady as it was (its status syncer skips objects being deleted).
+  for (const ready of [["True", "MilvusClusterHealthy"], ["False", "MilvusStopping"]] as [string, string][]) {
+    test(`Milvus being deleted, MilvusReady ${ready[1]}: no claim`, async () => {
+      const object = milvus("Deleting", 1, ready);
+      (object.metadata as Obj).deletionTimestamp = "2026-10-06T11:00:00Z";
+      const run = await inspectStatuses(object);
+      assert.equal(run.code, 0, run.err);
+      assert.deepEqual(run.statuses, ["Undefined"]);
+    });
+  }
 });
