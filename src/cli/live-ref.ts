@@ -17,6 +17,8 @@ export const CLUSTER_FLAGS = {
   user: { type: "string" },
   server: { type: "string", short: "s" },
   token: { type: "string" },
+  username: { type: "string" },
+  password: { type: "string" },
   "certificate-authority": { type: "string" },
   "client-certificate": { type: "string" },
   "client-key": { type: "string" },
@@ -50,7 +52,7 @@ function clusterHelpRows(): [string, string[]][] {
     ["      --context NAME", ["the kubeconfig context to use"]],
     ["      --request-timeout D", ["how long to wait for each answer of the server, as kubectl: 30s, 2m, a", "number of seconds, or 0 for no limit (default 30s; the time an exec", "credential plugin takes is not counted)"]],
     [
-      "      --cluster NAME, --user NAME, -s, --server URL, --token TOKEN,\n      --certificate-authority FILE, --client-certificate FILE, --client-key FILE,\n      --insecure-skip-tls-verify, --tls-server-name NAME, --disable-compression,\n      --as USER, --as-group GROUP (repeatable), --as-uid UID",
+      "      --cluster NAME, --user NAME, -s, --server URL, --token TOKEN,\n      --username NAME, --password PASSWORD (basic auth),\n      --certificate-authority FILE, --client-certificate FILE, --client-key FILE,\n      --insecure-skip-tls-verify, --tls-server-name NAME, --disable-compression,\n      --as USER, --as-group GROUP (repeatable), --as-uid UID",
       ["override the kubeconfig's context as kubectl's flags of the same names do"],
     ],
   ];
@@ -66,7 +68,7 @@ export function clusterFlags(values: ClusterValues): ClusterOptions | { error: s
   const requestTimeout = t === undefined ? undefined : parseRequestTimeout(t);
   if (t !== undefined && requestTimeout === undefined) return { error: `invalid argument "${t}" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m (0: no limit)` };
   const o: KubeconfigOverrides = {};
-  const strings = { cluster: "cluster", user: "user", server: "server", token: "token", "certificate-authority": "certificateAuthority", "client-certificate": "clientCertificate", "client-key": "clientKey", "tls-server-name": "tlsServerName", as: "as", "as-uid": "asUid" } as const;
+  const strings = { cluster: "cluster", user: "user", server: "server", token: "token", username: "username", password: "password", "certificate-authority": "certificateAuthority", "client-certificate": "clientCertificate", "client-key": "clientKey", "tls-server-name": "tlsServerName", as: "as", "as-uid": "asUid" } as const;
   for (const [flag, field] of Object.entries(strings)) {
     const v = values[flag as keyof typeof strings];
     if (v !== undefined) o[field] = v;

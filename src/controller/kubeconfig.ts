@@ -84,6 +84,9 @@ export interface KubeconfigOverrides {
   tlsServerName?: string;
   disableCompression?: boolean;
   token?: string;
+  /** --username, --password: basic auth (each replaces the kubeconfig's own, as client-go merges them). */
+  username?: string;
+  password?: string;
   clientCertificate?: string;
   clientKey?: string;
   /** --as, --as-group, --as-uid. */
@@ -198,6 +201,8 @@ function overrideCluster(cluster: Raw, o: KubeconfigOverrides): Raw {
 function overrideUser(user: Raw, o: KubeconfigOverrides): Raw {
   const u = { ...user };
   if (o.token !== undefined) u["token"] = o.token;
+  if (o.username !== undefined) u["username"] = o.username;
+  if (o.password !== undefined) u["password"] = o.password;
   if (o.clientCertificate !== undefined) {
     u["client-certificate"] = path.resolve(o.clientCertificate);
     delete u["client-certificate-data"];

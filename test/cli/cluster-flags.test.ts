@@ -30,6 +30,18 @@ test("--token and --as, --as-group, --as-uid: every request carries them", async
   }
 });
 
+test("--username and --password: every request carries them as basic auth", async () => {
+  const server = await startFakeApiServer({ tls: true, user: "{}" });
+  try {
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--username", "admin", "--password", "s3cr:et"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+    assert.deepEqual(new Set(server.authorizations), new Set([`Basic ${Buffer.from("admin:s3cr:et").toString("base64")}`]));
+  } finally {
+    server.close();
+  }
+});
+
 test("-s/--server, --certificate-authority and --token without any kubeconfig, -n for the namespace", async () => {
   const server = await startFakeApiServer({ tls: true });
   const home = mkdtempSync(path.join(tmpdir(), "karta-no-kubeconfig-"));

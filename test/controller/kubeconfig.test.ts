@@ -251,6 +251,17 @@ current-context: x
     assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "both" } }), { message: "authProvider cannot be provided in combination with an exec plugin for both" });
   });
 
+  test("--username and --password replace the kubeconfig's basic auth each on its own; beside a token they are refused as client-go refuses them", () => {
+    const file = two();
+    assert.deepEqual(loadClusterAccess({ kubeconfig: file, overrides: { user: "basic", password: "new" } }).basic, { username: "admin", password: "new" });
+    assert.deepEqual(loadClusterAccess({ kubeconfig: file, overrides: { user: "basic", username: "root" } }).basic, { username: "root", password: "pw" });
+    const robot = loadClusterAccess({ kubeconfig: file, overrides: { user: "robot", username: "root", password: "pw" } });
+    assert.deepEqual([robot.basic, robot.cert?.toString()], [{ username: "root", password: "pw" }, "CERT"]);
+    // A password alone is basic auth to client-go's checks, but without a username nothing is sent.
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { password: "pw" } }), { message: "more than one authentication method found for dev; found [token basicAuth], only one is allowed" });
+    assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { user: "sso", password: "pw" } }).basic, undefined);
+  });
+
   test("servers: host:port is http:// (kubectl -s localhost:8001), which gets no credentials and no CA; a path that is not a prefix is refused", () => {
     const file = two();
     const bare = loadClusterAccess({ kubeconfig: file, overrides: { server: "localhost:8001", user: "boss" } });
