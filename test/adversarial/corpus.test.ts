@@ -10,10 +10,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 
 const CASES = path.join(repoRoot, "test", "adversarial", "cases");
-const karta = path.join(repoRoot, "bin", "karta.js");
+const karta = kartaBin;
 const driver = path.join(repoRoot, "dist", "test", "adversarial", "driver.js");
 const deployment = path.join(repoRoot, "definitions", "apps", "v1", "Deployment.yaml");
 const example = path.join(repoRoot, "examples", "deployment.yaml");

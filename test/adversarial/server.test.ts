@@ -11,7 +11,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 import { contextBody, eventually, request, RUNAWAY } from "../server/helpers.js";
 
 const CASES = path.join(repoRoot, "test", "adversarial", "cases");
@@ -55,7 +55,7 @@ describe("karta serve under hostile requests", () => {
       process.execPath,
       [
         `--max-old-space-size=${HEAP_MB}`,
-        path.join(repoRoot, "bin", "karta.js"),
+        kartaBin,
         "serve",
         "--cert-dir", path.join(dir, "certs"),
         "--bind-address", "127.0.0.1",

@@ -8,14 +8,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import path from "node:path";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 
 test("--watch: watches the server refuses are warnings, retried; SIGINT ends it with 0 before any watch started", async () => {
   const server = await startFakeApiServer();
   try {
-    const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "get", "pytorchjobs", "--watch", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [kartaBin, "get", "pytorchjobs", "--watch", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -42,7 +41,7 @@ test("--watch with --request-timeout: the watch ends after that long with 0, as 
   const server = await startFakeApiServer();
   try {
     const started = Date.now();
-    const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "get", "pytorchjobs", "-w", "--request-timeout", "2s", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [kartaBin, "get", "pytorchjobs", "-w", "--request-timeout", "2s", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

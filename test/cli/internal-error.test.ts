@@ -14,10 +14,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { builtPlaygroundDir } from "../../src/cli/playground.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin } from "../support/conformance.js";
 import { faultModule } from "../support/faults.js";
 
-const KARTA = path.join(repoRoot, "bin", "karta.js");
 
 interface Ended {
   code: number | null;
@@ -28,7 +27,7 @@ interface Ended {
 /** Runs the command with the fault module; sends SIGUSR2 once its output matches `up`. */
 function runUntilExit(args: string[], fault: string, up: RegExp, timeoutMs = 60_000): Promise<Ended> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", fault, KARTA, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", fault, kartaBin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let signalled = false;

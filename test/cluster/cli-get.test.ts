@@ -18,7 +18,7 @@ import { main } from "../../src/cli/main.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { definitionsDir } from "../bundled/helpers.js";
 import { matches, readmeExamples, words } from "../cli/readme-examples.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 import { faultModule } from "../support/faults.js";
 import { accessOf, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { LiveCluster } from "../../src/cli/cluster.js";
@@ -274,7 +274,7 @@ describe("karta get and karta describe against the API server", { skip }, () => 
   });
 
   test("--watch prints a workload again when one of its pods changes; SIGINT ends it with 0", async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "get", `pytorchjob.${group}`, "-n", ns, "--watch"], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+    const child = spawn(process.execPath, [kartaBin, "get", `pytorchjob.${group}`, "-n", ns, "--watch"], { env: { ...process.env, KUBECONFIG: kubeconfig } });
     let out = "";
     child.stdout.on("data", (b: Buffer) => (out += b.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -290,7 +290,7 @@ describe("karta get and karta describe against the API server", { skip }, () => 
   });
 
   test("--watch: an internal error is one line on standard error, then the watch stops and it exits 5", async () => {
-    const child = spawn(process.execPath, ["--import", faultModule("reject"), path.join(repoRoot, "bin", "karta.js"), "get", `pytorchjob.${group}`, "-n", ns, "--watch"], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+    const child = spawn(process.execPath, ["--import", faultModule("reject"), kartaBin, "get", `pytorchjob.${group}`, "-n", ns, "--watch"], { env: { ...process.env, KUBECONFIG: kubeconfig } });
     let out = "";
     let err = "";
     child.stdout.on("data", (b: Buffer) => (out += b.toString()));

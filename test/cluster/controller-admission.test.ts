@@ -23,14 +23,13 @@ import { admissionWebhookConfiguration } from "../../src/server/webhook-config.j
 import type { Karta } from "../../src/definition/index.js";
 import { compileKarta } from "../../src/scheduling/index.js";
 import { definitionsDir, fixtureCases, loadBundled } from "../bundled/helpers.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 import { asServiceAccount, attempt, eventually, testCluster, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
 
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
 const suffix = Math.random().toString(36).slice(2, 8);
-const KARTA = path.join(repoRoot, "bin", "karta.js");
 
 type Obj = KubernetesObject & Record<string, any>;
 
@@ -114,7 +113,7 @@ describe("karta controller: the pod admission webhook, as the role karta rbac ge
     writeFileSync(kubeconfig, kc.exportConfig());
     child = spawn(
       process.execPath,
-      [KARTA, "controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "0",
+      [kartaBin, "controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "0",
         "--webhook-port", "0", "--cert-dir", path.join(dir, "certs")],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
@@ -242,7 +241,7 @@ describe("karta controller: the pod admission webhook, as the role karta rbac ge
     await c.objects.create({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: ns }, spec: { holderIdentity: "another-replica", leaseDurationSeconds: 3600, acquireTime: now, renewTime: now } } as Obj);
     const follower = spawn(
       process.execPath,
-      [KARTA, "controller", "--kubeconfig", path.join(dir, "kubeconfig"), "--leader-elect=true", "--leader-elect-resource-namespace", ns, "--metrics-bind-address", "127.0.0.1:0",
+      [kartaBin, "controller", "--kubeconfig", path.join(dir, "kubeconfig"), "--leader-elect=true", "--leader-elect-resource-namespace", ns, "--metrics-bind-address", "127.0.0.1:0",
         "--health-probe-bind-address", "127.0.0.1:0", "--webhook-port", "0", "--cert-dir", path.join(dir, "certs-follower")],
       { stdio: ["ignore", "pipe", "pipe"] },
     );

@@ -16,12 +16,11 @@ import path from "node:path";
 import { parse } from "yaml";
 import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
 import { definitionsDir, fixtureCases } from "../bundled/helpers.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 import { trainingOperatorPod } from "../fixtures/objects.js";
 import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
 
-const KARTA = path.join(repoRoot, "bin", "karta.js");
 const PYTORCH_KARTA = path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml");
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
@@ -44,7 +43,7 @@ class Replica {
   constructor(kubeconfig: string, namespace: string, lease: string) {
     this.child = spawn(
       process.execPath,
-      [KARTA, "controller", "--kubeconfig", kubeconfig, "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "0",
+      [kartaBin, "controller", "--kubeconfig", kubeconfig, "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "0",
         "--leader-elect-resource-namespace", namespace, "--leader-elect-resource-name", lease,
         "--leader-elect-lease-duration", "4s", "--leader-elect-renew-deadline", "3s", "--leader-elect-retry-period", "500ms"],
       { stdio: ["ignore", "ignore", "pipe"] },
@@ -139,7 +138,7 @@ describe("karta controller replicas (processes) under the role karta rbac prints
     assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
     ns = await testNamespace({ name: "controller-ha" } as never, c);
     // Exactly the role the command prints for this Karta, not one built in-process.
-    const role = JSON.parse(execFileSync(process.execPath, [KARTA, "rbac", "-d", PYTORCH_KARTA, "--name", `karta-ha-${suffix}`, "-o", "json"], { encoding: "utf8" }));
+    const role = JSON.parse(execFileSync(process.execPath, [kartaBin, "rbac", "-d", PYTORCH_KARTA, "--name", `karta-ha-${suffix}`, "-o", "json"], { encoding: "utf8" }));
     const { kc } = await asServiceAccount(c, ns, role);
     kubeconfig = path.join(dir, "kubeconfig");
     writeFileSync(kubeconfig, kc.exportConfig());

@@ -15,11 +15,10 @@ import { runController } from "../../src/cli/controller.js";
 import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { definitionsDir } from "../bundled/helpers.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin } from "../support/conformance.js";
 import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
 
-const KARTA = path.join(repoRoot, "bin", "karta.js");
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
 
@@ -55,7 +54,7 @@ describe("karta controller (process): probes, metrics and SIGTERM", { skip }, ()
     writeFileSync(kubeconfig, kc.exportConfig());
     const child = spawn(
       process.execPath,
-      [KARTA, "controller", "--kubeconfig", kubeconfig, "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
+      [kartaBin, "controller", "--kubeconfig", kubeconfig, "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
         "--leader-elect-resource-namespace", ns, "--leader-elect-lease-duration", "4s", "--leader-elect-renew-deadline", "3s", "--leader-elect-retry-period", "500ms"],
       { stdio: ["ignore", "pipe", "pipe"] },
     );

@@ -22,7 +22,7 @@ import { CustomObjectsApi, type KubernetesObject } from "@kubernetes/client-node
 import { controllerClusterRole } from "../../src/controller/rbac.js";
 import type { Karta } from "../../src/definition/index.js";
 import { definitionsDir } from "../bundled/helpers.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { goTool } from "../support/go-tool.js";
 import { installKartaCrd } from "./helpers.js";
@@ -32,7 +32,6 @@ const cluster = await testCluster();
 const tool = goTool("prometheus");
 const skip = typeof cluster === "string" ? cluster : "skip" in tool ? tool.skip : false;
 if (skip && "skip" in tool) console.log(tool.skip);
-const KARTA = path.join(repoRoot, "bin", "karta.js");
 const suffix = Math.random().toString(36).slice(2, 8);
 type Obj = KubernetesObject & Record<string, any>;
 
@@ -86,7 +85,7 @@ describe("the exporter: Prometheus scrapes the controller and the recording rule
     const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta as unknown as Karta]));
     writeFileSync(path.join(dir, "kubeconfig"), kc.exportConfig());
 
-    const controller = spawn(process.execPath, [KARTA, "controller", "--kubeconfig", path.join(dir, "kubeconfig"), "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0", "--leader-elect=false"], { stdio: ["ignore", "ignore", "pipe"] });
+    const controller = spawn(process.execPath, [kartaBin, "controller", "--kubeconfig", path.join(dir, "kubeconfig"), "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0", "--leader-elect=false"], { stdio: ["ignore", "ignore", "pipe"] });
     children.push(controller);
     let log = "";
     controller.stderr!.on("data", (b: Buffer) => (log += b.toString()));

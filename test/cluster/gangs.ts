@@ -19,12 +19,11 @@ import { keepPlainJson } from "../support/kube.js";
 import { admissionWebhookConfiguration } from "../../src/server/webhook-config.js";
 import type { Karta } from "../../src/definition/index.js";
 import { clone, definitionFiles, definitionsDir, loadBundled, type FixtureCase } from "../bundled/helpers.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 import { asServiceAccount, attempt, clusterBinDir, eventually, registerNodes, type ControlPlane, type TestCluster } from "../support/cluster.js";
 
 export type Obj = KubernetesObject & Record<string, any>;
 
-export const KARTA = path.join(repoRoot, "bin", "karta.js");
 
 /** Groups the API server serves itself: no CRD for them. */
 const BUILT_IN = new Set(["", "apps", "batch", "autoscaling", "networking.k8s.io", "rbac.authorization.k8s.io", "policy", "scheduling.k8s.io", "coordination.k8s.io"]);
@@ -140,7 +139,7 @@ export async function startKartaController(c: TestCluster, kartas: readonly Obj[
   writeFileSync(kubeconfig, kc.exportConfig());
   const child = spawn(
     process.execPath,
-    [KARTA, "controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--webhook-port", "0", "--cert-dir", path.join(dir, "certs"), ...args],
+    [kartaBin, "controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--webhook-port", "0", "--cert-dir", path.join(dir, "certs"), ...args],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let err = "";

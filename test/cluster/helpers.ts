@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 import { attempt, type TestCluster } from "../support/cluster.js";
 import { keepPlainJson } from "../support/kube.js";
 
@@ -84,7 +84,7 @@ export interface ControllerProcess {
 
 /** Starts `karta controller ARGS...`. */
 export function spawnController(args: string[]): ControllerProcess {
-  const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "controller", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [kartaBin, "controller", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   child.stderr!.on("data", (b: Buffer) => (err += b.toString()));
   child.stdout!.resume();

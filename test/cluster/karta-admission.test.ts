@@ -20,7 +20,7 @@ import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { controllerAdmissionConfigurations } from "../../src/controller/admission-config.js";
 import type { Karta } from "../../src/definition/index.js";
 import { definitionsDir } from "../bundled/helpers.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin } from "../support/conformance.js";
 import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd, spawnController, type ControllerProcess } from "./helpers.js";
 
@@ -78,7 +78,7 @@ describe("Karta admission: the API server calls karta controller's webhooks over
   const names = { bad: `bad-${suffix}`, good: `good-${suffix}`, second: `second-${suffix}`, stored: `stored-${suffix}` };
   let controller: ControllerProcess;
   const kubectl = (...args: string[]) => run("kubectl", args, { KUBECONFIG: c.kubeconfig });
-  const validate = (...files: string[]) => run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "validate", ...files]);
+  const validate = (...files: string[]) => run(process.execPath, [kartaBin, "validate", ...files]);
   const file = (name: string, k: Obj | Obj[]): string => {
     const f = path.join(dir, `${name}.yaml`);
     writeFileSync(f, (Array.isArray(k) ? k : [k]).map((x) => stringify(x)).join("---\n"));

@@ -20,7 +20,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { main } from "../../src/cli/main.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { repoRoot, thirdpartyKindDirectories } from "../support/conformance.js";
+import { kartaBin, thirdpartyKindDirectories } from "../support/conformance.js";
 import type { KarmadaGo } from "../support/karmada-go.js";
 import { caseLabel, differences, openSuite, readKindCases, type ThirdpartyCase } from "./thirdparty-cases.js";
 
@@ -107,7 +107,7 @@ async function conformance(t: import("node:test").TestContext, mode: Mode): Prom
     // The same bytes from `karta` run as a user runs it (two at a time).
     const run = promisify(execFile);
     const spawned = async (s: (typeof samples)[number]): Promise<void> => {
-      const { stdout } = await run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...s.args], { encoding: "utf8" }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: `failed: ${e.stderr ?? ""}` }));
+      const { stdout } = await run(process.execPath, [kartaBin, ...s.args], { encoding: "utf8" }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: `failed: ${e.stderr ?? ""}` }));
       assert.equal(stdout, s.out, `${s.label}: 'karta ${s.args.join(" ")}' printed what main() printed`);
     };
     for (let i = 0; i < samples.length; i += 2) await Promise.all(samples.slice(i, i + 2).map(spawned));

@@ -14,7 +14,7 @@ import { readFileSync, rmSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { parseOperation } from "../../src/interpreter/types.js";
-import { repoRoot, thirdpartyKindDirectories } from "../support/conformance.js";
+import { kartaBin, thirdpartyKindDirectories } from "../support/conformance.js";
 import { eventually, tempDir, writeCerts } from "../server/helpers.js";
 import { caseLabel, differences, openSuite, readKindCases, type ThirdpartyCase } from "./thirdparty-cases.js";
 
@@ -32,7 +32,7 @@ interface Served {
 async function serve(args: string[]): Promise<Served> {
   const dir = tempDir();
   const certs = writeCerts(dir);
-  const child = spawn(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "serve", "--tls-cert-file", certs.certFile, "--tls-private-key-file", certs.keyFile, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--feature-gates", "MultiplePodTemplatesScheduling=true", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [kartaBin, "serve", "--tls-cert-file", certs.certFile, "--tls-private-key-file", certs.keyFile, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--feature-gates", "MultiplePodTemplatesScheduling=true", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout.on("data", (c: Buffer) => (out += c.toString()));

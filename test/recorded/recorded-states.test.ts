@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { conformanceDir, repoRoot } from "../support/conformance.js";
+import { conformanceDir, kartaBin } from "../support/conformance.js";
 import { add, emptyTally, inspectStatuses, judge, percent, readRecordings, table, unpublishedStatuses, type Recording, type Tally } from "./recorded.js";
 
 const dir = conformanceDir("recorded");
@@ -111,7 +111,7 @@ describe("recorded operator states through karta inspect", { skip }, () => {
         const s = r.states.find((x) => x.expected !== "Undefined") ?? r.states[0]!;
         const file = path.join(work, `${i}.json`);
         writeFileSync(file, JSON.stringify(s.object));
-        const child = await run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), "inspect", "-f", file, "-o", "json"], { encoding: "utf8" }).then(
+        const child = await run(process.execPath, [kartaBin, "inspect", "-f", file, "-o", "json"], { encoding: "utf8" }).then(
           (p) => ({ code: 0, out: p.stdout }),
           (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, out: e.stdout ?? "" }),
         );

@@ -15,13 +15,13 @@ import { runWebhookConfig } from "../../src/cli/webhook-config.js";
 import { runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { contextBody, eventually, repoRoot, RUNAWAY, tempDir } from "./helpers.js";
+import { kartaBin } from "../support/conformance.js";
 
-const KARTA = path.join(repoRoot, "bin", "karta.js");
 
 describe("karta serve (process)", () => {
   test("SIGTERM: stops accepting, finishes the request in flight, exits 0", async () => {
     const dir = tempDir();
-    const child = spawn(process.execPath, [KARTA, "serve", "--cert-dir", dir, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--workers", "1", "--shutdown-grace-period", "20s"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [kartaBin, "serve", "--cert-dir", dir, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--workers", "1", "--shutdown-grace-period", "20s"], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));

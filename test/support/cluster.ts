@@ -16,7 +16,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { TestContext } from "node:test";
 import { CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubernetesObject } from "@kubernetes/client-node";
-import { repoRoot } from "./conformance.js";
+import { kartaBin, repoRoot } from "./conformance.js";
 import { KubeClient } from "../../src/controller/client.js";
 import type { ClusterAccess } from "../../src/controller/kubeconfig.js";
 
@@ -40,7 +40,7 @@ function sleep(ms: number): Promise<void> {
 
 /** Runs `karta` (bin/karta.js, as a user's shell runs it) to its end: its exit code and output. */
 export function runKarta(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(process.execPath, [path.join(repoRoot, "bin", "karta.js"), ...args], env);
+  return run(process.execPath, [kartaBin, ...args], env);
 }
 
 /** Runs a command to its end: its exit code and output. */

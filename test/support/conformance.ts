@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 
 /** The repository root (tests run from dist/test/..., three levels below it). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+/** The `karta` command as a user runs it (bin/karta.js). */
+export const kartaBin = path.join(repoRoot, "bin", "karta.js");
 
 /** `../shared/conformance` beside the repository (KARTA_CONFORMANCE overrides it); it may be absent. */
 export const conformanceRoot: string = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");
