@@ -187,7 +187,7 @@ const cases: Case[] = [
   { state: "LeaderWorkerSet scaled to zero, no group left", object: lws(0, { conditions: available, replicas: 0, readyReplicas: 0, updatedReplicas: 0 }), status: "Suspended" },
 ];
 
-describe("bundled definitions through operator lifecycles (d1)", () => {
+describe("lifecycle states the recordings do not show: PyTorchJob, MPIJob, JobSet, RayCluster, RayJob, LeaderWorkerSet", () => {
   for (const c of cases) {
     test(`${c.state}: ${c.status}`, async () => {
       const run = await inspectStatuses(c.object);

@@ -120,7 +120,7 @@ const cases: [string, Obj, string][] = [
   ]),
 ];
 
-describe("bundled definitions on lifecycle states the recordings do not show (d3)", () => {
+describe("lifecycle states the recordings do not show: Sandbox, NIMService, PodCliqueSet, Milvus, DynamoGraphDeployment", () => {
   for (const [name, object, want] of cases) {
     test(`${name}: ${want}`, async () => {
       const run = await inspectStatuses(object);

@@ -129,7 +129,7 @@ export const lifecycle: [string, string, Obj, string][] = [
   ["LLMInferenceService", "Deployment past its deadline", llmisvc(llmWorkload("False", "ProgressDeadlineExceeded")), "Failed"],
 ];
 
-describe("bundled definitions on lifecycle states the recordings do not show (d2)", () => {
+describe("lifecycle states the recordings do not show: Pod, Deployment, StatefulSet, Job, CronJob, Knative Service, KServe", () => {
   for (const [kind, state, obj, want] of lifecycle) {
     test(`${kind}: ${state} -> ${want}`, async () => {
       const run = await inspectStatuses(obj);
