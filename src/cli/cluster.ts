@@ -54,7 +54,7 @@ export const PODS: Resolved = { group: "", version: "v1", resource: { name: "pod
 type ObjectList = { items?: KubernetesObject[]; metadata?: { continue?: string } };
 
 /** The longest timer Node.js keeps (a longer one fires at once). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The API server of a kubeconfig, read with a deadline on each request. */
 export class LiveCluster {
@@ -63,6 +63,8 @@ export class LiveCluster {
   readonly contextNamespace: string;
   readonly client: KubeClient;
   private readonly timeoutMs: number;
+  /** --request-timeout in ms when it was given with a limit (Karta's own 30 s is not a watch's). */
+  private readonly givenMs: number | undefined;
   /** kubectl's ?timeout= on every request when --request-timeout was given (Go's duration text). */
   private readonly serverTimeout: string | undefined;
   private groups?: Promise<{ name: string; preferred: string; versions: string[] }[]>;
@@ -73,7 +75,8 @@ export class LiveCluster {
     this.server = client.access.server;
     this.contextNamespace = client.access.namespace || "default";
     const t = options.requestTimeout;
-    this.timeoutMs = t === undefined ? 30_000 : t > 0n ? Number(t) / 1e6 : 0;
+    this.givenMs = t !== undefined && t > 0n ? Number(t) / 1e6 : undefined;
+    this.timeoutMs = t === undefined ? 30_000 : (this.givenMs ?? 0);
     this.serverTimeout = t !== undefined && t > 0n ? formatGoDuration(t) : undefined;
   }
 
@@ -99,6 +102,15 @@ export class LiveCluster {
     // deadline is the only timer: the socket's idle timeout (timeoutMs) could never fire before it.
     const limited = this.timeoutMs > 0 && this.timeoutMs <= MAX_TIMER_MS;
     return this.client.get<T>(path, { query: q, ...(limited ? { deadlineMs: this.timeoutMs } : {}), timeoutMs: 0, retryBudgetMs: 0 });
+  }
+
+  /**
+   * The end of a watch as kubectl's: one request under --request-timeout, when it was given (at least a
+   * millisecond); undefined without a limit, or one beyond what a Node.js timer holds.
+   */
+  watchDeadline(): AbortSignal | undefined {
+    const ms = this.givenMs;
+    return ms !== undefined && ms <= MAX_TIMER_MS ? AbortSignal.timeout(Math.max(1, ms)) : undefined;
   }
 
   /** The error of a failed request as an InputError: the server's message, the deadline, or why the server was not reached. */

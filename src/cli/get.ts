@@ -6,7 +6,7 @@
  */
 import { STATUS_ORDER } from "../interpret/compile.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
-import { clusterError, LiveCluster, MAX_TIMER_MS } from "./cluster.js";
+import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
@@ -133,8 +133,8 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     if (!v.watch) return 0;
     const { watchWorkloads } = await import("./get-watch.js");
     // kubectl's watch is one request: its client timeout (--request-timeout) ends it, and kubectl exits 0.
-    const limit = access.requestTimeout !== undefined && access.requestTimeout > 0n ? Math.max(1, Number(access.requestTimeout) / 1e6) : 0;
-    const signals = [stopped.signal, ...(signal ? [signal] : []), ...(limit > 0 && limit <= MAX_TIMER_MS ? [AbortSignal.timeout(limit)] : [])];
+    const deadline = cluster.watchDeadline();
+    const signals = [stopped.signal, ...(signal ? [signal] : []), ...(deadline ? [deadline] : [])];
     const code = await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" ? { format: v.output } : {}), signal: AbortSignal.any(signals) }, readWorkloads);
     return guard?.failed ? EXIT_INTERNAL : code;
   } catch (err) {
