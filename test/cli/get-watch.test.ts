@@ -7,29 +7,40 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { kartaBin } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
+
+/** `karta ARGS` started as a user's shell starts it: its output so far, and its exit code once it exits. */
+function start(args: string[]): { child: ChildProcess; out: { stdout: string; stderr: string }; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [kartaBin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const out = { stdout: "", stderr: "" };
+  child.stdout!.on("data", (c: Buffer) => (out.stdout += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (out.stderr += c.toString()));
+  return { child, out, exited: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
+}
+
+/** The exit code within `ms`, else "running" (the process is then killed). */
+async function exitWithin(p: ReturnType<typeof start>, ms: number): Promise<number | null | "running"> {
+  const code = await Promise.race([p.exited, new Promise<"running">((r) => setTimeout(() => r("running"), ms))]);
+  if (code === "running") p.child.kill("SIGKILL");
+  return code;
+}
 
 test("--watch: watches the server refuses are warnings, retried; SIGINT ends it with 0 before any watch started", async () => {
   const server = await startFakeApiServer();
   try {
-    const child = spawn(process.execPath, [kartaBin, "get", "pytorchjobs", "--watch", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const karta = start(["get", "pytorchjobs", "--watch", "--kubeconfig", server.kubeconfig]);
+    const { child, out } = karta;
     const deadline = Date.now() + 30_000;
     // Two failures of one watch: it is retried.
-    while ((stderr.match(/the watch failed/g) ?? []).length < 2 && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    while ((out.stderr.match(/the watch failed/g) ?? []).length < 2 && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
     child.kill("SIGINT");
-    const code = await Promise.race([exited, new Promise<"running">((r) => setTimeout(() => r("running"), 15_000))]);
-    if (code === "running") child.kill("SIGKILL");
-    assert.equal(code, 0, `SIGINT ends it at once, with 0\n${stderr}`);
-    assert.match(stdout, FAKE_GET_OUTPUT);
-    const warnings = stderr.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions"));
-    assert.ok(warnings.length >= 2, stderr);
+    const code = await exitWithin(karta, 15_000);
+    assert.equal(code, 0, `SIGINT ends it at once, with 0\n${out.stderr}`);
+    assert.match(out.stdout, FAKE_GET_OUTPUT);
+    const warnings = out.stderr.split("\n").filter((l) => l !== "" && !l.includes("serves no Karta definitions"));
+    assert.ok(warnings.length >= 2, out.stderr);
     for (const w of warnings) assert.match(w, /^karta get: warning: the watch failed \(.*etcdserver: request timed out\); watching again$/);
     assert.ok(server.watches.length >= 2, `watches: ${server.watches.join(", ")}`);
   } finally {
@@ -41,17 +52,11 @@ test("--watch with --request-timeout: the watch ends after that long with 0, as 
   const server = await startFakeApiServer();
   try {
     const started = Date.now();
-    const child = spawn(process.execPath, [kartaBin, "get", "pytorchjobs", "-w", "--request-timeout", "2s", "--kubeconfig", server.kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    const code = await Promise.race([exited, new Promise<"running">((r) => setTimeout(() => r("running"), 30_000))]);
-    if (code === "running") child.kill("SIGKILL");
-    assert.equal(code, 0, `it ends by itself, with 0\n${stderr}`);
+    const karta = start(["get", "pytorchjobs", "-w", "--request-timeout", "2s", "--kubeconfig", server.kubeconfig]);
+    const code = await exitWithin(karta, 30_000);
+    assert.equal(code, 0, `it ends by itself, with 0\n${karta.out.stderr}`);
     assert.ok(Date.now() - started >= 2_000, "not before the timeout");
-    assert.match(stdout, FAKE_GET_OUTPUT);
+    assert.match(karta.out.stdout, FAKE_GET_OUTPUT);
   } finally {
     server.close();
   }
