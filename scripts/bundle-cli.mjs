@@ -32,6 +32,8 @@ export async function bundleCli() {
       // Worker threads are started from files beside the module that starts them.
       worker: path.join(src, "server", "worker.js"),
       "regex-worker": path.join(src, "jq", "native", "regex-worker.js"),
+      // So are the serving processes of `karta serve --processes`.
+      "serving-process": path.join(src, "cli", "serving-process.js"),
     },
     bundle: true,
     platform: "node",

@@ -2,11 +2,13 @@
  * `karta serve`: runs Karmada's resource interpreter webhook (src/server) until SIGTERM or SIGINT,
  * then drains requests in flight and exits 0 (5 after an internal error, see crash.ts). Flags are named as Kubernetes components name them.
  */
-import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { parseDuration } from "../server/duration.js";
 import { SERVE_DEFAULTS } from "../server/index.js";
 import { ServeError, startServer, type ServeOptions } from "../server/server.js";
+import { availableCpus, reportFailure, reportServing, servingProcess, startServingProcesses } from "../server/processes.js";
+import type { Logger } from "../server/log.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { guardInternalErrors, type InternalErrorGuard } from "./crash.js";
@@ -34,7 +36,11 @@ Options:
       --metrics-bind-address ADDR   host:port of /healthz, /readyz, /metrics (default :8080)
       --max-request-bytes SIZE      larger bodies get 413 (default 3MiB)
       --request-timeout DURATION    deadline of each request (default 10s)
-      --workers N                   evaluation worker threads (default: the number of CPUs)
+      --processes N                 serving processes sharing the port, each an event loop answering
+                                    requests (default: the CPUs available, at most 4; the CPU quota
+                                    of the container counts); 1 serves from this process alone
+      --workers N                   evaluation worker threads per serving process (default: the CPUs
+                                    available over the processes, at least 1)
       --shutdown-grace-period DUR   time to finish requests in flight on SIGTERM (default 20s)
       --log-level LEVEL             debug, info, warn or error (default info)
   -h, --help                        show this help
@@ -78,7 +84,13 @@ export function parseFeatureGates(values: readonly string[]): { multiplePodTempl
   return { multiplePodTemplatesScheduling: multiple };
 }
 
-type Parsed = Omit<ServeOptions, "tlsCertFile" | "tlsPrivateKeyFile"> & { tlsCertFile?: string; tlsPrivateKeyFile?: string; certDir?: string; tlsSans: string[]; logLevel: string };
+type Parsed = Omit<ServeOptions, "tlsCertFile" | "tlsPrivateKeyFile"> & { tlsCertFile?: string; tlsPrivateKeyFile?: string; certDir?: string; tlsSans: string[]; logLevel: string; processes: number };
+
+/** What a serving process of --processes is started with (JSON, in its environment). */
+type ProcessOptions = Omit<ServeOptions, "logger"> & { logLevel: string };
+
+/** Serving processes by default: one per CPU, up to this many (each is a Node.js process of its own). */
+const MAX_DEFAULT_PROCESSES = 4;
 
 const FLAGS = {
   "secure-port": { type: "integer", min: 0, max: 65535, default: SERVE_DEFAULTS.securePort },
@@ -95,6 +107,7 @@ const FLAGS = {
   // Sizes and durations without a default here default to SERVE_DEFAULTS' numbers in parse().
   "max-request-bytes": { type: "string" },
   "request-timeout": { type: "string" },
+  processes: { type: "integer", min: 1, max: 64 },
   workers: { type: "integer", min: 1, max: 256 },
   "shutdown-grace-period": { type: "string" },
   "log-level": { type: "string", choices: ["trace", "debug", "info", "warn", "error", "fatal", "silent"], default: "info" },
@@ -105,6 +118,8 @@ function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
   const maxBytes = values["max-request-bytes"] === undefined ? SERVE_DEFAULTS.maxRequestBytes : parseBytes(values["max-request-bytes"]);
   if (maxBytes === undefined || maxBytes < 1) throw new UsageError(`invalid argument ${JSON.stringify(values["max-request-bytes"])} for "--max-request-bytes": expected a size such as 3MiB or 1048576`);
   if (!values.path.startsWith("/")) throw new UsageError(`invalid argument ${JSON.stringify(values.path)} for "--path": must start with /`);
+  const cpus = availableCpus();
+  const processes = values.processes ?? Math.min(cpus, MAX_DEFAULT_PROCESSES);
   const requestTimeoutMs = values["request-timeout"] === undefined ? SERVE_DEFAULTS.requestTimeoutMs : duration("--request-timeout", values["request-timeout"]);
   if (requestTimeoutMs <= 0) throw new UsageError(`"--request-timeout" must be positive`);
   const p: Parsed = {
@@ -117,7 +132,8 @@ function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
     metricsBindAddress: values["metrics-bind-address"],
     maxRequestBytes: maxBytes,
     requestTimeoutMs,
-    workers: values.workers ?? availableParallelism(),
+    processes,
+    workers: values.workers ?? Math.max(1, Math.floor(cpus / processes)),
     shutdownGracePeriodMs: values["shutdown-grace-period"] === undefined ? SERVE_DEFAULTS.shutdownGracePeriodMs : duration("--shutdown-grace-period", values["shutdown-grace-period"]),
     tlsSans: values["tls-san"],
     logLevel: values["log-level"],
@@ -157,11 +173,17 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
       return 1;
     }
   }
-  const { createLogger, flushLogsSync } = await import("../server/log.js");
+  const { createLogger } = await import("../server/log.js");
   const logger = createLogger(p.logLevel);
-  let server;
+  const options = { ...p, tlsCertFile: certFile, tlsPrivateKeyFile: keyFile };
+  let server: { close(): Promise<void> };
   try {
-    server = await startServer({ ...p, tlsCertFile: certFile, tlsPrivateKeyFile: keyFile, logger });
+    if (p.processes === 1) server = await startServer({ ...options, logger });
+    else {
+      const { processes, ...serverOptions } = options;
+      const entry = fileURLToPath(new URL("./serving-process.js", import.meta.url));
+      server = await startServingProcesses({ entry, processes, serverOptions: serverOptions satisfies ProcessOptions, metricsBindAddress: p.metricsBindAddress, path: p.path, workersPerProcess: p.workers, shutdownGracePeriodMs: p.shutdownGracePeriodMs, log: logger });
+    }
   } catch (e) {
     if (e instanceof ServeError) {
       io.stderr(`karta serve: ${e.message}\n${e.details.map((d) => `  ${d}\n`).join("")}`);
@@ -169,6 +191,39 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
     }
     throw e;
   }
+  return serveUntilStopped(server, logger, p.shutdownGracePeriodMs);
+}
+
+/** A serving process of --processes (serving-process.ts): the server without probes, reporting to its supervisor. */
+export async function runServingProcess(): Promise<never> {
+  const child = servingProcess<ProcessOptions>();
+  if (child === undefined) {
+    process.stderr.write("karta serve: a serving process is started by `karta serve --processes N`, not by hand\n");
+    process.exit(2);
+  }
+  const { createLogger, flushLogs } = await import("../server/log.js");
+  const logger = createLogger(child.options.logLevel).child({ process: child.index });
+  let code: number;
+  try {
+    const server = await startServer({ ...child.options, logger, probes: false });
+    reportServing(server);
+    code = await serveUntilStopped(server, logger, child.options.shutdownGracePeriodMs);
+  } catch (e) {
+    if (!(e instanceof ServeError)) throw e;
+    await reportFailure(e);
+    await flushLogs(logger);
+    code = 1;
+  }
+  // Exits itself: the IPC channel to the supervisor would keep it alive.
+  process.exit(code);
+}
+
+/**
+ * Runs until SIGTERM or SIGINT, then closes the server (it drains). A bug of ours (an exception nothing
+ * caught) is logged as a JSON line, then the server drains as on SIGTERM: exit code 5.
+ */
+async function serveUntilStopped(server: { close(): Promise<void> }, logger: Logger, graceMs: number): Promise<number> {
+  const { flushLogsSync } = await import("../server/log.js");
   let guard: InternalErrorGuard | undefined;
   await new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -178,11 +233,10 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
-    // A bug of ours (an exception nothing caught) is logged as a JSON line, then the server drains as on SIGTERM.
     guard = guardInternalErrors({
       report: (fields) => logger.error(fields, "internal error: shutting down"),
       stop,
-      graceMs: p.shutdownGracePeriodMs + INTERNAL_ERROR_EXTRA_MS,
+      graceMs: graceMs + INTERNAL_ERROR_EXTRA_MS,
       exitNow: () => flushLogsSync(logger),
     });
   });

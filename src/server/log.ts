@@ -60,6 +60,15 @@ function destinationOf(log: Logger): { write?(line: string): void; flush?(cb?: (
   return (log as unknown as Record<symbol, ReturnType<typeof destinationOf>>)[pino.symbols.streamSym];
 }
 
+/**
+ * Writes text that is already whole JSON lines to the logger's output, in order with its own lines
+ * (the serving processes' lines, relayed by their supervisor).
+ */
+export function rawLogWriter(log: Logger): (lines: string) => void {
+  const stream = destinationOf(log) as { write(line: string): void };
+  return (lines) => stream.write(lines);
+}
+
 /** Characters of log lines handed to the output at once. */
 const BATCH_CHARS = 64 * 1024;
 

@@ -160,8 +160,9 @@ export class ServerMetrics {
       registers,
     });
     this.reloads = new Counter({ name: "karta_config_reloads_total", help: "Configuration reloads by result (success, failure).", labelNames: ["result"], registers });
-    this.configErrors = new Gauge({ name: "karta_config_errors", help: "Errors found in the configuration files by the last reload (0 when it succeeded).", registers });
-    this.configGeneration = new Gauge({ name: "karta_config_generation", help: "Generation of the configuration being served (1 at start, +1 per successful reload).", registers });
+    // With --processes, each process reloads on its own: the most errors, the oldest generation.
+    this.configErrors = new Gauge({ name: "karta_config_errors", help: "Errors found in the configuration files by the last reload (0 when it succeeded).", registers, aggregator: "max" });
+    this.configGeneration = new Gauge({ name: "karta_config_generation", help: "Generation of the configuration being served (1 at start, +1 per successful reload).", registers, aggregator: "min" });
     this.certReloads = new Counter({ name: "karta_certificate_reloads_total", help: "Serving certificate reloads by result (success, failure).", labelNames: ["result"], registers });
     this.workerRestarts = new Counter({ name: "karta_worker_restarts_total", help: "Evaluation workers terminated and replaced, by reason (deadline, lua-deadline, crashed).", labelNames: ["reason"], registers });
     const backingOff = (): number => this.backingOff();

@@ -19,6 +19,7 @@ import type { AggregatedStatusItem, KubeObject, Operation, ResourceInterpreterCu
 import type { FrameworkSource } from "./config.js";
 import type { OperationInput } from "./context.js";
 import type { AnswerMeta } from "./evaluate.js";
+import { DEFAULT_RESTART_BACKOFF, nextRestart, type RestartBackoff } from "./backoff.js";
 
 /** What the main thread sends a worker. */
 export type WorkerRequest =
@@ -151,14 +152,14 @@ export class EvaluationPool {
   private readonly watchdog: NodeJS.Timeout;
   private readonly grace: number;
   private readonly heapMb: number;
-  private readonly backoff: { initialMs: number; maxMs: number; resetAfterMs: number };
+  private readonly backoff: RestartBackoff;
   private readonly onEvent: (e: PoolEvent) => void;
 
   constructor(options: PoolOptions) {
     this.source = options.source;
     this.grace = options.luaGraceMs ?? 100;
     this.heapMb = options.maxHeapMb ?? 512;
-    this.backoff = { initialMs: 200, maxMs: 30_000, resetAfterMs: 60_000, ...options.restartBackoff };
+    this.backoff = { ...DEFAULT_RESTART_BACKOFF, ...options.restartBackoff };
     this.onEvent = options.onEvent ?? (() => undefined);
     for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn(0));
     this.watchdog = setInterval(() => this.watch(), 10);
@@ -401,8 +402,7 @@ export class EvaluationPool {
     // Stopping a runaway script is not the worker's fault: only crashes count, and a worker that
     // answered or lived long enough starts a new count.
     const stable = slot.answered || Date.now() - slot.since >= this.backoff.resetAfterMs;
-    const crashes = reason === "crashed" ? (stable ? 0 : slot.crashes) + 1 : 0;
-    const delayMs = crashes <= 1 ? 0 : Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** (crashes - 2));
+    const { crashes, delayMs } = reason === "crashed" ? nextRestart(this.backoff, slot.crashes, stable) : { crashes: 0, delayMs: 0 };
     this.onEvent({ type: "restart", reason, message, delayMs, crashes });
     if (delayMs === 0) {
       this.slots[i] = this.spawn(crashes);

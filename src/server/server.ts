@@ -20,6 +20,7 @@ import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
 import { ServeError } from "./errors.js";
 import { readKeyPair, reloadCertificates } from "./tls.js";
 import { PathWatcher } from "./watch.js";
+import { probesServer, type Readiness } from "./probes.js";
 
 /** The server's settings (the flags of `karta serve`). */
 export interface ServeOptions extends ConfigPaths {
@@ -40,12 +41,18 @@ export interface ServeOptions extends ConfigPaths {
   /** Answers of a kind and operation slower than this go to the workers, µs (default 100: see EVENT_LOOP_MAX_US). */
   eventLoopMaxUs?: number;
   logger?: Logger;
+  /**
+   * Serve /healthz, /readyz and /metrics on metricsBindAddress (default true). False in a serving
+   * process of `karta serve --processes`, whose supervisor serves them for all (processes.ts).
+   */
+  probes?: boolean;
 }
 
 /** A running server. */
 export interface RunningServer {
   /** The HTTPS port (the bound one when --secure-port was 0). */
   port: number;
+  /** The probes port (0 without probes). */
   metricsPort: number;
   metrics: ServerMetrics;
   pool: EvaluationPool;
@@ -53,6 +60,8 @@ export interface RunningServer {
   close(): Promise<void>;
   /** Re-reads the configuration now (also done on file changes). */
   reload(): Promise<boolean>;
+  /** What /readyz reads (a serving process of --processes reports it to its supervisor). */
+  readiness(): Readiness;
 }
 
 export { ServeError } from "./errors.js";
@@ -380,36 +389,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     send(res, 200, contextResponse(failureResponse(uid, code, `${kind ? kind.replace(/\/([^/]*)$/, ", Kind=$1") + " " : ""}${operation ? `${operation}: ` : ""}${r.message}`)));
   }
 
-  const probes = http.createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const text = (status: number, body: string, type = "text/plain; charset=utf-8"): void => {
-      res.writeHead(status, { "Content-Type": type });
-      res.end(body);
-    };
-    if (url.pathname === "/healthz" || url.pathname === "/livez") return text(200, "ok");
-    if (url.pathname === "/readyz") {
-      const ready = pool.readyWorkers;
-      const checks: [boolean, string][] = [
-        [!draining, draining ? "shutdown failed: the server is shutting down" : "shutdown ok"],
-        [ready > 0, `workers ${ready > 0 ? "ok" : "failed"}: ${ready}/${pool.size} ready, ${pool.queued} queued`],
-        [true, `config ok: generation ${state.generation}${state.lastErrors.length > 0 ? `; the last change was refused (${state.lastErrors.length} error(s)), the last good configuration is served` : ""}`],
-      ];
-      const ok = checks.every(([pass]) => pass);
-      if (!url.searchParams.has("verbose")) return text(ok ? 200 : 503, ok ? "ok" : "not ready");
-      const lines = checks.map(([pass, line]) => `[${pass ? "+" : "-"}]${line}`);
-      for (const e of state.lastErrors) lines.push(`    ${e}`);
-      lines.push(ok ? "readyz check passed" : "readyz check failed");
-      return text(ok ? 200 : 503, lines.join("\n") + "\n");
-    }
-    if (url.pathname === "/metrics") {
-      void metrics.registry.metrics().then(
-        (body) => text(200, body, metrics.registry.contentType),
-        (e: Error) => text(500, e.message),
-      );
-      return;
-    }
-    text(404, "not found");
-  });
+  const readiness = (): Readiness => ({ draining, readyWorkers: pool.readyWorkers, workers: pool.size, queued: pool.queued, generation: state.generation, lastErrors: state.lastErrors });
+  const probes =
+    o.probes === false
+      ? undefined
+      : probesServer({
+          readiness: () => Promise.resolve({ readiness: readiness() }),
+          metrics: async () => ({ body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }),
+        });
 
   const listen = (s: http.Server, port: number, host: string): Promise<number> =>
     new Promise((resolve, reject) => {
@@ -423,17 +410,19 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let metricsPort: number;
   try {
     port = await listen(server, o.securePort, o.bindAddress);
-    metricsPort = await listen(probes, metricsAddress.port, metricsAddress.host);
+    metricsPort = probes === undefined ? 0 : await listen(probes, metricsAddress.port, metricsAddress.host);
   } catch (e) {
     server.close();
-    probes.close();
+    probes?.close();
     configWatcher?.close();
     certWatcher.close();
     await pool.close();
     local.close();
     throw new ServeError(`cannot listen: ${(e as Error).message}`);
   }
-  log.info({ port, metricsPort, path: o.path, workers: pool.size }, "serving");
+  // A serving process of --processes: its supervisor says "serving" once every process does.
+  if (probes === undefined) log.info({ port, path: o.path, workers: pool.size }, "process serving");
+  else log.info({ port, metricsPort, path: o.path, workers: pool.size }, "serving");
   // Buffered log lines go out at least every second (and at once for this one).
   flushPending(log);
   const flusher = setInterval(() => flushPending(log), 1000);
@@ -454,15 +443,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       await closed;
       await pool.close();
       local.close();
-      await new Promise<void>((resolve) => probes.close(() => resolve()));
-      probes.closeAllConnections();
+      if (probes !== undefined) {
+        await new Promise<void>((resolve) => probes.close(() => resolve()));
+        probes.closeAllConnections();
+      }
       log.info("stopped");
       clearInterval(flusher);
       await flushLogs(log);
     })();
     return closing;
   };
-  return { port, metricsPort, metrics, pool, close, reload };
+  return { port, metricsPort, metrics, pool, close, reload, readiness };
 }
 
 export type { FrameworkSource };

@@ -1,0 +1,149 @@
+/**
+ * `karta serve --processes N` as an operator runs it: serving processes sharing the HTTPS port behind
+ * one supervisor, which answers the probes and /metrics for all of them, writes their log lines out
+ * whole, replaces one that dies, drains them all on SIGTERM and leaves none behind; and a process that
+ * cannot start stops the command with its reason, once. The default (one process per CPU, the
+ * container's CPU quota counted) is checked on cgroup files.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { cgroupCpuQuota } from "../../src/server/processes.js";
+import { kartaBin } from "../support/conformance.js";
+import { contextBody, eventually, request, tempDir } from "./helpers.js";
+
+/** Pids of the processes whose environment mentions `text` (the serving processes get their options there). */
+function processesMentioning(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").includes(text)) found.push(Number(entry));
+    } catch {
+      // Exited, or not ours to read.
+    }
+  }
+  return found;
+}
+
+interface Line {
+  msg: string;
+  component: string;
+  process?: number;
+  uid?: string;
+  port?: number;
+  metricsPort?: number;
+  processes?: number;
+}
+
+const deployment = (replicas: number): Record<string, unknown> => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w" }, spec: { replicas, template: { spec: { containers: [] } } } });
+
+describe("karta serve --processes", () => {
+  test("two processes share the port; probes, metrics and logs speak for both; one killed is replaced; SIGTERM drains both", async () => {
+    const dir = tempDir();
+    const child = spawn(process.execPath, [kartaBin, "serve", "--cert-dir", dir, "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const lines = (): Line[] => out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
+    try {
+      await eventually(() => /"msg":"serving"/.test(out), 60_000, `the server to start (${err})`);
+      const serving = lines().find((l) => l.msg === "serving")!;
+      assert.equal(serving.processes, 2);
+      assert.equal(serving.process, undefined);
+      const probes = `http://127.0.0.1:${serving.metricsPort}`;
+      const url = `https://127.0.0.1:${serving.port}/interpret`;
+      const ca = readFileSync(path.join(dir, "ca.crt"), "utf8");
+      const first = processesMentioning(dir);
+      assert.equal(first.length, 2, "two serving processes");
+
+      // Ready once every process's workers are (they start after the port is served).
+      await eventually(async () => (await fetch(`${probes}/readyz`)).status === 200, 60_000, "readiness");
+      assert.match(await (await fetch(`${probes}/readyz?verbose`)).text(), /^\[\+\]shutdown ok\n\[\+\]processes ok: 2\/2 serving\n\[\+\]workers ok: 2\/2 ready, 0 queued\n\[\+\]config ok: generation 1\nreadyz check passed\n$/);
+
+      // 40 requests, 8 at a time, each on a connection of its own: connections go to the processes in turn.
+      for (let i = 0; i < 40; i += 8) {
+        const answers = await Promise.all(Array.from({ length: 8 }, (_, j) => request(url, ca, contextBody(`r${i + j}`, "InterpretReplica", deployment(i + j)))));
+        answers.forEach((a, j) => {
+          assert.equal(a.status, 200);
+          assert.deepEqual((a.json() as { response: unknown }).response, { uid: `r${i + j}`, successful: true, replicas: i + j });
+        });
+      }
+      const metrics = await (await fetch(`${probes}/metrics`)).text();
+      assert.match(metrics, /^karta_webhook_requests_total\{operation="InterpretReplica",kind="apps\/v1\/Deployment",outcome="success"\} 40$/m);
+      assert.match(metrics, /^karta_webhook_request_duration_seconds_count\{operation="InterpretReplica"\} 40$/m);
+      assert.match(metrics, /^karta_config_generation 1$/m);
+      assert.match(metrics, /^karta_serving_process_restarts_total 0$/m);
+
+      // One serving process dies (its log lines written out first: a process killed loses what it buffered,
+      // up to a second's worth): the supervisor says so, starts another, and serving goes on.
+      await eventually(() => lines().filter((l) => l.msg === "interpreted").length === 40, 10_000, "the request lines");
+      process.kill(first[0]!, "SIGKILL");
+      await eventually(() => /"msg":"serving process \d was killed by SIGKILL: replacing it"/.test(out), 30_000, "the replacement");
+      await eventually(async () => processesMentioning(dir).length === 2 && (await (await fetch(`${probes}/readyz?verbose`)).text()).includes("[+]processes ok: 2/2 serving"), 60_000, "both processes serving again");
+      assert.ok(!processesMentioning(dir).includes(first[0]!));
+      assert.match(await (await fetch(`${probes}/metrics`)).text(), /^karta_serving_process_restarts_total 1$/m);
+      const after = await request(url, ca, contextBody("after", "InterpretReplica", deployment(3)));
+      assert.deepEqual((after.json() as { response: unknown }).response, { uid: "after", successful: true, replicas: 3 });
+
+      child.kill("SIGTERM");
+      assert.equal(await exited, 0, err);
+      assert.deepEqual(processesMentioning(dir), [], "no serving process left");
+      // Every line whole and JSON; each request logged once, by the process that answered it.
+      const all = lines();
+      assert.ok(all.every((l) => l.component === "karta-serve"));
+      const answered = all.filter((l) => l.msg === "interpreted");
+      assert.deepEqual(answered.map((l) => l.uid).sort(), [...Array.from({ length: 40 }, (_, i) => `r${i}`), "after"].sort());
+      assert.deepEqual([...new Set(answered.map((l) => l.process))].sort(), [0, 1]);
+      assert.equal(all.filter((l) => l.msg === "stopped" && l.process !== undefined).length, 2, out);
+      assert.equal(all.at(-1)!.msg, "stopped");
+      assert.equal(all.at(-1)!.process, undefined, "the supervisor's line comes last");
+    } finally {
+      child.kill("SIGKILL");
+      for (const pid of processesMentioning(dir)) process.kill(pid, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a process that cannot start stops the command: its reason printed once, exit 1, none left", async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "bad.yaml"), "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: x}\nspec: {target: {apiVersion: v1, kind: Foo}, customizations: {retention: {luaScript: 'function Retain(a, b) return a'}}}\n");
+    const child = spawn(process.execPath, [kartaBin, "serve", "--cert-dir", dir, "--processes", "2", "--customizations", path.join(dir, "bad.yaml"), "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    try {
+      const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+      assert.equal(code, 1, err);
+      assert.equal(err.match(/the configuration has errors/g)?.length, 1, err);
+      assert.match(err, /karta serve: the configuration has errors\n {2}.*bad\.yaml:4:\d+: error: spec\.customizations\.retention\.luaScript: line 1 of the script: /);
+      assert.deepEqual(processesMentioning(dir), []);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the default counts the container's CPU quota (cgroup v2 cpu.max, v1 cfs quota)", () => {
+    const root = tempDir("karta-cgroup-");
+    try {
+      assert.equal(cgroupCpuQuota(root), undefined, "no cgroup files: no limit");
+      writeFileSync(path.join(root, "cpu.max"), "max 100000\n");
+      assert.equal(cgroupCpuQuota(root), undefined);
+      writeFileSync(path.join(root, "cpu.max"), "150000 100000\n");
+      assert.equal(cgroupCpuQuota(root), 1.5);
+      rmSync(path.join(root, "cpu.max"));
+      mkdirSync(path.join(root, "cpu"));
+      writeFileSync(path.join(root, "cpu", "cpu.cfs_quota_us"), "-1\n");
+      writeFileSync(path.join(root, "cpu", "cpu.cfs_period_us"), "100000\n");
+      assert.equal(cgroupCpuQuota(root), undefined);
+      writeFileSync(path.join(root, "cpu", "cpu.cfs_quota_us"), "50000\n");
+      assert.equal(cgroupCpuQuota(root), 0.5);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
