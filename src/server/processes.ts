@@ -24,6 +24,8 @@ const PROCESS_ENV = "KARTA_SERVE_PROCESS";
 const OPTIONS_ENV = "KARTA_SERVE_OPTIONS";
 /** How long the supervisor waits for a process's readiness or metrics (a busy process answers late). */
 const ASK_TIMEOUT_MS = 5_000;
+/** A serving process silent this long (heartbeats every sixth of it) is killed and replaced. */
+const HANG_AFTER_MS = 30_000;
 /** Beyond the grace period, how long the processes have to exit on SIGTERM before they are killed. */
 const KILL_AFTER_MS = 5_000;
 
@@ -103,6 +105,8 @@ export interface SupervisorOptions {
   workersPerProcess: number;
   shutdownGracePeriodMs: number;
   log: Logger;
+  /** A serving process that has not answered the heartbeat for this long is killed and replaced (default 30 s). */
+  hangAfterMs?: number;
 }
 
 export interface Supervisor {
@@ -117,6 +121,8 @@ interface Slot {
   worker?: Worker;
   serving: boolean;
   since: number;
+  /** When it last sent anything (an answer to the heartbeat). */
+  lastHeard: number;
   crashes: number;
   failure?: ServeError;
   restartTimer?: NodeJS.Timeout;
@@ -136,7 +142,7 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   const restarts = new Counter({ name: "karta_serving_process_restarts_total", help: "Serving processes (--processes) that exited and were replaced.", registers: [registry] });
   const writeLog = rawLogWriter(log);
   const env = { [OPTIONS_ENV]: JSON.stringify(o.serverOptions) };
-  const slots: Slot[] = Array.from({ length: o.processes }, (_, index) => ({ index, serving: false, since: 0, crashes: 0, ended: Promise.resolve() }));
+  const slots: Slot[] = Array.from({ length: o.processes }, (_, index) => ({ index, serving: false, since: 0, lastHeard: 0, crashes: 0, ended: Promise.resolve() }));
   const asks = new Map<number, { slot: Slot; resolve: (m: FromProcess & { type: "answer" }) => void }>();
   let nextAsk = 0;
   let port = 0;
@@ -148,7 +154,7 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   cluster.setupPrimary({ exec: o.entry, args: [], execArgv: process.execArgv.filter((a) => !a.startsWith("--test")), silent: true });
   const fork = (slot: Slot): void => {
     const worker = cluster.fork({ ...env, [PROCESS_ENV]: String(slot.index) });
-    Object.assign(slot, { worker, serving: false, since: Date.now(), failure: undefined, restartTimer: undefined });
+    Object.assign(slot, { worker, serving: false, since: Date.now(), lastHeard: Date.now(), failure: undefined, restartTimer: undefined });
     worker.on("message", (m: FromProcess) => onMessage(slot, m));
     // A send to a process that is exiting fails; its exit follows.
     worker.on("error", () => undefined);
@@ -158,6 +164,7 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   };
 
   const onMessage = (slot: Slot, m: FromProcess): void => {
+    slot.lastHeard = Date.now();
     if (m.type === "serving") {
       slot.serving = true;
       port = m.port;
@@ -192,26 +199,38 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
     }, delayMs);
   };
 
+  /** Asks a serving process; resolves with an empty answer when it does not answer in time. */
+  const ask = (slot: Slot, type: ToProcess["type"]): Promise<FromProcess & { type: "answer" }> =>
+    new Promise((resolve) => {
+      const id = ++nextAsk;
+      const timer = setTimeout(() => done({ type: "answer", id }), ASK_TIMEOUT_MS);
+      const done = (m: FromProcess & { type: "answer" }): void => {
+        clearTimeout(timer);
+        asks.delete(id);
+        resolve(m);
+      };
+      asks.set(id, { slot, resolve: done });
+      slot.worker!.send({ type, id } satisfies ToProcess, (e) => e && done({ type: "answer", id }));
+    });
+  const serving = (): Slot[] => slots.filter((s) => s.serving && s.worker !== undefined);
   /** Asks each serving process; those that do not answer in time are left out. */
-  const askAll = (type: ToProcess["type"]): Promise<(FromProcess & { type: "answer" })[]> =>
-    Promise.all(
-      slots
-        .filter((s) => s.serving && s.worker !== undefined)
-        .map(
-          (slot) =>
-            new Promise<FromProcess & { type: "answer" }>((resolve) => {
-              const id = ++nextAsk;
-              const timer = setTimeout(() => done({ type: "answer", id }), ASK_TIMEOUT_MS);
-              const done = (m: FromProcess & { type: "answer" }): void => {
-                clearTimeout(timer);
-                asks.delete(id);
-                resolve(m);
-              };
-              asks.set(id, { slot, resolve: done });
-              slot.worker!.send({ type, id } satisfies ToProcess, (e) => e && done({ type: "answer", id }));
-            }),
-        ),
-    );
+  const askAll = (type: ToProcess["type"]): Promise<(FromProcess & { type: "answer" })[]> => Promise.all(serving().map((slot) => ask(slot, type)));
+
+  // A serving process whose event loop stopped answering (its answers take at most a 2 ms slice there;
+  // scripts run on its workers) would keep its share of the connections: it is killed and replaced.
+  const hangAfterMs = o.hangAfterMs ?? HANG_AFTER_MS;
+  const heartbeat = setInterval(() => {
+    for (const slot of serving()) {
+      if (Date.now() - slot.lastHeard <= hangAfterMs) {
+        void ask(slot, "readiness");
+        continue;
+      }
+      log.error({ process: slot.index, silentForMs: Date.now() - slot.lastHeard }, `serving process ${slot.index} has not answered for ${Math.round(hangAfterMs / 1000)} s: killing it`);
+      slot.worker!.process.kill("SIGKILL");
+      slot.serving = false;
+    }
+  }, Math.max(100, Math.floor(hangAfterMs / 6)));
+  heartbeat.unref();
 
   const probes = probesServer({
     readiness: async () => {
@@ -229,6 +248,7 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
 
   const stop = async (): Promise<void> => {
     stopping = true;
+    clearInterval(heartbeat);
     for (const s of slots) {
       clearTimeout(s.restartTimer);
       s.worker?.process.kill("SIGTERM");

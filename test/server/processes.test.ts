@@ -10,9 +10,11 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { cgroupCpuQuota } from "../../src/server/processes.js";
+import { createLogger } from "../../src/server/log.js";
+import { cgroupCpuQuota, startServingProcesses } from "../../src/server/processes.js";
+import { SERVE_DEFAULTS } from "../../src/server/index.js";
 import { kartaBin } from "../support/conformance.js";
-import { contextBody, eventually, request, tempDir } from "./helpers.js";
+import { contextBody, eventually, repoRoot, request, tempDir, writeCerts } from "./helpers.js";
 
 /** Pids of the processes whose environment mentions `text` (the serving processes get their options there). */
 function processesMentioning(text: string): number[] {
@@ -123,6 +125,39 @@ describe("karta serve --processes", () => {
       assert.deepEqual(processesMentioning(dir), []);
     } finally {
       child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a serving process that stops answering is killed and replaced; close() drains the rest", async () => {
+    const dir = tempDir();
+    const certs = writeCerts(dir);
+    const written: string[] = [];
+    const log = createLogger("info", { write: (line: string) => void written.push(line) });
+    const supervisor = await startServingProcesses({
+      entry: path.join(repoRoot, "dist", "src", "cli", "serving-process.js"),
+      processes: 2,
+      serverOptions: { ...SERVE_DEFAULTS, securePort: 0, bindAddress: "127.0.0.1", metricsBindAddress: "127.0.0.1:0", tlsCertFile: certs.certFile, tlsPrivateKeyFile: certs.keyFile, workers: 1, definitions: [], customizations: [], multiplePodTemplatesScheduling: false, logLevel: "info" },
+      metricsBindAddress: "127.0.0.1:0",
+      path: "/interpret",
+      workersPerProcess: 1,
+      shutdownGracePeriodMs: 5_000,
+      log,
+      hangAfterMs: 1_500,
+    });
+    try {
+      const readyz = async (): Promise<string> => (await fetch(`http://127.0.0.1:${supervisor.metricsPort}/readyz?verbose`)).text();
+      await eventually(async () => (await readyz()).includes("[+]processes ok: 2/2 serving"), 60_000, "both processes serving");
+      const [stopped] = processesMentioning(dir);
+      // A stopped process keeps its connections and answers nothing, as a blocked event loop would.
+      process.kill(stopped!, "SIGSTOP");
+      await eventually(() => written.some((l) => /"msg":"serving process \d has not answered for 2 s: killing it"/.test(l)), 30_000, "the hang to be seen");
+      await eventually(async () => (await readyz()).includes("[+]processes ok: 2/2 serving") && !processesMentioning(dir).includes(stopped!), 60_000, "a replacement serving");
+      const answer = await request(`https://127.0.0.1:${supervisor.port}/interpret`, certs.caPem, contextBody("after-hang", "InterpretReplica", deployment(2)));
+      assert.deepEqual((answer.json() as { response: unknown }).response, { uid: "after-hang", successful: true, replicas: 2 });
+    } finally {
+      await supervisor.close();
+      assert.deepEqual(processesMentioning(dir), []);
       rmSync(dir, { recursive: true, force: true });
     }
   });
