@@ -12,7 +12,7 @@ import cluster, { type Worker } from "node:cluster";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Readable } from "node:stream";
-import { AggregatorRegistry, Counter, Registry } from "prom-client";
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Registry } from "prom-client";
 import { DEFAULT_RESTART_BACKOFF, nextRestart } from "./backoff.js";
 import { ServeError } from "./errors.js";
 import { flushLogs, flushPending, rawLogWriter, type Logger } from "./log.js";
@@ -28,6 +28,9 @@ const ASK_TIMEOUT_MS = 5_000;
 const HANG_AFTER_MS = 30_000;
 /** Beyond the grace period, how long the processes have to exit on SIGTERM before they are killed. */
 const KILL_AFTER_MS = 5_000;
+
+/** Process metrics whose combined value is not a sum (the supervisor's own comes first). */
+const OWN_VALUE: Record<string, string> = { process_start_time_seconds: "first", process_max_fds: "first" };
 
 /** Messages between the supervisor and a serving process. */
 type FromProcess =
@@ -140,6 +143,8 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   if (!metricsAddress) throw new ServeError(`--metrics-bind-address ${JSON.stringify(o.metricsBindAddress)}: expected host:port`);
   const registry = new Registry();
   const restarts = new Counter({ name: "karta_serving_process_restarts_total", help: "Serving processes (--processes) that exited and were replaced.", registers: [registry] });
+  // The process metrics then cover the whole server, the supervisor included (CPU and memory summed).
+  collectDefaultMetrics({ register: registry });
   const writeLog = rawLogWriter(log);
   const env = { [OPTIONS_ENV]: JSON.stringify(o.serverOptions) };
   const slots: Slot[] = Array.from({ length: o.processes }, (_, index) => ({ index, serving: false, since: 0, lastHeard: 0, crashes: 0, ended: Promise.resolve() }));
@@ -240,9 +245,13 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
       return { readiness, processes: { serving: answers.length, total: o.processes, withoutWorkers: answers.filter((r) => r.readyWorkers === 0).length } };
     },
     metrics: async () => {
+      const own = await registry.getMetricsAsJSON();
+      // Per-process values that a sum would misstate: the server's start is the supervisor's (prom-client
+      // would leave it out), and its file descriptor limit is a process's.
+      for (const m of own) if (m.name in OWN_VALUE) (m as { aggregator: string }).aggregator = OWN_VALUE[m.name]!;
       const answers = (await askAll("metrics")).flatMap((a) => (a.metrics ? [a.metrics] : []));
-      const combined = answers.length > 0 ? await AggregatorRegistry.aggregate(answers).metrics() : "";
-      return { body: combined + (await registry.metrics()), contentType: registry.contentType };
+      const combined = AggregatorRegistry.aggregate([own, ...answers]);
+      return { body: await combined.metrics(), contentType: combined.contentType };
     },
   });
 

@@ -80,6 +80,8 @@ describe("karta serve --processes", () => {
       assert.match(metrics, /^karta_webhook_request_duration_seconds_count\{operation="InterpretReplica"\} 40$/m);
       assert.match(metrics, /^karta_config_generation 1$/m);
       assert.match(metrics, /^karta_serving_process_restarts_total 0$/m);
+      // The process metrics cover the whole server, each once.
+      for (const name of ["process_resident_memory_bytes", "process_cpu_seconds_total", "process_start_time_seconds", "nodejs_heap_size_total_bytes"]) assert.equal(metrics.match(new RegExp(`^${name} \\d`, "gm"))?.length, 1, name);
 
       // One serving process dies (its log lines written out first: a process killed loses what it buffered,
       // up to a second's worth): the supervisor says so, starts another, and serving goes on.
