@@ -7,6 +7,8 @@
  * - one wording for every usage error, e.g. `unknown flag: --ouptut (did you mean --output?)`,
  *   `flag needs an argument: --pods`, `invalid value 'x' for --output: expected yaml or json`;
  * - `choices` and integer ranges checked (`--desired-replica -1` is an error);
+ * - an empty value (`--output=`, `-o=`) is a value, "" (as pflag reads it), or with `emptyIsUnset` no
+ *   value at all (kubectl's flags: the default applies);
  * - a flag may take further operands after its value (`--arg NAME VALUE`, `--patch set-label K=V`).
  *
  * A command declares its flags as for `util.parseArgs` (plus `integer`, `choices`, `min`/`max`,
@@ -49,6 +51,8 @@ export interface StringFlag extends FlagBase {
   choices?: readonly string[];
   /** The names of the arguments that follow the value (`["VALUE"]` for `--arg NAME VALUE`); none by default. */
   operands?: (value: string) => readonly string[];
+  /** An empty value (`--namespace=`) is as if the flag were not given, as kubectl reads its own flags. */
+  emptyIsUnset?: boolean;
 }
 
 /** A flag with a whole-number value in [min, max]. */
@@ -133,9 +137,16 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
         const n = byShort.get(a[j]!);
         if (n === undefined) break;
         if (takesValue(n)) {
-          if (a[j + 1] === "=") a = a.slice(0, j + 1) + a.slice(j + 2);
           name = n;
-          if (j + 1 < a.length) inline = a.slice(j + 1);
+          if (a[j + 1] === "=") {
+            inline = a.slice(j + 2);
+            if (inline !== "" || n.length === 1) a = a.slice(0, j + 1) + inline;
+            else {
+              // `-o=` is the empty value, which util.parseArgs reads only inline in a long flag.
+              if (j > 1) argv.push(a.slice(0, j));
+              a = `--${n}=`;
+            }
+          } else if (j + 1 < a.length) inline = a.slice(j + 1);
           break;
         }
       }
@@ -194,6 +205,11 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     }
     if (t.value === undefined) {
       fail(`flag needs an argument: ${t.rawName}`);
+      continue;
+    }
+    if (t.value === "" && spec.type === "string" && spec.emptyIsUnset) {
+      if (!spec.multiple) delete values[t.name];
+      if (spec.default !== undefined) values[t.name] = spec.default;
       continue;
     }
     if (spec.type === "integer") {

@@ -41,8 +41,8 @@ Example:
 `;
 
 export const FLAGS = {
-  namespace: { type: "string", short: "n" },
-  output: { type: "string", short: "o", choices: ["json", "yaml"] },
+  namespace: { type: "string", short: "n", emptyIsUnset: true },
+  output: { type: "string", short: "o", choices: ["json", "yaml"], emptyIsUnset: true },
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
 

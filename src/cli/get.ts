@@ -59,11 +59,11 @@ Example:
 
 export const FLAGS = {
   "all-types": { type: "boolean" },
-  namespace: { type: "string", short: "n" },
+  namespace: { type: "string", short: "n", emptyIsUnset: true },
   "all-namespaces": { type: "boolean", short: "A" },
-  selector: { type: "string", short: "l" },
+  selector: { type: "string", short: "l", emptyIsUnset: true },
   phase: { type: "string", multiple: true, choices: PHASES },
-  output: { type: "string", short: "o", choices: ["wide", "json", "yaml"] },
+  output: { type: "string", short: "o", choices: ["wide", "json", "yaml"], emptyIsUnset: true },
   watch: { type: "boolean", short: "w" },
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;

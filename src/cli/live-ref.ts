@@ -8,32 +8,35 @@ import type { KubeconfigOverrides } from "../controller/kubeconfig.js";
 import type { ClusterOptions } from "./cluster.js";
 import { parseRequestTimeout } from "../server/duration.js";
 
-/** The flags that say how to reach the cluster, as kubectl names them (get, describe, inspect, compile). */
+/**
+ * The flags that say how to reach the cluster, as kubectl names them (get, describe, inspect, compile);
+ * an empty value is no override, as in kubectl (clientcmd).
+ */
 export const CLUSTER_FLAGS = {
-  kubeconfig: { type: "string" },
-  context: { type: "string" },
+  kubeconfig: { type: "string", emptyIsUnset: true },
+  context: { type: "string", emptyIsUnset: true },
   "request-timeout": { type: "string" },
-  cluster: { type: "string" },
-  user: { type: "string" },
-  server: { type: "string", short: "s" },
-  token: { type: "string" },
-  username: { type: "string" },
-  password: { type: "string" },
-  "certificate-authority": { type: "string" },
-  "client-certificate": { type: "string" },
-  "client-key": { type: "string" },
+  cluster: { type: "string", emptyIsUnset: true },
+  user: { type: "string", emptyIsUnset: true },
+  server: { type: "string", short: "s", emptyIsUnset: true },
+  token: { type: "string", emptyIsUnset: true },
+  username: { type: "string", emptyIsUnset: true },
+  password: { type: "string", emptyIsUnset: true },
+  "certificate-authority": { type: "string", emptyIsUnset: true },
+  "client-certificate": { type: "string", emptyIsUnset: true },
+  "client-key": { type: "string", emptyIsUnset: true },
   "insecure-skip-tls-verify": { type: "boolean" },
-  "tls-server-name": { type: "string" },
+  "tls-server-name": { type: "string", emptyIsUnset: true },
   "disable-compression": { type: "boolean" },
-  as: { type: "string" },
-  "as-group": { type: "string", multiple: true },
-  "as-uid": { type: "string" },
+  as: { type: "string", emptyIsUnset: true },
+  "as-group": { type: "string", multiple: true, emptyIsUnset: true },
+  "as-uid": { type: "string", emptyIsUnset: true },
 } as const satisfies Flags;
 
 type ClusterValues = { [K in keyof typeof CLUSTER_FLAGS]?: (typeof CLUSTER_FLAGS)[K] extends { type: "boolean" } ? boolean | undefined : (typeof CLUSTER_FLAGS)[K] extends { multiple: true } ? string[] | undefined : string | undefined };
 
 export const LIVE_FLAGS = {
-  namespace: { type: "string", short: "n" },
+  namespace: { type: "string", short: "n", emptyIsUnset: true },
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
 
@@ -60,11 +63,8 @@ function clusterHelpRows(): [string, string[]][] {
 
 /** The cluster flags' values checked (an error names the flag given wrong), as kubectl reads them. */
 export function clusterFlags(values: ClusterValues): ClusterOptions | { error: string } {
-  for (const name of Object.keys(CLUSTER_FLAGS) as (keyof ClusterValues)[]) {
-    const v = values[name];
-    if (v === "" || (Array.isArray(v) && v.includes(""))) return { error: `flag needs an argument: --${name}` };
-  }
-  const t = values["request-timeout"];
+  // kubectl reads an empty --request-timeout as its default, 0: no limit.
+  const t = values["request-timeout"] === "" ? "0" : values["request-timeout"];
   const requestTimeout = t === undefined ? undefined : parseRequestTimeout(t);
   if (t !== undefined && requestTimeout === undefined) return { error: `invalid argument "${t}" for "--request-timeout": expected a number of seconds or a duration such as 30s or 2m (0: no limit)` };
   const o: KubeconfigOverrides = {};
@@ -145,7 +145,6 @@ export function liveTarget(
   }
   if (given.object) return { error: "give the workload as -f FILE or as KIND/NAME, not both" };
   if (given.podFlags.length > 0) return { error: `with KIND/NAME the pods are read from the cluster: leave out ${given.podFlags.join(" and ")}` };
-  if (values.namespace === "") return { error: "flag needs an argument: --namespace" };
   const cluster = clusterFlags(values);
   if ("error" in cluster) return cluster;
   return { ref, ...(values.namespace !== undefined ? { namespace: values.namespace } : {}), ...cluster };

@@ -61,6 +61,16 @@ describe("parseCommandLine", () => {
     assert.equal(error(["-x"]), "unknown flag: -x");
   });
 
+  test("an empty value: \"\" as pflag reads it, the default with emptyIsUnset (kubectl's flags); -o= takes no next argument", () => {
+    const KUBECTL = { output: { type: "string", short: "o", choices: ["wide", "json"], emptyIsUnset: true }, namespace: { type: "string", short: "n", emptyIsUnset: true, default: "x" }, all: { type: "boolean", short: "A" }, group: { type: "string", multiple: true, emptyIsUnset: true } } as const satisfies Flags;
+    const parse = (args: string[]) => parseCommandLine(args, KUBECTL, { positionals: true });
+    assert.deepEqual(parse(["-o=", "pods"]), { kind: "ok", values: { all: false, namespace: "x", group: [] }, positionals: ["pods"], operands: {} });
+    assert.deepEqual(parse(["-n", "a", "--namespace=", "-Ao=", "--group=", "--group=g"]), { kind: "ok", values: { all: true, namespace: "x", group: ["g"] }, positionals: [], operands: {} });
+    assert.deepEqual(ok(["--pods=", "--pods", ""]).values.pods, ["", ""]);
+    assert.equal(error(["-o="]), "invalid value '' for --output: expected yaml or json");
+    assert.equal(error(["--replicas="]), "invalid value '' for --replicas: expected an integer from 0 to 2147483647");
+  });
+
   test("a missing value, a bad choice, a bad boolean and unexpected positionals", () => {
     assert.equal(error(["--pods"]), "flag needs an argument: --pods");
     assert.equal(error(["-o", "xml"]), "invalid value 'xml' for -o: expected yaml or json");

@@ -84,6 +84,29 @@ test("--cluster or --user naming no entry, --as-group without --as: exit 1, nami
   }
 });
 
+test("kubectl's flags given empty (--namespace=, -o=, --token=...) are as if not given; --request-timeout= is no limit", async () => {
+  const server = await startFakeApiServer({ tls: true });
+  try {
+    const plain = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig]);
+    assert.equal(plain.code, 0, plain.stderr);
+    const asked = server.headers.splice(0);
+    const empty = ["--namespace=", "-n=", "-o=", "-l=", "--context=", "--cluster=", "--user=", "-s=", "--token=", "--username=", "--as=", "--as-group=", "--as-uid=", "--tls-server-name=", "--request-timeout="];
+    const r = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, ...empty]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, plain.stdout);
+    assert.match(r.stdout, FAKE_GET_OUTPUT);
+    // The same requests with the same credentials, and no impersonation.
+    assert.deepEqual(server.headers.map((h) => [h.authorization, h["impersonate-user"]]), asked.map((h) => [h.authorization, h["impersonate-user"]]));
+    const described = await karta(["describe", "pytorchjob/llama-finetune", "--kubeconfig", server.kubeconfig, "--namespace=", "-o="]);
+    const describedPlain = await karta(["describe", "pytorchjob/llama-finetune", "--kubeconfig", server.kubeconfig]);
+    // The fake server lists but has no object by name: both are not found, in the context's namespace.
+    assert.match(describedPlain.stderr, /PyTorchJob "llama-finetune" not found in namespace team/);
+    assert.deepEqual([described.code, described.stdout, described.stderr], [describedPlain.code, describedPlain.stdout, describedPlain.stderr]);
+  } finally {
+    server.close();
+  }
+});
+
 test("an http:// server (or host:port, read as one) gets no credentials, as from kubectl; impersonation still goes", async () => {
   const server = await startFakeApiServer({ user: "{token: secret}" });
   try {
