@@ -222,10 +222,11 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   // With --server, no context is needed (kubectl --server URL --token T works without a kubeconfig).
   if (name === undefined && o.server === undefined) throw new Error(`${source}: no current-context (give --context)`);
   const context = name === undefined ? {} : config.contexts.get(name);
-  if (!context) throw new Error(`context "${name}" is not in the kubeconfig`);
+  // Worded as kubectl (client-go) words them.
+  if (!context) throw new Error(`context was not found for specified context: ${name}`);
   const clusterName = o.cluster ?? str(context["cluster"]);
   const named = clusterName !== undefined ? config.clusters.get(clusterName) : undefined;
-  if (!named && o.cluster !== undefined) throw new Error(`cluster "${o.cluster}" is not in the kubeconfig`);
+  if (!named && o.cluster !== undefined && o.server === undefined) throw new Error(`no server found for cluster "${o.cluster}"`);
   if (!named && o.server === undefined) throw new Error(`no cluster in the kubeconfig (context "${name}" names cluster "${clusterName ?? ""}", which is not defined)`);
   const cluster = overrideCluster(named ?? {}, o);
   const serverText = str(cluster["server"]);
@@ -233,7 +234,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   const server = serverUrl(serverText);
   const userName = o.user ?? str(context["user"]);
   const namedUser = userName !== undefined ? config.users.get(userName) : undefined;
-  if (!namedUser && o.user !== undefined) throw new Error(`user "${o.user}" is not in the kubeconfig`);
+  if (!namedUser && o.user !== undefined) throw new Error(`auth info "${o.user}" does not exist`);
   const user = overrideUser(namedUser ?? {}, o);
   validateUser(user, userName ?? "");
   const access: ClusterAccess = { server, insecureSkipTLSVerify: false, source, ...(cluster["disable-compression"] === true ? { disableCompression: true } : {}) };

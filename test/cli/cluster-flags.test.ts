@@ -66,8 +66,8 @@ test("--cluster or --user naming no entry, --as-group without --as: exit 1, nami
   const server = await startFakeApiServer();
   try {
     const cases: [string[], string][] = [
-      [["--cluster", "staging"], 'karta get: kubeconfig: cluster "staging" is not in the kubeconfig'],
-      [["--user", "admin"], 'karta get: kubeconfig: user "admin" is not in the kubeconfig'],
+      [["--cluster", "staging"], 'karta get: kubeconfig: no server found for cluster "staging"'],
+      [["--user", "admin"], 'karta get: kubeconfig: auth info "admin" does not exist'],
       [["--as-group", "ops"], "karta get: kubeconfig: requesting uid, groups or user-extra for u without impersonating a user"],
     ];
     for (const [flags, message] of cases) {

@@ -234,7 +234,7 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.equal((await run(["get"])).code, 2);
     assert.equal((await run(["get", "jobset", "--phase", "running"])).code, 2);
     const context = await run(["get", "jobset", "--context", "nope"]);
-    assert.deepEqual([context.code, context.err.trim()], [1, 'karta get: kubeconfig: context "nope" is not in the kubeconfig']);
+    assert.deepEqual([context.code, context.err.trim()], [1, 'karta get: kubeconfig: context was not found for specified context: nope']);
   });
 
   test("--as, --as-group: the API server authorizes the impersonated user, and refuses as it refuses kubectl", async () => {

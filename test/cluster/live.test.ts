@@ -131,7 +131,7 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
     assert.match(kind.err, /the server doesn't have a resource type "nosuchkind"/);
     const ctx = await karta(["inspect", "pytorchjob/x", "--kubeconfig", kubeconfig, "--context", "nope"]);
     assert.equal(ctx.code, 2);
-    assert.match(ctx.err, /context "nope" is not in the kubeconfig/);
+    assert.match(ctx.err, /context was not found for specified context: nope/);
     const down = c.kc.exportConfig().replace(/https:\/\/127\.0\.0\.1:\d+/, "https://127.0.0.1:1");
     writeFileSync(path.join(dir, "down"), down);
     const unreachable = await karta(["inspect", "pytorchjob/x", "--kubeconfig", path.join(dir, "down")]);

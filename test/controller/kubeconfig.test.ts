@@ -85,7 +85,7 @@ current-context: b
       assert.deepEqual([a.server, a.token, a.source], ["https://first", "tok-u", `${first}${path.delimiter}${second}`]);
       const b = loadClusterAccess({ context: "b" });
       assert.deepEqual([b.server, b.token, b.namespace], ["https://first", "tok-u2", "ns-b"]);
-      assert.throws(() => loadClusterAccess({ context: "nope" }), { message: 'context "nope" is not in the kubeconfig' });
+      assert.throws(() => loadClusterAccess({ context: "nope" }), { message: "context was not found for specified context: nope" });
     } finally {
       delete process.env["KUBECONFIG"];
     }
@@ -223,8 +223,10 @@ current-context: x
     const file = two();
     const a = loadClusterAccess({ kubeconfig: file, overrides: { cluster: "lab", user: "robot" } });
     assert.deepEqual([a.server, a.insecureSkipTLSVerify, a.ca, a.cert?.toString(), a.token, a.namespace], ["https://lab.example", true, undefined, "CERT", undefined, "team"]);
-    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { cluster: "nope" } }), { message: 'cluster "nope" is not in the kubeconfig' });
-    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "nope" } }), { message: 'user "nope" is not in the kubeconfig' });
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { cluster: "nope" } }), { message: 'no server found for cluster "nope"' });
+    // As client-go merges them, --server supplies what a missing cluster lacks.
+    assert.equal(loadClusterAccess({ kubeconfig: file, overrides: { cluster: "nope", server: "https://elsewhere.example" } }).server, "https://elsewhere.example");
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, overrides: { user: "nope" } }), { message: 'auth info "nope" does not exist' });
   });
 
   test("--server drops the kubeconfig's tls-server-name unless given again; --certificate-authority and --insecure-skip-tls-verify replace each other", () => {
