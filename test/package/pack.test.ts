@@ -6,7 +6,7 @@
  * own dependencies.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +15,7 @@ import { run as runAsync } from "../support/cluster.js";
 import { repoRoot } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 import { matches, readmeExamples, words } from "../cli/readme-examples.js";
+import { contextBody, eventually, request } from "../server/helpers.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 let dir = "";
@@ -84,6 +85,28 @@ describe("the npm package", () => {
       assert.match(r.stdout, FAKE_GET_OUTPUT);
     } finally {
       server.close();
+    }
+  });
+
+  test("the installed karta serve starts its serving processes from the package", async (t) => {
+    if (!installed) return t.skip(skipped);
+    const certs = mkdtempSync(path.join(tmpdir(), "karta-pack-serve-"));
+    const child = spawn(path.join(installed, "karta"), ["serve", "--cert-dir", certs, "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"], { cwd: certs, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      await eventually(() => /"msg":"serving"/.test(out), 60_000, "karta serve to start");
+      const ports = JSON.parse(out.split("\n").find((l) => l.includes('"msg":"serving"'))!) as { port: number; metricsPort: number };
+      await eventually(async () => (await fetch(`http://127.0.0.1:${ports.metricsPort}/readyz`)).status === 200, 60_000, "readiness");
+      assert.match(await (await fetch(`http://127.0.0.1:${ports.metricsPort}/readyz?verbose`)).text(), /\[\+\]processes ok: 2\/2 serving/);
+      const answer = await request(`https://127.0.0.1:${ports.port}/interpret`, readFileSync(path.join(certs, "ca.crt"), "utf8"), contextBody("packed", "InterpretReplica", { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec: { replicas: 4 } }));
+      assert.deepEqual((answer.json() as { response: unknown }).response, { uid: "packed", successful: true, replicas: 4 });
+      child.kill("SIGTERM");
+      assert.equal(await exited, 0);
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(certs, { recursive: true, force: true });
     }
   });
 
