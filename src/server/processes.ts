@@ -17,7 +17,7 @@ import { DEFAULT_RESTART_BACKOFF, nextRestart } from "./backoff.js";
 import { ServeError } from "./errors.js";
 import { flushLogs, flushPending, rawLogWriter, type Logger } from "./log.js";
 import { combineReadiness, probesServer, type Readiness } from "./probes.js";
-import { splitHostPort, type RunningServer } from "./server.js";
+import { listen, splitHostPort, type RunningServer } from "./server.js";
 
 /** The environment variables a serving process is started with: its number, and its options (JSON). */
 const PROCESS_ENV = "KARTA_SERVE_PROCESS";
@@ -281,10 +281,7 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   started = true;
   let metricsPort: number;
   try {
-    metricsPort = await new Promise<number>((resolve, reject) => {
-      probes.once("error", reject);
-      probes.listen(metricsAddress.port, metricsAddress.host === "" ? undefined : metricsAddress.host, () => resolve((probes.address() as { port: number }).port));
-    });
+    metricsPort = await listen(probes, metricsAddress.port, metricsAddress.host);
   } catch (e) {
     await stop();
     throw new ServeError(`cannot listen: ${(e as Error).message}`);

@@ -75,6 +75,17 @@ export function splitHostPort(address: string): { host: string; port: number } |
   return { host: m[1] ?? m[2] ?? "", port };
 }
 
+/** Listens on port and host ("" for every address); resolves with the bound port. */
+export function listen(s: http.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    s.once("error", reject);
+    s.listen(port, host === "" ? undefined : host, () => {
+      s.off("error", reject);
+      resolve((s.address() as AddressInfo).port);
+    });
+  });
+}
+
 /**
  * Bodies up to this size may be answered on the event loop: parsing and checking 256 KiB of JSON takes
  * about a millisecond. Larger ones go to a worker whole.
@@ -398,14 +409,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           metrics: async () => ({ body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }),
         });
 
-  const listen = (s: http.Server, port: number, host: string): Promise<number> =>
-    new Promise((resolve, reject) => {
-      s.once("error", reject);
-      s.listen(port, host === "" ? undefined : host, () => {
-        s.off("error", reject);
-        resolve((s.address() as AddressInfo).port);
-      });
-    });
   let port: number;
   let metricsPort: number;
   try {
