@@ -66,16 +66,20 @@ function workers(active: number, ready: number, failed = 0, suspended = 0, succe
   return [{ name: "workers", active, ready, failed, suspended, succeeded }];
 }
 
+/** A Ray cluster of a head and one worker group ("cpu", one replica, with `worker`'s fields), as RayCluster and RayJob hold it. */
+function rayClusterSpec(worker: Obj = {}): Obj {
+  return {
+    headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ ...container, name: "ray-head" }] } } },
+    workerGroupSpecs: [{ groupName: "cpu", replicas: 1, ...worker, rayStartParams: {}, template: { spec: { containers: [{ ...container, name: "ray-worker" }] } } }],
+  };
+}
+
 function raycluster(status: Obj, suspend = false): Obj {
   return {
     apiVersion: "ray.io/v1",
     kind: "RayCluster",
     metadata: { name: "rc", namespace: "ml", uid: "u-rc", generation: 1 },
-    spec: {
-      suspend,
-      headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ ...container, name: "ray-head" }] } } },
-      workerGroupSpecs: [{ groupName: "cpu", replicas: 1, minReplicas: 1, maxReplicas: 1, rayStartParams: {}, template: { spec: { containers: [{ ...container, name: "ray-worker" }] } } }],
-    },
+    spec: { suspend, ...rayClusterSpec({ minReplicas: 1, maxReplicas: 1 }) },
     status: { observedGeneration: 1, ...status },
   };
 }
@@ -100,10 +104,7 @@ function rayjob(status: Obj, suspend = false): Obj {
       entrypoint: "python -c 'print(1)'",
       submissionMode: "K8sJobMode",
       backoffLimit: 1,
-      rayClusterSpec: {
-        headGroupSpec: { rayStartParams: {}, template: { spec: { containers: [{ ...container, name: "ray-head" }] } } },
-        workerGroupSpecs: [{ groupName: "cpu", replicas: 1, rayStartParams: {}, template: { spec: { containers: [{ ...container, name: "ray-worker" }] } } }],
-      },
+      rayClusterSpec: rayClusterSpec(),
     },
     status: { observedGeneration: 1, ...status },
   };
