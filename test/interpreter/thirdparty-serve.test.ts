@@ -9,13 +9,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { parseOperation } from "../../src/interpreter/types.js";
-import { kartaBin, thirdpartyKindDirectories } from "../support/conformance.js";
-import { eventually, tempDir, writeCerts } from "../server/helpers.js";
+import { thirdpartyKindDirectories } from "../support/conformance.js";
+import { eventually, spawnServe, tempDir, writeCerts } from "../server/helpers.js";
 import { caseLabel, differences, openSuite, readKindCases, type ThirdpartyCase } from "./thirdparty-cases.js";
 
 const TOTAL = 564;
@@ -32,24 +31,21 @@ interface Served {
 async function serve(args: string[]): Promise<Served> {
   const dir = tempDir();
   const certs = writeCerts(dir);
-  const child = spawn(process.execPath, [kartaBin, "serve", "--tls-cert-file", certs.certFile, "--tls-private-key-file", certs.keyFile, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--feature-gates", "MultiplePodTemplatesScheduling=true", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const served = spawnServe(["--tls-cert-file", certs.certFile, "--tls-private-key-file", certs.keyFile, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--feature-gates", "MultiplePodTemplatesScheduling=true", ...args]);
+  const { child } = served;
   const stop = async (): Promise<void> => {
     child.kill("SIGTERM");
-    await exited;
+    await served.exited;
     rmSync(dir, { recursive: true, force: true });
   };
+  let port: number;
+  let metricsPort: number;
   try {
-    await eventually(() => /"msg":"serving"/.test(out), 60_000, `karta serve to start (${err})`);
+    ({ port, metricsPort } = await served.serving());
   } catch (e) {
     await stop();
     throw e;
   }
-  const { port, metricsPort } = JSON.parse(out.split("\n").find((l) => l.includes('"msg":"serving"'))!) as { port: number; metricsPort: number };
   // Request logs are not read: stop keeping them.
   child.stdout.removeAllListeners("data").resume();
   await eventually(async () => (await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status === 200, 60_000, "karta serve to be ready");

@@ -6,7 +6,7 @@
  * own dependencies.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,7 +15,7 @@ import { run as runAsync } from "../support/cluster.js";
 import { repoRoot } from "../support/conformance.js";
 import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
 import { matches, readmeExamples, words } from "../cli/readme-examples.js";
-import { contextBody, eventually, request } from "../server/helpers.js";
+import { contextBody, eventually, request, spawnServe } from "../server/helpers.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 let dir = "";
@@ -91,13 +91,10 @@ describe("the npm package", () => {
   test("the installed karta serve starts its serving processes from the package", async (t) => {
     if (!installed) return t.skip(skipped);
     const certs = mkdtempSync(path.join(tmpdir(), "karta-pack-serve-"));
-    const child = spawn(path.join(installed, "karta"), ["serve", "--cert-dir", certs, "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"], { cwd: certs, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const served = spawnServe(["--cert-dir", certs, "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"], { bin: path.join(installed, "karta"), cwd: certs });
+    const { child, exited } = served;
     try {
-      await eventually(() => /"msg":"serving"/.test(out), 60_000, "karta serve to start");
-      const ports = JSON.parse(out.split("\n").find((l) => l.includes('"msg":"serving"'))!) as { port: number; metricsPort: number };
+      const ports = await served.serving();
       await eventually(async () => (await fetch(`http://127.0.0.1:${ports.metricsPort}/readyz`)).status === 200, 60_000, "readiness");
       assert.match(await (await fetch(`http://127.0.0.1:${ports.metricsPort}/readyz?verbose`)).text(), /\[\+\]processes ok: 2\/2 serving/);
       const answer = await request(`https://127.0.0.1:${ports.port}/interpret`, readFileSync(path.join(certs, "ca.crt"), "utf8"), contextBody("packed", "InterpretReplica", { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec: { replicas: 4 } }));

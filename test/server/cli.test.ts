@@ -5,7 +5,6 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
@@ -14,23 +13,17 @@ import { runServe } from "../../src/cli/serve.js";
 import { runWebhookConfig } from "../../src/cli/webhook-config.js";
 import { runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { contextBody, eventually, repoRoot, RUNAWAY, tempDir } from "./helpers.js";
-import { kartaBin } from "../support/conformance.js";
+import { contextBody, eventually, repoRoot, RUNAWAY, spawnServe, tempDir } from "./helpers.js";
 
 
 describe("karta serve (process)", () => {
   test("SIGTERM: stops accepting, finishes the request in flight, exits 0", async () => {
     const dir = tempDir();
-    const child = spawn(process.execPath, [kartaBin, "serve", "--cert-dir", dir, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--workers", "1", "--shutdown-grace-period", "20s"], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const served = spawnServe(["--cert-dir", dir, "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--workers", "1", "--shutdown-grace-period", "20s"]);
+    const { child, exited } = served;
     try {
-      await eventually(() => /"msg":"serving"/.test(out), 60_000, "the server to start");
-      const ports = JSON.parse(out.split("\n").find((l) => l.includes('"msg":"serving"'))!) as { port: number; metricsPort: number };
-      assert.match(err, new RegExp(`CA bundle: ${path.join(dir, "ca.crt").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}`));
+      const ports = await served.serving();
+      assert.match(served.err(), new RegExp(`CA bundle: ${path.join(dir, "ca.crt").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}`));
       await eventually(async () => (await fetch(`http://127.0.0.1:${ports.metricsPort}/readyz`)).status === 200, 60_000, "readiness");
       const ca = readFileSync(path.join(dir, "ca.crt"), "utf8");
       const body = contextBody("in-flight", "InterpretReplica", { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w" }, spec: { replicas: 2, template: { spec: { containers: [] } } } });
@@ -53,6 +46,7 @@ describe("karta serve (process)", () => {
       assert.equal((JSON.parse(r.body) as { response: { uid: string; replicas: number } }).response.uid, "in-flight");
       assert.equal((JSON.parse(r.body) as { response: { replicas: number } }).response.replicas, 2);
       assert.equal(await exited, 0);
+      const out = served.out();
       assert.match(out, /shutting down/);
       assert.match(out, /"msg":"stopped"/);
       // Every line written out whole, the request's own among them (logs are batched, flushed at exit).

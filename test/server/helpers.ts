@@ -1,12 +1,15 @@
 /** Helpers of the server tests: certificates made at test time, a server on loopback, raw HTTPS requests. */
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
+import type { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCA, issueServing } from "../../src/server/certs.js";
 import { createLogger } from "../../src/server/log.js";
 import { startServer, type RunningServer, type ServeOptions } from "../../src/server/server.js";
+import { kartaBin } from "../support/conformance.js";
 
 /** The repository root (tests run from dist/test/server). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -128,3 +131,34 @@ spec:
           return string.find(s, ".-.-.-.-.-.-.-.-b") ~= nil
         end
 `;
+
+/** `karta serve` run as a process: what it printed so far, its exit, and its "serving" line once logged. */
+export interface ServeProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  out(): string;
+  err(): string;
+  exited: Promise<number | null>;
+  /** Waits for the `"msg":"serving"` line (60 s) and returns it: the ports, and more fields with --processes. */
+  serving(): Promise<{ port: number; metricsPort: number; processes?: number; process?: number }>;
+}
+
+/** Starts `karta serve ARGS` (with `bin`: that installed command instead of the repository's). */
+export function spawnServe(args: string[], options: { bin?: string; cwd?: string } = {}): ServeProcess {
+  const [command, argv] = options.bin !== undefined ? [options.bin, ["serve", ...args]] : [process.execPath, [kartaBin, "serve", ...args]];
+  const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"], ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    child,
+    out: () => out,
+    err: () => err,
+    exited,
+    serving: async () => {
+      await eventually(() => /"msg":"serving"/.test(out), 60_000, `karta serve to start (${err})`);
+      return JSON.parse(out.split("\n").find((l) => l.includes('"msg":"serving"'))!) as Awaited<ReturnType<ServeProcess["serving"]>>;
+    },
+  };
+}

@@ -7,14 +7,12 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createLogger } from "../../src/server/log.js";
 import { cgroupCpuQuota, startServingProcesses } from "../../src/server/processes.js";
 import { SERVE_DEFAULTS } from "../../src/server/index.js";
-import { kartaBin } from "../support/conformance.js";
-import { contextBody, eventually, repoRoot, request, tempDir, writeCerts } from "./helpers.js";
+import { contextBody, eventually, repoRoot, request, spawnServe, tempDir, writeCerts } from "./helpers.js";
 
 /** Pids of the processes whose environment mentions `text` (the serving processes get their options there). */
 function processesMentioning(text: string): number[] {
@@ -35,9 +33,6 @@ interface Line {
   component: string;
   process?: number;
   uid?: string;
-  port?: number;
-  metricsPort?: number;
-  processes?: number;
 }
 
 const deployment = (replicas: number): Record<string, unknown> => ({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w" }, spec: { replicas, template: { spec: { containers: [] } } } });
@@ -45,16 +40,11 @@ const deployment = (replicas: number): Record<string, unknown> => ({ apiVersion:
 describe("karta serve --processes", () => {
   test("two processes share the port; probes, metrics and logs speak for both; one killed is replaced; SIGTERM drains both", async () => {
     const dir = tempDir();
-    const child = spawn(process.execPath, [kartaBin, "serve", "--cert-dir", dir, "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    const lines = (): Line[] => out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
+    const served = spawnServe(["--cert-dir", dir, "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"]);
+    const { child, out } = served;
+    const lines = (): Line[] => out().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
     try {
-      await eventually(() => /"msg":"serving"/.test(out), 60_000, `the server to start (${err})`);
-      const serving = lines().find((l) => l.msg === "serving")!;
+      const serving = await served.serving();
       assert.equal(serving.processes, 2);
       assert.equal(serving.process, undefined);
       const probes = `http://127.0.0.1:${serving.metricsPort}`;
@@ -87,7 +77,7 @@ describe("karta serve --processes", () => {
       // up to a second's worth): the supervisor says so, starts another, and serving goes on.
       await eventually(() => lines().filter((l) => l.msg === "interpreted").length === 40, 10_000, "the request lines");
       process.kill(first[0]!, "SIGKILL");
-      await eventually(() => /"msg":"serving process \d was killed by SIGKILL: replacing it"/.test(out), 30_000, "the replacement");
+      await eventually(() => /"msg":"serving process \d was killed by SIGKILL: replacing it"/.test(out()), 30_000, "the replacement");
       await eventually(async () => processesMentioning(dir).length === 2 && (await (await fetch(`${probes}/readyz?verbose`)).text()).includes("[+]processes ok: 2/2 serving"), 60_000, "both processes serving again");
       assert.ok(!processesMentioning(dir).includes(first[0]!));
       assert.match(await (await fetch(`${probes}/metrics`)).text(), /^karta_serving_process_restarts_total 1$/m);
@@ -95,7 +85,7 @@ describe("karta serve --processes", () => {
       assert.deepEqual((after.json() as { response: unknown }).response, { uid: "after", successful: true, replicas: 3 });
 
       child.kill("SIGTERM");
-      assert.equal(await exited, 0, err);
+      assert.equal(await served.exited, 0, served.err());
       assert.deepEqual(processesMentioning(dir), [], "no serving process left");
       // Every line whole and JSON; each request logged once, by the process that answered it.
       const all = lines();
@@ -103,7 +93,7 @@ describe("karta serve --processes", () => {
       const answered = all.filter((l) => l.msg === "interpreted");
       assert.deepEqual(answered.map((l) => l.uid).sort(), [...Array.from({ length: 40 }, (_, i) => `r${i}`), "after"].sort());
       assert.deepEqual([...new Set(answered.map((l) => l.process))].sort(), [0, 1]);
-      assert.equal(all.filter((l) => l.msg === "stopped" && l.process !== undefined).length, 2, out);
+      assert.equal(all.filter((l) => l.msg === "stopped" && l.process !== undefined).length, 2, out());
       assert.equal(all.at(-1)!.msg, "stopped");
       assert.equal(all.at(-1)!.process, undefined, "the supervisor's line comes last");
     } finally {
@@ -116,11 +106,10 @@ describe("karta serve --processes", () => {
   test("a process that cannot start stops the command: its reason printed once, exit 1, none left", async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, "bad.yaml"), "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: x}\nspec: {target: {apiVersion: v1, kind: Foo}, customizations: {retention: {luaScript: 'function Retain(a, b) return a'}}}\n");
-    const child = spawn(process.execPath, [kartaBin, "serve", "--cert-dir", dir, "--processes", "2", "--customizations", path.join(dir, "bad.yaml"), "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
-    let err = "";
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    const { child, exited, err: stderr } = spawnServe(["--cert-dir", dir, "--processes", "2", "--customizations", path.join(dir, "bad.yaml"), "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"]);
     try {
-      const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+      const code = await exited;
+      const err = stderr();
       assert.equal(code, 1, err);
       assert.equal(err.match(/the configuration has errors/g)?.length, 1, err);
       assert.match(err, /karta serve: the configuration has errors\n {2}.*bad\.yaml:4:\d+: error: spec\.customizations\.retention\.luaScript: line 1 of the script: /);
