@@ -19,6 +19,7 @@ import { WorkloadExporter } from "../controller/exporter.js";
 import { parseBindAddress, startEndpoints, type Endpoints } from "../controller/endpoints.js";
 import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
+import { PROTOBUF } from "../controller/protobuf.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controller/webhook.js";
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admission.js";
 import { guardInternalErrors } from "./crash.js";
@@ -27,7 +28,8 @@ import { EXIT_INTERNAL } from "./exit-codes.js";
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
                         [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)]
-                        [--group-shape auto|composite|flat] [--total-shards N --shard I] [--full-pod-cache] [-v]
+                        [--group-shape auto|composite|flat] [--total-shards N --shard I] [--full-pod-cache]
+                        [--kube-api-content-type TYPE] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status as
 upstream's operator does: the conditions Validated (ValidationSucceeded, or ValidationFailed with the
@@ -82,6 +84,9 @@ karta_workload_status, karta_workload_component_replicas, karta_workload_compone
 karta_pod_workload_info (the join key of the recording rules in deploy/prometheus) and the exporter's own
 karta_exporter_* health, from the informer caches on every replica. The pod cache keeps a pod's metadata,
 spec.nodeName, spec.schedulingGroup, status.phase and the fields the Ready Kartas' pod expressions read.
+It watches pods in protobuf, as kube-scheduler and the kubelet do (the API server encodes each pod once
+for all of them; a JSON watch costs it an encoding per event), unless a Ready Karta reads pod fields the
+protobuf decoder does not keep (then JSON); the Karta kinds, groups and lists are JSON.
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
@@ -109,6 +114,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --full-pod-cache                  cache whole pods rather than the fields read (memory for custom Kartas
                                         whose pod expressions the static analysis cannot follow anyway)
       --cache-sync-timeout D            how long the caches may take to list at start (default 2m)
+      --kube-api-content-type TYPE      how pods are watched: application/vnd.kubernetes.protobuf (default)
+                                        or application/json
   -v, --verbose           debug logs
   -h, --help              show this help
 
@@ -152,6 +159,7 @@ const FLAGS = {
   shard: { type: "integer", min: 0, max: 1023, default: 0 },
   "full-pod-cache": { type: "boolean" },
   "cache-sync-timeout": { type: "string" },
+  "kube-api-content-type": { type: "string", choices: [PROTOBUF, "application/json"], default: PROTOBUF },
   verbose: { type: "boolean", short: "v" },
 } as const satisfies Flags;
 
@@ -244,7 +252,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   try {
     // One shard writes the Kartas' status; every shard computes which Kartas are Ready.
     reconciler = new KartaReconciler(client, log, { leading: leadingFromStart && shard.index === 0 });
-    workloads = new WorkloadReconciler(client, reconciler, log, { leading: leadingFromStart, shard, fullPodCache: values["full-pod-cache"] === true, groupShape: values["group-shape"] });
+    workloads = new WorkloadReconciler(client, reconciler, log, { leading: leadingFromStart, shard, fullPodCache: values["full-pod-cache"] === true, groupShape: values["group-shape"], protobuf: values["kube-api-content-type"] === PROTOBUF });
     metrics.watch("karta", reconciler.queue);
     metrics.watch("workload", workloads.queue);
     metrics.watchWorkloads(workloads);

@@ -22,6 +22,7 @@ import tls from "node:tls";
 import { readFileSync } from "node:fs";
 import zlib from "node:zlib";
 import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTerminal, type Impersonation } from "./kubeconfig.js";
+import { MAX_FRAME_BYTES, PROTOBUF, statusOf, watchEvent, type ObjectDecoder } from "./protobuf.js";
 import { Backoff } from "./queue.js";
 import type { Logger } from "./log.js";
 
@@ -123,16 +124,20 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     signal?.addEventListener("abort", done, { once: true });
   });
 
-/** Parses a response body as a Status (or anything) for an error message. */
-function errorOf(code: number, body: Buffer, retryAfter: string | undefined): ApiError {
+/** Parses a response body as a Status (JSON, or protobuf for a request that accepted it) for an error message. */
+function errorOf(code: number, body: Buffer, retryAfter: string | undefined, contentType = ""): ApiError {
   let status: Record<string, unknown> | undefined;
-  try {
-    const parsed = JSON.parse(body.toString("utf8")) as unknown;
-    if (parsed && typeof parsed === "object") status = parsed as Record<string, unknown>;
-  } catch {
-    // not JSON: the text is the message
+  if (contentType.startsWith(PROTOBUF)) status = statusOf(body);
+  else {
+    try {
+      const parsed = JSON.parse(body.toString("utf8")) as unknown;
+      if (parsed && typeof parsed === "object") status = parsed as Record<string, unknown>;
+    } catch {
+      // not JSON: the text is the message
+    }
   }
-  const message = typeof status?.["message"] === "string" ? status["message"] : body.toString("utf8").slice(0, 500).trim() || http.STATUS_CODES[code] || `HTTP ${code}`;
+  const text = status === undefined && contentType.startsWith(PROTOBUF) ? "" : body.toString("utf8").slice(0, 500).trim();
+  const message = typeof status?.["message"] === "string" ? status["message"] : text || http.STATUS_CODES[code] || `HTTP ${code}`;
   const after = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
   return new ApiError(code, typeof status?.["reason"] === "string" ? status["reason"] : "", message, status, after);
 }
@@ -345,7 +350,7 @@ export class KubeClient {
           if (gzip) res.on("error", (err) => finish(err));
           body.on("end", () => {
             const all = Buffer.concat(chunks);
-            if (code >= 300) finish(errorOf(code, all, res.headers["retry-after"] as string | undefined), undefined, String(code));
+            if (code >= 300) finish(errorOf(code, all, res.headers["retry-after"] as string | undefined, res.headers["content-type"]), undefined, String(code));
             else finish(undefined, all, String(code));
           });
         },
@@ -440,10 +445,18 @@ export class KubeClient {
    * Streams a watch: `onEvent` gets every event as it is decoded. Resolves when the server ends the
    * stream (its timeoutSeconds), rejects with an ApiError when it refuses the watch (410 Gone: the
    * resourceVersion is too old), or a transport error; `signal` stops it. No data for `idleMs` (a dead
-   * connection) is a transport error.
+   * connection) is a transport error. With `protobuf` (a decoder of the collection's kind), the watch asks
+   * for protobuf, as client-go's watchers of built-in kinds do, with JSON as the fallback the server may
+   * choose: the API server sends every watcher of protobuf the encoding it keeps, where JSON is encoded
+   * again for each watcher.
    */
-  async watch(path: string, query: RequestOptions["query"], onEvent: (e: WatchEvent) => void, signal: AbortSignal, idleMs = 15 * 60_000): Promise<void> {
-    await this.once("GET", path, { query: { ...query, watch: true }, signal, timeoutMs: idleMs }, undefined, (res) => decodeLines(res, onEvent, signal));
+  async watch(path: string, query: RequestOptions["query"], onEvent: (e: WatchEvent) => void, signal: AbortSignal, o: { idleMs?: number; protobuf?: ObjectDecoder } = {}): Promise<void> {
+    const accept = o.protobuf ? `${PROTOBUF}, application/json` : "application/json";
+    await this.once("GET", path, { query: { ...query, watch: true }, signal, timeoutMs: o.idleMs ?? 15 * 60_000, accept }, undefined, (res) => {
+      const contentType = res.headers["content-type"] ?? "";
+      this.options.log?.("debug", "watch started", { path, contentType });
+      return o.protobuf && contentType.startsWith(PROTOBUF) ? decodeFrames(res, o.protobuf, onEvent, signal) : decodeLines(res, onEvent, signal);
+    });
   }
 
   /** Closes the idle connections; requests in flight finish. */
@@ -457,35 +470,78 @@ export class KubeClient {
   }
 }
 
-/** Reads newline-delimited JSON events from a watch response until it ends. */
-function decodeLines(res: http.IncomingMessage, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    let pending: Buffer | undefined;
-    const line = (text: string): void => {
-      if (text.trim() === "") return;
+/** Reads length-prefixed protobuf events (4 bytes, big-endian) from a watch response until it ends. */
+function decodeFrames(res: http.IncomingMessage, decode: ObjectDecoder, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<Buffer> {
+  let pending: Buffer | undefined;
+  const data = (chunk: Buffer): void => {
+    const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+    pending = undefined;
+    let at = 0;
+    while (buf.length - at >= 4) {
+      const n = buf.readUInt32BE(at);
+      if (n > MAX_FRAME_BYTES) return broken(res, `the watch stream sent a frame of ${n} bytes (at most ${MAX_FRAME_BYTES})`);
+      if (buf.length - at - 4 < n) break;
       let e: WatchEvent;
       try {
-        e = JSON.parse(text) as WatchEvent;
-      } catch {
-        res.destroy(Object.assign(new Error(`the watch stream sent a line that is not JSON: ${text.slice(0, 200)}`), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
-        return;
+        e = watchEvent(buf.subarray(at + 4, at + 4 + n), decode) as WatchEvent;
+      } catch (err) {
+        return broken(res, `the watch stream sent an event that is not the protobuf expected: ${(err as Error).message}`);
       }
+      at += 4 + n;
       onEvent(e);
-    };
-    res.on("data", (chunk: Buffer) => {
-      let start = 0;
-      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
-        if (pending) {
-          line(Buffer.concat([pending, chunk.subarray(start, nl)]).toString("utf8"));
-          pending = undefined;
-        } else line(chunk.toString("utf8", start, nl));
-        start = nl + 1;
-      }
-      if (start < chunk.length) pending = pending ? Buffer.concat([pending, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
-    });
+    }
+    // The rest starts the next frame: copied, as the chunk's memory is the socket's to reuse.
+    if (at < buf.length) pending = Buffer.from(buf.subarray(at));
+  };
+  return readWatch(res, signal, data, () => (pending ? "the watch stream ended inside a frame" : undefined));
+}
+
+/** Reads newline-delimited JSON events from a watch response until it ends. */
+function decodeLines(res: http.IncomingMessage, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<Buffer> {
+  let pending: Buffer | undefined;
+  const line = (text: string): void => {
+    if (text.trim() === "") return;
+    let e: WatchEvent;
+    try {
+      e = JSON.parse(text) as WatchEvent;
+    } catch {
+      return broken(res, `the watch stream sent a line that is not JSON: ${text.slice(0, 200)}`);
+    }
+    onEvent(e);
+  };
+  const data = (chunk: Buffer): void => {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      if (pending) {
+        line(Buffer.concat([pending, chunk.subarray(start, nl)]).toString("utf8"));
+        pending = undefined;
+      } else line(chunk.toString("utf8", start, nl));
+      start = nl + 1;
+    }
+    if (start < chunk.length) pending = pending ? Buffer.concat([pending, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+  };
+  return readWatch(res, signal, data, () => {
+    if (pending) line(pending.toString("utf8"));
+    return undefined;
+  });
+}
+
+/** Ends a watch whose stream cannot be read, saying why (a transport error: the informer watches again). */
+function broken(res: http.IncomingMessage, why: string): void {
+  res.destroy(Object.assign(new Error(why), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+}
+
+/**
+ * Feeds a watch response's chunks to `data` until the stream ends (resolved, unless `end` says what was
+ * left unread), fails or is aborted.
+ */
+function readWatch(res: http.IncomingMessage, signal: AbortSignal, data: (chunk: Buffer) => void, end: () => string | undefined): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    res.on("data", data);
     res.on("end", () => {
-      if (pending) line(pending.toString("utf8"));
-      resolve(Buffer.alloc(0));
+      const why = end();
+      if (why) reject(Object.assign(new Error(why), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+      else resolve(Buffer.alloc(0));
     });
     res.on("error", reject);
     res.on("close", () => {

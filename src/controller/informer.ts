@@ -18,6 +18,7 @@
  */
 import { ApiError, isTransient, type KubeClient, type WatchEvent } from "./client.js";
 import type { KubernetesObject } from "./kubernetes-object.js";
+import type { ObjectDecoder } from "./protobuf.js";
 import { Backoff } from "./queue.js";
 import type { Logger } from "./log.js";
 
@@ -40,6 +41,8 @@ export interface InformerOptions<T> {
   pageSize?: number;
   /** What a 404 means, logged with it (the resource is not served: a CRD not installed). */
   notFound?: string;
+  /** Watch in protobuf, objects decoded by this (a built-in kind's; lists stay JSON). */
+  protobuf?: ObjectDecoder;
   /** Told of each failed list or watch before it is retried (besides the log), with why. */
   onFailure?: (why: string, retryInMs: number) => void;
 }
@@ -329,6 +332,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
         },
         onEvent,
         stop.signal,
+        this.o.protobuf ? { protobuf: this.o.protobuf } : {},
       );
     } catch (err) {
       // An ERROR event ends the watch by aborting its request: the Status it carried (a 410 Expired, say)

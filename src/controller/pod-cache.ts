@@ -11,6 +11,7 @@
 import type { KubernetesObject } from "./kubernetes-object.js";
 import { analyze, documentOf, listExpressions, type Karta } from "../definition/index.js";
 import { parseJq } from "../jq/index.js";
+import { objectMeta, ProtobufError, type ObjectDecoder, type ProtoReader } from "./protobuf.js";
 
 /** The pod fields kept: `spec.X` and `status.X` (top-level fields of spec and status), or every field. */
 export type PodFields = ReadonlySet<string> | "all";
@@ -83,3 +84,95 @@ export function trimPod<T extends KubernetesObject>(pod: T, fields: PodFields): 
   if (out.kind === undefined) delete out.kind;
   return out as unknown as T;
 }
+
+/**
+ * The fields of a pod's spec and status read from protobuf (k8s.io/api core/v1 `generated.proto`), in the
+ * order of their Go structs (which the JSON follows): field number, JSON name, and how Go writes it in
+ * JSON: `string` omitted when empty (omitempty), `string?` and `int?` pointers written whenever set,
+ * `group` the PodSchedulingGroup.
+ */
+type Scalar = "string" | "string?" | "int?" | "group";
+const SPEC_FIELDS: readonly [number, string, Scalar][] = [
+  [3, "restartPolicy", "string"],
+  [8, "serviceAccountName", "string"],
+  [10, "nodeName", "string"],
+  [16, "hostname", "string"],
+  [17, "subdomain", "string"],
+  [19, "schedulerName", "string"],
+  [24, "priorityClassName", "string"],
+  [25, "priority", "int?"],
+  [29, "runtimeClassName", "string?"],
+  [31, "preemptionPolicy", "string?"],
+  [43, "schedulingGroup", "group"],
+];
+const STATUS_FIELDS: readonly [number, string, Scalar][] = [
+  [1, "phase", "string"],
+  [3, "message", "string"],
+  [4, "reason", "string"],
+  [11, "nominatedNodeName", "string"],
+  [5, "hostIP", "string"],
+  [6, "podIP", "string"],
+  [9, "qosClass", "string"],
+];
+
+/**
+ * The pod fields a protobuf watch can keep: the cache is fed from protobuf when the Kartas read only these
+ * (and metadata), from JSON otherwise.
+ */
+export const PROTOBUF_POD_FIELDS: ReadonlySet<string> = new Set([...SPEC_FIELDS.map(([, n]) => `spec.${n}`), ...STATUS_FIELDS.map(([, n]) => `status.${n}`)]);
+
+/** Each field number's place in its table (a lookup per field read: a pod's spec has dozens). */
+const placeOf = (table: readonly [number, string, Scalar][]): number[] => {
+  const out: number[] = [];
+  table.forEach(([f], i) => (out[f] = i));
+  return out;
+};
+const SPEC_PLACE = placeOf(SPEC_FIELDS);
+const STATUS_PLACE = placeOf(STATUS_FIELDS);
+
+function scalars(r: ProtoReader, table: readonly [number, string, Scalar][], place: number[]): Record<string, unknown> {
+  const m = r.message();
+  const values: unknown[] = [];
+  while (m.next()) {
+    const i = place[m.field];
+    if (i === undefined) {
+      m.skip();
+      continue;
+    }
+    const kind = table[i]![2];
+    if (kind === "int?") values[i] = m.int() | 0;
+    else if (kind === "group") {
+      const g = m.message();
+      const group: Record<string, string> = {};
+      while (g.next()) {
+        if (g.field === 1) group["podGroupName"] = g.string();
+        else g.skip();
+      }
+      values[i] = group;
+    } else values[i] = m.string();
+  }
+  const out: Record<string, unknown> = {};
+  table.forEach(([, name, kind], i) => {
+    const v = values[i];
+    if (v !== undefined && (kind !== "string" || v !== "")) out[name] = v;
+  });
+  return out;
+}
+
+/**
+ * A Pod from protobuf, as JSON would give it once trimmed to {@link PROTOBUF_POD_FIELDS}: metadata whole
+ * but for managedFields, and of spec and status the fields in that set (both always present, as in JSON).
+ */
+export const decodePod: ObjectDecoder = (r, type) => {
+  if (type.kind !== "Pod") throw new ProtobufError(`a ${type.kind || "object without a kind"} in a watch of pods`);
+  let metadata: Record<string, unknown> = {};
+  let spec: Record<string, unknown> = {};
+  let status: Record<string, unknown> = {};
+  while (r.next()) {
+    if (r.field === 1) metadata = objectMeta(r);
+    else if (r.field === 2) spec = scalars(r, SPEC_FIELDS, SPEC_PLACE);
+    else if (r.field === 3) status = scalars(r, STATUS_FIELDS, STATUS_PLACE);
+    else r.skip();
+  }
+  return { apiVersion: type.apiVersion, kind: type.kind, metadata, spec, status };
+};

@@ -36,7 +36,7 @@ import type { Logger } from "./log.js";
 import { coreEvent, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
 import { Interner } from "./intern.js";
 import { OwnerIndex } from "./owner-index.js";
-import { coversFields, podFieldsOf, trimPod, type PodFields } from "./pod-cache.js";
+import { coversFields, decodePod, podFieldsOf, PROTOBUF_POD_FIELDS, trimPod, type PodFields } from "./pod-cache.js";
 import { WorkQueue } from "./queue.js";
 import { owns, WHOLE, type Shard } from "./shard.js";
 import type { Karta } from "../definition/index.js";
@@ -126,6 +126,8 @@ export interface WorkloadOptions {
   shard?: Shard;
   /** Keep whole pods in the cache, not only the fields Kartas read. */
   fullPodCache?: boolean;
+  /** Watch pods in protobuf when the fields kept allow it (default true; `--kube-api-content-type`). */
+  protobuf?: boolean;
   /** Pod events of one root within this many ms give one reconcile (default 100). */
   coalesceMs?: number;
   /** How gangs with subgroups are made (default auto). */
@@ -176,6 +178,7 @@ export class WorkloadReconciler {
   private leading: boolean;
   private readonly shard: Shard;
   private readonly fullPodCache: boolean;
+  private readonly protobuf: boolean;
   private readonly coalesceMs: number;
   readonly queue: WorkQueue;
   private stopped = false;
@@ -195,6 +198,7 @@ export class WorkloadReconciler {
     this.leading = options.leading ?? true;
     this.shard = options.shard ?? WHOLE;
     this.fullPodCache = options.fullPodCache ?? false;
+    this.protobuf = options.protobuf ?? true;
     this.coalesceMs = options.coalesceMs ?? 100;
     this.groupShape = options.groupShape ?? "auto";
     this.events = new EventSink(client, log);
@@ -283,7 +287,9 @@ export class WorkloadReconciler {
             return !r.found || owns(this.shard, r.root.uid);
           }
         : undefined;
-    const informer = new Informer<Obj>(this.client, { path: "/api/v1/pods", what: "pods", log: this.log, transform: (p) => this.interner.object(trimPod(withoutManagedFields(p), fields)), ...(keep ? { keep } : {}) });
+    // Protobuf when its decoder keeps every field read (the decoded pod has no managedFields).
+    const protobuf = this.protobuf && coversFields(PROTOBUF_POD_FIELDS, fields) ? { protobuf: decodePod } : {};
+    const informer = new Informer<Obj>(this.client, { path: "/api/v1/pods", what: "pods", log: this.log, transform: (p) => this.interner.object(trimPod(withoutManagedFields(p), fields)), ...protobuf, ...(keep ? { keep } : {}) });
     const index = new OwnerIndex(informer);
     for (const verb of ["add", "update", "delete"] as const) {
       informer.on(verb, (p) => {
