@@ -50,7 +50,7 @@ const SCRIPT = path.join(repoRoot, "scripts", "test-cluster");
 type Obj = Record<string, any>;
 
 /** A minimal Kubernetes client over one keep-alive HTTPS agent (the kubeconfig's client certificate). */
-class Client {
+export class Client {
   private readonly agent: https.Agent;
   private constructor(
     readonly server: URL,
@@ -164,7 +164,7 @@ function nameGroups(root: Obj, pods: Obj[]): void {
  * before the next jobs (as an operator does), and `afterJob` runs with each job and its pods once they
  * exist. The duration of every pod create goes into `latencies` (ms).
  */
-async function createWorkloads(c: Client, ns: string, roots: number, latencies: number[], afterJob?: (root: Obj, pods: Obj[]) => Promise<void>): Promise<void> {
+export async function createWorkloads(c: Client, ns: string, roots: number, latencies: number[], afterJob?: (root: Obj, pods: Obj[]) => Promise<void>): Promise<void> {
   const pending: (() => Promise<void>)[] = [];
   let nextRoot = 0;
   const rootTask = async (i: number): Promise<void> => {
@@ -207,7 +207,7 @@ async function createWorkloads(c: Client, ns: string, roots: number, latencies: 
 const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
 /** CPU seconds (user + system) of a process, from /proc/PID/stat; 0 when it is gone. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -230,7 +230,7 @@ function metricValue(text: string, name: string, labels: string): number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]): number => {
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
@@ -238,10 +238,10 @@ const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 };
-const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+export const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** A fresh API server for one phase, with the CRDs, the Karta and the namespaces; stopped by `close`. */
-interface Cluster {
+export interface Cluster {
   dir: string;
   kubeconfig: string;
   c: Client;
@@ -251,7 +251,7 @@ interface Cluster {
   close(): void;
 }
 
-async function freshCluster(): Promise<Cluster> {
+export async function freshCluster(): Promise<Cluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-bench-controller-"));
   try {
     execFileSync(SCRIPT, ["up", dir, "--owner-pid", String(process.pid)], { stdio: ["ignore", "ignore", "pipe"] });

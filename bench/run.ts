@@ -12,6 +12,7 @@ import { benchPlayground } from "./playground.js";
 import { benchServe } from "./serve.js";
 import { benchAdmission } from "./admission.js";
 import { benchValidate } from "./validate.js";
+import { benchWatch } from "./watch.js";
 
 const only = process.argv[2];
 
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
   }
   if (!only || only === "serve") await benchServe();
   if (!only || only === "controller") for (const t of await benchController()) printTable(t.title, t.results);
+  if (!only || only === "watch") {
+    const t = await benchWatch();
+    printTable(t.title, t.results);
+  }
   if (!only || only === "admission") await benchAdmission();
   if (!only || only === "exporter") printTable("exporter: /metrics scrapes per second, 1,000 PyTorchJobs and 8,000 pods (ratio: exporter / prom-client rendering the same samples already set)", await benchExporter());
 }

@@ -472,28 +472,65 @@ export class KubeClient {
 
 /** Reads length-prefixed protobuf events (4 bytes, big-endian) from a watch response until it ends. */
 function decodeFrames(res: http.IncomingMessage, decode: ObjectDecoder, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<Buffer> {
-  let pending: Buffer | undefined;
-  const data = (chunk: Buffer): void => {
-    const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
-    pending = undefined;
-    let at = 0;
-    while (buf.length - at >= 4) {
-      const n = buf.readUInt32BE(at);
-      if (n > MAX_FRAME_BYTES) return broken(res, `the watch stream sent a frame of ${n} bytes (at most ${MAX_FRAME_BYTES})`);
-      if (buf.length - at - 4 < n) break;
-      let e: WatchEvent;
-      try {
-        e = watchEvent(buf.subarray(at + 4, at + 4 + n), decode) as WatchEvent;
-      } catch (err) {
-        return broken(res, `the watch stream sent an event that is not the protobuf expected: ${(err as Error).message}`);
-      }
-      at += 4 + n;
-      onEvent(e);
+  // Frames inside a chunk are read in place; one that continues into the next chunks is copied into a
+  // buffer of its size (`frame`, `filled` bytes so far), and a length cut by a chunk's end waits in `head`.
+  let head: Buffer | undefined;
+  let frame: Buffer | undefined;
+  let filled = 0;
+  /** Decodes one frame's event and hands it on; false when the stream is broken. */
+  const one = (body: Buffer): boolean => {
+    let e: WatchEvent;
+    try {
+      e = watchEvent(body, decode) as WatchEvent;
+    } catch (err) {
+      broken(res, `the watch stream sent an event that is not the protobuf expected: ${(err as Error).message}`);
+      return false;
     }
-    // The rest starts the next frame: copied, as the chunk's memory is the socket's to reuse.
-    if (at < buf.length) pending = Buffer.from(buf.subarray(at));
+    onEvent(e);
+    return true;
   };
-  return readWatch(res, signal, data, () => (pending ? "the watch stream ended inside a frame" : undefined));
+  const sizeOk = (n: number): boolean => {
+    if (n <= MAX_FRAME_BYTES) return true;
+    broken(res, `the watch stream sent a frame of ${n} bytes (at most ${MAX_FRAME_BYTES})`);
+    return false;
+  };
+  const data = (chunk: Buffer): void => {
+    let at = 0;
+    if (head) {
+      at = Math.min(4 - head.length, chunk.length);
+      head = Buffer.concat([head, chunk.subarray(0, at)]);
+      if (head.length < 4) return;
+      const n = head.readUInt32BE(0);
+      head = undefined;
+      if (!sizeOk(n)) return;
+      frame = Buffer.allocUnsafe(n);
+      filled = 0;
+    }
+    if (frame) {
+      const take = Math.min(frame.length - filled, chunk.length - at);
+      chunk.copy(frame, filled, at, at + take);
+      filled += take;
+      at += take;
+      if (filled < frame.length) return;
+      const body = frame;
+      frame = undefined;
+      if (!one(body)) return;
+    }
+    while (chunk.length - at >= 4) {
+      const n = chunk.readUInt32BE(at);
+      if (!sizeOk(n)) return;
+      if (chunk.length - at - 4 < n) {
+        frame = Buffer.allocUnsafe(n);
+        filled = chunk.copy(frame, 0, at + 4);
+        return;
+      }
+      if (!one(chunk.subarray(at + 4, at + 4 + n))) return;
+      at += 4 + n;
+    }
+    // A length cut by the chunk's end: copied, as the chunk's memory is the socket's to reuse.
+    if (at < chunk.length) head = Buffer.from(chunk.subarray(at));
+  };
+  return readWatch(res, signal, data, () => (head || frame ? "the watch stream ended inside a frame" : undefined));
 }
 
 /** Reads newline-delimited JSON events from a watch response until it ends. */
