@@ -15,7 +15,8 @@
  *   the work queue is empty, the controller's CPU time and peak RSS, its reconciles and applies.
  * Both phases time every pod create (the API server's create latency as the client sees it) and read the
  * CPU time of kube-apiserver and etcd (/proc/PID/stat), so what the controller costs the API server shows.
- * ROUNDS > 1 alternates the phases (floor, controller, floor, controller...) and reports medians.
+ * ROUNDS > 1 alternates the phases (floor, controller, controller, floor, floor, controller...: each runs
+ * first in half the rounds) and reports medians.
  *
  * Environment:
  *   KARTA_BENCH_CONTROLLER_ROOTS (default 1000)   jobs per phase (pods: 50 per job)
@@ -580,10 +581,13 @@ export async function benchController(): Promise<{ title: string; results: Bench
   const runs: ControllerResult[] = [];
   const watches: (PhaseResult & { events: number; watches: number })[] = [];
   for (let r = 0; r < rounds; r++) {
+    // Every other round runs the controller first: on a machine whose speed drifts, neither phase is
+    // always the one that runs first (the floor's group count is known from round 0).
+    if (r % 2 === 1) runs.push(await controllerPhase(roots, floors[0]!.groupWrites, shards));
     const floor = await floorPhase(roots);
     floors.push(floor);
     if (process.env["KARTA_BENCH_CONTROLLER_WATCH"] === "1") watches.push(await watchPhase(roots));
-    runs.push(await controllerPhase(roots, floor.groupWrites, shards));
+    if (r % 2 === 0) runs.push(await controllerPhase(roots, floor.groupWrites, shards));
   }
   const groupWrites = floors[0]!.groupWrites;
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
