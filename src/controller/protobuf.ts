@@ -239,6 +239,9 @@ function ownerReference(r: ProtoReader): Record<string, unknown> {
   return out;
 }
 
+/** ObjectMeta's string fields 1–6 by number: strings with omitempty in the JSON. */
+const META_STRINGS = ["", "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"];
+
 /** metav1.ObjectMeta without managedFields (which the controller drops), keys in the JSON's order. */
 export function objectMeta(r: ProtoReader): Record<string, unknown> {
   const m = r.message();
@@ -265,9 +268,7 @@ export function objectMeta(r: ProtoReader): Record<string, unknown> {
     else m.skip();
   }
   const out: Record<string, unknown> = {};
-  // name, generateName, namespace, selfLink, uid, resourceVersion: strings with omitempty.
-  const names = ["", "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"];
-  for (let f = 1; f <= 6; f++) if (s[f]) out[names[f]!] = s[f];
+  for (let f = 1; f <= 6; f++) if (s[f]) out[META_STRINGS[f]!] = s[f];
   if (generation !== 0) out["generation"] = generation;
   if (creationTimestamp !== null) out["creationTimestamp"] = creationTimestamp; // omitzero
   if (deletionTimestamp !== undefined) out["deletionTimestamp"] = deletionTimestamp; // a pointer: null when zero
