@@ -3,8 +3,9 @@
  * phase (scripts/test-cluster), the controller benchmark's jobs and pods are created (32 requests in
  * flight) while one watcher process streams every pod with Karta's client (src/controller/client.ts), in
  * JSON (each line parsed, as the controller did) or in protobuf (each frame decoded by `decodePod`, as the
- * controller does now), or while nothing watches. Phases alternate (none, JSON, protobuf, then the reverse
- * order), and each reads kube-apiserver's CPU time (/proc/PID/stat) and the watcher's own.
+ * controller does now; "batched": read at most every 100 ms while events keep coming, as the controller
+ * reads its pod watch), or while nothing watches. Phases alternate (none, JSON, protobuf, batched, then
+ * the reverse order), and each reads kube-apiserver's CPU time (/proc/PID/stat) and the watcher's own.
  *
  * With KARTA_BENCH_WATCH_COWATCHER=1, a second process watches the pods in protobuf in every phase, as
  * kube-scheduler and the kubelets do in a cluster: the API server then keeps each pod's protobuf
@@ -20,7 +21,12 @@ import { decodePod } from "../src/controller/pod-cache.js";
 import type { BenchResult } from "./harness.js";
 import { cpuSeconds, createWorkloads, freshCluster, mean, median } from "./controller.js";
 
-type Encoding = "none" | "json" | "protobuf";
+/** How the pods are watched: not at all, in JSON, in protobuf, or in protobuf read in batches (as the controller does). */
+type Encoding = "none" | "json" | "protobuf" | "batched";
+type Watching = Exclude<Encoding, "none">;
+
+/** The batched watcher's window: the controller's pod watch (POD_WATCH_BATCH_MS in src/controller/workloads.ts). */
+const BATCH_MS = 100;
 
 interface Phase {
   encoding: Encoding;
@@ -31,7 +37,7 @@ interface Phase {
 }
 
 /** A watcher process: `node watch.js KUBECONFIG ENCODING`; prints its events and CPU seconds when sent SIGTERM. */
-async function watcher(kubeconfig: string, encoding: "json" | "protobuf"): Promise<void> {
+async function watcher(kubeconfig: string, encoding: Watching): Promise<void> {
   const client = new KubeClient(loadClusterAccess({ kubeconfig }));
   let events = 0;
   const stop = new AbortController();
@@ -43,12 +49,12 @@ async function watcher(kubeconfig: string, encoding: "json" | "protobuf"): Promi
   process.stdout.write("watching\n");
   for (;;) {
     await client
-      .watch("/api/v1/pods", { allowWatchBookmarks: true }, () => events++, stop.signal, encoding === "protobuf" ? { protobuf: decodePod } : {})
+      .watch("/api/v1/pods", { allowWatchBookmarks: true }, () => events++, stop.signal, encoding === "json" ? {} : { protobuf: decodePod, ...(encoding === "batched" ? { batchMs: BATCH_MS } : {}) })
       .catch(() => undefined);
   }
 }
 
-function startWatcher(kubeconfig: string, encoding: "json" | "protobuf"): Promise<ChildProcess> {
+function startWatcher(kubeconfig: string, encoding: Watching): Promise<ChildProcess> {
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), kubeconfig, encoding], { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     child.stdout!.once("data", () => resolve(child));
@@ -89,16 +95,18 @@ export async function benchWatch(): Promise<{ title: string; results: BenchResul
   const rounds = Number(process.env["KARTA_BENCH_WATCH_ROUNDS"] ?? 2);
   const cowatcher = process.env["KARTA_BENCH_WATCH_COWATCHER"] === "1";
   const phases: Phase[] = [];
-  const order: Encoding[] = ["none", "json", "protobuf"];
+  const order: Encoding[] = ["none", "json", "protobuf", "batched"];
   for (let r = 0; r < rounds; r++) for (const e of r % 2 === 0 ? order : [...order].reverse()) phases.push(await phase(e, roots, cowatcher));
   const of = (e: Encoding, f: (p: Phase) => number): number => median(phases.filter((p) => p.encoding === e).map(f));
   const each = (e: Encoding, f: (p: Phase) => number, digits = 1): string => phases.filter((p) => p.encoding === e).map((p) => f(p).toFixed(digits)).join(", ");
   const base = of("none", (p) => p.apiserverCpu);
-  const results: BenchResult[] = (["none", "json", "protobuf"] as const).map((e) => {
+  const names: Record<Encoding, string> = { none: "no watch of the pods", json: "a JSON watch of every pod", protobuf: "a protobuf watch of every pod", batched: `a protobuf watch of every pod read every ${BATCH_MS} ms at most` };
+  const results: BenchResult[] = order.map((e) => {
     const extra = of(e, (p) => p.apiserverCpu) - base;
-    const watcher = e === "none" ? "" : `; the watcher ${each(e, (p) => p.watcherCpu, 2)} s of CPU for ${of(e, (p) => p.events)} events (${((of(e, (p) => p.watcherCpu) * 1e6) / of(e, (p) => p.events)).toFixed(1)} µs each)`;
+    const perEvent = (x: Encoding): number => (of(x, (p) => p.watcherCpu) * 1e6) / of(x, (p) => p.events);
+    const watcher = e === "none" ? "" : `; the watcher ${each(e, (p) => p.watcherCpu, 2)} s of CPU for ${of(e, (p) => p.events)} events (${perEvent(e).toFixed(1)} µs each${e === "batched" ? `, ${(perEvent(e) / perEvent("protobuf")).toFixed(2)}× the protobuf watcher's read as events come` : ""})`;
     return {
-      name: e === "none" ? "no watch of the pods" : `a ${e === "json" ? "JSON" : "protobuf"} watch of every pod`,
+      name: names[e],
       opsPerSec: (roots * 50) / of(e, (p) => p.apiserverCpu),
       ...(e === "none" ? {} : { baseline: "no watch of the pods", ratio: base / of(e, (p) => p.apiserverCpu) }),
       note: `kube-apiserver CPU ${each(e, (p) => p.apiserverCpu)} s${e === "none" ? "" : ` (median ${extra >= 0 ? "+" : ""}${extra.toFixed(1)} s)`}; pod create latency ${each(e, (p) => p.latencyMs)} ms${watcher}`,
@@ -107,4 +115,4 @@ export async function benchWatch(): Promise<{ title: string; results: BenchResul
   return { title: `pod watch encodings: ${roots * 50} pods created against a fresh API server per phase, ${rounds} rounds alternating${cowatcher ? ", a protobuf watcher (as kube-scheduler) in every phase" : ""} (rate: pods per API server CPU second; ratio: no watch / with it)`, results };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.length === 4) await watcher(process.argv[2]!, process.argv[3] as "json" | "protobuf");
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.length === 4) await watcher(process.argv[2]!, process.argv[3] as Watching);

@@ -448,14 +448,16 @@ export class KubeClient {
    * connection) is a transport error. With `protobuf` (a decoder of the collection's kind), the watch asks
    * for protobuf, as client-go's watchers of built-in kinds do, with JSON as the fallback the server may
    * choose: the API server sends every watcher of protobuf the encoding it keeps, where JSON is encoded
-   * again for each watcher.
+   * again for each watcher. With `batchMs`, the connection is read at most once per that many
+   * milliseconds while events keep coming (see {@link readWatch}).
    */
-  async watch(path: string, query: RequestOptions["query"], onEvent: (e: WatchEvent) => void, signal: AbortSignal, o: { idleMs?: number; protobuf?: ObjectDecoder } = {}): Promise<void> {
+  async watch(path: string, query: RequestOptions["query"], onEvent: (e: WatchEvent) => void, signal: AbortSignal, o: { idleMs?: number; protobuf?: ObjectDecoder; batchMs?: number } = {}): Promise<void> {
     const accept = o.protobuf ? `${PROTOBUF}, application/json` : "application/json";
     await this.once("GET", path, { query: { ...query, watch: true }, signal, timeoutMs: o.idleMs ?? 15 * 60_000, accept }, undefined, (res) => {
       const contentType = res.headers["content-type"] ?? "";
       this.options.log?.("debug", "watch started", { path, contentType });
-      return o.protobuf && contentType.startsWith(PROTOBUF) ? decodeFrames(res, o.protobuf, onEvent, signal) : decodeLines(res, onEvent, signal);
+      const read = { signal, batchMs: o.batchMs ?? 0 };
+      return o.protobuf && contentType.startsWith(PROTOBUF) ? decodeFrames(res, o.protobuf, onEvent, read) : decodeLines(res, onEvent, read);
     });
   }
 
@@ -471,7 +473,7 @@ export class KubeClient {
 }
 
 /** Reads length-prefixed protobuf events (4 bytes, big-endian) from a watch response until it ends. */
-function decodeFrames(res: http.IncomingMessage, decode: ObjectDecoder, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<Buffer> {
+function decodeFrames(res: http.IncomingMessage, decode: ObjectDecoder, onEvent: (e: WatchEvent) => void, read: ReadOptions): Promise<Buffer> {
   // Frames inside a chunk are read in place; one that continues into the next chunks is copied into a
   // buffer of its size (`frame`, `filled` bytes so far), and a length cut by a chunk's end waits in `head`.
   let head: Buffer | undefined;
@@ -530,11 +532,11 @@ function decodeFrames(res: http.IncomingMessage, decode: ObjectDecoder, onEvent:
     // A length cut by the chunk's end: copied, as the chunk's memory is the socket's to reuse.
     if (at < chunk.length) head = Buffer.from(chunk.subarray(at));
   };
-  return readWatch(res, signal, data, () => (head || frame ? "the watch stream ended inside a frame" : undefined));
+  return readWatch(res, read, data, () => (head || frame ? "the watch stream ended inside a frame" : undefined));
 }
 
 /** Reads newline-delimited JSON events from a watch response until it ends. */
-function decodeLines(res: http.IncomingMessage, onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<Buffer> {
+function decodeLines(res: http.IncomingMessage, onEvent: (e: WatchEvent) => void, read: ReadOptions): Promise<Buffer> {
   let pending: Buffer | undefined;
   const line = (text: string): void => {
     if (text.trim() === "") return;
@@ -557,24 +559,67 @@ function decodeLines(res: http.IncomingMessage, onEvent: (e: WatchEvent) => void
     }
     if (start < chunk.length) pending = pending ? Buffer.concat([pending, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
   };
-  return readWatch(res, signal, data, () => {
+  return readWatch(res, read, data, () => {
     if (pending) line(pending.toString("utf8"));
     return undefined;
   });
 }
 
-/** Ends a watch whose stream cannot be read, saying why (a transport error: the informer watches again). */
+/**
+ * Ends a watch whose stream is not what the API server sends (a line that is not JSON, a frame that is
+ * not the protobuf expected or too large), saying why. Not a transport error: the stream arrived and was
+ * wrong, so the informer logs it as a failed watch (client-go reports an undecodable event as an error)
+ * and watches again after a backoff.
+ */
 function broken(res: http.IncomingMessage, why: string): void {
-  res.destroy(Object.assign(new Error(why), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+  res.destroy(Object.assign(new Error(why), { code: "ERR_WATCH_STREAM_MALFORMED" }));
+}
+
+/** How a watch's connection is read: until `signal` aborts, at most once per `batchMs` (0: as data comes). */
+interface ReadOptions {
+  signal: AbortSignal;
+  batchMs: number;
 }
 
 /**
  * Feeds a watch response's chunks to `data` until the stream ends (resolved, unless `end` says what was
  * left unread), fails or is aborted.
+ *
+ * With `batchMs`, once a read has been handled the socket is left unread for that long, and what arrived
+ * meanwhile is then read at once. The API server writes each event on its own (a TLS record each), and a
+ * reader that wakes for every one pays a system call, a decryption and Node's stream machinery per event;
+ * read in batches, a busy watch of pods took a quarter less CPU (docs/benchmarks.md). The kernel's buffers
+ * hold what waits, and the server's watch cache keeps each watcher's backlog: nothing is dropped, events
+ * are only later by up to `batchMs`. An idle watch is read at once, as without it.
  */
-function readWatch(res: http.IncomingMessage, signal: AbortSignal, data: (chunk: Buffer) => void, end: () => string | undefined): Promise<Buffer> {
+function readWatch(res: http.IncomingMessage, read: ReadOptions, data: (chunk: Buffer) => void, end: () => string | undefined): Promise<Buffer> {
+  let held: NodeJS.Timeout | undefined;
+  let holding = false;
+  const release = (): void => {
+    clearTimeout(held);
+    held = undefined;
+    holding = false;
+    if (res.socket && !res.socket.destroyed) res.socket.resume();
+  };
+  /** After this turn's reads are handled, stops reading for `batchMs`. */
+  const hold = (): void => {
+    holding = true;
+    setImmediate(() => {
+      if (!holding || !res.socket || res.socket.destroyed || res.complete) return void (holding = false);
+      res.socket.pause();
+      held = setTimeout(release, read.batchMs);
+    });
+  };
   return new Promise((resolve, reject) => {
-    res.on("data", data);
+    res.on(
+      "data",
+      read.batchMs > 0
+        ? (chunk: Buffer) => {
+            data(chunk);
+            if (!holding) hold();
+          }
+        : data,
+    );
     res.on("end", () => {
       const why = end();
       if (why) reject(Object.assign(new Error(why), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
@@ -582,7 +627,8 @@ function readWatch(res: http.IncomingMessage, signal: AbortSignal, data: (chunk:
     });
     res.on("error", reject);
     res.on("close", () => {
-      if (signal.aborted) resolve(Buffer.alloc(0));
+      if (holding) release(); // the socket may go back to the agent's pool: never left paused
+      if (read.signal.aborted) resolve(Buffer.alloc(0));
       else if (!res.complete) reject(Object.assign(new Error("the watch connection closed"), { code: "ECONNRESET" }));
     });
   });

@@ -68,10 +68,14 @@ export function coversFields(have: PodFields, want: PodFields): boolean {
   return true;
 }
 
-/** The pod with only the kept fields (metadata whole, without managedFields); the pod itself when all are kept. */
+/**
+ * The pod with only the kept fields (metadata whole, without managedFields); the pod itself when all are
+ * kept, or when it has nothing more (as {@link podDecoder} makes them).
+ */
 export function trimPod<T extends KubernetesObject>(pod: T, fields: PodFields): T {
   if (fields === "all") return pod;
   const p = pod as unknown as { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+  if (!hasMore(pod, p.spec, p.status, fields)) return pod;
   const out: Record<string, unknown> = { apiVersion: pod.apiVersion, kind: pod.kind, metadata: pod.metadata };
   for (const part of ["spec", "status"] as const) {
     const src = p[part];
@@ -83,6 +87,23 @@ export function trimPod<T extends KubernetesObject>(pod: T, fields: PodFields): 
   if (out.apiVersion === undefined) delete out.apiVersion;
   if (out.kind === undefined) delete out.kind;
   return out as unknown as T;
+}
+
+const POD_KEYS = ["apiVersion", "kind", "metadata", "spec", "status"];
+
+/** Whether trimming `pod` to `fields` would leave something out (or change its keys' order). */
+function hasMore(pod: object, spec: unknown, status: unknown, fields: ReadonlySet<string>): boolean {
+  let i = 0;
+  for (const k in pod) {
+    while (i < POD_KEYS.length && POD_KEYS[i] !== k) i++;
+    if (i++ === POD_KEYS.length) return true;
+  }
+  for (const [part, o] of [["spec.", spec], ["status.", status]] as const) {
+    if (o === undefined) continue;
+    if (!o || typeof o !== "object") return true;
+    for (const k in o) if (!fields.has(part + k)) return true;
+  }
+  return false;
 }
 
 /**
@@ -127,8 +148,6 @@ const placeOf = (table: readonly [number, string, Scalar][]): number[] => {
   table.forEach(([f], i) => (out[f] = i));
   return out;
 };
-const SPEC_PLACE = placeOf(SPEC_FIELDS);
-const STATUS_PLACE = placeOf(STATUS_FIELDS);
 
 function scalars(r: ProtoReader, table: readonly [number, string, Scalar][], place: number[]): Record<string, unknown> {
   const m = r.message();
@@ -160,19 +179,27 @@ function scalars(r: ProtoReader, table: readonly [number, string, Scalar][], pla
 }
 
 /**
- * A Pod from protobuf, as JSON would give it once trimmed to {@link PROTOBUF_POD_FIELDS}: metadata whole
- * but for managedFields, and of spec and status the fields in that set (both always present, as in JSON).
+ * A decoder of Pods from protobuf, each as JSON would give it once trimmed to `fields` (by
+ * {@link trimPod}; those of {@link PROTOBUF_POD_FIELDS} only): metadata whole but for managedFields, and of
+ * spec and status the fields kept (both always present, as in JSON). The others are skipped undecoded.
  */
-export const decodePod: ObjectDecoder = (r, type) => {
-  if (type.kind !== "Pod") throw new ProtobufError(`a ${type.kind || "object without a kind"} in a watch of pods`);
-  let metadata: Record<string, unknown> = {};
-  let spec: Record<string, unknown> = {};
-  let status: Record<string, unknown> = {};
-  while (r.next()) {
-    if (r.field === 1) metadata = objectMeta(r);
-    else if (r.field === 2) spec = scalars(r, SPEC_FIELDS, SPEC_PLACE);
-    else if (r.field === 3) status = scalars(r, STATUS_FIELDS, STATUS_PLACE);
-    else r.skip();
-  }
-  return { apiVersion: type.apiVersion, kind: type.kind, metadata, spec, status };
-};
+export function podDecoder(fields: ReadonlySet<string>): ObjectDecoder {
+  const kept = (part: string, table: readonly [number, string, Scalar][]) => table.filter(([, name]) => fields.has(`${part}.${name}`));
+  const spec = kept("spec", SPEC_FIELDS);
+  const status = kept("status", STATUS_FIELDS);
+  const [specPlace, statusPlace] = [placeOf(spec), placeOf(status)];
+  return (r, type) => {
+    if (type.kind !== "Pod") throw new ProtobufError(`a ${type.kind || "object without a kind"} in a watch of pods`);
+    const pod = { apiVersion: type.apiVersion, kind: type.kind, metadata: {} as Record<string, unknown>, spec: {} as Record<string, unknown>, status: {} as Record<string, unknown> };
+    while (r.next()) {
+      if (r.field === 1) pod.metadata = objectMeta(r);
+      else if (r.field === 2) pod.spec = scalars(r, spec, specPlace);
+      else if (r.field === 3) pod.status = scalars(r, status, statusPlace);
+      else r.skip();
+    }
+    return pod;
+  };
+}
+
+/** Pods from protobuf with every field of {@link PROTOBUF_POD_FIELDS}. */
+export const decodePod: ObjectDecoder = podDecoder(PROTOBUF_POD_FIELDS);

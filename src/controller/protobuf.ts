@@ -181,10 +181,25 @@ function time(r: ProtoReader): string | null {
     else t.skip(); // nanos: not in JSON, and Kubernetes does not send them
   }
   if (seconds === lastTime[0]) return lastTime[1];
+  // Go's zero time sent as a message all the same: metav1.Time writes it as null.
+  if (seconds === GO_ZERO_TIME) return null;
   const d = new Date(seconds * 1000);
   if (Number.isNaN(d.getTime())) throw new ProtobufError(`a time of ${seconds} seconds`);
-  lastTime = [seconds, d.toISOString().replace(/\.\d{3}Z$/, "Z")];
+  lastTime = [seconds, rfc3339(d)];
   return lastTime[1];
+}
+
+/** Go's zero time (January 1, year 1, UTC) in seconds since the epoch. */
+const GO_ZERO_TIME = -62135596800;
+
+/**
+ * A UTC time as Go's `time.RFC3339` layout writes it: the year in at least four digits, a minus sign
+ * before a negative one (JavaScript's ISO format writes six digits and a sign outside 0–9999).
+ */
+function rfc3339(d: Date): string {
+  const y = d.getUTCFullYear();
+  const two = (n: number): string => String(n).padStart(2, "0");
+  return `${y < 0 ? "-" : ""}${String(Math.abs(y)).padStart(4, "0")}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}Z`;
 }
 
 /** A map<string,string> entry: key 1, value 2. */

@@ -36,7 +36,7 @@ import type { Logger } from "./log.js";
 import { coreEvent, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
 import { Interner } from "./intern.js";
 import { OwnerIndex } from "./owner-index.js";
-import { coversFields, decodePod, podFieldsOf, PROTOBUF_POD_FIELDS, trimPod, type PodFields } from "./pod-cache.js";
+import { coversFields, podDecoder, podFieldsOf, PROTOBUF_POD_FIELDS, trimPod, type PodFields } from "./pod-cache.js";
 import { WorkQueue } from "./queue.js";
 import { owns, WHOLE, type Shard } from "./shard.js";
 import type { Karta } from "../definition/index.js";
@@ -112,6 +112,15 @@ function ownedBy(o: KubernetesObject, uid: string): boolean {
 
 /** The Event reason of pods that do not name their group. */
 export const UNGROUPED_REASON = "PodsWithoutGroup";
+
+/**
+ * The pod watch is read at most every 100 ms while pods keep changing: reading a burst of pod events in
+ * batches takes about a quarter off what the watch costs the controller (docs/benchmarks.md), and a pod
+ * event then reaches its workload's reconcile (its groups, when they depend on its pods; the pods
+ * reported and counted) up to 100 ms later, against the seconds a pod takes to start. The workloads' and
+ * groups' watches are read as events come.
+ */
+const POD_WATCH_BATCH_MS = 100;
 
 /** How often a workload's pods without their group are reported again, when more are found. */
 const UNGROUPED_REPORT_EVERY_MS = 10 * 60_000;
@@ -288,8 +297,16 @@ export class WorkloadReconciler {
           }
         : undefined;
     // Protobuf when its decoder keeps every field read (the decoded pod has no managedFields).
-    const protobuf = this.protobuf && coversFields(PROTOBUF_POD_FIELDS, fields) ? { protobuf: decodePod } : {};
-    const informer = new Informer<Obj>(this.client, { path: "/api/v1/pods", what: "pods", log: this.log, transform: (p) => this.interner.object(trimPod(withoutManagedFields(p), fields)), ...protobuf, ...(keep ? { keep } : {}) });
+    const protobuf = this.protobuf && fields !== "all" && coversFields(PROTOBUF_POD_FIELDS, fields) ? { protobuf: podDecoder(fields) } : {};
+    const informer = new Informer<Obj>(this.client, {
+      path: "/api/v1/pods",
+      what: "pods",
+      log: this.log,
+      transform: (p) => this.interner.object(trimPod(withoutManagedFields(p), fields)),
+      batchMs: POD_WATCH_BATCH_MS,
+      ...protobuf,
+      ...(keep ? { keep } : {}),
+    });
     const index = new OwnerIndex(informer);
     for (const verb of ["add", "update", "delete"] as const) {
       informer.on(verb, (p) => {

@@ -20,13 +20,38 @@ const pod = (name: string, rv: number): Pod => ({ apiVersion: "v1", kind: "Pod",
 const line = (type: string, object: unknown): string => `${JSON.stringify({ type, object })}\n`;
 const bookmark = (rv: number): string => line("BOOKMARK", { apiVersion: "v1", kind: "Pod", metadata: { resourceVersion: String(rv), annotations: { "k8s.io/initial-events-end": "true" } } });
 
+/** A local server answering every request with `handle`, and a client of it; `open` responses are ended at close. */
+async function local(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+  const open: http.ServerResponse[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    handle(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const client = new KubeClient({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, insecureSkipTLSVerify: false, source: "test" });
+  const close = async (): Promise<void> => {
+    client.close();
+    for (const r of open) r.end();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  };
+  return { client, open, close };
+}
+
+/** A pod informer of `client`, its log lines kept as "LEVEL MSG FIELDS". */
+function podInformer(client: KubeClient): { informer: Informer<Pod>; logs: string[] } {
+  const logs: string[] = [];
+  const informer = new Informer<Pod>(client, { path: "/api/v1/pods", what: "pods", log: (level, msg, fields) => logs.push(`${level} ${msg} ${JSON.stringify(fields)}`) });
+  return { informer, logs };
+}
+
+const resourceVersionOf = (req: http.IncomingMessage): string => new URL(req.url ?? "/", "http://x").searchParams.get("resourceVersion") ?? "";
+
 for (const how of ["with the end of the stream", "on a stream left open"] as const) {
   test(`a watch refused with an ERROR event (410 Expired) ${how}: the informer lists again and catches up`, async () => {
     const watches: string[] = [];
-    const open: http.ServerResponse[] = [];
-    const server = http.createServer((req, res) => {
-      req.resume();
-      const rv = new URL(req.url ?? "/", "http://x").searchParams.get("resourceVersion") ?? "";
+    const { client, open, close } = await local((req, res) => {
+      const rv = resourceVersionOf(req);
       watches.push(rv);
       res.writeHead(200, { "Content-Type": "application/json" });
       if (watches.length === 1) {
@@ -45,13 +70,7 @@ for (const how of ["with the end of the stream", "on a stream left open"] as con
         open.push(res);
       }
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const logs: string[] = [];
-    const informer = new Informer<Pod>(new KubeClient({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, insecureSkipTLSVerify: false, source: "test" }), {
-      path: "/api/v1/pods",
-      what: "pods",
-      log: (level, msg, fields) => logs.push(`${level} ${msg} ${JSON.stringify(fields)}`),
-    });
+    const { informer, logs } = podInformer(client);
     const deleted: string[] = [];
     informer.on("delete", (o) => deleted.push(o.metadata.name));
     try {
@@ -66,9 +85,67 @@ for (const how of ["with the end of the stream", "on a stream left open"] as con
       assert.equal(informer.stats.failures, 0);
     } finally {
       await informer.stop();
-      for (const r of open) r.end();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await close();
     }
   });
 }
+
+test("a watch stream that is not JSON is a failed watch (an error, with the line); a connection cut mid-stream is an outage (info)", async () => {
+  const watches: string[] = [];
+  const { client, open, close } = await local((req, res) => {
+    watches.push(resourceVersionOf(req));
+    res.writeHead(200, { "Content-Type": "application/json" });
+    if (watches.length === 1) res.end(line("ADDED", pod("a", 2)) + bookmark(3));
+    else if (watches.length === 2) res.end(`${line("ADDED", pod("b", 4))}<html>502 Bad Gateway</html>\n`);
+    else if (watches.length === 3) {
+      res.write(line("ADDED", pod("c", 5)));
+      setTimeout(() => res.destroy(), 50);
+    } else {
+      res.write(line("ADDED", pod("d", 6)));
+      open.push(res);
+    }
+  });
+  const { informer, logs } = podInformer(client);
+  try {
+    await informer.start();
+    await eventually(async () => (informer.get("d", "ns") ? true : undefined), 20_000, "the watch after the cut connection");
+    assert.deepEqual(watches, ["", "3", "4", "5"], "each watch goes on from the last event read");
+    const failed = logs.filter((l) => l.startsWith("error watch failed; retrying"));
+    assert.equal(failed.length, 1, logs.join("\n"));
+    assert.match(failed[0]!, /the watch stream sent a line that is not JSON: <html>502 Bad Gateway<\/html>/);
+    assert.equal(logs.filter((l) => l.startsWith("info API server unavailable; retrying")).length, 1, logs.join("\n"));
+    assert.equal(informer.stats.failures, 2);
+  } finally {
+    await informer.stop();
+    await close();
+  }
+});
+
+test("a watch read in batches (batchMs): the first event at once, what follows within the window together, nothing lost; the connection is reused at once", async () => {
+  const { client, close } = await local((_req, res) => {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.write(line("ADDED", pod("a", 2)));
+    setTimeout(() => res.write(line("ADDED", pod("b", 3))), 100);
+    setTimeout(() => res.end(line("ADDED", pod("c", 4))), 200);
+  });
+  try {
+    const batchMs = 1500;
+    const watch = async () => {
+      const t0 = performance.now();
+      const seen: [string, number][] = [];
+      await client.watch("/api/v1/pods", {}, (e) => seen.push([(e.object as Pod).metadata.name, performance.now() - t0]), new AbortController().signal, { batchMs });
+      return seen;
+    };
+    const first = await watch();
+    assert.deepEqual(first.map(([n]) => n), ["a", "b", "c"]);
+    const [[, a], [, b], [, c]] = first as [[string, number], [string, number], [string, number]];
+    assert.ok(b - a >= batchMs - 200, `b was read ${Math.round(b - a)} ms after a: the socket was not left unread`);
+    assert.ok(c - b < 500, `b and c were read ${Math.round(c - b)} ms apart: not together`);
+    // The same keep-alive socket serves the next watch, read at once (not left paused by the last batch).
+    const second = await watch();
+    assert.deepEqual(second.map(([n]) => n), ["a", "b", "c"]);
+    assert.ok(second[0]![1] < 1000, `the next watch's first event came after ${Math.round(second[0]![1])} ms`);
+  } finally {
+    await close();
+  }
+});

@@ -11,7 +11,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeClient } from "../../src/controller/client.js";
 import { Informer } from "../../src/controller/informer.js";
-import { decodePod } from "../../src/controller/pod-cache.js";
+import type { KubernetesObject } from "../../src/controller/kubernetes-object.js";
+import { decodePod, podDecoder, trimPod } from "../../src/controller/pod-cache.js";
 import { objectMeta, ProtobufError, ProtoReader, status, statusOf, watchEvent, PROTOBUF } from "../../src/controller/protobuf.js";
 import { eventually } from "../support/cluster.js";
 
@@ -102,24 +103,38 @@ test("ObjectMeta: the JSON's keys in its order whatever the fields' order, omite
   );
   // Go's zero time is an empty message: no creationTimestamp (omitzero), a null deletionTimestamp (a pointer).
   assert.deepEqual(objectMeta(at(Buffer.concat([str(1, "p"), bytes(8), bytes(9), int(7, 3)]))), { name: "p", generation: 3, deletionTimestamp: null });
+  // Times as Go's RFC 3339 layout writes them: a year in at least four digits (JavaScript's ISO format
+  // writes six and a sign outside 0–9999), and Go's zero time, even sent as a message, as null.
+  const times = (seconds: number) => objectMeta(at(Buffer.concat([bytes(8, int(1, seconds)), bytes(9, int(1, seconds))])));
+  assert.deepEqual(times(0), { creationTimestamp: "1970-01-01T00:00:00Z", deletionTimestamp: "1970-01-01T00:00:00Z" });
+  assert.deepEqual(times(253402300800), { creationTimestamp: "10000-01-01T00:00:00Z", deletionTimestamp: "10000-01-01T00:00:00Z" });
+  assert.deepEqual(times(-62167219201), { creationTimestamp: "-0001-12-31T23:59:59Z", deletionTimestamp: "-0001-12-31T23:59:59Z" });
+  assert.deepEqual(times(-62135596799), { creationTimestamp: "0001-01-01T00:00:01Z", deletionTimestamp: "0001-01-01T00:00:01Z" });
+  assert.deepEqual(times(-62135596800), { deletionTimestamp: null });
 });
 
 test("Pod: metadata, and of spec and status the fields the decoder keeps, in the JSON's order", () => {
-  const pod = decodePod(
-    reader(
-      Buffer.concat([
-        bytes(3, str(9, "BestEffort"), str(1, "Running"), bytes(2, str(1, "Ready")), str(3, "")),
-        bytes(2, bytes(43, str(1, "pg-1")), int(25, 0), str(19, "sched"), bytes(2, str(1, "main")), str(10, "node-1"), str(8, ""), bytes(29, Buffer.alloc(0))),
-        bytes(1, str(1, "p")),
-      ]),
-    ),
-    { apiVersion: "v1", kind: "Pod" },
-  );
+  const body = Buffer.concat([
+    bytes(3, str(9, "BestEffort"), str(1, "Running"), bytes(2, str(1, "Ready")), str(3, "")),
+    bytes(2, bytes(43, str(1, "pg-1")), int(25, 0), str(19, "sched"), bytes(2, str(1, "main")), str(10, "node-1"), str(8, ""), bytes(29, Buffer.alloc(0))),
+    bytes(1, str(1, "p")),
+  ]);
+  const pod = decodePod(reader(body), { apiVersion: "v1", kind: "Pod" });
   assert.equal(
     JSON.stringify(pod),
     JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { nodeName: "node-1", schedulerName: "sched", priority: 0, runtimeClassName: "", schedulingGroup: { podGroupName: "pg-1" } }, status: { phase: "Running", qosClass: "BestEffort" } }),
   );
   assert.deepEqual(decodePod(reader(Buffer.alloc(0)), { apiVersion: "v1", kind: "Pod" }), { apiVersion: "v1", kind: "Pod", metadata: {}, spec: {}, status: {} });
+  // A decoder for the fields a cache keeps gives what trimPod gives, and trimPod keeps it as it is.
+  const fields = new Set(["spec.schedulingGroup", "spec.nodeName", "status.phase"]);
+  const kept = podDecoder(fields)(reader(body), { apiVersion: "v1", kind: "Pod" });
+  assert.equal(JSON.stringify(kept), JSON.stringify(trimPod(decodePod(reader(body), { apiVersion: "v1", kind: "Pod" }) as KubernetesObject, fields)));
+  assert.equal(JSON.stringify(kept), JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { nodeName: "node-1", schedulingGroup: { podGroupName: "pg-1" } }, status: { phase: "Running" } }));
+  assert.equal(trimPod(kept as KubernetesObject, fields), kept);
+  const more = { ...kept, spec: { ...(kept["spec"] as object), restartPolicy: "Never" } };
+  assert.deepEqual(trimPod(more as KubernetesObject, fields), kept);
+  const reordered = { metadata: kept["metadata"], apiVersion: "v1", kind: "Pod", spec: kept["spec"], status: kept["status"] };
+  assert.equal(JSON.stringify(trimPod(reordered as KubernetesObject, fields)), JSON.stringify(kept), "keys in the JSON's order");
   assert.throws(() => decodePod(reader(Buffer.alloc(0)), { apiVersion: "v1", kind: "Node" }), /a Node in a watch of pods/);
 });
 
@@ -186,7 +201,9 @@ test("an informer fed protobuf frames split at every byte: events, the watch-lis
     assert.deepEqual(watches.slice(0, 4), ["", "4", "", "11"]);
     assert.ok(accepts.every((a) => a === `${PROTOBUF}, application/json`), accepts.join(" | "));
     assert.ok(logs.some((l) => l.includes("watch expired; listing again")), logs.join("\n"));
-    assert.ok(logs.some((l) => l.includes("the watch stream sent an event that is not the protobuf expected: field 1 has wire type 3")), logs.join("\n"));
+    // A stream that arrived wrong is a failed watch, not an outage: logged as an error, with what was wrong.
+    assert.ok(logs.some((l) => l.startsWith("error watch failed; retrying") && l.includes("the watch stream sent an event that is not the protobuf expected: field 1 has wire type 3")), logs.join("\n"));
+    assert.ok(!logs.some((l) => l.includes("API server unavailable")), logs.join("\n"));
   } finally {
     await informer.stop();
     server.closeAllConnections();

@@ -127,6 +127,23 @@ describe("compileKarta on the bundled definitions", () => {
     assert.deepEqual(emittedErrors(r), []);
   });
 
+  test("keyed groups in natural order: group 2 before group 10, whatever order the pods come in", () => {
+    const pods = bundledPods("LeaderWorkerSet").map((p) =>
+      variant(p, (c) => {
+        const labels = (c.metadata as { labels: Record<string, string> }).labels;
+        labels["leaderworkerset.sigs.k8s.io/group-index"] = labels["leaderworkerset.sigs.k8s.io/group-index"] === "0" ? "10" : "2";
+      }),
+    );
+    for (const order of [pods, [...pods].reverse()]) {
+      const r = compileKarta(definitionFile(LWS), bundledObject("LeaderWorkerSet"), { pods: order });
+      assert.ok(r.ok, JSON.stringify(r.issues));
+      assert.deepEqual(
+        r.podGroups.map((g) => /group-group-(\d+)-/.exec(g.metadata.name ?? "")?.[1]),
+        ["2", "10"],
+      );
+    }
+  });
+
   test("LeaderWorkerSet without pods: the Workload, no groups, and a notice saying why", () => {
     const r = compileKarta(definitionFile(LWS), bundledObject("LeaderWorkerSet"));
     assert.ok(r.ok);
