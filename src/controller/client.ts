@@ -127,7 +127,8 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 /** Parses a response body as a Status (JSON, or protobuf for a request that accepted it) for an error message. */
 function errorOf(code: number, body: Buffer, retryAfter: string | undefined, contentType = ""): ApiError {
   let status: Record<string, unknown> | undefined;
-  if (contentType.startsWith(PROTOBUF)) status = statusOf(body);
+  const protobuf = contentType.startsWith(PROTOBUF);
+  if (protobuf) status = statusOf(body);
   else {
     try {
       const parsed = JSON.parse(body.toString("utf8")) as unknown;
@@ -136,7 +137,7 @@ function errorOf(code: number, body: Buffer, retryAfter: string | undefined, con
       // not JSON: the text is the message
     }
   }
-  const text = status === undefined && contentType.startsWith(PROTOBUF) ? "" : body.toString("utf8").slice(0, 500).trim();
+  const text = status === undefined && protobuf ? "" : body.toString("utf8").slice(0, 500).trim();
   const message = typeof status?.["message"] === "string" ? status["message"] : text || http.STATUS_CODES[code] || `HTTP ${code}`;
   const after = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
   return new ApiError(code, typeof status?.["reason"] === "string" ? status["reason"] : "", message, status, after);

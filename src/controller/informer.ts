@@ -337,7 +337,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> {
         },
         onEvent,
         stop.signal,
-        { ...(this.o.protobuf ? { protobuf: this.o.protobuf } : {}), ...(this.o.batchMs ? { batchMs: this.o.batchMs } : {}) },
+        { protobuf: this.o.protobuf, batchMs: this.o.batchMs },
       );
     } catch (err) {
       // An ERROR event ends the watch by aborting its request: the Status it carried (a 410 Expired, say)

@@ -254,8 +254,40 @@ function ownerReference(r: ProtoReader): Record<string, unknown> {
   return out;
 }
 
-/** ObjectMeta's string fields 1–6 by number: strings with omitempty in the JSON. */
-const META_STRINGS = ["", "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"];
+/** String fields by number and JSON name, in the JSON's order. */
+type StringFields = readonly (readonly [number, string])[];
+
+/** Writes the strings read by field number (`values[f]`) under their JSON names, leaving out empty ones (omitempty). */
+function putStrings(out: Record<string, unknown>, values: (string | undefined)[], fields: StringFields): void {
+  for (const [f, name] of fields) if (values[f]) out[name] = values[f];
+}
+
+/** ObjectMeta's string fields 1–6. */
+const META_STRINGS: StringFields = [
+  [1, "name"],
+  [2, "generateName"],
+  [3, "namespace"],
+  [4, "selfLink"],
+  [5, "uid"],
+  [6, "resourceVersion"],
+];
+/** Status's string fields, StatusDetails', and StatusCause's. */
+const STATUS_STRINGS: StringFields = [
+  [2, "status"],
+  [3, "message"],
+  [4, "reason"],
+];
+const DETAILS_STRINGS: StringFields = [
+  [1, "name"],
+  [2, "group"],
+  [3, "kind"],
+  [6, "uid"],
+];
+const CAUSE_STRINGS: StringFields = [
+  [1, "reason"],
+  [2, "message"],
+  [3, "field"],
+];
 
 /** metav1.ObjectMeta without managedFields (which the controller drops), keys in the JSON's order. */
 export function objectMeta(r: ProtoReader): Record<string, unknown> {
@@ -283,7 +315,7 @@ export function objectMeta(r: ProtoReader): Record<string, unknown> {
     else m.skip();
   }
   const out: Record<string, unknown> = {};
-  for (let f = 1; f <= 6; f++) if (s[f]) out[META_STRINGS[f]!] = s[f];
+  putStrings(out, s, META_STRINGS);
   if (generation !== 0) out["generation"] = generation;
   if (creationTimestamp !== null) out["creationTimestamp"] = creationTimestamp; // omitzero
   if (deletionTimestamp !== undefined) out["deletionTimestamp"] = deletionTimestamp; // a pointer: null when zero
@@ -298,44 +330,44 @@ export function objectMeta(r: ProtoReader): Record<string, unknown> {
 /** metav1.Status (an ERROR event's object, or a refused request's body). */
 export function status(r: ProtoReader): Record<string, unknown> {
   const out: Record<string, unknown> = { apiVersion: "v1", kind: "Status", metadata: {} };
+  const s: (string | undefined)[] = [];
+  let details: Record<string, unknown> | undefined;
   let code = 0;
   while (r.next()) {
     const f = r.field;
-    if (f >= 2 && f <= 4) {
-      const v = r.string();
-      if (v) out[["", "", "status", "message", "reason"][f]!] = v;
-    } else if (f === 5) out["details"] = statusDetails(r.message());
+    if (f >= 2 && f <= 4) s[f] = r.string();
+    else if (f === 5) details = statusDetails(r.message());
     else if (f === 6) code = r.int() | 0;
     else r.skip();
   }
+  putStrings(out, s, STATUS_STRINGS);
+  if (details) out["details"] = details;
   if (code !== 0) out["code"] = code;
   return out;
 }
 
 function statusDetails(d: ProtoReader): Record<string, unknown> {
   const s: (string | undefined)[] = [];
-  let causes: Record<string, string>[] | undefined;
+  let causes: Record<string, unknown>[] | undefined;
   let retryAfterSeconds = 0;
   while (d.next()) {
     const f = d.field;
     if (f === 1 || f === 2 || f === 3 || f === 6) s[f] = d.string();
     else if (f === 4) {
       const c = d.message();
-      const cause: Record<string, string> = {};
       const v: (string | undefined)[] = [];
       while (c.next()) {
         if (c.field >= 1 && c.field <= 3) v[c.field] = c.string();
         else c.skip();
       }
-      if (v[1]) cause["reason"] = v[1];
-      if (v[2]) cause["message"] = v[2];
-      if (v[3]) cause["field"] = v[3];
+      const cause: Record<string, unknown> = {};
+      putStrings(cause, v, CAUSE_STRINGS);
       (causes ??= []).push(cause);
     } else if (f === 5) retryAfterSeconds = d.int() | 0;
     else d.skip();
   }
   const out: Record<string, unknown> = {};
-  for (const [f, name] of [[1, "name"], [2, "group"], [3, "kind"], [6, "uid"]] as const) if (s[f]) out[name] = s[f];
+  putStrings(out, s, DETAILS_STRINGS);
   if (causes) out["causes"] = causes;
   if (retryAfterSeconds !== 0) out["retryAfterSeconds"] = retryAfterSeconds;
   return out;
