@@ -331,6 +331,8 @@ interface ControllerResult extends PhaseResult {
   controllerCpu: number[];
   rss: number[];
   reconciles: number;
+  /** Seconds spent in reconciles (their sum, over every worker). */
+  reconcileSeconds: number;
   errors: number;
   applies: number;
   /** V8 heap in use at the end, MiB (the largest shard's). */
@@ -424,10 +426,11 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
       children.push({ child, log, exited, metricsPort });
     }
     const metrics = async () => {
-      const all = { reconciles: 0, errors: 0, depth: 0, applies: 0, heap: 0, requests: {} as Record<string, number> };
+      const all = { reconciles: 0, reconcileSeconds: 0, errors: 0, depth: 0, applies: 0, heap: 0, requests: {} as Record<string, number> };
       for (const ch of children) {
         const text = await (await fetch(`http://127.0.0.1:${ch.metricsPort}/metrics`)).text();
         all.reconciles += metricValue(text, "controller_runtime_reconcile_total", 'controller="workload",result="success"');
+        all.reconcileSeconds += metricValue(text, "controller_runtime_reconcile_time_seconds_sum", 'controller="workload"');
         all.errors += metricValue(text, "controller_runtime_reconcile_errors_total", 'controller="workload"');
         all.depth += metricValue(text, "workqueue_depth", 'name="workload"');
         all.applies += metricValue(text, "karta_group_writes_total", "");
@@ -503,6 +506,7 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
       controllerCpu,
       rss,
       reconciles: last.reconciles - m0.reconciles,
+      reconcileSeconds: last.reconcileSeconds - m0.reconcileSeconds,
       errors: last.errors - m0.errors,
       applies: last.applies - m0.applies,
       heap,
@@ -625,7 +629,7 @@ export async function benchController(): Promise<{ title: string; results: Bench
           : []),
         { name: "kube-apiserver CPU, floor / controller running", opsPerSec: 0, note: `${med(floors, (f) => f.apiserverCpu).toFixed(1)} s / ${med(runs, (r) => r.apiserverCpu).toFixed(1)} s (etcd ${med(floors, (f) => f.etcdCpu).toFixed(1)} s / ${med(runs, (r) => r.etcdCpu).toFixed(1)} s; client ${med(floors, (f) => f.clientCpu).toFixed(1)} s / ${med(runs, (r) => r.clientCpu).toFixed(1)} s), while the jobs and pods are created` },
         { name: "group writes alone: list the jobs, create the groups", opsPerSec: (groupWrites * 1000) / med(floors, (f) => f.groupsAloneMs), note: `${s(med(floors, (f) => f.groupsAloneMs))} for ${groupWrites} groups (${groupWrites / roots} per job): the API server's write floor` },
-        { name: "controller: reconciles", opsPerSec: (med(runs, (r) => r.reconciles) * 1000) / med(runs, (r) => r.idleMs), note: `${med(runs, (r) => r.reconciles)} reconciles (${(med(runs, (r) => r.reconciles) / roots).toFixed(2)} per job), ${med(runs, (r) => r.applies)} group writes, ${med(runs, (r) => r.errors)} errors; API requests ${Object.entries(runs[0]!.requests).map(([k, v]) => `${k}: ${v}`).join(", ")}` },
+        { name: "controller: reconciles", opsPerSec: (med(runs, (r) => r.reconciles) * 1000) / med(runs, (r) => r.idleMs), note: `${med(runs, (r) => r.reconciles)} reconciles (${(med(runs, (r) => r.reconciles) / roots).toFixed(2)} per job, ${ms(med(runs, (r) => (r.reconcileSeconds * 1000) / r.reconciles))} each on average), ${med(runs, (r) => r.applies)} group writes, ${med(runs, (r) => r.errors)} errors; API requests ${Object.entries(runs[0]!.requests).map(([k, v]) => `${k}: ${v}`).join(", ")}` },
         { name: "controller: CPU time", opsPerSec: roots / cpu, note: `${cpu.toFixed(1)} s user+system (${((cpu * 1000) / roots).toFixed(1)} ms per job; rate: jobs per CPU second)${shards > 1 ? `; per shard ${runs.map((r) => r.controllerCpu.map((x) => x.toFixed(1)).join(" / ")).join(", ")} s` : ""}` },
         { name: "controller: peak RSS", opsPerSec: 0, note: `${rss.toFixed(0)} MiB (VmHWM${shards > 1 ? ", largest shard" : ""}) with ${pods} pods and ${roots} jobs cached; V8 heap in use at the end ${med(runs, (r) => r.heap).toFixed(0)} MiB${shards > 1 ? `; per shard ${runs.map((r) => r.rss.map((x) => x.toFixed(0)).join(" / ")).join(", ")} MiB` : ""}` },
       ],

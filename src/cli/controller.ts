@@ -9,7 +9,7 @@ import { LeaderElector } from "../controller/leader.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { KartaReconciler } from "../controller/kartas.js";
-import { WorkloadReconciler } from "../controller/workloads.js";
+import { DEFAULT_WORKLOAD_SYNCS, WorkloadReconciler } from "../controller/workloads.js";
 import { KubeClient } from "../controller/client.js";
 import { loadClusterAccess, type ClusterAccess } from "../controller/kubeconfig.js";
 import { shardLeaseName, type Shard } from "../controller/shard.js";
@@ -29,7 +29,7 @@ export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--c
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
                         [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)]
                         [--group-shape auto|composite|flat] [--total-shards N --shard I] [--full-pod-cache]
-                        [--kube-api-content-type TYPE] [-v]
+                        [--concurrent-workload-syncs N] [--kube-api-content-type TYPE] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status as
 upstream's operator does: the conditions Validated (ValidationSucceeded, or ValidationFailed with the
@@ -87,7 +87,8 @@ spec.nodeName, spec.schedulingGroup, status.phase and the fields the Ready Karta
 It watches pods in protobuf, as kube-scheduler and the kubelet do (the API server encodes each pod once
 for all of them; a JSON watch costs it an encoding per event), unless a Ready Karta reads pod fields the
 protobuf decoder does not keep (then JSON); the Karta kinds, groups and lists are JSON. While pods keep
-changing, the pod watch is read at most every 100 ms, a batch of events at once (less CPU per event).
+changing, the pod watch is read at most every 100 ms, a batch of events at once (less CPU per event), and
+a workload's pods requeue it at most once a second after it was compiled.
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
@@ -115,6 +116,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --full-pod-cache                  cache whole pods rather than the fields read (memory for custom Kartas
                                         whose pod expressions the static analysis cannot follow anyway)
       --cache-sync-timeout D            how long the caches may take to list at start (default 2m)
+      --concurrent-workload-syncs N     workloads reconciled at once (default 2): more keeps up with bigger
+                                        bursts of new workloads, at more requests in flight to the API server
       --kube-api-content-type TYPE      how pods are watched: application/vnd.kubernetes.protobuf (default)
                                         or application/json
   -v, --verbose           debug logs
@@ -160,6 +163,7 @@ const FLAGS = {
   shard: { type: "integer", min: 0, max: 1023, default: 0 },
   "full-pod-cache": { type: "boolean" },
   "cache-sync-timeout": { type: "string" },
+  "concurrent-workload-syncs": { type: "integer", min: 1, max: 1000, default: DEFAULT_WORKLOAD_SYNCS },
   "kube-api-content-type": { type: "string", choices: [PROTOBUF, "application/json"], default: PROTOBUF },
   verbose: { type: "boolean", short: "v" },
 } as const satisfies Flags;
@@ -253,7 +257,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   try {
     // One shard writes the Kartas' status; every shard computes which Kartas are Ready.
     reconciler = new KartaReconciler(client, log, { leading: leadingFromStart && shard.index === 0 });
-    workloads = new WorkloadReconciler(client, reconciler, log, { leading: leadingFromStart, shard, fullPodCache: values["full-pod-cache"] === true, groupShape: values["group-shape"], protobuf: values["kube-api-content-type"] === PROTOBUF });
+    workloads = new WorkloadReconciler(client, reconciler, log, { leading: leadingFromStart, shard, fullPodCache: values["full-pod-cache"] === true, groupShape: values["group-shape"], workers: values["concurrent-workload-syncs"], protobuf: values["kube-api-content-type"] === PROTOBUF });
     metrics.watch("karta", reconciler.queue);
     metrics.watch("workload", workloads.queue);
     metrics.watchWorkloads(workloads);

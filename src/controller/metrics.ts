@@ -44,6 +44,26 @@ export class ControllerMetrics {
         for (const [name, q] of queues) this.set({ name }, q.metrics().depth);
       },
     });
+    new Gauge({
+      name: "controller_runtime_max_concurrent_reconciles",
+      help: "Reconciles a controller runs at once at most.",
+      labelNames: ["controller"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [controller, q] of queues) this.set({ controller }, q.metrics().workers);
+      },
+    });
+    new Gauge({
+      name: "controller_runtime_active_workers",
+      help: "Reconciles a controller is running now.",
+      labelNames: ["controller"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [controller, q] of queues) this.set({ controller }, q.metrics().processing);
+      },
+    });
     new Counter({
       name: "workqueue_retries_total",
       help: "Keys requeued with backoff after a failed reconcile.",

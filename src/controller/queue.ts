@@ -40,6 +40,8 @@ export interface QueueMetrics {
   retries: number;
   /** Keys waiting for a delayed add (coalescing or retry). */
   waiting: number;
+  /** Keys processed at once at most. */
+  workers: number;
 }
 
 export class WorkQueue {
@@ -104,7 +106,7 @@ export class WorkQueue {
   }
 
   metrics(): QueueMetrics {
-    return { depth: this.order.length - this.head, processing: this.processing.size, retries: this.retryCount, waiting: this.timers.size };
+    return { depth: this.order.length - this.head, processing: this.processing.size, retries: this.retryCount, waiting: this.timers.size, workers: this.workers };
   }
 
   /** Resolves when nothing is queued or processing (keys waiting for a delayed add are not counted). */

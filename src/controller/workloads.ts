@@ -141,7 +141,23 @@ export interface WorkloadOptions {
   coalesceMs?: number;
   /** How gangs with subgroups are made (default auto). */
   groupShape?: GroupShape;
+  /** Workloads reconciled at once (default {@link DEFAULT_WORKLOAD_SYNCS}; `--concurrent-workload-syncs`). */
+  workers?: number;
 }
+
+/**
+ * Workloads reconciled at once. On an API server that is the bottleneck, the controller's writes share it
+ * with everyone else's: four workers kept up with a burst of 16 new jobs a second where two fell 2 s
+ * behind, and slowed the burst's own pod creates as much (docs/benchmarks.md).
+ */
+export const DEFAULT_WORKLOAD_SYNCS = 2;
+
+/**
+ * A workload compiled is requeued by its pods' events at most this often: a burst of new pods, or pods
+ * starting and finishing one by one, gives one reconcile a second rather than one per coalescing window.
+ * Its own changes, its groups' and those of the objects between it and its pods requeue it at once.
+ */
+export const POD_RECONCILE_EVERY_MS = 1000;
 
 /** What the reconciler has done (metrics, the benchmark). */
 export interface WorkloadCounters {
@@ -179,6 +195,8 @@ export class WorkloadReconciler {
    * recorded: the root runs again and looks at what the cache holds.
    */
   private readonly applied = new Map<string, Applied>();
+  /** When each root (its queue key) was last compiled (see {@link POD_RECONCILE_EVERY_MS}). */
+  private readonly compiledAt = new Map<string, number>();
   /** Pods without their group, by root uid: their names, and how many were last reported when. */
   private readonly ungrouped = new Map<string, { names: string[]; reported: number; at: number }>();
   /** Every cache is synced: roots are queued only then (a reconcile must not see a partial pod cache). */
@@ -220,6 +238,7 @@ export class WorkloadReconciler {
         // The API server unreachable, restarting or pacing us is no error of the workload's (retried with backoff).
         log(isTransient(err) ? "info" : "error", "workload reconcile failed", { key, attempt, err: String((err as Error)?.message ?? err) });
       },
+      { workers: options.workers ?? DEFAULT_WORKLOAD_SYNCS },
     );
     kartas.onReadyChange((ready) => void this.sync(ready));
   }
@@ -312,7 +331,7 @@ export class WorkloadReconciler {
       informer.on(verb, (p) => {
         if (informer !== this.pods) return;
         this.touch();
-        this.enqueueRootOf(p, true);
+        this.enqueuePodRoot(p);
       });
     }
     return [informer, index];
@@ -348,13 +367,13 @@ export class WorkloadReconciler {
   }
 
   /** Queues a root object of this shard; a replica that does not lead keeps its caches but queues nothing. */
-  private enqueueRoot(karta: string, o: KubernetesObject, coalesce = false): void {
-    this.enqueueKey(`${karta}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`, o.metadata?.uid ?? "", coalesce);
+  private enqueueRoot(karta: string, o: KubernetesObject): void {
+    this.enqueueKey(`${karta}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`, o.metadata?.uid ?? "", 0);
   }
 
-  private enqueueKey(key: string, uid: string, coalesce: boolean): void {
+  private enqueueKey(key: string, uid: string, delayMs: number): void {
     if (!this.leading || !this.cachesSynced || !owns(this.shard, uid)) return;
-    if (coalesce) this.queue.addAfter(key, this.coalesceMs);
+    if (delayMs > 0) this.queue.addAfter(key, delayMs);
     else this.queue.add(key);
   }
 
@@ -423,6 +442,7 @@ export class WorkloadReconciler {
       const now = ready.get(name);
       if (!now || now.karta.metadata?.generation !== w.ready.karta.metadata?.generation) {
         this.watched.delete(name);
+        for (const key of this.compiledAt.keys()) if (key.startsWith(`${name}|`)) this.compiledAt.delete(key);
         await this.release(name, w.keys);
         changed = true;
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
@@ -587,7 +607,16 @@ export class WorkloadReconciler {
 
   private enqueueRootOf(o: Obj, coalesce = false): void {
     const r = this.resolve(o);
-    if (r.found) this.enqueueKey(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`, r.root.uid, coalesce);
+    if (r.found) this.enqueueKey(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`, r.root.uid, coalesce ? this.coalesceMs : 0);
+  }
+
+  /** A pod's root, coalesced, and not before {@link POD_RECONCILE_EVERY_MS} after its last compile. */
+  private enqueuePodRoot(p: Obj): void {
+    const r = this.resolve(p);
+    if (!r.found) return;
+    const key = `${r.karta}|${p.metadata?.namespace ?? ""}|${r.root.name}`;
+    const since = Date.now() - (this.compiledAt.get(key) ?? -Infinity);
+    this.enqueueKey(key, r.root.uid, Math.max(this.coalesceMs, POD_RECONCILE_EVERY_MS - since));
   }
 
   /**
@@ -657,6 +686,7 @@ export class WorkloadReconciler {
     const w = this.watched.get(kartaName);
     if (!w) return;
     const cached = this.kinds.get(w.root)?.informer.get(name, namespace || undefined);
+    if (!cached) this.compiledAt.delete(key);
     if (!cached || cached.metadata?.deletionTimestamp) return; // owner references let the garbage collector remove the groups
     if (!this.leading) return; // setLeading(true) requeues every root
     if (!owns(this.shard, cached.metadata?.uid ?? "")) return;
@@ -682,6 +712,7 @@ export class WorkloadReconciler {
       return;
     }
     const result = compileKarta(w.interpreter, root, { ...members, groupShape: this.compileShape() });
+    this.compiledAt.set(key, Date.now());
     if (!result.ok) {
       const errors = result.issues.filter((i) => i.severity === "error");
       this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));

@@ -180,3 +180,13 @@ describe("interpret -d takes a directory", () => {
     assert.equal(r.out, "# layer: karta\n---\n# [1/1] healthy:\ntrue\n");
   });
 });
+
+describe("karta controller flags", () => {
+  test("--concurrent-workload-syncs takes a whole number from 1 up; anything else is a usage error naming it", async () => {
+    for (const v of ["0", "-1", "two", "1.5"]) {
+      const r = await karta(["controller", "--concurrent-workload-syncs", v]);
+      assert.equal(r.code, 2, v);
+      assert.match(r.err, new RegExp(`^karta controller: invalid value '${v.replace(".", "\\.")}' for --concurrent-workload-syncs: expected an integer from 1 to 1000`), v);
+    }
+  });
+});

@@ -2,16 +2,18 @@
  * `karta controller`'s workload reconciliation against a real kube-apiserver, as the service account bound
  * to the ClusterRole `karta rbac` generates: a PyTorchJob and its pods, created as the training operator
  * creates them, get the Workload and PodGroups `karta compile` gives for the same objects; scaling updates
- * them; deleting the Karta stops its watch.
+ * them; its pods changing one after another requeue it about once a second; deleting the Karta stops
+ * its watch.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import type { KubernetesObject } from "@kubernetes/client-node";
+import { setTimeout as sleep } from "node:timers/promises";
+import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
 import { KartaReconciler } from "../../src/controller/kartas.js";
-import { WorkloadReconciler } from "../../src/controller/workloads.js";
+import { POD_RECONCILE_EVERY_MS, WorkloadReconciler } from "../../src/controller/workloads.js";
 import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { silentLogger } from "../../src/controller/log.js";
 import type { Karta } from "../../src/definition/index.js";
@@ -114,6 +116,23 @@ describe("karta controller: Workload API objects for live workloads, as the role
       const list = await c.objects.list("scheduling.k8s.io/v1beta1", "PodGroup", ns);
       return JSON.stringify(gangSizes(list.items as never)) === JSON.stringify(want) ? true : undefined;
     }, 30_000, `PodGroups with gang sizes ${JSON.stringify(want)}`);
+  });
+
+  test("a job's pods changing one after another requeue it about once a second, not once per change", async () => {
+    const before = workloads.counters.reconciles;
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) {
+      const p = pods[i % pods.length]!;
+      await c.objects.patch({ apiVersion: "v1", kind: "Pod", metadata: { name: p.metadata!.name, namespace: ns, labels: { "karta-test/tick": String(i) } } } as never, undefined, undefined, "tick", undefined, PatchStrategy.MergePatch);
+      await sleep(100);
+    }
+    // The changes' last requeue comes at most a second after the one before.
+    await sleep(POD_RECONCILE_EVERY_MS + 500);
+    const seconds = (performance.now() - started) / 1000;
+    const reconciles = workloads.counters.reconciles - before;
+    assert.ok(reconciles >= 1, "the pods' changes requeue their job");
+    // Once per 100 ms coalescing window, 20 changes 100 ms apart would be about 20 reconciles.
+    assert.ok(reconciles <= Math.ceil((seconds * 1000) / POD_RECONCILE_EVERY_MS) + 1, `${reconciles} reconciles in ${seconds.toFixed(1)} s`);
   });
 
   test("deleting the Karta stops its watch", async () => {

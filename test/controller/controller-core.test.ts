@@ -256,4 +256,22 @@ describe("controller metrics and bind addresses", () => {
     assert.match(text, /^workqueue_depth\{name="karta"\} 0$/m);
     await q.shutDown();
   });
+
+  test("a watched queue reports how many reconciles it runs at once, and at most", async () => {
+    const m = new ControllerMetrics();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const q = new WorkQueue(() => gate, () => {}, { workers: 3 });
+    m.watch("workload", q);
+    for (const k of ["a", "b", "c", "d", "e"]) q.add(k);
+    let text = await m.registry.metrics();
+    assert.match(text, /^controller_runtime_max_concurrent_reconciles\{controller="workload"\} 3$/m);
+    assert.match(text, /^controller_runtime_active_workers\{controller="workload"\} 3$/m);
+    assert.match(text, /^workqueue_depth\{name="workload"\} 2$/m);
+    release();
+    await q.idle();
+    text = await m.registry.metrics();
+    assert.match(text, /^controller_runtime_active_workers\{controller="workload"\} 0$/m);
+    await q.shutDown();
+  });
 });
