@@ -5,7 +5,7 @@
  * the process's default metrics.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { WorkQueue } from "./queue.js";
+import type { QueueMetrics, WorkQueue } from "./queue.js";
 
 /** What the workload reconciler reports (src/controller/workloads.ts). */
 export interface WorkloadStats {
@@ -34,36 +34,22 @@ export class ControllerMetrics {
   constructor() {
     const registers = [this.registry];
     const queues = this.queues;
-    new Gauge({
-      name: "workqueue_depth",
-      help: "Keys waiting in the controller's work queue.",
-      labelNames: ["name"],
-      registers,
-      collect() {
-        this.reset();
-        for (const [name, q] of queues) this.set({ name }, q.metrics().depth);
-      },
-    });
-    new Gauge({
-      name: "controller_runtime_max_concurrent_reconciles",
-      help: "Reconciles a controller runs at once at most.",
-      labelNames: ["controller"],
-      registers,
-      collect() {
-        this.reset();
-        for (const [controller, q] of queues) this.set({ controller }, q.metrics().workers);
-      },
-    });
-    new Gauge({
-      name: "controller_runtime_active_workers",
-      help: "Reconciles a controller is running now.",
-      labelNames: ["controller"],
-      registers,
-      collect() {
-        this.reset();
-        for (const [controller, q] of queues) this.set({ controller }, q.metrics().processing);
-      },
-    });
+    // A gauge per queue, read from it at each scrape (client-go's queue metrics are labelled by the queue's
+    // name, controller-runtime's by the controller's: here they are the same).
+    const perQueue = (name: string, help: string, label: "name" | "controller", read: (m: QueueMetrics) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          this.reset();
+          for (const [q, queue] of queues) this.set({ [label]: q }, read(queue.metrics()));
+        },
+      });
+    perQueue("workqueue_depth", "Keys waiting in the controller's work queue.", "name", (m) => m.depth);
+    perQueue("controller_runtime_max_concurrent_reconciles", "Reconciles a controller runs at once at most.", "controller", (m) => m.workers);
+    perQueue("controller_runtime_active_workers", "Reconciles a controller is running now.", "controller", (m) => m.processing);
     new Counter({
       name: "workqueue_retries_total",
       help: "Keys requeued with backoff after a failed reconcile.",
