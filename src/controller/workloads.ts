@@ -159,6 +159,9 @@ export const DEFAULT_WORKLOAD_SYNCS = 2;
  */
 export const POD_RECONCILE_EVERY_MS = 1000;
 
+/** A root's work-queue key: its Karta, namespace and name (what `reconcile` splits it back into). */
+const rootKey = (karta: string, namespace: string | undefined, name: string | undefined): string => `${karta}|${namespace ?? ""}|${name ?? ""}`;
+
 /** What the reconciler has done (metrics, the benchmark). */
 export interface WorkloadCounters {
   reconciles: number;
@@ -331,7 +334,7 @@ export class WorkloadReconciler {
       informer.on(verb, (p) => {
         if (informer !== this.pods) return;
         this.touch();
-        this.enqueuePodRoot(p);
+        this.enqueueRootOf(p, this.afterCompile);
       });
     }
     return [informer, index];
@@ -368,7 +371,7 @@ export class WorkloadReconciler {
 
   /** Queues a root object of this shard; a replica that does not lead keeps its caches but queues nothing. */
   private enqueueRoot(karta: string, o: KubernetesObject): void {
-    this.enqueueKey(`${karta}|${o.metadata?.namespace ?? ""}|${o.metadata?.name ?? ""}`, o.metadata?.uid ?? "", 0);
+    this.enqueueKey(rootKey(karta, o.metadata?.namespace, o.metadata?.name), o.metadata?.uid ?? "", 0);
   }
 
   private enqueueKey(key: string, uid: string, delayMs: number): void {
@@ -442,7 +445,7 @@ export class WorkloadReconciler {
       const now = ready.get(name);
       if (!now || now.karta.metadata?.generation !== w.ready.karta.metadata?.generation) {
         this.watched.delete(name);
-        for (const key of this.compiledAt.keys()) if (key.startsWith(`${name}|`)) this.compiledAt.delete(key);
+        for (const key of this.compiledAt.keys()) if (key.startsWith(`${name}|`)) this.compiledAt.delete(key); // its roots' keys (rootKey)
         await this.release(name, w.keys);
         changed = true;
         this.log("info", "stopped watching", { karta: name, kind: w.ready.root.kind });
@@ -541,14 +544,14 @@ export class WorkloadReconciler {
         this.touch();
         // As a root: its own reconcile; as an object between a root and its pods: that root's.
         for (const [name, x] of this.watched) if (x.root === key) this.enqueueRoot(name, o);
-        this.enqueueRootOf(o, true);
+        this.enqueueRootOf(o, this.coalesced);
         if (this.shard.total > 1) this.recheckPodsBelow(o);
       });
     }
     informer.on("delete", (o) => {
       this.touch();
       this.ungrouped.delete(o.metadata?.uid ?? "");
-      this.enqueueRootOf(o, true);
+      this.enqueueRootOf(o, this.coalesced);
     });
     this.kinds.set(key, w);
     w.started = this.startBounded(informer, karta, groupKindKey(k));
@@ -605,19 +608,19 @@ export class WorkloadReconciler {
     return resolveOwnerChain(o, namespace, this.lookup);
   }
 
-  private enqueueRootOf(o: Obj, coalesce = false): void {
+  /** Queues the root `o`'s owner chain reaches, `delayMs(its key)` later (0: at once). */
+  private enqueueRootOf(o: Obj, delayMs: (key: string) => number = () => 0): void {
     const r = this.resolve(o);
-    if (r.found) this.enqueueKey(`${r.karta}|${o.metadata?.namespace ?? ""}|${r.root.name}`, r.root.uid, coalesce ? this.coalesceMs : 0);
+    if (!r.found) return;
+    const key = rootKey(r.karta, o.metadata?.namespace, r.root.name);
+    this.enqueueKey(key, r.root.uid, delayMs(key));
   }
 
-  /** A pod's root, coalesced, and not before {@link POD_RECONCILE_EVERY_MS} after its last compile. */
-  private enqueuePodRoot(p: Obj): void {
-    const r = this.resolve(p);
-    if (!r.found) return;
-    const key = `${r.karta}|${p.metadata?.namespace ?? ""}|${r.root.name}`;
-    const since = Date.now() - (this.compiledAt.get(key) ?? -Infinity);
-    this.enqueueKey(key, r.root.uid, Math.max(this.coalesceMs, POD_RECONCILE_EVERY_MS - since));
-  }
+  /** The delay of a root requeued by a change below it: coalesced with the changes that follow. */
+  private readonly coalesced = (): number => this.coalesceMs;
+
+  /** The delay of a root requeued by its pods: coalesced, and not before {@link POD_RECONCILE_EVERY_MS} after its last compile. */
+  private readonly afterCompile = (key: string): number => Math.max(this.coalesceMs, POD_RECONCILE_EVERY_MS - (Date.now() - (this.compiledAt.get(key) ?? -Infinity)));
 
   /**
    * The root object and chain of a pod being created, from the caches only (the admission webhook's
