@@ -17,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCA, issueServing } from "../src/server/certs.js";
 import { workerReview, GROUPS } from "./admission-objects.js";
-import { nodeOptions } from "./harness.js";
+import { median, nodeOptions } from "./harness.js";
 
 const ROOTS = Number(process.env["KARTA_BENCH_ADMISSION_ROOTS"] ?? 1000);
 const REQUESTS = 4000;
@@ -105,7 +105,6 @@ export async function benchAdmission(): Promise<void> {
       runs.hello.push(await load(hello.port, ca.certPem, REQUESTS, r * REQUESTS));
       runs.karta.push(await load(karta.port, ca.certPem, REQUESTS, r * REQUESTS));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const ms = (x: number) => `${x.toFixed(2)} ms`;
     const row = (name: string, rs: Run[]) => [name, ms(median(rs.map((x) => x.p50))), ms(median(rs.map((x) => x.p99))), ms(Math.max(...rs.map((x) => x.max))), median(rs.map((x) => x.rps)).toFixed(0)];
     const k = row("karta webhook (4-link owner chain, patch)", runs.karta);

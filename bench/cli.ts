@@ -14,12 +14,7 @@ import { nodeIO, type CliIO } from "../src/cli/io.js";
 import { readObjects } from "../src/cli/objects.js";
 import { yamlStream } from "../src/cli/yaml-output.js";
 import { compileBatchJob } from "../src/scheduling/karta/batch-job.js";
-import { repoRoot, type BenchResult } from "./harness.js";
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
+import { median, repoRoot, type BenchResult } from "./harness.js";
 
 /** Wall time of a function (ms), the median of `rounds`. */
 async function time(fn: () => unknown, rounds = 5): Promise<number> {

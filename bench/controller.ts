@@ -40,7 +40,7 @@ import { parse } from "yaml";
 import { compileInterpreter, type CompiledInterpreter } from "../src/interpret/index.js";
 import { compileKarta } from "../src/scheduling/karta.js";
 import type { Karta } from "../src/definition/index.js";
-import { bundledDefinition, nodeOptions, repoRoot, type BenchResult } from "./harness.js";
+import { bundledDefinition, median, nodeOptions, repoRoot, type BenchResult } from "./harness.js";
 import { trainingOperatorPod } from "../test/fixtures/objects.js";
 
 const PODS_PER_ROOT = 50;
@@ -231,10 +231,6 @@ function metricValue(text: string, name: string, labels: string): number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;

@@ -23,6 +23,12 @@ export function nodeOptions(variable: string): string[] {
   return value.split(" ").filter(Boolean);
 }
 
+/** The middle value of `xs` (the mean of the two middle ones when their number is even); NaN when empty. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
 /** `../shared/conformance` beside the repository (KARTA_CONFORMANCE overrides it); it may be absent. */
 export const conformanceRoot: string = process.env["KARTA_CONFORMANCE"] ?? path.resolve(repoRoot, "..", "shared", "conformance");
 

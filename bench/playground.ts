@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "playwright-core";
 import { check } from "../playground/src/engine.js";
 import { startPlaygroundServer } from "../src/cli/playground.js";
-import { repoRoot, type BenchResult } from "./harness.js";
+import { median, repoRoot, type BenchResult } from "./harness.js";
 
 const CHROMIUM = process.env["KARTA_CHROMIUM"] ?? "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -29,7 +29,6 @@ interface PageApi {
   document: { body: { dataset: { ready?: string } } };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? files(path.join(dir, n)).map((f) => path.join(n, f)) : [n]));

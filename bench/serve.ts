@@ -27,7 +27,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { parse } from "yaml";
 import { createCA, issueServing } from "../src/server/certs.js";
-import { repoRoot } from "./harness.js";
+import { median, repoRoot } from "./harness.js";
 
 /** The Deployment's twin kind: the same object, answered by a customization instead of the built-in interpreter. */
 const TWIN = { apiVersion: "bench.karta.io/v1", kind: "Deployment" };
@@ -186,11 +186,6 @@ function table(title: string, header: string[], rows: string[][]): void {
   console.log(line(header));
   console.log("|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|");
   for (const r of rows) console.log(line(r));
-}
-
-/** Median of a list. */
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 }
 
 /** Runs the benchmark and prints its tables. */

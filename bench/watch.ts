@@ -18,8 +18,8 @@ import { fileURLToPath } from "node:url";
 import { KubeClient } from "../src/controller/client.js";
 import { loadClusterAccess } from "../src/controller/kubeconfig.js";
 import { decodePod } from "../src/controller/pod-cache.js";
-import type { BenchResult } from "./harness.js";
-import { cpuSeconds, createWorkloads, freshCluster, mean, median } from "./controller.js";
+import { median, type BenchResult } from "./harness.js";
+import { cpuSeconds, createWorkloads, freshCluster, mean } from "./controller.js";
 
 /** How the pods are watched: not at all, in JSON, in protobuf, or in protobuf read in batches (as the controller does). */
 type Encoding = "none" | "json" | "protobuf" | "batched";
