@@ -29,7 +29,6 @@ interface PageApi {
   document: { body: { dataset: { ready?: string } } };
 }
 
-
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? files(path.join(dir, n)).map((f) => path.join(n, f)) : [n]));
 }
