@@ -361,6 +361,9 @@ export class WorkloadReconciler {
   setLeading(leading: boolean): void {
     const was = this.leading;
     this.leading = leading;
+    // A replica that does not lead compiles nothing, and roots deleted meanwhile are never reconciled
+    // here to drop their entry: the hold-down starts afresh with the next lead (which requeues every root).
+    if (!leading) this.compiledAt.clear();
     if (leading && !was) this.enqueueAll();
   }
 
