@@ -26,6 +26,9 @@
  *                                                 deploy/controller/deployment.yaml; e.g. --cpu-prof)
  *   KARTA_BENCH_CONTROLLER_ARGS                   extra `karta controller` flags
  *   KARTA_BENCH_PPROF=DIR                         a CPU profile of kube-apiserver per phase (go tool pprof)
+ *   KARTA_BENCH_CONTROLLER_TIMELINE=1             every 5 s of a phase on stderr: pods created, and the CPU
+ *                                                 seconds kube-apiserver, etcd, the client and the controller
+ *                                                 used in those 5 s (where a phase's extra time goes)
  *   KARTA_BENCH_CONTROLLER_WATCH=1                also a phase where a bare watch of the pods (decoded and
  *                                                 dropped) runs instead of the controller: what any watcher
  *                                                 costs the API server
@@ -307,6 +310,28 @@ function apiserverProfile(cl: Cluster, seconds: number, file: string): Promise<v
   });
 }
 
+/**
+ * Every 5 s until stopped (KARTA_BENCH_CONTROLLER_TIMELINE=1), a line on stderr: the pods created so far
+ * and each process's CPU seconds in the last 5 s. Returns the function that stops it.
+ */
+function timeline(phase: string, cl: Cluster, latencies: number[], controllers: number[] = []): () => void {
+  if (process.env["KARTA_BENCH_CONTROLLER_TIMELINE"] !== "1") return () => {};
+  const t0 = performance.now();
+  const read = () => ({ api: cpuSeconds(cl.apiserverPid), etcd: cpuSeconds(cl.etcdPid), client: process.cpuUsage(), controller: controllers.reduce((a, p) => a + cpuSeconds(p), 0) });
+  let last = read();
+  const timer = setInterval(() => {
+    const now = read();
+    const client = process.cpuUsage(last.client);
+    const d = (x: number) => x.toFixed(1).padStart(4);
+    process.stderr.write(
+      `${phase} ${String(Math.round((performance.now() - t0) / 1000)).padStart(3)} s: pods ${String(latencies.length).padStart(5)}; CPU s in 5 s: kube-apiserver ${d(now.api - last.api)}, etcd ${d(now.etcd - last.etcd)}, client ${d((client.user + client.system) / 1e6)}${controllers.length ? `, controller ${d(now.controller - last.controller)}` : ""}\n`,
+    );
+    last = now;
+  }, 5000);
+  timer.unref(); // a phase that throws leaves no timer behind
+  return () => clearInterval(timer);
+}
+
 interface PhaseResult {
   ms: number;
   podLatencies: number[];
@@ -365,9 +390,11 @@ async function floorPhase(roots: number): Promise<FloorResult> {
     const load0 = loadavg()[0]!;
     const cpu0 = { api: cpuSeconds(cl.apiserverPid), etcd: cpuSeconds(cl.etcdPid), client: process.cpuUsage() };
     const podLatencies: number[] = [];
+    const stopTimeline = timeline("floor", cl, podLatencies);
     const t = performance.now();
     await createWorkloads(c, "bench", roots, podLatencies, writeGroups);
     const ms = performance.now() - t;
+    stopTimeline();
     const client = process.cpuUsage(cpu0.client);
     const result = {
       ms,
@@ -446,6 +473,7 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
     const cpu0 = { controller: pids.map(cpuSeconds), api: cpuSeconds(cl.apiserverPid), etcd: cpuSeconds(cl.etcdPid), client: process.cpuUsage() };
     const m0 = await metrics();
     const podLatencies: number[] = [];
+    const stopTimeline = timeline("controller", cl, podLatencies, pids);
     const t = performance.now();
     let createdMs = 0;
     let createCpu = { api: 0, etcd: 0, client: 0 };
@@ -466,6 +494,7 @@ async function controllerPhase(roots: number, groupWrites: number, shards: numbe
       if (performance.now() - t > 1_800_000) throw new Error(`only ${n} of ${groupWrites} groups after 30 minutes`);
     }
     await creating;
+    stopTimeline();
     const load1 = loadavg()[0]!;
     // Idle: the queue empty and no reconcile for 2 s; the time of the last reconcile seen.
     let last = await metrics();
