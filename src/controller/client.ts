@@ -11,8 +11,8 @@
  * within a budget per request (default 30 s), after which the caller sees the error (the work queue then
  * retries the key with its own backoff).
  * Credentials: a client certificate, a bearer token (a token file is re-read every minute, as the kubelet
- * rotates it), basic auth, or an exec plugin's token or certificate, cached until it expires; a 401
- * refreshes them once. A proxy (the kubeconfig's `proxy-url`, else the environment's) is a CONNECT tunnel
+ * rotates it), basic auth, an oidc auth-provider's id-token (refreshed when it expires), or an exec
+ * plugin's token or certificate, cached until it expires; a 401 refreshes them once. A proxy (the kubeconfig's `proxy-url`, else the environment's) is a CONNECT tunnel
  * per connection, or, for an http server behind a proxy, the proxy forwards each request.
  */
 import http from "node:http";
@@ -22,6 +22,7 @@ import tls from "node:tls";
 import { readFileSync } from "node:fs";
 import zlib from "node:zlib";
 import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTerminal, type Impersonation } from "./kubeconfig.js";
+import { oidcIdToken } from "./oidc.js";
 import { MAX_FRAME_BYTES, PROTOBUF, statusOf, watchEvent, type ObjectDecoder } from "./protobuf.js";
 import { Backoff } from "./queue.js";
 import type { Logger } from "./log.js";
@@ -268,7 +269,11 @@ export class KubeClient {
       // Fetched again a minute before they expire.
       if (got.expires !== undefined) until = got.expires - 60_000;
     } else if (a.token !== undefined) headers["Authorization"] = `Bearer ${a.token}`;
-    else if (a.tokenFile !== undefined) {
+    else if (a.oidc) {
+      const got = await oidcIdToken(a.oidc);
+      headers["Authorization"] = `Bearer ${got.token}`;
+      until = got.until;
+    } else if (a.tokenFile !== undefined) {
       headers["Authorization"] = `Bearer ${readFileSync(a.tokenFile, "utf8").trim()}`;
       until = Date.now() + 60_000;
     } else if (a.basic) headers["Authorization"] = `Basic ${Buffer.from(`${a.basic.username}:${a.basic.password}`).toString("base64")}`;

@@ -4,7 +4,8 @@
  * ~/.kube/config, else the pod's service account (in-cluster). `--context` picks a context. Users may
  * authenticate with a client certificate, a bearer token (inline or a file, re-read as the kubelet rotates
  * it), basic auth, an exec credential plugin (client.authentication.k8s.io, as EKS, GKE and AKS
- * kubeconfigs use), or the id-token of an oidc auth-provider. A cluster's `proxy-url` (http or https), else
+ * kubeconfigs use), or an oidc auth-provider's id-token, refreshed as client-go refreshes it
+ * (src/controller/oidc.ts). A cluster's `proxy-url` (http or https), else
  * the proxy the environment names for the server (HTTPS_PROXY, NO_PROXY...), is used as client-go uses it.
  * Relative file paths are relative to the kubeconfig that names them.
  *
@@ -18,6 +19,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { parseDocument } from "yaml";
 import { yamlDocumentValue } from "../input/index.js";
+import type { OidcProvider } from "./oidc.js";
 import { proxyFromEnvironment } from "./proxy-env.js";
 
 /** An exec credential plugin (kubeconfig `users[].user.exec`). */
@@ -51,6 +53,8 @@ export interface ClusterAccess {
   tokenFile?: string;
   basic?: { username: string; password: string };
   exec?: ExecPlugin;
+  /** An oidc auth-provider: its id-token, refreshed when it expires. */
+  oidc?: OidcProvider;
   /** The user to act as (kubeconfig `as`, `as-uid`, `as-groups`, `as-user-extra`; kubectl's --as...): Impersonate-* headers. */
   impersonate?: Impersonation;
   /** The cluster's `disable-compression` (or kubectl's --disable-compression): do not ask for gzip answers. */
@@ -114,6 +118,8 @@ interface KubeconfigFile {
   users: Map<string, Raw>;
   contexts: Map<string, Raw>;
   currentContext?: string;
+  /** The file that defines each user (where an oidc auth-provider's new tokens are written). */
+  userFiles: Map<string, string>;
 }
 
 const FILE_FIELDS: Record<string, string[]> = {
@@ -152,14 +158,17 @@ function readKubeconfig(file: string): KubeconfigFile {
     return out;
   };
   const currentContext = str(root["current-context"]);
-  return { clusters: section("clusters", "cluster"), users: section("users", "user"), contexts: section("contexts", "context"), ...(currentContext !== undefined ? { currentContext } : {}) };
+  const users = section("users", "user");
+  const userFiles = new Map([...users.keys()].map((name) => [name, path.resolve(file)]));
+  return { clusters: section("clusters", "cluster"), users, contexts: section("contexts", "context"), userFiles, ...(currentContext !== undefined ? { currentContext } : {}) };
 }
 
 /** Several kubeconfig files as one: the first to define a name, or the current context, wins. */
 function merge(files: KubeconfigFile[]): KubeconfigFile {
-  const out: KubeconfigFile = { clusters: new Map(), users: new Map(), contexts: new Map() };
+  const out: KubeconfigFile = { clusters: new Map(), users: new Map(), contexts: new Map(), userFiles: new Map() };
   for (const f of files) {
     for (const part of ["clusters", "users", "contexts"] as const) for (const [k, v] of f[part]) if (!out[part].has(k)) out[part].set(k, v);
+    for (const [k, v] of f.userFiles) if (!out.userFiles.has(k)) out.userFiles.set(k, v);
     if (out.currentContext === undefined && f.currentContext !== undefined) out.currentContext = f.currentContext;
   }
   return out;
@@ -270,17 +279,46 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   // token, basic auth or a client certificate: `kubectl --token T` on an exec user sends T).
   if (exec && !access.token && !access.tokenFile && !access.basic && !access.cert) access.exec = exec;
   if (user["auth-provider"] !== undefined) {
-    const provider = asRecord(user["auth-provider"]);
-    const name = str(provider["name"]) ?? "?";
-    // client-go's oidc provider sends the id-token it holds (and refreshes it when expired, which Karta
-    // does not: a 401 then says so, and kubectl or kubelogin gets a new one). gcp and azure were removed
-    // from kubectl in 1.26 in favour of exec plugins.
-    const idToken = name === "oidc" ? str(asRecord(provider["config"])["id-token"]) : undefined;
-    if (idToken === undefined) throw new Error(`user "${userName}": the ${name} auth-provider ${name === "oidc" ? "holds no id-token" : "is not supported (kubectl removed it too)"}; use an exec credential plugin`);
+    const oidc = oidcProvider(asRecord(user["auth-provider"]), userName ?? "", config.userFiles.get(userName ?? ""));
     // Its round tripper stands aside when another has set Authorization (a token, a token file, basic auth).
-    if (access.token === undefined && access.tokenFile === undefined && access.basic === undefined) access.token = idToken;
+    if (access.token === undefined && access.tokenFile === undefined && access.basic === undefined) access.oidc = oidc;
   }
   return access;
+}
+
+/**
+ * A user's oidc auth-provider, checked as client-go checks it (idp-issuer-url and client-id are needed);
+ * gcp and azure were removed from kubectl in 1.26 in favour of exec plugins, and are refused here too.
+ */
+function oidcProvider(provider: Raw, userName: string, file: string | undefined): OidcProvider {
+  const name = str(provider["name"]) ?? "?";
+  if (name !== "oidc") throw new Error(`user "${userName}": the ${name} auth-provider is not supported (kubectl removed it too); use an exec credential plugin`);
+  const cfg = asRecord(provider["config"]);
+  const value = (key: string): string | undefined => str(cfg[key]);
+  const issuer = value("idp-issuer-url");
+  const clientId = value("client-id");
+  for (const [key, v] of [["idp-issuer-url", issuer], ["client-id", clientId]] as const) {
+    if (v === undefined) throw new Error(`user "${userName}": the oidc auth-provider must provide ${key}`);
+  }
+  let ca: Buffer | undefined;
+  const caData = value("idp-certificate-authority-data");
+  const caFile = value("idp-certificate-authority");
+  if (caData !== undefined) ca = Buffer.from(caData, "base64");
+  else if (caFile !== undefined) {
+    try {
+      ca = readFileSync(caFile); // as client-go reads it: relative to the working directory
+    } catch (err) {
+      throw new Error(`user "${userName}": cannot read the oidc idp-certificate-authority ${caFile}: ${(err as Error).message}`);
+    }
+  }
+  const out: OidcProvider = { issuer: issuer!, clientId: clientId! };
+  for (const [field, key] of [["clientSecret", "client-secret"], ["idToken", "id-token"], ["refreshToken", "refresh-token"]] as const) {
+    const v = value(key);
+    if (v !== undefined) out[field] = v;
+  }
+  if (ca) out.ca = ca;
+  if (file !== undefined) out.persist = { file, user: userName };
+  return out;
 }
 
 /** Why a proxy is refused: Karta's transport tunnels through http and https proxies only. */
@@ -391,7 +429,7 @@ function findClusterAccess(options: { kubeconfig?: string; context?: string }, o
   const home = path.join(homedir(), ".kube", "config");
   if (existsSync(home)) return accessOf(readKubeconfig(home), options.context, home, o);
   // No kubeconfig: --server and the other flags alone, as kubectl takes them.
-  if (o.server !== undefined) return accessOf({ clusters: new Map(), users: new Map(), contexts: new Map() }, options.context, "the command line", o);
+  if (o.server !== undefined) return accessOf({ clusters: new Map(), users: new Map(), contexts: new Map(), userFiles: new Map() }, options.context, "the command line", o);
   const pod = inCluster();
   if (pod) {
     for (const [what, name] of [["context", options.context], ["cluster", o.cluster], ["user", o.user]] as const) {

@@ -3,13 +3,13 @@
  * controller` and the live commands (`get`, `describe`, `inspect KIND/NAME`) share: --kubeconfig, the
  * files of KUBECONFIG merged (the first to name an entry or a current context wins), ~/.kube/config;
  * --context; paths relative to the file naming them; tokens, client certificates, basic auth, an oidc
- * auth-provider's id-token and exec credential plugins (the plugin's token checked on a request to a
- * local server); kubectl's flags over it (--cluster, --user, --server, --token, the TLS flags and
+ * auth-provider's id-token (refreshed at a local issuer and written back into the kubeconfig) and exec
+ * credential plugins (the plugin's token checked on a request to a local server); kubectl's flags over it (--cluster, --user, --server, --token, the TLS flags and
  * impersonation) merged as client-go merges them; and each mistake a clear error naming what is wrong.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
@@ -119,15 +119,15 @@ current-context: x
     assert.throws(() => loadClusterAccess({ kubeconfig: noKey }), { message: 'user "u": a client certificate needs its key, and a key its certificate' });
   });
 
-  test("basic auth, and an oidc auth-provider's id-token as the bearer token", () => {
+  test("basic auth, and an oidc auth-provider (its id-token sent, refreshed as client-go refreshes it)", () => {
     const file = kubeconfig(
       "auth/config",
       `clusters: [{name: c, cluster: {server: "https://x"}}]
 users:
 - {name: basic, user: {username: admin, password: secret}}
-- {name: oidc, user: {auth-provider: {name: oidc, config: {id-token: eyJ.id.token, refresh-token: r, idp-issuer-url: "https://issuer"}}}}
+- {name: oidc, user: {auth-provider: {name: oidc, config: {id-token: eyJ.id.token, refresh-token: r, idp-issuer-url: "https://issuer", client-id: kubectl}}}}
 - {name: oidc-empty, user: {auth-provider: {name: oidc, config: {idp-issuer-url: "https://issuer"}}}}
-- {name: oidc-basic, user: {username: admin, password: secret, auth-provider: {name: oidc, config: {id-token: eyJ.id.token}}}}
+- {name: oidc-basic, user: {username: admin, password: secret, auth-provider: {name: oidc, config: {id-token: eyJ.id.token, idp-issuer-url: "https://issuer", client-id: kubectl}}}}
 - {name: gcp, user: {auth-provider: {name: gcp}}}
 contexts:
 - {name: basic, context: {cluster: c, user: basic}}
@@ -138,12 +138,13 @@ current-context: basic
 `,
     );
     assert.deepEqual(loadClusterAccess({ kubeconfig: file }).basic, { username: "admin", password: "secret" });
-    assert.equal(loadClusterAccess({ kubeconfig: file, context: "oidc" }).token, "eyJ.id.token");
+    assert.deepEqual(loadClusterAccess({ kubeconfig: file, context: "oidc" }).oidc, { issuer: "https://issuer", clientId: "kubectl", idToken: "eyJ.id.token", refreshToken: "r", persist: { file, user: "oidc" } });
     // Beside basic auth or a token, client-go's oidc round tripper stands aside: the other is sent.
     const beside = loadClusterAccess({ kubeconfig: file, context: "oidc", overrides: { user: "oidc-basic" } });
-    assert.deepEqual([beside.token, beside.basic?.username], [undefined, "admin"]);
-    assert.equal(loadClusterAccess({ kubeconfig: file, context: "oidc", overrides: { token: "flag" } }).token, "flag");
-    assert.throws(() => loadClusterAccess({ kubeconfig: file, context: "oidc-empty" }), { message: 'user "oidc-empty": the oidc auth-provider holds no id-token; use an exec credential plugin' });
+    assert.deepEqual([beside.oidc, beside.basic?.username], [undefined, "admin"]);
+    const flag = loadClusterAccess({ kubeconfig: file, context: "oidc", overrides: { token: "flag" } });
+    assert.deepEqual([flag.token, flag.oidc], ["flag", undefined]);
+    assert.throws(() => loadClusterAccess({ kubeconfig: file, context: "oidc-empty" }), { message: 'user "oidc-empty": the oidc auth-provider must provide client-id' });
     assert.throws(() => loadClusterAccess({ kubeconfig: file, context: "gcp" }), { message: 'user "gcp": the gcp auth-provider is not supported (kubectl removed it too); use an exec credential plugin' });
   });
 
@@ -193,6 +194,142 @@ current-context: x
       assert.deepEqual(seen, ["Bearer ml-ExecCredential"]);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe("an oidc auth-provider", () => {
+  const b64url = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
+  /** An unsigned JWT expiring `inSeconds` from now (the client reads only its exp; the server judges it). */
+  const jwt = (sub: string, inSeconds: number): string => `${b64url({ alg: "none" })}.${b64url({ sub, exp: Math.floor(Date.now() / 1000) + inSeconds })}.sig`;
+  type Answer = { status: number; body: string; type?: string };
+  /** An issuer (discovery and a token endpoint answering `answer`) and an API server, over TLS; what each saw. */
+  async function servers(answer: (auth: string | undefined, form: URLSearchParams) => Answer) {
+    const certs = writeCerts(mkdtempSync(path.join(dir, "oidc-tls-")));
+    const tlsOptions = { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) };
+    const tokenRequests: { auth?: string; form: Record<string, string> }[] = [];
+    const apiAuth: string[] = [];
+    const issuer = https.createServer(tlsOptions, (req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        const base = `https://127.0.0.1:${(issuer.address() as AddressInfo).port}/realm`;
+        if (req.method === "GET" && req.url === "/realm/.well-known/openid-configuration") {
+          res.writeHead(200, { "Content-Type": "application/json" });
+          return res.end(JSON.stringify({ issuer: base, token_endpoint: `${base}/token` }));
+        }
+        const form = new URLSearchParams(body);
+        tokenRequests.push({ ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), form: Object.fromEntries(form) });
+        const a = answer(req.headers.authorization, form);
+        res.writeHead(a.status, { "Content-Type": a.type ?? "application/json" });
+        res.end(a.body);
+      });
+    });
+    const api = https.createServer(tlsOptions, (req, res) => {
+      apiAuth.push(req.headers.authorization ?? "");
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ kind: "APIGroupList", groups: [] }));
+    });
+    await Promise.all([issuer, api].map((s) => new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve))));
+    const port = (s: https.Server): number => (s.address() as AddressInfo).port;
+    return {
+      certs,
+      tokenRequests,
+      apiAuth,
+      issuerUrl: `https://127.0.0.1:${port(issuer)}/realm`,
+      apiUrl: `https://127.0.0.1:${port(api)}`,
+      close: () => Promise.all([issuer, api].map((s) => new Promise((resolve) => s.close(resolve)))),
+    };
+  }
+  const config = (s: { certs: { caFile: string }; issuerUrl: string; apiUrl: string }, name: string, provider: string): string =>
+    kubeconfig(
+      name,
+      `# the team's cluster: log in with kubelogin
+apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "${s.apiUrl}", certificate-authority: ${s.certs.caFile}}}]
+users:
+- name: other
+  user: {token: keep-me}
+- name: sso
+  user:
+    auth-provider:
+      name: oidc
+      config:
+        idp-issuer-url: ${s.issuerUrl}
+        idp-certificate-authority: ${s.certs.caFile}
+        client-id: kubectl
+${provider}
+contexts: [{name: x, context: {cluster: c, user: sso}}]
+current-context: x
+`,
+    );
+  const get = async (file: string): Promise<void> => {
+    const client = new KubeClient(loadClusterAccess({ kubeconfig: file }));
+    try {
+      await client.get("/apis");
+    } finally {
+      client.close();
+    }
+  };
+
+  test("a valid id-token is sent; an expired one is refreshed at the issuer and written back into the kubeconfig, the rest of the file kept", async () => {
+    const fresh = jwt("alice", 3600);
+    const s = await servers(() => ({ status: 200, body: JSON.stringify({ access_token: "at", token_type: "Bearer", expires_in: 3600, id_token: fresh, refresh_token: "r2" }) }));
+    try {
+      const file = config(s, "oidc/config", `        client-secret: "s e/cret"\n        id-token: ${jwt("alice", -60)}\n        refresh-token: r1`);
+      chmodSync(file, 0o600);
+      await get(file);
+      assert.deepEqual(s.apiAuth, [`Bearer ${fresh}`]);
+      // The client's credentials in a basic Authorization header, escaped as Go's url.QueryEscape escapes them.
+      assert.deepEqual(s.tokenRequests, [{ auth: `Basic ${Buffer.from("kubectl:s+e%2Fcret").toString("base64")}`, form: { grant_type: "refresh_token", refresh_token: "r1" } }]);
+      const text = readFileSync(file, "utf8");
+      assert.match(text, /^# the team's cluster: log in with kubelogin\n/);
+      assert.ok(text.includes(`id-token: ${fresh}\n`), text);
+      assert.match(text, /refresh-token: r2\n/);
+      assert.match(text, /user: \{ token: keep-me \}|user: \{token: keep-me\}/);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      // The next command starts from the written token: nothing more asked of the issuer.
+      await get(file);
+      assert.deepEqual([s.apiAuth.length, s.tokenRequests.length], [2, 1]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("an issuer refusing the client's credentials in a header gets them in the form", async () => {
+    const fresh = jwt("bob", 3600);
+    const s = await servers((auth, form) => (auth ? { status: 401, body: JSON.stringify({ error: "invalid_client" }) } : { status: 200, type: "application/x-www-form-urlencoded", body: `access_token=at&id_token=${fresh}&for=${form.get("client_id")}` }));
+    try {
+      await get(config(s, "oidc-form/config", `        refresh-token: r1`));
+      assert.deepEqual(s.apiAuth, [`Bearer ${fresh}`]);
+      assert.deepEqual(
+        s.tokenRequests.map((r) => r.form),
+        [
+          { grant_type: "refresh_token", refresh_token: "r1" },
+          { grant_type: "refresh_token", refresh_token: "r1", client_id: "kubectl" },
+        ],
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("what cannot give a token says why, and no request reaches the API server", async () => {
+    let answer: Answer = { status: 400, body: JSON.stringify({ error: "invalid_grant", error_description: "refresh token expired" }) };
+    const s = await servers(() => answer);
+    try {
+      const refresh = config(s, "oidc-bad/config", `        id-token: ${jwt("carol", -60)}\n        refresh-token: r1`);
+      await assert.rejects(get(refresh), { name: "CredentialError", message: `failed to refresh the oidc id-token at ${s.issuerUrl}/token: 400 invalid_grant: refresh token expired` });
+      answer = { status: 200, body: JSON.stringify({ access_token: "at" }) };
+      await assert.rejects(get(refresh), { message: `the token response from ${s.issuerUrl}/token has no id_token: either the scope "openid" was not asked for at login, or the issuer gives no id-tokens on refresh` });
+      await assert.rejects(get(config(s, "oidc-none/config", `        id-token: ${jwt("carol", -60)}`)), { message: "no valid oidc id-token, and no refresh-token to get one (log in again)" });
+      await assert.rejects(get(config(s, "oidc-jwt/config", `        id-token: not-a-jwt`)), { message: "the oidc id-token is not a valid JWT" });
+      // The file is left as it was.
+      assert.match(readFileSync(refresh, "utf8"), /refresh-token: r1\n/);
+      assert.deepEqual(s.apiAuth, []);
+    } finally {
+      await s.close();
     }
   });
 });
