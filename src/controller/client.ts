@@ -25,6 +25,7 @@ import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTermin
 import { oidcIdToken } from "./oidc.js";
 import { MAX_FRAME_BYTES, PROTOBUF, statusOf, watchEvent, type ObjectDecoder } from "./protobuf.js";
 import { Backoff } from "./queue.js";
+import { systemTrust } from "./system-roots.js";
 import type { Logger } from "./log.js";
 
 /** A request the API server refused: its HTTP code and the Status it sent. */
@@ -176,7 +177,7 @@ type TunnelConnect = (options: tls.ConnectionOptions & { host?: string; port?: n
  * CONNECT tunnel to the API server, with credentials from the proxy URL, and TLS to the server inside it
  * (the agent's CA, client certificate and server name apply as without a proxy).
  */
-function tunnel(proxy: URL, secure: boolean): TunnelConnect {
+function tunnel(proxy: URL, secure: boolean, proxyTls: tls.ConnectionOptions): TunnelConnect {
   return (options, done) => {
     const host = options.host ?? "localhost";
     const target = `${net.isIPv6(host) ? `[${host}]` : host}:${options.port}`;
@@ -184,7 +185,7 @@ function tunnel(proxy: URL, secure: boolean): TunnelConnect {
     const auth = proxyAuthorization(proxy);
     if (auth) headers["Proxy-Authorization"] = auth;
     const viaTls = proxy.protocol === "https:";
-    const req = (viaTls ? https : http).request({ host: proxy.hostname, port: proxy.port || (viaTls ? 443 : 80), method: "CONNECT", path: target, headers, agent: false, ...(options.timeout ? { timeout: options.timeout } : {}) });
+    const req = (viaTls ? https : http).request({ host: proxy.hostname, port: proxy.port || (viaTls ? 443 : 80), method: "CONNECT", path: target, headers, agent: false, ...(viaTls ? proxyTls : {}), ...(options.timeout ? { timeout: options.timeout } : {}) });
     let settled = false;
     const finish = (err: Error | null, socket?: net.Socket): void => {
       if (settled) return;
@@ -238,15 +239,23 @@ export class KubeClient {
     const id = cert ? cert.toString("base64").slice(-64) : "";
     let agents = this.agents.get(id);
     if (agents) return agents;
+    // What the connections trust, as Go's transport: the kubeconfig's CA, else the system's roots (the
+    // server's, and an https proxy's: Go checks a proxy with the same TLS settings), with the identity.
+    const trust = (c?: Buffer, k?: Buffer): tls.ConnectionOptions => {
+      const identity = c && k ? { cert: c, key: k } : {};
+      if (this.access.ca) return { ca: this.access.ca, ...identity };
+      const context = systemTrust(c, k);
+      return context ? { secureContext: context } : identity;
+    };
     const make = (maxSockets: number): http.Agent => {
       // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
       const common = { keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 };
       const agent = this.secure
-        ? new https.Agent({ ...common, ...(this.access.ca ? { ca: this.access.ca } : {}), ...(cert && key ? { cert, key } : {}), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
+        ? new https.Agent({ ...common, ...trust(cert, key), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
         : this.tls
-          ? new https.Agent(common) // to an https proxy that forwards to an http server
+          ? new https.Agent({ ...common, ...trust(), rejectUnauthorized: !this.access.insecureSkipTLSVerify }) // to an https proxy that forwards to an http server
           : new http.Agent(common);
-      if (this.proxy && !this.forward) (agent as unknown as { createConnection: TunnelConnect }).createConnection = tunnel(this.proxy, this.secure);
+      if (this.proxy && !this.forward) (agent as unknown as { createConnection: TunnelConnect }).createConnection = tunnel(this.proxy, this.secure, { ...trust(), rejectUnauthorized: !this.access.insecureSkipTLSVerify });
       return agent;
     };
     agents = { requests: make(16), watches: make(Infinity) };

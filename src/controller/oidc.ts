@@ -6,12 +6,13 @@
  * rotated it, is written back into the kubeconfig file that defines the user (only those two values: the
  * file's other entries and its comments are kept, and the file is replaced whole, never half-written), so
  * kubectl and the next command start from it. The issuer is trusted through `idp-certificate-authority` or
- * `idp-certificate-authority-data`, else Node.js's root certificates.
+ * `idp-certificate-authority-data`, else the system's roots (src/controller/system-roots.ts).
  */
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { isMap, isSeq, parseDocument } from "yaml";
+import { systemTrust } from "./system-roots.js";
 
 /** A kubeconfig user's `auth-provider: {name: oidc, config: ...}`. */
 export interface OidcProvider {
@@ -20,7 +21,7 @@ export interface OidcProvider {
   clientSecret?: string;
   idToken?: string;
   refreshToken?: string;
-  /** The issuer's CA (PEM); undefined: Node.js's root certificates. */
+  /** The issuer's CA (PEM); undefined: the system's roots. */
   ca?: Buffer;
   /** Where new tokens are written: the kubeconfig file defining the user, and the user's name there. */
   persist?: { file: string; user: string };
@@ -154,7 +155,8 @@ function issuerRequest(p: OidcProvider, url: string, method: "GET" | "POST", bod
   if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
   if (authorization) headers["authorization"] = authorization;
   return new Promise((resolve, reject) => {
-    const req = https.request(target, { method, headers, ...(p.ca ? { ca: p.ca } : {}), timeout: ISSUER_TIMEOUT_MS }, (res) => {
+    const context = p.ca ? undefined : systemTrust();
+    const req = https.request(target, { method, headers, ...(p.ca ? { ca: p.ca } : context ? { secureContext: context } : {}), timeout: ISSUER_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (c: Buffer) => {
