@@ -9,6 +9,7 @@
  * `idp-certificate-authority-data`, else the system's roots (src/controller/system-roots.ts).
  */
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import https from "node:https";
 import path from "node:path";
 import { isMap, isSeq, parseDocument } from "yaml";
@@ -142,21 +143,43 @@ function shorten(body: string): string {
   return body.length > 80 ? `${body.slice(0, 80)}...` : body;
 }
 
-/** One request to the issuer: its status, content type and body (at most 1 MiB, within 30 s). */
-function issuerRequest(p: OidcProvider, url: string, method: "GET" | "POST", body?: string, authorization?: string): Promise<{ status: number; contentType: string; body: string }> {
+type Answer = { status: number; contentType: string; location?: string; body: string };
+
+/**
+ * A request to the issuer (http or https, as Go's client allows either), following redirects as Go's
+ * client follows them: at most 10; 301, 302 and 303 go on as a GET without the body, 307 and 308 as they
+ * were; the Authorization header only to the same host or its subdomains.
+ */
+async function issuerRequest(p: OidcProvider, url: string, method: "GET" | "POST", body?: string, authorization?: string): Promise<Answer> {
   let target: URL;
   try {
     target = new URL(url);
   } catch {
-    return Promise.reject(new Error(`oidc: ${url} is not a URL`));
+    throw new Error(`oidc: ${url} is not a URL`);
   }
-  if (target.protocol !== "https:") return Promise.reject(new Error(`oidc: ${url}: the issuer must be reached over https`));
+  const host = target.hostname;
+  for (let redirects = 0; ; redirects++) {
+    if (target.protocol !== "https:" && target.protocol !== "http:") throw new Error(`oidc: ${target.href}: expected an http or https URL`);
+    const sameSite = target.hostname === host || target.hostname.endsWith(`.${host}`);
+    const res = await issuerRequestOnce(p, target, method, body, sameSite ? authorization : undefined);
+    if (![301, 302, 303, 307, 308].includes(res.status) || res.location === undefined) return res;
+    if (redirects === 10) throw new Error(`oidc: ${url}: stopped after 10 redirects`);
+    if (res.status <= 303 && method !== "GET") [method, body] = ["GET", undefined];
+    target = new URL(res.location, target);
+  }
+}
+
+/** One request: its status, content type, Location and body (at most 1 MiB, within 30 s). */
+function issuerRequestOnce(p: OidcProvider, target: URL, method: "GET" | "POST", body: string | undefined, authorization: string | undefined): Promise<Answer> {
+  const url = target.href;
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
   if (authorization) headers["authorization"] = authorization;
+  const secure = target.protocol === "https:";
+  const context = secure && !p.ca ? systemTrust() : undefined;
+  const trust = secure ? (p.ca ? { ca: p.ca } : context ? { secureContext: context } : {}) : {};
   return new Promise((resolve, reject) => {
-    const context = p.ca ? undefined : systemTrust();
-    const req = https.request(target, { method, headers, ...(p.ca ? { ca: p.ca } : context ? { secureContext: context } : {}), timeout: ISSUER_TIMEOUT_MS }, (res) => {
+    const req = (secure ? https : http).request(target, { method, headers, ...trust, timeout: ISSUER_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (c: Buffer) => {
@@ -164,7 +187,9 @@ function issuerRequest(p: OidcProvider, url: string, method: "GET" | "POST", bod
         if (size > MAX_RESPONSE_BYTES) req.destroy(new Error(`oidc: ${url} answered more than 1 MiB`));
         else chunks.push(c);
       });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), ...(res.headers.location ? { location: res.headers.location } : {}), body: Buffer.concat(chunks).toString("utf8") }),
+      );
       res.on("error", reject);
     });
     req.on("timeout", () => req.destroy(new Error(`oidc: ${url} did not answer within ${ISSUER_TIMEOUT_MS / 1000} s`)));

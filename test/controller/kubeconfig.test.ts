@@ -203,7 +203,7 @@ describe("an oidc auth-provider", () => {
   /** An unsigned JWT expiring `inSeconds` from now (the client reads only its exp; the server judges it). */
   const jwt = (sub: string, inSeconds: number): string => `${b64url({ alg: "none" })}.${b64url({ sub, exp: Math.floor(Date.now() / 1000) + inSeconds })}.sig`;
   type Answer = { status: number; body: string; type?: string };
-  /** An issuer (discovery and a token endpoint answering `answer`) and an API server, over TLS; what each saw. */
+  /** An issuer (discovery and a token endpoint answering `answer`, each behind a redirect) and an API server, over TLS; what each saw. */
   async function servers(answer: (auth: string | undefined, form: URLSearchParams) => Answer) {
     const certs = writeCerts(mkdtempSync(path.join(dir, "oidc-tls-")));
     const tlsOptions = { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) };
@@ -214,10 +214,13 @@ describe("an oidc auth-provider", () => {
       req.on("data", (c: Buffer) => (body += c.toString()));
       req.on("end", () => {
         const base = `https://127.0.0.1:${(issuer.address() as AddressInfo).port}/realm`;
-        if (req.method === "GET" && req.url === "/realm/.well-known/openid-configuration") {
+        // Both moved, as Go's client follows them: discovery by a 302, the token endpoint by a 307 (the POST kept).
+        if (req.method === "GET" && req.url === "/realm/.well-known/openid-configuration") return res.writeHead(302, { Location: "/moved/openid-configuration" }).end();
+        if (req.method === "GET" && req.url === "/moved/openid-configuration") {
           res.writeHead(200, { "Content-Type": "application/json" });
           return res.end(JSON.stringify({ issuer: base, token_endpoint: `${base}/token` }));
         }
+        if (req.url === "/realm/token") return res.writeHead(307, { Location: `${base}/token/v2` }).end();
         const form = new URLSearchParams(body);
         tokenRequests.push({ ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), form: Object.fromEntries(form) });
         const a = answer(req.headers.authorization, form);
