@@ -12,8 +12,10 @@
  * retries the key with its own backoff).
  * Credentials: a client certificate, a bearer token (a token file is re-read every minute, as the kubelet
  * rotates it), basic auth, an oidc auth-provider's id-token (refreshed when it expires), or an exec
- * plugin's token or certificate, cached until it expires; a 401 refreshes them once. A proxy (the kubeconfig's `proxy-url`, else the environment's) is a CONNECT tunnel
- * per connection, or, for an http server behind a proxy, the proxy forwards each request.
+ * plugin's token or certificate, cached until it expires; a 401 refreshes them once. A proxy (the
+ * kubeconfig's `proxy-url`, else the environment's) is a CONNECT tunnel per connection, or, for an http
+ * server behind a proxy, the proxy forwards each request. Trusted: the kubeconfig's CA, else the system's
+ * roots as Go reads them (src/controller/system-roots.ts), for the server and an https proxy alike.
  */
 import http from "node:http";
 import https from "node:https";
