@@ -241,23 +241,23 @@ export class KubeClient {
     const id = cert ? cert.toString("base64").slice(-64) : "";
     let agents = this.agents.get(id);
     if (agents) return agents;
-    // What the connections trust, as Go's transport: the kubeconfig's CA, else the system's roots (the
-    // server's, and an https proxy's: Go checks a proxy with the same TLS settings), with the identity.
-    const trust = (c?: Buffer, k?: Buffer): tls.ConnectionOptions => {
-      const identity = c && k ? { cert: c, key: k } : {};
-      if (this.access.ca) return { ca: this.access.ca, ...identity };
-      const context = systemTrust(c, k);
-      return context ? { secureContext: context } : identity;
+    // The TLS settings of every connection, as Go's transport has one for the server and an https proxy
+    // alike: the kubeconfig's CA, else the system's roots; the client certificate; the skip setting.
+    const identity = cert && key ? { cert, key } : {};
+    const context = this.access.ca || !this.tls ? undefined : systemTrust(cert, key);
+    const settings: tls.ConnectionOptions = {
+      ...(this.access.ca ? { ca: this.access.ca, ...identity } : context ? { secureContext: context } : identity),
+      rejectUnauthorized: !this.access.insecureSkipTLSVerify,
     };
     const make = (maxSockets: number): http.Agent => {
       // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
       const common = { keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 };
       const agent = this.secure
-        ? new https.Agent({ ...common, ...trust(cert, key), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
+        ? new https.Agent({ ...common, ...settings, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
         : this.tls
-          ? new https.Agent({ ...common, ...trust(), rejectUnauthorized: !this.access.insecureSkipTLSVerify }) // to an https proxy that forwards to an http server
+          ? new https.Agent({ ...common, ...settings }) // to an https proxy that forwards to an http server
           : new http.Agent(common);
-      if (this.proxy && !this.forward) (agent as unknown as { createConnection: TunnelConnect }).createConnection = tunnel(this.proxy, this.secure, { ...trust(), rejectUnauthorized: !this.access.insecureSkipTLSVerify });
+      if (this.proxy && !this.forward) (agent as unknown as { createConnection: TunnelConnect }).createConnection = tunnel(this.proxy, this.secure, settings);
       return agent;
     };
     agents = { requests: make(16), watches: make(Infinity) };
