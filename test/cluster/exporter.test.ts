@@ -140,10 +140,17 @@ describe("the exporter: Prometheus scrapes the controller and the recording rule
   test("PromQL: the workload's GPUs per component, through the pod attribution", async () => {
     await until(promPort, `karta:gpus:component${workload()}`, "component", { master: 8, worker: 24 }, "GPUs per component");
     await until(promPort, `karta:gpus:workload${workload()}`, "workload", { "llama-finetune": 32 }, "GPUs of the workload");
-    // 32 of the 33 GPU series with a pod belong to a described workload.
-    const coverage = await query(promPort, "karta:join_coverage:ratio");
-    assert.equal(coverage.length, 1);
-    assert.ok(Math.abs(coverage[0]!.value - 32 / 33) < 1e-9, String(coverage[0]!.value));
+    // 32 of the 33 GPU series with a pod belong to a described workload. Waited for too: a rule group writes
+    // each rule's series as it evaluates it, so a query may land after the rules above and before this one.
+    let coverage: { value: number }[] = [];
+    await eventually(
+      async () => {
+        coverage = await query(promPort, "karta:join_coverage:ratio");
+        return coverage.length === 1 && Math.abs(coverage[0]!.value - 32 / 33) < 1e-9 ? true : undefined;
+      },
+      60_000,
+      "karta:join_coverage:ratio to be 32/33",
+    ).catch(() => assert.fail(`karta:join_coverage:ratio: ${JSON.stringify(coverage)}, not one series of 32/33`));
   });
 
   test("the contract as Prometheus stored it: info, status, replicas, pods, pod attribution, exporter health", async () => {
