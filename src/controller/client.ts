@@ -27,7 +27,7 @@ import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTermin
 import { oidcIdToken } from "./oidc.js";
 import { MAX_FRAME_BYTES, PROTOBUF, statusOf, watchEvent, type ObjectDecoder } from "./protobuf.js";
 import { Backoff } from "./queue.js";
-import { systemTrust } from "./system-roots.js";
+import { trustOptions } from "./system-roots.js";
 import type { Logger } from "./log.js";
 
 /** A request the API server refused: its HTTP code and the Status it sent. */
@@ -243,12 +243,7 @@ export class KubeClient {
     if (agents) return agents;
     // The TLS settings of every connection, as Go's transport has one for the server and an https proxy
     // alike: the kubeconfig's CA, else the system's roots; the client certificate; the skip setting.
-    const identity = cert && key ? { cert, key } : {};
-    const context = this.access.ca || !this.tls ? undefined : systemTrust(cert, key);
-    const settings: tls.ConnectionOptions = {
-      ...(this.access.ca ? { ca: this.access.ca, ...identity } : context ? { secureContext: context } : identity),
-      rejectUnauthorized: !this.access.insecureSkipTLSVerify,
-    };
+    const settings: tls.ConnectionOptions = this.tls ? { ...trustOptions(this.access.ca, cert, key), rejectUnauthorized: !this.access.insecureSkipTLSVerify } : {};
     const make = (maxSockets: number): http.Agent => {
       // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
       const common = { keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 };

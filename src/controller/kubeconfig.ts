@@ -118,8 +118,6 @@ interface KubeconfigFile {
   users: Map<string, Raw>;
   contexts: Map<string, Raw>;
   currentContext?: string;
-  /** The file that defines each user (where an oidc auth-provider's new tokens are written). */
-  userFiles: Map<string, string>;
 }
 
 const FILE_FIELDS: Record<string, string[]> = {
@@ -153,22 +151,21 @@ function readKubeconfig(file: string): KubeconfigFile {
         if (p !== undefined && !path.isAbsolute(p)) body[f] = path.join(dir, p);
       }
       if (field === "user" && body["exec"] !== undefined) body["exec"] = { ...asRecord(body["exec"]), dir };
+      // Where an oidc auth-provider's new tokens are written: the file that defines the user.
+      if (field === "user" && body["auth-provider"] !== undefined) body["auth-provider"] = { ...asRecord(body["auth-provider"]), file: path.resolve(file) };
       if (!out.has(name)) out.set(name, body);
     }
     return out;
   };
   const currentContext = str(root["current-context"]);
-  const users = section("users", "user");
-  const userFiles = new Map([...users.keys()].map((name) => [name, path.resolve(file)]));
-  return { clusters: section("clusters", "cluster"), users, contexts: section("contexts", "context"), userFiles, ...(currentContext !== undefined ? { currentContext } : {}) };
+  return { clusters: section("clusters", "cluster"), users: section("users", "user"), contexts: section("contexts", "context"), ...(currentContext !== undefined ? { currentContext } : {}) };
 }
 
 /** Several kubeconfig files as one: the first to define a name, or the current context, wins. */
 function merge(files: KubeconfigFile[]): KubeconfigFile {
-  const out: KubeconfigFile = { clusters: new Map(), users: new Map(), contexts: new Map(), userFiles: new Map() };
+  const out: KubeconfigFile = { clusters: new Map(), users: new Map(), contexts: new Map() };
   for (const f of files) {
     for (const part of ["clusters", "users", "contexts"] as const) for (const [k, v] of f[part]) if (!out[part].has(k)) out[part].set(k, v);
-    for (const [k, v] of f.userFiles) if (!out.userFiles.has(k)) out.userFiles.set(k, v);
     if (out.currentContext === undefined && f.currentContext !== undefined) out.currentContext = f.currentContext;
   }
   return out;
@@ -279,7 +276,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   // token, basic auth or a client certificate: `kubectl --token T` on an exec user sends T).
   if (exec && !access.token && !access.tokenFile && !access.basic && !access.cert) access.exec = exec;
   if (user["auth-provider"] !== undefined) {
-    const oidc = oidcProvider(asRecord(user["auth-provider"]), userName ?? "", config.userFiles.get(userName ?? ""));
+    const oidc = oidcProvider(asRecord(user["auth-provider"]), userName ?? "");
     // Its round tripper stands aside when another has set Authorization (a token, a token file, basic auth).
     if (access.token === undefined && access.tokenFile === undefined && access.basic === undefined) access.oidc = oidc;
   }
@@ -290,7 +287,7 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
  * A user's oidc auth-provider, checked as client-go checks it (idp-issuer-url and client-id are needed);
  * gcp and azure were removed from kubectl in 1.26 in favour of exec plugins, and are refused here too.
  */
-function oidcProvider(provider: Raw, userName: string, file: string | undefined): OidcProvider {
+function oidcProvider(provider: Raw, userName: string): OidcProvider {
   const name = str(provider["name"]) ?? "?";
   if (name !== "oidc") throw new Error(`user "${userName}": the ${name} auth-provider is not supported (kubectl removed it too); use an exec credential plugin`);
   const cfg = asRecord(provider["config"]);
@@ -300,23 +297,15 @@ function oidcProvider(provider: Raw, userName: string, file: string | undefined)
   for (const [key, v] of [["idp-issuer-url", issuer], ["client-id", clientId]] as const) {
     if (v === undefined) throw new Error(`user "${userName}": the oidc auth-provider must provide ${key}`);
   }
-  let ca: Buffer | undefined;
-  const caData = value("idp-certificate-authority-data");
-  const caFile = value("idp-certificate-authority");
-  if (caData !== undefined) ca = Buffer.from(caData, "base64");
-  else if (caFile !== undefined) {
-    try {
-      ca = readFileSync(caFile); // as client-go reads it: relative to the working directory
-    } catch (err) {
-      throw new Error(`user "${userName}": cannot read the oidc idp-certificate-authority ${caFile}: ${(err as Error).message}`);
-    }
-  }
+  // A relative file is read from the working directory, as client-go reads it.
+  const ca = fileOrData(cfg, "idp-certificate-authority", "idp-certificate-authority-data", "oidc idp-certificate-authority");
   const out: OidcProvider = { issuer: issuer!, clientId: clientId! };
   for (const [field, key] of [["clientSecret", "client-secret"], ["idToken", "id-token"], ["refreshToken", "refresh-token"]] as const) {
     const v = value(key);
     if (v !== undefined) out[field] = v;
   }
   if (ca) out.ca = ca;
+  const file = str(provider["file"]);
   if (file !== undefined) out.persist = { file, user: userName };
   return out;
 }
@@ -429,7 +418,7 @@ function findClusterAccess(options: { kubeconfig?: string; context?: string }, o
   const home = path.join(homedir(), ".kube", "config");
   if (existsSync(home)) return accessOf(readKubeconfig(home), options.context, home, o);
   // No kubeconfig: --server and the other flags alone, as kubectl takes them.
-  if (o.server !== undefined) return accessOf({ clusters: new Map(), users: new Map(), contexts: new Map(), userFiles: new Map() }, options.context, "the command line", o);
+  if (o.server !== undefined) return accessOf({ clusters: new Map(), users: new Map(), contexts: new Map() }, options.context, "the command line", o);
   const pod = inCluster();
   if (pod) {
     for (const [what, name] of [["context", options.context], ["cluster", o.cluster], ["user", o.user]] as const) {

@@ -13,7 +13,7 @@ import http from "node:http";
 import https from "node:https";
 import path from "node:path";
 import { isMap, isSeq, parseDocument } from "yaml";
-import { systemTrust } from "./system-roots.js";
+import { trustOptions } from "./system-roots.js";
 
 /** A kubeconfig user's `auth-provider: {name: oidc, config: ...}`. */
 export interface OidcProvider {
@@ -176,8 +176,7 @@ function issuerRequestOnce(p: OidcProvider, target: URL, method: "GET" | "POST",
   if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
   if (authorization) headers["authorization"] = authorization;
   const secure = target.protocol === "https:";
-  const context = secure && !p.ca ? systemTrust() : undefined;
-  const trust = secure ? (p.ca ? { ca: p.ca } : context ? { secureContext: context } : {}) : {};
+  const trust = secure ? trustOptions(p.ca) : {};
   return new Promise((resolve, reject) => {
     const req = (secure ? https : http).request(target, { method, headers, ...trust, timeout: ISSUER_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];

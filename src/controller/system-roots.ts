@@ -104,3 +104,14 @@ export function systemTrust(cert?: Buffer, key?: Buffer): tls.SecureContext | un
   if (plainContext?.certs !== certs) plainContext = { certs, context: tls.createSecureContext({ ca: certs }) };
   return plainContext.context;
 }
+
+/**
+ * What a TLS connection trusts, as Go's transport takes it: `ca` when given (a kubeconfig's, an oidc
+ * issuer's), else the system's roots; with the client certificate when given.
+ */
+export function trustOptions(ca: Buffer | undefined, cert?: Buffer, key?: Buffer): tls.ConnectionOptions {
+  const identity = cert && key ? { cert, key } : {};
+  if (ca) return { ca, ...identity };
+  const context = systemTrust(cert, key);
+  return context ? { secureContext: context } : identity;
+}
