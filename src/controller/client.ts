@@ -171,6 +171,15 @@ function proxyAuthorization(proxy: URL): string | undefined {
   return proxy.username ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}` : undefined;
 }
 
+/**
+ * The name an https proxy's certificate is checked against, as Go's transport checks it: the
+ * tls-server-name when the kubeconfig has one (Go's ServerName wins over the proxy's host), else the
+ * proxy's host name (an address sends no SNI and is checked as an address); never the Host header's server.
+ */
+function proxyServerName(proxy: URL, tlsServerName: string | undefined): string {
+  return tlsServerName || (net.isIP(proxy.hostname) ? "" : proxy.hostname);
+}
+
 /** An agent's createConnection that answers through its callback (Node's http.Agent accepts that form). */
 type TunnelConnect = (options: tls.ConnectionOptions & { host?: string; port?: number; timeout?: number }, done: (err: Error | null, socket?: net.Socket) => void) => undefined;
 
@@ -187,7 +196,9 @@ function tunnel(proxy: URL, secure: boolean, proxyTls: tls.ConnectionOptions): T
     const auth = proxyAuthorization(proxy);
     if (auth) headers["Proxy-Authorization"] = auth;
     const viaTls = proxy.protocol === "https:";
-    const req = (viaTls ? https : http).request({ host: proxy.hostname, port: proxy.port || (viaTls ? 443 : 80), method: "CONNECT", path: target, headers, agent: false, ...(viaTls ? proxyTls : {}), ...(options.timeout ? { timeout: options.timeout } : {}) });
+    // Node would take the TLS server name from the Host header (the API server's): the proxy's, as Go's.
+    const proxyName = viaTls ? { ...proxyTls, servername: proxyServerName(proxy, proxyTls.servername) } : {};
+    const req = (viaTls ? https : http).request({ host: proxy.hostname, port: proxy.port || (viaTls ? 443 : 80), method: "CONNECT", path: target, headers, agent: false, ...proxyName, ...(options.timeout ? { timeout: options.timeout } : {}) });
     let settled = false;
     const finish = (err: Error | null, socket?: net.Socket): void => {
       if (settled) return;
@@ -242,13 +253,16 @@ export class KubeClient {
     let agents = this.agents.get(id);
     if (agents) return agents;
     // The TLS settings of every connection, as Go's transport has one for the server and an https proxy
-    // alike: the kubeconfig's CA, else the system's roots; the client certificate; the skip setting.
-    const settings: tls.ConnectionOptions = this.tls ? { ...trustOptions(this.access.ca, cert, key), rejectUnauthorized: !this.access.insecureSkipTLSVerify } : {};
+    // alike: the kubeconfig's CA, else the system's roots; the client certificate; the skip setting; the
+    // tls-server-name, which Go checks an https proxy's certificate against too (its ServerName, when set,
+    // wins over the proxy's host).
+    const serverName = this.access.tlsServerName ? { servername: this.access.tlsServerName } : {};
+    const settings: tls.ConnectionOptions = this.tls ? { ...trustOptions(this.access.ca, cert, key), rejectUnauthorized: !this.access.insecureSkipTLSVerify, ...serverName } : {};
     const make = (maxSockets: number): http.Agent => {
       // An idle socket is closed after 30 s, before the API server's own idle timeout can close it under a request.
       const common = { keepAlive: true, timeout: 30_000, maxSockets, maxFreeSockets: 16 };
       const agent = this.secure
-        ? new https.Agent({ ...common, ...settings, ...(this.access.tlsServerName ? { servername: this.access.tlsServerName } : {}) })
+        ? new https.Agent({ ...common, ...settings })
         : this.tls
           ? new https.Agent({ ...common, ...settings }) // to an https proxy that forwards to an http server
           : new http.Agent(common);
@@ -319,8 +333,7 @@ export class KubeClient {
       let to: { host: string; port: string | number; path: string; servername?: string } = { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
       if (this.forward) {
         const proxy = this.proxy!;
-        // TLS to an https proxy is checked against the proxy's name, not the Host header's server.
-        to = { host: proxy.hostname, port: proxy.port || (this.tls ? 443 : 80), path: `${this.base.origin}${to.path}`, ...(this.tls ? { servername: net.isIP(proxy.hostname) ? "" : proxy.hostname } : {}) };
+        to = { host: proxy.hostname, port: proxy.port || (this.tls ? 443 : 80), path: `${this.base.origin}${to.path}`, ...(this.tls ? { servername: proxyServerName(proxy, this.access.tlsServerName) } : {}) };
         headers["Host"] = this.base.host;
         const auth = proxyAuthorization(proxy);
         if (auth) headers["Proxy-Authorization"] = auth;

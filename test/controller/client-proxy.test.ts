@@ -13,9 +13,22 @@ import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { KubeClient } from "../../src/controller/client.js";
 import { loadClusterAccess, withEnvironmentProxy } from "../../src/controller/kubeconfig.js";
+import { createCA, issueServing } from "../../src/server/certs.js";
 import { tempDir, writeCerts } from "../server/helpers.js";
 
 const ONLY_VIA_PROXY = "kube.karta-test.invalid";
+
+/** Pipes a CONNECT tunnel's client to `port` on loopback, whatever host it asked for. */
+function connectTo(port: number, client: net.Socket, head: Buffer): void {
+  const upstream = net.connect(port, "127.0.0.1", () => {
+    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  });
+  upstream.on("error", () => client.destroy());
+  client.on("error", () => upstream.destroy());
+}
 
 const listen = async <T extends net.Server>(server: T): Promise<number> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -36,16 +49,9 @@ test("proxy-url, else the environment's: requests tunnel through the proxy with 
   proxy.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     tunnels.push({ target: req.url ?? "", auth: req.headers["proxy-authorization"] ?? "" });
     if (refuse) return client.end("HTTP/1.1 403 Forbidden\r\n\r\n");
-    const [host, port] = (req.url ?? "").split(":");
-    // A name only the proxy resolves (the environment's proxy case below): a loopback address is never proxied.
-    const upstream = net.connect(Number(port), host === ONLY_VIA_PROXY ? "127.0.0.1" : host, () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on("error", () => client.destroy());
-    client.on("error", () => upstream.destroy());
+    // Every host is loopback here: a name only the proxy resolves stands for a server reached through it
+    // (the environment's proxy case below; a loopback address is never proxied).
+    connectTo(Number((req.url ?? "").split(":")[1]), client, head);
   });
   const apiPort = await listen(api);
   const proxyPort = await listen(proxy);
@@ -109,6 +115,75 @@ current-context: x
     api.closeAllConnections();
     proxy.close();
     proxy.closeAllConnections();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("an https proxy-url: its certificate checked with the kubeconfig's CA, against the tls-server-name when there is one, as Go's transport checks it", async () => {
+  const dir = tempDir("karta-https-proxy-");
+  const ca = createCA("test-ca");
+  const served = issueServing(ca, ["api.internal"]);
+  const apiServer = https.createServer({ cert: served.certPem, key: served.keyPem }, (req, res) => {
+    req.resume();
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ kind: "APIGroupList", path: req.url }));
+  });
+  const apiPort = await listen(apiServer);
+  // Two https proxies: one whose certificate names its address, one whose certificate names the API server.
+  const proxies = await Promise.all(
+    [["127.0.0.1"], ["api.internal"]].map(async (names) => {
+      const issued = issueServing(ca, names);
+      const tunnels: string[] = [];
+      const proxy = https.createServer({ cert: issued.certPem, key: issued.keyPem }, (_req, res) => res.writeHead(405).end());
+      proxy.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+        tunnels.push(req.url ?? "");
+        connectTo(apiPort, client, head);
+      });
+      return { proxy, tunnels, port: await listen(proxy) };
+    }),
+  );
+  writeFileSync(path.join(dir, "ca.crt"), ca.certPem);
+  const kubeconfig = path.join(dir, "kubeconfig");
+  const clientVia = (proxyPort: number, serverName?: string): KubeClient => {
+    writeFileSync(
+      kubeconfig,
+      `clusters: [{name: c, cluster: {server: "https://${ONLY_VIA_PROXY}:${apiPort}", certificate-authority: ca.crt, proxy-url: "https://127.0.0.1:${proxyPort}"${serverName ? `, tls-server-name: ${serverName}` : ""}}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+    );
+    return new KubeClient(loadClusterAccess({ kubeconfig }));
+  };
+  const [byAddress, byServerName] = proxies as [(typeof proxies)[0], (typeof proxies)[0]];
+  const clients: KubeClient[] = [];
+  try {
+    // No tls-server-name: the proxy is checked against its own address, the server inside against its name.
+    const plain = clientVia(byAddress.port);
+    clients.push(plain);
+    await assert.rejects(plain.get("/apis", { retryBudgetMs: 0 }), /api\.internal|altnames|Hostname\/IP does not match/);
+    // The proxy was trusted (the tunnel opened): only the server inside was refused, for its name.
+    assert.deepEqual(byAddress.tunnels, [`${ONLY_VIA_PROXY}:${apiPort}`]);
+
+    // tls-server-name: Go checks the proxy's certificate against it too, so a proxy whose certificate
+    // names only its address is refused before any tunnel...
+    const named = clientVia(byAddress.port, "api.internal");
+    clients.push(named);
+    await assert.rejects(named.get("/apis", { retryBudgetMs: 0 }), /api\.internal|altnames|Hostname\/IP does not match/);
+    assert.equal(byAddress.tunnels.length, 1);
+    // ...and one whose certificate names the server is trusted, with the server inside.
+    const throughNamed = clientVia(byServerName.port, "api.internal");
+    clients.push(throughNamed);
+    assert.deepEqual(await throughNamed.get("/apis"), { kind: "APIGroupList", path: "/apis" });
+    assert.deepEqual(byServerName.tunnels, [`${ONLY_VIA_PROXY}:${apiPort}`]);
+  } finally {
+    for (const c of clients) c.close();
+    apiServer.close();
+    apiServer.closeAllConnections();
+    for (const p of proxies) {
+      p.proxy.close();
+      p.proxy.closeAllConnections();
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 });
