@@ -8,6 +8,7 @@
  * Most of a pod's bytes are its spec and status (containers, env, volumes, conditions): a cache of tens of
  * thousands of pods holds a small part of them (upstream's exporter trims its pod cache the same way).
  */
+import { isDeepStrictEqual } from "node:util";
 import type { KubernetesObject } from "./kubernetes-object.js";
 import { analyze, documentOf, listExpressions, type Karta } from "../definition/index.js";
 import { parseJq } from "../jq/index.js";
@@ -87,6 +88,20 @@ export function trimPod<T extends KubernetesObject>(pod: T, fields: PodFields): 
   if (out.apiVersion === undefined) delete out.apiVersion;
   if (out.kind === undefined) delete out.kind;
   return out as unknown as T;
+}
+
+/**
+ * Whether a cached pod's update changed nothing but its resourceVersion: the fields it changed are ones
+ * the cache does not keep (a kubelet's probe results, conditions no Karta reads), so no reconcile can
+ * come out differently.
+ */
+export function changedOnlyVersion(pod: KubernetesObject, old: KubernetesObject): boolean {
+  const { metadata, ...rest } = pod;
+  const { metadata: oldMetadata, ...oldRest } = old;
+  if (!isDeepStrictEqual(rest, oldRest)) return false;
+  const { resourceVersion: _, ...meta } = metadata ?? {};
+  const { resourceVersion: __, ...oldMeta } = oldMetadata ?? {};
+  return isDeepStrictEqual(meta, oldMeta);
 }
 
 const POD_KEYS = ["apiVersion", "kind", "metadata", "spec", "status"];

@@ -36,7 +36,7 @@ import type { Logger } from "./log.js";
 import { coreEvent, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
 import { Interner } from "./intern.js";
 import { OwnerIndex } from "./owner-index.js";
-import { coversFields, podDecoder, podFieldsOf, PROTOBUF_POD_FIELDS, trimPod, type PodFields } from "./pod-cache.js";
+import { changedOnlyVersion, coversFields, podDecoder, podFieldsOf, PROTOBUF_POD_FIELDS, trimPod, type PodFields } from "./pod-cache.js";
 import { WorkQueue } from "./queue.js";
 import { owns, WHOLE, type Shard } from "./shard.js";
 import type { Karta } from "../definition/index.js";
@@ -331,9 +331,10 @@ export class WorkloadReconciler {
     });
     const index = new OwnerIndex(informer);
     for (const verb of ["add", "update", "delete"] as const) {
-      informer.on(verb, (p) => {
+      informer.on(verb, (p, old) => {
         if (informer !== this.pods) return;
         this.touch();
+        if (old && changedOnlyVersion(p, old)) return; // nothing a reconcile reads changed
         this.enqueueRootOf(p, this.afterCompile);
       });
     }

@@ -2,8 +2,8 @@
  * `karta controller`'s workload reconciliation against a real kube-apiserver, as the service account bound
  * to the ClusterRole `karta rbac` generates: a PyTorchJob and its pods, created as the training operator
  * creates them, get the Workload and PodGroups `karta compile` gives for the same objects; scaling updates
- * them; its pods changing one after another requeue it about once a second; deleting the Karta stops
- * its watch.
+ * them; its pods changing one after another requeue it about once a second, and not at all when they
+ * change only what the pod cache does not keep; deleting the Karta stops its watch.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
 import { KartaReconciler } from "../../src/controller/kartas.js";
 import { POD_RECONCILE_EVERY_MS, WorkloadReconciler } from "../../src/controller/workloads.js";
+import { coversFields, podFieldsOf } from "../../src/controller/pod-cache.js";
 import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { silentLogger } from "../../src/controller/log.js";
 import type { Karta } from "../../src/definition/index.js";
@@ -133,6 +134,27 @@ describe("karta controller: Workload API objects for live workloads, as the role
     assert.ok(reconciles >= 1, "the pods' changes requeue their job");
     // Once per 100 ms coalescing window, 20 changes 100 ms apart would be about 20 reconciles.
     assert.ok(reconciles <= Math.ceil((seconds * 1000) / POD_RECONCILE_EVERY_MS) + 1, `${reconciles} reconciles in ${seconds.toFixed(1)} s`);
+  });
+
+  test("a pod's update that changes only fields the cache does not keep (a condition no Karta reads) requeues nothing", async () => {
+    const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Karta;
+    assert.ok(!coversFields(podFieldsOf([karta]), new Set(["status.conditions"])), "the PyTorchJob Karta must not read a pod's conditions");
+    await sleep(POD_RECONCILE_EVERY_MS + 500); // the last test's requeues have run
+    const before = workloads.counters.reconciles;
+    const p = pods[0]!;
+    for (let i = 0; i < 5; i++) {
+      const current = await c.core.readNamespacedPodStatus({ name: p.metadata!.name!, namespace: ns });
+      const since = workloads.lastEventAt;
+      const conditions = [{ type: "karta-test/Probe", status: i % 2 === 0 ? "True" : "False" }];
+      await c.core.replaceNamespacedPodStatus({ name: p.metadata!.name!, namespace: ns, body: { ...current, status: { ...current.status, conditions } } as never });
+      // The watch delivered the update before the next one is written.
+      await eventually(async () => (workloads.lastEventAt > since ? true : undefined), 30_000, "the pod's update");
+    }
+    await sleep(POD_RECONCILE_EVERY_MS + 500);
+    assert.equal(workloads.counters.reconciles - before, 0, "no reconcile for updates that change nothing it reads");
+    // A change it keeps (a label) still requeues the job.
+    await c.objects.patch({ apiVersion: "v1", kind: "Pod", metadata: { name: p.metadata!.name, namespace: ns, labels: { "karta-test/kept": "yes" } } } as never, undefined, undefined, "tick", undefined, PatchStrategy.MergePatch);
+    await eventually(async () => (workloads.counters.reconciles > before ? true : undefined), 30_000, "the job's reconcile after a label change");
   });
 
   test("deleting the Karta stops its watch", async () => {
