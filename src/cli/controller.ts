@@ -88,8 +88,10 @@ It watches pods in protobuf, as kube-scheduler and the kubelet do (the API serve
 for all of them; a JSON watch costs it an encoding per event), unless a Ready Karta reads pod fields the
 protobuf decoder does not keep (then JSON); the Karta kinds, groups and lists are JSON. While pods keep
 changing, the pod watch is read at most every 100 ms, a batch of events at once (less CPU per event), and
-a workload's pods requeue it at most once a second after it was compiled; a pod's update that changed
-only fields the cache does not keep (a kubelet's conditions no Karta reads) requeues nothing.
+a workload's pods requeue it at most once a second after it was compiled. Updates that cannot change a
+compile requeue nothing: a pod's that changed only fields the cache does not keep (a kubelet's
+conditions no Karta reads), a workload's that changed only its status when no expression its Karta
+compiles with reads the status (an operator reporting progress).
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else

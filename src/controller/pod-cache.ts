@@ -8,7 +8,6 @@
  * Most of a pod's bytes are its spec and status (containers, env, volumes, conditions): a cache of tens of
  * thousands of pods holds a small part of them (upstream's exporter trims its pod cache the same way).
  */
-import { isDeepStrictEqual } from "node:util";
 import type { KubernetesObject } from "./kubernetes-object.js";
 import { analyze, documentOf, listExpressions, type Karta } from "../definition/index.js";
 import { parseJq } from "../jq/index.js";
@@ -38,8 +37,8 @@ export function podFieldsRead(karta: Karta): PodFields {
     if (analysis.dynamic.length > 0) return "all";
     for (const r of analysis.reads) {
       const [top, second] = r.steps;
-      if (top === undefined) return "all";
-      if (top.type !== "field") continue; // `.[0]` of a pod object is null
+      if (top === undefined || top.type === "iterate") return "all"; // `.[]` yields the pod's spec and status too
+      if (top.type !== "field") continue; // `.[0]` of a pod object is an error
       if (top.name === "metadata" || top.name === "kind" || top.name === "apiVersion") continue;
       if (top.name !== "spec" && top.name !== "status") continue; // no other field exists on a pod
       if (second === undefined || second.type !== "field") return "all";
@@ -88,20 +87,6 @@ export function trimPod<T extends KubernetesObject>(pod: T, fields: PodFields): 
   if (out.apiVersion === undefined) delete out.apiVersion;
   if (out.kind === undefined) delete out.kind;
   return out as unknown as T;
-}
-
-/**
- * Whether a cached pod's update changed nothing but its resourceVersion: the fields it changed are ones
- * the cache does not keep (a kubelet's probe results, conditions no Karta reads), so no reconcile can
- * come out differently.
- */
-export function changedOnlyVersion(pod: KubernetesObject, old: KubernetesObject): boolean {
-  const { metadata, ...rest } = pod;
-  const { metadata: oldMetadata, ...oldRest } = old;
-  if (!isDeepStrictEqual(rest, oldRest)) return false;
-  const { resourceVersion: _, ...meta } = metadata ?? {};
-  const { resourceVersion: __, ...oldMeta } = oldMetadata ?? {};
-  return isDeepStrictEqual(meta, oldMeta);
 }
 
 const POD_KEYS = ["apiVersion", "kind", "metadata", "spec", "status"];

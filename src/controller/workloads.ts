@@ -36,7 +36,8 @@ import type { Logger } from "./log.js";
 import { coreEvent, EventSink, EVENTS_AT_SHUTDOWN_MS } from "./events.js";
 import { Interner } from "./intern.js";
 import { OwnerIndex } from "./owner-index.js";
-import { changedOnlyVersion, coversFields, podDecoder, podFieldsOf, PROTOBUF_POD_FIELDS, trimPod, type PodFields } from "./pod-cache.js";
+import { changedOnly, compileReadsStatus } from "./relevant-changes.js";
+import { coversFields, podDecoder, podFieldsOf, PROTOBUF_POD_FIELDS, trimPod, type PodFields } from "./pod-cache.js";
 import { WorkQueue } from "./queue.js";
 import { owns, WHOLE, type Shard } from "./shard.js";
 import type { Karta } from "../definition/index.js";
@@ -59,6 +60,8 @@ interface Watched {
   root: string;
   /** Every kind it watches: the root and those between its root and its pods (keys of `kinds`). */
   keys: string[];
+  /** Whether its compile may read a root's `.status` (else an update of the status alone queues nothing). */
+  readsStatus: boolean;
 }
 
 /** An informer on a kind some Ready Kartas watch (as their root, or between their root and pods), shared by them. */
@@ -334,7 +337,7 @@ export class WorkloadReconciler {
       informer.on(verb, (p, old) => {
         if (informer !== this.pods) return;
         this.touch();
-        if (old && changedOnlyVersion(p, old)) return; // nothing a reconcile reads changed
+        if (old && changedOnly(p, old)) return; // nothing a reconcile reads changed
         this.enqueueRootOf(p, this.afterCompile);
       });
     }
@@ -466,7 +469,8 @@ export class WorkloadReconciler {
         const keys = (await Promise.all(chainKinds(r.karta as unknown as Karta).map((k) => this.acquire(name, k)))).filter((k): k is string => k !== undefined);
         const root = (await this.acquire(name, { group, version, kind }, r.resource.name))!;
         keys.push(root);
-        this.watched.set(name, { ready: r, interpreter: compileInterpreter(r.karta as unknown as Karta), root, keys });
+        const karta = r.karta as unknown as Karta;
+        this.watched.set(name, { ready: r, interpreter: compileInterpreter(karta), root, keys, readsStatus: compileReadsStatus(karta) });
         this.log("info", "watching", { karta: name, kind, apiVersion: group ? `${group}/${version}` : version });
       }),
     );
@@ -544,10 +548,11 @@ export class WorkloadReconciler {
     const informer = new Informer<Obj>(this.client, { path: resourcePath(apiVersion, plural), what: `${plural}${k.group ? `.${k.group}` : ""}`, log: this.log, transform: withoutManagedFields });
     const w: KindWatch = { group: k.group, kind: k.kind, informer, index: new OwnerIndex(informer), users: new Set([karta]), started: Promise.resolve() };
     for (const verb of ["add", "update"] as const) {
-      informer.on(verb, (o) => {
+      informer.on(verb, (o, old) => {
         this.touch();
-        // As a root: its own reconcile; as an object between a root and its pods: that root's.
-        for (const [name, x] of this.watched) if (x.root === key) this.enqueueRoot(name, o);
+        // As a root: its own reconcile (not for a new status its compile does not read); as an object
+        // between a root and its pods: that root's.
+        for (const [name, x] of this.watched) if (x.root === key && !(old && !x.readsStatus && changedOnly(o, old, true))) this.enqueueRoot(name, o);
         this.enqueueRootOf(o, this.coalesced);
         if (this.shard.total > 1) this.recheckPodsBelow(o);
       });

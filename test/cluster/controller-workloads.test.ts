@@ -3,7 +3,8 @@
  * to the ClusterRole `karta rbac` generates: a PyTorchJob and its pods, created as the training operator
  * creates them, get the Workload and PodGroups `karta compile` gives for the same objects; scaling updates
  * them; its pods changing one after another requeue it about once a second, and not at all when they
- * change only what the pod cache does not keep; deleting the Karta stops its watch.
+ * change only what the pod cache does not keep, nor does its operator writing its status; deleting the
+ * Karta stops its watch.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -136,25 +137,46 @@ describe("karta controller: Workload API objects for live workloads, as the role
     assert.ok(reconciles <= Math.ceil((seconds * 1000) / POD_RECONCILE_EVERY_MS) + 1, `${reconciles} reconciles in ${seconds.toFixed(1)} s`);
   });
 
-  test("a pod's update that changes only fields the cache does not keep (a condition no Karta reads) requeues nothing", async () => {
-    const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Karta;
-    assert.ok(!coversFields(podFieldsOf([karta]), new Set(["status.conditions"])), "the PyTorchJob Karta must not read a pod's conditions");
+  /** Writes `n` updates one at a time, each seen by the controller's watches before the next: the reconciles they queued. */
+  const reconcilesOf = async (n: number, write: (i: number) => Promise<unknown>): Promise<number> => {
     await sleep(POD_RECONCILE_EVERY_MS + 500); // the last test's requeues have run
     const before = workloads.counters.reconciles;
-    const p = pods[0]!;
-    for (let i = 0; i < 5; i++) {
-      const current = await c.core.readNamespacedPodStatus({ name: p.metadata!.name!, namespace: ns });
+    for (let i = 0; i < n; i++) {
       const since = workloads.lastEventAt;
-      const conditions = [{ type: "karta-test/Probe", status: i % 2 === 0 ? "True" : "False" }];
-      await c.core.replaceNamespacedPodStatus({ name: p.metadata!.name!, namespace: ns, body: { ...current, status: { ...current.status, conditions } } as never });
-      // The watch delivered the update before the next one is written.
-      await eventually(async () => (workloads.lastEventAt > since ? true : undefined), 30_000, "the pod's update");
+      await sleep(5); // an event after the write is stamped later than `since`
+      await write(i);
+      await eventually(async () => (workloads.lastEventAt > since ? true : undefined), 30_000, `update ${i + 1} of ${n}`);
     }
     await sleep(POD_RECONCILE_EVERY_MS + 500);
-    assert.equal(workloads.counters.reconciles - before, 0, "no reconcile for updates that change nothing it reads");
-    // A change it keeps (a label) still requeues the job.
-    await c.objects.patch({ apiVersion: "v1", kind: "Pod", metadata: { name: p.metadata!.name, namespace: ns, labels: { "karta-test/kept": "yes" } } } as never, undefined, undefined, "tick", undefined, PatchStrategy.MergePatch);
-    await eventually(async () => (workloads.counters.reconciles > before ? true : undefined), 30_000, "the job's reconcile after a label change");
+    return workloads.counters.reconciles - before;
+  };
+  const label = (o: Obj, value: string) => c.objects.patch({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata!.name, namespace: ns, labels: { "karta-test/kept": value } } } as never, undefined, undefined, "tick", undefined, PatchStrategy.MergePatch);
+
+  test("a pod's update that changes only fields the cache does not keep (a condition no Karta reads) requeues nothing; a label does", async () => {
+    const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Karta;
+    assert.ok(!coversFields(podFieldsOf([karta]), new Set(["status.conditions"])), "the PyTorchJob Karta must not read a pod's conditions");
+    const p = { apiVersion: "v1", kind: "Pod", ...pods[0]! } as Obj;
+    const conditions = async (i: number) => {
+      const current = await c.core.readNamespacedPodStatus({ name: p.metadata!.name!, namespace: ns });
+      await c.core.replaceNamespacedPodStatus({ name: p.metadata!.name!, namespace: ns, body: { ...current, status: { ...current.status, conditions: [{ type: "karta-test/Probe", status: i % 2 === 0 ? "True" : "False" }] } } as never });
+    };
+    assert.equal(await reconcilesOf(5, conditions), 0, "no reconcile for updates that change nothing it reads");
+    assert.ok((await reconcilesOf(1, () => label(p, "pod"))) >= 1, "a label change requeues the job");
+  });
+
+  test("the job's operator writing its status requeues nothing (the PyTorchJob Karta's compile reads no status); a label does", async () => {
+    const admin = kubeClient(c.kc);
+    try {
+      const at = `/apis/kubeflow.org/v1/namespaces/${ns}/pytorchjobs/${job.metadata!.name}/status`;
+      const progress = async (i: number) => {
+        const current = (await admin.get(at)) as Obj;
+        await admin.replace(at, { ...current, status: { conditions: [{ type: "Created", status: "True", reason: "PyTorchJobCreated", message: `update ${i}` }], replicaStatuses: { Worker: { active: i } } } });
+      };
+      assert.equal(await reconcilesOf(5, progress), 0, "no reconcile for a new status");
+      assert.ok((await reconcilesOf(1, () => label(job, "job"))) >= 1, "a label change requeues the job");
+    } finally {
+      admin.close();
+    }
   });
 
   test("deleting the Karta stops its watch", async () => {

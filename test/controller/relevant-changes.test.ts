@@ -1,0 +1,86 @@
+/**
+ * Which watch updates the controller queues a reconcile for: not one that changed only a resourceVersion
+ * (pods trimmed to what Kartas read), nor a root's new status where the compile reads none.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { podFieldsRead, trimPod } from "../../src/controller/pod-cache.js";
+import { changedOnly, compileReadsStatus } from "../../src/controller/relevant-changes.js";
+import type { Karta } from "../../src/definition/index.js";
+import { definitionsDir } from "../bundled/helpers.js";
+
+const fields = new Set(["spec.nodeName", "spec.schedulingGroup", "status.phase"]);
+const pod = (resourceVersion: string, more: { labels?: Record<string, string>; deletionTimestamp?: string; phase?: string; conditions?: unknown[] } = {}) =>
+  trimPod(
+    {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "w-0", namespace: "team", uid: "u1", resourceVersion, ...(more.labels ? { labels: more.labels } : {}), ...(more.deletionTimestamp ? { deletionTimestamp: more.deletionTimestamp } : {}) },
+      spec: { nodeName: "n1", containers: [{ name: "c", image: "i" }] },
+      status: { phase: more.phase ?? "Running", ...(more.conditions ? { conditions: more.conditions } : {}) },
+    },
+    fields,
+  );
+
+test("a pod update that changed only fields the cache does not keep is only a new resourceVersion; metadata, spec and status kept are changes", () => {
+  const old = pod("10");
+  assert.equal(changedOnly(pod("11", { conditions: [{ type: "Ready", status: "False" }] }), old), true, "a condition no Karta reads");
+  assert.equal(changedOnly(pod("11"), old), true);
+  assert.equal(changedOnly(pod("11", { phase: "Succeeded" }), old), false, "the phase is kept");
+  assert.equal(changedOnly(pod("11", { labels: { a: "b" } }), old), false, "metadata is kept whole");
+  assert.equal(changedOnly(pod("11", { deletionTimestamp: "2026-12-06T10:00:00Z" }), old), false);
+  assert.equal(changedOnly(pod("11", { phase: "Succeeded" }), old, true), true, "with status: its changes do not count");
+});
+
+const karta = (scale: string, podKey = '.metadata.labels["role"]'): Karta =>
+  ({
+    apiVersion: "run.ai/v1alpha1",
+    kind: "Karta",
+    metadata: { name: "k" },
+    spec: {
+      structureDefinition: {
+        rootComponent: {
+          name: "job",
+          kind: { group: "example.com", version: "v1", kind: "Job" },
+          specDefinition: { podTemplateSpecPath: ".spec.template" },
+          scaleDefinition: { replicasPath: scale },
+          statusDefinition: { conditionsDefinition: { path: ".status.conditions" } },
+          podSelector: { componentTypeSelector: { keyPath: podKey, value: "worker" } },
+        },
+      },
+    },
+  }) as unknown as Karta;
+
+test("a compile reads the root's status when an expression it evaluates reads under .status, the whole object, or what cannot be followed; the generic status does not count", () => {
+  assert.equal(compileReadsStatus(karta(".spec.replicas")), false, "the status mapping reads .status, but the compile never evaluates it");
+  assert.equal(compileReadsStatus(karta(".status.replicas")), true);
+  assert.equal(compileReadsStatus(karta("[.[]] | length")), true, "`.[]` yields .status too");
+  assert.equal(compileReadsStatus(karta(".[$__loc__.file]")), true, "a read that cannot be followed");
+  assert.equal(compileReadsStatus(karta("tostream | length")), true, "the whole object");
+});
+
+test("`.[]` on a pod reads its spec and status too: the cache keeps the whole pod", () => {
+  assert.deepEqual(podFieldsRead(karta(".spec.replicas")), new Set());
+  assert.equal(podFieldsRead(karta(".spec.replicas", "[.[]] | length")), "all");
+});
+
+test("the bundled Kartas: 40 of 44 compile without the root's status; a DaemonSet's scale is its status", () => {
+  const files: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else if (e.name.endsWith(".yaml")) files.push(path.join(d, e.name));
+    }
+  };
+  walk(definitionsDir);
+  const reading = files.filter((f) => compileReadsStatus(parse(readFileSync(f, "utf8")) as Karta)).map((f) => path.relative(definitionsDir, f));
+  for (const f of ["kubeflow.org/v1/PyTorchJob.yaml", "jobset.x-k8s.io/v1alpha2/JobSet.yaml", "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml", "ray.io/v1/RayCluster.yaml", "batch/v1/Job.yaml"]) {
+    assert.ok(files.includes(path.join(definitionsDir, f)) && !reading.includes(f), f);
+  }
+  assert.ok(reading.includes("apps/v1/DaemonSet.yaml"), "replicasPath: .status.desiredNumberScheduled");
+  // The others read through paths the analysis cannot follow (to_entries, getpath): counted as reading it.
+  assert.deepEqual(reading.sort(), ["apps/v1/DaemonSet.yaml", "batch.volcano.sh/v1alpha1/Job.yaml", "kubeflow.org/v1/TFJob.yaml", "workload.codeflare.dev/v1beta2/AppWrapper.yaml"]);
+});
