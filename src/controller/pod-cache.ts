@@ -9,8 +9,8 @@
  * thousands of pods holds a small part of them (upstream's exporter trims its pod cache the same way).
  */
 import type { KubernetesObject } from "./kubernetes-object.js";
-import { analyze, documentOf, listExpressions, type Karta } from "../definition/index.js";
-import { parseJq } from "../jq/index.js";
+import { documentOf, type Karta } from "../definition/index.js";
+import { analyses } from "./relevant-changes.js";
 import { objectMeta, ProtobufError, type ObjectDecoder, type ProtoReader } from "./protobuf.js";
 
 /** The pod fields kept: `spec.X` and `status.X` (top-level fields of spec and status), or every field. */
@@ -25,15 +25,7 @@ export const BASE_POD_FIELDS: ReadonlySet<string> = new Set(["spec.nodeName", "s
  */
 export function podFieldsRead(karta: Karta): PodFields {
   const out = new Set<string>();
-  for (const e of listExpressions(karta)) {
-    if (documentOf(e.role) !== "pod") continue;
-    let ast;
-    try {
-      ast = parseJq(e.text);
-    } catch {
-      continue; // not a valid expression: the Karta is not Ready, and nothing evaluates it
-    }
-    const analysis = analyze(ast);
+  for (const analysis of analyses(karta, (role) => documentOf(role) === "pod")) {
     if (analysis.dynamic.length > 0) return "all";
     for (const r of analysis.reads) {
       const [top, second] = r.steps;

@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubernetesObject } from "./kubernetes-object.js";
-import { analyze, documentOf, listExpressions, type Karta, type JqRole } from "../definition/index.js";
+import { analyze, documentOf, listExpressions, type Analysis, type Karta, type JqRole } from "../definition/index.js";
 import { parseJq } from "../jq/index.js";
 
 /**
@@ -34,15 +34,7 @@ const NOT_COMPILED: ReadonlySet<JqRole> = new Set(["status", "action", "karmada"
  * analysis cannot follow. The compile's own code reads only metadata and what those expressions give.
  */
 export function compileReadsStatus(karta: Karta): boolean {
-  for (const e of listExpressions(karta)) {
-    if (documentOf(e.role) !== "workload" || NOT_COMPILED.has(e.role)) continue;
-    let ast;
-    try {
-      ast = parseJq(e.text);
-    } catch {
-      continue; // not a valid expression: the Karta is not Ready, and nothing evaluates it
-    }
-    const analysis = analyze(ast);
+  for (const analysis of analyses(karta, (role) => documentOf(role) === "workload" && !NOT_COMPILED.has(role))) {
     if (analysis.dynamic.length > 0) return true;
     for (const r of analysis.reads) {
       const top = r.steps[0];
@@ -50,4 +42,18 @@ export function compileReadsStatus(karta: Karta): boolean {
     }
   }
   return false;
+}
+
+/** The analyses of a Karta's expressions of the roles `of` takes (what each reads of its document). */
+export function* analyses(karta: Karta, of: (role: JqRole) => boolean): Generator<Analysis> {
+  for (const e of listExpressions(karta)) {
+    if (!of(e.role)) continue;
+    let ast;
+    try {
+      ast = parseJq(e.text);
+    } catch {
+      continue; // not a valid expression: the Karta is not Ready, and nothing evaluates it
+    }
+    yield analyze(ast);
+  }
 }
