@@ -27,7 +27,7 @@ export function podFieldsRead(karta: Karta): PodFields {
   const out = new Set<string>();
   for (const analysis of analyses(karta, (role) => documentOf(role) === "pod")) {
     if (analysis.dynamic.length > 0) return "all";
-    for (const r of analysis.reads) {
+    for (const r of [...analysis.reads, ...analysis.consumed]) {
       const [top, second] = r.steps;
       if (top === undefined || top.type === "iterate") return "all"; // `.[]` yields the pod's spec and status too
       if (top.type !== "field") continue; // `.[0]` of a pod object is an error

@@ -30,13 +30,13 @@ const NOT_COMPILED: ReadonlySet<JqRole> = new Set(["status", "action", "karmada"
 
 /**
  * Whether compiling a workload of this Karta may read its `.status`: an expression the compile evaluates
- * (components, scale, fragments, instance ids) reads under it, reads the whole object, or reads what the
- * analysis cannot follow. The compile's own code reads only metadata and what those expressions give.
+ * (components, scale, fragments, instance ids) reads under it, uses the whole object (`.`, `has("status")`,
+ * `tojson`, `.[]`), or reads what the analysis cannot follow. The compile's own code reads only metadata and what those expressions give.
  */
 export function compileReadsStatus(karta: Karta): boolean {
   for (const analysis of analyses(karta, (role) => documentOf(role) === "workload" && !NOT_COMPILED.has(role))) {
     if (analysis.dynamic.length > 0) return true;
-    for (const r of analysis.reads) {
+    for (const r of [...analysis.reads, ...analysis.consumed]) {
       const top = r.steps[0];
       if (top === undefined || top.type === "iterate" || (top.type === "field" && top.name === "status")) return true;
     }

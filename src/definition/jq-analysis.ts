@@ -41,6 +41,12 @@ export interface Analysis {
   hazards: NullHazard[];
   /** Paths iterated null-safely (`[]?`, `(.x // [])[]`, inside `try`): the author knows they may be absent. */
   safeIterations: Read[];
+  /**
+   * Paths whose whole value the expression uses, not only what it navigates to under them: its outputs,
+   * operands, arguments and inputs of builtins (`has("status")`, `tojson`, `keys`, `length`), formats,
+   * interpolations, array and object contents. `[]` (the document) when it uses the whole document.
+   */
+  consumed: Read[];
 }
 
 /** An abstract value: the input document at a path, a computed value, or something derived we cannot follow. */
@@ -86,13 +92,14 @@ export type BuiltinPredicate = (name: string, arity: number) => boolean;
  * `isBuiltin` tells which calls jq defines; by default the engine's own list.
  */
 export function analyze(ast: Node, isBuiltin: BuiltinPredicate = engineBuiltin): Analysis {
-  const state: Analysis = { reads: [], dynamic: [], results: [], undefinedFunctions: [], undefinedVariables: [], hazards: [], safeIterations: [] };
+  const state: Analysis = { reads: [], dynamic: [], results: [], undefinedFunctions: [], undefinedVariables: [], hazards: [], safeIterations: [], consumed: [] };
   builtinCheck = isBuiltin;
   const env: Env = { vars: new Map(), funcs: new Map(), closures: new Map() };
   const outputs = evaluate(ast, [{ kind: "path", steps: [], defaulted: false }], env, { guarded: false, depth: 0 }, state);
   for (const o of outputs) {
     if (o.kind === "path" && !o.defaulted && o.steps.length > 0) state.results.push({ steps: o.steps, span: ast.span });
   }
+  consume(outputs, ast, state);
   state.reads = longest(state.reads);
   return state;
 }
@@ -148,6 +155,12 @@ function dedupe(values: Abstract[]): Abstract[] {
   });
 }
 
+/** Records the paths among `values` as used whole (see {@link Analysis.consumed}); returns `values`. */
+function consume(values: Abstract[], node: Node, st: Analysis): Abstract[] {
+  for (const v of values) if (v.kind === "path") st.consumed.push({ steps: v.steps, span: node.span });
+  return values;
+}
+
 function extend(base: Abstract, step: Step, st: Analysis): Abstract {
   if (base.kind !== "path") return base.kind === "unknown" ? UNKNOWN : VALUE;
   const steps = [...base.steps, step];
@@ -168,10 +181,12 @@ function evaluateOne(node: Node, input: Abstract, env: Env, ctx: Context, st: An
       st.dynamic.push(node.span);
       return [UNKNOWN];
     case "Literal":
+      return [VALUE];
     case "Format":
+      consume([input], node, st);
       return [VALUE];
     case "String":
-      for (const part of node.parts) if (typeof part !== "string") sub(part);
+      for (const part of node.parts) if (typeof part !== "string") consume(sub(part), part, st);
       return [VALUE];
     case "Index": {
       const targets = sub(node.target);
@@ -218,11 +233,11 @@ function evaluateOne(node: Node, input: Abstract, env: Env, ctx: Context, st: An
     case "Comma":
       return [...sub(node.left), ...sub(node.right)];
     case "Neg":
-      arithmetic(sub(node.operand), node, ctx, st);
+      arithmetic(consume(sub(node.operand), node, st), node, ctx, st);
       return [VALUE];
     case "Binary": {
-      const l = sub(node.left);
-      const r = sub(node.right);
+      const l = consume(sub(node.left), node.left, st);
+      const r = consume(sub(node.right), node.right, st);
       if (node.op === "-" || node.op === "*" || node.op === "/" || node.op === "%") {
         arithmetic(l, node.left, ctx, st);
         arithmetic(r, node.right, ctx, st);
@@ -231,19 +246,21 @@ function evaluateOne(node: Node, input: Abstract, env: Env, ctx: Context, st: An
     }
     case "And":
     case "Or":
-      sub(node.left);
-      sub(node.right);
+      consume(sub(node.left), node.left, st);
+      consume(sub(node.right), node.right, st);
       return [VALUE];
     case "Alternative": {
       const left = sub(node.left, [input], { ...ctx, guarded: true }).map((v) => (v.kind === "path" ? { ...v, defaulted: true } : v));
       return [...left, ...sub(node.right)];
     }
     case "Assign":
+      // The output is the whole input, updated.
+      consume([input], node, st);
       sub(node.left);
-      sub(node.right);
+      consume(sub(node.right), node.right, st);
       return [UNKNOWN];
     case "If": {
-      sub(node.cond);
+      consume(sub(node.cond), node.cond, st);
       const out = sub(node.then);
       return node.else ? [...out, ...sub(node.else)] : [...out, input];
     }
@@ -252,7 +269,7 @@ function evaluateOne(node: Node, input: Abstract, env: Env, ctx: Context, st: An
       const source = sub(node.source);
       let e = env;
       for (const p of node.patterns) e = bindPattern(p, source, e, st);
-      sub(node.init);
+      consume(sub(node.init), node.init, st);
       sub(node.update, [UNKNOWN], ctx, e);
       if (node.type === "Foreach" && node.extract) sub(node.extract, [UNKNOWN], ctx, e);
       return [UNKNOWN];
@@ -282,17 +299,17 @@ function evaluateOne(node: Node, input: Abstract, env: Env, ctx: Context, st: An
     case "Break":
       return [];
     case "Array":
-      if (node.body) sub(node.body);
+      if (node.body) consume(sub(node.body), node.body, st);
       return [VALUE];
     case "Object":
       for (const entry of node.entries) {
         if (entry.value) {
-          if (entry.key.type !== "Literal") sub(entry.key);
-          sub(entry.value);
+          if (entry.key.type !== "Literal") consume(sub(entry.key), entry.key, st);
+          consume(sub(entry.value), entry.value, st);
         } else if (entry.key.type === "Literal" && typeof entry.key.value === "string") {
           // `{name}` reads `.name`.
-          extend(input, { type: "field", name: entry.key.value, span: entry.key.span }, st);
-        } else sub(entry.key);
+          consume([extend(input, { type: "field", name: entry.key.value, span: entry.key.span }, st)], entry.key, st);
+        } else consume(sub(entry.key), entry.key, st);
       }
       return [VALUE];
   }
@@ -370,7 +387,7 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
       sub(args[0]!);
       return [];
     case "select/1":
-      sub(args[0]!);
+      consume(sub(args[0]!), args[0]!, st);
       return [input];
     case "debug/0":
     case "debug/1":
@@ -389,15 +406,18 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
       return sub(args[1]!);
     case "map/1":
     case "map_values/1":
-      sub(args[0]!, elements());
-      return [VALUE];
     case "any/1":
     case "all/1":
+      consume(sub(args[0]!, elements()), node, st);
+      return [VALUE];
     case "sort_by/1":
     case "group_by/1":
-    case "unique_by/1":
-      sub(args[0]!, elements());
+    case "unique_by/1": {
+      const each = elements();
+      consume(sub(args[0]!, each), node, st);
+      consume(each, node, st); // the elements themselves are in the result
       return [VALUE];
+    }
     case "min_by/1":
     case "max_by/1":
       sub(args[0]!, elements());
@@ -407,11 +427,11 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
     case "add/0":
     case "min/0":
     case "max/0":
-      elements();
+      consume(elements(), node, st);
       return [VALUE];
     case "any/2":
     case "all/2":
-      sub(args[1]!, sub(args[0]!));
+      consume(sub(args[1]!, sub(args[0]!)), node, st);
       return [VALUE];
     case "isempty/1":
       sub(args[0]!);
@@ -427,7 +447,9 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
       if (input.kind === "path") st.reads.push({ steps: input.steps, span: node.span });
       return [UNKNOWN];
     default:
-      for (const a of args) sub(a);
+      // A builtin that is not followed here uses its input and its arguments' values whole.
+      consume([input], node, st);
+      for (const a of args) consume(sub(a), a, st);
       return [VALUE];
   }
 }

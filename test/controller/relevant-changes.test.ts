@@ -35,7 +35,7 @@ test("a pod update that changed only fields the cache does not keep is only a ne
   assert.equal(changedOnly(pod("11", { phase: "Succeeded" }), old, true), true, "with status: its changes do not count");
 });
 
-const karta = (scale: string, podKey = '.metadata.labels["role"]'): Karta =>
+const karta = (scale: string, podKey = '.metadata.labels["role"]', more: { template?: string; instanceId?: string; karmada?: string } = {}): Karta =>
   ({
     apiVersion: "run.ai/v1alpha1",
     kind: "Karta",
@@ -45,26 +45,38 @@ const karta = (scale: string, podKey = '.metadata.labels["role"]'): Karta =>
         rootComponent: {
           name: "job",
           kind: { group: "example.com", version: "v1", kind: "Job" },
-          specDefinition: { podTemplateSpecPath: ".spec.template" },
+          specDefinition: { podTemplateSpecPath: more.template ?? ".spec.template" },
           scaleDefinition: { replicasPath: scale },
           statusDefinition: { conditionsDefinition: { path: ".status.conditions" } },
+          suspendDefinition: { suspendActions: [{ path: ".status.suspended", value: true }], resumeActions: [{ path: ".status.suspended", value: false }] },
           podSelector: { componentTypeSelector: { keyPath: podKey, value: "worker" } },
+          ...(more.instanceId ? { instanceIdPath: more.instanceId } : {}),
         },
       },
+      ...(more.karmada ? { karmada: { health: { expression: more.karmada } } } : {}),
     },
   }) as unknown as Karta;
 
-test("a compile reads the root's status when an expression it evaluates reads under .status, the whole object, or what cannot be followed; the generic status does not count", () => {
-  assert.equal(compileReadsStatus(karta(".spec.replicas")), false, "the status mapping reads .status, but the compile never evaluates it");
+test("a compile reads the root's status when an expression it evaluates reads under .status, uses the whole object, or reads what cannot be followed; the generic status, actions and Karmada's expressions do not count", () => {
+  assert.equal(compileReadsStatus(karta(".spec.replicas")), false, "the status mapping and the suspend actions name .status, but the compile never evaluates them");
+  assert.equal(compileReadsStatus(karta(".spec.replicas", undefined, { karmada: ".status.ready == true" })), false, "Karmada's health expression");
   assert.equal(compileReadsStatus(karta(".status.replicas")), true);
+  assert.equal(compileReadsStatus(karta(".spec.replicas", undefined, { instanceId: ".status.shards[].id" })), true, "an instance id");
+  assert.equal(compileReadsStatus(karta(".spec.replicas", undefined, { template: "." })), true, "the whole object as the pod template (a Pod as its own root)");
+  assert.equal(compileReadsStatus(karta('if has("status") then 2 else 1 end')), true, "a builtin given the whole object");
+  assert.equal(compileReadsStatus(karta("tojson | length")), true);
+  assert.equal(compileReadsStatus(karta('"\\(.)" | length')), true, "an interpolation of the whole object");
   assert.equal(compileReadsStatus(karta("[.[]] | length")), true, "`.[]` yields .status too");
   assert.equal(compileReadsStatus(karta(".[$__loc__.file]")), true, "a read that cannot be followed");
-  assert.equal(compileReadsStatus(karta("tostream | length")), true, "the whole object");
+  assert.equal(compileReadsStatus(karta(".spec | keys | length")), false, "the whole of .spec is not its status");
 });
 
-test("`.[]` on a pod reads its spec and status too: the cache keeps the whole pod", () => {
+test("a pod expression that iterates or uses the whole pod keeps the whole pod in the cache", () => {
   assert.deepEqual(podFieldsRead(karta(".spec.replicas")), new Set());
   assert.equal(podFieldsRead(karta(".spec.replicas", "[.[]] | length")), "all");
+  assert.equal(podFieldsRead(karta(".spec.replicas", "tojson")), "all");
+  assert.equal(podFieldsRead(karta(".spec.replicas", ".spec | tojson")), "all");
+  assert.deepEqual(podFieldsRead(karta(".spec.replicas", ".spec.nodeSelector | tojson")), new Set(["spec.nodeSelector"]));
 });
 
 test("the bundled Kartas: 40 of 44 compile without the root's status; a DaemonSet's scale is its status", () => {

@@ -90,3 +90,23 @@ describe("builtins from the engine", () => {
     assert.deepEqual(undefinedOf(".spec.replicas | toarray"), ["toarray/0"]);
   });
 });
+
+describe("the paths an expression uses whole", () => {
+  const consumed = (e: string): string[] => [...new Set(analyze(parseJq(e)).consumed.map((r) => formatSteps(r.steps)))].sort();
+  test("its outputs, operands, builtins' inputs and arguments, interpolations, formats, array and object contents", () => {
+    assert.deepEqual(consumed(".spec.template"), [".spec.template"]);
+    assert.deepEqual(consumed("."), ["."]);
+    assert.deepEqual(consumed('has("status")'), ["."]);
+    assert.deepEqual(consumed(".spec | tojson"), [".spec"]);
+    assert.deepEqual(consumed('"\\(.metadata.name)-x"'), [".metadata.name"]);
+    assert.deepEqual(consumed("@json"), ["."]);
+    assert.deepEqual(consumed("(.spec.replicas // 1) * 2"), [".spec.replicas"]);
+    assert.deepEqual(consumed("[.spec.a, .spec.b]"), [".spec.a", ".spec.b"]);
+    assert.deepEqual(consumed("{n: .metadata.name}"), [".metadata.name"]);
+    assert.deepEqual(consumed(".spec.x = 1"), ["."], "an assignment's output is its whole input");
+  });
+  test("navigation alone uses nothing whole but what it gives", () => {
+    assert.deepEqual(consumed(".spec.jobs[] | select(.name == \"a\") | .template"), [".spec.jobs[].name", ".spec.jobs[].template"]);
+    assert.deepEqual(consumed("if .spec.x then .spec.y else .spec.z end"), [".spec.x", ".spec.y", ".spec.z"]);
+  });
+});
