@@ -74,7 +74,8 @@ docs/scaling.md has the figures per shard.
 
 Pods that do not name their group (created while the webhook was unreachable under failurePolicy Ignore,
 or without it) cannot join their gang once created: each such workload gets a Warning Event
-PodsWithoutGroup naming them, and karta_pods_without_group counts them.
+PodsWithoutGroup naming them (more found later are reported at most every 10 minutes), and
+karta_pods_without_group counts them at once.
 
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
 latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and

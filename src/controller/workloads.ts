@@ -146,6 +146,8 @@ export interface WorkloadOptions {
   groupShape?: GroupShape;
   /** Workloads reconciled at once (default {@link DEFAULT_WORKLOAD_SYNCS}; `--concurrent-workload-syncs`). */
   workers?: number;
+  /** A workload's PodsWithoutGroup Event, once reported, says more pods at most this often (default 10 minutes). */
+  ungroupedReportEveryMs?: number;
 }
 
 /**
@@ -213,6 +215,7 @@ export class WorkloadReconciler {
   private readonly fullPodCache: boolean;
   private readonly protobuf: boolean;
   private readonly coalesceMs: number;
+  private readonly ungroupedReportEveryMs: number;
   readonly queue: WorkQueue;
   private stopped = false;
   readonly counters: WorkloadCounters = { reconciles: 0, errors: 0, applies: 0, deletes: 0, skipped: 0 };
@@ -233,6 +236,7 @@ export class WorkloadReconciler {
     this.fullPodCache = options.fullPodCache ?? false;
     this.protobuf = options.protobuf ?? true;
     this.coalesceMs = options.coalesceMs ?? 100;
+    this.ungroupedReportEveryMs = options.ungroupedReportEveryMs ?? UNGROUPED_REPORT_EVERY_MS;
     this.groupShape = options.groupShape ?? "auto";
     this.events = new EventSink(client, log);
     this.podFields = podFieldsOf([], this.fullPodCache);
@@ -732,7 +736,7 @@ export class WorkloadReconciler {
     }
     const created = await this.apply(result);
     await this.prune(root, result);
-    this.reportUngrouped(root, result);
+    this.reportUngrouped(key, root, result);
     if (created.length > 0) this.event(root, "Normal", "GroupsCreated", `created ${created.join(", ")}`);
   }
 
@@ -742,7 +746,7 @@ export class WorkloadReconciler {
    * a pod's spec.schedulingGroup cannot be set after creation, so they are scheduled without their gang
    * until they are recreated. Reported when the set changes; finished pods are left out.
    */
-  private reportUngrouped(root: Obj, result: WorkloadCompilation): void {
+  private reportUngrouped(key: string, root: Obj, result: WorkloadCompilation): void {
     const uid = root.metadata?.uid ?? "";
     const names = result.podPatches
       .filter((p) => p.patch.length > 0 && !["Succeeded", "Failed"].includes(String((this.pods.get(p.pod.name, p.pod.namespace) as { status?: { phase?: string } } | undefined)?.status?.phase)))
@@ -755,9 +759,13 @@ export class WorkloadReconciler {
     }
     // Once per workload, then when more are found, at most every 10 minutes (an Event is a write).
     const now = Date.now();
-    const report = !had || (names.length > had.reported && now - had.at >= UNGROUPED_REPORT_EVERY_MS);
+    const report = !had || (names.length > had.reported && now - had.at >= this.ungroupedReportEveryMs);
     this.ungrouped.set(uid, report ? { names, reported: names.length, at: now } : { ...had!, names });
-    if (!report) return;
+    if (!report) {
+      // More found within the window: reported when it ends, not only if a later update requeues the workload.
+      if (names.length > had!.reported) this.queue.addAfter(key, had!.at + this.ungroupedReportEveryMs - now);
+      return;
+    }
     const shown = names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
     this.log("info", "pods without their group", { kind: root.kind, namespace: root.metadata?.namespace, name: root.metadata?.name, pods: names.length, first: names.slice(0, 10) });
     this.event(

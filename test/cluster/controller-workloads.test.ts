@@ -14,7 +14,7 @@ import { parse } from "yaml";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
 import { KartaReconciler } from "../../src/controller/kartas.js";
-import { POD_RECONCILE_EVERY_MS, WorkloadReconciler } from "../../src/controller/workloads.js";
+import { POD_RECONCILE_EVERY_MS, UNGROUPED_REASON, WorkloadReconciler } from "../../src/controller/workloads.js";
 import { coversFields, podFieldsOf } from "../../src/controller/pod-cache.js";
 import { controllerClusterRole } from "../../src/controller/rbac.js";
 import { silentLogger } from "../../src/controller/log.js";
@@ -30,6 +30,9 @@ const skip = typeof cluster === "string" ? cluster : false;
 const suffix = Math.random().toString(36).slice(2, 8);
 
 type Obj = KubernetesObject & Record<string, any>;
+
+/** How often a PodsWithoutGroup Event may say more pods, here (10 minutes by default). */
+const UNGROUPED_WINDOW_MS = 8000;
 
 function strip(o: Record<string, unknown>): Obj {
   const c = structuredClone(o) as Obj;
@@ -63,7 +66,7 @@ describe("karta controller: Workload API objects for live workloads, as the role
     const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta as unknown as Karta]));
     const client = kubeClient(kc);
     kartas = new KartaReconciler(client, silentLogger);
-    workloads = new WorkloadReconciler(client, kartas, silentLogger);
+    workloads = new WorkloadReconciler(client, kartas, silentLogger, { ungroupedReportEveryMs: UNGROUPED_WINDOW_MS });
     await kartas.start();
     await workloads.start();
     await c.objects.create(karta);
@@ -176,6 +179,34 @@ describe("karta controller: Workload API objects for live workloads, as the role
       assert.ok((await reconcilesOf(1, () => label(job, "job"))) >= 1, "a label change requeues the job");
     } finally {
       admin.close();
+    }
+  });
+
+  test("more pods without their group found within the report window are reported when it ends, with no other update", async () => {
+    const events = async () => (await c.core.listNamespacedEvent({ namespace: ns })).items.filter((e) => e.reason === UNGROUPED_REASON && e.involvedObject.uid === job.metadata!.uid);
+    // A worker as the operator creates it, not naming its group (as when the admission webhook is unreachable).
+    const worker = pods.find((p) => p.metadata!.labels?.["training.kubeflow.org/replica-type"] === "worker")!;
+    const ungrouped = (name: string): Obj => {
+      const p = strip(worker);
+      p.metadata!.name = name;
+      delete p.spec.schedulingGroup;
+      delete p.spec.nodeName;
+      return p;
+    };
+    const names = ["karta-test-ungrouped-x", "karta-test-ungrouped-y"];
+    try {
+      await c.objects.create(ungrouped(names[0]!));
+      const first = await eventually(async () => (await events()).find((e) => e.message?.includes(names[0]!)), 30_000, `an Event naming ${names[0]}`);
+      const reported = Number(/^(\d+) pod\(s\)/.exec(first.message ?? "")?.[1]);
+      assert.ok(reported >= 1, first.message);
+      // Within the window: its reconcile records it and reports it when the window ends.
+      await c.objects.create(ungrouped(names[1]!));
+      const started = performance.now();
+      const second = await eventually(async () => (await events()).find((e) => e.message?.startsWith(`${reported + 1} pod(s)`) && e.message.includes(names[1]!)), 30_000, `an Event naming ${reported + 1} pods`);
+      assert.ok(second, "reported");
+      assert.ok(performance.now() - started < UNGROUPED_WINDOW_MS + 5000, "when the window ended");
+    } finally {
+      for (const name of names) await attempt(() => c.core.deleteNamespacedPod({ name, namespace: ns, gracePeriodSeconds: 0 }));
     }
   });
 
