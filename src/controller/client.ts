@@ -177,7 +177,13 @@ function proxyAuthorization(proxy: URL): string | undefined {
  * proxy's host name (an address sends no SNI and is checked as an address); never the Host header's server.
  */
 function proxyServerName(proxy: URL, tlsServerName: string | undefined): string {
-  return tlsServerName || (net.isIP(proxy.hostname) ? "" : proxy.hostname);
+  const host = hostOf(proxy);
+  return tlsServerName || (net.isIP(host) ? "" : host);
+}
+
+/** A URL's host as a connection takes it: an IPv6 address without the brackets `URL.hostname` keeps. */
+function hostOf(url: URL): string {
+  return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
 }
 
 /** An agent's createConnection that answers through its callback (Node's http.Agent accepts that form). */
@@ -198,7 +204,7 @@ function tunnel(proxy: URL, secure: boolean, proxyTls: tls.ConnectionOptions): T
     const viaTls = proxy.protocol === "https:";
     // Node would take the TLS server name from the Host header (the API server's): the proxy's, as Go's.
     const proxyName = viaTls ? { ...proxyTls, servername: proxyServerName(proxy, proxyTls.servername) } : {};
-    const req = (viaTls ? https : http).request({ host: proxy.hostname, port: proxy.port || (viaTls ? 443 : 80), method: "CONNECT", path: target, headers, agent: false, ...proxyName, ...(options.timeout ? { timeout: options.timeout } : {}) });
+    const req = (viaTls ? https : http).request({ host: hostOf(proxy), port: proxy.port || (viaTls ? 443 : 80), method: "CONNECT", path: target, headers, agent: false, ...proxyName, ...(options.timeout ? { timeout: options.timeout } : {}) });
     let settled = false;
     const finish = (err: Error | null, socket?: net.Socket): void => {
       if (settled) return;
@@ -330,10 +336,10 @@ export class KubeClient {
       const headers: Record<string, string | string[] | number> = { ...creds.headers, Accept: o.accept ?? "application/json" };
       // As Go's transport asks unless compression is disabled; the API server compresses large answers, never watches.
       if (this.options.compression && !watching) headers["Accept-Encoding"] = "gzip";
-      let to: { host: string; port: string | number; path: string; servername?: string } = { host: this.base.hostname, port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
+      let to: { host: string; port: string | number; path: string; servername?: string } = { host: hostOf(this.base), port: this.base.port || (this.secure ? 443 : 80), path: this.url(path, o.query) };
       if (this.forward) {
         const proxy = this.proxy!;
-        to = { host: proxy.hostname, port: proxy.port || (this.tls ? 443 : 80), path: `${this.base.origin}${to.path}`, ...(this.tls ? { servername: proxyServerName(proxy, this.access.tlsServerName) } : {}) };
+        to = { host: hostOf(proxy), port: proxy.port || (this.tls ? 443 : 80), path: `${this.base.origin}${to.path}`, ...(this.tls ? { servername: proxyServerName(proxy, this.access.tlsServerName) } : {}) };
         headers["Host"] = this.base.host;
         const auth = proxyAuthorization(proxy);
         if (auth) headers["Proxy-Authorization"] = auth;

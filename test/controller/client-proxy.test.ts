@@ -18,9 +18,9 @@ import { tempDir, writeCerts } from "../server/helpers.js";
 
 const ONLY_VIA_PROXY = "kube.karta-test.invalid";
 
-/** Pipes a CONNECT tunnel's client to `port` on loopback, whatever host it asked for. */
-function connectTo(port: number, client: net.Socket, head: Buffer): void {
-  const upstream = net.connect(port, "127.0.0.1", () => {
+/** Pipes a CONNECT tunnel's client to `port` on loopback (`host`), whatever host it asked for. */
+function connectTo(port: number, client: net.Socket, head: Buffer, host = "127.0.0.1"): void {
+  const upstream = net.connect(port, host, () => {
     client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
     upstream.write(head);
     upstream.pipe(client);
@@ -183,6 +183,66 @@ current-context: x
     for (const p of proxies) {
       p.proxy.close();
       p.proxy.closeAllConnections();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Whether this machine has IPv6 loopback (some CI containers do not). */
+async function ipv6Loopback(): Promise<boolean> {
+  const probe = net.createServer();
+  return new Promise((resolve) => {
+    probe.once("error", () => resolve(false));
+    probe.listen(0, "::1", () => probe.close(() => resolve(true)));
+  });
+}
+
+test("an API server and an https proxy at IPv6 addresses ([::1] in the kubeconfig), as kubectl reaches them", async (t) => {
+  if (!(await ipv6Loopback())) return t.skip("no IPv6 loopback on this machine");
+  const dir = tempDir("karta-ipv6-");
+  const ca = createCA("test-ca");
+  const served = issueServing(ca, ["::1"]);
+  const api = https.createServer({ cert: served.certPem, key: served.keyPem }, (req, res) => {
+    req.resume();
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ kind: "APIGroupList", path: req.url, host: req.headers.host }));
+  });
+  const tunnels: string[] = [];
+  const proxy = https.createServer({ cert: served.certPem, key: served.keyPem }, (_req, res) => res.writeHead(405).end());
+  proxy.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    tunnels.push(req.url ?? "");
+    connectTo(apiPort, client, head, "::1");
+  });
+  const listen6 = (s: net.Server): Promise<number> => new Promise((resolve) => s.listen(0, "::1", () => resolve((s.address() as AddressInfo).port)));
+  const apiPort = await listen6(api);
+  const proxyPort = await listen6(proxy);
+  writeFileSync(path.join(dir, "ca.crt"), ca.certPem);
+  const kubeconfig = path.join(dir, "kubeconfig");
+  const clientOf = (proxyUrl?: string): KubeClient => {
+    writeFileSync(
+      kubeconfig,
+      `clusters: [{name: c, cluster: {server: "https://[::1]:${apiPort}", certificate-authority: ca.crt${proxyUrl ? `, proxy-url: "${proxyUrl}"` : ""}}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`,
+    );
+    return new KubeClient(loadClusterAccess({ kubeconfig }));
+  };
+  const clients: KubeClient[] = [];
+  try {
+    const direct = clientOf();
+    clients.push(direct);
+    assert.deepEqual(await direct.get("/apis", { retryBudgetMs: 0 }), { kind: "APIGroupList", path: "/apis", host: `[::1]:${apiPort}` });
+    const viaProxy = clientOf(`https://[::1]:${proxyPort}`);
+    clients.push(viaProxy);
+    assert.deepEqual(await viaProxy.get("/apis", { retryBudgetMs: 0 }), { kind: "APIGroupList", path: "/apis", host: `[::1]:${apiPort}` });
+    assert.deepEqual(tunnels, [`[::1]:${apiPort}`]);
+  } finally {
+    for (const c of clients) c.close();
+    for (const s of [api, proxy]) {
+      s.close();
+      s.closeAllConnections();
     }
     rmSync(dir, { recursive: true, force: true });
   }
