@@ -119,72 +119,86 @@ current-context: x
   }
 });
 
-test("an https proxy-url: its certificate checked with the kubeconfig's CA, against the tls-server-name when there is one, as Go's transport checks it", async () => {
-  const dir = tempDir("karta-https-proxy-");
-  const ca = createCA("test-ca");
-  const served = issueServing(ca, ["api.internal"]);
-  const apiServer = https.createServer({ cert: served.certPem, key: served.keyPem }, (req, res) => {
-    req.resume();
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ kind: "APIGroupList", path: req.url }));
+type Ca = ReturnType<typeof createCA>;
+
+/** An https server with a certificate from `ca` for `names`, on loopback (`host`); its port. */
+async function tlsServer(ca: Ca, names: string[], handler: http.RequestListener, host = "127.0.0.1"): Promise<{ server: https.Server; port: number }> {
+  const issued = issueServing(ca, names);
+  const server = https.createServer({ cert: issued.certPem, key: issued.keyPem }, handler);
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** An API server answering every request with its path and Host header. */
+const answer: http.RequestListener = (req, res) => {
+  req.resume();
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ kind: "APIGroupList", path: req.url, host: req.headers.host }));
+};
+
+/** An https proxy tunnelling every CONNECT to `port` on `host`; the targets it was asked for. */
+async function tlsTunnel(ca: Ca, names: string[], port: number, host = "127.0.0.1"): Promise<{ server: https.Server; port: number; tunnels: string[] }> {
+  const tunnels: string[] = [];
+  const proxy = await tlsServer(ca, names, (_req, res) => res.writeHead(405).end(), host);
+  proxy.server.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    tunnels.push(req.url ?? "");
+    connectTo(port, client, head, host);
   });
-  const apiPort = await listen(apiServer);
-  // Two https proxies: one whose certificate names its address, one whose certificate names the API server.
-  const proxies = await Promise.all(
-    [["127.0.0.1"], ["api.internal"]].map(async (names) => {
-      const issued = issueServing(ca, names);
-      const tunnels: string[] = [];
-      const proxy = https.createServer({ cert: issued.certPem, key: issued.keyPem }, (_req, res) => res.writeHead(405).end());
-      proxy.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-        tunnels.push(req.url ?? "");
-        connectTo(apiPort, client, head);
-      });
-      return { proxy, tunnels, port: await listen(proxy) };
-    }),
-  );
+  return { ...proxy, tunnels };
+}
+
+/** A client of a kubeconfig in `dir` (its CA in ca.crt) whose cluster has `fields` (YAML flow mapping entries). */
+function clientOf(dir: string, ca: Ca, fields: string): KubeClient {
   writeFileSync(path.join(dir, "ca.crt"), ca.certPem);
   const kubeconfig = path.join(dir, "kubeconfig");
-  const clientVia = (proxyPort: number, serverName?: string): KubeClient => {
-    writeFileSync(
-      kubeconfig,
-      `clusters: [{name: c, cluster: {server: "https://${ONLY_VIA_PROXY}:${apiPort}", certificate-authority: ca.crt, proxy-url: "https://127.0.0.1:${proxyPort}"${serverName ? `, tls-server-name: ${serverName}` : ""}}}]
+  writeFileSync(
+    kubeconfig,
+    `clusters: [{name: c, cluster: {certificate-authority: ca.crt, ${fields}}}]
 users: [{name: u, user: {token: t}}]
 contexts: [{name: x, context: {cluster: c, user: u}}]
 current-context: x
 `,
-    );
-    return new KubeClient(loadClusterAccess({ kubeconfig }));
-  };
-  const [byAddress, byServerName] = proxies as [(typeof proxies)[0], (typeof proxies)[0]];
+  );
+  return new KubeClient(loadClusterAccess({ kubeconfig }));
+}
+
+function closeAll(servers: https.Server[], clients: KubeClient[], dir: string): void {
+  for (const c of clients) c.close();
+  for (const s of servers) {
+    s.close();
+    s.closeAllConnections();
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+test("an https proxy-url: its certificate checked with the kubeconfig's CA, against the tls-server-name when there is one, as Go's transport checks it", async () => {
+  const dir = tempDir("karta-https-proxy-");
+  const ca = createCA("test-ca");
+  const api = await tlsServer(ca, ["api.internal"], answer);
+  // Two https proxies: one whose certificate names its address, one whose certificate names the API server.
+  const byAddress = await tlsTunnel(ca, ["127.0.0.1"], api.port);
+  const byServerName = await tlsTunnel(ca, ["api.internal"], api.port);
+  const server = `server: "https://${ONLY_VIA_PROXY}:${api.port}"`;
   const clients: KubeClient[] = [];
+  const client = (fields: string): KubeClient => clients[clients.push(clientOf(dir, ca, fields)) - 1]!;
   try {
     // No tls-server-name: the proxy is checked against its own address, the server inside against its name.
-    const plain = clientVia(byAddress.port);
-    clients.push(plain);
+    const plain = client(`${server}, proxy-url: "https://127.0.0.1:${byAddress.port}"`);
     await assert.rejects(plain.get("/apis", { retryBudgetMs: 0 }), /api\.internal|altnames|Hostname\/IP does not match/);
     // The proxy was trusted (the tunnel opened): only the server inside was refused, for its name.
-    assert.deepEqual(byAddress.tunnels, [`${ONLY_VIA_PROXY}:${apiPort}`]);
+    assert.deepEqual(byAddress.tunnels, [`${ONLY_VIA_PROXY}:${api.port}`]);
 
     // tls-server-name: Go checks the proxy's certificate against it too, so a proxy whose certificate
     // names only its address is refused before any tunnel...
-    const named = clientVia(byAddress.port, "api.internal");
-    clients.push(named);
+    const named = client(`${server}, proxy-url: "https://127.0.0.1:${byAddress.port}", tls-server-name: api.internal`);
     await assert.rejects(named.get("/apis", { retryBudgetMs: 0 }), /api\.internal|altnames|Hostname\/IP does not match/);
     assert.equal(byAddress.tunnels.length, 1);
     // ...and one whose certificate names the server is trusted, with the server inside.
-    const throughNamed = clientVia(byServerName.port, "api.internal");
-    clients.push(throughNamed);
-    assert.deepEqual(await throughNamed.get("/apis"), { kind: "APIGroupList", path: "/apis" });
-    assert.deepEqual(byServerName.tunnels, [`${ONLY_VIA_PROXY}:${apiPort}`]);
+    const throughNamed = client(`${server}, proxy-url: "https://127.0.0.1:${byServerName.port}", tls-server-name: api.internal`);
+    assert.deepEqual(await throughNamed.get("/apis"), { kind: "APIGroupList", path: "/apis", host: `${ONLY_VIA_PROXY}:${api.port}` });
+    assert.deepEqual(byServerName.tunnels, [`${ONLY_VIA_PROXY}:${api.port}`]);
   } finally {
-    for (const c of clients) c.close();
-    apiServer.close();
-    apiServer.closeAllConnections();
-    for (const p of proxies) {
-      p.proxy.close();
-      p.proxy.closeAllConnections();
-    }
-    rmSync(dir, { recursive: true, force: true });
+    closeAll([api.server, byAddress.server, byServerName.server], clients, dir);
   }
 });
 
@@ -201,49 +215,18 @@ test("an API server and an https proxy at IPv6 addresses ([::1] in the kubeconfi
   if (!(await ipv6Loopback())) return t.skip("no IPv6 loopback on this machine");
   const dir = tempDir("karta-ipv6-");
   const ca = createCA("test-ca");
-  const served = issueServing(ca, ["::1"]);
-  const api = https.createServer({ cert: served.certPem, key: served.keyPem }, (req, res) => {
-    req.resume();
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ kind: "APIGroupList", path: req.url, host: req.headers.host }));
-  });
-  const tunnels: string[] = [];
-  const proxy = https.createServer({ cert: served.certPem, key: served.keyPem }, (_req, res) => res.writeHead(405).end());
-  proxy.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    tunnels.push(req.url ?? "");
-    connectTo(apiPort, client, head, "::1");
-  });
-  const listen6 = (s: net.Server): Promise<number> => new Promise((resolve) => s.listen(0, "::1", () => resolve((s.address() as AddressInfo).port)));
-  const apiPort = await listen6(api);
-  const proxyPort = await listen6(proxy);
-  writeFileSync(path.join(dir, "ca.crt"), ca.certPem);
-  const kubeconfig = path.join(dir, "kubeconfig");
-  const clientOf = (proxyUrl?: string): KubeClient => {
-    writeFileSync(
-      kubeconfig,
-      `clusters: [{name: c, cluster: {server: "https://[::1]:${apiPort}", certificate-authority: ca.crt${proxyUrl ? `, proxy-url: "${proxyUrl}"` : ""}}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: x, context: {cluster: c, user: u}}]
-current-context: x
-`,
-    );
-    return new KubeClient(loadClusterAccess({ kubeconfig }));
-  };
+  const api = await tlsServer(ca, ["::1"], answer, "::1");
+  const proxy = await tlsTunnel(ca, ["::1"], api.port, "::1");
   const clients: KubeClient[] = [];
   try {
-    const direct = clientOf();
-    clients.push(direct);
-    assert.deepEqual(await direct.get("/apis", { retryBudgetMs: 0 }), { kind: "APIGroupList", path: "/apis", host: `[::1]:${apiPort}` });
-    const viaProxy = clientOf(`https://[::1]:${proxyPort}`);
-    clients.push(viaProxy);
-    assert.deepEqual(await viaProxy.get("/apis", { retryBudgetMs: 0 }), { kind: "APIGroupList", path: "/apis", host: `[::1]:${apiPort}` });
-    assert.deepEqual(tunnels, [`[::1]:${apiPort}`]);
+    const server = `server: "https://[::1]:${api.port}"`;
+    const expected = { kind: "APIGroupList", path: "/apis", host: `[::1]:${api.port}` };
+    clients.push(clientOf(dir, ca, server));
+    assert.deepEqual(await clients[0]!.get("/apis", { retryBudgetMs: 0 }), expected);
+    clients.push(clientOf(dir, ca, `${server}, proxy-url: "https://[::1]:${proxy.port}"`));
+    assert.deepEqual(await clients[1]!.get("/apis", { retryBudgetMs: 0 }), expected);
+    assert.deepEqual(proxy.tunnels, [`[::1]:${api.port}`]);
   } finally {
-    for (const c of clients) c.close();
-    for (const s of [api, proxy]) {
-      s.close();
-      s.closeAllConnections();
-    }
-    rmSync(dir, { recursive: true, force: true });
+    closeAll([api.server, proxy.server], clients, dir);
   }
 });
