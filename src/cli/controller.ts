@@ -92,7 +92,8 @@ changing, the pod watch is read at most every 100 ms, a batch of events at once 
 a workload's pods requeue it at most once a second after it was compiled. Updates that cannot change a
 compile requeue nothing: a pod's that changed only fields the cache does not keep (a kubelet's
 conditions no Karta reads), a workload's that changed only its status when no expression its Karta
-compiles with reads the status (an operator reporting progress).
+compiles with reads the status (an operator reporting progress), a group's that changed only its
+status (the scheduler's).
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else

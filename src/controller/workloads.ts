@@ -802,16 +802,17 @@ export class WorkloadReconciler {
       informer.on("add", (o) => {
         if (!this.applied.has(key(o))) this.enqueueRootOf(o);
       });
-      informer.on("update", (o) => {
+      informer.on("update", (o, old) => {
         const last = this.applied.get(key(o));
         if (!last) return;
         if (last.resourceVersion === undefined) {
           // Written while our apply is in flight: what it answers may not be the latest.
           last.stale = true;
           this.enqueueRootOf(o);
-        } else if (last.resourceVersion !== o.metadata?.resourceVersion) {
+        } else if (last.resourceVersion !== o.metadata?.resourceVersion && !(old && changedOnly(o, old, true))) {
           // Our own write has the resourceVersion we recorded; a write by anyone else (a spec edit, a
-          // scheduler's status) has another: the root is reconciled, and applies only if our fields changed.
+          // label) has another: the root is reconciled, and applies only if our fields changed. A status
+          // alone (the scheduler's) changes none of them.
           this.applied.delete(key(o));
           this.enqueueRootOf(o);
         }

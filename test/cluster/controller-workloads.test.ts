@@ -3,8 +3,8 @@
  * to the ClusterRole `karta rbac` generates: a PyTorchJob and its pods, created as the training operator
  * creates them, get the Workload and PodGroups `karta compile` gives for the same objects; scaling updates
  * them; its pods changing one after another requeue it about once a second, and not at all when they
- * change only what the pod cache does not keep, nor does its operator writing its status; deleting the
- * Karta stops its watch.
+ * change only what the pod cache does not keep, nor does its operator writing its status or a scheduler
+ * its groups'; deleting the Karta stops its watch.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -140,15 +140,18 @@ describe("karta controller: Workload API objects for live workloads, as the role
     assert.ok(reconciles <= Math.ceil((seconds * 1000) / POD_RECONCILE_EVERY_MS) + 1, `${reconciles} reconciles in ${seconds.toFixed(1)} s`);
   });
 
-  /** Writes `n` updates one at a time, each seen by the controller's watches before the next: the reconciles they queued. */
-  const reconcilesOf = async (n: number, write: (i: number) => Promise<unknown>): Promise<number> => {
+  /**
+   * Writes `n` updates one at a time, each seen by the controller's watches before the next (its last
+   * watch event later than before the write, or `seen` of what the write returned): the reconciles they queued.
+   */
+  const reconcilesOf = async (n: number, write: (i: number) => Promise<unknown>, seen?: (written: unknown) => boolean): Promise<number> => {
     await sleep(POD_RECONCILE_EVERY_MS + 500); // the last test's requeues have run
     const before = workloads.counters.reconciles;
     for (let i = 0; i < n; i++) {
       const since = workloads.lastEventAt;
       await sleep(5); // an event after the write is stamped later than `since`
-      await write(i);
-      await eventually(async () => (workloads.lastEventAt > since ? true : undefined), 30_000, `update ${i + 1} of ${n}`);
+      const written = await write(i);
+      await eventually(async () => ((seen ? seen(written) : workloads.lastEventAt > since) ? true : undefined), 30_000, `update ${i + 1} of ${n}`);
     }
     await sleep(POD_RECONCILE_EVERY_MS + 500);
     return workloads.counters.reconciles - before;
@@ -177,6 +180,30 @@ describe("karta controller: Workload API objects for live workloads, as the role
       };
       assert.equal(await reconcilesOf(5, progress), 0, "no reconcile for a new status");
       assert.ok((await reconcilesOf(1, () => label(job, "job"))) >= 1, "a label change requeues the job");
+    } finally {
+      admin.close();
+    }
+  });
+
+  test("a scheduler writing a PodGroup's status requeues nothing (it changes none of Karta's fields); a label does", async () => {
+    const admin = kubeClient(c.kc);
+    try {
+      const groups = await c.objects.list("scheduling.k8s.io/v1beta1", "PodGroup", ns);
+      const group = { apiVersion: "scheduling.k8s.io/v1beta1", kind: "PodGroup", ...groups.items[0] } as Obj;
+      assert.ok(group.metadata?.name, "a PodGroup of the job");
+      const at = `/apis/scheduling.k8s.io/v1beta1/namespaces/${ns}/podgroups/${group.metadata!.name}/status`;
+      const scheduled = async (i: number) => {
+        const current = (await admin.get(at)) as Obj;
+        const condition = { type: "PodGroupScheduled", status: i % 2 === 0 ? "False" : "True", reason: i % 2 === 0 ? "Unschedulable" : "Scheduled", message: `update ${i}`, lastTransitionTime: new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, "Z") };
+        return admin.replace<Obj>(at, { ...current, status: { ...current.status, conditions: [condition] } });
+      };
+      // The group watch is not the exporter's (no last-event stamp): the controller's group cache holds the write.
+      const cache = (workloads as unknown as { groupWatch(kind: string): { informer: { get(name: string, namespace?: string): Obj | undefined } } }).groupWatch("PodGroup").informer;
+      const cached = (written: unknown) => cache.get(group.metadata!.name!, ns)?.metadata?.resourceVersion === (written as Obj).metadata?.resourceVersion;
+      // The first write adds its writer to managedFields (who wrote a group is read): that one may requeue.
+      await reconcilesOf(1, scheduled, cached);
+      assert.equal(await reconcilesOf(5, (i) => scheduled(i + 1), cached), 0, "no reconcile for a group's new status");
+      assert.ok((await reconcilesOf(1, () => label(group, "group"), cached)) >= 1, "a label change requeues the job");
     } finally {
       admin.close();
     }
