@@ -31,7 +31,8 @@ const NOT_COMPILED: ReadonlySet<JqRole> = new Set(["status", "action", "karmada"
 /**
  * Whether compiling a workload of this Karta may read its `.status`: an expression the compile evaluates
  * (components, scale, fragments, instance ids) reads under it, uses the whole object (`.`, `has("status")`,
- * `tojson`, `.[]`), or reads what the analysis cannot follow. The compile's own code reads only metadata and what those expressions give.
+ * `tojson`, `.[]`), or reads what the analysis cannot follow. The compile's own code reads only metadata
+ * and what those expressions give.
  */
 export function compileReadsStatus(karta: Karta): boolean {
   for (const analysis of analyses(karta, (role) => documentOf(role) === "workload" && !NOT_COMPILED.has(role))) {
