@@ -152,8 +152,9 @@ export interface WorkloadOptions {
 
 /**
  * Workloads reconciled at once. On an API server that is the bottleneck, the controller's writes share it
- * with everyone else's: four workers kept up with a burst of 16 new jobs a second where two fell 2 s
- * behind, and slowed the burst's own pod creates as much (docs/benchmarks.md).
+ * with everyone else's: four or five workers kept up with a burst of 16 new jobs a second where two fell
+ * 2–4 s behind, but compiled each job twice (when created, and when its pods had come: two workers'
+ * backlog merges the two) and slowed the burst's own pod creates more (docs/benchmarks.md).
  */
 export const DEFAULT_WORKLOAD_SYNCS = 2;
 
