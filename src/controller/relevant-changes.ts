@@ -1,7 +1,9 @@
 /**
  * Which watch updates can change what a reconcile computes. An update that cannot is not queued: a
  * kubelet writing a pod's conditions no Karta reads, an operator reporting its workload's progress in
- * `.status` (often once per pod change) where the expressions a compile evaluates never read it.
+ * `.status` (often once per pod change) where the expressions a compile evaluates never read it, the Job
+ * controller writing the status of a JobSet's Job (a compile reads only the metadata of the objects
+ * between a workload and its pods).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubernetesObject } from "./kubernetes-object.js";

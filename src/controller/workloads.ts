@@ -161,7 +161,8 @@ export const DEFAULT_WORKLOAD_SYNCS = 2;
 /**
  * A workload compiled is requeued by its pods' events at most this often: a burst of new pods, or pods
  * starting and finishing one by one, gives one reconcile a second rather than one per coalescing window.
- * Its own changes, its groups' and those of the objects between it and its pods requeue it at once.
+ * Its own changes, its groups' and those of the objects between it and its pods requeue it at once (a new
+ * status only where a compile reads it: src/controller/relevant-changes.ts).
  */
 export const POD_RECONCILE_EVERY_MS = 1000;
 
@@ -556,9 +557,12 @@ export class WorkloadReconciler {
       informer.on(verb, (o, old) => {
         this.touch();
         // As a root: its own reconcile (not for a new status its compile does not read); as an object
-        // between a root and its pods: that root's.
-        for (const [name, x] of this.watched) if (x.root === key && !(old && !x.readsStatus && changedOnly(o, old, true))) this.enqueueRoot(name, o);
-        this.enqueueRootOf(o, this.coalesced);
+        // between a root and its pods: that root's, but not for a new status (a Job's or a StatefulSet's,
+        // written as its pods change), as a compile reads only such objects' metadata, to follow owner
+        // chains (src/interpret/pods.ts); the pods' own events requeue the root.
+        const statusOnly = old !== undefined && changedOnly(o, old, true);
+        for (const [name, x] of this.watched) if (x.root === key && !(statusOnly && !x.readsStatus)) this.enqueueRoot(name, o);
+        if (!statusOnly) this.enqueueRootOf(o, this.coalesced);
         if (this.shard.total > 1) this.recheckPodsBelow(o);
       });
     }

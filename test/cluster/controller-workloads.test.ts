@@ -4,7 +4,7 @@
  * creates them, get the Workload and PodGroups `karta compile` gives for the same objects; scaling updates
  * them; its pods changing one after another requeue it about once a second, and not at all when they
  * change only what the pod cache does not keep, nor does its operator writing its status or a scheduler
- * its groups'; deleting the Karta stops its watch.
+ * its groups'; deleting the Karta stops its watch. A JobSet's Job writing its status requeues nothing either.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -46,6 +46,57 @@ function gangSizes(groups: { metadata: { name?: string }; spec: { schedulingPoli
   return Object.fromEntries(groups.map((g) => [g.metadata.name!, g.spec.schedulingPolicy?.gang?.minCount]));
 }
 
+/**
+ * A Karta's CRD and the Karta (named `kartaName`) installed, a namespace for the test, and a Karta and a
+ * workload reconciler running as the role `karta rbac` generates for it, once the Karta's kind is watched.
+ */
+async function watching(c: TestCluster, o: { crd: string; karta: string; kartaName: string; namespace: string }): Promise<{ ns: string; kartas: KartaReconciler; workloads: WorkloadReconciler }> {
+  await installKartaCrd(c);
+  const crd = parse(readFileSync(path.join(repoRoot, "test", "fixtures", "definition", "crds", o.crd), "utf8")) as KubernetesObject;
+  const r = await attempt(() => c.objects.create(crd));
+  assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
+  const ns = await testNamespace({ name: o.namespace } as never, c);
+  const karta = parse(readFileSync(path.join(definitionsDir, o.karta), "utf8")) as Obj;
+  karta.metadata = { name: o.kartaName };
+  const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta as unknown as Karta]));
+  const client = kubeClient(kc);
+  const kartas = new KartaReconciler(client, silentLogger);
+  const workloads = new WorkloadReconciler(client, kartas, silentLogger, { ungroupedReportEveryMs: UNGROUPED_WINDOW_MS });
+  await kartas.start();
+  await workloads.start();
+  await c.objects.create(karta);
+  await eventually(async () => (workloads.watchedKartas().includes(o.kartaName) ? true : undefined), 30_000, `the watch of ${o.karta}`);
+  return { ns, kartas, workloads };
+}
+
+async function stopWatching(c: TestCluster, kartaName: string, kartas: KartaReconciler | undefined, workloads: WorkloadReconciler | undefined): Promise<void> {
+  await workloads?.stop();
+  await kartas?.stop();
+  await attempt(() => c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: kartaName } }));
+}
+
+/**
+ * Writes `n` updates one at a time, each seen by the controller's watches before the next (its last
+ * watch event later than before the write, or `seen` of what the write returned): the reconciles they queued.
+ */
+async function queuedBy(workloads: WorkloadReconciler, n: number, write: (i: number) => Promise<unknown>, seen?: (written: unknown) => boolean): Promise<number> {
+  await sleep(POD_RECONCILE_EVERY_MS + 500); // the last test's requeues have run
+  const before = workloads.counters.reconciles;
+  for (let i = 0; i < n; i++) {
+    const since = workloads.lastEventAt;
+    await sleep(5); // an event after the write is stamped later than `since`
+    const written = await write(i);
+    await eventually(async () => ((seen ? seen(written) : workloads.lastEventAt > since) ? true : undefined), 30_000, `update ${i + 1} of ${n}`);
+  }
+  await sleep(POD_RECONCILE_EVERY_MS + 500);
+  return workloads.counters.reconciles - before;
+}
+
+/** Sets the label karta-test/kept of `o` to `value`. */
+function labelled(c: TestCluster, ns: string, o: Obj, value: string): Promise<unknown> {
+  return c.objects.patch({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata!.name, namespace: ns, labels: { "karta-test/kept": value } } } as never, undefined, undefined, "tick", undefined, PatchStrategy.MergePatch);
+}
+
 describe("karta controller: Workload API objects for live workloads, as the role karta rbac generates", { skip }, () => {
   const c = cluster as TestCluster;
   const kartaName = `pytorchjob-workloads-${suffix}`;
@@ -56,27 +107,9 @@ describe("karta controller: Workload API objects for live workloads, as the role
   const { definition } = loadBundled(fixture.expected.definition);
 
   before(async () => {
-    await installKartaCrd(c);
-    const crd = parse(readFileSync(path.join(repoRoot, "test", "fixtures", "definition", "crds", "kubeflow.org_pytorchjobs.yaml"), "utf8")) as KubernetesObject;
-    const r = await attempt(() => c.objects.create(crd));
-    assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
-    ns = await testNamespace({ name: "controller-workloads" } as never, c);
-    const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Obj;
-    karta.metadata = { name: kartaName };
-    const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta as unknown as Karta]));
-    const client = kubeClient(kc);
-    kartas = new KartaReconciler(client, silentLogger);
-    workloads = new WorkloadReconciler(client, kartas, silentLogger, { ungroupedReportEveryMs: UNGROUPED_WINDOW_MS });
-    await kartas.start();
-    await workloads.start();
-    await c.objects.create(karta);
-    await eventually(async () => (workloads.watchedKartas().includes(kartaName) ? true : undefined), 30_000, "the PyTorchJob watch");
+    ({ ns, kartas, workloads } = await watching(c, { crd: "kubeflow.org_pytorchjobs.yaml", karta: "kubeflow.org/v1/PyTorchJob.yaml", kartaName, namespace: "controller-workloads" }));
   });
-  after(async () => {
-    await workloads?.stop();
-    await kartas?.stop();
-    await attempt(() => c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: kartaName } }));
-  });
+  after(() => stopWatching(c, kartaName, kartas, workloads));
 
   let job: Obj;
   let pods: Obj[];
@@ -140,23 +173,8 @@ describe("karta controller: Workload API objects for live workloads, as the role
     assert.ok(reconciles <= Math.ceil((seconds * 1000) / POD_RECONCILE_EVERY_MS) + 1, `${reconciles} reconciles in ${seconds.toFixed(1)} s`);
   });
 
-  /**
-   * Writes `n` updates one at a time, each seen by the controller's watches before the next (its last
-   * watch event later than before the write, or `seen` of what the write returned): the reconciles they queued.
-   */
-  const reconcilesOf = async (n: number, write: (i: number) => Promise<unknown>, seen?: (written: unknown) => boolean): Promise<number> => {
-    await sleep(POD_RECONCILE_EVERY_MS + 500); // the last test's requeues have run
-    const before = workloads.counters.reconciles;
-    for (let i = 0; i < n; i++) {
-      const since = workloads.lastEventAt;
-      await sleep(5); // an event after the write is stamped later than `since`
-      const written = await write(i);
-      await eventually(async () => ((seen ? seen(written) : workloads.lastEventAt > since) ? true : undefined), 30_000, `update ${i + 1} of ${n}`);
-    }
-    await sleep(POD_RECONCILE_EVERY_MS + 500);
-    return workloads.counters.reconciles - before;
-  };
-  const label = (o: Obj, value: string) => c.objects.patch({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata!.name, namespace: ns, labels: { "karta-test/kept": value } } } as never, undefined, undefined, "tick", undefined, PatchStrategy.MergePatch);
+  const reconcilesOf = (n: number, write: (i: number) => Promise<unknown>, seen?: (written: unknown) => boolean) => queuedBy(workloads, n, write, seen);
+  const label = (o: Obj, value: string) => labelled(c, ns, o, value);
 
   test("a pod's update that changes only fields the cache does not keep (a condition no Karta reads) requeues nothing; a label does", async () => {
     const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Karta;
@@ -240,5 +258,46 @@ describe("karta controller: Workload API objects for live workloads, as the role
   test("deleting the Karta stops its watch", async () => {
     await c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: kartaName } });
     await eventually(async () => (workloads.watchedKartas().includes(kartaName) ? undefined : true), 30_000, "the watch to stop");
+  });
+});
+
+describe("karta controller: the objects between a workload and its pods", { skip }, () => {
+  const c = cluster as TestCluster;
+  const kartaName = `jobset-chain-${suffix}`;
+  let kartas: KartaReconciler | undefined;
+  let workloads: WorkloadReconciler;
+  let ns: string;
+
+  before(async () => {
+    ({ ns, kartas, workloads } = await watching(c, { crd: "jobset.x-k8s.io_jobsets.yaml", karta: "jobset.x-k8s.io/v1alpha2/JobSet.yaml", kartaName, namespace: "controller-chain" }));
+  });
+  after(() => stopWatching(c, kartaName, kartas, workloads));
+
+  test("a JobSet's Job writing its status (as the Job controller does at every pod change) requeues nothing; a label on the Job does", async () => {
+    const fixture = fixtureCases().find((x) => x.name === "JobSet")!;
+    const jobset = (await c.objects.create({ ...strip(fixture.workload), metadata: { ...strip(fixture.workload).metadata, namespace: ns } } as Obj)) as Obj;
+    const ref = (o: Obj) => ({ apiVersion: o.apiVersion!, kind: o.kind!, name: o.metadata!.name!, uid: o.metadata!.uid!, controller: true, blockOwnerDeletion: true });
+    // No controller-manager here: the test makes the JobSet's first Job and its pods, as the JobSet and Job controllers would.
+    const jobName = (fixture.pods[0]!.metadata as Obj["metadata"])!.ownerReferences![0]!.name;
+    const labels = { "karta-test/job": jobName };
+    const job = (await c.objects.create({ apiVersion: "batch/v1", kind: "Job", metadata: { name: jobName, namespace: ns, ownerReferences: [ref(jobset)] }, spec: { template: { metadata: { labels }, spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } } } as Obj)) as Obj;
+    for (const p of fixture.pods.filter((x) => (x.metadata as Obj["metadata"])!.ownerReferences![0]!.name === jobName)) {
+      const pod = strip(p);
+      pod.metadata = { ...pod.metadata, namespace: ns, ownerReferences: [ref(job)] };
+      await c.objects.create(pod);
+    }
+    await eventually(async () => ((await c.objects.list("scheduling.k8s.io/v1beta1", "Workload", ns)).items.length > 0 ? true : undefined), 30_000, "the JobSet's Workload");
+    const admin = kubeClient(c.kc);
+    try {
+      const at = `/apis/batch/v1/namespaces/${ns}/jobs/${jobName}/status`;
+      const counts = async (i: number) => {
+        const current = (await admin.get(at)) as Obj;
+        await admin.replace(at, { ...current, status: { ...current.status, active: 1 + (i % 2), ready: i % 2 } });
+      };
+      assert.equal(await queuedBy(workloads, 5, counts), 0, "no reconcile for a Job's new status");
+      assert.ok((await queuedBy(workloads, 1, () => labelled(c, ns, job, "job"))) >= 1, "a label on the Job requeues the JobSet");
+    } finally {
+      admin.close();
+    }
   });
 });
