@@ -93,7 +93,8 @@ a workload's pods requeue it at most once a second after it was compiled. Update
 compile requeue nothing: a pod's that changed only fields the cache does not keep (a kubelet's
 conditions no Karta reads), a workload's that changed only its status when no expression its Karta
 compiles with reads the status (an operator reporting progress), a group's that changed only its
-status (the scheduler's).
+status (the scheduler's), and an object's between a workload and its pods that changed only its status
+(a JobSet's Job, written by the Job controller as its pods change).
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
