@@ -152,9 +152,9 @@ export interface WorkloadOptions {
 
 /**
  * Workloads reconciled at once. On an API server that is the bottleneck, the controller's writes share it
- * with everyone else's: four or five workers kept up with a burst of 16 new jobs a second where two fell
- * 2–4 s behind, but compiled each job twice (when created, and when its pods had come: two workers'
- * backlog merges the two) and slowed the burst's own pod creates more (docs/benchmarks.md).
+ * with everyone else's: two, each writing a level of a workload's groups at once, keep up with a burst of
+ * 18 new jobs a second on the benchmark's API server; more take more of it from the burst's own creates
+ * (docs/decisions.md, docs/benchmarks.md).
  */
 export const DEFAULT_WORKLOAD_SYNCS = 2;
 
@@ -839,40 +839,50 @@ export class WorkloadReconciler {
   /**
    * Server-side applies every object that differs from what this process last applied (or, with no
    * memory of it, from what the cluster holds); recreates one whose immutable fields changed. The names created.
+   * A level's objects are applied together (see {@link applyLevels}): a reconcile waits for as many round
+   * trips as the tree has levels, not one per object, so two workers keep up with a burst of new workloads
+   * and make each one's groups as it is created.
    */
   private async apply(result: WorkloadCompilation): Promise<string[]> {
     const created: string[] = [];
-    const all = [...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups] as unknown as Obj[];
-    for (const o of all) {
-      const key = groupKey(o.kind, o.metadata?.namespace, o.metadata?.name);
-      const json = JSON.stringify(o);
-      const last = this.applied.get(key);
-      if (last?.json === json && last.resourceVersion !== undefined) continue;
-      const live = this.groupWatch(o.kind).informer.get(o.metadata!.name!, o.metadata?.namespace);
-      if (last?.json !== json && applyIsNoop(o, live, FIELD_MANAGER)) {
-        // The cluster holds it already (applied before a restart, or by another replica before a failover).
-        this.applied.set(key, { json, resourceVersion: live!.metadata?.resourceVersion });
-        this.counters.skipped++;
-        continue;
-      }
-      const existed = last !== undefined || live !== undefined;
-      const pending: Applied = { json, resourceVersion: undefined };
-      this.applied.set(key, pending);
-      let written: Obj;
-      try {
-        written = await this.applyOne(o, existed);
-      } catch (err) {
-        if (this.applied.get(key) === pending) this.applied.delete(key);
-        throw err;
-      }
-      // Deleted or written by someone else meanwhile (the delete and update handlers): not recorded.
-      if (this.applied.get(key) === pending) {
-        if (pending.stale) this.applied.delete(key);
-        else pending.resourceVersion = written.metadata?.resourceVersion;
-      }
-      if (!existed) created.push(`${o.kind} ${o.metadata?.name}`);
+    for (const level of applyLevels(result)) {
+      const settled = await Promise.allSettled(level.map((o) => this.applyIfChanged(o)));
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+      if (failed) throw failed.reason;
+      for (const s of settled) if (s.status === "fulfilled" && s.value) created.push(s.value);
     }
     return created;
+  }
+
+  /** Applies `o` unless it is what was last applied or what the cluster holds; its name when it was created. */
+  private async applyIfChanged(o: Obj): Promise<string | undefined> {
+    const key = groupKey(o.kind, o.metadata?.namespace, o.metadata?.name);
+    const json = JSON.stringify(o);
+    const last = this.applied.get(key);
+    if (last?.json === json && last.resourceVersion !== undefined) return undefined;
+    const live = this.groupWatch(o.kind).informer.get(o.metadata!.name!, o.metadata?.namespace);
+    if (last?.json !== json && applyIsNoop(o, live, FIELD_MANAGER)) {
+      // The cluster holds it already (applied before a restart, or by another replica before a failover).
+      this.applied.set(key, { json, resourceVersion: live!.metadata?.resourceVersion });
+      this.counters.skipped++;
+      return undefined;
+    }
+    const existed = last !== undefined || live !== undefined;
+    const pending: Applied = { json, resourceVersion: undefined };
+    this.applied.set(key, pending);
+    let written: Obj;
+    try {
+      written = await this.applyOne(o, existed);
+    } catch (err) {
+      if (this.applied.get(key) === pending) this.applied.delete(key);
+      throw err;
+    }
+    // Deleted or written by someone else meanwhile (the delete and update handlers): not recorded.
+    if (this.applied.get(key) === pending) {
+      if (pending.stale) this.applied.delete(key);
+      else pending.resourceVersion = written.metadata?.resourceVersion;
+    }
+    return existed ? undefined : `${o.kind} ${o.metadata?.name}`;
   }
 
   private async applyOne(o: Obj, existed: boolean): Promise<Obj> {
@@ -949,4 +959,31 @@ export class WorkloadReconciler {
       this.log("info", "cannot read the PodsWithoutGroup Events already recorded; they may be recorded again", { err: String((err as Error)?.message ?? err) });
     }
   }
+}
+
+/**
+ * A compilation's objects in the order they name each other: the Workload, then the CompositePodGroups
+ * level by level from the top of the tree, then the PodGroups. An object is applied after what it names
+ * (its Workload, its parent), as the scheduler finds a group's parent; objects of one level name none of
+ * each other.
+ */
+export function applyLevels(result: Pick<WorkloadCompilation, "workload" | "compositePodGroups" | "podGroups">): Obj[][] {
+  const levels: Obj[][] = result.workload ? [[result.workload as unknown as Obj]] : [];
+  const parentOf = (o: { spec?: unknown }): string | undefined => (o.spec as { parentCompositePodGroupName?: string } | undefined)?.parentCompositePodGroupName;
+  const composites = new Map(result.compositePodGroups.map((c) => [c.metadata.name ?? "", c]));
+  const depth = new Map<string, number>();
+  const depthOf = (name: string, seen = new Set<string>()): number => {
+    const known = depth.get(name);
+    if (known !== undefined) return known;
+    const parent = parentOf(composites.get(name) ?? {});
+    // A parent outside this compilation (or a cycle, which validation reports) is a top.
+    const d = parent !== undefined && composites.has(parent) && !seen.has(parent) ? depthOf(parent, seen.add(name)) + 1 : 0;
+    depth.set(name, d);
+    return d;
+  };
+  const byDepth: Obj[][] = [];
+  for (const c of result.compositePodGroups) (byDepth[depthOf(c.metadata.name ?? "")] ??= []).push(c as unknown as Obj);
+  levels.push(...byDepth.filter((l) => l !== undefined));
+  if (result.podGroups.length > 0) levels.push(result.podGroups as unknown as Obj[]);
+  return levels;
 }
