@@ -964,8 +964,8 @@ export class WorkloadReconciler {
 /**
  * A compilation's objects in the order they name each other: the Workload, then the CompositePodGroups
  * level by level from the top of the tree, then the PodGroups. An object is applied after what it names
- * (its Workload, its parent), as the scheduler finds a group's parent; objects of one level name none of
- * each other.
+ * (its Workload, its parent), so that its references point to objects that exist, as upstream's Job
+ * integration orders its writes (KEP-5547); objects of one level name none of each other.
  */
 export function applyLevels(result: Pick<WorkloadCompilation, "workload" | "compositePodGroups" | "podGroups">): Obj[][] {
   const levels: Obj[][] = result.workload ? [[result.workload as unknown as Obj]] : [];
