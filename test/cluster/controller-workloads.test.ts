@@ -80,7 +80,7 @@ async function stopWatching(c: TestCluster, kartaName: string, kartas: KartaReco
  * watch event later than before the write, or `seen` of what the write returned): the reconciles they queued.
  */
 async function queuedBy(workloads: WorkloadReconciler, n: number, write: (i: number) => Promise<unknown>, seen?: (written: unknown) => boolean): Promise<number> {
-  await sleep(POD_RECONCILE_EVERY_MS + 500); // the last test's requeues have run
+  await settled(workloads); // the last test's requeues have run, those it left for later too
   const before = workloads.counters.reconciles;
   for (let i = 0; i < n; i++) {
     const since = workloads.lastEventAt;
@@ -88,8 +88,21 @@ async function queuedBy(workloads: WorkloadReconciler, n: number, write: (i: num
     const written = await write(i);
     await eventually(async () => ((seen ? seen(written) : workloads.lastEventAt > since) ? true : undefined), 30_000, `update ${i + 1} of ${n}`);
   }
-  await sleep(POD_RECONCILE_EVERY_MS + 500);
+  await sleep(POD_RECONCILE_EVERY_MS + 500); // a pod's requeue waits up to a second after the last compile
+  await settled(workloads);
   return workloads.counters.reconciles - before;
+}
+
+/**
+ * Until nothing is queued, reconciling or waiting for a delayed requeue: a pod's (up to a second after its
+ * root's last compile), or the end of a PodsWithoutGroup report window (the suite's pods name no group,
+ * so more of them found within a window requeue their job when it ends, seconds later).
+ */
+async function settled(workloads: WorkloadReconciler): Promise<void> {
+  await eventually(async () => {
+    const m = workloads.queue.metrics();
+    return m.depth + m.processing + m.waiting === 0 ? true : undefined;
+  }, 30_000, "the work queue idle, with no requeue waiting");
 }
 
 /** Sets the label karta-test/kept of `o` to `value`. */
