@@ -39,8 +39,10 @@ NotReady), Pending while not evaluated, each with observedGeneration; a Warning 
 failing; and the labels run.ai/karta-group, run.ai/karta-version and run.ai/karta-kind. A Karta whose CRD
 is applied later becomes Ready without a restart. For every Ready Karta it watches the root kind and pods,
 and server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
-'karta compile' makes for each object, owned by it; groups that no longer exist are deleted, objects
-whose immutable fields changed are recreated, and interpretation errors become Events on the object.
+'karta compile' makes for each object, owned by it, each after what it names (the Workload, then each
+level of CompositePodGroups, then the PodGroups, a level's objects at once); groups that no longer exist
+are deleted, objects whose immutable fields changed are recreated, and interpretation errors become
+Events on the object.
 A pod belongs to the outermost object on its chain of controller ownerReferences whose kind has a Ready
 Karta (a JobSet's pods to the JobSet even with a Job Karta; whatever an AppWrapper wraps, to the
 AppWrapper), through the kinds the Kartas watch (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's
