@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Entry point of the `karta` command (and of `kubectl-karta`): the compiled CLI does the work. It is the
 // bundle in dist/cli when that was built from exactly the modules in dist/src (same sizes and times, or
-// else the same contents, as after `npm pack` resets times); otherwise those modules themselves, so a
-// later `tsc` never leaves a stale bundle running (scripts/bundle-cli.mjs).
+// else the same contents); otherwise those modules themselves, so a later `tsc` never leaves a stale
+// bundle running (scripts/bundle-cli.mjs). An installed package has no src/ beside dist/: nothing
+// rebuilds its modules, its bundle was built with them (`prepare`), and it runs without the check (npm
+// gives the files new times, and comparing contents cost every command ~13 ms).
 import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -16,6 +18,7 @@ function bundleIsCurrent() {
   } catch {
     return false;
   }
+  if (statSync(root + "src", { throwIfNoEntry: false }) === undefined) return true;
   let times = true;
   for (let i = 0; i < inputs.length; i += 3) {
     const s = statSync(root + inputs[i], { throwIfNoEntry: false });

@@ -7,6 +7,7 @@
 /* global process, console */
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -21,6 +22,18 @@ const modulePlugin = {
   name: "karta-cli-module",
   setup(build) {
     build.onResolve({ filter: /^node:module$/ }, (args) => (args.importer.startsWith(src + path.sep) ? { path: shim } : { path: "node:module", external: true }));
+  },
+};
+
+/**
+ * `yaml` is some sixty CommonJS files, each resolved, read and compiled when a command first reads YAML
+ * with positions; the bundle imports it from one file beside the chunks instead (yaml.cjs, built below;
+ * the shim answers the modules that require it lazily).
+ */
+const yamlPlugin = {
+  name: "karta-cli-yaml",
+  setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, () => ({ path: "./yaml.cjs", external: true }));
   },
 };
 
@@ -45,9 +58,19 @@ export async function bundleCli() {
     outdir,
     metafile: true,
     logLevel: "silent",
-    plugins: [modulePlugin],
+    plugins: [modulePlugin, yamlPlugin],
   });
-  for (const w of result.warnings) console.error(`cli bundle: warning: ${w.text}`);
+  const yaml = await esbuild.build({
+    entryPoints: { yaml: createRequire(import.meta.url).resolve("yaml") },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    outExtension: { ".js": ".cjs" },
+    outdir,
+    logLevel: "silent",
+  });
+  for (const w of [...result.warnings, ...yaml.warnings]) console.error(`cli bundle: warning: ${w.text}`);
   const files = Object.keys(result.metafile.inputs)
     .map((f) => path.resolve(root, f))
     .filter((f) => f.startsWith(src + path.sep))

@@ -63,7 +63,7 @@ function bundledFileFor(dir: string, object: unknown): string | undefined {
 function loadFast(text: string, name: string): LoadResult {
   let values: unknown[];
   try {
-    values = yamlValues(text);
+    values = yamlValues(text, true);
   } catch {
     return loadDefinitions(text, name);
   }

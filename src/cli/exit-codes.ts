@@ -3,7 +3,8 @@
  * input has errors or the operation failed (a cluster or auth error); 2 usage or unreadable input;
  * 3 the named workload does not exist, or its kind is not installed; 4 no Karta definition covers the
  * type. 5 is a bug of Karta's (an internal error, printed in one line). 6: the result is printed, but
- * evaluating the definition on this object or its pods failed somewhere (`karta inspect`).
+ * evaluating the definition on this object or its pods failed somewhere (`karta inspect`). 141: the
+ * reader of standard output closed it (`| head`), the status of a program killed by SIGPIPE.
  */
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
@@ -15,3 +16,4 @@ export const EXIT_NO_DEFINITION = 4;
 export const EXIT_INTERNAL = 5;
 /** Printed, but the definition failed on this object or its pods (each error on stderr; the rest stands). */
 export const EXIT_EVALUATION_FAILED = 6;
+export { EXIT_BROKEN_PIPE } from "./io.js";

@@ -10,19 +10,25 @@ import jsyaml from "js-yaml";
 import { yamlDocumentValue } from "../input/index.js";
 
 /**
- * Where js-yaml and `yaml` part ways: an anchor (`&a`), a binary or sign-dot number, a number whose
- * exponent may overflow a double (js-yaml keeps `1e400` as a string; `yaml` reads Infinity).
+ * Where js-yaml and `yaml` part ways: a binary or sign-dot number, a number whose exponent may overflow
+ * a double (js-yaml keeps `1e400` as a string; `yaml` reads Infinity).
  */
-const DIFFERENT = /(?:^|[\s,[{:-])&\S|[-+]\.[0-9]|\b0b[01]|(?:^|[\s:,[{-])[-+]?[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]{3,}(?=$|[\s,\]}#])/m;
+const DIFFERENT = /[-+]\.[0-9]|\b0b[01]|(?:^|[\s:,[{-])[-+]?[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]{3,}(?=$|[\s,\]}#])/m;
+/** An anchor (`&a`): both read its aliases alike, but only `yaml` bounds how many (a "billion laughs" document). */
+const ANCHOR = /(?:^|[\s,[{:-])&\S/m;
 
 const require = createRequire(import.meta.url);
 
 /** A document that does not parse: the `yaml` library's message. */
 export class YamlInputError extends Error {}
 
-/** The non-empty documents of a YAML text as plain values; a YamlInputError for text that does not parse. */
-export function yamlValues(text: string): unknown[] {
-  if (!DIFFERENT.test(text)) {
+/**
+ * The non-empty documents of a YAML text as plain values; a YamlInputError for text that does not parse.
+ * `trusted`: text shipped with Karta (the bundled definitions, whose statuses share jq through anchors),
+ * read by js-yaml with its anchors; any other text with anchors goes to `yaml`, which bounds its aliases.
+ */
+export function yamlValues(text: string, trusted = false): unknown[] {
+  if (!DIFFERENT.test(text) && (trusted || !ANCHOR.test(text))) {
     try {
       return jsyaml.loadAll(text, undefined, { schema: jsyaml.CORE_SCHEMA }).filter((v) => v !== null && v !== undefined);
     } catch {

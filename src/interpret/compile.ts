@@ -14,6 +14,7 @@ import type {
 } from "../definition/index.js";
 import { formatPath } from "../definition/diagnostic.js";
 import { CompiledExpression } from "./expression.js";
+import type { JqProgram } from "../jq/index.js";
 import type { GenericStatus, SpecKind } from "./types.js";
 
 /** The fragmented pod-spec fields, in the order the reference reads them. */
@@ -131,9 +132,10 @@ const STRUCTURE: PathSegment[] = ["spec", "structureDefinition"];
 /** Compiles every expression of a definition once. Never throws: problems become diagnostics. */
 export function compileDefinition(karta: Karta): CompiledDefinition {
   const diagnostics: Diagnostic[] = [];
+  const programs = new Map<string, JqProgram | Error>();
   const expr = (text: string | undefined, segments: PathSegment[], literalWord = false): CompiledExpression | undefined => {
     if (typeof text !== "string") return undefined;
-    const e = new CompiledExpression(text, segments, { literalWord });
+    const e = new CompiledExpression(text, segments, { literalWord, programs });
     if (e.compileError !== undefined) {
       diagnostics.push({ severity: "error", path: e.path, message: `jq: failed to parse JQ expression '${text}': ${e.compileError}`, code: "jq-parse" });
     }

@@ -32,21 +32,35 @@ export class CompiledExpression {
   readonly program: JqProgram | undefined;
   private readonly fast: Accessor | undefined;
 
-  constructor(text: string, segments: readonly PathSegment[], options: { literalWord?: boolean } = {}) {
+  /**
+   * `programs`: what each text compiled to so far (a program, or why not), shared by a definition's
+   * expressions: its statuses often share one expression (a YAML alias), compiled once (a program keeps
+   * no state between runs).
+   */
+  constructor(text: string, segments: readonly PathSegment[], options: { literalWord?: boolean; programs?: Map<string, JqProgram | Error> } = {}) {
     this.text = text;
     this.segments = segments;
     this.path = formatPath(segments);
     let program: JqProgram | undefined;
     let compileError: string | undefined;
     let literal: string | undefined;
-    try {
-      program = compileJq(text, { safe: true });
-    } catch (err) {
+    let compiled = options.programs?.get(text);
+    if (compiled === undefined) {
+      try {
+        compiled = compileJq(text, { safe: true });
+      } catch (err) {
+        compiled = err instanceof Error ? err : new Error(String(err));
+      }
+      options.programs?.set(text, compiled);
+    }
+    if (!(compiled instanceof Error)) program = compiled;
+    else {
+      const err = compiled;
       const trimmed = text.trim();
       // The authoring guide allows a literal grouping key such as 'gpu' or 'no-gpu'; jq would read
       // it as a call to an undefined function (or a subtraction of two), so a bare word is a literal.
       if (options.literalWord && WORD.test(trimmed) && err instanceof JqSyntaxError) literal = trimmed;
-      else compileError = err instanceof Error ? err.message : String(err);
+      else compileError = err.message;
     }
     this.program = literal === undefined ? program : undefined;
     this.compileError = compileError;

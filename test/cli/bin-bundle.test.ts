@@ -1,6 +1,7 @@
 /**
  * bin/karta.js runs the bundled command line (dist/cli) only while the modules it was built from are
  * unchanged: checked on a copy of bin/ beside stand-in bundle and module files in a temporary folder.
+ * An installed package (no src/ beside dist/) runs its bundle unchecked.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,6 +17,8 @@ function layout(): { dir: string; run: (bin?: string) => string; input: string; 
   mkdirSync(path.join(dir, "bin"));
   mkdirSync(path.join(dir, "dist", "cli"), { recursive: true });
   mkdirSync(path.join(dir, "dist", "src", "cli"), { recursive: true });
+  // The repository's layout: the sources beside dist/ (an installed package has none).
+  mkdirSync(path.join(dir, "src"));
   for (const f of ["karta.js", "kubectl-karta.js"]) copyFileSync(path.join(repoRoot, "bin", f), path.join(dir, "bin", f));
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
   const stand = (word: string) => `export async function main() { process.stdout.write(${JSON.stringify(word)}); return 0; }\n`;
@@ -51,6 +54,21 @@ test("bin/karta.js: the bundle while its inputs are unchanged, the modules other
     assert.equal(run(), "modulez");
     rmSync(input);
     assert.throws(() => run(), "a missing module is not papered over by the bundle");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("bin/karta.js in an installed package (no src/): the bundle, whatever the modules' times, without comparing them", () => {
+  const { dir, run, input, record } = layout();
+  try {
+    rmSync(path.join(dir, "src"), { recursive: true });
+    assert.equal(run(), "modules", "no inputs.json: no bundle");
+    record();
+    // npm gives the files new times: the bundle, with no hash of the modules (hashes.json is gone).
+    utimesSync(input, new Date(499162860000), new Date(499162860000));
+    rmSync(path.join(dir, "dist", "cli", "hashes.json"));
+    assert.equal(run(), "bundle");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

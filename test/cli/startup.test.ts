@@ -1,12 +1,16 @@
 /**
  * Start-up: a command loads only what it needs. Walks the static imports of the compiled modules (dynamic
- * `import()` is what loads the rest on demand) from each command's module.
+ * `import()` is what loads the rest on demand) from each command's module; and, for what is loaded on
+ * demand, lists what a command's process loaded.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
 
@@ -50,4 +54,21 @@ test("jq loads no YAML reader (only --yaml does) and no interpreter", () => {
 test("interpret loads the Lua VM and the webhook client only when a run needs them", () => {
   const mods = staticImports("cli/interpret.js");
   assert.deepEqual(heavy(mods, ["wasmoon", "interpreter/lua/vm.js", "interpreter/webhook/interpreter.js", "interpreter/thirdparty/index.js", "definition/index.js"]), []);
+});
+
+test("inspect and compile of a bundled example never load the yaml library at run time (the bundled definitions are read by js-yaml, anchors and all)", () => {
+  // A preload that lists, at exit, every CommonJS module the process loaded (yaml is one; js-yaml is ESM).
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-startup-"));
+  try {
+    const preload = path.join(dir, "loaded.mjs");
+    writeFileSync(preload, `import { createRequire } from "node:module";\nconst Module = createRequire(import.meta.url)("node:module");\nprocess.on("exit", () => process.stderr.write("LOADED " + JSON.stringify(Object.keys(Module._cache)) + "\\n"));\n`);
+    for (const command of ["inspect", "compile"]) {
+      const p = spawnSync(process.execPath, ["--import", pathToFileURL(preload).href, kartaBin, command, "-f", "examples/pytorchjob.yaml", "--pods", "examples/pytorchjob-pods.yaml"], { cwd: repoRoot, encoding: "utf8" });
+      assert.equal(p.status, 0, p.stderr);
+      const loaded = JSON.parse(/^LOADED (.*)$/m.exec(p.stderr)![1]!) as string[];
+      assert.deepEqual(loaded.filter((f) => /[\\/]yaml([\\/]|\.cjs$)/.test(f)), [], command);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -3,12 +3,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { parse } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
 import { memoryIO } from "../../src/cli/io.js";
 import { parseJsonStream } from "../../src/cli/json-stream.js";
 import { main } from "../../src/cli/main.js";
 import { InputError, parseObjects } from "../../src/cli/objects.js";
 import { yamlValues } from "../../src/cli/yaml-input.js";
+import { listInputFiles } from "../../src/files/index.js";
 import { repoRoot } from "../support/conformance.js";
 
 const pods = (parse(readFileSync(path.join(repoRoot, "examples/pytorchjob-pods.yaml"), "utf8")) as { items: unknown[] }).items;
@@ -63,6 +64,22 @@ describe("parseObjects", () => {
     assert.deepEqual(yamlValues(text), [parse(text)]);
     assert.deepEqual(yamlValues("a: &x {b: 1}\nc: *x\nd: 0b101\ne: -.5\n"), [{ a: { b: 1 }, c: { b: 1 }, d: "0b101", e: -0.5 }]);
     assert.throws(() => parseObjects("a: [1,\n", "bad.yaml"), (e: unknown) => e instanceof InputError && /^bad\.yaml: /.test(e.message));
+  });
+
+  test("the bundled definitions, whose statuses share jq through anchors, read as trusted text give what yaml gives; untrusted anchors still go to yaml", () => {
+    const dir = path.join(repoRoot, "definitions");
+    const files = listInputFiles([dir], { recursive: true });
+    assert.ok(files.length > 20, `bundled definitions: ${files.length}`);
+    let anchored = 0;
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      if (/&\w+ /.test(text)) anchored++;
+      assert.deepEqual(yamlValues(text, true), parseAllDocuments(text).map((d) => d.toJS()), file);
+    }
+    assert.ok(anchored > 20, `definitions with an anchor: ${anchored}`);
+    // yaml bounds aliases (a "billion laughs" document); js-yaml reads only trusted text with anchors.
+    const laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(", ")}]`)].join("\n");
+    assert.throws(() => yamlValues(laughs), /alias/i);
   });
 
   test("inspect reads pods as JSON Lines from stdin; interpret reads a JSON object and status items as JSON Lines", async () => {

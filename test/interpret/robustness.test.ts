@@ -1,14 +1,31 @@
 /** Properties: arbitrary objects and pods never make interpretation throw; the fast path agrees with jq. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
-import { CompiledExpression, compileInterpreter } from "../../src/interpret/index.js";
-import { conformanceDir } from "../support/conformance.js";
-import { catalogDefinition } from "./helpers.js";
+import { CompiledExpression, compileDefinition, compileInterpreter } from "../../src/interpret/index.js";
+import { conformanceDir, repoRoot } from "../support/conformance.js";
+import { catalogDefinition, karta } from "./helpers.js";
 
 describe("robustness", () => {
+  test("an expression written once for several statuses (a YAML alias) compiles once; one that does not compile is reported at each place", () => {
+    const text = readFileSync(path.join(repoRoot, "definitions", "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8");
+    const pytorch = compileDefinition(karta(text));
+    const programs = pytorch.root!.status!.mappings.flatMap((m) => m.matchers.map((x) => x.expression?.program)).filter((p) => p !== undefined);
+    assert.ok(programs.length >= 7, `status expressions: ${programs.length}`);
+    assert.equal(new Set(programs).size, 1, "one program for the shared expression");
+    const broken = karta(text);
+    const mappings = broken.spec.structureDefinition.rootComponent.statusDefinition!.statusMappings as Record<string, { byExpression?: { expression: string } }[]>;
+    for (const key of ["running", "failed"]) mappings[key]![0]!.byExpression!.expression = ".status | (";
+    const parse = compileDefinition(broken).diagnostics.filter((d) => d.code === "jq-parse");
+    assert.deepEqual(
+      parse.map((d) => d.path),
+      ["spec.structureDefinition.rootComponent.statusDefinition.statusMappings.running[0].byExpression.expression", "spec.structureDefinition.rootComponent.statusDefinition.statusMappings.failed[0].byExpression.expression"],
+    );
+    assert.equal(parse[0]!.message, parse[1]!.message);
+  });
+
   test("every catalog definition survives arbitrary objects of its kind and arbitrary pods", (t) => {
     const dir = conformanceDir("karta-catalog");
     if (!dir) return t.skip("conformance data absent");
