@@ -78,29 +78,30 @@ function* fileChunks(path: string, size = 1 << 22): Generator<string> {
 /** Standard output's reader closed it early: as a shell reports a program killed by SIGPIPE (128 + 13), as jq and kubectl end. */
 export const EXIT_BROKEN_PIPE = 141;
 
-let brokenPipeHandled = false;
+const watched = new WeakSet<NodeJS.WriteStream>();
 
 /**
  * A reader that stops early (`karta jq . big.json | head -1`) closes the pipe: the command ends at once and
  * quietly, with the status a shell shows for a program killed by SIGPIPE (as jq and kubectl end), not
- * with Node's stack trace for an unhandled EPIPE. Another write error is one line on standard error.
+ * with Node's stack trace for an unhandled EPIPE. Another write error on standard output is one line on
+ * standard error. Set on a stream's first write: Node creates process.stderr when first used, which a
+ * command that never writes there should not pay for.
  */
-function endOnBrokenPipe(): void {
-  if (brokenPipeHandled) return;
-  brokenPipeHandled = true;
-  for (const [name, stream] of [["standard output", process.stdout], ["standard error", process.stderr]] as const) {
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (!watched.has(stream)) {
+    watched.add(stream);
     stream.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code !== "EPIPE" && stream === process.stdout) process.stderr.write(`karta: cannot write to ${name}: ${err.message}\n`);
+      if (err.code !== "EPIPE" && stream === process.stdout) process.stderr.write(`karta: cannot write to standard output: ${err.message}\n`);
       process.exit(err.code === "EPIPE" ? EXIT_BROKEN_PIPE : 1); // EXIT_ERROR: exit-codes.ts is not loaded by --help
     });
   }
+  stream.write(text);
 }
 
 export function nodeIO(): CliIO {
-  endOnBrokenPipe();
   return {
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
+    stdout: (t) => write(process.stdout, t),
+    stderr: (t) => write(process.stderr, t),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);
