@@ -41,8 +41,9 @@ is applied later becomes Ready without a restart. For every Ready Karta it watch
 and server-side applies (field manager karta) the Workload, CompositePodGroups and PodGroups that
 'karta compile' makes for each object, owned by it, each after what it names (the Workload, then each
 level of CompositePodGroups, then the PodGroups, a level's objects at once); groups that no longer exist
-are deleted, objects whose immutable fields changed are recreated, and interpretation errors become
-Events on the object.
+are deleted, objects whose immutable fields changed are recreated, the groups it creates are named in
+a GroupsCreated Event on the object (also when a later group fails), and interpretation errors become
+Events on it.
 A pod belongs to the outermost object on its chain of controller ownerReferences whose kind has a Ready
 Karta (a JobSet's pods to the JobSet even with a Job Karta; whatever an AppWrapper wraps, to the
 AppWrapper), through the kinds the Kartas watch (ReplicaSets, Jobs, StatefulSets, a LeaderWorkerSet's

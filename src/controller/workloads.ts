@@ -739,10 +739,9 @@ export class WorkloadReconciler {
       this.event(root, "Warning", "InterpretationFailed", errors.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
       return;
     }
-    const created = await this.apply(result);
+    await this.apply(root, result);
     await this.prune(root, result);
     this.reportUngrouped(key, root, result);
-    if (created.length > 0) this.event(root, "Normal", "GroupsCreated", `created ${created.join(", ")}`);
   }
 
   /**
@@ -838,20 +837,30 @@ export class WorkloadReconciler {
 
   /**
    * Server-side applies every object that differs from what this process last applied (or, with no
-   * memory of it, from what the cluster holds); recreates one whose immutable fields changed. The names created.
+   * memory of it, from what the cluster holds); recreates one whose immutable fields changed.
    * A level's objects are applied together (see {@link applyLevels}): a reconcile waits for as many round
    * trips as the tree has levels, not one per object, so two workers keep up with a burst of new workloads
-   * and make each one's groups as it is created.
+   * and make each one's groups as it is created. What it created is recorded on the root (a GroupsCreated
+   * Event), also when a later object fails: the retry finds those existing and would not name them.
    */
-  private async apply(result: WorkloadCompilation): Promise<string[]> {
+  private async apply(root: Obj, result: WorkloadCompilation): Promise<void> {
     const created: string[] = [];
-    for (const level of applyLevels(result)) {
-      const settled = await Promise.allSettled(level.map((o) => this.applyIfChanged(o)));
-      const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-      if (failed) throw failed.reason;
-      for (const s of settled) if (s.status === "fulfilled" && s.value) created.push(s.value);
+    try {
+      for (const level of applyLevels(result)) {
+        const settled = await Promise.allSettled(level.map((o) => this.applyIfChanged(o)));
+        for (const s of settled) if (s.status === "fulfilled" && s.value) created.push(s.value);
+        const failed = settled.flatMap((s, i) => (s.status === "rejected" ? [{ o: level[i]!, err: s.reason as unknown }] : []));
+        if (failed.length === 0) continue;
+        // The first fails the reconcile (logged, retried with backoff); the others are logged here, each
+        // with its object, so no failure of a level goes unsaid.
+        for (const { o, err } of failed.slice(1)) {
+          this.log(isTransient(err) ? "info" : "error", "cannot apply a group", { kind: o.kind, name: o.metadata?.name, namespace: o.metadata?.namespace, err: String((err as Error)?.message ?? err) });
+        }
+        throw failed[0]!.err;
+      }
+    } finally {
+      if (created.length > 0) this.event(root, "Normal", "GroupsCreated", `created ${created.join(", ")}`);
     }
-    return created;
   }
 
   /** Applies `o` unless it is what was last applied or what the cluster holds; its name when it was created. */

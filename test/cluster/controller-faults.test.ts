@@ -362,6 +362,43 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
     }
   });
 
+  test("two groups of one level refused: each failure is logged, the retry makes them, and every group created is named in a GroupsCreated Event once", async () => {
+    const ns = await namespace();
+    const proxy = await FaultProxy.start(c.dir);
+    try {
+      const p = start(["--leader-elect=false"], proxy.writeKubeconfig(path.join(dir, "refusing.kubeconfig")));
+      await reconciling(p);
+      // The job's two PodGroups (master and worker) are its last level: both refused once, after its
+      // Workload and CompositePodGroup were made.
+      const denied = "podgroups is forbidden: refused by the test";
+      proxy.fail(2, { match: (method, where) => method === "PATCH" && where.startsWith(`/apis/scheduling.k8s.io/v1beta1/namespaces/${ns}/podgroups/`), code: 403, reason: "Forbidden", message: denied });
+      await createJob(client, ns, "refused", 2);
+      await converges(client, ns, interpreter, "after two refused applies", p);
+      assert.equal(proxy.requests.filter((r) => r.injected === 403).length, 2, "the proxy refused both PodGroups");
+      const lines = p.log().split("\n").filter((l) => l.includes(denied));
+      assert.equal(lines.filter((l) => l.includes("workload reconcile failed")).length, 1, lines.join("\n"));
+      assert.equal(lines.filter((l) => l.includes('"msg":"cannot apply a group"') && l.includes('"kind":"PodGroup"')).length, 1, lines.join("\n"));
+      const expected = [...(await expectedGroups(client, ns, interpreter)).keys()].map((k) => k.replace("/", " ")).sort();
+      assert.equal(expected.length, 4, expected.join(", "));
+      let named: string[] = [];
+      await eventually(
+        async () => {
+          const events = (await client.get<{ items: Obj[] }>(resourcePath("v1", "events", ns))).items.filter((e) => e.reason === "GroupsCreated" && e.involvedObject?.name === "refused");
+          named = events.flatMap((e) => String(e.message).replace(/^created /, "").split(", ")).sort();
+          return named.length >= expected.length ? true : undefined;
+        },
+        30_000,
+        "GroupsCreated Events naming every group",
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}: ${named.join(", ")}`);
+      });
+      assert.deepEqual(named, expected);
+      await stop(p);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   test("the admission webhook unreachable under failurePolicy Ignore: pods created meanwhile are reported", async () => {
     const ns = await namespace();
     const certDir = path.join(dir, "webhook");

@@ -104,7 +104,7 @@ export class FaultProxy {
   private readonly watches = new Set<{ path: string; res: http.ServerResponse; up: http.ClientRequest }>();
   private expire: RegExp[] = [];
   private holds: { pattern: RegExp; until: number }[] = [];
-  private throttles: { n: number; match: (method: string, path: string) => boolean; retryAfter: number; message: string }[] = [];
+  private failures: { n: number; match: (method: string, path: string) => boolean; code: number; reason: string; message: string; retryAfter?: number }[] = [];
   readonly requests: ProxiedRequest[] = [];
   port = 0;
 
@@ -156,7 +156,12 @@ export class FaultProxy {
 
   /** Answers the next `n` matching requests (not watches) with 429, Retry-After and a Status saying `message`. */
   throttle(n: number, o: { match?: (method: string, path: string) => boolean; retryAfter?: number; message?: string } = {}): void {
-    this.throttles.push({ n, match: o.match ?? (() => true), retryAfter: o.retryAfter ?? 1, message: o.message ?? "storage is (re)initializing" });
+    this.failures.push({ n, match: o.match ?? (() => true), code: 429, reason: "TooManyRequests", retryAfter: o.retryAfter ?? 1, message: o.message ?? "storage is (re)initializing" });
+  }
+
+  /** Answers the next `n` matching requests (not watches) with `code` and a Status of `reason` saying `message`. */
+  fail(n: number, o: { match: (method: string, path: string) => boolean; code: number; reason: string; message: string }): void {
+    this.failures.push({ n, ...o });
   }
 
   openWatches(pattern: RegExp = /./): number {
@@ -169,13 +174,14 @@ export class FaultProxy {
     const record: ProxiedRequest = { method: req.method ?? "GET", path: url.pathname + (watch ? "?watch" : "") };
     this.requests.push(record);
     if (!watch) {
-      const t = this.throttles.find((x) => x.n > 0 && x.match(record.method, url.pathname));
-      if (t) {
-        t.n--;
-        record.injected = 429;
+      const f = this.failures.find((x) => x.n > 0 && x.match(record.method, url.pathname));
+      if (f) {
+        f.n--;
+        record.injected = f.code;
         req.resume();
-        const body = JSON.stringify({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: t.message, reason: "TooManyRequests", details: { retryAfterSeconds: t.retryAfter }, code: 429 });
-        res.writeHead(429, { "Content-Type": "application/json", "Retry-After": String(t.retryAfter) }).end(body);
+        const retry = f.retryAfter === undefined ? undefined : { details: { retryAfterSeconds: f.retryAfter } };
+        const body = JSON.stringify({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: f.message, reason: f.reason, ...retry, code: f.code });
+        res.writeHead(f.code, { "Content-Type": "application/json", ...(f.retryAfter === undefined ? {} : { "Retry-After": String(f.retryAfter) }) }).end(body);
         return;
       }
     } else {
