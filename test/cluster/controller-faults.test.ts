@@ -198,6 +198,18 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
     assert.equal(await p.exited, 0, p.log().slice(-3000));
   };
   const reconciling = (p: ControllerProcess) => eventually(async () => (p.line("reconciling") ? true : undefined), 60_000, "the controller to reconcile");
+  /** A namespace and a controller reaching the API server through a fault proxy, reconciling; the proxy closed after `body`. */
+  const throughProxy = async (kubeconfig: string, body: (ns: string, proxy: FaultProxy, p: ControllerProcess) => Promise<void>): Promise<void> => {
+    const ns = await namespace();
+    const proxy = await FaultProxy.start(c.dir);
+    try {
+      const p = start(["--leader-elect=false"], proxy.writeKubeconfig(path.join(dir, kubeconfig)));
+      await reconciling(p);
+      await body(ns, proxy, p);
+    } finally {
+      await proxy.close();
+    }
+  };
 
   before(async () => {
     client = new KubeClient(accessOf(c.kc));
@@ -270,11 +282,7 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
   });
 
   test("the pod watch expires (410 Gone) while objects change: the controller lists again and catches up", async () => {
-    const ns = await namespace();
-    const proxy = await FaultProxy.start(c.dir);
-    try {
-      const p = start(["--leader-elect=false"], proxy.writeKubeconfig(path.join(dir, "proxy.kubeconfig")));
-      await reconciling(p);
+    await throughProxy("proxy.kubeconfig", async (ns, proxy, p) => {
       await burst(client, ns, "expire", 4);
       await converges(client, ns, interpreter, "before the watch expires", p);
       // The pod watch drops and stays away a while; its next attempt asks for a resourceVersion long gone.
@@ -295,9 +303,7 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
       await converges(client, ns, interpreter, "after the relist", p);
       assert.deepEqual(errors(p), []);
       await stop(p);
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   test("two shards: each job's groups made once, by its shard; a Lease per shard; a shard killed and restarted catches up", async () => {
@@ -342,11 +348,7 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
   });
 
   test("throttling (429 with Retry-After) is retried and logged at debug, not as an error", async () => {
-    const ns = await namespace();
-    const proxy = await FaultProxy.start(c.dir);
-    try {
-      const p = start(["--leader-elect=false"], proxy.writeKubeconfig(path.join(dir, "throttled.kubeconfig")));
-      await reconciling(p);
+    await throughProxy("throttled.kubeconfig", async (ns, proxy, p) => {
       // Every write of the next ones: the applies of the groups and the Events.
       proxy.throttle(20, { match: (method) => method === "PATCH" || method === "POST", retryAfter: 1, message: "storage is (re)initializing" });
       await burst(client, ns, "throttled", 6);
@@ -357,17 +359,11 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
       assert.ok(retried.every((l) => l.includes('"level":20') && l.includes("storage is (re)initializing")));
       assert.deepEqual(errors(p), [], "a throttled request is not an error");
       await stop(p);
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   test("two groups of one level refused: each failure is logged, the retry makes them, and every group created is named in a GroupsCreated Event once", async () => {
-    const ns = await namespace();
-    const proxy = await FaultProxy.start(c.dir);
-    try {
-      const p = start(["--leader-elect=false"], proxy.writeKubeconfig(path.join(dir, "refusing.kubeconfig")));
-      await reconciling(p);
+    await throughProxy("refusing.kubeconfig", async (ns, proxy, p) => {
       // The job's two PodGroups (master and worker) are its last level: both refused once, after its
       // Workload and CompositePodGroup were made.
       const denied = "podgroups is forbidden: refused by the test";
@@ -394,9 +390,7 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
       });
       assert.deepEqual(named, expected);
       await stop(p);
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   test("the admission webhook unreachable under failurePolicy Ignore: pods created meanwhile are reported", async () => {
