@@ -32,6 +32,10 @@
  *   KARTA_BENCH_CONTROLLER_WATCH=1                also a phase where a bare watch of the pods (decoded and
  *                                                 dropped) runs instead of the controller: what any watcher
  *                                                 costs the API server
+ *   KARTA_BENCH_CONTROLLER_APPLY_FLOOR=1          also the floor with the client writing the groups as the
+ *                                                 controller does, by server-side apply (field manager
+ *                                                 karta, force): what applying instead of creating costs the
+ *                                                 API server, apart from the controller's own work
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -42,6 +46,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { parse } from "yaml";
 import { compileInterpreter, type CompiledInterpreter } from "../src/interpret/index.js";
 import { compileKarta } from "../src/scheduling/karta.js";
+import { FIELD_MANAGER } from "../src/controller/workloads.js";
 import type { Karta } from "../src/definition/index.js";
 import { bundledDefinition, median, nodeOptions, repoRoot, type BenchResult } from "./harness.js";
 import { trainingOperatorPod } from "../test/fixtures/objects.js";
@@ -369,8 +374,11 @@ function profileFile(name: string): string | undefined {
   return path.join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.pb.gz`);
 }
 
-/** Baseline: the client writes jobs, pods and, once a job's pods exist, its groups; then the groups alone. */
-async function floorPhase(roots: number): Promise<FloorResult> {
+/**
+ * Baseline: the client writes jobs, pods and, once a job's pods exist, its groups (created with POST, or
+ * with `write` "apply" by server-side apply as the controller writes them); then the groups alone.
+ */
+async function floorPhase(roots: number, write: "create" | "apply" = "create"): Promise<FloorResult> {
   const cl = await freshCluster();
   try {
     const { c } = cl;
@@ -381,16 +389,18 @@ async function floorPhase(roots: number): Promise<FloorResult> {
       if (!result.ok) throw new Error(JSON.stringify(result.issues));
       for (const o of [...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups] as Obj[]) {
         if (ns) o["metadata"].namespace = ns;
-        await c.request("POST", groupPath(o["metadata"].namespace, o["kind"]), o);
+        const collection = groupPath(o["metadata"].namespace, o["kind"]);
+        if (write === "create") await c.request("POST", collection, o);
+        else await c.request("PATCH", `${collection}/${o["metadata"].name}?fieldManager=${FIELD_MANAGER}&force=true`, o, { "content-type": "application/apply-patch+yaml" });
         written++;
       }
     };
-    const prof = profileFile("apiserver-floor");
+    const prof = profileFile(write === "create" ? "apiserver-floor" : "apiserver-apply-floor");
     const profiling = prof ? apiserverProfile(cl, Number(process.env["KARTA_BENCH_PPROF_SECONDS"] ?? 20), prof) : undefined;
     const load0 = loadavg()[0]!;
     const cpu0 = { api: cpuSeconds(cl.apiserverPid), etcd: cpuSeconds(cl.etcdPid), client: process.cpuUsage() };
     const podLatencies: number[] = [];
-    const stopTimeline = timeline("floor", cl, podLatencies);
+    const stopTimeline = timeline(write === "create" ? "floor" : "apply floor", cl, podLatencies);
     const t = performance.now();
     await createWorkloads(c, "bench", roots, podLatencies, writeGroups);
     const ms = performance.now() - t;
@@ -609,6 +619,7 @@ export async function benchController(): Promise<{ title: string; results: Bench
   const floors: FloorResult[] = [];
   const runs: ControllerResult[] = [];
   const watches: (PhaseResult & { events: number; watches: number })[] = [];
+  const applyFloors: FloorResult[] = [];
   for (let r = 0; r < rounds; r++) {
     // Every other round runs the controller first: on a machine whose speed drifts, neither phase is
     // always the one that runs first (the floor's group count is known from round 0).
@@ -616,6 +627,7 @@ export async function benchController(): Promise<{ title: string; results: Bench
     const floor = await floorPhase(roots);
     floors.push(floor);
     if (process.env["KARTA_BENCH_CONTROLLER_WATCH"] === "1") watches.push(await watchPhase(roots));
+    if (process.env["KARTA_BENCH_CONTROLLER_APPLY_FLOOR"] === "1") applyFloors.push(await floorPhase(roots, "apply"));
     if (r % 2 === 0) runs.push(await controllerPhase(roots, floor.groupWrites, shards));
   }
   const groupWrites = floors[0]!.groupWrites;
@@ -649,6 +661,17 @@ export async function benchController(): Promise<{ title: string; results: Bench
                 baseline: "floor",
                 ratio: med(watches, (w) => mean(w.podLatencies)) / floorLatency,
                 note: `${ms(med(watches, (w) => mean(w.podLatencies)))}; jobs and pods created in ${s(med(watches, (w) => w.ms))} (${(med(watches, (w) => w.ms) / med(floors, (f) => f.ms)).toFixed(2)}× the floor's time, which also wrote the groups); kube-apiserver CPU ${med(watches, (w) => w.apiserverCpu).toFixed(1)} s; ${med(watches, (w) => w.events)} events over ${med(watches, (w) => w.watches)} watch(es); load average ${loads(watches)}`,
+              },
+            ]
+          : []),
+        ...(applyFloors.length > 0
+          ? [
+              {
+                name: "floor, the groups written by server-side apply",
+                opsPerSec: 1000 / med(applyFloors, (f) => f.ms),
+                baseline: "floor",
+                ratio: med(applyFloors, (f) => f.ms) / floorMs,
+                note: `${s(med(applyFloors, (f) => f.ms))}, ${(med(applyFloors, (f) => f.ms) / floorMs).toFixed(2)}× the floor's time; pod create latency ${ms(med(applyFloors, (f) => mean(f.podLatencies)))}, ${(med(applyFloors, (f) => mean(f.podLatencies)) / floorLatency).toFixed(2)}× the floor's; kube-apiserver CPU ${med(applyFloors, (f) => f.apiserverCpu).toFixed(1)} s, etcd ${med(applyFloors, (f) => f.etcdCpu).toFixed(1)} s; the groups alone ${s(med(applyFloors, (f) => f.groupsAloneMs))}; load average ${loads(applyFloors)}`,
               },
             ]
           : []),
