@@ -197,7 +197,10 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
     p.child.kill("SIGTERM");
     assert.equal(await p.exited, 0, p.log().slice(-3000));
   };
-  const reconciling = (p: ControllerProcess) => eventually(async () => (p.line("reconciling") ? true : undefined), 60_000, "the controller to reconcile");
+  const reconciling = (p: ControllerProcess) =>
+    eventually(async () => (p.line("reconciling") ? true : undefined), 60_000, "the controller to reconcile").catch((err: Error) => {
+      throw new Error(`${err.message}${logTail(p)}`);
+    });
   /** A namespace and a controller reaching the API server through a fault proxy, reconciling; the proxy closed after `body`. */
   const throughProxy = async (kubeconfig: string, body: (ns: string, proxy: FaultProxy, p: ControllerProcess) => Promise<void>): Promise<void> => {
     const ns = await namespace();
@@ -396,7 +399,9 @@ describe("karta controller under faults (a private kube-apiserver and etcd)", { 
   test("the admission webhook unreachable under failurePolicy Ignore: pods created meanwhile are reported", async () => {
     const ns = await namespace();
     const certDir = path.join(dir, "webhook");
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // Below the kernel's ephemeral range (32768 on), so no outgoing connection can hold it when the second
+    // controller binds it again.
+    const port = 20000 + Math.floor(Math.random() * 12000);
     const args = ["--leader-elect=false", "--webhook-port", String(port), "--cert-dir", certDir, "--tls-san", "127.0.0.1"];
     const first = start(args);
     await eventually(async () => (first.line("serving the admission webhook") ? true : undefined), 60_000, `the webhook (stderr: ${first.log()})`);
