@@ -80,7 +80,9 @@ export const lifecycle: [string, string, Obj, string][] = [
   ["StatefulSet", "pods created, none ready", statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 3, availableReplicas: 0 }), "Initializing"],
   ["StatefulSet", "all ready", statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 3, readyReplicas: 3, availableReplicas: 3 }), "Running"],
   ["StatefulSet", "scaling 3 -> 5, ordinal 3 starting", statefulSet(5, { replicas: 4, updatedReplicas: 4, currentReplicas: 4, readyReplicas: 3, availableReplicas: 3 }), "Initializing"],
-  ["StatefulSet", "scaling 3 -> 1, extra pods terminating", statefulSet(1, { replicas: 3, updatedReplicas: 3, currentReplicas: 3, readyReplicas: 3, availableReplicas: 3 }), "Initializing"],
+  // A terminating pod counts in replicas (and in readyReplicas while it runs) but never in updatedReplicas.
+  ["StatefulSet", "scaling 3 -> 1, extra pods terminating", statefulSet(1, { replicas: 3, updatedReplicas: 1, currentReplicas: 1, readyReplicas: 3, availableReplicas: 3 }), "Initializing"],
+  ["StatefulSet", "scaling 3 -> 1, the last extra pod stopped, not yet deleted", statefulSet(1, { replicas: 2, updatedReplicas: 1, currentReplicas: 1, readyReplicas: 1, availableReplicas: 1 }), "Running"],
   ["StatefulSet", "one pod never ready", statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 3, readyReplicas: 2, availableReplicas: 2 }), "Degraded"],
   ["StatefulSet", "scaled to zero, last pod terminating", statefulSet(0, { replicas: 1, updatedReplicas: 1, currentReplicas: 1, readyReplicas: 1, availableReplicas: 1 }), "Suspending"],
   ["StatefulSet", "scaled to zero", statefulSet(0, { replicas: 0, availableReplicas: 0 }), "Suspended"],
