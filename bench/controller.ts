@@ -45,7 +45,7 @@ import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { parse } from "yaml";
 import { compileInterpreter, type CompiledInterpreter } from "../src/interpret/index.js";
-import { compileKarta } from "../src/scheduling/karta.js";
+import { compileKarta, compiledObjects } from "../src/scheduling/karta.js";
 import { FIELD_MANAGER } from "../src/controller/workloads.js";
 import type { Karta } from "../src/definition/index.js";
 import { bundledDefinition, median, nodeOptions, repoRoot, type BenchResult } from "./harness.js";
@@ -392,7 +392,7 @@ async function floorPhase(roots: number, write: "create" | "apply" = "create"): 
     const writeGroups = async (root: Obj, rootPods: Obj[], ns?: string): Promise<void> => {
       const result = compileKarta(interpreter, root, { pods: rootPods });
       if (!result.ok) throw new Error(JSON.stringify(result.issues));
-      for (const o of [...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups] as Obj[]) {
+      for (const o of compiledObjects(result) as Obj[]) {
         if (ns) o["metadata"].namespace = ns;
         const collection = groupPath(o["metadata"].namespace, o["kind"]);
         if (write === "create") await c.request("POST", collection, o);

@@ -8,7 +8,7 @@
  */
 import { formatDiagnostic, type Diagnostic, type PathSegment } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
-import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
+import { compileKarta, compiledObjects, type WorkloadCompilation } from "../scheduling/karta.js";
 import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
 import type { CompileIssue } from "../scheduling/karta/issues.js";
 import type { SchedulingIntent } from "../scheduling/karta/options.js";
@@ -161,7 +161,7 @@ function render(result: WorkloadCompilation, output: "yaml" | "json" | "name", p
     if (output === "name") return result.podPatches.map((p) => `pod/${p.pod.name}\n`).join("");
     return output === "json" ? JSON.stringify(result.podPatches, null, 2) + "\n" : yamlStream(result.podPatches);
   }
-  const objects = [...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups];
+  const objects = compiledObjects(result);
   // As kubectl's -o name: kind.group/name.
   if (output === "name") return objects.map((o) => `${o.kind.toLowerCase()}.${o.apiVersion.split("/")[0]}/${o.metadata.name}\n`).join("");
   if (output === "json") return JSON.stringify({ apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: objects }, null, 2) + "\n";

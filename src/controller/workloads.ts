@@ -24,7 +24,7 @@
  */
 import type { KubernetesObject } from "./kubernetes-object.js";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
-import { compileKarta, type WorkloadCompilation } from "../scheduling/karta.js";
+import { compileKarta, compiledObjects, type WorkloadCompilation } from "../scheduling/karta.js";
 import { withoutManagedFields, type KartaReconciler, type ReadyKarta } from "./kartas.js";
 import { apiError, discover, isTransient, resourcePath, type KubeClient } from "./client.js";
 import { Informer } from "./informer.js";
@@ -919,7 +919,7 @@ export class WorkloadReconciler {
    */
   private async prune(root: Obj, result: WorkloadCompilation | undefined): Promise<void> {
     const uid = root.metadata?.uid ?? "";
-    const keep = new Set([...(result?.workload ? [result.workload] : []), ...(result?.compositePodGroups ?? []), ...(result?.podGroups ?? [])].map((o) => `${o.kind}/${o.metadata.name}`));
+    const keep = new Set((result ? compiledObjects(result) : []).map((o) => `${o.kind}/${o.metadata.name}`));
     for (const { apiVersion, kind, resource, index } of this.groups) {
       for (const o of index.ownedBy(uid)) {
         if (!ownedBy(o, uid) || (result === undefined && !writtenBy(o, FIELD_MANAGER)) || keep.has(`${kind}/${o.metadata?.name}`)) continue;

@@ -42,7 +42,7 @@ import { isObject } from "../interpret/plain.js";
 export { GANG_SCHEDULING_PATH, kartaWorkloadTree, type KartaWorkloadTree } from "./karta/tree.js";
 export type { CompileIssue, CompileInput } from "./karta/issues.js";
 export type { SchedulingIntent } from "./karta/options.js";
-export type { WorkloadCompilation } from "./karta/compilation.js";
+export { compiledObjects, type WorkloadCompilation } from "./karta/compilation.js";
 export type { PodSchedulingPatch } from "./karta/pod-patch.js";
 export { compileBatchJob, isBatchJob, type BatchJobCompileOptions } from "./karta/batch-job.js";
 

@@ -23,7 +23,7 @@ import { installKartaCrd, spawnController, type ControllerProcess } from "./help
 import { ApiError, KubeClient, resourcePath } from "../../src/controller/client.js";
 import { holds } from "../../src/controller/applied-fields.js";
 import { compileInterpreter } from "../../src/interpret/index.js";
-import { compileKarta } from "../../src/scheduling/karta.js";
+import { compileKarta, compiledObjects } from "../../src/scheduling/karta.js";
 import { admissionWebhookConfiguration } from "../../src/server/webhook-config.js";
 import { shardOf } from "../../src/controller/shard.js";
 import type { Karta } from "../../src/definition/index.js";
@@ -100,7 +100,7 @@ async function expectedGroups(client: KubeClient, ns: string, interpreter: Retur
     const own = pods.filter((p) => p.metadata?.ownerReferences?.some((r: { uid: string }) => r.uid === job.metadata!.uid));
     const r = compileKarta(interpreter, { ...job, apiVersion: "kubeflow.org/v1", kind: "PyTorchJob" }, { pods: own });
     assert.ok(r.ok, JSON.stringify(r.issues));
-    for (const o of [...(r.workload ? [r.workload] : []), ...r.compositePodGroups, ...r.podGroups] as unknown as Obj[]) out.set(`${o.kind}/${o.metadata!.name}`, o);
+    for (const o of compiledObjects(r) as unknown as Obj[]) out.set(`${o.kind}/${o.metadata!.name}`, o);
   }
   return out;
 }

@@ -14,7 +14,7 @@ import type { KubernetesObject } from "@kubernetes/client-node";
 import { controllerClusterRole, resourceOf } from "../../src/controller/rbac.js";
 import { main } from "../../src/cli/main.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { compileKarta, type WorkloadCompilation } from "../../src/scheduling/index.js";
+import { compileKarta, compiledObjects, type WorkloadCompilation } from "../../src/scheduling/index.js";
 import { keepPlainJson } from "../support/kube.js";
 import { admissionWebhookConfiguration } from "../../src/server/webhook-config.js";
 import type { Karta } from "../../src/definition/index.js";
@@ -337,7 +337,7 @@ export function gangs(r: WorkloadCompilation): { name: string; pods: string[]; n
 /** Waits until the controller made the groups compile gives (by name) and the webhook put each pod where compile does. */
 export async function admitted(c: ControlPlane, made: Made, namespace: string): Promise<void> {
   const { expected } = made;
-  for (const o of [...(expected.workload ? [expected.workload] : []), ...expected.compositePodGroups, ...expected.podGroups]) {
+  for (const o of compiledObjects(expected)) {
     await eventually(async () => ((await attempt(() => c.objects.read({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata.name!, namespace } }))).ok ? true : undefined), 30_000, `${o.kind} ${o.metadata.name}`);
   }
   const want = Object.fromEntries(made.pods.map((p) => [p.metadata!.name!, expected.podPatches.find((x) => x.pod.name === p.metadata!.name)?.podGroupName ?? null]));

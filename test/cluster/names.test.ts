@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { compileKarta, generatePodGroupName, generateWorkloadName } from "../../src/scheduling/index.js";
+import { compileKarta, compiledObjects, generatePodGroupName, generateWorkloadName } from "../../src/scheduling/index.js";
 import { applyJsonPatch } from "../../src/jsonpatch/index.js";
 import { isDNS1123Subdomain } from "../../src/names/index.js";
 import { fixtureCases, loadBundled } from "../bundled/helpers.js";
@@ -85,7 +85,7 @@ describe("generated names, labels and owner references on a real API server", { 
       const workload = result.workload!;
       assert.equal(workload.metadata.name, generateWorkloadName(rootName, uid));
       assert.ok(workload.metadata.name!.length <= 253);
-      for (const o of [workload, ...result.compositePodGroups, ...result.podGroups]) {
+      for (const o of compiledObjects(result)) {
         const r = await attempt(() => c.objects.create(o as unknown as KubernetesObject));
         assert.ok(r.ok, r.ok ? "" : `${o.kind} ${o.metadata.name} (${o.metadata.name!.length} characters) refused: ${r.message}`);
         const back = r.object as unknown as { metadata: { ownerReferences?: unknown } };

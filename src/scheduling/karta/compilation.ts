@@ -15,3 +15,8 @@ export interface WorkloadCompilation {
   /** Errors, warnings and notices, each with the field path of its input. */
   issues: CompileIssue[];
 }
+
+/** A compilation's objects in the order they are created: the Workload, its CompositePodGroups (parents first), its PodGroups. */
+export function compiledObjects(result: Pick<WorkloadCompilation, "workload" | "compositePodGroups" | "podGroups">): (Workload | CompositePodGroup | PodGroup)[] {
+  return [...(result.workload ? [result.workload] : []), ...result.compositePodGroups, ...result.podGroups];
+}
