@@ -5,6 +5,7 @@
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BAD_TARGET, requestTarget } from "../server/request-target.js";
 
 /** `:8080`, `127.0.0.1:8080`, `[::1]:0` as host and port; "0" is off (null); undefined when malformed. */
 export function parseBindAddress(address: string): { host: string; port: number } | null | undefined {
@@ -53,7 +54,11 @@ async function serve(bind: { host: string; port: number }, handlers: Handler[]):
   const server = createServer((req, res) => {
     req.resume();
     res.setTimeout(10_000, () => res.destroy());
-    const url = new URL(req.url ?? "/", "http://x");
+    const url = requestTarget(req.url);
+    if (url === undefined) {
+      res.writeHead(400, { "Content-Type": "text/plain" }).end(`${BAD_TARGET}\n`);
+      return;
+    }
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD", "Content-Type": "text/plain" }).end("method not allowed\n");
       return;

@@ -10,6 +10,7 @@ import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readKeyPair, reloadCertificates } from "../server/tls.js";
 import { parseDuration } from "../server/duration.js";
+import { BAD_TARGET, requestTarget } from "../server/request-target.js";
 import { admissionResponse, admitPod, parseAdmissionReview, type AdmissionRequest, type PodRootSource } from "./admission.js";
 import { reviewAnswer } from "./admission-review.js";
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH, mutateKarta, validateKarta, type KartaAdmission } from "./karta-admission.js";
@@ -65,9 +66,9 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const started = performance.now();
-    const url = new URL(req.url ?? "/", "https://localhost");
+    const url = requestTarget(req.url);
     // Known paths only as metric labels: the label's values stay few.
-    const webhook = paths.includes(url.pathname) ? url.pathname : "unknown";
+    const webhook = url !== undefined && paths.includes(url.pathname) ? url.pathname : "unknown";
     inFlight.add(res);
     o.metrics.webhookInFlight.inc({ webhook });
     res.on("close", () => {
@@ -75,6 +76,7 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
       o.metrics.webhookInFlight.dec({ webhook });
     });
     const text = (code: number, msg: string): void => send(res, webhook, started, code, `${msg}\n`, "text/plain");
+    if (url === undefined) return (req.resume(), text(400, BAD_TARGET));
     if (webhook === "unknown") return (req.resume(), text(404, `no webhook at ${url.pathname}; the webhooks are served at ${paths.join(", ")}`));
     if (req.method !== "POST") return (req.resume(), res.setHeader("Allow", "POST"), text(405, `method ${req.method} not allowed; use POST`));
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();

@@ -69,6 +69,18 @@ export function rawLogWriter(log: Logger): (lines: string) => void {
   return (lines) => stream.write(lines);
 }
 
+/** Characters of a value from a request (its uid, its kind) that a log line keeps. */
+const LOGGED_CHARS = 256;
+
+/**
+ * A value read from a request as a log line carries it: cut to {@link LOGGED_CHARS} characters (a
+ * Kubernetes uid or kind is far shorter), so that a request's contents cannot make each of its lines
+ * as large as its body.
+ */
+export function clipped(text: string): string {
+  return text.length <= LOGGED_CHARS ? text : `${text.slice(0, LOGGED_CHARS)}... (${text.length} characters)`;
+}
+
 /** Characters of log lines handed to the output at once. */
 const BATCH_CHARS = 64 * 1024;
 
@@ -105,7 +117,7 @@ export function requestLogger(log: Logger, msg: string): (fields: RequestFields)
     }
     const bindings = (log as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? "";
     stream.write(
-      `{"level":${info},"time":"${time}"${bindings},"uid":${JSON.stringify(f.uid)},"kind":${JSON.stringify(f.kind)},"operation":${JSON.stringify(f.operation)},"layer":${JSON.stringify(f.layer)},"outcome":${JSON.stringify(f.outcome)},"status":${f.status},"durationMs":${f.durationMs}${tail}`,
+      `{"level":${info},"time":"${time}"${bindings},"uid":${JSON.stringify(clipped(f.uid))},"kind":${JSON.stringify(clipped(f.kind))},"operation":${JSON.stringify(f.operation)},"layer":${JSON.stringify(f.layer)},"outcome":${JSON.stringify(f.outcome)},"status":${f.status},"durationMs":${f.durationMs}${tail}`,
     );
   };
 }

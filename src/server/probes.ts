@@ -4,6 +4,7 @@
  * `--processes`, the supervisor serves it from what its serving processes report (see processes.ts).
  */
 import http from "node:http";
+import { BAD_TARGET, requestTarget } from "./request-target.js";
 
 /** What /readyz reads from one server (a serving process reports it to its supervisor as it is). */
 export interface Readiness {
@@ -71,11 +72,12 @@ export interface ProbeSources {
 /** The probes server (not listening yet). */
 export function probesServer(sources: ProbeSources): http.Server {
   return http.createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
     const text = (status: number, body: string, type = "text/plain; charset=utf-8"): void => {
       res.writeHead(status, { "Content-Type": type });
       res.end(body);
     };
+    const url = requestTarget(req.url);
+    if (url === undefined) return text(400, BAD_TARGET);
     const failed = (e: Error): void => text(500, e.message);
     if (url.pathname === "/healthz" || url.pathname === "/livez") return text(200, "ok");
     if (url.pathname === "/readyz") {

@@ -13,7 +13,7 @@ import { kindOf, OPERATIONS, type Operation, type ResourceKind } from "../interp
 import { contextResponse, decodeContext, failureResponse, peekRoute } from "./context.js";
 import { readConfig, type BuiltFramework, type ConfigPaths, type FrameworkSource } from "./config.js";
 import { answer, badRequest } from "./evaluate.js";
-import { createLogger, flushLogs, flushPending, requestLogger, type Logger } from "./log.js";
+import { clipped, createLogger, flushLogs, flushPending, requestLogger, type Logger } from "./log.js";
 import { parseDuration } from "./duration.js";
 import { ServerMetrics } from "./metrics.js";
 import { EvaluationPool, type ContextAnswer, type TaskResult } from "./pool.js";
@@ -21,6 +21,7 @@ import { ServeError } from "./errors.js";
 import { readKeyPair, reloadCertificates } from "./tls.js";
 import { PathWatcher } from "./watch.js";
 import { probesServer, type Readiness } from "./probes.js";
+import { BAD_TARGET, requestTarget } from "./request-target.js";
 
 /** The server's settings (the flags of `karta serve`). */
 export interface ServeOptions extends ConfigPaths {
@@ -117,6 +118,14 @@ interface ReloadState {
 }
 
 /** Starts the servers. Rejects with ServeError when the configuration or the certificate is unusable. */
+/** How much of a body over --max-request-bytes is read and dropped before its 413, in multiples of the limit. */
+const DISCARDED_BODY_FACTOR = 4;
+
+/** The kinds some layer of a framework has an interpreter for, as the requests metric labels them (`apiVersion/kind`). */
+function interpretedKinds(built: BuiltFramework): Set<string> {
+  return new Set(built.kinds.map((k) => `${k.apiVersion}/${k.kind}`));
+}
+
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const log = o.logger ?? createLogger();
   const logRequest = requestLogger(log, "interpreted");
@@ -133,6 +142,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   }
   // The event loop's own framework: it answers what runs no script (see needsWorker).
   let local: BuiltFramework = first.built!;
+  let kindLabels = interpretedKinds(local);
 
   const state: ReloadState = { generation: 1, fingerprint: first.fingerprint, lastErrors: [] };
   metrics.configGeneration.set(1);
@@ -178,6 +188,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     // Answers on the event loop never span an await of real work, so the old framework is idle here.
     const old = local;
     local = read.built!;
+    kindLabels = interpretedKinds(local);
     old.close();
     costs.clear();
     metrics.reloads.inc({ result: "success" });
@@ -196,6 +207,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // generation, which a full collection has to clear every second or so.
   let inFlight = 0;
   const server = https.createServer({ cert: pair.pair.cert, key: pair.pair.key, requestTimeout: o.requestTimeoutMs + 5000 }, (req, res) => handle(req, res));
+  // "Expect: 100-continue" is answered by handle: "100 Continue" only for a body it will read.
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => handle(req, res, true));
   const certWatcher = reloadCertificates(server, o.tlsCertFile, o.tlsPrivateKeyFile, pair.pair, (r) => {
     metrics.certReloads.inc({ result: r.ok ? "success" : "failure" });
     if (r.ok) log.info("serving certificate reloaded");
@@ -215,7 +228,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     metrics.inFlight--;
   }
 
-  function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, expectsContinue = false): void {
     const started = performance.now();
     // In flight from its headers to its response: a request still sending its body is drained too.
     inFlight++;
@@ -225,15 +238,19 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     // only other requests need a URL parser.
     const target = req.url ?? "/";
     const plain = target === o.path || (target.startsWith(o.path) && target.startsWith("?timeout=", o.path.length) && !/[&#%+]/.test(target));
-    const url = plain ? undefined : new URL(target, "https://localhost");
+    const url = plain ? undefined : requestTarget(target);
+    if (!plain && url === undefined) {
+      failure(res, 400, "BadRequest", `${BAD_TARGET}; post ResourceInterpreterContexts to ${o.path}`);
+      return;
+    }
     if (url !== undefined && url.pathname !== o.path) {
-      send(res, 404, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `no handler for ${url.pathname}; post ResourceInterpreterContexts to ${o.path}`, reason: "NotFound", code: 404 }));
+      failure(res, 404, "NotFound", `no handler for ${url.pathname}; post ResourceInterpreterContexts to ${o.path}`);
       return;
     }
     const asked = url !== undefined ? url.searchParams.get("timeout") : target.length > o.path.length ? target.slice(o.path.length + 9) : null;
     if (req.method !== "POST") {
       res.setHeader("Allow", "POST");
-      send(res, 405, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: `method ${req.method} not allowed; use POST`, reason: "MethodNotAllowed", code: 405 }));
+      failure(res, 405, "MethodNotAllowed", `method ${req.method} not allowed; use POST`);
       return;
     }
     const contentType = req.headers["content-type"] ?? "";
@@ -246,10 +263,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     }
     const declared = Number(req.headers["content-length"] ?? NaN);
     if (declared > o.maxRequestBytes) {
-      refuse(res, 413, "too_large", tooLarge, true);
-      req.destroy();
+      // A client that waits for "100 Continue" sends no body after a final answer.
+      if (expectsContinue) refuse(res, 413, "too_large", tooLarge, true);
+      else refuseTooLarge(req, res, 0, declared);
       return;
     }
+    if (expectsContinue) res.writeContinue();
     const chunks: Buffer[] = [];
     let size = 0;
     let stopped = false;
@@ -259,8 +278,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       if (size > o.maxRequestBytes) {
         stopped = true;
         chunks.length = 0;
-        refuse(res, 413, "too_large", tooLarge, true);
-        res.on("finish", () => req.destroy());
+        refuseTooLarge(req, res, size, NaN);
         return;
       }
       chunks.push(c);
@@ -286,7 +304,39 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
   }
 
+  /** A request not for the webhook (a bad target or path, another method): a Kubernetes Status, as the API server answers. */
+  function failure(res: http.ServerResponse, code: number, reason: string, message: string): void {
+    send(res, code, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message, reason, code }));
+  }
+
   const tooLarge = `request body exceeds --max-request-bytes (${o.maxRequestBytes} bytes)`;
+
+  /**
+   * A body over --max-request-bytes (`read` bytes of it read so far, `declared` its Content-Length or
+   * NaN): the rest is read and dropped, and the 413 sent once it has all arrived, with the connection
+   * closed after it. A server that answers and closes while the client is still sending resets the
+   * connection on the unread bytes, and the client sees the reset instead of the 413 (Go's server reads on
+   * past its handler for the same reason). Past {@link DISCARDED_BODY_FACTOR} times the limit, the 413 is
+   * sent at once and the connection closed.
+   */
+  function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, read: number, declared: number): void {
+    const most = DISCARDED_BODY_FACTOR * o.maxRequestBytes;
+    let dropped = read;
+    let answered = false;
+    const answer = (close: boolean): void => {
+      if (answered) return;
+      answered = true;
+      refuse(res, 413, "too_large", tooLarge, true);
+      if (close) res.on("finish", () => req.destroy());
+    };
+    if (declared > most) return answer(true);
+    req.on("data", (c: Buffer) => {
+      dropped += c.length;
+      if (dropped > most) answer(true);
+    });
+    req.on("end", () => answer(false));
+    req.resume();
+  }
 
   /** A request refused before its body is read (what it asks is unknown): counted, logged, answered. */
   function refuse(res: http.ServerResponse, status: number, outcome: string, message: string, close = false): void {
@@ -365,14 +415,22 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
   }
 
+  /**
+   * A kind as the requests metric names it: kinds no layer has an interpreter for are one label value,
+   * "unknown" (the native layer's status reflection answers any kind), so that request contents cannot
+   * grow the metric without bound.
+   */
+  function kindLabel(kind: string): string {
+    return kindLabels.has(kind) ? kind : "unknown";
+  }
+
   function finish(res: http.ServerResponse, body: string, r: TaskResult<ContextAnswer>, started: number): void {
     const seconds = (performance.now() - started) / 1000;
     if (r.ok) {
       const m = r.value.meta;
       // The answer first: what follows is bookkeeping.
       send(res, m.http, r.value.body);
-      // Kinds no layer knows are one label value: request contents must not grow the metric without bound.
-      metrics.requests.inc({ operation: m.operation, kind: m.layer === "framework" ? "unknown" : m.kind, outcome: m.outcome });
+      metrics.requests.inc({ operation: m.operation, kind: kindLabel(m.kind), outcome: m.outcome });
       if (m.operation) metrics.duration.observe({ operation: m.operation }, seconds);
       if (m.limit) metrics.limitHit(m.limit);
       logRequest({ uid: m.uid, kind: m.kind, operation: m.operation, layer: m.layer, outcome: m.outcome, status: m.http, durationMs: Math.round(seconds * 1e4) / 10 });
@@ -392,10 +450,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       // Unreadable: answered without a uid.
     }
     const outcome = r.reason === "crashed" ? "error" : "timeout";
-    metrics.requests.inc({ operation, kind: "unknown", outcome });
+    metrics.requests.inc({ operation, kind: kindLabel(kind), outcome });
     if (operation) metrics.duration.observe({ operation }, seconds);
     if (r.reason === "lua-deadline") metrics.limitHit("lua-deadline");
-    log.warn({ uid, kind, operation, outcome, reason: r.reason, durationMs: Math.round(seconds * 1e4) / 10 }, r.message);
+    log.warn({ uid: clipped(uid), kind: clipped(kind), operation, outcome, reason: r.reason, durationMs: Math.round(seconds * 1e4) / 10 }, r.message);
     const code = r.reason === "crashed" ? 500 : r.reason === "closed" ? 503 : 504;
     send(res, 200, contextResponse(failureResponse(uid, code, `${kind ? kind.replace(/\/([^/]*)$/, ", Kind=$1") + " " : ""}${operation ? `${operation}: ` : ""}${r.message}`)));
   }

@@ -231,4 +231,11 @@ describe("the admission webhook over HTTPS", () => {
     assert.match(text, /^karta_pod_admissions_total\{outcome="patched"\} 1$/m);
     assert.match(text, /^controller_runtime_webhook_requests_total\{webhook="\/mutate-v1-pod",code="413"\} 1$/m);
   });
+
+  test("request targets WHATWG's URL parser refuses: a path (///) is not found, a bad absolute URL is 400; the webhook goes on", async () => {
+    assert.equal((await post(review(fixture.pods[0]), { path: "///" })).status, 404);
+    assert.equal((await post(review(fixture.pods[0]), { path: "//a:99999" })).status, 404);
+    assert.equal((await post(review(fixture.pods[0]), { path: "http://a:99999/" })).status, 400);
+    assert.equal((await post(review(structuredClone(fixture.pods[1]!)))).status, 200);
+  });
 });

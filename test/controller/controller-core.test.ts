@@ -1,6 +1,7 @@
 /** The controller's pure parts: the Karta status it wants, the ClusterRole it needs, its work queue. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import net from "node:net";
 import { desiredKartaState, sameConditions } from "../../src/controller/karta-status.js";
 import { controllerClusterRole, resourceOf } from "../../src/controller/rbac.js";
 import { WorkQueue } from "../../src/controller/queue.js";
@@ -210,6 +211,28 @@ describe("controller metrics and bind addresses", () => {
       const head = await fetch(`http://127.0.0.1:${ep.metricsPort}/metrics`, { method: "HEAD" });
       assert.equal(head.status, 200);
       assert.equal(await head.text(), "");
+    } finally {
+      await ep.close();
+    }
+  });
+
+  test("request targets WHATWG's URL parser refuses: a path (///) is not found, a bad absolute URL is 400; the endpoints go on", async () => {
+    const ep = await startEndpoints({ host: "127.0.0.1", port: 0 }, { host: "127.0.0.1", port: 0 }, new ControllerMetrics(), { healthy: () => true, ready: () => true });
+    const raw = (port: number, target: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = net.connect({ host: "127.0.0.1", port });
+        let text = "";
+        socket.on("data", (c: Buffer) => (text += c.toString()));
+        socket.on("end", () => resolve(text.split("\r\n")[0]!));
+        socket.on("error", reject);
+        socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      });
+    try {
+      for (const port of [ep.metricsPort!, ep.healthPort!]) {
+        assert.equal(await raw(port, "///"), "HTTP/1.1 404 Not Found");
+        assert.equal(await raw(port, "http://a:99999/"), "HTTP/1.1 400 Bad Request");
+      }
+      assert.equal((await fetch(`http://127.0.0.1:${ep.healthPort}/healthz`)).status, 200);
     } finally {
       await ep.close();
     }

@@ -31,6 +31,16 @@ test("the request log line is the line pino writes for log.info(fields, msg), an
   assert.deepEqual(lines, [], "nothing is written above info");
 });
 
+test("a request's uid and kind are cut to 256 characters in its log line", () => {
+  const lines: string[] = [];
+  const write = requestLogger(createLogger("info", { write: (l: string) => void lines.push(l) }), "interpreted");
+  write({ uid: "u".repeat(1024 * 1024), kind: `evil.example/v1/${"K".repeat(1024 * 1024)}`, operation: "InterpretStatus", layer: "native", outcome: "success", status: 200, durationMs: 1 });
+  const line = JSON.parse(lines[0]!) as { uid: string; kind: string };
+  assert.equal(line.uid, `${"u".repeat(256)}... (1048576 characters)`);
+  assert.equal(line.kind, `evil.example/v1/${"K".repeat(240)}... (1048592 characters)`);
+  assert.ok(lines[0]!.length < 1000);
+});
+
 test("request metrics scrape as prom-client's counter and histogram with the same observations", async () => {
   const metrics = new ServerMetrics();
   const reference = new Registry();
