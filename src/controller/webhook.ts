@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { readKeyPair, reloadCertificates } from "../server/tls.js";
 import { parseDuration } from "../server/duration.js";
 import { BAD_TARGET, requestTarget } from "../server/request-target.js";
+import { refuseOversizedBody } from "../server/body.js";
 import { admissionResponse, admitPod, parseAdmissionReview, type AdmissionRequest, type PodRootSource } from "./admission.js";
 import { reviewAnswer } from "./admission-review.js";
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH, mutateKarta, validateKarta, type KartaAdmission } from "./karta-admission.js";
@@ -84,12 +85,8 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
     const asked = url.searchParams.get("timeout");
     const deadline = Date.now() + Math.min(MAX_DEADLINE_MS, (asked ? parseDuration(asked) : undefined) ?? MAX_DEADLINE_MS);
     const tooLarge = `request body larger than ${MAX_ADMISSION_BYTES} bytes`;
-    if (Number(req.headers["content-length"] ?? 0) > MAX_ADMISSION_BYTES) {
-      res.setHeader("Connection", "close");
-      text(413, tooLarge);
-      res.on("finish", () => req.destroy());
-      return;
-    }
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    if (declared > MAX_ADMISSION_BYTES) return refuseOversizedBody(req, res, { read: 0, declared, limit: MAX_ADMISSION_BYTES }, () => text(413, tooLarge));
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
@@ -107,9 +104,7 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
         refused = true;
         clearTimeout(timer);
         chunks.length = 0;
-        res.setHeader("Connection", "close");
-        text(413, tooLarge);
-        res.on("finish", () => req.destroy());
+        refuseOversizedBody(req, res, { read: size, declared: NaN, limit: MAX_ADMISSION_BYTES }, () => text(413, tooLarge));
         return;
       }
       chunks.push(c);

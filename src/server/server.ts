@@ -22,6 +22,7 @@ import { readKeyPair, reloadCertificates } from "./tls.js";
 import { PathWatcher } from "./watch.js";
 import { probesServer, type Readiness } from "./probes.js";
 import { BAD_TARGET, requestTarget } from "./request-target.js";
+import { refuseOversizedBody } from "./body.js";
 
 /** The server's settings (the flags of `karta serve`). */
 export interface ServeOptions extends ConfigPaths {
@@ -118,9 +119,6 @@ interface ReloadState {
 }
 
 /** Starts the servers. Rejects with ServeError when the configuration or the certificate is unusable. */
-/** How much of a body over --max-request-bytes is read and dropped before its 413, in multiples of the limit. */
-const DISCARDED_BODY_FACTOR = 4;
-
 /** The kinds some layer of a framework has an interpreter for, as the requests metric labels them (`apiVersion/kind`). */
 function interpretedKinds(built: BuiltFramework): Set<string> {
   return new Set(built.kinds.map((k) => `${k.apiVersion}/${k.kind}`));
@@ -311,31 +309,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
 
   const tooLarge = `request body exceeds --max-request-bytes (${o.maxRequestBytes} bytes)`;
 
-  /**
-   * A body over --max-request-bytes (`read` bytes of it read so far, `declared` its Content-Length or
-   * NaN): the rest is read and dropped, and the 413 sent once it has all arrived, with the connection
-   * closed after it. A server that answers and closes while the client is still sending resets the
-   * connection on the unread bytes, and the client sees the reset instead of the 413 (Go's server reads on
-   * past its handler for the same reason). Past {@link DISCARDED_BODY_FACTOR} times the limit, the 413 is
-   * sent at once and the connection closed.
-   */
+  /** A body over --max-request-bytes (see {@link refuseOversizedBody}). */
   function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, read: number, declared: number): void {
-    const most = DISCARDED_BODY_FACTOR * o.maxRequestBytes;
-    let dropped = read;
-    let answered = false;
-    const answer = (close: boolean): void => {
-      if (answered) return;
-      answered = true;
-      refuse(res, 413, "too_large", tooLarge, true);
-      if (close) res.on("finish", () => req.destroy());
-    };
-    if (declared > most) return answer(true);
-    req.on("data", (c: Buffer) => {
-      dropped += c.length;
-      if (dropped > most) answer(true);
-    });
-    req.on("end", () => answer(false));
-    req.resume();
+    refuseOversizedBody(req, res, { read, declared, limit: o.maxRequestBytes }, () => refuse(res, 413, "too_large", tooLarge, true));
   }
 
   /** A request refused before its body is read (what it asks is unknown): counted, logged, answered. */
