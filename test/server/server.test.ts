@@ -11,6 +11,7 @@ import net from "node:net";
 import tls from "node:tls";
 import path from "node:path";
 import type { RunningServer } from "../../src/server/server.js";
+import { readKeyPair, reloadCertificates } from "../../src/server/tls.js";
 import { contextBody, eventually, metricsText, request, RUNAWAY, startTestServer, tempDir, writeCerts, type Response } from "./helpers.js";
 
 const DEPLOYMENT = {
@@ -333,6 +334,45 @@ describe("karta serve: hot reload", () => {
 });
 
 describe("karta serve: certificate rotation", () => {
+  test("files that cannot be installed are reported once per change, not at every check while they stay", async () => {
+    const dir = tempDir();
+    const good = writeCerts(dir);
+    const reports: string[] = [];
+    const installed: unknown[] = [];
+    const fake = { setSecureContext: (pair: unknown) => void installed.push(pair) } as unknown as https.Server;
+    const first = readKeyPair(good.certFile, good.keyFile);
+    assert.ok(first.ok);
+    const watcher = reloadCertificates(fake, good.certFile, good.keyFile, first.pair, (r) => reports.push(r.ok ? "ok" : r.error));
+    const checks = async (n: number): Promise<void> => {
+      for (let i = 0; i < n; i++) {
+        watcher.trigger();
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    };
+    try {
+      mkdirSync(path.join(dir, "other"));
+      const other = writeCerts(path.join(dir, "other"));
+      // A key that does not match the certificate, checked three times: one report.
+      copyFileSync(other.keyFile, good.keyFile);
+      await checks(3);
+      assert.equal(reports.length, 1, reports.join("\n"));
+      assert.match(reports[0]!, /not a usable certificate and key/);
+      // Another bad change is reported; the matching pair is installed; the same bad files again are a new change.
+      writeFileSync(good.keyFile, "not a key");
+      await checks(2);
+      copyFileSync(other.certFile, good.certFile);
+      copyFileSync(other.keyFile, good.keyFile);
+      await checks(2);
+      writeFileSync(good.keyFile, "not a key");
+      await checks(2);
+      assert.deepEqual(reports.map((r) => (r === "ok" ? r : "failure")), ["failure", "failure", "ok", "failure"]);
+      assert.equal(installed.length, 1);
+    } finally {
+      watcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("new connections get the rotated certificate without a restart", async () => {
     const dir = tempDir();
     const { server, caPem: oldCa, url } = await startTestServer({ certDir: dir });
