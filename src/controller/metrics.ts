@@ -4,7 +4,8 @@
  * (`karta`, `workload`), whether this replica leads, the admission webhook's latency and requests, and
  * the process's default metrics.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectProcessMetrics } from "../server/metrics.js";
 import type { QueueMetrics, WorkQueue } from "./queue.js";
 
 /** What the workload reconciler reports (src/controller/workloads.ts). */
@@ -121,7 +122,7 @@ export class ControllerMetrics {
         this.set(stats()?.cachedPodCount() ?? 0);
       },
     });
-    collectDefaultMetrics({ register: this.registry });
+    collectProcessMetrics(this.registry);
   }
 
   /** Reports the workload reconciler's writes and pods. */

@@ -120,6 +120,18 @@ class RequestHistogram<L extends string> {
   }
 }
 
+/**
+ * prom-client's gauges named with `_total`, which `promtool check metrics` refuses ("non-counter metrics
+ * should not have _total suffix"); the gauges of the same name without it, by type, remain.
+ */
+const GAUGES_NAMED_AS_COUNTERS = ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"];
+
+/** The process's own metrics (CPU, memory, event loop, garbage collection) in `registry`, as every Karta server exposes them. */
+export function collectProcessMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry });
+  for (const name of GAUGES_NAMED_AS_COUNTERS) registry.removeSingleMetric(name);
+}
+
 /** The metrics of one server. */
 export class ServerMetrics {
   readonly registry = new Registry();
@@ -189,7 +201,7 @@ export class ServerMetrics {
       ["thread"],
       this.registry,
     );
-    collectDefaultMetrics({ register: this.registry });
+    collectProcessMetrics(this.registry);
   }
 
   /** Counts a limit hit reported as "<engine>-<limit>" (lua-deadline, lua-instructions, lua-memory, jq-steps, jq-depth, jq-size). */

@@ -12,11 +12,12 @@ import cluster, { type Worker } from "node:cluster";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Readable } from "node:stream";
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Registry } from "prom-client";
+import { AggregatorRegistry, Counter, Registry } from "prom-client";
 import { DEFAULT_RESTART_BACKOFF, nextRestart } from "./backoff.js";
 import { ServeError } from "./errors.js";
 import { flushLogs, flushPending, rawLogWriter, type Logger } from "./log.js";
 import { combineReadiness, probesServer, type Readiness } from "./probes.js";
+import { collectProcessMetrics } from "./metrics.js";
 import { listen, splitHostPort, type RunningServer } from "./server.js";
 
 /** The environment variables a serving process is started with: its number, and its options (JSON). */
@@ -144,7 +145,7 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   const registry = new Registry();
   const restarts = new Counter({ name: "karta_serving_process_restarts_total", help: "Serving processes (--processes) that exited and were replaced.", registers: [registry] });
   // The process metrics then cover the whole server, the supervisor included (CPU and memory summed).
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   const writeLog = rawLogWriter(log);
   const env = { [OPTIONS_ENV]: JSON.stringify(o.serverOptions) };
   const slots: Slot[] = Array.from({ length: o.processes }, (_, index) => ({ index, serving: false, since: 0, lastHeard: 0, crashes: 0, ended: Promise.resolve() }));
