@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { parseDuration } from "../server/duration.js";
 import { SERVE_DEFAULTS } from "../server/index.js";
-import { ServeError, startServer, type ServeOptions } from "../server/server.js";
+import { ServeError, splitHostPort, startServer, type ServeOptions } from "../server/server.js";
 import { availableCpus, reportFailure, reportServing, servingProcess, startServingProcesses } from "../server/processes.js";
 import type { Logger } from "../server/log.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
@@ -110,14 +110,15 @@ const FLAGS = {
   processes: { type: "integer", min: 1, max: 64 },
   workers: { type: "integer", min: 1, max: 256 },
   "shutdown-grace-period": { type: "string" },
-  "log-level": { type: "string", choices: ["trace", "debug", "info", "warn", "error", "fatal", "silent"], default: "info" },
+  "log-level": { type: "string", choices: ["debug", "info", "warn", "error"], default: "info" },
 } as const satisfies Flags;
 
 /** The server's options from what the command line says; a UsageError for values the parser cannot check. */
 function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
   const maxBytes = values["max-request-bytes"] === undefined ? SERVE_DEFAULTS.maxRequestBytes : parseBytes(values["max-request-bytes"]);
   if (maxBytes === undefined || maxBytes < 1) throw new UsageError(`invalid argument ${JSON.stringify(values["max-request-bytes"])} for "--max-request-bytes": expected a size such as 3MiB or 1048576`);
-  if (!values.path.startsWith("/")) throw new UsageError(`invalid argument ${JSON.stringify(values.path)} for "--path": must start with /`);
+  if (!values.path.startsWith("/") || /[?#]/.test(values.path)) throw new UsageError(`invalid argument ${JSON.stringify(values.path)} for "--path": must be a path that starts with / (no ? or #)`);
+  if (splitHostPort(values["metrics-bind-address"]) === undefined) throw new UsageError(`invalid argument ${JSON.stringify(values["metrics-bind-address"])} for "--metrics-bind-address": expected host:port (:8080, 127.0.0.1:8080, [::1]:8080)`);
   const cpus = availableCpus();
   const processes = values.processes ?? Math.min(cpus, MAX_DEFAULT_PROCESSES);
   const requestTimeoutMs = values["request-timeout"] === undefined ? SERVE_DEFAULTS.requestTimeoutMs : duration("--request-timeout", values["request-timeout"]);

@@ -72,7 +72,7 @@ describe("karta serve (process)", () => {
   });
 
   test("flag errors exit 2", async () => {
-    for (const args of [["--secure-port", "x", "--cert-dir", "/tmp/x"], [], ["--cert-dir", "/tmp/x", "--feature-gates", "Nope=true"], ["--cert-dir", "/tmp/x", "--max-request-bytes", "lots"], ["--bogus"]]) {
+    for (const args of [["--secure-port", "x", "--cert-dir", "/tmp/x"], [], ["--cert-dir", "/tmp/x", "--feature-gates", "Nope=true"], ["--cert-dir", "/tmp/x", "--max-request-bytes", "lots"], ["--bogus"], ["--cert-dir", "/tmp/x", "--path", "/a?b"], ["--cert-dir", "/tmp/x", "--path", "/a#b"], ["--cert-dir", "/tmp/x", "--metrics-bind-address", "8080"], ["--cert-dir", "/tmp/x", "--log-level", "trace"]]) {
       const io = memoryIO();
       assert.equal(await runServe(args, io), 2, args.join(" "));
       assert.match(io.err, /^karta serve: .*\nRun 'karta serve --help' for usage\.\n$/);
