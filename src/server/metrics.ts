@@ -154,7 +154,7 @@ export class ServerMetrics {
     const registers = [this.registry];
     this.requests = new RequestCounter(
       "karta_webhook_requests_total",
-      "Interpreter webhook requests by operation, kind (group/version/kind; \"unknown\" for a kind no layer interprets) and outcome (success, failure, bad_request, too_large, timeout, error).",
+      "Interpreter webhook requests by operation, kind (group/version/kind; \"unknown\" for a kind no layer interprets) and outcome (success, failure, bad_request, too_large, timeout, error; not_found and method_not_allowed for requests to another path or with another method).",
       ["operation", "kind", "outcome"],
       this.registry,
     );

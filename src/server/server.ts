@@ -302,8 +302,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
   }
 
-  /** A request not for the webhook (a bad target or path, another method): a Kubernetes Status, as the API server answers. */
-  function failure(res: http.ServerResponse, code: number, reason: string, message: string): void {
+  /** A request not for the webhook (a bad target or path, another method): counted, and a Kubernetes Status, as the API server answers. */
+  function failure(res: http.ServerResponse, code: 400 | 404 | 405, reason: string, message: string): void {
+    metrics.requests.inc({ operation: "", kind: "", outcome: code === 400 ? "bad_request" : code === 404 ? "not_found" : "method_not_allowed" });
     send(res, code, JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message, reason, code }));
   }
 

@@ -188,6 +188,10 @@ describe("karta serve: requests", () => {
     }
     assert.equal((await request(url, ca, contextBody("after", "InterpretReplica", DEPLOYMENT))).status, 200);
     assert.equal((await fetch(`http://127.0.0.1:${server.metricsPort}/healthz`)).status, 200);
+    // Counted as the API server counts requests it refuses.
+    const m = await metricsText(server);
+    assert.match(m, /karta_webhook_requests_total\{operation="",kind="",outcome="not_found"\} 3/);
+    assert.match(m, /karta_webhook_requests_total\{operation="",kind="",outcome="bad_request"\} 1/);
   });
 
   test("the requests metric names the kinds some layer interprets; any other kind (answered by status reflection) is \"unknown\"", async () => {
