@@ -143,8 +143,25 @@ value("format", (v, name) => {
 });
 value("fromjson", (v) => {
   if (typeof v !== "string") throw typeError(v, "only strings can be parsed");
-  return parseJsonText(v) as JqValue;
+  charge(v.length >> 4);
+  const parsed = parseJsonText(v) as JqValue;
+  // An array past the element limit takes two characters an element: only a text that long can hold one.
+  if (v.length > 2 * MAX_ARRAY_LENGTH) checkArrays(parsed);
+  return parsed;
 });
+/** Fails the run if any array in `v` is longer than the element limit (walked without recursion). */
+function checkArrays(v: JqValue): void {
+  const work: JqValue[] = [v];
+  while (work.length > 0) {
+    const x = work.pop()!;
+    if (Array.isArray(x)) {
+      if (x.length > MAX_ARRAY_LENGTH) checkArray(x.length);
+      for (const e of x) if (typeof e === "object" && e !== null) work.push(e);
+    } else if (isObject(x)) {
+      for (const e of Object.values(x)) if (typeof e === "object" && e !== null) work.push(e);
+    }
+  }
+}
 value("tonumber", (v) => toNumber(v));
 value("toboolean", (v) => {
   if (typeof v === "boolean") return v;

@@ -18,6 +18,7 @@ import {
   MAX_ARRAY_LENGTH,
   Stop,
   charge,
+  chargeBuilt,
   current,
   step,
 } from "./runtime.js";
@@ -793,7 +794,7 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
       if (arity === 0)
         return (input, _env, emit) => {
           step();
-          return emit(fn(input));
+          return emit(chargeBuilt(fn(input)));
         };
       const args = node.args.map((a) => compile(a, scope, ctx));
       if (arity === 1) {
@@ -801,13 +802,13 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
         return (input, env, emit) =>
           a0(input, env, (v) => {
             step();
-            return emit(fn(input, v));
+            return emit(chargeBuilt(fn(input, v)));
           });
       }
       return (input, env, emit) =>
         cartesian(args, input, env, (vals) => {
           step();
-          return emit(fn(input, ...vals));
+          return emit(chargeBuilt(fn(input, ...vals)));
         });
     }
     const gen = native.gen;

@@ -190,6 +190,16 @@ export function charge(n: number): void {
   }
 }
 
+/**
+ * Charges a builtin's result for the text it built: a string costs a step per 16 characters (as walking
+ * one does), so that the step budget bounds the memory strings take as well as the time, however few
+ * steps build them (`"x" * 60000000`, `@base64` of a large text, in a loop).
+ */
+export function chargeBuilt<T>(v: T): T {
+  if (typeof v === "string" && v.length > 4096) charge(v.length >> 4);
+  return v;
+}
+
 /** Counts one evaluation step against the budget. */
 export function step(): void {
   if (++current.steps > current.limits.maxSteps) {

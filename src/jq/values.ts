@@ -138,9 +138,10 @@ function repeatString(s: string, n: number): JqValue {
   return s.repeat(count);
 }
 
-/** Fails the run when a string or array would grow past the memory bound. */
+/** Fails the run when a string would grow past the memory bound; a string about to be built is charged as {@link chargeBuilt} charges one. */
 export function checkString(length: number): true {
   if (length > MAX_STRING_LENGTH) throw new JqLimitError(`evaluation exceeded the limit of ${MAX_STRING_LENGTH} characters for a string`);
+  if (length > 4096) charge(length >> 4);
   return true;
 }
 export function checkArray(length: number): true {
@@ -200,11 +201,29 @@ export function negate(v: unknown): JqValue {
 
 export function splitString(s: string, sep: string): JqValue {
   if (s === "") return [];
+  charge(s.length >> 4);
   if (sep === "") {
     // jq splits an empty separator into code points.
+    if (s.length > MAX_ARRAY_LENGTH) checkArray(codePoints(s));
     return Array.from(s);
   }
+  // Counted before the parts are made: an array past the limit is never built.
+  if (s.length / sep.length > MAX_ARRAY_LENGTH) {
+    let parts = 1;
+    for (let i = s.indexOf(sep); i >= 0 && parts <= MAX_ARRAY_LENGTH; i = s.indexOf(sep, i + sep.length)) parts++;
+    checkArray(parts);
+  }
   return s.split(sep);
+}
+
+/** The code points of a string (a surrogate pair is one). */
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
 }
 
 // ---- indexing ----

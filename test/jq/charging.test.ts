@@ -71,3 +71,34 @@ test("ordinary values still print and compare as before", () => {
   assert.deepEqual(compileJq(`${BOMB} f(3) | tostring`).run(null), ["[[[[1],[1]],[[1],[1]]],[[[1],[1]],[[1],[1]]]]"]);
   assert.deepEqual(compileJq(`${BOMB} [f(3), f(2)] | sort | .[0] == f(2)`).run(null), [true]);
 });
+
+/** Runs `program` with the default budget; returns the limit error's message. */
+function defaultLimitOf(program: string): string {
+  try {
+    compileJq(program).run(null);
+  } catch (e) {
+    assert.ok(e instanceof JqError, String(e));
+    assert.equal(e.kind, "limit", e.message);
+    return e.message;
+  }
+  assert.fail(`${program}: expected a limit`);
+}
+
+test("text built in few steps is charged: the default budget bounds the memory of strings made in a loop", () => {
+  // Each of these held gigabytes (and ended the process out of memory) before strings were charged.
+  for (const program of [
+    '[range(80) | ("x" * 60000000 + "\\(.)" | tojson)] | length',
+    '[("x" * 60000000) as $s | range(80) | $s + tostring | tojson] | length',
+    '[range(200) | ("x" * 1000000 | @base64 | @base64 | @base64 | ascii_downcase)] | length',
+  ]) {
+    assert.match(defaultLimitOf(program), /exceeded its budget of 20000000 steps/, program);
+  }
+  // Ordinary text stays cheap: a megabyte made and encoded a hundred times.
+  assert.deepEqual(compileJq('[range(100) | ("x" * 1000000 | @base64)] | length').run(null), [100]);
+});
+
+test("split and fromjson hit the element limit of every array", () => {
+  for (const program of ['"x" * 20000000 | split("") | length', '"a," * 20000000 | split(",") | length', '"[" + ("1," * 20000000) + "1]" | fromjson | length']) {
+    assert.match(defaultLimitOf(program), /exceeded the limit of 16777216 elements for an array/, program);
+  }
+});
