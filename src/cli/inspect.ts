@@ -201,7 +201,8 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   if (parsed.output === "json") io.stdout(JSON.stringify(result, null, 2) + "\n");
   else if (parsed.output === "yaml") io.stdout(yamlDocument(result));
   else io.stdout(renderTree(result, definition.file));
-  if (parsed.output !== "tree") for (const d of result.diagnostics) if (d.severity === "error") io.stderr(formatDiagnostic(d) + "\n");
+  // On stderr in every format, as the exit code says (a script keeping stderr in a log has them), and in the tree under Problems.
+  for (const d of result.diagnostics) if (d.severity === "error") io.stderr(formatDiagnostic(d) + "\n");
   return result.diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
 }
 

@@ -48,7 +48,7 @@ function* fileChunks(path: string, size = 1 << 22): Generator<string> {
     let buf = Buffer.allocUnsafe(size);
     let carry = 0;
     for (;;) {
-      const n = readSync(fd, buf, carry, buf.length - carry, null);
+      const n = named(path, () => readSync(fd, buf, carry, buf.length - carry, null));
       const end = carry + n;
       if (n === 0) {
         if (end > 0) yield buf.toString("utf8", 0, end);
@@ -107,9 +107,22 @@ export function nodeIO(): CliIO {
       for await (const c of process.stdin) chunks.push(c as Buffer);
       return Buffer.concat(chunks).toString("utf8");
     },
-    readFile: (p) => readFileSync(p, "utf8"),
+    readFile: (p) => named(p, () => readFileSync(p, "utf8")),
     readChunks: (p) => fileChunks(p),
   };
+}
+
+/**
+ * Runs a read of file `p`, giving its error the path when Node leaves it out (reading a directory fails
+ * in `read`, whose EISDIR names no path), so that every command reports it as an unreadable file.
+ */
+function named<T>(p: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (typeof e === "object" && e !== null && "code" in e && !("path" in e)) (e as NodeJS.ErrnoException).path = p;
+    throw e;
+  }
 }
 
 /** An in-memory CliIO for tests: collects what the command writes. */
@@ -126,7 +139,7 @@ export function memoryIO(stdin = "", files: Record<string, string> = {}): CliIO 
     readStdin: async () => stdin,
     readFile(p: string) {
       if (p in files) return files[p]!;
-      return readFileSync(p, "utf8");
+      return named(p, () => readFileSync(p, "utf8"));
     },
     readChunks(p: string) {
       return [io.readFile(p)];

@@ -379,7 +379,14 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   let sources: InputSource[];
   try {
     if (o.files.length) {
-      sources = o.files.map((f) => ({ name: f, chunks: () => io.readChunks(f) }));
+      // `-` is standard input, as in jq (read once: a second `-` finds it at its end).
+      let stdin: string | undefined = o.files.includes("-") ? await io.readStdin() : undefined;
+      sources = o.files.map((f) => {
+        if (f !== "-") return { name: f, chunks: () => io.readChunks(f) };
+        const text = stdin ?? "";
+        stdin = "";
+        return { name: "<stdin>", chunks: () => [text] };
+      });
     } else {
       const text = await io.readStdin();
       sources = [{ name: "<stdin>", chunks: () => [text] }];

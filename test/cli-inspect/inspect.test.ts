@@ -61,6 +61,11 @@ ${extra}`;
     assert.equal(partial.code, 6);
     assert.deepEqual(JSON.parse(partial.out).status.statuses, ["Running"]);
     assert.match(partial.err, /childComponents\[0\]\.specDefinition\.podTemplateSpecPath: failed to evaluate pod template spec path '\.spec\.sidecars\[\]\.template': Cannot iterate over null/);
+    // The tree (the default) has them under Problems, and on stderr too.
+    const tree = await run(["-d", "partial.yaml", "-f", "-"], job, { "partial.yaml": failing });
+    assert.equal(tree.code, 6);
+    assert.match(tree.out, /^Problems:\n {2}error: .*Cannot iterate over null/m);
+    assert.equal(tree.err, partial.err);
     // 4: no definition for the object's kind (bundled, or in -d), or an object of another kind.
     const configMap = await run(["-f", "-"], "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
     assert.deepEqual([configMap.code, configMap.out], [4, ""]);

@@ -62,9 +62,19 @@ describe("karta jq", () => {
     const missing = await karta(["jq", ".", "/nonexistent/pods.json"]);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /cannot read \/nonexistent\/pods.json/);
+    // A directory is unreadable input, in every place jq reads a file.
+    for (const args of [["jq", ".", repoRoot], ["jq", "-n", "--slurpfile", "x", repoRoot, "1"], ["jq", "-n", "--rawfile", "x", repoRoot, "1"], ["jq", "-n", "-f", repoRoot]]) {
+      const dir = await karta(args);
+      assert.deepEqual([dir.code, dir.err], [2, `karta jq: cannot read ${repoRoot}: is a directory\n`], args.join(" "));
+    }
     const badJson = await karta(["jq", "."], '{"a":');
     assert.deepEqual(badJson, { code: 2, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
   });
+  test("- is standard input among the files, as in jq (read once)", async () => {
+    assert.deepEqual(await karta(["jq", "-c", ".a", "-"], '{"a":1}'), { code: 0, out: "1\n", err: "" });
+    assert.deepEqual(await karta(["jq", "-c", ".a", "-", "-"], '{"a":1}'), { code: 0, out: "1\n", err: "" });
+  });
+
   test("halt_error prints its message and exits with its code", async () => {
     const r = await karta(["jq", "-n", '"bye\\n" | halt_error(7)']);
     assert.deepEqual(r, { code: 7, out: "", err: "bye\n" });
