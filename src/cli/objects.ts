@@ -100,7 +100,14 @@ export async function readInput(io: CliIO, file: string): Promise<string> {
 export async function readWorkloadObject(io: CliIO, file: string): Promise<unknown> {
   const objects = parseObjects(await readInput(io, file), displayName(file));
   if (objects.length !== 1) throw new InputError(`${displayName(file)}: expected one workload object, found ${objects.length}`);
-  return objects[0];
+  const object = objects[0];
+  // As kubectl refuses such a document: what it is, not which definition is missing.
+  if (typeof object !== "object" || object === null || Array.isArray(object)) throw new InputError(`${displayName(file)}: the workload is not an object (expected a mapping with apiVersion and kind), found ${object === null ? "null" : Array.isArray(object) ? "a list" : `a ${typeof object}`}`);
+  for (const field of ["apiVersion", "kind"] as const) {
+    const v = (object as Record<string, unknown>)[field];
+    if (v !== undefined && typeof v !== "string") throw new InputError(`${displayName(file)}: ${field}: expected a string, found ${v === null ? "null" : Array.isArray(v) ? "a list" : `a ${typeof v}`}`);
+  }
+  return object;
 }
 
 /** The objects in files, directories (recursively) or stdin, each with the file it came from; `keep` picks some. */

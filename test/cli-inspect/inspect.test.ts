@@ -89,6 +89,14 @@ ${extra}`;
 
   test("input that does not parse or holds no single object exits 2, naming stdin as <stdin>", async () => {
     const job = "definitions/batch/v1/Job.yaml";
+    // A document that is not an object, or whose apiVersion or kind is not a string, with or without -d.
+    for (const [text, what] of [["42", "the workload is not an object .*found a number"], ["[1]", "the workload is not an object"], ['{"apiVersion":"v1","kind":["Pod"]}', "kind: expected a string, found a list"]] as const) {
+      for (const args of [["-f", "-"], ["-d", job, "-f", "-"]]) {
+        const r = await run(args, text);
+        assert.deepEqual([r.code, r.out], [2, ""], `${text} ${args.join(" ")}`);
+        assert.match(r.err, new RegExp(`^karta inspect: <stdin>: ${what}`));
+      }
+    }
     // A "billion laughs" document: the YAML reader refuses to expand it.
     let bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
     for (let i = 1; i < 12; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]\n`;
