@@ -31,6 +31,7 @@ import {
   cannotIndex,
   cannotIterate,
   checkArray,
+  checkString,
   compare,
   divide,
   dumpShort,
@@ -285,7 +286,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
     case "Format": {
       // An unknown format fails when it runs, as in jq.
       const name = node.name;
-      return (input, _env, emit) => emit(applyFormat(name, input));
+      return (input, _env, emit) => emit(builtString(applyFormat(name, input)));
     }
     case "Index":
       return compileIndex(node.target, node.index, scope, ctx);
@@ -512,6 +513,12 @@ function iterate(v: JqValue, emit: Emit): Stop {
   throw cannotIterate(v);
 }
 
+/** A string a format or an interpolation built: held to the string limit and charged for its length (see checkString). */
+function builtString(s: string): string {
+  checkString(s.length);
+  return s;
+}
+
 function compileString(parts: (string | Node)[], format: string | undefined, scope: Scope | null, ctx: CompileContext): Gen {
   const fmt = format ?? "text";
   const pieces: (string | Gen)[] = parts.map((p) => (typeof p === "string" ? p : compile(p, scope, ctx)));
@@ -519,7 +526,7 @@ function compileString(parts: (string | Node)[], format: string | undefined, sco
   // jq evaluates the last interpolation outermost; build right to left.
   return (input, env, emit) => {
     const go = (i: number, suffix: string): Stop => {
-      if (i < 0) return emit(suffix);
+      if (i < 0) return emit(builtString(suffix));
       const piece = pieces[i]!;
       if (typeof piece === "string") return go(i - 1, piece + suffix);
       return piece(input, env, (v) => go(i - 1, convert(v) + suffix));

@@ -90,6 +90,8 @@ test("text built in few steps is charged: the default budget bounds the memory o
     '[range(80) | ("x" * 60000000 + "\\(.)" | tojson)] | length',
     '[("x" * 60000000) as $s | range(80) | $s + tostring | tojson] | length',
     '[range(200) | ("x" * 1000000 | @base64 | @base64 | @base64 | ascii_downcase)] | length',
+    '("x" * 40000000) as $s | [range(100) | $s | @base64 | length] | length',
+    '("x" * 40000000) as $s | [range(100) | "\\($s)." | length] | length',
   ]) {
     assert.match(defaultLimitOf(program), /exceeded its budget of 20000000 steps/, program);
   }
