@@ -103,9 +103,10 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   const sorted = sortDiagnostics(diagnostics);
   const counts = countSeverities(sorted);
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const summary = `${plural(files.length, "file")}, ${plural(definitions, "definition")}: ${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${plural(counts.notice, "notice")}`;
+  // Files that could not be read are named on stderr and counted here: the summary never reads as a clean run.
+  const summary = `${plural(files.length, "file")}${unreadable > 0 ? ` (${unreadable} unreadable)` : ""}, ${plural(definitions, "definition")}: ${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${plural(counts.notice, "notice")}`;
   if (parsed.output !== "text") {
-    const report = { diagnostics: sorted, summary: { files: files.length, definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } };
+    const report = { diagnostics: sorted, summary: { files: files.length, ...(unreadable > 0 ? { unreadable } : {}), definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } };
     io.stdout(parsed.output === "json" ? JSON.stringify(report, null, 2) + "\n" : (await import("yaml")).stringify(JSON.parse(JSON.stringify(report)), { lineWidth: 0 }));
   } else {
     for (const d of sorted) io.stdout(formatDiagnostic(d) + "\n");

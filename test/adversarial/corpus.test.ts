@@ -100,6 +100,9 @@ const COMMANDS: CommandCase[] = [
   { name: "validate: deep definition", args: ["validate", c("deep-1000.json")], exit: 1, message: /deep-1000\.json:1:\d+: error: nested deeper than 256 levels/ },
   { name: "validate: alias bomb", args: ["validate", c("alias-bomb.yaml")], exit: 1, message: /too many YAML alias expansions/ },
   { name: "compile: deep object", args: ["compile", "-d", deployment, "-f", c("deep-1000.json")], exit: 2, message: /nested deeper than 256 levels/ },
+  { name: "validate: a missing file among good ones", args: ["validate", deployment, "/nonexistent/karta.yaml"], exit: 2, message: /^2 files \(1 unreadable\), 1 definition: 0 errors/m },
+  { name: "jq: 60 MB strings built in a loop", args: ["jq", "-n", '[range(80) | ("x" * 60000000 + "\\(.)" | tojson)] | length'], exit: 5, message: /exceeded its budget of 20000000 steps/ },
+  { name: "jq: split past the array limit", args: ["jq", "-n", '"a," * 20000000 | split(",") | length'], exit: 5, message: /exceeded the limit of 16777216 elements/ },
 ];
 
 for (const k of COMMANDS) {
