@@ -6,7 +6,7 @@
  */
 import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
-import { clusterError, LiveCluster } from "./cluster.js";
+import { ApiInputError, clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
 import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, parseLiveRef } from "./live-ref.js";
 import { age, alignColumns } from "./table.js";
@@ -137,6 +137,20 @@ export function eventView(e: KubernetesObject, now = Date.now()): EventView {
 }
 
 /** Runs `karta describe`; returns the exit code (a bug is thrown to main, which prints it in one line). */
+/**
+ * The workload's events; a user who may read the workload but not Events (a read-only role without
+ * them) gets the rest with a warning, as `kubectl describe` ignores its events lookup failing.
+ */
+async function readEvents(io: CliIO, cluster: LiveCluster, namespace: string, uid: string): Promise<KubernetesObject[]> {
+  try {
+    return await cluster.events(namespace, uid);
+  } catch (err) {
+    if (!(err instanceof ApiInputError)) throw err;
+    io.stderr(`karta describe: warning: events not shown: ${err.message}\n`);
+    return [];
+  }
+}
+
 export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   const p = parseCommand(io, "describe", args, FLAGS, DESCRIBE_HELP, { positionals: true });
   if (typeof p === "number") return p;
@@ -162,7 +176,7 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
     }
     const view = views[0]!;
     const now = Date.now();
-    const events = view.uid && view.namespace ? (await cluster.events(view.namespace, view.uid)).map((e) => eventView(e, now)) : [];
+    const events = view.uid && view.namespace ? (await readEvents(io, cluster, view.namespace, view.uid)).map((e) => eventView(e, now)) : [];
     if (v.output) io.stdout(machine({ ...view, events }, v.output));
     else io.stdout(describeText(view, events, now));
     return 0;

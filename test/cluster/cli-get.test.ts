@@ -250,6 +250,26 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.deepEqual(withoutAges(admin.out.split("\n")), withoutAges(plain.out.split("\n")));
   });
 
+  test("describe as a user who may read the workload and its pods but not Events: the rest, with a warning, as kubectl describe", async () => {
+    const user = `reader-${suffix}`;
+    const role = `karta-reader-${suffix}`;
+    await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: role, namespace: ns }, rules: [{ apiGroups: [group], resources: ["pytorchjobs"], verbs: ["get", "list", "watch"] }, { apiGroups: [""], resources: ["pods"], verbs: ["get", "list", "watch"] }] } as KubernetesObject);
+    await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata: { name: role, namespace: ns }, subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: user }], roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: role } } as KubernetesObject);
+    // The Karta that describes the workload's type, read cluster-wide.
+    await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: role }, rules: [{ apiGroups: ["run.ai"], resources: ["kartas"], verbs: ["get", "list", "watch"] }] } as KubernetesObject);
+    await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRoleBinding", metadata: { name: role }, subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: user }], roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: role } } as KubernetesObject);
+    // RBAC is read from the API server's cache: the bindings apply a moment later.
+    let r = await run(["describe", `pytorchjob.${group}`, "llama-finetune", "-n", ns, "--as", user]);
+    for (let i = 0; i < 100 && r.code !== 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      r = await run(["describe", `pytorchjob.${group}`, "llama-finetune", "-n", ns, "--as", user]);
+    }
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^PyTorchJob\/llama-finetune /m);
+    assert.match(r.out, /^Events: {2}<none>$/m);
+    assert.match(r.err, /^karta describe: warning: events not shown: listing events in namespace .*: events is forbidden: /m);
+  });
+
   test("a list the API server gzips (over 128 KiB, asked as kubectl asks) reads as the same objects uncompressed", async (t) => {
     const big = await testNamespace(t, c);
     const data = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, `${i}-${"0123456789abcdef".repeat(6)}`]));
