@@ -11,7 +11,7 @@ import { InputError } from "./objects.js";
 import { alignColumns } from "./table.js";
 import { ScopeReader, type GetOptions } from "./workload-read.js";
 import type { DescribeView, WorkloadView } from "./workload-view.js";
-import { listRow, machine, tableRows } from "./workload-table.js";
+import { listRow, machine, nameLine, tableRows } from "./workload-table.js";
 
 type Read = (cluster: LiveCluster, o: GetOptions, reader: ScopeReader) => Promise<DescribeView[] | { exit: number; message: string }>;
 
@@ -21,7 +21,7 @@ export async function watchWorkloads(
   cluster: LiveCluster,
   options: GetOptions,
   printed: readonly WorkloadView[],
-  out: { io: CliIO; wide: boolean; typeName?: (v: WorkloadView) => string; format?: "json" | "yaml"; signal?: AbortSignal },
+  out: { io: CliIO; wide: boolean; typeName?: (v: WorkloadView) => string; format?: "json" | "yaml" | "name"; signal?: AbortSignal },
   read: Read,
 ): Promise<number> {
   const last = new Map(printed.map((v) => [keyOf(v), JSON.stringify(v)]));
@@ -30,7 +30,8 @@ export async function watchWorkloads(
   const stop = new AbortController();
   const print = (rows: WorkloadView[]): void => {
     if (rows.length === 0) return;
-    if (out.format) for (const r of rows) out.io.stdout(machine(r, out.format));
+    if (out.format === "name") out.io.stdout(rows.map(nameLine).join(""));
+    else if (out.format) for (const r of rows) out.io.stdout(machine(r, out.format));
     else out.io.stdout(alignColumns(tableRows(rows, out.wide, out.typeName)).join("\n") + "\n");
   };
   const refresh = async (): Promise<void> => {

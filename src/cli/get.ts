@@ -13,7 +13,7 @@ import { internalErrorLine, type CliIO } from "./io.js";
 import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags } from "./live-ref.js";
 import { alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
-import { listRow, machine, tableHeader, tableRows, typeNames } from "./workload-table.js";
+import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
 import { loadWorkloadTypes, resolveType, servedTypes, type ServedType } from "./workload-types.js";
 
 /** The generic statuses, as --phase takes them. */
@@ -41,7 +41,8 @@ Rows are newest first.
   -A, --all-namespaces    every namespace
   -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
       --phase STATUS      only workloads with this status (repeatable): ${PHASES.join(", ")}
-  -o, --output FORMAT     wide, json or yaml ({items, count}; the object alone for one NAME)
+  -o, --output FORMAT     wide, json or yaml ({items, count}; the object alone for one NAME), or name
+                          (kind.group/name, as kubectl prints it)
   -w, --watch             after the list, print a workload again whenever it (or one of its pods) changes;
                           with --request-timeout, the watch ends after that long (exit 0), as kubectl's
 ${CLUSTER_HELP}
@@ -63,7 +64,7 @@ export const FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   phase: { type: "string", multiple: true, choices: PHASES },
-  output: { type: "string", short: "o", choices: ["wide", "json", "yaml"], emptyIsUnset: true },
+  output: { type: "string", short: "o", choices: ["wide", "json", "yaml", "name"], emptyIsUnset: true },
   watch: { type: "boolean", short: "w" },
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
@@ -125,6 +126,8 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const rows = views.map(listRow);
     if (v.output === "json" || v.output === "yaml") {
       io.stdout(machine(names.length === 1 && rows.length === 1 ? rows[0] : { items: rows, count: rows.length }, v.output));
+    } else if (v.output === "name") {
+      io.stdout(rows.map(nameLine).join(""));
     } else if (rows.length === 0 && !v.watch) {
       io.stderr(scope === undefined ? "No workloads found in any namespace.\n" : `No workloads found in namespace ${scope}.\n`);
     } else {
@@ -135,7 +138,7 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     // kubectl's watch is one request: its client timeout (--request-timeout) ends it, and kubectl exits 0.
     const deadline = cluster.watchDeadline();
     const signals = [stopped.signal, ...(signal ? [signal] : []), ...(deadline ? [deadline] : [])];
-    const code = await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" ? { format: v.output } : {}), signal: AbortSignal.any(signals) }, readWorkloads);
+    const code = await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" || v.output === "name" ? { format: v.output } : {}), signal: AbortSignal.any(signals) }, readWorkloads);
     return guard?.failed ? EXIT_INTERNAL : code;
   } catch (err) {
     return clusterError(io, "get", err);

@@ -12,6 +12,11 @@ export function machine(value: unknown, format: "json" | "yaml"): string {
   return format === "json" ? JSON.stringify(value, null, 2) + "\n" : yamlDocument(value);
 }
 
+/** A workload as `kubectl get -o name` prints an object: `kind.group/name` (`kind/name` in the core group). */
+export function nameLine(v: WorkloadView): string {
+  return `${v.type.kind.toLowerCase()}${v.type.group ? `.${v.type.group}` : ""}/${v.name}\n`;
+}
+
 /** The list row of a describe view. */
 export function listRow(v: DescribeView): WorkloadView {
   const { tree: _t, resources: _r, problems: _p, ...rest } = v;

@@ -250,6 +250,14 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.deepEqual(withoutAges(admin.out.split("\n")), withoutAges(plain.out.split("\n")));
   });
 
+  test("-o name prints kind.group/name per workload, as kubectl get -o name", async () => {
+    const r = await run(["get", `pytorchjob.${group}`, "-n", ns, "-o", "name"]);
+    assert.equal(r.code, 0, r.err);
+    const viaKubectl = await kubectl(c, ["get", `pytorchjobs.${group}`, "-n", ns, "-o", "name"]);
+    assert.equal(r.out, viaKubectl.stdout);
+    assert.match(r.out, new RegExp(`^pytorchjob\\.${group.replace(/\./g, "\\.")}/llama-finetune$`, "m"));
+  });
+
   test("describe as a user who may read the workload and its pods but not Events: the rest, with a warning, as kubectl describe", async () => {
     const user = `reader-${suffix}`;
     const role = `karta-reader-${suffix}`;
