@@ -24,7 +24,7 @@ export async function watchWorkloads(
   out: { io: CliIO; wide: boolean; typeName?: (v: WorkloadView) => string; format?: "json" | "yaml" | "name"; signal?: AbortSignal },
   read: Read,
 ): Promise<number> {
-  const last = new Map(printed.map((v) => [keyOf(v), JSON.stringify(v)]));
+  const last = new Map(printed.map((v) => [keyOf(v), { json: JSON.stringify(v), row: v }]));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const stop = new AbortController();
@@ -35,15 +35,25 @@ export async function watchWorkloads(
     else out.io.stdout(alignColumns(tableRows(rows, out.wide, out.typeName)).join("\n") + "\n");
   };
   const refresh = async (): Promise<void> => {
-    const views = await read(cluster, { ...options, names: [] }, reader);
+    // Every phase is read, so that a workload gone from the cluster is told apart from one whose phase left --phase.
+    const views = await read(cluster, { ...options, names: [], phases: [] }, reader);
     if ("exit" in views) return;
     const changed: WorkloadView[] = [];
+    const present = new Set<string>();
     for (const v of views.map(listRow)) {
       if (options.names.length > 0 && !options.names.includes(v.name)) continue;
+      present.add(keyOf(v));
+      if (options.phases.length > 0 && !v.phases.some((p) => options.phases.includes(p))) continue;
       const json = JSON.stringify(v);
-      if (last.get(keyOf(v)) === json) continue;
-      last.set(keyOf(v), json);
+      if (last.get(keyOf(v))?.json === json) continue;
+      last.set(keyOf(v), { json, row: v });
       changed.push(v);
+    }
+    // A deleted workload is printed once more with its last row, as kubectl get --watch prints a DELETED object.
+    for (const [key, { row }] of last) {
+      if (present.has(key)) continue;
+      last.delete(key);
+      changed.push(row);
     }
     print(changed);
   };
