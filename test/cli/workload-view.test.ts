@@ -138,7 +138,7 @@ test("get and describe: usage errors (2) before any cluster is read, --help with
     [["get", "jobset", "x", "-A"], "across all namespaces"],
     [["get", "jobset/a", "b"], "no need to give a NAME"],
     [["get", "jobset", "--phase", "running"], "expected Resuming, Suspending"],
-    [["get", "jobset", "-o", "name"], "expected wide, json or yaml"],
+    [["get", "jobset", "-o", "custom-columns=NAME:.metadata.name"], "expected wide, json, yaml or name"],
     [["describe"], "give the workload as TYPE/NAME"],
     [["describe", "a/b/c"], "expected TYPE/NAME"],
     [["describe", "jobset/x", "-o", "wide"], "expected json or yaml"],
