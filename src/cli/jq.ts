@@ -151,17 +151,26 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
     positional: [],
     files: [],
   };
-  const pairs = (flag: keyof typeof FLAGS): [string, string][] => ((v[flag] as string[]) ?? []).map((name, i) => [name, p.operands[flag]![i]![0]!]);
-  for (const [name, value] of pairs("arg")) o.named[name] = value;
-  for (const [name, text] of pairs("argjson")) {
-    try {
-      o.named[name] = parseJsonText(text) as JqValue;
-    } catch {
-      throw new UsageError(`--argjson ${name}: invalid JSON text passed: ${text}`);
-    }
+  // As jq 1.8.2: the first binding of a name wins, whichever of the four flags made it, in command-line order.
+  const seen: Record<string, number> = {};
+  for (const a of args) {
+    if (a === "--") break;
+    const flag = a.slice(2) as "arg" | "argjson" | "slurpfile" | "rawfile";
+    if (a !== `--${flag}` || !["arg", "argjson", "slurpfile", "rawfile"].includes(flag)) continue;
+    const i = (seen[flag] = (seen[flag] ?? -1) + 1);
+    const name = (v[flag] as string[] | undefined)?.[i];
+    const operand = p.operands[flag]?.[i]?.[0];
+    if (name === undefined || operand === undefined || Object.prototype.hasOwnProperty.call(o.named, name)) continue;
+    if (flag === "arg") o.named[name] = operand;
+    else if (flag === "argjson") {
+      try {
+        o.named[name] = parseJsonText(operand) as JqValue;
+      } catch {
+        throw new UsageError(`--argjson ${name}: invalid JSON text passed: ${operand}`);
+      }
+    } else if (flag === "slurpfile") o.named[name] = [...parseJsonStream(io.readFile(operand), operand)] as JqValue[];
+    else o.named[name] = io.readFile(operand);
   }
-  for (const [name, file] of pairs("slurpfile")) o.named[name] = [...parseJsonStream(io.readFile(file), file)] as JqValue[];
-  for (const [name, file] of pairs("rawfile")) o.named[name] = io.readFile(file);
   const positional = [...p.positionals];
   const modes = positionalModes(args, positional.length);
   if (v["from-file"] !== undefined) o.fromFile = v["from-file"];

@@ -70,6 +70,12 @@ describe("karta jq", () => {
     const badJson = await karta(["jq", "."], '{"a":');
     assert.deepEqual(badJson, { code: 2, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
   });
+  test("a name bound twice keeps its first binding, whichever flag made it, as jq 1.8.2", async () => {
+    assert.equal((await karta(["jq", "-nc", "--arg", "x", "1", "--arg", "x", "2", "$x"])).out, '"1"\n');
+    assert.equal((await karta(["jq", "-nc", "--argjson", "x", "2", "--arg", "x", "1", "$x"])).out, "2\n");
+    assert.equal((await karta(["jq", "-nc", "--arg", "x", "1", "--argjson", "x", "2", "$ARGS.named"])).out, '{"x":"1"}\n');
+  });
+
   test("- is standard input among the files, as in jq (read once)", async () => {
     assert.deepEqual(await karta(["jq", "-c", ".a", "-"], '{"a":1}'), { code: 0, out: "1\n", err: "" });
     assert.deepEqual(await karta(["jq", "-c", ".a", "-", "-"], '{"a":1}'), { code: 0, out: "1\n", err: "" });
