@@ -168,7 +168,15 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
       } catch {
         throw new UsageError(`--argjson ${name}: invalid JSON text passed: ${operand}`);
       }
-    } else if (flag === "slurpfile") o.named[name] = [...parseJsonStream(io.readFile(operand), operand)] as JqValue[];
+    } else if (flag === "slurpfile") {
+      const text = io.readFile(operand);
+      try {
+        o.named[name] = [...parseJsonStream(text, operand)] as JqValue[];
+      } catch (e) {
+        // jq's words: the flag, the name and the file.
+        throw new UsageError(`Bad JSON in --slurpfile ${name} ${operand}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     else o.named[name] = io.readFile(operand);
   }
   const positional = [...p.positionals];

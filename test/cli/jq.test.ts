@@ -76,6 +76,13 @@ describe("karta jq", () => {
     assert.equal((await karta(["jq", "-nc", "--arg", "x", "1", "--argjson", "x", "2", "$ARGS.named"])).out, '{"x":"1"}\n');
   });
 
+  test("--slurpfile with a text that does not parse names the flag, the name and the file, as jq", async () => {
+    const bad = path.join(repoRoot, "README.md");
+    const r = await karta(["jq", "-n", "--slurpfile", "x", bad, "1"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, new RegExp(`^karta jq: Bad JSON in --slurpfile x ${bad.replace(/[.]/g, "\\.")}: `));
+  });
+
   test("- is standard input among the files, as in jq (read once)", async () => {
     assert.deepEqual(await karta(["jq", "-c", ".a", "-"], '{"a":1}'), { code: 0, out: "1\n", err: "" });
     assert.deepEqual(await karta(["jq", "-c", ".a", "-", "-"], '{"a":1}'), { code: 0, out: "1\n", err: "" });
