@@ -44,9 +44,17 @@ export function parseObjects(text: string, name: string): unknown[] {
     }
   }
   const out: unknown[] = [];
+  const what = (x: unknown): string => (x === null ? "null" : Array.isArray(x) ? "a list" : typeof x === "object" ? "an object" : `a ${typeof x}`);
   const flatten = (v: unknown): void => {
-    if (v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { kind?: unknown }).kind === "string" && /List$/.test((v as { kind: string }).kind) && Array.isArray((v as { items?: unknown }).items)) {
-      for (const item of (v as { items: unknown[] }).items) flatten(item);
+    if (v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { kind?: unknown }).kind === "string" && /List$/.test((v as { kind: string }).kind)) {
+      const { kind, items } = v as { kind: string; items?: unknown };
+      // As kubectl reads a List: its items are objects (none, when it has no items).
+      if (items === undefined || items === null) return;
+      if (!Array.isArray(items)) throw new InputError(`${name}: ${kind}: items: expected a list of objects, found ${what(items)}`);
+      items.forEach((item, i) => {
+        if (item === null || typeof item !== "object" || Array.isArray(item)) throw new InputError(`${name}: ${kind}: items[${i}]: expected an object, found ${what(item)}`);
+        flatten(item);
+      });
     } else out.push(v);
   };
   for (const v of values) flatten(v);

@@ -14,6 +14,14 @@ import { repoRoot } from "../support/conformance.js";
 
 const pods = (parse(readFileSync(path.join(repoRoot, "examples/pytorchjob-pods.yaml"), "utf8")) as { items: unknown[] }).items;
 
+test("a List's items are objects, as kubectl reads a List; none when it has no items", () => {
+  assert.throws(() => parseObjects('{"kind":"List","items":[1,{"kind":"Pod"}]}', "l.json"), (e: unknown) => e instanceof InputError && /^l\.json: List: items\[0\]: expected an object, found a number$/.test(e.message));
+  assert.throws(() => parseObjects('{"kind":"PodList","items":{"a":1}}', "l.json"), (e: unknown) => e instanceof InputError && /^l\.json: PodList: items: expected a list of objects, found an object$/.test(e.message));
+  assert.deepEqual(parseObjects('{"kind":"List","items":null}', "l.json"), []);
+  assert.deepEqual(parseObjects('{"kind":"List"}', "l.json"), []);
+  assert.deepEqual(parseObjects('{"kind":"List","items":[{"kind":"Pod"}]}', "l.json"), [{ kind: "Pod" }]);
+});
+
 describe("parseJsonStream", () => {
   test("JSON Lines, concatenated pretty values, values on one line, with their lines", () => {
     assert.deepEqual(parseJsonStream('{"a":1}\n{"b":2}\n\n[3]\n'), [
