@@ -6,6 +6,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { formatDiagnostic, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
 import { loadDefinitions, loadDefinitionValue, type Definition, type LoadResult } from "../definition/load.js";
+import { guessedResource } from "../definition/resource-name.js";
 import { yamlValues } from "./yaml-input.js";
 import { listInputFiles } from "../files/index.js";
 import { bundledDirectory } from "../files/package.js";
@@ -106,11 +107,11 @@ export function qualifiedKind(k: { group: string; version: string; kind: string 
   return [k.kind, k.version, k.group].filter((s) => s !== "").join(".");
 }
 
-/** Whether `query` (`Kind`, `Kind.version`, `Kind.version.group`, `Kind.group`; any case) names this kind. */
+/** Whether `query` (`Kind`, `Kind.version`, `Kind.version.group`, `Kind.group`, or the same with the kind's resource; any case) names this kind. */
 export function kindMatches(query: string, k: { group: string; version: string; kind: string }): boolean {
   const q = query.toLowerCase();
-  const kind = k.kind.toLowerCase();
-  const forms = [kind, `${kind}.${k.version}`, `${kind}.${k.version}.${k.group}`, `${kind}.${k.group}`].map((s) => s.toLowerCase().replace(/\.$/, ""));
+  // The kind, or its resource as kubectl names it (`pytorchjobs`, `pytorchjobs.kubeflow.org`).
+  const forms = [k.kind.toLowerCase(), guessedResource(k.kind)].flatMap((n) => [n, `${n}.${k.version}`, `${n}.${k.version}.${k.group}`, `${n}.${k.group}`]).map((s) => s.toLowerCase().replace(/\.$/, ""));
   return forms.includes(q);
 }
 

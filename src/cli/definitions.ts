@@ -17,8 +17,9 @@ Lists the Karta definitions bundled with Karta (definitions/<group>/<version>/<K
 workload kind: its group, version and kind, its file, its components, and its gang format
 (podGroups: one PodGroup per group of members; podGroup: one group with subGroups). 'show' prints
 one definition, named as kubectl names resources: PyTorchJob, PyTorchJob.v1 or
-PyTorchJob.v1.kubeflow.org (any case). 'karta inspect' and 'karta compile' use the same definition
-for an object of that kind when no -d is given.
+PyTorchJob.v1.kubeflow.org, or its resource, pytorchjobs or pytorchjobs.kubeflow.org (any case).
+'karta inspect' and 'karta compile' use the same definition for an object of that kind when no -d
+is given.
 
   -d, --definition PATH   a Karta file or a directory of them instead of the bundled definitions
   -o, --output FORMAT     list: table (default), name (KIND.VERSION.GROUP), yaml or json (a List of

@@ -5,6 +5,7 @@
  * hold a Lease for leader election.
  */
 import type { Karta } from "../definition/index.js";
+import { guessedResource } from "../definition/resource-name.js";
 import { readByController } from "./owners.js";
 
 export interface PolicyRule {
@@ -20,19 +21,9 @@ export interface ClusterRole {
   rules: PolicyRule[];
 }
 
-/**
- * The resource (plural) of a kind: from a CRD when one is known, else the plural the CRD generators
- * (kubebuilder's controller-gen) give a kind, which the operators' CRDs carry: lowercase, English
- * rules (`s`, `x`, `z`, `ch`, `sh` -> `es`; a consonant and `y` -> `ies`; otherwise `s`): Sandbox ->
- * sandboxes, NetworkPolicy -> networkpolicies, Gateway -> gateways.
- */
+/** The resource (plural) of a kind: from a CRD when one is known, else {@link guessedResource}. */
 export function resourceOf(kind: string, plurals: ReadonlyMap<string, string> = new Map(), group = ""): string {
-  const known = plurals.get(`${group}/${kind}`);
-  if (known !== undefined) return known;
-  const lower = kind.toLowerCase();
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
+  return plurals.get(`${group}/${kind}`) ?? guessedResource(kind);
 }
 
 const READ = ["get", "list", "watch"];

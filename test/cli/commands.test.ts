@@ -40,7 +40,7 @@ describe("karta definitions", () => {
     const list = JSON.parse((await karta(["definitions", "list", "-o=json"])).out) as { kind: string; items: { kind: string }[] };
     assert.equal(list.kind, "List");
     assert.equal(list.items.length, names.length);
-    for (const q of ["PyTorchJob", "pytorchjob.v1", "PyTorchJob.v1.kubeflow.org"]) {
+    for (const q of ["PyTorchJob", "pytorchjob.v1", "PyTorchJob.v1.kubeflow.org", "pytorchjobs", "pytorchjobs.kubeflow.org", "PyTorchJobs.v1.kubeflow.org"]) {
       const r = await karta(["definitions", "show", q]);
       assert.equal(r.code, 0, r.err);
       assert.equal(r.out, readFileSync(path.join(repoRoot, "definitions/kubeflow.org/v1/PyTorchJob.yaml"), "utf8"));
