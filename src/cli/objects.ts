@@ -21,6 +21,11 @@ export class InputError extends Error {
   }
 }
 
+/** What a value is, as a message says what was found: `null`, `a list`, `an object`, `a number`... */
+function valueKind(x: unknown): string {
+  return x === null ? "null" : Array.isArray(x) ? "a list" : typeof x === "object" ? "an object" : `a ${typeof x}`;
+}
+
 /** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. Text that does not parse is an InputError. */
 export function parseObjects(text: string, name: string): unknown[] {
   const deep = findDeepNesting(text);
@@ -44,15 +49,14 @@ export function parseObjects(text: string, name: string): unknown[] {
     }
   }
   const out: unknown[] = [];
-  const what = (x: unknown): string => (x === null ? "null" : Array.isArray(x) ? "a list" : typeof x === "object" ? "an object" : `a ${typeof x}`);
   const flatten = (v: unknown): void => {
     if (v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { kind?: unknown }).kind === "string" && /List$/.test((v as { kind: string }).kind)) {
       const { kind, items } = v as { kind: string; items?: unknown };
       // As kubectl reads a List: its items are objects (none, when it has no items).
       if (items === undefined || items === null) return;
-      if (!Array.isArray(items)) throw new InputError(`${name}: ${kind}: items: expected a list of objects, found ${what(items)}`);
+      if (!Array.isArray(items)) throw new InputError(`${name}: ${kind}: items: expected a list of objects, found ${valueKind(items)}`);
       items.forEach((item, i) => {
-        if (item === null || typeof item !== "object" || Array.isArray(item)) throw new InputError(`${name}: ${kind}: items[${i}]: expected an object, found ${what(item)}`);
+        if (item === null || typeof item !== "object" || Array.isArray(item)) throw new InputError(`${name}: ${kind}: items[${i}]: expected an object, found ${valueKind(item)}`);
         flatten(item);
       });
     } else out.push(v);
@@ -110,10 +114,10 @@ export async function readWorkloadObject(io: CliIO, file: string): Promise<unkno
   if (objects.length !== 1) throw new InputError(`${displayName(file)}: expected one workload object, found ${objects.length}`);
   const object = objects[0];
   // As kubectl refuses such a document: what it is, not which definition is missing.
-  if (typeof object !== "object" || object === null || Array.isArray(object)) throw new InputError(`${displayName(file)}: the workload is not an object (expected a mapping with apiVersion and kind), found ${object === null ? "null" : Array.isArray(object) ? "a list" : `a ${typeof object}`}`);
+  if (typeof object !== "object" || object === null || Array.isArray(object)) throw new InputError(`${displayName(file)}: the workload is not an object (expected a mapping with apiVersion and kind), found ${valueKind(object)}`);
   for (const field of ["apiVersion", "kind"] as const) {
     const v = (object as Record<string, unknown>)[field];
-    if (v !== undefined && typeof v !== "string") throw new InputError(`${displayName(file)}: ${field}: expected a string, found ${v === null ? "null" : Array.isArray(v) ? "a list" : `a ${typeof v}`}`);
+    if (v !== undefined && typeof v !== "string") throw new InputError(`${displayName(file)}: ${field}: expected a string, found ${valueKind(v)}`);
   }
   return object;
 }

@@ -118,12 +118,12 @@ interface ReloadState {
   lastAttempt?: Date;
 }
 
-/** Starts the servers. Rejects with ServeError when the configuration or the certificate is unusable. */
 /** The kinds some layer of a framework has an interpreter for, as the requests metric labels them (`apiVersion/kind`). */
 function interpretedKinds(built: BuiltFramework): Set<string> {
   return new Set(built.kinds.map((k) => `${k.apiVersion}/${k.kind}`));
 }
 
+/** Starts the servers. Rejects with ServeError when the configuration or the certificate is unusable. */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const log = o.logger ?? createLogger();
   const logRequest = requestLogger(log, "interpreted");
