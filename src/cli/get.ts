@@ -118,20 +118,22 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const options: GetOptions = { types, allTypes: v["all-types"], names, scope, phases: v.phase, ...(v.selector !== undefined ? { selector: v.selector } : {}) };
     const wide = v.output === "wide";
     const typeName = v["all-types"] ? typeNames(types) : undefined;
-    const views = await readWorkloads(cluster, options, new ScopeReader(cluster, scope));
-    if ("exit" in views) {
-      io.stderr(`karta get: ${views.message}\n`);
-      return views.exit;
-    }
-    const rows = views.map(listRow);
+    const read = await readWorkloads(cluster, options, new ScopeReader(cluster, scope));
+    // Names that do not exist: the others are printed first, then a line for each missing one (as kubectl).
+    const missing = "exit" in read ? read : undefined;
+    const rows = ("exit" in read ? (read.found ?? []) : read).map(listRow);
     if (v.output === "json" || v.output === "yaml") {
-      io.stdout(machine(names.length === 1 && rows.length === 1 ? rows[0] : { items: rows, count: rows.length }, v.output));
+      if (!missing || rows.length > 0) io.stdout(machine(names.length === 1 && rows.length === 1 ? rows[0] : { items: rows, count: rows.length }, v.output));
     } else if (v.output === "name") {
       io.stdout(rows.map(nameLine).join(""));
-    } else if (rows.length === 0 && !v.watch) {
-      io.stderr(scope === undefined ? "No workloads found in any namespace.\n" : `No workloads found in namespace ${scope}.\n`);
+    } else if (rows.length === 0 && (!v.watch || missing)) {
+      if (!missing) io.stderr(scope === undefined ? "No workloads found in any namespace.\n" : `No workloads found in namespace ${scope}.\n`);
     } else {
       io.stdout(alignColumns([tableHeader(wide, typeName !== undefined), ...tableRows(rows, wide, typeName)]).join("\n") + "\n");
+    }
+    if (missing) {
+      for (const line of missing.message.split("\n")) io.stderr(`karta get: ${line}\n`);
+      return missing.exit;
     }
     if (!v.watch) return 0;
     const { watchWorkloads } = await import("./get-watch.js");

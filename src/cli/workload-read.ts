@@ -164,19 +164,23 @@ export interface GetOptions {
   phases: string[];
 }
 
-/** The views of the workloads asked for (newest first); a named one that does not exist is an exit code. */
-export async function readWorkloads(cluster: LiveCluster, o: GetOptions, reader: ScopeReader): Promise<DescribeView[] | { exit: number; message: string }> {
+/**
+ * The views of the workloads asked for (newest first). Named ones that do not exist are an exit code and
+ * a message per name, with the views of the names that do (printed before the messages, as kubectl does).
+ */
+export async function readWorkloads(cluster: LiveCluster, o: GetOptions, reader: ScopeReader): Promise<DescribeView[] | { exit: number; message: string; found?: DescribeView[] }> {
   const covered = new Set(o.types.map((t) => `${t.type.group}/${t.type.kind}`));
   const owners = new Map<string, Promise<KubernetesObject | undefined>>();
   const out: DescribeView[] = [];
+  const missing: string[] = [];
   for (const t of o.types) {
     let objects: KubernetesObject[];
     if (o.names.length > 0) {
       objects = [];
       for (const name of o.names) {
         const got = await cluster.read(apiVersionOf(t.type.group, t.type.version), t.type.kind, name, t.resolved.resource.namespaced ? o.scope : undefined);
-        if (!got) return { exit: EXIT_WORKLOAD_NOT_FOUND, message: `${t.type.kind} "${name}" not found${t.resolved.resource.namespaced ? ` in namespace ${o.scope}` : ""}` };
-        objects.push({ ...got, apiVersion: apiVersionOf(t.type.group, t.type.version), kind: t.type.kind });
+        if (!got) missing.push(`${t.type.kind} "${name}" not found${t.resolved.resource.namespaced ? ` in namespace ${o.scope}` : ""}`);
+        else objects.push({ ...got, apiVersion: apiVersionOf(t.type.group, t.type.version), kind: t.type.kind });
       }
     } else {
       objects = await reader.objects(t.resolved, o.selector);
@@ -187,6 +191,7 @@ export async function readWorkloads(cluster: LiveCluster, o: GetOptions, reader:
     }
     out.push(...(await viewsOf(reader, t, objects)));
   }
-  return out.filter((v) => o.phases.length === 0 || v.phases.some((p) => o.phases.includes(p))).sort(newestFirst);
+  const views = out.filter((v) => o.phases.length === 0 || v.phases.some((p) => o.phases.includes(p))).sort(newestFirst);
+  return missing.length > 0 ? { exit: EXIT_WORKLOAD_NOT_FOUND, message: missing.join("\n"), found: views } : views;
 }
 

@@ -225,6 +225,9 @@ describe("karta get and karta describe against the API server", { skip }, () => 
   test("exit codes: 3 no such workload or kind not installed, 4 no Karta covers the type, 2 usage, 1 no cluster", async () => {
     const missing = await run(["get", "jobset/nope", "-n", "research"]);
     assert.deepEqual([missing.code, missing.err.trim().split("\n").at(-1)], [3, 'karta get: JobSet "nope" not found in namespace research']);
+    // Names that exist are printed, then one line for each that does not (as kubectl), and the exit is 3.
+    const some = await run(["get", "jobset", "llm-pretrain", "nope", "gone", "-n", "research", "-o", "name"]);
+    assert.deepEqual([some.code, some.out, some.err], [3, "jobset.jobset.x-k8s.io/llm-pretrain\n", 'karta get: JobSet "nope" not found in namespace research\nkarta get: JobSet "gone" not found in namespace research\n']);
     const describeMissing = await run(["describe", "jobset/nope", "-n", "research"]);
     assert.equal(describeMissing.code, 3);
     const uncovered = await run(["get", "configmaps"]);
