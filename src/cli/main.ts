@@ -22,6 +22,8 @@ export async function main(args: string[], io: CliIO = nodeIO()): Promise<number
     io.stderr(usage() + "\n");
     return 2;
   }
+  // `karta help inspect` is `karta inspect --help`, as `kubectl help get` is.
+  if (name === "help" && rest.length > 0) return main([rest[0]!, "--help"], io);
   if (name === "--help" || name === "-h" || name === "help") {
     io.stdout(usage() + "\n");
     return 0;

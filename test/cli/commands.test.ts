@@ -190,3 +190,16 @@ describe("karta controller flags", () => {
     }
   });
 });
+
+describe("karta help", () => {
+  test("help COMMAND is COMMAND --help (as kubectl help get); help alone is the list of commands", async () => {
+    for (const command of ["inspect", "jq", "get"]) {
+      const viaHelp = await karta(["help", command]);
+      const viaFlag = await karta([command, "--help"]);
+      assert.deepEqual(viaHelp, viaFlag, command);
+      assert.equal(viaHelp.code, 0);
+    }
+    assert.match((await karta(["help"])).out, /^Usage: karta <command> \[options\]/);
+    assert.equal((await karta(["help", "nope"])).code, 2);
+  });
+});
