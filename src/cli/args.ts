@@ -94,6 +94,8 @@ export interface ParsedArgs<T extends Flags> {
   positionals: string[];
   /** Per flag with operands, one array per occurrence (in order): the operands after its value. */
   operands: Partial<Record<keyof T, string[][]>>;
+  /** Every occurrence of a flag with operands, across flags in command-line order: the flag, its value, its operands. */
+  withOperands: { flag: keyof T; value: string; operands: string[] }[];
 }
 
 export type ParseOutcome<T extends Flags> = ({ kind: "ok" } & ParsedArgs<T>) | { kind: "help" } | { kind: "error"; message: string };
@@ -120,6 +122,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   // are taken out, so that util.parseArgs sees only flags, values and positionals.
   const argv: string[] = [];
   const operandsOf: Record<string, string[][]> = {};
+  const withOperands: { flag: string; value: string; operands: string[] }[] = [];
   for (let i = 0; i < args.length; i++) {
     let a = args[i]!;
     if (a === "--") {
@@ -161,6 +164,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       const got = args.slice(i + 1, i + 1 + wanted.length);
       if (got.length < wanted.length) return { kind: "error", message: `${flagName(name!)} ${value} needs ${wanted.join(" ")}` };
       (operandsOf[name!] ??= []).push(got);
+      withOperands.push({ flag: name!, value, operands: got });
       i += wanted.length;
     }
   }
@@ -229,7 +233,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   }
   if (error !== undefined) return { kind: "error", message: error };
   delete values.help;
-  return { kind: "ok", values: values as ParsedArgs<T>["values"], positionals, operands: operandsOf as ParsedArgs<T>["operands"] };
+  return { kind: "ok", values: values as ParsedArgs<T>["values"], positionals, operands: operandsOf as ParsedArgs<T>["operands"], withOperands: withOperands as ParsedArgs<T>["withOperands"] };
 }
 
 /** Prints a usage error the way every command does, and returns its exit code (2). */

@@ -136,7 +136,6 @@ export function eventView(e: KubernetesObject, now = Date.now()): EventView {
   };
 }
 
-/** Runs `karta describe`; returns the exit code (a bug is thrown to main, which prints it in one line). */
 /**
  * The workload's events; a user who may read the workload but not Events (a read-only role without
  * them) gets the rest with a warning, as `kubectl describe` ignores its events lookup failing.
@@ -151,6 +150,7 @@ async function readEvents(io: CliIO, cluster: LiveCluster, namespace: string, ui
   }
 }
 
+/** Runs `karta describe`; returns the exit code (a bug is thrown to main, which prints it in one line). */
 export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   const p = parseCommand(io, "describe", args, FLAGS, DESCRIBE_HELP, { positionals: true });
   if (typeof p === "number") return p;

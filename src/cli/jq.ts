@@ -152,15 +152,9 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
     files: [],
   };
   // As jq 1.8.2: the first binding of a name wins, whichever of the four flags made it, in command-line order.
-  const seen: Record<string, number> = {};
-  for (const a of args) {
-    if (a === "--") break;
-    const flag = a.slice(2) as "arg" | "argjson" | "slurpfile" | "rawfile";
-    if (a !== `--${flag}` || !["arg", "argjson", "slurpfile", "rawfile"].includes(flag)) continue;
-    const i = (seen[flag] = (seen[flag] ?? -1) + 1);
-    const name = (v[flag] as string[] | undefined)?.[i];
-    const operand = p.operands[flag]?.[i]?.[0];
-    if (name === undefined || operand === undefined || Object.prototype.hasOwnProperty.call(o.named, name)) continue;
+  for (const { flag, value: name, operands } of p.withOperands) {
+    const operand = operands[0];
+    if (operand === undefined || Object.prototype.hasOwnProperty.call(o.named, name)) continue;
     if (flag === "arg") o.named[name] = operand;
     else if (flag === "argjson") {
       try {
@@ -176,8 +170,7 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
         // jq's words: the flag, the name and the file.
         throw new UsageError(`Bad JSON in --slurpfile ${name} ${operand}: ${e instanceof Error ? e.message : String(e)}`);
       }
-    }
-    else o.named[name] = io.readFile(operand);
+    } else if (flag === "rawfile") o.named[name] = io.readFile(operand);
   }
   const positional = [...p.positionals];
   const modes = positionalModes(args, positional.length);

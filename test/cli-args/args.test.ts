@@ -64,8 +64,8 @@ describe("parseCommandLine", () => {
   test("an empty value: \"\" as pflag reads it, the default with emptyIsUnset (kubectl's flags); -o= takes no next argument", () => {
     const KUBECTL = { output: { type: "string", short: "o", choices: ["wide", "json"], emptyIsUnset: true }, namespace: { type: "string", short: "n", emptyIsUnset: true, default: "x" }, all: { type: "boolean", short: "A" }, group: { type: "string", multiple: true, emptyIsUnset: true } } as const satisfies Flags;
     const parse = (args: string[]) => parseCommandLine(args, KUBECTL, { positionals: true });
-    assert.deepEqual(parse(["-o=", "pods"]), { kind: "ok", values: { all: false, namespace: "x", group: [] }, positionals: ["pods"], operands: {} });
-    assert.deepEqual(parse(["-n", "a", "--namespace=", "-Ao=", "--group=", "--group=g"]), { kind: "ok", values: { all: true, namespace: "x", group: ["g"] }, positionals: [], operands: {} });
+    assert.deepEqual(parse(["-o=", "pods"]), { kind: "ok", values: { all: false, namespace: "x", group: [] }, positionals: ["pods"], operands: {}, withOperands: [] });
+    assert.deepEqual(parse(["-n", "a", "--namespace=", "-Ao=", "--group=", "--group=g"]), { kind: "ok", values: { all: true, namespace: "x", group: ["g"] }, positionals: [], operands: {}, withOperands: [] });
     assert.deepEqual(ok(["--pods=", "--pods", ""]).values.pods, ["", ""]);
     assert.equal(error(["-o="]), "invalid value '' for --output: expected yaml or json");
     assert.equal(error(["--replicas="]), "invalid value '' for --replicas: expected an integer from 0 to 2147483647");
@@ -93,6 +93,12 @@ describe("parseCommandLine", () => {
     assert.deepEqual(p.values.arg, ["a", "b"]);
     assert.deepEqual(p.operands.arg, [["-1"], ["--check"]]);
     assert.deepEqual(p.operands.patch, [["k=v"]]);
+    // Across flags, in command-line order (a value given inline too).
+    assert.deepEqual(p.withOperands, [
+      { flag: "arg", value: "a", operands: ["-1"] },
+      { flag: "arg", value: "b", operands: ["--check"] },
+      { flag: "patch", value: "set-label", operands: ["k=v"] },
+    ]);
     assert.deepEqual(p.positionals, ["x"]);
     assert.equal(p.values.check, false);
     assert.equal(error(["--arg", "a"]), "--arg a needs VALUE");

@@ -74,6 +74,8 @@ describe("karta jq", () => {
     assert.equal((await karta(["jq", "-nc", "--arg", "x", "1", "--arg", "x", "2", "$x"])).out, '"1"\n');
     assert.equal((await karta(["jq", "-nc", "--argjson", "x", "2", "--arg", "x", "1", "$x"])).out, "2\n");
     assert.equal((await karta(["jq", "-nc", "--arg", "x", "1", "--argjson", "x", "2", "$ARGS.named"])).out, '{"x":"1"}\n');
+    // The name given inline (--arg=x), as every flag's value may be.
+    assert.equal((await karta(["jq", "-nc", "--arg=x", "1", "--arg", "x", "2", "$x"])).out, '"1"\n');
   });
 
   test("--slurpfile with a text that does not parse names the flag, the name and the file, as jq", async () => {
