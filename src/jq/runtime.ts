@@ -191,12 +191,17 @@ export function charge(n: number): void {
 }
 
 /**
- * Charges a builtin's result for the text it built: a string costs a step per 16 characters (as walking
- * one does), so that the step budget bounds the memory strings take as well as the time, however few
- * steps build them (`"x" * 60000000`, `@base64` of a large text, in a loop).
+ * Charges text being built: past 4,096 characters a string costs a step per 16 of them (as walking one
+ * does), so that the step budget bounds the memory strings take as well as the time, however few steps
+ * build them (`"x" * 60000000`, `@base64` of a large text, in a loop).
  */
+export function chargeText(length: number): void {
+  if (length > 4096) charge(length >> 4);
+}
+
+/** Charges a builtin's result for the text it built ({@link chargeText}). */
 export function chargeBuilt<T>(v: T): T {
-  if (typeof v === "string" && v.length > 4096) charge(v.length >> 4);
+  if (typeof v === "string") chargeText(v.length);
   return v;
 }
 

@@ -5,7 +5,7 @@
 import { JqRuntimeError } from "./errors.js";
 import { MAX_DEPTH, compare, compareStrings, containsValue, equals, sortedKeys } from "./compare.js";
 import { CHARGED, dumpTruncated, kindOf, toJson, utf8ByteLength } from "./native/json.js";
-import { COST, JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, charge } from "./runtime.js";
+import { COST, JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, charge, chargeText } from "./runtime.js";
 
 import type { JqObject, JqValue, PathComponent } from "./value-types.js";
 
@@ -138,10 +138,10 @@ function repeatString(s: string, n: number): JqValue {
   return s.repeat(count);
 }
 
-/** Fails the run when a string would grow past the memory bound; a string about to be built is charged as {@link chargeBuilt} charges one. */
+/** Fails the run when a string would grow past the memory bound; a string about to be built is charged ({@link chargeText}). */
 export function checkString(length: number): true {
   if (length > MAX_STRING_LENGTH) throw new JqLimitError(`evaluation exceeded the limit of ${MAX_STRING_LENGTH} characters for a string`);
-  if (length > 4096) charge(length >> 4);
+  chargeText(length);
   return true;
 }
 export function checkArray(length: number): true {
@@ -204,7 +204,7 @@ export function splitString(s: string, sep: string): JqValue {
   charge(s.length >> 4);
   if (sep === "") {
     // jq splits an empty separator into code points.
-    if (s.length > MAX_ARRAY_LENGTH) checkArray(codePoints(s));
+    if (s.length > MAX_ARRAY_LENGTH) checkArray(lengthOf(s) as number);
     return Array.from(s);
   }
   // Counted before the parts are made: an array past the limit is never built.
@@ -214,16 +214,6 @@ export function splitString(s: string, sep: string): JqValue {
     checkArray(parts);
   }
   return s.split(sep);
-}
-
-/** The code points of a string (a surrogate pair is one). */
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xdc00 || c > 0xdfff) n++;
-  }
-  return n;
 }
 
 // ---- indexing ----
