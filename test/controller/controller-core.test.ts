@@ -7,6 +7,7 @@ import { controllerClusterRole, resourceOf } from "../../src/controller/rbac.js"
 import { WorkQueue } from "../../src/controller/queue.js";
 import { ControllerMetrics } from "../../src/controller/metrics.js";
 import { parseBindAddress, startEndpoints } from "../../src/controller/endpoints.js";
+import { rawGet } from "../support/raw-http.js";
 import { loadBundled } from "../bundled/helpers.js";
 
 const pytorch = () => structuredClone(loadBundled("kubeflow.org/v1/PyTorchJob.yaml").definition.karta) as unknown as Record<string, any>;
@@ -218,15 +219,7 @@ describe("controller metrics and bind addresses", () => {
 
   test("request targets WHATWG's URL parser refuses: a path (///) is not found, a bad absolute URL is 400; the endpoints go on", async () => {
     const ep = await startEndpoints({ host: "127.0.0.1", port: 0 }, { host: "127.0.0.1", port: 0 }, new ControllerMetrics(), { healthy: () => true, ready: () => true });
-    const raw = (port: number, target: string): Promise<string> =>
-      new Promise((resolve, reject) => {
-        const socket = net.connect({ host: "127.0.0.1", port });
-        let text = "";
-        socket.on("data", (c: Buffer) => (text += c.toString()));
-        socket.on("end", () => resolve(text.split("\r\n")[0]!));
-        socket.on("error", reject);
-        socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-      });
+    const raw = async (port: number, target: string): Promise<string> => (await rawGet(net.connect({ host: "127.0.0.1", port }), target)).split("\r\n")[0]!;
     try {
       for (const port of [ep.metricsPort!, ep.healthPort!]) {
         assert.equal(await raw(port, "///"), "HTTP/1.1 404 Not Found");

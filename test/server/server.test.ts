@@ -12,6 +12,7 @@ import tls from "node:tls";
 import path from "node:path";
 import type { RunningServer } from "../../src/server/server.js";
 import { readKeyPair, reloadCertificates } from "../../src/server/tls.js";
+import { rawGet } from "../support/raw-http.js";
 import { contextBody, eventually, metricsText, request, RUNAWAY, startTestServer, tempDir, writeCerts, type Response } from "./helpers.js";
 
 const DEPLOYMENT = {
@@ -171,20 +172,11 @@ describe("karta serve: requests", () => {
   });
 
   test("request targets WHATWG's URL parser refuses: a path (///, //a:99999) is not found, a bad absolute URL is 400, on both ports", async () => {
-    const raw = (connect: () => net.Socket | tls.TLSSocket, target: string): Promise<string> =>
-      new Promise((resolve, reject) => {
-        const socket = connect();
-        let text = "";
-        socket.on("data", (c: Buffer) => (text += c.toString()));
-        socket.on("end", () => resolve(text));
-        socket.on("error", reject);
-        socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-      });
     const port = Number(new URL(url).port);
     // As Go's net/http reads them: a target that starts with "/" is a path.
     for (const [target, status] of [["///", 404], ["//a:99999", 404], ["//%", 404], ["http://a:99999/", 400]] as const) {
-      assert.match(await raw(() => tls.connect({ host: "127.0.0.1", port, ca }), target), new RegExp(`^HTTP/1\\.1 ${status} `), target);
-      assert.match(await raw(() => net.connect({ host: "127.0.0.1", port: server.metricsPort }), target), new RegExp(`^HTTP/1\\.1 ${status} `), target);
+      assert.match(await rawGet(tls.connect({ host: "127.0.0.1", port, ca }), target), new RegExp(`^HTTP/1\\.1 ${status} `), target);
+      assert.match(await rawGet(net.connect({ host: "127.0.0.1", port: server.metricsPort }), target), new RegExp(`^HTTP/1\\.1 ${status} `), target);
     }
     assert.equal((await request(url, ca, contextBody("after", "InterpretReplica", DEPLOYMENT))).status, 200);
     assert.equal((await fetch(`http://127.0.0.1:${server.metricsPort}/healthz`)).status, 200);
