@@ -4,7 +4,7 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { formatDiagnostic, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
+import { formatDiagnostic, hasSyntaxErrors, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
 import { loadDefinitions, loadDefinitionValue, type Definition, type LoadResult } from "../definition/load.js";
 import { guessedResource } from "../definition/resource-name.js";
 import { yamlValues } from "./yaml-input.js";
@@ -12,7 +12,7 @@ import { listInputFiles } from "../files/index.js";
 import { bundledDirectory } from "../files/package.js";
 import { InputError, displayName, readInput } from "./objects.js";
 import type { CliIO } from "./io.js";
-import { EXIT_ERROR, EXIT_NO_DEFINITION } from "./exit-codes.js";
+import { EXIT_ERROR, EXIT_NO_DEFINITION, EXIT_USAGE } from "./exit-codes.js";
 
 /** Definitions read from a file, a directory (recursively) or the bundled folder, with their load errors. */
 export interface Catalog {
@@ -139,8 +139,8 @@ export interface DefinitionExitCodes {
 
 /**
  * The definition for `object` from `-d` (or the bundled ones), validated; or, after printing why, the
- * exit code: `codes.invalid` (1) for a definition with errors, `codes.none` (4) when no definition is
- * there for the object's kind.
+ * exit code: `codes.invalid` (1) for a definition with errors (2 for a file that does not parse),
+ * `codes.none` (4) when no definition is there for the object's kind.
  */
 export async function catalogDefinition(command: string, io: CliIO, catalog: Catalog, object: unknown, codes: DefinitionExitCodes = { invalid: EXIT_ERROR, none: EXIT_NO_DEFINITION }): Promise<Definition | number> {
   if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object, catalog.bundled, codes);
@@ -173,6 +173,7 @@ async function usableDefinition(command: string, io: CliIO, file: string, loaded
   if (loaded.definitions.length === 0) {
     for (const d of sortDiagnostics(loaded.errors)) io.stderr(formatDiagnostic(d) + "\n");
     io.stderr(`karta ${command}: no Karta definition found in ${file}\n`);
+    if (hasSyntaxErrors(loaded.errors)) return EXIT_USAGE;
     return loaded.errors.length > 0 ? codes.invalid : codes.none;
   }
   const definition = pickDefinition(loaded.definitions, object);
@@ -183,7 +184,7 @@ async function usableDefinition(command: string, io: CliIO, file: string, loaded
   if (problems.length > 0) {
     for (const d of problems) io.stderr(formatDiagnostic(d) + "\n");
     io.stderr(`karta ${command}: the definition has ${problems.length} error${problems.length === 1 ? "" : "s"}; fix them first (karta validate shows warnings too)\n`);
-    return codes.invalid;
+    return hasSyntaxErrors(problems) ? EXIT_USAGE : codes.invalid;
   }
   return definition;
 }

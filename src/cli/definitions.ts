@@ -4,7 +4,7 @@
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { kindMatches, qualifiedKind, readCatalog, type Catalog } from "./catalog.js";
-import { formatDiagnostic } from "../definition/diagnostic.js";
+import { formatDiagnostic, hasSyntaxErrors } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
@@ -98,7 +98,8 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
     throw err;
   }
   for (const d of catalog.errors) io.stderr(formatDiagnostic(d) + "\n");
-  const failed = catalog.errors.length > 0 ? 1 : 0;
+  // A file that does not parse is unreadable input (2); a definition with errors, an error (1).
+  const failed = hasSyntaxErrors(catalog.errors) ? 2 : catalog.errors.length > 0 ? 1 : 0;
   const definitions = [...catalog.definitions].sort((a, b) => row(a).name.localeCompare(row(b).name));
 
   if (verb === "list") {
@@ -107,7 +108,9 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
     else if (output === "json" || output === "yaml") {
       const list = { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: definitions.map((d) => d.karta) };
       io.stdout(output === "json" ? JSON.stringify(list, null, 2) + "\n" : await yaml(list));
-    } else io.stdout(table(rows));
+    } else if (rows.length > 0) io.stdout(table(rows));
+    // As kubectl get: no table without rows, and the reason on stderr.
+    else io.stderr(`No definitions found in ${catalog.source}.\n`);
     return failed;
   }
 

@@ -16,7 +16,7 @@ import type { FrameworkLayers, InterpreterFramework, LayerOutcome } from "../int
 import { loadKartaText } from "../interpreter/karta/index.js";
 import { assembleLayers } from "../interpreter/layers.js";
 import type { ResourceInterpreterWebhookConfiguration } from "../interpreter/webhook/config.js";
-import { formatDiagnostic, type Diagnostic } from "../definition/diagnostic.js";
+import { formatDiagnostic, hasSyntaxErrors, type Diagnostic } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
 import { decodeStatusItem, kindOf, OPERATIONS, parseOperation, type ReplicaResult, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type ResourceInterpreterCustomization, type TargetComponent } from "../interpreter/types.js";
 import { listInputFiles } from "../files/index.js";
@@ -28,7 +28,7 @@ import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { OutputBuffer } from "./output.js";
 import { goSafeYaml } from "./yaml-output.js";
-import { JsonStreamError, parseJsonStream } from "./json-stream.js";
+import { JsonStreamError, parseJsonStream } from "../input/json-stream.js";
 
 /** The operations `karta interpret --operation` runs. */
 const RUNNABLE: Operation[] = OPERATIONS.filter((op) => op !== "Prune");
@@ -503,7 +503,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       }
       if (loaded.diagnostics.length > 0) {
         for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
-        return 1;
+        return hasSyntaxErrors(loaded.diagnostics) ? 2 : 1;
       }
       if (loaded.definitions.length === 0) throw new InputError(`${o.definition}: no Karta definition found`);
       kartas = loaded.definitions;

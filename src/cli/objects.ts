@@ -6,7 +6,7 @@
 import { listInputFiles } from "../files/index.js";
 import { findDeepNesting } from "../input/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
-import { JsonStreamError, parseJsonStream } from "./json-stream.js";
+import { JsonStreamError, parseJsonStream } from "../input/json-stream.js";
 import { YamlInputError, yamlValues } from "./yaml-input.js";
 import { EXIT_USAGE } from "./exit-codes.js";
 

@@ -3,7 +3,7 @@
  * Exit code: 0 fine, 1 a definition has errors, 2 usage or unreadable input.
  */
 import { stringify } from "yaml";
-import { formatDiagnostic, loadCrds, loadDefinitions, sortDiagnostics, type Karta } from "../definition/index.js";
+import { formatDiagnostic, hasSyntaxErrors, loadCrds, loadDefinitions, sortDiagnostics, type Diagnostic, type Karta } from "../definition/index.js";
 import { listInputFiles } from "../files/index.js";
 import { parseCommand, usageError } from "./args.js";
 import type { CliIO } from "./io.js";
@@ -43,19 +43,17 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
 
   const kartas: Karta[] = [];
   const plurals = new Map<string, string>();
-  let errors = 0;
+  const problems: Diagnostic[] = [];
   try {
     for (const file of listInputFiles(values.definition, { recursive: true })) {
       const loaded = loadDefinitions(await readInput(io, file), file);
-      for (const d of sortDiagnostics(loaded.diagnostics.filter((x) => x.severity === "error"))) {
-        io.stderr(formatDiagnostic(d) + "\n");
-        errors++;
-      }
+      problems.push(...loaded.diagnostics);
       kartas.push(...loaded.definitions.map((d) => d.karta));
     }
     for (const file of listInputFiles(values.crd ?? [], { recursive: true })) {
-      const { crds } = loadCrds(await readInput(io, file), file);
-      for (const c of crds) plurals.set(`${c.group}/${c.kind}`, c.name.slice(0, c.name.length - c.group.length - 1));
+      const loaded = loadCrds(await readInput(io, file), file);
+      problems.push(...loaded.diagnostics);
+      for (const c of loaded.crds) plurals.set(`${c.group}/${c.kind}`, c.name.slice(0, c.name.length - c.group.length - 1));
     }
   } catch (err) {
     if (err instanceof InputError || (err as { code?: string }).code === "ENOENT") {
@@ -64,9 +62,11 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
     }
     throw err;
   }
-  if (errors > 0) {
-    io.stderr(`karta rbac: the definitions have ${errors} error${errors === 1 ? "" : "s"}\n`);
-    return 1;
+  const errors = sortDiagnostics(problems.filter((x) => x.severity === "error"));
+  for (const d of errors) io.stderr(formatDiagnostic(d) + "\n");
+  if (errors.length > 0) {
+    io.stderr(`karta rbac: the input has ${errors.length} error${errors.length === 1 ? "" : "s"}; nothing printed\n`);
+    return hasSyntaxErrors(errors) ? 2 : 1;
   }
   if (kartas.length === 0) {
     io.stderr("karta rbac: no Karta definition found\n");

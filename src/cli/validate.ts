@@ -2,13 +2,13 @@
  * `karta validate [--crd FILE]... [--strict] [-o text|json] FILE...`: loads Karta definitions from files,
  * directories (recursively) or standard input (`-`), validates and lints them, optionally checks their
  * workload-side paths against CRDs, and prints every diagnostic sorted by position with a summary.
- * Exit code: 0 valid (maybe with warnings), 1 errors, 2 usage or unreadable input.
+ * Exit code: 0 valid (maybe with warnings), 1 errors, 2 usage or unreadable input (a file that does not parse).
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { CliIO, readErrorReason, readSource } from "./io.js";
 import { listInputFiles } from "../files/index.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "../definition/crd.js";
-import { countSeverities, formatDiagnostic, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
+import { countSeverities, formatDiagnostic, hasSyntaxErrors, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
 import { checkManagedLabels, checkUniqueRoot, type KartaLike } from "../definition/cluster-rules.js";
 import { toDiagnostic } from "../definition/finding.js";
 import { validateText } from "../definition/validate.js";
@@ -34,7 +34,8 @@ Options:
   -h, --help     show this help
 
 Output: file:line:col: error|warning|notice: <field path>: <message>, then a summary line.
-Exit code: 0 valid (warnings allowed), 1 errors, 2 usage error or unreadable input.
+Exit code: 0 valid (warnings allowed), 1 errors, 2 usage error, or a file that cannot be read or
+does not parse (YAML or JSON syntax).
 
 Example:
   $ karta validate --crd crds/ pytorchjob-karta.yaml
@@ -112,6 +113,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
     for (const d of sorted) io.stdout(formatDiagnostic(d) + "\n");
     io.stdout(summary + "\n");
   }
-  if (unreadable > 0) return 2;
+  // A file that cannot be read or does not parse: upstream's validate exits with its usage code.
+  if (unreadable > 0 || hasSyntaxErrors(sorted)) return 2;
   return counts.error > 0 ? 1 : 0;
 }

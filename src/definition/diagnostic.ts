@@ -70,3 +70,12 @@ export function countSeverities(diagnostics: readonly Diagnostic[]): Record<Seve
   for (const d of diagnostics) counts[d.severity]++;
   return counts;
 }
+
+/**
+ * Whether a file did not parse (YAML or JSON syntax, nesting or aliases past their limits): unreadable
+ * input, which upstream's CLI answers with its usage exit code, where a definition that parses but has
+ * errors is an error.
+ */
+export function hasSyntaxErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.code === "yaml");
+}

@@ -4,7 +4,7 @@
  * JSON Schema and CRD manifest.
  */
 export * from "./types.js";
-export { formatDiagnostic, formatPath, sortDiagnostics, countSeverities } from "./diagnostic.js";
+export { formatDiagnostic, formatPath, sortDiagnostics, countSeverities, hasSyntaxErrors } from "./diagnostic.js";
 export type { Diagnostic, Severity, SourcePosition, PathSegment } from "./diagnostic.js";
 export { loadDefinitions, loadDefinitionValue, definitionFromObject } from "./load.js";
 export type { Definition, DefinitionShape, LoadResult } from "./load.js";

@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import type { LineCounter, Node as YamlNode } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
+import { jsonValueSpans } from "../input/json-stream.js";
 import { formatPath, type PathSegment } from "./diagnostic.js";
 
 // The `yaml` library is loaded when a text is first read: a definition given as a value needs none of it.
@@ -70,25 +71,40 @@ export function parseSourceDocuments(text: string, file: string): SourceDocument
     for (let i = text.indexOf("\n"); i >= 0 && i < deep.offset; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
     return [{ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [{ message: deep.message, offset: deep.offset }], offset: 0 }];
   }
-  const docs = Y().parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: "error" });
-  const list = Array.isArray(docs) ? docs : [];
   const out: SourceDocument[] = [];
-  for (const doc of list) {
+  // JSON values one after another (JSON Lines, or pretty-printed ones) are documents, as kubectl reads
+  // them; each is parsed on its own, its offsets moved to where it is in the file.
+  const spans = jsonValueSpans(text);
+  if (spans) {
+    for (let i = 0; i < text.length; i = text.indexOf("\n", i) + 1 || text.length) lineCounter.addNewLine(i);
+    for (const { start, end } of spans) out.push(...parseDocuments(text.slice(start, end), start, file, lineCounter, false));
+  } else out.push(...parseDocuments(text, 0, file, lineCounter, true));
+  if (out.length === 0) {
+    // A file with no documents at all (empty or only comments).
+    out.push({ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [], offset: 0 });
+  }
+  return out;
+}
+
+/**
+ * The documents of `text`, found at offset `base` of the file, whose lines `lineCounter` has counted, or
+ * counts as it parses the whole file (`whole`).
+ */
+function parseDocuments(text: string, base: number, file: string, lineCounter: LineCounter, whole: boolean): SourceDocument[] {
+  const docs = Y().parseAllDocuments(text, { ...(whole ? { lineCounter } : {}), uniqueKeys: true, prettyErrors: false, logLevel: "error" });
+  const out: SourceDocument[] = [];
+  for (const doc of Array.isArray(docs) ? docs : []) {
     const sourceMap = new SourceMap(file, lineCounter);
-    const errors = doc.errors.map((e) => ({ message: yamlMessage(e.message), offset: e.pos[0] }));
+    const errors = doc.errors.map((e) => ({ message: yamlMessage(e.message), offset: base + e.pos[0] }));
     let value: unknown;
     if (errors.length === 0) {
       // Aliases are bounded ("billion laughs").
       const read = yamlDocumentValue(doc);
-      if ("error" in read) errors.push({ message: read.error, offset: doc.range[0] });
+      if ("error" in read) errors.push({ message: read.error, offset: base + doc.range[0] });
       else value = read.value;
-      if (doc.contents) record(doc.contents as YamlNode, [], undefined, sourceMap, text);
+      if (doc.contents) record(doc.contents as YamlNode, [], undefined, sourceMap, text, base);
     }
-    out.push({ value, sourceMap, errors, offset: doc.range[0] });
-  }
-  if (out.length === 0) {
-    // A file with no documents at all (empty or only comments).
-    out.push({ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [], offset: 0 });
+    out.push({ value, sourceMap, errors, offset: base + doc.range[0] });
   }
   return out;
 }
@@ -98,10 +114,10 @@ function yamlMessage(message: string): string {
   return message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
 }
 
-function record(node: YamlNode, path: PathSegment[], keyOffset: number | undefined, map: SourceMap, text: string): void {
+function record(node: YamlNode, path: PathSegment[], keyOffset: number | undefined, map: SourceMap, text: string, base: number): void {
   const range = node.range;
   if (!range) return;
-  const loc: NodeLocation = { valueOffset: range[0] };
+  const loc: NodeLocation = { valueOffset: base + range[0] };
   if (keyOffset !== undefined) loc.keyOffset = keyOffset;
   if (Y().isScalar(node)) {
     const style = node.type ?? Y().Scalar.PLAIN;
@@ -113,16 +129,16 @@ function record(node: YamlNode, path: PathSegment[], keyOffset: number | undefin
       if (!Y().isPair(pair)) continue;
       const key = pair.key as YamlNode | null;
       const keyName = Y().isScalar(key) ? String(key.value) : key ? String(key) : "";
-      const kOffset = key?.range ? key.range[0] : undefined;
+      const kOffset = key?.range ? base + key.range[0] : undefined;
       const value = pair.value as YamlNode | null;
-      if (value && !Y().isAlias(value)) record(value, [...path, keyName], kOffset, map, text);
-      else if (kOffset !== undefined) map.locations.set(formatPath([...path, keyName]), { keyOffset: kOffset, valueOffset: value?.range?.[0] ?? kOffset });
+      if (value && !Y().isAlias(value)) record(value, [...path, keyName], kOffset, map, text, base);
+      else if (kOffset !== undefined) map.locations.set(formatPath([...path, keyName]), { keyOffset: kOffset, valueOffset: value?.range ? base + value.range[0] : kOffset });
     }
   } else if (Y().isSeq(node)) {
     node.items.forEach((item, i) => {
       const child = item as YamlNode | null;
-      if (child && !Y().isAlias(child)) record(child, [...path, i], undefined, map, text);
-      else if (child?.range) map.locations.set(formatPath([...path, i]), { valueOffset: child.range[0] });
+      if (child && !Y().isAlias(child)) record(child, [...path, i], undefined, map, text, base);
+      else if (child?.range) map.locations.set(formatPath([...path, i]), { valueOffset: base + child.range[0] });
     });
   }
 }

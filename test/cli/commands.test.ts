@@ -4,7 +4,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
+import { parse } from "yaml";
 import { tabulate } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
@@ -61,6 +62,58 @@ describe("karta definitions", () => {
     const r = await karta(["definitions", "list", "-d", "definitions/kubeflow.org/v2beta1", "-o", "name"]);
     assert.equal(r.out, "MPIJob.v2beta1.kubeflow.org\n");
   });
+});
+
+describe("definition files as kubectl reads them", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-defs-"));
+  const bundled = (file: string) => JSON.parse(JSON.stringify((parse(readFileSync(path.join(repoRoot, "definitions", file), "utf8")) as object))) as { spec: { structureDefinition: { rootComponent: Record<string, unknown> } } };
+  const write = (name: string, text: string) => {
+    writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+
+  test("JSON Lines and concatenated JSON are a stream of definitions (kubectl get kartas -o json | jq -c '.items[]')", async () => {
+    const lines = write("defs.jsonl", `${JSON.stringify(bundled("kubeflow.org/v1/PyTorchJob.yaml"))}\n${JSON.stringify(bundled("batch/v1/Job.yaml"))}\n`);
+    const v = await karta(["validate", lines]);
+    assert.equal(v.code, 0, v.out + v.err);
+    assert.match(v.out, /^1 file, 2 definitions: 0 errors/m);
+    assert.equal((await karta(["definitions", "list", "-d", lines, "-o", "name"])).out, "Job.v1.batch\nPyTorchJob.v1.kubeflow.org\n");
+    // Pretty-printed values one after another: a finding in the second points at its own line.
+    const job = bundled("batch/v1/Job.yaml");
+    job.spec.structureDefinition.rootComponent.podTemplatePath = ".spec.template";
+    const first = JSON.stringify(bundled("kubeflow.org/v1/PyTorchJob.yaml"), null, 2);
+    const second = JSON.stringify(job, null, 2);
+    const pretty = write("defs.json", `${first}${second}\n`);
+    const line = first.split("\n").length - 1 + second.split("\n").findIndex((l) => l.includes('"podTemplatePath"')) + 1;
+    const bad = await karta(["validate", pretty]);
+    assert.equal(bad.code, 1, bad.out + bad.err);
+    assert.match(bad.out, new RegExp(`^${pretty.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:${line}:\\d+: error: spec\\.structureDefinition\\.rootComponent\\.podTemplatePath: unknown field`, "m"));
+  });
+
+  test("a file that does not parse is unreadable input (exit 2, as upstream's validate); one that parses with errors exits 1", async () => {
+    const broken = write("broken.yaml", "apiVersion: x\n  bad: [\n");
+    const notKarta = write("cm.yaml", "kind: ConfigMap\n");
+    const example = path.join(repoRoot, "examples/pytorchjob.yaml");
+    for (const args of [["validate", broken], ["definitions", "list", "-d", broken], ["inspect", "-d", broken, "-f", example], ["compile", "-d", broken, "-f", example], ["rbac", "-d", broken], ["interpret", "-d", broken, "--operation", "InterpretReplica", "--desired-file", example]]) {
+      const r = await karta(args);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+      assert.match(r.out + r.err, /broken\.yaml:1:\d+: error: /);
+    }
+    for (const args of [["validate", notKarta], ["definitions", "list", "-d", notKarta], ["inspect", "-d", notKarta, "-f", example], ["rbac", "-d", notKarta]]) {
+      assert.equal((await karta(args)).code, 1, args.join(" "));
+    }
+    // No table without rows, as kubectl get: the reason goes to stderr.
+    const list = await karta(["definitions", "list", "-d", notKarta]);
+    assert.equal(list.out, "");
+    assert.match(list.err, /^No definitions found in .*cm\.yaml\.$/m);
+    // rbac reads its CRDs the same way: one that does not parse is not skipped.
+    const rbac = await karta(["rbac", "-d", path.join(repoRoot, "definitions/kubeflow.org/v1/PyTorchJob.yaml"), "--crd", broken]);
+    assert.equal(rbac.code, 2);
+    assert.equal(rbac.out, "");
+    assert.match(rbac.err, /broken\.yaml:1:\d+: error: .*\nkarta rbac: the input has \d+ errors?; nothing printed\n$/s);
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
 });
 
 describe("inspect and compile find the definition by kind", () => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { parse, parseAllDocuments } from "yaml";
 import { memoryIO } from "../../src/cli/io.js";
-import { parseJsonStream } from "../../src/cli/json-stream.js";
+import { parseJsonStream } from "../../src/input/json-stream.js";
 import { main } from "../../src/cli/main.js";
 import { InputError, parseObjects } from "../../src/cli/objects.js";
 import { yamlValues } from "../../src/cli/yaml-input.js";

@@ -106,3 +106,25 @@ export function parseJsonStream(text: string): StreamValue[] {
   }
   return out;
 }
+
+/**
+ * Where each value of a text of two or more JSON objects or arrays one after another is (`start`, `end`
+ * exclusive, as offsets), the way kubectl reads a file that starts with `{`: a stream of JSON values
+ * (`kubectl get ... -o json | jq -c '.items[]'`). Undefined for any other text (one value, YAML, a value
+ * not closed, or text between the values), which is then read as YAML documents.
+ */
+export function jsonValueSpans(text: string): { start: number; end: number }[] | undefined {
+  const spans: { start: number; end: number }[] = [];
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (i < text.length && SPACE.has(text.charCodeAt(i))) i++;
+    if (i >= text.length) break;
+    const c = text.charCodeAt(i);
+    if (c !== 0x7b && c !== 0x5b) return undefined;
+    const end = valueEnd(text, i);
+    if (end < 0) return undefined;
+    spans.push({ start: i, end });
+    i = end;
+  }
+  return spans.length >= 2 && text.charCodeAt(spans[0]!.start) === 0x7b ? spans : undefined;
+}
