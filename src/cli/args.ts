@@ -103,7 +103,15 @@ export type ParseOutcome<T extends Flags> = ({ kind: "ok" } & ParsedArgs<T>) | {
 export interface ParseOptions {
   /** Arguments that are not flags are allowed (files, a jq filter); otherwise each is an error. */
   positionals?: boolean;
+  /**
+   * An argument of `-` and then neither a letter nor `-` (`-1`, `-.a`) is an operand, not flags: jq's
+   * rule, where other commands follow pflag's (every `-x` is a shorthand flag).
+   */
+  dashOperands?: boolean;
 }
+
+/** How an operand that looks like flags travels through util.parseArgs: no argument holds a NUL. */
+const OPERAND = "\0operand:";
 
 /** `--output` or `-o, --output` as the flag is named in messages. */
 function flagName(name: string): string {
@@ -128,6 +136,10 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     if (a === "--") {
       argv.push(...args.slice(i));
       break;
+    }
+    if (options.dashOperands && /^-[^A-Za-z-]/.test(a)) {
+      argv.push(OPERAND + a);
+      continue;
     }
     let name: string | undefined;
     let inline: string | undefined;
@@ -184,8 +196,9 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   const fail = (message: string): void => void (error ??= message);
   for (const t of tokens) {
     if (t.kind === "positional") {
-      if (options.positionals) positionals.push(t.value);
-      else fail(`unexpected argument '${t.value}'`);
+      const value = t.value.startsWith(OPERAND) ? t.value.slice(OPERAND.length) : t.value;
+      if (options.positionals) positionals.push(value);
+      else fail(`unexpected argument '${value}'`);
       continue;
     }
     if (t.kind === "option-terminator") continue;
@@ -202,8 +215,9 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       else values[t.name] = v;
     };
     if (spec.type === "boolean") {
-      if (t.value === undefined || t.value === "true") set(true);
-      else if (t.value === "false") set(false);
+      // The spellings Go's strconv.ParseBool takes, as pflag (and so kubectl) reads --flag=VALUE.
+      if (t.value === undefined || TRUE.has(t.value)) set(true);
+      else if (FALSE.has(t.value)) set(false);
       else fail(`invalid value '${t.value}' for ${t.rawName}: expected true or false`);
       continue;
     }
@@ -235,6 +249,9 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   delete values.help;
   return { kind: "ok", values: values as ParsedArgs<T>["values"], positionals, operands: operandsOf as ParsedArgs<T>["operands"], withOperands: withOperands as ParsedArgs<T>["withOperands"] };
 }
+
+const TRUE = new Set(["1", "t", "T", "true", "TRUE", "True"]);
+const FALSE = new Set(["0", "f", "F", "false", "FALSE", "False"]);
 
 /** Prints a usage error the way every command does, and returns its exit code (2). */
 export function usageError(io: CliIO, command: string, message: string): 2 {

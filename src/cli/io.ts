@@ -80,6 +80,14 @@ export const EXIT_BROKEN_PIPE = 141;
 
 const watched = new WeakSet<NodeJS.WriteStream>();
 
+/** The exit code after a write error on standard output: EXIT_ERROR, or jq's 2 for `karta jq`. */
+let writeErrorExit = 1;
+
+/** Sets the exit code a command ends with when standard output cannot be written (`karta jq`: 2, as jq). */
+export function setWriteErrorExit(code: number): void {
+  writeErrorExit = code;
+}
+
 /**
  * A reader that stops early (`karta jq . big.json | head -1`) closes the pipe: the command ends at once and
  * quietly, with the status a shell shows for a program killed by SIGPIPE (as jq and kubectl end), not
@@ -92,7 +100,7 @@ function write(stream: NodeJS.WriteStream, text: string): void {
     watched.add(stream);
     stream.on("error", (err: NodeJS.ErrnoException) => {
       if (err.code !== "EPIPE" && stream === process.stdout) process.stderr.write(`karta: cannot write to standard output: ${err.message}\n`);
-      process.exit(err.code === "EPIPE" ? EXIT_BROKEN_PIPE : 1); // EXIT_ERROR: exit-codes.ts is not loaded by --help
+      process.exit(err.code === "EPIPE" ? EXIT_BROKEN_PIPE : writeErrorExit);
     });
   }
   stream.write(text);

@@ -7,7 +7,7 @@ import type { JqValue } from "../jq/index.js";
 import { JQ_DEFAULT_COLORS, messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
-import { readErrorReason, type CliIO } from "./io.js";
+import { readErrorReason, setWriteErrorExit, type CliIO } from "./io.js";
 import { OutputBuffer } from "./output.js";
 
 export const JQ_HELP = `Usage: karta jq [options] FILTER [FILE...]
@@ -110,6 +110,9 @@ export const FLAGS = {
   jsonargs: { type: "boolean" },
 } as const satisfies Flags;
 
+/** As jq reads its command line: a filter and files, where `-1` and `-.a` are filters, not flags. */
+const JQ_ARGUMENTS = { positionals: true, dashOperands: true } as const;
+
 /**
  * What jq makes of each positional argument after the filter: jq reads its arguments in order, so the
  * ones before `--args` (`--jsonargs`) are files and the ones after it are strings (JSON texts) of
@@ -120,7 +123,7 @@ function positionalModes(args: readonly string[], positionals: number): ("files"
   const end = args.indexOf("--");
   args.forEach((a, i) => {
     if ((a !== "--args" && a !== "--jsonargs") || (end >= 0 && i > end)) return;
-    const before = parseCommandLine(args.slice(0, i), FLAGS, { positionals: true });
+    const before = parseCommandLine(args.slice(0, i), FLAGS, JQ_ARGUMENTS);
     const from = before.kind === "ok" ? before.positionals.length : 0;
     modes.fill(a === "--args" ? "args" : "jsonargs", from);
   });
@@ -350,8 +353,9 @@ class JqInputError extends Error {
 
 /** Runs `karta jq`. */
 export async function runJq(args: string[], io: CliIO): Promise<number> {
-  const p = parseCommand(io, "jq", args, FLAGS, JQ_HELP, { positionals: true });
+  const p = parseCommand(io, "jq", args, FLAGS, JQ_HELP, JQ_ARGUMENTS);
   if (typeof p === "number") return p;
+  setWriteErrorExit(2);
   let o: JqOptions;
   try {
     o = options(p, args, io);
@@ -387,12 +391,25 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   }
 
   let sources: InputSource[];
+  // As jq: a file that cannot be read is reported when its turn comes, the rest are read, and the
+  // command exits 2 at the end.
+  let unreadable = 0;
+  const readable = (f: string) =>
+    function* (): Generator<string> {
+      try {
+        yield* io.readChunks(f);
+      } catch (e) {
+        if (!isFsError(e)) throw e;
+        reportIoError(e, io);
+        unreadable++;
+      }
+    };
   try {
     if (o.files.length) {
       // `-` is standard input, as in jq (read once: a second `-` finds it at its end).
       let stdin: string | undefined = o.files.includes("-") ? await io.readStdin() : undefined;
       sources = o.files.map((f) => {
-        if (f !== "-") return { name: f, chunks: () => io.readChunks(f) };
+        if (f !== "-") return { name: f, chunks: readable(f) };
         const text = stdin ?? "";
         stdin = "";
         return { name: "<stdin>", chunks: () => [text] };
@@ -503,6 +520,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     throw e;
   }
   out.flush();
+  // A file that could not be read decides the exit, over -e and a failed run, as in jq.
+  if (unreadable > 0) return 2;
   if (o.exitStatus) {
     if (status !== NO_OUTPUT) return Math.abs(status);
     return lastResult === undefined ? 4 : lastResult === NULL_KIND ? 1 : 0;

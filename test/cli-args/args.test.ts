@@ -76,6 +76,10 @@ describe("parseCommandLine", () => {
     assert.equal(error(["-o", "xml"]), "invalid value 'xml' for -o: expected yaml or json");
     assert.equal(error(["--check=maybe"]), "invalid value 'maybe' for --check: expected true or false");
     assert.equal(ok(["--check=false"]).values.check, false);
+    // Every spelling of Go's strconv.ParseBool, as pflag reads --flag=VALUE.
+    for (const v of ["1", "t", "T", "true", "TRUE", "True"]) assert.equal(ok([`--check=${v}`]).values.check, true, v);
+    for (const v of ["0", "f", "F", "false", "FALSE", "False"]) assert.equal(ok([`--check=${v}`]).values.check, false, v);
+    assert.equal(error(["--check=yes"]), "invalid value 'yes' for --check: expected true or false");
     assert.equal(error(["file.yaml"]), "unexpected argument 'file.yaml'");
   });
 

@@ -6,8 +6,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { kartaBin } from "../support/conformance.js";
@@ -57,5 +57,21 @@ test("a command whose reader closes the pipe early ends with 141 and prints noth
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a write error on standard output is one line on stderr; karta jq exits 2 as jq does, other commands 1", { skip: !existsSync("/dev/full") && "no /dev/full here" }, () => {
+  const full = openSync("/dev/full", "w");
+  try {
+    for (const [args, code] of [
+      [["jq", "-n", "1"], 2],
+      [["definitions", "list"], 1],
+    ] as const) {
+      const r = spawnSync(process.execPath, [kartaBin, ...args], { cwd: repoRoot, stdio: ["ignore", full, "pipe"], encoding: "utf8" });
+      assert.equal(r.status, code, `${args.join(" ")}: ${r.stderr}`);
+      assert.match(r.stderr, /^karta: cannot write to standard output: ENOSPC: no space left on device/, args.join(" "));
+    }
+  } finally {
+    closeSync(full);
   }
 });

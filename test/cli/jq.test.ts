@@ -114,6 +114,22 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     return { code, out: io.out, err: io.err };
   }
   const files = { "l.json": "1\n2\n\n3 4\n", "p.json": '{"a":\n1}\n', "r.txt": "line one\nline two" };
+  test("-1 and -.a are filters, not flags: jq takes - and then a letter or - for options", async () => {
+    assert.deepEqual(await withFiles(["jq", "-n", "-1"], {}), { code: 0, out: "-1\n", err: "" });
+    assert.deepEqual(await withFiles(["jq", "-c", "-.a"], {}, '{"a":5}'), { code: 0, out: "-5\n", err: "" });
+    assert.deepEqual(await withFiles(["jq", "-n", "-c", "--args", "$ARGS.positional", "-1", "-.a"], {}), { code: 0, out: '["-1","-.a"]\n', err: "" });
+    assert.equal((await withFiles(["jq", "-n1", "."], {})).code, 2, "a digit inside a group of flags is still an unknown flag");
+    assert.equal((await withFiles(["jq", "-x", "."], {})).code, 2);
+  });
+
+  test("a file that cannot be read is reported in its turn, the others are read, and the exit is 2 (over -e), as jq", async () => {
+    const r = await withFiles(["jq", "-c", ".", "l.json", "/nonexistent/a.json", "p.json"], files);
+    assert.deepEqual(r, { code: 2, out: "1\n2\n3\n4\n{\"a\":1}\n", err: "karta jq: cannot read /nonexistent/a.json: no such file\n" });
+    assert.equal((await withFiles(["jq", "-c", "-s", "length", "l.json", "/nonexistent/a.json", "p.json"], files)).out, "5\n");
+    assert.equal((await withFiles(["jq", "-e", ".", "p.json", "/nonexistent/a.json"], files)).code, 2);
+    assert.equal((await withFiles(["jq", "-R", "-s", "length", "/nonexistent/a.json", "r.txt"], files)).out, "17\n");
+  });
+
   test("input_filename names the file being read, input_line_number counts its lines read", async () => {
     const r = await withFiles(["jq", "-c", "[input_line_number, input_filename]", "l.json", "p.json"], files);
     // As jq: a value is seen once its whole line is read; "3 4" share line 4.
