@@ -15,22 +15,10 @@ Example:
   karta completion fish > ~/.config/fish/completions/karta.fish
 `;
 
-/** The flag tables of the commands that have one (a command without is completed with files). */
-async function flagTables(): Promise<Map<string, Flags>> {
-  const tables: [string, () => Promise<Flags>][] = [
-    ["validate", async () => (await import("./validate.js")).FLAGS],
-    ["inspect", async () => (await import("./inspect.js")).FLAGS],
-    ["compile", async () => (await import("./compile.js")).FLAGS],
-    ["get", async () => (await import("./get.js")).FLAGS],
-    ["describe", async () => (await import("./describe.js")).FLAGS],
-    ["interpret", async () => (await import("./interpret.js")).FLAGS],
-    ["jq", async () => (await import("./jq.js")).FLAGS],
-    ["definitions", async () => (await import("./definitions.js")).FLAGS],
-    ["completion", async () => ({})],
-    ["version", async () => (await import("./version.js")).FLAGS],
-  ];
+/** Each command's flags, --help included. */
+async function flagTables(commands: readonly CommandSummary[]): Promise<Map<string, Flags>> {
   const out = new Map<string, Flags>();
-  for (const [name, load] of tables) out.set(name, { ...(await load()), help: { type: "boolean", short: "h" } });
+  for (const c of commands) out.set(c.name, { ...(await c.flags()), help: { type: "boolean", short: "h" } });
   return out;
 }
 
@@ -38,6 +26,7 @@ async function flagTables(): Promise<Map<string, Flags>> {
 export interface CommandSummary {
   name: string;
   summary: string;
+  flags(): Promise<Flags>;
 }
 
 /** Positional words a command takes (subcommands and shells), completed like flag choices. */
@@ -139,7 +128,7 @@ export async function runCompletion(args: string[], io: CliIO, commands: readonl
   if (shell === undefined) return usageError(io, "completion", "say which shell: bash, zsh or fish");
   if (rest.length > 0) return usageError(io, "completion", `unexpected argument '${rest[0]}'`);
   if (shell !== "bash" && shell !== "zsh" && shell !== "fish") return usageError(io, "completion", `invalid shell '${shell}': expected bash, zsh or fish`);
-  const tables = await flagTables();
+  const tables = await flagTables(commands);
   io.stdout(shell === "bash" ? bash(commands, tables) : shell === "zsh" ? zsh(commands, tables) : fish(commands, tables));
   return 0;
 }

@@ -151,7 +151,7 @@ const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 /** How long the stop after an internal error may take before the process exits anyway. */
 const INTERNAL_ERROR_GRACE_MS = 10_000;
 
-const FLAGS = {
+export const FLAGS = {
   kubeconfig: { type: "string" },
   context: { type: "string" },
   "leader-elect": { type: "string", choices: ["true", "false"], default: "true" },

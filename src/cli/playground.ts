@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseCommand, usageError } from "./args.js";
+import { parseCommand, usageError, type Flags } from "./args.js";
 import { guardInternalErrors, type InternalErrorGuard } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
@@ -133,8 +133,13 @@ function serve(root: string, req: IncomingMessage, res: ServerResponse): void {
 }
 
 /** Runs `karta playground`; resolves to the exit code when stopped by a signal. */
+export const FLAGS = {
+  port: { type: "integer", short: "p", min: 0, max: 65535, default: 8088 },
+  address: { type: "string" },
+} as const satisfies Flags;
+
 export async function runPlayground(args: string[], io: CliIO, signals: NodeJS.EventEmitter = process): Promise<number> {
-  const parsed = parseCommand(io, "playground", args, { port: { type: "integer", short: "p", min: 0, max: 65535, default: 8088 }, address: { type: "string" } }, PLAYGROUND_HELP);
+  const parsed = parseCommand(io, "playground", args, FLAGS, PLAYGROUND_HELP);
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
   const port = values.port;

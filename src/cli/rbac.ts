@@ -5,7 +5,7 @@
 import { stringify } from "yaml";
 import { formatDiagnostic, hasSyntaxErrors, loadCrds, loadDefinitions, sortDiagnostics, type Diagnostic, type Karta } from "../definition/index.js";
 import { listInputFiles } from "../files/index.js";
-import { parseCommand, usageError } from "./args.js";
+import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { controllerClusterRole } from "../controller/rbac.js";
@@ -32,8 +32,15 @@ Example:
   karta rbac -d definitions/kubeflow.org/v1/PyTorchJob.yaml --crd pytorchjobs-crd.yaml
 `;
 
+export const FLAGS = {
+  definition: { type: "string", short: "d", multiple: true },
+  crd: { type: "string", multiple: true },
+  name: { type: "string" },
+  output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" },
+} as const satisfies Flags;
+
 export async function runRbac(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommand(io, "rbac", args, { definition: { type: "string", short: "d", multiple: true }, crd: { type: "string", multiple: true }, name: { type: "string" }, output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" } }, RBAC_HELP);
+  const parsed = parseCommand(io, "rbac", args, FLAGS, RBAC_HELP);
   if (typeof parsed === "number") return parsed;
   const values = parsed.values;
   const usage = (msg: string): number => usageError(io, "rbac", msg);

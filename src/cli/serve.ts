@@ -92,7 +92,7 @@ type ProcessOptions = Omit<ServeOptions, "logger"> & { logLevel: string };
 /** Serving processes by default: one per CPU, up to this many (each is a Node.js process of its own). */
 const MAX_DEFAULT_PROCESSES = 4;
 
-const FLAGS = {
+export const FLAGS = {
   "secure-port": { type: "integer", min: 0, max: 65535, default: SERVE_DEFAULTS.securePort },
   "bind-address": { type: "string", default: SERVE_DEFAULTS.bindAddress },
   "tls-cert-file": { type: "string" },

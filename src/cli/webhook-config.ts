@@ -60,7 +60,7 @@ Example:
 
 class UsageError extends Error {}
 
-const FLAGS = {
+export const FLAGS = {
   definitions: { type: "string", multiple: true },
   customizations: { type: "string", multiple: true },
   "feature-gates": { type: "string", multiple: true },

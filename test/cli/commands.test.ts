@@ -195,6 +195,13 @@ describe("karta version and completion", () => {
       assert.equal(complete(["karta", "inspect", "-o", ""]), "tree yaml json");
       assert.equal(complete(["karta", "interpret", "--show"]), "--show-doc --show-layer");
       assert.equal(complete(["karta", "completion", ""]), "bash zsh fish");
+      // Every command's flags, from the table it parses with.
+      assert.equal(complete(["karta", "serve", "--secure"]), "--secure-port");
+      assert.equal(complete(["karta", "controller", "--leader-elect-"]).split(" ").sort().join(" "), "--leader-elect-lease-duration --leader-elect-renew-deadline --leader-elect-resource-name --leader-elect-resource-namespace --leader-elect-retry-period");
+      assert.equal(complete(["karta", "rbac", "--c"]), "--crd");
+      assert.equal(complete(["karta", "rbac", "-o", ""]), "yaml json");
+      assert.equal(complete(["karta", "playground", "--p"]), "--port");
+      assert.equal(complete(["karta", "webhook-config", "--adm"]), "--admission");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
