@@ -122,11 +122,34 @@ export async function readWorkloadObject(io: CliIO, file: string): Promise<unkno
   return object;
 }
 
-/** The objects in files, directories (recursively) or stdin, each with the file it came from; `keep` picks some. */
+/**
+ * The objects in files, directories (recursively) or stdin, each with the file it came from; `keep` picks
+ * some. An object given twice (the same file named twice, or a file and its directory) is one object, as
+ * a cluster holds one object of a kind and name in a namespace: the last copy read, in the place of the first.
+ */
 export async function readObjects(io: CliIO, sources: readonly string[], keep: (v: unknown) => boolean = () => true): Promise<{ object: unknown; file: string }[]> {
   const out: { object: unknown; file: string }[] = [];
+  const at = new Map<string, number>();
   for (const file of listInputFiles(sources, { recursive: true })) {
-    for (const object of parseObjects(await readInput(io, file), displayName(file))) if (keep(object)) out.push({ object, file });
+    for (const object of parseObjects(await readInput(io, file), displayName(file))) {
+      if (!keep(object)) continue;
+      const key = identity(object);
+      const seen = key === undefined ? undefined : at.get(key);
+      if (seen !== undefined) out[seen] = { object, file };
+      else {
+        if (key !== undefined) at.set(key, out.length);
+        out.push({ object, file });
+      }
+    }
   }
   return out;
+}
+
+/** apiVersion, kind, namespace and name of an object that has a name; undefined otherwise. */
+function identity(object: unknown): string | undefined {
+  if (typeof object !== "object" || object === null) return undefined;
+  const o = object as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
+  const name = o.metadata?.name;
+  if (typeof name !== "string" || name === "") return undefined;
+  return JSON.stringify([o.apiVersion, o.kind, o.metadata?.namespace ?? "", name]);
 }

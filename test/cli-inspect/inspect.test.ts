@@ -32,6 +32,15 @@ describe("karta inspect", () => {
     assert.match(r.out, /Example:\n {2}karta inspect -f examples\/pytorchjob.yaml/);
   });
 
+  test("a pod given twice is one pod (the same file twice, or a file and its directory), as a cluster holds one", async () => {
+    const example = (f: string) => path.join(repoRoot, "examples", f);
+    const once = JSON.parse((await run(["-f", example("pytorchjob.yaml"), "--pods", example("pytorchjob-pods.yaml"), "-o", "json"])).out) as { pods: unknown[] };
+    const twice = await run(["-f", example("pytorchjob.yaml"), "--pods", example("pytorchjob-pods.yaml"), "--pods", example("pytorchjob-pods.yaml"), "-o", "json"]);
+    assert.equal(twice.code, 0, twice.err);
+    assert.equal(once.pods.length, 4);
+    assert.deepEqual(JSON.parse(twice.out), once);
+  });
+
   test("each exit code says one thing, as --help lists them", async () => {
     const job = readFileSync(fx("job.yaml"), "utf8");
     const def = (running: string, extra = "") => `spec:
