@@ -8,6 +8,7 @@ import { JQ_DEFAULT_COLORS, messageJson, parseJsonLine, parseJsonStream, parseJs
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
 import { readErrorReason, setWriteErrorExit, type CliIO } from "./io.js";
+import { KUBECTL_YAML } from "../input/yaml.js";
 import { OutputBuffer } from "./output.js";
 
 export const JQ_HELP = `Usage: karta jq [options] FILTER [FILE...]
@@ -256,7 +257,7 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
       const text = [...chunks()].join("");
       const deep = findDeepNesting(text);
       if (deep !== undefined) throw new JqInputError(name, `line ${deep.line}: ${deep.message}`);
-      for (const doc of parseAllDocuments!(text, { logLevel: "error" })) {
+      for (const doc of parseAllDocuments!(text, { ...KUBECTL_YAML, logLevel: "error" })) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
         const read = yamlDocumentValue(doc);
         if ("error" in read) throw new JqInputError(name, read.error);

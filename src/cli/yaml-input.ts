@@ -8,6 +8,7 @@
 import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
 import { yamlDocumentValue } from "../input/index.js";
+import { KUBECTL_YAML, mayReadAsYaml11 } from "../input/yaml.js";
 
 /**
  * Where js-yaml and `yaml` part ways: a binary or sign-dot number, a number whose exponent may overflow
@@ -28,7 +29,7 @@ export class YamlInputError extends Error {}
  * read by js-yaml with its anchors; any other text with anchors goes to `yaml`, which bounds its aliases.
  */
 export function yamlValues(text: string, trusted = false): unknown[] {
-  if (!DIFFERENT.test(text) && (trusted || !ANCHOR.test(text))) {
+  if (!DIFFERENT.test(text) && !mayReadAsYaml11(text) && (trusted || !ANCHOR.test(text))) {
     try {
       return jsyaml.loadAll(text, undefined, { schema: jsyaml.CORE_SCHEMA }).filter((v) => v !== null && v !== undefined);
     } catch {
@@ -38,7 +39,7 @@ export function yamlValues(text: string, trusted = false): unknown[] {
   // Loaded only here: most input never needs it.
   const { parseAllDocuments } = require("yaml") as typeof import("yaml");
   const values: unknown[] = [];
-  for (const doc of parseAllDocuments(text)) {
+  for (const doc of parseAllDocuments(text, KUBECTL_YAML)) {
     if (doc.errors.length > 0) throw new YamlInputError(doc.errors[0]!.message);
     // Too many aliases (a "billion laughs" document), or an alias to nothing: bounded as every reader is.
     const read = yamlDocumentValue(doc);

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import type { LineCounter, Node as YamlNode } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { jsonValueSpans } from "../input/json-stream.js";
+import { KUBECTL_YAML } from "../input/yaml.js";
 import { formatPath, type PathSegment } from "./diagnostic.js";
 
 // The `yaml` library is loaded when a text is first read: a definition given as a value needs none of it.
@@ -91,7 +92,7 @@ export function parseSourceDocuments(text: string, file: string): SourceDocument
  * counts as it parses the whole file (`whole`).
  */
 function parseDocuments(text: string, base: number, file: string, lineCounter: LineCounter, whole: boolean): SourceDocument[] {
-  const docs = Y().parseAllDocuments(text, { ...(whole ? { lineCounter } : {}), uniqueKeys: true, prettyErrors: false, logLevel: "error" });
+  const docs = Y().parseAllDocuments(text, { ...KUBECTL_YAML, ...(whole ? { lineCounter } : {}), uniqueKeys: true, prettyErrors: false, logLevel: "error" });
   const out: SourceDocument[] = [];
   for (const doc of Array.isArray(docs) ? docs : []) {
     const sourceMap = new SourceMap(file, lineCounter);

@@ -13,6 +13,7 @@
  */
 import { parseAllDocuments } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../../input/index.js";
+import { KUBECTL_YAML } from "../../input/yaml.js";
 import type { JsonValue } from "../types.js";
 
 /** One document: its value and the 1-based line it starts on. */
@@ -77,7 +78,7 @@ function parse(text: string): { documents: YamlDocument[]; errors: YamlError[] }
   const documents: YamlDocument[] = [];
   const errors: YamlError[] = [];
   const starts = lineStarts(text);
-  for (const doc of parseAllDocuments(text, { prettyErrors: false })) {
+  for (const doc of parseAllDocuments(text, { ...KUBECTL_YAML, prettyErrors: false })) {
     const line = lineAt(starts, doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
     if (doc.errors.length > 0) {
       for (const err of doc.errors) errors.push({ line: err.linePos?.[0]?.line ?? line, message: err.message });

@@ -1,0 +1,92 @@
+/**
+ * YAML read as kubectl reads a manifest: sigs.k8s.io/yaml over go-yaml v2, a YAML 1.1 reader. Plain
+ * `yes`, `no`, `on`, `off`, `y` and `n` (in their three casings) are booleans, `010` is octal 8,
+ * `0b101`, `0o17` and `1_000` are numbers, `<<` merges a mapping in, `!!set` is a mapping of nulls,
+ * `!!binary` its decoded text and `!!omap` a list of one-key mappings. Where go-yaml v2 keeps YAML 1.1's
+ * other forms as text, so does this: timestamps (`2001-12-14`) and sexagesimal numbers (`190:20:30`).
+ * Keys that read as booleans or numbers are their text as JSON writes them (`yes:` is "true", `010:` "8").
+ *
+ * Only the options live here: the `yaml` library itself is loaded by each reader when it needs it.
+ */
+import type { DocumentOptions, ParseOptions, SchemaOptions, Tags, ScalarTag, CollectionTag } from "yaml";
+
+/** Tags of YAML 1.1 that go-yaml v2 does not resolve on a plain scalar: it keeps the text. */
+const KEPT_AS_TEXT = new Set(["tag:yaml.org,2002:timestamp"]);
+
+/**
+ * Integers with a base prefix as Go's ParseInt (base 0) reads them, which go-yaml v2 uses: `0o17` and the
+ * upper-case `0O`, `0B`, `0X`, that YAML 1.1 does not know (its `0b` and `0x` read the same).
+ */
+const prefixed: ScalarTag = {
+  identify: (value) => typeof value === "number",
+  default: true,
+  tag: "tag:yaml.org,2002:int",
+  test: /^[-+]?0(?:[oO][0-7_]+|B[01_]+|X[0-9a-fA-F_]+)$/,
+  resolve: (source) => {
+    const negative = source.startsWith("-");
+    const body = source.replace(/^[-+]/, "").replaceAll("_", "");
+    const radix = { o: 8, b: 2, x: 16 }[body[1]!.toLowerCase() as "o" | "b" | "x"];
+    const n = parseInt(body.slice(2), radix);
+    return negative ? -n : n;
+  },
+};
+
+/** `!!binary`: the decoded bytes as text, as go-yaml v2 gives them to JSON (invalid UTF-8 replaced). */
+const binary: ScalarTag = {
+  identify: () => false,
+  default: false,
+  tag: "tag:yaml.org,2002:binary",
+  resolve: (source, onError) => {
+    const text = source.replace(/[\s]/g, "");
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) {
+      onError("!!binary value contains invalid base64 data");
+      return source;
+    }
+    return new TextDecoder().decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
+  },
+};
+
+/** `!!set`: a mapping whose values are null, as go-yaml v2 decodes it. */
+const set: CollectionTag = { collection: "map", default: false, tag: "tag:yaml.org,2002:set", identify: () => false, resolve: (map) => map };
+
+/** `!!omap` and `!!pairs`: the list of one-key mappings as written. */
+const omap: CollectionTag = { collection: "seq", default: false, tag: "tag:yaml.org,2002:omap", identify: () => false, resolve: (seq) => seq };
+const pairs: CollectionTag = { ...omap, tag: "tag:yaml.org,2002:pairs" };
+
+/** The YAML 1.1 tags, with go-yaml v2's readings in place of the library's. */
+function kubectlTags(tags: Tags): Tags {
+  const replaced = new Set([binary.tag, set.tag, omap.tag, pairs.tag]);
+  const kept = tags.filter((t) => {
+    // The schema's tags are objects; a name (a tag of the library by name) is kept as it is.
+    if (typeof t === "string") return true;
+    if (KEPT_AS_TEXT.has(t.tag) || replaced.has(t.tag)) return false;
+    // Sexagesimal numbers (`190:20:30`): text to go-yaml v2.
+    return t.format !== "TIME";
+  });
+  return [prefixed, ...kept, binary, set, omap, pairs];
+}
+
+/** Options of the `yaml` library for reading as kubectl does; spread them before a reader's own. */
+export const KUBECTL_YAML: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: "1.1",
+  merge: true,
+  customTags: kubectlTags,
+};
+
+/**
+ * Whether js-yaml's YAML 1.2 core schema could read `text` otherwise than kubectl does: a plain scalar
+ * that YAML 1.1 reads as a boolean or a number (`no`, `on`, `010`, `0b1`, `1_000`), a merge key or a
+ * tag. Such text goes to the `yaml` library with {@link KUBECTL_YAML}; the test may say yes for text
+ * that reads the same (a word `no` inside a longer scalar), which only costs speed.
+ */
+export function mayReadAsYaml11(text: string): boolean {
+  return YAML11.test(text);
+}
+
+/**
+ * A whole plain scalar (a key at the start of a line or after `- `, a value after `: ` or `- `, an item of
+ * a flow collection) that YAML 1.1 reads as a boolean or a number where YAML 1.2 reads text (or another
+ * number), a merge key, or a tag. Words inside longer text or comments are not such scalars.
+ */
+const YAML11 =
+  /(?:^[ \t]*|:[ \t]+|-[ \t]+|[[{,][ \t]*)(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-9_]+(?:\.[0-9_]*)?|[-+]?0[oObBX][0-9a-fA-F_]*|[-+]0x[0-9a-fA-F_]*|0x[0-9a-fA-F]*_[0-9a-fA-F_]*|[-+]?[0-9][0-9.]*_[0-9_.eE+-]*|<<)(?=[ \t]*(?:$|#|[,\]}])|:(?:\s|$))|!!/m;

@@ -1,0 +1,109 @@
+/**
+ * YAML read as kubectl reads it (sigs.k8s.io/yaml v1.6.0 over go-yaml v2, a YAML 1.1 reader), by every
+ * reader of Karta: objects, definitions, interpreter customizations and `karta jq --yaml`. The expected
+ * values are what sigs.k8s.io/yaml v1.6.0's YAMLToJSON printed for each document (the version kubectl
+ * 1.34 and 1.35 pin), run once by a Go program; they are written here so the test needs no Go.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import jsyaml from "js-yaml";
+import { memoryIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import { parseObjects } from "../../src/cli/objects.js";
+import { parseSourceDocuments } from "../../src/definition/yaml-source.js";
+import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-documents.js";
+import { mayReadAsYaml11 } from "../../src/input/yaml.js";
+
+/** Document, and the JSON sigs.k8s.io/yaml made of it. */
+const CASES: [string, string][] = [
+  ["v: y", '{"v":true}'],
+  ["v: Yes", '{"v":true}'],
+  ["v: yEs", '{"v":"yEs"}'],
+  ["v: NO", '{"v":false}'],
+  ["v: off", '{"v":false}'],
+  ["v: On", '{"v":true}'],
+  ["v: t", '{"v":"t"}'],
+  ["v: 010", '{"v":8}'],
+  ["v: 0o10", '{"v":8}'],
+  ["v: 0O10", '{"v":8}'],
+  ["v: -0x1F", '{"v":-31}'],
+  ["v: 0B101", '{"v":5}'],
+  ["v: -0b101", '{"v":-5}'],
+  ["v: 1_000", '{"v":1000}'],
+  ["v: 1__0", '{"v":10}'],
+  ["v: _1", '{"v":"_1"}'],
+  ["v: 09", '{"v":9}'],
+  ["v: 00", '{"v":0}'],
+  ["v: 0x_1F", '{"v":31}'],
+  ["v: 1_000.5", '{"v":1000.5}'],
+  ["v: 1.", '{"v":1}'],
+  ["v: 1e", '{"v":"1e"}'],
+  ["v: 0x", '{"v":"0x"}'],
+  ["v: Infinity", '{"v":"Infinity"}'],
+  ["v: 2001-12-14", '{"v":"2001-12-14"}'],
+  ["v: 2001-12-14T21:59:43.10-05:00", '{"v":"2001-12-14T21:59:43.10-05:00"}'],
+  ["v: 12:30:00", '{"v":"12:30:00"}'],
+  ["v: 190:20:30", '{"v":"190:20:30"}'],
+  ["v: '010'", '{"v":"010"}'],
+  ['v: "yes"', '{"v":"yes"}'],
+  ["yes: x", '{"true":"x"}'],
+  ["y: x", '{"true":"x"}'],
+  ["010: x", '{"8":"x"}'],
+  ["1.0: x", '{"1":"x"}'],
+  ["base: &b {a: 1, b: 2}\nm:\n  <<: *b\n  b: 3", '{"base":{"a":1,"b":2},"m":{"a":1,"b":3}}'],
+  ["s: !!set {a, b}", '{"s":{"a":null,"b":null}}'],
+  ["s: !!set\n  ? a\n  ? b", '{"s":{"a":null,"b":null}}'],
+  ["b: !!binary aGVsbG8=", '{"b":"hello"}'],
+  ["v: !!str 1", '{"v":"1"}'],
+  ["v: !!str yes", '{"v":"yes"}'],
+  ['v: !!int "1"', '{"v":1}'],
+  ["v: !!int '0x1F'", '{"v":31}'],
+  ["v: !!bool yes", '{"v":true}'],
+  ["v: !!omap [a: 1, b: 2]", '{"v":[{"a":1},{"b":2}]}'],
+  ["v: !foo bar", '{"v":"bar"}'],
+  ["v: [no, on, 0b11, 'no']", '{"v":[false,true,3,"no"]}'],
+];
+
+describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
+  test("objects (inspect, compile, get -f...): each value as sigs.k8s.io/yaml makes it", () => {
+    for (const [doc, json] of CASES) assert.deepEqual(parseObjects(`${doc}\n`, "c.yaml"), [JSON.parse(json)], doc);
+  });
+
+  test("the fast reader (js-yaml, YAML 1.2) is given only text it reads as kubectl does", () => {
+    for (const [doc, json] of CASES) {
+      if (mayReadAsYaml11(doc)) continue;
+      let fast: unknown;
+      try {
+        fast = jsyaml.load(doc, { schema: jsyaml.CORE_SCHEMA });
+      } catch {
+        continue; // refused: the `yaml` library reads it
+      }
+      assert.deepEqual(fast, JSON.parse(json), doc);
+    }
+    assert.ok(CASES.filter(([doc]) => mayReadAsYaml11(doc)).length > 30);
+    // The words inside longer text, and numbers without a leading zero, keep the fast reader.
+    for (const doc of ["restartCount: 0", "port: 8080", "message: Back-off restarting", "image: nginx:1.27", "mode: 420"]) assert.equal(mayReadAsYaml11(doc), false, doc);
+  });
+
+  test("a Job with suspend: no is not suspended, as kubectl applies it", () => {
+    const [job] = parseObjects("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  suspend: no\n  parallelism: 010\n", "job.yaml") as { spec: unknown }[];
+    assert.deepEqual(job!.spec, { suspend: false, parallelism: 8 });
+  });
+
+  test("definitions (with their positions) and interpreter customizations read the same values", () => {
+    for (const [doc, json] of CASES) {
+      const expected = JSON.parse(json) as unknown;
+      assert.deepEqual(parseYamlDocuments(`${doc}\n`).documents.map((d) => d.value), [expected], doc);
+      const [source] = parseSourceDocuments(`${doc}\n`, "d.yaml");
+      assert.deepEqual([source!.errors, source!.value], [[], expected], doc);
+    }
+    // A duplicate key stays an error in a definition, as kubectl's default validation (strict) refuses it.
+    assert.match(parseSourceDocuments("a: 1\na: 2\n", "d.yaml")[0]!.errors[0]!.message, /unique/);
+  });
+
+  test("karta jq --yaml", async () => {
+    const io = memoryIO("a: on\nb: 0o17\nc: !!set {x}\n");
+    assert.equal(await main(["jq", "--yaml", "-c", "."], io), 0, io.err);
+    assert.equal(io.out, '{"a":true,"b":15,"c":{"x":null}}\n');
+  });
+});
