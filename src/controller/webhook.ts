@@ -12,6 +12,7 @@ import { readKeyPair, reloadCertificates } from "../server/tls.js";
 import { parseDuration } from "../server/duration.js";
 import { BAD_TARGET, requestTarget } from "../server/request-target.js";
 import { refuseOversizedBody } from "../server/body.js";
+import { answerClientErrors } from "../server/client-error.js";
 import { admissionResponse, admitPod, parseAdmissionReview, type AdmissionRequest, type PodRootSource } from "./admission.js";
 import { reviewAnswer } from "./admission-review.js";
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH, mutateKarta, validateKarta, type KartaAdmission } from "./karta-admission.js";
@@ -50,8 +51,10 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
   const pair = readKeyPair(o.certFile, o.keyFile);
   if (!pair.ok) throw new Error(pair.error);
   const inFlight = new Set<http.ServerResponse>();
-  const server = https.createServer({ cert: pair.pair.cert, key: pair.pair.key, requestTimeout: MAX_DEADLINE_MS + 5000, headersTimeout: 10_000 }, (req, res) => handle(req, res));
+  const server = https.createServer({ cert: pair.pair.cert, key: pair.pair.key, requestTimeout: MAX_DEADLINE_MS + 5000, headersTimeout: 10_000, connectionsCheckingInterval: 1000 }, (req, res) => handle(req, res));
   server.keepAliveTimeout = 30_000;
+  // Requests refused by Node's parser are counted under the webhook "unknown": their path was not read.
+  answerClientErrors(server, (status) => o.metrics.webhookRequests.inc({ webhook: "unknown", code: String(status) }));
   const certWatcher = reloadCertificates(server, o.certFile, o.keyFile, pair.pair, (r) => {
     if (r.ok) o.log("info", "webhook serving certificate reloaded");
     else o.log("error", "webhook serving certificate not reloaded, keeping the current one", { err: r.error });

@@ -23,6 +23,7 @@ import { PathWatcher } from "./watch.js";
 import { probesServer, type Readiness } from "./probes.js";
 import { BAD_TARGET, requestTarget } from "./request-target.js";
 import { refuseOversizedBody } from "./body.js";
+import { answerClientErrors } from "./client-error.js";
 
 /** The server's settings (the flags of `karta serve`). */
 export interface ServeOptions extends ConfigPaths {
@@ -204,7 +205,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // in them, alive through young collections: most of a request's objects then reach the old
   // generation, which a full collection has to clear every second or so.
   let inFlight = 0;
-  const server = https.createServer({ cert: pair.pair.cert, key: pair.pair.key, requestTimeout: o.requestTimeoutMs + 5000 }, (req, res) => handle(req, res));
+  // requestTimeout is checked every second (Node's default: every 30 s), so that it holds to the second.
+  const server = https.createServer({ cert: pair.pair.cert, key: pair.pair.key, requestTimeout: o.requestTimeoutMs + 5000, connectionsCheckingInterval: 1000 }, (req, res) => handle(req, res));
+  // Requests refused by Node's parser (malformed, or not received whole in time) are counted too.
+  answerClientErrors(server, (status) => {
+    const outcome = status === 408 ? "timeout" : status === 413 ? "too_large" : "bad_request";
+    metrics.requests.inc({ operation: "", kind: "", outcome });
+    log.info({ outcome, status }, "request refused before it was read");
+  });
   // "Expect: 100-continue" is answered by handle: "100 Continue" only for a body it will read.
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => handle(req, res, true));
   const certWatcher = reloadCertificates(server, o.tlsCertFile, o.tlsPrivateKeyFile, pair.pair, (r) => {

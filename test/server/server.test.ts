@@ -186,6 +186,32 @@ describe("karta serve: requests", () => {
     assert.match(m, /karta_webhook_requests_total\{operation="",kind="",outcome="bad_request"\} 1/);
   });
 
+  test("requests Node's parser refuses are answered as Node answers them and counted: malformed 400, not whole within the request timeout 408", async () => {
+    const s = await startTestServer({ workers: 1, requestTimeoutMs: 200 });
+    try {
+      const port = Number(new URL(s.url).port);
+      const exchange = (text: string): Promise<{ answer: string; ms: number }> =>
+        new Promise((resolve, reject) => {
+          const started = performance.now();
+          const socket = tls.connect({ host: "127.0.0.1", port, ca: s.caPem }, () => socket.write(text));
+          let answer = "";
+          socket.on("data", (c: Buffer) => (answer += c.toString()));
+          socket.on("end", () => resolve({ answer, ms: performance.now() - started }));
+          socket.on("error", reject);
+        });
+      assert.match((await exchange("GARBAGE\r\n\r\n")).answer, /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n/);
+      // Headers never finished: Node's requestTimeout (the deadline and 5 s) ends it, checked every second.
+      const slow = await exchange("POST /interpret HTTP/1.1\r\nHost: localhost\r\n");
+      assert.match(slow.answer, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+      assert.ok(slow.ms >= 5000 && slow.ms < 8000, `408 after ${Math.round(slow.ms)} ms`);
+      const m = await metricsText(s.server);
+      assert.match(m, /karta_webhook_requests_total\{operation="",kind="",outcome="bad_request"\} 1/);
+      assert.match(m, /karta_webhook_requests_total\{operation="",kind="",outcome="timeout"\} 1/);
+    } finally {
+      await s.server.close();
+    }
+  });
+
   test("the requests metric names the kinds some layer interprets; any other kind (answered by status reflection) is \"unknown\"", async () => {
     for (let i = 0; i < 5; i++) {
       const r = (await request(url, ca, contextBody(`made-up-${i}`, "InterpretStatus", { apiVersion: "evil.example/v1", kind: `MadeUp${i}${"x".repeat(1000)}`, metadata: { name: "a" }, status: { ok: true } }))).json() as Response;
