@@ -1,7 +1,8 @@
 /**
  * `karta get --watch`: after the list, informers on the workloads, their pods and the kinds between them;
  * whenever one changes, the workloads are read again from those caches and each row that differs from
- * what was printed last is printed again (as `kubectl get --watch` prints an object that changed). Runs
+ * what was printed last, or whose workload changed, is printed again (as `kubectl get --watch` prints
+ * every event of an object: a label changed prints the row again). Runs
  * until SIGINT or SIGTERM (or `signal`: the command's, its stop after an internal error, and the end of
  * --request-timeout), then exits 0.
  */
@@ -24,7 +25,8 @@ export async function watchWorkloads(
   out: { io: CliIO; wide: boolean; typeName?: (v: WorkloadView) => string; format?: "json" | "yaml" | "name"; signal?: AbortSignal },
   read: Read,
 ): Promise<number> {
-  const last = new Map(printed.map((v) => [keyOf(v), { json: JSON.stringify(v), row: v }]));
+  // What was printed of each workload, and the resourceVersion it had (unknown for the first list's rows).
+  const last = new Map<string, { json: string; version?: string; row: WorkloadView }>(printed.map((v) => [keyOf(v), { json: JSON.stringify(v), row: v }]));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const stop = new AbortController();
@@ -44,9 +46,16 @@ export async function watchWorkloads(
       if (options.names.length > 0 && !options.names.includes(v.name)) continue;
       present.add(keyOf(v));
       if (options.phases.length > 0 && !v.phases.some((p) => options.phases.includes(p))) continue;
+      // Any change of the workload itself (a label, the spec) prints its row, as kubectl prints every
+      // event of an object; its pods print it when the row changes.
       const json = JSON.stringify(v);
-      if (last.get(keyOf(v))?.json === json) continue;
-      last.set(keyOf(v), { json, row: v });
+      const version = reader.resourceVersion(v.uid);
+      const before = last.get(keyOf(v));
+      if (before?.json === json && (before.version === undefined || before.version === version)) {
+        before.version = version;
+        continue;
+      }
+      last.set(keyOf(v), { json, row: v, ...(version !== undefined ? { version } : {}) });
       changed.push(v);
     }
     // A deleted workload is printed once more with its last row, as kubectl get --watch prints a DELETED object.

@@ -28,6 +28,8 @@ type Current = () => KubernetesObject[];
 export class ScopeReader {
   private readonly lists = new Map<string, Promise<Current | null>>();
   private readonly informers: { stop(): Promise<void> }[] = [];
+  /** Watching: the resourceVersion of each object by uid, as its last event left it. */
+  private readonly versions = new Map<string, string>();
   private stopped = false;
 
   constructor(
@@ -53,6 +55,11 @@ export class ScopeReader {
     return (await this.memo(r, labelSelector))!();
   }
 
+  /** Watching: the resourceVersion the object with this uid has in the cache (undefined when it is not there). */
+  resourceVersion(uid: string): string | undefined {
+    return this.versions.get(uid);
+  }
+
   /** Stops the watches. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -68,16 +75,28 @@ export class ScopeReader {
 
   /** An informer on the list: listed, then watched from the list's resourceVersion (relisted when it expires). */
   private async watch(r: Resolved, labelSelector: string | undefined): Promise<Current> {
+    const what = r.group === "" ? r.resource.name : `${r.resource.name}.${r.group}`;
     const informer = new Informer<KubernetesObject>(this.cluster.client, {
       path: this.cluster.collectionPath(r, this.scope),
-      what: r.group === "" ? r.resource.name : `${r.resource.name}.${r.group}`,
+      what,
+      // A 404 while watching: the type is gone (its CRD deleted), not a page.
+      notFound: `${what} is not served any more (its CustomResourceDefinition deleted?)`,
       log: silentLogger,
       ...(labelSelector !== undefined ? { labelSelector } : {}),
       onFailure: (why) => {
         if (!this.stopped) this.watching!.onError(new Error(why));
       },
     });
-    for (const verb of ["add", "update", "delete"] as const) informer.on(verb, () => this.watching!.onChange());
+    for (const verb of ["add", "update", "delete"] as const) {
+      informer.on(verb, (o) => {
+        const uid = o.metadata?.uid;
+        if (uid !== undefined) {
+          if (verb === "delete") this.versions.delete(uid);
+          else this.versions.set(uid, o.metadata?.resourceVersion ?? "");
+        }
+        this.watching!.onChange();
+      });
+    }
     this.informers.push(informer);
     await informer.start();
     // List items are given the list's kind by the informer; a server that names none gets the type's.

@@ -61,3 +61,18 @@ test("--watch with --request-timeout: the watch ends after that long with 0, as 
     server.close();
   }
 });
+
+test("--watch: a type no longer served (its CRD deleted: 404) is named in the warning, not a bare 404", async () => {
+  const server = await startFakeApiServer({ gone: true });
+  try {
+    const karta = start(["get", "pytorchjobs", "--watch", "--kubeconfig", server.kubeconfig]);
+    const { child, out } = karta;
+    const deadline = Date.now() + 30_000;
+    while (!/pytorchjobs\.kubeflow\.org is not served/.test(out.stderr) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGINT");
+    assert.equal(await exitWithin(karta, 15_000), 0, out.stderr);
+    assert.match(out.stderr, /^karta get: warning: the watch failed \(pytorchjobs\.kubeflow\.org is not served any more \(its CustomResourceDefinition deleted\?\)\); watching again$/m);
+  } finally {
+    server.close();
+  }
+});

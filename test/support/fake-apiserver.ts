@@ -43,9 +43,9 @@ const status = (code: number, reason: string, message: string) => ({ kind: "Stat
  * kubeconfig names (credentials are sent only over TLS, as by client-go); `listDelayMs`: the PyTorchJob
  * list answers that late; `serverHost`: the host the kubeconfig names (default 127.0.0.1; another reaches
  * the server only through a proxy that sends it to 127.0.0.1); `refuse`: an Authorization answered 401, as
- * an expired token is.
+ * an expired token is; `gone`: watches of the PyTorchJobs answered 404, as after their CRD is deleted.
  */
-export async function startFakeApiServer(o: { user?: string; tls?: boolean; listDelayMs?: number; serverHost?: string; refuse?: string } = {}): Promise<FakeApiServer> {
+export async function startFakeApiServer(o: { user?: string; tls?: boolean; listDelayMs?: number; serverHost?: string; refuse?: string; gone?: boolean } = {}): Promise<FakeApiServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-fake-apiserver-"));
   const certs = o.tls ? writeCerts(dir) : undefined;
   const job = parse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8")) as { metadata: Record<string, unknown> };
@@ -72,6 +72,7 @@ export async function startFakeApiServer(o: { user?: string; tls?: boolean; list
     const url = new URL(req.url ?? "/", "http://x");
     if (url.searchParams.get("watch") === "true") {
       watches.push(url.pathname);
+      if (o.gone && url.pathname.includes("/pytorchjobs")) return json(res, 404, status(404, "NotFound", "the server could not find the requested resource"));
       return json(res, 500, status(500, "InternalError", "etcdserver: request timed out"));
     }
     switch (url.pathname) {
