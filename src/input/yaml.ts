@@ -14,21 +14,37 @@ import type { DocumentOptions, ParseOptions, SchemaOptions, Tags, ScalarTag, Col
 const KEPT_AS_TEXT = new Set(["tag:yaml.org,2002:timestamp"]);
 
 /**
- * Integers with a base prefix as Go's ParseInt (base 0) reads them, which go-yaml v2 uses: `0o17` and the
- * upper-case `0O`, `0B`, `0X`, that YAML 1.1 does not know (its `0b` and `0x` read the same).
+ * Integers with a base prefix as go-yaml v2 reads them: Go's ParseInt (base 0) after the underscores are
+ * dropped. So `0o17` and the upper-case `0O`, `0B`, `0X` are numbers, which YAML 1.1 does not know;
+ * `0x_` (no digit) is text and `0_` is 0, where YAML 1.1's patterns read NaN.
  */
 const prefixed: ScalarTag = {
   identify: (value) => typeof value === "number",
   default: true,
   tag: "tag:yaml.org,2002:int",
-  test: /^[-+]?0(?:[oO][0-7_]+|B[01_]+|X[0-9a-fA-F_]+)$/,
+  test: /^[-+]?0(?:[oO](?=_*[0-7])[0-7_]+|[bB](?=_*[01])[01_]+|[xX](?=_*[0-9a-fA-F])[0-9a-fA-F_]+|[0-7_]*)$/,
   resolve: (source) => {
     const negative = source.startsWith("-");
     const body = source.replace(/^[-+]/, "").replaceAll("_", "");
-    const radix = { o: 8, b: 2, x: 16 }[body[1]!.toLowerCase() as "o" | "b" | "x"];
-    const n = parseInt(body.slice(2), radix);
-    return negative ? -n : n;
+    const radix = { o: 8, b: 2, x: 16 }[body[1]?.toLowerCase() as "o" | "b" | "x"];
+    const n = radix === undefined ? parseInt(body, 8) : parseInt(body.slice(2), radix);
+    // Go's integers have no -0.
+    return negative && n !== 0 ? -n : n;
   },
+};
+
+/**
+ * Floats as go-yaml v2 reads them, with Go's ParseFloat: a mantissa needs a digit (`.` and `e3` are
+ * text, where YAML 1.1's patterns read them as NaN).
+ */
+const float: ScalarTag = {
+  identify: (value) => typeof value === "number",
+  default: true,
+  tag: "tag:yaml.org,2002:float",
+  // A text starting with "." goes to ParseFloat as written (no underscores); one starting with a digit
+  // or a sign, without them.
+  test: /^(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|[-+](?=[._]*[0-9])(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+))(?:[eE][-+]?[0-9][0-9_]*)?)$/,
+  resolve: (source) => parseFloat(source.replaceAll("_", "")),
 };
 
 /** `!!binary`: the decoded bytes as text, as go-yaml v2 gives them to JSON (invalid UTF-8 replaced). */
@@ -60,10 +76,13 @@ function kubectlTags(tags: Tags): Tags {
     // The schema's tags are objects; a name (a tag of the library by name) is kept as it is.
     if (typeof t === "string") return true;
     if (KEPT_AS_TEXT.has(t.tag) || replaced.has(t.tag)) return false;
+    // Its finite floats (`.inf` and `.nan` are kept) and prefixed integers: ours, which need a digit.
+    if (t.tag === float.tag && !String(t.test).includes("inf")) return false;
+    if (t.tag === prefixed.tag && (t.format === "BIN" || t.format === "OCT" || t.format === "HEX")) return false;
     // Sexagesimal numbers (`190:20:30`): text to go-yaml v2.
     return t.format !== "TIME";
   });
-  return [prefixed, ...kept, binary, set, omap, pairs];
+  return [prefixed, ...kept, float, binary, set, omap, pairs];
 }
 
 /** Options of the `yaml` library for reading as kubectl does; spread them before a reader's own. */
@@ -89,4 +108,4 @@ export function mayReadAsYaml11(text: string): boolean {
  * number), a merge key, or a tag. Words inside longer text or comments are not such scalars.
  */
 const YAML11 =
-  /(?:^[ \t]*|:[ \t]+|-[ \t]+|[[{,][ \t]*)(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-9_]+(?:\.[0-9_]*)?|[-+]?0[oObBX][0-9a-fA-F_]*|[-+]0x[0-9a-fA-F_]*|0x[0-9a-fA-F]*_[0-9a-fA-F_]*|[-+]?[0-9][0-9.]*_[0-9_.eE+-]*|<<)(?=[ \t]*(?:$|#|[,\]}])|:(?:\s|$))|!!/m;
+  /(?:^[ \t]*|:[ \t]+|-[ \t]+|[[{,][ \t]*)(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-9_]+(?:\.[0-9_]*)?|[-+]?0[oObBX][0-9a-fA-F_]*|[-+]0x[0-9a-fA-F_]*|0x[0-9a-fA-F]*_[0-9a-fA-F_]*|[-+]?[0-9][0-9.eE+-]*_[0-9_.eE+-]*|[-+][._]*_[0-9_.eE+-]*|<<)(?=[ \t]*(?:$|#|[,\]}])|:(?:\s|$))|!!/m;
