@@ -102,6 +102,7 @@ const COMMANDS: CommandCase[] = [
   { name: "compile: deep object", args: ["compile", "-d", deployment, "-f", c("deep-1000.json")], exit: 2, message: /nested deeper than 256 levels/ },
   { name: "validate: a missing file among good ones", args: ["validate", deployment, "/nonexistent/karta.yaml"], exit: 2, message: /^2 files \(1 unreadable\), 1 definition: 0 errors/m },
   { name: "jq: 60 MB strings built in a loop", args: ["jq", "-n", '[range(80) | ("x" * 60000000 + "\\(.)" | tojson)] | length'], exit: 5, message: /exceeded its budget of 20000000 steps/ },
+  { name: "jq: a regex whose backtracking outgrows the stack on a 20 MB string (Oniguruma's words)", args: ["jq", "-n", '"a" * 20000000 | test("(a|b)*c")'], exit: 5, message: /^jq: error \(at <unknown>\): Regex failure: match-stack limit over$/m },
   { name: "jq: split past the array limit", args: ["jq", "-n", '"a," * 20000000 | split(",") | length'], exit: 5, message: /exceeded the limit of 16777216 elements/ },
 ];
 

@@ -12,14 +12,20 @@
 export type RawMatch = number[];
 
 /** The matches of `re` (a global RegExp) in `s`: all of them with `global`, else the first; in test mode whether there is one. */
-export function execAll(
-  re: RegExp,
-  s: string,
-  global: boolean,
-  testMode: boolean,
-  groupNames: readonly string[],
-  onMatch?: () => void,
-): boolean | RawMatch[] {
+export function execAll(re: RegExp, s: string, global: boolean, testMode: boolean, groupNames: readonly string[], onMatch?: () => void): boolean | RawMatch[] {
+  try {
+    return execAllUnbounded(re, s, global, testMode, groupNames, onMatch);
+  } catch (e) {
+    // V8's backtracking stack ran out on a long input: Oniguruma's words for its own such limit.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) throw new Error(MATCH_STACK_LIMIT);
+    throw e;
+  }
+}
+
+/** The message of a match that needs more backtracking stack than there is (ONIGERR_MATCH_STACK_LIMIT_OVER). */
+export const MATCH_STACK_LIMIT = "match-stack limit over";
+
+function execAllUnbounded(re: RegExp, s: string, global: boolean, testMode: boolean, groupNames: readonly string[], onMatch?: () => void): boolean | RawMatch[] {
   if (testMode) {
     // Whether there is any match, empty or not: the first `exec` of the loop below, answered directly.
     re.lastIndex = 0;

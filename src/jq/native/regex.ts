@@ -13,7 +13,7 @@ import type { MessagePort, Worker } from "node:worker_threads";
 import { JqRuntimeError } from "../errors.js";
 import { COST, charge, inEventLoopSlice, JqLimitError, sliceExhausted } from "../runtime.js";
 import { typeErrorSubject } from "./json.js";
-import { execAll, type RawMatch, type RegexRequest, type RegexResponse } from "./regex-exec.js";
+import { execAll, MATCH_STACK_LIMIT, type RawMatch, type RegexRequest, type RegexResponse } from "./regex-exec.js";
 
 /** One capture group of a match, as jq reports it. */
 export interface RegexCapture {
@@ -778,6 +778,7 @@ export function matchRegex(input: unknown, regex: unknown, flags: unknown, testM
   } catch (e) {
     // V8 compiles a pattern on first use: one too large for it fails there, naming the whole pattern.
     if (e instanceof SyntaxError) throw new JqRuntimeError(`Regex failure: ${e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "")}`);
+    if (e instanceof Error && e.message === MATCH_STACK_LIMIT) throw new JqRuntimeError(`Regex failure: ${MATCH_STACK_LIMIT}`);
     throw e;
   }
   if (typeof raw === "boolean") return raw;
