@@ -4,7 +4,8 @@
  * `0b101`, `0o17` and `1_000` are numbers, `<<` merges a mapping in, `!!set` is a mapping of nulls,
  * `!!binary` its decoded text and `!!omap` a list of one-key mappings. Where go-yaml v2 keeps YAML 1.1's
  * other forms as text, so does this: timestamps (`2001-12-14`) and sexagesimal numbers (`190:20:30`).
- * Keys that read as booleans or numbers are their text as JSON writes them (`yes:` is "true", `010:` "8").
+ * Keys that read as booleans or numbers are their text as JSON writes them (`yes:` is "true", `010:` "8"),
+ * and of two equal keys the last is kept.
  *
  * Only the options live here: the `yaml` library itself is loaded by each reader when it needs it.
  */
@@ -89,6 +90,8 @@ function kubectlTags(tags: Tags): Tags {
 export const KUBECTL_YAML: ParseOptions & DocumentOptions & SchemaOptions = {
   version: "1.1",
   merge: true,
+  // go-yaml v2 keeps the last of two equal keys (a linter may still refuse them: definitions do).
+  uniqueKeys: false,
   customTags: kubectlTags,
 };
 
