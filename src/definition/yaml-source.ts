@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import type { LineCounter, Node as YamlNode } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { jsonValueSpans } from "../input/json-stream.js";
-import { KUBECTL_YAML } from "../input/yaml.js";
+import { indentQuotedContinuations, KUBECTL_YAML } from "../input/yaml.js";
 import { formatPath, type PathSegment } from "./diagnostic.js";
 
 // The `yaml` library is loaded when a text is first read: a definition given as a value needs none of it.
@@ -79,7 +79,10 @@ export function parseSourceDocuments(text: string, file: string): SourceDocument
   if (spans) {
     for (let i = 0; i < text.length; i = text.indexOf("\n", i) + 1 || text.length) lineCounter.addNewLine(i);
     for (const { start, end } of spans) out.push(...parseDocuments(text.slice(start, end), start, file, lineCounter, false));
-  } else out.push(...parseDocuments(text, 0, file, lineCounter, true));
+  } else {
+    const docs = parseDocuments(text, 0, file, lineCounter, true);
+    out.push(...((docs.some((d) => d.errors.length > 0) && withContinuations(text, file)) || docs));
+  }
   if (out.length === 0) {
     // A file with no documents at all (empty or only comments).
     out.push({ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [], offset: 0 });
@@ -88,14 +91,37 @@ export function parseSourceDocuments(text: string, file: string): SourceDocument
 }
 
 /**
- * The documents of `text`, found at offset `base` of the file, whose lines `lineCounter` has counted, or
- * counts as it parses the whole file (`whole`).
+ * The documents of a text go-yaml reads and the `yaml` library does not: quoted text continued at its
+ * key's column (as `kubectl get -o yaml` writes a long value), read with those lines indented
+ * (indentQuotedContinuations). Positions are the file's: the added indentation is taken off each line's
+ * columns. Undefined when that does not make the text parse.
  */
-function parseDocuments(text: string, base: number, file: string, lineCounter: LineCounter, whole: boolean): SourceDocument[] {
+function withContinuations(text: string, file: string): SourceDocument[] | undefined {
+  const indented = indentQuotedContinuations(text);
+  if (indented === text) return undefined;
+  const lines = text.split("\n");
+  const added = indented.split("\n").map((l, i) => l.length - (lines[i]?.length ?? l.length));
+  const counter = new (Y().LineCounter)();
+  const positions = {
+    linePos: (offset: number) => {
+      const { line, col } = counter.linePos(offset);
+      return { line, col: Math.max(1, col - (added[line - 1] ?? 0)) };
+    },
+  };
+  const docs = parseDocuments(indented, 0, file, counter, true, positions);
+  return docs.some((d) => d.errors.length > 0) ? undefined : docs;
+}
+
+/**
+ * The documents of `text`, found at offset `base` of the file, whose lines `lineCounter` has counted, or
+ * counts as it parses the whole file (`whole`); `positions` tells the file's line and column of an
+ * offset (the line counter's, unless the text was changed).
+ */
+function parseDocuments(text: string, base: number, file: string, lineCounter: LineCounter, whole: boolean, positions: Pick<LineCounter, "linePos"> = lineCounter): SourceDocument[] {
   const docs = Y().parseAllDocuments(text, { ...KUBECTL_YAML, ...(whole ? { lineCounter } : {}), uniqueKeys: true, prettyErrors: false, logLevel: "error" });
   const out: SourceDocument[] = [];
   for (const doc of Array.isArray(docs) ? docs : []) {
-    const sourceMap = new SourceMap(file, lineCounter);
+    const sourceMap = new SourceMap(file, positions);
     const errors = doc.errors.map((e) => ({ message: yamlMessage(e.message), offset: base + e.pos[0] }));
     let value: unknown;
     if (errors.length === 0) {

@@ -42,9 +42,9 @@ const float: ScalarTag = {
   identify: (value) => typeof value === "number",
   default: true,
   tag: "tag:yaml.org,2002:float",
-  // A text starting with "." goes to ParseFloat as written (no underscores); one starting with a digit
-  // or a sign, without them.
-  test: /^(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|[-+](?=[._]*[0-9])(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+))(?:[eE][-+]?[0-9][0-9_]*)?)$/,
+  // A text starting with "." goes to ParseFloat as written (an underscore only between digits, as in a
+  // Go literal); one starting with a digit or a sign, without its underscores.
+  test: /^(?:\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|[-+](?=[._]*[0-9])(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+))(?:[eE][-+]?[0-9][0-9_]*)?)$/,
   resolve: (source) => parseFloat(source.replaceAll("_", "")),
 };
 
@@ -110,5 +110,74 @@ export function mayReadAsYaml11(text: string): boolean {
  * a flow collection) that YAML 1.1 reads as a boolean or a number where YAML 1.2 reads text (or another
  * number), a merge key, or a tag. Words inside longer text or comments are not such scalars.
  */
-const YAML11 =
-  /(?:^[ \t]*|:[ \t]+|-[ \t]+|[[{,][ \t]*)(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|[-+]?0[0-9_]+(?:\.[0-9_]*)?|[-+]?0[oObBX][0-9a-fA-F_]*|[-+]0x[0-9a-fA-F_]*|0x[0-9a-fA-F]*_[0-9a-fA-F_]*|[-+]?[0-9][0-9.eE+-]*_[0-9_.eE+-]*|[-+][._]*_[0-9_.eE+-]*|<<)(?=[ \t]*(?:$|#|[,\]}])|:(?:\s|$))|!!/m;
+const YAML11 = new RegExp(
+  [
+    // Where a plain scalar starts: a line (a key), after a colon, "- ", "? " or a flow indicator.
+    "(?:^[ \\t]*|:[ \\t]*|[-?][ \\t]+|[[{,][ \\t]*)",
+    // A word YAML 1.1 reads as a boolean, or a number only it reads so.
+    "(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|<<",
+    "|[-+]?0[0-9_]+(?:\\.[0-9_]*)?|[-+]?0[oObBX][0-9a-fA-F_]*|[-+]0x[0-9a-fA-F_]*|0x[0-9a-fA-F]*_[0-9a-fA-F_]*",
+    "|[-+]?[0-9][0-9.eE+-]*_[0-9_.eE+-]*|[-+]?[._]+[0-9_.eE+-]*_[0-9_.eE+-]*)",
+    // ... that ends there: the end of the line, a comment, a flow indicator, or the colon of a key.
+    "(?=[ \\t]*(?:$|#|[,\\]}])|[ \\t]*:(?:\\s|$))",
+    // Or a tag.
+    "|(?:^|[\\s,[{:-])!(?!=)",
+  ].join(""),
+  "m",
+);
+
+/*
+ * libyaml (and so go-yaml, which kubectl and karmadactl read files with) accepts a multi-line quoted
+ * scalar whose continuation lines are indented no deeper than its key, as `kubectl get -o yaml` and
+ * other emitters write long messages:
+ *
+ *     message: 'required fields ''accesskey''
+ *     and ''secretkey'''
+ *
+ * The `yaml` library rejects that: a reader whose text fails to parse reads it again with such
+ * continuation lines indented under their key.
+ */
+const KEY_WITH_QUOTED_VALUE = /^(\s*(?:-\s+)*)((?:[^\s'"#:][^:#]*?)|(?:"[^"]*")|(?:'[^']*')):\s+(['"])(.*)$/;
+
+/** Where a quoted scalar that starts with `quote` and continues with `rest` ends on this line (or -1). */
+function closingIndex(quote: string, rest: string): number {
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i];
+    if (quote === "'") {
+      if (c === "'") {
+        if (rest[i + 1] === "'") {
+          i++;
+          continue;
+        }
+        return i;
+      }
+    } else if (c === "\\") {
+      i++;
+    } else if (c === '"') {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** Indents the continuation lines of multi-line quoted values under their keys. */
+export function indentQuotedContinuations(text: string): string {
+  const lines = text.split("\n");
+  let quote: string | undefined;
+  let minIndent = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (quote === undefined) {
+      const m = KEY_WITH_QUOTED_VALUE.exec(line);
+      if (!m) continue;
+      if (closingIndex(m[3]!, m[4]!) >= 0) continue;
+      quote = m[3]!;
+      minIndent = m[1]!.length + 1;
+      continue;
+    }
+    const indent = line.length - line.trimStart().length;
+    if (line.trim() !== "" && indent < minIndent + 1) lines[i] = " ".repeat(minIndent + 1 - indent) + line;
+    if (closingIndex(quote, line) >= 0) quote = undefined;
+  }
+  return lines.join("\n");
+}

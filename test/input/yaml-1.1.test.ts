@@ -10,6 +10,7 @@ import jsyaml from "js-yaml";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { parseObjects } from "../../src/cli/objects.js";
+import { loadDefinitions } from "../../src/definition/load.js";
 import { parseSourceDocuments } from "../../src/definition/yaml-source.js";
 import { parseYamlDocuments } from "../../src/interpreter/declarative/yaml-documents.js";
 import { mayReadAsYaml11 } from "../../src/input/yaml.js";
@@ -50,6 +51,15 @@ const CASES: [string, string][] = [
   ["v: ._5", '{"v":"._5"}'],
   ["v: +._5", '{"v":0.5}'],
   ["v: 1e1_0", '{"v":10000000000}'],
+  ["v: .5_0", '{"v":0.5}'],
+  ["no : v", '{"false":"v"}'],
+  ["010 : v", '{"8":"v"}'],
+  ["? no\n: v", '{"false":"v"}'],
+  ['v: {"k":no}', '{"v":{"k":false}}'],
+  ["<< : {a: 1}", '{"a":1}'],
+  ["v: ! ", '{"v":""}'],
+  ["m:\n  v: 'a\n  b'", '{"m":{"v":"a b"}}'],
+  ["v: [yes, !!str no]", '{"v":[true,"no"]}'],
   ["v: 2001-12-14", '{"v":"2001-12-14"}'],
   ["v: 2001-12-14T21:59:43.10-05:00", '{"v":"2001-12-14T21:59:43.10-05:00"}'],
   ["v: 12:30:00", '{"v":"12:30:00"}'],
@@ -111,6 +121,34 @@ describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
     assert.deepEqual(parseObjects("a: 1\na: 2\n", "o.yaml"), [{ a: 2 }]);
     assert.deepEqual(parseYamlDocuments("a: 1\nb: {c: 1, c: 3}\n").documents[0]!.value, { a: 1, b: { c: 3 } });
     assert.match(parseSourceDocuments("a: 1\na: 2\n", "d.yaml")[0]!.errors[0]!.message, /unique/);
+  });
+
+  test("a definition with quoted text continued at its key's column (kubectl get -o yaml writes long values so) reads, with the file's positions", () => {
+    const text = [
+      "spec:",
+      "  structureDefinition:",
+      "    rootComponent:",
+      "      name: job",
+      "      kind: {group: batch, version: v1, kind: Job}",
+      "      specDefinition: {podTemplateSpecPath: .spec.template}",
+      "      statusDefinition:",
+      "        statusMappings:",
+      "          running:",
+      "          - byExpression:",
+      "              expression: '.status.active",
+      "> 0'",
+      '              expectedResult: "true"',
+      "      bogus: 1",
+      "",
+    ].join("\n");
+    const loaded = loadDefinitions(text, "k.yaml");
+    assert.equal(loaded.definitions.length, 1);
+    const running = loaded.definitions[0]!.karta.spec?.structureDefinition?.rootComponent?.statusDefinition?.statusMappings as { running: { byExpression: { expression: string } }[] };
+    assert.equal(running.running[0]!.byExpression.expression, ".status.active > 0");
+    assert.deepEqual(
+      loaded.diagnostics.filter((d) => d.severity === "error").map((d) => [d.source?.line, d.source?.column, d.path]),
+      [[14, 7, "spec.structureDefinition.rootComponent.bogus"]],
+    );
   });
 
   test("karta jq --yaml", async () => {

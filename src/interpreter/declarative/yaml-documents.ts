@@ -13,7 +13,7 @@
  */
 import { parseAllDocuments } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../../input/index.js";
-import { KUBECTL_YAML } from "../../input/yaml.js";
+import { indentQuotedContinuations, KUBECTL_YAML } from "../../input/yaml.js";
 import type { JsonValue } from "../types.js";
 
 /** One document: its value and the 1-based line it starts on. */
@@ -111,49 +111,4 @@ function lineAt(starts: number[], offset: number): number {
     else hi = mid - 1;
   }
   return lo + 1;
-}
-
-const KEY_WITH_QUOTED_VALUE = /^(\s*(?:-\s+)*)((?:[^\s'"#:][^:#]*?)|(?:"[^"]*")|(?:'[^']*')):\s+(['"])(.*)$/;
-
-/** Where a quoted scalar that starts with `quote` and continues with `rest` ends on this line (or -1). */
-function closingIndex(quote: string, rest: string): number {
-  for (let i = 0; i < rest.length; i++) {
-    const c = rest[i];
-    if (quote === "'") {
-      if (c === "'") {
-        if (rest[i + 1] === "'") {
-          i++;
-          continue;
-        }
-        return i;
-      }
-    } else if (c === "\\") {
-      i++;
-    } else if (c === '"') {
-      return i;
-    }
-  }
-  return -1;
-}
-
-/** Indents the continuation lines of multi-line quoted values under their keys. */
-export function indentQuotedContinuations(text: string): string {
-  const lines = text.split("\n");
-  let quote: string | undefined;
-  let minIndent = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (quote === undefined) {
-      const m = KEY_WITH_QUOTED_VALUE.exec(line);
-      if (!m) continue;
-      if (closingIndex(m[3]!, m[4]!) >= 0) continue;
-      quote = m[3]!;
-      minIndent = m[1]!.length + 1;
-      continue;
-    }
-    const indent = line.length - line.trimStart().length;
-    if (line.trim() !== "" && indent < minIndent + 1) lines[i] = " ".repeat(minIndent + 1 - indent) + line;
-    if (closingIndex(quote, line) >= 0) quote = undefined;
-  }
-  return lines.join("\n");
 }
