@@ -3,8 +3,10 @@
  */
 import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
+import { JqRuntimeError } from "../jq/errors.js";
 import type { JqValue } from "../jq/index.js";
 import { JQ_DEFAULT_COLORS, messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
+import { NEED_INPUT, NO_MORE, SeqParseError, SeqParser } from "../jq/native/json-seq.js";
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
 import { readErrorReason, setWriteErrorExit, type CliIO } from "./io.js";
@@ -26,7 +28,8 @@ Options:
   -s, --slurp            read all inputs into one array (with -R: one string)
   -R, --raw-input        each line of input is a string (no JSON parsing)
       --stream           read each input as jq's stream events [path, leaf] and [path]
-      --seq              print an RS (0x1e) before each output; ignore RS in the input
+      --seq              read the input as a JSON text sequence (RFC 7464: each text after an RS,
+                         0x1e; parse errors are reported, not fatal); print an RS before each output
   -C, --color-output     colour the JSON output as jq 1.8.2 does (JQ_COLORS); -M, --monochrome-output: don't
   -e, --exit-status      exit 1 if the last output is false or null, 4 if there was none
   -S, --sort-keys        print object keys sorted
@@ -268,8 +271,7 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
       continue;
     }
     try {
-      const text = o.seq ? () => [...chunks()].map((c) => c.replaceAll("\x1e", " ")) : chunks;
-      yield* jsonValues(text(), name, at);
+      yield* jsonValues(chunks(), name, at);
     } catch (e) {
       if (e instanceof Error && e.name === "JqRuntimeError") throw new JqInputError(name, e.message);
       throw e;
@@ -319,10 +321,106 @@ function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Gene
   }
 }
 
+/** The longest piece of a line jq reads at once (fgets into its 4096-byte buffer, less 4 for UTF-8): bytes. */
+const JQ_READ_PIECE = 4091;
+
+/**
+ * The values (stream events with --stream) and parse errors of the inputs read as jq --seq reads them:
+ * one RFC 7464 text sequence across all the files (a value may start in one file and end in the next),
+ * parse errors given in their place and parsing going on after them. As jq, the text is read a line at
+ * a time (a long line in pieces of {@link JQ_READ_PIECE} bytes), and `input_line_number` counts the
+ * lines of the current file read so far.
+ */
+function* seqInputs(sources: InputSource[], at: Position, streaming: boolean): Generator<JqValue | SeqParseError> {
+  const parser = new SeqParser(streaming);
+  // A BOM is skipped at the start of the whole input only (jq's parser strips it from its first bytes).
+  let bomSeen = false;
+  for (const { name, chunks } of sources) {
+    at.name = name;
+    at.line = 0;
+    let carry = "";
+    for (const chunk of chunks()) {
+      let text = carry === "" ? chunk : carry + chunk;
+      carry = "";
+      if (!bomSeen && text !== "") {
+        bomSeen = true;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      let start = 0;
+      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+        const end = nl + 1;
+        const whole = (end - start) * 3 <= JQ_READ_PIECE;
+        if (whole && !streaming && text.charCodeAt(start) === 0x1e && parser.idle()) {
+          // The common line, an RS and one whole value, read at once by JSON.parse.
+          const parsed = parseJsonLine(text.slice(start + 1, end));
+          if (parsed.ok) {
+            at.line++;
+            parser.readLine();
+            yield parsed.value as JqValue;
+            start = end;
+            continue;
+          }
+        }
+        // The line is counted once its last piece (the one with the newline) is read.
+        const last = whole ? start : lastPieceStart(text, start, end);
+        if (last > start) {
+          parser.setBuffer(text, start, last);
+          for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | SeqParseError;
+        }
+        at.line++;
+        parser.setBuffer(text, last, end);
+        for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | SeqParseError;
+        start = end;
+      }
+      carry = start === 0 ? text : text.slice(start);
+    }
+    if (carry !== "") {
+      parser.setBuffer(carry, 0, carry.length);
+      for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | SeqParseError;
+    }
+  }
+  const last = parser.finish();
+  if (last !== NO_MORE) yield last as JqValue | SeqParseError;
+}
+
+/**
+ * Where the last piece jq reads of the line `text[start..end)` (ending with its newline) begins: each
+ * piece before it is {@link JQ_READ_PIECE} bytes, completed to the end of the character it cuts.
+ */
+function lastPieceStart(text: string, start: number, end: number): number {
+  let piece = start;
+  for (;;) {
+    let bytes = 0;
+    let i = piece;
+    while (i < end && bytes < JQ_READ_PIECE) {
+      const c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        bytes += 4;
+        i += 2;
+      } else {
+        bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        i++;
+      }
+    }
+    if (i >= end) return piece;
+    piece = i;
+  }
+}
+
 function countLines(text: string): number {
   let n = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
   return n;
+}
+
+/** The values of a --seq input gathered into one array (--slurp), its parse errors given as they come. */
+function* slurpSeq(items: Iterable<JqValue | SeqParseError>): Generator<JqValue | SeqParseError> {
+  const all: JqValue[] = [];
+  for (const item of items) {
+    if (item instanceof SeqParseError) yield item;
+    else all.push(item);
+  }
+  yield all;
 }
 
 /** jq's --stream events of one value: `[path, leaf]` per scalar or empty container, `[path]` closing each container. */
@@ -444,14 +542,25 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   // With --slurp the input stream is one array; with -n too, `.` is null and `input` returns that array.
   const at: Position = { name: null, line: 0 };
   // The YAML reader is loaded only for --yaml.
-  const values = readInputs(o, sources, at, o.yaml ? (await import("yaml")).parseAllDocuments : undefined);
-  const stream = o.stream ? (function* () { for (const v of values) yield* streamEvents(v); })() : values;
-  // -R with -s: the whole input as one string.
-  const slurped = (): JqValue => (o.rawInput ? sources.map((s) => [...s.chunks()].join("")).join("") : [...stream]);
-  const inputs = o.slurp ? (function* () { yield slurped(); })() : stream;
+  let inputs: Iterator<JqValue | SeqParseError>;
+  if (o.seq && !o.rawInput && !o.yaml) {
+    // jq --seq: the inputs are a JSON text sequence; its parse errors come in their place among the values.
+    const items = seqInputs(sources, at, o.stream);
+    // With --slurp, the errors come while the values are gathered, and the array at the end.
+    inputs = o.slurp ? slurpSeq(items) : items;
+  } else {
+    const values = readInputs(o, sources, at, o.yaml ? (await import("yaml")).parseAllDocuments : undefined);
+    const stream = o.stream ? (function* () { for (const v of values) yield* streamEvents(v); })() : values;
+    // -R with -s: the whole input as one string.
+    const slurped = (): JqValue => (o.rawInput ? sources.map((s) => [...s.chunks()].join("")).join("") : [...stream]);
+    inputs = o.slurp ? (function* () { yield slurped(); })() : stream;
+  }
+  /** The program's `input`: a parse error of --seq input is an error of the program, as in jq. */
   const nextInput = (): { value: JqValue } | undefined => {
     const r = inputs.next();
-    return r.done ? undefined : { value: r.value };
+    if (r.done) return undefined;
+    if (r.value instanceof SeqParseError) throw new JqRuntimeError(r.value.message);
+    return { value: r.value };
   };
   /** Where jq says an error happened: the file and the lines of it read so far, or <unknown> before any input. */
   const position = (): string => (at.name === null ? "<unknown>" : `${at.name}:${at.line}`);
@@ -503,8 +612,13 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   try {
     if (o.nullInput) status = runOne(null);
     else {
-      for (let n = nextInput(); n; n = nextInput()) {
-        status = runOne(n.value);
+      for (let r = inputs.next(); !r.done; r = inputs.next()) {
+        if (r.value instanceof SeqParseError) {
+          // As jq --seq: a parse error is reported and the input goes on; the exit status is not changed.
+          io.stderr(`jq: ignoring parse error: ${r.value.message}\n`);
+          continue;
+        }
+        status = runOne(r.value);
         if (status <= 0 && status !== NO_OUTPUT) lastResult = status;
         if (halted) break;
       }

@@ -24,7 +24,8 @@ export function decodeJsonString(raw: string): string | { error: string } {
     }
     if (e !== "u") return { error: "Invalid escape" };
     const h = raw.slice(i, i + 4);
-    if (h.length < 4) return { error: "Invalid \\uXXXX escape" };
+    // jq counts the 4 digits' room in UTF-8 bytes: `\u12é` has it (and invalid characters).
+    if (h.length < 4 && utf8Length(h) < 4) return { error: "Invalid \\uXXXX escape" };
     if (!HEX4.test(h)) return { error: "Invalid characters in \\uXXXX escape" };
     let cp = parseInt(h, 16);
     i += 4;
@@ -43,6 +44,16 @@ export function decodeJsonString(raw: string): string | { error: string } {
 }
 
 const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/** The UTF-8 length of a few characters. */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3;
+  }
+  return n;
+}
 
 /** The one-character escapes and what they stand for. */
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { "\\": "\\", '"': '"', "/": "/", b: "\b", f: "\f", t: "\t", n: "\n", r: "\r" };

@@ -186,8 +186,98 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.equal((await karta(["jq", "-nc", "--args", "[$ARGS.positional[]]", "x", "-c"])).out, '["x"]\n');
     assert.equal((await karta(["jq", "-n", "--jsonargs", ".", "{"])).code, 2);
   });
-  test("--seq prefixes each output with RS and ignores RS in the input", async () => {
-    assert.equal((await karta(["jq", "-c", "--seq", "."], "\x1e1\n\x1e[2]\n")).out, "\x1e1\n\x1e[2]\n");
+  describe("--seq: RS before each output; the input read as jq 1.8.2 reads a JSON text sequence (expected outputs from jq 1.8.2)", () => {
+    const seq = async (input: string, ...args: string[]) => karta(["jq", "--seq", "-c", ...args], input);
+    const ignoring = (...messages: string[]) => messages.map((m) => `jq: ignoring parse error: ${m}\n`).join("");
+    test("each text starts with an RS; the output is prefixed with one", async () => {
+      assert.deepEqual(await seq("\x1e1\n\x1e[2]\n", "."), { code: 0, out: "\x1e1\n\x1e[2]\n", err: "" });
+    });
+    test("an RS inside a value truncates it: reported, and the next text is read; the exit is still 0", async () => {
+      assert.deepEqual(await seq('\x1e{"a":1}\n\x1e{"b":\x1e{"c":3}\n', "."), {
+        code: 0,
+        out: '\x1e{"a":1}\n\x1e{"c":3}\n',
+        err: ignoring("Truncated value at line 2, column 7"),
+      });
+      assert.deepEqual(await seq("\x1e12\x1e3\n", "."), { code: 0, out: "\x1e3\n", err: ignoring("Potentially truncated top-level numeric value at line 1, column 4") });
+      // true before an RS is truncated too; a string's digits cut by an RS read as a number.
+      assert.deepEqual(await seq('\x1etrue\x1efalse\n\x1enull \x1e"x"\x1e"12\x1e', "."), {
+        code: 0,
+        out: '\x1efalse\n\x1enull\n\x1e"x"\n',
+        err: ignoring("Truncated value at line 1, column 6", "Potentially truncated top-level numeric value at line 2, column 15"),
+      });
+    });
+    test("a partial value that whitespace ended before the RS is dropped silently", async () => {
+      assert.deepEqual(await seq('\x1e{"b":\n\x1e{"c":3}\n', "."), { code: 0, out: '\x1e{"c":3}\n', err: "" });
+    });
+    test("text before the first RS is abandoned; without any RS, nothing is read", async () => {
+      assert.deepEqual(await seq('{"a":1}', "."), { code: 0, out: "", err: ignoring("Unfinished abandoned text at EOF at line 1, column 7") });
+      assert.deepEqual(await seq("", "."), { code: 0, out: "", err: ignoring("Unfinished abandoned text at EOF at line 1, column 0") });
+      assert.deepEqual(await seq("1 2 \x1e 3", "."), { code: 0, out: "", err: ignoring("Potentially truncated top-level numeric value at EOF at line 1, column 7") });
+    });
+    test("another error says 'need RS to resync', yet jq reads on right after it", async () => {
+      assert.deepEqual(await seq('\x1e{"a":}\n\x1e2\n', "."), { code: 0, out: "\x1e2\n", err: ignoring("Unmatched '}' at line 1, column 7 (need RS to resync)") });
+      assert.deepEqual(await seq('\x1e{"a":}\n{"x":1}\n\x1e{"b":1}\n', "."), {
+        code: 0,
+        out: '\x1e{"x":1}\n\x1e{"b":1}\n',
+        err: ignoring("Unmatched '}' at line 1, column 7 (need RS to resync)"),
+      });
+    });
+    test("what is unfinished at the end is reported", async () => {
+      assert.deepEqual(await seq('\x1e[1,\x1e"ab', "."), {
+        code: 0,
+        out: "",
+        err: ignoring("Truncated value at line 1, column 5", "Unfinished string at EOF at line 1, column 8"),
+      });
+      assert.deepEqual(await seq("\x1e[1,", "."), { code: 0, out: "", err: ignoring("Unfinished JSON term at EOF at line 1, column 4") });
+    });
+    test("-e: a parse error does not change the exit status", async () => {
+      assert.deepEqual(await karta(["jq", "--seq", "-e", "."], "\x1efalse\n\x1e{"), {
+        code: 1,
+        out: "\x1efalse\n",
+        err: ignoring("Unfinished JSON term at EOF at line 2, column 2"),
+      });
+    });
+    test("-s: the errors are reported while the values are gathered", async () => {
+      assert.deepEqual(await seq("\x1e1\x1e2\n\x1e3\n", "-s", "."), {
+        code: 0,
+        out: "\x1e[2,3]\n",
+        err: ignoring("Potentially truncated top-level numeric value at line 1, column 3"),
+      });
+    });
+    test("input and inputs raise a parse error as an error of the program", async () => {
+      assert.deepEqual(await seq("\x1e1\x1e2\n\x1e3\n", "-n", "[inputs]"), {
+        code: 5,
+        out: "",
+        err: "jq: error (at <stdin>:1): Potentially truncated top-level numeric value at line 1, column 3\n",
+      });
+      assert.deepEqual(await seq("\x1e1\x1e2\n\x1e3\n", "-n", "[try input catch ., input]"), {
+        code: 0,
+        out: '\x1e["Potentially truncated top-level numeric value at line 1, column 3",2]\n',
+        err: "",
+      });
+    });
+    test("--stream: the events before a truncation are given, as jq's streaming parser gives them", async () => {
+      assert.deepEqual(await seq('\x1e{"a":[1,{"b":2}]}\n\x1e[1,\x1e[]\x1e', "--stream", "."), {
+        code: 0,
+        out: '\x1e[["a",0],1]\n\x1e[["a",1,"b"],2]\n\x1e[["a",1,"b"]]\n\x1e[["a",1]]\n\x1e[["a"]]\n\x1e[[0],1]\n\x1e[[],[]]\n',
+        err: ignoring("Truncated value at line 2, column 5"),
+      });
+    });
+    test("the files are one sequence: a value may span two; input_line_number counts the current file's lines", async () => {
+      const seqFiles = { "a.json": '\x1e{"a":', "b.json": "1}\n\x1e2\n", "c.json": "\x1e3" };
+      assert.deepEqual(await withFiles(["jq", "--seq", "-c", "[., input_filename, input_line_number]", "a.json", "b.json", "c.json"], seqFiles), {
+        code: 0,
+        out: '\x1e[{"a":1},"b.json",1]\n\x1e[2,"b.json",2]\n',
+        // The parser's lines run on across the files.
+        err: ignoring("Potentially truncated top-level numeric value at EOF at line 3, column 2"),
+      });
+    });
+    test("a long line is read in pieces of 4091 bytes, as jq's: a value ending a piece comes before its line is counted", async () => {
+      const line = (items: string) => `\x1e[${items}]\n\x1e2\n`;
+      // The ] is the 4091st byte: the newline is in the next piece.
+      assert.equal((await seq(line("1,".repeat(2043) + "11"), "[length, input_line_number]")).out, "\x1e[2044,0]\n\x1e[2,2]\n");
+      assert.equal((await seq(line("1,".repeat(2043) + "1"), "[length, input_line_number]")).out, "\x1e[2044,1]\n\x1e[2,2]\n");
+    });
   });
   test("--stream turns each input into jq's stream events", async () => {
     assert.equal((await withFiles(["jq", "-c", "--stream", ".", "p.json"], files)).out, '[["a"],1]\n[["a"]]\n');

@@ -114,6 +114,9 @@ describe("toJson", () => {
     assert.equal(quoteString("\u0001\u001f\u007f/"), '"\\u0001\\u001f\\u007f/"');
     assert.equal(quoteString('say "hi" \\ there'), '"say \\"hi\\" \\\\ there"');
     assert.equal(toJson("!()<>&'\"\t"), '"!()<>&\'\\"\\t"');
+    // A lone surrogate is U+FFFD; the text \ud83d beside an astral character stays text (as in jq 1.8.2).
+    assert.equal(quoteString("\u{1F600}\\ud83d"), '"\u{1F600}\\\\ud83d"');
+    assert.equal(quoteString("\u{1F600}\\\ud83d"), '"\u{1F600}\\\\\ufffd"');
   });
   test("ascii output escapes non-ASCII, astral characters as surrogate pairs", () => {
     assert.equal(toJson({ "caf\u00e9": "\u{1F600}" }, { ascii: true }), '{"caf\\u00e9":"\\ud83d\\ude00"}');
@@ -191,6 +194,9 @@ describe("parseJsonText (fromjson)", () => {
       ['"\\ud800"', "Invalid \\uXXXX\\uXXXX surrogate pair escape at line 1, column 8"],
       ['"\\u12"', "Invalid \\uXXXX escape at line 1, column 6"],
       ['"\\u12zz"', "Invalid characters in \\uXXXX escape at line 1, column 8"],
+      // jq checks the room for 4 digits in bytes: é is two.
+      ['"\\u12é"', "Invalid characters in \\uXXXX escape at line 1, column 8"],
+      ['"\\u1é"', "Invalid \\uXXXX escape at line 1, column 7"],
       ["1 ]", "Unmatched ']' at line 1, column 3"],
       ["[1,2]x", "Invalid numeric literal at EOF at line 1, column 6"],
       ["tru\n", "Invalid literal at line 2, column 0"],

@@ -225,7 +225,8 @@ export function quoteString(s: string, ascii = false): string {
     // lone surrogates (they would be U+FFFD).
     let q = JSON.stringify(s);
     if (q.indexOf("\x7f") >= 0) q = q.replace(/\x7f/g, "\\u007f");
-    if (SURROGATE.test(s)) q = q.replace(/\\ud[89a-f][0-9a-f]{2}/g, "\ufffd");
+    // Only an escape JSON.stringify wrote: not the text `\ud83d` after an escaped backslash (`\\ud83d`).
+    if (SURROGATE.test(s)) q = q.replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, "$1\ufffd");
     return q;
   }
   let out = '"';
@@ -459,7 +460,8 @@ function numberValue(tok: string): number {
   return tok.charCodeAt(0) === 0x2d ? -Infinity : Infinity;
 }
 
-function literalValue(tok: string): unknown {
+/** The value of a literal token as jq's check_literal reads it; throws jq's message (a string) when it is none. */
+export function literalValue(tok: string): unknown {
   const c = tok.charCodeAt(0);
   if (c === 0x74 /* t */) {
     if (tok !== "true") throw "Invalid literal";
@@ -478,7 +480,8 @@ function literalValue(tok: string): unknown {
   return numberValue(tok);
 }
 
-function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
+/** Sets an object's key as jq does, `__proto__` included (an own key, not the prototype). */
+export function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
   if (k === "__proto__") Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
   else o[k] = v;
 }
@@ -503,7 +506,7 @@ function isLiteralChar(c: number): boolean {
 }
 
 /** Column width (UTF-8 bytes, as jq counts) of the UTF-16 unit `c`. */
-function byteWidth(c: number): number {
+export function byteWidth(c: number): number {
   return c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3;
 }
 
