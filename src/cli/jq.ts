@@ -581,6 +581,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
           filename: () => at.name,
           inputLineNumber: () => at.line,
           debug: (m) => io.stderr(m + "\n"),
+          debugFormat: { sortKeys: o.sortKeys, ascii: o.ascii },
           stderr: (t) => io.stderr(t),
         },
       );

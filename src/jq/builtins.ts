@@ -112,19 +112,29 @@ value("input_line_number", () => (typeof current.inputLineNumber === "function" 
 value("error", (_v, msg) => {
   throw new JqRuntimeError(msg);
 });
+/**
+ * The status a process exits with after `halt_error(code)`, as jq 1.8.2's: the code made a C int
+ * (truncated; out of its range, or not finite, INT_MIN), then 0 for one not above 0, else its low byte.
+ */
+function exitStatus(code: number): number {
+  const int = Number.isFinite(code) && code > -2147483649 && code < 2147483648 ? Math.trunc(code) : -2147483648;
+  return int > 0 ? int % 256 : 0;
+}
+
 value("halt", () => {
   throw new JqHalt(0, undefined);
 });
 value("halt_error", (v, code) => {
-  if (typeof code !== "number") throw typeError(code, "halt_error/1: number required");
-  throw new JqHalt(code, v);
+  if (typeof code !== "number") throw typeError(v, "halt_error/1: number required");
+  throw new JqHalt(exitStatus(code), v);
 });
 value("debug", (v) => {
-  current.debug?.(toJson(["DEBUG:", v], CHARGED));
+  current.debug?.(toJson(["DEBUG:", v], { ...CHARGED, ...current.debugFormat }));
   return v;
 });
 value("stderr", (v) => {
-  current.stderr?.(toJson(v, CHARGED));
+  // jq 1.8: a string as it is, anything else as compact JSON.
+  current.stderr?.(typeof v === "string" ? v : toJson(v, CHARGED));
   return v;
 });
 value("input", () => {

@@ -1232,7 +1232,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
             }
             return undefined;
           }
-          if (v === null) return undefined;
+          // null is no collection here either: jq 1.8.2 fails (`{} | .a[] |= 1`), as `null | .[]` does.
           return iterate(v, () => undefined);
         });
     }

@@ -49,6 +49,8 @@ export interface RunOptions {
   /** Where `debug` and `stderr` write. */
   debug?: (message: string) => void;
   stderr?: (text: string) => void;
+  /** How `debug` prints its message: keys sorted, non-ASCII escaped (jq's -S and -a). */
+  debugFormat?: { sortKeys?: boolean; ascii?: boolean };
   /** What `input_line_number` returns (lines of the current file read so far), or a function asked each time. */
   inputLineNumber?: number | (() => number);
 }
@@ -238,6 +240,7 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
     context.inputLineNumber = opts.inputLineNumber ?? 0;
     if (opts.nextInput) context.nextInput = opts.nextInput as () => { value: JqValue } | undefined;
     if (opts.debug) context.debug = opts.debug;
+    if (opts.debugFormat) context.debugFormat = opts.debugFormat;
     if (opts.stderr) context.stderr = opts.stderr;
     let frame: Frame = { v: null, up: null };
     for (const name of variables) frame = { v: (opts.vars?.[name] ?? null) as JqValue, up: frame };

@@ -294,7 +294,8 @@ class Parser {
       const start = first.start;
       let term = this.parsePrimary();
       // Whether the term ends with an access (`.a`, `."a"`, `[e]`, `[]`, `[a:b]`) that a `?` covers alone.
-      let access = term.type === "Index" || term.type === "Slice" || term.type === "Iterate";
+      // A parenthesized path (`(.a.b)`) is one term: a `?` after it covers all of it, as `try`.
+      let access = !(first.kind === "op" && first.value === "(") && (term.type === "Index" || term.type === "Slice" || term.type === "Iterate");
       if (first.kind === "op" && first.value === "." && term.type === "Identity") {
         const t = this.peek();
         if (!TERM_FOLLOW.has(t.kind === "op" || t.kind === "keyword" ? t.value : t.kind)) {

@@ -67,6 +67,8 @@ export interface RunContext {
   /** Where `debug` and `stderr` write; ignored when absent. */
   debug?: (message: string) => void;
   stderr?: (text: string) => void;
+  /** How `debug` prints its message (jq's -S and -a). */
+  debugFormat?: { sortKeys?: boolean; ascii?: boolean };
   /** Set while {@link eventLoopSlice} is open: the run's real step budget (its `limits.maxSteps` is then a checkpoint). */
   slice?: { maxSteps: number };
 }

@@ -130,6 +130,21 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.equal((await withFiles(["jq", "-R", "-s", "length", "/nonexistent/a.json", "r.txt"], files)).out, "17\n");
   });
 
+  test("agreements a differential run against jq 1.8.2 found missing: halt_error's status, stderr, debug with -S -a, (path)?, .[] over null in paths", async () => {
+    // halt_error: the code as a C int (truncated), 0 when not above 0, else its low byte.
+    for (const [code, status] of [["1.5", 1], ["-1", 0], ["257", 1], ["infinite", 0], ["nan", 0]] as const) {
+      assert.deepEqual(await withFiles(["jq", "-n", `"m\\n" | halt_error(${code})`], {}), { code: status, out: "", err: "m\n" }, code);
+    }
+    // stderr prints a string as it is (jq 1.8); debug's message is dumped as the output is (-S, -a).
+    assert.deepEqual(await withFiles(["jq", "-n", '"hé\\n" | stderr'], {}), { code: 0, out: '"hé\\n"\n', err: "hé\n" });
+    assert.equal((await withFiles(["jq", "-nSa", '{"b":1,"a":"é"} | debug'], {})).err, '["DEBUG:",{"a":"\\u00e9","b":1}]\n');
+    // A ? after a parenthesized path covers the whole of it.
+    assert.deepEqual(await withFiles(["jq", "-c", '(.c.d)?, "after"'], {}, '{"c":0.25}'), { code: 0, out: '"after"\n', err: "" });
+    // .[] over null in a path fails, as .[] does; .[]? does not.
+    assert.deepEqual(await withFiles(["jq", "-c", ".a[] |= 1"], {}, '{"c":0.25}\n'), { code: 5, out: "", err: "jq: error (at <stdin>:1): Cannot iterate over null (null)\n" });
+    assert.deepEqual(await withFiles(["jq", "-c", "[path(.a[]?)], del(.a[]?)"], {}, '{"c":0.25}'), { code: 0, out: '[]\n{"c":0.25}\n', err: "" });
+  });
+
   test("input_filename names the file being read, input_line_number counts its lines read", async () => {
     const r = await withFiles(["jq", "-c", "[input_line_number, input_filename]", "l.json", "p.json"], files);
     // As jq: a value is seen once its whole line is read; "3 4" share line 4.
