@@ -24,10 +24,11 @@ import {
   sortedKeys,
   splitString,
   typeError,
+  typeError2,
   typeOf,
 } from "./values.js";
 import { delpaths, getpath, setpath } from "./paths.js";
-import { CHARGED, explode, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
+import { CHARGED, explode, formatNumber, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { applyFormat } from "./native/formats.js";
 import { createRequire } from "node:module";
 
@@ -310,13 +311,16 @@ value("from_entries", (v) => {
   const each = (x: JqValue): void => {
     let key: JqValue = null;
     const names = ["key", "Key", "name", "Name"];
+    let first: unknown;
     for (let i = 0; i < names.length; i++) {
-      // `.key // .Key // ...`: an error in any but the last alternative counts as false.
+      // `.key // .Key // ...`: an error in any but the last alternative counts as false; when the last
+      // fails too, the first error is the one raised, as jq's `//` raises it.
       let k: JqValue;
       try {
         k = index(x, names[i]);
       } catch (e) {
-        if (i === names.length - 1 || !(e instanceof JqRuntimeError)) throw e;
+        first ??= e;
+        if (i === names.length - 1 || !(e instanceof JqRuntimeError)) throw first;
         continue;
       }
       key = k;
@@ -373,12 +377,13 @@ value("to_entries", (v) => {
   if (Array.isArray(v)) return v.map((value, key) => ({ key, value }));
   throw typeError(v, "has no keys");
 });
+// jq 1.8.2's `def reverse: [.[length - 1 - range(0;length)]];`, natively: an array reversed; anything
+// else of length 0 is []; otherwise its length's error, or indexing its last place by number fails.
 value("reverse", (v) => {
-  if (v === null) return [];
-  if (typeof v === "string") return Array.from(v).reverse().join("");
   if (Array.isArray(v)) return v.slice().reverse();
-  if (isObject(v) && Object.keys(v).length === 0) return [];
-  throw new JqRuntimeError(`Cannot index ${typeOf(v)} with number`);
+  const n = Number(lengthOf(v));
+  if (n === 0) return [];
+  throw new JqRuntimeError(`Cannot index ${typeOf(v)} with number (${formatNumber(n - 1)})`);
 });
 
 function requireArray(v: JqValue, what: string): JqValue[] {
@@ -390,10 +395,18 @@ value("unique", (v) => {
   const sorted = requireArray(v, "sorted").slice().sort(compare);
   return sorted.filter((x, i) => i === 0 || compare(sorted[i - 1], x) !== 0);
 });
-value("min", (v) => minMax(requireArray(v, "sorted"), requireArray(v, "sorted"), true));
-value("max", (v) => minMax(requireArray(v, "sorted"), requireArray(v, "sorted"), false));
-value("_min_by_impl", (v, keys) => minMax(requireArray(v, "iterated over"), keys as JqValue[], true));
-value("_max_by_impl", (v, keys) => minMax(requireArray(v, "iterated over"), keys as JqValue[], false));
+/** The input and its keys, both arrays of one length, as jq's C builtins require them; else its error. */
+function requirePair(v: JqValue, keys: JqValue, what: string, length: string): [JqValue[], JqValue[]] {
+  if (!Array.isArray(v) || !Array.isArray(keys)) throw typeError2(v, keys, what);
+  if (v.length !== keys.length) throw typeError2(v, keys, length);
+  return [v, keys];
+}
+// jq's minmax_by: `min` is `min_by(.)` with the input as its own keys.
+const minMaxBy = (v: JqValue, keys: JqValue, isMin: boolean): JqValue => minMax(...requirePair(v, keys, "cannot be iterated over", "have wrong length"), isMin);
+value("min", (v) => minMaxBy(v, v, true));
+value("max", (v) => minMaxBy(v, v, false));
+value("_min_by_impl", (v, keys) => minMaxBy(v, keys, true));
+value("_max_by_impl", (v, keys) => minMaxBy(v, keys, false));
 
 /** The first minimal or the last maximal element, by the given keys (jq's tie-breaking). */
 function minMax(items: JqValue[], keys: JqValue[], isMin: boolean): JqValue {
@@ -407,10 +420,10 @@ function minMax(items: JqValue[], keys: JqValue[], isMin: boolean): JqValue {
 }
 
 function sortIndicesByKeys(v: JqValue, keys: JqValue): number[] {
-  const items = requireArray(v, "sorted");
-  if (!Array.isArray(keys) || keys.length !== items.length) throw new JqRuntimeError("Sort keys must be an array of the input's length");
+  const both = "cannot be sorted, as they are not both arrays";
+  const [items, sortKeys] = requirePair(v, keys, both, both);
   // Array.prototype.sort is stable, as jq's sort_by is.
-  return items.map((_x, i) => i).sort((a, b) => compare(keys[a], keys[b]));
+  return items.map((_x, i) => i).sort((a, b) => compare(sortKeys[a], sortKeys[b]));
 }
 value("_sort_by_impl", (v, keys) => sortIndicesByKeys(v, keys).map((i) => (v as JqValue[])[i]!));
 value("_group_by_impl", (v, keys) => {
@@ -989,34 +1002,40 @@ gen("all", 0, { gen: anyAllOf(false, false) });
 gen("any", 1, { gen: anyAllOf(true, true) });
 gen("all", 1, { gen: anyAllOf(false, true) });
 
-function rangeLoop(from: JqValue, upto: JqValue, by: JqValue, emit: (v: JqValue) => Stop): Stop {
-  if (typeof from !== "number" || typeof upto !== "number" || typeof by !== "number") {
-    throw new JqRuntimeError("Range bounds must be numeric");
+/** range/2, as jq's RANGE opcode: numbers only, counting up by one while not at `upto` (so for ever to NaN). */
+function rangeUp(from: JqValue, upto: JqValue, emit: (v: JqValue) => Stop): Stop {
+  if (typeof from !== "number" || typeof upto !== "number") throw new JqRuntimeError("Range bounds must be numeric");
+  for (let x = from; !(x >= upto); x += 1) {
+    step();
+    const r = emit(x);
+    if (r) return r;
   }
-  if (by > 0) {
-    for (let x = from; x < upto; x += by) {
-      step();
-      const r = emit(x);
-      if (r) return r;
-    }
-  } else if (by < 0) {
-    for (let x = from; x > upto; x += by) {
-      step();
-      const r = emit(x);
-      if (r) return r;
-    }
+  return undefined;
+}
+
+/**
+ * range/3, as jq 1.8.2 defines it: `if $by > 0 then $init|while(. < $upto; . + $by) elif $by < 0 then
+ * $init|while(. > $upto; . + $by) else empty end`, with jq's order and addition (so `null` as a step is
+ * empty, and a step that cannot be added fails at the second value).
+ */
+function rangeBy(from: JqValue, upto: JqValue, by: JqValue, emit: (v: JqValue) => Stop): Stop {
+  const direction = compare(by, 0);
+  if (direction === 0) return undefined;
+  for (let x = from; direction > 0 ? compare(x, upto) < 0 : compare(x, upto) > 0; x = add(x, by)) {
+    step();
+    const r = emit(x);
+    if (r) return r;
   }
-  // A zero (or NaN) step yields nothing, as jq 1.7.1's range/3 does.
   return undefined;
 }
 gen("range", 2, {
   gen: (input, [a, b], emit) =>
-    a!.code.gen(input, a!.env, (from) => b!.code.gen(input, b!.env, (upto) => rangeLoop(from, upto, 1, emit))),
+    a!.code.gen(input, a!.env, (from) => b!.code.gen(input, b!.env, (upto) => rangeUp(from, upto, emit))),
 });
 gen("range", 3, {
   gen: (input, [a, b, c], emit) =>
     a!.code.gen(input, a!.env, (from) =>
-      b!.code.gen(input, b!.env, (upto) => c!.code.gen(input, c!.env, (by) => rangeLoop(from, upto, by, emit))),
+      b!.code.gen(input, b!.env, (upto) => c!.code.gen(input, c!.env, (by) => rangeBy(from, upto, by, emit))),
     ),
 });
 // jq 1.8.2: `if startswith($x) then .[$x | length:] end` (so non-strings fail as startswith does), and rtrimstr alike.

@@ -14,7 +14,7 @@ def objects: select(type == "object");
 def iterables: select(type|. == "array" or . == "object");
 def scalars: select(type|. != "array" and . != "object");
 def isfinite: type == "number" and (isinfinite | not);
-def finites: select(isinfinite or isnan | not);
+def finites: select(isfinite);
 def normals: select(isnormal);
 def map_values(f): .[] |= f;
 def range($x): range(0; $x);

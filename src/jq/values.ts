@@ -35,7 +35,7 @@ export function toStringValue(v: unknown): string {
   return typeof v === "string" ? v : dumpJson(v);
 }
 
-function typeError2(a: unknown, b: unknown, msg: string): JqRuntimeError {
+export function typeError2(a: unknown, b: unknown, msg: string): JqRuntimeError {
   return new JqRuntimeError(`${typeOf(a)} (${dumpShort(a)}) and ${typeOf(b)} (${dumpShort(b)}) ${msg}`);
 }
 
