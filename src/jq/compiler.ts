@@ -655,14 +655,17 @@ function compileObject(node: Extract<Node, { type: "Object" }>, scope: Scope | n
     const go = (i: number, acc: JqObject): Stop => {
       if (i === entries.length) return emit(acc);
       const { key, value, keyed } = entries[i]!;
+      const badKey = (k: unknown): JqRuntimeError => new JqRuntimeError(`Cannot use ${typeOf(k)} (${dumpShort(k)}) as object key`);
       return key(input, env, (k) => {
-        if (typeof k !== "string") throw new JqRuntimeError(`Cannot use ${typeOf(k)} (${dumpShort(k)}) as object key`);
         if (keyed) {
+          if (typeof k !== "string") throw badKey(k);
           const o: JqObject = { ...acc };
           setKey(o, k, index(input, k));
           return go(i + 1, o);
         }
         return value(input, env, (v) => {
+          // The key is checked as jq checks it, when a value goes in: `{(1): empty}` is no error.
+          if (typeof k !== "string") throw badKey(k);
           // A fresh object per branch: a key or value with several outputs yields several objects.
           const o: JqObject = { ...acc };
           setKey(o, k, v);

@@ -123,6 +123,9 @@ describe("class 3: updates are linear and never change a value the program still
     assert.equal(failure("3 | min"), "number (3) and number (3) cannot be iterated over");
     assert.equal(failure("{} | min_by(.)"), "object ({}) and array ([]) cannot be iterated over");
     assert.equal(failure("{} | sort_by(.)"), "object ({}) and array ([]) cannot be sorted, as they are not both arrays");
+    // An object key is checked when a value goes in: no value, no error.
+    assert.deepEqual(outputs("{(.[]): empty}", { a: 1 }), []);
+    assert.equal(failure('{(.[]): error("v")}', { a: 1 }), "v");
   });
 
   test("from_entries, add and flatten as jq 1.8.2 defines them", () => {
