@@ -555,9 +555,18 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     const slurped = (): JqValue => (o.rawInput ? sources.map((s) => [...s.chunks()].join("")).join("") : [...stream]);
     inputs = o.slurp ? (function* () { yield slurped(); })() : stream;
   }
-  /** The program's `input`: a parse error of --seq input is an error of the program, as in jq. */
+  /**
+   * The program's `input`: a parse error of the input (--seq or not) is an error of the program, which
+   * `try` catches, as in jq.
+   */
   const nextInput = (): { value: JqValue } | undefined => {
-    const r = inputs.next();
+    let r: IteratorResult<JqValue | SeqParseError>;
+    try {
+      r = inputs.next();
+    } catch (e) {
+      if (e instanceof JqInputError) throw new JqRuntimeError(e.message);
+      throw e;
+    }
     if (r.done) return undefined;
     if (r.value instanceof SeqParseError) throw new JqRuntimeError(r.value.message);
     return { value: r.value };
