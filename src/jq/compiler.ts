@@ -28,7 +28,6 @@ import {
   JqValue,
   PathComponent,
   add,
-  cannotIndex,
   cannotIterate,
   checkArray,
   checkString,
@@ -295,7 +294,8 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
       const from = node.from ? compile(node.from, scope, ctx) : constNull;
       const to = node.to ? compile(node.to, scope, ctx) : constNull;
       return (input, env, emit) =>
-        to(input, env, (t) => from(input, env, (f) => target(input, env, (v) => emit(slice(v, f, t)))));
+        // jq's order: the start's outputs outermost, then the end's, then the target's.
+        from(input, env, (f) => to(input, env, (t) => target(input, env, (v) => emit(slice(v, f, t)))));
     }
     case "Iterate": {
       const target = compile(node.target, scope, ctx);
@@ -576,8 +576,8 @@ function compileOptionalAccess(node: Node, scope: Scope | null, ctx: CompileCont
       const from = node.from ? compile(node.from, scope, ctx) : constNull;
       const to = node.to ? compile(node.to, scope, ctx) : constNull;
       return (input, env, emit) =>
-        to(input, env, (t) =>
-          from(input, env, (f) =>
+        from(input, env, (f) =>
+          to(input, env, (t) =>
             target(input, env, (v) => {
               const r = orNothing(() => slice(v, f, t));
               return r === NOTHING ? undefined : emit(r);
@@ -878,16 +878,20 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
   };
   patterns.forEach(collectKeys);
 
-  const destructure = (p: Pattern, value: JqValue, vals: JqValue[], env: Frame, k: () => Stop): Stop => {
+  // As jq 1.8.2 binds: an array pattern's elements from the last to the first, an object pattern's
+  // entries in order, and a variable named twice keeps the value bound first.
+  const bindVar = (name: string, value: JqValue, vals: (JqValue | typeof UNBOUND)[]): void => {
+    const i = slot.get(name)!;
+    if (vals[i] === UNBOUND) vals[i] = value;
+  };
+  const destructure = (p: Pattern, value: JqValue, vals: (JqValue | typeof UNBOUND)[], env: Frame, k: () => Stop): Stop => {
     switch (p.type) {
       case "VarPattern":
-        vals[slot.get(p.name)!] = value;
+        bindVar(p.name, value, vals);
         return k();
       case "ArrayPattern": {
-        if (value !== null && !Array.isArray(value)) throw cannotIndex(value, 0);
-        const go = (i: number): Stop =>
-          i === p.elements.length ? k() : destructure(p.elements[i]!, index(value, i), vals, env, () => go(i + 1));
-        return go(0);
+        const go = (i: number): Stop => (i < 0 ? k() : destructure(p.elements[i]!, index(value, i), vals, env, () => go(i - 1)));
+        return go(p.elements.length - 1);
       }
       case "ObjectPattern": {
         const go = (i: number): Stop => {
@@ -895,7 +899,7 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
           const e = p.entries[i]!;
           const withKey = (key: JqValue): Stop => {
             const v = index(value, key);
-            if (e.keyVar !== undefined) vals[slot.get(e.keyVar)!] = v;
+            if (e.keyVar !== undefined) bindVar(e.keyVar, v, vals);
             if (e.value) return destructure(e.value, v, vals, env, () => go(i + 1));
             return go(i + 1);
           };
@@ -908,20 +912,26 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
     }
   };
 
-  const bindFrames = (env: Frame, vals: JqValue[]): Frame => {
+  const bindFrames = (env: Frame, vals: (JqValue | typeof UNBOUND)[]): Frame => {
     let e = env;
-    for (let i = 0; i < names.length; i++) e = { v: vals[i] ?? null, up: e };
+    for (let i = 0; i < names.length; i++) {
+      const v = vals[i];
+      e = { v: v === UNBOUND || v === undefined ? null : v, up: e };
+    }
     return e;
   };
 
   const bind: Binder = (pi, value, env, body) => {
-    const vals: JqValue[] = new Array(names.length).fill(null);
+    const vals: (JqValue | typeof UNBOUND)[] = new Array(names.length).fill(UNBOUND);
     const p = patterns[pi]!;
     if (p.type === "VarPattern" && names.length === 1) return body({ v: value, up: env });
     return destructure(p, value, vals, env, () => body(bindFrames(env, vals.slice())));
   };
   return { names, bind };
 }
+
+/** A variable of a pattern not bound yet in this binding. */
+const UNBOUND: unique symbol = Symbol("unbound");
 
 /**
  * Binds a value to patterns and runs `body`. With `?//` alternatives, an error while binding
@@ -1202,8 +1212,8 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       const to = node.to ? compile(node.to, scope, ctx) : constNull;
       const opt = optional;
       return (input, path, env, emit) =>
-        to(input, env, (t) =>
-          from(input, env, (f) =>
+        from(input, env, (f) =>
+          to(input, env, (t) =>
             target(input, path, env, (p, v) => {
               if (p === INVALID_PATH) throw invalidAccess({ start: f, end: t }, v);
               const r = opt ? orNothing(() => slice(v, f, t)) : slice(v, f, t);

@@ -123,6 +123,13 @@ describe("class 3: updates are linear and never change a value the program still
     assert.equal(failure("3 | min"), "number (3) and number (3) cannot be iterated over");
     assert.equal(failure("{} | min_by(.)"), "object ({}) and array ([]) cannot be iterated over");
     assert.equal(failure("{} | sort_by(.)"), "object ({}) and array ([]) cannot be sorted, as they are not both arrays");
+    // Slices loop over the start outermost; an array pattern binds from its last element, and a
+    // variable named twice keeps its first binding (all checked against jq 1.8.2).
+    assert.deepEqual(outputs("[.[0,1:2,3]]", [1, 2, 3]), ["[[1,2],[1,2,3],[2],[2,3]]"]);
+    assert.equal(failure(". as [[$a], {b: $b}] | 1", [1, 2]), 'Cannot index number with string ("b")');
+    assert.equal(failure(". as [$a, $b] | 1", { a: 1 }), "Cannot index object with number (1)");
+    assert.equal(one(". as {a: $x, b: $x} | $x", { a: 1, b: 2 }), "1");
+    assert.equal(one(". as [{a: $x}, $x] | $x", [{ a: 3 }, 4]), "4");
     // An object key is checked when a value goes in: no value, no error.
     assert.deepEqual(outputs("{(.[]): empty}", { a: 1 }), []);
     assert.equal(failure('{(.[]): error("v")}', { a: 1 }), "v");
