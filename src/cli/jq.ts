@@ -609,7 +609,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
         else if (e.value !== null && e.value !== undefined) io.stderr(messageJson(e.value) + "\n");
         return e.exitCode;
       }
-      if (typeof e.value === "string" || e.kind === "limit") io.stderr(`jq: error (at ${position()}): ${e.message}\n`);
+      // jq prints the message as a C string: up to a NUL it may hold.
+      if (typeof e.value === "string" || e.kind === "limit") io.stderr(`jq: error (at ${position()}): ${e.message.split("\0", 1)[0]}\n`);
       else io.stderr(`jq: error (at ${position()}) (not a string): ${messageJson(e.value)}\n`);
       // A budget error ends the whole command: it says nothing about the next input being cheaper.
       if (e.kind === "limit") halted = true;

@@ -1200,7 +1200,8 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
         idx(input, env, (k) =>
           target(input, path, env, (p, v) => {
             if (p === INVALID_PATH) throw invalidAccess(k, v);
-            if (v === null && !isObject(k)) return emit([...p, k as PathComponent], null);
+            // null indexed by a name or a number is null; by anything else, the error of .[k] on null.
+            if (v === null && (typeof k === "string" || typeof k === "number")) return emit([...p, k], null);
             const r = opt ? orNothing(() => index(v, k)) : index(v, k);
             return r === NOTHING ? undefined : emit([...p, k as PathComponent], r);
           }),

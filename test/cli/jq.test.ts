@@ -143,6 +143,8 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     // .[] over null in a path fails, as .[] does; .[]? does not.
     assert.deepEqual(await withFiles(["jq", "-c", ".a[] |= 1"], {}, '{"c":0.25}\n'), { code: 5, out: "", err: "jq: error (at <stdin>:1): Cannot iterate over null (null)\n" });
     assert.deepEqual(await withFiles(["jq", "-c", "[path(.a[]?)], del(.a[]?)"], {}, '{"c":0.25}'), { code: 0, out: '[]\n{"c":0.25}\n', err: "" });
+    // An error message is printed as jq prints a C string: up to a NUL.
+    assert.deepEqual(await withFiles(["jq", "-n", 'error("a\\u0000b")'], {}), { code: 5, out: "", err: "jq: error (at <unknown>): a\n" });
     // A parse error met by the program's input is an error of the program, which try catches.
     assert.deepEqual(await withFiles(["jq", "-c", 'try input catch "caught: \\(.)"'], {}, '1 {"a" 2'), { code: 0, out: '"caught: Expected separator between values at EOF at line 1, column 8"\n', err: "" });
     assert.deepEqual(await withFiles(["jq", "-n", "-c", "[inputs]"], {}, '1 {"a" 2'), { code: 5, out: "", err: "jq: error (at <stdin>:0): Expected separator between values at EOF at line 1, column 8\n" });

@@ -130,6 +130,9 @@ describe("class 3: updates are linear and never change a value the program still
     assert.equal(failure(". as [$a, $b] | 1", { a: 1 }), "Cannot index object with number (1)");
     assert.equal(one(". as {a: $x, b: $x} | $x", { a: 1, b: 2 }), "1");
     assert.equal(one(". as [{a: $x}, $x] | $x", [{ a: 3 }, 4]), "4");
+    // null indexed in a path by anything but a name or a number fails as .[k] does.
+    assert.equal(failure("path(.[null])"), "Cannot index null with null (null)");
+    assert.equal(failure("del(.[true])"), "Cannot index null with boolean (true)");
     // An object key is checked when a value goes in: no value, no error.
     assert.deepEqual(outputs("{(.[]): empty}", { a: 1 }), []);
     assert.equal(failure('{(.[]): error("v")}', { a: 1 }), "v");
