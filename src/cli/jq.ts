@@ -304,10 +304,9 @@ function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Gene
       } else if (text.trim() !== "") {
         let rest = buf.slice(start);
         for (let more = it.next(); !more.done; more = it.next()) rest += more.value;
-        // Values spanning lines or sharing one: counted as read to the end (most often one document).
-        at.line = line + countLines(rest);
-        // Keep the parser's line numbers those of the whole input.
-        yield* parseJsonStream("\n".repeat(line) + rest, name) as Generator<JqValue>;
+        // Values spanning lines or sharing one: each at the line of the character that ends it. The
+        // parser's line numbers are kept those of the whole input.
+        yield* linedValues("\n".repeat(line) + rest, name, at);
         return;
       }
       line++;
@@ -315,10 +314,24 @@ function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Gene
     }
     buf = buf.slice(start);
   }
-  if (buf.trim() !== "") {
-    at.line = line + countLines(buf);
-    yield* parseJsonStream("\n".repeat(line) + buf, name) as Generator<JqValue>;
+  if (buf.trim() !== "") yield* linedValues("\n".repeat(line) + buf, name, at);
+  // The whole file read (what --slurp's run sees): all its lines.
+  else at.line = line;
+}
+
+/**
+ * The values of a text, `at.line` set to the lines jq has read when each is given (see parseJsonStream),
+ * and at the end to all the text's lines.
+ */
+function* linedValues(text: string, name: string, at: Position): Generator<JqValue> {
+  const where = { line: at.line };
+  for (const v of parseJsonStream(text, name, undefined, where)) {
+    at.line = where.line;
+    yield v as JqValue;
   }
+  let lines = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
+  at.line = lines;
 }
 
 /** The longest piece of a line jq reads at once (fgets into its 4096-byte buffer, less 4 for UTF-8): bytes. */
@@ -405,12 +418,6 @@ function lastPieceStart(text: string, start: number, end: number): number {
     if (i >= end) return piece;
     piece = i;
   }
-}
-
-function countLines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
-  return n;
 }
 
 /** The values of a --seq input gathered into one array (--slurp), its parse errors given as they come. */

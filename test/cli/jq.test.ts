@@ -143,6 +143,14 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     // .[] over null in a path fails, as .[] does; .[]? does not.
     assert.deepEqual(await withFiles(["jq", "-c", ".a[] |= 1"], {}, '{"c":0.25}\n'), { code: 5, out: "", err: "jq: error (at <stdin>:1): Cannot iterate over null (null)\n" });
     assert.deepEqual(await withFiles(["jq", "-c", "[path(.a[]?)], del(.a[]?)"], {}, '{"c":0.25}'), { code: 0, out: '[]\n{"c":0.25}\n', err: "" });
+    // input_line_number and error positions: the lines jq has read when its parser gives each value
+    // (the line of the character that ends it; a last line without its newline is not counted yet).
+    const lines = async (stdin: string, flags: string[] = []) => (await withFiles(["jq", "-c", ...flags, "[., input_line_number]"], {}, stdin)).out;
+    assert.equal(await lines('{\n"a":\n1\n}\n2\n'), '[{"a":1},4]\n[2,5]\n');
+    assert.equal(await lines("1 2\n3\n"), "[1,1]\n[2,1]\n[3,2]\n");
+    assert.equal(await lines("1 2\n3"), "[1,1]\n[2,1]\n[3,1]\n");
+    assert.equal(await lines('{"a":1}\n\n\n', ["-s"]), '[[{"a":1}],3]\n');
+    assert.equal((await withFiles(["jq", ".a.b"], {}, '{"a":\n1} 5\n')).err, 'jq: error (at <stdin>:2): Cannot index number with string ("b")\njq: error (at <stdin>:2): Cannot index number with string ("a")\n');
     // An error message is printed as jq prints a C string: up to a NUL.
     assert.deepEqual(await withFiles(["jq", "-n", 'error("a\\u0000b")'], {}), { code: 5, out: "", err: "jq: error (at <unknown>): a\n" });
     // A parse error met by the program's input is an error of the program, which try catches.

@@ -905,20 +905,29 @@ export function toNumber(v: unknown): number {
  * values before it, throws JqRuntimeError whose message is jq's parser message, e.g.
  * `Unfinished JSON term at EOF at line 3, column 0` (the jq CLI prints it as `jq: parse error: <message>`).
  * `source` (a file name) is accepted for callers' bookkeeping; jq's messages do not name the file.
+ * `where.line`, set before each value is yielded, is the line (1-based) of the character that ends it
+ * (a closing bracket or quote, the character after a number or literal, or the end of the text): the
+ * lines jq has read when its parser gives the value (`input_line_number`, and its error positions).
  */
-export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }): Generator<unknown> {
+export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }, where: { line: number } = { line: 0 }): Generator<unknown> {
   void source;
   const maxDepth = opts?.maxDepth ?? MAX_PARSING_DEPTH;
   const n = text.length;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
   let triedWhole = false;
+  // jq counts a line once it has read its newline: a value ended on a last line without one is on the line before.
+  let lastLine = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lastLine++;
+  const open = n > 0 && text.charCodeAt(n - 1) !== 0x0a;
+  const counted = (l: number): number => (open && l === lastLine ? l - 1 : l);
   while (pos < n) {
     // Fast path: a line that is one whole value.
     let nl = text.indexOf("\n", pos);
     if (nl < 0) nl = n;
     const fast = fastParse(text.slice(pos, nl), maxDepth);
     if (fast.ok) {
+      where.line = counted(line);
       yield fast.value;
       pos = nl + 1;
       line++;
@@ -930,6 +939,11 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       triedWhole = true;
       const whole = fastParse(pos === 0 ? text : text.slice(pos), maxDepth);
       if (whole.ok) {
+        let last = n - 1;
+        while (last > pos && /\s/.test(text[last]!)) last--;
+        where.line = line;
+        for (let i = text.indexOf("\n", pos); i >= 0 && i < last; i = text.indexOf("\n", i + 1)) where.line++;
+        where.line = counted(where.line);
         yield whole.value;
         return;
       }
@@ -968,6 +982,9 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       const slice = text.slice(q, end);
       const r = fastParse(slice, maxDepth);
       if (!r.ok) break;
+      where.line = qLine;
+      for (let i = slice.indexOf("\n"); i >= 0; i = slice.indexOf("\n", i + 1)) where.line++;
+      where.line = counted(where.line);
       yield r.value;
       multiline = false;
       for (let i = slice.indexOf("\n"); i >= 0; i = slice.indexOf("\n", i + 1)) {
@@ -990,6 +1007,8 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
         throw e;
       }
       if (v === NO_VALUE) return;
+      // The parser counts a line at its newline: a literal ended by one was on the line before.
+      where.line = counted(p.line - (p.pos > 0 && text.charCodeAt(p.pos - 1) === 0x0a && p.line > 1 ? 1 : 0));
       yield v;
       if (!p.idle()) continue;
       // Resume the fast path if only blanks remain on this line (or a literal's end took the newline).
