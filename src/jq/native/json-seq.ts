@@ -12,7 +12,7 @@
  * next (a value may span lines, or files). Lines and columns count as jq's do: columns in UTF-8 bytes.
  */
 import { decodeJsonString } from "../json-string.js";
-import { MAX_PARSING_DEPTH, byteWidth, literalValue, setKey } from "./json.js";
+import { MAX_PARSING_DEPTH, byteWidth, isLiteralChar, literalValue, setKey } from "./json.js";
 
 /** A parse error of the sequence: jq's message, with its position. Parsing goes on after it. */
 export class SeqParseError {
@@ -59,25 +59,15 @@ const WHITESPACE = 1;
 const STRUCTURE = 2;
 const QUOTE = 3;
 
+/** A character a string's run takes as it is (not its end, an escape, an RS or a line break). */
+const isPlainInString = (c: number): boolean => c !== 0x22 && c !== 0x5c && c !== RS && c !== 0x0a;
+/** A character of a literal's run (an RS ends it). */
+const isPlainLiteral = (c: number): boolean => c !== RS && classify(c) === LITERAL;
+
 function classify(c: number): number {
-  switch (c) {
-    case 0x20:
-    case 0x09:
-    case 0x0d:
-    case 0x0a:
-      return WHITESPACE;
-    case 0x22:
-      return QUOTE;
-    case 0x5b:
-    case 0x2c:
-    case 0x5d:
-    case 0x7b:
-    case 0x3a:
-    case 0x7d:
-      return STRUCTURE;
-    default:
-      return LITERAL;
-  }
+  if (isLiteralChar(c)) return LITERAL;
+  if (c === 0x22) return QUOTE;
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a ? WHITESPACE : STRUCTURE;
 }
 
 /** jq 1.8.2's JSON parser in JV_PARSE_SEQ mode (optionally JV_PARSE_STREAMING: `--stream` events). */
@@ -154,34 +144,14 @@ export class SeqParser {
         }
         continue;
       }
-      if (this.st === STRING && c !== 0x22 && c !== 0x5c && c !== RS && c !== 0x0a) {
+      if (this.st === STRING && isPlainInString(c)) {
         // A run of a string's ordinary characters goes to the token at once.
-        let p = this.pos + 1;
-        let width = byteWidth(c);
-        for (; p < end; p++) {
-          const d = text.charCodeAt(p);
-          if (d === 0x22 || d === 0x5c || d === RS || d === 0x0a) break;
-          width += d < 0x80 ? 1 : byteWidth(d);
-        }
-        this.tok += text.slice(this.pos, p);
-        this.col += width;
-        this.pos = p;
-        this.lastWs = false;
+        this.takeRun(isPlainInString);
         continue;
       }
-      if (this.st === NORMAL && c !== RS && classify(c) === LITERAL) {
+      if (this.st === NORMAL && isPlainLiteral(c)) {
         // A run of a literal's characters (a number, true, false, null, or not a literal at all).
-        let p = this.pos + 1;
-        let width = byteWidth(c);
-        for (; p < end; p++) {
-          const d = text.charCodeAt(p);
-          if (d === RS || classify(d) !== LITERAL) break;
-          width += d < 0x80 ? 1 : byteWidth(d);
-        }
-        this.tok += text.slice(this.pos, p);
-        this.col += width;
-        this.pos = p;
-        this.lastWs = false;
+        this.takeRun(isPlainLiteral);
         continue;
       }
       this.pos++;
@@ -227,6 +197,22 @@ export class SeqParser {
     if (this.streaming) value = [this.path.slice(), value];
     if (!this.lastWs && typeof value === "number") return new SeqParseError(`Potentially truncated top-level numeric value ${at}`);
     return value;
+  }
+
+  /** Adds to the token the run of characters from here that `plain` accepts, moving the column past them. */
+  private takeRun(plain: (c: number) => boolean): void {
+    const text = this.text;
+    let p = this.pos + 1;
+    let width = byteWidth(text.charCodeAt(this.pos));
+    for (; p < this.end; p++) {
+      const d = text.charCodeAt(p);
+      if (!plain(d)) break;
+      width += d < 0x80 ? 1 : byteWidth(d);
+    }
+    this.tok += text.slice(this.pos, p);
+    this.col += width;
+    this.pos = p;
+    this.lastWs = false;
   }
 
   private take(): unknown {

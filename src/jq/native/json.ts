@@ -486,7 +486,7 @@ export function setKey(o: Record<string, unknown>, k: string, v: unknown): void 
   else o[k] = v;
 }
 
-function isLiteralChar(c: number): boolean {
+export function isLiteralChar(c: number): boolean {
   switch (c) {
     case 0x20:
     case 0x09:
