@@ -237,12 +237,13 @@ interface Position {
 
 /** Reads the inputs, as a lazy sequence so that `input`/`inputs` and large streams work. */
 function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAllDocuments?: typeof import("yaml").parseAllDocuments): Generator<JqValue> {
+  // jq -R: one string per line, the files one stream (a file's last line without its newline goes on
+  // in the next file), and the last line also without a newline.
+  let buf = "";
   for (const { name, chunks } of sources) {
     at.name = name;
     at.line = 0;
     if (o.rawInput) {
-      // jq -R: one string per line (the last one also without a newline).
-      let buf = "";
       for (const chunk of chunks()) {
         buf += chunk;
         let start = 0;
@@ -253,7 +254,6 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
         }
         buf = buf.slice(start);
       }
-      if (buf !== "") yield buf;
       continue;
     }
     if (o.yaml) {
@@ -277,6 +277,7 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
       throw e;
     }
   }
+  if (buf !== "") yield buf;
 }
 
 /**

@@ -151,6 +151,8 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.equal(await lines("1 2\n3"), "[1,1]\n[2,1]\n[3,1]\n");
     assert.equal(await lines('{"a":1}\n\n\n', ["-s"]), '[[{"a":1}],3]\n');
     assert.equal((await withFiles(["jq", ".a.b"], {}, '{"a":\n1} 5\n')).err, 'jq: error (at <stdin>:2): Cannot index number with string ("b")\njq: error (at <stdin>:2): Cannot index number with string ("a")\n');
+    // -R reads the files as one stream: a last line without its newline goes on in the next file.
+    assert.equal((await withFiles(["jq", "-R", "-c", "[., input_filename]", "a.txt", "b.txt"], { "a.txt": "ab\ncd", "b.txt": "ef\ngh\n" })).out, '["ab","a.txt"]\n["cdef","b.txt"]\n["gh","b.txt"]\n');
     // An error message is printed as jq prints a C string: up to a NUL.
     assert.deepEqual(await withFiles(["jq", "-n", 'error("a\\u0000b")'], {}), { code: 5, out: "", err: "jq: error (at <unknown>): a\n" });
     // A parse error met by the program's input is an error of the program, which try catches.
