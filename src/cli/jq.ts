@@ -325,14 +325,12 @@ function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Gene
  * and at the end to all the text's lines.
  */
 function* linedValues(text: string, name: string, at: Position): Generator<JqValue> {
-  const where = { line: at.line };
+  const where: { line: number; lines?: number } = { line: at.line };
   for (const v of parseJsonStream(text, name, undefined, where)) {
     at.line = where.line;
     yield v as JqValue;
   }
-  let lines = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
-  at.line = lines;
+  at.line = where.lines ?? at.line;
 }
 
 /** The longest piece of a line jq reads at once (fgets into its 4096-byte buffer, less 4 for UTF-8): bytes. */

@@ -907,9 +907,10 @@ export function toNumber(v: unknown): number {
  * `source` (a file name) is accepted for callers' bookkeeping; jq's messages do not name the file.
  * `where.line`, set before each value is yielded, is the line (1-based) of the character that ends it
  * (a closing bracket or quote, the character after a number or literal, or the end of the text): the
- * lines jq has read when its parser gives the value (`input_line_number`, and its error positions).
+ * lines jq has read when its parser gives the value (`input_line_number`, and its error positions);
+ * `where.lines`, set first, is the number of line breaks in the text.
  */
-export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }, where: { line: number } = { line: 0 }): Generator<unknown> {
+export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }, where: { line: number; lines?: number } = { line: 0 }): Generator<unknown> {
   void source;
   const maxDepth = opts?.maxDepth ?? MAX_PARSING_DEPTH;
   const n = text.length;
@@ -919,6 +920,7 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
   // jq counts a line once it has read its newline: a value ended on a last line without one is on the line before.
   let lastLine = 1;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lastLine++;
+  where.lines = lastLine - 1;
   const open = n > 0 && text.charCodeAt(n - 1) !== 0x0a;
   const counted = (l: number): number => (open && l === lastLine ? l - 1 : l);
   while (pos < n) {
@@ -939,11 +941,11 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       triedWhole = true;
       const whole = fastParse(pos === 0 ? text : text.slice(pos), maxDepth);
       if (whole.ok) {
+        // The line of its last character: the lines of the text less the breaks after it.
         let last = n - 1;
-        while (last > pos && /\s/.test(text[last]!)) last--;
-        where.line = line;
-        for (let i = text.indexOf("\n", pos); i >= 0 && i < last; i = text.indexOf("\n", i + 1)) where.line++;
-        where.line = counted(where.line);
+        let after = 0;
+        for (; last > pos && /\s/.test(text[last]!); last--) if (text.charCodeAt(last) === 0x0a) after++;
+        where.line = counted(lastLine - after);
         yield whole.value;
         return;
       }
@@ -982,16 +984,15 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       const slice = text.slice(q, end);
       const r = fastParse(slice, maxDepth);
       if (!r.ok) break;
-      where.line = qLine;
-      for (let i = slice.indexOf("\n"); i >= 0; i = slice.indexOf("\n", i + 1)) where.line++;
-      where.line = counted(where.line);
-      yield r.value;
+      // Its lines are counted before it is given: it ends on the last of them.
       multiline = false;
       for (let i = slice.indexOf("\n"); i >= 0; i = slice.indexOf("\n", i + 1)) {
         qLine++;
         lineStart = q + i + 1;
         multiline = true;
       }
+      where.line = counted(qLine);
+      yield r.value;
       crossed = false;
       q = end;
     }
