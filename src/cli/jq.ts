@@ -10,7 +10,7 @@ import { NEED_INPUT, NO_MORE, SeqParseError, SeqParser } from "../jq/native/json
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
 import { readErrorReason, setWriteErrorExit, type CliIO } from "./io.js";
-import { KUBECTL_YAML } from "../input/yaml.js";
+import { kubectlDocuments } from "../input/yaml.js";
 import { OutputBuffer } from "./output.js";
 
 export const JQ_HELP = `Usage: karta jq [options] FILTER [FILE...]
@@ -236,7 +236,7 @@ interface Position {
 }
 
 /** Reads the inputs, as a lazy sequence so that `input`/`inputs` and large streams work. */
-function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAllDocuments?: typeof import("yaml").parseAllDocuments): Generator<JqValue> {
+function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAllDocuments?: typeof import("yaml").parseAllDocuments): Generator<JqValue | JqInputError> {
   // jq -R: one string per line, the files one stream (a file's last line without its newline goes on
   // in the next file), and the last line also without a newline.
   let buf = "";
@@ -260,7 +260,7 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
       const text = [...chunks()].join("");
       const deep = findDeepNesting(text);
       if (deep !== undefined) throw new JqInputError(name, `line ${deep.line}: ${deep.message}`);
-      for (const doc of parseAllDocuments!(text, { ...KUBECTL_YAML, logLevel: "error" })) {
+      for (const doc of kubectlDocuments(parseAllDocuments!, text, { logLevel: "error" })) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
         const read = yamlDocumentValue(doc);
         if ("error" in read) throw new JqInputError(name, read.error);
@@ -285,7 +285,7 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
  * through JSON.parse a line at a time; at the first line that is not a whole value, the rest of the
  * input goes to the jq-compatible parser (pretty-printed or concatenated values, jq's messages).
  */
-function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Generator<JqValue> {
+function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Generator<JqValue | JqInputError> {
   const it = chunks[Symbol.iterator]();
   let buf = "";
   let line = 0;
@@ -322,15 +322,36 @@ function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Gene
 
 /**
  * The values of a text, `at.line` set to the lines jq has read when each is given (see parseJsonStream),
- * and at the end to all the text's lines.
+ * and at the end to all the text's lines. A parse error is given in its place (a JqInputError, not
+ * thrown), and reading goes on with the line after it, as jq's parser throws away the line it was
+ * reading and goes on: a program's `input` can catch the error and read on.
  */
-function* linedValues(text: string, name: string, at: Position): Generator<JqValue> {
-  const where: { line: number; lines?: number } = { line: at.line };
-  for (const v of parseJsonStream(text, name, undefined, where)) {
-    at.line = where.line;
-    yield v as JqValue;
+function* linedValues(text: string, name: string, at: Position): Generator<JqValue | JqInputError> {
+  for (;;) {
+    const where: { line: number; lines?: number } = { line: at.line };
+    try {
+      for (const v of parseJsonStream(text, name, undefined, where)) {
+        at.line = where.line;
+        yield v as JqValue;
+      }
+      at.line = where.lines ?? at.line;
+      return;
+    } catch (e) {
+      if (!(e instanceof Error && e.name === "JqRuntimeError")) throw e;
+      // The line of the error has been read (counted once its newline is), and the rest of it is dropped.
+      const line = Number(/at line (\d+), column \d+$/.exec(e.message)?.[1]);
+      let next = Number.isInteger(line) ? 0 : -1;
+      for (let l = 0; l < line && next >= 0; l++) {
+        const nl = text.indexOf("\n", next);
+        next = nl < 0 ? -1 : nl + 1;
+      }
+      if (Number.isInteger(line)) at.line = next < 0 ? line - 1 : line;
+      yield new JqInputError(name, e.message);
+      // On with the text after it, its line numbers kept.
+      if (next < 0 || text.slice(next).trim() === "") return;
+      text = "\n".repeat(line) + text.slice(next);
+    }
   }
-  at.line = where.lines ?? at.line;
 }
 
 /** The longest piece of a line jq reads at once (fgets into its 4096-byte buffer, less 4 for UTF-8): bytes. */
@@ -496,8 +517,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   }
 
   let sources: InputSource[];
-  // As jq: a file that cannot be read is reported when its turn comes, the rest are read, and the
-  // command exits 2 at the end.
+  // A file that cannot be read is reported when its turn comes and the command exits 2 at the end, as
+  // in jq; the other files are all read (jq 1.8.2 reads one more value after the failure, then stops).
   let unreadable = 0;
   const readable = (f: string) =>
     function* (): Generator<string> {
@@ -548,7 +569,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   // With --slurp the input stream is one array; with -n too, `.` is null and `input` returns that array.
   const at: Position = { name: null, line: 0 };
   // The YAML reader is loaded only for --yaml.
-  let inputs: Iterator<JqValue | SeqParseError>;
+  let inputs: Iterator<JqValue | SeqParseError | JqInputError>;
   if (o.seq && !o.rawInput && !o.yaml) {
     // jq --seq: the inputs are a JSON text sequence; its parse errors come in their place among the values.
     const items = seqInputs(sources, at, o.stream);
@@ -556,9 +577,17 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     inputs = o.slurp ? slurpSeq(items) : items;
   } else {
     const values = readInputs(o, sources, at, o.yaml ? (await import("yaml")).parseAllDocuments : undefined);
-    const stream = o.stream ? (function* () { for (const v of values) yield* streamEvents(v); })() : values;
-    // -R with -s: the whole input as one string.
-    const slurped = (): JqValue => (o.rawInput ? sources.map((s) => [...s.chunks()].join("")).join("") : [...stream]);
+    const stream = o.stream ? (function* () { for (const v of values) if (v instanceof JqInputError) yield v; else yield* streamEvents(v); })() : values;
+    // -R with -s: the whole input as one string; a parse error ends the slurp.
+    const slurped = (): JqValue => {
+      if (o.rawInput) return sources.map((s) => [...s.chunks()].join("")).join("");
+      const all: JqValue[] = [];
+      for (const v of stream) {
+        if (v instanceof JqInputError) throw v;
+        all.push(v);
+      }
+      return all;
+    };
     inputs = o.slurp ? (function* () { yield slurped(); })() : stream;
   }
   /**
@@ -566,7 +595,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
    * `try` catches, as in jq.
    */
   const nextInput = (): { value: JqValue } | undefined => {
-    let r: IteratorResult<JqValue | SeqParseError>;
+    let r: IteratorResult<JqValue | SeqParseError | JqInputError>;
     try {
       r = inputs.next();
     } catch (e) {
@@ -574,7 +603,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
       throw e;
     }
     if (r.done) return undefined;
-    if (r.value instanceof SeqParseError) throw new JqRuntimeError(r.value.message);
+    if (r.value instanceof SeqParseError || r.value instanceof JqInputError) throw new JqRuntimeError(r.value.message);
     return { value: r.value };
   };
   /** Where jq says an error happened: the file and the lines of it read so far, or <unknown> before any input. */
@@ -635,6 +664,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
           io.stderr(`jq: ignoring parse error: ${r.value.message}\n`);
           continue;
         }
+        // Any other parse error ends the command (below).
+        if (r.value instanceof JqInputError) throw r.value;
         status = runOne(r.value);
         if (status <= 0 && status !== NO_OUTPUT) lastResult = status;
         if (halted) break;
@@ -654,11 +685,13 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   out.flush();
   // A file that could not be read decides the exit, over -e and a failed run, as in jq.
   if (unreadable > 0) return 2;
+  // As jq's main: with -e the status's absolute value, else the status when above 0 (a halt_error code
+  // is any C int: the low byte is what a process exits with).
   if (o.exitStatus) {
-    if (status !== NO_OUTPUT) return Math.abs(status);
+    if (status !== NO_OUTPUT) return Math.abs(status) % 256;
     return lastResult === undefined ? 4 : lastResult === NULL_KIND ? 1 : 0;
   }
-  return status > 0 ? status : 0;
+  return status > 0 ? status % 256 : 0;
 }
 
 /** jq's statuses of a run (main.c): no output, last output false or null, ok. */

@@ -132,12 +132,12 @@ function serve(root: string, req: IncomingMessage, res: ServerResponse): void {
     .pipe(res);
 }
 
-/** Runs `karta playground`; resolves to the exit code when stopped by a signal. */
 export const FLAGS = {
   port: { type: "integer", short: "p", min: 0, max: 65535, default: 8088 },
   address: { type: "string" },
 } as const satisfies Flags;
 
+/** Runs `karta playground`; resolves to the exit code when stopped by a signal. */
 export async function runPlayground(args: string[], io: CliIO, signals: NodeJS.EventEmitter = process): Promise<number> {
   const parsed = parseCommand(io, "playground", args, FLAGS, PLAYGROUND_HELP);
   if (typeof parsed === "number") return parsed;

@@ -8,7 +8,7 @@
 import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
 import { yamlDocumentValue } from "../input/index.js";
-import { indentQuotedContinuations, KUBECTL_YAML, mayReadAsYaml11 } from "../input/yaml.js";
+import { kubectlDocuments, mayReadAsYaml11 } from "../input/yaml.js";
 
 /**
  * Where js-yaml and `yaml` part ways: a binary or sign-dot number, a number whose exponent may overflow
@@ -38,14 +38,8 @@ export function yamlValues(text: string, trusted = false): unknown[] {
   }
   // Loaded only here: most input never needs it.
   const { parseAllDocuments } = require("yaml") as typeof import("yaml");
-  let docs = parseAllDocuments(text, KUBECTL_YAML);
-  // Quoted text continued at its key's column, as go-yaml reads it (indentQuotedContinuations).
-  if (docs.some((d) => d.errors.length > 0)) {
-    const retried = parseAllDocuments(indentQuotedContinuations(text), KUBECTL_YAML);
-    if (retried.every((d) => d.errors.length === 0)) docs = retried;
-  }
   const values: unknown[] = [];
-  for (const doc of docs) {
+  for (const doc of kubectlDocuments(parseAllDocuments, text)) {
     if (doc.errors.length > 0) throw new YamlInputError(doc.errors[0]!.message);
     // Too many aliases (a "billion laughs" document), or an alias to nothing: bounded as every reader is.
     const read = yamlDocumentValue(doc);

@@ -28,7 +28,7 @@ export function loadCrds(text: string, file: string): { crds: CrdDefinition[]; d
   const crds: CrdDefinition[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const doc of parseSourceDocuments(text, file)) {
-    for (const e of doc.errors) diagnostics.push({ severity: "error", path: "", message: e.message, source: { file, ...doc.sourceMap.lineColumn(e.offset) }, code: "yaml" });
+    for (const e of doc.errors) diagnostics.push({ severity: "error", path: "", message: e.message, source: { file, ...doc.sourceMap.lineColumn(e.offset) }, code: e.duplicateKey ? "duplicate-key" : "yaml" });
     if (doc.errors.length > 0 || doc.value == null) continue;
     const objects = isPlainObject(doc.value) && Array.isArray(doc.value.items) ? doc.value.items : [doc.value];
     for (const o of objects) {

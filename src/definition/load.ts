@@ -47,7 +47,7 @@ export function loadDefinitions(text: string, file: string): LoadResult {
   docs.forEach((doc, index) => {
     const docPosition = (): SourcePosition => ({ file, ...doc.sourceMap.lineColumn(doc.offset) });
     for (const e of doc.errors) {
-      diagnostics.push({ severity: "error", path: "", message: e.message, source: { file, ...doc.sourceMap.lineColumn(e.offset) }, code: "yaml" });
+      diagnostics.push({ severity: "error", path: "", message: e.message, source: { file, ...doc.sourceMap.lineColumn(e.offset) }, code: e.duplicateKey ? "duplicate-key" : "yaml" });
     }
     if (doc.errors.length > 0 || doc.value === undefined || doc.value === null) return;
     const value = doc.value;

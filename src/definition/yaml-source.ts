@@ -56,8 +56,8 @@ export class SourceMap {
 export interface SourceDocument {
   value: unknown;
   sourceMap: SourceMap;
-  /** Syntax errors of this document, with their offsets. */
-  errors: { message: string; offset: number }[];
+  /** Syntax errors of this document, with their offsets; `duplicateKey` for a key given twice (the text parses). */
+  errors: { message: string; offset: number; duplicateKey?: true }[];
   /** Offset of the document's start, for diagnostics about the whole document. */
   offset: number;
 }
@@ -122,7 +122,7 @@ function parseDocuments(text: string, base: number, file: string, lineCounter: L
   const out: SourceDocument[] = [];
   for (const doc of Array.isArray(docs) ? docs : []) {
     const sourceMap = new SourceMap(file, positions);
-    const errors = doc.errors.map((e) => ({ message: yamlMessage(e.message), offset: base + e.pos[0] }));
+    const errors: SourceDocument["errors"] = doc.errors.map((e) => ({ message: yamlMessage(e.message), offset: base + e.pos[0], ...(e.code === "DUPLICATE_KEY" ? { duplicateKey: true as const } : {}) }));
     let value: unknown;
     if (errors.length === 0) {
       // Aliases are bounded ("billion laughs").

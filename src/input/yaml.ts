@@ -117,7 +117,9 @@ const YAML11 = new RegExp(
     // A word YAML 1.1 reads as a boolean, or a number only it reads so.
     "(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF|<<",
     "|[-+]?0[0-9_]+(?:\\.[0-9_]*)?|[-+]?0[oObBX][0-9a-fA-F_]*|[-+]0x[0-9a-fA-F_]*|0x[0-9a-fA-F]*_[0-9a-fA-F_]*",
-    "|[-+]?[0-9][0-9.eE+-]*_[0-9_.eE+-]*|[-+]?[._]+[0-9_.eE+-]*_[0-9_.eE+-]*)",
+    // A number with an underscore: up to its first underscore without one, so that no two parts can
+    // take the same characters (a long run of "_" or "." must not backtrack).
+    "|[-+]?[0-9._][0-9.eE+-]*_[0-9_.eE+-]*)",
     // ... that ends there: the end of the line, a comment, a flow indicator, or the colon of a key.
     "(?=[ \\t]*(?:$|#|[,\\]}])|[ \\t]*:(?:\\s|$))",
     // Or a tag.
@@ -125,6 +127,19 @@ const YAML11 = new RegExp(
   ].join(""),
   "m",
 );
+
+/**
+ * The documents of `text` as kubectl reads them: `parse` (the `yaml` library's parseAllDocuments, which
+ * the caller loads) with {@link KUBECTL_YAML} and `options`; when they do not parse, read again with
+ * quoted continuation lines indented ({@link indentQuotedContinuations}) if that parses.
+ */
+export function kubectlDocuments<D extends { errors: readonly unknown[] }>(parse: (text: string, options: ParseOptions & DocumentOptions & SchemaOptions) => readonly D[], text: string, options: ParseOptions & DocumentOptions & SchemaOptions = {}): readonly D[] {
+  const all = { ...KUBECTL_YAML, ...options };
+  const docs = parse(text, all);
+  if (docs.every((d) => d.errors.length === 0)) return docs;
+  const retried = parse(indentQuotedContinuations(text), all);
+  return retried.every((d) => d.errors.length === 0) ? retried : docs;
+}
 
 /*
  * libyaml (and so go-yaml, which kubectl and karmadactl read files with) accepts a multi-line quoted
@@ -138,6 +153,7 @@ const YAML11 = new RegExp(
  * continuation lines indented under their key.
  */
 const KEY_WITH_QUOTED_VALUE = /^(\s*(?:-\s+)*)((?:[^\s'"#:][^:#]*?)|(?:"[^"]*")|(?:'[^']*')):\s+(['"])(.*)$/;
+const ITEM_WITH_QUOTED_VALUE = /^(\s*(?:-\s+)+)(['"])(.*)$/;
 
 /** Where a quoted scalar that starts with `quote` and continues with `rest` ends on this line (or -1). */
 function closingIndex(quote: string, rest: string): number {
@@ -168,11 +184,13 @@ export function indentQuotedContinuations(text: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (quote === undefined) {
+      // A key's quoted value, or a list item's (`- 'text`).
       const m = KEY_WITH_QUOTED_VALUE.exec(line);
-      if (!m) continue;
-      if (closingIndex(m[3]!, m[4]!) >= 0) continue;
-      quote = m[3]!;
-      minIndent = m[1]!.length + 1;
+      const item = m ? undefined : ITEM_WITH_QUOTED_VALUE.exec(line);
+      const [lead, open, rest] = m ? [m[1]!, m[3]!, m[4]!] : item ? [item[1]!, item[2]!, item[3]!] : [];
+      if (open === undefined || closingIndex(open, rest!) >= 0) continue;
+      quote = open;
+      minIndent = lead!.length + 1;
       continue;
     }
     const indent = line.length - line.trimStart().length;

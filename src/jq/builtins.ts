@@ -114,12 +114,11 @@ value("error", (_v, msg) => {
   throw new JqRuntimeError(msg);
 });
 /**
- * The status a process exits with after `halt_error(code)`, as jq 1.8.2's: the code made a C int
- * (truncated; out of its range, or not finite, INT_MIN), then 0 for one not above 0, else its low byte.
+ * `halt_error`'s code as jq 1.8.2 keeps it: a C int (truncated; out of its range, or not finite,
+ * INT_MIN). The command line makes the exit status of it as jq's main does.
  */
 function exitStatus(code: number): number {
-  const int = Number.isFinite(code) && code > -2147483649 && code < 2147483648 ? Math.trunc(code) : -2147483648;
-  return int > 0 ? int % 256 : 0;
+  return Number.isFinite(code) && code > -2147483649 && code < 2147483648 ? Math.trunc(code) : -2147483648;
 }
 
 value("halt", () => {

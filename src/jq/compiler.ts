@@ -879,16 +879,22 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
   patterns.forEach(collectKeys);
 
   // As jq 1.8.2 binds: an array pattern's elements from the last to the first, an object pattern's
-  // entries in order, and a variable named twice keeps the value bound first.
-  const bindVar = (name: string, value: JqValue, vals: (JqValue | typeof UNBOUND)[]): void => {
+  // entries in order, and a variable named twice keeps the value bound first. A binding lasts while
+  // its continuation runs: a key with several outputs binds afresh for each.
+  const bindVar = (name: string, value: JqValue, vals: (JqValue | typeof UNBOUND)[], k: () => Stop): Stop => {
     const i = slot.get(name)!;
-    if (vals[i] === UNBOUND) vals[i] = value;
+    if (vals[i] !== UNBOUND) return k();
+    vals[i] = value;
+    try {
+      return k();
+    } finally {
+      vals[i] = UNBOUND;
+    }
   };
   const destructure = (p: Pattern, value: JqValue, vals: (JqValue | typeof UNBOUND)[], env: Frame, k: () => Stop): Stop => {
     switch (p.type) {
       case "VarPattern":
-        bindVar(p.name, value, vals);
-        return k();
+        return bindVar(p.name, value, vals, k);
       case "ArrayPattern": {
         const go = (i: number): Stop => (i < 0 ? k() : destructure(p.elements[i]!, index(value, i), vals, env, () => go(i - 1)));
         return go(p.elements.length - 1);
@@ -899,9 +905,8 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
           const e = p.entries[i]!;
           const withKey = (key: JqValue): Stop => {
             const v = index(value, key);
-            if (e.keyVar !== undefined) bindVar(e.keyVar, v, vals);
-            if (e.value) return destructure(e.value, v, vals, env, () => go(i + 1));
-            return go(i + 1);
+            const rest = (): Stop => (e.value ? destructure(e.value, v, vals, env, () => go(i + 1)) : go(i + 1));
+            return e.keyVar !== undefined ? bindVar(e.keyVar, v, vals, rest) : rest();
           };
           if (e.keyVar !== undefined) return withKey(e.keyVar);
           // The key expression sees the outer environment with the variables bound so far.

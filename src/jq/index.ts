@@ -63,7 +63,7 @@ export class JqError extends Error {
   readonly value: unknown;
   /** Outputs produced before the failure. */
   readonly outputs: unknown[];
-  /** For `halt`/`halt_error`: the exit code. */
+  /** For `halt`/`halt_error`: the exit code, as jq's C int (`karta jq` exits with it as jq does). */
   readonly exitCode: number;
   constructor(kind: JqError["kind"], message: string, value: unknown, outputs: unknown[], exitCode = 5) {
     super(message);

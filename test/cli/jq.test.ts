@@ -131,9 +131,11 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
   });
 
   test("agreements a differential run against jq 1.8.2 found missing: halt_error's status, stderr, debug with -S -a, (path)?, .[] over null in paths", async () => {
-    // halt_error: the code as a C int (truncated), 0 when not above 0, else its low byte.
-    for (const [code, status] of [["1.5", 1], ["-1", 0], ["257", 1], ["infinite", 0], ["nan", 0]] as const) {
+    // halt_error: the code as a C int (truncated), 0 when not above 0, else its low byte; with -e its
+    // absolute value's low byte.
+    for (const [code, status, withE] of [["1.5", 1, 1], ["-1", 0, 1], ["-300", 0, 44], ["257", 1, 1], ["infinite", 0, 0], ["nan", 0, 0]] as const) {
       assert.deepEqual(await withFiles(["jq", "-n", `"m\\n" | halt_error(${code})`], {}), { code: status, out: "", err: "m\n" }, code);
+      assert.equal((await withFiles(["jq", "-n", "-e", `"m\\n" | halt_error(${code})`], {})).code, withE, `-e ${code}`);
     }
     // stderr prints a string as it is (jq 1.8); debug's message is dumped as the output is (-S, -a).
     assert.deepEqual(await withFiles(["jq", "-n", '"hé\\n" | stderr'], {}), { code: 0, out: '"hé\\n"\n', err: "hé\n" });
@@ -156,6 +158,8 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     // An error message is printed as jq prints a C string: up to a NUL.
     assert.deepEqual(await withFiles(["jq", "-n", 'error("a\\u0000b")'], {}), { code: 5, out: "", err: "jq: error (at <unknown>): a\n" });
     // A parse error met by the program's input is an error of the program, which try catches.
+    // ... and the reading goes on after the line it was on, as jq's parser goes on: nothing is dropped.
+    assert.deepEqual(await withFiles(["jq", "-c", '[., (try input catch "e")]'], {}, '1 {"a" 2 3\n4\n'), { code: 0, out: '[1,"e"]\n[4,"e"]\n', err: "" });
     assert.deepEqual(await withFiles(["jq", "-c", 'try input catch "caught: \\(.)"'], {}, '1 {"a" 2'), { code: 0, out: '"caught: Expected separator between values at EOF at line 1, column 8"\n', err: "" });
     assert.deepEqual(await withFiles(["jq", "-n", "-c", "[inputs]"], {}, '1 {"a" 2'), { code: 5, out: "", err: "jq: error (at <stdin>:0): Expected separator between values at EOF at line 1, column 8\n" });
   });

@@ -151,6 +151,19 @@ describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
     );
   });
 
+  test("the fast path's gate takes time in proportion to the text (a long run of _ or . cannot make it backtrack)", { timeout: 20_000 }, () => {
+    for (const text of [`v: |\n  ${"_".repeat(200_000)} end\n`, `v: ${"._".repeat(100_000)}x\n`, `k: 0${"_".repeat(200_000)}x\n`]) assert.equal(mayReadAsYaml11(text), false);
+  });
+
+  test("a list item's quoted text continued at the dash's column reads too", () => {
+    assert.deepEqual(parseObjects("kind: Pod\nspec:\n  enableServiceLinks: no\n  args:\n  - 'a long\n  argument'\n", "p.yaml"), [{ kind: "Pod", spec: { enableServiceLinks: false, args: ["a long argument"] } }]);
+  });
+
+  test("a definition with a key given twice parses (exit 1, a finding), unlike one that does not parse (exit 2)", () => {
+    const d = loadDefinitions("spec:\n  a: 1\n  a: 2\n", "d.yaml").diagnostics;
+    assert.deepEqual(d.map((x) => x.code), ["duplicate-key"]);
+  });
+
   test("karta jq --yaml", async () => {
     const io = memoryIO("a: on\nb: 0o17\nc: !!set {x}\n");
     assert.equal(await main(["jq", "--yaml", "-c", "."], io), 0, io.err);

@@ -8,8 +8,8 @@
  *     message: 'required fields ''accesskey''
  *     and ''secretkey'''
  *
- * The YAML 1.2 parser used here rejects that. When a document fails to parse, it is read again with
- * such continuation lines indented under their key.
+ * The `yaml` library (read with kubectl's YAML 1.1 options, src/input/yaml.ts) rejects that. When a
+ * document fails to parse, it is read again with such continuation lines indented under their key.
  */
 import { parseAllDocuments } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../../input/index.js";
