@@ -865,7 +865,8 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
   const names: string[] = [];
   patterns.forEach((p) => patternVars(p, names));
   const slot = new Map(names.map((n, i) => [n, i]));
-  // Object-pattern keys are expressions, evaluated against the value being destructured, in the outer scope.
+  // Object-pattern keys are expressions, evaluated against the value being destructured, in the outer
+  // scope: the pattern's own variables are not defined there (jq 1.8.2: "$k is not defined").
   const keyGens = new Map<Node, Gen>();
   const collectKeys = (p: Pattern): void => {
     if (p.type === "ArrayPattern") p.elements.forEach(collectKeys);
@@ -909,8 +910,8 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
             return e.keyVar !== undefined ? bindVar(e.keyVar, v, vals, rest) : rest();
           };
           if (e.keyVar !== undefined) return withKey(e.keyVar);
-          // The key expression sees the outer environment with the variables bound so far.
-          return keyGens.get(e.key!)!(value, bindFrames(env, vals), withKey);
+          // The key expression runs in the outer environment, which it was compiled for.
+          return keyGens.get(e.key!)!(value, env, withKey);
         };
         return go(0);
       }

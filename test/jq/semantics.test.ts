@@ -130,6 +130,9 @@ describe("class 3: updates are linear and never change a value the program still
     assert.equal(failure(". as [$a, $b] | 1", { a: 1 }), "Cannot index object with number (1)");
     assert.equal(one(". as {a: $x, b: $x} | $x", { a: 1, b: 2 }), "1");
     assert.equal(one(". as [{a: $x}, $x] | $x", [{ a: 3 }, 4]), "4");
+    // A key expression sees the variables outside the pattern (its own are not defined there).
+    assert.deepEqual(outputs('. as {k: $k} | . as {($k, "b"): $v} | $v', { k: "a", a: 5, b: 6 }), ["5", "6"]);
+    assert.throws(() => compileJq(". as {$k, ($k): $v} | $v"), /\$k is not defined/);
     // A key with several outputs binds its variable afresh for each.
     assert.deepEqual(outputs('. as {("a","b"): $x} | $x', { a: 1, b: 2 }), ["1", "2"]);
     // null indexed in a path by anything but a name or a number fails as .[k] does.
