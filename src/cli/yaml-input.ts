@@ -39,7 +39,7 @@ export function yamlValues(text: string, trusted = false): unknown[] {
   // Loaded only here: most input never needs it.
   const { parseAllDocuments } = require("yaml") as typeof import("yaml");
   const values: unknown[] = [];
-  for (const doc of kubectlDocuments(parseAllDocuments, text)) {
+  for (const doc of kubectlDocuments(parseAllDocuments, text).documents) {
     if (doc.errors.length > 0) throw new YamlInputError(doc.errors[0]!.message);
     // Too many aliases (a "billion laughs" document), or an alias to nothing: bounded as every reader is.
     const read = yamlDocumentValue(doc);

@@ -68,8 +68,7 @@ export function parseSourceDocuments(text: string, file: string): SourceDocument
   // Before the parser: a deeply nested document can exhaust its stack or memory.
   const deep = findDeepNesting(text);
   if (deep !== undefined) {
-    lineCounter.addNewLine(0);
-    for (let i = text.indexOf("\n"); i >= 0 && i < deep.offset; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
+    countLines(lineCounter, text, deep.offset);
     return [{ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [{ message: deep.message, offset: deep.offset }], offset: 0 }];
   }
   const out: SourceDocument[] = [];
@@ -77,7 +76,7 @@ export function parseSourceDocuments(text: string, file: string): SourceDocument
   // them; each is parsed on its own, its offsets moved to where it is in the file.
   const spans = jsonValueSpans(text);
   if (spans) {
-    for (let i = 0; i < text.length; i = text.indexOf("\n", i) + 1 || text.length) lineCounter.addNewLine(i);
+    countLines(lineCounter, text, text.length);
     for (const { start, end } of spans) out.push(...parseDocuments(text.slice(start, end), start, file, lineCounter, false));
   } else {
     const docs = parseDocuments(text, 0, file, lineCounter, true);
@@ -88,6 +87,12 @@ export function parseSourceDocuments(text: string, file: string): SourceDocument
     out.push({ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [], offset: 0 });
   }
   return out;
+}
+
+/** Tells `counter` where the lines of `text` start, up to offset `end` (the parser does it for a text it reads whole). */
+function countLines(counter: LineCounter, text: string, end: number): void {
+  counter.addNewLine(0);
+  for (let i = text.indexOf("\n"); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) counter.addNewLine(i + 1);
 }
 
 /**

@@ -131,14 +131,17 @@ const YAML11 = new RegExp(
 /**
  * The documents of `text` as kubectl reads them: `parse` (the `yaml` library's parseAllDocuments, which
  * the caller loads) with {@link KUBECTL_YAML} and `options`; when they do not parse, read again with
- * quoted continuation lines indented ({@link indentQuotedContinuations}) if that parses.
+ * quoted continuation lines indented ({@link indentQuotedContinuations}) if that changes the text and
+ * makes it parse. With the text the documents were read from (its lines are the input's).
  */
-export function kubectlDocuments<D extends { errors: readonly unknown[] }>(parse: (text: string, options: ParseOptions & DocumentOptions & SchemaOptions) => readonly D[], text: string, options: ParseOptions & DocumentOptions & SchemaOptions = {}): readonly D[] {
+export function kubectlDocuments<D extends { errors: readonly unknown[] }>(parse: (text: string, options: ParseOptions & DocumentOptions & SchemaOptions) => readonly D[], text: string, options: ParseOptions & DocumentOptions & SchemaOptions = {}): { documents: readonly D[]; text: string } {
   const all = { ...KUBECTL_YAML, ...options };
-  const docs = parse(text, all);
-  if (docs.every((d) => d.errors.length === 0)) return docs;
-  const retried = parse(indentQuotedContinuations(text), all);
-  return retried.every((d) => d.errors.length === 0) ? retried : docs;
+  const documents = parse(text, all);
+  if (documents.every((d) => d.errors.length === 0)) return { documents, text };
+  const indented = indentQuotedContinuations(text);
+  if (indented === text) return { documents, text };
+  const retried = parse(indented, all);
+  return retried.every((d) => d.errors.length === 0) ? { documents: retried, text: indented } : { documents, text };
 }
 
 /*

@@ -4,7 +4,7 @@
  */
 import { JqRuntimeError } from "./errors.js";
 import { MAX_DEPTH, compare, compareStrings, containsValue, equals, sortedKeys } from "./compare.js";
-import { CHARGED, dumpTruncated, kindOf, toJson, utf8ByteLength } from "./native/json.js";
+import { CHARGED, dumpTruncated, kindOf, setKey, toJson, utf8ByteLength } from "./native/json.js";
 import { COST, JqLimitError, MAX_ARRAY_LENGTH, MAX_STRING_LENGTH, charge, chargeText } from "./runtime.js";
 
 import type { JqObject, JqValue, PathComponent } from "./value-types.js";
@@ -53,14 +53,8 @@ export function cannotIndex(t: unknown, k: unknown): JqRuntimeError {
   return new JqRuntimeError(`Cannot index ${typeOf(t)} with ${typeOf(k)} (${dumpShort(k)})`);
 }
 
-/**
- * Sets a key on a fresh object. `__proto__` must become an own property (a plain assignment would
- * change the prototype instead), so it is defined explicitly.
- */
-export function setKey(o: JqObject, k: string, v: JqValue): void {
-  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
+/** Sets an object's key as jq does, `__proto__` included: the JSON reader's own. */
+export { setKey };
 
 /** An object's own value for a key, or undefined: inherited members (`toString`, `__proto__`) are not fields. */
 export function getOwn(o: JqObject, k: string): JqValue | undefined {

@@ -13,7 +13,7 @@
  */
 import { parseAllDocuments } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../../input/index.js";
-import { indentQuotedContinuations, KUBECTL_YAML } from "../../input/yaml.js";
+import { kubectlDocuments } from "../../input/yaml.js";
 import type { JsonValue } from "../types.js";
 
 /** One document: its value and the 1-based line it starts on. */
@@ -37,10 +37,7 @@ export function parseYamlDocuments(text: string): { documents: YamlDocument[]; e
   // own size, where the YAML parser's syntax tree takes some 30 times the text.
   const json = parseJsonDocument(text);
   if (json !== undefined) return json;
-  const first = parse(text);
-  if (first.errors.length === 0) return first;
-  const retried = parse(indentQuotedContinuations(text));
-  return retried.errors.length === 0 ? retried : first;
+  return parse(text);
 }
 
 /**
@@ -74,11 +71,12 @@ function parseJsonDocument(text: string): { documents: YamlDocument[]; errors: Y
   return { documents: [{ value, line }], errors: [] };
 }
 
-function parse(text: string): { documents: YamlDocument[]; errors: YamlError[] } {
+function parse(input: string): { documents: YamlDocument[]; errors: YamlError[] } {
   const documents: YamlDocument[] = [];
   const errors: YamlError[] = [];
+  const { documents: docs, text } = kubectlDocuments(parseAllDocuments, input, { prettyErrors: false });
   const starts = lineStarts(text);
-  for (const doc of parseAllDocuments(text, { ...KUBECTL_YAML, prettyErrors: false })) {
+  for (const doc of docs) {
     const line = lineAt(starts, doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
     if (doc.errors.length > 0) {
       for (const err of doc.errors) errors.push({ line: err.linePos?.[0]?.line ?? line, message: err.message });
