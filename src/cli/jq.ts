@@ -260,9 +260,10 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
       const text = [...chunks()].join("");
       const deep = findDeepNesting(text);
       if (deep !== undefined) throw new JqInputError(name, `line ${deep.line}: ${deep.message}`);
-      for (const doc of kubectlDocuments(parseAllDocuments!, text, { logLevel: "error" }).documents) {
+      const parsed = kubectlDocuments(parseAllDocuments!, text, { logLevel: "error" });
+      for (const doc of parsed.documents) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
-        const read = yamlDocumentValue(doc);
+        const read = yamlDocumentValue(doc, parsed.text);
         if ("error" in read) throw new JqInputError(name, read.error);
         const value = read.value as JqValue;
         if (value === undefined || (value === null && doc.contents === null)) continue;

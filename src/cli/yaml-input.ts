@@ -39,12 +39,13 @@ export function yamlValues(text: string, trusted = false): unknown[] {
   // Loaded only here: most input never needs it.
   const { parseAllDocuments } = require("yaml") as typeof import("yaml");
   const values: unknown[] = [];
-  for (const doc of kubectlDocuments(parseAllDocuments, text).documents) {
+  const read = kubectlDocuments(parseAllDocuments, text);
+  for (const doc of read.documents) {
     if (doc.errors.length > 0) throw new YamlInputError(doc.errors[0]!.message);
     // Too many aliases (a "billion laughs" document), or an alias to nothing: bounded as every reader is.
-    const read = yamlDocumentValue(doc);
-    if ("error" in read) throw new YamlInputError(read.error);
-    const v = read.value;
+    const value = yamlDocumentValue(doc, read.text);
+    if ("error" in value) throw new YamlInputError(value.error);
+    const v = value.value;
     if (v === null || v === undefined) continue;
     values.push(v);
   }

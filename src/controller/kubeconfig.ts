@@ -134,7 +134,7 @@ function readKubeconfig(file: string): KubeconfigFile {
   }
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new Error(`${file}: not a kubeconfig: ${doc.errors[0]!.message.split("\n")[0]}`);
-  const parsed = yamlDocumentValue(doc);
+  const parsed = yamlDocumentValue(doc, text);
   if ("error" in parsed) throw new Error(`${file}: ${parsed.error}`);
   const root = asRecord(parsed.value);
   const dir = path.dirname(path.resolve(file));

@@ -6,6 +6,7 @@
  * they become.
  */
 import type { Document } from "yaml";
+import { readAsKubectl } from "./yaml.js";
 
 /** Any JSON value, as Kubernetes objects are read from YAML or JSON. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -202,7 +203,9 @@ export function findDeepNesting(text: string, limit = MAX_NESTING_DEPTH): Nestin
  * A YAML document as a plain value, aliases bounded by {@link MAX_YAML_ALIAS_COUNT}: the value, or the
  * reason it cannot be had (an alias bomb, an alias to nothing) in our words.
  */
-export function yamlDocumentValue(doc: Document.Parsed | Document): { value: unknown } | { error: string } {
+export function yamlDocumentValue(doc: Document.Parsed | Document, text?: string): { value: unknown } | { error: string } {
+  const refused = readAsKubectl(doc, text);
+  if (refused !== undefined) return { error: refused };
   try {
     return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown };
   } catch (err) {

@@ -45,7 +45,11 @@ const float: ScalarTag = {
   // A text starting with "." goes to ParseFloat as written (an underscore only between digits, as in a
   // Go literal); one starting with a digit or a sign, without its underscores.
   test: /^(?:\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|[-+](?=[._]*[0-9])(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+))(?:[eE][-+]?[0-9][0-9_]*)?)$/,
-  resolve: (source) => parseFloat(source.replaceAll("_", "")),
+  // A number too large for a double fails Go's ParseFloat, and go-yaml v2 keeps the text (`1e400`).
+  resolve: (source) => {
+    const n = parseFloat(source.replaceAll("_", ""));
+    return Number.isFinite(n) ? n : source;
+  },
 };
 
 /** `!!binary`: the decoded bytes as text, as go-yaml v2 gives them to JSON (invalid UTF-8 replaced). */
@@ -98,12 +102,20 @@ export const KUBECTL_YAML: ParseOptions & DocumentOptions & SchemaOptions = {
 /**
  * Whether js-yaml's YAML 1.2 core schema could read `text` otherwise than kubectl does: a plain scalar
  * that YAML 1.1 reads as a boolean or a number (`no`, `on`, `010`, `0b1`, `1_000`), a merge key or a
- * tag. Such text goes to the `yaml` library with {@link KUBECTL_YAML}; the test may say yes for text
- * that reads the same (a word `no` inside a longer scalar), which only costs speed.
+ * tag; an infinity or NaN, or a key that is a number or null (see {@link readAsKubectl}); a last line
+ * without a line break, which may end a block scalar. Such text goes to the `yaml` library with
+ * {@link KUBECTL_YAML}; the test may say yes for text that reads the same (a word `no` inside a longer
+ * scalar), which only costs speed.
  */
 export function mayReadAsYaml11(text: string): boolean {
-  return YAML11.test(text);
+  return YAML11.test(text) || GO_TEXT.test(text) || (!text.endsWith("\n") && /[|>]/.test(text));
 }
+
+/**
+ * An infinity or NaN, or a key that is a number (starts with a digit, a sign or a dot), null, a flow
+ * collection, an explicit key (`? `) or an alias.
+ */
+const GO_TEXT = /(?:^|[\s:,[{-])[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)(?=$|[\s,:\]}#])|^[ \t]*(?:-[ \t]+)*(?:(?:[-+.]?[0-9][^:\n]*|~|null|Null|NULL)?:(?:[ \t]|$)|[[{*]|\?(?:[ \t]|$))/m;
 
 /**
  * A whole plain scalar (a key at the start of a line or after `- `, a value after `: ` or `- `, an item of
@@ -201,4 +213,156 @@ export function indentQuotedContinuations(text: string): string {
     if (closingIndex(quote, line) >= 0) quote = undefined;
   }
   return lines.join("\n");
+}
+
+const NODE_TYPE = Symbol.for("yaml.node.type");
+const MAP = Symbol.for("yaml.map");
+const SEQ = Symbol.for("yaml.seq");
+const SCALAR = Symbol.for("yaml.scalar");
+const ALIAS = Symbol.for("yaml.alias");
+
+/** The parts of the `yaml` library's nodes read here (by their type symbol: the library is not loaded). */
+interface Node {
+  [NODE_TYPE]?: symbol;
+  value?: unknown;
+  items?: unknown[];
+  range?: [number, number, number];
+  source?: string;
+  type?: string;
+  tag?: string;
+  resolve?(doc: unknown): Node | undefined;
+}
+interface Pair {
+  key: Node | null;
+  value: Node | null;
+}
+
+/**
+ * Makes a parsed document read as sigs.k8s.io/yaml reads it, where the `yaml` library's `toJS` would differ;
+ * the reason it cannot be read, if kubectl refuses it. In place, on the nodes:
+ * - a key that is a number is its Go text: an integer's digits, a float as Go formats a float32 (`1.5`,
+ *   `1e+20`, `.inf`); a null key or a collection as a key is an error, as in kubectl;
+ * - a merge (`<<`) overrides the keys written before it, as go-yaml v2 assigns in order;
+ * - a block scalar that ends the text on a line without a line break has no final line break
+ *   (libyaml's clip and keep chomping at the end of the input);
+ * - an infinity or NaN is an error (Go's JSON encoder refuses them).
+ * `text` is the text the document was parsed from, when its ranges are offsets in it.
+ */
+export function readAsKubectl(doc: { contents: unknown }, text?: string): string | undefined {
+  const visit = (node: Node | null | undefined, seen: Set<Node>): string | undefined => {
+    if (!node || typeof node !== "object" || seen.has(node)) return undefined;
+    seen.add(node);
+    const type = node[NODE_TYPE];
+    if (type === SCALAR) return scalarProblem(node, text);
+    if (type !== MAP && type !== SEQ) return undefined;
+    const items = node.items ?? [];
+    for (const item of items) {
+      const pair = type === MAP ? (item as Pair) : undefined;
+      // A key that is a scalar is written as text below (`.inf:` is the key ".inf").
+      const problem = pair ? ((pair.key?.[NODE_TYPE] === SCALAR ? undefined : visit(pair.key, seen)) ?? visit(pair.value, seen)) : visit(item as Node, seen);
+      if (problem) return problem;
+    }
+    if (type === MAP) return mapProblem(node, items as Pair[], doc, text);
+    return undefined;
+  };
+  return visit(doc.contents as Node, new Set());
+}
+
+function scalarProblem(node: Node, text: string | undefined): string | undefined {
+  const v = node.value;
+  if (typeof v === "number" && !Number.isFinite(v)) return `${where(node, text)}${node.source ?? String(v)} is not a JSON number: JSON has no infinity or NaN (kubectl refuses the value)`;
+  if (typeof v === "string" && text !== undefined && (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && node.range?.[1] === text.length && v.endsWith("\n") && /\n[ \t]*\S[^\n]*$/.test(text)) {
+    node.value = v.slice(0, -1);
+  }
+  return undefined;
+}
+
+/** Keys as Go text, merges in order; the reason a key cannot be a JSON key. */
+function mapProblem(map: Node, pairs: Pair[], doc: unknown, text: string | undefined): string | undefined {
+  const written = new Map<string, number>();
+  const dropped = new Set<number>();
+  for (let i = 0; i < pairs.length; i++) {
+    const key = pairs[i]!.key;
+    const type = key?.[NODE_TYPE];
+    if (type === SCALAR && typeof key!.value === "symbol") {
+      for (const name of mergedKeys(pairs[i]!.value, doc)) {
+        const at = written.get(name);
+        if (at !== undefined) dropped.add(at);
+        written.delete(name);
+      }
+      continue;
+    }
+    if (type === MAP || type === SEQ || type === ALIAS) return `${where(key!, text)}a mapping key must be a string, a number or a boolean, not a ${type === SEQ ? "list" : type === MAP ? "mapping" : "alias"} (kubectl refuses it)`;
+    const v = key?.value;
+    if (key === null || v === null || v === undefined) return `${where(key ?? map, text)}a mapping key must be a string, a number or a boolean, not null (kubectl refuses it)`;
+    if (typeof v === "number") {
+      const name = goNumberKey(key!, v);
+      if (name === undefined) return `${where(key!, text)}mapping key ${key!.source ?? v}: an integer above 2^63-1 cannot be a key (kubectl refuses it)`;
+      key!.value = name;
+    }
+    written.set(String(key!.value), i);
+  }
+  if (dropped.size > 0) map.items = pairs.filter((_, i) => !dropped.has(i));
+  return undefined;
+}
+
+/** The keys a merge brings: of a mapping, an alias to one, or a list of those. */
+function mergedKeys(value: Node | null, doc: unknown): string[] {
+  const source = (node: Node | null | undefined): Node | undefined => (node?.[NODE_TYPE] === ALIAS ? node.resolve?.(doc) : (node ?? undefined));
+  const target = source(value);
+  const maps = target?.[NODE_TYPE] === SEQ ? (target.items ?? []).map((n) => source(n as Node)) : [target];
+  return maps.flatMap((m) => (m?.[NODE_TYPE] === MAP ? (m.items as Pair[]).map((p) => String(p.key?.value)) : []));
+}
+
+/** "line N: " of a node, when the text it was read from is known. */
+function where(node: Node, text: string | undefined): string {
+  const at = node.range?.[0];
+  if (text === undefined || at === undefined) return "";
+  let line = 1;
+  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  return `line ${line}: `;
+}
+
+/**
+ * A number key as sigs.k8s.io/yaml writes it: an int64 in digits, any other number as a float32 (Go's
+ * ParseInt, then ParseUint, then ParseFloat, on the text without underscores); undefined for a uint64
+ * above int64's range, a key type sigs.k8s.io/yaml refuses.
+ */
+function goNumberKey(key: Node, v: number): string | undefined {
+  const m = key.tag === "tag:yaml.org,2002:float" ? null : /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec((key.source ?? String(v)).replaceAll("_", ""));
+  if (m) {
+    const n = BigInt(/^0[0-7]+$/.test(m[2]!) ? `0o${m[2]!.slice(1)}` : m[2]!) * (m[1] === "-" ? -1n : 1n);
+    if (n >= -(2n ** 63n) && n < 2n ** 63n) return n.toString();
+    if (n >= 0n && n < 2n ** 64n) return undefined;
+  }
+  return goFloat32Text(v);
+}
+
+/** Go's strconv.FormatFloat(v, 'g', -1, 32), with go-yaml's names for infinities and NaN. */
+export function goFloat32Text(v: number): string {
+  const f = Math.fround(v);
+  if (Number.isNaN(f)) return ".nan";
+  if (!Number.isFinite(f)) return f > 0 ? ".inf" : "-.inf";
+  if (f === 0) return Object.is(f, -0) ? "-0" : "0";
+  // The shortest decimal that reads back as the same float32.
+  let text = f.toExponential(8);
+  for (let p = 0; p < 9; p++) {
+    const t = f.toExponential(p);
+    if (Math.fround(Number(t)) === f) {
+      text = t;
+      break;
+    }
+  }
+  const [mantissa, e] = text.split("e") as [string, string];
+  const sign = mantissa.startsWith("-") ? "-" : "";
+  const digits = mantissa.replace(/^-/, "").replace(".", "").replace(/0+$/, "") || "0";
+  const exp = Number(e);
+  if (exp < -4 || exp >= 6) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  const point = exp + 1;
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }

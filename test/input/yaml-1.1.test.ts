@@ -82,6 +82,53 @@ const CASES: [string, string][] = [
   ["v: !!omap [a: 1, b: 2]", '{"v":[{"a":1},{"b":2}]}'],
   ["v: !foo bar", '{"v":"bar"}'],
   ["v: [no, on, 0b11, 'no']", '{"v":[false,true,3,"no"]}'],
+  // A float too large for a double is text to go-yaml v2 (Go's ParseFloat fails).
+  ["v: 1e400", '{"v":"1e400"}'],
+  ["v: [-1e400, 1e4_00]", '{"v":["-1e400","1e4_00"]}'],
+  ["1e400: x", '{"1e400":"x"}'],
+  // A key that is a number is Go's text of it: an int64's digits, else a float32 as FormatFloat writes it.
+  ["3.14159265358979: x", '{"3.1415927":"x"}'],
+  ["1e20: x", '{"1e+20":"x"}'],
+  ["0.00001: x", '{"1e-05":"x"}'],
+  ["1234567.0: x", '{"1.234567e+06":"x"}'],
+  ["-0.0: x", '{"-0":"x"}'],
+  ["9223372036854775807: x", '{"9223372036854775807":"x"}'],
+  ["12345678901234567890123: x", '{"1.2345679e+22":"x"}'],
+  ["0b11: x", '{"3":"x"}'],
+  [".inf: x", '{".inf":"x"}'],
+  ["-.Inf: x", '{"-.inf":"x"}'],
+  [".nan: x", '{".nan":"x"}'],
+  // A merge overrides the keys written before it; the keys after it override the merge.
+  ["b: 1\n<<: {b: 2, c: 3}", '{"b":2,"c":3}'],
+  ["x: &a {b: 2, c: 1}\nm:\n  b: 1\n  c: 3\n  <<: [*a, {c: 5, d: 1}]\n  d: 7", '{"x":{"b":2,"c":1},"m":{"b":2,"c":1,"d":7}}'],
+];
+
+/** Documents sigs.k8s.io/yaml refuses, and what Karta's message says. */
+const REFUSED: [string, RegExp][] = [
+  ["v: .inf", /^line 1: \.inf is not a JSON number: JSON has no infinity or NaN/],
+  ["m:\n  v: [1, -.Inf]", /^line 2: -\.Inf is not a JSON number/],
+  ["v: .NaN", /\.NaN is not a JSON number/],
+  ["~: a", /^line 1: a mapping key must be a string, a number or a boolean, not null/],
+  ["m:\n  null: a", /^line 2: a mapping key must be a string, a number or a boolean, not null/],
+  ["[1, 2]: a", /^line 1: a mapping key must be a string, a number or a boolean, not a list/],
+  ["? {a: 1}\n: a", /not a mapping/],
+  ["{[a]: 1}", /not a list/],
+  ["- a: &k [1]\n- *k : 2", /not a (list|alias)/],
+  ["9223372036854775808: x", /^line 1: mapping key 9223372036854775808: an integer above 2\^63-1 cannot be a key/],
+];
+
+/** A block scalar on the text's last line, without a line break: none in the value (libyaml's chomping at the end of input). */
+const AT_END: [string, string][] = [
+  ["v: |\n  x", '{"v":"x"}'],
+  ["v: |+\n  x", '{"v":"x"}'],
+  ["v: >\n  x\n\n  y", '{"v":"x\\ny"}'],
+  ["v: |+\n  x\n\n  y", '{"v":"x\\n\\ny"}'],
+  ["v: |\n  x # not a comment", '{"v":"x # not a comment"}'],
+  ["v:\n  - |\n    x", '{"v":["x"]}'],
+  ["v: |2\n   x", '{"v":" x"}'],
+  // A last line of spaces is not the scalar's: its line break stays.
+  ["v: |+\n  x\n  ", '{"v":"x\\n"}'],
+  ["v: |\n  x\n#c", '{"v":"x\\n"}'],
 ];
 
 describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
@@ -103,6 +150,25 @@ describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
     assert.ok(CASES.filter(([doc]) => mayReadAsYaml11(doc)).length > 30);
     // The words inside longer text, and numbers without a leading zero, keep the fast reader.
     for (const doc of ["restartCount: 0", "port: 8080", "message: Back-off restarting", "image: nginx:1.27", "mode: 420"]) assert.equal(mayReadAsYaml11(doc), false, doc);
+  });
+
+  test("what kubectl refuses (an infinity, a null or collection key, a key above int64) is an error naming the line", () => {
+    for (const [doc, message] of REFUSED) {
+      assert.throws(() => parseObjects(`${doc}\n`, "c.yaml"), (err: Error) => message.test(err.message.replace(/^c\.yaml: /, "")) || assert.fail(`${doc}: ${err.message}`), doc);
+      assert.match(parseYamlDocuments(`${doc}\n`).errors[0]?.message ?? "", message, doc);
+      assert.match(parseSourceDocuments(`${doc}\n`, "d.yaml")[0]!.errors[0]?.message ?? "", message, doc);
+    }
+  });
+
+  test("a block scalar that ends the text without a line break has none, in every reader", () => {
+    for (const [doc, json] of AT_END) {
+      const expected = JSON.parse(json) as unknown;
+      assert.deepEqual(parseObjects(doc, "c.yaml"), [expected], doc);
+      assert.deepEqual(parseYamlDocuments(doc).documents.map((d) => d.value), [expected], doc);
+      assert.deepEqual(parseSourceDocuments(doc, "d.yaml")[0]!.value, expected, doc);
+      // With the line break, the value keeps it (clip) as before.
+      if (!/\n[ \t]*$|#c$/.test(doc)) assert.notDeepEqual(parseObjects(`${doc}\n`, "c.yaml"), [expected], doc);
+    }
   });
 
   test("a Job with suspend: no is not suspended, as kubectl applies it", () => {

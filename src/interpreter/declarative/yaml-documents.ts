@@ -82,7 +82,7 @@ function parse(input: string): { documents: YamlDocument[]; errors: YamlError[] 
       for (const err of doc.errors) errors.push({ line: err.linePos?.[0]?.line ?? line, message: err.message });
       continue;
     }
-    const read = yamlDocumentValue(doc);
+    const read = yamlDocumentValue(doc, text);
     if ("error" in read) {
       errors.push({ line, message: read.error });
       continue;
