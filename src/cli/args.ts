@@ -216,9 +216,9 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     };
     if (spec.type === "boolean") {
       // The spellings Go's strconv.ParseBool takes, as pflag (and so kubectl) reads --flag=VALUE.
-      if (t.value === undefined || TRUE.has(t.value)) set(true);
-      else if (FALSE.has(t.value)) set(false);
-      else fail(`invalid value '${t.value}' for ${t.rawName}: expected true or false`);
+      const value = t.value === undefined ? true : parseBool(t.value);
+      if (value === undefined) fail(`invalid value '${t.value}' for ${t.rawName}: expected true or false`);
+      else set(value);
       continue;
     }
     if (t.value === undefined) {
@@ -252,6 +252,11 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
 
 const TRUE = new Set(["1", "t", "T", "true", "TRUE", "True"]);
 const FALSE = new Set(["0", "f", "F", "false", "FALSE", "False"]);
+
+/** `value` read as Go's strconv.ParseBool reads it; undefined for any other text. */
+export function parseBool(value: string): boolean | undefined {
+  return TRUE.has(value) ? true : FALSE.has(value) ? false : undefined;
+}
 
 /** Prints a usage error the way every command does, and returns its exit code (2). */
 export function usageError(io: CliIO, command: string, message: string): 2 {

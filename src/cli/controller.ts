@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { LeaderElector } from "../controller/leader.js";
-import { parseCommand, usageError, type Flags } from "./args.js";
+import { parseBool, parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { KartaReconciler } from "../controller/kartas.js";
 import { DEFAULT_WORKLOAD_SYNCS, WorkloadReconciler } from "../controller/workloads.js";
@@ -178,8 +178,12 @@ export const FLAGS = {
 } as const satisfies Flags;
 
 export async function runController(rawArgs: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
-  // Kubernetes components take --leader-elect alone or with =true/=false.
-  const args = rawArgs.map((a) => (a === "--leader-elect" ? "--leader-elect=true" : a));
+  // Kubernetes components take --leader-elect alone or with a value strconv.ParseBool reads (=false, =0, =F).
+  const args = rawArgs.map((a) => {
+    const value = a === "--leader-elect" ? "true" : a.startsWith("--leader-elect=") ? a.slice("--leader-elect=".length) : undefined;
+    const elect = value === undefined ? undefined : parseBool(value);
+    return elect === undefined ? a : `--leader-elect=${elect}`;
+  });
   const parsed = parseCommand(io, "controller", args, FLAGS, CONTROLLER_HELP);
   if (typeof parsed === "number") return parsed;
   const values = parsed.values;

@@ -249,6 +249,17 @@ describe("karta controller flags", () => {
       assert.match(r.err, new RegExp(`^karta controller: invalid value '${v.replace(".", "\\.")}' for --concurrent-workload-syncs: expected an integer from 1 to 1000`), v);
     }
   });
+  test("--leader-elect takes the values strconv.ParseBool reads, as a Kubernetes component's flag does", async () => {
+    for (const v of ["F", "0", "False", "T", "1"]) {
+      const r = await karta(["controller", `--leader-elect=${v}`, "--kubeconfig", "/nonexistent/kubeconfig"]);
+      // Past the flags: the kubeconfig is what stops it.
+      assert.equal(r.code, 1, v);
+      assert.match(r.err, /cannot read the kubeconfig/, v);
+    }
+    const r = await karta(["controller", "--leader-elect=maybe"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^karta controller: invalid value 'maybe' for --leader-elect: expected true or false/);
+  });
 });
 
 describe("karta help", () => {
