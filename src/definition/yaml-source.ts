@@ -99,7 +99,7 @@ function countLines(counter: LineCounter, text: string, end: number): void {
  * The documents of a text go-yaml reads and the `yaml` library does not: quoted text continued at its
  * key's column (as `kubectl get -o yaml` writes a long value), read with those lines indented
  * (indentQuotedContinuations). Positions are the file's: the added indentation is taken off each line's
- * columns. Undefined when that does not make the text parse.
+ * columns. Undefined when that does not make the text parse (a key given twice aside).
  */
 function withContinuations(text: string, file: string): SourceDocument[] | undefined {
   const indented = indentQuotedContinuations(text);
@@ -114,7 +114,8 @@ function withContinuations(text: string, file: string): SourceDocument[] | undef
     },
   };
   const docs = parseDocuments(indented, 0, file, counter, true, positions);
-  return docs.some((d) => d.errors.length > 0) ? undefined : docs;
+  // A key given twice is a finding of its own, not a reason to keep the first reading's errors.
+  return docs.some((d) => d.errors.some((e) => !e.duplicateKey)) ? undefined : docs;
 }
 
 /**

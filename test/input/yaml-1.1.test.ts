@@ -228,6 +228,9 @@ describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
   test("a definition with a key given twice parses (exit 1, a finding), unlike one that does not parse (exit 2)", () => {
     const d = loadDefinitions("spec:\n  a: 1\n  a: 2\n", "d.yaml").diagnostics;
     assert.deepEqual(d.map((x) => x.code), ["duplicate-key"]);
+    // With quoted text continued at its key's column as well: still the one finding, on its line.
+    const both = loadDefinitions("metadata:\n  name: x\n  name: y\n  annotations:\n    note: 'a long\n    text'\n", "d.yaml").diagnostics;
+    assert.deepEqual(both.map((x) => [x.code, x.source?.line]), [["duplicate-key", 3]]);
   });
 
   test("karta jq --yaml", async () => {
