@@ -108,14 +108,19 @@ export const KUBECTL_YAML: ParseOptions & DocumentOptions & SchemaOptions = {
  * scalar), which only costs speed.
  */
 export function mayReadAsYaml11(text: string): boolean {
-  return YAML11.test(text) || GO_TEXT.test(text) || (!text.endsWith("\n") && /[|>]/.test(text));
+  return YAML11.test(text) || GO_KEY.test(text) || (INF_OR_NAN.test(text) && INF_OR_NAN_VALUE.test(text)) || (!text.endsWith("\n") && /[|>]/.test(text));
 }
 
+/** `.inf` or `.nan` anywhere (a quick scan), and as a whole plain scalar. */
+const INF_OR_NAN = /\.(?:inf|Inf|INF|nan|NaN|NAN)/;
+const INF_OR_NAN_VALUE = /(?:^|[\s:,[{-])[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)(?=$|[\s,:\]}#])/m;
+
 /**
- * An infinity or NaN, or a key that is a number (starts with a digit, a sign or a dot), null, a flow
- * collection, an explicit key (`? `) or an alias.
+ * A key that is a number (starts with a digit, a sign or a dot), null, a flow collection, an alias, or
+ * explicit (`? `). A line that only starts with `{` (the JSON that `kubectl apply` keeps in an
+ * annotation) is not such a key.
  */
-const GO_TEXT = /(?:^|[\s:,[{-])[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)(?=$|[\s,:\]}#])|^[ \t]*(?:-[ \t]+)*(?:(?:[-+.]?[0-9][^:\n]*|~|null|Null|NULL)?:(?:[ \t]|$)|[[{*]|\?(?:[ \t]|$))/m;
+const GO_KEY = /^[ \t]*(?:-[ \t]+)*(?:(?:[-+.]?[0-9][^:\n]*|~|null|Null|NULL|[[{][^\n]*[\]}][ \t]*|\*\S+[ \t]+)?:(?:[ \t]|$)|\?(?:[ \t]|$))/m;
 
 /**
  * A whole plain scalar (a key at the start of a line or after `- `, a value after `: ` or `- `, an item of

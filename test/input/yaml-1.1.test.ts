@@ -150,6 +150,9 @@ describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
     assert.ok(CASES.filter(([doc]) => mayReadAsYaml11(doc)).length > 30);
     // The words inside longer text, and numbers without a leading zero, keep the fast reader.
     for (const doc of ["restartCount: 0", "port: 8080", "message: Back-off restarting", "image: nginx:1.27", "mode: 420"]) assert.equal(mayReadAsYaml11(doc), false, doc);
+    // Nor does the JSON kubectl apply keeps in an annotation.
+    const applied = 'metadata:\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}\n';
+    assert.equal(mayReadAsYaml11(applied), false);
   });
 
   test("what kubectl refuses (an infinity, a null or collection key, a key above int64) is an error naming the line", () => {
