@@ -132,13 +132,26 @@ function otherWorkload(view: WorkloadView, pod: unknown, podName: string, owners
   return undefined;
 }
 
+/**
+ * Why the pod is not this object's when the two are in different namespaces: an owner reference names an
+ * object of the pod's own namespace (the garbage collector refuses any other), so no chain from this
+ * object reaches it. Either without a namespace (written by hand) is not judged.
+ */
+function otherNamespace(view: WorkloadView, pod: PodRef): string | undefined {
+  const meta = isObject(view.object.metadata) ? view.object.metadata : {};
+  const namespace = typeof meta.namespace === "string" && meta.namespace !== "" ? meta.namespace : undefined;
+  if (namespace === undefined || pod.namespace === undefined || pod.namespace === "" || pod.namespace === namespace) return undefined;
+  const kind = view.definition.root?.definition.kind?.kind ?? "object";
+  return `pod ${pod.name} is in namespace ${pod.namespace}, not in the ${kind}'s namespace ${namespace}: owner references do not cross namespaces`;
+}
+
 /** Classifies one pod. Problems go to `diagnostics` and the classification says why. */
 export function classifyPod(view: WorkloadView, pod: unknown, index: number, diagnostics: Diagnostic[], owners: OwnerIndex = ownerIndex(), kinds: Set<string> = chainKinds(view)): PodClassification {
   const ref = podRef(pod, index);
   const out: PodClassification = { pod: ref, index };
   const leaves = view.definition.leaves;
   let component: CompiledComponent | undefined;
-  const foreign = otherWorkload(view, pod, ref.name, owners, kinds);
+  const foreign = otherNamespace(view, ref) ?? otherWorkload(view, pod, ref.name, owners, kinds);
   if (foreign !== undefined) {
     out.reason = foreign;
   } else if (leaves.length === 1) {

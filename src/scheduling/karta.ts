@@ -303,7 +303,7 @@ export function compileKarta(definition: Karta | Definition | CompiledInterprete
         });
       }
     }
-    out.podPatches = podPatches(pods, classified.pods, podGroupOf, root.namespace, issues);
+    out.podPatches = podPatches(pods, classified.pods, podGroupOf, issues);
     issues.push(...validateEmitted(workload, out.compositePodGroups, out.podGroups));
     if (hasErrors(issues)) return failed(issues);
     return out;
@@ -433,12 +433,11 @@ function keyedNewerGroups(
   }
 }
 
-/** One patch per grouped pod; pods outside every group, or in another namespace, are reported. */
+/** One patch per grouped pod; pods outside every group (of another namespace among them) are reported. */
 function podPatches(
   pods: readonly unknown[],
   classified: readonly PodClassification[],
   podGroupOf: Map<string, string>,
-  namespace: string | undefined,
   issues: CompileIssue[],
 ): PodSchedulingPatch[] {
   const out: PodSchedulingPatch[] = [];
@@ -455,17 +454,6 @@ function podPatches(
     const group = podGroupOf.get(c.pod.name);
     if (group === undefined) {
       issues.push({ severity: "warning", input: "pod", pod: label, path: "metadata", message: `the pod (component ${c.component}) is in no group: no patch`, code: "pod-group" });
-      continue;
-    }
-    if (namespace !== undefined && c.pod.namespace !== undefined && c.pod.namespace !== namespace) {
-      issues.push({
-        severity: "warning",
-        input: "pod",
-        pod: label,
-        path: "metadata.namespace",
-        message: `the pod is in namespace ${c.pod.namespace} but its PodGroup ${group} in ${namespace}: a pod can only name a group of its own namespace; no patch`,
-        code: "pod-namespace",
-      });
       continue;
     }
     const pcn = (pods[c.index] as { spec?: { priorityClassName?: unknown } } | undefined)?.spec?.priorityClassName;

@@ -45,6 +45,21 @@ describe("pods traced through the objects between them and the root", () => {
     assert.equal(blind.pods.find((p) => p.pod.name === "other-run-driver-0-0-abcde")!.component, "replicatedjob");
   });
 
+  test("a pod in another namespace is not the JobSet's (owner references do not cross namespaces); without namespaces nothing is judged", () => {
+    const elsewhere = clone(jobset.pods[0]!);
+    meta(elsewhere).namespace = "elsewhere";
+    meta(elsewhere).name = "moved-pod";
+    const r = interpreter.interpret(jobset.workload, { pods: [...jobset.pods, elsewhere] });
+    const got = r.pods.find((p) => p.pod.name === "moved-pod")!;
+    assert.equal(got.component, undefined);
+    assert.equal(got.reason, `pod moved-pod is in namespace elsewhere, not in the JobSet's namespace ${String(meta(jobset.workload).namespace)}: owner references do not cross namespaces`);
+    const c = compileKarta(loadBundled("jobset.x-k8s.io/v1alpha2/JobSet.yaml").definition, jobset.workload, { pods: [...jobset.pods, elsewhere] });
+    assert.equal(c.podPatches.length, jobset.pods.length);
+    const bare = clone(elsewhere);
+    delete meta(bare).namespace;
+    assert.equal(interpreter.interpret(jobset.workload, { pods: [bare] }).pods[0]!.component, "replicatedjob");
+  });
+
   test("compile leaves the other JobSet's pod out and patches the rest", () => {
     const stranger = clone(jobset.pods[1]!);
     meta(stranger).name = "other-run-workers-0-0-abcde";
