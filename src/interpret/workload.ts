@@ -229,6 +229,8 @@ function toReplicaCount(v: unknown, e: CompiledExpression, diagnostics: Diagnost
     diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield an integer replica count, got ${typeof v === "number" && !Number.isFinite(v) ? `${v} (out of range)` : JSON.stringify(v)}`, code: "scale" });
     return undefined;
   }
+  // Kept, as the reference keeps any int32 (a scale counts only when above 0), but no controller runs a negative count.
+  if (n < 0) diagnostics.push({ severity: "warning", path: e.path, message: `'${e.text}' yields a negative replica count (${n}) on this object (a scale counts only above 0)`, code: "scale-negative" });
   return n;
 }
 

@@ -266,6 +266,14 @@ describe("instances", () => {
     );
     assert.equal(step.subtreeScale, 3);
   });
+  test("a negative replica count is kept, as the reference keeps an int32, with a warning; it is no scale", () => {
+    const r = it.interpret(pipeline([{ name: "extract", replicas: -2 }, { name: "load" }]));
+    assert.deepEqual(errors(r), []);
+    const warning = r.diagnostics.find((d) => d.code === "scale-negative");
+    assert.match(warning?.message ?? "", /yields a negative replica count \(-2\) on this object \(a scale counts only above 0\)$/);
+    assert.deepEqual(r.components[1]!.instances.map((i) => i.scale?.replicas), [-2, 1]);
+    assert.equal(r.components[1]!.subtreeScale, 1);
+  });
   test("instance ids that do not match the spec count give the reference's error", () => {
     // A definition that reads only the first id: tested with one instance, wrong with two.
     const r = compileInterpreter(karta(ARRAY.replace("instanceIdPath: .spec.steps[].name", "instanceIdPath: .spec.steps[0].name"))).interpret(pipeline([{ name: "extract" }, { name: "load" }]));
