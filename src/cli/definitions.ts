@@ -4,7 +4,7 @@
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { kindMatches, qualifiedKind, readCatalog, type Catalog } from "./catalog.js";
-import { formatDiagnostic, hasSyntaxErrors } from "../definition/diagnostic.js";
+import { formatDiagnostic, hasSyntaxErrors, sortDiagnostics } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
@@ -97,9 +97,12 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
     }
     throw err;
   }
-  for (const d of catalog.errors) io.stderr(formatDiagnostic(d) + "\n");
+  // Definitions given with -d are checked as karta validate checks them (a jq expression that does not
+  // compile is an error too); the bundled ones are validated by the project's tests.
+  const errors = catalog.bundled ? catalog.errors : sortDiagnostics([...catalog.errors, ...(await import("../definition/validate.js")).definitionErrors(catalog.definitions)]);
+  for (const d of errors) io.stderr(formatDiagnostic(d) + "\n");
   // A file that does not parse is unreadable input (2); a definition with errors, an error (1).
-  const failed = hasSyntaxErrors(catalog.errors) ? 2 : catalog.errors.length > 0 ? 1 : 0;
+  const failed = hasSyntaxErrors(errors) ? 2 : errors.length > 0 ? 1 : 0;
   const definitions = [...catalog.definitions].sort((a, b) => row(a).name.localeCompare(row(b).name));
 
   if (verb === "list") {

@@ -54,7 +54,8 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
   try {
     for (const file of listInputFiles(values.definition, { recursive: true })) {
       const loaded = loadDefinitions(await readInput(io, file), file);
-      problems.push(...loaded.diagnostics);
+      // As karta validate checks them: a definition whose jq does not compile grants nothing usable.
+      problems.push(...loaded.diagnostics, ...(await import("../definition/validate.js")).definitionErrors(loaded.definitions));
       kartas.push(...loaded.definitions.map((d) => d.karta));
     }
     for (const file of listInputFiles(values.crd ?? [], { recursive: true })) {

@@ -31,6 +31,11 @@ export function validateDefinition(def: Definition, options: ValidateOptions = {
   return sortDiagnostics(findings.map((f) => toDiagnostic(def, f)));
 }
 
+/** The errors `karta validate` finds in each definition (lint aside), sorted: what makes one unusable. */
+export function definitionErrors(defs: readonly Definition[]): Diagnostic[] {
+  return sortDiagnostics(defs.flatMap((d) => validateDefinition(d, { lint: false }).filter((x) => x.severity === "error")));
+}
+
 /** The checks on a typed Karta, as findings (field paths, positions not yet resolved). */
 export function checkKarta(karta: Karta, options: ValidateOptions = {}): Finding[] {
   const jq = options.jq ?? defaultJqFrontEnd;

@@ -113,6 +113,16 @@ describe("definition files as kubectl reads them", () => {
     assert.match(rbac.err, /broken\.yaml:1:\d+: error: .*\nkarta rbac: the input has \d+ errors?; nothing printed\n$/s);
   });
 
+  test("a definition whose jq does not compile is an error (exit 1) in definitions list and rbac, as in validate", async () => {
+    const job = readFileSync(path.join(repoRoot, "definitions/batch/v1/Job.yaml"), "utf8");
+    const badJq = write("bad-jq.yaml", job.replace(/^(\s+replicasPath:).*$/m, "$1 .spec | ["));
+    for (const args of [["validate", badJq], ["definitions", "list", "-d", badJq], ["rbac", "-d", badJq]]) {
+      const r = await karta(args);
+      assert.equal(r.code, 1, `${args.join(" ")}: ${r.err}`);
+      assert.match(r.out + r.err, /bad-jq\.yaml:\d+:\d+: error: spec\.structureDefinition\.rootComponent\.scaleDefinition\.replicasPath: failed to parse JQ expression '\.spec \| \['/, args.join(" "));
+    }
+  });
+
   after(() => rmSync(dir, { recursive: true, force: true }));
 });
 
