@@ -128,7 +128,9 @@ function parseDocuments(text: string, base: number, file: string, lineCounter: L
   const out: SourceDocument[] = [];
   for (const doc of Array.isArray(docs) ? docs : []) {
     const sourceMap = new SourceMap(file, positions);
-    const errors: SourceDocument["errors"] = doc.errors.map((e) => ({ message: yamlMessage(e.message), offset: base + e.pos[0], ...(e.code === "DUPLICATE_KEY" ? { duplicateKey: true as const } : {}) }));
+    const errors: SourceDocument["errors"] = doc.errors.map((e) =>
+      e.code === "DUPLICATE_KEY" ? { message: duplicateKeyMessage(text, e.pos[0]), offset: base + e.pos[0], duplicateKey: true as const } : { message: yamlMessage(e.message), offset: base + e.pos[0] },
+    );
     let value: unknown;
     if (errors.length === 0) {
       // Aliases are bounded ("billion laughs").
@@ -140,6 +142,12 @@ function parseDocuments(text: string, base: number, file: string, lineCounter: L
     out.push({ value, sourceMap, errors, offset: base + doc.range[0] });
   }
   return out;
+}
+
+/** A key given twice, named as written (the parser's message does not name it). */
+function duplicateKeyMessage(text: string, offset: number): string {
+  const key = /^(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'|[^\n]*?(?=[ \t]*:(?:[ \t\n]|$)))/.exec(text.slice(offset, offset + 1024))?.[0];
+  return `${key ? `key ${key.startsWith('"') || key.startsWith("'") ? key : JSON.stringify(key)}` : "a key"} is given twice in this mapping: keys must be unique (kubectl would keep the last)`;
 }
 
 /** The yaml package appends a code excerpt on a second line; keep the first. */
