@@ -18,20 +18,7 @@ export function internalErrorLine(command: string, err: unknown): string {
   return `karta ${command}: internal error: ${err instanceof Error ? err.message : String(err)}\n`;
 }
 
-/** Why a file could not be read, in a few words (`no such file`) rather than Node's `ENOENT: ...` text. */
-export function readErrorReason(err: unknown): string {
-  const code = typeof err === "object" && err !== null && "code" in err ? (err as { code?: unknown }).code : undefined;
-  switch (code) {
-    case "ENOENT":
-      return "no such file";
-    case "EISDIR":
-      return "is a directory";
-    case "EACCES":
-      return "permission denied";
-    default:
-      return err instanceof Error ? err.message : String(err);
-  }
-}
+export { readErrorReason } from "../files/index.js";
 
 /** Reads a source named on the command line: a file, or standard input for `-`. */
 export async function readSource(io: CliIO, file: string): Promise<string> {

@@ -30,6 +30,11 @@ export async function main(args: string[], io: CliIO = nodeIO()): Promise<number
   }
   if (name === "--version") return (await import("./version.js")).runVersion([], io);
   const command = findCommand(name);
+  if (!command && name.startsWith("-")) {
+    // A flag before any command (kubectl: "unknown flag: --bogus"); the commands take their own flags.
+    io.stderr(`karta: unknown flag: ${name.replace(/=.*$/s, "")}\nRun 'karta --help' for usage.\n`);
+    return 2;
+  }
   if (!command) {
     const { closest } = await import("../definition/suggest.js");
     const guess = closest(name, commandNames().map((c) => c.name));

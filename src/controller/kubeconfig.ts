@@ -18,6 +18,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { parseDocument } from "yaml";
+import { readErrorReason } from "../files/index.js";
 import { yamlDocumentValue } from "../input/index.js";
 import type { OidcProvider } from "./oidc.js";
 import { proxyFromEnvironment } from "./proxy-env.js";
@@ -130,7 +131,7 @@ function readKubeconfig(file: string): KubeconfigFile {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    throw new Error(`cannot read the kubeconfig ${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+    throw new Error(`cannot read the kubeconfig ${file}: ${readErrorReason(err)}`);
   }
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new Error(`${file}: not a kubeconfig: ${doc.errors[0]!.message.split("\n")[0]}`);
@@ -179,7 +180,7 @@ function fileOrData(entry: Raw, fileField: string, dataField: string, what: stri
   try {
     return readFileSync(file);
   } catch (err) {
-    throw new Error(`cannot read the ${what} ${file}: ${(err as Error).message}`);
+    throw new Error(`cannot read the ${what} ${file}: ${readErrorReason(err)}`);
   }
 }
 

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { readErrorReason } from "../files/index.js";
 import { isScalar, LineCounter, parseAllDocuments } from "yaml";
 import { formatDiagnostic, type Definition } from "../definition/index.js";
 import { findConflicts, parseCustomizations, CUSTOMIZATION_RULES, type CustomizationIssue } from "../interpreter/declarative/customization.js";
@@ -201,7 +202,7 @@ export function listConfigFiles(paths: readonly string[]): { files: string[]; er
     try {
       isDir = statSync(p).isDirectory();
     } catch (e) {
-      if (top) errors.push(`${p}: error: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      if (top) errors.push(`${p}: error: cannot read: ${readErrorReason(e)}`);
       return;
     }
     if (!isDir) {
@@ -213,7 +214,7 @@ export function listConfigFiles(paths: readonly string[]): { files: string[]; er
     try {
       names = readdirSync(p).sort();
     } catch (e) {
-      errors.push(`${p}: error: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      errors.push(`${p}: error: cannot read: ${readErrorReason(e)}`);
       return;
     }
     for (const name of names) if (!name.startsWith(".")) visit(path.join(p, name), false, depth + 1);
@@ -251,7 +252,7 @@ export async function readConfig(paths: ConfigPaths, options: { keep?: boolean; 
       try {
         out.push({ file, text: readFileSync(file, "utf8") });
       } catch (e) {
-        errors.push(`${file}: error: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        errors.push(`${file}: error: cannot read: ${readErrorReason(e)}`);
       }
     }
     return out;

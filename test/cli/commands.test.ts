@@ -283,4 +283,29 @@ describe("karta help", () => {
     assert.match((await karta(["help"])).out, /^Usage: karta <command> \[options\]/);
     assert.equal((await karta(["help", "nope"])).code, 2);
   });
+
+  test("a path that cannot be read is said in words, not Node's error codes", async () => {
+    const cases: [string, string][] = [
+      ["/nonexistent/x.yaml", "no such file"],
+      [path.join(repoRoot, "package.json", "x.yaml"), "not a directory"],
+      [path.join(tmpdir(), "a".repeat(300)), "file name too long"],
+    ];
+    for (const [file, reason] of cases) {
+      const r = await karta(["validate", file]);
+      assert.equal(r.code, 2, file);
+      assert.ok(r.err.includes(`cannot read ${file}: ${reason}\n`), r.err);
+      const w = await karta(["webhook-config", "--definitions", file]);
+      assert.ok(w.err.includes(`${file}: error: cannot read: ${reason}`), w.err);
+    }
+  });
+
+  test("a flag before any command is an unknown flag (as kubectl says), an unknown word an unknown command", async () => {
+    for (const flag of ["-v", "--bogus", "--bogus=1"]) {
+      const r = await karta([flag]);
+      assert.deepEqual([r.code, r.out, r.err], [2, "", `karta: unknown flag: ${flag.replace(/=.*/, "")}\nRun 'karta --help' for usage.\n`], flag);
+    }
+    const r = await karta(["inspec"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^karta: unknown command 'inspec' \(did you mean inspect\?\)\n/);
+  });
 });
