@@ -137,7 +137,10 @@ function readKubeconfig(file: string): KubeconfigFile {
   if (doc.errors.length > 0) throw new Error(`${file}: not a kubeconfig: ${doc.errors[0]!.message.split("\n")[0]}`);
   const parsed = yamlDocumentValue(doc, text);
   if ("error" in parsed) throw new Error(`${file}: ${parsed.error}`);
-  const root = asRecord(parsed.value);
+  // An empty file is an empty kubeconfig (as client-go reads it); text that is not a mapping is none.
+  const v = parsed.value;
+  if (v !== null && v !== undefined && (typeof v !== "object" || Array.isArray(v))) throw new Error(`${file}: not a kubeconfig: expected a mapping (apiVersion: v1, kind: Config), found ${Array.isArray(v) ? "a list" : `a ${typeof v}`}`);
+  const root = asRecord(v);
   const dir = path.dirname(path.resolve(file));
   const section = (list: string, field: string): Map<string, Raw> => {
     const out = new Map<string, Raw>();

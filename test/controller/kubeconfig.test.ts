@@ -152,6 +152,10 @@ current-context: basic
     assert.throws(() => loadClusterAccess({ kubeconfig: path.join(dir, "absent") }), { message: `cannot read the kubeconfig ${path.join(dir, "absent")}: no such file` });
     const noCurrent = kubeconfig("bad/nocurrent", one().replace(/current-context: .*\n/, ""));
     assert.throws(() => loadClusterAccess({ kubeconfig: noCurrent }), { message: `${noCurrent}: no current-context (give --context)` });
+    const garbage = kubeconfig("bad/garbage", "hello world\n");
+    assert.throws(() => loadClusterAccess({ kubeconfig: garbage }), { message: `${garbage}: not a kubeconfig: expected a mapping (apiVersion: v1, kind: Config), found a string` });
+    const list = kubeconfig("bad/list", "- a\n");
+    assert.throws(() => loadClusterAccess({ kubeconfig: list }), { message: `${list}: not a kubeconfig: expected a mapping (apiVersion: v1, kind: Config), found a list` });
     const notList = kubeconfig("bad/notlist", "clusters: {c: 1}\n");
     assert.throws(() => loadClusterAccess({ kubeconfig: notList }), { message: `${notList}: clusters must be a list` });
     const socks = kubeconfig("bad/proxy", one().replace('cluster: {server: "https://api.example:6443/"}', 'cluster: {server: "https://api.example:6443/", proxy-url: "socks5://proxy:1080"}'));
