@@ -84,7 +84,7 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
   const [verb, ...rest] = p.positionals;
   if (verb !== "list" && verb !== "show") return usageError(io, "definitions", verb === undefined ? "say list or show" : `unknown subcommand '${verb}': expected list or show`);
   if (verb === "list" && rest.length > 0) return usageError(io, "definitions", `unexpected argument '${rest[0]}'`);
-  if (verb === "show" && rest.length !== 1) return usageError(io, "definitions", rest.length === 0 ? "show needs a KIND (e.g. PyTorchJob or PyTorchJob.v1.kubeflow.org)" : `unexpected argument '${rest[1]}'`);
+  if (verb === "show" && (rest.length !== 1 || rest[0]!.trim() === "")) return usageError(io, "definitions", rest.length <= 1 ? "show needs a KIND (e.g. PyTorchJob or PyTorchJob.v1.kubeflow.org)" : `unexpected argument '${rest[1]}'`);
   const output = p.values.output;
   if (verb === "show" && (output === "table" || output === "name")) return usageError(io, "definitions", `invalid value '${output}' for --output: show prints yaml or json`);
   let catalog: Catalog;

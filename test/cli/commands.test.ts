@@ -56,6 +56,9 @@ describe("karta definitions", () => {
     assert.match(r.err, /^karta definitions: no definition for 'Nothing' in the bundled definitions/);
     assert.equal((await karta(["definitions", "frobnicate"])).code, 2);
     assert.equal((await karta(["definitions", "show"])).code, 2);
+    const empty = await karta(["definitions", "show", ""]);
+    assert.equal(empty.code, 2);
+    assert.match(empty.err, /^karta definitions: show needs a KIND/);
   });
 
   test("-d names a directory of definitions", async () => {
