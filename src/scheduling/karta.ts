@@ -25,7 +25,7 @@
 import type { Definition, Karta } from "../definition/index.js";
 import { apiVersionOf, compileInterpreter, subGroupOfPod, type GangGroup, type CompiledInterpreter, type PodClassification, type WorkloadView } from "../interpret/index.js";
 import { AllMode, BasicPolicy, GangPolicy, SingleMode, fromExistingWorkload, newBuilder, type BuildOptions } from "./builder.js";
-import { required, type FieldError } from "./fielderrors.js";
+import { invalid, required, type FieldError } from "./fielderrors.js";
 import { isDNS1123Subdomain } from "../names/index.js";
 import { hasErrors, issueFromDiagnostic, issueFromFieldError, type CompileIssue } from "./karta/issues.js";
 import type { WorkloadCompilation } from "./karta/compilation.js";
@@ -65,7 +65,15 @@ function rootIdentity(object: unknown, karta: Karta): { owner?: OwnerReference; 
   const kind = typeof o.kind === "string" ? o.kind : (want?.kind ?? "");
   const name = typeof meta.name === "string" ? meta.name : "";
   const uid = typeof meta.uid === "string" ? meta.uid : "";
+  // A value of another type is invalid, not missing; a name the API server would refuse is the object's
+  // error, not one of every object compiled from it.
+  for (const field of ["name", "uid"] as const) {
+    const v = meta[field];
+    if (v !== undefined && v !== null && typeof v !== "string") issues.push(issueFromFieldError("object", invalid(`metadata.${field}`, v, "must be a string")));
+  }
+  if (hasErrors(issues)) return { issues };
   if (name === "") issues.push(issueFromFieldError("object", required("metadata.name", "the Workload is named after the object and owned by it")));
+  for (const e of name === "" ? [] : isDNS1123Subdomain(name)) issues.push(issueFromFieldError("object", invalid("metadata.name", name, e)));
   if (uid === "") {
     issues.push(
       issueFromFieldError("object", required("metadata.uid", "the Workload's name hashes the object's UID and its owner reference needs it (use the object as stored: kubectl get -o yaml)")),

@@ -198,6 +198,15 @@ describe("karta compile", () => {
     const r = await run(["-d", at("definitions", "kubeflow.org", "v1", "PyTorchJob.yaml"), "-f", "job.yaml"], "", { "job.yaml": obj });
     assert.equal(r.code, 1);
     assert.match(r.err, /^job\.yaml: error: metadata\.uid: Required value: the Workload's name hashes the object's UID/m);
+    // A name the API server would refuse, or a uid that is not text: the object's one error, not one per compiled object.
+    const badName = readFileSync(bundled("PyTorchJob", "workload.yaml"), "utf8").replace(/^ {2}name: .*$/m, "  name: Bad_Name");
+    const named = await run(["-d", at("definitions", "kubeflow.org", "v1", "PyTorchJob.yaml"), "-f", "job.yaml"], "", { "job.yaml": badName });
+    assert.equal(named.code, 1);
+    assert.deepEqual(named.err.trimEnd().split("\n"), [`job.yaml: error: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`]);
+    const numberUid = readFileSync(bundled("PyTorchJob", "workload.yaml"), "utf8").replace(/^ {2}uid: .*$/m, "  uid: 5");
+    const typed = await run(["-d", at("definitions", "kubeflow.org", "v1", "PyTorchJob.yaml"), "-f", "job.yaml"], "", { "job.yaml": numberUid });
+    assert.equal(typed.code, 1);
+    assert.match(typed.err, /^job\.yaml: error: metadata\.uid: Invalid value: 5: must be a string$/m);
   });
 
   test("an invalid definition is reported before compiling", async () => {
