@@ -37,6 +37,13 @@ interface FlagBase {
   short?: string;
   /** The flag may be given several times; its values are collected in order. */
   multiple?: boolean;
+  /**
+   * Given twice with different values (or operands), a usage error (`flag given twice with different
+   * values: --patch`). Other single-value flags keep the last value, as pflag (and so kubectl) does, so
+   * that a wrapper or alias can override a setting by appending it; a flag naming an input or an
+   * operation says `once`, where keeping the last would drop the first silently.
+   */
+  once?: boolean;
 }
 
 /** A flag without a value: `--check` (`--check=false` is accepted, as pflag does). */
@@ -129,6 +136,8 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   // First pass: `-o=json` becomes `-ojson` (util.parseArgs would read "=json"), and a flag's operands
   // are taken out, so that util.parseArgs sees only flags, values and positionals.
   const argv: string[] = [];
+  /** The value (and operands) each `once` flag was first given. */
+  const given = new Map<string, string>();
   const operandsOf: Record<string, string[][]> = {};
   const withOperands: { flag: string; value: string; operands: string[] }[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -171,13 +180,20 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     let value = inline;
     if (value === undefined && i + 1 < args.length) argv.push((value = args[++i]!));
     const spec = specs[name!]!;
+    let operands: string[] = [];
     if (value !== undefined && spec.type === "string" && spec.operands) {
       const wanted = spec.operands(value);
-      const got = args.slice(i + 1, i + 1 + wanted.length);
-      if (got.length < wanted.length) return { kind: "error", message: `${flagName(name!)} ${value} needs ${wanted.join(" ")}` };
-      (operandsOf[name!] ??= []).push(got);
-      withOperands.push({ flag: name!, value, operands: got });
+      operands = args.slice(i + 1, i + 1 + wanted.length);
+      if (operands.length < wanted.length) return { kind: "error", message: `${flagName(name!)} ${value} needs ${wanted.join(" ")}` };
+      (operandsOf[name!] ??= []).push(operands);
+      withOperands.push({ flag: name!, value, operands });
       i += wanted.length;
+    }
+    if (spec.once && !spec.multiple && value !== undefined) {
+      const text = JSON.stringify([value, ...operands]);
+      const first = given.get(name!);
+      if (first !== undefined && first !== text) return { kind: "error", message: `flag given twice with different values: ${flagName(name!)}` };
+      given.set(name!, text);
     }
   }
 
@@ -239,6 +255,13 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       continue;
     }
     if (spec.choices && !spec.choices.includes(t.value)) {
+      // `--patch "set-label k=v"`: a choice and its operands given as one argument.
+      const [first, ...rest] = t.value.trim().split(/\s+/);
+      const wanted = spec.type === "string" && first !== undefined && spec.choices.includes(first) ? (spec.operands?.(first) ?? []) : [];
+      if (wanted.length > 0 && rest.length > 0) {
+        fail(`invalid value '${t.value}' for ${t.rawName}: give ${wanted.join(" ")} as a separate argument: ${t.rawName} ${first} ${wanted.join(" ")}`);
+        continue;
+      }
       const list = spec.choices.length <= 2 ? spec.choices.join(" or ") : `${spec.choices.slice(0, -1).join(", ")} or ${spec.choices[spec.choices.length - 1]}`;
       fail(`invalid value '${t.value}' for ${t.rawName}: expected ${list}`);
       continue;

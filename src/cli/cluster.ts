@@ -11,6 +11,7 @@ import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { apiError, CredentialError, KubeClient, resourcePath } from "../controller/client.js";
 import { loadClusterAccess, type KubeconfigOverrides } from "../controller/kubeconfig.js";
 import { formatGoDuration } from "../server/duration.js";
+import { EXIT_ERROR } from "./exit-codes.js";
 import { InputError } from "./objects.js";
 
 export interface ClusterOptions {
@@ -88,7 +89,7 @@ export class LiveCluster {
       const execTerminal = { stdin: process.stdin.isTTY === true, stderr: (c: Buffer) => void process.stderr.write(c) };
       return new LiveCluster(new KubeClient(access, { userAgent: "karta", execTerminal, compression: access.disableCompression !== true }), options);
     } catch (err) {
-      throw new InputError(`kubeconfig: ${(err as Error).message}`);
+      throw new ClusterError(`kubeconfig: ${(err as Error).message}`);
     }
   }
 
@@ -118,9 +119,9 @@ export class LiveCluster {
     if (err instanceof InputError) throw err;
     const api = apiError(err);
     if (api) throw new ApiInputError(`${what}: ${api.message || api.reason || `HTTP ${api.code}`}`, api.code);
-    if (err instanceof CredentialError) throw new InputError(`${what}: getting credentials: ${err.message}`);
-    if ((err as { code?: unknown })?.code === "ETIMEDOUT") throw new InputError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
-    throw new InputError(`${what}: cannot reach ${this.server}: ${(err as Error)?.message ?? String(err)}`);
+    if (err instanceof CredentialError) throw new ClusterError(`${what}: getting credentials: ${err.message}`);
+    if ((err as { code?: unknown })?.code === "ETIMEDOUT") throw new ClusterError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
+    throw new ClusterError(`${what}: cannot reach ${this.server}: ${(err as Error)?.message ?? String(err)}`);
   }
 
   /** The API groups the server serves, with their preferred and all versions (one discovery request). */
@@ -231,8 +232,18 @@ export class LiveCluster {
   }
 }
 
-/** An InputError from an API answer, with its HTTP code (403 is told apart from a bad cluster). */
-export class ApiInputError extends InputError {
+/**
+ * A failed operation on the cluster (no kubeconfig, an unreachable server, credentials, an API error):
+ * exit 1 in every command, as the README's table says of cluster and auth errors, not 2 (unreadable input).
+ */
+export class ClusterError extends InputError {
+  constructor(message: string) {
+    super(message, EXIT_ERROR);
+  }
+}
+
+/** An error from an API answer, with its HTTP code (403 is told apart from a bad cluster). */
+export class ApiInputError extends ClusterError {
   constructor(
     message: string,
     readonly code: number,

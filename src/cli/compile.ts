@@ -3,8 +3,9 @@
  * CompositePodGroups and PodGroups — compiled from a Karta's gang instructions (or, for a plain batch/v1
  * Job without a definition, as the Job controller's integration compiles `spec.scheduling`); or the
  * patch that puts each pod in its PodGroup.
- * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input,
-3 the named live workload does not exist (or its kind is not installed), 4 no definition covers its kind.
+ * Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'; reading the cluster failed), 2 usage
+ * or unreadable input, 3 the named live workload does not exist (or its kind is not installed), 4 no definition
+ * covers its kind (or the object is not of the definition's kind).
  */
 import { formatDiagnostic, type Diagnostic, type PathSegment } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
@@ -14,6 +15,7 @@ import type { CompileIssue } from "../scheduling/karta/issues.js";
 import type { SchedulingIntent } from "../scheduling/karta/options.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
+import { EXIT_NO_DEFINITION } from "./exit-codes.js";
 import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { governedMessage, liveGovernor } from "./governor.js";
 import type { LiveWorkload } from "./live.js";
@@ -42,7 +44,8 @@ Without -d, the definition bundled for the object's kind is used, except that a 
 as the Job controller does from spec.scheduling (no scheduling: basic; gang without minCount:
 max(1, parallelism)).
 
-  -f, --object FILE         the workload object as stored (with metadata.uid); - for stdin
+  -f, --object FILE         the workload object as stored (with metadata.uid); - for stdin; may be
+                            repeated, as kubectl's -f (the files together hold one object)
   -d, --definition PATH     the Karta: a file (with several, the one whose root kind is the object's)
                             or a directory of them; default: the definition bundled for the
                             object's kind ('karta definitions list'), except for a batch/v1 Job
@@ -64,8 +67,9 @@ ${liveHelp(28)}
                             spec.schedulingGroup.podGroupName, instead of the objects
   -h, --help                show this help
 
-Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), 2 usage or unreadable input,
-3 the named live workload does not exist (or its kind is not installed), 4 no definition covers its kind.
+Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), or reading the cluster failed,
+2 usage or unreadable input, 3 the named live workload does not exist (or its kind is not installed),
+4 no definition covers its kind, or the object is not of the definition's kind.
 
 Example:
   kubectl get pytorchjob bert-pretrain -o yaml > job.yaml
@@ -92,6 +96,8 @@ interface Options extends SchedulingIntent {
   definition?: string;
   /** The file, or how the cluster object is named in messages. */
   object: string;
+  /** The files of -f (repeatable, as kubectl's): together they hold the one object. */
+  files: string[];
   live?: LiveTarget;
   pods: string[];
   output: "yaml" | "json" | "name";
@@ -100,15 +106,15 @@ interface Options extends SchedulingIntent {
 
 function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   const v = p.values;
-  const file = v.object ?? v.filename;
-  const live = liveTarget(p.positionals, v, { object: file !== undefined, podFlags: v.pods.length > 0 ? ["--pods"] : [] });
+  const files = [...v.object, ...v.filename];
+  const live = liveTarget(p.positionals, v, { object: files.length > 0, podFlags: v.pods.length > 0 ? ["--pods"] : [] });
   if (live && "error" in live) return live;
-  const object = file ?? (live ? `${live.ref.kind}/${live.ref.name}` : undefined);
+  const object = files.length > 0 ? files.map(displayName).join(", ") : live ? `${live.ref.kind}/${live.ref.name}` : undefined;
   if (object === undefined) return { error: "a workload object is required (-f FILE, or KIND/NAME from a cluster)" };
   for (const [flag, value] of [["--priority-class", v["priority-class"]], ["--topology-key", v["topology-key"]]] as const) {
     if (value === "") return { error: `flag needs an argument: ${flag}` };
   }
-  const o: Options = { object, pods: v.pods, output: v.output, podPatches: v["pod-patches"] };
+  const o: Options = { object, files, pods: v.pods, output: v.output, podPatches: v["pod-patches"] };
   if (v.definition !== undefined) o.definition = v.definition;
   if (live) o.live = live;
   if (v.policy !== undefined) o.policy = v.policy;
@@ -116,7 +122,7 @@ function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   if (v["priority-class"] !== undefined) o.priorityClassName = v["priority-class"];
   if (v["topology-key"] !== undefined) o.topologyKey = v["topology-key"];
   if (v["group-shape"] !== "auto") o.groupShape = v["group-shape"];
-  const stdin = [...(live ? [] : [o.object]), ...o.pods, o.definition].filter((s) => s === "-").length;
+  const stdin = [...(live ? [] : files), ...o.pods, o.definition].filter((s) => s === "-").length;
   if (stdin > 1) return { error: "only one input can be read from standard input" };
   return o;
 }
@@ -192,7 +198,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
       object = read.object;
       given = [...read.pods, ...read.owners].map((o) => ({ object: o, file: `pods in ${read.source}` }));
     } else {
-      object = await readWorkloadObject(io, parsed.object);
+      ({ object, file: parsed.object } = await readWorkloadObject(io, parsed.files));
       given = await readObjects(io, parsed.pods);
     }
     for (const { object: pod, file } of given) {
@@ -239,6 +245,12 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
     result = compileKarta(definition, object, { ...intent, pods, owners });
   }
 
+  // An object of another kind than the definition's: no definition covers it (4, as in inspect), nothing compiled.
+  const wrongKind = result.issues.find((i) => i.code === "object-kind" && i.severity === "error");
+  if (wrongKind !== undefined) {
+    io.stderr(`karta compile: ${displayName(parsed.object!)}: ${wrongKind.message}\n`);
+    return EXIT_NO_DEFINITION;
+  }
   const rank = { error: 0, warning: 1, notice: 2 } as const;
   const issues = [...result.issues].sort((a, b) => rank[a.severity] - rank[b.severity]);
   for (const issue of issues) io.stderr(renderIssue(issue, { ...(definition ? { definition } : {}), object: displayName(parsed.object!), podFiles }) + "\n");

@@ -3,7 +3,7 @@
  * the definition, interprets, and prints a tree for people or the whole result as YAML/JSON; or prints a
  * JSON Patch (suspend, resume, scheduler name, label, annotation, priority class).
  * Exit codes, one meaning each (EXIT below): 0 printed without errors, 1 the definition has errors
- * (nothing printed), 2 usage or unreadable input, 3 the named live workload does not exist, 4 no definition
+ * (nothing printed) or reading the cluster failed, 2 usage or unreadable input, 3 the named live workload does not exist, 4 no definition
  * for the object's kind, 5 internal error, 6 printed but the definition failed on this object or its pods.
  */
 import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
@@ -18,6 +18,7 @@ import { catalogDefinition, readCatalog, type Catalog } from "./catalog.js";
 import { governedMessage, liveGovernor } from "./governor.js";
 import type { LiveWorkload } from "./live.js";
 import { yamlDocument } from "./yaml-output.js";
+import { handwritten, isLabelValue } from "../names/index.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
 import { LIVE_FLAGS, liveHelp, liveTarget, WORKLOAD_FLAGS, type LiveTarget } from "./live-ref.js";
 
@@ -33,15 +34,17 @@ minMember, and the pods that matched nothing.
   -d, --definition PATH   the Karta: a file (YAML or JSON; with several, the one whose root kind is the
                           object's) or a directory of them; default: the definition bundled for the
                           object's kind ('karta definitions list')
-  -f, --object FILE       the workload object (the custom resource with its status); - for stdin
+  -f, --object FILE       the workload object (the custom resource with its status); - for stdin;
+                          may be repeated, as kubectl's -f (the files together hold one object)
       --pods SOURCE       pods: a file (YAML documents, JSON, or a List as 'kubectl get pods -o yaml'
                           prints), a directory of such files, or - for stdin; may be repeated
       --children SOURCE   objects the workload created (ReplicaSets, Jobs...), matched to components;
                           pods' owner chains are followed through them (non-pod objects given
                           with --pods count as children too)
 ${liveHelp(26)}
-  -o, --output FORMAT     tree (default), yaml or json (the whole interpretation)
-      --patch OPERATION   print a JSON Patch (RFC 6902) instead:
+  -o, --output FORMAT     tree (default), yaml or json (the whole interpretation); with --patch,
+                          json (default) or yaml
+      --patch OPERATION   print a JSON Patch (RFC 6902) instead (one operation):
                             suspend | resume
                             set-scheduler NAME | set-priority-class NAME
                             set-label KEY=VALUE | set-annotation KEY=VALUE
@@ -49,7 +52,8 @@ ${liveHelp(26)}
 
 Exit codes:
   0  printed; no errors
-  1  the definition has errors (nothing printed; karta validate shows them all)
+  1  the definition has errors (nothing printed; karta validate shows them all), or reading
+     the cluster failed (KIND/NAME: unreachable, credentials, an API error)
   2  usage, or input that cannot be read or parsed
   3  the named live workload does not exist (or its kind is not installed)
   4  no definition for the object's kind, or the object is not of the definition's kind
@@ -83,9 +87,12 @@ export const FLAGS = {
   ...LIVE_FLAGS,
   ...WORKLOAD_FLAGS,
   children: { type: "string", multiple: true },
-  output: { type: "string", short: "o", choices: ["tree", "yaml", "json"], default: "tree" },
+  // No default: with --patch, an explicit -o tree is refused (a patch is not a tree).
+  output: { type: "string", short: "o", choices: ["tree", "yaml", "json"] },
   patch: {
     type: "string",
+    // One patch is printed: a second operation would be dropped.
+    once: true,
     choices: ["suspend", "resume", "set-scheduler", "set-priority-class", "set-label", "set-annotation"],
     operands: (v: string) => (v === "set-scheduler" || v === "set-priority-class" ? ["NAME"] : v === "set-label" || v === "set-annotation" ? ["KEY=VALUE"] : []),
   },
@@ -95,6 +102,8 @@ interface Options {
   definition?: string;
   /** The file, or how the cluster object is named in messages. */
   object: string;
+  /** The files of -f (repeatable, as kubectl's): together they hold the one object. */
+  files: string[];
   live?: LiveTarget;
   pods: string[];
   children: string[];
@@ -104,26 +113,36 @@ interface Options {
 
 function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   const v = p.values;
-  const file = v.object ?? v.filename;
-  const live = liveTarget(p.positionals, v, { object: file !== undefined, podFlags: [...(v.pods.length > 0 ? ["--pods"] : []), ...(v.children.length > 0 ? ["--children"] : [])] });
+  const files = [...v.object, ...v.filename];
+  const live = liveTarget(p.positionals, v, { object: files.length > 0, podFlags: [...(v.pods.length > 0 ? ["--pods"] : []), ...(v.children.length > 0 ? ["--children"] : [])] });
   if (live && "error" in live) return live;
-  const object = file ?? (live ? `${live.ref.kind}/${live.ref.name}` : undefined);
+  const object = files.length > 0 ? files.map(displayName).join(", ") : live ? `${live.ref.kind}/${live.ref.name}` : undefined;
   if (object === undefined) return { error: "a workload object is required (-f FILE, or KIND/NAME from a cluster)" };
-  const o: Options = { object, pods: v.pods, children: v.children, output: v.output, ...(v.definition !== undefined ? { definition: v.definition } : {}), ...(live ? { live } : {}) };
+  // A JSON Patch prints as JSON (the default) or YAML; a tree has no meaning for it.
+  if (v.patch !== undefined && v.output === "tree") return { error: "--patch prints a JSON Patch: -o takes yaml or json with it" };
+  const o: Options = { object, files, pods: v.pods, children: v.children, output: v.output ?? (v.patch !== undefined ? "json" : "tree"), ...(v.definition !== undefined ? { definition: v.definition } : {}), ...(live ? { live } : {}) };
   const op = v.patch;
   const arg = p.operands.patch?.at(-1)?.[0];
   if (op === "suspend" || op === "resume") o.patch = { op };
   else if (op === "set-scheduler" || op === "set-priority-class") {
     if (!arg) return { error: `--patch ${op} needs a NAME` };
+    // What the API server would refuse in the patched pod templates (pod spec validation: DNS-1123 subdomains).
+    const bad = handwritten.isDNS1123Subdomain(arg);
+    if (bad.length > 0) return { error: `--patch ${op}: Invalid value: ${JSON.stringify(arg)}: ${bad.join("; ")}` };
     o.patch = { op: "field", field: op === "set-scheduler" ? { field: "schedulerName", value: arg } : { field: "priorityClassName", value: arg } };
   } else if (op === "set-label" || op === "set-annotation") {
     const at = arg?.indexOf("=") ?? -1;
-    if (arg === undefined || at <= 0) return { error: `--patch ${op} needs KEY=VALUE` };
+    if (arg === undefined || at < 0) return { error: `--patch ${op} needs KEY=VALUE` };
     const key = arg.slice(0, at);
     const value = arg.slice(at + 1);
+    // Label and annotation keys are qualified names, label values at most 63 characters: as metadata validation checks them.
+    const badKey = handwritten.isLabelKey(key);
+    if (badKey.length > 0) return { error: `--patch ${op}: Invalid value: ${JSON.stringify(key)}: ${badKey.join("; ")}` };
+    const badValue = op === "set-label" ? isLabelValue(value) : [];
+    if (badValue.length > 0) return { error: `--patch ${op}: Invalid value: ${JSON.stringify(value)}: ${badValue.join("; ")}` };
     o.patch = { op: "field", field: op === "set-label" ? { field: "label", key, value } : { field: "annotation", key, value } };
   }
-  const stdin = [...(live ? [] : [o.object]), ...o.pods, ...o.children, o.definition].filter((s) => s === "-").length;
+  const stdin = [...(live ? [] : files), ...o.pods, ...o.children, o.definition].filter((s) => s === "-").length;
   if (stdin > 1) return { error: "only one input can be read from standard input" };
   return o;
 }
@@ -158,7 +177,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
       pods = live.pods;
       children = live.owners;
     } else {
-      object = await readWorkloadObject(io, parsed.object);
+      ({ object, file: parsed.object } = await readWorkloadObject(io, parsed.files));
       const given = (await readObjects(io, parsed.pods)).map((p) => p.object);
       pods = given.filter(isPodLike);
       // Other objects given with the pods (ReplicaSets, Jobs...) are children: owner chains are followed through them.
@@ -187,7 +206,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     const diagnostics = [...kindErrors, ...result.diagnostics];
     for (const d of diagnostics) io.stderr(formatDiagnostic(d) + "\n");
     if (kindErrors.some((d) => d.severity === "error")) return EXIT.noDefinition;
-    io.stdout(JSON.stringify(result.patch, null, 2) + "\n");
+    io.stdout(parsed.output === "yaml" ? yamlDocument(result.patch) : JSON.stringify(result.patch, null, 2) + "\n");
     return diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
   }
 

@@ -12,6 +12,7 @@ import { loadCustomizationFiles } from "../interpreter/declarative/load.js";
 import { bundledDirectory } from "../files/package.js";
 import { findDeepNesting } from "../input/index.js";
 import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js";
+import { positionAt } from "../interpreter/declarative/text-position.js";
 import type { FrameworkLayers, InterpreterFramework, LayerOutcome } from "../interpreter/framework.js";
 import { loadKartaText } from "../interpreter/karta/index.js";
 import { assembleLayers } from "../interpreter/layers.js";
@@ -22,6 +23,7 @@ import { decodeStatusItem, kindOf, OPERATIONS, parseOperation, type ReplicaResul
 import { listInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { FrameworkSource, SourceFile } from "../server/config.js";
+import { customizationIssueText } from "../interpreter/declarative/issue-text.js";
 import type { OperationInput } from "../server/context.js";
 import type { EvaluationPool } from "../server/pool.js";
 import type { CliIO } from "./io.js";
@@ -103,9 +105,10 @@ class UsageError extends Error {}
 export const FLAGS = {
   filename: { type: "string", short: "f", multiple: true },
   recursive: { type: "boolean", short: "R" },
-  operation: { type: "string" },
-  "desired-file": { type: "string" },
-  "observed-file": { type: "string" },
+  // Inputs and the operation: given twice with different values, a usage error (keeping the last would drop one).
+  operation: { type: "string", once: true },
+  "desired-file": { type: "string", once: true },
+  "observed-file": { type: "string", once: true },
   "status-file": { type: "string", multiple: true },
   // karmadactl reads it as an int32; a negative replica count is never meant.
   "desired-replica": { type: "integer", min: 0, max: 2 ** 31 - 1, default: 0 },
@@ -114,8 +117,8 @@ export const FLAGS = {
   "components-file": { type: "string", multiple: true },
   check: { type: "boolean" },
   "show-doc": { type: "boolean" },
-  "webhook-config": { type: "string" },
-  definition: { type: "string", short: "d" },
+  "webhook-config": { type: "string", once: true },
+  definition: { type: "string", short: "d", once: true },
   "show-layer": { type: "boolean" },
   output: { type: "string", short: "o", choices: ["yaml", "json"] },
 } as const satisfies Flags;
@@ -161,7 +164,7 @@ function parseDesiredComponent(text: string): TargetComponent {
 function documentsOf(text: string): ReturnType<typeof parseYamlDocuments> {
   // Before any parser: the one nesting limit of every reader.
   const deep = findDeepNesting(text);
-  if (deep !== undefined) return { documents: [], errors: [{ line: deep.line, message: deep.message }] };
+  if (deep !== undefined) return { documents: [], errors: [{ ...positionAt(text, deep.offset), message: deep.message }] };
   const head = text.trimStart();
   if (head.startsWith("{") || head.startsWith("[")) {
     try {
@@ -181,7 +184,7 @@ function documentsOf(text: string): ReturnType<typeof parseYamlDocuments> {
 /** One object from a file (karmadactl requires exactly one). */
 async function readObject(io: CliIO, file: string, what: string): Promise<KubeObject> {
   const { documents, errors } = documentsOf(await readInput(io, file));
-  if (errors.length > 0) throw new InputError(`fail to get ${what} object: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
+  if (errors.length > 0) throw new InputError(`fail to get ${what} object: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
   if (documents.length !== 1) throw new InputError(`fail to get ${what} object: ${file}: expected exactly one object, found ${documents.length}`);
   const v = documents[0]!.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw new InputError(`fail to get ${what} object: ${file}: not an object`);
@@ -199,7 +202,7 @@ async function readStatusItems(io: CliIO, files: readonly string[]): Promise<Agg
   const items: AggregatedStatusItem[] = [];
   for (const file of files) {
     const { documents, errors } = documentsOf(await readInput(io, file));
-    if (errors.length > 0) throw new InputError(`fail to get status items: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
+    if (errors.length > 0) throw new InputError(`fail to get status items: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
       for (const [i, v] of (Array.isArray(value) ? value : [value]).entries()) {
         const decoded = decodeStatusItem(v, Array.isArray(value) ? `[${i}]` : "");
@@ -216,7 +219,7 @@ async function readComponents(io: CliIO, files: readonly string[]): Promise<Targ
   const out: TargetComponent[] = [];
   for (const file of files) {
     const { documents, errors } = documentsOf(await readInput(io, file));
-    if (errors.length > 0) throw new InputError(`fail to get components: ${file}:${errors[0]!.line}: ${errors[0]!.message}`);
+    if (errors.length > 0) throw new InputError(`fail to get components: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
       for (const [i, item] of (Array.isArray(value) ? value : [value]).entries()) {
         const where = `${file}:${line}: ${Array.isArray(value) ? `[${i}].` : ""}`;
@@ -233,8 +236,13 @@ async function readComponents(io: CliIO, files: readonly string[]): Promise<Targ
   return out;
 }
 
-function issueText(i: CustomizationIssue | { file: string; line?: number; path: string; message: string }): string {
-  return `${i.file}${i.line !== undefined ? `:${i.line}` : ""}: error: ${i.path ? `${i.path}: ` : ""}${i.message}`;
+function issueText(i: CustomizationIssue | { file: string; line?: number; column?: number; path: string; message: string }): string {
+  return `${i.file}${i.line !== undefined ? `:${i.line}:${i.column ?? 1}` : ""}: error: ${i.path ? `${i.path}: ` : ""}${i.message}`;
+}
+
+/** `file:line:col` of a parse error, as every reader names it. */
+function errorAt(file: string, e: { line: number; column?: number }): string {
+  return `${file}:${e.line}:${e.column ?? 1}`;
 }
 
 /**
@@ -515,8 +523,10 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
     );
     const issues = [...loaded.issues, ...(o.check ? [] : conflicts)];
     if (issues.length > 0) {
-      for (const i of issues) io.stderr(`${issueText(i)}\n`);
-      return 1;
+      const textOf = new Map(loaded.texts.map((t) => [t.file, t.text]));
+      for (const i of issues) io.stderr(`${customizationIssueText(textOf.get(i.file) ?? "", i)}\n`);
+      // Text that does not parse is unreadable input (2), as for -d; an invalid customization is 1.
+      return issues.some((i) => i.unreadable) ? 2 : 1;
     }
     const desired = o.desiredFile !== undefined ? await readObject(io, o.desiredFile, "desired") : undefined;
     const observed = o.observedFile !== undefined ? await readObject(io, o.observedFile, "observed") : undefined;
@@ -547,7 +557,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       const parsed = parseWebhookConfigurations(text, o.webhookConfig);
       if (parsed.issues.length > 0) {
         for (const i of parsed.issues) io.stderr(`${issueText(i)}\n`);
-        return 1;
+        return parsed.issues.some((i) => i.unreadable) ? 2 : 1;
       }
       webhooks.push(...parsed.configurations);
     }

@@ -1,6 +1,6 @@
 /** The edges of a command: where it reads and writes. Tests pass their own. */
 import { isAscii } from "node:buffer";
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 
 export interface CliIO {
   stdout(text: string): void;
@@ -20,7 +20,7 @@ export function internalErrorLine(command: string, err: unknown): string {
 
 export { readErrorReason } from "../files/index.js";
 
-/** Reads a source named on the command line: a file, or standard input for `-`. */
+/** Reads a source named on the command line: a file, or standard input for `-` (whose errors name `<stdin>`). */
 export async function readSource(io: CliIO, file: string): Promise<string> {
   return file === "-" ? io.readStdin() : io.readFile(file);
 }
@@ -98,8 +98,18 @@ export function nodeIO(): CliIO {
     stdout: (t) => write(process.stdout, t),
     stderr: (t) => write(process.stderr, t),
     readStdin: async () => {
+      // Node's stream reads a directory given as standard input (`< dir`) as empty: refused as a file read is.
+      named("<stdin>", () => {
+        if (fstatSync(0).isDirectory()) throw Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR" });
+      });
       const chunks: Buffer[] = [];
-      for await (const c of process.stdin) chunks.push(c as Buffer);
+      try {
+        for await (const c of process.stdin) chunks.push(c as Buffer);
+      } catch (e) {
+        named("<stdin>", () => {
+          throw e;
+        });
+      }
       return Buffer.concat(chunks).toString("utf8");
     },
     readFile: (p) => named(p, () => readFileSync(p, "utf8")),

@@ -95,9 +95,10 @@ function clusterFlagGiven(values: ClusterValues): string | undefined {
 
 /** The flags of a workload read from files, shared by inspect and compile: its definition, the object and its pods. */
 export const WORKLOAD_FLAGS = {
-  definition: { type: "string", short: "d" },
-  object: { type: "string", short: "f" },
-  filename: { type: "string" },
+  definition: { type: "string", short: "d", once: true },
+  // Repeatable as kubectl's -f: the files together hold the one workload object.
+  object: { type: "string", short: "f", multiple: true },
+  filename: { type: "string", multiple: true },
   pods: { type: "string", multiple: true },
 } as const satisfies Flags;
 

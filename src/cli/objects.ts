@@ -8,6 +8,7 @@ import { findDeepNesting } from "../input/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
 import { JsonStreamError, parseJsonStream } from "../input/json-stream.js";
 import { YamlInputError, yamlValues } from "./yaml-input.js";
+import { positionAt } from "../interpreter/declarative/text-position.js";
 import { EXIT_USAGE } from "./exit-codes.js";
 
 /** Input that cannot be read or understood: reported as `file: message`. */
@@ -29,7 +30,10 @@ function valueKind(x: unknown): string {
 /** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. Text that does not parse is an InputError. */
 export function parseObjects(text: string, name: string): unknown[] {
   const deep = findDeepNesting(text);
-  if (deep !== undefined) throw new InputError(`${name}:${deep.line}: ${deep.message}`);
+  if (deep !== undefined) {
+    const at = positionAt(text, deep.offset);
+    throw new InputError(`${name}:${at.line}:${at.column}: ${deep.message}`);
+  }
   const trimmed = text.trimStart();
   let values: unknown[] | undefined;
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
@@ -44,7 +48,7 @@ export function parseObjects(text: string, name: string): unknown[] {
     try {
       values = yamlValues(text);
     } catch (err) {
-      if (err instanceof YamlInputError) throw new InputError(`${name}: ${err.message}`);
+      if (err instanceof YamlInputError) throw new InputError(`${name}:${err.line}:${err.column}: ${err.message}`);
       throw err;
     }
   }
@@ -104,22 +108,28 @@ export async function readInput(io: CliIO, file: string): Promise<string> {
   try {
     return await readSource(io, file);
   } catch (err) {
-    throw new InputError(`cannot read ${file}: ${readErrorReason(err)}`);
+    throw new InputError(`cannot read ${displayName(file)}: ${readErrorReason(err)}`);
   }
 }
 
-/** The one workload object of a file; any other number of objects is an InputError. */
-export async function readWorkloadObject(io: CliIO, file: string): Promise<unknown> {
-  const objects = parseObjects(await readInput(io, file), displayName(file));
-  if (objects.length !== 1) throw new InputError(`${displayName(file)}: expected one workload object, found ${objects.length}`);
-  const object = objects[0];
+/**
+ * The one workload object of the files (`-f`, repeatable as kubectl's), with the file it is in; any other
+ * number of objects in them all is an InputError.
+ */
+export async function readWorkloadObject(io: CliIO, files: readonly string[]): Promise<{ object: unknown; file: string }> {
+  const found: { object: unknown; file: string }[] = [];
+  // The same file named twice is read once (its object is not two).
+  for (const f of new Set(files)) for (const object of parseObjects(await readInput(io, f), displayName(f))) found.push({ object, file: f });
+  const names = [...new Set(files.map(displayName))].join(", ");
+  if (found.length !== 1) throw new InputError(`${names}: expected one workload object, found ${found.length}`);
+  const { object, file } = found[0]!;
   // As kubectl refuses such a document: what it is, not which definition is missing.
   if (typeof object !== "object" || object === null || Array.isArray(object)) throw new InputError(`${displayName(file)}: the workload is not an object (expected a mapping with apiVersion and kind), found ${valueKind(object)}`);
   for (const field of ["apiVersion", "kind"] as const) {
     const v = (object as Record<string, unknown>)[field];
     if (v !== undefined && typeof v !== "string") throw new InputError(`${displayName(file)}: ${field}: expected a string, found ${valueKind(v)}`);
   }
-  return object;
+  return { object, file };
 }
 
 /**
@@ -132,6 +142,8 @@ export async function readObjects(io: CliIO, sources: readonly string[], keep: (
   const at = new Map<string, number>();
   for (const file of listInputFiles(sources, { recursive: true })) {
     for (const object of parseObjects(await readInput(io, file), displayName(file))) {
+      // As -f and a List's items: a pod or child is an object, not text or a number taken for one.
+      if (object === null || typeof object !== "object" || Array.isArray(object)) throw new InputError(`${displayName(file)}: expected an object, found ${valueKind(object)}`);
       if (!keep(object)) continue;
       const key = identity(object);
       const seen = key === undefined ? undefined : at.get(key);

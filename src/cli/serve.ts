@@ -113,11 +113,17 @@ export const FLAGS = {
   "log-level": { type: "string", choices: ["debug", "info", "warn", "error"], default: "info" },
 } as const satisfies Flags;
 
+/** What is wrong with a URL path the server answers at (`--path`, here and in webhook-config), or undefined. */
+export function pathProblem(path: string): string | undefined {
+  return !path.startsWith("/") || /[?#]/.test(path) ? "must be a path that starts with / (no ? or #)" : undefined;
+}
+
 /** The server's options from what the command line says; a UsageError for values the parser cannot check. */
 function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
   const maxBytes = values["max-request-bytes"] === undefined ? SERVE_DEFAULTS.maxRequestBytes : parseBytes(values["max-request-bytes"]);
   if (maxBytes === undefined || maxBytes < 1) throw new UsageError(`invalid argument ${JSON.stringify(values["max-request-bytes"])} for "--max-request-bytes": expected a size such as 3MiB or 1048576`);
-  if (!values.path.startsWith("/") || /[?#]/.test(values.path)) throw new UsageError(`invalid argument ${JSON.stringify(values.path)} for "--path": must be a path that starts with / (no ? or #)`);
+  const badPath = pathProblem(values.path);
+  if (badPath !== undefined) throw new UsageError(`invalid argument ${JSON.stringify(values.path)} for "--path": ${badPath}`);
   if (splitHostPort(values["metrics-bind-address"]) === undefined) throw new UsageError(`invalid argument ${JSON.stringify(values["metrics-bind-address"])} for "--metrics-bind-address": expected host:port (:8080, 127.0.0.1:8080, [::1]:8080)`);
   const cpus = availableCpus();
   const processes = values.processes ?? Math.min(cpus, MAX_DEFAULT_PROCESSES);

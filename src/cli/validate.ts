@@ -62,7 +62,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
       return await readSource(io, file);
     } catch (err) {
       unreadable++;
-      io.stderr(`karta validate: cannot read ${file}: ${readErrorReason(err)}\n`);
+      io.stderr(`karta validate: cannot read ${file === "-" ? "<stdin>" : file}: ${readErrorReason(err)}\n`);
       return undefined;
     }
   };

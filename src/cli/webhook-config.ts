@@ -11,7 +11,8 @@ import { atPath, controllerAdmissionConfigurations } from "../controller/admissi
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
-import { parseFeatureGates } from "./serve.js";
+import { parseFeatureGates, pathProblem } from "./serve.js";
+import { handwritten } from "../names/index.js";
 
 export const WEBHOOK_CONFIG_HELP = `Usage: karta webhook-config [options]
 Prints the ResourceInterpreterWebhookConfiguration for a 'karta serve' given the same
@@ -69,7 +70,8 @@ export const FLAGS = {
   "service-namespace": { type: "string" },
   "service-port": { type: "integer", min: 1, max: 65535 },
   path: { type: "string" },
-  "ca-file": { type: "string" },
+  // An input: given twice with different files, a usage error rather than the first dropped.
+  "ca-file": { type: "string", once: true },
   "timeout-seconds": { type: "integer", min: 1, max: 30 },
   name: { type: "string" },
   admission: { type: "boolean" },
@@ -89,6 +91,16 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
   const admission = values.admission === true;
   const name = values.name ?? (admission ? "karta-controller" : "karta");
   try {
+    // What the API server would refuse in the configuration, or `karta serve` in its own flags: said now, not at apply time.
+    const check = (flag: string, value: string | undefined, problems: (v: string) => string[]): void => {
+      const found = value === undefined ? [] : problems(value);
+      if (found.length > 0) throw new UsageError(`invalid argument ${JSON.stringify(value)} for "--${flag}": ${found.join("; ")}`);
+    };
+    check("name", values.name, handwritten.isDNS1123Subdomain);
+    check("service-name", values["service-name"], handwritten.isDNS1123Label);
+    check("service-namespace", values["service-namespace"], handwritten.isDNS1123Label);
+    check("controller-namespace", values["controller-namespace"], handwritten.isDNS1123Label);
+    check("path", values.path, (p) => [pathProblem(p)].filter((x) => x !== undefined));
     if (admission) {
       for (const f of ["definitions", "customizations", "feature-gates"] as const) if (values[f].length > 0) throw new UsageError(`--${f} does not apply to --admission`);
       if (values["include-native"]) throw new UsageError("--include-native does not apply to --admission");
@@ -156,7 +168,8 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
     try {
       if (built.errors.length > 0) {
         for (const e of built.errors) io.stderr(`${e}\n`);
-        return 1;
+        // Text that does not parse is unreadable input (2), as in validate and rbac; the rest is invalid (1).
+        return built.unreadable ? 2 : 1;
       }
       const config = webhookConfiguration(built.framework, built.kinds, { name, target, timeoutSeconds, includeNative: values["include-native"], ...(caPem !== undefined ? { caPem } : {}) });
       io.stdout(values.output === "json" ? `${JSON.stringify(config, null, 2)}\n` : goSafeYaml(config));

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import jsyaml from "js-yaml";
 import { yamlDocumentValue } from "../input/index.js";
 import { kubectlDocuments, mayReadAsYaml11 } from "../input/yaml.js";
+import { positionAt } from "../interpreter/declarative/text-position.js";
 
 /**
  * Where js-yaml and `yaml` part ways: a binary or sign-dot number, a number whose exponent may overflow
@@ -20,8 +21,16 @@ const ANCHOR = /(?:^|[\s,[{:-])&\S/m;
 
 const require = createRequire(import.meta.url);
 
-/** A document that does not parse: the `yaml` library's message. */
-export class YamlInputError extends Error {}
+/** A document that does not parse: the `yaml` library's message, and where (1-based line and column). */
+export class YamlInputError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The non-empty documents of a YAML text as plain values; a YamlInputError for text that does not parse.
@@ -39,12 +48,20 @@ export function yamlValues(text: string, trusted = false): unknown[] {
   // Loaded only here: most input never needs it.
   const { parseAllDocuments } = require("yaml") as typeof import("yaml");
   const values: unknown[] = [];
-  const read = kubectlDocuments(parseAllDocuments, text);
+  // Without the library's pretty errors (a message, then the line quoted): the place is given as file:line:col.
+  const read = kubectlDocuments(parseAllDocuments, text, { prettyErrors: false });
   for (const doc of read.documents) {
-    if (doc.errors.length > 0) throw new YamlInputError(doc.errors[0]!.message);
+    const e = doc.errors[0];
+    if (e !== undefined) {
+      const at = positionAt(read.text, e.pos[0]);
+      throw new YamlInputError(e.message, at.line, at.column);
+    }
     // Too many aliases (a "billion laughs" document), or an alias to nothing: bounded as every reader is.
     const value = yamlDocumentValue(doc, read.text);
-    if ("error" in value) throw new YamlInputError(value.error);
+    if ("error" in value) {
+      const at = positionAt(read.text, doc.contents?.range?.[0] ?? doc.range[0]);
+      throw new YamlInputError(value.error, at.line, at.column);
+    }
     const v = value.value;
     if (v === null || v === undefined) continue;
     values.push(v);

@@ -9,14 +9,15 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { readErrorReason } from "../files/index.js";
 import { isScalar, LineCounter, parseAllDocuments } from "yaml";
-import { formatDiagnostic, type Definition } from "../definition/index.js";
-import { findConflicts, parseCustomizations, CUSTOMIZATION_RULES, type CustomizationIssue } from "../interpreter/declarative/customization.js";
+import { formatDiagnostic, hasSyntaxErrors, type Definition } from "../definition/index.js";
+import { findConflicts, parseCustomizations, CUSTOMIZATION_RULES } from "../interpreter/declarative/customization.js";
 import type { InterpreterFramework } from "../interpreter/framework.js";
 import { loadKartaText } from "../interpreter/karta/index.js";
 import { assembleLayers } from "../interpreter/layers.js";
 import { LuaVM } from "../interpreter/lua/vm.js";
 import type { Operation, ResourceInterpreterCustomization, ResourceKind } from "../interpreter/types.js";
 import { parseWebhookConfigurations } from "../interpreter/webhook/config.js";
+import { customizationIssueText, issueText } from "../interpreter/declarative/issue-text.js";
 
 /** One file's text and the name errors give it. */
 export interface SourceFile {
@@ -43,6 +44,8 @@ export interface BuiltFramework {
   kinds: ResourceKind[];
   /** Problems of the user's files (file:line:col: error: path: message); empty when the source is usable. */
   errors: string[];
+  /** Some file does not parse (YAML, nesting, aliases): unreadable input (exit 2), not invalid (exit 1). */
+  unreadable: boolean;
   /** Problems of bundled files (warnings: the rest still works). */
   warnings: string[];
   /**
@@ -52,42 +55,6 @@ export interface BuiltFramework {
    */
   needsWorker(kind: ResourceKind, op: Operation): boolean;
   close(): void;
-}
-
-function issueText(i: CustomizationIssue | { file: string; line?: number; column?: number; path: string; message: string }): string {
-  const col = "column" in i && i.column !== undefined ? i.column : 1;
-  return `${i.file}${i.line !== undefined ? `:${i.line}:${col}` : ""}: error: ${i.path ? `${i.path}: ` : ""}${i.message}`;
-}
-
-/**
- * The column of a customization issue: a YAML error's own, or the position of the field (or of its
- * nearest parent present) in the document starting at the issue's line. The line alone is
- * what the customization reader reports.
- */
-function locateIssue(text: string, i: CustomizationIssue): { line: number; column: number } | undefined {
-  if (i.line === undefined) return undefined;
-  const lc = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc });
-  const list = Array.isArray(docs) ? docs : [docs];
-  if (i.path === "") {
-    for (const d of list) {
-      const e = d.errors[0];
-      if (e?.linePos) return { line: e.linePos[0].line, column: e.linePos[0].col };
-    }
-    return undefined;
-  }
-  const doc = list.filter((d) => d.contents?.range && lc.linePos(d.contents.range[0]).line <= i.line!).pop();
-  if (!doc) return undefined;
-  const segments = i.path.split(/\.|\[(\d+)\]/).filter((x) => x !== undefined && x !== "").map((x) => (/^\d+$/.test(x) ? Number(x) : x));
-  for (let n = segments.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(segments.slice(0, n), true);
-    const range = (node as { range?: [number, number, number] } | undefined)?.range;
-    if (range) {
-      const at = lc.linePos(range[0]);
-      return { line: at.line, column: at.col };
-    }
-  }
-  return undefined;
 }
 
 /** Where line `luaLine` of a customization's script is in its file (1-based line and column). */
@@ -141,9 +108,11 @@ function luaIssues(vm: LuaVM, ric: ResourceInterpreterCustomization, file: strin
 export async function buildFramework(source: FrameworkSource, options: { checkLua?: boolean } = {}): Promise<BuiltFramework> {
   const errors: string[] = [];
   const warnings: string[] = [];
+  let unreadable = false;
   const kartas: Definition[] = [];
   for (const { file, text } of source.definitions) {
     const loaded = loadKartaText(text, file);
+    if (hasSyntaxErrors(loaded.diagnostics)) unreadable = true;
     for (const d of loaded.diagnostics) errors.push(formatDiagnostic(d));
     if (loaded.diagnostics.length === 0 && loaded.definitions.length === 0) errors.push(`${file}: error: no Karta definition found`);
     kartas.push(...loaded.definitions);
@@ -152,7 +121,8 @@ export async function buildFramework(source: FrameworkSource, options: { checkLu
   let vm: LuaVM | undefined;
   for (const { file, text } of source.customizations) {
     const loaded = parseCustomizations(text, file);
-    errors.push(...loaded.issues.map((i) => issueText({ ...i, ...(locateIssue(text, i) ?? {}) })));
+    if (loaded.issues.some((i) => i.unreadable)) unreadable = true;
+    errors.push(...loaded.issues.map((i) => customizationIssueText(text, i)));
     for (const customization of loaded.customizations) {
       rics.push({ customization, file });
       if (options.checkLua) {
@@ -170,6 +140,7 @@ export async function buildFramework(source: FrameworkSource, options: { checkLu
   );
   const hooks = source.webhookConfigurations.flatMap(({ file, text }) => {
     const parsed = parseWebhookConfigurations(text, file);
+    if (parsed.issues.some((i) => i.unreadable)) unreadable = true;
     errors.push(...parsed.issues.map(issueText));
     return parsed.configurations;
   });
@@ -183,7 +154,7 @@ export async function buildFramework(source: FrameworkSource, options: { checkLu
   for (const i of assembled.kartaIssues) (kartas.length > 0 ? errors : warnings).push(kartas.length > 0 ? `error: ${i}` : `bundled Kartas: ${i}`);
   warnings.push(...assembled.thirdpartyIssues.map((i) => `bundled customizations: ${issueText(i)}`));
   const { framework, kinds, needsWorker, close } = assembled;
-  return { framework, kinds, errors, warnings, needsWorker, close };
+  return { framework, kinds, errors, unreadable, warnings, needsWorker, close };
 }
 
 const INPUT_FILE = /\.(ya?ml|json)$/i;

@@ -137,4 +137,23 @@ describe("every command parses alike", () => {
     assert.equal(await main(["interpret", "--operation", "ReviseReplica", "--desired-file", "examples/deployment.yaml", "--desired-replica", "-1"], io), 2);
     assert.match(io.err, /invalid value '-1' for --desired-replica: expected an integer from 0 to 2147483647/);
   });
+
+  test("a `once` flag given twice with different values (or operands) is an error; the same twice is not; other flags keep the last, as pflag", () => {
+    const flags = { ...FLAGS, file: { type: "string", short: "f", once: true }, op: { type: "string", once: true, operands: (v: string) => (v === "set" ? ["KV"] : []) } } as const satisfies Flags;
+    const parse = (args: string[]) => parseCommandLine(args, flags, {});
+    for (const args of [["-f", "a", "-f", "b"], ["-fa", "--file=b"], ["--op", "set", "k=1", "--op", "set", "k=2"], ["--op", "x", "--op=y"]]) {
+      const p = parse(args);
+      assert.deepEqual(p.kind === "error" ? p.message : p.kind, `flag given twice with different values: ${args[0]!.startsWith("-f") ? "-f" : "--op"}`.replace("-f", "--file"), args.join(" "));
+    }
+    const same = parse(["-f", "a", "--file", "a", "--op", "set", "k=1", "--op", "set", "k=1"]);
+    assert.equal(same.kind, "ok");
+    const last = parse(["-o", "yaml", "-o", "json"]);
+    assert.equal(last.kind === "ok" && last.values.output, "json");
+  });
+
+  test("a choice and its operands given as one argument: the error says to split them", () => {
+    const flags = { patch: { type: "string", choices: ["suspend", "set-label"], operands: (v: string) => (v === "set-label" ? ["KEY=VALUE"] : []) } } as const satisfies Flags;
+    const p = parseCommandLine(["--patch", "set-label k=v"], flags, {});
+    assert.equal(p.kind === "error" && p.message, "invalid value 'set-label k=v' for --patch: give KEY=VALUE as a separate argument: --patch set-label KEY=VALUE");
+  });
 });

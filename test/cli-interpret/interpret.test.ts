@@ -276,7 +276,8 @@ describe("karta interpret", () => {
     const io = memoryIO("", { ...files, "bad.yaml": CUSTOMIZATION.replace("    kind: Deployment\n", "") });
     const code = await runInterpret(["-f", "bad.yaml", "--operation", "InterpretReplica", "--desired-file", "deploy.yaml"], io);
     assert.equal(code, 1);
-    assert.equal(io.err, "bad.yaml:1: error: spec.target.kind: Required value\n");
+    // file:line:col at the field (its nearest parent present), as webhook-config and validate place it.
+    assert.equal(io.err, "bad.yaml:7:5: error: spec.target.kind: Required value\n");
   });
 
   test("-d/--definition: an unreadable definition file is an input error (answers: test/interpreter-karta)", async () => {

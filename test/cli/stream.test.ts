@@ -73,7 +73,7 @@ describe("parseObjects", () => {
     assert.deepEqual(yamlValues(text), [parse(text, KUBECTL_YAML)]);
     // 0b101 is 5 to kubectl (YAML 1.1), text to YAML 1.2.
     assert.deepEqual(yamlValues("a: &x {b: 1}\nc: *x\nd: 0b101\ne: -.5\n"), [{ a: { b: 1 }, c: { b: 1 }, d: 5, e: -0.5 }]);
-    assert.throws(() => parseObjects("a: [1,\n", "bad.yaml"), (e: unknown) => e instanceof InputError && /^bad\.yaml: /.test(e.message));
+    assert.throws(() => parseObjects("a: [1,\n", "bad.yaml"), (e: unknown) => e instanceof InputError && /^bad\.yaml:2:1: Flow sequence/.test(e.message));
   });
 
   test("the bundled definitions, whose statuses share jq through anchors, read as trusted text give what yaml gives; untrusted anchors still go to yaml", () => {

@@ -130,12 +130,12 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
     assert.equal(kind.code, 3);
     assert.match(kind.err, /the server doesn't have a resource type "nosuchkind"/);
     const ctx = await karta(["inspect", "pytorchjob/x", "--kubeconfig", kubeconfig, "--context", "nope"]);
-    assert.equal(ctx.code, 2);
+    assert.equal(ctx.code, 1); // a kubeconfig or cluster error, as in get and describe
     assert.match(ctx.err, /context was not found for specified context: nope/);
     const down = c.kc.exportConfig().replace(/https:\/\/127\.0\.0\.1:\d+/, "https://127.0.0.1:1");
     writeFileSync(path.join(dir, "down"), down);
     const unreachable = await karta(["inspect", "pytorchjob/x", "--kubeconfig", path.join(dir, "down")]);
-    assert.equal(unreachable.code, 2);
+    assert.equal(unreachable.code, 1);
     assert.match(unreachable.err, /cannot reach https:\/\/127\.0\.0\.1:1/);
   });
 });

@@ -157,7 +157,7 @@ describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
 
   test("what kubectl refuses (an infinity, a null or collection key, a key above int64) is an error naming the line", () => {
     for (const [doc, message] of REFUSED) {
-      assert.throws(() => parseObjects(`${doc}\n`, "c.yaml"), (err: Error) => message.test(err.message.replace(/^c\.yaml: /, "")) || assert.fail(`${doc}: ${err.message}`), doc);
+      assert.throws(() => parseObjects(`${doc}\n`, "c.yaml"), (err: Error) => message.test(err.message.replace(/^c\.yaml:\d+:\d+: /, "")) || assert.fail(`${doc}: ${err.message}`), doc);
       assert.match(parseYamlDocuments(`${doc}\n`).errors[0]?.message ?? "", message, doc);
       assert.match(parseSourceDocuments(`${doc}\n`, "d.yaml")[0]!.errors[0]?.message ?? "", message, doc);
     }

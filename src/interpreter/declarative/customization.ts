@@ -11,6 +11,10 @@ export interface CustomizationIssue {
   file: string;
   /** 1-based line of the document or error, when known. */
   line?: number;
+  /** 1-based column of a YAML error, when the parser gives one. */
+  column?: number;
+  /** The text does not parse (YAML, nesting, aliases): unreadable input, not an invalid customization. */
+  unreadable?: true;
   /** Field path inside the object (`spec.customizations.retention.luaScript`). */
   path: string;
   message: string;
@@ -114,7 +118,7 @@ export function parseCustomizationObject(value: JsonValue, file: string, line?: 
 export function parseCustomizations(text: string, file: string): CustomizationLoad {
   const out: CustomizationLoad = { customizations: [], issues: [] };
   const { objects, errors } = parseYamlObjects(text);
-  for (const err of errors) out.issues.push({ file, line: err.line, path: "", message: err.message });
+  for (const err of errors) out.issues.push({ file, line: err.line, ...(err.column !== undefined ? { column: err.column } : {}), path: "", message: err.message, unreadable: true });
   for (const { value, line } of objects) {
     const { customization, issues } = parseCustomizationObject(value, file, line);
     out.issues.push(...issues);

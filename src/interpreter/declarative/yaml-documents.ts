@@ -14,6 +14,7 @@
 import { parseAllDocuments } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../../input/index.js";
 import { kubectlDocuments } from "../../input/yaml.js";
+import { lineAt, lineStarts, positionAt, positionIn } from "./text-position.js";
 import type { JsonValue } from "../types.js";
 
 /** One document: its value and the 1-based line it starts on. */
@@ -22,9 +23,10 @@ export interface YamlDocument {
   line: number;
 }
 
-/** A parse error with its 1-based line. */
+/** A parse error with its 1-based line and, when the parser gives one, its 1-based column. */
 export interface YamlError {
   line: number;
+  column?: number;
   message: string;
 }
 
@@ -32,7 +34,7 @@ export interface YamlError {
 export function parseYamlDocuments(text: string): { documents: YamlDocument[]; errors: YamlError[] } {
   // Before any parser: a deeply nested document can exhaust the parser's stack or memory.
   const deep = findDeepNesting(text);
-  if (deep !== undefined) return { documents: [], errors: [{ line: deep.line, message: deep.message }] };
+  if (deep !== undefined) return { documents: [], errors: [{ ...positionAt(text, deep.offset), message: deep.message }] };
   // JSON (what kubectl -o json and most tools write) is one document: JSON.parse holds it at about its
   // own size, where the YAML parser's syntax tree takes some 30 times the text.
   const json = parseJsonDocument(text);
@@ -79,7 +81,8 @@ function parse(input: string): { documents: YamlDocument[]; errors: YamlError[] 
   for (const doc of docs) {
     const line = lineAt(starts, doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0);
     if (doc.errors.length > 0) {
-      for (const err of doc.errors) errors.push({ line: err.linePos?.[0]?.line ?? line, message: err.message });
+      // Where the parser stopped (prettyErrors is off, so linePos is unset): line and column, as every reader names them.
+      for (const err of doc.errors) errors.push(err.pos ? { ...positionIn(starts, err.pos[0]), message: err.message } : { line, message: err.message });
       continue;
     }
     const read = yamlDocumentValue(doc, text);
@@ -92,21 +95,4 @@ function parse(input: string): { documents: YamlDocument[]; errors: YamlError[] 
     documents.push({ value, line });
   }
   return { documents, errors };
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-function lineAt(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
 }

@@ -53,6 +53,10 @@ export interface ResourceInterpreterWebhookConfiguration {
 export interface WebhookConfigIssue {
   file: string;
   line?: number;
+  /** 1-based column of a YAML error, when the parser gives one. */
+  column?: number;
+  /** The text does not parse: unreadable input, not an invalid configuration. */
+  unreadable?: true;
   path: string;
   message: string;
 }
@@ -191,7 +195,7 @@ function checkRule(rule: JsonValue, p: string, issue: (path: string, message: st
 export function parseWebhookConfigurations(text: string, file: string): { configurations: ResourceInterpreterWebhookConfiguration[]; issues: WebhookConfigIssue[] } {
   const out = { configurations: [] as ResourceInterpreterWebhookConfiguration[], issues: [] as WebhookConfigIssue[] };
   const { objects, errors } = parseYamlObjects(text);
-  for (const err of errors) out.issues.push({ file, line: err.line, path: "", message: err.message });
+  for (const err of errors) out.issues.push({ file, line: err.line, ...(err.column !== undefined ? { column: err.column } : {}), path: "", message: err.message, unreadable: true });
   for (const { value, line } of objects) {
     const { configuration, issues } = parseWebhookConfigurationObject(value, file, line);
     out.issues.push(...issues);
