@@ -18,7 +18,7 @@ export function internalErrorLine(command: string, err: unknown): string {
   return `karta ${command}: internal error: ${err instanceof Error ? err.message : String(err)}\n`;
 }
 
-export { readErrorReason } from "../files/index.js";
+export { readErrorReason } from "../files/read-error.js";
 
 /** Reads a source named on the command line: a file, or standard input for `-` (whose errors name `<stdin>`). */
 export async function readSource(io: CliIO, file: string): Promise<string> {

@@ -18,7 +18,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { parseDocument } from "yaml";
-import { readErrorReason } from "../files/index.js";
+import { readErrorReason } from "../files/read-error.js";
 import { yamlDocumentValue } from "../input/index.js";
 import type { OidcProvider } from "./oidc.js";
 import { proxyFromEnvironment } from "./proxy-env.js";

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { readErrorReason } from "../files/index.js";
+import { readErrorReason } from "../files/read-error.js";
 import { isScalar, LineCounter, parseAllDocuments } from "yaml";
 import { formatDiagnostic, hasSyntaxErrors, type Definition } from "../definition/index.js";
 import { findConflicts, parseCustomizations, CUSTOMIZATION_RULES } from "../interpreter/declarative/customization.js";
