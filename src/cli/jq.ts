@@ -264,7 +264,7 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
       for (const doc of parsed.documents) {
         if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
         const read = yamlDocumentValue(doc, parsed.text);
-        if ("error" in read) throw new JqInputError(name, read.error);
+        if ("error" in read) throw new JqInputError(name, read.offset === undefined ? read.error : `line ${parsed.text.slice(0, read.offset).split("\n").length}: ${read.error}`);
         const value = read.value as JqValue;
         if (value === undefined || (value === null && doc.contents === null)) continue;
         yield value;

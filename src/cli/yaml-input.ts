@@ -59,7 +59,7 @@ export function yamlValues(text: string, trusted = false): unknown[] {
     // Too many aliases (a "billion laughs" document), or an alias to nothing: bounded as every reader is.
     const value = yamlDocumentValue(doc, read.text);
     if ("error" in value) {
-      const at = positionAt(read.text, doc.contents?.range?.[0] ?? doc.range[0]);
+      const at = positionAt(read.text, value.offset ?? doc.contents?.range?.[0] ?? doc.range[0]);
       throw new YamlInputError(value.error, at.line, at.column);
     }
     const v = value.value;

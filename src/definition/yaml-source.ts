@@ -135,7 +135,7 @@ function parseDocuments(text: string, base: number, file: string, lineCounter: L
     if (errors.length === 0) {
       // Aliases are bounded ("billion laughs").
       const read = yamlDocumentValue(doc, text);
-      if ("error" in read) errors.push({ message: read.error, offset: base + doc.range[0] });
+      if ("error" in read) errors.push({ message: read.error, offset: base + (read.offset ?? doc.range[0]) });
       else value = read.value;
       if (doc.contents) record(doc.contents as YamlNode, [], undefined, sourceMap, text, base);
     }

@@ -203,9 +203,9 @@ export function findDeepNesting(text: string, limit = MAX_NESTING_DEPTH): Nestin
  * A YAML document as a plain value, aliases bounded by {@link MAX_YAML_ALIAS_COUNT}: the value, or the
  * reason it cannot be had (an alias bomb, an alias to nothing) in our words.
  */
-export function yamlDocumentValue(doc: Document.Parsed | Document, text?: string): { value: unknown } | { error: string } {
+export function yamlDocumentValue(doc: Document.Parsed | Document, text?: string): { value: unknown } | { error: string; offset?: number } {
   const refused = readAsKubectl(doc, text);
-  if (refused !== undefined) return { error: refused };
+  if (refused !== undefined) return refused.offset === undefined ? { error: refused.message } : { error: refused.message, offset: refused.offset };
   try {
     return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown };
   } catch (err) {

@@ -253,8 +253,8 @@ interface Pair {
  * - an infinity or NaN is an error (Go's JSON encoder refuses them).
  * `text` is the text the document was parsed from, when its ranges are offsets in it.
  */
-export function readAsKubectl(doc: { contents: unknown }, text?: string): string | undefined {
-  const visit = (node: Node | null | undefined, seen: Set<Node>): string | undefined => {
+export function readAsKubectl(doc: { contents: unknown }, text?: string): KubectlRefusal | undefined {
+  const visit = (node: Node | null | undefined, seen: Set<Node>): KubectlRefusal | undefined => {
     if (!node || typeof node !== "object" || seen.has(node)) return undefined;
     seen.add(node);
     const type = node[NODE_TYPE];
@@ -267,15 +267,23 @@ export function readAsKubectl(doc: { contents: unknown }, text?: string): string
       const problem = pair ? ((pair.key?.[NODE_TYPE] === SCALAR ? undefined : visit(pair.key, seen)) ?? visit(pair.value, seen)) : visit(item as Node, seen);
       if (problem) return problem;
     }
-    if (type === MAP) return mapProblem(node, items as Pair[], doc, text);
+    if (type === MAP) return mapProblem(node, items as Pair[], doc);
     return undefined;
   };
   return visit(doc.contents as Node, new Set());
 }
 
-function scalarProblem(node: Node, text: string | undefined): string | undefined {
+/** What kubectl refuses in a document: why, and where (an offset in the text the document was read from). */
+export interface KubectlRefusal {
+  message: string;
+  offset?: number;
+}
+
+const refusal = (node: Node, message: string): KubectlRefusal => (node.range ? { message, offset: node.range[0] } : { message });
+
+function scalarProblem(node: Node, text: string | undefined): KubectlRefusal | undefined {
   const v = node.value;
-  if (typeof v === "number" && !Number.isFinite(v)) return `${where(node, text)}${node.source ?? String(v)} is not a JSON number: JSON has no infinity or NaN (kubectl refuses the value)`;
+  if (typeof v === "number" && !Number.isFinite(v)) return refusal(node, `${node.source ?? String(v)} is not a JSON number: JSON has no infinity or NaN (kubectl refuses the value)`);
   if (typeof v === "string" && text !== undefined && (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && node.range?.[1] === text.length && v.endsWith("\n") && /\n[ \t]*\S[^\n]*$/.test(text)) {
     node.value = v.slice(0, -1);
   }
@@ -283,7 +291,7 @@ function scalarProblem(node: Node, text: string | undefined): string | undefined
 }
 
 /** Keys as Go text, merges in order; the reason a key cannot be a JSON key. */
-function mapProblem(map: Node, pairs: Pair[], doc: unknown, text: string | undefined): string | undefined {
+function mapProblem(map: Node, pairs: Pair[], doc: unknown): KubectlRefusal | undefined {
   const written = new Map<string, number>();
   const dropped = new Set<number>();
   for (let i = 0; i < pairs.length; i++) {
@@ -297,12 +305,12 @@ function mapProblem(map: Node, pairs: Pair[], doc: unknown, text: string | undef
       }
       continue;
     }
-    if (type === MAP || type === SEQ || type === ALIAS) return `${where(key!, text)}a mapping key must be a string, a number or a boolean, not a ${type === SEQ ? "list" : type === MAP ? "mapping" : "alias"} (kubectl refuses it)`;
+    if (type === MAP || type === SEQ || type === ALIAS) return refusal(key!, `a mapping key must be a string, a number or a boolean, not a ${type === SEQ ? "list" : type === MAP ? "mapping" : "alias"} (kubectl refuses it)`);
     const v = key?.value;
-    if (key === null || v === null || v === undefined) return `${where(key ?? map, text)}a mapping key must be a string, a number or a boolean, not null (kubectl refuses it)`;
+    if (key === null || v === null || v === undefined) return refusal(key ?? map, "a mapping key must be a string, a number or a boolean, not null (kubectl refuses it)");
     if (typeof v === "number") {
       const name = goNumberKey(key!, v);
-      if (name === undefined) return `${where(key!, text)}mapping key ${key!.source ?? v}: an integer above 2^63-1 cannot be a key (kubectl refuses it)`;
+      if (name === undefined) return refusal(key!, `mapping key ${key!.source ?? v}: an integer above 2^63-1 cannot be a key (kubectl refuses it)`);
       key!.value = name;
     }
     written.set(String(key!.value), i);
@@ -317,15 +325,6 @@ function mergedKeys(value: Node | null, doc: unknown): string[] {
   const target = source(value);
   const maps = target?.[NODE_TYPE] === SEQ ? (target.items ?? []).map((n) => source(n as Node)) : [target];
   return maps.flatMap((m) => (m?.[NODE_TYPE] === MAP ? (m.items as Pair[]).map((p) => String(p.key?.value)) : []));
-}
-
-/** "line N: " of a node, when the text it was read from is known. */
-function where(node: Node, text: string | undefined): string {
-  const at = node.range?.[0];
-  if (text === undefined || at === undefined) return "";
-  let line = 1;
-  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) line++;
-  return `line ${line}: `;
 }
 
 /**

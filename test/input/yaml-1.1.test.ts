@@ -104,17 +104,17 @@ const CASES: [string, string][] = [
 ];
 
 /** Documents sigs.k8s.io/yaml refuses, and what Karta's message says. */
-const REFUSED: [string, RegExp][] = [
-  ["v: .inf", /^line 1: \.inf is not a JSON number: JSON has no infinity or NaN/],
-  ["m:\n  v: [1, -.Inf]", /^line 2: -\.Inf is not a JSON number/],
-  ["v: .NaN", /\.NaN is not a JSON number/],
-  ["~: a", /^line 1: a mapping key must be a string, a number or a boolean, not null/],
-  ["m:\n  null: a", /^line 2: a mapping key must be a string, a number or a boolean, not null/],
-  ["[1, 2]: a", /^line 1: a mapping key must be a string, a number or a boolean, not a list/],
-  ["? {a: 1}\n: a", /not a mapping/],
-  ["{[a]: 1}", /not a list/],
-  ["- a: &k [1]\n- *k : 2", /not a (list|alias)/],
-  ["9223372036854775808: x", /^line 1: mapping key 9223372036854775808: an integer above 2\^63-1 cannot be a key/],
+const REFUSED: [string, number, RegExp][] = [
+  ["v: .inf", 1, /^\.inf is not a JSON number: JSON has no infinity or NaN/],
+  ["m:\n  v: [1, -.Inf]", 2, /^-\.Inf is not a JSON number/],
+  ["v: .NaN", 1, /^\.NaN is not a JSON number/],
+  ["~: a", 1, /^a mapping key must be a string, a number or a boolean, not null/],
+  ["m:\n  null: a", 2, /^a mapping key must be a string, a number or a boolean, not null/],
+  ["[1, 2]: a", 1, /^a mapping key must be a string, a number or a boolean, not a list/],
+  ["? {a: 1}\n: a", 1, /not a mapping/],
+  ["{[a]: 1}", 1, /not a list/],
+  ["- a: &k [1]\n- *k : 2", 2, /not a (list|alias)/],
+  ["9223372036854775808: x", 1, /^mapping key 9223372036854775808: an integer above 2\^63-1 cannot be a key/],
 ];
 
 /** A block scalar on the text's last line, without a line break: none in the value (libyaml's chomping at the end of input). */
@@ -156,10 +156,14 @@ describe("YAML is read as kubectl reads it (YAML 1.1, go-yaml v2)", () => {
   });
 
   test("what kubectl refuses (an infinity, a null or collection key, a key above int64) is an error naming the line", () => {
-    for (const [doc, message] of REFUSED) {
-      assert.throws(() => parseObjects(`${doc}\n`, "c.yaml"), (err: Error) => message.test(err.message.replace(/^c\.yaml:\d+:\d+: /, "")) || assert.fail(`${doc}: ${err.message}`), doc);
-      assert.match(parseYamlDocuments(`${doc}\n`).errors[0]?.message ?? "", message, doc);
-      assert.match(parseSourceDocuments(`${doc}\n`, "d.yaml")[0]!.errors[0]?.message ?? "", message, doc);
+    for (const [doc, line, message] of REFUSED) {
+      // Each reader names the line of the value or key refused.
+      assert.throws(() => parseObjects(`${doc}\n`, "c.yaml"), (err: Error) => (err.message.startsWith(`c.yaml:${line}:`) && message.test(err.message.replace(/^c\.yaml:\d+:\d+: /, ""))) || assert.fail(`${doc}: ${err.message}`), doc);
+      const customization = parseYamlDocuments(`${doc}\n`).errors[0];
+      assert.deepEqual([customization?.line, message.test(customization?.message ?? "")], [line, true], doc);
+      const [source] = parseSourceDocuments(`${doc}\n`, "d.yaml");
+      const error = source!.errors[0];
+      assert.deepEqual([error && source!.sourceMap.lineColumn(error.offset).line, message.test(error?.message ?? "")], [line, true], doc);
     }
   });
 

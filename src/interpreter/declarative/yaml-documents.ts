@@ -87,7 +87,7 @@ function parse(input: string): { documents: YamlDocument[]; errors: YamlError[] 
     }
     const read = yamlDocumentValue(doc, text);
     if ("error" in read) {
-      errors.push({ line, message: read.error });
+      errors.push(read.offset !== undefined ? { ...positionIn(starts, read.offset), message: read.error } : { line, message: read.error });
       continue;
     }
     const value = read.value as JsonValue | undefined;
