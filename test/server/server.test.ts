@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
 import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
@@ -391,6 +391,35 @@ describe("karta serve: certificate rotation", () => {
       assert.equal(installed.length, 1);
     } finally {
       watcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("an emptied certificate or key, or a certificate without its key, is not installed: the current pair keeps serving", async () => {
+    const dir = tempDir();
+    const { server, caPem, url } = await startTestServer({ certDir: dir });
+    try {
+      const certFile = path.join(dir, "tls.crt");
+      const keyFile = path.join(dir, "tls.key");
+      const [cert, key] = [readFileSync(certFile, "utf8"), readFileSync(keyFile, "utf8")];
+      let failures = 0;
+      // One file made bad at a time, the other put back first: each step is one change, one report.
+      const refused = async (file: string, text: string, what: string): Promise<void> => {
+        if (file === certFile) writeFileSync(keyFile, key);
+        else writeFileSync(certFile, cert);
+        writeFileSync(file, text);
+        failures++;
+        await eventually(async () => new RegExp(`karta_certificate_reloads_total\\{result="failure"\\} ${failures}\\n`).test(await metricsText(server)), 20_000, `${what} to be refused`);
+        // New connections still get the current certificate.
+        assert.equal((await request(url, caPem, contextBody(`after ${what}`, "InterpretReplica", DEPLOYMENT))).status, 200, what);
+      };
+      await refused(certFile, "", "an empty certificate");
+      await refused(keyFile, "", "an empty key");
+      await refused(certFile, " \n", "a certificate of blanks");
+      await refused(certFile, readFileSync(path.join(dir, "ca.crt"), "utf8"), "the CA's certificate");
+      assert.doesNotMatch(await metricsText(server), /karta_certificate_reloads_total\{result="success"\}/);
+    } finally {
+      await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
