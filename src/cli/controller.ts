@@ -19,6 +19,7 @@ import { WorkloadExporter } from "../controller/exporter.js";
 import { parseBindAddress, startEndpoints, type Endpoints } from "../controller/endpoints.js";
 import { parseDuration } from "../server/duration.js";
 import { defaultServingNames, ensureCertDir } from "../server/certs.js";
+import { readKeyPair } from "../server/tls.js";
 import { PROTOBUF } from "../controller/protobuf.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controller/webhook.js";
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admission.js";
@@ -224,6 +225,12 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       log("error", "cannot start", { err: `--cert-dir ${values["cert-dir"]}: ${(err as Error).message}` });
       return 1;
     }
+  }
+  // Checked before connecting: the webhook starts only once the caches have synced, which may be minutes.
+  const pair = tlsFiles && readKeyPair(tlsFiles.certFile, tlsFiles.keyFile);
+  if (pair && !pair.ok) {
+    log("error", "cannot start", { err: pair.error });
+    return 1;
   }
   let access: ClusterAccess;
   try {

@@ -5,6 +5,7 @@
  * be read.
  */
 import { findDeepNesting, MAX_NESTING_DEPTH, nestingMessage } from "../input/index.js";
+import { fieldErrorToString, invalid } from "../scheduling/fielderrors.js";
 import { decodeStatusItem, OPERATIONS, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type TargetComponent } from "../interpreter/types.js";
 
 export const CONTEXT_API_VERSION = "config.karmada.io/v1alpha1";
@@ -35,12 +36,46 @@ function isObject(v: unknown): v is { [k: string]: JsonValue } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function objectField(v: JsonValue | undefined, name: string): { ok: true; value: KubeObject } | { ok: false; message: string } {
-  if (!isObject(v)) return { ok: false, message: `${name}: Required value: must be an object` };
-  if (typeof v.apiVersion !== "string" || v.apiVersion === "") return { ok: false, message: `${name}.apiVersion: Required value` };
-  if (typeof v.kind !== "string" || v.kind === "") return { ok: false, message: `${name}.kind: Required value` };
+type Field<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** `path: Invalid value: 5: must be a string`, as Kubernetes words a field error. */
+function invalidValue(path: string, value: JsonValue, detail: string): string {
+  return fieldErrorToString(invalid(path, value, detail));
+}
+
+/**
+ * A string that must be there: absent, null or empty is a Required value, another type an Invalid
+ * one (a number is not "missing").
+ */
+function stringField(v: JsonValue | undefined, path: string): Field<string> {
+  if (v === undefined || v === null || v === "") return { ok: false, message: `${path}: Required value` };
+  if (typeof v !== "string") return { ok: false, message: invalidValue(path, v, "must be a string") };
   return { ok: true, value: v };
 }
+
+function objectField(v: JsonValue | undefined, name: string): Field<KubeObject> {
+  if (v === undefined || v === null) return { ok: false, message: `${name}: Required value` };
+  if (!isObject(v)) return { ok: false, message: invalidValue(name, v, "must be an object") };
+  for (const key of ["apiVersion", "kind"]) {
+    const f = stringField(v[key], `${name}.${key}`);
+    if (!f.ok) return f;
+  }
+  return { ok: true, value: v };
+}
+
+/**
+ * A replica count (an int32, not negative); undefined when absent or null. Karmada sends ReviseReplica's
+ * and each TargetComponent's count always, 0 included: a missing one is no reason to scale to 0.
+ */
+function replicaCount(v: JsonValue | undefined, path: string): Field<number | undefined> {
+  if (v === undefined || v === null) return { ok: true, value: undefined };
+  if (typeof v !== "number" || !Number.isInteger(v)) return { ok: false, message: invalidValue(path, v, "must be an integer") };
+  if (v < 0) return { ok: false, message: invalidValue(path, v, "must be greater than or equal to 0") };
+  if (v > INT32_MAX) return { ok: false, message: invalidValue(path, v, `must be less than or equal to ${INT32_MAX}`) };
+  return { ok: true, value: v };
+}
+
+const INT32_MAX = 2 ** 31 - 1;
 
 /** Levels around an object in a ResourceInterpreterContext: context, request, aggregatedStatus, item, status. */
 const ENVELOPE_DEPTH = 5;
@@ -155,37 +190,48 @@ export function decodeContext(body: string): DecodedContext {
   if (parsed.apiVersion !== CONTEXT_API_VERSION || parsed.kind !== CONTEXT_KIND) {
     return bad(`expected apiVersion ${CONTEXT_API_VERSION} and kind ${CONTEXT_KIND}, got ${JSON.stringify(parsed.apiVersion ?? "")} and ${JSON.stringify(parsed.kind ?? "")}`);
   }
-  if (!isObject(request)) return bad("request: Required value");
-  if (uid === "") return bad("request.uid: Required value");
-  if (typeof request.operation !== "string") return bad("request.operation: Required value");
+  if (request === undefined || request === null) return bad("request: Required value");
+  if (!isObject(request)) return bad(invalidValue("request", request, "must be an object"));
+  const uidField = stringField(request.uid, "request.uid");
+  if (!uidField.ok) return bad(uidField.message);
+  const operationField = stringField(request.operation, "request.operation");
+  if (!operationField.ok) return bad(operationField.message);
   // Exactly as Karmada names them: another case is refused, so the name needs no case folding.
-  if (!(OPERATIONS as readonly string[]).includes(request.operation)) return bad(`request.operation: Unsupported value: ${JSON.stringify(request.operation)}`);
-  const operation = request.operation as Operation;
+  if (!(OPERATIONS as readonly string[]).includes(operationField.value)) return bad(`request.operation: Unsupported value: ${JSON.stringify(operationField.value)}`);
+  const operation = operationField.value as Operation;
   const object = objectField(request.object, "request.object");
   if (!object.ok) return bad(object.message);
-  const input: InterpreterRequest = { uid, operation, object: object.value, replicas: 0 };
+  const input: InterpreterRequest = { uid: uidField.value, operation, object: object.value, replicas: 0 };
   if (request.observedObject !== undefined && request.observedObject !== null) {
     const observed = objectField(request.observedObject, "request.observedObject");
     if (!observed.ok) return bad(observed.message);
     input.observedObject = observed.value;
   }
   if (operation === "Retain" && input.observedObject === undefined) return bad("request.observedObject: Required value for Retain");
-  if (request.replicas !== undefined && request.replicas !== null) {
-    const r = request.replicas;
-    if (typeof r !== "number" || !Number.isInteger(r) || r < -(2 ** 31) || r >= 2 ** 31) return bad("request.replicas: must be an int32");
-    input.replicas = r;
-  }
+  const replicas = replicaCount(request.replicas, "request.replicas");
+  if (!replicas.ok) return bad(replicas.message);
+  if (replicas.value !== undefined) input.replicas = replicas.value;
+  else if (operation === "ReviseReplica") return bad("request.replicas: Required value for ReviseReplica");
   if (request.components !== undefined && request.components !== null) {
-    if (!Array.isArray(request.components)) return bad("request.components: must be a list");
+    if (!Array.isArray(request.components)) return bad(invalidValue("request.components", request.components, "must be a list"));
+    const components: TargetComponent[] = [];
     for (const [i, c] of request.components.entries()) {
-      if (!isObject(c) || typeof c.name !== "string" || c.name === "") return bad(`request.components[${i}].name: Required value`);
-      const r = c.replicas ?? 0;
-      if (typeof r !== "number" || !Number.isInteger(r) || r < -(2 ** 31) || r >= 2 ** 31) return bad(`request.components[${i}].replicas: must be an int32`);
+      const at = `request.components[${i}]`;
+      if (c === null) return bad(`${at}: Required value`);
+      if (!isObject(c)) return bad(invalidValue(at, c, "must be an object"));
+      const name = stringField(c.name, `${at}.name`);
+      if (!name.ok) return bad(name.message);
+      const count = replicaCount(c.replicas, `${at}.replicas`);
+      if (!count.ok) return bad(count.message);
+      if (count.value === undefined) return bad(`${at}.replicas: Required value`);
+      components.push({ name: name.value, replicas: count.value });
     }
-    input.components = request.components.map((c) => ({ name: (c as { name: string }).name, replicas: ((c as { replicas?: number }).replicas ?? 0) as number }));
+    input.components = components;
   }
+  // Karmada leaves an empty list out, so an empty one is as missing as an absent one.
+  if (operation === "ReviseComponents" && (input.components === undefined || input.components.length === 0)) return bad("request.components: Required value for ReviseComponents");
   if (request.aggregatedStatus !== undefined && request.aggregatedStatus !== null) {
-    if (!Array.isArray(request.aggregatedStatus)) return bad("request.aggregatedStatus: must be a list");
+    if (!Array.isArray(request.aggregatedStatus)) return bad(invalidValue("request.aggregatedStatus", request.aggregatedStatus, "must be a list"));
     const items: AggregatedStatusItem[] = [];
     for (const [i, item] of request.aggregatedStatus.entries()) {
       const decoded = decodeStatusItem(item, `request.aggregatedStatus[${i}]`);

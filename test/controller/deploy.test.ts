@@ -6,7 +6,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { runRbac } from "../../src/cli/rbac.js";
@@ -14,6 +14,7 @@ import { runController } from "../../src/cli/controller.js";
 import { runWebhookConfig } from "../../src/cli/webhook-config.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { repoRoot } from "../support/conformance.js";
+import { tempDir, writeCerts } from "../server/helpers.js";
 
 const dir = path.join(repoRoot, "deploy", "controller");
 
@@ -45,8 +46,13 @@ describe("deploy/controller", () => {
     const container = deployment.spec.template.spec.containers[0]!;
     assert.equal(container.args[0], "controller");
     // Parsed but not started: an unreadable kubeconfig stops it before it listens (1, not the usage error 2).
+    // The certificate, checked before, is the Secret's in the pod: here a pair made for the test.
+    const certs = tempDir("karta-deploy-");
+    const { certFile, keyFile } = writeCerts(certs);
+    const args = container.args.slice(1).map((a) => a.replace(/^--tls-cert-file=.*/, `--tls-cert-file=${certFile}`).replace(/^--tls-private-key-file=.*/, `--tls-private-key-file=${keyFile}`));
     const io = memoryIO();
-    const code = await runController([...container.args.slice(1), "--kubeconfig=/nonexistent/kubeconfig"], io);
+    const code = await runController([...args, "--kubeconfig=/nonexistent/kubeconfig"], io);
+    rmSync(certs, { recursive: true, force: true });
     assert.equal(code, 1, io.err);
     assert.match(io.err, /cannot start/);
     assert.match(io.err, /nonexistent\/kubeconfig/);

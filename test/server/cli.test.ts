@@ -5,7 +5,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
@@ -13,7 +13,22 @@ import { runServe } from "../../src/cli/serve.js";
 import { runWebhookConfig } from "../../src/cli/webhook-config.js";
 import { runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { contextBody, eventually, repoRoot, RUNAWAY, spawnServe, tempDir } from "./helpers.js";
+import { ServeError } from "../../src/server/server.js";
+import { contextBody, eventually, repoRoot, RUNAWAY, spawnServe, startTestServer, tempDir, writeCerts } from "./helpers.js";
+
+/** A self-signed EC (P-256) certificate, made with openssl: node-forge signs only RSA ones. */
+const EC_CERTIFICATE = `-----BEGIN CERTIFICATE-----
+MIIBiDCCAS2gAwIBAgIUZcVph1r2OmNhj6UdufVqsOHt1sMwCgYIKoZIzj0EAwIw
+GDEWMBQGA1UEAwwNa2FydGEtdGVzdC1lYzAgFw0yNjEyMDcwMjM2NTFaGA8yMTI2
+MTExMzAyMzY1MVowGDEWMBQGA1UEAwwNa2FydGEtdGVzdC1lYzBZMBMGByqGSM49
+AgEGCCqGSM49AwEHA0IABBjTTsdf7sEmPVuSRy6l5K2AJzD5fd8WVudU/3sQ85Kj
+CeMR15Ke7X4aMt2HAVO4y+WIfSzdAeGft372cFlpAfijUzBRMB0GA1UdDgQWBBTD
+hksgstor7MqibAFjEnIAjqd/DTAfBgNVHSMEGDAWgBTDhksgstor7MqibAFjEnIA
+jqd/DTAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0kAMEYCIQDbJ0qI0AYH
+WWZVyQUVcthw+waXSZk+4CYRoc8pbDBmLQIhAJUd+SlXlKyYDDCx9dvZAUHO8LxF
+cfKxyAbqvOG35DAe
+-----END CERTIFICATE-----
+`;
 
 
 describe("karta serve (process)", () => {
@@ -69,6 +84,61 @@ describe("karta serve (process)", () => {
     assert.equal(code, 1);
     assert.match(io.err, /the configuration has errors\n {2}.*bad\.yaml:4:\d+: error: spec\.customizations\.retention\.luaScript: line 1 of the script: /);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("files that are not a usable certificate and its key are refused at start (exit 1), empty ones as garbage is", async () => {
+    const dir = tempDir();
+    try {
+      const good = writeCerts(dir);
+      mkdirSync(path.join(dir, "other"));
+      const other = writeCerts(path.join(dir, "other"));
+      const [cert, key, caCert] = [good.certFile, good.keyFile, good.caFile].map((f) => readFileSync(f, "utf8")) as [string, string, string];
+      const cases: [string, string, string, RegExp][] = [
+        ["empty certificate", "", key, /the certificate file is empty/],
+        ["certificate of blanks", " \n\n", key, /the certificate file is empty/],
+        ["empty key", cert, "", /the key file is empty/],
+        ["garbage", "not a certificate", key, /no certificate in the certificate file/],
+        ["a key for a certificate", key, key, /no certificate in the certificate file/],
+        ["a certificate for a key", cert, cert, /no private key in the key file/],
+        ["the CA's certificate only", caCert, key, /the key does not match the certificate \(CN=test-ca\)/],
+        ["another pair's key", cert, readFileSync(other.keyFile, "utf8"), /the key does not match the certificate/],
+        // OpenSSL keeps an EC certificate and an RSA key side by side without comparing them.
+        ["an EC certificate with an RSA key", EC_CERTIFICATE, key, /the key does not match the certificate \(CN=karta-test-ec\)/],
+      ];
+      const certFile = path.join(dir, "case.crt");
+      const keyFile = path.join(dir, "case.key");
+      mkdirSync(path.join(dir, "scratch"));
+      for (const [name, certText, keyText, reason] of cases) {
+        writeFileSync(certFile, certText);
+        writeFileSync(keyFile, keyText);
+        // A server that starts anyway is closed, so that the failure is reported rather than waited on.
+        const outcome = await startTestServer({ certDir: path.join(dir, "scratch"), tlsCertFile: certFile, tlsPrivateKeyFile: keyFile, workers: 1 }).then(
+          async (s) => void (await s.server.close()),
+          (e: unknown) => e,
+        );
+        assert.ok(outcome instanceof ServeError, `${name}: served`);
+        assert.equal(outcome.message.startsWith(`${certFile}, ${keyFile}: not a usable certificate and key: `), true, `${name}: ${outcome.message}`);
+        assert.match(outcome.message, reason, name);
+      }
+      // As a user meets it: a generated directory whose certificate was emptied, several serving processes.
+      mkdirSync(path.join(dir, "generated"));
+      writeCerts(path.join(dir, "generated"));
+      writeFileSync(path.join(dir, "generated", "tls.crt"), "");
+      const served = spawnServe(["--cert-dir", path.join(dir, "generated"), "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"]);
+      try {
+        await eventually(() => served.child.exitCode !== null || /"msg":"serving"/.test(served.out()), 60_000, "karta serve to exit or serve");
+        assert.equal(served.child.exitCode, 1, served.out() + served.err());
+        assert.match(served.err(), /^karta serve: \S*tls\.crt, \S*tls\.key: not a usable certificate and key: the certificate file is empty$/m);
+      } finally {
+        // SIGTERM, not SIGKILL: a supervisor that started serving stops its serving processes.
+        if (served.child.exitCode === null) {
+          served.child.kill("SIGTERM");
+          await served.exited;
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("flag errors exit 2", async () => {

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
 import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
@@ -244,6 +244,60 @@ describe("karta serve: requests", () => {
     assert.equal((await request(url, ca, undefined, {}, "GET")).status, 405);
   });
 
+  test("a ReviseReplica without a usable request.replicas is refused (400), never answered with a patch to 0", async () => {
+    const refused = async (body: string): Promise<string> => {
+      const r = await request(url, ca, body);
+      const answer = r.json() as Response & { response: { patch?: string } };
+      assert.equal(r.status, 400, r.body);
+      assert.equal(answer.response.successful, false);
+      assert.equal(answer.response.patch, undefined);
+      return answer.response.status!.message;
+    };
+    // Karmada's request as it would come without the count: every field but replicas.
+    const revise = (extra: Record<string, unknown>): string => {
+      const body = JSON.parse(contextBody("r-1", "ReviseReplica", DEPLOYMENT)) as { request: Record<string, unknown> };
+      delete body.request.replicas;
+      Object.assign(body.request, extra);
+      return JSON.stringify(body);
+    };
+    assert.equal(await refused(revise({})), "request.replicas: Required value for ReviseReplica");
+    assert.equal(await refused(revise({ replicas: null })), "request.replicas: Required value for ReviseReplica");
+    assert.equal(await refused(revise({ replicas: -3 })), "request.replicas: Invalid value: -3: must be greater than or equal to 0");
+    assert.equal(await refused(revise({ replicas: 1.5 })), "request.replicas: Invalid value: 1.5: must be an integer");
+    assert.equal(await refused(revise({ replicas: "3" })), 'request.replicas: Invalid value: "3": must be an integer');
+    assert.equal(await refused(revise({ replicas: 2 ** 31 })), "request.replicas: Invalid value: 2147483648: must be less than or equal to 2147483647");
+    // A negative count is refused whatever the operation (Karmada never sends one).
+    assert.equal(await refused(contextBody("r-2", "InterpretReplica", DEPLOYMENT, { replicas: -1 })), "request.replicas: Invalid value: -1: must be greater than or equal to 0");
+    // A present value of the wrong type is an Invalid value, not a missing one.
+    assert.equal(await refused(revise({ uid: 7, replicas: 2 })), "request.uid: Invalid value: 7: must be a string");
+    assert.equal(await refused(revise({ uid: "", replicas: 2 })), "request.uid: Required value");
+    assert.equal(await refused(revise({ operation: ["ReviseReplica"], replicas: 2 })), 'request.operation: Invalid value: ["ReviseReplica"]: must be a string');
+    assert.equal(await refused(revise({ object: "web", replicas: 2 })), 'request.object: Invalid value: "web": must be an object');
+    assert.equal(await refused(revise({ object: { ...DEPLOYMENT, kind: 1 }, replicas: 2 })), "request.object.kind: Invalid value: 1: must be a string");
+    // 0 is a count like any other: scaling to zero stays possible.
+    const zero = (await request(url, ca, revise({ replicas: 0 }))).json() as { response: { successful: boolean; patch: string } };
+    assert.equal(zero.response.successful, true);
+    assert.deepEqual(JSON.parse(Buffer.from(zero.response.patch, "base64").toString()), [{ op: "replace", path: "/spec/replicas", value: 0 }]);
+  });
+
+  test("a ReviseComponents needs its components, each with a name and a replica count", async () => {
+    const job = { apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", metadata: { name: "p", namespace: "default" }, spec: {} };
+    const message = async (components: unknown): Promise<string> => {
+      const body = JSON.parse(contextBody("c-1", "ReviseComponents", job)) as { request: Record<string, unknown> };
+      delete body.request.replicas;
+      if (components !== undefined) body.request.components = components;
+      const r = await request(url, ca, JSON.stringify(body));
+      assert.equal(r.status, 400, r.body);
+      return (r.json() as Response).response.status!.message;
+    };
+    assert.equal(await message(undefined), "request.components: Required value for ReviseComponents");
+    assert.equal(await message([]), "request.components: Required value for ReviseComponents");
+    assert.equal(await message({ master: 1 }), 'request.components: Invalid value: {"master":1}: must be a list');
+    assert.equal(await message([{ name: "master", replicas: 1 }, { name: "worker" }]), "request.components[1].replicas: Required value");
+    assert.equal(await message([{ name: "master", replicas: -2 }]), "request.components[0].replicas: Invalid value: -2: must be greater than or equal to 0");
+    assert.equal(await message([{ name: 5, replicas: 1 }]), "request.components[0].name: Invalid value: 5: must be a string");
+  });
+
   test("a runaway Lua script holds one worker until its deadline; other requests are answered on time", async () => {
     const started = Date.now();
     const runaway = request(url, ca, contextBody("runaway", "InterpretHealth", obj("Runaway"))).then((r) => ({ r, ms: Date.now() - started }));
@@ -391,6 +445,35 @@ describe("karta serve: certificate rotation", () => {
       assert.equal(installed.length, 1);
     } finally {
       watcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("an emptied certificate or key, or a certificate without its key, is not installed: the current pair keeps serving", async () => {
+    const dir = tempDir();
+    const { server, caPem, url } = await startTestServer({ certDir: dir });
+    try {
+      const certFile = path.join(dir, "tls.crt");
+      const keyFile = path.join(dir, "tls.key");
+      const [cert, key] = [readFileSync(certFile, "utf8"), readFileSync(keyFile, "utf8")];
+      let failures = 0;
+      // One file made bad at a time, the other put back first: each step is one change, one report.
+      const refused = async (file: string, text: string, what: string): Promise<void> => {
+        if (file === certFile) writeFileSync(keyFile, key);
+        else writeFileSync(certFile, cert);
+        writeFileSync(file, text);
+        failures++;
+        await eventually(async () => new RegExp(`karta_certificate_reloads_total\\{result="failure"\\} ${failures}\\n`).test(await metricsText(server)), 20_000, `${what} to be refused`);
+        // New connections still get the current certificate.
+        assert.equal((await request(url, caPem, contextBody(`after ${what}`, "InterpretReplica", DEPLOYMENT))).status, 200, what);
+      };
+      await refused(certFile, "", "an empty certificate");
+      await refused(keyFile, "", "an empty key");
+      await refused(certFile, " \n", "a certificate of blanks");
+      await refused(certFile, readFileSync(path.join(dir, "ca.crt"), "utf8"), "the CA's certificate");
+      assert.doesNotMatch(await metricsText(server), /karta_certificate_reloads_total\{result="success"\}/);
+    } finally {
+      await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
