@@ -9,7 +9,8 @@ import { JQ_DEFAULT_COLORS, messageJson, parseJsonLine, parseJsonStream, parseJs
 import { NEED_INPUT, NO_MORE, SeqParseError, SeqParser } from "../jq/native/json-seq.js";
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
-import { readErrorReason, setWriteErrorExit, type CliIO } from "./io.js";
+import { setWriteErrorExit, type CliIO } from "./io.js";
+import { systemErrorText } from "../files/read-error.js";
 import { kubectlDocuments } from "../input/yaml.js";
 import { OutputBuffer } from "./output.js";
 
@@ -169,15 +170,16 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
       } catch {
         throw new UsageError(`--argjson ${name}: invalid JSON text passed: ${operand}`);
       }
-    } else if (flag === "slurpfile") {
-      const text = io.readFile(operand);
+    } else if (flag === "slurpfile" || flag === "rawfile") {
+      // jq's words: the flag, the name and the file.
+      const context = `Bad JSON in --${flag} ${name} ${operand}: `;
+      const text = loadFile(io, operand, context);
       try {
-        o.named[name] = [...parseJsonStream(text, operand)] as JqValue[];
+        o.named[name] = flag === "rawfile" ? text : ([...parseJsonStream(text, operand)] as JqValue[]);
       } catch (e) {
-        // jq's words: the flag, the name and the file.
-        throw new UsageError(`Bad JSON in --slurpfile ${name} ${operand}: ${e instanceof Error ? e.message : String(e)}`);
+        throw new JqFileError(`${context}${e instanceof Error ? e.message : String(e)}`);
       }
-    } else if (flag === "rawfile") o.named[name] = io.readFile(operand);
+    }
   }
   const positional = [...p.positionals];
   const modes = positionalModes(args, positional.length);
@@ -488,13 +490,16 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     o = options(p, args, io);
   } catch (e) {
     if (e instanceof UsageError) return usageError(io, "jq", e.message);
+    if (e instanceof JqFileError) return fileError(e, io);
     return reportIoError(e, io);
   }
+  const jqColorSet = jqColors(io);
 
   let programText: string;
   try {
-    programText = o.fromFile !== undefined ? io.readFile(o.fromFile) : o.filter!;
+    programText = o.fromFile !== undefined ? loadFile(io, o.fromFile, "") : o.filter!;
   } catch (e) {
+    if (e instanceof JqFileError) return fileError(e, io);
     return reportIoError(e, io);
   }
   if (programText.includes("\0")) {
@@ -551,7 +556,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
 
   const out = new OutputBuffer(io);
   const vars = { ...named, ARGS: { positional: o.positional, named } };
-  const colors = o.color ? jqColors(io) : undefined;
+  const colors = o.color ? jqColorSet : undefined;
   // Bounded: a value with shared structure (2^40 leaves in 40 levels) must not print forever.
   const dump = (v: JqValue): string =>
     toJson(v, { indent: o.indent, pretty: o.pretty, sortKeys: o.sortKeys, ascii: o.ascii, maxLength: MAX_STRING_LENGTH, ...(colors ? { colors } : {}) });
@@ -626,7 +631,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
           filename: () => at.name,
           inputLineNumber: () => at.line,
           debug: (m) => io.stderr(m + "\n"),
-          debugFormat: { sortKeys: o.sortKeys, ascii: o.ascii },
+          debugFormat: { sortKeys: o.sortKeys, ascii: o.ascii, ...(colors ? { colors } : {}) },
           stderr: (t) => io.stderr(t),
         },
       );
@@ -705,21 +710,28 @@ class CliRunError extends Error {}
 
 /**
  * The colours of -C: jq 1.8.2's defaults, overridden by JQ_COLORS (colon-separated SGR codes for null,
- * false, true, numbers, strings, arrays, objects, object keys; a malformed value keeps the defaults).
+ * false, true, numbers, strings, arrays, objects, object keys), read as jq_set_colors reads it: up to
+ * eight fields (what follows the eighth field's digits is ignored), an empty last one ignored, any other
+ * character before the eighth a malformed value, which keeps the defaults with a warning. jq reads it at
+ * every start, with or without -C.
  */
 function jqColors(io: CliIO): readonly string[] {
   const spec = process.env["JQ_COLORS"];
   const colors = [...JQ_DEFAULT_COLORS];
   if (spec === undefined) return colors;
-  const parts = spec.split(":");
-  if (parts.length > colors.length || !parts.every((p) => /^[0-9;]*$/.test(p))) {
-    io.stderr("Failed to set $JQ_COLORS\n");
-    return colors;
+  const fields: string[] = [];
+  for (let i = 0; ; i++) {
+    const start = i;
+    while (i < spec.length && /[0-9;]/.test(spec[i]!)) i++;
+    fields.push(spec.slice(start, i));
+    if (i >= spec.length || fields.length >= colors.length) break;
+    if (spec[i] !== ":") {
+      io.stderr("Failed to set $JQ_COLORS\n");
+      return [...JQ_DEFAULT_COLORS];
+    }
   }
-  parts.forEach((p, i) => {
-    // An empty last colour (as in "" or "0:") is ignored.
-    if (p !== "" || i < parts.length - 1) colors[i] = `\x1b[${p}m`;
-  });
+  if (fields[fields.length - 1] === "") fields.pop();
+  fields.forEach((f, i) => (colors[i] = `\x1b[${f}m`));
   return colors;
 }
 
@@ -727,10 +739,33 @@ function isFsError(e: unknown): boolean {
   return typeof e === "object" && e !== null && "code" in e && "path" in e;
 }
 
+/**
+ * A file jq loads whole (-f, --slurpfile, --rawfile); one that cannot be read is a JqFileError in jq's
+ * words (jv_load_file: its own text for a directory, strerror's for the rest), after `context`.
+ */
+function loadFile(io: CliIO, file: string, context: string): string {
+  try {
+    return io.readFile(file);
+  } catch (e) {
+    if (!isFsError(e)) throw e;
+    const why = (e as NodeJS.ErrnoException).code === "EISDIR" ? "It's a directory" : systemErrorText(e);
+    throw new JqFileError(`${context}Could not open ${file}: ${why}`);
+  }
+}
+
+/** A file given with -f, --slurpfile or --rawfile that cannot be read or parsed: jq's message, exit 2, no usage line. */
+class JqFileError extends Error {}
+
+function fileError(e: JqFileError, io: CliIO): number {
+  io.stderr(`jq: ${e.message}\n`);
+  return 2;
+}
+
+/** An input file that cannot be read, in jq 1.8.2's words (a directory opens, and then its read fails). */
 function reportIoError(e: unknown, io: CliIO): number {
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err === "object" && "code" in err && err.path) {
-    io.stderr(`karta jq: cannot read ${err.path}: ${readErrorReason(err)}\n`);
+    io.stderr(err.code === "EISDIR" ? "jq: error: Is a directory\n" : `jq: error: Could not open file ${err.path}: ${systemErrorText(err)}\n`);
     return 2;
   }
   if (err instanceof Error && err.name === "JqRuntimeError") {

@@ -1,23 +1,37 @@
 /** Why a path could not be read, in the system's words: one table for every reader of files, servers and commands. */
 
-/** Why a file could not be read, in a few words (`no such file`) rather than Node's `ENOENT: ...` text. */
-export function readErrorReason(err: unknown): string {
+/** glibc's strerror text of the errors a path can give (as C programs such as jq print them). */
+const STRERROR: Record<string, string> = {
+  ENOENT: "No such file or directory",
+  EISDIR: "Is a directory",
+  EACCES: "Permission denied",
+  EPERM: "Operation not permitted",
+  ENOTDIR: "Not a directory",
+  ENAMETOOLONG: "File name too long",
+  ELOOP: "Too many levels of symbolic links",
+  EMFILE: "Too many open files",
+  EIO: "Input/output error",
+  ENXIO: "No such device or address",
+  EINVAL: "Invalid argument",
+};
+
+function codeOf(err: unknown): string | undefined {
   const code = typeof err === "object" && err !== null && "code" in err ? (err as { code?: unknown }).code : undefined;
-  const reason = typeof code === "string" ? REASONS[code] : undefined;
-  return reason ?? (err instanceof Error ? err.message : String(err));
+  return typeof code === "string" ? code : undefined;
 }
 
-/** The system's own words for the errors a path can give (strerror's, as Go and kubectl print them). */
-const REASONS: Record<string, string> = {
-  ENOENT: "no such file",
-  EISDIR: "is a directory",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  ENOTDIR: "not a directory",
-  ENAMETOOLONG: "file name too long",
-  ELOOP: "too many levels of symbolic links",
-  EMFILE: "too many open files",
-  EIO: "input/output error",
-  ENXIO: "no such device or address",
-  EINVAL: "invalid argument",
-};
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** strerror's text for a failed read (`No such file or directory`), or the error's own message. */
+export function systemErrorText(err: unknown): string {
+  const code = codeOf(err);
+  return (code !== undefined ? STRERROR[code] : undefined) ?? message(err);
+}
+
+/** Why a file could not be read, in a few words (`no such file`, `not a directory`) rather than Node's `ENOENT: ...` text. */
+export function readErrorReason(err: unknown): string {
+  const code = codeOf(err);
+  if (code === "ENOENT") return "no such file";
+  const text = code !== undefined ? STRERROR[code] : undefined;
+  return text !== undefined ? text.toLowerCase() : message(err);
+}

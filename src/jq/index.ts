@@ -50,7 +50,7 @@ export interface RunOptions {
   debug?: (message: string) => void;
   stderr?: (text: string) => void;
   /** How `debug` prints its message: keys sorted, non-ASCII escaped (jq's -S and -a). */
-  debugFormat?: { sortKeys?: boolean; ascii?: boolean };
+  debugFormat?: { sortKeys?: boolean; ascii?: boolean; colors?: readonly string[] };
   /** What `input_line_number` returns (lines of the current file read so far), or a function asked each time. */
   inputLineNumber?: number | (() => number);
 }

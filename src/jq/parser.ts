@@ -423,7 +423,9 @@ class Parser {
         return this.within({ kind: "silent", start }, () => {
           const inner = this.parseQuery(AFTER_QUERY.paren);
           this.expectOp(")", AFTER_QUERY.paren);
-          // The parenthesized term spans its parentheses, as jq locates it.
+          // The parenthesized term spans its parentheses, as jq locates it; a call or a variable keeps its
+          // own place, where jq reports one that is not defined.
+          if (inner.type === "Call" || inner.type === "Var" || inner.type === "Break") return inner;
           return { ...inner, span: this.span(start) };
         });
       case "[":

@@ -68,7 +68,7 @@ export interface RunContext {
   debug?: (message: string) => void;
   stderr?: (text: string) => void;
   /** How `debug` prints its message (jq's -S and -a). */
-  debugFormat?: { sortKeys?: boolean; ascii?: boolean };
+  debugFormat?: { sortKeys?: boolean; ascii?: boolean; colors?: readonly string[] };
   /** Set while {@link eventLoopSlice} is open: the run's real step budget (its `limits.maxSteps` is then a checkpoint). */
   slice?: { maxSteps: number };
 }

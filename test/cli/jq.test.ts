@@ -61,11 +61,19 @@ describe("karta jq", () => {
     assert.equal((await karta(["jq", "--bogus", "."])).code, 2);
     const missing = await karta(["jq", ".", "/nonexistent/pods.json"]);
     assert.equal(missing.code, 2);
-    assert.match(missing.err, /cannot read \/nonexistent\/pods.json/);
+    // jq 1.8.2's words (strerror's text), for an input file and for the files it loads whole.
+    assert.equal(missing.err, "jq: error: Could not open file /nonexistent/pods.json: No such file or directory\n");
     // A directory is unreadable input, in every place jq reads a file.
-    for (const args of [["jq", ".", repoRoot], ["jq", "-n", "--slurpfile", "x", repoRoot, "1"], ["jq", "-n", "--rawfile", "x", repoRoot, "1"], ["jq", "-n", "-f", repoRoot]]) {
+    const cases: [string[], string][] = [
+      [["jq", ".", repoRoot], "jq: error: Is a directory\n"],
+      [["jq", "-n", "--slurpfile", "x", repoRoot, "1"], `jq: Bad JSON in --slurpfile x ${repoRoot}: Could not open ${repoRoot}: It's a directory\n`],
+      [["jq", "-n", "--rawfile", "x", repoRoot, "1"], `jq: Bad JSON in --rawfile x ${repoRoot}: Could not open ${repoRoot}: It's a directory\n`],
+      [["jq", "-n", "-f", repoRoot], `jq: Could not open ${repoRoot}: It's a directory\n`],
+      [["jq", "-n", "--rawfile", "x", "/nonexistent/f", "1"], "jq: Bad JSON in --rawfile x /nonexistent/f: Could not open /nonexistent/f: No such file or directory\n"],
+    ];
+    for (const [args, err] of cases) {
       const dir = await karta(args);
-      assert.deepEqual([dir.code, dir.err], [2, `karta jq: cannot read ${repoRoot}: is a directory\n`], args.join(" "));
+      assert.deepEqual([dir.code, dir.err], [2, err], args.join(" "));
     }
     const badJson = await karta(["jq", "."], '{"a":');
     assert.deepEqual(badJson, { code: 2, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
@@ -82,7 +90,7 @@ describe("karta jq", () => {
     const bad = path.join(repoRoot, "README.md");
     const r = await karta(["jq", "-n", "--slurpfile", "x", bad, "1"]);
     assert.equal(r.code, 2);
-    assert.match(r.err, new RegExp(`^karta jq: Bad JSON in --slurpfile x ${bad.replace(/[.]/g, "\\.")}: `));
+    assert.match(r.err, new RegExp(`^jq: Bad JSON in --slurpfile x ${bad.replace(/[.]/g, "\\.")}: Invalid numeric literal at line 1, column \\d+\n$`));
   });
 
   test("- is standard input among the files, as in jq (read once)", async () => {
@@ -124,7 +132,7 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
 
   test("a file that cannot be read is reported in its turn, the others are read, and the exit is 2 (over -e), as jq", async () => {
     const r = await withFiles(["jq", "-c", ".", "l.json", "/nonexistent/a.json", "p.json"], files);
-    assert.deepEqual(r, { code: 2, out: "1\n2\n3\n4\n{\"a\":1}\n", err: "karta jq: cannot read /nonexistent/a.json: no such file\n" });
+    assert.deepEqual(r, { code: 2, out: "1\n2\n3\n4\n{\"a\":1}\n", err: "jq: error: Could not open file /nonexistent/a.json: No such file or directory\n" });
     assert.equal((await withFiles(["jq", "-c", "-s", "length", "l.json", "/nonexistent/a.json", "p.json"], files)).out, "5\n");
     assert.equal((await withFiles(["jq", "-e", ".", "p.json", "/nonexistent/a.json"], files)).code, 2);
     assert.equal((await withFiles(["jq", "-R", "-s", "length", "/nonexistent/a.json", "r.txt"], files)).out, "17\n");
@@ -325,5 +333,32 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
       `${e}1;39m{${e}0m${e}1;34m"a"${e}0m${e}1;39m:${e}0m${e}1;39m[${e}0m${e}0;39m1${e}0m${e}1;39m,${e}0m${e}0;32m"x"${e}0m${e}1;39m,${e}0m${e}0;90mnull${e}0m${e}1;39m]${e}0m${e}1;39m}${e}0m\n`,
     );
     assert.equal((await karta(["jq", "-cCM", "."], "[1]")).out, "[1]\n");
+  });
+
+  test("JQ_COLORS read as jq_set_colors reads it, at every start; debug messages coloured under -C", async () => {
+    const e = "\x1b[";
+    const withColors = async (spec: string, args: string[]) => {
+      process.env["JQ_COLORS"] = spec;
+      try {
+        return await karta(args);
+      } finally {
+        delete process.env["JQ_COLORS"];
+      }
+    };
+    // Past eight fields, the rest is ignored (no warning).
+    assert.deepEqual(await withColors("4:4:4:4:4:4:4:4:4:4", ["jq", "-nC", "null"]), { code: 0, out: `${e}4mnull${e}0m\n`, err: "" });
+    assert.deepEqual(await withColors("1:2:3:4:5:6:7:8x", ["jq", "-nC", "null"]), { code: 0, out: `${e}1mnull${e}0m\n`, err: "" });
+    // A malformed value warns with or without -C, and keeps the defaults.
+    assert.deepEqual(await withColors("x", ["jq", "-n", "1"]), { code: 0, out: "1\n", err: "Failed to set $JQ_COLORS\n" });
+    assert.deepEqual(await withColors("1:x", ["jq", "-nC", "null"]), { code: 0, out: `${e}0;90mnull${e}0m\n`, err: "Failed to set $JQ_COLORS\n" });
+    assert.equal((await karta(["jq", "-nC", '"a"|debug|empty'])).err, `${e}1;39m[${e}0m${e}0;32m"DEBUG:"${e}0m${e}1;39m,${e}0m${e}0;32m"a"${e}0m${e}1;39m]${e}0m\n`);
+  });
+
+  test("a call or variable in parentheses is located at itself, as jq reports what is not defined; %s-formatted strings cut at a NUL", async () => {
+    const r = await karta(["jq", "-n", "1 + (foo)"]);
+    assert.equal(r.err, "jq: error: foo/0 is not defined at <top-level>, line 1, column 6:\n    1 + (foo)\n         ^^^\njq: 1 compile error\n");
+    assert.match((await karta(["jq", "-n", "(  $x)"])).err, /\$x is not defined at <top-level>, line 1, column 4:\n {4}\( {2}\$x\)\n {7}\^\^\n/);
+    assert.equal((await karta(["jq", "-n", '"a\\u0000b" | fromdate'])).err, 'jq: error (at <unknown>): date "a" does not match format "%Y-%m-%dT%H:%M:%SZ"\n');
+    assert.equal((await karta(["jq", "-n", '"a\\u0000b" | fromjson'])).err, "jq: error (at <unknown>): Invalid numeric literal at EOF at line 1, column 3 (while parsing 'a')\n");
   });
 });

@@ -821,7 +821,8 @@ export function strptime(s: unknown, fmt: unknown): unknown[] {
   };
   const ok = parseFormat(st, fmt);
   if (!ok || (st.pos < s.length && !isSpace(s[st.pos]))) {
-    throw new JqRuntimeError(`date "${s}" does not match format "${fmt}"`);
+    // jq formats the two strings with %s: each is cut at a NUL it holds, not the message.
+    throw new JqRuntimeError(`date "${s.split("\0", 1)[0]}" does not match format "${fmt.split("\0", 1)[0]}"`);
   }
   if (st.haveI && st.isPm) tm.hour += 12;
   if (st.century !== -1) {

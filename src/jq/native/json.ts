@@ -885,7 +885,8 @@ export function parseJsonText(text: string, opts?: { maxDepth?: number }): unkno
     if (!(e instanceof ParseFailure)) throw e;
     msg = e.text();
   }
-  throw new JqRuntimeError(`${msg} (while parsing '${text}')`);
+  // jq formats the text with %s: cut at a NUL it holds, the message kept whole.
+  throw new JqRuntimeError(`${msg} (while parsing '${text.split("\0", 1)[0]}')`);
 }
 
 /**
