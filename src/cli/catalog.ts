@@ -146,6 +146,8 @@ export async function catalogDefinition(command: string, io: CliIO, catalog: Cat
   if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object, catalog.bundled, codes);
   const candidates = definitionsFor(catalog, object);
   if (candidates.length === 0) {
+    // A file of the directory that did not load may be the one meant: say why it did not.
+    for (const d of sortDiagnostics(catalog.errors)) io.stderr(formatDiagnostic(d) + "\n");
     const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
     io.stderr(`karta ${command}: no definition for ${String(o.kind ?? "an object without a kind")}${typeof o.apiVersion === "string" ? ` ${o.apiVersion}` : ""} in ${catalog.source}; give one with -d FILE ('karta definitions list' shows the bundled ones)\n`);
     return codes.none;
@@ -153,15 +155,18 @@ export async function catalogDefinition(command: string, io: CliIO, catalog: Cat
   return usableDefinition(command, io, catalog.source, { definitions: candidates, errors: catalog.errors }, object, catalog.bundled, codes);
 }
 
-/** With several definitions in the file, the one whose root kind is the object's. */
-function pickDefinition(definitions: Definition[], object: unknown): Definition {
+/**
+ * With several definitions in the file, the one whose root kind is the object's; all of them when more
+ * than one is (which to use is ambiguous).
+ */
+function pickDefinition(definitions: Definition[], object: unknown): Definition | Definition[] {
   if (definitions.length === 1) return definitions[0]!;
   const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
-  const hit = definitions.find((d) => {
+  const hits = definitions.filter((d) => {
     const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
     return k !== undefined && k.kind === o.kind && (k.group === "" ? k.version : `${k.group}/${k.version}`) === o.apiVersion;
   });
-  return hit ?? definitions[0]!;
+  return hits.length > 1 ? hits : (hits[0] ?? definitions[0]!);
 }
 
 /**
@@ -177,6 +182,12 @@ async function usableDefinition(command: string, io: CliIO, file: string, loaded
     return loaded.errors.length > 0 ? codes.invalid : codes.none;
   }
   const definition = pickDefinition(loaded.definitions, object);
+  if (Array.isArray(definition)) {
+    const o = object as { apiVersion?: unknown; kind?: unknown };
+    const where = [...new Set(definition.map((d) => d.file))].join(", ");
+    io.stderr(`karta ${command}: ${definition.length} definitions for ${String(o.kind)} ${String(o.apiVersion)} in ${where} (${definition.map((d) => d.karta.metadata?.name ?? "unnamed").join(", ")}): which to use is ambiguous; keep one\n`);
+    return EXIT_USAGE;
+  }
   // The bundled definitions are validated by the project's tests; loading the validator for them would
   // only slow every command down.
   const checked = trusted ? [] : (await import("../definition/validate.js")).validateDefinition(definition, { lint: false });

@@ -148,6 +148,27 @@ describe("inspect and compile find the definition by kind", () => {
     assert.equal(r.code, 4);
     assert.match(r.err, /^karta inspect: no definition for PyTorchJob kubeflow\.org\/v1 in definitions\/apps; give one with -d FILE/);
   });
+
+  test("two definitions of the object's kind are ambiguous (exit 2); a file of the directory that did not load is named when none is found", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-ambiguous-"));
+    try {
+      const karta1 = readFileSync(path.join(repoRoot, "definitions/kubeflow.org/v1/PyTorchJob.yaml"), "utf8");
+      writeFileSync(path.join(dir, "a.yaml"), karta1);
+      writeFileSync(path.join(dir, "b.yaml"), karta1.replace("name: kubeflow-org-v1-pytorchjob", "name: my-pytorchjob"));
+      for (const command of ["inspect", "compile"]) {
+        const r = await karta([command, "-d", dir, "-f", "examples/pytorchjob.yaml"]);
+        assert.equal(r.code, 2, r.err);
+        assert.match(r.err, new RegExp(`^karta ${command}: 2 definitions for PyTorchJob kubeflow\\.org/v1 in .*a\\.yaml, .*b\\.yaml \\(kubeflow-org-v1-pytorchjob, my-pytorchjob\\): which to use is ambiguous; keep one\\n$`));
+      }
+      writeFileSync(path.join(dir, "b.yaml"), "apiVersion: run.ai/v1alpha1\nkind: Karta\nkind: Karta\n");
+      rmSync(path.join(dir, "a.yaml"));
+      const r = await karta(["inspect", "-d", dir, "-f", "examples/pytorchjob.yaml"]);
+      assert.equal(r.code, 4);
+      assert.match(r.err, /b\.yaml:3:1: error: key "kind" is given twice in this mapping.*\nkarta inspect: no definition for PyTorchJob/s);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("karta interpret as karmadactl prints it", () => {
