@@ -114,6 +114,8 @@ function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   for (const [flag, value] of [["--priority-class", v["priority-class"]], ["--topology-key", v["topology-key"]]] as const) {
     if (value === "") return { error: `flag needs an argument: ${flag}` };
   }
+  // Without pods (a live workload's are read from the cluster) there would be nothing to print.
+  if (v["pod-patches"] && !live && v.pods.length === 0) return { error: "--pod-patches needs the object's pods: give --pods SOURCE (or a live workload KIND/NAME)" };
   const o: Options = { object, files, pods: v.pods, output: v.output, podPatches: v["pod-patches"] };
   if (v.definition !== undefined) o.definition = v.definition;
   if (live) o.live = live;

@@ -75,6 +75,10 @@ describe("karta compile", () => {
     const patches = await run(["-f", "examples/daemonset.yaml", "--pods", "examples/daemonset-pods.yaml", "--pod-patches", "-o", "json"]);
     assert.equal(patches.code, 0, patches.err);
     assert.deepEqual(JSON.parse(patches.out), []);
+    // Without pods there is nothing to patch: a usage error, not an empty output.
+    const none = await run(["-f", "examples/daemonset.yaml", "--pod-patches"]);
+    assert.deepEqual([none.code, none.out], [2, ""]);
+    assert.match(none.err, /^karta compile: --pod-patches needs the object's pods: give --pods SOURCE/);
   });
 
   test("-o json prints a v1 List of the same objects", async () => {
