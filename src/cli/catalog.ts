@@ -142,14 +142,21 @@ export interface DefinitionExitCodes {
  * exit code: `codes.invalid` (1) for a definition with errors (2 for a file that does not parse),
  * `codes.none` (4) when no definition is there for the object's kind.
  */
-export async function catalogDefinition(command: string, io: CliIO, catalog: Catalog, object: unknown, codes: DefinitionExitCodes = { invalid: EXIT_ERROR, none: EXIT_NO_DEFINITION }): Promise<Definition | number> {
+export async function catalogDefinition(command: string, io: CliIO, catalog: Catalog, object: unknown, codes: DefinitionExitCodes = { invalid: EXIT_ERROR, none: EXIT_NO_DEFINITION }, objectSource?: string): Promise<Definition | number> {
+  if (catalog.single && !catalog.bundled) return usableDefinition(command, io, catalog.source, catalog, object, catalog.bundled, codes);
+  const kind = (object as { kind?: unknown } | null)?.kind;
+  if (typeof kind !== "string" || kind === "") {
+    // The definition is looked up by the object's kind: without one the object is not one to read (kubectl's words).
+    io.stderr(`karta ${command}: ${objectSource !== undefined ? `${objectSource}: ` : ""}Object 'Kind' is missing (the definition is found by the object's kind; give one with -d FILE)\n`);
+    return EXIT_USAGE;
+  }
   if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object, catalog.bundled, codes);
   const candidates = definitionsFor(catalog, object);
   if (candidates.length === 0) {
     // A file of the directory that did not load may be the one meant: say why it did not.
     for (const d of sortDiagnostics(catalog.errors)) io.stderr(formatDiagnostic(d) + "\n");
     const o = (object ?? {}) as { apiVersion?: unknown; kind?: unknown };
-    io.stderr(`karta ${command}: no definition for ${String(o.kind ?? "an object without a kind")}${typeof o.apiVersion === "string" ? ` ${o.apiVersion}` : ""} in ${catalog.source}; give one with -d FILE ('karta definitions list' shows the bundled ones)\n`);
+    io.stderr(`karta ${command}: no definition for ${String(o.kind)}${typeof o.apiVersion === "string" ? ` ${o.apiVersion}` : ""} in ${catalog.source}; give one with -d FILE ('karta definitions list' shows the bundled ones)\n`);
     return codes.none;
   }
   return usableDefinition(command, io, catalog.source, { definitions: candidates, errors: catalog.errors }, object, catalog.bundled, codes);

@@ -241,7 +241,7 @@ export async function runCompile(args: string[], io: CliIO): Promise<number> {
   if (catalog === undefined) {
     result = compileBatchJob(object as Parameters<typeof compileBatchJob>[0], { ...intent, pods });
   } else {
-    const usable = await catalogDefinition("compile", io, catalog, object);
+    const usable = await catalogDefinition("compile", io, catalog, object, undefined, parsed.object);
     if (typeof usable === "number") return usable;
     definition = usable;
     result = compileKarta(definition, object, { ...intent, pods, owners });

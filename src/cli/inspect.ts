@@ -195,7 +195,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  const definition = await catalogDefinition("inspect", io, catalog, object, { invalid: EXIT.invalidDefinition, none: EXIT.noDefinition });
+  const definition = await catalogDefinition("inspect", io, catalog, object, { invalid: EXIT.invalidDefinition, none: EXIT.noDefinition }, parsed.object);
   if (typeof definition === "number") return definition;
 
   const interpreter = compileInterpreter(definition);

@@ -149,6 +149,14 @@ describe("inspect and compile find the definition by kind", () => {
     assert.match(r.err, /^karta inspect: no definition for PyTorchJob kubeflow\.org\/v1 in definitions\/apps; give one with -d FILE/);
   });
 
+  test("an object without a kind names its file in kubectl's words (exit 2) when the definition is looked up by kind", async () => {
+    for (const command of ["inspect", "compile"]) {
+      const r = await karta([command, "-f", "o.yaml"], "", { "o.yaml": "metadata: {name: x}\nspec: {}\n" });
+      assert.deepEqual([r.code, r.out], [2, ""], command);
+      assert.equal(r.err, `karta ${command}: o.yaml: Object 'Kind' is missing (the definition is found by the object's kind; give one with -d FILE)\n`);
+    }
+  });
+
   test("two definitions of the object's kind are ambiguous (exit 2); a file of the directory that did not load is named when none is found", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "karta-ambiguous-"));
     try {
