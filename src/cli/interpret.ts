@@ -540,7 +540,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
     }
     if (o.check) {
       if (loaded.items.length === 0) {
-        io.stderr("karta interpret: --check needs customizations (-f)\n");
+        io.stderr(o.filenames.length === 0 ? "karta interpret: --check needs customizations (-f)\n" : `karta interpret: --check: no ResourceInterpreterCustomization in ${o.filenames.join(", ")}\n`);
         return 2;
       }
       const passed = await runCheck(out, loaded, desired, observed, items, o.desiredReplica, components);

@@ -211,6 +211,13 @@ describe("karta interpret", () => {
     assert.equal(syntax.err, "Execute InterpretHealth error: <string> line:3(column:3) near 'end':   syntax error (layer: declarative)\n");
   });
 
+  test("--check with -f files that hold no customization says so (exit 2); without -f, that -f is needed", async () => {
+    const empty = await runWith({ "empty.yaml": "" }, ["-f", "empty.yaml", "--check"]);
+    assert.deepEqual([empty.code, empty.out, empty.err], [2, "", "karta interpret: --check: no ResourceInterpreterCustomization in empty.yaml\n"]);
+    const none = await runWith({}, ["--check"]);
+    assert.deepEqual([none.code, none.err], [2, "karta interpret: --check needs customizations (-f)\n"]);
+  });
+
   test("--check: PASS, UNSET and ERROR per rule; a compile error exits 1", async () => {
     const r = await run(["-f", "ric.yaml", "-f", "broken.yaml", "--check"]);
     assert.equal(r.code, 1);
