@@ -56,12 +56,15 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   if (p.positionals.length === 0) return usageError(io, "validate", "no files to validate");
   if (p.values.crd.includes("")) return usageError(io, "validate", "flag needs an argument: --crd");
   const parsed = { crds: p.values.crd, strict: p.values.strict, output: p.values.output, inputs: p.positionals };
+  // Definition files and CRD files that could not be read, counted apart (the summary counts definition files).
   let unreadable = 0;
-  const read = async (file: string): Promise<string | undefined> => {
+  let unreadableCrds = 0;
+  const read = async (file: string, crd = false): Promise<string | undefined> => {
     try {
       return await readSource(io, file);
     } catch (err) {
-      unreadable++;
+      if (crd) unreadableCrds++;
+      else unreadable++;
       io.stderr(`karta validate: cannot read ${file === "-" ? "<stdin>" : file}: ${readErrorReason(err)}\n`);
       return undefined;
     }
@@ -70,7 +73,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   const diagnostics: Diagnostic[] = [];
   const crdDefinitions: CrdDefinition[] = [];
   for (const file of listInputFiles(parsed.crds, { recursive: true })) {
-    const text = await read(file);
+    const text = await read(file, true);
     if (text === undefined) continue;
     const loaded = loadCrds(text, file);
     crdDefinitions.push(...loaded.crds);
@@ -105,15 +108,15 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   const counts = countSeverities(sorted);
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
   // Files that could not be read are named on stderr and counted here: the summary never reads as a clean run.
-  const summary = `${plural(files.length, "file")}${unreadable > 0 ? ` (${unreadable} unreadable)` : ""}, ${plural(definitions, "definition")}: ${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${plural(counts.notice, "notice")}`;
+  const summary = `${plural(files.length, "file")}${unreadable > 0 ? ` (${unreadable} unreadable)` : ""}${unreadableCrds > 0 ? `, ${plural(unreadableCrds, "unreadable CRD file")}` : ""}, ${plural(definitions, "definition")}: ${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${plural(counts.notice, "notice")}`;
   if (parsed.output !== "text") {
-    const report = { diagnostics: sorted, summary: { files: files.length, ...(unreadable > 0 ? { unreadable } : {}), definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } };
+    const report = { diagnostics: sorted, summary: { files: files.length, ...(unreadable > 0 ? { unreadable } : {}), ...(unreadableCrds > 0 ? { unreadableCrds } : {}), definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } };
     io.stdout(parsed.output === "json" ? JSON.stringify(report, null, 2) + "\n" : (await import("yaml")).stringify(JSON.parse(JSON.stringify(report)), { lineWidth: 0 }));
   } else {
     for (const d of sorted) io.stdout(formatDiagnostic(d) + "\n");
     io.stdout(summary + "\n");
   }
   // A file that cannot be read or does not parse: upstream's validate exits with its usage code.
-  if (unreadable > 0 || hasSyntaxErrors(sorted)) return 2;
+  if (unreadable > 0 || unreadableCrds > 0 || hasSyntaxErrors(sorted)) return 2;
   return counts.error > 0 ? 1 : 0;
 }

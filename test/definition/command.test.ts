@@ -53,6 +53,11 @@ describe("karta validate", () => {
     const missing = memoryIO();
     assert.equal(await runValidate([f("valid/pytorchjob.yaml"), f("does-not-exist.yaml")], missing), 2);
     assert.match(missing.err, /cannot read .*does-not-exist\.yaml/);
+    assert.match(missing.out, /^2 files \(1 unreadable\), 1 definition: /m);
+    // A CRD file that cannot be read is counted as one, not as a definition file.
+    const missingCrd = memoryIO();
+    assert.equal(await runValidate(["--crd", f("does-not-exist.yaml"), f("valid/pytorchjob.yaml")], missingCrd), 2);
+    assert.match(missingCrd.out, /^1 file, 1 unreadable CRD file, 1 definition: /m);
     for (const args of [["--crd=", f("valid/pytorchjob.yaml")], [f("valid/pytorchjob.yaml"), "--crd"]]) {
       const noCrd = memoryIO();
       assert.equal(await runValidate(args, noCrd), 2, args.join(" "));
