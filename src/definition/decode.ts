@@ -88,7 +88,8 @@ function decodeValue(value: unknown, type: FieldType, path: PathSegment[], issue
         return value;
       }
       issues.push(typeIssue(path, "a string", value));
-      return undefined;
+      // Read on as the quoted text the message suggests, so that later checks do not add errors of their own (an "empty" name).
+      return typeof value === "number" || typeof value === "boolean" ? String(value) : undefined;
     case "integer":
       if (typeof value === "number" && Number.isInteger(value)) return value;
       issues.push(typeIssue(path, "an integer", value));

@@ -1,6 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { loadDefinitions, loadDefinitionValue } from "../../src/definition/load.js";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { validateDefinition } from "../../src/definition/validate.js";
+import { repoRoot } from "../fixtures/objects.js";
 import { fixture } from "./helpers.js";
 
 describe("loadDefinitions", () => {
@@ -87,10 +91,16 @@ describe("loadDefinitions", () => {
       '19:11 unknown field "fragmentedPodDefinition"; did you mean "fragmentedPodSpecDefinition"?',
       '24:20 expected a string, got the number 1; quote it: "1"',
     ]);
-    // The decoded Karta leaves out what it could not decode.
+    // The decoded Karta leaves out what it could not decode; a number or boolean where text goes is read
+    // as the quoted text the message suggests, so that no later check reports it again.
     const child = r.definitions[0]!.karta.spec.structureDefinition.childComponents![0]!;
     assert.equal("ownerName" in child, false);
-    assert.equal(child.podSelector?.componentTypeSelector?.value, undefined);
+    assert.equal(child.podSelector?.componentTypeSelector?.value, "1");
+    // A component name given as a number: its type error alone, not also "component name is empty".
+    const job = readFileSync(path.join(repoRoot, "definitions/batch/v1/Job.yaml"), "utf8").replace(/^ {6}name: job$/m, "      name: 5");
+    const loaded = loadDefinitions(job, "job.yaml");
+    assert.deepEqual(loaded.diagnostics.map((d) => d.code), ["type"]);
+    assert.deepEqual(validateDefinition(loaded.definitions[0]!).filter((d) => d.path === "spec.structureDefinition.rootComponent.name"), []);
   });
 
   test("a typo in a field name is suggested by edit distance", () => {
