@@ -10,6 +10,7 @@ import type { Diagnostic } from "../../src/definition/diagnostic.js";
 import { compileInterpreter, type CompiledInterpreter } from "../../src/interpret/interpret.js";
 import type { Interpretation, PatchResult } from "../../src/interpret/types.js";
 import { compileKarta, type WorkloadCompilation } from "../../src/scheduling/karta.js";
+import { lineStarts, positionIn } from "../../src/interpreter/declarative/text-position.js";
 
 /** A problem in the workload object's or the pods' editor, at a 1-based line and column. */
 export interface TextProblem {
@@ -61,18 +62,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Parses YAML (one or more documents) or JSON; a line-positioned problem per parse error. */
 export function parseDocuments(text: string): ParsedDocuments {
   const out: ParsedDocuments = { values: [], problems: [] };
-  const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") lineStarts.push(i + 1);
-  const at = (offset: number): { line: number; column: number } => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
-  };
+  const starts = lineStarts(text);
+  const at = (offset: number): { line: number; column: number } => positionIn(starts, offset);
   for (const doc of parseAllDocuments(text, { uniqueKeys: true })) {
     if (!("errors" in doc)) continue;
     for (const e of doc.errors) out.problems.push({ ...at(e.pos[0]), message: e.message.split("\n")[0]!, severity: "error" });
