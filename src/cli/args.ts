@@ -138,6 +138,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   const argv: string[] = [];
   /** The value (and operands) each `once` flag was first given. */
   const given = new Map<string, string>();
+  let onceConflict: string | undefined;
   const operandsOf: Record<string, string[][]> = {};
   const withOperands: { flag: string; value: string; operands: string[] }[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -192,7 +193,8 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     if (spec.once && !spec.multiple && value !== undefined) {
       const text = JSON.stringify([value, ...operands]);
       const first = given.get(name!);
-      if (first !== undefined && first !== text) return { kind: "error", message: `flag given twice with different values: ${flagName(name!)}` };
+      // Reported after the scan, so that -h still shows the help.
+      if (first !== undefined && first !== text) onceConflict ??= `flag given twice with different values: ${flagName(name!)}`;
       given.set(name!, text);
     }
   }
@@ -208,7 +210,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     else if (s.default !== undefined) values[name] = s.default;
   }
   const positionals: string[] = [];
-  let error: string | undefined;
+  let error: string | undefined = onceConflict;
   const fail = (message: string): void => void (error ??= message);
   for (const t of tokens) {
     if (t.kind === "positional") {

@@ -764,7 +764,8 @@ function fileError(e: JqFileError, io: CliIO): number {
 /** An input file that cannot be read, in jq 1.8.2's words (a directory opens, and then its read fails). */
 function reportIoError(e: unknown, io: CliIO): number {
   const err = e as NodeJS.ErrnoException;
-  if (err && typeof err === "object" && "code" in err && err.path) {
+  // An empty path ('') is a path too: jq says it could not open it.
+  if (err && typeof err === "object" && "code" in err && typeof err.path === "string") {
     io.stderr(err.code === "EISDIR" ? "jq: error: Is a directory\n" : `jq: error: Could not open file ${err.path}: ${systemErrorText(err)}\n`);
     return 2;
   }

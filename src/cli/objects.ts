@@ -3,6 +3,7 @@
  * `kubectl get -o yaml` prints it) or a stream of JSON values, from files, directories or stdin, and
  * pods picked out.
  */
+import path from "node:path";
 import { listInputFiles } from "../files/index.js";
 import { findDeepNesting } from "../input/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
@@ -118,8 +119,9 @@ export async function readInput(io: CliIO, file: string): Promise<string> {
  */
 export async function readWorkloadObject(io: CliIO, files: readonly string[]): Promise<{ object: unknown; file: string }> {
   const found: { object: unknown; file: string }[] = [];
-  // The same file named twice is read once (its object is not two).
-  for (const f of new Set(files)) for (const object of parseObjects(await readInput(io, f), displayName(f))) found.push({ object, file: f });
+  // The same file named twice, however spelled, is read once (its object is not two).
+  const once = new Map(files.map((f) => [f === "-" ? f : path.resolve(f), f]));
+  for (const f of once.values()) for (const object of parseObjects(await readInput(io, f), displayName(f))) found.push({ object, file: f });
   const names = [...new Set(files.map(displayName))].join(", ");
   if (found.length !== 1) throw new InputError(`${names}: expected one workload object, found ${found.length}`);
   const { object, file } = found[0]!;

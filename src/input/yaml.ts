@@ -108,7 +108,7 @@ export const KUBECTL_YAML: ParseOptions & DocumentOptions & SchemaOptions = {
  * scalar), which only costs speed.
  */
 export function mayReadAsYaml11(text: string): boolean {
-  return YAML11.test(text) || GO_KEY.test(text) || (INF_OR_NAN.test(text) && INF_OR_NAN_VALUE.test(text)) || (!text.endsWith("\n") && /[|>]/.test(text));
+  return YAML11.test(text) || GO_KEY.test(text) || GO_FLOW_KEY.test(text) || (INF_OR_NAN.test(text) && INF_OR_NAN_VALUE.test(text)) || (!text.endsWith("\n") && /[|>]/.test(text));
 }
 
 /** `.inf` or `.nan` anywhere (a quick scan), and as a whole plain scalar. */
@@ -120,6 +120,8 @@ const INF_OR_NAN_VALUE = /(?:^|[\s:,[{-])[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)(?=$|
  * explicit (`? `). A line that only starts with `{` (the JSON that `kubectl apply` keeps in an
  * annotation) is not such a key.
  */
+/** The same keys in a flow mapping (`{1e6: x}`, `{a: 1, ~: 2}`). */
+const GO_FLOW_KEY = /[{,][ \t]*(?:[-+.]?[0-9][^:,{}[\]\n]*|~|null|Null|NULL)[ \t]*:(?:[ \t,}\]]|$)/m;
 const GO_KEY = /^[ \t]*(?:-[ \t]+)*(?:(?:[-+.]?[0-9][^:\n]*|~|null|Null|NULL|[[{][^\n]*[\]}][ \t]*|\*\S+[ \t]+)?:(?:[ \t]|$)|\?(?:[ \t]|$))/m;
 
 /**
@@ -305,7 +307,25 @@ function mapProblem(map: Node, pairs: Pair[], doc: unknown): KubectlRefusal | un
       }
       continue;
     }
-    if (type === MAP || type === SEQ || type === ALIAS) return refusal(key!, `a mapping key must be a string, a number or a boolean, not a ${type === SEQ ? "list" : type === MAP ? "mapping" : "alias"} (kubectl refuses it)`);
+    if (type === ALIAS) {
+      // go-yaml follows an alias: the key is the scalar it names; a collection or null is refused.
+      const target = key!.resolve?.(doc);
+      const t = target?.[NODE_TYPE];
+      if (t !== SCALAR || target!.value === null || target!.value === undefined) {
+        return refusal(key!, `a mapping key must be a string, a number or a boolean, not ${t === SEQ ? "a list" : t === MAP ? "a mapping" : "null"} (kubectl refuses it)`);
+      }
+      let name = String(target!.value);
+      if (typeof target!.value === "number") {
+        const text = goNumberKey(target!, target!.value);
+        if (text === undefined) return refusal(key!, `mapping key ${target!.source ?? name}: an integer above 2^63-1 cannot be a key (kubectl refuses it)`);
+        // A scalar of its own for the key: the aliased value stays a number where it is a value.
+        const Scalar = target!.constructor as new (value: unknown) => Node;
+        pairs[i]!.key = new Scalar((name = text));
+      }
+      written.set(name, i);
+      continue;
+    }
+    if (type === MAP || type === SEQ) return refusal(key!, `a mapping key must be a string, a number or a boolean, not a ${type === SEQ ? "list" : "mapping"} (kubectl refuses it)`);
     const v = key?.value;
     if (key === null || v === null || v === undefined) return refusal(key ?? map, "a mapping key must be a string, a number or a boolean, not null (kubectl refuses it)");
     if (typeof v === "number") {
@@ -319,12 +339,16 @@ function mapProblem(map: Node, pairs: Pair[], doc: unknown): KubectlRefusal | un
   return undefined;
 }
 
-/** The keys a merge brings: of a mapping, an alias to one, or a list of those. */
-function mergedKeys(value: Node | null, doc: unknown): string[] {
+/** The keys a merge brings: of a mapping (its own and those merged into it), an alias to one, or a list of those. */
+function mergedKeys(value: Node | null, doc: unknown, seen = new Set<Node>()): string[] {
   const source = (node: Node | null | undefined): Node | undefined => (node?.[NODE_TYPE] === ALIAS ? node.resolve?.(doc) : (node ?? undefined));
   const target = source(value);
   const maps = target?.[NODE_TYPE] === SEQ ? (target.items ?? []).map((n) => source(n as Node)) : [target];
-  return maps.flatMap((m) => (m?.[NODE_TYPE] === MAP ? (m.items as Pair[]).map((p) => String(p.key?.value)) : []));
+  return maps.flatMap((m) => {
+    if (m?.[NODE_TYPE] !== MAP || seen.has(m)) return [];
+    seen.add(m);
+    return (m.items as Pair[]).flatMap((p) => (typeof p.key?.value === "symbol" ? mergedKeys(p.value, doc, seen) : [String(p.key?.value)]));
+  });
 }
 
 /**
@@ -343,6 +367,19 @@ function goNumberKey(key: Node, v: number): string | undefined {
 }
 
 /** Go's strconv.FormatFloat(v, 'g', -1, 32), with go-yaml's names for infinities and NaN. */
+/**
+ * When `f` lies exactly halfway between two decimals of `p` + 1 digits, the one with the even last digit
+ * (Go's choice; toExponential takes the larger), if it reads back as `f`.
+ */
+function tieToEven(f: number, p: number): string | undefined {
+  // A float's exact decimal expansion; one of more than 100 digits is no halfway point this short.
+  const [mantissa, e] = Math.abs(f).toExponential(99).split("e") as [string, string];
+  const digits = mantissa.replace(".", "").replace(/0+$/, "");
+  if (digits.length !== p + 2 || !digits.endsWith("5") || Number(digits[p]) % 2 !== 0) return undefined;
+  const lower = `${f < 0 ? "-" : ""}${digits[0]}${p > 0 ? `.${digits.slice(1, p + 1)}` : ""}e${e}`;
+  return Math.fround(Number(lower)) === f ? lower : undefined;
+}
+
 export function goFloat32Text(v: number): string {
   const f = Math.fround(v);
   if (Number.isNaN(f)) return ".nan";
@@ -353,7 +390,7 @@ export function goFloat32Text(v: number): string {
   for (let p = 0; p < 9; p++) {
     const t = f.toExponential(p);
     if (Math.fround(Number(t)) === f) {
-      text = t;
+      text = tieToEven(f, p) ?? t;
       break;
     }
   }

@@ -149,6 +149,9 @@ describe("every command parses alike", () => {
     assert.equal(same.kind, "ok");
     const last = parse(["-o", "yaml", "-o", "json"]);
     assert.equal(last.kind === "ok" && last.values.output, "json");
+    // -h still shows the help.
+    assert.equal(parse(["-h", "-f", "a", "-f", "b"]).kind, "help");
+    assert.equal(parse(["-f", "a", "-f", "b", "--help"]).kind, "help");
   });
 
   test("a choice and its operands given as one argument: the error says to split them", () => {

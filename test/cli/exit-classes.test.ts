@@ -111,13 +111,14 @@ test("a document in --pods or --children that is not an object: exit 2, naming t
   }
 });
 
-test("standard input that is a directory: exit 2, cannot read <stdin>, in jq and the readers of -", () => {
+test("standard input that is a directory: exit 2, cannot read <stdin> (jq: Is a directory), in jq and the readers of -", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-stdin-"));
   const fd = openSync(dir, "r");
   try {
     const cases: [string[], string][] = [
-      [["jq", "."], "karta jq: cannot read <stdin>: is a directory"],
-      [["jq", ".", "-"], "karta jq: cannot read <stdin>: is a directory"],
+      // jq 1.8.2's words.
+      [["jq", "."], "jq: error: Is a directory"],
+      [["jq", ".", "-"], "jq: error: Is a directory"],
       [["validate", "-"], "karta validate: cannot read <stdin>: is a directory"],
       [["inspect", "-f", "-"], "karta inspect: cannot read <stdin>: is a directory"],
       [["compile", "-f", "-"], "karta compile: cannot read <stdin>: is a directory"],
@@ -163,6 +164,9 @@ test("a flag naming an input or an operation given twice with different values: 
   // -f twice: the files together hold the one object (the same file twice is read once); more is refused.
   const same = await karta(["inspect", "-f", PYTORCHJOB, "-f", PYTORCHJOB, "-o", "json"]);
   assert.equal(same.code, 0, same.err);
+  // However it is spelled.
+  const respelled = await karta(["inspect", "-f", PYTORCHJOB, "-f", path.join(path.dirname(PYTORCHJOB), ".", path.basename(PYTORCHJOB)), "-o", "json"]);
+  assert.deepEqual([respelled.code, respelled.out], [0, same.out], respelled.err);
   for (const command of ["inspect", "compile"]) {
     const r = await karta([command, "-f", PYTORCHJOB, "-f", example("jobset.yaml")]);
     assert.deepEqual([r.code, r.out], [2, ""]);

@@ -70,6 +70,8 @@ describe("karta jq", () => {
       [["jq", "-n", "--rawfile", "x", repoRoot, "1"], `jq: Bad JSON in --rawfile x ${repoRoot}: Could not open ${repoRoot}: It's a directory\n`],
       [["jq", "-n", "-f", repoRoot], `jq: Could not open ${repoRoot}: It's a directory\n`],
       [["jq", "-n", "--rawfile", "x", "/nonexistent/f", "1"], "jq: Bad JSON in --rawfile x /nonexistent/f: Could not open /nonexistent/f: No such file or directory\n"],
+      // An empty file name is a file that cannot be opened too.
+      [["jq", ".", ""], "jq: error: Could not open file : No such file or directory\n"],
     ];
     for (const [args, err] of cases) {
       const dir = await karta(args);

@@ -98,7 +98,16 @@ const CASES: [string, string][] = [
   [".inf: x", '{".inf":"x"}'],
   ["-.Inf: x", '{"-.inf":"x"}'],
   [".nan: x", '{".nan":"x"}'],
+  // Halfway between two shortest decimals, Go's digits end even.
+  ["302272.125: x", '{"302272.12":"x"}'],
+  ["-1.5908792e+06: x", '{"-1.5908792e+06":"x"}'],
+  // An alias key is the scalar it names.
+  ["&k foo: 1\n*k : 2", '{"foo":2}'],
+  ["a: &x 1e20\nb: {*x : y}\nc: *x", '{"a":1e20,"b":{"1e+20":true},"c":1e20}'],
+  // Number keys in a flow mapping too.
+  ["a: {1e6: x, 3.14159265358979: z}", '{"a":{"1e+06":"x","3.1415927":"z"}}'],
   // A merge overrides the keys written before it; the keys after it override the merge.
+  ["base: &b {x: 1}\nmid: &m\n  <<: *b\n  z: 2\nout:\n  x: 0\n  <<: *m", '{"base":{"x":1},"mid":{"x":1,"z":2},"out":{"x":1,"z":2}}'],
   ["b: 1\n<<: {b: 2, c: 3}", '{"b":2,"c":3}'],
   ["x: &a {b: 2, c: 1}\nm:\n  b: 1\n  c: 3\n  <<: [*a, {c: 5, d: 1}]\n  d: 7", '{"x":{"b":2,"c":1},"m":{"b":2,"c":1,"d":7}}'],
 ];
@@ -115,6 +124,8 @@ const REFUSED: [string, number, RegExp][] = [
   ["{[a]: 1}", 1, /not a list/],
   ["- a: &k [1]\n- *k : 2", 2, /not a (list|alias)/],
   ["9223372036854775808: x", 1, /^mapping key 9223372036854775808: an integer above 2\^63-1 cannot be a key/],
+  ["a: {~: x}", 1, /not null/],
+  ["a: &l [1]\nb: {*l : 1}", 2, /not a list/],
 ];
 
 /** A block scalar on the text's last line, without a line break: none in the value (libyaml's chomping at the end of input). */
