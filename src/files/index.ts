@@ -44,4 +44,3 @@ export function listInputFiles(paths: readonly string[], options: { recursive: b
   for (const p of paths) visit(p, true);
   return out;
 }
-

@@ -7,6 +7,7 @@ import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type https from "node:https";
 import tls from "node:tls";
+import { readErrorReason } from "../files/read-error.js";
 import { PathWatcher } from "./watch.js";
 
 /** A certificate chain and key, as PEM. */
@@ -24,7 +25,7 @@ export function readKeyPair(certFile: string, keyFile: string): { ok: true; pair
   let cert: string;
   let key: string;
   const unreadable = (file: string, e: unknown, seen: string) => {
-    const error = `${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+    const error = `${file}: cannot read: ${readErrorReason(e)}`;
     return { ok: false as const, error, seen: `${seen}\0${error}` };
   };
   try {
