@@ -307,43 +307,36 @@ function mapProblem(map: Node, pairs: Pair[], doc: unknown): KubectlRefusal | un
       }
       continue;
     }
-    if (type === ALIAS) {
-      // go-yaml follows an alias: the key is the scalar it names; a collection or null is refused.
-      const target = key!.resolve?.(doc);
-      const t = target?.[NODE_TYPE];
-      if (t !== SCALAR || target!.value === null || target!.value === undefined) {
-        return refusal(key!, `a mapping key must be a string, a number or a boolean, not ${t === SEQ ? "a list" : t === MAP ? "a mapping" : "null"} (kubectl refuses it)`);
-      }
-      let name = String(target!.value);
-      if (typeof target!.value === "number") {
-        const text = goNumberKey(target!, target!.value);
-        if (text === undefined) return refusal(key!, `mapping key ${target!.source ?? name}: an integer above 2^63-1 cannot be a key (kubectl refuses it)`);
-        // A scalar of its own for the key: the aliased value stays a number where it is a value.
-        const Scalar = target!.constructor as new (value: unknown) => Node;
-        pairs[i]!.key = new Scalar((name = text));
-      }
-      written.set(name, i);
-      continue;
-    }
-    if (type === MAP || type === SEQ) return refusal(key!, `a mapping key must be a string, a number or a boolean, not a ${type === SEQ ? "list" : "mapping"} (kubectl refuses it)`);
-    const v = key?.value;
-    if (key === null || v === null || v === undefined) return refusal(key ?? map, "a mapping key must be a string, a number or a boolean, not null (kubectl refuses it)");
+    // go-yaml follows an alias: the key is the scalar it names.
+    const named = followAlias(key, doc);
+    const kind = named?.[NODE_TYPE];
+    if (kind === MAP || kind === SEQ) return refusal(key!, `a mapping key must be a string, a number or a boolean, not a ${kind === SEQ ? "list" : "mapping"} (kubectl refuses it)`);
+    const v = named?.value;
+    if (!named || v === null || v === undefined) return refusal(key ?? map, "a mapping key must be a string, a number or a boolean, not null (kubectl refuses it)");
+    let name = String(v);
     if (typeof v === "number") {
-      const name = goNumberKey(key!, v);
-      if (name === undefined) return refusal(key!, `mapping key ${key!.source ?? v}: an integer above 2^63-1 cannot be a key (kubectl refuses it)`);
-      key!.value = name;
+      const text = goNumberKey(named, v);
+      if (text === undefined) return refusal(key!, `mapping key ${named.source ?? v}: an integer above 2^63-1 cannot be a key (kubectl refuses it)`);
+      name = text;
+      // An alias gets a scalar of its own for the key: the aliased value stays a number where it is a value.
+      if (named === key) named.value = text;
+      else pairs[i]!.key = new (named.constructor as new (value: unknown) => Node)(text);
     }
-    written.set(String(key!.value), i);
+    written.set(name, i);
   }
   if (dropped.size > 0) map.items = pairs.filter((_, i) => !dropped.has(i));
   return undefined;
 }
 
+/** The node an alias names, or the node itself. */
+function followAlias(node: Node | null | undefined, doc: unknown): Node | undefined {
+  return node?.[NODE_TYPE] === ALIAS ? node.resolve?.(doc) : (node ?? undefined);
+}
+
 /** The keys a merge brings: of a mapping (its own and those merged into it), an alias to one, or a list of those. */
 function mergedKeys(value: Node | null, doc: unknown, seen = new Set<Node>()): string[] {
-  const source = (node: Node | null | undefined): Node | undefined => (node?.[NODE_TYPE] === ALIAS ? node.resolve?.(doc) : (node ?? undefined));
-  const target = source(value);
-  const maps = target?.[NODE_TYPE] === SEQ ? (target.items ?? []).map((n) => source(n as Node)) : [target];
+  const target = followAlias(value, doc);
+  const maps = target?.[NODE_TYPE] === SEQ ? (target.items ?? []).map((n) => followAlias(n as Node, doc)) : [target];
   return maps.flatMap((m) => {
     if (m?.[NODE_TYPE] !== MAP || seen.has(m)) return [];
     seen.add(m);
@@ -366,7 +359,6 @@ function goNumberKey(key: Node, v: number): string | undefined {
   return goFloat32Text(v);
 }
 
-/** Go's strconv.FormatFloat(v, 'g', -1, 32), with go-yaml's names for infinities and NaN. */
 /**
  * When `f` lies exactly halfway between two decimals of `p` + 1 digits, the one with the even last digit
  * (Go's choice; toExponential takes the larger), if it reads back as `f`.
@@ -380,6 +372,7 @@ function tieToEven(f: number, p: number): string | undefined {
   return Math.fround(Number(lower)) === f ? lower : undefined;
 }
 
+/** Go's strconv.FormatFloat(v, 'g', -1, 32), with go-yaml's names for infinities and NaN. */
 export function goFloat32Text(v: number): string {
   const f = Math.fround(v);
   if (Number.isNaN(f)) return ".nan";
