@@ -14,6 +14,7 @@ import { findDeepNesting } from "../input/index.js";
 import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js";
 import { positionAt } from "../interpreter/declarative/text-position.js";
 import type { FrameworkLayers, InterpreterFramework, LayerOutcome } from "../interpreter/framework.js";
+import { replicaCountError } from "../interpreter/components.js";
 import { loadKartaText } from "../interpreter/karta/index.js";
 import { assembleLayers } from "../interpreter/layers.js";
 import type { ResourceInterpreterWebhookConfiguration } from "../interpreter/webhook/config.js";
@@ -226,10 +227,11 @@ async function readComponents(io: CliIO, files: readonly string[]): Promise<Targ
         if (typeof item !== "object" || item === null || Array.isArray(item)) throw new InputError(`fail to get components: ${where.slice(0, -1)}: a TargetComponent must be an object {name, replicas}`);
         if (typeof item.name !== "string" || item.name === "") throw new InputError(`fail to get components: ${where}name: Required value`);
         const r = item.replicas;
-        if (typeof r !== "number" || !Number.isInteger(r) || r < 0 || r > 2 ** 31 - 1) throw new InputError(`fail to get components: ${where}replicas: expected an integer from 0 to 2147483647, got ${JSON.stringify(r ?? null)}`);
+        const bad = replicaCountError(r, `${where}replicas`);
+        if (bad !== undefined) throw new InputError(`fail to get components: ${bad}`);
         const unknown = Object.keys(item).find((k) => k !== "name" && k !== "replicas");
         if (unknown !== undefined) throw new InputError(`fail to get components: ${where}${unknown}: unknown field (a TargetComponent has name and replicas)`);
-        out.push({ name: item.name, replicas: r });
+        out.push({ name: item.name, replicas: r as number });
       }
     }
   }

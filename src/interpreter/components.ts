@@ -4,7 +4,23 @@
  * result, matched by name), as the FlinkDeployment script of Karmada PR #7830 requires. A name the
  * workload does not have, a name given twice or a component left out is an error, not a guess.
  */
+import { fieldErrorToString, invalid, required } from "../scheduling/fielderrors.js";
 import type { TargetComponent } from "./types.js";
+
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * What is wrong with a replica count Karmada passes (ReviseReplica's, a TargetComponent's): an int32,
+ * not negative, worded as the API server words a field error at `path`; undefined when it is one.
+ * Absent or null is a Required value: a missing count is no reason to scale to 0.
+ */
+export function replicaCountError(v: unknown, path: string): string | undefined {
+  if (v === undefined || v === null) return fieldErrorToString(required(path));
+  if (typeof v !== "number" || !Number.isInteger(v)) return fieldErrorToString(invalid(path, v, "must be an integer"));
+  if (v < 0) return fieldErrorToString(invalid(path, v, "must be greater than or equal to 0"));
+  if (v > INT32_MAX) return fieldErrorToString(invalid(path, v, `must be less than or equal to ${INT32_MAX}`));
+  return undefined;
+}
 
 /** The assigned replicas by component name, or what is wrong with the assignment. */
 export function assignmentByName(components: readonly TargetComponent[] | undefined | null, known: readonly string[]): { ok: true; replicas: Map<string, number> } | { ok: false; error: string } {
@@ -14,7 +30,8 @@ export function assignmentByName(components: readonly TargetComponent[] | undefi
     const name = typeof c?.name === "string" ? c.name : "";
     if (name === "") return { ok: false, error: `components[${i}].name: Required value` };
     const n = c.replicas;
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) return { ok: false, error: `components[${i}].replicas: must be an integer from 0 to 2147483647, got ${JSON.stringify(n)}` };
+    const bad = replicaCountError(n, `components[${i}].replicas`);
+    if (bad !== undefined) return { ok: false, error: bad };
     if (!known.includes(name)) return { ok: false, error: `components[${i}].name: unknown component ${JSON.stringify(name)}; the workload's components are ${known.map((k) => JSON.stringify(k)).join(", ") || "none"}` };
     if (replicas.has(name)) return { ok: false, error: `components[${i}].name: duplicate component ${JSON.stringify(name)}` };
     replicas.set(name, n);

@@ -6,6 +6,7 @@
  */
 import { findDeepNesting, MAX_NESTING_DEPTH, nestingMessage } from "../input/index.js";
 import { fieldErrorToString, invalid } from "../scheduling/fielderrors.js";
+import { replicaCountError } from "../interpreter/components.js";
 import { decodeStatusItem, OPERATIONS, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type TargetComponent } from "../interpreter/types.js";
 
 export const CONTEXT_API_VERSION = "config.karmada.io/v1alpha1";
@@ -63,19 +64,12 @@ function objectField(v: JsonValue | undefined, name: string): Field<KubeObject> 
   return { ok: true, value: v };
 }
 
-/**
- * A replica count (an int32, not negative); undefined when absent or null. Karmada sends ReviseReplica's
- * and each TargetComponent's count always, 0 included: a missing one is no reason to scale to 0.
- */
+/** ReviseReplica's count when the request has one; undefined when absent or null (Karmada sends it, 0 included). */
 function replicaCount(v: JsonValue | undefined, path: string): Field<number | undefined> {
   if (v === undefined || v === null) return { ok: true, value: undefined };
-  if (typeof v !== "number" || !Number.isInteger(v)) return { ok: false, message: invalidValue(path, v, "must be an integer") };
-  if (v < 0) return { ok: false, message: invalidValue(path, v, "must be greater than or equal to 0") };
-  if (v > INT32_MAX) return { ok: false, message: invalidValue(path, v, `must be less than or equal to ${INT32_MAX}`) };
-  return { ok: true, value: v };
+  const error = replicaCountError(v, path);
+  return error === undefined ? { ok: true, value: v as number } : { ok: false, message: error };
 }
-
-const INT32_MAX = 2 ** 31 - 1;
 
 /** Levels around an object in a ResourceInterpreterContext: context, request, aggregatedStatus, item, status. */
 const ENVELOPE_DEPTH = 5;
@@ -221,10 +215,9 @@ export function decodeContext(body: string): DecodedContext {
       if (!isObject(c)) return bad(invalidValue(at, c, "must be an object"));
       const name = stringField(c.name, `${at}.name`);
       if (!name.ok) return bad(name.message);
-      const count = replicaCount(c.replicas, `${at}.replicas`);
-      if (!count.ok) return bad(count.message);
-      if (count.value === undefined) return bad(`${at}.replicas: Required value`);
-      components.push({ name: name.value, replicas: count.value });
+      const countError = replicaCountError(c.replicas, `${at}.replicas`);
+      if (countError !== undefined) return bad(countError);
+      components.push({ name: name.value, replicas: c.replicas as number });
     }
     input.components = components;
   }

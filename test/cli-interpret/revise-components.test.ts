@@ -33,6 +33,7 @@ const files = {
   "components.yaml": "- name: worker\n  replicas: 4\n- name: master\n  replicas: 1\n",
   "components.jsonl": '{"name":"master","replicas":3}\n{"name":"worker","replicas":0}\n',
   "bad-components.yaml": "- name: worker\n  replicas: -1\n",
+  "no-count-components.yaml": "- name: worker\n- name: master\n  replicas: 1\n",
 };
 
 async function run(args: string[], stdin = "", extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
@@ -96,7 +97,11 @@ describe("karta interpret --operation ReviseComponents", () => {
     assert.match(flag.err, /invalid --desired-component "worker": expected NAME=REPLICAS/);
     const file = await run(["--operation", "ReviseComponents", "--desired-file", "pytorchjob.yaml", "--components-file", "bad-components.yaml"]);
     assert.equal(file.code, 2);
-    assert.match(file.err, /^karta interpret: fail to get components: bad-components\.yaml:1: \[0\]\.replicas: expected an integer from 0 to 2147483647, got -1\n$/);
+    // Worded as the webhook and the interpreters word a count they cannot take.
+    assert.equal(file.err, "karta interpret: fail to get components: bad-components.yaml:1: [0].replicas: Invalid value: -1: must be greater than or equal to 0\n");
+    const noCount = await run(["--operation", "ReviseComponents", "--desired-file", "pytorchjob.yaml", "--components-file", "no-count-components.yaml"]);
+    assert.equal(noCount.code, 2);
+    assert.equal(noCount.err, "karta interpret: fail to get components: no-count-components.yaml:1: [0].replicas: Required value\n");
     const twoStdin = await run(["--operation", "ReviseComponents", "--desired-file", "-", "--components-file", "-"]);
     assert.equal(twoStdin.code, 2);
   });

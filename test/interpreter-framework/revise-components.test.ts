@@ -152,6 +152,10 @@ describe("ReviseComponents: Karta layer (through scaleDefinition)", () => {
     assert.match(error(karta.reviseComponents(job, [{ name: "master", replicas: 1 }, { name: "chief", replicas: 1 }])), /unknown component "chief"; the workload's components are "master", "worker"/);
     assert.match(error(karta.reviseComponents(job, [{ name: "master", replicas: 1 }, { name: "master", replicas: 1 }])), /duplicate component "master"/);
     assert.match(error(karta.reviseComponents(job, [{ name: "master", replicas: 1 }])), /missing component "worker"/);
+    // A count is checked as the webhook checks request.components (the same words).
+    assert.match(error(karta.reviseComponents(job, [{ name: "master", replicas: 1 }, { name: "worker", replicas: -1 }])), /components\[1\]\.replicas: Invalid value: -1: must be greater than or equal to 0/);
+    assert.match(error(karta.reviseComponents(job, [{ name: "master", replicas: 1.5 }, { name: "worker", replicas: 1 }])), /components\[0\]\.replicas: Invalid value: 1\.5: must be an integer/);
+    assert.match(error(karta.reviseComponents(job, [{ name: "master", replicas: 2 ** 31 }, { name: "worker", replicas: 1 }])), /components\[0\]\.replicas: Invalid value: 2147483648: must be less than or equal to 2147483647/);
     const ray = example("raycluster.yaml");
     const head = value(karta.interpretComponent(ray)).map((c) => ({ name: c.name, replicas: c.name === "ray-head" ? 2 : c.replicas }));
     assert.match(error(karta.reviseComponents(ray, head)), /component "ray-head" .*cannot set 2 replicas \(it has 1\)/);
