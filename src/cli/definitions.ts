@@ -106,10 +106,12 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
   const definitions = [...catalog.definitions].sort((a, b) => row(a).name.localeCompare(row(b).name));
 
   if (verb === "list") {
-    const rows = definitions.map(row);
+    // A definition without a kind cannot be named or used; its errors on stderr say why.
+    const listed = definitions.filter((d) => typeof row(d).kind === "string" && row(d).kind !== "");
+    const rows = listed.map(row);
     if (output === "name") io.stdout(rows.map((r) => r.name + "\n").join(""));
     else if (output === "json" || output === "yaml") {
-      const list = { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: definitions.map((d) => d.karta) };
+      const list = { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: listed.map((d) => d.karta) };
       io.stdout(output === "json" ? JSON.stringify(list, null, 2) + "\n" : await yaml(list));
     } else if (rows.length > 0) io.stdout(table(rows));
     // As kubectl get: no table without rows, and the reason on stderr.

@@ -1,7 +1,7 @@
 /** `karta definitions`, `completion`, `version`, definitions found by kind, and interpret's karmadactl parity. */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
@@ -114,6 +114,21 @@ describe("definition files as kubectl reads them", () => {
     assert.equal(rbac.code, 2);
     assert.equal(rbac.out, "");
     assert.match(rbac.err, /broken\.yaml:1:\d+: error: .*\nkarta rbac: the input has \d+ errors?; nothing printed\n$/s);
+  });
+
+  test("definitions list leaves out a definition without a kind: its errors on stderr, the others listed (exit 1)", async () => {
+    const both = path.join(dir, "with-kindless");
+    mkdirSync(both, { recursive: true });
+    copyFileSync(path.join(repoRoot, "definitions/batch/v1/Job.yaml"), path.join(both, "Job.yaml"));
+    writeFileSync(path.join(both, "kindless.yaml"), "apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata:\n  name: kindless\nspec: {}\n");
+    const names = await karta(["definitions", "list", "-d", both, "-o", "name"]);
+    assert.equal(names.code, 1);
+    assert.equal(names.out, "Job.v1.batch\n");
+    assert.match(names.err, /kindless\.yaml:\d+:\d+: error: /);
+    const table = await karta(["definitions", "list", "-d", both]);
+    assert.deepEqual(table.out.trimEnd().split("\n").map((l) => l.split(/\s+/)[0]), ["KIND", "Job"]);
+    const json = await karta(["definitions", "list", "-d", both, "-o", "json"]);
+    assert.deepEqual((JSON.parse(json.out) as { items: { metadata: { name: string } }[] }).items.map((k) => k.metadata.name), ["batch-v1-job"]);
   });
 
   test("a definition whose jq does not compile is an error (exit 1) in definitions list and rbac, as in validate", async () => {
