@@ -48,9 +48,9 @@ Options:
       --jsonargs         the remaining positional arguments are JSON texts in $ARGS.positional
   -h, --help             show this help
 
-Exit codes (of the last input, as jq): 0 ok, 1 (-e) last output false/null, 2 usage or
-unreadable input (jq exits 5 on a JSON text that does not parse), 3 compile error, 4 (-e) no
-output, 5 runtime error (or halt_error's code).
+Exit codes (of the last input, as jq): 0 ok, 1 (-e) last output false/null, 2 usage or a file
+that cannot be read, 3 compile error, 4 (-e) no output, 5 runtime error or an input that does not
+parse (or halt_error's code).
 
 Example:
   karta jq -r '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key): \\(.value.replicas)"' examples/pytorchjob.yaml --yaml
@@ -681,10 +681,10 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     out.flush();
     if (isFsError(e)) return reportIoError(e, io);
     if (e instanceof JqInputError) {
-      // jq's message for a JSON text that does not parse (ours for a YAML document); the exit is
-      // Karta's for input it cannot read (jq's is 5).
+      // jq's message and exit for a JSON text that does not parse (ours for a YAML document, the same
+      // exit); a file that could not be read before it still decides the exit, as in jq.
       io.stderr(o.yaml ? `jq: error (at ${e.source}): ${e.message}\n` : `jq: parse error: ${e.message}\n`);
-      return 2;
+      return unreadable > 0 ? 2 : 5;
     }
     throw e;
   }

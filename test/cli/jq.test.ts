@@ -43,7 +43,7 @@ describe("karta jq", () => {
     const r = await karta(["jq", "-r", "--yaml", '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key)=\\(.value.replicas)"', example]);
     assert.deepEqual(r, { code: 0, out: "Master=1\nWorker=3\n", err: "" });
   });
-  test("exit codes: -e, compile error 3, runtime error 5 (of the last input, as jq), usage 2, unreadable or unparsable input 2", async () => {
+  test("exit codes: -e, compile error 3, runtime error 5 (of the last input, as jq), usage 2, unreadable input 2, unparsable input 5 (as jq 1.8.2)", async () => {
     assert.equal((await karta(["jq", "-e", ".a"], '{"a":false}')).code, 1);
     assert.equal((await karta(["jq", "-e", "empty"], "1")).code, 4);
     assert.equal((await karta(["jq", "-e", ".a"], '{"a":1}')).code, 0);
@@ -78,7 +78,11 @@ describe("karta jq", () => {
       assert.deepEqual([dir.code, dir.err], [2, err], args.join(" "));
     }
     const badJson = await karta(["jq", "."], '{"a":');
-    assert.deepEqual(badJson, { code: 2, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
+    assert.deepEqual(badJson, { code: 5, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
+    // A file that could not be read before it decides the exit; -e does not change it (jq 1.8.2 printed these).
+    const missingThenBad = await karta(["jq", ".", "/nonexistent/a.json", "-"], "1 {]");
+    assert.deepEqual(missingThenBad, { code: 2, out: "1\n", err: "jq: error: Could not open file /nonexistent/a.json: No such file or directory\njq: parse error: Unmatched ']' at line 1, column 4\n" });
+    assert.equal((await karta(["jq", "-e", "."], "1 {]")).code, 5);
   });
   test("a name bound twice keeps its first binding, whichever flag made it, as jq 1.8.2", async () => {
     assert.equal((await karta(["jq", "-nc", "--arg", "x", "1", "--arg", "x", "2", "$x"])).out, '"1"\n');
