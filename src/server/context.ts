@@ -5,7 +5,7 @@
  * be read.
  */
 import { findDeepNesting, MAX_NESTING_DEPTH, nestingMessage } from "../input/index.js";
-import { fieldErrorToString, invalid } from "../scheduling/fielderrors.js";
+import { fieldErrorToString, invalid, notSupported } from "../scheduling/fielderrors.js";
 import { replicaCountError } from "../interpreter/components.js";
 import { decodeStatusItem, OPERATIONS, type AggregatedStatusItem, type JsonValue, type KubeObject, type Operation, type TargetComponent } from "../interpreter/types.js";
 
@@ -191,7 +191,7 @@ export function decodeContext(body: string): DecodedContext {
   const operationField = stringField(request.operation, "request.operation");
   if (!operationField.ok) return bad(operationField.message);
   // Exactly as Karmada names them: another case is refused, so the name needs no case folding.
-  if (!(OPERATIONS as readonly string[]).includes(operationField.value)) return bad(`request.operation: Unsupported value: ${JSON.stringify(operationField.value)}`);
+  if (!(OPERATIONS as readonly string[]).includes(operationField.value)) return bad(fieldErrorToString(notSupported("request.operation", operationField.value, OPERATIONS)));
   const operation = operationField.value as Operation;
   const object = objectField(request.object, "request.object");
   if (!object.ok) return bad(object.message);

@@ -30,6 +30,10 @@ test("a request with every field is decoded; each missing field is named", () =>
   };
   assert.match(without("uid"), /request\.uid: Required value/);
   assert.match(without("operation"), /request\.operation: Required value/);
+  // As apimachinery's NotSupported: the value and the operations Karmada defines.
+  const unknown = decodeContext(JSON.stringify({ ...good, request: { ...good.request, operation: "interpretReplica" } }));
+  assert.ok(!unknown.ok);
+  assert.match(unknown.message, /^request\.operation: Unsupported value: "interpretReplica": supported values: "InterpretReplica", "InterpretComponent", "ReviseReplica", .*"InterpretDependency"$/);
   assert.match(without("object"), /request\.object: Required value/);
   assert.match(without("observedObject"), /request\.observedObject: Required value for Retain/);
   // An item is read as Go reads it into AggregatedStatusItem: no clusterName is "", a wrong type is an error.
