@@ -5,7 +5,7 @@ import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import { JqRuntimeError } from "../jq/errors.js";
 import type { JqValue } from "../jq/index.js";
-import { JQ_DEFAULT_COLORS, messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
+import { JQ_DEFAULT_COLORS, byteWidth, messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
 import { NEED_INPUT, NO_MORE, SeqParseError, SeqParser } from "../jq/native/json-seq.js";
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
@@ -239,6 +239,10 @@ interface Position {
 
 /** Reads the inputs, as a lazy sequence so that `input`/`inputs` and large streams work. */
 function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAllDocuments?: typeof import("yaml").parseAllDocuments): Generator<JqValue | JqInputError> {
+  if (!o.rawInput && !o.yaml) {
+    yield* jsonValues(sources, at);
+    return;
+  }
   // jq -R: one string per line, the files one stream (a file's last line without its newline goes on
   // in the next file), and the last line also without a newline.
   let buf = "";
@@ -258,103 +262,181 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
       }
       continue;
     }
-    if (o.yaml) {
-      const text = [...chunks()].join("");
-      const deep = findDeepNesting(text);
-      if (deep !== undefined) throw new JqInputError(name, `line ${deep.line}: ${deep.message}`);
-      const parsed = kubectlDocuments(parseAllDocuments!, text, { logLevel: "error" });
-      for (const doc of parsed.documents) {
-        if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
-        const read = yamlDocumentValue(doc, parsed.text);
-        if ("error" in read) throw new JqInputError(name, read.offset === undefined ? read.error : `line ${parsed.text.slice(0, read.offset).split("\n").length}: ${read.error}`);
-        const value = read.value as JqValue;
-        if (value === undefined || (value === null && doc.contents === null)) continue;
-        yield value;
-      }
-      continue;
-    }
-    try {
-      yield* jsonValues(chunks(), name, at);
-    } catch (e) {
-      if (e instanceof Error && e.name === "JqRuntimeError") throw new JqInputError(name, e.message);
-      throw e;
+    // --yaml: each file's documents.
+    const text = [...chunks()].join("");
+    const deep = findDeepNesting(text);
+    if (deep !== undefined) throw new JqInputError(name, `line ${deep.line}: ${deep.message}`);
+    const parsed = kubectlDocuments(parseAllDocuments!, text, { logLevel: "error" });
+    for (const doc of parsed.documents) {
+      if (doc.errors.length) throw new JqInputError(name, doc.errors[0]!.message);
+      const read = yamlDocumentValue(doc, parsed.text);
+      if ("error" in read) throw new JqInputError(name, read.offset === undefined ? read.error : `line ${parsed.text.slice(0, read.offset).split("\n").length}: ${read.error}`);
+      const value = read.value as JqValue;
+      if (value === undefined || (value === null && doc.contents === null)) continue;
+      yield value;
     }
   }
   if (buf !== "") yield buf;
 }
 
+/** Blanks only, as JSON counts them (a line of them holds no value). */
+const BLANK = /^[ \t\r\n]*$/;
+
 /**
- * JSON values from text chunks. One value per line (JSONL, `kubectl ... -o json | jq -c`) streams
- * through JSON.parse a line at a time; at the first line that is not a whole value, the rest of the
- * input goes to the jq-compatible parser (pretty-printed or concatenated values, jq's messages).
+ * The JSON values of all the inputs, read as jq reads them: one text across the files, so that a value
+ * may start in one file and end in the next (a file's last line without its newline goes on in the
+ * next), a byte-order mark is skipped at the start of the whole input only, and a parse error's line
+ * counts the lines of the files before it; `input_filename` and `input_line_number` are those of the
+ * file being read when a value ends. One value per line (JSONL, `kubectl ... -o json | jq -c`) streams
+ * through JSON.parse a line at a time; at the first line that is not a whole value, or a file ending
+ * without a line break, the rest of the input goes to the jq-compatible parser as one text
+ * (pretty-printed or concatenated values, jq's messages).
  */
-function* jsonValues(chunks: Iterable<string>, name: string, at: Position): Generator<JqValue | JqInputError> {
-  const it = chunks[Symbol.iterator]();
-  let buf = "";
-  let line = 0;
+function* jsonValues(sources: InputSource[], at: Position): Generator<JqValue | JqInputError> {
+  /** Line breaks of the files before the one being read: the parser's lines go on counting them. */
+  let linesBefore = 0;
   let first = true;
-  for (let r = it.next(); !r.done; r = it.next()) {
-    buf += r.value;
-    if (first && buf.charCodeAt(0) === 0xfeff) buf = buf.slice(1);
-    first = false;
-    let start = 0;
-    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n", start)) {
-      const text = buf.slice(start, nl);
-      const parsed = parseJsonLine(text);
-      if (parsed.ok) {
-        // jq reads its input a line at a time: a value is seen once its whole line is read.
-        at.line = line + 1;
-        yield parsed.value as JqValue;
-      } else if (text.trim() !== "") {
-        let rest = buf.slice(start);
-        for (let more = it.next(); !more.done; more = it.next()) rest += more.value;
-        // Values spanning lines or sharing one: each at the line of the character that ends it. The
-        // parser's line numbers are kept those of the whole input.
-        yield* linedValues("\n".repeat(line) + rest, name, at);
-        return;
+  for (const [i, { name, chunks }] of sources.entries()) {
+    at.name = name;
+    at.line = 0;
+    const it = chunks()[Symbol.iterator]();
+    let buf = "";
+    for (let r = it.next(); !r.done; r = it.next()) {
+      buf += r.value;
+      if (first && buf !== "") {
+        if (buf.charCodeAt(0) === 0xfeff) buf = buf.slice(1);
+        first = false;
       }
-      line++;
-      start = nl + 1;
+      let start = 0;
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n", start)) {
+        const text = buf.slice(start, nl);
+        const parsed = parseJsonLine(text);
+        if (!parsed.ok && !BLANK.test(text)) {
+          yield* joinedValues(buf.slice(start), it, sources.slice(i), linesBefore, at);
+          return;
+        }
+        // jq reads its input a line at a time: a value is seen once its whole line is read.
+        at.line++;
+        if (parsed.ok) yield parsed.value as JqValue;
+        start = nl + 1;
+      }
+      buf = buf.slice(start);
     }
-    buf = buf.slice(start);
+    // A last line without a line break: the next file goes on with it.
+    if (buf !== "" && (i < sources.length - 1 || !BLANK.test(buf))) {
+      yield* joinedValues(buf, it, sources.slice(i), linesBefore, at);
+      return;
+    }
+    linesBefore += at.line;
   }
-  if (buf.trim() !== "") yield* linedValues("\n".repeat(line) + buf, name, at);
-  // The whole file read (what --slurp's run sees): all its lines.
-  else at.line = line;
+}
+
+/** A file's part of a text read across files: where it starts and ends, and its lines read before. */
+interface Segment {
+  name: string;
+  start: number;
+  end: number;
+  /** The file's lines read before `start`. */
+  lineBase: number;
+  /** The line breaks of the text before `start`. */
+  breaksBefore: number;
 }
 
 /**
- * The values of a text, `at.line` set to the lines jq has read when each is given (see parseJsonStream),
- * and at the end to all the text's lines. A parse error is given in its place (a JqInputError, not
- * thrown), and reading goes on with the line after it, as jq's parser throws away the line it was
- * reading and goes on: a program's `input` can catch the error and read on.
+ * The values of the rest of the input, read as one text: `head` (the unread text of `sources[0]`, from
+ * the start of a line), the rest of that file and the files after it. `at` is set before each value
+ * (and parse error, given in its place as a JqInputError, not thrown) to the file holding the character
+ * that ends it and the lines of that file read once that character's line is; at the end, to the last
+ * file and all its lines. After a parse error reading goes on with the line after it, as jq's parser
+ * throws away the line it was reading and goes on: a program's `input` can catch the error and read on.
  */
-function* linedValues(text: string, name: string, at: Position): Generator<JqValue | JqInputError> {
+function* joinedValues(head: string, rest: Iterator<string>, sources: InputSource[], linesBefore: number, at: Position): Generator<JqValue | JqInputError> {
+  // The parser's line numbers are kept those of the whole input: the lines before come as line breaks.
+  let text = "\n".repeat(linesBefore + at.line) + head;
+  for (let r = rest.next(); !r.done; r = rest.next()) text += r.value;
+  const segments: Segment[] = [{ name: sources[0]!.name, start: linesBefore + at.line, end: text.length, lineBase: at.line, breaksBefore: linesBefore + at.line }];
+  for (const { name, chunks } of sources.slice(1)) {
+    const start = text.length;
+    for (const chunk of chunks()) text += chunk;
+    const last = segments.at(-1)!;
+    segments.push({ name, start, end: text.length, lineBase: 0, breaksBefore: last.breaksBefore + lineBreaks(text, last.start, start) });
+  }
+  // The line breaks of the text before `counted` (values come in order: each is counted from the last).
+  let counted = 0;
+  let breaks = 0;
+  /** `at` for the character at `offset` (of the text as it was first), its line read. */
+  const place = (offset: number): void => {
+    const seg = offset >= text.length ? segments.at(-1)! : segments.find((s) => offset < s.end)!;
+    const to = Math.min(offset, seg.end);
+    if (to < counted) [counted, breaks] = [0, 0];
+    breaks += lineBreaks(text, counted, to);
+    counted = to;
+    const nl = text.indexOf("\n", Math.min(offset, text.length));
+    at.name = seg.name;
+    at.line = seg.lineBase + breaks - seg.breaksBefore + (nl >= 0 && nl < seg.end ? 1 : 0);
+  };
+  // Offsets of the text parsed now in the text as it was first (it is cut after a parse error).
+  let shift = 0;
+  let parsed = text;
   for (;;) {
-    const where: { line: number; lines?: number } = { line: at.line };
+    const where: { line: number; end?: number } = { line: 0 };
     try {
-      for (const v of parseJsonStream(text, name, undefined, where)) {
-        at.line = where.line;
+      for (const v of parseJsonStream(parsed, undefined, undefined, where)) {
+        place(where.end! + shift);
         yield v as JqValue;
       }
-      at.line = where.lines ?? at.line;
+      place(text.length);
       return;
     } catch (e) {
       if (!(e instanceof Error && e.name === "JqRuntimeError")) throw e;
-      // The line of the error has been read (counted once its newline is), and the rest of it is dropped.
-      const line = Number(/at line (\d+), column \d+$/.exec(e.message)?.[1]);
-      let next = Number.isInteger(line) ? 0 : -1;
-      for (let l = 0; l < line && next >= 0; l++) {
-        const nl = text.indexOf("\n", next);
-        next = nl < 0 ? -1 : nl + 1;
+      const [, lineText, columnText] = /at line (\d+), column (\d+)$/.exec(e.message) ?? [];
+      const line = Number(lineText);
+      const column = Number(columnText);
+      const error = Number.isInteger(line) && !e.message.includes(" at EOF at line ") ? errorOffset(parsed, line, column) : -1;
+      if (error < 0) {
+        // At the end of the input: every file read.
+        place(text.length);
+        yield new JqInputError(at.name ?? "<stdin>", e.message);
+        return;
       }
-      if (Number.isInteger(line)) at.line = next < 0 ? line - 1 : line;
-      yield new JqInputError(name, e.message);
-      // On with the text after it, its line numbers kept.
-      if (next < 0 || text.slice(next).trim() === "") return;
-      text = "\n".repeat(line) + text.slice(next);
+      // jq's parser drops the rest of the piece it was reading: the error's line, up to the end of its file.
+      const segmentEnd = segments.find((seg) => error + shift < seg.end)!.end - shift;
+      const lineEnd = parsed.indexOf("\n", error);
+      const next = Math.min(lineEnd < 0 ? parsed.length : lineEnd + 1, segmentEnd);
+      place(error + shift);
+      yield new JqInputError(at.name ?? "<stdin>", e.message);
+      if (BLANK.test(parsed.slice(next))) return;
+      // On with the text after it, where jq's counts stand: what was dropped (a line break too) is not counted.
+      const counts = "\n".repeat(line - 1) + " ".repeat(column);
+      shift += next - counts.length;
+      parsed = counts + parsed.slice(next);
     }
   }
+}
+
+/**
+ * The offset of the character a parse error names (its line 1-based, its column in UTF-8 bytes; column
+ * 0 is the line break that ended the line before), or -1 when the error is past the end of the text.
+ */
+function errorOffset(text: string, line: number, column: number): number {
+  let lineStart = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = text.indexOf("\n", lineStart);
+    if (nl < 0) return -1;
+    lineStart = nl + 1;
+  }
+  if (column === 0) return lineStart > 0 ? lineStart - 1 : 0;
+  if (lineStart >= text.length) return -1;
+  let i = lineStart;
+  for (let bytes = byteWidth(text.charCodeAt(i)); bytes < column && i + 1 < text.length && text.charCodeAt(i) !== 0x0a; bytes += byteWidth(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** The line breaks in `text[from, to)`. */
+function lineBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i >= 0 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 /** The longest piece of a line jq reads at once (fgets into its 4096-byte buffer, less 4 for UTF-8): bytes. */

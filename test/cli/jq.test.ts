@@ -128,6 +128,23 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     return { code, out: io.out, err: io.err };
   }
   const files = { "l.json": "1\n2\n\n3 4\n", "p.json": '{"a":\n1}\n', "r.txt": "line one\nline two" };
+  // The inputs are one text, as jq reads them (its parser goes on from file to file): expected outputs as jq 1.8.2 printed them.
+  const acrossFiles: [string, string[], Record<string, string>, { code: number; out: string; err: string }][] = [
+    ["a value begun in one file ends in the next, in the file and at the line it ends", ["jq", "-c", "[., input_filename, input_line_number]", "d.json", "e.json"], { "d.json": "{\"a\":\n", "e.json": "1}\n" }, { code: 0, out: "[{\"a\":1},\"e.json\",1]\n", err: "" }],
+    ["a file's last line without its break goes on in the next: 2 and 3 are 23", ["jq", "-c", "[., input_filename, input_line_number]", "g.json", "h.json"], { "g.json": "1 2", "h.json": "3\n" }, { code: 0, out: "[1,\"g.json\",0]\n[23,\"h.json\",1]\n", err: "" }],
+    ["a value ended in a file without a last line break is that file's, at its lines", ["jq", "-c", "[., input_filename, input_line_number]", "x1.json", "x2.json", "x3.json"], { "x1.json": "{\"a\":1}", "x2.json": "\n[2]", "x3.json": " 3" }, { code: 0, out: "[{\"a\":1},\"x1.json\",0]\n[[2],\"x2.json\",1]\n[3,\"x3.json\",0]\n", err: "" }],
+    ["a parse error's line counts the files before", ["jq", "-c", ".", "a.json", "f.json"], { "a.json": "1\n2\n3\n", "f.json": "{]\n" }, { code: 5, out: "1\n2\n3\n", err: "jq: parse error: Unmatched ']' at line 4, column 2\n" }],
+    ["a byte-order mark is skipped at the start of the whole input only", ["jq", "-c", ".", "a.json", "bom.json"], { "a.json": "1\n2\n3\n", "bom.json": "\ufeff2\n" }, { code: 5, out: "1\n2\n3\n", err: "jq: parse error: Invalid numeric literal at line 5, column 0\n" }],
+    ["an error at the end of the input is the last file's, empty or not", ["jq", "-nc", "[inputs, input_filename, input_line_number]", "f0.json", "f1.json", "f2.json"], { "f0.json": "{", "f1.json": "}tru", "f2.json": "" }, { code: 5, out: "", err: "jq: error (at f2.json:0): Invalid literal at EOF at line 1, column 5\n" }],
+    ["after a parse error, input reads on from the next line, jq's counts lagging the line it dropped", ["jq", "-nc", "[range(7) as $i | try [input, input_filename, input_line_number] catch (\"E:\"+.)]", "bz.json"], { "bz.json": "1\n2}\n3x\n4\n5y\n" }, { code: 0, out: "[[1,\"bz.json\",1],\"E:Unmatched '}' at line 2, column 2\",\"E:Invalid numeric literal at line 3, column 0\",[4,\"bz.json\",4],\"E:Invalid numeric literal at line 5, column 0\",\"E:break\",\"E:break\"]\n", err: "" }],
+    ["a literal ended by a line break fails at column 0 of the next line, which is read on", ["jq", "-nc", "[range(6) as $i | try [input, input_filename, input_line_number] catch (\"E:\"+.)]", "bx.json"], { "bx.json": "1\n2x\n3\n4\n" }, { code: 0, out: "[[1,\"bx.json\",1],\"E:Invalid numeric literal at line 3, column 0\",[3,\"bx.json\",3],[4,\"bx.json\",4],\"E:break\",\"E:break\"]\n", err: "" }],
+    ["after an error in a line that goes on in the next file, only this file's part is dropped", ["jq", "-nc", "[range(12) as $i | try input catch (\"E:\"+.)]", "c0.json", "c1.json"], { "c0.json": "0\n}{\"k0\":\n{}", "c1.json": ",\"k1\":\n[0, null],\"k2\":\n{\"k0\": 0}}\n" }, { code: 0, out: "[0,\"E:Unmatched '}' at line 2, column 1\",{},\"E:Expected value before ',' at line 2, column 4\",[0,null],\"E:Expected value before ',' at line 2, column 14\",{\"k0\":0},\"E:Unmatched '}' at line 2, column 24\",\"E:break\",\"E:break\",\"E:break\",\"E:break\"]\n", err: "" }],
+  ];
+  for (const [title, args, inputs, expected] of acrossFiles) {
+    test(`files read as one text: ${title}`, async () => {
+      assert.deepEqual(await withFiles(args, inputs), expected);
+    });
+  }
   test("-1 and -.a are filters, not flags: jq takes - and then a letter or - for options", async () => {
     assert.deepEqual(await withFiles(["jq", "-n", "-1"], {}), { code: 0, out: "-1\n", err: "" });
     assert.deepEqual(await withFiles(["jq", "-c", "-.a"], {}, '{"a":5}'), { code: 0, out: "-5\n", err: "" });

@@ -899,6 +899,19 @@ export function toNumber(v: unknown): number {
   throw new JqRuntimeError(`${typeErrorSubject(v)} cannot be parsed as a number`);
 }
 
+/** A closing bracket, brace or quote: a character that ends a value itself (a literal is ended by the one after it). */
+const isCloser = (c: number): boolean => c === 0x7d || c === 0x5d || c === 0x22;
+
+/**
+ * The character that ends the one value in `text[from, to)` (blanks around it allowed): its closing
+ * character, or for a literal the one after it (`to` when nothing follows it there).
+ */
+function endingCharacter(text: string, from: number, to: number): number {
+  let last = to - 1;
+  while (last > from && (text.charCodeAt(last) === 0x20 || text.charCodeAt(last) === 0x09 || text.charCodeAt(last) === 0x0d || text.charCodeAt(last) === 0x0a)) last--;
+  return isCloser(text.charCodeAt(last)) ? last : last + 1;
+}
+
 /**
  * Parses any number of JSON values from a text (CLI input: JSONL, concatenated or pretty-printed
  * values), yielding them in order. A leading BOM is skipped. Lines that are whole values go through
@@ -909,9 +922,10 @@ export function toNumber(v: unknown): number {
  * `where.line`, set before each value is yielded, is the line (1-based) of the character that ends it
  * (a closing bracket or quote, the character after a number or literal, or the end of the text): the
  * lines jq has read when its parser gives the value (`input_line_number`, and its error positions);
- * `where.lines`, set first, is the number of line breaks in the text.
+ * `where.lines`, set first, is the number of line breaks in the text. `where.end`, set with `where.line`,
+ * is the offset of that character (the text's length when the end of the text ends the value).
  */
-export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }, where: { line: number; lines?: number } = { line: 0 }): Generator<unknown> {
+export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }, where: { line: number; lines?: number; end?: number } = { line: 0 }): Generator<unknown> {
   void source;
   const maxDepth = opts?.maxDepth ?? MAX_PARSING_DEPTH;
   const n = text.length;
@@ -931,6 +945,7 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
     const fast = fastParse(text.slice(pos, nl), maxDepth);
     if (fast.ok) {
       where.line = counted(line);
+      where.end = endingCharacter(text, pos, nl);
       yield fast.value;
       pos = nl + 1;
       line++;
@@ -947,6 +962,7 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
         let after = 0;
         for (; last > pos && /\s/.test(text[last]!); last--) if (text.charCodeAt(last) === 0x0a) after++;
         where.line = counted(lastLine - after);
+        where.end = endingCharacter(text, pos, n);
         yield whole.value;
         return;
       }
@@ -993,6 +1009,7 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
         multiline = true;
       }
       where.line = counted(qLine);
+      where.end = end - 1;
       yield r.value;
       crossed = false;
       q = end;
@@ -1011,6 +1028,7 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       if (v === NO_VALUE) return;
       // The parser counts a line at its newline: a literal ended by one was on the line before.
       where.line = counted(p.line - (p.pos > 0 && text.charCodeAt(p.pos - 1) === 0x0a && p.line > 1 ? 1 : 0));
+      where.end = p.pos === n && !isCloser(text.charCodeAt(n - 1)) ? n : p.pos - 1;
       yield v;
       if (!p.idle()) continue;
       // Resume the fast path if only blanks remain on this line (or a literal's end took the newline).
