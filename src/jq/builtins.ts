@@ -2,7 +2,7 @@
  * The native core of the jq builtins: what cannot be written in jq, or must stop early, or is hot.
  * Everything else is jq text in library.ts.
  */
-import { GenNative, INVALID_PATH, Native, ValueNative, invalidPath } from "./compiler.js";
+import { GenNative, INVALID_PATH, Native, ValueNative, invalidAccess, invalidPath } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
 import { COST, Closure, JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, charge, current, step } from "./runtime.js";
 import {
@@ -28,7 +28,7 @@ import {
   typeOf,
 } from "./values.js";
 import { delpaths, getpath, setpath } from "./paths.js";
-import { CHARGED, explode, formatNumber, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
+import { CHARGED, codepointLength, explode, formatNumber, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { applyFormat } from "./native/formats.js";
 import { createRequire } from "node:module";
 
@@ -1043,9 +1043,27 @@ function trimstr(input: JqValue, p: JqValue, left: boolean): JqValue {
   if (left) return input.startsWith(p) ? input.slice(p.length) : input;
   return input.endsWith(p) ? input.slice(0, input.length - p.length) : input;
 }
-gen("ltrimstr", 1, { gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(input, p, true))) });
-gen("rtrimstr", 1, { gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(input, p, false))) });
-gen("trimstr", 1, { gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(trimstr(input, p, true), p, false))) });
+/** As jq's definitions in a path expression: the slice `.[$x | length:]` (or `.[:length - ($x | length)]`) that trimming takes, else `.` itself. */
+function trimPath(input: JqValue, path: PathComponent[], p: JqValue, left: boolean, emit: PathEmit): Stop {
+  const out = trimstr(input, p, left);
+  if (!(left ? (input as string).startsWith(p as string) : (input as string).endsWith(p as string))) return emit(path, input);
+  const cut = codepointLength(p as string);
+  const slice = left ? { start: cut, end: null } : { start: null, end: codepointLength(input as string) - cut };
+  if (path === INVALID_PATH) throw invalidAccess(slice, input);
+  return emit([...path, slice], out);
+}
+gen("ltrimstr", 1, {
+  gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(input, p, true))),
+  path: (input, path, [x], emit) => x!.code.gen(input, x!.env, (p) => trimPath(input, path, p, true, emit)),
+});
+gen("rtrimstr", 1, {
+  gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(input, p, false))),
+  path: (input, path, [x], emit) => x!.code.gen(input, x!.env, (p) => trimPath(input, path, p, false, emit)),
+});
+gen("trimstr", 1, {
+  gen: (input, [x], emit) => x!.code.gen(input, x!.env, (p) => emit(trimstr(trimstr(input, p, true), p, false))),
+  path: (input, path, [x], emit) => x!.code.gen(input, x!.env, (p) => trimPath(input, path, p, true, (lp, lv) => trimPath(lv, lp, p, false, emit))),
+});
 
 // ---- dates ----
 value("mktime", (v) => dates().mktime(v));

@@ -227,7 +227,7 @@ export function invalidPath(v: JqValue): JqRuntimeError {
   return new JqRuntimeError(`Invalid path expression with result ${dumpShort(v, 30)}`);
 }
 
-function invalidAccess(k: JqValue, v: JqValue): JqRuntimeError {
+export function invalidAccess(k: JqValue, v: JqValue): JqRuntimeError {
   return new JqRuntimeError(`Invalid path expression near attempt to access element ${dumpShort(k)} of ${dumpShort(v, 30)}`);
 }
 
@@ -833,7 +833,7 @@ function compileCall(node: Extract<Node, { type: "Call" }>, scope: Scope | null,
 }
 
 // ---- patterns and `as` ----
-type Binder = (patternIndex: number, value: JqValue, env: Frame, body: (env: Frame) => Stop) => Stop;
+type Binder = (patternIndex: number, value: JqValue, env: Frame, body: (env: Frame, track: Tracked | undefined) => Stop, track?: Tracked) => Stop;
 
 function patternVars(p: Pattern, out: string[]): void {
   switch (p.type) {
@@ -892,28 +892,44 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
       vals[i] = UNBOUND;
     }
   };
-  const destructure = (p: Pattern, value: JqValue, vals: (JqValue | typeof UNBOUND)[], env: Frame, k: () => Stop): Stop => {
+  /**
+   * In a path expression, jq's destructuring indexes with its path-tracked INDEX: each index moves the
+   * tracked path on, and only the value at the tracked path may be indexed (so a pattern that takes two
+   * elements of one array fails, as it does in jq).
+   */
+  const tracked = (track: Tracked | undefined, container: JqValue, key: JqValue, v: JqValue): Tracked | undefined => {
+    if (track === undefined) return undefined;
+    if (track.path === INVALID_PATH || !Object.is(container, track.value)) throw invalidAccess(key, container);
+    return { path: [...track.path, key as PathComponent], value: v };
+  };
+  type K = (track: Tracked | undefined) => Stop;
+  const destructure = (p: Pattern, value: JqValue, vals: (JqValue | typeof UNBOUND)[], env: Frame, track: Tracked | undefined, k: K): Stop => {
     switch (p.type) {
       case "VarPattern":
-        return bindVar(p.name, value, vals, k);
+        return bindVar(p.name, value, vals, () => k(track));
       case "ArrayPattern": {
-        const go = (i: number): Stop => (i < 0 ? k() : destructure(p.elements[i]!, index(value, i), vals, env, () => go(i - 1)));
-        return go(p.elements.length - 1);
+        const go = (i: number, t: Tracked | undefined): Stop => {
+          if (i < 0) return k(t);
+          const v = index(value, i);
+          return destructure(p.elements[i]!, v, vals, env, tracked(t, value, i, v), (after) => go(i - 1, after));
+        };
+        return go(p.elements.length - 1, track);
       }
       case "ObjectPattern": {
-        const go = (i: number): Stop => {
-          if (i === p.entries.length) return k();
+        const go = (i: number, t: Tracked | undefined): Stop => {
+          if (i === p.entries.length) return k(t);
           const e = p.entries[i]!;
           const withKey = (key: JqValue): Stop => {
             const v = index(value, key);
-            const rest = (): Stop => (e.value ? destructure(e.value, v, vals, env, () => go(i + 1)) : go(i + 1));
+            const at = tracked(t, value, key, v);
+            const rest = (): Stop => (e.value ? destructure(e.value, v, vals, env, at, (after) => go(i + 1, after)) : go(i + 1, at));
             return e.keyVar !== undefined ? bindVar(e.keyVar, v, vals, rest) : rest();
           };
           if (e.keyVar !== undefined) return withKey(e.keyVar);
           // The key expression runs in the outer environment, which it was compiled for.
           return keyGens.get(e.key!)!(value, env, withKey);
         };
-        return go(0);
+        return go(0, track);
       }
     }
   };
@@ -927,13 +943,19 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
     return e;
   };
 
-  const bind: Binder = (pi, value, env, body) => {
+  const bind: Binder = (pi, value, env, body, track) => {
     const vals: (JqValue | typeof UNBOUND)[] = new Array(names.length).fill(UNBOUND);
     const p = patterns[pi]!;
-    if (p.type === "VarPattern" && names.length === 1) return body({ v: value, up: env });
-    return destructure(p, value, vals, env, () => body(bindFrames(env, vals.slice())));
+    if (p.type === "VarPattern" && names.length === 1) return body({ v: value, up: env }, track);
+    return destructure(p, value, vals, env, track, (after) => body(bindFrames(env, vals.slice()), after));
   };
   return { names, bind };
+}
+
+/** The path jq tracks in a path expression, and the value at it. */
+interface Tracked {
+  path: PathComponent[];
+  value: JqValue;
 }
 
 /** A variable of a pattern not bound yet in this binding. */
@@ -955,6 +977,11 @@ function alternatives(count: number, bind: Binder): Alternatives {
         : tryRun((e) => bind(i, value, env, (benv) => body(benv, e)), emit, () => attempt(i + 1));
     return attempt(0);
   };
+}
+
+/** The path of `value` when jq tracks `path` with the value `at` it: the path only if it is that very value. */
+function pathOf(value: JqValue, path: PathComponent[], at: JqValue): PathComponent[] {
+  return path !== INVALID_PATH && Object.is(value, at) ? path : INVALID_PATH;
 }
 
 /** The source of `reduce`/`foreach`, its patterns, and the scope of the update with the patterns' variables. */
@@ -1015,6 +1042,14 @@ function compileAs(
     return ((input, env, emit) => source(input, env, (v) => each(v, env, emit, (benv, out) => body(input, benv, out)))) as Gen;
   }
   const body = compilePath(bodyNode, bodyScope, ctx);
+  if (patterns.length === 1 && patterns[0]!.type !== "VarPattern") {
+    // A destructuring moves jq's tracked path on (see `tracked`): the body's input keeps a path only
+    // when it is still the value at the tracked path, and so does a result that is that value (`$x`).
+    return ((input, path, env, emit) =>
+      source(input, env, (v) =>
+        bind(0, v, env, (benv, track) => body(input, pathOf(input, track!.path, track!.value), benv, (p, out) => emit(p === INVALID_PATH ? pathOf(out, track!.path, track!.value) : p, out)), { path, value: input }),
+      )) as PathGen;
+  }
   return ((input, path, env, emit) =>
     source(input, env, (v) => each(v, env, emit, (benv, out) => body(input, path, benv, out)))) as PathGen;
 }
@@ -1297,42 +1332,49 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
         return any ? undefined : right(input, path, env, emit);
       };
     }
+    // As jq runs them in a path expression: the source with the path `init` left tracked, each update
+    // from the state with the path the source left (`init`'s when the source is no path, as a literal
+    // leaves jq's tracking as it was), a path only while the state is the value at it, and what an
+    // update tracks undone when the next item comes (jq backtracks to the source). So a `reduce` keeps
+    // the path `init` gave only when its result is still the value at it.
     case "Reduce": {
-      const { source, each, bodyScope } = compileFoldSource(node, scope, ctx);
+      const { each, bodyScope } = compileFoldSource(node, scope, ctx);
+      const source = compilePath(node.source, scope, ctx);
       const init = compilePath(node.init, scope, ctx);
       const update = compilePath(node.update, bodyScope, ctx);
       return (input, path, env, emit) =>
         init(input, path, env, (ip, iv) => {
-          let acc: [PathComponent[], JqValue] = [ip, iv];
-          const r = source(input, env, (item) =>
-            each(item, env, emit, (benv) => {
+          let state = iv;
+          const r = source(input, pathOf(input, ip, iv), env, (sp, sv) =>
+            each(sv, env, emit, (benv) => {
               step();
-              const state = acc;
-              acc = [state[0], null];
-              return update(state[1], state[0], benv, (p, v) => {
-                acc = [p, v];
+              const s0 = state;
+              state = null;
+              return update(s0, sp === INVALID_PATH ? pathOf(s0, ip, iv) : pathOf(s0, sp, sv), benv, (_p, v) => {
+                state = v;
                 return undefined;
               });
             }),
           );
-          return r || emit(acc[0], acc[1]);
+          return r || emit(pathOf(state, ip, iv), state);
         });
     }
     case "Foreach": {
-      const { source, each, bodyScope } = compileFoldSource(node, scope, ctx);
+      const { each, bodyScope } = compileFoldSource(node, scope, ctx);
+      const source = compilePath(node.source, scope, ctx);
       const init = compilePath(node.init, scope, ctx);
       const update = compilePath(node.update, bodyScope, ctx);
       const extract: PathGen = node.extract ? compilePath(node.extract, bodyScope, ctx) : (i, p, _e, emit) => emit(p, i);
       return (input, path, env, emit) =>
         init(input, path, env, (ip, iv) => {
-          let acc: [PathComponent[], JqValue] = [ip, iv];
-          return source(input, env, (item) =>
-            each(item, env, emit, (benv, out) => {
+          let state = iv;
+          return source(input, pathOf(input, ip, iv), env, (sp, sv) =>
+            each(sv, env, emit, (benv, out) => {
               step();
-              const state = acc;
-              acc = [state[0], null];
-              return update(state[1], state[0], benv, (p, v) => {
-                acc = [p, v];
+              const s0 = state;
+              state = null;
+              return update(s0, sp === INVALID_PATH ? pathOf(s0, ip, iv) : pathOf(s0, sp, sv), benv, (p, v) => {
+                state = v;
                 return extract(v, p, benv, out);
               });
             }),
@@ -1360,9 +1402,11 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       return (input, _path, env) => gen(input, env, () => undefined);
     }
     case "Literal":
-      if (node.value === null) {
-        // `path(null)`: jq treats a null literal as an empty path expression on null input.
-        return (_input, path, _env, emit) => emit(path, null);
+      // jq 1.8.2 keeps a number literal's text and a string on the heap: neither is ever the very
+      // value at the current path (null, true and false are, on an input that is the same).
+      if (typeof node.value === "number" || typeof node.value === "string") {
+        const value = node.value;
+        return (_input, _path, _env, emit) => emit(INVALID_PATH, value);
       }
       break;
     default:

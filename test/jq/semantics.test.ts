@@ -273,7 +273,41 @@ describe("class 7: indexing edge cases", () => {
     assert.match(failure("path(. = .x)", { x: 1 }), /Invalid path expression with result 1/);
     assert.equal(one("null | path(. = .x)"), "[]");
     assert.equal(one('path(.a | tostring)', { a: "s" }), '["a"]');
-    assert.equal(one("1 | path(1)"), "[]");
+    // jq 1.8.2 keeps a number literal's text and strings on the heap: a literal is never the value at
+    // the path; null, true and false are when the input is the same (as jq 1.8.2 printed these).
+    assert.match(failure("1 | path(1)"), /Invalid path expression with result 1/);
+    assert.match(failure('"a" | path("a")'), /Invalid path expression with result "a"/);
+    assert.equal(one("true | path(true)"), "[]");
+    assert.equal(one("null | path(null)"), "[]");
+    assert.match(failure('{"b":1} | del(.a, null)'), /Invalid path expression with result null/);
+    assert.equal(one("1 as $x | $x | path($x)"), "[]");
+  });
+
+  test("in a path expression a destructuring moves jq's tracked path on (jq 1.8.2's answers)", () => {
+    assert.match(failure('[{"name":"x"},{"name":"y"}] | del(.[] | . as {name:$n} | select($n=="x"))'), /Invalid path expression with result \{"name":"x"\}/);
+    assert.equal(one("[1] | path(. as [$x] | $x)"), "[0]");
+    assert.equal(one('{"a":{"b":{"c":1}}} | [path(. as {a:{b:$v}} | $v)]'), '[["a","b"]]');
+    assert.equal(one("null | [path(. as [$a, $b] | $a)]"), "[[1,0]]");
+    assert.match(failure("[1,2] | [path(. as [$a, $b] | $a)]"), /Invalid path expression near attempt to access element 0 of \[1,2\]/);
+    assert.match(failure('{"a":[1,2]} | [path(.a as [$x] | $x)]'), /Invalid path expression near attempt to access element 0 of \[1,2\]/);
+  });
+
+  test("reduce and foreach as path expressions, as jq runs them (jq 1.8.2's answers)", () => {
+    assert.match(failure('{"a":{"a":1}} | [path(reduce (1,2) as $x (.; .a))]'), /Invalid path expression near attempt to access element "a" of \{"a":1\}/);
+    assert.match(failure('{"a":{"a":1}} | [path(reduce 1 as $x (.; .a))]'), /Invalid path expression with result \{"a":1\}/);
+    assert.equal(one('{"a":{"a":1}} | [path(reduce empty as $x (.a; .))]'), '[["a"]]');
+    assert.equal(one("[1,2] | [path(reduce .[] as $x (.; .))]"), "[[]]");
+    assert.match(failure("[1,2] | [path(foreach .[] as $x (.; .))]"), /Invalid path expression with result \[1,2\]/);
+    assert.equal(one("[1,2] | [path(foreach (1,2) as $x (.; .))]"), "[[],[]]");
+    assert.equal(one('{"a":1} | [path(foreach (1,2) as $x (.; .; .a))]'), '[["a"],["a"]]');
+    assert.match(failure("[1,2] | [path(foreach (1,2) as $x (.; .[0]))]"), /Invalid path expression near attempt to access element 0 of 1/);
+  });
+
+  test("ltrimstr, rtrimstr and trimstr are the slices their jq definitions take (jq 1.8.2's answers)", () => {
+    assert.equal(one('"xabcx" | [path(trimstr("x"))]'), '[[{"start":1,"end":null},{"start":null,"end":3}]]');
+    assert.equal(one('{"a":"xy"} | [path(.a | ltrimstr("x"))]'), '[["a",{"start":1,"end":null}]]');
+    assert.equal(one('"😀a😀" | [path(trimstr("😀"))]'), '[[{"start":1,"end":null},{"start":null,"end":1}]]');
+    assert.equal(one('"xabc" | [path(ltrimstr("y"))]'), "[[]]");
   });
 });
 
