@@ -536,16 +536,33 @@ function* slurpSeq(items: Iterable<JqValue | SeqParseError>): Generator<JqValue 
 }
 
 /** jq's --stream events of one value: `[path, leaf]` per scalar or empty container, `[path]` closing each container. */
-function* streamEvents(v: JqValue, path: JqValue[] = [], top = true): Generator<JqValue> {
-  const isArr = Array.isArray(v);
-  const keys: (string | number)[] = isArr ? v.map((_x, i) => i) : v !== null && typeof v === "object" ? Object.keys(v) : [];
-  if (keys.length === 0) {
-    yield [path, v];
-  } else {
-    for (const k of keys) yield* streamEvents((v as Record<string | number, JqValue>)[k]!, [...path, k], false);
-    yield [[...path, keys[keys.length - 1]!]];
+function* streamEvents(root: JqValue): Generator<JqValue> {
+  const keysOf = (v: JqValue): (string | number)[] => (Array.isArray(v) ? v.map((_x, i) => i) : v !== null && typeof v === "object" ? Object.keys(v) : []);
+  const rootKeys = keysOf(root);
+  if (rootKeys.length === 0) {
+    yield [[], root];
+    return;
   }
-  void top;
+  // A stack of the containers being walked, not a generator per level: input nests up to 10,000 deep.
+  const path: (string | number)[] = [];
+  const frames = [{ value: root as Record<string | number, JqValue>, keys: rootKeys, next: 0 }];
+  while (frames.length > 0) {
+    const f = frames.at(-1)!;
+    if (f.next === f.keys.length) {
+      yield [[...path, f.keys.at(-1)!]];
+      frames.pop();
+      path.pop();
+      continue;
+    }
+    const k = f.keys[f.next++]!;
+    const child = f.value[k]!;
+    const keys = keysOf(child);
+    if (keys.length === 0) yield [[...path, k], child];
+    else {
+      path.push(k);
+      frames.push({ value: child as Record<string | number, JqValue>, keys, next: 0 });
+    }
+  }
 }
 
 interface InputSource {

@@ -145,6 +145,11 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
       assert.deepEqual(await withFiles(args, inputs), expected);
     });
   }
+  test("--stream walks an input nested thousands deep without a stack per level (jq 1.8.2 printed these)", async () => {
+    const deep = "[".repeat(5000) + "]".repeat(5000) + "\n";
+    assert.deepEqual(await withFiles(["jq", "--stream", "-c", "select(length == 2) | .[0] | length", "d.json"], { "d.json": deep }), { code: 0, out: "4999\n", err: "" });
+    assert.equal((await withFiles(["jq", "--stream", "-c", ".", "d.json"], { "d.json": deep })).out.split("\n").length - 1, 5000);
+  });
   test("-1 and -.a are filters, not flags: jq takes - and then a letter or - for options", async () => {
     assert.deepEqual(await withFiles(["jq", "-n", "-1"], {}), { code: 0, out: "-1\n", err: "" });
     assert.deepEqual(await withFiles(["jq", "-c", "-.a"], {}, '{"a":5}'), { code: 0, out: "-5\n", err: "" });
@@ -375,6 +380,8 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.deepEqual(await withColors("x", ["jq", "-n", "1"]), { code: 0, out: "1\n", err: "Failed to set $JQ_COLORS\n" });
     assert.deepEqual(await withColors("1:x", ["jq", "-nC", "null"]), { code: 0, out: `${e}0;90mnull${e}0m\n`, err: "Failed to set $JQ_COLORS\n" });
     assert.equal((await karta(["jq", "-nC", '"a"|debug|empty'])).err, `${e}1;39m[${e}0m${e}0;32m"DEBUG:"${e}0m${e}1;39m,${e}0m${e}0;32m"a"${e}0m${e}1;39m]${e}0m\n`);
+    // NaN: a null, in null's colour, inside the number's (jq 1.8.2 printed this).
+    assert.equal((await withColors("1;31:0;32:0;33:0;34", ["jq", "-ncC", "[nan]"])).out, `${e}1;39m[${e}0m${e}0;34m${e}1;31mnull${e}0m${e}0m${e}1;39m]${e}0m\n`);
   });
 
   test("a call or variable in parentheses is located at itself, as jq reports what is not defined; %s-formatted strings cut at a NUL", async () => {

@@ -270,7 +270,7 @@ function colorOf(colors: readonly string[], v: unknown): string {
     case "boolean":
       return colors[v ? 2 : 1]!;
     case "number":
-      return v !== v ? colors[0]! : colors[3]!;
+      return colors[3]!;
     case "string":
       return colors[4]!;
     default:
@@ -347,7 +347,8 @@ export function toJson(value: unknown, opts?: ToJsonOptions): string {
           out += quoteString(v as string, ascii);
           break;
         case "number":
-          out += formatNumber(v as number);
+          // jq 1.8.2 prints NaN as a null inside the number's colour: null's colour, null, a reset.
+          out += v !== v && colors ? colors[0] + "null" + reset : formatNumber(v as number);
           break;
         case "boolean":
           out += v ? "true" : "false";
