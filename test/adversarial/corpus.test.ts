@@ -80,9 +80,10 @@ const COMMANDS: CommandCase[] = [
   { name: "jq: shared structure through tostring", args: ["jq", "-n", `${BOMB} f(40) | tostring | length`], exit: 5, message: /budget of 20000000 steps/ },
   { name: "jq: printing shared structure", args: ["jq", "-n", `${BOMB} f(40)`], exit: 5, message: /limit of 67108864 characters/ },
   { name: "jq: catastrophic regex", args: ["jq", 'test("(a+)+$")'], stdin: JSON.stringify("a".repeat(36) + "!"), exit: 5, message: /ran past its limit of 1000 ms/ },
-  { name: "jq --yaml: alias bomb", args: ["jq", "--yaml", ".", c("alias-bomb.yaml")], exit: 2, message: /too many YAML alias expansions/ },
-  { name: "jq --yaml: deep document", args: ["jq", "--yaml", ".", c("deep-1000.json")], exit: 2, message: /nested deeper than 256 levels/ },
-  { name: "jq: deep JSON", args: ["jq", ".", c("deep-100k-array.json")], exit: 2, message: /Exceeds depth limit for parsing/ },
+  // karta jq exits as jq 1.8.2 does on an input that does not parse (5), YAML too.
+  { name: "jq --yaml: alias bomb", args: ["jq", "--yaml", ".", c("alias-bomb.yaml")], exit: 5, message: /too many YAML alias expansions/ },
+  { name: "jq --yaml: deep document", args: ["jq", "--yaml", ".", c("deep-1000.json")], exit: 5, message: /nested deeper than 256 levels/ },
+  { name: "jq: deep JSON", args: ["jq", ".", c("deep-100k-array.json")], exit: 5, message: /Exceeds depth limit for parsing/ },
   { name: "interpret: deep object", args: ["interpret", "--operation", "InterpretReplica", "--desired-file", c("deep-1000.json")], exit: 2, message: /deep-1000\.json:1:\d+: nested deeper than 256 levels/ },
   { name: "interpret: deep array", args: ["interpret", "--operation", "InterpretReplica", "--desired-file", c("deep-100k-array.json")], exit: 2, message: /nested deeper than 256 levels/ },
   { name: "interpret: alias bomb", args: ["interpret", "--operation", "InterpretReplica", "--desired-file", c("alias-bomb.yaml")], exit: 2, message: /alias-bomb\.yaml:\d+:\d+: too many YAML alias expansions/ },
