@@ -6,6 +6,7 @@
  * own request for a pod). The machine formats print these values as they are.
  */
 import type { ComponentInstance, ComponentView, Interpretation, PodClassification } from "../interpret/types.js";
+import { workloadPods } from "../interpret/pods.js";
 import { podRequirements } from "../resources/index.js";
 import { formatResourceList, multiplyResourceList, mustParseQuantity, parseResourceList, type Quantity, type ResourceListJSON } from "../quantity/index.js";
 
@@ -171,7 +172,7 @@ export interface ViewInput {
   /** The root object (its metadata). */
   object: unknown;
   interpretation: Interpretation;
-  /** The pods given to the interpretation, in the same order. */
+  /** The pods given to the interpretation, in the same order (a workload that is a pod is counted with them as the interpretation counts it). */
   pods: readonly unknown[];
 }
 
@@ -179,7 +180,8 @@ export interface ViewInput {
 export function describeView(input: ViewInput): DescribeView {
   const r = input.interpretation;
   const meta = obj(obj(input.object).metadata);
-  const views = input.pods.map(podView);
+  // A workload that is a pod is its own pod, as the interpretation counted it.
+  const views = workloadPods(input.type, input.object, input.pods).map(podView);
   const classified = r.pods.map((c) => ({ c, view: views[c.index]! }));
   const components = new Map(r.components.map((c) => [c.name, c]));
 

@@ -108,7 +108,7 @@ export interface PodRef {
 /** Which component (and instance, replica) a pod belongs to, or why none. */
 export interface PodClassification {
   pod: PodRef;
-  /** Position in the pods given. */
+  /** Position in the pods given; a workload that is a pod and not among them is itself the next (`workloadPods`). */
   index: number;
   component?: string;
   /** The instance id, for components with instances. */

@@ -211,6 +211,39 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.doesNotMatch(table.out, /llama-finetune/);
   });
 
+  test("a bare Pod is its own pod: 1/1 on its node in get, describe and --all-types, as kubectl get pod counts it", async (t) => {
+    const bare = await testNamespace(t, c);
+    const created = (await c.core.createNamespacedPod({
+      namespace: bare,
+      body: { metadata: { name: "lone" }, spec: { nodeName: "node-x", containers: [{ name: "c", image: "x", resources: { limits: { "nvidia.com/gpu": "2" } } }] } },
+    })) as Obj;
+    const started = new Date().toISOString();
+    await c.core.replaceNamespacedPodStatus({
+      name: "lone",
+      namespace: bare,
+      body: { ...created, status: { phase: "Running", conditions: [{ type: "Ready", status: "True" }], containerStatuses: [{ name: "c", ready: true, restartCount: 0, image: "x", imageID: "", started: true, state: { running: { startedAt: started } } }] } } as never,
+    });
+    const viaKubectl = await kubectl(c, ["get", "pod", "lone", "-n", bare, "--no-headers"]);
+    assert.match(viaKubectl.stdout, /^lone +1\/1 +Running /);
+
+    const wide = await run(["get", "pod", "lone", "-n", bare, "-o", "wide"]);
+    assert.equal(wide.code, 0, wide.err);
+    assert.match(wide.out.split("\n")[1]!, new RegExp(`^lone +${bare} +Running +pod +1/1 +2 +\\S+ +1 +node-x +core-v1-pod +catalog$`));
+    const list = await run(["get", "pods", "-n", bare, "-o", "json"]);
+    const row = (JSON.parse(list.out) as { items: Record<string, unknown>[] }).items[0]!;
+    assert.deepEqual([row.pods, row.desiredPods, row.nodes], [{ ready: 1, total: 1 }, 1, ["node-x"]]);
+    const all = await run(["get", "--all-types", "-n", bare]);
+    assert.match(all.out, new RegExp(`^lone +${bare} +Pod +Running +pod +1/1 +2 `, "m"));
+
+    const described = await run(["describe", "pod", "lone", "-n", bare]);
+    assert.equal(described.code, 0, described.err);
+    const tree = described.out.split("\n").slice(2, 4);
+    assert.match(tree[0]!, /^Pod\/lone \[Running\] +1\/1 ready +gpu: 2$/);
+    assert.match(tree[1]!, /^`-- lone +Running +gpu: 2 +node-x$/);
+    const json = JSON.parse((await run(["describe", "pod", "lone", "-n", bare, "-o", "json"])).out) as { pods: unknown; nodes: unknown; tree: { current: number; ready: number; pods: { name: string; node: string }[] } };
+    assert.deepEqual([json.pods, json.nodes, json.tree.current, json.tree.ready, json.tree.pods.map((p) => `${p.name}@${p.node}`)], [{ ready: 1, total: 1 }, ["node-x"], 1, 1, ["lone@node-x"]]);
+  });
+
   test("--phase and empty results", async () => {
     const none = await run(["get", "jobset", "-n", "research", "--phase", "Completed"]);
     assert.deepEqual([none.code, none.out], [0, ""]);
