@@ -7,6 +7,7 @@
  */
 import type { ComponentInstance, ComponentView, Interpretation, PodClassification } from "../interpret/types.js";
 import { workloadPods } from "../interpret/pods.js";
+import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
 import { podRequirements } from "../resources/index.js";
 import { formatResourceList, multiplyResourceList, mustParseQuantity, parseResourceList, type Quantity, type ResourceListJSON } from "../quantity/index.js";
 
@@ -82,7 +83,10 @@ export interface DescribeView extends WorkloadView {
   /** The root's own pods (a root that defines pods) and the components below it. */
   tree: TreeNode;
   resources: { rows: ResourceRow[]; total: ResourceRow };
-  /** Errors the interpretation reported (a selector that failed, an instance id not in the spec...). */
+  /**
+   * What the interpretation reported (a selector that failed, an instance id not in the spec, a negative
+   * replica count...), each as `karta inspect` lists it under Problems: severity, path, message.
+   */
   problems: string[];
 }
 
@@ -252,7 +256,7 @@ export function describeView(input: ViewInput): DescribeView {
     ...list,
     tree,
     resources: { rows, total },
-    problems: r.diagnostics.filter((d) => d.severity === "error").map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)),
+    problems: sortDiagnostics(r.diagnostics).map(formatDiagnostic),
   };
 }
 

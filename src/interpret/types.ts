@@ -33,7 +33,7 @@ export interface ComponentInstance {
   scale?: Scale;
   /** Karmada's per-replica requirements (work/v1alpha2 ReplicaRequirements) of the pod template. */
   replicaRequirements?: ReplicaRequirements;
-  /** How many pods the totals count: replicas, else minReplicas, else 1. */
+  /** How many pods the totals count: replicas, else minReplicas, else 1; 0 for a negative count. */
   countedReplicas?: number;
   /** Per-replica requests × counted replicas. */
   totalRequests?: ResourceListJSON;
