@@ -12,7 +12,7 @@ import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, parseLiveRef } from "./live-
 import { age, alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
-import { loadWorkloadTypes, resolveType } from "./workload-types.js";
+import { loadWorkloadTypes, resolveType, warnAboutKinds } from "./workload-types.js";
 import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
 
 export const DESCRIBE_HELP = `Usage: karta describe TYPE/NAME | TYPE NAME [-n NAMESPACE] [-o json|yaml]
@@ -162,8 +162,11 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   if ("error" in access) return usageError(io, "describe", access.error);
   try {
     const cluster = LiveCluster.open(access);
-    const types = await loadWorkloadTypes(io, cluster, (m) => io.stderr(`karta describe: warning: ${m}\n`));
-    const t = await resolveType(cluster, types, ref.kind);
+    const warn = (m: string): void => io.stderr(`karta describe: warning: ${m}\n`);
+    const known = await loadWorkloadTypes(io, cluster, warn);
+    const t = await resolveType(cluster, known.types, ref.kind);
+    // Warnings about the cluster's Kartas of this kind only, not of others.
+    warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name: ref.kind }) : [t.type], warn);
     if ("exit" in t) {
       io.stderr(`karta describe: ${t.message}\n`);
       return t.exit;

@@ -14,7 +14,7 @@ import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags } from "./live-ref.js";
 import { alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
-import { loadWorkloadTypes, resolveType, servedTypes, type ServedType } from "./workload-types.js";
+import { loadWorkloadTypes, resolveType, servedTypes, warnAboutKinds, type ServedType } from "./workload-types.js";
 
 /** The generic statuses, as --phase takes them. */
 export const PHASES = [...STATUS_ORDER.map(([, s]) => s), "Undefined"] as const;
@@ -107,13 +107,18 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const known = await loadWorkloadTypes(io, cluster, warn);
     let types: ServedType[];
     if (typeText !== undefined) {
-      const t = await resolveType(cluster, known, typeText);
+      const t = await resolveType(cluster, known.types, typeText);
+      // Warnings about the cluster's Kartas of this kind only (why its Karta is left out...), not of others.
+      warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name: typeText }) : [t.type], warn);
       if ("exit" in t) {
         io.stderr(`karta get: ${t.message}\n`);
         return t.exit;
       }
       types = [t];
-    } else types = await servedTypes(cluster, known);
+    } else {
+      types = await servedTypes(cluster, known.types);
+      warnAboutKinds(known, "all", warn);
+    }
     const scope = v["all-namespaces"] ? undefined : (v.namespace ?? cluster.contextNamespace);
     const options: GetOptions = { types, allTypes: v["all-types"], names, scope, phases: v.phase, ...(v.selector !== undefined ? { selector: v.selector } : {}) };
     const wide = v.output === "wide";

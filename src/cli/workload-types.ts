@@ -2,11 +2,13 @@
  * The workload types `karta get` and `karta describe` know: a Karta per root kind, from the cluster (the
  * `kartas.run.ai` objects, as the controller reads them) and from the definitions bundled with Karta (the
  * catalog); for one group/version/kind the cluster's wins. Of two cluster Kartas of one root kind the
- * older governs, as in the controller. Problems reading the cluster's (no CRD, forbidden, an invalid
- * Karta) are warnings: the catalog answers.
+ * older governs, as in the controller. Problems reading the cluster's (no CRD, forbidden) are warnings:
+ * the catalog answers; a server that cannot be read at all is the command's error. An invalid Karta, or
+ * two of one kind, is a warning only where the command lists that kind.
  */
 import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { loadDefinitionValue, validateDefinition, type Definition } from "../definition/index.js";
+import { LABEL_GROUP, LABEL_KIND, LABEL_VERSION } from "../definition/cluster-rules.js";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { readCatalog, kindMatches } from "./catalog.js";
 import { ApiInputError, type LiveCluster, type Resolved } from "./cluster.js";
@@ -40,22 +42,63 @@ function workloadType(definition: Definition, origin: "cluster" | "catalog"): Wo
   };
 }
 
-/** The Kartas of the cluster, valid ones only (warnings say why others are left out). */
-async function clusterTypes(cluster: LiveCluster, warn: (message: string) => void): Promise<WorkloadType[]> {
-  const served = await cluster.resources("run.ai", "v1alpha1").catch((err: unknown) => {
+/** A warning about the cluster's Kartas of one kind, given only when a command needs that kind. */
+export interface KindWarning {
+  /** The root kind of the Karta(s) it is about; undefined when an invalid Karta does not say (it may be any). */
+  kind?: TypeRef;
+  message: string;
+}
+
+/** The root kind a cluster Karta names (its rootComponent, else the labels the controller keeps), even when it is not valid. */
+function declaredKind(item: KubernetesObject): TypeRef | undefined {
+  const spec = (item as { spec?: { structureDefinition?: { rootComponent?: { kind?: { group?: unknown; version?: unknown; kind?: unknown } } } } }).spec;
+  const k = spec?.structureDefinition?.rootComponent?.kind;
+  const labels = item.metadata?.labels ?? {};
+  const kind = typeof k?.kind === "string" && k.kind !== "" ? k.kind : labels[LABEL_KIND];
+  if (kind === undefined || kind === "") return undefined;
+  const group = typeof k?.group === "string" ? k.group : (labels[LABEL_GROUP] ?? "");
+  const version = typeof k?.version === "string" ? k.version : (labels[LABEL_VERSION] ?? "");
+  return { group, version, kind };
+}
+
+/**
+ * Whether a failure reading the cluster's Kartas will fail the command too (the server not reached, no
+ * answer in time, credentials, 401): then it is the command's error, said once, not a warning first.
+ */
+function failsEverything(err: unknown): boolean {
+  return !(err instanceof ApiInputError) || err.code === 401;
+}
+
+/**
+ * The Kartas of the cluster, valid ones only. Why the cluster's cannot be read is a warning (the catalog
+ * answers); why one of a kind is left out or not used is a warning about that kind (`kinds`).
+ */
+async function clusterTypes(cluster: LiveCluster, warn: (message: string) => void, kinds: KindWarning[]): Promise<WorkloadType[]> {
+  // The API groups first (every command reads them): a server that cannot be read fails here, once.
+  const groups = await cluster.apiGroups();
+  const absent = "the cluster serves no Karta definitions (the CRD kartas.run.ai is not installed); using the bundled ones";
+  if (!groups.some((g) => g.name === "run.ai" && g.versions.includes("v1alpha1"))) {
+    warn(absent);
+    return [];
+  }
+  let served;
+  try {
+    served = await cluster.resources("run.ai", "v1alpha1");
+  } catch (err) {
+    if (failsEverything(err)) throw err;
     warn(`cannot read the cluster's Karta definitions (${(err as Error).message}); using the bundled ones`);
-    return null;
-  });
-  if (served === null) return [];
+    return [];
+  }
   const resource = served?.find((r) => r.name === "kartas");
   if (!resource) {
-    warn("the cluster serves no Karta definitions (the CRD kartas.run.ai is not installed); using the bundled ones");
+    warn(absent);
     return [];
   }
   let items: KubernetesObject[];
   try {
     items = await cluster.list({ group: "run.ai", version: "v1alpha1", resource }, undefined);
   } catch (err) {
+    if (failsEverything(err)) throw err;
     warn(`cannot list the cluster's Karta definitions (${err instanceof ApiInputError && err.code === 403 ? "forbidden" : (err as Error).message}); using the bundled ones`);
     return [];
   }
@@ -66,7 +109,8 @@ async function clusterTypes(cluster: LiveCluster, warn: (message: string) => voi
     const definition = loaded.definitions[0];
     const errors = [...loaded.diagnostics, ...(definition ? validateDefinition(definition, { lint: false }) : [])].filter((d) => d.severity === "error");
     if (!definition || errors.length > 0) {
-      warn(`Karta ${name} is not valid (${errors[0] ? `${errors[0].path ? `${errors[0].path}: ` : ""}${errors[0].message}` : "no definition"}); left out`);
+      const kind = declaredKind(item);
+      kinds.push({ ...(kind ? { kind } : {}), message: `Karta ${name} is not valid (${errors[0] ? `${errors[0].path ? `${errors[0].path}: ` : ""}${errors[0].message}` : "no definition"}); left out` });
       continue;
     }
     const t = workloadType(definition, "cluster");
@@ -75,7 +119,7 @@ async function clusterTypes(cluster: LiveCluster, warn: (message: string) => voi
     const had = byKind.get(key(t.type));
     if (had) {
       const older = Date.parse(created) < Date.parse(had.created) || (created === had.created && name < had.type.karta);
-      warn(`Kartas ${had.type.karta} and ${name} both describe ${t.type.kind} ${t.type.group || "core"}/${t.type.version}; the older, ${older ? name : had.type.karta}, is used`);
+      kinds.push({ kind: t.type, message: `Kartas ${had.type.karta} and ${name} both describe ${t.type.kind} ${t.type.group || "core"}/${t.type.version}; the older, ${older ? name : had.type.karta}, is used` });
       if (!older) continue;
     }
     byKind.set(key(t.type), { type: t, created });
@@ -83,13 +127,41 @@ async function clusterTypes(cluster: LiveCluster, warn: (message: string) => voi
   return [...byKind.values()].map((x) => x.type);
 }
 
-/** The cluster's Kartas and the bundled definitions, the cluster's first for a kind both describe. */
-export async function loadWorkloadTypes(io: CliIO, cluster: LiveCluster, warn: (message: string) => void): Promise<WorkloadType[]> {
-  const fromCluster = await clusterTypes(cluster, warn);
+/** The workload types a command may list, and the warnings about the cluster's Kartas of each kind. */
+export interface KnownTypes {
+  types: WorkloadType[];
+  /** Given with {@link warnAboutKinds} for the kinds the command needs. */
+  kindWarnings: KindWarning[];
+}
+
+/**
+ * The cluster's Kartas and the bundled definitions, the cluster's first for a kind both describe. `warn`
+ * gets why the cluster's cannot be read; what concerns one kind waits in `kindWarnings`. A server that
+ * cannot be read at all is the command's error (thrown), not a warning.
+ */
+export async function loadWorkloadTypes(io: CliIO, cluster: LiveCluster, warn: (message: string) => void): Promise<KnownTypes> {
+  const kindWarnings: KindWarning[] = [];
+  const fromCluster = await clusterTypes(cluster, warn, kindWarnings);
   const catalog = await readCatalog(io, undefined);
   const taken = new Set(fromCluster.map((t) => key(t.type)));
   const bundled = catalog.definitions.map((d) => workloadType(d, "catalog")).filter((t): t is WorkloadType => t !== undefined && !taken.has(key(t.type)));
-  return [...fromCluster, ...bundled];
+  return { types: [...fromCluster, ...bundled], kindWarnings };
+}
+
+/**
+ * Gives the warnings about the cluster's Kartas of the kinds a command lists: `all` (--all-types), the
+ * kinds (group and kind, any version) of the types it resolved, or, for a type name that resolved to no
+ * type, the kinds that name means. A warning about a Karta whose kind cannot be read is always given.
+ */
+export function warnAboutKinds(known: KnownTypes, needed: "all" | readonly { group: string; kind: string }[] | { name: string }, warn: (message: string) => void): void {
+  for (const w of known.kindWarnings) {
+    const k = w.kind;
+    const wanted =
+      k === undefined ||
+      needed === "all" ||
+      (Array.isArray(needed) ? needed.some((n) => n.group === k.group && n.kind === k.kind) : kindMatches((needed as { name: string }).name, k));
+    if (wanted) warn(w.message);
+  }
 }
 
 /** Kubernetes' version priority: v1 > v1beta2 > v1beta1 > v1alpha1 > anything else (then by name). */
@@ -133,6 +205,8 @@ export async function servedTypes(cluster: LiveCluster, types: readonly Workload
 export interface TypeProblem {
   exit: typeof EXIT_WORKLOAD_NOT_FOUND | typeof EXIT_NO_DEFINITION;
   message: string;
+  /** The kind the server resolved the name to, when it did. */
+  resolved?: { group: string; kind: string };
 }
 
 /**
@@ -153,5 +227,5 @@ export async function resolveType(cluster: LiveCluster, types: readonly Workload
     const others = await servedTypes(cluster, candidates);
     if (others[0]) return others[0];
   }
-  return { exit: EXIT_NO_DEFINITION, message: `no Karta definition covers "${text}"` };
+  return { exit: EXIT_NO_DEFINITION, message: `no Karta definition covers "${text}"`, resolved: { group: r.group, kind: r.resource.kind } };
 }

@@ -6,6 +6,8 @@
  * own request for a pod). The machine formats print these values as they are.
  */
 import type { ComponentInstance, ComponentView, Interpretation, PodClassification } from "../interpret/types.js";
+import { workloadPods } from "../interpret/pods.js";
+import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
 import { podRequirements } from "../resources/index.js";
 import { formatResourceList, multiplyResourceList, mustParseQuantity, parseResourceList, type Quantity, type ResourceListJSON } from "../quantity/index.js";
 
@@ -81,7 +83,10 @@ export interface DescribeView extends WorkloadView {
   /** The root's own pods (a root that defines pods) and the components below it. */
   tree: TreeNode;
   resources: { rows: ResourceRow[]; total: ResourceRow };
-  /** Errors the interpretation reported (a selector that failed, an instance id not in the spec...). */
+  /**
+   * What the interpretation reported (a selector that failed, an instance id not in the spec, a negative
+   * replica count...), each as `karta inspect` lists it under Problems: severity, path, message.
+   */
   problems: string[];
 }
 
@@ -171,7 +176,7 @@ export interface ViewInput {
   /** The root object (its metadata). */
   object: unknown;
   interpretation: Interpretation;
-  /** The pods given to the interpretation, in the same order. */
+  /** The pods given to the interpretation, in the same order (a workload that is a pod is counted with them as the interpretation counts it). */
   pods: readonly unknown[];
 }
 
@@ -179,7 +184,8 @@ export interface ViewInput {
 export function describeView(input: ViewInput): DescribeView {
   const r = input.interpretation;
   const meta = obj(obj(input.object).metadata);
-  const views = input.pods.map(podView);
+  // A workload that is a pod is its own pod, as the interpretation counted it.
+  const views = workloadPods(input.type, input.object, input.pods).map(podView);
   const classified = r.pods.map((c) => ({ c, view: views[c.index]! }));
   const components = new Map(r.components.map((c) => [c.name, c]));
 
@@ -250,7 +256,7 @@ export function describeView(input: ViewInput): DescribeView {
     ...list,
     tree,
     resources: { rows, total },
-    problems: r.diagnostics.filter((d) => d.severity === "error").map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)),
+    problems: sortDiagnostics(r.diagnostics).map(formatDiagnostic),
   };
 }
 

@@ -11,7 +11,7 @@ export { CompiledExpression } from "./expression.js";
 export { evaluateWorkload, subtreeScale, workloadTotal } from "./workload.js";
 export type { WorkloadView, EvaluatedComponent } from "./workload.js";
 export { evaluateStatus } from "./status.js";
-export { classifyPod, classifyPods, podRef } from "./pods.js";
+export { classifyPod, classifyPods, podRef, workloadPods, isPodKind } from "./pods.js";
 export { gangGroups, gangPlan, dns1123Safe, dns1123SubdomainErrors, subGroupPlan, subGroupOfPod, type SubGroupPlan, type SubGroupPlanEntry } from "./groups.js";
 export { suspendPatch, setPodFieldPatch, jsonPointer, locations, setOperation, actionValue } from "./patch.js";
 export type { PodField, JsonLocation } from "./patch.js";

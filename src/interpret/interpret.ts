@@ -13,7 +13,7 @@ import { compileDefinition, type CompiledDefinition } from "./compile.js";
 import { gangGroups, gangPlan } from "./groups.js";
 import { createRequire } from "node:module";
 import type { PodField } from "./patch.js";
-import { classifyPods } from "./pods.js";
+import { classifyPods, workloadPods } from "./pods.js";
 import { evaluateStatus } from "./status.js";
 import type { ChildMatch, Interpretation, PatchResult, PodClassification, GangGroup } from "./types.js";
 import { evaluateWorkload, subtreeScale, workloadTotal, type WorkloadView } from "./workload.js";
@@ -27,7 +27,10 @@ const patches = (): typeof import("./patch.js") => (patchModule ??= requireModul
 
 /** What comes with the workload object. */
 export interface InterpretInputs {
-  /** The workload's pods (core/v1 Pod objects). */
+  /**
+   * The workload's pods (core/v1 Pod objects). A workload that is itself a pod (root kind core/v1 Pod) is
+   * its own pod: it is counted after these when it is not among them (`workloadPods`).
+   */
   pods?: readonly unknown[];
   /**
    * Objects the workload created (ReplicaSets, Jobs, StatefulSets...), matched to components by kind; a
@@ -177,7 +180,7 @@ export function compileInterpreter(input: Karta | Definition): CompiledInterpret
     },
     interpret(object, inputs = {}) {
       const diagnostics: Diagnostic[] = [...definition.diagnostics];
-      const pods = inputs.pods ?? [];
+      const pods = workloadPods(karta?.spec?.structureDefinition?.rootComponent?.kind, object, inputs.pods ?? []);
       const result: Interpretation = {
         root: rootOf(isObject(object) ? object : {}),
         components: [],

@@ -18,6 +18,34 @@ export function podRef(pod: unknown, index: number): PodRef {
   return ref;
 }
 
+/** Whether a kind (a definition's root kind) is core/v1 Pod. */
+export function isPodKind(kind: { group?: string; version?: string; kind?: string } | undefined): boolean {
+  return kind !== undefined && (kind.group ?? "") === "" && kind.version === "v1" && kind.kind === "Pod";
+}
+
+/**
+ * Whether two pods are one: by uid when both have one, else by namespace and name (an object written by
+ * hand without a name is only itself).
+ */
+function samePod(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const ma = isObject(a) && isObject(a.metadata) ? a.metadata : {};
+  const mb = isObject(b) && isObject(b.metadata) ? b.metadata : {};
+  if (typeof ma.uid === "string" && ma.uid !== "" && typeof mb.uid === "string" && mb.uid !== "") return ma.uid === mb.uid;
+  return typeof ma.name === "string" && ma.name !== "" && ma.name === mb.name && (ma.namespace ?? "") === (mb.namespace ?? "");
+}
+
+/**
+ * The pods of a workload: the pods given, and, when the workload is itself a pod (the definition's root
+ * kind is core/v1 Pod: a bare pod, which KAI's default grouper gangs as its own group of one), the object
+ * too, after them, unless it is among them. Every command that shows a workload's pods counts them from
+ * this list, so a Pod is 1/1 on its node wherever it is shown.
+ */
+export function workloadPods(rootKind: { group?: string; version?: string; kind?: string } | undefined, object: unknown, pods: readonly unknown[]): readonly unknown[] {
+  if (!isPodKind(rootKind) || !isObject(object) || pods.some((p) => samePod(p, object))) return pods;
+  return [...pods, object];
+}
+
 /** Whether the pod matches the component's type selector; an error is reported and counts as no match. */
 function matchesType(c: CompiledComponent, pod: unknown, podName: string, diagnostics: Diagnostic[]): boolean {
   if (!c.hasTypeSelector) return false;
@@ -98,6 +126,11 @@ function otherWorkload(view: WorkloadView, pod: unknown, podName: string, owners
   const kind = view.definition.root?.definition.kind;
   if (!kind) return undefined;
   const refs0 = ownerRefsOf(pod);
+  // A workload that is a pod has itself; another pod no one owns is a workload of its own.
+  if (refs0.length === 0 && isPodKind(kind) && !samePod(pod, view.object)) {
+    const meta = isObject(view.object.metadata) ? view.object.metadata : {};
+    return `pod ${podName} is a Pod of its own (no owner), not this Pod${typeof meta.name === "string" && meta.name !== "" ? ` ${meta.name}` : ""}`;
+  }
   // Most pods: no owner, or one the chain cannot follow; decided before anything is allocated.
   if (refs0.length === 0) return undefined;
   const meta = isObject(view.object.metadata) ? view.object.metadata : {};

@@ -33,7 +33,7 @@ export interface ComponentInstance {
   scale?: Scale;
   /** Karmada's per-replica requirements (work/v1alpha2 ReplicaRequirements) of the pod template. */
   replicaRequirements?: ReplicaRequirements;
-  /** How many pods the totals count: replicas, else minReplicas, else 1. */
+  /** How many pods the totals count: replicas, else minReplicas, else 1; 0 for a negative count. */
   countedReplicas?: number;
   /** Per-replica requests × counted replicas. */
   totalRequests?: ResourceListJSON;
@@ -108,7 +108,7 @@ export interface PodRef {
 /** Which component (and instance, replica) a pod belongs to, or why none. */
 export interface PodClassification {
   pod: PodRef;
-  /** Position in the pods given. */
+  /** Position in the pods given; a workload that is a pod and not among them is itself the next (`workloadPods`). */
   index: number;
   component?: string;
   /** The instance id, for components with instances. */

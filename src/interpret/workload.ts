@@ -195,11 +195,12 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
         diagnostics.push({ severity: "error", path: c.path, message: `instance ${JSON.stringify(id)}: pod template ${issue.path}: ${issue.message}`, code: "resources" });
       }
       if (req.value) instance.replicaRequirements = req.value;
-      const counted = scale?.replicas ?? scale?.minReplicas ?? 1;
+      // A negative count (kept in the scale, with a warning) counts no pods, as a scale counts only above 0.
+      const counted = Math.max(0, scale?.replicas ?? scale?.minReplicas ?? 1);
       instance.countedReplicas = counted;
       const perReplica = req.value?.resourceRequest;
       if (perReplica) {
-        const total = dropZeroResources(multiplyResourceList(parseResourceList(perReplica).list, Math.max(0, counted)));
+        const total = dropZeroResources(multiplyResourceList(parseResourceList(perReplica).list, counted));
         if (Object.keys(total).length > 0) {
           instance.totalRequests = formatResourceList(total);
           componentTotal = componentTotal ? addResourceLists(componentTotal, total) : total;

@@ -41,6 +41,23 @@ describe("karta inspect", () => {
     assert.deepEqual(JSON.parse(twice.out), once);
   });
 
+  test("a bare Pod is its own pod: its group has it without --pods, given again it is one pod, another bare pod is not its", async () => {
+    const pod = path.join(repoRoot, "examples", "pod.yaml");
+    const alone = await run(["-f", pod]);
+    assert.equal(alone.code, 0, alone.err);
+    assert.match(alone.out, /\nGroups:\n {2}pg-0e6c2a4b-9d1f-4e8a-b7c3-5f2d1a0e9c84 {2}minMember 1 {2}\[pod\]\n {4}cuda-debug {2}pod\n\nPods: 1, matched 1, unmatched 0\n/);
+    const json = JSON.parse((await run(["-f", pod, "-o", "json"])).out) as { pods: { pod: { name: string }; component?: string }[]; groups: { members: { pod: string }[] }[] };
+    assert.deepEqual(json.pods.map((p) => [p.pod.name, p.component]), [["cuda-debug", "pod"]]);
+    assert.deepEqual(json.groups.map((g) => g.members.map((m) => m.pod)), [["cuda-debug"]]);
+    // Given as its own pod too: still one.
+    assert.deepEqual(JSON.parse((await run(["-f", pod, "--pods", pod, "-o", "json"])).out).pods, json.pods);
+    // Another bare pod of the namespace is a workload of its own.
+    const other = "apiVersion: v1\nkind: Pod\nmetadata: {name: debug-shell, namespace: research, uid: other-uid}\n";
+    const r = await run(["-f", pod, "--pods", "-"], other);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /Pods: 2, matched 1, unmatched 1\n {2}debug-shell: pod debug-shell is a Pod of its own \(no owner\), not this Pod cuda-debug\n/);
+  });
+
   test("each exit code says one thing, as --help lists them", async () => {
     const job = readFileSync(fx("job.yaml"), "utf8");
     const def = (running: string, extra = "") => `spec:

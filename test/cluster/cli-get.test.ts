@@ -211,6 +211,71 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.doesNotMatch(table.out, /llama-finetune/);
   });
 
+  test("a bare Pod is its own pod: 1/1 on its node in get, describe and --all-types, as kubectl get pod counts it", async (t) => {
+    const bare = await testNamespace(t, c);
+    const created = (await c.core.createNamespacedPod({
+      namespace: bare,
+      body: { metadata: { name: "lone" }, spec: { nodeName: "node-x", containers: [{ name: "c", image: "x", resources: { limits: { "nvidia.com/gpu": "2" } } }] } },
+    })) as Obj;
+    const started = new Date().toISOString();
+    await c.core.replaceNamespacedPodStatus({
+      name: "lone",
+      namespace: bare,
+      body: { ...created, status: { phase: "Running", conditions: [{ type: "Ready", status: "True" }], containerStatuses: [{ name: "c", ready: true, restartCount: 0, image: "x", imageID: "", started: true, state: { running: { startedAt: started } } }] } } as never,
+    });
+    const viaKubectl = await kubectl(c, ["get", "pod", "lone", "-n", bare, "--no-headers"]);
+    assert.match(viaKubectl.stdout, /^lone +1\/1 +Running /);
+
+    const wide = await run(["get", "pod", "lone", "-n", bare, "-o", "wide"]);
+    assert.equal(wide.code, 0, wide.err);
+    assert.match(wide.out.split("\n")[1]!, new RegExp(`^lone +${bare} +Running +pod +1/1 +2 +\\S+ +1 +node-x +core-v1-pod +catalog$`));
+    const list = await run(["get", "pods", "-n", bare, "-o", "json"]);
+    const row = (JSON.parse(list.out) as { items: Record<string, unknown>[] }).items[0]!;
+    assert.deepEqual([row.pods, row.desiredPods, row.nodes], [{ ready: 1, total: 1 }, 1, ["node-x"]]);
+    const all = await run(["get", "--all-types", "-n", bare]);
+    assert.match(all.out, new RegExp(`^lone +${bare} +Pod +Running +pod +1/1 +2 `, "m"));
+
+    const described = await run(["describe", "pod", "lone", "-n", bare]);
+    assert.equal(described.code, 0, described.err);
+    const tree = described.out.split("\n").slice(2, 4);
+    assert.match(tree[0]!, /^Pod\/lone \[Running\] +1\/1 ready +gpu: 2$/);
+    assert.match(tree[1]!, /^`-- lone +Running +gpu: 2 +node-x$/);
+    const json = JSON.parse((await run(["describe", "pod", "lone", "-n", bare, "-o", "json"])).out) as { pods: unknown; nodes: unknown; tree: { current: number; ready: number; pods: { name: string; node: string }[] } };
+    assert.deepEqual([json.pods, json.nodes, json.tree.current, json.tree.ready, json.tree.pods.map((p) => `${p.name}@${p.node}`)], [{ ready: 1, total: 1 }, ["node-x"], 1, 1, ["lone@node-x"]]);
+  });
+
+  test("describe of a negative replica count: counted as 0 as the interpretation counts it; Problems as inspect lists them, with severities", async () => {
+    const negative = JSON.parse(JSON.stringify(job)) as Obj;
+    negative.metadata = { name: "negative", namespace: ns };
+    delete negative.status;
+    delete negative.spec.pytorchReplicaSpecs.Master;
+    delete negative.spec.elasticPolicy;
+    negative.spec.pytorchReplicaSpecs.Worker.replicas = -5;
+    await c.objects.create(negative);
+    try {
+      const wide = await run(["get", `pytorchjob.${group}/negative`, "-n", ns, "-o", "json"]);
+      assert.equal(wide.code, 0, wide.err);
+      assert.deepEqual(JSON.parse(wide.out).desiredPods, 0);
+      const r = await run(["describe", `pytorchjob.${group}`, "negative", "-n", ns]);
+      assert.equal(r.code, 0, r.err);
+      const lines = r.out.split("\n");
+      assert.match(lines[2]!, /^PyTorchJob\/negative \[\S+\] +0\/0 ready$/);
+      assert.deepEqual(lines.filter((l) => /^(worker|TOTAL) /.test(l)).map((l) => l.split(/ +/).slice(0, 2)), [["worker", "0"], ["TOTAL", "0"]]);
+      // The same problems `karta inspect` lists for the object with the same definition.
+      const definition = path.join(dir, "negative-karta.yaml");
+      writeFileSync(definition, JSON.stringify((await c.objects.read({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: kartaName } })) as Obj));
+      const inspected = await run(["inspect", `pytorchjob.${group}/negative`, "-n", ns, "-d", definition]);
+      const problems = (out: string): string[] => out.split("\n\n").find((b) => b.startsWith("Problems:\n"))?.split("\n").slice(1).filter((l) => l !== "") ?? [];
+      assert.deepEqual(problems(r.out), problems(inspected.out));
+      assert.match(problems(r.out)[0]!, /^ {2}error: spec\.optimizationInstructions\.gangScheduling\.podGroup\.subGroups: every subgroup has a scale of 0/);
+      assert.ok(problems(r.out).some((l) => /^ {2}warning: .*yields a negative replica count \(-5\) on this object/.test(l)), r.out);
+      const json = JSON.parse((await run(["describe", `pytorchjob.${group}`, "negative", "-n", ns, "-o", "json"])).out) as { problems: string[]; desiredPods: number };
+      assert.deepEqual([json.desiredPods, json.problems], [0, problems(r.out).map((l) => l.trim())]);
+    } finally {
+      await attempt(() => c.objects.delete({ apiVersion: negative.apiVersion, kind: negative.kind, metadata: { name: "negative", namespace: ns } } as KubernetesObject));
+    }
+  });
+
   test("--phase and empty results", async () => {
     const none = await run(["get", "jobset", "-n", "research", "--phase", "Completed"]);
     assert.deepEqual([none.code, none.out], [0, ""]);

@@ -43,9 +43,11 @@ const status = (code: number, reason: string, message: string) => ({ kind: "Stat
  * kubeconfig names (credentials are sent only over TLS, as by client-go); `listDelayMs`: the PyTorchJob
  * list answers that late; `serverHost`: the host the kubeconfig names (default 127.0.0.1; another reaches
  * the server only through a proxy that sends it to 127.0.0.1); `refuse`: an Authorization answered 401, as
- * an expired token is; `gone`: watches of the PyTorchJobs answered 404, as after their CRD is deleted.
+ * an expired token is; `gone`: watches of the PyTorchJobs answered 404, as after their CRD is deleted;
+ * `kartas`: the Karta CRD is served (run.ai/v1alpha1), its list these Kartas, or 403 for `forbidden`;
+ * `named`: the PyTorchJob is read by name too (else only listed).
  */
-export async function startFakeApiServer(o: { user?: string; tls?: boolean; listDelayMs?: number; serverHost?: string; refuse?: string; gone?: boolean } = {}): Promise<FakeApiServer> {
+export async function startFakeApiServer(o: { user?: string; tls?: boolean; listDelayMs?: number; serverHost?: string; refuse?: string; gone?: boolean; kartas?: unknown[] | "forbidden"; named?: boolean } = {}): Promise<FakeApiServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-fake-apiserver-"));
   const certs = o.tls ? writeCerts(dir) : undefined;
   const job = parse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8")) as { metadata: Record<string, unknown> };
@@ -76,8 +78,18 @@ export async function startFakeApiServer(o: { user?: string; tls?: boolean; list
       return json(res, 500, status(500, "InternalError", "etcdserver: request timed out"));
     }
     switch (url.pathname) {
-      case "/apis":
-        return json(res, 200, { kind: "APIGroupList", apiVersion: "v1", groups: [{ name: "kubeflow.org", versions: [{ groupVersion: "kubeflow.org/v1", version: "v1" }], preferredVersion: { groupVersion: "kubeflow.org/v1", version: "v1" } }] });
+      case "/apis": {
+        const runai = { name: "run.ai", versions: [{ groupVersion: "run.ai/v1alpha1", version: "v1alpha1" }], preferredVersion: { groupVersion: "run.ai/v1alpha1", version: "v1alpha1" } };
+        const kubeflow = { name: "kubeflow.org", versions: [{ groupVersion: "kubeflow.org/v1", version: "v1" }], preferredVersion: { groupVersion: "kubeflow.org/v1", version: "v1" } };
+        return json(res, 200, { kind: "APIGroupList", apiVersion: "v1", groups: o.kartas !== undefined ? [kubeflow, runai] : [kubeflow] });
+      }
+      case "/apis/run.ai/v1alpha1":
+        if (o.kartas === undefined) break;
+        return json(res, 200, { kind: "APIResourceList", groupVersion: "run.ai/v1alpha1", resources: [{ name: "kartas", singularName: "karta", namespaced: false, kind: "Karta", shortNames: ["krt"], verbs: ["get", "list", "watch"] }] });
+      case "/apis/run.ai/v1alpha1/kartas":
+        if (o.kartas === undefined) break;
+        if (o.kartas === "forbidden") return json(res, 403, status(403, "Forbidden", 'kartas.run.ai is forbidden: User "u" cannot list resource "kartas" in API group "run.ai" at the cluster scope'));
+        return json(res, 200, { kind: "KartaList", apiVersion: "run.ai/v1alpha1", metadata: { resourceVersion: "5" }, items: o.kartas });
       case "/api/v1":
         return json(res, 200, { kind: "APIResourceList", groupVersion: "v1", resources: [{ name: "pods", singularName: "pod", namespaced: true, kind: "Pod", verbs: ["get", "list", "watch"] }] });
       case "/apis/kubeflow.org/v1":
@@ -88,11 +100,15 @@ export async function startFakeApiServer(o: { user?: string; tls?: boolean; list
         else answer();
         return;
       }
+      case "/apis/kubeflow.org/v1/namespaces/team/pytorchjobs/llama-finetune":
+        if (!o.named) break;
+        return json(res, 200, { ...job, apiVersion: "kubeflow.org/v1", kind: "PyTorchJob" });
       case "/api/v1/namespaces/team/pods":
         return json(res, 200, { kind: "PodList", apiVersion: "v1", metadata: { resourceVersion: "5" }, items: [] });
       default:
-        return json(res, 404, status(404, "NotFound", "the server could not find the requested resource"));
+        break;
     }
+    return json(res, 404, status(404, "NotFound", "the server could not find the requested resource"));
   };
   const server = certs ? https.createServer({ cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) }, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
