@@ -60,6 +60,8 @@ export interface StringFlag extends FlagBase {
   operands?: (value: string) => readonly string[];
   /** An empty value (`--namespace=`) is as if the flag were not given, as kubectl reads its own flags. */
   emptyIsUnset?: boolean;
+  /** What is wrong with a value (none: it is valid), e.g. a namespace that is not a DNS-1123 label: a usage error. */
+  validate?: (value: string) => readonly string[];
 }
 
 /** A flag with a whole-number value in [min, max]. */
@@ -266,6 +268,11 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       }
       const list = spec.choices.length <= 2 ? spec.choices.join(" or ") : `${spec.choices.slice(0, -1).join(", ")} or ${spec.choices[spec.choices.length - 1]}`;
       fail(`invalid value '${t.value}' for ${t.rawName}: expected ${list}`);
+      continue;
+    }
+    const problems = spec.type === "string" ? (spec.validate?.(t.value) ?? []) : [];
+    if (problems.length > 0) {
+      fail(`invalid value '${t.value}' for ${t.rawName}: ${problems.join("; ")}`);
       continue;
     }
     set(t.value);

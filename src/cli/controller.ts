@@ -25,6 +25,7 @@ import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controlle
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admission.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
+import { handwritten } from "../names/index.js";
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
@@ -159,8 +160,9 @@ export const FLAGS = {
   "leader-elect-lease-duration": { type: "string" },
   "leader-elect-renew-deadline": { type: "string" },
   "leader-elect-retry-period": { type: "string" },
-  "leader-elect-resource-name": { type: "string" },
-  "leader-elect-resource-namespace": { type: "string" },
+  // Checked as the API server checks a Lease's name and namespace: each becomes a segment of a request's path.
+  "leader-elect-resource-name": { type: "string", validate: (n: string) => handwritten.isDNS1123Subdomain(n) },
+  "leader-elect-resource-namespace": { type: "string", validate: (ns: string) => handwritten.isDNS1123Label(ns) },
   "metrics-bind-address": { type: "string", default: ":8080" },
   "health-probe-bind-address": { type: "string", default: ":8081" },
   "webhook-port": { type: "integer", min: 0, max: 65535, default: 9443 },

@@ -10,7 +10,7 @@ import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags } from "./live-ref.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG } from "./live-ref.js";
 import { alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
@@ -60,7 +60,7 @@ Example:
 
 export const FLAGS = {
   "all-types": { type: "boolean" },
-  namespace: { type: "string", short: "n", emptyIsUnset: true },
+  namespace: NAMESPACE_FLAG,
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   phase: { type: "string", multiple: true, choices: PHASES },
