@@ -131,7 +131,9 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
                                         bursts of new workloads, at more requests in flight to the API server
       --kube-api-content-type TYPE      how pods are watched: application/vnd.kubernetes.protobuf (default)
                                         or application/json
-  -v, --verbose           debug logs
+  -v, --v LEVEL           log verbosity, as klog's: 0 to 3 log info and errors (default 0), 4 and
+                          more also debug lines; -v alone is -v 4
+      --verbose           debug logs (as -v 4)
   -h, --help              show this help
 
 Exit code: 0 after a graceful shutdown (SIGINT/SIGTERM), 1 when it cannot start or loses
@@ -148,6 +150,9 @@ Example:
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
   curl -s localhost:8080/metrics | grep -E 'controller_runtime_webhook_latency_seconds|karta_workload_status'
 `;
+
+/** The klog verbosity from which the controller logs debug lines (klog's convention: 4 is debug level). */
+const DEBUG_VERBOSITY = 4;
 
 const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 /** How long the stop after an internal error may take before the process exits anyway. */
@@ -177,7 +182,10 @@ export const FLAGS = {
   "cache-sync-timeout": { type: "string" },
   "concurrent-workload-syncs": { type: "integer", min: 1, max: 1000, default: DEFAULT_WORKLOAD_SYNCS },
   "kube-api-content-type": { type: "string", choices: [PROTOBUF, "application/json"], default: PROTOBUF },
-  verbose: { type: "boolean", short: "v" },
+  // klog's verbosity, as every Kubernetes component takes it (--v=2 in a Deployment's args); -v alone is
+  // debug, as it was when -v was a switch (the chart's controller.verbose passes it so).
+  v: { type: "integer", short: "v", min: 0, max: 2 ** 31 - 1, noOptDefault: DEBUG_VERBOSITY },
+  verbose: { type: "boolean" },
 } as const satisfies Flags;
 
 export async function runController(rawArgs: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
@@ -215,7 +223,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   if (shard.index >= shard.total) return usage(`--shard must be less than --total-shards (${shard.total}), not ${shard.index}`);
   const syncTimeoutMs = parseDuration(values["cache-sync-timeout"] ?? "2m");
   if (syncTimeoutMs === undefined || syncTimeoutMs <= 0) return usage(`--cache-sync-timeout must be a duration such as 2m, not '${values["cache-sync-timeout"]}'`);
-  const log = jsonLogger((l) => io.stderr(l), values.verbose === true);
+  const log = jsonLogger((l) => io.stderr(l), values.verbose === true || (values.v ?? 0) >= DEBUG_VERBOSITY);
   let tlsFiles: { certFile: string; keyFile: string } | undefined;
   if (values["tls-cert-file"] !== undefined) tlsFiles = { certFile: values["tls-cert-file"], keyFile: values["tls-private-key-file"]! };
   else if (values["cert-dir"] !== undefined) {
