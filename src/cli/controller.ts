@@ -268,7 +268,9 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     log("error", "cannot start", { err: `cannot listen: ${(err as Error).message}` });
     return 1;
   }
-  log("info", "serving endpoints", { ...(endpoints.metricsPort !== undefined ? { metricsPort: endpoints.metricsPort } : {}), ...(endpoints.healthPort !== undefined ? { healthProbePort: endpoints.healthPort } : {}) });
+  // Said only of what is served: with both addresses 0 nothing is.
+  if (endpoints.metricsPort !== undefined || endpoints.healthPort !== undefined) log("info", "serving endpoints", { ...(endpoints.metricsPort !== undefined ? { metricsPort: endpoints.metricsPort } : {}), ...(endpoints.healthPort !== undefined ? { healthProbePort: endpoints.healthPort } : {}) });
+  else log("info", "not serving metrics or probes: --metrics-bind-address and --health-probe-bind-address are 0");
   // The caches run on every replica (as controller-runtime's do), so a follower's webhook answers and a new
   // leader starts warm; only the leader writes.
   const leadingFromStart = elect !== "true";
