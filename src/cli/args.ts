@@ -3,6 +3,8 @@
  * karmadactl users expect on top of it.
  *
  * - a flag's value inline or next: `-ojson`, `-o=json`, `-o json`, `--output=json`, `--output json`;
+ * - a boolean's value after `=`, short or long: `-A=true`, `-w=false`, `--watch=0` (pflag's rule: a
+ *   shorthand followed by `=` takes the rest as its value; a boolean reads it as strconv.ParseBool);
  * - `-h`/`--help` on every command; `--` ends the options (what follows is positional);
  * - one wording for every usage error, e.g. `unknown flag: --ouptut (did you mean --output?)`,
  *   `flag needs an argument: --pods`, `invalid value 'x' for --output: expected yaml or json`;
@@ -60,6 +62,8 @@ export interface StringFlag extends FlagBase {
   operands?: (value: string) => readonly string[];
   /** An empty value (`--namespace=`) is as if the flag were not given, as kubectl reads its own flags. */
   emptyIsUnset?: boolean;
+  /** What is wrong with a value (none: it is valid), e.g. a namespace that is not a DNS-1123 label: a usage error. */
+  validate?: (value: string) => readonly string[];
 }
 
 /** A flag with a whole-number value in [min, max]. */
@@ -68,6 +72,11 @@ export interface IntegerFlag extends FlagBase {
   default?: number;
   min?: number;
   max?: number;
+  /**
+   * The value of the flag given alone (`-v`), as pflag's NoOptDefVal; a whole number as the next argument
+   * is still its value (`-v 4`, as klog's `-v` takes it). Only for commands without positional arguments.
+   */
+  noOptDefault?: number;
 }
 
 export type FlagSpec = BooleanFlag | StringFlag | IntegerFlag;
@@ -141,6 +150,8 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   let onceConflict: string | undefined;
   const operandsOf: Record<string, string[][]> = {};
   const withOperands: { flag: string; value: string; operands: string[] }[] = [];
+  /** The flag as the user wrote it, for the arguments of argv rewritten as long flags (`-A=true`: `--all-namespaces=true`). */
+  const written = new Map<number, string>();
   for (let i = 0; i < args.length; i++) {
     let a = args[i]!;
     if (a === "--") {
@@ -161,6 +172,13 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       for (let j = 1; j < a.length; j++) {
         const n = byShort.get(a[j]!);
         if (n === undefined) break;
+        if (!takesValue(n) && a[j + 1] === "=" && !options.dashOperands) {
+          // `-A=true`, `-wA=false`: the value of the boolean, as pflag reads `-f=value` (jq has no such form).
+          if (j > 1) argv.push(a.slice(0, j));
+          written.set(argv.length, `-${a[j]}`);
+          a = `--${n}=${a.slice(j + 2)}`;
+          break;
+        }
         if (takesValue(n)) {
           name = n;
           if (a[j + 1] === "=") {
@@ -176,11 +194,18 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
         }
       }
     }
+    const spec = takesValue(name) ? specs[name!]! : undefined;
+    if (spec?.type === "integer" && spec.noOptDefault !== undefined && inline === undefined && !/^-?[0-9]+$/.test(args[i + 1] ?? "")) {
+      // `-v` alone (nothing, or no whole number, after it): its NoOptDefVal. A short one is the group's last letter.
+      if (!a.startsWith("--") && a.length > 2) argv.push(a.slice(0, -1));
+      written.set(argv.length, a.startsWith("--") ? a : `-${spec.short}`);
+      argv.push(`--${name}=${spec.noOptDefault}`);
+      continue;
+    }
     argv.push(a);
-    if (!takesValue(name)) continue;
+    if (!spec) continue;
     let value = inline;
     if (value === undefined && i + 1 < args.length) argv.push((value = args[++i]!));
-    const spec = specs[name!]!;
     let operands: string[] = [];
     if (value !== undefined && spec.type === "string" && spec.operands) {
       const wanted = spec.operands(value);
@@ -221,9 +246,11 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     }
     if (t.kind === "option-terminator") continue;
     const spec = specs[t.name];
+    const rawName = written.get(t.index) ?? t.rawName;
     if (t.name === "help" && spec?.type === "boolean") return { kind: "help" };
-    if (!spec || (t.rawName.length === 2 && t.rawName !== `-${spec.short}`) || (t.rawName.startsWith("--") && t.rawName.length === 3)) {
-      const longs = Object.keys(specs).filter((n) => n.length > 1);
+    // `--o` is not `-o`; a flag named by one letter (klog's `--v`) is spelled so.
+    if (!spec || (t.rawName.length === 2 && t.rawName !== `-${spec.short}`) || (t.rawName.startsWith("--") && t.rawName.length === 3 && t.name !== spec.short)) {
+      const longs = Object.keys(specs);
       const guess = t.rawName.startsWith("--") ? closest(t.name, longs) : undefined;
       fail(`unknown flag: ${t.rawName}${guess ? ` (did you mean --${guess}?)` : ""}`);
       continue;
@@ -235,12 +262,12 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     if (spec.type === "boolean") {
       // The spellings Go's strconv.ParseBool takes, as pflag (and so kubectl) reads --flag=VALUE.
       const value = t.value === undefined ? true : parseBool(t.value);
-      if (value === undefined) fail(`invalid value '${t.value}' for ${t.rawName}: expected true or false`);
+      if (value === undefined) fail(`invalid value '${t.value}' for ${rawName}: expected true or false`);
       else set(value);
       continue;
     }
     if (t.value === undefined) {
-      fail(`flag needs an argument: ${t.rawName}`);
+      fail(`flag needs an argument: ${rawName}`);
       continue;
     }
     if (t.value === "" && spec.type === "string" && spec.emptyIsUnset) {
@@ -252,7 +279,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       const min = spec.min ?? Number.MIN_SAFE_INTEGER;
       const max = spec.max ?? Number.MAX_SAFE_INTEGER;
       const n = /^[-+]?[0-9]+$/.test(t.value) ? Number(t.value) : NaN;
-      if (!(n >= min && n <= max)) fail(`invalid value '${t.value}' for ${t.rawName}: expected an integer from ${min} to ${max}`);
+      if (!(n >= min && n <= max)) fail(`invalid value '${t.value}' for ${rawName}: expected an integer from ${min} to ${max}`);
       else set(n);
       continue;
     }
@@ -261,11 +288,16 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       const [first, ...rest] = t.value.trim().split(/\s+/);
       const wanted = spec.type === "string" && first !== undefined && spec.choices.includes(first) ? (spec.operands?.(first) ?? []) : [];
       if (wanted.length > 0 && rest.length > 0) {
-        fail(`invalid value '${t.value}' for ${t.rawName}: give ${wanted.join(" ")} as a separate argument: ${t.rawName} ${first} ${wanted.join(" ")}`);
+        fail(`invalid value '${t.value}' for ${rawName}: give ${wanted.join(" ")} as a separate argument: ${rawName} ${first} ${wanted.join(" ")}`);
         continue;
       }
       const list = spec.choices.length <= 2 ? spec.choices.join(" or ") : `${spec.choices.slice(0, -1).join(", ")} or ${spec.choices[spec.choices.length - 1]}`;
-      fail(`invalid value '${t.value}' for ${t.rawName}: expected ${list}`);
+      fail(`invalid value '${t.value}' for ${rawName}: expected ${list}`);
+      continue;
+    }
+    const problems = spec.type === "string" ? (spec.validate?.(t.value) ?? []) : [];
+    if (problems.length > 0) {
+      fail(`invalid value '${t.value}' for ${rawName}: ${problems.join("; ")}`);
       continue;
     }
     set(t.value);

@@ -8,7 +8,7 @@
  * InputErrors with the server's message.
  */
 import type { KubernetesObject } from "../controller/kubernetes-object.js";
-import { apiError, CredentialError, KubeClient, resourcePath } from "../controller/client.js";
+import { apiError, CredentialError, KubeClient, PathSegmentError, resourcePath } from "../controller/client.js";
 import { loadClusterAccess, type KubeconfigOverrides } from "../controller/kubeconfig.js";
 import { formatGoDuration } from "../server/duration.js";
 import { EXIT_ERROR } from "./exit-codes.js";
@@ -120,6 +120,7 @@ export class LiveCluster {
     const api = apiError(err);
     if (api) throw new ApiInputError(`${what}: ${api.message || api.reason || `HTTP ${api.code}`}`, api.code);
     if (err instanceof CredentialError) throw new ClusterError(`${what}: getting credentials: ${err.message}`);
+    if (err instanceof PathSegmentError) throw new ClusterError(`${what}: ${err.message}`);
     if ((err as { code?: unknown })?.code === "ETIMEDOUT") throw new ClusterError(`${what}: no answer from ${this.server} within ${this.timeoutMs / 1000} s`);
     throw new ClusterError(`${what}: cannot reach ${this.server}: ${(err as Error)?.message ?? String(err)}`);
   }
@@ -188,7 +189,13 @@ export class LiveCluster {
   /** Every object of a resource in `namespace` (every namespace when undefined), read in chunks of `chunk`. */
   async list(r: Resolved, namespace: string | undefined, options: { labelSelector?: string; fieldSelector?: string; chunk?: number } = {}): Promise<KubernetesObject[]> {
     const apiVersion = apiVersionOf(r.group, r.version);
-    const path = this.collectionPath(r, namespace);
+    const what = `listing ${r.group === "" ? r.resource.name : `${r.resource.name}.${r.group}`}${namespace && r.resource.namespaced ? ` in namespace ${namespace}` : ""}`;
+    let path: string;
+    try {
+      path = this.collectionPath(r, namespace);
+    } catch (err) {
+      return this.fail(err, what);
+    }
     const out: KubernetesObject[] = [];
     let token: string | undefined;
     const chunk = options.chunk ?? 500;
@@ -197,7 +204,7 @@ export class LiveCluster {
       try {
         page = await this.get<ObjectList>(path, { fieldSelector: options.fieldSelector, labelSelector: options.labelSelector, limit: chunk > 0 ? chunk : undefined, continue: token });
       } catch (err) {
-        return this.fail(err, `listing ${r.group === "" ? r.resource.name : `${r.resource.name}.${r.group}`}${namespace && r.resource.namespaced ? ` in namespace ${namespace}` : ""}`);
+        return this.fail(err, what);
       }
       // List items come without apiVersion and kind; the interpretation checks them.
       for (const item of page.items ?? []) out.push({ ...item, apiVersion, kind: r.resource.kind });

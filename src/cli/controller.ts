@@ -25,6 +25,7 @@ import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controlle
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admission.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
+import { handwritten } from "../names/index.js";
 
 export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--context NAME] [--leader-elect=true|false]
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
@@ -130,7 +131,9 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
                                         bursts of new workloads, at more requests in flight to the API server
       --kube-api-content-type TYPE      how pods are watched: application/vnd.kubernetes.protobuf (default)
                                         or application/json
-  -v, --verbose           debug logs
+  -v, --v LEVEL           log verbosity, as klog's: 0 to 3 log info and errors (default 0), 4 and
+                          more also debug lines; -v alone is -v 4
+      --verbose           debug logs (as -v 4)
   -h, --help              show this help
 
 Exit code: 0 after a graceful shutdown (SIGINT/SIGTERM), 1 when it cannot start or loses
@@ -148,6 +151,9 @@ Example:
   curl -s localhost:8080/metrics | grep -E 'controller_runtime_webhook_latency_seconds|karta_workload_status'
 `;
 
+/** The klog verbosity from which the controller logs debug lines (klog's convention: 4 is debug level). */
+const DEBUG_VERBOSITY = 4;
+
 const SA_NAMESPACE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 /** How long the stop after an internal error may take before the process exits anyway. */
 const INTERNAL_ERROR_GRACE_MS = 10_000;
@@ -159,8 +165,9 @@ export const FLAGS = {
   "leader-elect-lease-duration": { type: "string" },
   "leader-elect-renew-deadline": { type: "string" },
   "leader-elect-retry-period": { type: "string" },
-  "leader-elect-resource-name": { type: "string" },
-  "leader-elect-resource-namespace": { type: "string" },
+  // Checked as the API server checks a Lease's name and namespace: each becomes a segment of a request's path.
+  "leader-elect-resource-name": { type: "string", validate: (n: string) => handwritten.isDNS1123Subdomain(n) },
+  "leader-elect-resource-namespace": { type: "string", validate: (ns: string) => handwritten.isDNS1123Label(ns) },
   "metrics-bind-address": { type: "string", default: ":8080" },
   "health-probe-bind-address": { type: "string", default: ":8081" },
   "webhook-port": { type: "integer", min: 0, max: 65535, default: 9443 },
@@ -175,7 +182,10 @@ export const FLAGS = {
   "cache-sync-timeout": { type: "string" },
   "concurrent-workload-syncs": { type: "integer", min: 1, max: 1000, default: DEFAULT_WORKLOAD_SYNCS },
   "kube-api-content-type": { type: "string", choices: [PROTOBUF, "application/json"], default: PROTOBUF },
-  verbose: { type: "boolean", short: "v" },
+  // klog's verbosity, as every Kubernetes component takes it (--v=2 in a Deployment's args); -v alone is
+  // debug, as it was when -v was a switch (the chart's controller.verbose passes it so).
+  v: { type: "integer", short: "v", min: 0, max: 2 ** 31 - 1, noOptDefault: DEBUG_VERBOSITY },
+  verbose: { type: "boolean" },
 } as const satisfies Flags;
 
 export async function runController(rawArgs: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
@@ -213,7 +223,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   if (shard.index >= shard.total) return usage(`--shard must be less than --total-shards (${shard.total}), not ${shard.index}`);
   const syncTimeoutMs = parseDuration(values["cache-sync-timeout"] ?? "2m");
   if (syncTimeoutMs === undefined || syncTimeoutMs <= 0) return usage(`--cache-sync-timeout must be a duration such as 2m, not '${values["cache-sync-timeout"]}'`);
-  const log = jsonLogger((l) => io.stderr(l), values.verbose === true);
+  const log = jsonLogger((l) => io.stderr(l), values.verbose === true || (values.v ?? 0) >= DEBUG_VERBOSITY);
   let tlsFiles: { certFile: string; keyFile: string } | undefined;
   if (values["tls-cert-file"] !== undefined) tlsFiles = { certFile: values["tls-cert-file"], keyFile: values["tls-private-key-file"]! };
   else if (values["cert-dir"] !== undefined) {
@@ -258,7 +268,9 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     log("error", "cannot start", { err: `cannot listen: ${(err as Error).message}` });
     return 1;
   }
-  log("info", "serving endpoints", { ...(endpoints.metricsPort !== undefined ? { metricsPort: endpoints.metricsPort } : {}), ...(endpoints.healthPort !== undefined ? { healthProbePort: endpoints.healthPort } : {}) });
+  // Said only of what is served: with both addresses 0 nothing is.
+  if (endpoints.metricsPort !== undefined || endpoints.healthPort !== undefined) log("info", "serving endpoints", { ...(endpoints.metricsPort !== undefined ? { metricsPort: endpoints.metricsPort } : {}), ...(endpoints.healthPort !== undefined ? { healthProbePort: endpoints.healthPort } : {}) });
+  else log("info", "not serving metrics or probes: --metrics-bind-address and --health-probe-bind-address are 0");
   // The caches run on every replica (as controller-runtime's do), so a follower's webhook answers and a new
   // leader starts warm; only the leader writes.
   const leadingFromStart = elect !== "true";

@@ -8,7 +8,7 @@ import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { ApiInputError, clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, parseLiveRef } from "./live-ref.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseLiveRef } from "./live-ref.js";
 import { age, alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
@@ -41,7 +41,7 @@ Example:
 `;
 
 export const FLAGS = {
-  namespace: { type: "string", short: "n", emptyIsUnset: true },
+  namespace: NAMESPACE_FLAG,
   output: { type: "string", short: "o", choices: ["json", "yaml"], emptyIsUnset: true },
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;

@@ -10,7 +10,7 @@ import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags } from "./live-ref.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG } from "./live-ref.js";
 import { alignColumns } from "./table.js";
 import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
@@ -19,7 +19,7 @@ import { loadWorkloadTypes, resolveType, servedTypes, warnAboutKinds, type Serve
 /** The generic statuses, as --phase takes them. */
 export const PHASES = [...STATUS_ORDER.map(([, s]) => s), "Undefined"] as const;
 
-export const GET_HELP = `Usage: karta get TYPE [NAME...] | TYPE/NAME | --all-types
+export const GET_HELP = `Usage: karta get TYPE [NAME...] | TYPE/NAME... | --all-types
                  [-n NAMESPACE | -A] [-l SELECTOR] [--phase STATUS]... [-o wide|json|yaml] [-w]
                  [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
@@ -60,7 +60,7 @@ Example:
 
 export const FLAGS = {
   "all-types": { type: "boolean" },
-  namespace: { type: "string", short: "n", emptyIsUnset: true },
+  namespace: NAMESPACE_FLAG,
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   phase: { type: "string", multiple: true, choices: PHASES },
@@ -81,11 +81,21 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const [first, ...rest] = p.positionals as [string, ...string[]];
     const slash = first.indexOf("/");
     if (slash >= 0) {
-      if (rest.length > 0) return usage(`there is no need to give a NAME with TYPE/NAME: '${p.positionals.join(" ")}'`);
+      // Several TYPE/NAME, as kubectl get pod/a pod/b takes them: here of one TYPE.
+      const bare = rest.find((a) => !a.includes("/"));
+      if (bare !== undefined) return usage(`'${bare}' is a NAME after TYPE/NAME: give every workload as TYPE/NAME, or TYPE NAME...`);
       typeText = first.slice(0, slash);
-      names = [first.slice(slash + 1)];
-      if (typeText === "" || names[0] === "" || names[0]!.includes("/")) return usage(`expected TYPE/NAME (e.g. jobset/llm-pretrain), not '${first}'`);
+      names = [];
+      for (const arg of p.positionals) {
+        const at = arg.indexOf("/");
+        const name = arg.slice(at + 1);
+        if (arg.slice(0, at) === "" || name === "" || name.includes("/")) return usage(`expected TYPE/NAME (e.g. jobset/llm-pretrain), not '${arg}'`);
+        if (arg.slice(0, at).toLowerCase() !== typeText.toLowerCase()) return usage(`TYPE/NAME arguments of different types ('${first}', '${arg}'): give one TYPE at a time`);
+        names.push(name);
+      }
     } else {
+      const typed = rest.find((a) => a.includes("/"));
+      if (typed !== undefined) return usage(`'${typed}' is a TYPE/NAME after TYPE: give every workload as TYPE/NAME, or TYPE NAME...`);
       typeText = first;
       names = rest;
     }

@@ -3,7 +3,8 @@
  * the flags kubectl users know and their checks. Kept apart from live.ts so that commands given files
  * never load the Kubernetes client.
  */
-import type { Flags } from "./args.js";
+import type { Flags, StringFlag } from "./args.js";
+import { handwritten } from "../names/index.js";
 import type { KubeconfigOverrides } from "../controller/kubeconfig.js";
 import type { ClusterOptions } from "./cluster.js";
 import { parseRequestTimeout } from "../server/duration.js";
@@ -35,8 +36,15 @@ export const CLUSTER_FLAGS = {
 
 type ClusterValues = { [K in keyof typeof CLUSTER_FLAGS]?: (typeof CLUSTER_FLAGS)[K] extends { type: "boolean" } ? boolean | undefined : (typeof CLUSTER_FLAGS)[K] extends { multiple: true } ? string[] | undefined : string | undefined };
 
+/**
+ * `-n, --namespace NS` of every command that reads a cluster: a namespace is a DNS-1123 label (as the API
+ * server validates a Namespace's name), refused before any request, since it becomes a segment of the
+ * request's path (`-n ../../api/v1` would name another path).
+ */
+export const NAMESPACE_FLAG = { type: "string", short: "n", emptyIsUnset: true, validate: (ns: string) => handwritten.isDNS1123Label(ns) } as const satisfies StringFlag;
+
 export const LIVE_FLAGS = {
-  namespace: { type: "string", short: "n", emptyIsUnset: true },
+  namespace: NAMESPACE_FLAG,
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
 

@@ -43,6 +43,8 @@ Options:
                                     available over the processes, at least 1)
       --shutdown-grace-period DUR   time to finish requests in flight on SIGTERM (default 20s)
       --log-level LEVEL             debug, info, warn or error (default info)
+  -v, --v LEVEL                     log verbosity, as klog's: 0 to 3 change nothing (default 0), 4 and
+                                    more log debug lines whatever --log-level says; -v alone is -v 4
   -h, --help                        show this help
 
 Exit codes: 0 stopped by SIGTERM/SIGINT, 1 configuration or certificate error, 2 usage, 5 after an
@@ -92,6 +94,9 @@ type ProcessOptions = Omit<ServeOptions, "logger"> & { logLevel: string };
 /** Serving processes by default: one per CPU, up to this many (each is a Node.js process of its own). */
 const MAX_DEFAULT_PROCESSES = 4;
 
+/** The klog verbosity from which debug lines are logged (klog's convention: 4 is debug level), as in karta controller. */
+const DEBUG_VERBOSITY = 4;
+
 export const FLAGS = {
   "secure-port": { type: "integer", min: 0, max: 65535, default: SERVE_DEFAULTS.securePort },
   "bind-address": { type: "string", default: SERVE_DEFAULTS.bindAddress },
@@ -111,6 +116,8 @@ export const FLAGS = {
   workers: { type: "integer", min: 1, max: 256 },
   "shutdown-grace-period": { type: "string" },
   "log-level": { type: "string", choices: ["debug", "info", "warn", "error"], default: "info" },
+  // klog's verbosity, as Karmada's components take it (--v=4 in a Deployment's args), as in karta controller.
+  v: { type: "integer", short: "v", min: 0, max: 2 ** 31 - 1, noOptDefault: DEBUG_VERBOSITY },
 } as const satisfies Flags;
 
 /** What is wrong with a URL path the server answers at (`--path`, here and in webhook-config), or undefined. */
@@ -143,7 +150,8 @@ function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
     workers: values.workers ?? Math.max(1, Math.floor(cpus / processes)),
     shutdownGracePeriodMs: values["shutdown-grace-period"] === undefined ? SERVE_DEFAULTS.shutdownGracePeriodMs : duration("--shutdown-grace-period", values["shutdown-grace-period"]),
     tlsSans: values["tls-san"],
-    logLevel: values["log-level"],
+    // The more verbose of the two: -v 4 logs debug lines whatever --log-level says.
+    logLevel: (values.v ?? 0) >= DEBUG_VERBOSITY ? "debug" : values["log-level"],
   };
   if (values["tls-cert-file"] !== undefined) p.tlsCertFile = values["tls-cert-file"];
   if (values["tls-private-key-file"] !== undefined) p.tlsPrivateKeyFile = values["tls-private-key-file"];

@@ -23,6 +23,7 @@ import net from "node:net";
 import tls from "node:tls";
 import { readFileSync } from "node:fs";
 import zlib from "node:zlib";
+import { isValidPathSegmentName } from "../names/index.js";
 import { runExecPlugin, type ClusterAccess, type ExecCredential, type ExecTerminal, type Impersonation } from "./kubeconfig.js";
 import { oidcIdToken } from "./oidc.js";
 import { MAX_FRAME_BYTES, PROTOBUF, statusOf, watchEvent, type ObjectDecoder } from "./protobuf.js";
@@ -665,10 +666,30 @@ function readWatch(res: http.IncomingMessage, read: ReadOptions, data: (chunk: B
   });
 }
 
-/** A collection's or an object's API path: `/api/v1/namespaces/NS/pods[/NAME]`, `/apis/G/V/...`. */
+/**
+ * A value that cannot be one segment of an API path (`..`, `a/b`, `50%`), refused before a request is
+ * built, as client-go's request builder refuses it: escaping alone does not do, since the API server
+ * decodes `%2F` before it splits the path and `..` needs no escape.
+ */
+export class PathSegmentError extends Error {}
+
+/**
+ * `value` as one segment of an API path: checked as apimachinery's IsValidPathSegmentName (a
+ * {@link PathSegmentError} worded as client-go's, `invalid namespace "../x": [may not contain '/']`), then
+ * percent-escaped, so that no value can change which path is requested.
+ */
+export function pathSegment(what: string, value: string): string {
+  const msgs = isValidPathSegmentName(value);
+  if (value === "") msgs.push("may not be empty");
+  if (msgs.length > 0) throw new PathSegmentError(`invalid ${what} ${JSON.stringify(value)}: [${msgs.join(" ")}]`);
+  return encodeURIComponent(value);
+}
+
+/** A collection's or an object's API path: `/api/v1/namespaces/NS/pods[/NAME]`, `/apis/G/V/...`; every segment checked and escaped ({@link pathSegment}). */
 export function resourcePath(apiVersion: string, plural: string, namespace?: string, name?: string): string {
-  const prefix = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-  return `${prefix}${namespace ? `/namespaces/${encodeURIComponent(namespace)}` : ""}/${plural}${name !== undefined ? `/${encodeURIComponent(name)}` : ""}`;
+  const slash = apiVersion.indexOf("/");
+  const prefix = slash >= 0 ? `/apis/${pathSegment("group", apiVersion.slice(0, slash))}/${pathSegment("version", apiVersion.slice(slash + 1))}` : `/api/${pathSegment("version", apiVersion)}`;
+  return `${prefix}${namespace ? `/namespaces/${pathSegment("namespace", namespace)}` : ""}/${pathSegment("resource", plural)}${name !== undefined ? `/${pathSegment("resource name", name)}` : ""}`;
 }
 
 /** What an API error said: HTTP code, Status reason and message. */

@@ -12,7 +12,7 @@
  */
 import { hostname } from "node:os";
 import type { KubernetesObject } from "./kubernetes-object.js";
-import { isTransient, microTime, type KubeClient } from "./client.js";
+import { isTransient, microTime, resourcePath, type KubeClient } from "./client.js";
 import type { Logger } from "./log.js";
 
 export const REPORTING_CONTROLLER = "karta-controller";
@@ -92,7 +92,7 @@ export function coreEvent(sink: EventSink, involved: KubernetesObject, type: "No
   const ns = involved.metadata?.namespace ?? "default";
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   sink.post(
-    `/api/v1/namespaces/${encodeURIComponent(ns)}/events`,
+    resourcePath("v1", "events", ns),
     {
       apiVersion: "v1",
       kind: "Event",
@@ -126,7 +126,7 @@ export class EventRecorder {
     const namespace = regarding.metadata?.namespace || "default";
     const name = `${regarding.metadata?.name ?? "object"}.${(BigInt(now.getTime()) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16)}`;
     this.sink.post(
-      `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/events`,
+      resourcePath("events.k8s.io/v1", "events", namespace),
       {
         apiVersion: "events.k8s.io/v1",
         kind: "Event",

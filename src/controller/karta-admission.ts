@@ -88,10 +88,18 @@ export function validateKarta(request: KartaAdmissionRequest, existing: () => re
     const checked = checkKartaObject(karta);
     for (const d of checked.errors) errors.push({ path: d.path, message: d.message, ...(d.code !== undefined ? { code: d.code } : {}) });
     for (const d of checked.warnings.slice(0, MAX_WARNINGS)) warnings.push(diagnosticText(d));
-    if (old) add(checkRootKindUnchanged(old, karta));
-    add(checkManagedLabels(karta, { requirePresent: old !== undefined }));
+    const moved = old ? checkRootKindUnchanged(old, karta) : [];
+    add(moved);
+    // A refused change of the root kind leaves the stored kind: the labels (and the one Karta per kind)
+    // are judged against it, not against the kind refused ("must equal" the new kind would contradict
+    // that refusal). A label that follows the refused kind is part of the same change, already refused:
+    // only a label that matches neither kind (or is removed) is reported besides.
+    const standing: KartaLike = moved.length > 0 && old ? { ...karta, spec: old.spec } : karta;
+    const labels = checkManagedLabels(standing, { requirePresent: old !== undefined });
+    const forRequested = new Set(standing === karta ? [] : checkManagedLabels(karta, { requirePresent: true }).map((f) => formatPath(f.path)));
+    add(standing === karta ? labels : labels.filter((f) => forRequested.has(formatPath(f.path))));
     const others = existing().map((k) => ({ name: k.metadata?.name ?? "", karta: k }));
-    add(checkUniqueRoot(karta, others));
+    add(checkUniqueRoot(standing, others));
   }
   if (errors.length === 0) return { answer: { allowed: true, ...(warnings.length > 0 ? { warnings } : {}) }, outcome: "allowed" };
   const name = karta.metadata?.name ?? request.name ?? "";

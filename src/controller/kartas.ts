@@ -6,7 +6,7 @@
  * becomes Ready without a restart. Its Karta cache also answers the admission webhook's uniqueness check.
  */
 import type { KubernetesObject } from "./kubernetes-object.js";
-import { apiError, discover, isTransient, type KubeClient } from "./client.js";
+import { apiError, discover, isTransient, pathSegment, type KubeClient } from "./client.js";
 import { Informer } from "./informer.js";
 import { desiredKartaState, rootKindOf, sameConditions, type Condition, type CrdCheck, type RootKind } from "./karta-status.js";
 import { managedLabels, rootGroupVersionKind } from "../definition/index.js";
@@ -213,7 +213,7 @@ export class KartaReconciler {
     const missing = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => labels[k] !== v));
     if (this.leading && failure === undefined && Object.keys(missing).length > 0) {
       try {
-        await this.client.mergePatch(`${KARTAS_PATH}/${encodeURIComponent(name)}`, { metadata: { labels: missing } }, { query: { fieldManager: "karta" } });
+        await this.client.mergePatch(`${KARTAS_PATH}/${pathSegment("name", name)}`, { metadata: { labels: missing } }, { query: { fieldManager: "karta" } });
       } catch (err) {
         if (apiError(err)?.code === 404) return; // deleted meanwhile
         labelsFailed = true;
@@ -224,7 +224,7 @@ export class KartaReconciler {
     this.validity.set(name, state.valid);
     if (this.leading && !sameConditions(karta.status?.conditions, state.conditions)) {
       try {
-        await this.client.mergePatch(`${KARTAS_PATH}/${encodeURIComponent(name)}/status`, { status: { conditions: state.conditions } }, { query: { fieldManager: "karta" } });
+        await this.client.mergePatch(`${KARTAS_PATH}/${pathSegment("name", name)}/status`, { status: { conditions: state.conditions } }, { query: { fieldManager: "karta" } });
       } catch (err) {
         if (apiError(err)?.code === 404) return; // deleted meanwhile
         throw failure ?? err;

@@ -20,6 +20,7 @@ import path from "node:path";
 import { parseDocument } from "yaml";
 import { readErrorReason } from "../files/read-error.js";
 import { yamlDocumentValue } from "../input/index.js";
+import { isDNS1123Label } from "../names/index.js";
 import type { OidcProvider } from "./oidc.js";
 import { proxyFromEnvironment } from "./proxy-env.js";
 
@@ -256,6 +257,8 @@ function accessOf(config: KubeconfigFile, contextName: string | undefined, sourc
   const impersonate = impersonationOf(user, userName);
   if (impersonate) access.impersonate = impersonate;
   const namespace = str(context["namespace"]);
+  // As clientcmd validates a context: its namespace becomes a segment of every request's path.
+  if (namespace && isDNS1123Label(namespace).length > 0) throw new Error(`namespace ${JSON.stringify(namespace)} for context ${JSON.stringify(name ?? "")} does not conform to the kubernetes DNS_LABEL rules`);
   if (namespace !== undefined) access.namespace = namespace;
   // The files are read (and the entries checked) whatever the server, as client-go validates them...
   const ca = fileOrData(cluster, "certificate-authority", "certificate-authority-data", "certificate authority");

@@ -5,7 +5,7 @@
  * renew for renewDeadline; every write carries the resourceVersion read, so two candidates cannot both win.
  * On a graceful stop the leader releases the Lease, so another replica takes over at once.
  */
-import { apiError, microTime, type KubeClient } from "./client.js";
+import { apiError, microTime, pathSegment, resourcePath, type KubeClient } from "./client.js";
 import type { Logger } from "./log.js";
 
 /** A coordination.k8s.io/v1 Lease as the API serves it (times are MicroTime strings). */
@@ -53,7 +53,7 @@ export class LeaderElector {
     private readonly callbacks: LeaderCallbacks,
     private readonly log: Logger,
   ) {
-    this.path = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(options.namespace)}/leases`;
+    this.path = resourcePath("coordination.k8s.io/v1", "leases", options.namespace);
     if (!(options.renewDeadlineMs < options.leaseDurationMs) || !(options.retryPeriodMs < options.renewDeadlineMs)) {
       throw new Error("leader election needs retry-period < renew-deadline < lease-duration");
     }
@@ -124,7 +124,7 @@ export class LeaderElector {
   }
 
   private leasePath(): string {
-    return `${this.path}/${encodeURIComponent(this.options.name)}`;
+    return `${this.path}/${pathSegment("name", this.options.name)}`;
   }
 
   /** One attempt; true when this candidate holds the Lease afterwards. */

@@ -133,3 +133,17 @@ export function isLabelValue(value: string): string[] {
   if (!labelValueRe.test(value)) errs.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
   return errs;
 }
+
+/**
+ * What apimachinery's `path.IsValidPathSegmentName` says of a value that becomes one segment of an API
+ * path (a namespace, a name, a resource): empty when it is safe. client-go refuses such a namespace or
+ * name before sending a request (`invalid namespace "../x": [may not contain '/']`).
+ */
+export function isValidPathSegmentName(value: string): string[] {
+  const msgs: string[] = [];
+  if (value === ".") msgs.push("may not be '.'");
+  else if (value === "..") msgs.push("may not be '..'");
+  if (value.includes("/")) msgs.push("may not contain '/'");
+  if (value.includes("%")) msgs.push("may not contain '%'");
+  return msgs;
+}

@@ -30,7 +30,7 @@ import {
   tooMany,
   type FieldError,
 } from "./fielderrors.js";
-import { handwritten, isDNS1123Label, isDNS1123Subdomain } from "../names/index.js";
+import { handwritten, isDNS1123Label, isDNS1123Subdomain, isValidPathSegmentName } from "../names/index.js";
 import {
   HIGHEST_USER_DEFINABLE_PRIORITY,
   PREEMPTION_POLICIES,
@@ -92,12 +92,7 @@ function validateLongName(path: string, value: string | undefined, isRequired: b
 
 function validatePathSegmentName(path: string, value: string | undefined): FieldError[] {
   if (value === undefined || value === "") return [required(path)];
-  const msgs: string[] = [];
-  if (value === ".") msgs.push("may not be '.'");
-  else if (value === "..") msgs.push("may not be '..'");
-  if (value.includes("/")) msgs.push("may not contain '/'");
-  if (value.includes("%")) msgs.push("may not contain '%'");
-  return msgs.map((m) => invalid(path, value, m, "format=k8s-path-segment-name"));
+  return isValidPathSegmentName(value).map((m) => invalid(path, value, m, "format=k8s-path-segment-name"));
 }
 
 function validateControllerRef(path: string, ref: TypedLocalObjectReference): FieldError[] {

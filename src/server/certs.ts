@@ -5,7 +5,7 @@
  * from Node's crypto; node-forge builds and signs the X.509 certificates.
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import forge from "node-forge";
@@ -90,6 +90,27 @@ function writeAtomic(file: string, text: string, mode: number): void {
 }
 
 /**
+ * `dir` and the directories above it that are missing, created one at a time (as `mkdir -p`). Not
+ * Node's recursive mkdirSync: under a file system that refuses mkdir with ENOENT although the parent
+ * exists (procfs: `/proc/nope`), Node 20's never returns; here that ENOENT is the error.
+ */
+function makeDirectories(dir: string, mode: number): void {
+  const missing: string[] = [];
+  for (let d = path.resolve(dir); !existsSync(d); d = path.dirname(d)) {
+    missing.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d, { mode });
+    } catch (err) {
+      // Made meanwhile by another process (two replicas sharing a volume): fine if it is a directory.
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(d).isDirectory()) throw err;
+    }
+  }
+}
+
+/**
  * The certificate files in `dir`, created when absent (a CA and a serving certificate for `names`);
  * existing files are kept, as kube-apiserver keeps the ones it generated before.
  */
@@ -99,7 +120,7 @@ export function ensureCertDir(dir: string, names: readonly string[] = defaultSer
     readFileSync(files.certFile);
     return { ...files, created: false };
   }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirectories(dir, 0o700);
   const ca = createCA();
   const serving = issueServing(ca, names);
   writeAtomic(files.caFile, ca.certPem, 0o644);

@@ -317,6 +317,18 @@ describe("karta controller flags", () => {
     assert.equal(r.code, 2);
     assert.match(r.err, /^karta controller: invalid value 'maybe' for --leader-elect: expected true or false/);
   });
+  test("the Lease's namespace and name are checked as the API server checks them: a usage error naming the flag", async () => {
+    for (const [flag, v, rule] of [
+      ["--leader-elect-resource-namespace", "../../api/v1", "a lowercase RFC 1123 label"],
+      ["--leader-elect-resource-namespace", "Karta", "a lowercase RFC 1123 label"],
+      ["--leader-elect-resource-name", "a/b", "a lowercase RFC 1123 subdomain"],
+      ["--leader-elect-resource-name", "..", "a lowercase RFC 1123 subdomain"],
+    ] as const) {
+      const r = await karta(["controller", `${flag}=${v}`, "--kubeconfig", "/nonexistent/kubeconfig"]);
+      assert.equal(r.code, 2, r.err);
+      assert.ok(r.err.startsWith(`karta controller: invalid value '${v}' for ${flag}: ${rule}`), r.err);
+    }
+  });
 });
 
 describe("karta help", () => {

@@ -136,7 +136,7 @@ test("get and describe: usage errors (2) before any cluster is read, --help with
     [["get", "jobset", "--all-types"], "not both"],
     [["get", "jobset", "-n", "a", "-A"], "-n NAMESPACE or -A"],
     [["get", "jobset", "x", "-A"], "across all namespaces"],
-    [["get", "jobset/a", "b"], "no need to give a NAME"],
+    [["get", "jobset/a", "b"], "'b' is a NAME after TYPE/NAME"],
     [["get", "jobset", "--phase", "running"], "expected Resuming, Suspending"],
     [["get", "jobset", "-o", "custom-columns=NAME:.metadata.name"], "expected wide, json, yaml or name"],
     [["describe"], "give the workload as TYPE/NAME"],

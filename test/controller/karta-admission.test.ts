@@ -128,6 +128,22 @@ describe("Karta admission decisions", () => {
     moved.metadata.labels["run.ai/karta-version"] = "v2";
     const r = validateKarta(request("UPDATE", moved, old), () => [old]);
     assert.equal(r.answer.status?.message, "spec.structureDefinition.rootComponent.kind: the root component GVK is immutable and cannot be changed after creation");
+    // The labels left as they were (kubectl patch of the kind alone): the refused kind is not the one they must equal.
+    const patched = labelled(pytorch());
+    patched.spec.structureDefinition.rootComponent.kind.kind = "TFJob";
+    const tf = labelled(pytorch());
+    tf.metadata.name = "tfjob";
+    tf.spec.structureDefinition.rootComponent.kind.kind = "TFJob";
+    assert.equal(validateKarta(request("UPDATE", patched, old), () => [old, tf]).answer.status?.message, "spec.structureDefinition.rootComponent.kind: the root component GVK is immutable and cannot be changed after creation");
+    // A label that follows the refused kind is part of the change refused; one that matches neither kind is
+    // judged against the stored kind.
+    patched.metadata.labels["run.ai/karta-kind"] = "TFJob";
+    assert.equal(validateKarta(request("UPDATE", patched, old), () => [old]).answer.status?.message, "spec.structureDefinition.rootComponent.kind: the root component GVK is immutable and cannot be changed after creation");
+    patched.metadata.labels["run.ai/karta-kind"] = "Job";
+    assert.deepEqual(validateKarta(request("UPDATE", patched, old), () => [old]).answer.status?.message.split("\n"), [
+      "spec.structureDefinition.rootComponent.kind: the root component GVK is immutable and cannot be changed after creation",
+      'metadata.labels["run.ai/karta-kind"]: label "run.ai/karta-kind" is managed by the operator and must equal "PyTorchJob"; it cannot be edited or removed',
+    ]);
     const stored = labelled(invalid());
     const relabelled = structuredClone(stored);
     relabelled.metadata.annotations = { note: "x" };
