@@ -5,13 +5,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { rmSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { main } from "../../src/cli/main.js";
 import { memoryIO } from "../../src/cli/io.js";
-import { FAKE_GET_OUTPUT, startFakeApiServer } from "../support/fake-apiserver.js";
+import { FAKE_GET_OUTPUT, startFakeApiServer, startUnavailableApiServer } from "../support/fake-apiserver.js";
 import { runKarta } from "../support/cluster.js";
 import { spawnServe, tempDir } from "../server/helpers.js";
 
@@ -49,15 +46,7 @@ test("-A=true, -A=1, -w=false: a shorthand boolean takes the value after '=', as
 
 test("karta controller -v/--v LEVEL, as klog's: 4 and more log debug lines, less does not; -v alone and --verbose still do", async () => {
   // An API server that answers 503 to everything: the controller logs its first retry at info, the next at debug.
-  const server = http.createServer((req, res) => {
-    req.resume();
-    res.writeHead(503, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", code: 503, reason: "ServiceUnavailable", message: "etcd is down" }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const dir = tempDir();
-  const kubeconfig = path.join(dir, "kubeconfig");
-  writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+  const { kubeconfig, close } = await startUnavailableApiServer();
   try {
     const start = ["controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--cache-sync-timeout", "2s"];
     const runs = await Promise.all(
@@ -70,8 +59,7 @@ test("karta controller -v/--v LEVEL, as klog's: 4 and more log debug lines, less
       assert.equal(levels.includes(20), debug, `${flags.join(" ")}: ${r.stderr}`);
     }
   } finally {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
+    close();
   }
   for (const [flags, message] of [
     [["--v=x"], "invalid value 'x' for --v: expected an integer from 0 to 2147483647"],

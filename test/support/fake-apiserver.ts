@@ -141,3 +141,26 @@ export async function startFakeApiServer(o: { user?: string; tls?: boolean; list
 
 /** The first lines `karta get pytorchjobs` prints for it (the columns vary with the age). */
 export const FAKE_GET_OUTPUT = /^NAME\s+NAMESPACE\s.*\nllama-finetune\s+team\s/;
+
+/**
+ * An API server that answers 503 to every request (etcd down), and a kubeconfig for it in a directory of
+ * its own: what a controller meets before its caches can sync. `close` stops it and removes the directory.
+ */
+export async function startUnavailableApiServer(): Promise<{ kubeconfig: string; close: () => void }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(503, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", code: 503, reason: "ServiceUnavailable", message: "etcd is down" }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-unavailable-"));
+  const kubeconfig = path.join(dir, "kubeconfig");
+  writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+  return {
+    kubeconfig,
+    close: () => {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
