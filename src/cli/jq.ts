@@ -340,6 +340,8 @@ interface Segment {
   lineBase: number;
   /** The line breaks of the text before `start`. */
   breaksBefore: number;
+  /** Reports the file as one that could not be read: called when the parser gets to it. */
+  unread?: () => void;
 }
 
 /**
@@ -357,9 +359,10 @@ function* joinedValues(head: string, rest: Iterator<string>, sources: InputSourc
   const segments: Segment[] = [{ name: sources[0]!.name, start: linesBefore + at.line, end: text.length, lineBase: at.line, breaksBefore: linesBefore + at.line }];
   for (const { name, chunks } of sources.slice(1)) {
     const start = text.length;
-    for (const chunk of chunks()) text += chunk;
+    let unread: (() => void) | undefined;
+    for (const chunk of chunks((report) => (unread = report))) text += chunk;
     const last = segments.at(-1)!;
-    segments.push({ name, start, end: text.length, lineBase: 0, breaksBefore: last.breaksBefore + lineBreaks(text, last.start, start) });
+    segments.push({ name, start, end: text.length, lineBase: 0, breaksBefore: last.breaksBefore + lineBreaks(text, last.start, start), ...(unread ? { unread } : {}) });
   }
   // The line breaks of the text before `counted` (values come in order: each is counted from the last).
   let counted = 0;
@@ -367,6 +370,12 @@ function* joinedValues(head: string, rest: Iterator<string>, sources: InputSourc
   /** `at` for the character at `offset` (of the text as it was first), its line read. */
   const place = (offset: number): void => {
     const seg = offset >= text.length ? segments.at(-1)! : segments.find((s) => offset < s.end)!;
+    // A file that could not be read is reported once the parser has got past it, as jq opens it then.
+    for (const s of segments) {
+      if (s === seg && offset < text.length) break;
+      s.unread?.();
+      delete s.unread;
+    }
     const to = Math.min(offset, seg.end);
     if (to < counted) [counted, breaks] = [0, 0];
     breaks += lineBreaks(text, counted, to);
@@ -567,7 +576,11 @@ function* streamEvents(root: JqValue): Generator<JqValue> {
 
 interface InputSource {
   name: string;
-  chunks: () => Iterable<string>;
+  /**
+   * The file's text, in pieces. A file that cannot be read is reported (and counted) when it is read,
+   * or, given `defer`, when `defer`'s report is called: jq reports it only once its parser gets there.
+   */
+  chunks: (defer?: (report: () => void) => void) => Iterable<string>;
 }
 
 class JqInputError extends Error {
@@ -626,13 +639,17 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   // in jq; the other files are all read (jq 1.8.2 reads one more value after the failure, then stops).
   let unreadable = 0;
   const readable = (f: string) =>
-    function* (): Generator<string> {
+    function* (defer?: (report: () => void) => void): Generator<string> {
       try {
         yield* io.readChunks(f);
       } catch (e) {
         if (!isFsError(e)) throw e;
-        reportIoError(e, io);
-        unreadable++;
+        const report = (): void => {
+          reportIoError(e, io);
+          unreadable++;
+        };
+        if (defer) defer(report);
+        else report();
       }
     };
   try {

@@ -979,6 +979,9 @@ function alternatives(count: number, bind: Binder): Alternatives {
   };
 }
 
+/** A number or string: values JavaScript compares by value, where jq 1.8.2 compares where they are kept. */
+const comparedByValue = (v: JqValue): boolean => typeof v === "number" || typeof v === "string";
+
 /** The path of `value` when jq tracks `path` with the value `at` it: the path only if it is that very value. */
 function pathOf(value: JqValue, path: PathComponent[], at: JqValue): PathComponent[] {
   return path !== INVALID_PATH && Object.is(value, at) ? path : INVALID_PATH;
@@ -1044,10 +1047,11 @@ function compileAs(
   const body = compilePath(bodyNode, bodyScope, ctx);
   if (patterns.length === 1 && patterns[0]!.type !== "VarPattern") {
     // A destructuring moves jq's tracked path on (see `tracked`): the body's input keeps a path only
-    // when it is still the value at the tracked path, and so does a result that is that value (`$x`).
+    // when it is still the value at the tracked path, and so does a result that is that value (`$x`) —
+    // not a number or string, which here cannot be told from an equal literal (never one in jq 1.8.2).
     return ((input, path, env, emit) =>
       source(input, env, (v) =>
-        bind(0, v, env, (benv, track) => body(input, pathOf(input, track!.path, track!.value), benv, (p, out) => emit(p === INVALID_PATH ? pathOf(out, track!.path, track!.value) : p, out)), { path, value: input }),
+        bind(0, v, env, (benv, track) => body(input, pathOf(input, track!.path, track!.value), benv, (p, out) => emit(p === INVALID_PATH && !comparedByValue(out) ? pathOf(out, track!.path, track!.value) : p, out)), { path, value: input }),
       )) as PathGen;
   }
   return ((input, path, env, emit) =>

@@ -140,6 +140,7 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     ["a literal ended by a line break fails at column 0 of the next line, which is read on", ["jq", "-nc", "[range(6) as $i | try [input, input_filename, input_line_number] catch (\"E:\"+.)]", "bx.json"], { "bx.json": "1\n2x\n3\n4\n" }, { code: 0, out: "[[1,\"bx.json\",1],\"E:Invalid numeric literal at line 3, column 0\",[3,\"bx.json\",3],[4,\"bx.json\",4],\"E:break\",\"E:break\"]\n", err: "" }],
     ["after an error in a line that goes on in the next file, only this file's part is dropped", ["jq", "-nc", "[range(12) as $i | try input catch (\"E:\"+.)]", "c0.json", "c1.json"], { "c0.json": "0\n}{\"k0\":\n{}", "c1.json": ",\"k1\":\n[0, null],\"k2\":\n{\"k0\": 0}}\n" }, { code: 0, out: "[0,\"E:Unmatched '}' at line 2, column 1\",{},\"E:Expected value before ',' at line 2, column 4\",[0,null],\"E:Expected value before ',' at line 2, column 14\",{\"k0\":0},\"E:Unmatched '}' at line 2, column 24\",\"E:break\",\"E:break\",\"E:break\",\"E:break\"]\n", err: "" }],
   ];
+  acrossFiles.push(["a file after a parse error is not opened, as jq's parser never gets to it", ["jq", "-c", ".", "e1.json", "/nonexistent/a.json"], { "e1.json": "1\n2x\n" }, { code: 5, out: "1\n", err: "jq: parse error: Invalid numeric literal at line 3, column 0\n" }]);
   for (const [title, args, inputs, expected] of acrossFiles) {
     test(`files read as one text: ${title}`, async () => {
       assert.deepEqual(await withFiles(args, inputs), expected);

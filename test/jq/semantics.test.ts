@@ -285,7 +285,8 @@ describe("class 7: indexing edge cases", () => {
 
   test("in a path expression a destructuring moves jq's tracked path on (jq 1.8.2's answers)", () => {
     assert.match(failure('[{"name":"x"},{"name":"y"}] | del(.[] | . as {name:$n} | select($n=="x"))'), /Invalid path expression with result \{"name":"x"\}/);
-    assert.equal(one("[1] | path(. as [$x] | $x)"), "[0]");
+    assert.equal(one("[[1]] | path(. as [$x] | $x)"), "[0]");
+    assert.match(failure('{"a":[1]} | path(.a | . as [$x] | 1)'), /Invalid path expression with result 1/);
     assert.equal(one('{"a":{"b":{"c":1}}} | [path(. as {a:{b:$v}} | $v)]'), '[["a","b"]]');
     assert.equal(one("null | [path(. as [$a, $b] | $a)]"), "[[1,0]]");
     assert.match(failure("[1,2] | [path(. as [$a, $b] | $a)]"), /Invalid path expression near attempt to access element 0 of \[1,2\]/);
