@@ -1349,18 +1349,21 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       return (input, path, env, emit) =>
         init(input, path, env, (ip, iv) => {
           let state = iv;
+          // Whether the state is `init`'s very value: a number or string only when an update kept its path.
+          let same = true;
           const r = source(input, pathOf(input, ip, iv), env, (sp, sv) =>
             each(sv, env, emit, (benv) => {
               step();
               const s0 = state;
               state = null;
-              return update(s0, sp === INVALID_PATH ? pathOf(s0, ip, iv) : pathOf(s0, sp, sv), benv, (_p, v) => {
+              return update(s0, sp === INVALID_PATH ? pathOf(s0, ip, iv) : pathOf(s0, sp, sv), benv, (p, v) => {
                 state = v;
+                same = Object.is(v, iv) && (p !== INVALID_PATH || !comparedByValue(v));
                 return undefined;
               });
             }),
           );
-          return r || emit(pathOf(state, ip, iv), state);
+          return r || emit(same ? ip : INVALID_PATH, state);
         });
     }
     case "Foreach": {

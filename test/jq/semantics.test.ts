@@ -297,6 +297,8 @@ describe("class 7: indexing edge cases", () => {
     assert.match(failure('{"a":{"a":1}} | [path(reduce (1,2) as $x (.; .a))]'), /Invalid path expression near attempt to access element "a" of \{"a":1\}/);
     assert.match(failure('{"a":{"a":1}} | [path(reduce 1 as $x (.; .a))]'), /Invalid path expression with result \{"a":1\}/);
     assert.equal(one('{"a":{"a":1}} | [path(reduce empty as $x (.a; .))]'), '[["a"]]');
+    assert.match(failure('{"n":5} | path(reduce range(2) as $x (.n; 5))'), /Invalid path expression with result 5/);
+    assert.equal(one('{"n":5} | path(reduce range(2) as $x (.n; .))'), '["n"]');
     assert.equal(one("[1,2] | [path(reduce .[] as $x (.; .))]"), "[[]]");
     assert.match(failure("[1,2] | [path(foreach .[] as $x (.; .))]"), /Invalid path expression with result \[1,2\]/);
     assert.equal(one("[1,2] | [path(foreach (1,2) as $x (.; .))]"), "[[],[]]");
