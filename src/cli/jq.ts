@@ -408,7 +408,8 @@ function* joinedValues(head: string, rest: Iterator<string>, sources: InputSourc
         yield new JqInputError(at.name ?? "<stdin>", e.message);
         return;
       }
-      // jq's parser drops the rest of the piece it was reading: the error's line, up to the end of its file.
+      // jq's parser drops the rest of the piece it was reading: the error's line, up to the end of its
+      // file (a line longer than jq's 4 KB piece is dropped whole here, not a piece of it).
       const segmentEnd = segments.find((seg) => error + shift < seg.end)!.end - shift;
       const lineEnd = parsed.indexOf("\n", error);
       const next = Math.min(lineEnd < 0 ? parsed.length : lineEnd + 1, segmentEnd);

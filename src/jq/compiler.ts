@@ -897,10 +897,11 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
    * tracked path on, and only the value at the tracked path may be indexed (so a pattern that takes two
    * elements of one array fails, as it does in jq).
    */
-  const tracked = (track: Tracked | undefined, container: JqValue, key: JqValue, v: JqValue): Tracked | undefined => {
-    if (track === undefined) return undefined;
-    if (track.path === INVALID_PATH || !Object.is(container, track.value)) throw invalidAccess(key, container);
-    return { path: [...track.path, key as PathComponent], value: v };
+  const tracked = (track: Tracked | undefined, container: JqValue, key: JqValue): [JqValue, Tracked | undefined] => {
+    // The path is checked first, as jq's INDEX checks it before it indexes.
+    if (track !== undefined && (track.path === INVALID_PATH || !Object.is(container, track.value))) throw invalidAccess(key, container);
+    const v = index(container, key);
+    return [v, track && { path: [...track.path, key as PathComponent], value: v }];
   };
   type K = (track: Tracked | undefined) => Stop;
   const destructure = (p: Pattern, value: JqValue, vals: (JqValue | typeof UNBOUND)[], env: Frame, track: Tracked | undefined, k: K): Stop => {
@@ -910,8 +911,8 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
       case "ArrayPattern": {
         const go = (i: number, t: Tracked | undefined): Stop => {
           if (i < 0) return k(t);
-          const v = index(value, i);
-          return destructure(p.elements[i]!, v, vals, env, tracked(t, value, i, v), (after) => go(i - 1, after));
+          const [v, at] = tracked(t, value, i);
+          return destructure(p.elements[i]!, v, vals, env, at, (after) => go(i - 1, after));
         };
         return go(p.elements.length - 1, track);
       }
@@ -920,8 +921,7 @@ function compilePatterns(patterns: Pattern[], scope: Scope | null, ctx: CompileC
           if (i === p.entries.length) return k(t);
           const e = p.entries[i]!;
           const withKey = (key: JqValue): Stop => {
-            const v = index(value, key);
-            const at = tracked(t, value, key, v);
+            const [v, at] = tracked(t, value, key);
             const rest = (): Stop => (e.value ? destructure(e.value, v, vals, env, at, (after) => go(i + 1, after)) : go(i + 1, at));
             return e.keyVar !== undefined ? bindVar(e.keyVar, v, vals, rest) : rest();
           };
