@@ -388,7 +388,7 @@ function* joinedValues(head: string, rest: Iterator<string>, sources: InputSourc
   let shift = 0;
   let parsed = text;
   for (;;) {
-    const where: { line: number; end?: number } = { line: 0 };
+    const where: { end?: number } = {};
     try {
       for (const v of parseJsonStream(parsed, undefined, undefined, where)) {
         place(where.end! + shift);

@@ -920,32 +920,23 @@ function endingCharacter(text: string, from: number, to: number): number {
  * values before it, throws JqRuntimeError whose message is jq's parser message, e.g.
  * `Unfinished JSON term at EOF at line 3, column 0` (the jq CLI prints it as `jq: parse error: <message>`).
  * `source` (a file name) is accepted for callers' bookkeeping; jq's messages do not name the file.
- * `where.line`, set before each value is yielded, is the line (1-based) of the character that ends it
- * (a closing bracket or quote, the character after a number or literal, or the end of the text): the
- * lines jq has read when its parser gives the value (`input_line_number`, and its error positions);
- * `where.lines`, set first, is the number of line breaks in the text. `where.end`, set with `where.line`,
- * is the offset of that character (the text's length when the end of the text ends the value).
+ * `where.end`, set before each value is yielded, is the offset of the character that ends it (a closing
+ * bracket or quote, the character after a number or literal; the text's length when the end of the text
+ * ends it): what `karta jq` places a value by (its file, and the lines jq has read when its parser gives it).
  */
-export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }, where: { line: number; lines?: number; end?: number } = { line: 0 }): Generator<unknown> {
+export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }, where: { end?: number } = {}): Generator<unknown> {
   void source;
   const maxDepth = opts?.maxDepth ?? MAX_PARSING_DEPTH;
   const n = text.length;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
   let triedWhole = false;
-  // jq counts a line once it has read its newline: a value ended on a last line without one is on the line before.
-  let lastLine = 1;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lastLine++;
-  where.lines = lastLine - 1;
-  const open = n > 0 && text.charCodeAt(n - 1) !== 0x0a;
-  const counted = (l: number): number => (open && l === lastLine ? l - 1 : l);
   while (pos < n) {
     // Fast path: a line that is one whole value.
     let nl = text.indexOf("\n", pos);
     if (nl < 0) nl = n;
     const fast = fastParse(text.slice(pos, nl), maxDepth);
     if (fast.ok) {
-      where.line = counted(line);
       where.end = endingCharacter(text, pos, nl);
       yield fast.value;
       pos = nl + 1;
@@ -958,11 +949,6 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
       triedWhole = true;
       const whole = fastParse(pos === 0 ? text : text.slice(pos), maxDepth);
       if (whole.ok) {
-        // The line of its last character: the lines of the text less the breaks after it.
-        let last = n - 1;
-        let after = 0;
-        for (; last > pos && /\s/.test(text[last]!); last--) if (text.charCodeAt(last) === 0x0a) after++;
-        where.line = counted(lastLine - after);
         where.end = endingCharacter(text, pos, n);
         yield whole.value;
         return;
@@ -1009,7 +995,6 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
         lineStart = q + i + 1;
         multiline = true;
       }
-      where.line = counted(qLine);
       where.end = end - 1;
       yield r.value;
       crossed = false;
@@ -1027,8 +1012,6 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
         throw e;
       }
       if (v === NO_VALUE) return;
-      // The parser counts a line at its newline: a literal ended by one was on the line before.
-      where.line = counted(p.line - (p.pos > 0 && text.charCodeAt(p.pos - 1) === 0x0a && p.line > 1 ? 1 : 0));
       where.end = p.pos === n && !isCloser(text.charCodeAt(n - 1)) ? n : p.pos - 1;
       yield v;
       if (!p.idle()) continue;
