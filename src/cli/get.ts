@@ -88,9 +88,10 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
       names = [];
       for (const arg of p.positionals) {
         const at = arg.indexOf("/");
+        const type = arg.slice(0, at);
         const name = arg.slice(at + 1);
-        if (arg.slice(0, at) === "" || name === "" || name.includes("/")) return usage(`expected TYPE/NAME (e.g. jobset/llm-pretrain), not '${arg}'`);
-        if (arg.slice(0, at).toLowerCase() !== typeText.toLowerCase()) return usage(`TYPE/NAME arguments of different types ('${first}', '${arg}'): give one TYPE at a time`);
+        if (type === "" || name === "" || name.includes("/")) return usage(`expected TYPE/NAME (e.g. jobset/llm-pretrain), not '${arg}'`);
+        if (type.toLowerCase() !== typeText.toLowerCase()) return usage(`TYPE/NAME arguments of different types ('${first}', '${arg}'): give one TYPE at a time`);
         names.push(name);
       }
     } else {

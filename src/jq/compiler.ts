@@ -993,8 +993,13 @@ function compileFoldSource(
   scope: Scope | null,
   ctx: CompileContext,
 ): { source: Gen; each: Alternatives; bodyScope: Scope | null } {
+  return { source: compile(node.source, scope, ctx), ...foldBinding(node, scope, ctx) };
+}
+
+/** The patterns of `reduce`/`foreach` and the scope of the update with their variables (a path expression compiles its source as a path). */
+function foldBinding(node: Extract<Node, { type: "Reduce" | "Foreach" }>, scope: Scope | null, ctx: CompileContext): { each: Alternatives; bodyScope: Scope | null } {
   const { names, bind } = compilePatterns(node.patterns, scope, ctx);
-  return { source: compile(node.source, scope, ctx), each: alternatives(node.patterns.length, bind), bodyScope: pushVars(scope, names) };
+  return { each: alternatives(node.patterns.length, bind), bodyScope: pushVars(scope, names) };
 }
 
 /**
@@ -1342,7 +1347,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
     // update tracks undone when the next item comes (jq backtracks to the source). So a `reduce` keeps
     // the path `init` gave only when its result is still the value at it.
     case "Reduce": {
-      const { each, bodyScope } = compileFoldSource(node, scope, ctx);
+      const { each, bodyScope } = foldBinding(node, scope, ctx);
       const source = compilePath(node.source, scope, ctx);
       const init = compilePath(node.init, scope, ctx);
       const update = compilePath(node.update, bodyScope, ctx);
@@ -1367,7 +1372,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
         });
     }
     case "Foreach": {
-      const { each, bodyScope } = compileFoldSource(node, scope, ctx);
+      const { each, bodyScope } = foldBinding(node, scope, ctx);
       const source = compilePath(node.source, scope, ctx);
       const init = compilePath(node.init, scope, ctx);
       const update = compilePath(node.update, bodyScope, ctx);
