@@ -281,6 +281,8 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
 
 /** Blanks only, as JSON counts them (a line of them holds no value). */
 const BLANK = /^[ \t\r\n]*$/;
+/** Anything but a blank, from its `lastIndex` on. */
+const NOT_BLANK = /[^ \t\r\n]/g;
 
 /**
  * The JSON values of all the inputs, read as jq reads them: one text across the files, so that a value
@@ -384,14 +386,13 @@ function* joinedValues(head: string, rest: Iterator<string>, sources: InputSourc
     at.name = seg.name;
     at.line = seg.lineBase + breaks - seg.breaksBefore + (nl >= 0 && nl < seg.end ? 1 : 0);
   };
-  // Offsets of the text parsed now in the text as it was first (it is cut after a parse error).
-  let shift = 0;
-  let parsed = text;
+  // Where the parser starts, and jq's counts there (after a parse error they lag: what was dropped is not counted).
+  const start = { from: 0, line: 1, column: 0 };
   for (;;) {
     const where: { end?: number } = {};
     try {
-      for (const v of parseJsonStream(parsed, undefined, undefined, where)) {
-        place(where.end! + shift);
+      for (const v of parseJsonStream(text, undefined, start, where)) {
+        place(where.end!);
         yield v as JqValue;
       }
       place(text.length);
@@ -401,7 +402,7 @@ function* joinedValues(head: string, rest: Iterator<string>, sources: InputSourc
       const [, lineText, columnText] = /at line (\d+), column (\d+)$/.exec(e.message) ?? [];
       const line = Number(lineText);
       const column = Number(columnText);
-      const error = Number.isInteger(line) && !e.message.includes(" at EOF at line ") ? errorOffset(parsed, line, column) : -1;
+      const error = Number.isInteger(line) && !e.message.includes(" at EOF at line ") ? errorOffset(text, start, line, column) : -1;
       if (error < 0) {
         // At the end of the input: every file read.
         place(text.length);
@@ -410,16 +411,15 @@ function* joinedValues(head: string, rest: Iterator<string>, sources: InputSourc
       }
       // jq's parser drops the rest of the piece it was reading: the error's line, up to the end of its
       // file (a line longer than jq's 4 KB piece is dropped whole here, not a piece of it).
-      const segmentEnd = segments.find((seg) => error + shift < seg.end)!.end - shift;
-      const lineEnd = parsed.indexOf("\n", error);
-      const next = Math.min(lineEnd < 0 ? parsed.length : lineEnd + 1, segmentEnd);
-      place(error + shift);
+      const segmentEnd = segments.find((seg) => error < seg.end)!.end;
+      const lineEnd = text.indexOf("\n", error);
+      const next = Math.min(lineEnd < 0 ? text.length : lineEnd + 1, segmentEnd);
+      place(error);
       yield new JqInputError(at.name ?? "<stdin>", e.message);
-      if (BLANK.test(parsed.slice(next))) return;
-      // On with the text after it, where jq's counts stand: what was dropped (a line break too) is not counted.
-      const counts = "\n".repeat(line - 1) + " ".repeat(column);
-      shift += next - counts.length;
-      parsed = counts + parsed.slice(next);
+      NOT_BLANK.lastIndex = next;
+      if (!NOT_BLANK.test(text)) return;
+      // On with the text after it, where jq's counts stand.
+      Object.assign(start, { from: next, line, column });
     }
   }
 }
@@ -427,18 +427,21 @@ function* joinedValues(head: string, rest: Iterator<string>, sources: InputSourc
 /**
  * The offset of the character a parse error names (its line 1-based, its column in UTF-8 bytes; column
  * 0 is the line break that ended the line before), or -1 when the error is past the end of the text.
+ * The parser started at `start.from`, counted as `start.line` and `start.column`.
  */
-function errorOffset(text: string, line: number, column: number): number {
-  let lineStart = 0;
-  for (let l = 1; l < line; l++) {
+function errorOffset(text: string, start: { from: number; line: number; column: number }, line: number, column: number): number {
+  let lineStart = start.from;
+  let before = start.column;
+  for (let l = start.line; l < line; l++) {
     const nl = text.indexOf("\n", lineStart);
     if (nl < 0) return -1;
     lineStart = nl + 1;
+    before = 0;
   }
   if (column === 0) return lineStart > 0 ? lineStart - 1 : 0;
   if (lineStart >= text.length) return -1;
   let i = lineStart;
-  for (let bytes = byteWidth(text.charCodeAt(i)); bytes < column && i + 1 < text.length && text.charCodeAt(i) !== 0x0a; bytes += byteWidth(text.charCodeAt(i))) i++;
+  for (let bytes = before + byteWidth(text.charCodeAt(i)); bytes < column && i + 1 < text.length && text.charCodeAt(i) !== 0x0a; bytes += byteWidth(text.charCodeAt(i))) i++;
   return i;
 }
 
@@ -589,7 +592,11 @@ class JqInputError extends Error {
     readonly source: string,
     message: string,
   ) {
+    // Given once per bad input: a stack trace (of Karta's reader) would only cost.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
   }
 }
 

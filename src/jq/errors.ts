@@ -8,7 +8,14 @@ export class JqRuntimeError extends Error {
   /** The value raised (jq's message string for builtin failures). */
   readonly value: unknown;
   constructor(value: unknown) {
-    super(typeof value === "string" ? value : errorMessageOf(value));
+    // A jq error is a value a program may catch (`try`, `?`, `//`), thrown as often as once per input:
+    // no stack trace is taken (it was most of the cost of a caught error), as it would show only Karta's
+    // evaluator, never the program.
+    const message = typeof value === "string" ? value : errorMessageOf(value);
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
     this.name = "JqRuntimeError";
     this.value = value;
   }

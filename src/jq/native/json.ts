@@ -913,6 +913,17 @@ function endingCharacter(text: string, from: number, to: number): number {
   return isCloser(text.charCodeAt(last)) ? last : last + 1;
 }
 
+/** Where {@link parseJsonStream} starts: `from` (an offset of the text), counted as `line` and `column` (UTF-8 bytes into that line). */
+export interface ParseStreamOptions {
+  maxDepth?: number;
+  /** The offset to start at (0: the start, where a BOM is skipped). */
+  from?: number;
+  /** The line number of `from` (1-based) in error messages. */
+  line?: number;
+  /** The column of `from` in error messages (its line's bytes before it). */
+  column?: number;
+}
+
 /**
  * Parses any number of JSON values from a text (CLI input: JSONL, concatenated or pretty-printed
  * values), yielding them in order. A leading BOM is skipped. Lines that are whole values go through
@@ -924,13 +935,15 @@ function endingCharacter(text: string, from: number, to: number): number {
  * bracket or quote, the character after a number or literal; the text's length when the end of the text
  * ends it): what `karta jq` places a value by (its file, and the lines jq has read when its parser gives it).
  */
-export function* parseJsonStream(text: string, source?: string, opts?: { maxDepth?: number }, where: { end?: number } = {}): Generator<unknown> {
+export function* parseJsonStream(text: string, source?: string, opts?: ParseStreamOptions, where: { end?: number } = {}): Generator<unknown> {
   void source;
   const maxDepth = opts?.maxDepth ?? MAX_PARSING_DEPTH;
   const n = text.length;
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
-  let triedWhole = false;
+  const from = opts?.from ?? 0;
+  let pos = from === 0 && text.charCodeAt(0) === 0xfeff ? 1 : from;
+  let line = opts?.line ?? 1;
+  // Not tried again from where a parse error left off: each try would read the whole rest again.
+  let triedWhole = from > 0;
   while (pos < n) {
     // Fast path: a line that is one whole value.
     let nl = text.indexOf("\n", pos);
@@ -1002,7 +1015,7 @@ export function* parseJsonStream(text: string, source?: string, opts?: { maxDept
     }
     if (resume) continue;
     // Slow path (jq's own parser, for exact errors and jq's extensions) until a value ends at a line end.
-    const p = new TextParser(text, q, qLine, maxDepth, widthOf(text, lineStart, q));
+    const p = new TextParser(text, q, qLine, maxDepth, (lineStart === from ? (opts?.column ?? 0) : 0) + widthOf(text, lineStart, q));
     for (;;) {
       let v: Slot;
       try {
