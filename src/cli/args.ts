@@ -51,6 +51,8 @@ interface FlagBase {
 /** A flag without a value: `--check` (`--check=false` is accepted, as pflag does). */
 export interface BooleanFlag extends FlagBase {
   type: "boolean";
+  /** Undefined unless given, for a default that depends on the rest (kubectl's `--show-events`). */
+  unsetIsUndefined?: boolean;
 }
 
 /** A flag with a text value, optionally one of `choices`, optionally followed by operands. */
@@ -85,7 +87,9 @@ export type Flags = Record<string, FlagSpec>;
 type FlagValue<F> = F extends BooleanFlag
   ? F extends { multiple: true }
     ? boolean[]
-    : boolean
+    : F extends { unsetIsUndefined: true }
+      ? boolean | undefined
+      : boolean
   : F extends IntegerFlag
     ? F extends { multiple: true }
       ? number[]
@@ -231,7 +235,9 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   const values: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(specs)) {
     if (s.multiple) values[name] = [];
-    else if (s.type === "boolean") values[name] = false;
+    else if (s.type === "boolean") {
+      if (!s.unsetIsUndefined) values[name] = false;
+    }
     else if (s.default !== undefined) values[name] = s.default;
   }
   const positionals: string[] = [];

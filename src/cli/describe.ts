@@ -1,5 +1,5 @@
 /**
- * `karta describe TYPE/NAME`: one live workload as upstream's `kli describe` draws it — a header (kind
+ * `karta describe TYPE/NAME`: live workloads as upstream's `kli describe` draws them — a header (kind
  * and name, namespace, definition and its origin, age), the tree of root, components, instances (and
  * replicas), pods and their nodes, each with its status, the phase, the resources each component asks for
  * — then the object's events as `kubectl describe` lists them. Exit codes as `get`.
@@ -8,40 +8,54 @@ import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { ApiInputError, clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseLiveRef } from "./live-ref.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs } from "./live-ref.js";
 import { age, alignColumns } from "./table.js";
-import { readWorkloads, ScopeReader } from "./workload-read.js";
+import { readEachType, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
-import { loadWorkloadTypes, resolveType, warnAboutKinds } from "./workload-types.js";
+import { loadWorkloadTypes, resolveType, warnAboutKinds, type ServedType } from "./workload-types.js";
 import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
 
-export const DESCRIBE_HELP = `Usage: karta describe TYPE/NAME | TYPE NAME [-n NAMESPACE] [-o json|yaml]
+export const DESCRIBE_HELP = `Usage: karta describe TYPE [NAME_PREFIX... | -l SELECTOR] | TYPE/NAME...
+                      [-n NAMESPACE | -A] [--show-events] [-o json|yaml]
                       [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
-Shows one live workload as its Karta sees it, read from the API server with your kubeconfig and context:
-a header (kind/name, namespace, the definition and whether it is the cluster's Karta or the catalog's,
-age); the tree of the workload (its generic status, pods ready/desired, GPUs), its components and their
-instances (and replicas, by a replicaSelector's key) with ready/desired pods, GPUs and nodes, and every
-pod with its phase (and why it is not ready), GPUs and node; pods no component claims under
+Shows live workloads as their Karta sees them, read from the API server with your kubeconfig and
+context: a header (kind/name, namespace, the definition and whether it is the cluster's Karta or the
+catalog's, age); the tree of the workload (its generic status, pods ready/desired, GPUs), its components
+and their instances (and replicas, by a replicaSelector's key) with ready/desired pods, GPUs and nodes,
+and every pod with its phase (and why it is not ready), GPUs and node; pods no component claims under
 "(no component)"; the phase; the resources (GPU, CPU, memory) each component asks for at its desired
 replicas; problems the interpretation found; and the workload's events, as kubectl describe shows them.
 TYPE as for 'karta get'.
 
+As kubectl describe: TYPE alone describes every workload of the type (newest first), -l only those its
+labels match; TYPE NAME that does not exist describes every workload whose name starts with NAME; TYPE/NAME
+arguments may be of several types. Events are shown for one workload only, unless --show-events says.
+
   -n, --namespace NS      the namespace (default: the context's, else default)
-  -o, --output FORMAT     json or yaml: the same values (with the events)
+  -A, --all-namespaces    every namespace
+  -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
+      --show-events       show each workload's events (default: true for one workload, false for
+                          several and for names matched by prefix)
+  -o, --output FORMAT     json or yaml: the same values (with the events); {items, count} for several
 ${CLUSTER_HELP}
   -h, --help              show this help
 
-Exit code: 0 shown, 1 the cluster cannot be read, 2 usage, 3 the workload does not exist or its kind is
-not installed, 4 no Karta covers the type.
+Exit code: 0 shown (also none, with a note on standard error), 1 the cluster cannot be read, 2 usage, 3
+a named workload does not exist (the others are shown) or its kind is not installed, 4 no Karta covers
+the type.
 
 Example:
   karta describe jobset/llm-pretrain -n research
+  karta describe pytorchjob -l team=ml -n ml-team
   kubectl karta describe pytorchjob llama-finetune -n ml-team -o yaml
 `;
 
 export const FLAGS = {
   namespace: NAMESPACE_FLAG,
+  "all-namespaces": { type: "boolean", short: "A" },
+  selector: { type: "string", short: "l", emptyIsUnset: true },
+  "show-events": { type: "boolean", unsetIsUndefined: true },
   output: { type: "string", short: "o", choices: ["json", "yaml"], emptyIsUnset: true },
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
@@ -97,8 +111,8 @@ function eventsText(events: EventView[]): string {
   return `Events:\n${rows.map((r) => `  ${r}`).join("\n")}\n`;
 }
 
-/** The whole text of `karta describe` for a view and its events. */
-export function describeText(view: DescribeView, events: EventView[], now = Date.now()): string {
+/** The whole text of `karta describe` for a view and its events (no Events section when they are not shown). */
+export function describeText(view: DescribeView, events: EventView[] | undefined, now = Date.now()): string {
   const out: string[] = [];
   out.push([`${view.type.kind}/${view.name}`, `namespace: ${view.namespace || "<none>"}`, `definition: ${view.karta} (${view.origin})`, `age: ${age(view.createdAt, now)}`].join("   "));
   out.push("");
@@ -114,6 +128,7 @@ export function describeText(view: DescribeView, events: EventView[], now = Date
     out.push("Problems:");
     for (const p of view.problems) out.push(`  ${p}`);
   }
+  if (!events) return out.join("\n") + "\n";
   out.push("");
   return out.join("\n") + "\n" + eventsText(events);
 }
@@ -155,33 +170,62 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   const p = parseCommand(io, "describe", args, FLAGS, DESCRIBE_HELP, { positionals: true });
   if (typeof p === "number") return p;
   const v = p.values;
-  const ref = parseLiveRef(p.positionals);
-  if (!ref) return usageError(io, "describe", "give the workload as TYPE/NAME (e.g. jobset/llm-pretrain) or TYPE NAME");
-  if ("error" in ref) return usageError(io, "describe", ref.error.replace("KIND/NAME", "TYPE/NAME").replace("KIND NAME", "TYPE NAME"));
+  const usage = (m: string): number => usageError(io, "describe", m);
+  const named = parseWorkloadArgs(p.positionals);
+  if (!named) return usage("give the type of workload to describe: TYPE (e.g. 'karta describe pytorchjob'), TYPE NAME or TYPE/NAME");
+  if ("error" in named) return usage(named.error);
+  const names = named.groups.flatMap((g) => g.names);
+  if (v["all-namespaces"] && v.namespace !== undefined) return usage("give -n NAMESPACE or -A, not both");
+  if (v["all-namespaces"] && names.length > 0) return usage("a workload cannot be read by name across all namespaces");
+  if (names.length > 0 && v.selector !== undefined) return usage("give NAMEs or -l SELECTOR, not both");
   const access = clusterFlags(v);
-  if ("error" in access) return usageError(io, "describe", access.error);
+  if ("error" in access) return usage(access.error);
   try {
     const cluster = LiveCluster.open(access);
     const warn = (m: string): void => io.stderr(`karta describe: warning: ${m}\n`);
     const known = await loadWorkloadTypes(io, cluster, warn);
-    const t = await resolveType(cluster, known.types, ref.kind);
-    // Warnings about the cluster's Kartas of this kind only, not of others.
-    warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name: ref.kind }) : [t.type], warn);
-    if ("exit" in t) {
-      io.stderr(`karta describe: ${t.message}\n`);
-      return t.exit;
+    const types: ServedType[] = [];
+    for (const g of named.groups) {
+      const t = await resolveType(cluster, known.types, g.type);
+      // Warnings about the cluster's Kartas of this kind only, not of others.
+      warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name: g.type }) : [t.type], warn);
+      if ("exit" in t) {
+        io.stderr(`karta describe: ${t.message}\n`);
+        return t.exit;
+      }
+      types.push(t);
     }
-    const scope = v.namespace ?? cluster.contextNamespace;
-    const views = await readWorkloads(cluster, { types: [t], allTypes: false, names: [ref.name], scope, phases: [] }, new ScopeReader(cluster, scope));
-    if ("exit" in views) {
-      io.stderr(`karta describe: ${views.message}\n`);
-      return views.exit;
+    const scope = v["all-namespaces"] ? undefined : (v.namespace ?? cluster.contextNamespace);
+    const reader = new ScopeReader(cluster, scope);
+    const options = { allTypes: false, scope, phases: [], ...(v.selector !== undefined ? { selector: v.selector } : {}) };
+    let read = await readEachType(cluster, named.groups.map((g, i) => ({ type: types[i]!, names: g.names })), options, reader);
+    let prefixed = false;
+    // kubectl describe TYPE NAME: when no workload has that name, every one whose name starts with it.
+    if ("exit" in read && !named.slashed && names.length === 1) {
+      const all = await readEachType(cluster, [{ type: types[0]!, names: [] }], options, reader);
+      const matching = "exit" in all ? [] : all.filter((w) => w.name.startsWith(names[0]!));
+      if (matching.length > 0) [read, prefixed] = [matching, true];
     }
-    const view = views[0]!;
+    const missing = "exit" in read ? read : undefined;
+    const views = "exit" in read ? (read.found ?? []) : read;
+    const showEvents = v["show-events"] ?? (views.length === 1 && !prefixed && !missing);
     const now = Date.now();
-    const events = view.uid && view.namespace ? (await readEvents(io, cluster, view.namespace, view.uid)).map((e) => eventView(e, now)) : [];
-    if (v.output) io.stdout(machine({ ...view, events }, v.output));
-    else io.stdout(describeText(view, events, now));
+    const described: { view: DescribeView; events?: EventView[] }[] = [];
+    for (const view of views) {
+      if (!showEvents) described.push({ view });
+      else described.push({ view, events: view.uid && view.namespace ? (await readEvents(io, cluster, view.namespace, view.uid)).map((e) => eventView(e, now)) : [] });
+    }
+    if (v.output) {
+      const values = described.map(({ view, events }) => ({ ...view, ...(events ? { events } : {}) }));
+      if (!missing || values.length > 0) io.stdout(machine(names.length === 1 && values.length === 1 && !prefixed ? values[0] : { items: values, count: values.length }, v.output));
+    } else {
+      io.stdout(described.map(({ view, events }) => describeText(view, events, now)).join("\n\n"));
+      if (views.length === 0 && !missing) io.stderr(scope === undefined ? "No workloads found in any namespace.\n" : `No workloads found in namespace ${scope}.\n`);
+    }
+    if (missing) {
+      for (const line of missing.message.split("\n")) io.stderr(`karta describe: ${line}\n`);
+      return missing.exit;
+    }
     return 0;
   } catch (err) {
     return clusterError(io, "describe", err);

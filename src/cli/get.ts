@@ -10,9 +10,9 @@ import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG } from "./live-ref.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs } from "./live-ref.js";
 import { alignColumns } from "./table.js";
-import { readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
+import { readEachType, readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
 import { loadWorkloadTypes, resolveType, servedTypes, warnAboutKinds, type ServedType } from "./workload-types.js";
 
@@ -29,7 +29,9 @@ as kubectl reads them. TYPE is a kind, resource or short name, optionally .group
 (pytorchjob, pytorchjobs.kubeflow.org, PyTorchJob.v1.kubeflow.org). A workload's pods are those whose
 controller ownerReferences lead to it (through its Karta's child kinds), as the controller finds them.
 
-Columns: NAME, NAMESPACE, TYPE (with --all-types), PHASE (the generic statuses that match, joined by
+TYPE/NAME arguments may be of several types (pytorchjob/a jobset/b).
+
+Columns: NAME, NAMESPACE, TYPE (with --all-types or several types), PHASE (the generic statuses that match, joined by
 ","), COMPONENTS (the components that run pods), PODS (ready/existing), GPUS (requested at the spec's
 scale), AGE; -o wide adds DESIRED (pods the spec asks for), NODES, KARTA and ORIGIN (cluster or catalog).
 Rows are newest first.
@@ -75,34 +77,14 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
   if (typeof p === "number") return p;
   const v = p.values;
   const usage = (m: string): number => usageError(io, "get", m);
-  let typeText: string | undefined;
-  let names: string[] = [];
-  if (p.positionals.length > 0) {
-    const [first, ...rest] = p.positionals as [string, ...string[]];
-    const slash = first.indexOf("/");
-    if (slash >= 0) {
-      // Several TYPE/NAME, as kubectl get pod/a pod/b takes them: here of one TYPE.
-      const bare = rest.find((a) => !a.includes("/"));
-      if (bare !== undefined) return usage(`'${bare}' is a NAME after TYPE/NAME: give every workload as TYPE/NAME, or TYPE NAME...`);
-      typeText = first.slice(0, slash);
-      names = [];
-      for (const arg of p.positionals) {
-        const at = arg.indexOf("/");
-        const type = arg.slice(0, at);
-        const name = arg.slice(at + 1);
-        if (type === "" || name === "" || name.includes("/")) return usage(`expected TYPE/NAME (e.g. jobset/llm-pretrain), not '${arg}'`);
-        if (type.toLowerCase() !== typeText.toLowerCase()) return usage(`TYPE/NAME arguments of different types ('${first}', '${arg}'): give one TYPE at a time`);
-        names.push(name);
-      }
-    } else {
-      const typed = rest.find((a) => a.includes("/"));
-      if (typed !== undefined) return usage(`'${typed}' is a TYPE/NAME after TYPE: give every workload as TYPE/NAME, or TYPE NAME...`);
-      typeText = first;
-      names = rest;
-    }
-  }
-  if (v["all-types"] && typeText !== undefined) return usage("give a TYPE or --all-types, not both");
-  if (!v["all-types"] && typeText === undefined) return usage("give a TYPE (e.g. 'karta get pytorchjob'), or --all-types");
+  const named = parseWorkloadArgs(p.positionals);
+  if (named && "error" in named) return usage(named.error);
+  const groups = named?.groups ?? [];
+  const names = groups.flatMap((g) => g.names);
+  if (v["all-types"] && groups.length > 0) return usage("give a TYPE or --all-types, not both");
+  if (!v["all-types"] && groups.length === 0) return usage("give a TYPE (e.g. 'karta get pytorchjob'), or --all-types");
+  // As kubectl: "watch is only supported on individual resources and resource collections".
+  if (v.watch && groups.length > 1) return usage(`--watch takes one TYPE, not TYPE/NAME arguments of ${groups.length} types`);
   if (v["all-namespaces"] && v.namespace !== undefined) return usage("give -n NAMESPACE or -A, not both");
   if (v["all-namespaces"] && names.length > 0) return usage("a workload cannot be read by name across all namespaces");
   if (names.length > 0 && v.selector !== undefined) return usage("give NAMEs or -l SELECTOR, not both");
@@ -117,15 +99,18 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const cluster = LiveCluster.open(access);
     const known = await loadWorkloadTypes(io, cluster, warn);
     let types: ServedType[];
-    if (typeText !== undefined) {
-      const t = await resolveType(cluster, known.types, typeText);
-      // Warnings about the cluster's Kartas of this kind only (why its Karta is left out...), not of others.
-      warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name: typeText }) : [t.type], warn);
-      if ("exit" in t) {
-        io.stderr(`karta get: ${t.message}\n`);
-        return t.exit;
+    if (groups.length > 0) {
+      types = [];
+      for (const g of groups) {
+        const t = await resolveType(cluster, known.types, g.type);
+        // Warnings about the cluster's Kartas of this kind only (why its Karta is left out...), not of others.
+        warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name: g.type }) : [t.type], warn);
+        if ("exit" in t) {
+          io.stderr(`karta get: ${t.message}\n`);
+          return t.exit;
+        }
+        types.push(t);
       }
-      types = [t];
     } else {
       types = await servedTypes(cluster, known.types);
       warnAboutKinds(known, "all", warn);
@@ -133,8 +118,10 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const scope = v["all-namespaces"] ? undefined : (v.namespace ?? cluster.contextNamespace);
     const options: GetOptions = { types, allTypes: v["all-types"], names, scope, phases: v.phase, ...(v.selector !== undefined ? { selector: v.selector } : {}) };
     const wide = v.output === "wide";
-    const typeName = v["all-types"] ? typeNames(types) : undefined;
-    const read = await readWorkloads(cluster, options, new ScopeReader(cluster, scope));
+    // Several types (--all-types, TYPE/NAME of more than one) are told apart by a TYPE column.
+    const typeName = v["all-types"] || groups.length > 1 ? typeNames(types) : undefined;
+    const reader = new ScopeReader(cluster, scope);
+    const read = v["all-types"] ? await readWorkloads(cluster, options, reader) : await readEachType(cluster, groups.map((g, i) => ({ type: types[i]!, names: g.names })), options, reader);
     // Names that do not exist: the others are printed first, then a line for each missing one (as kubectl).
     const missing = "exit" in read ? read : undefined;
     const rows = ("exit" in read ? (read.found ?? []) : read).map(listRow);

@@ -136,6 +136,41 @@ export function parseLiveRef(positionals: readonly string[]): { kind: string; na
   return { error: `expected one KIND/NAME (or KIND NAME), not '${positionals.join(" ")}'` };
 }
 
+/** The workloads a command line names: TYPE [NAME...] or TYPE/NAME..., each TYPE with its NAMEs in the order given. */
+export interface WorkloadArgs {
+  groups: { type: string; names: string[] }[];
+  /** Written as TYPE/NAME (kubectl's prefix matching is for TYPE NAME only). */
+  slashed: boolean;
+}
+
+/**
+ * The TYPE and NAME arguments of `get` and `describe`, as kubectl reads them: `TYPE [NAME...]`, or
+ * `TYPE/NAME...` whose types may differ (grouped by TYPE as written, in order); undefined when there are
+ * none; the two forms mixed are an error.
+ */
+export function parseWorkloadArgs(positionals: readonly string[]): WorkloadArgs | { error: string } | undefined {
+  if (positionals.length === 0) return undefined;
+  const [first, ...rest] = positionals as [string, ...string[]];
+  if (!first.includes("/")) {
+    const typed = rest.find((a) => a.includes("/"));
+    if (typed !== undefined) return { error: `'${typed}' is a TYPE/NAME after TYPE: give every workload as TYPE/NAME, or TYPE NAME...` };
+    return { groups: [{ type: first, names: rest }], slashed: false };
+  }
+  const bare = rest.find((a) => !a.includes("/"));
+  if (bare !== undefined) return { error: `'${bare}' is a NAME after TYPE/NAME: give every workload as TYPE/NAME, or TYPE NAME...` };
+  const groups = new Map<string, { type: string; names: string[] }>();
+  for (const arg of positionals) {
+    const at = arg.indexOf("/");
+    const type = arg.slice(0, at);
+    const name = arg.slice(at + 1);
+    if (type === "" || name === "" || name.includes("/")) return { error: `expected TYPE/NAME (e.g. jobset/llm-pretrain), not '${arg}'` };
+    const key = type.toLowerCase();
+    if (!groups.has(key)) groups.set(key, { type, names: [] });
+    groups.get(key)!.names.push(name);
+  }
+  return { groups: [...groups.values()], slashed: true };
+}
+
 /**
  * The cluster object to read, undefined when the workload comes from files, or a usage error: a file and
  * KIND/NAME together, files of pods with KIND/NAME (the cluster's are read), or cluster flags without KIND/NAME.

@@ -214,3 +214,25 @@ export async function readWorkloads(cluster: LiveCluster, o: GetOptions, reader:
   return missing.length > 0 ? { exit: EXIT_WORKLOAD_NOT_FOUND, message: missing.join("\n"), found: views } : views;
 }
 
+/**
+ * The workloads of TYPE/NAME arguments of several types: {@link readWorkloads} for each type and its
+ * names (a type written twice, as kind and as resource, is read once), merged newest first.
+ */
+export async function readEachType(cluster: LiveCluster, named: { type: ServedType; names: string[] }[], o: Omit<GetOptions, "types" | "names">, reader: ScopeReader): Promise<DescribeView[] | { exit: number; message: string; found?: DescribeView[] }> {
+  const byType = new Map<string, { type: ServedType; names: string[] }>();
+  for (const { type, names } of named) {
+    const key = `${type.type.group}/${type.type.kind}`;
+    const seen = byType.get(key);
+    if (seen) seen.names.push(...names);
+    else byType.set(key, { type, names: [...names] });
+  }
+  const found: DescribeView[] = [];
+  const missing: { exit: number; message: string }[] = [];
+  for (const { type, names } of byType.values()) {
+    const read = await readWorkloads(cluster, { ...o, types: [type], names }, reader);
+    if ("exit" in read) missing.push(read);
+    found.push(...("exit" in read ? (read.found ?? []) : read));
+  }
+  found.sort(newestFirst);
+  return missing.length > 0 ? { exit: missing[0]!.exit, message: missing.map((m) => m.message).join("\n"), found } : found;
+}

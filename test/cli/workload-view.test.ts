@@ -139,8 +139,12 @@ test("get and describe: usage errors (2) before any cluster is read, --help with
     [["get", "jobset/a", "b"], "'b' is a NAME after TYPE/NAME"],
     [["get", "jobset", "--phase", "running"], "expected Resuming, Suspending"],
     [["get", "jobset", "-o", "custom-columns=NAME:.metadata.name"], "expected wide, json, yaml or name"],
-    [["describe"], "give the workload as TYPE/NAME"],
+    [["describe"], "give the type of workload to describe: TYPE"],
     [["describe", "a/b/c"], "expected TYPE/NAME"],
+    [["describe", "jobset/a", "b"], "'b' is a NAME after TYPE/NAME"],
+    [["describe", "jobset", "x", "-l", "a=b"], "give NAMEs or -l SELECTOR, not both"],
+    [["describe", "jobset", "x", "-A"], "across all namespaces"],
+    [["describe", "jobset", "--show-events=maybe"], "expected true or false"],
     [["describe", "jobset/x", "-o", "wide"], "expected json or yaml"],
   ] as [string[], string][]) {
     const io = memoryIO();

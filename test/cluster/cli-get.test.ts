@@ -244,6 +244,43 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.deepEqual([json.pods, json.nodes, json.tree.current, json.tree.ready, json.tree.pods.map((p) => `${p.name}@${p.node}`)], [{ ready: 1, total: 1 }, ["node-x"], 1, 1, ["lone@node-x"]]);
   });
 
+  test("describe as kubectl describe: TYPE alone, -l, a NAME as a prefix, several TYPE/NAME; events for one workload only; get of two types", async (t) => {
+    const pods = await testNamespace(t, c);
+    for (const [name, app] of [["alpha-1", "a"], ["alpha-2", "a"], ["beta", "b"]] as const) {
+      await c.core.createNamespacedPod({ namespace: pods, body: { metadata: { name, labels: { app } }, spec: { containers: [{ name: "c", image: "x" }] } } });
+    }
+    const headers = (out: string): string[] => out.split("\n").filter((l) => /^Pod\/\S+ {3}namespace: /.test(l)).map((l) => l.split(" ")[0]!);
+    const events = (out: string): number => out.split("\n").filter((l) => l.startsWith("Events:")).length;
+    const all = await run(["describe", "pod", "-n", pods]);
+    assert.equal(all.code, 0, all.err);
+    assert.deepEqual(headers(all.out).sort(), ["Pod/alpha-1", "Pod/alpha-2", "Pod/beta"]);
+    assert.equal(events(all.out), 0, "events are shown for one workload only");
+    // Each description after the first starts after two blank lines, as kubectl describe separates them.
+    assert.equal(all.out.split("\n\n\nPod/").length, 3, all.out);
+    assert.equal(events((await run(["describe", "pod", "-n", pods, "--show-events"])).out), 3);
+    assert.deepEqual(headers((await run(["describe", "pod", "-n", pods, "-l", "app=a"])).out).sort(), ["Pod/alpha-1", "Pod/alpha-2"]);
+    const prefix = await run(["describe", "pod", "alph", "-n", pods]);
+    assert.equal(prefix.code, 0, prefix.err);
+    assert.deepEqual(headers(prefix.out).sort(), ["Pod/alpha-1", "Pod/alpha-2"]);
+    const one = await run(["describe", "pod", "alpha-1", "-n", pods]);
+    assert.deepEqual([headers(one.out), events(one.out)], [["Pod/alpha-1"], 1]);
+    const none = await run(["describe", "pod", "gamma", "-n", pods]);
+    assert.deepEqual([none.code, none.out, none.err], [3, "", `karta describe: Pod "gamma" not found in namespace ${pods}\n`]);
+    const some = await run(["describe", "pod/beta", `pytorchjob.${group}/gone`, "-n", pods]);
+    assert.deepEqual([some.code, headers(some.out), events(some.out), some.err], [3, ["Pod/beta"], 0, `karta describe: PyTorchJob "gone" not found in namespace ${pods}\n`]);
+    const json = JSON.parse((await run(["describe", "pod", "-n", pods, "-o", "json"])).out) as { count: number; items: { name: string; events?: unknown }[] };
+    assert.deepEqual([json.count, json.items.map((i) => i.name).sort(), json.items.some((i) => "events" in i)], [3, ["alpha-1", "alpha-2", "beta"], false]);
+    const empty = await testNamespace(t, c);
+    const nothing = await run(["describe", "pod", "-n", empty]);
+    assert.deepEqual([nothing.code, nothing.out, nothing.err], [0, "", `No workloads found in namespace ${empty}.\n`]);
+    // get of TYPE/NAME of two types: one table with a TYPE column, the missing one reported after it.
+    const mixed = await run(["get", "pod/beta", `pytorchjob.${group}/gone`, "-n", pods]);
+    assert.equal(mixed.code, 3);
+    assert.match(mixed.out, /^NAME +NAMESPACE +TYPE +PHASE /);
+    assert.match(mixed.out.split("\n")[1]!, new RegExp(`^beta +${pods} +Pod +`));
+    assert.equal(mixed.err, `karta get: PyTorchJob "gone" not found in namespace ${pods}\n`);
+  });
+
   test("describe of a negative replica count: counted as 0 as the interpretation counts it; Problems as inspect lists them, with severities", async () => {
     const negative = JSON.parse(JSON.stringify(job)) as Obj;
     negative.metadata = { name: "negative", namespace: ns };
