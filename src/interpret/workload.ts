@@ -120,6 +120,8 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
 
   // Pod templates.
   let templates: (PodTemplateSpec | undefined)[] | undefined;
+  /** The expression whose value is null for some instances, and which: warned about below if they run pods. */
+  let nullSpec: { e: CompiledExpression; at: Set<number> } | undefined;
   const absentWhenEmpty = (values: unknown[] | undefined): void => {
     if (single && values?.length === 0) instanceIds = [];
   };
@@ -127,13 +129,13 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
     const values = runAll(c.podTemplateSpec, object, diagnostics, "pod template spec path");
     absentWhenEmpty(values);
     templates = zip(values, c.podTemplateSpec.path)?.map((v) => fromTemplate(v));
-    warnNull(values, c.podTemplateSpec, diagnostics);
+    nullSpec = nullsOf(values, c.podTemplateSpec);
   } else if (c.specKind === "podSpec" && c.podSpec) {
     const values = runAll(c.podSpec, object, diagnostics, "pod spec path");
     absentWhenEmpty(values);
     const specs = zip(values, c.podSpec.path);
     const metas = c.metadata ? zip(runAll(c.metadata, object, diagnostics, "metadata path"), c.metadata.path) : undefined;
-    warnNull(specs, c.podSpec, diagnostics);
+    nullSpec = nullsOf(specs, c.podSpec);
     templates = specs?.map((s, i) => fromPodSpec(s, metas?.[i]));
   } else if (c.specKind === "fragmented") {
     const results: Partial<Record<FragmentField, unknown[]>> = {};
@@ -189,14 +191,20 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
     if (template) instance.podTemplate = template;
     const scale = scaleList?.[i];
     if (scale) instance.scale = scale;
+    // A negative count (kept in the scale, with a warning) counts no pods, as a scale counts only above 0.
+    const counted = Math.max(0, scale?.replicas ?? scale?.minReplicas ?? 1);
+    // An empty pod specification matters where pods are made from it: a role absent from this object
+    // (a TFJob without a Chief, its replicas 0) is not a problem.
+    if (nullSpec?.at.has(i) && counted > 0) {
+      diagnostics.push({ severity: "warning", path: nullSpec.e.path, message: `'${nullSpec.e.text}' yields null on this object: the pod specification is empty`, code: "spec-null" });
+      nullSpec = undefined;
+    }
     if (template) {
       const req = replicaRequirements(template, namespace);
       for (const issue of req.issues) {
         diagnostics.push({ severity: "error", path: c.path, message: `instance ${JSON.stringify(id)}: pod template ${issue.path}: ${issue.message}`, code: "resources" });
       }
       if (req.value) instance.replicaRequirements = req.value;
-      // A negative count (kept in the scale, with a warning) counts no pods, as a scale counts only above 0.
-      const counted = Math.max(0, scale?.replicas ?? scale?.minReplicas ?? 1);
       instance.countedReplicas = counted;
       const perReplica = req.value?.resourceRequest;
       if (perReplica) {
@@ -214,10 +222,11 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
   return { compiled: c, instanceIds, scales, view };
 }
 
-function warnNull(values: unknown[] | undefined, e: CompiledExpression, diagnostics: Diagnostic[]): void {
-  if (values && values.some((v) => v === null)) {
-    diagnostics.push({ severity: "warning", path: e.path, message: `'${e.text}' yields null on this object: the pod specification is empty`, code: "spec-null" });
-  }
+/** Where an expression's values are null (by index), or undefined when none is. */
+function nullsOf(values: unknown[] | undefined, e: CompiledExpression): { e: CompiledExpression; at: Set<number> } | undefined {
+  const at = new Set<number>();
+  values?.forEach((v, i) => v === null && at.add(i));
+  return at.size > 0 ? { e, at } : undefined;
 }
 
 /** A replica count as the reference reads it into an int32; numeric strings (annotations) are accepted. */

@@ -352,6 +352,17 @@ describe("selections that yield nothing", () => {
     assert.deepEqual(instances(r), { service: [["", undefined, false]], single: [["", 3, true]], leader: [], worker: [["", undefined, false]], shard: [["a", 1, true]] });
     assert.ok(r.diagnostics.some((d) => d.code === "spec-null" && d.path.endsWith("childComponents[2].specDefinition.podSpecPath")));
   });
+  test("a null pod spec is a warning only where pods are made from it: not at replicas 0 (a role absent from the object)", () => {
+    const spec = { replicas: 3, template, shards: [{ name: "a", enabled: true, replicas: 1, template }] };
+    const warned = (r: Interpretation) => r.diagnostics.filter((d) => d.code === "spec-null").map((d) => d.path.replace(/^.*childComponents/, ""));
+    // The worker's scale selects nothing (counted as 1 replica): warned, as above.
+    assert.deepEqual(warned(it.interpret(service(spec))), ["[2].specDefinition.podSpecPath"]);
+    const zeroRoles = OPTIONAL_ROLES.replace("{podSpecPath: .spec.worker}\n      scaleDefinition: {replicasPath: '(select(.spec.worker != null) | .spec.replicas)'}", "{podSpecPath: .spec.worker}\n      scaleDefinition: {replicasPath: 'if .spec.worker then .spec.replicas else 0 end'}");
+    assert.notEqual(zeroRoles, OPTIONAL_ROLES);
+    const zero = compileInterpreter(karta(zeroRoles));
+    assert.deepEqual(warned(zero.interpret(service(spec))), []);
+    assert.deepEqual(warned(zero.interpret(service({ ...spec, worker: null, replicas: 0 }))), []);
+  });
   test("an instanceIdPath whose select() yields nothing is zero instances", () => {
     const r = it.interpret(service({ replicas: 1, template }));
     assert.deepEqual(errors(r), []);
