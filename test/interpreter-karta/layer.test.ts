@@ -229,6 +229,40 @@ describe("InterpretHealth", () => {
     assert.equal(value(layer.interpretHealth(cases[0]![1])), true);
   });
 
+  test("OpenKruise kinds: health as Karmada's own scripts decide it; what they cannot compare is an error (Unknown), not unhealthy", () => {
+    const layer = bundledLayer();
+    const meta = { name: "w", namespace: "ns", generation: 2 };
+    const health = (apiVersion: string, kind: string, spec: unknown, status: unknown): boolean | string => {
+      const o = layer.interpretHealth({ apiVersion, kind, metadata: meta, ...(spec === undefined ? {} : { spec }), ...(status === undefined ? {} : { status }) } as KubeObject);
+      return o.ok ? (o.value as boolean) : `error: ${o.error.message.replace(/^.*expression: /, "")}`;
+    };
+    const rollout = { observedGeneration: 2, updatedReplicas: 3, availableReplicas: 3 };
+    for (const [apiVersion, kind] of [["apps.kruise.io/v1alpha1", "CloneSet"], ["apps.kruise.io/v1beta1", "StatefulSet"]] as const) {
+      assert.equal(health(apiVersion, kind, { replicas: 3 }, rollout), true, kind);
+      assert.equal(health(apiVersion, kind, { replicas: 4 }, rollout), false, kind);
+      assert.equal(health(apiVersion, kind, { replicas: 3 }, undefined), "error: the object has no status yet: health unknown", kind);
+      // Karmada's script compares the counts with `<`: one that is not set fails it.
+      assert.equal(health(apiVersion, kind, { replicas: 3 }, { observedGeneration: 2, updatedReplicas: 3 }), "error: status.availableReplicas is not set yet: health unknown", kind);
+      // The generation is compared first (with ~=, nil is only unequal), the spec read after it.
+      assert.equal(health(apiVersion, kind, undefined, { ...rollout, observedGeneration: 1 }), false, kind);
+      assert.equal(health(apiVersion, kind, undefined, rollout), "error: the object has no spec: health unknown", kind);
+    }
+    const ds = (status: unknown) => health("apps.kruise.io/v1alpha1", "DaemonSet", {}, status);
+    assert.equal(ds({ observedGeneration: 2, desiredNumberScheduled: 2, updatedNumberScheduled: 2, numberAvailable: 2 }), true);
+    assert.equal(ds({ observedGeneration: 2, desiredNumberScheduled: 2, numberAvailable: 2 }), "error: status.updatedNumberScheduled is not set yet: health unknown");
+    const bcj = (status: unknown) => health("apps.kruise.io/v1alpha1", "BroadcastJob", {}, status);
+    // nil == 0 is false and nil ~= 0 true in Lua, as null in jq: no `succeeded` is healthy while active, no `failed` unhealthy.
+    assert.equal(bcj({ desired: 1, active: 0, failed: 0 }), true);
+    assert.equal(bcj({ desired: 1, active: 1, succeeded: 0 }), false);
+    assert.equal(bcj({ desired: 1, active: 0, succeeded: 0, failed: 0 }), false);
+    assert.equal(bcj(undefined), "error: the object has no status yet: health unknown");
+    // UnitedDeployment's script answers false for a missing status or spec, and fails on a missing count.
+    const ud = (spec: unknown, status: unknown) => health("apps.kruise.io/v1alpha1", "UnitedDeployment", spec, status);
+    assert.equal(ud({ replicas: 3 }, undefined), false);
+    assert.equal(ud(undefined, rollout), false);
+    assert.equal(ud({ replicas: 3 }, { observedGeneration: 2, availableReplicas: 3 }), "error: status.updatedReplicas is not set yet: health unknown");
+  });
+
   test("PyTorchJob: Succeeded healthy, Restarting unhealthy, Created only undecided (status mappings)", () => {
     const job = (conditions: KubeObject[]): KubeObject => ({ ...fixtureWorkload("PyTorchJob"), status: { conditions } });
     const layer = mappingsOnlyLayer("kubeflow.org/v1/PyTorchJob.yaml");
