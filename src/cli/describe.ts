@@ -12,7 +12,7 @@ import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloa
 import { age, alignColumns } from "./table.js";
 import { readEachType, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
-import { loadWorkloadTypes, resolveType, warnAboutKinds, type ServedType } from "./workload-types.js";
+import { loadWorkloadTypes, resolveTypes } from "./workload-types.js";
 import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
 
 export const DESCRIBE_HELP = `Usage: karta describe TYPE [NAME_PREFIX... | -l SELECTOR] | TYPE/NAME...
@@ -184,16 +184,10 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
     const cluster = LiveCluster.open(access);
     const warn = (m: string): void => io.stderr(`karta describe: warning: ${m}\n`);
     const known = await loadWorkloadTypes(io, cluster, warn);
-    const types: ServedType[] = [];
-    for (const g of named.groups) {
-      const t = await resolveType(cluster, known.types, g.type);
-      // Warnings about the cluster's Kartas of this kind only, not of others.
-      warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name: g.type }) : [t.type], warn);
-      if ("exit" in t) {
-        io.stderr(`karta describe: ${t.message}\n`);
-        return t.exit;
-      }
-      types.push(t);
+    const types = await resolveTypes(cluster, known, named.groups.map((g) => g.type), warn);
+    if ("exit" in types) {
+      io.stderr(`karta describe: ${types.message}\n`);
+      return types.exit;
     }
     const scope = v["all-namespaces"] ? undefined : (v.namespace ?? cluster.contextNamespace);
     const reader = new ScopeReader(cluster, scope);

@@ -14,7 +14,7 @@ import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloa
 import { alignColumns } from "./table.js";
 import { readEachType, readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
-import { loadWorkloadTypes, resolveType, servedTypes, warnAboutKinds, type ServedType } from "./workload-types.js";
+import { loadWorkloadTypes, resolveTypes, servedTypes, warnAboutKinds, type ServedType } from "./workload-types.js";
 
 /** The generic statuses, as --phase takes them. */
 export const PHASES = [...STATUS_ORDER.map(([, s]) => s), "Undefined"] as const;
@@ -100,17 +100,12 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const known = await loadWorkloadTypes(io, cluster, warn);
     let types: ServedType[];
     if (groups.length > 0) {
-      types = [];
-      for (const g of groups) {
-        const t = await resolveType(cluster, known.types, g.type);
-        // Warnings about the cluster's Kartas of this kind only (why its Karta is left out...), not of others.
-        warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name: g.type }) : [t.type], warn);
-        if ("exit" in t) {
-          io.stderr(`karta get: ${t.message}\n`);
-          return t.exit;
-        }
-        types.push(t);
+      const resolved = await resolveTypes(cluster, known, groups.map((g) => g.type), warn);
+      if ("exit" in resolved) {
+        io.stderr(`karta get: ${resolved.message}\n`);
+        return resolved.exit;
       }
+      types = resolved;
     } else {
       types = await servedTypes(cluster, known.types);
       warnAboutKinds(known, "all", warn);

@@ -210,6 +210,21 @@ export interface TypeProblem {
 }
 
 /**
+ * The types TYPE arguments name, in order, with the warnings about the cluster's Kartas of those kinds
+ * only (why one is left out...), not of others; the first that does not resolve is the problem.
+ */
+export async function resolveTypes(cluster: LiveCluster, known: KnownTypes, names: readonly string[], warn: (message: string) => void): Promise<ServedType[] | TypeProblem> {
+  const types: ServedType[] = [];
+  for (const name of names) {
+    const t = await resolveType(cluster, known.types, name);
+    warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name }) : [t.type], warn);
+    if ("exit" in t) return t;
+    types.push(t);
+  }
+  return types;
+}
+
+/**
  * The type a name means (kubectl's resolution by discovery), at the version it names, else the server's
  * preferred one, else the most stable served version a definition has.
  */
