@@ -111,12 +111,15 @@ function typeSchema(type: FieldType, mode: "json" | "crd"): Json {
   }
 }
 
-/** The CustomResourceDefinition of kartas.run.ai, with the reference CRD's names, scope and printer columns. */
+/**
+ * The CustomResourceDefinition of kartas.run.ai, with the reference CRD's names, scope and printer columns, and
+ * the recommended labels the chart's and deploy/'s other objects carry (app.kubernetes.io/name is the application's).
+ */
 export function kartaCrdManifest(): Json {
   return {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
-    metadata: { name: "kartas.run.ai" },
+    metadata: { name: "kartas.run.ai", labels: { "app.kubernetes.io/name": "karta", "app.kubernetes.io/component": "crd", "app.kubernetes.io/part-of": "karta" } },
     spec: {
       group: "run.ai",
       names: { kind: "Karta", listKind: "KartaList", plural: "kartas", singular: "karta", shortNames: ["krt"] },

@@ -4,14 +4,18 @@
  * cluster): an older release adopts the CRD applied earlier with kubectl, `helm upgrade` to this chart
  * upgrades the CRD and keeps the self-signed certificate, `karta controller` run locally as the chart's
  * ServiceAccount does all its work (Karta status, labels, Events, Lease, Workload API objects, admission)
- * with exactly the chart's RBAC, and `helm uninstall` keeps the CRD and the Kartas. The API server has no
- * nodes: the chart's pods never run, and the webhooks are pointed at the local controller instead of the
- * Service (the chart's rules, policies and paths stay).
+ * with exactly the chart's RBAC; bad values stop `helm install` and `helm upgrade` before anything is
+ * applied; an upgrade renews a self-signed certificate that is due; the commands NOTES.txt prints give
+ * Karmada the configuration of the installed karta serve; `helm uninstall` keeps the CRD, the Kartas (and
+ * the Lease), and a release of another name or namespace takes the CRD over as the README says. The API
+ * server has no nodes: the chart's pods never run, and the webhooks are pointed at the local controller
+ * instead of the Service (the chart's rules, policies and paths stay).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { X509Certificate } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse, stringify } from "yaml";
@@ -23,6 +27,8 @@ import { repoRoot } from "../support/conformance.js";
 import { goTool } from "../support/go-tool.js";
 import { attempt, eventually, privateCluster, serviceAccountKubeConfig, type PrivateCluster } from "../support/cluster.js";
 import { spawnController, type ControllerProcess } from "./helpers.js";
+import { runWebhookConfig } from "../../src/cli/webhook-config.js";
+import { memoryIO } from "../../src/cli/io.js";
 
 type Obj = KubernetesObject & { metadata: Record<string, any> } & Record<string, any>;
 
@@ -35,15 +41,36 @@ const skip = typeof cluster === "string" ? cluster : false;
 const NS = "karta-system";
 const chartDir = path.join(repoRoot, "charts", "karta");
 
-function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    execFile(file, args, { maxBuffer: 16 << 20, env: options.env ? { ...process.env, ...options.env } : undefined, cwd: options.cwd }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0, stdout, stderr });
     });
   });
 }
 
 const CRD = { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "kartas.run.ai" } };
+const kubectl = (() => {
+  try {
+    execFileSync("kubectl", ["version", "--client"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The NOTES helm printed after an install or upgrade. */
+function notesOf(stdout: string): string {
+  const at = stdout.indexOf("\nNOTES:\n");
+  assert.ok(at >= 0, stdout);
+  return stdout.slice(at + "\nNOTES:\n".length);
+}
+
+const pemOf = (secret: Obj, key: string) => Buffer.from(secret.data[key] as string, "base64").toString();
+const lifetimeDays = (pem: string) => {
+  const c = new X509Certificate(pem);
+  return Math.round((Date.parse(c.validTo) - Date.parse(c.validFrom)) / 86_400_000);
+};
 
 describe("charts/karta: helm install into a real API server, the controller as the chart's ServiceAccount", { skip }, () => {
   const c = cluster as PrivateCluster;
@@ -183,11 +210,138 @@ describe("charts/karta: helm install into a real API server, the controller as t
     assert.equal(await controller.exited, 0, controller.log().split("\n").slice(-10).join("\n"));
   });
 
+  test("bad values stop helm install and helm upgrade before anything is applied", async () => {
+    for (const args of [
+      ["--set", "controller.ports.health=8080"], // templates/validate.yaml
+      ["--set", "controller.webhook.pods.timeoutSeconds=60"], // values.schema.json
+      ["--set", "certificates.selfSigned.days=0"],
+    ]) {
+      const installed = await helm("install", "karta-bad", chartDir, "--namespace", "karta-bad", "--create-namespace", ...args);
+      assert.notEqual(installed.code, 0, args.join(" "));
+      assert.ok(!(await attempt(() => read({ apiVersion: "v1", kind: "Namespace", metadata: { name: "karta-bad" } }))).ok, `${args.join(" ")}: not even the namespace is created`);
+      const upgraded = await helm("upgrade", "karta", chartDir, "--namespace", NS, ...args);
+      assert.notEqual(upgraded.code, 0, args.join(" "));
+    }
+    const history = JSON.parse((await helm("history", "karta", "--namespace", NS, "-o", "json")).stdout) as { status: string }[];
+    assert.ok(!history.some((h) => h.status === "failed"), JSON.stringify(history));
+  });
+
+  test("an upgrade renews a self-signed certificate that is due (fewer than 30 days left, or no record); the caBundle trusts the old CA as well until the pods have the new one", async () => {
+    const controllerSecret = { apiVersion: "v1", kind: "Secret", metadata: { name: "karta-controller-webhook-tls", namespace: NS } };
+    const serveSecret = { apiVersion: "v1", kind: "Secret", metadata: { name: "karta-webhook-serving", namespace: NS } };
+    const caBundle = async (): Promise<string> => {
+      const bundles = new Set<string>();
+      for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
+        for (const w of (await read({ apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name: "karta-controller" } })).webhooks) bundles.add(w.clientConfig.caBundle);
+      }
+      assert.equal(bundles.size, 1);
+      return Buffer.from([...bundles][0]!, "base64").toString();
+    };
+    const withoutRecord = async (ref: typeof controllerSecret) => {
+      const secret = await read(ref);
+      const annotations = (secret.metadata.annotations ?? {}) as Record<string, string>;
+      for (const k of Object.keys(annotations)) if (k.startsWith("karta.run.ai/")) delete annotations[k];
+      await c.objects.replace(secret);
+    };
+    const upgrade = async (...args: string[]) => {
+      const r = await helm("upgrade", "karta", chartDir, "--namespace", NS, "--set", "serve.enabled=true", ...args);
+      assert.equal(r.code, 0, r.stderr);
+      return notesOf(r.stdout);
+    };
+    // The controller's test pointed the webhooks at the local controller by URL: the chart's upgrade writes them again.
+    for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) await c.objects.delete({ apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name: "karta-controller" } });
+    // A Secret as the chart's first version made it: no record of what it holds. The chart renews it, here for 20 days.
+    const first = await read(controllerSecret);
+    await withoutRecord(controllerSecret);
+    await upgrade("--set", "certificates.selfSigned.days=20", "--set", "certificates.selfSigned.caDays=20");
+    const second = await read(controllerSecret);
+    assert.notEqual(pemOf(second, "tls.crt"), pemOf(first, "tls.crt"));
+    assert.equal(lifetimeDays(pemOf(second, "tls.crt")), 20);
+    assert.ok(second.metadata.annotations?.["karta.run.ai/certificate-sha256"]);
+    assert.equal(await caBundle(), pemOf(second, "ca.crt") + pemOf(first, "ca.crt"));
+    const serve20 = await read(serveSecret);
+    assert.equal(lifetimeDays(pemOf(serve20, "tls.crt")), 20);
+    // Fewer than 30 days left: the next upgrade renews both, and tells that Karmada needs karta serve's new CA.
+    const notes = await upgrade();
+    const third = await read(controllerSecret);
+    assert.notEqual(pemOf(third, "tls.crt"), pemOf(second, "tls.crt"));
+    assert.equal(lifetimeDays(pemOf(third, "tls.crt")), 3650);
+    assert.equal(await caBundle(), pemOf(third, "ca.crt") + pemOf(second, "ca.crt"));
+    assert.notEqual(pemOf(await read(serveSecret), "ca.crt"), pemOf(serve20, "ca.crt"));
+    assert.match(notes, /this release\n {2}# made a new CA, so give the Karmada API server the configuration again/);
+    // Then kept, the caBundle now the CA alone.
+    assert.doesNotMatch(await upgrade(), /made a new CA/);
+    assert.deepEqual((await read(controllerSecret)).data, third.data);
+    assert.equal(await caBundle(), pemOf(third, "ca.crt"));
+    // karta serve's Secret without a record is kept: its CA is in the Karmada API server's configuration.
+    const serve = await read(serveSecret);
+    await withoutRecord(serveSecret);
+    assert.doesNotMatch(await upgrade(), /made a new CA/);
+    assert.deepEqual((await read(serveSecret)).data, serve.data);
+  });
+
+  test("the commands NOTES.txt prints give the Karmada API server the configuration of the installed karta serve", { skip: kubectl ? false : "kubectl is not installed" }, async () => {
+    // A Karta and a customization for kinds Karta does not bundle, so that both flags change the configuration.
+    const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Obj;
+    karta.metadata = { name: "example-karta-test-v1-widget" };
+    karta.spec.structureDefinition.rootComponent.kind = { group: "example.karta.test", version: "v1", kind: "Widget" };
+    const customization = {
+      apiVersion: "config.karmada.io/v1alpha1",
+      kind: "ResourceInterpreterCustomization",
+      metadata: { name: "gadget" },
+      spec: { target: { apiVersion: "example.karta.test/v1", kind: "Gadget" }, customizations: { replicaResource: { luaScript: "function GetReplicas(obj)\n  return obj.spec.replicas, {}\nend\n" } } },
+    };
+    const work = path.join(dir, "notes");
+    writeFileSync(path.join(dir, "widget.yaml"), stringify(karta));
+    writeFileSync(path.join(dir, "gadget.yaml"), stringify(customization));
+    const r = await helm("upgrade", "karta", chartDir, "--namespace", NS, "--set", "serve.enabled=true", "--set-file", `serve.definitions.widget\\.yaml=${path.join(dir, "widget.yaml")}`, "--set-file", `serve.customizations.gadget\\.yaml=${path.join(dir, "gadget.yaml")}`);
+    assert.equal(r.code, 0, r.stderr);
+    // The block after "Give the Karmada API server its configuration", run as printed, with kubectl
+    // reaching this API server and the configuration written to a file instead of a Karmada API server.
+    const notes = notesOf(r.stdout);
+    const block = notes.slice(notes.indexOf("\n", notes.indexOf("Give the Karmada")));
+    const lines = block.split("\n").slice(2).filter((l) => l.startsWith("  "));
+    const script = lines.join("\n").replace("| kubectl --kubeconfig karmada-apiserver.config apply -f -", "> karmada.yaml");
+    assert.match(script, /karta webhook-config .*--definitions karta-definitions/);
+    mkdirSync(work, { recursive: true });
+    const ran = await run("bash", ["-c", `set -euo pipefail\nkarta() { node ${JSON.stringify(path.join(repoRoot, "bin", "karta.js"))} "$@"; }\n${script}`], { cwd: work, env: { KUBECONFIG: c.kubeconfig } });
+    assert.equal(ran.code, 0, `${script}\n${ran.stderr}`);
+    const ca = path.join(dir, "serve-ca.crt");
+    writeFileSync(ca, pemOf(await read({ apiVersion: "v1", kind: "Secret", metadata: { name: "karta-webhook-serving", namespace: NS } }), "ca.crt"));
+    const io = memoryIO();
+    assert.equal(await runWebhookConfig(["--service-name", "karta-webhook", "--service-namespace", NS, "--ca-file", ca, "--definitions", path.join(dir, "widget.yaml"), "--customizations", path.join(dir, "gadget.yaml")], io), 0, io.err);
+    const got = readFileSync(path.join(work, "karmada.yaml"), "utf8");
+    assert.deepEqual(parse(got), parse(io.out));
+    assert.match(got, /- Widget/);
+    assert.match(got, /- Gadget/);
+  });
+
   test("helm uninstall removes the release and keeps the CRD and the Kartas", async () => {
     const removed = await helm("uninstall", "karta", "--namespace", NS);
     assert.equal(removed.code, 0, removed.stderr);
     assert.ok((await attempt(() => read(CRD))).ok, "the CRD is kept");
     assert.ok((await attempt(() => read({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: "pytorchjob" } }))).ok, "the Karta is kept");
     assert.ok(!(await attempt(() => read({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "karta-controller", namespace: NS } }))).ok, "the Deployment is gone");
+    // The controller's Lease is not the chart's: it stays (the README says how to delete it).
+    assert.ok((await attempt(() => read({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: NS } }))).ok, "the Lease is left behind");
+  });
+
+  test("a release of another name or namespace takes the kept CRD over with --take-ownership, or once the CRD is annotated for it", async () => {
+    const refused = await helm("install", "karta-ops", chartDir, "--namespace", "karta-ops", "--create-namespace");
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /CustomResourceDefinition "kartas\.run\.ai".*exists and cannot be imported into the current release/);
+    const adopted = await helm("install", "karta-ops", chartDir, "--namespace", "karta-ops", "--create-namespace", "--take-ownership");
+    assert.equal(adopted.code, 0, adopted.stderr);
+    const crd = await read(CRD);
+    assert.deepEqual([crd.metadata.annotations?.["meta.helm.sh/release-name"], crd.metadata.annotations?.["meta.helm.sh/release-namespace"]], ["karta-ops", "karta-ops"]);
+    assert.ok((await attempt(() => read({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: "pytorchjob" } }))).ok, "the Karta is kept");
+    assert.equal((await helm("uninstall", "karta-ops", "--namespace", "karta-ops")).code, 0);
+    // Or: annotate the CRD for the new release (kubectl annotate crd kartas.run.ai meta.helm.sh/release-name=... --overwrite).
+    const kept = await read(CRD);
+    kept.metadata.annotations = { ...kept.metadata.annotations, "meta.helm.sh/release-name": "karta", "meta.helm.sh/release-namespace": NS };
+    await c.objects.replace(kept);
+    const reinstalled = await helm("install", "karta", chartDir, "--namespace", NS);
+    assert.equal(reinstalled.code, 0, reinstalled.stderr);
+    assert.equal((await helm("uninstall", "karta", "--namespace", NS)).code, 0);
   });
 });

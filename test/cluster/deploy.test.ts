@@ -1,7 +1,7 @@
 /**
- * deploy/controller as kustomize builds it is accepted by a real kube-apiserver (server-side dry run, so
- * nothing is created): the Deployment, Service, Mutating- and ValidatingWebhookConfiguration, PodDisruptionBudget, RBAC
- * objects and Namespace validate. cert-manager's Issuers and Certificates need its CRDs, which the bare API
+ * deploy/controller and deploy/namespace as kustomize builds them are accepted by a real kube-apiserver
+ * (server-side dry run, so nothing is created): the Deployment, Service, Mutating- and
+ * ValidatingWebhookConfiguration, PodDisruptionBudget, RBAC objects and the Namespace validate. cert-manager's Issuers and Certificates need its CRDs, which the bare API
  * server has not: test/controller/deploy.test.ts checks how they fit the rest.
  */
 import { describe, test } from "node:test";
@@ -27,16 +27,17 @@ function kustomize(dir: string): KubernetesObject[] | string {
 }
 
 const built = kustomize(path.join(repoRoot, "deploy", "controller"));
+const namespaceBase = kustomize(path.join(repoRoot, "deploy", "namespace"));
 const skip = typeof cluster === "string" ? cluster : typeof built === "string" ? built : false;
 if (skip) console.log(`# skipped: ${skip}`);
 
 describe("deploy/controller on the API server", { skip }, () => {
   const c = cluster as TestCluster;
   test("kubectl kustomize builds it and every object passes a server-side dry run", async (t) => {
-    const objects = built as KubernetesObject[];
-    assert.deepEqual(objects.map((o) => o.kind).sort(), [
-      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "Namespace", "PodDisruptionBudget", "Service", "Service", "ServiceAccount", "ValidatingWebhookConfiguration",
+    assert.deepEqual((built as KubernetesObject[]).map((o) => o.kind).sort(), [
+      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "PodDisruptionBudget", "Service", "Service", "ServiceAccount", "ValidatingWebhookConfiguration",
     ]);
+    const objects = [...(namespaceBase as KubernetesObject[]), ...(built as KubernetesObject[])];
     const ns = await testNamespace(t, c);
     for (const o of objects) {
       if (o.apiVersion === "cert-manager.io/v1") continue;

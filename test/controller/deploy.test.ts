@@ -81,6 +81,9 @@ describe("deploy/controller", () => {
       const config = parse(text) as Config;
       const annotations = config.metadata.annotations;
       delete (config.metadata as Partial<Config["metadata"]>).annotations;
+      // The recommended labels every object of the base carries (the chart's are the same).
+      assert.deepEqual((config.metadata as { labels?: unknown }).labels, { "app.kubernetes.io/name": "karta-controller", "app.kubernetes.io/component": "controller" });
+      delete (config.metadata as { labels?: unknown }).labels;
       assert.deepEqual(config, generated[i], `regenerate deploy/controller/${file} with the command in its first line`);
       assert.equal(annotations["cert-manager.io/inject-ca-from"], `${kustomization.namespace}/${serving.metadata.name}`);
       assert.ok(kustomization.resources.includes(file), file);
