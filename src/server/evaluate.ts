@@ -125,7 +125,10 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
       break;
     }
     case "InterpretComponent":
-      response.components = v;
+      // A nil list (null) is left out, as omitempty leaves it out; Karmada's client decodes the absent
+      // field as nil again. An empty list is sent as `[]`, which it decodes as the empty list the
+      // layer answered (what Karmada's in-process interpreter would have returned).
+      if (v !== null) response.components = v;
       break;
     case "ReviseReplica":
     case "ReviseComponents":
@@ -143,7 +146,7 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
       response.healthy = v;
       break;
     case "InterpretDependency":
-      response.dependencies = v;
+      if (v !== null) response.dependencies = v;
       break;
     default:
       break;
