@@ -64,7 +64,7 @@ export async function karmadaAnswers(definition: Definition, object: KubeObject,
   const components = await fw.interpretComponents(object);
   // ReviseComponents (proposed in Karmada #7830/#7841) is given each component's replicas plus one, as
   // ReviseReplica is given the object's; it is asked only of what InterpretComponent answers.
-  const assigned = components.ok ? components.value.map((c) => ({ name: c.name, replicas: c.replicas + 1 })) : [];
+  const assigned = components.ok ? (components.value ?? []).map((c) => ({ name: c.name, replicas: c.replicas + 1 })) : [];
   return [
     done("InterpretReplica", replica, (v) => [
       ["replica", v.replicas],

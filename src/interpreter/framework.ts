@@ -194,10 +194,10 @@ export class InterpreterFramework {
     });
   }
 
-  /** InterpretComponent: the components of a multi-template workload. */
-  async interpretComponents(obj: KubeObject): Promise<LayerOutcome<Component[]>> {
+  /** InterpretComponent: the components of a multi-template workload (null: Go's nil slice). */
+  async interpretComponents(obj: KubeObject): Promise<LayerOutcome<Component[] | null>> {
     const out = InterpreterFramework.strip(await this.dispatch(obj, "InterpretComponent", (l) => l.interpretComponent(obj)));
-    return InterpreterFramework.typed(out, "InterpretComponent", (c) => toComponents(c as unknown as JsonValue));
+    return InterpreterFramework.typed(out, "InterpretComponent", (c) => (c === null ? null : toComponents(c as unknown as JsonValue)));
   }
 
   /** ReviseReplica: the object with its replicas set to `replicas`. */
@@ -240,10 +240,10 @@ export class InterpreterFramework {
     return this.notFound("InterpretHealth", kindOf(obj));
   }
 
-  /** InterpretDependency: the objects to propagate with this one. */
-  async getDependencies(obj: KubeObject): Promise<LayerOutcome<DependentObjectReference[]>> {
+  /** InterpretDependency: the objects to propagate with this one (null: Go's nil slice). */
+  async getDependencies(obj: KubeObject): Promise<LayerOutcome<DependentObjectReference[] | null>> {
     const out = InterpreterFramework.strip(await this.dispatch(obj, "InterpretDependency", (l) => l.interpretDependency(obj)));
-    return InterpreterFramework.typed(out, "InterpretDependency", (d) => toDependencies(d as unknown as JsonValue));
+    return InterpreterFramework.typed(out, "InterpretDependency", (d) => (d === null ? null : toDependencies(d as unknown as JsonValue)));
   }
 
   /**
@@ -255,7 +255,7 @@ export class InterpreterFramework {
   async interpretWorkload(obj: KubeObject): Promise<LayerOutcome<WorkloadRequirements>> {
     if (this.options.multiplePodTemplatesScheduling && this.answering(kindOf(obj), "InterpretComponent") !== undefined) {
       const c = await this.interpretComponents(obj);
-      return c.ok ? { ok: true, value: { mode: "components", components: c.value }, layer: c.layer } : c;
+      return c.ok ? { ok: true, value: { mode: "components", components: c.value ?? [] }, layer: c.layer } : c;
     }
     const r = await this.interpretReplica(obj);
     if (!r.ok) return r;

@@ -291,8 +291,8 @@ export interface Interpreter {
   supports(kind: ResourceKind, op: Operation): boolean;
   /** InterpretReplica: the desired replicas and the requirements of each replica. */
   interpretReplica(object: KubeObject): MaybePromise<Outcome<ReplicaResult>>;
-  /** InterpretComponent: the components of a multi-template workload. */
-  interpretComponent(object: KubeObject): MaybePromise<Outcome<Component[]>>;
+  /** InterpretComponent: the components of a multi-template workload (null: Go's nil slice, a script's `nil`). */
+  interpretComponent(object: KubeObject): MaybePromise<Outcome<Component[] | null>>;
   /** ReviseReplica: the object with its replicas set to `replicas`. */
   reviseReplica(object: KubeObject, replicas: number): MaybePromise<Outcome<KubeObject>>;
   /** ReviseComponents: the object with each listed component's replicas set as assigned. */
@@ -308,8 +308,11 @@ export interface Interpreter {
   interpretStatus(object: KubeObject): MaybePromise<Outcome<JsonValue | undefined>>;
   /** InterpretHealth: whether the object is healthy in its member cluster. */
   interpretHealth(object: KubeObject): MaybePromise<Outcome<boolean>>;
-  /** InterpretDependency: the objects to propagate with this one. */
-  interpretDependency(object: KubeObject): MaybePromise<Outcome<DependentObjectReference[]>>;
+  /**
+   * InterpretDependency: the objects to propagate with this one (null: Go's nil slice, which Karmada's
+   * native helpers return when they find none and karmadactl prints as `null`).
+   */
+  interpretDependency(object: KubeObject): MaybePromise<Outcome<DependentObjectReference[] | null>>;
 }
 
 /** Builds a successful outcome. */

@@ -48,7 +48,11 @@ export interface AnswerMeta {
   /** group/version/kind of the object ("" when the body could not be read). */
   kind: string;
   operation: string;
-  /** The HTTP status: 200, or 400 for a body that is not a ResourceInterpreterContext. */
+  /**
+   * The HTTP status: 200, also for a body that is not a ResourceInterpreterContext (its code 400 is in
+   * the response's status), as Karmada's webhook server answers: its client reads the response only
+   * from a 2xx (client-go turns any other status into a generic error and drops the body).
+   */
   http: number;
   /** A limit the evaluation hit: lua-deadline, lua-instructions, lua-memory, jq-steps, jq-depth, jq-size. */
   limit?: string;
@@ -88,9 +92,12 @@ function patchFields(from: KubeObject, to: KubeObject): { [k: string]: JsonValue
   return { patch: Buffer.from(JSON.stringify(ops)).toString("base64"), patchType: "JSONPatch" };
 }
 
-/** The answer to a body that is not a ResourceInterpreterContext: 400, with the uid when one could be read. */
+/**
+ * The answer to a body that is not a ResourceInterpreterContext: HTTP 200 with `successful: false` and
+ * status code 400, with the uid when one could be read (Karmada's server: `Errored(http.StatusBadRequest, err)`).
+ */
 export function badRequest(uid: string, message: string): { response: InterpreterResponse; meta: AnswerMeta } {
-  return { response: failureResponse(uid, 400, message), meta: { outcome: "bad_request", layer: "", uid, kind: "", operation: "", http: 400 } };
+  return { response: failureResponse(uid, 400, message), meta: { outcome: "bad_request", layer: "", uid, kind: "", operation: "", http: 200 } };
 }
 
 /** Answers a request: the response and how it went. Never throws. */
@@ -125,7 +132,10 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
       break;
     }
     case "InterpretComponent":
-      response.components = v;
+      // A nil list (null) is left out, as omitempty leaves it out; Karmada's client decodes the absent
+      // field as nil again. An empty list is sent as `[]`, which it decodes as the empty list the
+      // layer answered (what Karmada's in-process interpreter would have returned).
+      if (v !== null) response.components = v;
       break;
     case "ReviseReplica":
     case "ReviseComponents":
@@ -143,7 +153,7 @@ export async function answer(fw: InterpreterFramework, request: InterpreterReque
       response.healthy = v;
       break;
     case "InterpretDependency":
-      response.dependencies = v;
+      if (v !== null) response.dependencies = v;
       break;
     default:
       break;

@@ -108,8 +108,8 @@ export async function startInterpreterServer(options: InterpreterServerOptions):
 
 /**
  * Answers one ResourceInterpreterContext body (JSON text) with a framework, as `karta serve` does on its
- * own event loop: the response body to send with HTTP 200, or with the `status` given (400 for a body
- * that is not a ResourceInterpreterContext). Runs in the caller's thread: a Lua customization in the
+ * own event loop: the response body and its HTTP status, 200 (a body that is not a ResourceInterpreterContext
+ * too: `successful: false`, status code 400, as Karmada's webhook server answers). Runs in the caller's thread: a Lua customization in the
  * framework runs here with its own time and memory limits, but a script stuck inside a library function
  * is only stopped by a worker thread, which `startInterpreterServer` provides.
  *

@@ -263,7 +263,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     // As Karmada's client sends it, the type needs no parsing.
     const type = contentType === "application/json" ? contentType : contentType.split(";")[0]!.trim().toLowerCase();
     if (type !== "application/json") {
-      refuse(res, 400, "bad_request", `contentType=${req.headers["content-type"] ?? ""}, expected application/json`);
+      // Karmada's server: HTTP 200, code 400, no uid (the body is not read).
+      refuse(res, 400, "bad_request", `contentType=${req.headers["content-type"] ?? ""}, expected application/json`, false, 200);
       req.resume();
       return;
     }
@@ -323,11 +324,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     refuseOversizedBody(req, res, { read, declared, limit: o.maxRequestBytes }, () => refuse(res, 413, "too_large", tooLarge, true));
   }
 
-  /** A request refused before its body is read (what it asks is unknown): counted, logged, answered. */
-  function refuse(res: http.ServerResponse, status: number, outcome: string, message: string, close = false): void {
+  /**
+   * A request refused before its body is read (what it asks is unknown): counted, logged, answered with
+   * `code` in the response's status, with HTTP `httpStatus` (by default the same code: a body over the
+   * limit gets HTTP 413, see docs/decisions.md).
+   */
+  function refuse(res: http.ServerResponse, code: number, outcome: string, message: string, close = false, httpStatus = code): void {
     metrics.requests.inc({ operation: "", kind: "", outcome });
-    log.info({ outcome, status }, message);
-    send(res, status, contextResponse(failureResponse("", status, message)), close);
+    log.info({ outcome, status: httpStatus }, message);
+    send(res, httpStatus, contextResponse(failureResponse("", code, message)), close);
   }
 
   /** Answers a request on a worker. */

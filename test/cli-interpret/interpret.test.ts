@@ -182,6 +182,26 @@ describe("karta interpret", () => {
     assert.match(r.out, /\nspec:\n {2}paused: false\n {2}replicas: 7\n {2}selector:/, "keys sorted, replicas revised");
   });
 
+  test("nil is not []: native dependencies found none print null, a script's empty table []; a nil GetComponents prints null", async () => {
+    // Karmada's native helpers return a nil slice when they find nothing: karmadactl prints null.
+    const yaml = await run(["--operation", "InterpretDependency", "--desired-file", "deploy.yaml"]);
+    assert.deepEqual([yaml.code, yaml.out, yaml.err], [0, "---\n# [1/1] dependencies:\nnull\n", ""]);
+    const json = await run(["--operation", "InterpretDependency", "--desired-file", "deploy.yaml", "-o", "json"]);
+    assert.deepEqual(JSON.parse(json.out), { dependencies: null });
+    // A ConfigMap reference is listed as before.
+    const withCm = await runWith({ "cm.yaml": DEPLOYMENT.replace("resources:", "envFrom:\n            - configMapRef:\n                name: cfg\n          resources:") }, ["--operation", "InterpretDependency", "--desired-file", "cm.yaml", "-o", "json"]);
+    assert.deepEqual(JSON.parse(withCm.out), { dependencies: [{ apiVersion: "v1", kind: "ConfigMap", namespace: "shop", name: "cfg" }] });
+    // Karmada's declarative layer collects the scripts' references into a set: an empty, non-nil list.
+    const ric = (rule: string, script: string): string =>
+      `apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata:\n  name: r\nspec:\n  target:\n    apiVersion: apps/v1\n    kind: Deployment\n  customizations:\n    ${rule}:\n      luaScript: |\n        ${script}\n`;
+    const none = await runWith({ "deps.yaml": ric("dependencyInterpretation", "function GetDependencies(obj) return {} end") }, ["-f", "deps.yaml", "--operation", "InterpretDependency", "--desired-file", "deploy.yaml", "-o", "json"]);
+    assert.deepEqual(JSON.parse(none.out), { dependencies: [] });
+    const nilComponents = await runWith({ "c.yaml": ric("componentResource", "function GetComponents(obj) return nil end") }, ["-f", "c.yaml", "--operation", "InterpretComponent", "--desired-file", "deploy.yaml"]);
+    assert.deepEqual([nilComponents.code, nilComponents.out], [0, "---\n# [1/1] components:\nnull\n"]);
+    const emptyComponents = await runWith({ "c.yaml": ric("componentResource", "function GetComponents(obj) return {} end") }, ["-f", "c.yaml", "--operation", "InterpretComponent", "--desired-file", "deploy.yaml", "-o", "json"]);
+    assert.deepEqual(JSON.parse(emptyComponents.out), { components: [] });
+  });
+
   test("Retain takes both objects; AggregateStatus reads the status items from standard input", async () => {
     const retained = await run(["-f", "ric.yaml", "--operation", "Retain", "--desired-file", "deploy.yaml", "--observed-file", "observed.yaml"]);
     assert.equal(retained.code, 0);

@@ -71,7 +71,7 @@ async function run(c: Case): Promise<{ ok: true; results: Record<string, JsonVal
     case "InterpretHealth":
       return unwrap(ipt.interpretHealth(obj), (v) => ({ healthy: v }));
     case "InterpretDependency":
-      return unwrap(ipt.interpretDependency(obj), (v) => ({ dependencies: [...v].sort((a, b) => depKey(a).localeCompare(depKey(b))) as unknown as JsonValue }));
+      return unwrap(ipt.interpretDependency(obj), (v) => ({ dependencies: [...(v ?? [])].sort((a, b) => depKey(a).localeCompare(depKey(b))) as unknown as JsonValue }));
     default:
       return { ok: false, error: `no comparison for ${op}` };
   }

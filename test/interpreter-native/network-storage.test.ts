@@ -74,13 +74,19 @@ describe("Ingress", () => {
     metadata: { name: "shop", namespace: "web" },
     spec: { ingressClassName: "nginx", tls: [{ hosts: ["shop.example.com"], secretName: "shop-tls" }], rules: [{ host: "shop.example.com" }] },
   });
-  test("InterpretDependency: TLS secrets; a TLS entry without a secret is an error", () => {
-    assert.deepEqual(value(ingress.getDependencies(ing())), [{ apiVersion: "v1", kind: "Secret", namespace: "web", name: "shop-tls" }]);
+  test("InterpretDependency: TLS secrets; a TLS entry without a secret is an error; none is Go's nil", () => {
+    const native = createNativeInterpreter();
+    assert.deepEqual(value(native.interpretDependency(ing()) as Outcome<unknown>), [{ apiVersion: "v1", kind: "Secret", namespace: "web", name: "shop-tls" }]);
     const noSecret = ing() as any;
     noSecret.spec.tls.push({ hosts: ["x"] });
-    const r = ingress.getDependencies(noSecret);
+    // The kind's handler lists the reference; the layer verifies it, as DefaultInterpreter.GetDependencies does.
+    assert.equal(value(ingress.getDependencies(noSecret)).length, 2);
+    const r = native.interpretDependency(noSecret) as Outcome<unknown>;
     assert.equal(r.ok, false);
-    if (!r.ok) assert.match(r.error.message, /dependency can not leave name and labelSelector all empty/);
+    if (!r.ok) assert.equal(r.error.message, 'dependencies[1]: Invalid value: {"apiVersion":"v1","kind":"Secret","namespace":"web"}: dependency can not leave name and labelSelector all empty');
+    const noTls = ing() as any;
+    delete noTls.spec.tls;
+    assert.equal(value(native.interpretDependency(noTls) as Outcome<unknown>), null);
   });
   test("AggregateStatus and health", () => {
     const items: AggregatedStatusItem[] = [
@@ -161,6 +167,22 @@ describe("storage, PDB, HPA, ServiceImport", () => {
       { apiVersion: "v1", kind: "Service", namespace: "shop", name: "derived-orders" },
       { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice", namespace: "shop", labelSelector: { matchLabels: { "kubernetes.io/service-name": "derived-orders" } } },
     ]);
+  });
+  test("ServiceImport: a derived name that is no label value is an error of the native layer, in Karmada's words", () => {
+    const native = createNativeInterpreter();
+    const long = "a".repeat(56);
+    const si = (name: string): KubeObject => ({ apiVersion: "multicluster.x-k8s.io/v1alpha1", kind: "ServiceImport", metadata: { name, namespace: "d" } });
+    const r = native.interpretDependency(si(long)) as Outcome<unknown>;
+    assert.equal(r.ok, false);
+    if (!r.ok) {
+      assert.equal(r.error.message, `dependencies[1].labelSelector.matchLabels: Invalid value: "derived-${long}": must be no more than 63 bytes`);
+      assert.equal(r.error.layer, "native");
+    }
+    // 55 characters make a 63-byte value: valid.
+    assert.equal((value(native.interpretDependency(si("a".repeat(55))) as Outcome<unknown[]>)).length, 2);
+    const empty = native.interpretDependency(si("")) as Outcome<unknown>;
+    assert.equal(empty.ok, false);
+    if (!empty.ok) assert.match(empty.error.message, /^dependencies\[1\]\.labelSelector\.matchLabels: Invalid value: "derived-": a valid label must be an empty string or consist of alphanumeric characters/);
   });
 });
 

@@ -310,6 +310,23 @@ describe("webhook layer over HTTPS", () => {
     if (!deps.ok) assert.match(deps.error.message, /reveived invalid webhook response: dependencies\[0\]: Invalid value: .*dependency can not leave name and labelSelector all empty$/);
   });
 
+  test("absent or null dependencies and components decode as Go's nil (null), [] as an empty list", async (t) => {
+    if (skip(t)) return;
+    const reply = (fields: { [k: string]: JsonValue }) => (r: Received): Reply => ({
+      body: { apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", response: { uid: r.body.request.uid, successful: true, ...fields } },
+    });
+    const values: unknown[] = [];
+    const cases: { [k: string]: JsonValue }[] = [{}, { dependencies: null, components: null }, { dependencies: [], components: [] }];
+    for (const fields of cases) {
+      override = reply(fields);
+      const deps = await layer().interpretDependency(workload);
+      const comps = await layer().interpretComponent(workload);
+      values.push(deps.ok ? deps.value : deps.error.message, comps.ok ? comps.value : comps.error.message);
+    }
+    override = undefined;
+    assert.deepEqual(values, [null, null, null, null, [], []]);
+  });
+
   test("wrongly typed response fields are error values, per operation", async (t) => {
     if (skip(t)) return;
     const respond = (fields: { [k: string]: JsonValue }) => (r: Received): Reply => ({

@@ -224,32 +224,40 @@ describe("karta serve: requests", () => {
     assert.match(text, /karta_webhook_requests_total\{operation="InterpretReplica",kind="apps\/v1\/Deployment",outcome="success"\} [1-9]/);
   });
 
-  test("malformed bodies get 400 with successful false, and the uid when it can be read", async () => {
-    const notJson = await request(url, ca, "{not json");
-    assert.equal(notJson.status, 400);
-    assert.deepEqual((notJson.json() as Response).response.successful, false);
-    const wrongKind = await request(url, ca, JSON.stringify({ apiVersion: "v1", kind: "Pod", request: { uid: "u-9" } }));
-    assert.equal(wrongKind.status, 400);
-    assert.equal((wrongKind.json() as Response).response.uid, "u-9");
-    const noObject = await request(url, ca, JSON.stringify({ apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", request: { uid: "u-10", operation: "InterpretHealth" } }));
-    assert.equal(noObject.status, 400);
-    assert.equal((noObject.json() as Response).response.uid, "u-10");
-    assert.match((noObject.json() as Response).response.status!.message, /request\.object/);
-    const badOp = await request(url, ca, contextBody("u-11", "Explode", DEPLOYMENT));
-    assert.equal(badOp.status, 400);
-    assert.match((badOp.json() as Response).response.status!.message, /request\.operation/);
-    const text = await request(url, ca, contextBody("u-12", "InterpretReplica", DEPLOYMENT), { "Content-Type": "text/plain" });
-    assert.equal(text.status, 400);
+  test("malformed bodies get HTTP 200 with successful false, code 400 and the message, and the uid when it can be read (as Karmada's server)", async () => {
+    // Karmada's client reads a response only from a 2xx: any other status loses the message.
+    const refused = (r: { status: number; json(): unknown }): Response["response"] => {
+      assert.equal(r.status, 200);
+      const response = (r.json() as Response).response;
+      assert.equal(response.successful, false);
+      assert.equal(response.status!.code, 400);
+      return response;
+    };
+    const notJson = refused(await request(url, ca, "{not json"));
+    assert.equal(notJson.uid, "");
+    assert.notEqual(notJson.status!.message, "");
+    const wrongKind = refused(await request(url, ca, JSON.stringify({ apiVersion: "v1", kind: "Pod", request: { uid: "u-9" } })));
+    assert.equal(wrongKind.uid, "u-9");
+    const noObject = refused(await request(url, ca, JSON.stringify({ apiVersion: "config.karmada.io/v1alpha1", kind: "ResourceInterpreterContext", request: { uid: "u-10", operation: "InterpretHealth" } })));
+    assert.equal(noObject.uid, "u-10");
+    assert.match(noObject.status!.message, /request\.object/);
+    const badOp = refused(await request(url, ca, contextBody("u-11", "Explode", DEPLOYMENT)));
+    assert.equal(badOp.uid, "u-11");
+    assert.match(badOp.status!.message, /request\.operation/);
+    // The body is not read, as in Karmada's server: no uid.
+    const text = refused(await request(url, ca, contextBody("u-12", "InterpretReplica", DEPLOYMENT), { "Content-Type": "text/plain" }));
+    assert.deepEqual([text.uid, text.status!.message], ["", "contentType=text/plain, expected application/json"]);
     assert.equal((await request(url.replace("/interpret", "/other"), ca, "{}")).status, 404);
     assert.equal((await request(url, ca, undefined, {}, "GET")).status, 405);
   });
 
-  test("a ReviseReplica without a usable request.replicas is refused (400), never answered with a patch to 0", async () => {
+  test("a ReviseReplica without a usable request.replicas is refused (code 400), never answered with a patch to 0", async () => {
     const refused = async (body: string): Promise<string> => {
       const r = await request(url, ca, body);
       const answer = r.json() as Response & { response: { patch?: string } };
-      assert.equal(r.status, 400, r.body);
+      assert.equal(r.status, 200, r.body);
       assert.equal(answer.response.successful, false);
+      assert.equal(answer.response.status!.code, 400);
       assert.equal(answer.response.patch, undefined);
       return answer.response.status!.message;
     };
@@ -287,7 +295,8 @@ describe("karta serve: requests", () => {
       delete body.request.replicas;
       if (components !== undefined) body.request.components = components;
       const r = await request(url, ca, JSON.stringify(body));
-      assert.equal(r.status, 400, r.body);
+      assert.equal(r.status, 200, r.body);
+      assert.equal((r.json() as Response).response.status!.code, 400);
       return (r.json() as Response).response.status!.message;
     };
     assert.equal(await message(undefined), "request.components: Required value for ReviseComponents");

@@ -140,12 +140,13 @@ export class DeclarativeInterpreter implements Interpreter {
     return ok(result);
   }
 
-  interpretComponent(object: KubeObject): Outcome<Component[]> {
+  /** GetComponents' result: a script's `nil` is Go's nil slice (karmadactl prints `components: null`), a table a list. */
+  interpretComponent(object: KubeObject): Outcome<Component[] | null> {
     const op: Operation = "InterpretComponent";
     const out = this.runRule(object, op, [object], 1, (e) => `failed to run 'GetComponents' script: ${e}`);
     if (!out.ok) return out.outcome;
     const [result] = out.results as [LuaResult];
-    if (result.type === "nil") return ok([]);
+    if (result.type === "nil") return ok(null);
     if (result.type !== "table") return this.fail(op, `expected result type 'table' or 'nil' from GetComponents, but got '${result.type}'`);
     const converted = convertTable(result, [], false);
     if (!converted.ok) return this.fail(op, `failed to convert lua table for components: ${converted.error}`);

@@ -17,7 +17,7 @@ import {
   type ReplicaResult,
   type ResourceKind,
 } from "../types.js";
-import { nativeFail, reflectWholeStatus } from "./common.js";
+import { nativeFail, ok, reflectWholeStatus, verifyDependencies } from "./common.js";
 import * as cronjob from "./cronjob.js";
 import * as daemonset from "./daemonset.js";
 import * as deployment from "./deployment.js";
@@ -219,7 +219,13 @@ export function createNativeInterpreter(options: NativeInterpreterOptions = {}):
     },
     interpretDependency(obj) {
       const h = handlersOf(obj)?.interpretDependency;
-      return h ? h(obj) : notFound("InterpretDependency", obj);
+      if (!h) return notFound("InterpretDependency", obj);
+      // Karmada's DefaultInterpreter.GetDependencies runs VerifyDependencies on every kind's list (after
+      // the StatefulSet's claim-template filter); its helpers return a nil slice when they find nothing.
+      const deps = h(obj);
+      if (!deps.ok) return deps;
+      const checked = verifyDependencies(deps.value);
+      return checked.ok && checked.value.length === 0 ? ok(null) : checked;
     },
   };
 }

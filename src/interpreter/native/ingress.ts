@@ -1,6 +1,6 @@
 /** Built-in interpretation of networking.k8s.io/v1 Ingress. */
 import type { AggregatedStatusItem, DependentObjectReference, KubeObject, Outcome } from "../types.js";
-import { type Obj, asObjectArray, getField, namespaceOf, ok, verifyDependencies, memberStatuses, withAggregatedStatus } from "./common.js";
+import { type Obj, asObjectArray, getField, namespaceOf, ok, memberStatuses, withAggregatedStatus } from "./common.js";
 import { dedupeAndSortIngressPoints, hasAddress, sameIngressPoints } from "./load-balancer.js";
 
 function lbStatus(points: Obj[]): Obj {
@@ -39,5 +39,5 @@ export function getDependencies(obj: KubeObject): Outcome<DependentObjectReferen
     if (name !== "") ref.name = name;
     return ref;
   });
-  return verifyDependencies(deps);
+  return ok(deps);
 }

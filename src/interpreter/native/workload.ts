@@ -16,7 +16,6 @@ import {
   setField,
   typedInt32,
   typedObjectError,
-  verifyDependencies,
 } from "./common.js";
 import { type CountedStatusShape, aggregateCounted, reflectCounted } from "./counted-status.js";
 import { nestedInt64 } from "./unstructured.js";
@@ -149,10 +148,10 @@ export function applyReplica(obj: KubeObject, replicas: number, field: string): 
   return ok(out);
 }
 
-/** Dependencies of a pod template in the object's namespace, checked as Karmada checks them. */
+/** Dependencies of a pod template in the object's namespace (the native layer verifies every kind's list). */
 export function templateDependencies(obj: KubeObject, template: unknown): Outcome<DependentObjectReference[]> {
   // GetPodFromTemplate copies the template's spec; nothing beside it is read.
-  return verifyDependencies(podDependencies({ spec: getObject(template, "spec") ?? {} }, namespaceOf(obj)) ?? []);
+  return ok(podDependencies({ spec: getObject(template, "spec") ?? {} }, namespaceOf(obj)) ?? []);
 }
 
 /** InterpretDependency through `spec.template`. */

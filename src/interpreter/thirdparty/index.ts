@@ -51,8 +51,8 @@ export class ThirdpartyInterpreter implements Interpreter {
   interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
     return this.pick(object, "InterpretReplica").interpretReplica(object) as Outcome<ReplicaResult>;
   }
-  interpretComponent(object: KubeObject): Outcome<Component[]> {
-    return this.pick(object, "InterpretComponent").interpretComponent(object) as Outcome<Component[]>;
+  interpretComponent(object: KubeObject): Outcome<Component[] | null> {
+    return this.pick(object, "InterpretComponent").interpretComponent(object) as Outcome<Component[] | null>;
   }
   reviseReplica(object: KubeObject, replicas: number): Outcome<KubeObject> {
     return this.pick(object, "ReviseReplica").reviseReplica(object, replicas) as Outcome<KubeObject>;
@@ -72,8 +72,8 @@ export class ThirdpartyInterpreter implements Interpreter {
   interpretHealth(object: KubeObject): Outcome<boolean> {
     return this.pick(object, "InterpretHealth").interpretHealth(object) as Outcome<boolean>;
   }
-  interpretDependency(object: KubeObject): Outcome<DependentObjectReference[]> {
-    return this.pick(object, "InterpretDependency").interpretDependency(object) as Outcome<DependentObjectReference[]>;
+  interpretDependency(object: KubeObject): Outcome<DependentObjectReference[] | null> {
+    return this.pick(object, "InterpretDependency").interpretDependency(object) as Outcome<DependentObjectReference[] | null>;
   }
 
   /** Every kind this layer answers for some operation: the customizations' targets, then the TypeScript interpreters' kinds. */

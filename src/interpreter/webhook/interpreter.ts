@@ -257,12 +257,13 @@ export class WebhookInterpreter implements Interpreter {
     });
   }
 
-  async interpretComponent(object: KubeObject): Promise<Outcome<Component[]>> {
+  /** The response's components as Go decodes them: absent or null is a nil slice (null), `[]` an empty one. */
+  async interpretComponent(object: KubeObject): Promise<Outcome<Component[] | null>> {
     const op: Operation = "InterpretComponent";
     const r = await this.call(op, { object });
     if (!r.ok) return r.outcome;
     const comps = r.response.components;
-    return this.decode(op, r.hook, () => (comps === undefined || comps === null ? [] : toComponents(comps)));
+    return this.decode(op, r.hook, () => (comps === undefined || comps === null ? null : toComponents(comps)));
   }
 
   async reviseReplica(object: KubeObject, replicas: number): Promise<Outcome<KubeObject>> {
@@ -301,14 +302,15 @@ export class WebhookInterpreter implements Interpreter {
     return r.ok ? ok(r.response.healthy as boolean) : r.outcome;
   }
 
-  async interpretDependency(object: KubeObject): Promise<Outcome<DependentObjectReference[]>> {
+  /** The response's dependencies as Go decodes them (absent or null: a nil slice, null), verified as Karmada's client verifies them. */
+  async interpretDependency(object: KubeObject): Promise<Outcome<DependentObjectReference[] | null>> {
     const op: Operation = "InterpretDependency";
     const r = await this.call(op, { object });
     if (!r.ok) return r.outcome;
     const deps = r.response.dependencies;
-    const decoded = this.decode(op, r.hook, () => (deps === undefined || deps === null ? [] : toDependencies(deps)));
+    const decoded = this.decode(op, r.hook, () => (deps === undefined || deps === null ? null : toDependencies(deps)));
     if (!decoded.ok) return decoded;
-    const invalid = verifyDependencies(decoded.value);
+    const invalid = verifyDependencies(decoded.value ?? []);
     if (invalid) return this.fail(op, `Internal error occurred: failed calling webhook ${JSON.stringify(r.hook)}: reveived invalid webhook response: ${invalid}`);
     return decoded;
   }
