@@ -15,7 +15,7 @@ import { machine } from "./workload-table.js";
 import { loadWorkloadTypes, resolveTypes } from "./workload-types.js";
 import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
 
-export const DESCRIBE_HELP = `Usage: karta describe TYPE [NAME_PREFIX... | -l SELECTOR] | TYPE/NAME...
+export const DESCRIBE_HELP = `Usage: karta describe TYPE [NAME... | NAME_PREFIX | -l SELECTOR] | TYPE/NAME...
                       [-n NAMESPACE | -A] [--show-events] [-o json|yaml]
                       [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
@@ -28,9 +28,10 @@ and every pod with its phase (and why it is not ready), GPUs and node; pods no c
 replicas; problems the interpretation found; and the workload's events, as kubectl describe shows them.
 TYPE as for 'karta get'.
 
-As kubectl describe: TYPE alone describes every workload of the type (newest first), -l only those its
-labels match; TYPE NAME that does not exist describes every workload whose name starts with NAME; TYPE/NAME
-arguments may be of several types. Events are shown for one workload only, unless --show-events says.
+As kubectl describe: TYPE alone describes every workload of the type (newest first, where kubectl goes by
+name), -l only those its labels match; TYPE NAME that does not exist describes every workload whose name
+starts with NAME; TYPE/NAME arguments may be of several types. Events are shown for one workload only,
+unless --show-events says.
 
   -n, --namespace NS      the namespace (default: the context's, else default)
   -A, --all-namespaces    every namespace

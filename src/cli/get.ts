@@ -83,8 +83,6 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
   const names = groups.flatMap((g) => g.names);
   if (v["all-types"] && groups.length > 0) return usage("give a TYPE or --all-types, not both");
   if (!v["all-types"] && groups.length === 0) return usage("give a TYPE (e.g. 'karta get pytorchjob'), or --all-types");
-  // As kubectl: "watch is only supported on individual resources and resource collections".
-  if (v.watch && groups.length > 1) return usage(`--watch takes one TYPE, not TYPE/NAME arguments of ${groups.length} types`);
   if (v["all-namespaces"] && v.namespace !== undefined) return usage("give -n NAMESPACE or -A, not both");
   if (v["all-namespaces"] && names.length > 0) return usage("a workload cannot be read by name across all namespaces");
   if (names.length > 0 && v.selector !== undefined) return usage("give NAMEs or -l SELECTOR, not both");
@@ -99,13 +97,18 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const cluster = LiveCluster.open(access);
     const known = await loadWorkloadTypes(io, cluster, warn);
     let types: ServedType[];
+    /** Each TYPE argument's type (one type may be written two ways: pytorchjob, pytorchjobs.kubeflow.org). */
+    let typed: { type: ServedType; names: string[] }[] = [];
     if (groups.length > 0) {
       const resolved = await resolveTypes(cluster, known, groups.map((g) => g.type), warn);
       if ("exit" in resolved) {
         io.stderr(`karta get: ${resolved.message}\n`);
         return resolved.exit;
       }
-      types = resolved;
+      typed = groups.map((g, i) => ({ type: resolved[i]!, names: g.names }));
+      types = [...new Map(resolved.map((t) => [`${t.type.group}/${t.type.kind}`, t])).values()];
+      // As kubectl: "watch is only supported on individual resources and resource collections".
+      if (v.watch && types.length > 1) return usage(`--watch takes one TYPE, not TYPE/NAME arguments of ${types.length} types`);
     } else {
       types = await servedTypes(cluster, known.types);
       warnAboutKinds(known, "all", warn);
@@ -114,9 +117,9 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const options: GetOptions = { types, allTypes: v["all-types"], names, scope, phases: v.phase, ...(v.selector !== undefined ? { selector: v.selector } : {}) };
     const wide = v.output === "wide";
     // Several types (--all-types, TYPE/NAME of more than one) are told apart by a TYPE column.
-    const typeName = v["all-types"] || groups.length > 1 ? typeNames(types) : undefined;
+    const typeName = v["all-types"] || types.length > 1 ? typeNames(types) : undefined;
     const reader = new ScopeReader(cluster, scope);
-    const read = v["all-types"] ? await readWorkloads(cluster, options, reader) : await readEachType(cluster, groups.map((g, i) => ({ type: types[i]!, names: g.names })), options, reader);
+    const read = v["all-types"] ? await readWorkloads(cluster, options, reader) : await readEachType(cluster, typed, options, reader);
     // Names that do not exist: the others are printed first, then a line for each missing one (as kubectl).
     const missing = "exit" in read ? read : undefined;
     const rows = ("exit" in read ? (read.found ?? []) : read).map(listRow);
