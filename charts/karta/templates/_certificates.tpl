@@ -78,7 +78,8 @@ A serving certificate for a Service, self-signed by a CA of its own (certificate
 The Secret records what it holds in annotations: the certificate's SHA-256 (of its PEM), its DNS names and
 when it expires (Sprig cannot parse a certificate, so the chart keeps what it knows when it makes one).
 An upgrade keeps the Secret's certificate (so the caBundle given to the API servers stays valid) while that
-record matches the certificate and the Service's names and more than 30 days remain; otherwise it makes a
+record matches the certificate and the Service's names and more than 30 days (a third of `days`, if less)
+remain; otherwise it makes a
 new CA and certificate. A Secret without the record (made by another chart version, or not by the chart)
 is renewed only with "renewUnrecorded" (the controller's: the chart rewrites its webhooks' caBundle itself;
 karta serve's CA is in the Karmada API server's configuration, which the chart cannot update), else kept
@@ -98,9 +99,11 @@ Args: (dict "ctx" $ "secret" NAME "service" NAME "ca" CA-NAME "renewUnrecorded" 
 {{- $complete := and (hasKey $data "ca.crt") (hasKey $data "tls.crt") (hasKey $data "tls.key") -}}
 {{- $keep := false -}}
 {{- $recorded := hasKey $annotations "karta.run.ai/certificate-sha256" -}}
+{{- /* Renewed 30 days before it expires, or a third of its lifetime for a shorter one (not at every upgrade). */ -}}
+{{- $renewAt := min (mul 30 86400) (div (mul (int $ctx.Values.certificates.selfSigned.days) 86400) 3) -}}
 {{- if and $complete $recorded -}}
 {{- $left := sub (toDate "2006-01-02T15:04:05Z07:00" (get $annotations "karta.run.ai/certificate-not-after")).Unix now.Unix -}}
-{{- $keep = and (eq (get $annotations "karta.run.ai/certificate-sha256") (index $data "tls.crt" | b64dec | sha256sum)) (eq (get $annotations "karta.run.ai/certificate-dns-names") (join "," $names)) (gt (int64 $left) (int64 (mul 30 86400))) -}}
+{{- $keep = and (eq (get $annotations "karta.run.ai/certificate-sha256") (index $data "tls.crt" | b64dec | sha256sum)) (eq (get $annotations "karta.run.ai/certificate-dns-names") (join "," $names)) (gt (int64 $left) (int64 $renewAt)) -}}
 {{- else if and $complete (not .renewUnrecorded) -}}
 {{- $keep = true -}}
 {{- end -}}
