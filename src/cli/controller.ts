@@ -74,8 +74,8 @@ MutatingWebhookConfiguration and ValidatingWebhookConfiguration.
 Sharding, as kube-state-metrics shards: --total-shards N --shard I runs shard I of N. Every shard watches
 everything, and reconciles (and caches the pods and groups of, and exports on /metrics) the workloads
 whose uid hashes to it (FNV-1a modulo N); each shard elects its leader on its own Lease (NAME-shard-I);
-shard 0 writes the Kartas' status. Run N Deployments (or one StatefulSet with the ordinal as --shard).
-docs/scaling.md has the figures per shard.
+shard 0 writes the Kartas' status. Run N Deployments (or one StatefulSet with the ordinal as --shard),
+with the Role 'karta rbac --total-shards N' prints. docs/scaling.md has the figures per shard.
 
 Pods that do not name their group (created while the webhook was unreachable under failurePolicy Ignore,
 or without it) cannot join their gang once created: each such workload gets a Warning Event
@@ -103,7 +103,7 @@ status (the scheduler's), and an object's between a workload and its pods that c
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
-the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
+the in-cluster service account. 'karta rbac' prints the ClusterRole and the Role (its Lease) it needs.
 
       --kubeconfig FILE   the kubeconfig to use
       --context NAME      the kubeconfig context to use

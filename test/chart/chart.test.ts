@@ -72,11 +72,12 @@ describe("charts/karta: files kept in step with the code", () => {
     assert.deepEqual([chart.version, chart.appVersion], [pkg.version, pkg.version]);
   });
 
-  test("its CRD is the generated one and its ClusterRole is what karta rbac -d definitions/ prints", async () => {
+  test("its CRD is the generated one and its ClusterRole and Role are what karta rbac -d definitions/ prints", async () => {
     assert.equal(readFileSync(path.join(chartDir, "files", "run.ai_kartas.yaml"), "utf8"), generatedSchemaFiles()["deploy/crd/run.ai_kartas.yaml"]);
     const io = memoryIO();
     assert.equal(await runRbac(["-d", definitionsDir], io), 0, io.err);
-    assert.deepEqual(parse(readFileSync(path.join(chartDir, "files", "clusterrole.yaml"), "utf8")), parse(io.out), "copy deploy/controller/clusterrole.yaml to charts/karta/files/");
+    const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJSON() as unknown);
+    assert.deepEqual(docs(readFileSync(path.join(chartDir, "files", "clusterrole.yaml"), "utf8")), docs(io.out), "copy deploy/controller/clusterrole.yaml to charts/karta/files/");
   });
 
   test("every value is documented in values.yaml and listed in README.md (KARTA_UPDATE_CHART_README=1 rewrites the table)", () => {
@@ -147,16 +148,39 @@ describe("charts/karta with helm", { skip: helmSkip }, () => {
     assert.deepEqual(bundles, Array(3).fill(Buffer.from("-----BEGIN CERTIFICATE-----").toString("base64")));
   });
 
-  test("controller.rbac.clusterRole takes the role karta rbac generates for other definitions", async () => {
+  test("the ClusterRole grants no Lease; the Lease is a Role's, bound in the release's namespace only", async () => {
+    const rendered = await render("--namespace", "ops");
+    const kinds = (k: string) => rendered.filter((o) => o.kind === k);
+    assert.ok(!JSON.stringify(kinds("ClusterRole")[0]!.rules).includes("coordination.k8s.io"));
+    const [role] = kinds("Role");
+    const [binding] = kinds("RoleBinding");
+    assert.deepEqual([role!.metadata.name, role!.metadata.namespace], ["karta-controller", "ops"]);
     const io = memoryIO();
-    assert.equal(await runRbac(["-d", path.join(definitionsDir, "ray.io")], io), 0, io.err);
+    assert.equal(await runRbac(["-d", definitionsDir], io), 0, io.err);
+    assert.deepEqual(role!.rules, (parseAllDocuments(io.out)[1]!.toJSON() as Obj).rules);
+    assert.deepEqual(binding!.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "karta-controller" });
+    assert.deepEqual([binding!.metadata.namespace, binding!.subjects], ["ops", [{ kind: "ServiceAccount", name: "karta-controller", namespace: "ops" }]]);
+  });
+
+  test("controller.rbac.clusterRole takes the RBAC karta rbac generates for other definitions (its Role too; without one, the bundled Role)", async () => {
+    const io = memoryIO();
+    assert.equal(await runRbac(["-d", path.join(definitionsDir, "ray.io"), "--leader-elect-resource-name", "ray-lease", "-n", "elsewhere"], io), 0, io.err);
+    const [clusterRole, leases] = parseAllDocuments(io.out).map((d) => d.toJSON() as Obj);
     const dir = mkdtempSync(path.join(tmpdir(), "karta-chart-"));
     try {
-      writeFileSync(path.join(dir, "role.yaml"), io.out);
-      const rendered = await render("--set-file", `controller.rbac.clusterRole=${path.join(dir, "role.yaml")}`);
+      writeFileSync(path.join(dir, "rbac.yaml"), io.out);
+      const rendered = await render("--set-file", `controller.rbac.clusterRole=${path.join(dir, "rbac.yaml")}`);
       const role = rendered.find((o) => o.kind === "ClusterRole")!;
-      assert.deepEqual(role.rules, (parse(io.out) as { rules: unknown[] }).rules);
+      assert.deepEqual(role.rules, clusterRole!.rules);
       assert.ok(!JSON.stringify(role.rules).includes("pytorchjobs"));
+      // Its Role's rules (its Lease name), in the release's namespace whatever -n it was generated with.
+      const namespaced = rendered.find((o) => o.kind === "Role")!;
+      assert.deepEqual([namespaced.metadata.namespace, namespaced.rules], ["karta-system", leases!.rules]);
+      // The ClusterRole alone: the chart's own Role.
+      writeFileSync(path.join(dir, "clusterrole.yaml"), stringify(clusterRole));
+      const alone = await render("--set-file", `controller.rbac.clusterRole=${path.join(dir, "clusterrole.yaml")}`);
+      assert.deepEqual(alone.find((o) => o.kind === "Role")!.rules, (await render()).find((o) => o.kind === "Role")!.rules);
+      assert.deepEqual(alone.find((o) => o.kind === "ClusterRole")!.rules, clusterRole!.rules);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -175,12 +199,18 @@ describe("charts/karta with helm", { skip: helmSkip }, () => {
     assert.equal(service.spec.ports[0].targetPort, "metrics");
   });
 
-  test("bad values fail the render with a message", async () => {
+  test("bad values fail the render with a message", async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-chart-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const leasesEverywhere = path.join(dir, "old-role.yaml");
+    writeFileSync(leasesEverywhere, stringify({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: "karta-controller" }, rules: [{ apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] }] }));
     for (const [args, message] of [
       [["--set", "certificates.mode=vault"], 'certificates.mode "vault": expected self-signed, cert-manager or manual'],
       [["--set", "controller.leaderElection.enabled=false"], "controller.replicas > 1 requires controller.leaderElection.enabled=true"],
       [["--set", "certificates.mode=manual"], "certificates.mode=manual needs certificates.manual.caBundle"],
       [["--set", "controller.rbac.clusterRole=nonsense"], "controller.rbac.clusterRole: expected a ClusterRole as `karta rbac` prints it"],
+      // A role generated before the Lease moved to the Role (Leases in every namespace).
+      [["--set-file", `controller.rbac.clusterRole=${leasesEverywhere}`], "controller.rbac.clusterRole: the ClusterRole grants coordination.k8s.io"],
     ] as const) {
       const r = await run(helm, ["template", "karta", chartDir, ...args]);
       assert.notEqual(r.code, 0, args.join(" "));

@@ -4,7 +4,7 @@
  * cluster): an older release adopts the CRD applied earlier with kubectl, `helm upgrade` to this chart
  * upgrades the CRD and keeps the self-signed certificate, `karta controller` run locally as the chart's
  * ServiceAccount does all its work (Karta status, labels, Events, Lease, Workload API objects, admission)
- * with exactly the chart's RBAC, and `helm uninstall` keeps the CRD and the Kartas. The API server has no
+ * with exactly the chart's RBAC (the ClusterRole and the Lease's Role `karta rbac` prints), and `helm uninstall` keeps the CRD and the Kartas. The API server has no
  * nodes: the chart's pods never run, and the webhooks are pointed at the local controller instead of the
  * Service (the chart's rules, policies and paths stay).
  */
@@ -14,7 +14,7 @@ import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parse, stringify } from "yaml";
+import { parse, parseAllDocuments, stringify } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { keepPlainJson } from "../support/kube.js";
 import { compileKarta } from "../../src/scheduling/index.js";
@@ -102,8 +102,14 @@ describe("charts/karta: helm install into a real API server, the controller as t
       const config = await read({ apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name: "karta-controller" } });
       for (const w of config.webhooks) assert.equal(w.clientConfig.caBundle, before.data["ca.crt"], `${kind} ${w.name}`);
     }
+    // The RBAC karta rbac generates (the chart's copy of it): the ClusterRole, and the Role of the Lease in the release's namespace.
+    const generated = parseAllDocuments(readFileSync(path.join(chartDir, "files", "clusterrole.yaml"), "utf8")).map((d) => d.toJSON() as Obj);
     const role = await read({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: "karta-controller" } });
-    assert.deepEqual(JSON.parse(JSON.stringify(role.rules)), (parse(readFileSync(path.join(chartDir, "files", "clusterrole.yaml"), "utf8")) as { rules: unknown[] }).rules);
+    assert.deepEqual(JSON.parse(JSON.stringify(role.rules)), generated.find((d) => d.kind === "ClusterRole")!.rules);
+    const leases = await read({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "karta-controller", namespace: NS } });
+    assert.deepEqual(JSON.parse(JSON.stringify(leases.rules)), generated.find((d) => d.kind === "Role")!.rules);
+    const binding = await read({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata: { name: "karta-controller", namespace: NS } });
+    assert.deepEqual(JSON.parse(JSON.stringify(binding.subjects)), [{ kind: "ServiceAccount", name: "karta-controller", namespace: NS }]);
   });
 
   test("karta controller, run as the chart's ServiceAccount, does all its work with the chart's RBAC", async () => {
@@ -178,9 +184,16 @@ describe("charts/karta: helm install into a real API server, the controller as t
       return groups.length === expected.podGroups.length ? true : undefined;
     }, 30_000, `${expected.podGroups.length} PodGroups`);
     assert.ok((await c.objects.list("scheduling.k8s.io/v1beta1", "Workload", "work")).items.length >= 1, "the Workload");
-    assert.doesNotMatch(controller.log(), /forbidden/i, "no request was forbidden");
+    // The Lease renewed (get, update) for a few retry periods (2 s) before the stop releases it (get, update).
+    await eventually(async () => {
+      const l = await read({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: NS } });
+      return Date.parse(l.spec.renewTime) > Date.parse(l.spec.acquireTime) ? true : undefined;
+    }, 30_000, "the Lease renewed");
     controller.child.kill("SIGTERM");
     assert.equal(await controller.exited, 0, controller.log().split("\n").slice(-10).join("\n"));
+    assert.equal((await read({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: NS } })).spec.holderIdentity ?? "", "", "the Lease released");
+    // Every request of the run, the PodsWithoutGroup Events listed at start and the stop's included.
+    assert.doesNotMatch(controller.log(), /forbidden/i, "no request was forbidden");
   });
 
   test("helm uninstall removes the release and keeps the CRD and the Kartas", async () => {

@@ -12,7 +12,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { runController } from "../../src/cli/controller.js";
-import { controllerClusterRole } from "../../src/controller/rbac.js";
+import { controllerRbac } from "../../src/controller/rbac.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { definitionsDir } from "../bundled/helpers.js";
 import { kartaBin } from "../support/conformance.js";
@@ -49,7 +49,7 @@ describe("karta controller (process): probes, metrics and SIGTERM", { skip }, ()
   test("serves /healthz, /readyz and /metrics; counts reconciles; SIGTERM releases the Lease and exits 0", async (t) => {
     await installKartaCrd(c);
     const ns = await testNamespace(t, c);
-    const { kc } = await asServiceAccount(c, ns, controllerClusterRole([]));
+    const { kc } = await asServiceAccount(c, ns, controllerRbac([], { namespace: ns }));
     const kubeconfig = path.join(dir, "kubeconfig");
     writeFileSync(kubeconfig, kc.exportConfig());
     const child = spawn(

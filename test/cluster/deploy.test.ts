@@ -35,7 +35,7 @@ describe("deploy/controller on the API server", { skip }, () => {
   test("kubectl kustomize builds it and every object passes a server-side dry run", async (t) => {
     const objects = built as KubernetesObject[];
     assert.deepEqual(objects.map((o) => o.kind).sort(), [
-      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "Namespace", "PodDisruptionBudget", "Service", "Service", "ServiceAccount", "ValidatingWebhookConfiguration",
+      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "Namespace", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "Service", "ServiceAccount", "ValidatingWebhookConfiguration",
     ]);
     const ns = await testNamespace(t, c);
     for (const o of objects) {
