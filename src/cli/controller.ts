@@ -116,6 +116,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole and the Role
       --metrics-bind-address ADDR       host:port of /metrics, "0" to turn it off (default :8080)
       --health-probe-bind-address ADDR  host:port of /healthz and /readyz, "0" to turn it off (default :8081)
       --webhook-port N                  HTTPS port of the admission webhooks (default 9443; 0 picks a free one)
+                                        A host left out, 0.0.0.0 or [::] is every address of both IP
+                                        families (IPv4 only on a host without IPv6), as Go servers listen.
       --tls-cert-file FILE              the webhook's serving certificate (PEM, with its chain); reloaded on change
       --tls-private-key-file FILE       its private key
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,

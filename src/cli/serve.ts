@@ -22,7 +22,8 @@ separate plain HTTP port. Configuration files and certificates are reloaded when
 
 Options:
       --secure-port PORT            HTTPS port (default 8443)
-      --bind-address IP             address to listen on (default 0.0.0.0)
+      --bind-address IP             address to listen on (default 0.0.0.0); 0.0.0.0 or :: is every
+                                    address of both IP families (IPv4 only on a host without IPv6)
       --tls-cert-file FILE          serving certificate (PEM, with its chain)
       --tls-private-key-file FILE   its private key (PEM)
       --cert-dir DIR                without the two above: a self-signed CA and serving certificate
@@ -33,7 +34,8 @@ Options:
       --customizations PATH         ResourceInterpreterCustomizations, file or directory (repeatable)
       --feature-gates GATES         e.g. MultiplePodTemplatesScheduling=true (answers InterpretComponent)
       --path PATH                   where requests are posted (default /interpret)
-      --metrics-bind-address ADDR   host:port of /healthz, /readyz, /metrics (default :8080)
+      --metrics-bind-address ADDR   host:port of /healthz, /readyz, /metrics (default :8080; no host
+                                    is every address, as for --bind-address)
       --max-request-bytes SIZE      larger bodies get 413 (default 3MiB)
       --request-timeout DURATION    deadline of each request (default 10s)
       --processes N                 serving processes sharing the port, each an event loop answering

@@ -7,8 +7,8 @@
  */
 import https from "node:https";
 import type http from "node:http";
-import type { AddressInfo } from "node:net";
 import { readKeyPair, reloadCertificates } from "../server/tls.js";
+import { listen } from "../server/listen.js";
 import { parseDuration } from "../server/duration.js";
 import { BAD_TARGET, requestTarget } from "../server/request-target.js";
 import { refuseOversizedBody } from "../server/body.js";
@@ -175,18 +175,12 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
     );
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(o.port, o.host === "" ? undefined : o.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  }).catch((err: unknown) => {
+  const port = await listen(server, o.port, o.host).catch((err: unknown) => {
     certWatcher.close();
     throw err;
   });
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     close: async (graceMs = 5000) => {
       certWatcher.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -18,7 +18,8 @@ import { ServeError } from "./errors.js";
 import { flushLogs, flushPending, rawLogWriter, type Logger } from "./log.js";
 import { combineReadiness, probesServer, type Readiness } from "./probes.js";
 import { collectProcessMetrics } from "./metrics.js";
-import { listen, splitHostPort, type RunningServer } from "./server.js";
+import { listen } from "./listen.js";
+import { splitHostPort, type RunningServer } from "./server.js";
 
 /** The environment variables a serving process is started with: its number, and its options (JSON). */
 const PROCESS_ENV = "KARTA_SERVE_PROCESS";

@@ -6,7 +6,6 @@
  */
 import http from "node:http";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
 import { eventLoopSlice } from "../jq/index.js";
 import { KindTable } from "../interpreter/kind-table.js";
 import { kindOf, OPERATIONS, type Operation, type ResourceKind } from "../interpreter/types.js";
@@ -24,6 +23,7 @@ import { probesServer, type Readiness } from "./probes.js";
 import { BAD_TARGET, requestTarget } from "./request-target.js";
 import { refuseOversizedBody } from "./body.js";
 import { answerClientErrors } from "./client-error.js";
+import { listen } from "./listen.js";
 
 /** The server's settings (the flags of `karta serve`). */
 export interface ServeOptions extends ConfigPaths {
@@ -76,17 +76,6 @@ export function splitHostPort(address: string): { host: string; port: number } |
   const port = Number(m[3]);
   if (port > 65535) return undefined;
   return { host: m[1] ?? m[2] ?? "", port };
-}
-
-/** Listens on port and host ("" for every address); resolves with the bound port. */
-export function listen(s: http.Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    s.once("error", reject);
-    s.listen(port, host === "" ? undefined : host, () => {
-      s.off("error", reject);
-      resolve((s.address() as AddressInfo).port);
-    });
-  });
 }
 
 /**
