@@ -84,7 +84,8 @@ karta_pods_without_group counts them at once.
 
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
 latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and
-/readyz (ready once its caches are synced, leading or not; not while shutting down) on their own address.
+/readyz (ready once its caches are synced and its webhook listens, leading or not; not while shutting
+down) on their own address.
 /metrics also exports the workloads, as upstream's proposed exporter names them: karta_workload_info,
 karta_workload_status, karta_workload_component_replicas, karta_workload_component_pods,
 karta_pod_workload_info (the join key of the recording rules in deploy/prometheus) and the exporter's own
@@ -258,13 +259,13 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   const stop = new AbortController();
   const metrics = new ControllerMetrics();
   const client = new KubeClient(access, { log, onResponse: (method, code) => metrics.requests.inc({ method, code }) });
-  let synced = false;
+  /** Caches synced and the webhook (when served) listening: every replica serves it from its caches. */
+  let serving = false;
   let endpoints: Endpoints;
   try {
     endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics, {
       healthy: () => true,
-      // Every replica serves the webhook from its caches: ready once they are synced.
-      ready: () => !stop.signal.aborted && synced,
+      ready: () => !stop.signal.aborted && serving,
     });
   } catch (err) {
     log("error", "cannot start", { err: `cannot listen: ${(err as Error).message}` });
@@ -327,7 +328,6 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       log("error", "cannot start", { err: `the caches did not sync within ${values["cache-sync-timeout"] ?? "2m"}${k.lastSyncError() ?? w.lastSyncError() ? `: ${k.lastSyncError() ?? w.lastSyncError()}` : ""}` });
       return 1;
     }
-    synced = true;
     if (tlsFiles) {
       const kartas = reconciler;
       webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, kartas: () => kartas.cachedKartas(), metrics, log });
@@ -335,6 +335,8 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     } else {
       log("info", "not serving the admission webhook: give --tls-cert-file and --tls-private-key-file, or --cert-dir");
     }
+    // Ready only now: a replica in the Service's endpoints whose webhook port is not bound yet refuses the API server's calls.
+    serving = true;
   } catch (err) {
     log("error", "cannot start", { err: (err as Error).message });
     await webhook?.close(0);
