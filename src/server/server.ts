@@ -59,6 +59,12 @@ export interface RunningServer {
   metricsPort: number;
   metrics: ServerMetrics;
   pool: EvaluationPool;
+  /**
+   * Shutting down soon (`karta serve --shutdown-delay-duration`): /readyz fails and answers close their
+   * connections (a client's next request connects anew, through the Service to a server that stays), while
+   * the server goes on accepting and answering.
+   */
+  unready(): void;
   /** Stops accepting, finishes requests in flight within the grace period, then releases everything. */
   close(): Promise<void>;
   /** Re-reads the configuration now (also done on file changes). */
@@ -488,7 +494,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { port, metricsPort, metrics, pool, close, reload, readiness };
+  const unready = (): void => {
+    draining = true;
+  };
+  return { port, metricsPort, metrics, pool, unready, close, reload, readiness };
 }
 
 export type { FrameworkSource };

@@ -186,6 +186,22 @@ describe("charts/karta with helm", { skip: helmSkip }, () => {
     }
   });
 
+  test("both Deployments serve on after their deletion (a preStop sleep) within their grace period; preStopSleepSeconds=0 leaves it out", async () => {
+    const pods = (rendered: Obj[]) => Object.fromEntries(rendered.filter((o) => o.kind === "Deployment").map((o) => [o.metadata.name, o.spec.template.spec]));
+    const sleep = (pod: { containers: { lifecycle?: { preStop?: { sleep?: { seconds: number } } } }[] }) => pod.containers[0]!.lifecycle?.preStop?.sleep?.seconds;
+    const defaults = pods(await render("--set", "serve.enabled=true"));
+    assert.deepEqual(Object.keys(defaults).sort(), ["karta-controller", "karta-webhook"]);
+    for (const [name, pod] of Object.entries(defaults)) {
+      assert.equal(sleep(pod), 5, name);
+      assert.ok(sleep(pod)! < pod.terminationGracePeriodSeconds, name);
+    }
+    const serveGrace = (defaults["karta-webhook"]!.containers[0]!.args as string[]).find((a) => a.startsWith("--shutdown-grace-period="))!;
+    assert.ok(5 + Number(/=(\d+)s$/.exec(serveGrace)![1]) < defaults["karta-webhook"]!.terminationGracePeriodSeconds, serveGrace);
+    const set = pods(await render("--set", "serve.enabled=true", "--set", "controller.preStopSleepSeconds=12", "--set", "serve.preStopSleepSeconds=0"));
+    assert.equal(sleep(set["karta-controller"]!), 12);
+    assert.equal(set["karta-webhook"]!.containers[0]!.lifecycle, undefined);
+  });
+
   test("the metrics Service and the optional ServiceMonitor select the controller's metrics port", async () => {
     const rendered = await render("--set", "controller.metrics.serviceMonitor.enabled=true", "--set", "controller.metrics.serviceMonitor.labels.release=prometheus");
     const service = rendered.find((o) => o.kind === "Service" && o.metadata.name === "karta-controller-metrics")!;

@@ -98,6 +98,8 @@ describe("charts/karta: helm install into a real API server, the controller as t
     // The release's objects are there, the webhooks' CA is the generated Secret's.
     const deployment = await read({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "karta-controller", namespace: NS } });
     assert.equal(deployment.spec.template.spec.serviceAccountName, "karta-controller");
+    // The preStop sleep, as the API server keeps it (not dropped as a disabled feature's field would be).
+    assert.deepEqual(JSON.parse(JSON.stringify(deployment.spec.template.spec.containers[0].lifecycle)), { preStop: { sleep: { seconds: 5 } } });
     for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
       const config = await read({ apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name: "karta-controller" } });
       for (const w of config.webhooks) assert.equal(w.clientConfig.caBundle, before.data["ca.crt"], `${kind} ${w.name}`);

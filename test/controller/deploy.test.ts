@@ -15,6 +15,7 @@ import { runWebhookConfig } from "../../src/cli/webhook-config.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { repoRoot } from "../support/conformance.js";
 import { tempDir, writeCerts } from "../server/helpers.js";
+import { parseDuration } from "../../src/server/duration.js";
 
 const dir = path.join(repoRoot, "deploy", "controller");
 
@@ -72,6 +73,17 @@ describe("deploy/controller", () => {
     assert.equal(container.readinessProbe.httpGet.path, "/readyz");
     assert.equal(container.livenessProbe.httpGet.path, "/healthz");
     assert.equal(container.livenessProbe.httpGet.port, container.readinessProbe.httpGet.port);
+  });
+
+  test("the Deployment keeps serving after its deletion (a preStop sleep), and its grace period covers the sleep and the stop", () => {
+    type Spec = { terminationGracePeriodSeconds: number; containers: { args: string[]; lifecycle?: { preStop?: { sleep?: { seconds: number } } } }[] };
+    const pod = (parse(readFileSync(path.join(dir, "deployment.yaml"), "utf8")) as { spec: { template: { spec: Spec } } }).spec.template.spec;
+    const container = pod.containers[0]!;
+    const sleep = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
+    assert.ok(sleep >= 5, `preStop sleep ${sleep} s`);
+    // The stop: the webhook's requests in flight (5 s at most), then the Lease's release (within the renew deadline).
+    const renewDeadline = parseDuration(container.args.find((a) => a.startsWith("--leader-elect-renew-deadline="))!.split("=")[1]!)! / 1000;
+    assert.ok(sleep + 5 + renewDeadline < pod.terminationGracePeriodSeconds, `${sleep} + 5 + ${renewDeadline} s within ${pod.terminationGracePeriodSeconds} s`);
   });
 
   test("the Mutating- and ValidatingWebhookConfiguration are karta webhook-config --admission's, their CA injected from the webhook's Certificate", async () => {
