@@ -100,7 +100,7 @@ const commands: Command[] = [
   },
   {
     name: "rbac",
-    summary: "print the ClusterRole the controller needs for the given definitions",
+    summary: "print the ClusterRole and leader-election Role the controller needs for the given definitions",
     run: async (args, io) => (await import("./rbac.js")).runRbac(args, io),
     flags: async () => (await import("./rbac.js")).FLAGS,
   },

@@ -31,7 +31,8 @@ export const CONTROLLER_HELP = `Usage: karta controller [--kubeconfig FILE] [--c
                         [--metrics-bind-address ADDR] [--health-probe-bind-address ADDR]
                         [--webhook-port N (--tls-cert-file F --tls-private-key-file F | --cert-dir DIR)]
                         [--group-shape auto|composite|flat] [--total-shards N --shard I] [--full-pod-cache]
-                        [--concurrent-workload-syncs N] [--kube-api-content-type TYPE] [-v]
+                        [--concurrent-workload-syncs N] [--kube-api-content-type TYPE]
+                        [--shutdown-delay-duration D] [-v]
 
 Runs the Karta controller. It watches the Karta objects (kartas.run.ai) and keeps their status as
 upstream's operator does: the conditions Validated (ValidationSucceeded, or ValidationFailed with the
@@ -74,8 +75,8 @@ MutatingWebhookConfiguration and ValidatingWebhookConfiguration.
 Sharding, as kube-state-metrics shards: --total-shards N --shard I runs shard I of N. Every shard watches
 everything, and reconciles (and caches the pods and groups of, and exports on /metrics) the workloads
 whose uid hashes to it (FNV-1a modulo N); each shard elects its leader on its own Lease (NAME-shard-I);
-shard 0 writes the Kartas' status. Run N Deployments (or one StatefulSet with the ordinal as --shard).
-docs/scaling.md has the figures per shard.
+shard 0 writes the Kartas' status. Run N Deployments (or one StatefulSet with the ordinal as --shard),
+with the Role 'karta rbac --total-shards N' prints. docs/scaling.md has the figures per shard.
 
 Pods that do not name their group (created while the webhook was unreachable under failurePolicy Ignore,
 or without it) cannot join their gang once created: each such workload gets a Warning Event
@@ -84,7 +85,8 @@ karta_pods_without_group counts them at once.
 
 Logs are JSON lines on standard error. Prometheus metrics (work queue depth, reconcile count, errors and
 latency per controller, leadership, webhook latency) are served at /metrics, and the probes /healthz and
-/readyz (ready once its caches are synced, leading or not; not while shutting down) on their own address.
+/readyz (ready once its caches are synced and its webhook listens, leading or not; not while shutting
+down) on their own address.
 /metrics also exports the workloads, as upstream's proposed exporter names them: karta_workload_info,
 karta_workload_status, karta_workload_component_replicas, karta_workload_component_pods,
 karta_pod_workload_info (the join key of the recording rules in deploy/prometheus) and the exporter's own
@@ -101,9 +103,12 @@ compiles with reads the status (an operator reporting progress), a group's that 
 status (the scheduler's), and an object's between a workload and its pods that changed only its status
 (a JobSet's Job, written by the Job controller as its pods change).
 SIGTERM or SIGINT: stop taking work, finish the requests and reconciles in flight, release the Lease, exit 0.
+With --shutdown-delay-duration, first keep working and serving that long with /readyz failing (and the
+webhook's answers closing their connections), so the API server stops calling this replica through the
+Service before its port closes; a second signal ends the delay.
 
 The kubeconfig is found as kubectl finds it: --kubeconfig, else KUBECONFIG or ~/.kube/config, else
-the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
+the in-cluster service account. 'karta rbac' prints the ClusterRole and the Role (its Lease) it needs.
 
       --kubeconfig FILE   the kubeconfig to use
       --context NAME      the kubeconfig context to use
@@ -116,6 +121,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
       --metrics-bind-address ADDR       host:port of /metrics, "0" to turn it off (default :8080)
       --health-probe-bind-address ADDR  host:port of /healthz and /readyz, "0" to turn it off (default :8081)
       --webhook-port N                  HTTPS port of the admission webhooks (default 9443; 0 picks a free one)
+                                        A host left out, 0.0.0.0 or [::] is every address of both IP
+                                        families (IPv4 only on a host without IPv6), as Go servers listen.
       --tls-cert-file FILE              the webhook's serving certificate (PEM, with its chain); reloaded on change
       --tls-private-key-file FILE       its private key
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
@@ -131,6 +138,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole it needs.
                                         bursts of new workloads, at more requests in flight to the API server
       --kube-api-content-type TYPE      how pods are watched: application/vnd.kubernetes.protobuf (default)
                                         or application/json
+      --shutdown-delay-duration D       on SIGTERM, keep serving this long, not ready, before stopping
+                                        (default 0s; the manifests use a preStop sleep instead)
   -v, --v LEVEL           log verbosity, as klog's: 0 to 3 log info and errors (default 0), 4 and
                           more also debug lines; -v alone is -v 4
       --verbose           debug logs (as -v 4)
@@ -182,6 +191,7 @@ export const FLAGS = {
   "cache-sync-timeout": { type: "string" },
   "concurrent-workload-syncs": { type: "integer", min: 1, max: 1000, default: DEFAULT_WORKLOAD_SYNCS },
   "kube-api-content-type": { type: "string", choices: [PROTOBUF, "application/json"], default: PROTOBUF },
+  "shutdown-delay-duration": { type: "string" },
   // klog's verbosity, as every Kubernetes component takes it (--v=2 in a Deployment's args); -v alone is
   // debug, as it was when -v was a switch (the chart's controller.verbose passes it so).
   v: { type: "integer", short: "v", min: 0, max: 2 ** 31 - 1, noOptDefault: DEBUG_VERBOSITY },
@@ -223,6 +233,8 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   if (shard.index >= shard.total) return usage(`--shard must be less than --total-shards (${shard.total}), not ${shard.index}`);
   const syncTimeoutMs = parseDuration(values["cache-sync-timeout"] ?? "2m");
   if (syncTimeoutMs === undefined || syncTimeoutMs <= 0) return usage(`--cache-sync-timeout must be a duration such as 2m, not '${values["cache-sync-timeout"]}'`);
+  const shutdownDelayMs = parseDuration(values["shutdown-delay-duration"] ?? "0s");
+  if (shutdownDelayMs === undefined || shutdownDelayMs < 0) return usage(`--shutdown-delay-duration must be a duration such as 5s, not '${values["shutdown-delay-duration"]}'`);
   const log = jsonLogger((l) => io.stderr(l), values.verbose === true || (values.v ?? 0) >= DEBUG_VERBOSITY);
   let tlsFiles: { certFile: string; keyFile: string } | undefined;
   if (values["tls-cert-file"] !== undefined) tlsFiles = { certFile: values["tls-cert-file"], keyFile: values["tls-private-key-file"]! };
@@ -256,13 +268,15 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   const stop = new AbortController();
   const metrics = new ControllerMetrics();
   const client = new KubeClient(access, { log, onResponse: (method, code) => metrics.requests.inc({ method, code }) });
-  let synced = false;
+  /** Caches synced and the webhook (when served) listening: every replica serves it from its caches. */
+  let serving = false;
+  /** SIGTERM came: the --shutdown-delay-duration runs. */
+  let stopping = false;
   let endpoints: Endpoints;
   try {
     endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics, {
       healthy: () => true,
-      // Every replica serves the webhook from its caches: ready once they are synced.
-      ready: () => !stop.signal.aborted && synced,
+      ready: () => !stop.signal.aborted && !stopping && serving,
     });
   } catch (err) {
     log("error", "cannot start", { err: `cannot listen: ${(err as Error).message}` });
@@ -274,14 +288,28 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   // The caches run on every replica (as controller-runtime's do), so a follower's webhook answers and a new
   // leader starts warm; only the leader writes.
   const leadingFromStart = elect !== "true";
-  // SIGTERM while the caches list: stop at once, gracefully.
-  const onSignal = (): void => stop.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // SIGTERM: with a delay, not ready but working and serving until it is over (or a second signal), so
+  // that the Service's endpoints drop this replica before its webhook stops listening; without one, or
+  // before it was ever ready (in no endpoints), stop at once, gracefully.
+  let delay: NodeJS.Timeout | undefined;
+  const stopNow = (): void => {
+    clearTimeout(delay);
+    stop.abort();
+  };
+  const onSignal = (): void => {
+    if (stopping || shutdownDelayMs === 0 || !serving || stop.signal.aborted) return stopNow();
+    stopping = true;
+    webhook?.unready();
+    log("info", "shutting down after the delay: not ready, still serving", { shutdownDelay: values["shutdown-delay-duration"] });
+    delay = setTimeout(stopNow, shutdownDelayMs);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   signal?.addEventListener("abort", onSignal, { once: true });
-  // A bug of ours (an exception nothing caught) is logged as a JSON line, then the controller stops as on SIGTERM.
-  const guard = guardInternalErrors({ report: (fields) => log("error", "internal error: shutting down", { ...fields }), stop: onSignal, graceMs: INTERNAL_ERROR_GRACE_MS });
+  // A bug of ours (an exception nothing caught) is logged as a JSON line, then the controller stops at once.
+  const guard = guardInternalErrors({ report: (fields) => log("error", "internal error: shutting down", { ...fields }), stop: stopNow, graceMs: INTERNAL_ERROR_GRACE_MS });
   const unhook = (): void => {
+    clearTimeout(delay);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     guard.release();
@@ -325,7 +353,6 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
       log("error", "cannot start", { err: `the caches did not sync within ${values["cache-sync-timeout"] ?? "2m"}${k.lastSyncError() ?? w.lastSyncError() ? `: ${k.lastSyncError() ?? w.lastSyncError()}` : ""}` });
       return 1;
     }
-    synced = true;
     if (tlsFiles) {
       const kartas = reconciler;
       webhook = await startWebhook({ host: "", port: values["webhook-port"], ...tlsFiles, source: workloads, kartas: () => kartas.cachedKartas(), metrics, log });
@@ -333,6 +360,8 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     } else {
       log("info", "not serving the admission webhook: give --tls-cert-file and --tls-private-key-file, or --cert-dir");
     }
+    // Ready only now: a replica in the Service's endpoints whose webhook port is not bound yet refuses the API server's calls.
+    serving = true;
   } catch (err) {
     log("error", "cannot start", { err: (err as Error).message });
     await webhook?.close(0);

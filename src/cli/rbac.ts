@@ -1,5 +1,5 @@
 /**
- * `karta rbac`: prints the ClusterRole `karta controller` needs for the given definitions.
+ * `karta rbac`: prints the ClusterRole and the leader-election Role `karta controller` needs for the given definitions.
  * Exit code: 0 fine, 1 a definition has errors, 2 usage or unreadable input.
  */
 import { stringify } from "yaml";
@@ -8,34 +8,47 @@ import { listInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
-import { controllerClusterRole } from "../controller/rbac.js";
+import { controllerRbac } from "../controller/rbac.js";
+import { handwritten } from "../names/index.js";
 
-export const RBAC_HELP = `Usage: karta rbac -d DEFINITION... [--crd CRD]... [--name NAME] [-o yaml|json]
+export const RBAC_HELP = `Usage: karta rbac -d DEFINITION... [--crd CRD]... [--name NAME] [-n NAMESPACE]
+                  [--leader-elect-resource-name NAME] [--total-shards N] [-o yaml|json]
 
-Prints the ClusterRole that 'karta controller' needs for the given Kartas, and nothing more: read the
-root kinds, the child component kinds and additionalChildKinds a pod's owner chain can pass through
-(not Services, Secrets, ConfigMaps...) and pods; write Workload, PodGroup and
-CompositePodGroup objects; read Kartas and write their labels and status; read CRDs; write events;
-use a Lease for leader election. Bind it to the controller's service account.
+Prints the RBAC that 'karta controller' needs for the given Kartas, and nothing more, verb by verb what
+its requests do: a ClusterRole to list and watch the root kinds, the child component kinds and
+additionalChildKinds a pod's owner chain can pass through (not Services, Secrets, ConfigMaps...), pods,
+Kartas and CRDs; to create (as server-side apply does), patch and delete Workload, PodGroup and
+CompositePodGroup objects; to patch Kartas' labels and status; to create events (and list the core
+ones); and a Role in the controller's namespace for leader election: get and update its Lease by name,
+and create Leases there (RBAC cannot restrict a create by name). No Lease elsewhere: not the scheduler's,
+not the nodes' heartbeats. Two YAML documents (a List with -o json); bind the ClusterRole with a
+ClusterRoleBinding and the Role with a RoleBinding in that namespace to the controller's service account.
 
   -d, --definition PATH   a Karta file, or a directory of them (searched recursively); may be repeated
       --crd PATH          CRD manifests giving the exact resource names of custom kinds (otherwise the
                           name is derived from the kind as Kubernetes does: PyTorchJob -> pytorchjobs)
-      --name NAME         the ClusterRole's name (default karta-controller)
+      --name NAME         the ClusterRole's and the Role's name (default karta-controller)
+  -n, --namespace NS      the namespace the controller runs in, where its Lease is (default karta-system)
+      --leader-elect-resource-name NAME  the controller's Lease name (default karta-controller)
+      --total-shards N    the controller's --total-shards: the Role names each shard's Lease (NAME-shard-I)
   -o, --output FORMAT     yaml (default) or json
   -h, --help              show this help
 
 Exit code: 0 fine, 1 a definition has errors, 2 usage or unreadable input.
 
 Example:
-  karta rbac -d definitions/ > clusterrole.yaml
-  karta rbac -d definitions/kubeflow.org/v1/PyTorchJob.yaml --crd pytorchjobs-crd.yaml
+  karta rbac -d definitions/ > rbac.yaml
+  karta rbac -d definitions/kubeflow.org/v1/PyTorchJob.yaml --crd pytorchjobs-crd.yaml -n ml-platform
 `;
 
 export const FLAGS = {
   definition: { type: "string", short: "d", multiple: true },
   crd: { type: "string", multiple: true },
   name: { type: "string" },
+  // A namespace and a Lease name are checked as the API server checks them (controller.ts's flags).
+  namespace: { type: "string", short: "n", validate: (ns: string) => handwritten.isDNS1123Label(ns) },
+  "leader-elect-resource-name": { type: "string", validate: (n: string) => handwritten.isDNS1123Subdomain(n) },
+  "total-shards": { type: "integer", min: 1, max: 1024, default: 1 },
   output: { type: "string", short: "o", choices: ["yaml", "json"], default: "yaml" },
 } as const satisfies Flags;
 
@@ -80,7 +93,17 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
     io.stderr("karta rbac: no Karta definition found\n");
     return 2;
   }
-  const role = controllerClusterRole(kartas, { ...(values.name ? { name: values.name } : {}), plurals });
-  io.stdout(output === "json" ? JSON.stringify(role, null, 2) + "\n" : stringify(role, { lineWidth: 0, aliasDuplicateObjects: false }));
+  const roles = controllerRbac(kartas, {
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
+    ...(values["leader-elect-resource-name"] !== undefined ? { leaseName: values["leader-elect-resource-name"] } : {}),
+    totalShards: values["total-shards"],
+    plurals,
+  });
+  io.stdout(
+    output === "json"
+      ? JSON.stringify({ apiVersion: "v1", kind: "List", items: roles }, null, 2) + "\n"
+      : roles.map((r) => stringify(r, { lineWidth: 0, aliasDuplicateObjects: false })).join("---\n"),
+  );
   return 0;
 }

@@ -11,7 +11,7 @@ import { availableCpus, reportFailure, reportServing, servingProcess, startServi
 import type { Logger } from "../server/log.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
-import { guardInternalErrors, type InternalErrorGuard } from "./crash.js";
+import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 
 export const SERVE_HELP = `Usage: karta serve [options]
@@ -22,7 +22,8 @@ separate plain HTTP port. Configuration files and certificates are reloaded when
 
 Options:
       --secure-port PORT            HTTPS port (default 8443)
-      --bind-address IP             address to listen on (default 0.0.0.0)
+      --bind-address IP             address to listen on (default 0.0.0.0); 0.0.0.0 or :: is every
+                                    address of both IP families (IPv4 only on a host without IPv6)
       --tls-cert-file FILE          serving certificate (PEM, with its chain)
       --tls-private-key-file FILE   its private key (PEM)
       --cert-dir DIR                without the two above: a self-signed CA and serving certificate
@@ -33,7 +34,8 @@ Options:
       --customizations PATH         ResourceInterpreterCustomizations, file or directory (repeatable)
       --feature-gates GATES         e.g. MultiplePodTemplatesScheduling=true (answers InterpretComponent)
       --path PATH                   where requests are posted (default /interpret)
-      --metrics-bind-address ADDR   host:port of /healthz, /readyz, /metrics (default :8080)
+      --metrics-bind-address ADDR   host:port of /healthz, /readyz, /metrics (default :8080; no host
+                                    is every address, as for --bind-address)
       --max-request-bytes SIZE      larger bodies get 413 (default 3MiB)
       --request-timeout DURATION    deadline of each request (default 10s)
       --processes N                 serving processes sharing the port, each an event loop answering
@@ -41,11 +43,16 @@ Options:
                                     of the container counts); 1 serves from this process alone
       --workers N                   evaluation worker threads per serving process (default: the CPUs
                                     available over the processes, at least 1)
-      --shutdown-grace-period DUR   time to finish requests in flight on SIGTERM (default 20s)
+      --shutdown-delay-duration DUR on SIGTERM, keep serving this long with /readyz failing before
+                                    closing the port, so load balancers and Service endpoints stop
+                                    sending first (default 0s; the manifests use a preStop sleep)
+      --shutdown-grace-period DUR   time to finish requests in flight after that (default 20s)
       --log-level LEVEL             debug, info, warn or error (default info)
   -v, --v LEVEL                     log verbosity, as klog's: 0 to 3 change nothing (default 0), 4 and
                                     more log debug lines whatever --log-level says; -v alone is -v 4
   -h, --help                        show this help
+
+A second SIGTERM or SIGINT during --shutdown-delay-duration ends the delay.
 
 Exit codes: 0 stopped by SIGTERM/SIGINT, 1 configuration or certificate error, 2 usage, 5 after an
 internal error (an exception nothing caught: logged as a JSON line with its stack trace, then the
@@ -86,7 +93,7 @@ export function parseFeatureGates(values: readonly string[]): { multiplePodTempl
   return { multiplePodTemplatesScheduling: multiple };
 }
 
-type Parsed = Omit<ServeOptions, "tlsCertFile" | "tlsPrivateKeyFile"> & { tlsCertFile?: string; tlsPrivateKeyFile?: string; certDir?: string; tlsSans: string[]; logLevel: string; processes: number };
+type Parsed = Omit<ServeOptions, "tlsCertFile" | "tlsPrivateKeyFile"> & { tlsCertFile?: string; tlsPrivateKeyFile?: string; certDir?: string; tlsSans: string[]; logLevel: string; processes: number; shutdownDelayMs: number };
 
 /** What a serving process of --processes is started with (JSON, in its environment). */
 type ProcessOptions = Omit<ServeOptions, "logger"> & { logLevel: string };
@@ -114,6 +121,7 @@ export const FLAGS = {
   "request-timeout": { type: "string" },
   processes: { type: "integer", min: 1, max: 64 },
   workers: { type: "integer", min: 1, max: 256 },
+  "shutdown-delay-duration": { type: "string" },
   "shutdown-grace-period": { type: "string" },
   "log-level": { type: "string", choices: ["debug", "info", "warn", "error"], default: "info" },
   // klog's verbosity, as Karmada's components take it (--v=4 in a Deployment's args), as in karta controller.
@@ -149,6 +157,7 @@ function parse(values: ParsedArgs<typeof FLAGS>["values"]): Parsed {
     processes,
     workers: values.workers ?? Math.max(1, Math.floor(cpus / processes)),
     shutdownGracePeriodMs: values["shutdown-grace-period"] === undefined ? SERVE_DEFAULTS.shutdownGracePeriodMs : duration("--shutdown-grace-period", values["shutdown-grace-period"]),
+    shutdownDelayMs: values["shutdown-delay-duration"] === undefined ? 0 : duration("--shutdown-delay-duration", values["shutdown-delay-duration"]),
     tlsSans: values["tls-san"],
     // The more verbose of the two: -v 4 logs debug lines whatever --log-level says.
     logLevel: (values.v ?? 0) >= DEBUG_VERBOSITY ? "debug" : values["log-level"],
@@ -190,8 +199,9 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
   }
   const { createLogger } = await import("../server/log.js");
   const logger = createLogger(p.logLevel);
-  const options = { ...p, tlsCertFile: certFile, tlsPrivateKeyFile: keyFile };
-  let server: { close(): Promise<void> };
+  // The delay is this process's: a serving process of --processes is told to stop once it is over.
+  const { shutdownDelayMs, ...options } = { ...p, tlsCertFile: certFile, tlsPrivateKeyFile: keyFile };
+  let server: Stoppable;
   try {
     if (p.processes === 1) server = await startServer({ ...options, logger });
     else {
@@ -206,7 +216,7 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
     }
     throw e;
   }
-  return serveUntilStopped(server, logger, p.shutdownGracePeriodMs);
+  return serveUntilStopped(server, logger, p.shutdownGracePeriodMs, shutdownDelayMs);
 }
 
 /** A serving process of --processes (serving-process.ts): the server without probes, reporting to its supervisor. */
@@ -222,7 +232,7 @@ export async function runServingProcess(): Promise<never> {
   try {
     const server = await startServer({ ...child.options, logger, probes: false });
     reportServing(server);
-    code = await serveUntilStopped(server, logger, child.options.shutdownGracePeriodMs);
+    code = await serveUntilStopped(server, logger, child.options.shutdownGracePeriodMs, 0);
   } catch (e) {
     if (!(e instanceof ServeError)) throw e;
     await reportFailure(e);
@@ -233,29 +243,50 @@ export async function runServingProcess(): Promise<never> {
   process.exit(code);
 }
 
+/** A server serveUntilStopped stops: a single server (server.ts) or the supervisor of --processes. */
+interface Stoppable {
+  /** /readyz fails from now on; the server goes on answering. */
+  unready(): void;
+  /** Stops accepting, drains, releases everything. */
+  close(): Promise<void>;
+}
+
 /**
- * Runs until SIGTERM or SIGINT, then closes the server (it drains). A bug of ours (an exception nothing
- * caught) is logged as a JSON line, then the server drains as on SIGTERM: exit code 5.
+ * Runs until SIGTERM or SIGINT; then, for `delayMs`, /readyz fails while the server goes on answering
+ * (kube-apiserver's --shutdown-delay-duration: Service endpoints and load balancers stop sending to a
+ * terminating server a moment after it was told to stop, not at once), a second signal cutting it short;
+ * then closes the server (it drains). A bug of ours (an exception nothing caught) is logged as a JSON
+ * line, then the server drains at once, as on SIGTERM without a delay: exit code 5.
  */
-async function serveUntilStopped(server: { close(): Promise<void> }, logger: Logger, graceMs: number): Promise<number> {
+async function serveUntilStopped(server: Stoppable, logger: Logger, graceMs: number, delayMs: number): Promise<number> {
   const { flushLogsSync } = await import("../server/log.js");
-  let guard: InternalErrorGuard | undefined;
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
-      resolve();
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
-    guard = guardInternalErrors({
-      report: (fields) => logger.error(fields, "internal error: shutting down"),
-      stop,
-      graceMs: graceMs + INTERNAL_ERROR_EXTRA_MS,
-      exitNow: () => flushLogsSync(logger),
-    });
+  const signals = ["SIGTERM", "SIGINT"] as const;
+  // What the current wait ends on: a signal, or an internal error.
+  let wake = (): void => undefined;
+  let internal = false;
+  const onSignal = (): void => wake();
+  for (const s of signals) process.on(s, onSignal);
+  const guard = guardInternalErrors({
+    report: (fields) => logger.error(fields, "internal error: shutting down"),
+    stop: () => {
+      internal = true;
+      wake();
+    },
+    graceMs: graceMs + INTERNAL_ERROR_EXTRA_MS,
+    exitNow: () => flushLogsSync(logger),
   });
+  await new Promise<void>((resolve) => (wake = resolve));
+  if (!internal && delayMs > 0) {
+    server.unready();
+    logger.info({ delayMs }, "shutting down after the delay: not ready, still serving");
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delayMs);
+      wake = () => (clearTimeout(timer), resolve());
+    });
+  }
+  // From here a signal has its default effect: the process ends at once.
+  for (const s of signals) process.off(s, onSignal);
   await server.close();
-  guard!.release();
-  return guard!.failed ? EXIT_INTERNAL : 0;
+  guard.release();
+  return guard.failed ? EXIT_INTERNAL : 0;
 }

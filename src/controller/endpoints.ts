@@ -1,11 +1,11 @@
 /**
  * The controller's plain-HTTP endpoints, bound as controller-runtime binds them: /metrics on
  * --metrics-bind-address and /healthz, /readyz on --health-probe-bind-address ("0" turns one off; the
- * two may share an address). GET and HEAD only, no request bodies, a deadline per request.
+ * two may share an address; no host or an unspecified one is every address of both families, as Go's). GET and HEAD only, no request bodies, a deadline per request.
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { BAD_TARGET, requestTarget } from "../server/request-target.js";
+import { listen } from "../server/listen.js";
 
 /** `:8080`, `127.0.0.1:8080`, `[::1]:0` as host and port; "0" is off (null); undefined when malformed. */
 export function parseBindAddress(address: string): { host: string; port: number } | null | undefined {
@@ -81,14 +81,7 @@ async function serve(bind: { host: string; port: number }, handlers: Handler[]):
   });
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(bind.port, bind.host === "" ? undefined : bind.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  return { server, port: (server.address() as AddressInfo).port };
+  return { server, port: await listen(server, bind.port, bind.host) };
 }
 
 export interface Endpoints {

@@ -7,8 +7,8 @@
  */
 import https from "node:https";
 import type http from "node:http";
-import type { AddressInfo } from "node:net";
 import { readKeyPair, reloadCertificates } from "../server/tls.js";
+import { listen } from "../server/listen.js";
 import { parseDuration } from "../server/duration.js";
 import { BAD_TARGET, requestTarget } from "../server/request-target.js";
 import { refuseOversizedBody } from "../server/body.js";
@@ -42,6 +42,11 @@ export interface WebhookOptions {
 
 export interface WebhookServer {
   port: number;
+  /**
+   * Shutting down soon (--shutdown-delay-duration): answers close their connections, so the API server's
+   * next call connects anew, through the Service to a replica that stays; requests are still answered.
+   */
+  unready(): void;
   /** Stops accepting, lets requests in flight finish (at most `graceMs`), then closes every connection. */
   close(graceMs?: number): Promise<void>;
 }
@@ -51,6 +56,7 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
   const pair = readKeyPair(o.certFile, o.keyFile);
   if (!pair.ok) throw new Error(pair.error);
   const inFlight = new Set<http.ServerResponse>();
+  let closeConnections = false;
   const server = https.createServer({ cert: pair.pair.cert, key: pair.pair.key, requestTimeout: MAX_DEADLINE_MS + 5000, headersTimeout: 10_000, connectionsCheckingInterval: 1000 }, (req, res) => handle(req, res));
   server.keepAliveTimeout = 30_000;
   // Requests refused by Node's parser are counted under the webhook "unknown": their path was not read.
@@ -65,7 +71,7 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
     o.metrics.webhookRequests.inc({ webhook, code: String(code) });
     o.metrics.webhookLatency.observe({ webhook }, (performance.now() - started) / 1000);
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(code, { "Content-Type": type, "Content-Length": Buffer.byteLength(body) }).end(body);
+    res.writeHead(code, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), ...(closeConnections ? { Connection: "close" } : {}) }).end(body);
   }
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -175,18 +181,15 @@ export async function startWebhook(o: WebhookOptions): Promise<WebhookServer> {
     );
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(o.port, o.host === "" ? undefined : o.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  }).catch((err: unknown) => {
+  const port = await listen(server, o.port, o.host).catch((err: unknown) => {
     certWatcher.close();
     throw err;
   });
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
+    unready: () => {
+      closeConnections = true;
+    },
     close: async (graceMs = 5000) => {
       certWatcher.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

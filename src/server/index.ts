@@ -39,7 +39,7 @@ export interface InterpreterServerOptions {
   tlsPrivateKeyFile: string;
   /** HTTPS port (default 8443; 0 picks a free one, see {@link InterpreterServer.port}). */
   securePort?: number;
-  /** Address to listen on (default "0.0.0.0"). */
+  /** Address to listen on (default "0.0.0.0": every address of both IP families, as a Go server listens; "::" the same). */
   bindAddress?: string;
   /** Karta definition files or directories (default: the bundled Kartas only); watched and reloaded. */
   definitions?: string[];

@@ -18,7 +18,8 @@ import { ServeError } from "./errors.js";
 import { flushLogs, flushPending, rawLogWriter, type Logger } from "./log.js";
 import { combineReadiness, probesServer, type Readiness } from "./probes.js";
 import { collectProcessMetrics } from "./metrics.js";
-import { listen, splitHostPort, type RunningServer } from "./server.js";
+import { listen } from "./listen.js";
+import { splitHostPort, type RunningServer } from "./server.js";
 
 /** The environment variables a serving process is started with: its number, and its options (JSON). */
 const PROCESS_ENV = "KARTA_SERVE_PROCESS";
@@ -38,7 +39,7 @@ type FromProcess =
   | { type: "serving"; port: number }
   | { type: "failed"; message: string; details: string[] }
   | { type: "answer"; id: number; readiness?: Readiness; metrics?: object[] };
-type ToProcess = { type: "readiness" | "metrics"; id: number };
+type ToProcess = { type: "readiness" | "metrics"; id: number } | { type: "unready" };
 
 /**
  * The CPUs this process may use: the CPUs it may run on, and at most its cgroup's CPU quota (rounded
@@ -81,6 +82,7 @@ export function servingProcess<O>(): { index: number; options: O } | undefined {
 export function reportServing(server: RunningServer): void {
   process.on("message", (m: ToProcess) => {
     if (m?.type === "readiness") void send({ type: "answer", id: m.id, readiness: server.readiness() });
+    else if (m?.type === "unready") server.unready();
     else if (m?.type === "metrics") void server.metrics.registry.getMetricsAsJSON().then((metrics) => send({ type: "answer", id: m.id, metrics }));
   });
   void send({ type: "serving", port: server.port });
@@ -116,6 +118,8 @@ export interface SupervisorOptions {
 export interface Supervisor {
   port: number;
   metricsPort: number;
+  /** /readyz fails from now on (shutting down soon); the processes go on answering. */
+  unready(): void;
   /** Has every process drain (SIGTERM), then closes the probes. */
   close(): Promise<void>;
 }
@@ -154,6 +158,8 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   let port = 0;
   let started = false;
   let stopping = false;
+  /** Not ready, shutting down soon (--shutdown-delay-duration): the processes serve on, and are replaced as before. */
+  let unready = false;
   let startup: { resolve: () => void; reject: (e: ServeError) => void } | undefined;
 
   // Node's flags as given to this process (memory limits, --import), but not a test runner's.
@@ -174,6 +180,8 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
     if (m.type === "serving") {
       slot.serving = true;
       port = m.port;
+      // A process that replaced one during the shutdown delay is told so too.
+      if (unready) tell(slot, { type: "unready" });
       if (!started && slots.every((s) => s.serving)) startup?.resolve();
     } else if (m.type === "failed") {
       slot.failure = new ServeError(m.message, m.details);
@@ -206,7 +214,7 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   };
 
   /** Asks a serving process; resolves with an empty answer when it does not answer in time. */
-  const ask = (slot: Slot, type: ToProcess["type"]): Promise<FromProcess & { type: "answer" }> =>
+  const ask = (slot: Slot, type: "readiness" | "metrics"): Promise<FromProcess & { type: "answer" }> =>
     new Promise((resolve) => {
       const id = ++nextAsk;
       const timer = setTimeout(() => done({ type: "answer", id }), ASK_TIMEOUT_MS);
@@ -219,8 +227,10 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
       slot.worker!.send({ type, id } satisfies ToProcess, (e) => e && done({ type: "answer", id }));
     });
   const serving = (): Slot[] => slots.filter((s) => s.serving && s.worker !== undefined);
+  /** Tells a serving process something that needs no answer (a process that is exiting misses it). */
+  const tell = (slot: Slot, m: ToProcess): void => void slot.worker?.send(m, () => undefined);
   /** Asks each serving process; those that do not answer in time are left out. */
-  const askAll = (type: ToProcess["type"]): Promise<(FromProcess & { type: "answer" })[]> => Promise.all(serving().map((slot) => ask(slot, type)));
+  const askAll = (type: "readiness" | "metrics"): Promise<(FromProcess & { type: "answer" })[]> => Promise.all(serving().map((slot) => ask(slot, type)));
 
   // A serving process whose event loop stopped answering (its answers take at most a 2 ms slice there;
   // scripts run on its workers) would keep its share of the connections: it is killed and replaced.
@@ -242,7 +252,7 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
     readiness: async () => {
       const answers = (await askAll("readiness")).flatMap((a) => (a.readiness ? [a.readiness] : []));
       const readiness = combineReadiness(answers);
-      readiness.draining ||= stopping;
+      readiness.draining ||= stopping || unready;
       return { readiness, processes: { serving: answers.length, total: o.processes, withoutWorkers: answers.filter((r) => r.readyWorkers === 0).length } };
     },
     metrics: async () => {
@@ -295,6 +305,10 @@ export async function startServingProcesses(o: SupervisorOptions): Promise<Super
   return {
     port,
     metricsPort,
+    unready: () => {
+      unready = true;
+      for (const slot of serving()) tell(slot, { type: "unready" });
+    },
     close: () =>
       (closing ??= (async () => {
         log.info("shutting down: every serving process finishes its requests in flight");

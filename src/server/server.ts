@@ -6,7 +6,6 @@
  */
 import http from "node:http";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
 import { eventLoopSlice } from "../jq/index.js";
 import { KindTable } from "../interpreter/kind-table.js";
 import { kindOf, OPERATIONS, type Operation, type ResourceKind } from "../interpreter/types.js";
@@ -24,6 +23,7 @@ import { probesServer, type Readiness } from "./probes.js";
 import { BAD_TARGET, requestTarget } from "./request-target.js";
 import { refuseOversizedBody } from "./body.js";
 import { answerClientErrors } from "./client-error.js";
+import { listen } from "./listen.js";
 
 /** The server's settings (the flags of `karta serve`). */
 export interface ServeOptions extends ConfigPaths {
@@ -59,6 +59,12 @@ export interface RunningServer {
   metricsPort: number;
   metrics: ServerMetrics;
   pool: EvaluationPool;
+  /**
+   * Shutting down soon (`karta serve --shutdown-delay-duration`): /readyz fails and answers close their
+   * connections (a client's next request connects anew, through the Service to a server that stays), while
+   * the server goes on accepting and answering.
+   */
+  unready(): void;
   /** Stops accepting, finishes requests in flight within the grace period, then releases everything. */
   close(): Promise<void>;
   /** Re-reads the configuration now (also done on file changes). */
@@ -76,17 +82,6 @@ export function splitHostPort(address: string): { host: string; port: number } |
   const port = Number(m[3]);
   if (port > 65535) return undefined;
   return { host: m[1] ?? m[2] ?? "", port };
-}
-
-/** Listens on port and host ("" for every address); resolves with the bound port. */
-export function listen(s: http.Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    s.once("error", reject);
-    s.listen(port, host === "" ? undefined : host, () => {
-      s.off("error", reject);
-      resolve((s.address() as AddressInfo).port);
-    });
-  });
 }
 
 /**
@@ -504,7 +499,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { port, metricsPort, metrics, pool, close, reload, readiness };
+  const unready = (): void => {
+    draining = true;
+  };
+  return { port, metricsPort, metrics, pool, unready, close, reload, readiness };
 }
 
 export type { FrameworkSource };

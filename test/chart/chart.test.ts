@@ -94,11 +94,12 @@ describe("charts/karta: files kept in step with the code", () => {
     assert.deepEqual([chart.version, chart.appVersion], [pkg.version, pkg.version]);
   });
 
-  test("its CRD is the generated one and its ClusterRole is what karta rbac -d definitions/ prints", async () => {
+  test("its CRD is the generated one and its ClusterRole and Role are what karta rbac -d definitions/ prints", async () => {
     assert.equal(readFileSync(path.join(chartDir, "files", "run.ai_kartas.yaml"), "utf8"), generatedSchemaFiles()["deploy/crd/run.ai_kartas.yaml"]);
     const io = memoryIO();
     assert.equal(await runRbac(["-d", definitionsDir], io), 0, io.err);
-    assert.deepEqual(parse(readFileSync(path.join(chartDir, "files", "clusterrole.yaml"), "utf8")), parse(io.out), "copy deploy/controller/clusterrole.yaml to charts/karta/files/");
+    const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJSON() as unknown);
+    assert.deepEqual(docs(readFileSync(path.join(chartDir, "files", "clusterrole.yaml"), "utf8")), docs(io.out), "copy deploy/controller/clusterrole.yaml to charts/karta/files/");
   });
 
   test("every value is documented in values.yaml and listed in README.md (KARTA_UPDATE_CHART_README=1 rewrites the table)", () => {
@@ -230,19 +231,58 @@ describe("charts/karta with helm", { skip: helmSkip }, () => {
     }
   });
 
-  test("controller.rbac.clusterRole takes the role karta rbac generates for other definitions", async () => {
+  test("the ClusterRole grants no Lease; the Lease is a Role's, bound in the release's namespace only", async () => {
+    const rendered = await render("--namespace", "ops");
+    const kinds = (k: string) => rendered.filter((o) => o.kind === k);
+    assert.ok(!JSON.stringify(kinds("ClusterRole")[0]!.rules).includes("coordination.k8s.io"));
+    const [role] = kinds("Role");
+    const [binding] = kinds("RoleBinding");
+    assert.deepEqual([role!.metadata.name, role!.metadata.namespace], ["karta-controller", "ops"]);
     const io = memoryIO();
-    assert.equal(await runRbac(["-d", path.join(definitionsDir, "ray.io")], io), 0, io.err);
+    assert.equal(await runRbac(["-d", definitionsDir], io), 0, io.err);
+    assert.deepEqual(role!.rules, (parseAllDocuments(io.out)[1]!.toJSON() as Obj).rules);
+    assert.deepEqual(binding!.roleRef, { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "karta-controller" });
+    assert.deepEqual([binding!.metadata.namespace, binding!.subjects], ["ops", [{ kind: "ServiceAccount", name: "karta-controller", namespace: "ops" }]]);
+  });
+
+  test("controller.rbac.clusterRole takes the RBAC karta rbac generates for other definitions (its Role too; without one, the bundled Role)", async () => {
+    const io = memoryIO();
+    assert.equal(await runRbac(["-d", path.join(definitionsDir, "ray.io"), "--leader-elect-resource-name", "ray-lease", "-n", "elsewhere"], io), 0, io.err);
+    const [clusterRole, leases] = parseAllDocuments(io.out).map((d) => d.toJSON() as Obj);
     const dir = mkdtempSync(path.join(tmpdir(), "karta-chart-"));
     try {
-      writeFileSync(path.join(dir, "role.yaml"), io.out);
-      const rendered = await render("--set-file", `controller.rbac.clusterRole=${path.join(dir, "role.yaml")}`);
+      writeFileSync(path.join(dir, "rbac.yaml"), io.out);
+      const rendered = await render("--set-file", `controller.rbac.clusterRole=${path.join(dir, "rbac.yaml")}`);
       const role = rendered.find((o) => o.kind === "ClusterRole")!;
-      assert.deepEqual(role.rules, (parse(io.out) as { rules: unknown[] }).rules);
+      assert.deepEqual(role.rules, clusterRole!.rules);
       assert.ok(!JSON.stringify(role.rules).includes("pytorchjobs"));
+      // Its Role's rules (its Lease name), in the release's namespace whatever -n it was generated with.
+      const namespaced = rendered.find((o) => o.kind === "Role")!;
+      assert.deepEqual([namespaced.metadata.namespace, namespaced.rules], ["karta-system", leases!.rules]);
+      // The ClusterRole alone: the chart's own Role.
+      writeFileSync(path.join(dir, "clusterrole.yaml"), stringify(clusterRole));
+      const alone = await render("--set-file", `controller.rbac.clusterRole=${path.join(dir, "clusterrole.yaml")}`);
+      assert.deepEqual(alone.find((o) => o.kind === "Role")!.rules, (await render()).find((o) => o.kind === "Role")!.rules);
+      assert.deepEqual(alone.find((o) => o.kind === "ClusterRole")!.rules, clusterRole!.rules);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("both Deployments serve on after their deletion (a preStop sleep) within their grace period; preStopSleepSeconds=0 leaves it out", async () => {
+    const pods = (rendered: Obj[]) => Object.fromEntries(rendered.filter((o) => o.kind === "Deployment").map((o) => [o.metadata.name, o.spec.template.spec]));
+    const sleep = (pod: { containers: { lifecycle?: { preStop?: { sleep?: { seconds: number } } } }[] }) => pod.containers[0]!.lifecycle?.preStop?.sleep?.seconds;
+    const defaults = pods(await render("--set", "serve.enabled=true"));
+    assert.deepEqual(Object.keys(defaults).sort(), ["karta-controller", "karta-webhook"]);
+    for (const [name, pod] of Object.entries(defaults)) {
+      assert.equal(sleep(pod), 5, name);
+      assert.ok(sleep(pod)! < pod.terminationGracePeriodSeconds, name);
+    }
+    const serveGrace = (defaults["karta-webhook"]!.containers[0]!.args as string[]).find((a) => a.startsWith("--shutdown-grace-period="))!;
+    assert.ok(5 + Number(/=(\d+)s$/.exec(serveGrace)![1]) < defaults["karta-webhook"]!.terminationGracePeriodSeconds, serveGrace);
+    const set = pods(await render("--set", "serve.enabled=true", "--set", "controller.preStopSleepSeconds=12", "--set", "serve.preStopSleepSeconds=0"));
+    assert.equal(sleep(set["karta-controller"]!), 12);
+    assert.equal(set["karta-webhook"]!.containers[0]!.lifecycle, undefined);
   });
 
   test("the metrics Service and the optional ServiceMonitor select the controller's metrics port", async () => {
@@ -258,7 +298,11 @@ describe("charts/karta with helm", { skip: helmSkip }, () => {
     assert.equal(service.spec.ports[0].targetPort, "metrics");
   });
 
-  test("bad values are refused before anything is rendered: by the schema, or by the templates where values depend on each other", async () => {
+  test("bad values are refused before anything is rendered: by the schema, or by the templates where values depend on each other", async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-chart-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const leasesEverywhere = path.join(dir, "old-role.yaml");
+    writeFileSync(leasesEverywhere, stringify({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: "karta-controller" }, rules: [{ apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["get", "create", "update"] }] }));
     const base64Pem = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").toString("base64");
     const digest = "sha256:" + "0123456789abcdef".repeat(4);
     const cases: [string[], string][] = [
@@ -293,13 +337,18 @@ describe("charts/karta with helm", { skip: helmSkip }, () => {
       [["--set", "controller.leaderElection.enabled=false"], "controller.replicas > 1 requires controller.leaderElection.enabled=true"],
       [["--set", "certificates.mode=manual"], "certificates.mode=manual needs certificates.manual.caBundle"],
       [["--set", "controller.rbac.clusterRole=nonsense"], "controller.rbac.clusterRole: expected a ClusterRole as `karta rbac` prints it"],
+      // A role generated before the Lease moved to the Role (Leases in every namespace).
+      [["--set-file", `controller.rbac.clusterRole=${leasesEverywhere}`], "controller.rbac.clusterRole: the ClusterRole grants coordination.k8s.io"],
       [["--set", "controller.leaderElection.renewDeadline=20s"], "controller.leaderElection: expected retryPeriod (2s) < renewDeadline (20s) < leaseDuration (15s), as karta controller requires"],
       [["--set", "controller.leaderElection.retryPeriod=0s"], "controller.leaderElection.retryPeriod 0s: expected a positive duration with its unit"],
       [["--set", "controller.ports.health=8080"], "controller.ports.health and controller.ports.metrics are both 8080: each needs a port of its own"],
       [["--set", "controller.ports.webhook=8081"], "controller.ports.health and controller.ports.webhook are both 8081"],
       [["--set", "serve.enabled=true", "--set", "serve.ports.metrics=8443"], "serve.ports.https and serve.ports.metrics are both 8443"],
       [["--set", "serve.enabled=true", "--set", "serve.ports.metrics=443"], "serve.ports.metrics is 443, the Service's HTTPS port"],
-      [["--set", "serve.enabled=true", "--set", "serve.shutdownGracePeriod=30s"], "serve.shutdownGracePeriod (30s) must be shorter than serve.terminationGracePeriodSeconds (30)"],
+      [["--set", "serve.enabled=true", "--set", "serve.shutdownGracePeriod=30s"], "serve.preStopSleepSeconds (5) and serve.shutdownGracePeriod (30s) together must be shorter than serve.terminationGracePeriodSeconds (30)"],
+      [["--set", "serve.enabled=true", "--set", "serve.shutdownGracePeriod=25s"], "serve.preStopSleepSeconds (5) and serve.shutdownGracePeriod (25s) together must be shorter than serve.terminationGracePeriodSeconds (30)"],
+      [["--set", "controller.preStopSleepSeconds=30"], "controller.preStopSleepSeconds (30) must be shorter than controller.terminationGracePeriodSeconds (30)"],
+      [["--set", "controller.preStopSleepSeconds=-1"], "at '/controller/preStopSleepSeconds': minimum: got -1, want 0"],
       [["--set", "certificates.selfSigned.caDays=10", "--set", "certificates.selfSigned.days=20"], "certificates.selfSigned.caDays (10) is less than certificates.selfSigned.days (20)"],
       [["--set", "certificates.mode=cert-manager", "--set", "certificates.certManager.renewBefore=2160h"], "certificates.certManager.renewBefore (2160h) must be less than certificates.certManager.duration (2160h)"],
       [["--set", "controller.podDisruptionBudget.minAvailable=2"], "controller.podDisruptionBudget.minAvailable (2) leaves none of controller.replicas (2) to evict"],
@@ -352,12 +401,10 @@ describe("charts/karta with helm", { skip: helmSkip }, () => {
       const labels = o.metadata.labels ?? {};
       kinds.add(o.kind);
       for (const [k, v] of Object.entries({ ...helmLabels, team: "ml", "helm.sh/chart": "karta-0.1.0" })) assert.equal(labels[k], v, `${key(o)}: ${k}`);
-      // The ClusterRole and its binding keep the labels of the role `karta rbac` generates (rbac.yaml).
-      if (o.kind === "ClusterRole" || o.kind === "ClusterRoleBinding") continue;
       const [name, comp] = component(o);
       assert.deepEqual([labels["app.kubernetes.io/name"], labels["app.kubernetes.io/component"]], [name, comp], key(o));
     }
-    assert.deepEqual([...kinds].sort(), ["ClusterRole", "ClusterRoleBinding", "ConfigMap", "CustomResourceDefinition", "Deployment", "MutatingWebhookConfiguration", "PodDisruptionBudget", "Secret", "Service", "ServiceAccount", "ServiceMonitor", "ValidatingWebhookConfiguration"]);
+    assert.deepEqual([...kinds].sort(), ["ClusterRole", "ClusterRoleBinding", "ConfigMap", "CustomResourceDefinition", "Deployment", "MutatingWebhookConfiguration", "PodDisruptionBudget", "Role", "RoleBinding", "Secret", "Service", "ServiceAccount", "ServiceMonitor", "ValidatingWebhookConfiguration"]);
     for (const d of rendered.filter((o) => o.kind === "Deployment")) {
       const [name, comp] = component(d);
       // Selectors as the chart's first version had them: a Deployment's selector cannot change on upgrade.

@@ -4,7 +4,7 @@
  * cluster): an older release adopts the CRD applied earlier with kubectl, `helm upgrade` to this chart
  * upgrades the CRD and keeps the self-signed certificate, `karta controller` run locally as the chart's
  * ServiceAccount does all its work (Karta status, labels, Events, Lease, Workload API objects, admission)
- * with exactly the chart's RBAC; bad values stop `helm install` and `helm upgrade` before anything is
+ * with exactly the chart's RBAC (the ClusterRole and the Lease's Role `karta rbac` prints); bad values stop `helm install` and `helm upgrade` before anything is
  * applied; an upgrade renews a self-signed certificate that is due; the commands NOTES.txt prints give
  * Karmada the configuration of the installed karta serve; `helm uninstall` keeps the CRD, the Kartas (and
  * the Lease), and a release of another name or namespace takes the CRD over as the README says. The API
@@ -18,7 +18,7 @@ import { X509Certificate } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parse, stringify } from "yaml";
+import { parse, parseAllDocuments, stringify } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { keepPlainJson } from "../support/kube.js";
 import { compileKarta } from "../../src/scheduling/index.js";
@@ -125,12 +125,20 @@ describe("charts/karta: helm install into a real API server, the controller as t
     // The release's objects are there, the webhooks' CA is the generated Secret's.
     const deployment = await read({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "karta-controller", namespace: NS } });
     assert.equal(deployment.spec.template.spec.serviceAccountName, "karta-controller");
+    // The preStop sleep, as the API server keeps it (not dropped as a disabled feature's field would be).
+    assert.deepEqual(JSON.parse(JSON.stringify(deployment.spec.template.spec.containers[0].lifecycle)), { preStop: { sleep: { seconds: 5 } } });
     for (const kind of ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]) {
       const config = await read({ apiVersion: "admissionregistration.k8s.io/v1", kind, metadata: { name: "karta-controller" } });
       for (const w of config.webhooks) assert.equal(w.clientConfig.caBundle, before.data["ca.crt"], `${kind} ${w.name}`);
     }
+    // The RBAC karta rbac generates (the chart's copy of it): the ClusterRole, and the Role of the Lease in the release's namespace.
+    const generated = parseAllDocuments(readFileSync(path.join(chartDir, "files", "clusterrole.yaml"), "utf8")).map((d) => d.toJSON() as Obj);
     const role = await read({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: "karta-controller" } });
-    assert.deepEqual(JSON.parse(JSON.stringify(role.rules)), (parse(readFileSync(path.join(chartDir, "files", "clusterrole.yaml"), "utf8")) as { rules: unknown[] }).rules);
+    assert.deepEqual(JSON.parse(JSON.stringify(role.rules)), generated.find((d) => d.kind === "ClusterRole")!.rules);
+    const leases = await read({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "karta-controller", namespace: NS } });
+    assert.deepEqual(JSON.parse(JSON.stringify(leases.rules)), generated.find((d) => d.kind === "Role")!.rules);
+    const binding = await read({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata: { name: "karta-controller", namespace: NS } });
+    assert.deepEqual(JSON.parse(JSON.stringify(binding.subjects)), [{ kind: "ServiceAccount", name: "karta-controller", namespace: NS }]);
   });
 
   test("karta controller, run as the chart's ServiceAccount, does all its work with the chart's RBAC", async () => {
@@ -205,9 +213,16 @@ describe("charts/karta: helm install into a real API server, the controller as t
       return groups.length === expected.podGroups.length ? true : undefined;
     }, 30_000, `${expected.podGroups.length} PodGroups`);
     assert.ok((await c.objects.list("scheduling.k8s.io/v1beta1", "Workload", "work")).items.length >= 1, "the Workload");
-    assert.doesNotMatch(controller.log(), /forbidden/i, "no request was forbidden");
+    // The Lease renewed (get, update) for a few retry periods (2 s) before the stop releases it (get, update).
+    await eventually(async () => {
+      const l = await read({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: NS } });
+      return Date.parse(l.spec.renewTime) > Date.parse(l.spec.acquireTime) ? true : undefined;
+    }, 30_000, "the Lease renewed");
     controller.child.kill("SIGTERM");
     assert.equal(await controller.exited, 0, controller.log().split("\n").slice(-10).join("\n"));
+    assert.equal((await read({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: NS } })).spec.holderIdentity ?? "", "", "the Lease released");
+    // Every request of the run, the PodsWithoutGroup Events listed at start and the stop's included.
+    assert.doesNotMatch(controller.log(), /forbidden/i, "no request was forbidden");
   });
 
   test("bad values stop helm install and helm upgrade before anything is applied", async () => {

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { controllerClusterRole } from "../../src/controller/rbac.js";
+import { controllerRbac } from "../../src/controller/rbac.js";
 import { keepPlainJson } from "../support/kube.js";
 import { admissionWebhookConfiguration } from "../../src/server/webhook-config.js";
 import type { Karta } from "../../src/definition/index.js";
@@ -108,7 +108,7 @@ describe("karta controller: the pod admission webhook, as the role karta rbac ge
       karta.metadata = { name: kartaNames[i] };
       return karta;
     });
-    const { kc } = await asServiceAccount(c, ns, controllerClusterRole(kartas as unknown as Karta[]));
+    const { kc } = await asServiceAccount(c, ns, controllerRbac(kartas as unknown as Karta[], { namespace: ns }));
     const kubeconfig = path.join(dir, "kubeconfig");
     writeFileSync(kubeconfig, kc.exportConfig());
     child = spawn(

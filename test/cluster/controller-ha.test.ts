@@ -18,13 +18,15 @@ import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
 import { definitionsDir, fixtureCases } from "../bundled/helpers.js";
 import { kartaBin, repoRoot } from "../support/conformance.js";
 import { trainingOperatorPod } from "../fixtures/objects.js";
-import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
+import { asServiceAccount, attempt, eventually, testCluster, testNamespace, type RbacRole, type TestCluster } from "../support/cluster.js";
 import { installKartaCrd } from "./helpers.js";
 
 const PYTORCH_KARTA = path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml");
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
 const suffix = Math.random().toString(36).slice(2, 8);
+/** The Leases the tests elect on, one per test. */
+const LEASES = ["karta-ha-election", "karta-ha-restart", "karta-ha-heal"];
 
 type Obj = KubernetesObject & Record<string, any>;
 
@@ -137,9 +139,12 @@ describe("karta controller replicas (processes) under the role karta rbac prints
     const r = await attempt(() => c.objects.create(crd));
     assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
     ns = await testNamespace({ name: "controller-ha" } as never, c);
-    // Exactly the role the command prints for this Karta, not one built in-process.
-    const role = JSON.parse(execFileSync(process.execPath, [kartaBin, "rbac", "-d", PYTORCH_KARTA, "--name", `karta-ha-${suffix}`, "-o", "json"], { encoding: "utf8" }));
-    const { kc } = await asServiceAccount(c, ns, role);
+    // Exactly the RBAC the command prints for this Karta, not one built in-process: its ClusterRole, and
+    // the Role of each Lease the tests elect on (one run per Lease name, each Role named after it).
+    const rbac = (...args: string[]) => (JSON.parse(execFileSync(process.execPath, [kartaBin, "rbac", "-d", PYTORCH_KARTA, "-n", ns, "-o", "json", ...args], { encoding: "utf8" })) as { items: RbacRole[] }).items;
+    const roles = rbac("--name", `karta-ha-${suffix}`).filter((r) => r.kind === "ClusterRole");
+    for (const lease of LEASES) roles.push(...rbac("--name", lease, "--leader-elect-resource-name", lease).filter((r) => r.kind === "Role"));
+    const { kc } = await asServiceAccount(c, ns, roles);
     kubeconfig = path.join(dir, "kubeconfig");
     writeFileSync(kubeconfig, kc.exportConfig());
     const karta = parse(readFileSync(PYTORCH_KARTA, "utf8")) as Obj;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { KartaReconciler, type KartaObject } from "../../src/controller/kartas.js";
-import { controllerClusterRole } from "../../src/controller/rbac.js";
+import { controllerRbac } from "../../src/controller/rbac.js";
 import { silentLogger } from "../../src/controller/log.js";
 import type { Karta } from "../../src/definition/index.js";
 import { definitionsDir } from "../bundled/helpers.js";
@@ -69,7 +69,7 @@ describe("karta controller: Karta status, as the role karta rbac generates", { s
     const r = await attempt(() => c.objects.create(pytorchCrd as KubernetesObject));
     assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
     const ns = await testNamespace({ name: "controller-kartas" } as never, c);
-    const role = controllerClusterRole([pytorchKarta("x"), trainJobKarta("y", group)] as unknown as Karta[]);
+    const role = controllerRbac([pytorchKarta("x"), trainJobKarta("y", group)] as unknown as Karta[], { namespace: ns });
     const { kc } = await asServiceAccount(c, ns, role);
     reconciler = new KartaReconciler(kubeClient(kc), silentLogger);
     await reconciler.start();

@@ -1,18 +1,21 @@
 /**
  * `karta controller` as a process against a real kube-apiserver, as the service account bound to the role
  * `karta rbac` generates: /healthz, /readyz and /metrics over real HTTP, reconcile metrics that move when a
- * Karta is reconciled, and a graceful SIGTERM that releases the Lease and exits 0.
+ * Karta is reconciled, and a graceful SIGTERM that releases the Lease and exits 0; with
+ * --shutdown-delay-duration, a SIGTERM first makes /readyz fail while the admission webhook goes on
+ * answering (its answers closing their connections) until the delay is over.
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import https from "node:https";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { runController } from "../../src/cli/controller.js";
-import { controllerClusterRole } from "../../src/controller/rbac.js";
+import { controllerRbac } from "../../src/controller/rbac.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { definitionsDir } from "../bundled/helpers.js";
 import { kartaBin } from "../support/conformance.js";
@@ -28,6 +31,22 @@ function sample(text: string, name: string, labels: string): number | undefined 
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 
+/**
+ * One HTTPS POST on a new connection the client would keep alive (as the API server's webhook client
+ * does): the status and the Connection header answered, or the connection's error code.
+ */
+function post(port: number, path: string, ca: string, body: string): Promise<{ status: number; connection?: string } | string> {
+  const agent = new https.Agent({ keepAlive: true });
+  return new Promise<{ status: number; connection?: string } | string>((resolve) => {
+    const req = https.request({ host: "127.0.0.1", port, path, method: "POST", ca, agent, headers: { "Content-Type": "application/json" } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, ...(res.headers.connection !== undefined ? { connection: res.headers.connection } : {}) }));
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    req.end(body);
+  }).finally(() => agent.destroy());
+}
+
 test("karta controller: a malformed bind address is a usage error", async () => {
   const io = memoryIO();
   assert.equal(await runController(["--metrics-bind-address", "8080"], io), 2);
@@ -35,6 +54,9 @@ test("karta controller: a malformed bind address is a usage error", async () => 
   const io2 = memoryIO();
   assert.equal(await runController(["--health-probe-bind-address", "localhost:99999"], io2), 2);
   assert.match(io2.err, /--health-probe-bind-address/);
+  const io3 = memoryIO();
+  assert.equal(await runController(["--shutdown-delay-duration", "soon"], io3), 2);
+  assert.match(io3.err, /--shutdown-delay-duration must be a duration such as 5s, not 'soon'/);
 });
 
 describe("karta controller (process): probes, metrics and SIGTERM", { skip }, () => {
@@ -49,7 +71,7 @@ describe("karta controller (process): probes, metrics and SIGTERM", { skip }, ()
   test("serves /healthz, /readyz and /metrics; counts reconciles; SIGTERM releases the Lease and exits 0", async (t) => {
     await installKartaCrd(c);
     const ns = await testNamespace(t, c);
-    const { kc } = await asServiceAccount(c, ns, controllerClusterRole([]));
+    const { kc } = await asServiceAccount(c, ns, controllerRbac([], { namespace: ns }));
     const kubeconfig = path.join(dir, "kubeconfig");
     writeFileSync(kubeconfig, kc.exportConfig());
     const child = spawn(
@@ -108,5 +130,55 @@ describe("karta controller (process): probes, metrics and SIGTERM", { skip }, ()
     const lease = (await c.objects.read({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: ns } })) as { spec?: { holderIdentity?: string } };
     assert.ok(!lease.spec?.holderIdentity, `the Lease is still held by ${lease.spec?.holderIdentity}`);
     await assert.rejects(fetch(`http://127.0.0.1:${ports.healthProbePort}/healthz`), "the probe server still answers after exit");
+  });
+
+  test("--shutdown-delay-duration: after SIGTERM, /readyz fails while the webhook answers on (closing its connections), then the usual stop", async (t) => {
+    await installKartaCrd(c);
+    const ns = await testNamespace(t, c);
+    const { kc } = await asServiceAccount(c, ns, controllerRbac([], { namespace: ns }));
+    const kubeconfig = path.join(dir, "kubeconfig-delay");
+    writeFileSync(kubeconfig, kc.exportConfig());
+    const certs = path.join(dir, "certs-delay");
+    const delayMs = 4000;
+    const child = spawn(
+      process.execPath,
+      [kartaBin, "controller", "--kubeconfig", kubeconfig, "--metrics-bind-address", "0", "--health-probe-bind-address", "127.0.0.1:0",
+        "--webhook-port", "0", "--cert-dir", certs, "--shutdown-delay-duration", `${delayMs / 1000}s`,
+        "--leader-elect-resource-namespace", ns, "--leader-elect-lease-duration", "4s", "--leader-elect-renew-deadline", "3s", "--leader-elect-retry-period", "500ms"],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let err = "";
+    child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    t.after(() => void child.kill("SIGKILL"));
+    const line = (msg: string) => err.split("\n").find((l) => l.includes(`"msg":${JSON.stringify(msg)}`));
+    const { webhookPort } = await eventually(async () => (line("serving the admission webhook") ? (JSON.parse(line("serving the admission webhook")!) as { webhookPort: number }) : undefined), 60_000, `the webhook (${err})`);
+    const { healthProbePort } = JSON.parse(line("serving endpoints")!) as { healthProbePort: number };
+    const readyz = async () => (await fetch(`http://127.0.0.1:${healthProbePort}/readyz`)).status;
+    await eventually(async () => ((await readyz()) === 200 ? true : undefined), 30_000, "ready");
+    await eventually(async () => (line("reconciling") ? true : undefined), 30_000, "leading");
+    const ca = readFileSync(path.join(certs, "ca.crt"), "utf8");
+    const review = JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: { uid: "u", kind: { group: "", version: "v1", kind: "Pod" }, operation: "CREATE", namespace: ns, object: { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: ns } } } });
+    const before = await post(webhookPort, "/mutate-v1-pod?timeout=5s", ca, review);
+    assert.deepEqual(before, { status: 200, connection: "keep-alive" }, "kept alive before");
+
+    const signalled = Date.now();
+    child.kill("SIGTERM");
+    await eventually(async () => (line("shutting down after the delay: not ready, still serving") ? true : undefined), 5_000, "the delay logged");
+    // During the delay: not ready, and a new connection's request is answered, its connection closed after.
+    assert.equal(await readyz(), 503);
+    const during = await post(webhookPort, "/mutate-v1-pod?timeout=5s", ca, review);
+    assert.deepEqual(during, { status: 200, connection: "close" });
+    assert.ok(Date.now() - signalled < delayMs - 500, "checked within the delay");
+    assert.equal(child.exitCode, null, "still running");
+    assert.equal(line("shutting down"), undefined, "the stop has not begun");
+
+    assert.equal(await exited, 0, err);
+    assert.ok(Date.now() - signalled >= delayMs, `exited ${Date.now() - signalled} ms after SIGTERM`);
+    // Then the usual stop: the webhook closed, the Lease released.
+    assert.match(err, /"msg":"shutting down"/);
+    assert.equal(typeof (await post(webhookPort, "/mutate-v1-pod?timeout=5s", ca, review)), "string", "the webhook's port is closed");
+    const lease = (await c.objects.read({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "karta-controller", namespace: ns } })) as { spec?: { holderIdentity?: string } };
+    assert.ok(!lease.spec?.holderIdentity, `the Lease is still held by ${lease.spec?.holderIdentity}`);
   });
 });

@@ -16,7 +16,7 @@ import { PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
 import { KartaReconciler } from "../../src/controller/kartas.js";
 import { POD_RECONCILE_EVERY_MS, UNGROUPED_REASON, WorkloadReconciler } from "../../src/controller/workloads.js";
 import { coversFields, podFieldsOf } from "../../src/controller/pod-cache.js";
-import { controllerClusterRole } from "../../src/controller/rbac.js";
+import { controllerRbac } from "../../src/controller/rbac.js";
 import { silentLogger } from "../../src/controller/log.js";
 import type { Karta } from "../../src/definition/index.js";
 import { compileKarta } from "../../src/scheduling/index.js";
@@ -58,7 +58,7 @@ async function watching(c: TestCluster, o: { crd: string; karta: string; kartaNa
   const ns = await testNamespace({ name: o.namespace } as never, c);
   const karta = parse(readFileSync(path.join(definitionsDir, o.karta), "utf8")) as Obj;
   karta.metadata = { name: o.kartaName };
-  const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta as unknown as Karta]));
+  const { kc } = await asServiceAccount(c, ns, controllerRbac([karta as unknown as Karta], { namespace: ns }));
   const client = kubeClient(kc);
   const kartas = new KartaReconciler(client, silentLogger);
   const workloads = new WorkloadReconciler(client, kartas, silentLogger, { ungroupedReportEveryMs: UNGROUPED_WINDOW_MS });

@@ -1,7 +1,8 @@
 /**
  * deploy/controller and deploy/namespace as kustomize builds them are accepted by a real kube-apiserver
  * (server-side dry run, so nothing is created): the Deployment, Service, Mutating- and
- * ValidatingWebhookConfiguration, PodDisruptionBudget, RBAC objects and the Namespace validate. cert-manager's Issuers and Certificates need its CRDs, which the bare API
+ * ValidatingWebhookConfiguration, PodDisruptionBudget, RBAC objects and the Namespace validate; so does
+ * deploy/webhook's Deployment; both keep their preStop sleep. cert-manager's Issuers and Certificates need its CRDs, which the bare API
  * server has not: test/controller/deploy.test.ts checks how they fit the rest.
  */
 import { describe, test } from "node:test";
@@ -35,7 +36,7 @@ describe("deploy/controller on the API server", { skip }, () => {
   const c = cluster as TestCluster;
   test("kubectl kustomize builds it and every object passes a server-side dry run", async (t) => {
     assert.deepEqual((built as KubernetesObject[]).map((o) => o.kind).sort(), [
-      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "PodDisruptionBudget", "Service", "Service", "ServiceAccount", "ValidatingWebhookConfiguration",
+      "Certificate", "Certificate", "ClusterRole", "ClusterRoleBinding", "Deployment", "Issuer", "Issuer", "MutatingWebhookConfiguration", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "Service", "ServiceAccount", "ValidatingWebhookConfiguration",
     ]);
     const objects = [...(namespaceBase as KubernetesObject[]), ...(built as KubernetesObject[])];
     const ns = await testNamespace(t, c);
@@ -49,9 +50,22 @@ describe("deploy/controller on the API server", { skip }, () => {
       for (const s of copy.subjects ?? []) s.namespace = ns;
       const r = await attempt(() => c.objects.create(copy, undefined, "All"));
       assert.ok(r.ok, r.ok ? "" : `${o.kind} ${o.metadata?.name}: ${r.message}`);
+      // The preStop sleep is served (an API server whose PodLifecycleSleepAction gate were off would drop it).
+      if (o.kind === "Deployment") assert.deepEqual(JSON.parse(JSON.stringify((r.object as { spec: { template: { spec: { containers: { lifecycle?: unknown }[] } } } }).spec.template.spec.containers[0]!.lifecycle)), { preStop: { sleep: { seconds: 5 } } });
     }
     const deployment = objects.find((o) => o.kind === "Deployment") as KubernetesObject & { spec: { template: { spec: { containers: { image: string }[] } } } };
     const webhook = parse(readFileSync(path.join(repoRoot, "deploy", "webhook", "kustomization.yaml"), "utf8")) as { images: { newName: string; newTag: string }[] };
     assert.equal(deployment.spec.template.spec.containers[0]!.image, `${webhook.images[0]!.newName}:${webhook.images[0]!.newTag}`, "the same image as deploy/webhook");
+  });
+
+  test("deploy/webhook's Deployment (karta serve) passes a server-side dry run with its preStop sleep", async (t) => {
+    const objects = kustomize(path.join(repoRoot, "deploy", "webhook"));
+    assert.ok(typeof objects !== "string", objects as string);
+    const ns = await testNamespace(t, c);
+    const deployment = structuredClone(objects.find((o) => o.kind === "Deployment")!);
+    deployment.metadata!.namespace = ns;
+    const r = await attempt(() => c.objects.create(deployment, undefined, "All"));
+    assert.ok(r.ok, r.ok ? "" : r.message);
+    assert.deepEqual(JSON.parse(JSON.stringify((r.object as { spec: { template: { spec: { containers: { lifecycle?: unknown }[] } } } }).spec.template.spec.containers[0]!.lifecycle)), { preStop: { sleep: { seconds: 5 } } });
   });
 });

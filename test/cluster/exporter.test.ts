@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { CustomObjectsApi, type KubernetesObject } from "@kubernetes/client-node";
-import { controllerClusterRole } from "../../src/controller/rbac.js";
+import { controllerRbac } from "../../src/controller/rbac.js";
 import type { Karta } from "../../src/definition/index.js";
 import { definitionsDir } from "../bundled/helpers.js";
 import { kartaBin, repoRoot } from "../support/conformance.js";
@@ -82,7 +82,7 @@ describe("the exporter: Prometheus scrapes the controller and the recording rule
     const karta = parse(readFileSync(path.join(definitionsDir, "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8")) as Obj;
     karta.metadata = { name: kartaName };
     karta.spec.structureDefinition.rootComponent.kind.group = group;
-    const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta as unknown as Karta]));
+    const { kc } = await asServiceAccount(c, ns, controllerRbac([karta as unknown as Karta], { namespace: ns }));
     writeFileSync(path.join(dir, "kubeconfig"), kc.exportConfig());
 
     const controller = spawn(process.execPath, [kartaBin, "controller", "--kubeconfig", path.join(dir, "kubeconfig"), "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0", "--leader-elect=false"], { stdio: ["ignore", "ignore", "pipe"] });

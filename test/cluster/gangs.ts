@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { controllerClusterRole, resourceOf } from "../../src/controller/rbac.js";
+import { controllerRbac, resourceOf } from "../../src/controller/rbac.js";
 import { main } from "../../src/cli/main.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { compileKarta, compiledObjects, type WorkloadCompilation } from "../../src/scheduling/index.js";
@@ -134,7 +134,7 @@ export async function startKartaController(c: TestCluster, kartas: readonly Obj[
   const dir = mkdtempSync(path.join(tmpdir(), "karta-controller-"));
   const ns = `karta-system-${Math.random().toString(36).slice(2, 8)}`;
   await c.core.createNamespace({ body: { metadata: { name: ns } } });
-  const { kc } = await asServiceAccount(c, ns, controllerClusterRole(kartas as unknown as Karta[]));
+  const { kc } = await asServiceAccount(c, ns, controllerRbac(kartas as unknown as Karta[], { namespace: ns }));
   const kubeconfig = path.join(dir, "kubeconfig");
   writeFileSync(kubeconfig, kc.exportConfig());
   const child = spawn(

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse, stringify } from "yaml";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { controllerClusterRole } from "../../src/controller/rbac.js";
+import { controllerRbac } from "../../src/controller/rbac.js";
 import { controllerAdmissionConfigurations } from "../../src/controller/admission-config.js";
 import type { Karta } from "../../src/definition/index.js";
 import { definitionsDir } from "../bundled/helpers.js";
@@ -89,7 +89,7 @@ describe("Karta admission: the API server calls karta controller's webhooks over
   before(async () => {
     await installKartaCrd(c);
     const ns = await testNamespace({ name: "karta-admission" } as never, c);
-    const { kc } = await asServiceAccount(c, ns, controllerClusterRole([karta("x")] as unknown as Karta[]));
+    const { kc } = await asServiceAccount(c, ns, controllerRbac([karta("x")] as unknown as Karta[], { namespace: ns }));
     writeFileSync(path.join(dir, "kubeconfig"), kc.exportConfig());
     controller = spawnController(["--kubeconfig", path.join(dir, "kubeconfig"), "--leader-elect=false", "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--webhook-port", "0", "--cert-dir", path.join(dir, "certs")]);
     const port = await eventually(async () => controller.line("serving the admission webhook")?.["webhookPort"] as number | undefined, 60_000, `the webhook (${controller.log()})`);

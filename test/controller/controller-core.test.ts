@@ -3,7 +3,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
 import { desiredKartaState, sameConditions } from "../../src/controller/karta-status.js";
-import { controllerClusterRole, resourceOf } from "../../src/controller/rbac.js";
+import { controllerClusterRole, controllerRbac, leaderElectionRole, resourceOf } from "../../src/controller/rbac.js";
+import { shardLeaseName } from "../../src/controller/shard.js";
 import { WorkQueue } from "../../src/controller/queue.js";
 import { ControllerMetrics } from "../../src/controller/metrics.js";
 import { parseBindAddress, startEndpoints } from "../../src/controller/endpoints.js";
@@ -120,11 +121,39 @@ describe("controllerClusterRole", () => {
   test("reads the definition's kinds and pods, writes the scheduling objects, nothing cluster-wide beyond that", () => {
     const role = controllerClusterRole([pytorch() as never]);
     const rule = (group: string, resource: string) => role.rules.find((r) => r.apiGroups.includes(group) && r.resources.includes(resource));
-    assert.deepEqual(rule("kubeflow.org", "pytorchjobs")?.verbs, ["get", "list", "watch"]);
-    assert.deepEqual(rule("", "pods")?.verbs, ["get", "list", "watch"]);
-    assert.ok(rule("scheduling.k8s.io", "podgroups")?.verbs.includes("patch"));
-    assert.ok(rule("run.ai", "kartas/status")?.verbs.includes("patch"));
+    // Informers list and watch; nothing reads one object by name.
+    assert.deepEqual(rule("kubeflow.org", "pytorchjobs")?.verbs, ["list", "watch"]);
+    assert.deepEqual(rule("", "pods")?.verbs, ["list", "watch"]);
+    assert.deepEqual(rule("apiextensions.k8s.io", "customresourcedefinitions")?.verbs, ["list", "watch"]);
+    // Server-side apply (create and patch) and delete; never a PUT.
+    assert.deepEqual(rule("scheduling.k8s.io", "podgroups")?.verbs, ["list", "watch", "create", "patch", "delete"]);
+    assert.deepEqual(rule("run.ai", "kartas")?.verbs, ["list", "watch", "patch"]);
+    assert.deepEqual(rule("run.ai", "kartas/status")?.verbs, ["patch"]);
+    // Events: created, and the core ones listed once at start; never patched or updated.
+    assert.deepEqual(rule("", "events")?.verbs, ["create", "list"]);
+    assert.deepEqual(rule("events.k8s.io", "events")?.verbs, ["create"]);
     assert.ok(!role.rules.some((r) => r.verbs.includes("*") || r.resources.includes("*")));
+    assert.ok(!role.rules.some((r) => r.verbs.includes("get") || r.verbs.includes("update")), "no get, no update");
+    // Leases are the namespaced Role's: a cluster-wide grant would reach kube-system's and kube-node-lease's.
+    assert.ok(!role.rules.some((r) => r.apiGroups.includes("coordination.k8s.io")));
+  });
+  test("the leader-election Role: create Leases in the controller's namespace; get and update only its own, each shard's", () => {
+    assert.deepEqual(leaderElectionRole(), {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "Role",
+      metadata: { name: "karta-controller", namespace: "karta-system", labels: { "app.kubernetes.io/name": "karta-controller", "app.kubernetes.io/component": "controller" } },
+      rules: [
+        { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["create"] },
+        { apiGroups: ["coordination.k8s.io"], resources: ["leases"], resourceNames: ["karta-controller"], verbs: ["get", "update"] },
+      ],
+    });
+    const sharded = leaderElectionRole({ name: "r", namespace: "ops", leaseName: "ctl", totalShards: 3 });
+    assert.deepEqual([sharded.metadata.name, sharded.metadata.namespace], ["r", "ops"]);
+    // The names the controller elects on: shardLeaseName's.
+    assert.deepEqual(sharded.rules[1]!.resourceNames, [0, 1, 2].map((index) => shardLeaseName("ctl", { total: 3, index })));
+    assert.deepEqual(sharded.rules[1]!.resourceNames, ["ctl-shard-0", "ctl-shard-1", "ctl-shard-2"]);
+    const [cluster, role] = controllerRbac([pytorch() as never], { name: "x", namespace: "ops" });
+    assert.deepEqual([cluster.kind, cluster.metadata.name, role.kind, role.metadata.name, role.metadata.namespace], ["ClusterRole", "x", "Role", "x", "ops"]);
   });
   test("resource names as the CRD generators name them, or from a CRD", () => {
     assert.equal(resourceOf("PyTorchJob"), "pytorchjobs");

@@ -14,7 +14,25 @@ import { runWebhookConfig } from "../../src/cli/webhook-config.js";
 import { runInterpret } from "../../src/cli/interpret.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { ServeError } from "../../src/server/server.js";
+import { parseDuration } from "../../src/server/duration.js";
 import { contextBody, eventually, repoRoot, RUNAWAY, spawnServe, startTestServer, tempDir, writeCerts } from "./helpers.js";
+
+/**
+ * An InterpretReplica POST on a new connection the client would keep alive (as Karmada's webhook client
+ * does): the status, the Connection header and the replicas answered, or the connection's error code.
+ */
+function keptAlivePost(url: string, ca: string, body: string): Promise<{ status: number; connection?: string; replicas?: number } | string> {
+  const agent = new https.Agent({ keepAlive: true });
+  return new Promise<{ status: number; connection?: string; replicas?: number } | string>((resolve) => {
+    const req = https.request(url, { method: "POST", ca, agent, headers: { "Content-Type": "application/json" } }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, ...(res.headers.connection !== undefined ? { connection: res.headers.connection } : {}), replicas: (JSON.parse(text) as { response: { replicas?: number } }).response.replicas! }));
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    req.end(body);
+  }).finally(() => agent.destroy());
+}
 
 /** A self-signed EC (P-256) certificate, made with openssl: node-forge signs only RSA ones. */
 const EC_CERTIFICATE = `-----BEGIN CERTIFICATE-----
@@ -72,6 +90,65 @@ describe("karta serve (process)", () => {
       assert.doesNotMatch(out, /"replicas":2|"spec"/);
     } finally {
       child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  for (const processes of [1, 2]) {
+    test(`--shutdown-delay-duration (--processes ${processes}): after SIGTERM /readyz fails while requests are answered, their connections closed after; then the drain`, async () => {
+      const dir = tempDir();
+      const delayMs = 3000;
+      const served = spawnServe(["--cert-dir", dir, "--processes", String(processes), "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--shutdown-delay-duration", `${delayMs}ms`]);
+      const { child, exited } = served;
+      try {
+        const ports = await served.serving();
+        const readyz = async () => {
+          const r = await fetch(`http://127.0.0.1:${ports.metricsPort}/readyz?verbose`);
+          return { status: r.status, body: await r.text() };
+        };
+        await eventually(async () => (await readyz()).status === 200, 60_000, "readiness");
+        const ca = readFileSync(path.join(dir, "ca.crt"), "utf8");
+        const body = contextBody("during", "InterpretReplica", { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "w" }, spec: { replicas: 3, template: { spec: { containers: [] } } } });
+        const interpret = () => keptAlivePost(`https://127.0.0.1:${ports.port}/interpret`, ca, body);
+        assert.deepEqual(await interpret(), { status: 200, connection: "keep-alive", replicas: 3 });
+
+        const signalled = Date.now();
+        child.kill("SIGTERM");
+        await eventually(() => /"msg":"shutting down after the delay: not ready, still serving"/.test(served.out()), 5_000, "the delay logged");
+        const during = await readyz();
+        assert.equal(during.status, 503);
+        assert.match(during.body, /^\[-\]shutdown failed: the server is shutting down$/m);
+        // Every serving process answers, each answer closing its connection (the client's next connects anew).
+        for (let i = 0; i < 2 * processes; i++) await eventually(async () => JSON.stringify(await interpret()) === JSON.stringify({ status: 200, connection: "close", replicas: 3 }), 2_000, `answer ${i} during the delay`);
+        assert.ok(Date.now() - signalled < delayMs - 500, "checked within the delay");
+        assert.equal(child.exitCode, null);
+        assert.doesNotMatch(served.out(), /"msg":"shutting down: /, "the drain has not begun");
+
+        assert.equal(await exited, 0, served.err());
+        assert.ok(Date.now() - signalled >= delayMs, `exited ${Date.now() - signalled} ms after SIGTERM`);
+        assert.match(served.out(), /"msg":"shutting down: /);
+        assert.match(served.out(), /"msg":"stopped"/);
+      } finally {
+        child.kill("SIGKILL");
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  test("a second SIGTERM during --shutdown-delay-duration ends it: the drain starts at once", async () => {
+    const dir = tempDir();
+    const served = spawnServe(["--cert-dir", dir, "--processes", "1", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0", "--shutdown-delay-duration", "10m"]);
+    try {
+      await served.serving();
+      served.child.kill("SIGTERM");
+      await eventually(() => /"msg":"shutting down after the delay/.test(served.out()), 5_000, "the delay logged");
+      const second = Date.now();
+      served.child.kill("SIGTERM");
+      assert.equal(await served.exited, 0, served.err());
+      assert.ok(Date.now() - second < 10_000, `exited ${Date.now() - second} ms after the second SIGTERM`);
+      assert.match(served.out(), /"msg":"stopped"/);
+    } finally {
+      served.child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   });
@@ -278,5 +355,15 @@ describe("deploy/webhook", () => {
     const code = await runServe([...args.slice(1).filter((a) => !a.startsWith("--customizations") && !a.startsWith("--definitions")), "--tls-cert-file=/nonexistent/tls.crt"], io);
     assert.equal(code, 1, io.err);
     assert.match(io.err, /nonexistent\/tls\.crt: cannot read/);
+  });
+
+  test("the Deployment keeps serving after its deletion (a preStop sleep), and its grace period covers the sleep and the drain", () => {
+    type Spec = { terminationGracePeriodSeconds: number; containers: { args: string[]; lifecycle?: { preStop?: { sleep?: { seconds: number } } } }[] };
+    const pod = (parse(readFileSync(path.join(repoRoot, "deploy/webhook/deployment.yaml"), "utf8")) as { spec: { template: { spec: Spec } } }).spec.template.spec;
+    const container = pod.containers[0]!;
+    const sleep = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
+    assert.ok(sleep >= 5, `preStop sleep ${sleep} s`);
+    const grace = parseDuration(container.args.find((a) => a.startsWith("--shutdown-grace-period="))!.split("=")[1]!)! / 1000;
+    assert.ok(sleep + grace < pod.terminationGracePeriodSeconds, `${sleep} s + ${grace} s within ${pod.terminationGracePeriodSeconds} s`);
   });
 });

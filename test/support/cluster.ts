@@ -338,27 +338,34 @@ export function inNamespace<T extends KubernetesObject>(object: T, namespace: st
   return copy;
 }
 
+/** A ClusterRole or a Role as `karta rbac` prints it (a role without a kind is a ClusterRole). */
+export interface RbacRole {
+  kind?: string;
+  metadata: { name: string; namespace?: string };
+  rules: unknown[];
+}
+
 /**
- * A kubeconfig for a service account bound to exactly `role` (made unique for the run), so a test runs a
- * component with the permissions it will have in a cluster rather than as cluster admin.
+ * A kubeconfig for a service account bound to exactly `roles` (what `karta rbac` prints: the ClusterRole,
+ * made unique for the run, bound cluster-wide; a Role bound in its namespace, or `namespace`), so a test
+ * runs a component with the permissions it will have in a cluster rather than as cluster admin.
  */
-export async function asServiceAccount(
-  c: TestCluster,
-  namespace: string,
-  role: { metadata: { name: string }; rules: unknown[] },
-): Promise<{ kc: KubeConfig; user: string; roleName: string }> {
+export async function asServiceAccount(c: TestCluster, namespace: string, roles: RbacRole | readonly RbacRole[]): Promise<{ kc: KubeConfig; user: string }> {
   const sa = "karta-controller";
-  const roleName = `${role.metadata.name}-${namespace}`;
+  const subjects = [{ kind: "ServiceAccount", name: sa, namespace }];
   await c.core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: sa } } });
-  await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: roleName }, rules: role.rules } as KubernetesObject);
-  await c.objects.create({
-    apiVersion: "rbac.authorization.k8s.io/v1",
-    kind: "ClusterRoleBinding",
-    metadata: { name: roleName },
-    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: roleName },
-    subjects: [{ kind: "ServiceAccount", name: sa, namespace }],
-  } as KubernetesObject);
-  return { kc: await serviceAccountKubeConfig(c, namespace, sa), user: `system:serviceaccount:${namespace}:${sa}`, roleName };
+  for (const role of Array.isArray(roles) ? (roles as readonly RbacRole[]) : [roles as RbacRole]) {
+    if (role.kind === "Role") {
+      const metadata = { name: role.metadata.name, namespace: role.metadata.namespace ?? namespace };
+      await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata, rules: role.rules } as KubernetesObject);
+      await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: metadata.name }, subjects } as KubernetesObject);
+      continue;
+    }
+    const roleName = `${role.metadata.name}-${namespace}`;
+    await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name: roleName }, rules: role.rules } as KubernetesObject);
+    await c.objects.create({ apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRoleBinding", metadata: { name: roleName }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: roleName }, subjects } as KubernetesObject);
+  }
+  return { kc: await serviceAccountKubeConfig(c, namespace, sa), user: `system:serviceaccount:${namespace}:${sa}` };
 }
 
 /** A kubeconfig authenticating as an existing service account (a token from the TokenRequest API, 1 h). */
