@@ -8,9 +8,9 @@ import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { ApiInputError, clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs } from "./live-ref.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
 import { age, alignColumns } from "./table.js";
-import { readEachType, ScopeReader } from "./workload-read.js";
+import { missingLines, noWorkloadsLine, readEachType, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
 import { loadWorkloadTypes, resolveTypes } from "./workload-types.js";
 import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
@@ -176,9 +176,8 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   if (!named) return usage("give the type of workload to describe: TYPE (e.g. 'karta describe pytorchjob'), TYPE NAME or TYPE/NAME");
   if ("error" in named) return usage(named.error);
   const names = named.groups.flatMap((g) => g.names);
-  if (v["all-namespaces"] && v.namespace !== undefined) return usage("give -n NAMESPACE or -A, not both");
-  if (v["all-namespaces"] && names.length > 0) return usage("a workload cannot be read by name across all namespaces");
-  if (names.length > 0 && v.selector !== undefined) return usage("give NAMEs or -l SELECTOR, not both");
+  const scoped = scopeError(v, names);
+  if (scoped) return usage(scoped);
   const access = clusterFlags(v);
   if ("error" in access) return usage(access.error);
   try {
@@ -215,10 +214,10 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
       if (!missing || values.length > 0) io.stdout(machine(names.length === 1 && values.length === 1 && !prefixed ? values[0] : { items: values, count: values.length }, v.output));
     } else {
       io.stdout(described.map(({ view, events }) => describeText(view, events, now)).join("\n\n"));
-      if (views.length === 0 && !missing) io.stderr(scope === undefined ? "No workloads found in any namespace.\n" : `No workloads found in namespace ${scope}.\n`);
+      if (views.length === 0 && !missing) io.stderr(noWorkloadsLine(scope));
     }
     if (missing) {
-      for (const line of missing.message.split("\n")) io.stderr(`karta describe: ${line}\n`);
+      io.stderr(missingLines("describe", missing));
       return missing.exit;
     }
     return 0;

@@ -10,9 +10,9 @@ import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs } from "./live-ref.js";
+import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
 import { alignColumns } from "./table.js";
-import { readEachType, readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
+import { byType, missingLines, noWorkloadsLine, readEachType, readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
 import { loadWorkloadTypes, resolveTypes, servedTypes, warnAboutKinds, type ServedType } from "./workload-types.js";
 
@@ -83,9 +83,8 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
   const names = groups.flatMap((g) => g.names);
   if (v["all-types"] && groups.length > 0) return usage("give a TYPE or --all-types, not both");
   if (!v["all-types"] && groups.length === 0) return usage("give a TYPE (e.g. 'karta get pytorchjob'), or --all-types");
-  if (v["all-namespaces"] && v.namespace !== undefined) return usage("give -n NAMESPACE or -A, not both");
-  if (v["all-namespaces"] && names.length > 0) return usage("a workload cannot be read by name across all namespaces");
-  if (names.length > 0 && v.selector !== undefined) return usage("give NAMEs or -l SELECTOR, not both");
+  const scoped = scopeError(v, names);
+  if (scoped) return usage(scoped);
   const access = clusterFlags(v);
   if ("error" in access) return usage(access.error);
   const warn = (m: string): void => io.stderr(`karta get: warning: ${m}\n`);
@@ -97,7 +96,7 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const cluster = LiveCluster.open(access);
     const known = await loadWorkloadTypes(io, cluster, warn);
     let types: ServedType[];
-    /** Each TYPE argument's type (one type may be written two ways: pytorchjob, pytorchjobs.kubeflow.org). */
+    /** The TYPE arguments' types, each once, with their NAMEs. */
     let typed: { type: ServedType; names: string[] }[] = [];
     if (groups.length > 0) {
       const resolved = await resolveTypes(cluster, known, groups.map((g) => g.type), warn);
@@ -105,8 +104,8 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
         io.stderr(`karta get: ${resolved.message}\n`);
         return resolved.exit;
       }
-      typed = groups.map((g, i) => ({ type: resolved[i]!, names: g.names }));
-      types = [...new Map(resolved.map((t) => [`${t.type.group}/${t.type.kind}`, t])).values()];
+      typed = byType(groups.map((g, i) => ({ type: resolved[i]!, names: g.names })));
+      types = typed.map((t) => t.type);
       // As kubectl: "watch is only supported on individual resources and resource collections".
       if (v.watch && types.length > 1) return usage(`--watch takes one TYPE, not TYPE/NAME arguments of ${types.length} types`);
     } else {
@@ -128,12 +127,12 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     } else if (v.output === "name") {
       io.stdout(rows.map(nameLine).join(""));
     } else if (rows.length === 0 && (!v.watch || missing)) {
-      if (!missing) io.stderr(scope === undefined ? "No workloads found in any namespace.\n" : `No workloads found in namespace ${scope}.\n`);
+      if (!missing) io.stderr(noWorkloadsLine(scope));
     } else {
       io.stdout(alignColumns([tableHeader(wide, typeName !== undefined), ...tableRows(rows, wide, typeName)]).join("\n") + "\n");
     }
     if (missing) {
-      for (const line of missing.message.split("\n")) io.stderr(`karta get: ${line}\n`);
+      io.stderr(missingLines("get", missing));
       return missing.exit;
     }
     if (!v.watch) return 0;

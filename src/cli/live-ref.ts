@@ -171,6 +171,14 @@ export function parseWorkloadArgs(positionals: readonly string[]): WorkloadArgs 
   return { groups: [...groups.values()], slashed: true };
 }
 
+/** What is wrong with `-n`, `-A`, `-l` and NAMEs together in `get` and `describe` (undefined: nothing). */
+export function scopeError(v: { "all-namespaces": boolean; namespace?: string | undefined; selector?: string | undefined }, names: readonly string[]): string | undefined {
+  if (v["all-namespaces"] && v.namespace !== undefined) return "give -n NAMESPACE or -A, not both";
+  if (v["all-namespaces"] && names.length > 0) return "a workload cannot be read by name across all namespaces";
+  if (names.length > 0 && v.selector !== undefined) return "give NAMEs or -l SELECTOR, not both";
+  return undefined;
+}
+
 /**
  * The cluster object to read, undefined when the workload comes from files, or a usage error: a file and
  * KIND/NAME together, files of pods with KIND/NAME (the cluster's are read), or cluster flags without KIND/NAME.

@@ -163,7 +163,7 @@ async function topLevel(o: KubernetesObject, covered: Set<string>, cluster: Live
     const ref = (current.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
     if (!ref) return true;
     const group = ref.apiVersion.includes("/") ? ref.apiVersion.slice(0, ref.apiVersion.indexOf("/")) : "";
-    if (covered.has(`${group}/${ref.kind}`)) return false;
+    if (covered.has(groupKindKey({ group, kind: ref.kind }))) return false;
     const key = `${ref.apiVersion}/${ref.kind}/${o.metadata?.namespace ?? ""}/${ref.name}`;
     if (!cache.has(key)) cache.set(key, cluster.read(ref.apiVersion, ref.kind, ref.name, o.metadata?.namespace).catch(() => undefined));
     const next = await cache.get(key)!;
@@ -188,7 +188,7 @@ export interface GetOptions {
  * a message per name, with the views of the names that do (printed before the messages, as kubectl does).
  */
 export async function readWorkloads(cluster: LiveCluster, o: GetOptions, reader: ScopeReader): Promise<DescribeView[] | { exit: number; message: string; found?: DescribeView[] }> {
-  const covered = new Set(o.types.map((t) => `${t.type.group}/${t.type.kind}`));
+  const covered = new Set(o.types.map((t) => groupKindKey(t.type)));
   const owners = new Map<string, Promise<KubernetesObject | undefined>>();
   const out: DescribeView[] = [];
   const missing: string[] = [];
@@ -214,25 +214,43 @@ export async function readWorkloads(cluster: LiveCluster, o: GetOptions, reader:
   return missing.length > 0 ? { exit: EXIT_WORKLOAD_NOT_FOUND, message: missing.join("\n"), found: views } : views;
 }
 
+/** TYPE arguments by the type they resolved to (one type may be written two ways: pytorchjob, pytorchjobs.kubeflow.org), their NAMEs together. */
+export function byType(named: readonly { type: ServedType; names: readonly string[] }[]): { type: ServedType; names: string[] }[] {
+  const out = new Map<string, { type: ServedType; names: string[] }>();
+  for (const { type, names } of named) {
+    const key = groupKindKey(type.type);
+    const seen = out.get(key);
+    if (seen) seen.names.push(...names);
+    else out.set(key, { type, names: [...names] });
+  }
+  return [...out.values()];
+}
+
 /**
  * The workloads of TYPE/NAME arguments of several types: {@link readWorkloads} for each type and its
  * names (a type written twice, as kind and as resource, is read once), merged newest first.
  */
 export async function readEachType(cluster: LiveCluster, named: { type: ServedType; names: string[] }[], o: Omit<GetOptions, "types" | "names">, reader: ScopeReader): Promise<DescribeView[] | { exit: number; message: string; found?: DescribeView[] }> {
-  const byType = new Map<string, { type: ServedType; names: string[] }>();
-  for (const { type, names } of named) {
-    const key = `${type.type.group}/${type.type.kind}`;
-    const seen = byType.get(key);
-    if (seen) seen.names.push(...names);
-    else byType.set(key, { type, names: [...names] });
-  }
   const found: DescribeView[] = [];
   const missing: { exit: number; message: string }[] = [];
-  for (const { type, names } of byType.values()) {
+  for (const { type, names } of byType(named)) {
     const read = await readWorkloads(cluster, { ...o, types: [type], names }, reader);
     if ("exit" in read) missing.push(read);
     found.push(...("exit" in read ? (read.found ?? []) : read));
   }
   found.sort(newestFirst);
   return missing.length > 0 ? { exit: missing[0]!.exit, message: missing.map((m) => m.message).join("\n"), found } : found;
+}
+
+/** What `get` and `describe` say on standard error when a scope holds no workload. */
+export function noWorkloadsLine(scope: Scope): string {
+  return scope === undefined ? "No workloads found in any namespace.\n" : `No workloads found in namespace ${scope}.\n`;
+}
+
+/** The lines of a read's missing names, each as the command's error line. */
+export function missingLines(command: string, missing: { message: string }): string {
+  return missing.message
+    .split("\n")
+    .map((line) => `karta ${command}: ${line}\n`)
+    .join("");
 }
