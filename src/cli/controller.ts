@@ -12,6 +12,7 @@ import { KartaReconciler } from "../controller/kartas.js";
 import { DEFAULT_WORKLOAD_SYNCS, WorkloadReconciler } from "../controller/workloads.js";
 import { KubeClient } from "../controller/client.js";
 import { loadClusterAccess, type ClusterAccess } from "../controller/kubeconfig.js";
+import { DEFAULT_LEASE_NAME } from "../controller/rbac.js";
 import { shardLeaseName, type Shard } from "../controller/shard.js";
 import { jsonLogger } from "../controller/log.js";
 import { ControllerMetrics } from "../controller/metrics.js";
@@ -380,7 +381,8 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   let elector: LeaderElector | undefined;
   if (elect === "true") {
     const namespace = values["leader-elect-resource-namespace"] ?? (existsSync(SA_NAMESPACE) ? readFileSync(SA_NAMESPACE, "utf8").trim() : "default");
-    const leaseName = shardLeaseName(values["leader-elect-resource-name"] ?? "karta-controller", shard);
+    // The name `karta rbac`'s Role grants by default.
+    const leaseName = shardLeaseName(values["leader-elect-resource-name"] ?? DEFAULT_LEASE_NAME, shard);
     elector = new LeaderElector(
       client,
       {
