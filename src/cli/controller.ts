@@ -24,6 +24,7 @@ import { readKeyPair } from "../server/tls.js";
 import { PROTOBUF } from "../controller/protobuf.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controller/webhook.js";
 import { KARTA_MUTATE_PATH, KARTA_VALIDATE_PATH } from "../controller/karta-admission.js";
+import { onStopSignals } from "./stop-signals.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 import { handwritten } from "../names/index.js";
@@ -271,15 +272,28 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   const client = new KubeClient(access, { log, onResponse: (method, code) => metrics.requests.inc({ method, code }) });
   /** Caches synced and the webhook (when served) listening: every replica serves it from its caches. */
   let serving = false;
-  /** SIGTERM came: the --shutdown-delay-duration runs. */
-  let stopping = false;
+  // SIGTERM: with a delay, not ready but working and serving until it is over (or a second signal), so
+  // that the Service's endpoints drop this replica before its webhook stops listening; without one, or
+  // before it was ever ready (in no endpoints), stop at once, gracefully.
+  const stopNow = (): void => stop.abort();
+  const signals = onStopSignals({
+    delayMs: shutdownDelayMs,
+    canDelay: () => serving && !stop.signal.aborted,
+    beginDelay: () => {
+      webhook?.unready();
+      log("info", "shutting down after the delay: not ready, still serving", { shutdownDelay: values["shutdown-delay-duration"] });
+    },
+    stop: stopNow,
+    ...(signal !== undefined ? { abort: signal } : {}),
+  });
   let endpoints: Endpoints;
   try {
     endpoints = await startEndpoints(binds.metrics ?? null, binds.health ?? null, metrics, {
       healthy: () => true,
-      ready: () => !stop.signal.aborted && !stopping && serving,
+      ready: () => !stop.signal.aborted && !signals.delaying && serving,
     });
   } catch (err) {
+    signals.release();
     log("error", "cannot start", { err: `cannot listen: ${(err as Error).message}` });
     return 1;
   }
@@ -289,30 +303,10 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
   // The caches run on every replica (as controller-runtime's do), so a follower's webhook answers and a new
   // leader starts warm; only the leader writes.
   const leadingFromStart = elect !== "true";
-  // SIGTERM: with a delay, not ready but working and serving until it is over (or a second signal), so
-  // that the Service's endpoints drop this replica before its webhook stops listening; without one, or
-  // before it was ever ready (in no endpoints), stop at once, gracefully.
-  let delay: NodeJS.Timeout | undefined;
-  const stopNow = (): void => {
-    clearTimeout(delay);
-    stop.abort();
-  };
-  const onSignal = (): void => {
-    if (stopping || shutdownDelayMs === 0 || !serving || stop.signal.aborted) return stopNow();
-    stopping = true;
-    webhook?.unready();
-    log("info", "shutting down after the delay: not ready, still serving", { shutdownDelay: values["shutdown-delay-duration"] });
-    delay = setTimeout(stopNow, shutdownDelayMs);
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  signal?.addEventListener("abort", onSignal, { once: true });
   // A bug of ours (an exception nothing caught) is logged as a JSON line, then the controller stops at once.
   const guard = guardInternalErrors({ report: (fields) => log("error", "internal error: shutting down", { ...fields }), stop: stopNow, graceMs: INTERNAL_ERROR_GRACE_MS });
   const unhook = (): void => {
-    clearTimeout(delay);
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    signals.release();
     guard.release();
   };
   try {

@@ -12,6 +12,7 @@ import type { Logger } from "../server/log.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { guardInternalErrors } from "./crash.js";
+import { onStopSignals } from "./stop-signals.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 
 export const SERVE_HELP = `Usage: karta serve [options]
@@ -252,40 +253,31 @@ interface Stoppable {
 }
 
 /**
- * Runs until SIGTERM or SIGINT; then, for `delayMs`, /readyz fails while the server goes on answering
- * (kube-apiserver's --shutdown-delay-duration: Service endpoints and load balancers stop sending to a
- * terminating server a moment after it was told to stop, not at once), a second signal cutting it short;
- * then closes the server (it drains). A bug of ours (an exception nothing caught) is logged as a JSON
- * line, then the server drains at once, as on SIGTERM without a delay: exit code 5.
+ * Runs until SIGTERM or SIGINT, then closes the server (it drains), after `delayMs` of failing /readyz
+ * while it goes on answering (stop-signals.ts). A bug of ours (an exception nothing caught) is logged as
+ * a JSON line, then the server drains at once, as on SIGTERM without a delay: exit code 5.
  */
 async function serveUntilStopped(server: Stoppable, logger: Logger, graceMs: number, delayMs: number): Promise<number> {
   const { flushLogsSync } = await import("../server/log.js");
-  const signals = ["SIGTERM", "SIGINT"] as const;
-  // What the current wait ends on: a signal, or an internal error.
-  let wake = (): void => undefined;
-  let internal = false;
-  const onSignal = (): void => wake();
-  for (const s of signals) process.on(s, onSignal);
+  let stopNow = (): void => undefined;
+  const stopped = new Promise<void>((resolve) => (stopNow = resolve));
+  const signals = onStopSignals({
+    delayMs,
+    beginDelay: () => {
+      server.unready();
+      logger.info({ delayMs }, "shutting down after the delay: not ready, still serving");
+    },
+    stop: stopNow,
+  });
   const guard = guardInternalErrors({
     report: (fields) => logger.error(fields, "internal error: shutting down"),
-    stop: () => {
-      internal = true;
-      wake();
-    },
+    stop: stopNow,
     graceMs: graceMs + INTERNAL_ERROR_EXTRA_MS,
     exitNow: () => flushLogsSync(logger),
   });
-  await new Promise<void>((resolve) => (wake = resolve));
-  if (!internal && delayMs > 0) {
-    server.unready();
-    logger.info({ delayMs }, "shutting down after the delay: not ready, still serving");
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, delayMs);
-      wake = () => (clearTimeout(timer), resolve());
-    });
-  }
+  await stopped;
   // From here a signal has its default effect: the process ends at once.
-  for (const s of signals) process.off(s, onSignal);
+  signals.release();
   await server.close();
   guard.release();
   return guard.failed ? EXIT_INTERNAL : 0;
