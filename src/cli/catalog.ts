@@ -152,6 +152,12 @@ export async function catalogDefinition(command: string, io: CliIO, catalog: Cat
   }
   if (catalog.single) return usableDefinition(command, io, catalog.source, catalog, object, catalog.bundled, codes);
   const candidates = definitionsFor(catalog, object);
+  const apiVersion = (object as { apiVersion?: unknown }).apiVersion;
+  if (candidates.length === 0 && (typeof apiVersion !== "string" || apiVersion === "")) {
+    // Found by kind and apiVersion: without the version, what is missing is the object's, not a definition.
+    io.stderr(`karta ${command}: ${objectSource !== undefined ? `${objectSource}: ` : ""}Object 'apiVersion' is missing (the definition is found by the object's apiVersion and kind; give one with -d FILE)\n`);
+    return EXIT_USAGE;
+  }
   if (candidates.length === 0) {
     // A file of the directory that did not load may be the one meant: say why it did not.
     for (const d of sortDiagnostics(catalog.errors)) io.stderr(formatDiagnostic(d) + "\n");

@@ -172,6 +172,14 @@ describe("inspect and compile find the definition by kind", () => {
     }
   });
 
+  test("an object without an apiVersion that no definition takes says so (exit 2), not that the kind has no definition", async () => {
+    for (const command of ["inspect", "compile"]) {
+      const r = await karta([command, "-f", "o.yaml"], "", { "o.yaml": "kind: PyTorchJob\nmetadata: {name: x}\n" });
+      assert.deepEqual([r.code, r.out], [2, ""], command);
+      assert.equal(r.err, `karta ${command}: o.yaml: Object 'apiVersion' is missing (the definition is found by the object's apiVersion and kind; give one with -d FILE)\n`);
+    }
+  });
+
   test("two definitions of the object's kind are ambiguous (exit 2); a file of the directory that did not load is named when none is found", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "karta-ambiguous-"));
     try {
