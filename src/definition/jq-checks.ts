@@ -75,6 +75,7 @@ export function checkExpression(e: Expression, jq: JqFrontEnd, workload: Workloa
   const builtins = jq.builtins;
   const analysis = analyze(ast, builtins ? (name, arity) => builtins.has(`${name}/${arity}`) : undefined);
   checkNames(e, ast, analysis, findings);
+  checkUpstreamEngine(e, ast, findings);
   checkAssignable(e, ast, findings);
   if (documentOf(e.role) === "pod") checkOnPod(e, analysis, findings);
   else if (documentOf(e.role) === "aggregation") return { expression: e, ast, analysis };
@@ -111,6 +112,53 @@ function checkNames(e: Expression, ast: Node, analysis: Analysis, findings: Find
   }
   for (const v of analysis.undefinedVariables) {
     findings.push({ severity: "error", path: e.path, message: `jq: $${v.name} is not defined`, code: "jq-undefined", valueIndex: at(e, v.span) });
+  }
+}
+
+/**
+ * The builtins of this project's engine (jq 1.8.2's) that gojq v0.12.19 does not define: upstream Karta
+ * and KAI Scheduler's pod grouper evaluate a Karta's expressions with gojq (`gojq.Compile` with
+ * variables only, so not the command line's `input_filename`, `debug` or `stderr` either), where a call
+ * to one of them fails with "function not defined" on every workload. Measured by compiling each of
+ * `builtins` with gojq v0.12.19.
+ */
+const NOT_IN_GOJQ = new Set([
+  "debug/0",
+  "debug/1",
+  "get_search_list/0",
+  "have_decnum/0",
+  "have_literal_numbers/0",
+  "input/0",
+  "input_filename/0",
+  "input_line_number/0",
+  "inputs/0",
+  "keys_unsorted/0",
+  "leaf_paths/0",
+  "lgamma_r/0",
+  "stderr/0",
+]);
+
+/** Calls that upstream's engine cannot compile (a function of the same name the expression defines aside). */
+function checkUpstreamEngine(e: Expression, ast: Node, findings: Finding[]): void {
+  const defined = new Set<string>();
+  const calls: { key: string; node: Node }[] = [];
+  const visit = (n: Node): void => {
+    if (n.type === "FuncDef") defined.add(`${n.name}/${n.params.length}`);
+    else if (n.type === "Call" && NOT_IN_GOJQ.has(`${n.name}/${n.args.length}`)) calls.push({ key: `${n.name}/${n.args.length}`, node: n });
+    children(n).forEach(visit);
+  };
+  visit(ast);
+  const reported = new Set<string>();
+  for (const c of calls) {
+    if (defined.has(c.key) || reported.has(c.key)) continue;
+    reported.add(c.key);
+    findings.push({
+      severity: "warning",
+      path: e.path,
+      message: `jq: ${c.key} is not defined in gojq v0.12.19, the engine upstream Karta and KAI Scheduler evaluate Kartas with: the expression fails there (function not defined)${c.key === "keys_unsorted/0" ? "; '.[]' and 'to_entries' keep one order in both engines" : ""}`,
+      code: "jq-upstream-engine",
+      valueIndex: at(e, c.node.span),
+    });
   }
 }
 

@@ -28,6 +28,18 @@ describe("karta validate", () => {
     assert.equal(await runValidate(["--strict", f("invalid/lint.yaml")], memoryIO()), 1);
   });
 
+  test("a call upstream's engine (gojq) does not define is a warning at the call", async () => {
+    const io = memoryIO();
+    const file = f("invalid/upstream-engine.yaml");
+    assert.equal(await runValidate([file], io), 0);
+    const gojq = "is not defined in gojq v0.12.19, the engine upstream Karta and KAI Scheduler evaluate Kartas with: the expression fails there (function not defined)";
+    assert.deepEqual(io.out.trimEnd().split("\n"), [
+      `${file}:20:39: warning: spec.structureDefinition.childComponents[0].instanceIdPath: jq: keys_unsorted/0 ${gojq}; '.[]' and 'to_entries' keep one order in both engines`,
+      `${file}:23:69: warning: spec.structureDefinition.childComponents[0].podSelector.componentTypeSelector.keyPath: jq: debug/0 ${gojq}`,
+      "1 file, 1 definition: 0 errors, 2 warnings, 0 notices",
+    ]);
+  });
+
   test("--crd checks workload paths; -o json lists the same records", async () => {
     const io = memoryIO();
     assert.equal(await runValidate(["--crd", f("crds"), "-o", "json", f("invalid/crd-paths.yaml")], io), 1);
