@@ -229,12 +229,13 @@ function nullsOf(values: unknown[] | undefined, e: CompiledExpression): { e: Com
   return at.size > 0 ? { e, at } : undefined;
 }
 
-/** A replica count as the reference reads it into an int32; numeric strings (annotations) are accepted. */
+/**
+ * A replica count as the reference reads it: JSON into an int32, so a string (an annotation's "2") is
+ * refused as a fraction is; a definition converts it (`| tonumber`).
+ */
 function toReplicaCount(v: unknown, e: CompiledExpression, diagnostics: Diagnostic[]): number | undefined {
   if (v === null || v === undefined) return undefined;
-  let n: number | undefined;
-  if (typeof v === "number") n = v;
-  else if (typeof v === "string" && /^-?\d+$/.test(v.trim())) n = Number(v.trim());
+  const n = typeof v === "number" ? v : undefined;
   if (n === undefined || !Number.isInteger(n) || n > 2147483647 || n < -2147483648) {
     diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield an integer replica count, got ${typeof v === "number" && !Number.isFinite(v) ? `${v} (out of range)` : JSON.stringify(v)}`, code: "scale" });
     return undefined;

@@ -11,6 +11,8 @@ interface Case {
   definition: string;
   object: string;
   pods?: string;
+  /** The errors the reference reports too (the definition's own mistakes), by message. */
+  errors?: string[];
   check(r: Interpretation): void;
 }
 
@@ -234,12 +236,16 @@ const cases: Case[] = [
     definition: "serving-knative-dev-service-v1",
     object: "knative-service.yaml",
     pods: "knative-service-pods.yaml",
+    // The scale paths yield the annotations' strings, which the reference's int32 decoding refuses (KAI
+    // fails every pod of such a Service: "cannot unmarshal string"); the definition would need `| tonumber`.
+    errors: [
+      `'.spec.template.metadata.annotations["autoscaling.knative.dev/min-scale"] // 1' must yield an integer replica count, got "2"`,
+      `'.spec.template.metadata.annotations["autoscaling.knative.dev/max-scale"]' must yield an integer replica count, got "10"`,
+    ],
     check(r) {
       assert.deepEqual(r.status.statuses, ["Running"]);
-      // The min-scale annotation is a string; it is read as the count it spells.
-      assert.deepEqual(component(r, "revision").instances[0]!.scale, { minReplicas: 2, maxReplicas: 10 });
+      assert.deepEqual(component(r, "revision").instances[0]!.scale, {});
       assert.equal(r.groups[0]!.name, "pg-5c7e9b1d-3f5a-4d7f-8e9b-3a5c7e9b1d3f-hello-00001");
-      assert.equal(r.groups[0]!.minMember, 2);
     },
   },
   {
@@ -357,7 +363,7 @@ describe("catalog definitions on realistic objects", () => {
       const object = fixtureObject(c.object);
       const pods = c.pods ? fixturePods(c.pods) : [];
       const r = interpreter.interpret(object, { pods });
-      assert.deepEqual(errors(r), []);
+      assert.deepEqual(errors(r).map((d) => d.message), c.errors ?? []);
       assert.equal(r.pods.filter((p) => p.component === undefined).length, 0);
       c.check(r);
     });

@@ -333,6 +333,20 @@ spec:
         componentInstanceSelector: {idPath: '.metadata.labels["example.com/shard"]'}
 `;
 
+describe("scale", () => {
+  test("a replica count is read as the reference decodes it into an int32: a string or a fraction is an error, not the number it spells", () => {
+    const interpreter = compileInterpreter(karta(TRAINING));
+    for (const [replicas, shown] of [["2", '"2"'], [2.5, "2.5"], [2147483648, "2147483648"]] as const) {
+      const obj = tfjob();
+      ((obj.spec as { tfReplicaSpecs: Record<string, Record<string, unknown>> }).tfReplicaSpecs.Worker!).replicas = replicas;
+      assert.deepEqual(
+        errors(interpreter.interpret(obj)).map((d) => [d.path, d.message]),
+        [["spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath", `'.spec.tfReplicaSpecs.Worker.replicas // 1' must yield an integer replica count, got ${shown}`]],
+      );
+    }
+  });
+});
+
 describe("selections that yield nothing", () => {
   const it = compileInterpreter(karta(OPTIONAL_ROLES));
   const template = { containers: [{ name: "main", image: "srv:1", resources: { requests: { cpu: "1" } } }] };
