@@ -48,9 +48,10 @@ test("karta controller -v/--v LEVEL, as klog's: 4 and more log debug lines, less
   // An API server that answers 503 to everything: the controller logs its first retry at info, the next at debug.
   const { kubeconfig, close } = await startUnavailableApiServer();
   try {
-    const start = ["controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--cache-sync-timeout", "2s"];
+    // Eleven processes at once: the sync timeout leaves room for two retries on a loaded machine.
+    const start = ["controller", "--kubeconfig", kubeconfig, "--leader-elect=false", "--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--cache-sync-timeout", "6s"];
     const runs = await Promise.all(
-      [["--v=4"], ["-v=4"], ["-v", "4"], ["-v4"], ["--v", "10"], ["-v"], ["-v", "--cache-sync-timeout", "2s"], ["--verbose"], ["--v=3"], ["-v", "0"], []].map(async (flags) => ({ flags, r: await runKarta([...start, ...flags]) })),
+      [["--v=4"], ["-v=4"], ["-v", "4"], ["-v4"], ["--v", "10"], ["-v"], ["-v", "--cache-sync-timeout", "6s"], ["--verbose"], ["--v=3"], ["-v", "0"], []].map(async (flags) => ({ flags, r: await runKarta([...start, ...flags]) })),
     );
     for (const { flags, r } of runs) {
       const levels = r.stderr.split("\n").filter((l) => l !== "").map((l) => (JSON.parse(l) as { level: number }).level);
