@@ -58,7 +58,7 @@ function opsOf(c: UpstreamCase): Op[] {
   return c.pods && c.pods.length > 0 ? ["components", "status", "pods", "gang"] : ["components", "status", "gang"];
 }
 
-test("Karta agrees with upstream Karta (tools/karta-upstream) except for the known, deliberate differences", async (t) => {
+test("Karta agrees with upstream Karta (tools/karta-upstream) except for the known differences (exceptions.ts)", async (t) => {
   const oracle = upstreamOracle();
   if ("skip" in oracle) {
     console.log(oracle.skip);
