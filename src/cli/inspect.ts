@@ -336,7 +336,10 @@ export function renderTree(r: Interpretation, definitionFile: string): string {
     for (const p of r.gangPlan) {
       lines.push(`  ${p.definition}: ${p.memberComponent}${p.instance !== undefined ? `/${p.instance}` : ""}  minMember ${p.minMember}  keys ${p.groupByKeyPaths.length > 0 ? p.groupByKeyPaths.join(", ") : "(owner)"}${p.filters.length > 0 ? `  filters ${p.filters.join(" and ")}` : ""}`);
     }
-  } else if (r.groups.length === 0) lines.push("Groups: none (no gang scheduling instructions)");
+  } else if (r.groups.length === 0) {
+    const failed = r.diagnostics.some((d) => d.severity === "error" && d.path.startsWith("spec.optimizationInstructions.gangScheduling"));
+    lines.push(failed ? "Groups: none (KAI would group none of the pods: see Problems)" : "Groups: none (no gang scheduling instructions)");
+  }
   else lines.push("Groups:");
   for (const g of r.groups) {
     const parts = [`  ${g.name}`, `minMember ${g.minMember}`];

@@ -180,6 +180,8 @@ export interface SubGroupPlan {
   minSubGroup: number;
   /** Listed component → its index in subGroups (the first listing). */
   listed: Map<string, number>;
+  /** A subgroup's scale could not be computed (reported): KAI's Karta grouper fails every pod then. */
+  scaleFailed?: boolean;
   /** Component → its entries (one, or one per instance), and each component's nearest listed one (memo). */
   byComponent?: Map<string, SubGroupPlanEntry[]>;
   nearest?: Map<string, string | undefined>;
@@ -225,6 +227,7 @@ export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): Sub
     return out;
   };
   const names = new Set<string>();
+  let scaleFailed = false;
   list.forEach((sg, i) => {
     const path = `${PODGROUP_PATH}.subGroups[${i}]`;
     if (!sg?.componentName) {
@@ -270,6 +273,7 @@ export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): Sub
       const scale = subtreeScale(view, component, id, new Set(nested));
       if (!scale.ok) {
         diagnostics.push({ severity: "error", path, message: scale.error, code: "gang-scale" });
+        scaleFailed = true;
         continue;
       }
       const count = scale.value;
@@ -304,7 +308,7 @@ export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): Sub
       }
     }
   }
-  return { entries, minSubGroup, listed };
+  return { entries, minSubGroup, listed, ...(scaleFailed ? { scaleFailed } : {}) };
 }
 
 /**
@@ -363,7 +367,13 @@ function newerGroups(view: WorkloadView, def: PodGroupComponentsMapping, pods: r
     const root = view.definition.root;
     const scale = root ? subtreeScale(view, root.name, undefined) : { ok: false as const, error: "the definition has no root component" };
     if (scale.ok) rootMin = scale.value;
-    else diagnostics.push({ severity: "error", path: where, message: scale.error, code: "gang-scale" });
+    else {
+      // KAI's Karta grouper fails every pod of the workload: no PodGroup.
+      diagnostics.push({ severity: "error", path: where, message: scale.error, code: "gang-scale" });
+      return [];
+    }
+  } else if (plan.scaleFailed) {
+    return [];
   } else if (plan.entries.length === 0 && !diagnostics.some((d) => d.severity === "error")) {
     diagnostics.push({ severity: "error", path: `${where}.subGroups`, message: "every subgroup has a scale of 0: the group has nothing to gang", code: "gang-scale" });
   } else {

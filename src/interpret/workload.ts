@@ -158,11 +158,18 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
   let scales: Map<string, Scale> | undefined;
   let scaleList: Scale[] | undefined;
   if (c.hasScale) {
+    // A count upstream cannot decode (a string, a fraction) fails its scale there, and every subtree scale
+    // over it: shown as read, not counted.
+    let refused = false;
     const read = (e: CompiledExpression | undefined): (number | undefined)[] | undefined => {
       if (!e) return [];
       const values = runAll(e, object, diagnostics, "scale path");
       if (values === undefined) return undefined;
-      return values.map((v) => toReplicaCount(v, e, diagnostics));
+      return values.map((v) => {
+        const n = toReplicaCount(v, e, diagnostics);
+        if (n === undefined && v !== null && v !== undefined) refused = true;
+        return n;
+      });
     };
     const replicas = read(c.replicas);
     const min = read(c.minReplicas);
@@ -179,7 +186,7 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
         list.push(s);
       }
       scaleList = zip(list, `${c.path}.scaleDefinition`);
-      if (scaleList && instanceIds) scales = new Map(instanceIds.map((id, i) => [id, scaleList![i]!]));
+      if (scaleList && instanceIds && !refused) scales = new Map(instanceIds.map((id, i) => [id, scaleList![i]!]));
     }
   }
 

@@ -339,10 +339,14 @@ describe("scale", () => {
     for (const [replicas, shown] of [["2", '"2"'], [2.5, "2.5"], [2147483648, "2147483648"]] as const) {
       const obj = tfjob();
       ((obj.spec as { tfReplicaSpecs: Record<string, Record<string, unknown>> }).tfReplicaSpecs.Worker!).replicas = replicas;
+      const r = interpreter.interpret(obj, { pods: [tfPod("mnist-worker-0", "worker")] });
       assert.deepEqual(
-        errors(interpreter.interpret(obj)).map((d) => [d.path, d.message]),
+        errors(r).filter((d) => d.code === "scale" && d.path.endsWith("replicasPath")).map((d) => [d.path, d.message]),
         [["spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath", `'.spec.tfReplicaSpecs.Worker.replicas // 1' must yield an integer replica count, got ${shown}`]],
       );
+      // As upstream's subtree scale fails over it, the root's fails, and no pod is grouped (KAI groups none).
+      assert.ok(errors(r).some((d) => d.message === "subtree scale of 'tfjob': the scale of component worker could not be read"));
+      assert.deepEqual(r.groups, []);
     }
   });
 });

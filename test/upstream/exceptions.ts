@@ -19,8 +19,6 @@ const text = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify
 
 /** Upstream's zip of instance ids with a path's results (resource/component.go zipWithInstanceIds) when the path selects nothing. */
 const ZIP_NOTHING = /instance ids count \(1\) does not match results count \(0\)/;
-/** Upstream's int32 decoding of a replica count that is a string or a fraction (resource/accessor.go ExtractScale, safeConvertSlice). */
-const SCALE_NOT_INT32 = /failed to extract scales: .*cannot unmarshal (string|number [^ ]+) into Go value of type int32/;
 
 export const KNOWN: readonly Known[] = [
   {
@@ -35,17 +33,6 @@ export const KNOWN: readonly Known[] = [
     matches: (d) =>
       ["components/error-upstream-only", "gang/subtreeScale-error-upstream-only", "gang/instanceSubtreeScale-error-upstream-only", "gang/member-karta-only"].includes(d.klass) &&
       ZIP_NOTHING.test(text(d.upstream)),
-  },
-  {
-    name: "scale-not-int32-still-grouped",
-    kind: "open",
-    reason:
-      "A replica count that is not an int32 (a string such as Knative's annotation \"2\", a fraction) is an error on both sides " +
-      "(the components op agrees), but Karta's subtree scale then counts that scale as absent and KAI's groups are still formed " +
-      "(minMember from the rest, often 0), where upstream's CalculateSubtreeScale fails (GetScale's error) and KAI groups none " +
-      "of the workload's pods.",
-    matches: (d) =>
-      ["gang/subtreeScale-error-upstream-only", "gang/instanceSubtreeScale-error-upstream-only", "gang/member-karta-only"].includes(d.klass) && SCALE_NOT_INT32.test(text(d.upstream)),
   },
   {
     name: "suspend-action-value-type",
