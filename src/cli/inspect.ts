@@ -59,7 +59,8 @@ Exit codes:
   4  no definition for the object's kind, or the object is not of the definition's kind
   5  internal error
   6  printed, but evaluating the definition on this object or its pods failed somewhere
-     (each error on stderr and under Problems; the rest of the result stands)
+     (each error on stderr and under Problems; the rest of the result stands); with --patch,
+     the patch could not be made: the error on stderr, nothing on stdout
 
 Example:
   karta inspect -f examples/pytorchjob.yaml --pods examples/pytorchjob-pods.yaml
@@ -206,8 +207,11 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     const diagnostics = [...kindErrors, ...result.diagnostics];
     for (const d of diagnostics) io.stderr(formatDiagnostic(d) + "\n");
     if (kindErrors.some((d) => d.severity === "error")) return EXIT.noDefinition;
+    // A patch that could not be made (wholly or in part) is not printed: `[]` or part of the operations
+    // would read as a patch to a pipeline (`kubectl patch --type json -p "$(karta inspect ...)"`).
+    if (diagnostics.some((d) => d.severity === "error")) return EXIT.evaluationErrors;
     io.stdout(parsed.output === "yaml" ? yamlDocument(result.patch) : JSON.stringify(result.patch, null, 2) + "\n");
-    return diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
+    return EXIT.ok;
   }
 
   const result = interpreter.interpret(object, { pods, children });

@@ -4,7 +4,7 @@
  */
 import { stringify } from "yaml";
 import { formatDiagnostic, hasSyntaxErrors, loadCrds, loadDefinitions, sortDiagnostics, type Diagnostic, type Karta } from "../definition/index.js";
-import { listInputFiles } from "../files/index.js";
+import { expandInputs, listInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
@@ -64,8 +64,12 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
   const kartas: Karta[] = [];
   const plurals = new Map<string, string>();
   const problems: Diagnostic[] = [];
+  const definitionFiles = expandInputs(values.definition, { recursive: true });
+  // A directory with no definition file in it is named, as karta validate names it (kubectl: "no objects passed").
+  for (const dir of definitionFiles.empty) io.stderr(`karta rbac: -d ${dir}: no definition files in this directory (.yaml, .yml or .json, searched recursively)\n`);
+  if (definitionFiles.empty.length > 0) return 2;
   try {
-    for (const file of listInputFiles(values.definition, { recursive: true })) {
+    for (const file of definitionFiles.files) {
       const loaded = loadDefinitions(await readInput(io, file), file);
       // As karta validate checks them: a definition whose jq does not compile grants nothing usable.
       problems.push(...loaded.diagnostics, ...(await import("../definition/validate.js")).definitionErrors(loaded.definitions));

@@ -6,7 +6,7 @@
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { CliIO, readErrorReason, readSource } from "./io.js";
-import { listInputFiles } from "../files/index.js";
+import { expandInputs } from "../files/index.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "../definition/crd.js";
 import { countSeverities, formatDiagnostic, hasSyntaxErrors, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
 import { checkManagedLabels, checkUniqueRoot, type KartaLike } from "../definition/cluster-rules.js";
@@ -23,7 +23,8 @@ webhook refuses them: one Karta per root group/version/kind (among those with a 
 run.ai/karta-* labels (when set) equal to the root kind. The errors are the ones the webhook answers with.
 
 FILE is a YAML or JSON file (several documents allowed), a directory (searched recursively for
-.yaml, .yml and .json files) or - for standard input. A file may hold a full Karta, a List of them,
+.yaml, .yml and .json files) or - for standard input. A file named twice (or a file and its
+directory) is validated once. A file may hold a full Karta, a List of them,
 a bare spec (structureDefinition: ...) or a fragment (rootComponent: ...).
 
 Options:
@@ -34,8 +35,8 @@ Options:
   -h, --help     show this help
 
 Output: file:line:col: error|warning|notice: <field path>: <message>, then a summary line.
-Exit code: 0 valid (warnings allowed), 1 errors, 2 usage error, or a file that cannot be read or
-does not parse (YAML or JSON syntax).
+Exit code: 0 valid (warnings allowed), 1 errors (a file or directory without a definition is one),
+2 usage error, or a file that cannot be read or does not parse (YAML or JSON syntax).
 
 Example:
   $ karta validate --crd crds/ pytorchjob-karta.yaml
@@ -55,6 +56,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   if (typeof p === "number") return p;
   if (p.positionals.length === 0) return usageError(io, "validate", "no files to validate");
   if (p.values.crd.includes("")) return usageError(io, "validate", "flag needs an argument: --crd");
+  if ([...p.values.crd, ...p.positionals].filter((f) => f === "-").length > 1) return usageError(io, "validate", "only one input can be read from standard input");
   const parsed = { crds: p.values.crd, strict: p.values.strict, output: p.values.output, inputs: p.positionals };
   // Definition files and CRD files that could not be read, counted apart (the summary counts definition files).
   let unreadable = 0;
@@ -70,9 +72,17 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
     }
   };
 
+  // A directory with nothing to validate fails the run, as `kubectl apply -f emptydir/` does ("no objects
+  // passed to apply"): a CI step on a mistyped or emptied directory must not pass.
+  const crdInputs = expandInputs(parsed.crds, { recursive: true });
+  const inputs = expandInputs(parsed.inputs, { recursive: true });
+  for (const dir of crdInputs.empty) io.stderr(`karta validate: --crd ${dir}: ${NO_FILES}\n`);
+  for (const dir of inputs.empty) io.stderr(`karta validate: ${dir}: ${NO_FILES}\n`);
+  const empty = crdInputs.empty.length + inputs.empty.length;
+
   const diagnostics: Diagnostic[] = [];
   const crdDefinitions: CrdDefinition[] = [];
-  for (const file of listInputFiles(parsed.crds, { recursive: true })) {
+  for (const file of crdInputs.files) {
     const text = await read(file, true);
     if (text === undefined) continue;
     const loaded = loadCrds(text, file);
@@ -81,7 +91,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   }
   const crds = parsed.crds.length > 0 ? new CrdIndex(crdDefinitions) : undefined;
 
-  const files = listInputFiles(parsed.inputs, { recursive: true });
+  const files = inputs.files;
   let definitions = 0;
   // Earlier Kartas, for the one-Karta-per-root-kind rule: those with a name, as a cluster knows them (a
   // fragment or bare spec names no object, so whether two of them are one Karta cannot be told).
@@ -108,9 +118,9 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   const counts = countSeverities(sorted);
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
   // Files that could not be read are named on stderr and counted here: the summary never reads as a clean run.
-  const summary = `${plural(files.length, "file")}${unreadable > 0 ? ` (${unreadable} unreadable)` : ""}${unreadableCrds > 0 ? `, ${plural(unreadableCrds, "unreadable CRD file")}` : ""}, ${plural(definitions, "definition")}: ${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${plural(counts.notice, "notice")}`;
+  const summary = `${plural(files.length, "file")}${unreadable > 0 ? ` (${unreadable} unreadable)` : ""}${empty > 0 ? `, ${empty} ${empty === 1 ? "directory" : "directories"} without any` : ""}${unreadableCrds > 0 ? `, ${plural(unreadableCrds, "unreadable CRD file")}` : ""}, ${plural(definitions, "definition")}: ${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}, ${plural(counts.notice, "notice")}`;
   if (parsed.output !== "text") {
-    const report = { diagnostics: sorted, summary: { files: files.length, ...(unreadable > 0 ? { unreadable } : {}), ...(unreadableCrds > 0 ? { unreadableCrds } : {}), definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } };
+    const report = { diagnostics: sorted, summary: { files: files.length, ...(unreadable > 0 ? { unreadable } : {}), ...(unreadableCrds > 0 ? { unreadableCrds } : {}), ...(empty > 0 ? { emptyDirectories: empty } : {}), definitions, errors: counts.error, warnings: counts.warning, notices: counts.notice } };
     io.stdout(parsed.output === "json" ? JSON.stringify(report, null, 2) + "\n" : (await import("yaml")).stringify(JSON.parse(JSON.stringify(report)), { lineWidth: 0 }));
   } else {
     for (const d of sorted) io.stdout(formatDiagnostic(d) + "\n");
@@ -118,5 +128,8 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   }
   // A file that cannot be read or does not parse: upstream's validate exits with its usage code.
   if (unreadable > 0 || unreadableCrds > 0 || hasSyntaxErrors(sorted)) return 2;
-  return counts.error > 0 ? 1 : 0;
+  return counts.error > 0 || empty > 0 ? 1 : 0;
 }
+
+/** Why a directory given fails the run. */
+const NO_FILES = "no definition files in this directory (.yaml, .yml or .json, searched recursively)";

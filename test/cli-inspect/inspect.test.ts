@@ -98,9 +98,16 @@ ${extra}`;
     assert.match(configMap.err, /^karta inspect: no definition for ConfigMap v1 in the bundled definitions/);
     const other = await run(["-d", "ok.yaml", "-f", "-"], "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", { "ok.yaml": def("running") });
     assert.equal(other.code, 4);
-    // --patch: printed with errors is 6 as well (no suspendDefinition to write).
+    // --patch that cannot be made (no suspendDefinition to write) is 6 as well, with nothing on stdout:
+    // `[]` would be a patch that a pipeline applies as a no-op.
     const patch = await run(["-d", "ok.yaml", "-f", "-", "--patch", "suspend"], job, { "ok.yaml": def("running") });
     assert.equal(patch.code, 6);
+    assert.equal(patch.out, "");
+    assert.match(patch.err, /suspendDefinition: the definition has no suspendDefinition/);
+    for (const op of ["suspend", "resume"]) {
+      const bundled = await run(["-f", path.join(repoRoot, "examples/deployment.yaml"), "--patch", op, "-o", "yaml"]);
+      assert.deepEqual([bundled.code, bundled.out], [6, ""], bundled.err);
+    }
   });
 
   test("usage errors exit 2", async () => {
