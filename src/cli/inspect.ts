@@ -48,6 +48,10 @@ ${liveHelp(26)}
                             suspend | resume
                             set-scheduler NAME | set-priority-class NAME
                             set-label KEY=VALUE | set-annotation KEY=VALUE
+                          set-* change every pod template of the workload (the pods' schedulerName,
+                          priorityClassName, labels, annotations), not the object's own metadata
+                          as 'kubectl label' does: on a Deployment, StatefulSet or DaemonSet that
+                          is a new revision, a rollout that replaces every pod
   -h, --help              show this help
 
 Exit codes:
