@@ -73,7 +73,7 @@ Example:
   kubectl get pytorchjob bert -o yaml > job.yaml
   kubectl get pods -l training.kubeflow.org/job-name=bert -o yaml | \\
       karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --pods -
-  karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
+  karta inspect -f examples/pytorchjob.yaml --patch set-scheduler kai-scheduler
   karta inspect pytorchjob/bert -n team-a
 `;
 

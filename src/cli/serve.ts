@@ -16,6 +16,7 @@ import { onStopSignals } from "./stop-signals.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 
 export const SERVE_HELP = `Usage: karta serve [options]
+
 Runs Karmada's resource interpreter webhook: an HTTPS server answering ResourceInterpreterContext
 requests for every kind Karta interprets (the customizations given, the Kartas, the bundled
 customizations, Karmada's built-in interpreters), with /healthz, /readyz and /metrics on a

@@ -6,14 +6,14 @@
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { CliIO, readErrorReason, readSource } from "./io.js";
-import { expandInputs } from "../files/index.js";
+import { expandInputs, noInputFiles } from "../files/index.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "../definition/crd.js";
 import { countSeverities, formatDiagnostic, hasSyntaxErrors, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
 import { checkManagedLabels, checkUniqueRoot, type KartaLike } from "../definition/cluster-rules.js";
 import { toDiagnostic } from "../definition/finding.js";
 import { validateText } from "../definition/validate.js";
 
-const HELP = `Usage: karta validate [--crd FILE]... [--strict] [-o text|json|yaml] FILE...
+const HELP = `Usage: karta validate [-R] [--crd FILE]... [--strict] [-o text|json|yaml] FILE...
 
 Validates Karta definitions (kartas.run.ai): the reference validator's rules, every jq expression
 (syntax and safe profile), unknown fields, and lint warnings (paths on the wrong document, pod
@@ -23,30 +23,35 @@ webhook refuses them: one Karta per root group/version/kind (among those with a 
 run.ai/karta-* labels (when set) equal to the root kind. The errors are the ones the webhook answers with.
 
 FILE is a YAML or JSON file (several documents allowed), a directory (searched recursively for
-.yaml, .yml and .json files) or - for standard input. A file named twice (or a file and its
-directory) is validated once. A file may hold a full Karta, a List of them,
-a bare spec (structureDefinition: ...) or a fragment (rootComponent: ...).
+.yaml, .yml and .json files) or - for standard input. A file may hold a full Karta, a List of them,
+a bare spec (structureDefinition: ...) or a fragment (rootComponent: ...). A file named twice (or
+a file and its directory) is validated once; a directory without any definition file is an error.
 
 Options:
   --crd FILE     check workload-side paths against this CRD manifest (or directory of them);
                  may be given several times
+  -R, --recursive
+                 kubectl's flag, the default here: directories are searched recursively;
+                 -R=false reads only the files at a directory's top
   --strict       report warnings as errors
   -o, --output   text (default), json or yaml (the diagnostics and a summary)
   -h, --help     show this help
 
 Output: file:line:col: error|warning|notice: <field path>: <message>, then a summary line.
-Exit code: 0 valid (warnings allowed), 1 errors (a file or directory without a definition is one),
-2 usage error, or a file that cannot be read or does not parse (YAML or JSON syntax).
+Exit code: 0 valid (warnings allowed), 1 errors (a file or directory without a definition is one,
+as 'kubectl apply -f DIR' fails with no objects), 2 usage error, or a file that cannot be read or does not parse (YAML or JSON syntax).
 
 Example:
-  $ karta validate --crd crds/ pytorchjob-karta.yaml
-  pytorchjob-karta.yaml:21:37: error: spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath: .spec.pytorchReplicaSpec: PyTorchJob kubeflow.org/v1 (CRD pytorchjobs.kubeflow.org) has no field 'pytorchReplicaSpec' at .spec; did you mean .spec.pytorchReplicaSpecs?
-  1 file, 1 definition: 1 error, 0 warnings, 0 notices
+  $ karta validate --crd examples/crds/ definitions/kubeflow.org/v1/PyTorchJob.yaml
+  1 file, 1 definition: 0 errors, 0 warnings, 0 notices
+  $ karta validate -R definitions/batch/
+  2 files, 2 definitions: 0 errors, 0 warnings, 0 notices
 `;
 
 export const FLAGS = {
   crd: { type: "string", multiple: true },
   strict: { type: "boolean" },
+  recursive: { type: "boolean", short: "R", unsetIsUndefined: true },
   output: { type: "string", short: "o", choices: ["text", "json", "yaml"], default: "text" },
 } as const satisfies Flags;
 
@@ -57,7 +62,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   if (p.positionals.length === 0) return usageError(io, "validate", "no files to validate");
   if (p.values.crd.includes("")) return usageError(io, "validate", "flag needs an argument: --crd");
   if ([...p.values.crd, ...p.positionals].filter((f) => f === "-").length > 1) return usageError(io, "validate", "only one input can be read from standard input");
-  const parsed = { crds: p.values.crd, strict: p.values.strict, output: p.values.output, inputs: p.positionals };
+  const parsed = { crds: p.values.crd, strict: p.values.strict, output: p.values.output, inputs: p.positionals, recursive: p.values.recursive ?? true };
   // Definition files and CRD files that could not be read, counted apart (the summary counts definition files).
   let unreadable = 0;
   let unreadableCrds = 0;
@@ -74,10 +79,10 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
 
   // A directory with nothing to validate fails the run, as `kubectl apply -f emptydir/` does ("no objects
   // passed to apply"): a CI step on a mistyped or emptied directory must not pass.
-  const crdInputs = expandInputs(parsed.crds, { recursive: true });
-  const inputs = expandInputs(parsed.inputs, { recursive: true });
-  for (const dir of crdInputs.empty) io.stderr(`karta validate: --crd ${dir}: ${NO_FILES}\n`);
-  for (const dir of inputs.empty) io.stderr(`karta validate: ${dir}: ${NO_FILES}\n`);
+  const crdInputs = expandInputs(parsed.crds, { recursive: parsed.recursive });
+  const inputs = expandInputs(parsed.inputs, { recursive: parsed.recursive });
+  for (const dir of crdInputs.empty) io.stderr(`karta validate: --crd ${dir}: ${noInputFiles(parsed.recursive)}\n`);
+  for (const dir of inputs.empty) io.stderr(`karta validate: ${dir}: ${noInputFiles(parsed.recursive)}\n`);
   const empty = crdInputs.empty.length + inputs.empty.length;
 
   const diagnostics: Diagnostic[] = [];
@@ -130,6 +135,3 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   if (unreadable > 0 || unreadableCrds > 0 || hasSyntaxErrors(sorted)) return 2;
   return counts.error > 0 || empty > 0 ? 1 : 0;
 }
-
-/** Why a directory given fails the run. */
-const NO_FILES = "no definition files in this directory (.yaml, .yml or .json, searched recursively)";

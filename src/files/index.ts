@@ -33,6 +33,11 @@ export interface ExpandedInputs {
   empty: string[];
 }
 
+/** Why a directory `expandInputs` found empty has nothing to read, for the command's message. */
+export function noInputFiles(recursive: boolean): string {
+  return `no definition files in this directory (.yaml, .yml or .json${recursive ? ", searched recursively" : "; sub-directories are read only with -R"})`;
+}
+
 /** `listInputFiles`, with the directories given that hold no input file (`kubectl apply -f emptydir/` refuses: "no objects passed"). */
 export function expandInputs(paths: readonly string[], options: { recursive: boolean }): ExpandedInputs {
   const out: string[] = [];

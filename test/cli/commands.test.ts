@@ -364,7 +364,8 @@ describe("karta help", () => {
       assert.deepEqual([r.code, r.out, r.err], [2, "", `karta: unknown flag: ${flag.replace(/=.*/, "")}\nRun 'karta --help' for usage.\n`], flag);
     }
     const r = await karta(["inspec"]);
-    assert.equal(r.code, 2);
-    assert.match(r.err, /^karta: unknown command 'inspec' \(did you mean inspect\?\)\n/);
+    assert.deepEqual([r.code, r.out, r.err], [2, "", "karta: unknown command 'inspec' (did you mean inspect?)\nRun 'karta --help' for usage.\n"]);
+    const nope = await karta(["nope"]);
+    assert.deepEqual([nope.code, nope.out, nope.err], [2, "", "karta: unknown command 'nope'\nRun 'karta --help' for usage.\n"]);
   });
 });

@@ -82,3 +82,20 @@ test("validate reads a file named twice, or a file and its directory, once; two 
     assert.equal(two.err, "karta validate: only one input can be read from standard input\nRun 'karta validate --help' for usage.\n");
   }
 });
+
+test("-R, kubectl's flag, is accepted by validate and rbac (they recurse by default; -R=false reads a directory's top); interpret --check without -R says where the files are", async () => {
+  for (const flag of ["-R", "--recursive", "-R=true"]) {
+    const v = await karta(["validate", flag, "definitions/batch/"]);
+    assert.deepEqual([v.code, v.out, v.err], [0, "2 files, 2 definitions: 0 errors, 0 warnings, 0 notices\n", ""], flag);
+    const r = await karta(["rbac", flag, "-d", "definitions/batch/"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^kind: ClusterRole$/m);
+  }
+  const top = await karta(["validate", "-R=false", "definitions/"]);
+  assert.equal(top.code, 1);
+  assert.equal(top.err, "karta validate: definitions/: no definition files in this directory (.yaml, .yml or .json; sub-directories are read only with -R)\n");
+  const check = await karta(["interpret", "-f", "interpreter-customizations/", "--check"]);
+  assert.deepEqual([check.code, check.out], [2, ""]);
+  assert.equal(check.err, "karta interpret: --check: no ResourceInterpreterCustomization in interpreter-customizations/ (its sub-directories are read only with -R, --recursive)\n");
+  assert.equal((await karta(["interpret", "-f", "interpreter-customizations/", "-R", "--check"])).code, 0);
+});
