@@ -55,7 +55,7 @@ test("-s/--server, --certificate-authority and --token without any kubeconfig, -
     assert.deepEqual(new Set(server.authorizations), new Set(["Bearer flag-token"]));
     const none = await karta(["get", "pytorchjobs", "--token", "flag-token"], env);
     assert.equal(none.code, 1);
-    assert.match(none.stderr, /^karta get: kubeconfig: no cluster in the kubeconfig \(give --kubeconfig, set KUBECONFIG, or run in a pod\)$/m);
+    assert.match(none.stderr, /^karta get: kubeconfig: no kubeconfig found \(looked at .*: none exists\); give --kubeconfig or --server, set KUBECONFIG, or run in a pod$/m);
   } finally {
     server.close();
     rmSync(home, { recursive: true, force: true });
