@@ -102,13 +102,15 @@ export async function buildPlayground({ outdir = path.join(root, "dist", "playgr
   writeFileSync(path.join(outdir, "index.html"), read(path.join(root, "playground", "index.html")).replace('<script type="module" src="app.js"></script>', `${preload}\n<script type="module" src="app.js"></script>`));
   copyFileSync(path.join(root, "playground", "style.css"), path.join(outdir, "style.css"));
   copyFileSync(path.join(root, "node_modules", "wasmoon", "dist", "glue.wasm"), path.join(outdir, "glue.wasm"));
-  writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
-  return { outdir };
+  // esbuild's metafile (what went into each chunk, for size analysis) is returned, not written into the
+  // page: nothing reads it at run time, so 'karta playground' does not serve it nor the npm package ship it.
+  return { outdir, metafile: result.metafile };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const { outdir } = await buildPlayground();
+    const { outdir, metafile } = await buildPlayground();
+    writeFileSync(`${outdir}.meta.json`, JSON.stringify(metafile));
     console.log(`playground built in ${rel(outdir)}/`);
   } catch (err) {
     console.error(`playground build failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -11,6 +11,7 @@ import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { apiError, CredentialError, KubeClient, PathSegmentError, resourcePath } from "../controller/client.js";
 import { loadClusterAccess, type KubeconfigOverrides } from "../controller/kubeconfig.js";
 import { formatGoDuration } from "../server/duration.js";
+import { isBuiltInGroup } from "./builtin-groups.js";
 import { EXIT_ERROR } from "./exit-codes.js";
 import { InputError } from "./objects.js";
 
@@ -157,7 +158,8 @@ export class LiveCluster {
   /**
    * The resource a type name names, as kubectl resolves it: a kind, resource, singular or short name, any
    * case, optionally `.group` or `.version.group`; the core group first, then the groups in the server's
-   * order. Undefined when nothing the server serves has that name.
+   * order with the built-in groups before the CRDs' (as kube-apiserver lists them). Undefined when nothing
+   * the server serves has that name.
    */
   async resolve(text: string): Promise<Resolved | undefined> {
     const lower = text.toLowerCase();
@@ -173,6 +175,8 @@ export class LiveCluster {
       if (qualifier === undefined || qualifier === g.name.toLowerCase()) candidates.push(...versions.map((version) => ({ group: g.name, version })));
       else for (const v of g.versions) if (qualifier === `${v}.${g.name}`.toLowerCase()) candidates.push({ group: g.name, version: v });
     }
+    // The built-in groups before the CRDs', as kube-apiserver's discovery orders them (a server that does not: the same answer).
+    candidates.sort((a, b) => Number(isBuiltInGroup(b.group)) - Number(isBuiltInGroup(a.group)));
     const lists = await Promise.all(candidates.map((c) => this.resources(c.group, c.version)));
     for (const [i, resources] of lists.entries()) {
       const r = (resources ?? []).find((x) => x.name === name || x.singularName === name || x.kind.toLowerCase() === name || (x.shortNames ?? []).includes(name));

@@ -12,7 +12,7 @@ import type { Definition } from "../definition/load.js";
 import { compileKarta, compiledObjects, type WorkloadCompilation } from "../scheduling/karta.js";
 import { compileBatchJob, isBatchJob } from "../scheduling/karta/batch-job.js";
 import type { CompileIssue } from "../scheduling/karta/issues.js";
-import type { SchedulingIntent } from "../scheduling/karta/options.js";
+import { validateSchedulingIntent, type SchedulingIntent } from "../scheduling/karta/options.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
 import type { CliIO } from "./io.js";
 import { EXIT_NO_DEFINITION } from "./exit-codes.js";
@@ -72,11 +72,12 @@ Exit code: 0 fine, 1 errors (the definition's, the object's or the pods'), or re
 4 no definition covers its kind, or the object is not of the definition's kind.
 
 Example:
+  karta compile -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f examples/pytorchjob.yaml
+  karta compile -f examples/pytorchjob.yaml --pods examples/pytorchjob-pods.yaml --pod-patches
+  karta compile -f examples/job.yaml --policy gang -o json
   kubectl get pytorchjob bert-pretrain -o yaml > job.yaml
   kubectl get pods -l training.kubeflow.org/job-name=bert-pretrain -o yaml > pods.yaml
-  karta compile -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml
-  karta compile -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --pods pods.yaml --pod-patches
-  karta compile -f my-job.yaml --policy gang -o json
+  karta compile -f job.yaml --pods pods.yaml --pod-patches
   karta compile pytorchjob/bert-pretrain -n team-a --pod-patches
 `;
 
@@ -126,6 +127,10 @@ function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   if (v["group-shape"] !== "auto") o.groupShape = v["group-shape"];
   const stdin = [...(live ? [] : files), ...o.pods, o.definition].filter((s) => s === "-").length;
   if (stdin > 1) return { error: "only one input can be read from standard input" };
+  // A bad flag value is a usage error said as every command says one (`karta compile: --priority-class:
+  // Invalid value: ...` and the Run line), before any input is read.
+  const bad = validateSchedulingIntent(o).find((i) => i.severity === "error");
+  if (bad) return { error: `${bad.path}: ${bad.message}` };
   return o;
 }
 

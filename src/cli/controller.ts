@@ -157,7 +157,7 @@ Example:
   kubectl wait --for condition=established crd/kartas.run.ai
   kubectl apply -f definitions/kubeflow.org/v1/PyTorchJob.yaml
   karta controller --kubeconfig ~/.kube/config --cert-dir /tmp/karta-webhook --tls-san host.docker.internal
-  karta webhook-config --admission --url https://host.docker.internal:9443 \
+  karta webhook-config --admission --url https://host.docker.internal:9443 \\
       --ca-file /tmp/karta-webhook/ca.crt | kubectl apply -f -
   curl -s localhost:8080/metrics | grep -E 'controller_runtime_webhook_latency_seconds|karta_workload_status'
 `;

@@ -4,6 +4,7 @@
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { kindMatches, qualifiedKind, readCatalog, type Catalog } from "./catalog.js";
+import { preferBuiltIn } from "./builtin-groups.js";
 import { formatDiagnostic, hasSyntaxErrors, sortDiagnostics } from "../definition/diagnostic.js";
 import type { Definition } from "../definition/load.js";
 import type { CliIO } from "./io.js";
@@ -120,10 +121,15 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
   }
 
   const query = rest[0]!;
-  const hits = definitions.filter((d) => {
-    const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
-    return k !== undefined && kindMatches(query, k);
-  });
+  // `job` is Job.v1.batch although Volcano's Job.v1alpha1.batch.volcano.sh matches too: a built-in
+  // group first, as kubectl resolves it; two CRDs' kinds of one name stay ambiguous.
+  const hits = preferBuiltIn(
+    definitions.filter((d) => {
+      const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
+      return k !== undefined && kindMatches(query, k);
+    }),
+    (d) => d.karta.spec!.structureDefinition!.rootComponent!.kind!.group,
+  );
   if (hits.length === 0) {
     io.stderr(`karta definitions: no definition for '${query}' in ${catalog.source} ('karta definitions list' shows them)\n`);
     return EXIT_NO_DEFINITION;

@@ -20,7 +20,7 @@ import { loadWorkloadTypes, resolveTypes, servedTypes, warnAboutKinds, type Serv
 export const PHASES = [...STATUS_ORDER.map(([, s]) => s), "Undefined"] as const;
 
 export const GET_HELP = `Usage: karta get TYPE [NAME...] | TYPE/NAME... | --all-types
-                 [-n NAMESPACE | -A] [-l SELECTOR] [--phase STATUS]... [-o wide|json|yaml] [-w]
+                 [-n NAMESPACE | -A] [-l SELECTOR] [--phase STATUS]... [-o wide|json|yaml|name] [-w]
                  [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
 Lists the live workloads of a type that a Karta describes (the cluster's Kartas, else the definitions

@@ -48,6 +48,10 @@ ${liveHelp(26)}
                             suspend | resume
                             set-scheduler NAME | set-priority-class NAME
                             set-label KEY=VALUE | set-annotation KEY=VALUE
+                          set-* change every pod template of the workload (the pods' schedulerName,
+                          priorityClassName, labels, annotations), not the object's own metadata
+                          as 'kubectl label' does: on a Deployment, StatefulSet or DaemonSet that
+                          is a new revision, a rollout that replaces every pod
   -h, --help              show this help
 
 Exit codes:
@@ -59,7 +63,8 @@ Exit codes:
   4  no definition for the object's kind, or the object is not of the definition's kind
   5  internal error
   6  printed, but evaluating the definition on this object or its pods failed somewhere
-     (each error on stderr and under Problems; the rest of the result stands)
+     (each error on stderr and under Problems; the rest of the result stands); with --patch,
+     the patch could not be made: the error on stderr, nothing on stdout
 
 Example:
   karta inspect -f examples/pytorchjob.yaml --pods examples/pytorchjob-pods.yaml
@@ -68,7 +73,7 @@ Example:
   kubectl get pytorchjob bert -o yaml > job.yaml
   kubectl get pods -l training.kubeflow.org/job-name=bert -o yaml | \\
       karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --pods -
-  karta inspect -d definitions/kubeflow.org/v1/PyTorchJob.yaml -f job.yaml --patch set-scheduler kai-scheduler
+  karta inspect -f examples/pytorchjob.yaml --patch set-scheduler kai-scheduler
   karta inspect pytorchjob/bert -n team-a
 `;
 
@@ -206,8 +211,11 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     const diagnostics = [...kindErrors, ...result.diagnostics];
     for (const d of diagnostics) io.stderr(formatDiagnostic(d) + "\n");
     if (kindErrors.some((d) => d.severity === "error")) return EXIT.noDefinition;
+    // A patch that could not be made (wholly or in part) is not printed: `[]` or part of the operations
+    // would read as a patch to a pipeline (`kubectl patch --type json -p "$(karta inspect ...)"`).
+    if (diagnostics.some((d) => d.severity === "error")) return EXIT.evaluationErrors;
     io.stdout(parsed.output === "yaml" ? yamlDocument(result.patch) : JSON.stringify(result.patch, null, 2) + "\n");
-    return diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
+    return EXIT.ok;
   }
 
   const result = interpreter.interpret(object, { pods, children });

@@ -37,6 +37,7 @@ import { JsonStreamError, parseJsonStream } from "../input/json-stream.js";
 const RUNNABLE: Operation[] = OPERATIONS.filter((op) => op !== "Prune");
 
 export const INTERPRET_HELP = `Usage: karta interpret [options]
+
 Runs one resource interpreter operation on local files, or checks customizations, like
 'karmadactl interpret'. The answer comes from the first layer implementing the operation for the
 object's kind: the customizations given with -f, then --webhook-config's webhooks, the Karta
@@ -72,14 +73,14 @@ Output: for each result '---', '# [i/n] <name>:' and the value as YAML.
 Exit codes: 0 ok, 1 the operation or a check failed, 2 usage or unreadable input.
 
 Example:
-  karta interpret -f cloneset-customization.yaml --operation InterpretReplica \\
-      --desired-file cloneset.yaml
-  karta interpret -f customizations/ --check --desired-file deployment.yaml
-  karta interpret --operation InterpretComponent --desired-file raycluster.yaml --show-layer
-  karta interpret --operation InterpretReplica --desired-file deployment.yaml -o json
-  karta interpret --operation ReviseComponents --desired-file flinkdeployment.yaml \\
+  karta interpret -f interpreter-customizations/ -R --operation InterpretReplica \\
+      --desired-file examples/cloneset.yaml
+  karta interpret -f interpreter-customizations/ -R --check --desired-file examples/deployment.yaml
+  karta interpret --operation InterpretComponent --desired-file examples/raycluster.yaml --show-layer
+  karta interpret --operation InterpretReplica --desired-file examples/deployment.yaml -o json
+  karta interpret --operation ReviseComponents --desired-file examples/flinkdeployment.yaml \\
       --desired-component jobmanager=1 --desired-component taskmanager=4
-  karta interpret --show-doc -f customizations/ -R
+  karta interpret --show-doc -f interpreter-customizations/ -R
 `;
 
 interface InterpretOptions {
@@ -542,7 +543,9 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
     }
     if (o.check) {
       if (loaded.items.length === 0) {
-        io.stderr(o.filenames.length === 0 ? "karta interpret: --check needs customizations (-f)\n" : `karta interpret: --check: no ResourceInterpreterCustomization in ${o.filenames.join(", ")}\n`);
+        // karmadactl reads -f directories at their top only, unless -R: say so when that is where the files are.
+        const nested = !o.recursive && listInputFiles(o.filenames, { recursive: true }).length > listInputFiles(o.filenames, { recursive: false }).length;
+        io.stderr(o.filenames.length === 0 ? "karta interpret: --check needs customizations (-f)\n" : `karta interpret: --check: no ResourceInterpreterCustomization in ${o.filenames.join(", ")}${nested ? " (its sub-directories are read only with -R, --recursive)" : ""}\n`);
         return 2;
       }
       const passed = await runCheck(out, loaded, desired, observed, items, o.desiredReplica, components);

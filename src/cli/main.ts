@@ -38,7 +38,8 @@ export async function main(args: string[], io: CliIO = nodeIO()): Promise<number
   if (!command) {
     const { closest } = await import("../definition/suggest.js");
     const guess = closest(name, commandNames().map((c) => c.name));
-    io.stderr(`karta: unknown command '${name}'${guess ? ` (did you mean ${guess}?)` : ""}\n${usage()}\n`);
+    // One line and where to look, as kubectl says it (`See 'kubectl --help' for usage.`); not the whole list.
+    io.stderr(`karta: unknown command '${name}'${guess ? ` (did you mean ${guess}?)` : ""}\nRun 'karta --help' for usage.\n`);
     return 2;
   }
   try {

@@ -4,14 +4,14 @@
  */
 import { stringify } from "yaml";
 import { formatDiagnostic, hasSyntaxErrors, loadCrds, loadDefinitions, sortDiagnostics, type Diagnostic, type Karta } from "../definition/index.js";
-import { listInputFiles } from "../files/index.js";
+import { expandInputs, listInputFiles, noInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { controllerRbac } from "../controller/rbac.js";
 import { handwritten } from "../names/index.js";
 
-export const RBAC_HELP = `Usage: karta rbac -d DEFINITION... [--crd CRD]... [--name NAME] [-n NAMESPACE]
+export const RBAC_HELP = `Usage: karta rbac -d DEFINITION... [-R] [--crd CRD]... [--name NAME] [-n NAMESPACE]
                   [--leader-elect-resource-name NAME] [--total-shards N] [-o yaml|json]
 
 Prints the RBAC that 'karta controller' needs for the given Kartas, and nothing more, verb by verb what
@@ -25,6 +25,8 @@ not the nodes' heartbeats. Two YAML documents (a List with -o json); bind the Cl
 ClusterRoleBinding and the Role with a RoleBinding in that namespace to the controller's service account.
 
   -d, --definition PATH   a Karta file, or a directory of them (searched recursively); may be repeated
+  -R, --recursive         kubectl's flag, the default here: directories of -d and --crd are searched
+                          recursively; -R=false reads only the files at a directory's top
       --crd PATH          CRD manifests giving the exact resource names of custom kinds (otherwise the
                           name is derived from the kind as Kubernetes does: PyTorchJob -> pytorchjobs)
       --name NAME         the ClusterRole's and the Role's name (default karta-controller)
@@ -38,12 +40,13 @@ Exit code: 0 fine, 1 a definition has errors, 2 usage or unreadable input.
 
 Example:
   karta rbac -d definitions/ > rbac.yaml
-  karta rbac -d definitions/kubeflow.org/v1/PyTorchJob.yaml --crd pytorchjobs-crd.yaml -n ml-platform
+  karta rbac -d definitions/kubeflow.org/v1/PyTorchJob.yaml --crd examples/crds/ -n ml-platform
 `;
 
 export const FLAGS = {
   definition: { type: "string", short: "d", multiple: true },
   crd: { type: "string", multiple: true },
+  recursive: { type: "boolean", short: "R", unsetIsUndefined: true },
   name: { type: "string" },
   // A namespace and a Lease name are checked as the API server checks them (controller.ts's flags).
   namespace: { type: "string", short: "n", validate: (ns: string) => handwritten.isDNS1123Label(ns) },
@@ -64,14 +67,19 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
   const kartas: Karta[] = [];
   const plurals = new Map<string, string>();
   const problems: Diagnostic[] = [];
+  const recursive = values.recursive ?? true;
+  const definitionFiles = expandInputs(values.definition, { recursive });
+  // A directory with no definition file in it is named, as karta validate names it (kubectl: "no objects passed").
+  for (const dir of definitionFiles.empty) io.stderr(`karta rbac: -d ${dir}: ${noInputFiles(recursive)}\n`);
+  if (definitionFiles.empty.length > 0) return 2;
   try {
-    for (const file of listInputFiles(values.definition, { recursive: true })) {
+    for (const file of definitionFiles.files) {
       const loaded = loadDefinitions(await readInput(io, file), file);
       // As karta validate checks them: a definition whose jq does not compile grants nothing usable.
       problems.push(...loaded.diagnostics, ...(await import("../definition/validate.js")).definitionErrors(loaded.definitions));
       kartas.push(...loaded.definitions.map((d) => d.karta));
     }
-    for (const file of listInputFiles(values.crd ?? [], { recursive: true })) {
+    for (const file of listInputFiles(values.crd ?? [], { recursive })) {
       const loaded = loadCrds(await readInput(io, file), file);
       problems.push(...loaded.diagnostics);
       for (const c of loaded.crds) plurals.set(`${c.group}/${c.kind}`, c.name.slice(0, c.name.length - c.group.length - 1));

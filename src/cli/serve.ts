@@ -16,6 +16,7 @@ import { onStopSignals } from "./stop-signals.js";
 import { EXIT_INTERNAL } from "./exit-codes.js";
 
 export const SERVE_HELP = `Usage: karta serve [options]
+
 Runs Karmada's resource interpreter webhook: an HTTPS server answering ResourceInterpreterContext
 requests for every kind Karta interprets (the customizations given, the Kartas, the bundled
 customizations, Karmada's built-in interpreters), with /healthz, /readyz and /metrics on a
@@ -188,6 +189,11 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
   let certFile = p.tlsCertFile;
   let keyFile = p.tlsPrivateKeyFile;
   if (certFile === undefined || keyFile === undefined) {
+    // The whole configuration is checked before a certificate is written into --cert-dir: a start that
+    // fails on a definition leaves nothing behind (startServer checks it again, as a reload does).
+    const { readConfig } = await import("../server/config.js");
+    const config = await readConfig(p);
+    if (config.ok === false) return serveFailed(io, new ServeError("the configuration has errors", config.errors));
     try {
       const made = ensureCertDir(p.certDir!, defaultServingNames(p.tlsSans));
       certFile = made.certFile;
@@ -211,13 +217,16 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
       server = await startServingProcesses({ entry, processes, serverOptions: serverOptions satisfies ProcessOptions, metricsBindAddress: p.metricsBindAddress, path: p.path, workersPerProcess: p.workers, shutdownGracePeriodMs: p.shutdownGracePeriodMs, log: logger });
     }
   } catch (e) {
-    if (e instanceof ServeError) {
-      io.stderr(`karta serve: ${e.message}\n${e.details.map((d) => `  ${d}\n`).join("")}`);
-      return 1;
-    }
+    if (e instanceof ServeError) return serveFailed(io, e);
     throw e;
   }
   return serveUntilStopped(server, logger, p.shutdownGracePeriodMs, shutdownDelayMs);
+}
+
+/** Says why the server cannot start, with each detail on its own line; exit code 1. */
+function serveFailed(io: CliIO, e: ServeError): number {
+  io.stderr(`karta serve: ${e.message}\n${e.details.map((d) => `  ${d}\n`).join("")}`);
+  return 1;
 }
 
 /** A serving process of --processes (serving-process.ts): the server without probes, reporting to its supervisor. */

@@ -15,6 +15,7 @@ import { parseFeatureGates, pathProblem } from "./serve.js";
 import { handwritten } from "../names/index.js";
 
 export const WEBHOOK_CONFIG_HELP = `Usage: karta webhook-config [options]
+
 Prints the ResourceInterpreterWebhookConfiguration for a 'karta serve' given the same
 --definitions, --customizations and --feature-gates: one rule per kind, listing the operations some
 layer answers. Kinds Karmada interprets natively (Deployment, Job, ...) are left out, since a webhook

@@ -11,6 +11,7 @@ import { loadDefinitionValue, validateDefinition, type Definition } from "../def
 import { LABEL_GROUP, LABEL_KIND, LABEL_VERSION } from "../definition/cluster-rules.js";
 import { compileInterpreter, type CompiledInterpreter } from "../interpret/index.js";
 import { readCatalog, kindMatches } from "./catalog.js";
+import { preferBuiltIn } from "./builtin-groups.js";
 import { ApiInputError, type LiveCluster, type Resolved } from "./cluster.js";
 import type { CliIO } from "./io.js";
 import type { TypeRef } from "./workload-view.js";
@@ -231,7 +232,10 @@ export async function resolveTypes(cluster: LiveCluster, known: KnownTypes, name
 export async function resolveType(cluster: LiveCluster, types: readonly WorkloadType[], text: string): Promise<ServedType | TypeProblem> {
   const r = await cluster.resolve(text);
   if (!r) {
-    const known = types.find((t) => kindMatches(text, t.type) || `${t.type.kind.toLowerCase()}s` === text.toLowerCase().split(".")[0]);
+    const known = preferBuiltIn(
+      types.filter((t) => kindMatches(text, t.type) || `${t.type.kind.toLowerCase()}s` === text.toLowerCase().split(".")[0]),
+      (t) => t.type.group,
+    )[0];
     return known ? { exit: EXIT_WORKLOAD_NOT_FOUND, message: `${known.type.kind} is not installed in this cluster` } : { exit: EXIT_NO_DEFINITION, message: `no Karta definition covers "${text}"` };
   }
   const candidates = types.filter((t) => t.type.group === r.group && t.type.kind === r.resource.kind);

@@ -439,7 +439,10 @@ function findClusterAccess(options: { kubeconfig?: string; context?: string }, o
     if (o.certificateAuthority !== undefined) pod.ca = fileOrData({ file: path.resolve(o.certificateAuthority) }, "file", "data", "certificate authority")!;
     return pod;
   }
-  throw new Error("no cluster in the kubeconfig (give --kubeconfig, set KUBECONFIG, or run in a pod)");
+  // No file at all (not a file without the cluster): say which paths were looked at, as kubectl's
+  // "no configuration has been provided" does, and what would give one.
+  const looked = [...(env ? env.split(path.delimiter).filter((f) => f !== "").map((f) => `KUBECONFIG ${f}`) : []), home];
+  throw new Error(`no kubeconfig found (looked at ${looked.join(", ")}: none exists); give --kubeconfig or --server, set KUBECONFIG, or run in a pod`);
 }
 
 /** The credentials an exec plugin printed (ExecCredential status). */

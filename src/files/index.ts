@@ -19,28 +19,63 @@ function statOf(p: string): Stats | undefined {
 /**
  * Expands files and directories (`-` for stdin passes through). Inside a directory only regular files
  * are read (not a FIFO that would block), and a directory reached again through a symbolic link (a
- * loop, or two links to one place) is read once.
+ * loop, or two links to one place) is read once. A file named twice (`a.yaml ./a.yaml`, or a file and
+ * its directory) is listed once, by its first name: reading it twice would count it twice.
  */
 export function listInputFiles(paths: readonly string[], options: { recursive: boolean }): string[] {
+  return expandInputs(paths, options).files;
+}
+
+/** What `expandInputs` found: the files, and the directories named on the command line that hold none. */
+export interface ExpandedInputs {
+  files: string[];
+  /** Directories given that yielded no .yaml, .yml or .json file (at their top only, unless recursive). */
+  empty: string[];
+}
+
+/** Why a directory `expandInputs` found empty has nothing to read, for the command's message. */
+export function noInputFiles(recursive: boolean): string {
+  return `no definition files in this directory (.yaml, .yml or .json${recursive ? ", searched recursively" : "; sub-directories are read only with -R"})`;
+}
+
+/** `listInputFiles`, with the directories given that hold no input file (`kubectl apply -f emptydir/` refuses: "no objects passed"). */
+export function expandInputs(paths: readonly string[], options: { recursive: boolean }): ExpandedInputs {
   const out: string[] = [];
+  const empty: string[] = [];
   const seen = new Set<string>();
+  /** Input files met, duplicates included: a directory whose files were all listed under another name is not empty. */
+  let found = 0;
+  const add = (p: string, st: Stats | undefined): void => {
+    found++;
+    const id = st?.isFile() ? `${st.dev}:${st.ino}` : undefined;
+    if (id !== undefined && seen.has(id)) return;
+    if (id !== undefined) seen.add(id);
+    out.push(p);
+  };
   const visit = (p: string, top: boolean): void => {
     const st = p === "-" ? undefined : statOf(p);
     if (st === undefined || !st.isDirectory()) {
-      if (top || INPUT_FILE.test(p)) out.push(p);
+      if (top || INPUT_FILE.test(p)) add(p, st);
       return;
     }
     if (!top && !options.recursive) return;
     const id = `${st.dev}:${st.ino}`;
-    if (seen.has(id)) return;
+    if (seen.has(id)) {
+      found++;
+      return;
+    }
     seen.add(id);
     for (const name of readdirSync(p).sort()) {
       const child = path.join(p, name);
       const cs = statOf(child);
       if (cs?.isDirectory()) visit(child, false);
-      else if (INPUT_FILE.test(name) && (cs === undefined || cs.isFile())) out.push(child);
+      else if (INPUT_FILE.test(name) && (cs === undefined || cs.isFile())) add(child, cs);
     }
   };
-  for (const p of paths) visit(p, true);
-  return out;
+  for (const p of paths) {
+    const before = found;
+    visit(p, true);
+    if (found === before) empty.push(p);
+  }
+  return { files: out, empty };
 }

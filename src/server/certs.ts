@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { hostname } from "node:os";
 import path from "node:path";
 import forge from "node-forge";
+import { systemErrorText } from "../files/read-error.js";
 
 /** The files of a certificate directory. */
 export interface CertFiles {
@@ -110,6 +111,26 @@ function makeDirectories(dir: string, mode: number): void {
   }
 }
 
+/** Thrown by ensureCertDir: why --cert-dir cannot hold the certificate, in a few words (`not a directory`). */
+export class CertDirError extends Error {}
+
+/**
+ * Why `dir` cannot be made or written: `not a directory` (a file is in the way), `cannot create:
+ * permission denied`, `cannot write: read-only file system`..., rather than Node's errno text naming a
+ * temporary file.
+ */
+function certDirProblem(dir: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === "ENOTDIR" || code === "EEXIST") return "not a directory";
+  let exists = false;
+  try {
+    exists = statSync(dir).isDirectory();
+  } catch {
+    // Not there: it was to be created.
+  }
+  return `cannot ${exists ? "write" : "create"}: ${systemErrorText(err).toLowerCase()}`;
+}
+
 /**
  * The certificate files in `dir`, created when absent (a CA and a serving certificate for `names`);
  * existing files are kept, as kube-apiserver keeps the ones it generated before.
@@ -120,11 +141,19 @@ export function ensureCertDir(dir: string, names: readonly string[] = defaultSer
     readFileSync(files.certFile);
     return { ...files, created: false };
   }
-  makeDirectories(dir, 0o700);
+  try {
+    makeDirectories(dir, 0o700);
+  } catch (err) {
+    throw new CertDirError(certDirProblem(dir, err));
+  }
   const ca = createCA();
   const serving = issueServing(ca, names);
-  writeAtomic(files.caFile, ca.certPem, 0o644);
-  writeAtomic(files.keyFile, serving.keyPem, 0o600);
-  writeAtomic(files.certFile, serving.certPem + ca.certPem, 0o644);
+  try {
+    writeAtomic(files.caFile, ca.certPem, 0o644);
+    writeAtomic(files.keyFile, serving.keyPem, 0o600);
+    writeAtomic(files.certFile, serving.certPem + ca.certPem, 0o644);
+  } catch (err) {
+    throw new CertDirError(certDirProblem(dir, err));
+  }
   return { ...files, created: true };
 }

@@ -132,6 +132,22 @@ describe("every command parses alike", () => {
     }
   });
 
+  test("every help's Usage block is followed by a blank line and lists every -o value the command takes", async () => {
+    const { commandNames } = await import("../../src/cli/commands.js");
+    for (const c of commandNames()) {
+      const io = memoryIO();
+      assert.equal(await main([c.name, "--help"], io), 0, c.name);
+      const lines = io.out.split("\n");
+      let end = 1;
+      while (/^\s/.test(lines[end] ?? "")) end++;
+      assert.equal(lines[end], "", `karta ${c.name} --help: no blank line after Usage`);
+      const usage = lines.slice(0, end).join(" ");
+      const shown = /\[-o ([a-z|]+)\]/.exec(usage)?.[1];
+      const output = (await c.flags())["output"];
+      if (shown !== undefined && output?.type === "string" && output.choices) assert.deepEqual(shown.split("|").sort(), [...output.choices].sort(), `karta ${c.name} --help: Usage's -o`);
+    }
+  });
+
   test("--desired-replica -1 is refused", async () => {
     const io = memoryIO();
     assert.equal(await main(["interpret", "--operation", "ReviseReplica", "--desired-file", "examples/deployment.yaml", "--desired-replica", "-1"], io), 2);

@@ -63,8 +63,8 @@ describe("karta compile", () => {
     const r = await run(["--help"]);
     assert.equal(r.code, 0);
     assert.equal(r.out, COMPILE_HELP);
-    assert.match(r.out, /Example:\n {2}kubectl get pytorchjob bert-pretrain -o yaml > job\.yaml\n {2}kubectl get pods/);
-    assert.match(r.out, /karta compile -d definitions\/kubeflow\.org\/v1\/PyTorchJob\.yaml -f job\.yaml/);
+    assert.match(r.out, /Example:\n {2}karta compile -d definitions\/kubeflow\.org\/v1\/PyTorchJob\.yaml -f examples\/pytorchjob\.yaml\n/);
+    assert.match(r.out, /\n {2}kubectl get pytorchjob bert-pretrain -o yaml > job\.yaml\n {2}kubectl get pods/);
   });
 
   test("pods at a system priority class (above a pod group's maximum priority) are in no group: nothing to make, no patch, a notice", async () => {
@@ -132,10 +132,14 @@ describe("karta compile", () => {
     const explicit = await run(["-f", bundled("LeaderWorkerSet", "workload.yaml"), "-d", path.join(repoRoot, "definitions")]);
     assert.equal(bundledDef.code, 0, bundledDef.err);
     assert.equal(bundledDef.out, explicit.out);
-    // A bad option value found by the bridge is a usage error too.
+    // A bad option value is a usage error said as inspect says one (`karta inspect: --patch ...: Invalid
+    // value: ...`): no `error:`, then the Run line; nothing on stdout.
     const key = await run(["-f", fixture("job-gang.yaml"), "--topology-key", "a/b/c"]);
-    assert.equal(key.code, 2);
-    assert.match(key.err, /karta compile: error: --topology-key: Invalid value: "a\/b\/c": a node label key/);
+    assert.deepEqual([key.code, key.out], [2, ""]);
+    assert.match(key.err, /^karta compile: --topology-key: Invalid value: "a\/b\/c": a node label key.*\nRun 'karta compile --help' for usage\.\n$/);
+    const priority = await run(["-f", fixture("job-gang.yaml"), "--priority-class", "Bad"]);
+    assert.deepEqual([priority.code, priority.out], [2, ""]);
+    assert.match(priority.err, /^karta compile: --priority-class: Invalid value: "Bad": a lowercase RFC 1123 subdomain.*\nRun 'karta compile --help' for usage\.\n$/);
   });
 
   test("errors exit 1, at the field and its position in the Karta, with nothing on stdout", async () => {

@@ -32,6 +32,17 @@ describe("karta inspect", () => {
     assert.match(r.out, /Example:\n {2}karta inspect -f examples\/pytorchjob.yaml/);
   });
 
+  test("--help says set-label and set-annotation change the pod templates (a rollout), not the object's metadata", async () => {
+    const r = await run(["--help"]);
+    const help = r.out.replace(/\s+/g, " ");
+    assert.match(help, /set-\* change every pod template of the workload \(the pods' schedulerName, priorityClassName, labels, annotations\), not the object's own metadata as 'kubectl label' does/);
+    assert.match(help, /on a Deployment, StatefulSet or DaemonSet that is a new revision, a rollout that replaces every pod/);
+    // As the patch it prints: the template's labels, not metadata.labels.
+    const p = await run(["-f", path.join(repoRoot, "examples/deployment.yaml"), "--patch", "set-label", "a=b"]);
+    assert.equal(p.code, 0, p.err);
+    assert.deepEqual(JSON.parse(p.out), [{ op: "add", path: "/spec/template/metadata/labels/a", value: "b" }]);
+  });
+
   test("a pod given twice is one pod (the same file twice, or a file and its directory), as a cluster holds one", async () => {
     const example = (f: string) => path.join(repoRoot, "examples", f);
     const once = JSON.parse((await run(["-f", example("pytorchjob.yaml"), "--pods", example("pytorchjob-pods.yaml"), "-o", "json"])).out) as { pods: unknown[] };
@@ -98,9 +109,16 @@ ${extra}`;
     assert.match(configMap.err, /^karta inspect: no definition for ConfigMap v1 in the bundled definitions/);
     const other = await run(["-d", "ok.yaml", "-f", "-"], "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n", { "ok.yaml": def("running") });
     assert.equal(other.code, 4);
-    // --patch: printed with errors is 6 as well (no suspendDefinition to write).
+    // --patch that cannot be made (no suspendDefinition to write) is 6 as well, with nothing on stdout:
+    // `[]` would be a patch that a pipeline applies as a no-op.
     const patch = await run(["-d", "ok.yaml", "-f", "-", "--patch", "suspend"], job, { "ok.yaml": def("running") });
     assert.equal(patch.code, 6);
+    assert.equal(patch.out, "");
+    assert.match(patch.err, /suspendDefinition: the definition has no suspendDefinition/);
+    for (const op of ["suspend", "resume"]) {
+      const bundled = await run(["-f", path.join(repoRoot, "examples/deployment.yaml"), "--patch", op, "-o", "yaml"]);
+      assert.deepEqual([bundled.code, bundled.out], [6, ""], bundled.err);
+    }
   });
 
   test("usage errors exit 2", async () => {

@@ -55,7 +55,7 @@ test("-s/--server, --certificate-authority and --token without any kubeconfig, -
     assert.deepEqual(new Set(server.authorizations), new Set(["Bearer flag-token"]));
     const none = await karta(["get", "pytorchjobs", "--token", "flag-token"], env);
     assert.equal(none.code, 1);
-    assert.match(none.stderr, /^karta get: kubeconfig: no cluster in the kubeconfig \(give --kubeconfig, set KUBECONFIG, or run in a pod\)$/m);
+    assert.match(none.stderr, /^karta get: kubeconfig: no kubeconfig found \(looked at .*: none exists\); give --kubeconfig or --server, set KUBECONFIG, or run in a pod$/m);
   } finally {
     server.close();
     rmSync(home, { recursive: true, force: true });
@@ -140,5 +140,22 @@ test("answers asked for in gzip, as kubectl asks, unless --disable-compression o
     assert.ok(gzip().every((a) => a === undefined));
   } finally {
     server.close();
+  }
+});
+
+test("with no kubeconfig at all, get, describe and inspect KIND/NAME say that none was found and where they looked", async () => {
+  const home = mkdtempSync(path.join(tmpdir(), "karta-nohome-"));
+  try {
+    // Not in a pod either (its service account would be the configuration).
+    const { KUBERNETES_SERVICE_HOST: _host, KUBERNETES_SERVICE_PORT: _port, ...outside } = process.env;
+    const env = { ...outside, HOME: home, KUBECONFIG: path.join(home, "absent") };
+    for (const args of [["get", "jobset", "-n", "research"], ["describe", "jobset/x", "-n", "research"], ["inspect", "pytorchjob/bert", "-n", "team-a"]]) {
+      const r = await karta(args, env);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, "");
+      assert.equal(r.stderr, `karta ${args[0]}: kubeconfig: no kubeconfig found (looked at KUBECONFIG ${path.join(home, "absent")}, ${path.join(home, ".kube", "config")}: none exists); give --kubeconfig or --server, set KUBECONFIG, or run in a pod\n`);
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
 });

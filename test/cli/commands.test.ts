@@ -61,6 +61,29 @@ describe("karta definitions", () => {
     assert.match(empty.err, /^karta definitions: show needs a KIND/);
   });
 
+  test("a kind a built-in group shares with a CRD is the built-in one, as kubectl resolves it; CRDs' kinds of one name stay ambiguous", async () => {
+    const rootKind = (out: string) => (JSON.parse(out) as { spec: { structureDefinition: { rootComponent: { kind: { group: string; version: string; kind: string } } } } }).spec.structureDefinition.rootComponent.kind;
+    for (const [query, want] of [["job", "Job.v1.batch"], ["jobs", "Job.v1.batch"], ["statefulset", "StatefulSet.v1.apps"], ["StatefulSets", "StatefulSet.v1.apps"], ["daemonset", "DaemonSet.v1.apps"], ["job.batch.volcano.sh", "Job.v1alpha1.batch.volcano.sh"], ["statefulset.apps.kruise.io", "StatefulSet.v1beta1.apps.kruise.io"]] as const) {
+      const r = await karta(["definitions", "show", query, "-o", "json"]);
+      assert.equal(r.code, 0, `${query}: ${r.err}`);
+      const k = rootKind(r.out);
+      assert.equal([k.kind, k.version, k.group].filter((x) => x !== "").join("."), want, query);
+    }
+    // Among CRDs only, the ambiguity is still an error.
+    const dir = mkdtempSync(path.join(tmpdir(), "karta-ambiguous-"));
+    try {
+      for (const f of ["apps.kruise.io/v1beta1/StatefulSet.yaml", "apps/v1/StatefulSet.yaml"]) mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+      copyFileSync(path.join(repoRoot, "definitions/apps.kruise.io/v1beta1/StatefulSet.yaml"), path.join(dir, "apps.kruise.io/v1beta1/StatefulSet.yaml"));
+      const other = readFileSync(path.join(repoRoot, "definitions/apps.kruise.io/v1beta1/StatefulSet.yaml"), "utf8").replaceAll("apps.kruise.io", "apps.example.com").replace(/name: [^\n]+/, "name: example-statefulset");
+      writeFileSync(path.join(dir, "other.yaml"), other);
+      const r = await karta(["definitions", "show", "statefulset", "-d", dir]);
+      assert.equal(r.code, 2);
+      assert.match(r.err, /^karta definitions: 'statefulset' names 2 definitions: StatefulSet\.v1beta1\.apps\.example\.com, StatefulSet\.v1beta1\.apps\.kruise\.io; give KIND\.VERSION\.GROUP\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("-d names a directory of definitions", async () => {
     const r = await karta(["definitions", "list", "-d", "definitions/kubeflow.org/v2beta1", "-o", "name"]);
     assert.equal(r.out, "MPIJob.v2beta1.kubeflow.org\n");
@@ -372,7 +395,8 @@ describe("karta help", () => {
       assert.deepEqual([r.code, r.out, r.err], [2, "", `karta: unknown flag: ${flag.replace(/=.*/, "")}\nRun 'karta --help' for usage.\n`], flag);
     }
     const r = await karta(["inspec"]);
-    assert.equal(r.code, 2);
-    assert.match(r.err, /^karta: unknown command 'inspec' \(did you mean inspect\?\)\n/);
+    assert.deepEqual([r.code, r.out, r.err], [2, "", "karta: unknown command 'inspec' (did you mean inspect?)\nRun 'karta --help' for usage.\n"]);
+    const nope = await karta(["nope"]);
+    assert.deepEqual([nope.code, nope.out, nope.err], [2, "", "karta: unknown command 'nope'\nRun 'karta --help' for usage.\n"]);
   });
 });

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { memoryIO } from "../../src/cli/io.js";
@@ -30,4 +30,72 @@ test("a directory with a symbolic link loop, a second link to itself and a FIFO:
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** Runs a command line in-process from the repository root: its exit code and what it printed. */
+async function karta(args: string[], stdin = "") {
+  const io = memoryIO(stdin);
+  const cwd = process.cwd();
+  process.chdir(repoRoot);
+  try {
+    return { code: await main(args, io), out: io.out, err: io.err };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+test("validate fails on a directory with nothing to validate, naming it, as kubectl apply -f emptydir/ does", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-empty-"));
+  try {
+    mkdirSync(path.join(dir, "sub"));
+    writeFileSync(path.join(dir, "sub", "notes.txt"), "not a definition\n");
+    const r = await karta(["validate", dir]);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.err, `karta validate: ${dir}: no definition files in this directory (.yaml, .yml or .json, searched recursively)\n`);
+    assert.equal(r.out, "0 files, 1 directory without any, 0 definitions: 0 errors, 0 warnings, 0 notices\n");
+    // Beside a valid file it still fails; an empty --crd directory too.
+    const mixed = await karta(["validate", "definitions/batch/v1/Job.yaml", dir]);
+    assert.equal(mixed.code, 1);
+    const crd = await karta(["validate", "--crd", dir, "definitions/batch/v1/Job.yaml"]);
+    assert.equal(crd.code, 1);
+    assert.match(crd.err, /^karta validate: --crd .*: no definition files/);
+    // karta rbac names it too (with its exit code for "no Karta definition found").
+    const rbac = await karta(["rbac", "-d", dir]);
+    assert.deepEqual([rbac.code, rbac.out], [2, ""]);
+    assert.equal(rbac.err, `karta rbac: -d ${dir}: no definition files in this directory (.yaml, .yml or .json, searched recursively)\n`);
+    const json = await karta(["validate", dir, "-o", "json"]);
+    assert.equal((JSON.parse(json.out) as { summary: { emptyDirectories: number } }).summary.emptyDirectories, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("validate reads a file named twice, or a file and its directory, once; two stdin readers are refused", async () => {
+  const r = await karta(["validate", "definitions/batch/v1/Job.yaml", "./definitions/batch/v1/Job.yaml", "definitions/batch/v1/"]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, "2 files, 2 definitions: 0 errors, 0 warnings, 0 notices\n");
+  const job = readFileSync(path.join(repoRoot, "definitions/batch/v1/Job.yaml"), "utf8");
+  for (const args of [["validate", "-", "-"], ["validate", "--crd", "-", "-"]]) {
+    const two = await karta(args, job);
+    assert.equal(two.code, 2);
+    assert.equal(two.out, "");
+    assert.equal(two.err, "karta validate: only one input can be read from standard input\nRun 'karta validate --help' for usage.\n");
+  }
+});
+
+test("-R, kubectl's flag, is accepted by validate and rbac (they recurse by default; -R=false reads a directory's top); interpret --check without -R says where the files are", async () => {
+  for (const flag of ["-R", "--recursive", "-R=true"]) {
+    const v = await karta(["validate", flag, "definitions/batch/"]);
+    assert.deepEqual([v.code, v.out, v.err], [0, "2 files, 2 definitions: 0 errors, 0 warnings, 0 notices\n", ""], flag);
+    const r = await karta(["rbac", flag, "-d", "definitions/batch/"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^kind: ClusterRole$/m);
+  }
+  const top = await karta(["validate", "-R=false", "definitions/"]);
+  assert.equal(top.code, 1);
+  assert.equal(top.err, "karta validate: definitions/: no definition files in this directory (.yaml, .yml or .json; sub-directories are read only with -R)\n");
+  const check = await karta(["interpret", "-f", "interpreter-customizations/", "--check"]);
+  assert.deepEqual([check.code, check.out], [2, ""]);
+  assert.equal(check.err, "karta interpret: --check: no ResourceInterpreterCustomization in interpreter-customizations/ (its sub-directories are read only with -R, --recursive)\n");
+  assert.equal((await karta(["interpret", "-f", "interpreter-customizations/", "-R", "--check"])).code, 0);
 });

@@ -13,7 +13,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { KubeClient } from "../../src/controller/client.js";
 import { loadClusterAccess } from "../../src/controller/kubeconfig.js";
@@ -92,7 +92,15 @@ current-context: b
   });
 
   test("~/.kube/config when there is no KUBECONFIG; nothing at all is an error saying where to look", () => {
-    assert.throws(() => loadClusterAccess(), { message: "no cluster in the kubeconfig (give --kubeconfig, set KUBECONFIG, or run in a pod)" });
+    // Not "no cluster in the kubeconfig": there is no kubeconfig, and the message says where it looked.
+    const home = path.join(homedir(), ".kube", "config");
+    assert.throws(() => loadClusterAccess(), { message: `no kubeconfig found (looked at ${home}: none exists); give --kubeconfig or --server, set KUBECONFIG, or run in a pod` });
+    process.env["KUBECONFIG"] = path.join(dir, "absent");
+    try {
+      assert.throws(() => loadClusterAccess(), { message: `no kubeconfig found (looked at KUBECONFIG ${path.join(dir, "absent")}, ${home}: none exists); give --kubeconfig or --server, set KUBECONFIG, or run in a pod` });
+    } finally {
+      delete process.env["KUBECONFIG"];
+    }
     kubeconfig("home/.kube/config", one({ server: "https://home" }));
     try {
       assert.equal(loadClusterAccess().server, "https://home");

@@ -59,6 +59,19 @@ describe("the npm package", () => {
     assert.match(readFileSync(path.join(repoRoot, "LICENSE"), "utf8"), /Apache License\s+Version 2\.0, January 2004/);
   });
 
+  test("ships no source map pointing at a source it does not hold, and no build metadata (esbuild's meta.json)", () => {
+    const files = JSON.parse(readFileSync(path.join(dir, "files.json"), "utf8")) as string[];
+    const packed = new Set(files);
+    assert.deepEqual(files.filter((f) => path.basename(f) === "meta.json" || f.endsWith(".meta.json")), [], "build metadata is packed");
+    // tsc's maps of dist/src name ../../src/*.ts, which the package does not hold: left out, not shipped broken.
+    assert.deepEqual(files.filter((f) => f.startsWith("dist/src/") && f.endsWith(".map")), []);
+    for (const f of files.filter((x) => x.endsWith(".map"))) {
+      const map = JSON.parse(readFileSync(path.join(repoRoot, f), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
+      const missing = map.sources.filter((s, i) => typeof map.sourcesContent?.[i] !== "string" && !packed.has(path.posix.join(path.posix.dirname(f), s)));
+      assert.deepEqual(missing, [], `${f} names sources the package does not hold`);
+    }
+  });
+
   test("the installed karta runs every README example that needs no cluster", (t) => {
     if (!installed) return t.skip(skipped);
     const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
