@@ -17,7 +17,8 @@ const HELP = `Usage: karta validate [-R] [--crd FILE]... [--strict] [-o text|jso
 
 Validates Karta definitions (kartas.run.ai): the reference validator's rules, every jq expression
 (syntax and safe profile), unknown fields, and lint warnings (paths on the wrong document, pod
-selectors that are not mutually exclusive, non-assignable fragmented paths, null-safety). The
+selectors that are not mutually exclusive, non-assignable fragmented paths, null-safety, jq
+builtins that gojq, the engine of upstream Karta and KAI Scheduler, does not define). The
 rules a cluster holds its Kartas to hold across the files given, as 'karta controller''s admission
 webhook refuses them: one Karta per root group/version/kind (among those with a metadata.name), and
 run.ai/karta-* labels (when set) equal to the root kind. The errors are the ones the webhook answers with.
