@@ -436,7 +436,6 @@ function call(node: Extract<Node, { type: "Call" }>, input: Abstract, env: Env, 
     case "isempty/1":
       sub(args[0]!);
       return [VALUE];
-    case "to_entries/0":
     case "with_entries/1":
     case "getpath/1":
     case "tostream/0":

@@ -41,7 +41,7 @@ const EMBEDDED = { objectMeta: OBJECT_META, podTemplateSpec: POD_TEMPLATE_SPEC }
 
 /** Parses and checks one expression; returns its AST and analysis when it parsed. */
 export function checkExpression(e: Expression, jq: JqFrontEnd, workload: WorkloadSchema, findings: Finding[]): ExpressionResult {
-  const where = formatFieldPath(e.path);
+  const where = goFieldPath(e.path);
   const text = e.text;
   if (text.trim() === "") return { expression: e };
   let ast: Node;
@@ -86,6 +86,15 @@ export function checkExpression(e: Expression, jq: JqFrontEnd, workload: Workloa
 /** `a.b[1]["x.y"]` for a field path, as in the reference's messages. */
 export function formatFieldPath(path: readonly PathSegment[]): string {
   return path.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+}
+
+/** The Go field names the reference validator's jq messages name a field by, where they are not the JSON name capitalised. */
+const GO_FIELD_NAMES: Readonly<Record<string, string>> = { optimizationInstructions: "Instructions" };
+
+/** `Spec.StructureDefinition.ChildComponents[1].ScaleDefinition.ReplicasPath`: a field as the reference's jq messages name it (its Go path). */
+export function goFieldPath(path: readonly PathSegment[]): string {
+  const go = (s: string): string => GO_FIELD_NAMES[s] ?? s.charAt(0).toUpperCase() + s.slice(1);
+  return path.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? go(s) : `.${go(s)}`)).join("");
 }
 
 function at(e: Expression, span: Span | undefined): number {

@@ -13,9 +13,11 @@ export function findUnsafe(node: Node): { node: Node; reason: string } | undefin
   let found: { node: Node; reason: string } | undefined;
   visit(node, (n) => {
     if (found) return;
-    if (n.type === "Assign") found = { node: n, reason: `assignment operator '${n.op}' is not allowed` };
-    else if (n.type === "RecurseDefault") found = { node: n, reason: "recursive descent '..' is not allowed" };
-    else if (n.type === "Call" && UNSAFE_FUNCTIONS.has(n.name)) found = { node: n, reason: `function '${n.name}' is not allowed` };
+    // The reference validator's words (pkg/jq/validation.go of upstream Karta).
+    if (n.type === "Assign") found = { node: n, reason: `modifying operator '${n.op}' is not allowed` };
+    else if (n.type === "RecurseDefault") found = { node: n, reason: "recursive descent operator '..' is not allowed" };
+    else if (n.type === "Call" && n.name === "del") found = { node: n, reason: "del function is not allowed" };
+    else if (n.type === "Call" && UNSAFE_FUNCTIONS.has(n.name)) found = { node: n, reason: `function '${n.name}' may produce excessive output and is not allowed` };
   });
   return found;
 }

@@ -51,7 +51,7 @@ test("an invalid Karta of another kind is not warned about; of the kind listed, 
     const all = await karta(["get", "--all-types", "--kubeconfig", server.kubeconfig]);
     assert.equal(all.code, 0, all.err);
     assert.match(all.out, /^llama-finetune +team +PyTorchJob +/m);
-    assert.deepEqual(kartaLines(all.err), ['karta get: warning: Karta broken-jobset is not valid (spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath: failed to parse JQ expression \'.spec | (("\' at \'spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath\': syntax error, unexpected end of file, expecting QQSTRING_TEXT or QQSTRING_INTERP_START or QQSTRING_END); left out']);
+    assert.deepEqual(kartaLines(all.err), ['karta get: warning: Karta broken-jobset is not valid (spec.structureDefinition.childComponents[0].specDefinition.podTemplateSpecPath: failed to parse JQ expression \'.spec | (("\' at \'Spec.StructureDefinition.ChildComponents[0].SpecDefinition.PodTemplateSpecPath\': syntax error, unexpected end of file, expecting QQSTRING_TEXT or QQSTRING_INTERP_START or QQSTRING_END); left out']);
   } finally {
     server.close();
   }

@@ -38,10 +38,13 @@ describe("the fields an expression reads", () => {
     assert.deepEqual(reads("def workers: .spec.workerGroupSpecs[]; workers | .groupName"), [".spec.workerGroupSpecs[].groupName"]);
   });
 
-  test("what it cannot follow is marked dynamic", () => {
-    const a = analyze(parseJq(".spec.jobs | to_entries[] | .key"));
+  test("what it cannot follow is marked dynamic; to_entries reads its input whole and is followed", () => {
+    const a = analyze(parseJq(".spec.jobs | getpath([\"a\", \"b\"])"));
     assert.deepEqual(a.reads.map((r) => formatSteps(r.steps)), [".spec.jobs"]);
     assert.ok(a.dynamic.length > 0);
+    const b = analyze(parseJq(".spec.jobs | to_entries[] | .key"));
+    assert.deepEqual(b.consumed.map((r) => formatSteps(r.steps)), [".spec.jobs"]);
+    assert.deepEqual(b.dynamic, []);
   });
 
   test("undefined functions (a path without its dot) and variables", () => {

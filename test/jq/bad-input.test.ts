@@ -94,18 +94,19 @@ describe("hostile inputs", () => {
 });
 
 describe("the safe profile rejects what the reference validator rejects", () => {
+  // The reference validator's words (upstream Karta's pkg/jq/validation.go).
   const rejected: [string, string][] = [
-    [".spec.replicas = 3", "assignment operator '=' is not allowed"],
-    [".spec.replicas |= . + 1", "assignment operator '|=' is not allowed"],
-    [".spec.replicas += 1", "assignment operator '+=' is not allowed"],
-    ["del(.status)", "function 'del' is not allowed"],
-    ["[..] | length", "recursive descent '..' is not allowed"],
-    ["[range(3)]", "function 'range' is not allowed"],
-    ["[paths]", "function 'paths' is not allowed"],
-    ["[recurse(.children[]?)]", "function 'recurse' is not allowed"],
-    ["walk(.)", "function 'walk' is not allowed"],
-    ["first(repeat(.))", "function 'repeat' is not allowed"],
-    ["def f: .spec | del(.x); f", "function 'del' is not allowed"],
+    [".spec.replicas = 3", "modifying operator '=' is not allowed"],
+    [".spec.replicas |= . + 1", "modifying operator '|=' is not allowed"],
+    [".spec.replicas += 1", "modifying operator '+=' is not allowed"],
+    ["del(.status)", "del function is not allowed"],
+    ["[..] | length", "recursive descent operator '..' is not allowed"],
+    ["[range(3)]", "function 'range' may produce excessive output and is not allowed"],
+    ["[paths]", "function 'paths' may produce excessive output and is not allowed"],
+    ["[recurse(.children[]?)]", "function 'recurse' may produce excessive output and is not allowed"],
+    ["walk(.)", "function 'walk' may produce excessive output and is not allowed"],
+    ["first(repeat(.))", "function 'repeat' may produce excessive output and is not allowed"],
+    ["def f: .spec | del(.x); f", "del function is not allowed"],
   ];
   for (const [program, reason] of rejected) {
     test(program, () => {

@@ -43,22 +43,6 @@ export const KNOWN: readonly Known[] = [
       "resource/accessor.go ApplySuspendActions), its CRD `type: string`: such a Karta does not decode upstream.",
     matches: (d) => d.klass === "validate/decode-error-upstream-only" && /SuspendAction\..*value of type string/.test(text(d.upstream)),
   },
-  {
-    name: "jq-safe-profile-wording",
-    kind: "open",
-    reason:
-      "Karta refuses the same jq expressions at the same fields, in other words: upstream names the field by its Go path " +
-      "('Spec.StructureDefinition.RootComponent...', jq/validation.go buildFieldPath) and says \"modifying operator '=' is not " +
-      "allowed\" and \"function 'recurse' may produce excessive output and is not allowed\" (jq/validation.go checkASTNode); " +
-      "Karta uses the JSON path and \"assignment operator\" / \"function 'recurse' is not allowed\" (src/jq/safe.ts).",
-    matches: (d) => {
-      if (d.klass !== "validate/upstream-error-missing-in-karta") return false;
-      const m = /^JQ expression '(.*)' at '([^']*)' failed validation: /s.exec(text(d.upstream));
-      if (!m) return false;
-      const jsonPath = m[2]!.replace(/(^|\.)([A-Z])/g, (_x, dot: string, c: string) => `${dot}${c.toLowerCase()}`);
-      return (d.karta as string[]).some((k) => k.startsWith(`JQ expression '${m[1]}' at '${jsonPath}' failed validation: `));
-    },
-  },
 ];
 
 /** The known class a difference belongs to (`name (kind)`), or undefined. */
