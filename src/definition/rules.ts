@@ -118,6 +118,17 @@ function checkComponent(c: Located, err: Report, warn: Report): void {
       "instance-selector",
     );
   }
+  for (const list of ["suspendActions", "resumeActions"] as const) {
+    comp.suspendDefinition?.[list]?.forEach((a, i) => {
+      if (typeof a?.value !== "string") return;
+      try {
+        JSON.parse(a.value);
+      } catch {
+        // Upstream decodes the text when it suspends (json.Unmarshal): such a value fails then, not here.
+        warn([...c.path, "suspendDefinition", list, i, "value"], `value ${JSON.stringify(a.value)} is not JSON text: ${list === "suspendActions" ? "suspending" : "resuming"} fails (failed to decode value); a string is written with its quotes, e.g. '${JSON.stringify(a.value)}'`, "action-value");
+      }
+    });
+  }
   const ts = comp.podSelector?.componentTypeSelector;
   if (ts) {
     const tsPath = [...c.path, "podSelector", "componentTypeSelector"];

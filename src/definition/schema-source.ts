@@ -186,7 +186,7 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
     doc: "Assign value at path.",
     fields: {
       path: jq("action", "jq path on the workload to assign to, e.g. .spec.suspend.", true),
-      value: { type: { type: "any" }, doc: "The JSON value to assign (true, 0, \"paused\", null...).", required: true },
+      value: str("The value to assign as JSON text, as upstream's CRD takes it (\"true\", \"0\", '\"paused\"', \"null\").", {}, true),
     },
   },
   PodSelector: {

@@ -75,13 +75,13 @@ export function setOperation(object: unknown, location: JsonLocation, value: unk
   return { op: exists && depth === location.length - 1 ? "replace" : "add", path: jsonPointer(at), value: built };
 }
 
-/** Decodes an action value: the reference stores it as JSON text (`"true"` is the boolean), newer ones as JSON. */
-export function actionValue(value: unknown): unknown {
-  if (typeof value !== "string") return value;
+/** Decodes an action value, JSON text (`"true"` is the boolean, `'"paused"'` the string); text that is not JSON fails, as upstream fails to decode it. */
+export function actionValue(value: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (typeof value !== "string") return { ok: true, value };
   try {
-    return JSON.parse(value);
-  } catch {
-    return value;
+    return { ok: true, value: JSON.parse(value) as unknown };
+  } catch (e) {
+    return { ok: false, error: `failed to decode value ${JSON.stringify(value)}: ${(e as Error).message}` };
   }
 }
 
@@ -94,6 +94,11 @@ export function suspendPatch(definition: CompiledDefinition, object: unknown, ac
     const actions = action === "suspend" ? c.suspend : c.resume;
     for (const a of actions) {
       any = true;
+      const value = actionValue(a.value);
+      if (!value.ok) {
+        diagnostics.push({ severity: "error", path: `${a.path}.value`, message: value.error, code: "patch" });
+        continue;
+      }
       const r = locations(a.expr, object);
       if (!r.ok) {
         diagnostics.push({ severity: "error", path: a.expr.path, message: r.error, code: "patch" });
@@ -102,7 +107,7 @@ export function suspendPatch(definition: CompiledDefinition, object: unknown, ac
       if (r.locations.length === 0) {
         diagnostics.push({ severity: "warning", path: a.expr.path, message: `'${a.expr.text}' selects nothing on this object`, code: "patch" });
       }
-      for (const loc of r.locations) patch.push(setOperation(object, loc, actionValue(a.value)));
+      for (const loc of r.locations) patch.push(setOperation(object, loc, value.value));
     }
   }
   if (!any) {

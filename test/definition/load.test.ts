@@ -17,7 +17,7 @@ describe("loadDefinitions", () => {
     const sd = def.karta.spec.structureDefinition;
     assert.equal(sd.rootComponent.kind?.kind, "PyTorchJob");
     assert.equal(sd.childComponents?.[1]?.specDefinition?.podTemplateSpecPath, ".spec.pytorchReplicaSpecs.Worker.template");
-    assert.deepEqual(sd.rootComponent.suspendDefinition?.suspendActions[0], { path: ".spec.runPolicy.suspend", value: true });
+    assert.deepEqual(sd.rootComponent.suspendDefinition?.suspendActions[0], { path: ".spec.runPolicy.suspend", value: "true" });
     // childComponents[1].ownerRef is on line 43, its value at column 19.
     assert.deepEqual(def.locate(["spec", "structureDefinition", "childComponents", 1, "ownerRef"]), { file: "pytorchjob.yaml", line: 43, column: 19 });
     assert.deepEqual(def.locate(["spec", "structureDefinition", "childComponents", 1, "ownerRef"], { atKey: true }), { file: "pytorchjob.yaml", line: 43, column: 9 });
@@ -125,7 +125,7 @@ describe("loadDefinitions", () => {
   test("empty values where the CRD requires content", () => {
     const text = `rootComponent:
   name: x
-  suspendDefinition: {suspendActions: [], resumeActions: [{path: .spec.suspend, value: false}]}
+  suspendDefinition: {suspendActions: [], resumeActions: [{path: .spec.suspend, value: "false"}]}
   podSelector:
     componentTypeSelector: {keyPath: "", matchLabels: {}}
 `;
@@ -134,6 +134,18 @@ describe("loadDefinitions", () => {
       "3:39 spec.structureDefinition.rootComponent.suspendDefinition.suspendActions: must have at least 1 item",
       "5:38 spec.structureDefinition.rootComponent.podSelector.componentTypeSelector.keyPath: must not be empty",
       "5:55 spec.structureDefinition.rootComponent.podSelector.componentTypeSelector.matchLabels: must not be empty",
+    ]);
+  });
+
+  test("an action's value is JSON text, as upstream's CRD types it: a bare boolean or number is refused with the quoted form", () => {
+    const text = `rootComponent:
+  name: x
+  suspendDefinition: {suspendActions: [{path: .spec.suspend, value: true}], resumeActions: [{path: .spec.replicas, value: 3}]}
+`;
+    const got = loadDefinitions(text, "v.yaml").diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.path}: ${d.message}`);
+    assert.deepEqual(got, [
+      '3:69 spec.structureDefinition.rootComponent.suspendDefinition.suspendActions[0].value: expected a string, got the boolean true; quote it: "true"',
+      '3:123 spec.structureDefinition.rootComponent.suspendDefinition.resumeActions[0].value: expected a string, got the number 3; quote it: "3"',
     ]);
   });
 

@@ -50,7 +50,7 @@ describe("suspend and resume", () => {
     assert.deepEqual(r.patch, []);
     assert.match(r.diagnostics[0]!.message, /no suspendDefinition/);
   });
-  test("JSON values are kept as they are (newer definitions)", () => {
+  test("values are JSON text decoded as upstream decodes them; text that is not JSON is an error at the value, as upstream fails to suspend", () => {
     const it = compileInterpreter(
       karta(`
 spec:
@@ -60,8 +60,8 @@ spec:
       kind: {group: example.com, version: v1, kind: Service}
       statusDefinition: {statusMappings: {}}
       suspendDefinition:
-        suspendActions: [{path: .spec.replicas, value: 0}, {path: '.metadata.annotations["example.com/paused"]', value: paused}]
-        resumeActions: [{path: .spec.replicas, value: 1}]
+        suspendActions: [{path: .spec.replicas, value: "0"}, {path: '.metadata.annotations["example.com/paused"]', value: '"paused"'}]
+        resumeActions: [{path: .spec.replicas, value: "1"}, {path: .spec.mode, value: running}]
 `),
     );
     const obj = { apiVersion: "example.com/v1", kind: "Service", metadata: { name: "s" }, spec: { replicas: 3 } };
@@ -70,6 +70,12 @@ spec:
       { op: "replace", path: "/spec/replicas", value: 0 },
       { op: "add", path: "/metadata/annotations", value: { "example.com/paused": "paused" } },
     ]);
+    const resumed = it.suspendPatch(obj, "resume");
+    assert.deepEqual(resumed.patch, [{ op: "replace", path: "/spec/replicas", value: 1 }]);
+    assert.deepEqual(
+      resumed.diagnostics.map((d) => [d.severity, d.path, d.message.replace(/: .*$/, "")]),
+      [["error", "spec.structureDefinition.rootComponent.suspendDefinition.resumeActions[1].value", 'failed to decode value "running"']],
+    );
   });
 });
 

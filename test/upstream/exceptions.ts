@@ -34,15 +34,6 @@ export const KNOWN: readonly Known[] = [
       ["components/error-upstream-only", "gang/subtreeScale-error-upstream-only", "gang/instanceSubtreeScale-error-upstream-only", "gang/member-karta-only"].includes(d.klass) &&
       ZIP_NOTHING.test(text(d.upstream)),
   },
-  {
-    name: "suspend-action-value-type",
-    kind: "open",
-    reason:
-      "Karta's schema takes a suspend/resume action's value as any JSON value and the bundled definitions write `value: true`; " +
-      "upstream's SuspendAction.Value is a string holding JSON (\"true\"; api/runai/v1alpha1/structure.go, decoded by " +
-      "resource/accessor.go ApplySuspendActions), its CRD `type: string`: such a Karta does not decode upstream.",
-    matches: (d) => d.klass === "validate/decode-error-upstream-only" && /SuspendAction\..*value of type string/.test(text(d.upstream)),
-  },
 ];
 
 /** The known class a difference belongs to (`name (kind)`), or undefined. */
