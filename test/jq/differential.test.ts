@@ -1,0 +1,49 @@
+/**
+ * Classes of difference found by running programs through both Karta and jq 1.8.2 (differential fuzzing,
+ * /work/notes/p56b). Expected values are what jq 1.8.2 printed for the same programs.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { compileJq } from "../../src/jq/index.js";
+import { toJson } from "../../src/jq/native/json.js";
+
+/** The outputs of `program` (with null input) as the compact JSON texts `jq -c` prints. */
+function outputs(program: string, input: unknown = null): string {
+  return compileJq(program)
+    .run(input)
+    .map((v) => toJson(v))
+    .join(" ");
+}
+
+describe("sorting with nan: jq's qsort (glibc's merge sort) decides where nan lands", () => {
+  test("sort, sort_by, group_by, unique_by keep jq's order when keys are nan", () => {
+    assert.equal(outputs("[1,2,3] | group_by(nan)"), "[[1],[2],[3]]");
+    assert.equal(outputs("[nan,1,nan,2,nan] | sort"), "[null,null,null,1,2]");
+    assert.equal(outputs('[{"a":nan,"i":0},{"a":1,"i":1},{"a":nan,"i":2}] | sort_by(.a) | map(.i)'), "[0,2,1]");
+    assert.equal(outputs("[[nan,0],[1,1],[nan,2],[nan,3]] | unique_by(.[0]) | map(.[1])"), "[0,2,3,1]");
+  });
+});
+
+describe("bsearch probes the elements jq's f_bsearch probes", () => {
+  test("unsorted input, nan and targets between elements", () => {
+    assert.equal(outputs('[3,1,null,"a",[0],{"b":1},false,true,2] | bsearch(-infinite)'), "-4");
+    assert.equal(outputs("[1,2,3,4] | bsearch(nan)"), "-1");
+    assert.equal(outputs("[1,2,3,4,5,6] | bsearch(0,3.5,7)"), "-1 -4 -7");
+    assert.equal(outputs("[5,4,3,2,1] | bsearch(4)"), "-6");
+  });
+});
+
+describe("fromstream takes an event's length before its path, as its jq definition", () => {
+  test("an event without a length fails on its length", () => {
+    assert.equal(outputs("try fromstream(false) catch ."), '"boolean (false) has no length"');
+    assert.equal(outputs('try fromstream({"a":1,"b":2}) catch .'), '"Cannot index object with number (0)"');
+  });
+});
+
+describe("setpath on null with a slice missing start or end", () => {
+  test("fails as jq's parse_slice does", () => {
+    for (const p of ['[{"start":1}]; [9]', "[{}]; 1", '[{"end":1}]; 1']) {
+      assert.equal(outputs(`try (null | setpath(${p})) catch .`), '"Array/string slice indices must be integers"', p);
+    }
+  });
+});
