@@ -710,7 +710,15 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     const stream = o.stream ? (function* () { for (const v of values) if (v instanceof JqInputError) yield v; else yield* streamEvents(v); })() : values;
     // -R with -s: the whole input as one string; a parse error ends the slurp.
     const slurped = (): JqValue => {
-      if (o.rawInput) return sources.map((s) => [...s.chunks()].join("")).join("");
+      if (o.rawInput) {
+        // As jq, which has read every line: the position is the last file's, all its lines read.
+        const texts = sources.map((s) => [...s.chunks()].join(""));
+        if (sources.length > 0) {
+          at.name = sources.at(-1)!.name;
+          at.line = lineBreaks(texts.at(-1)!, 0, texts.at(-1)!.length);
+        }
+        return texts.join("");
+      }
       const all: JqValue[] = [];
       for (const v of stream) {
         if (v instanceof JqInputError) throw v;

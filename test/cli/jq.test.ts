@@ -128,6 +128,15 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     return { code, out: io.out, err: io.err };
   }
   const files = { "l.json": "1\n2\n\n3 4\n", "p.json": '{"a":\n1}\n', "r.txt": "line one\nline two" };
+  test("-R -s: after the slurp, the position is the last file's with all its lines read (errors, input_filename, input_line_number), as jq 1.8.2 prints", async () => {
+    const f = { "f1.txt": "a\nb\n", "f2.txt": "c\nd", "f3.txt": "" };
+    assert.deepEqual(await withFiles(["jq", "-Rs", "error(.)"], f, "x\ny\nz"), { code: 5, out: "", err: "jq: error (at <stdin>:2): x\ny\nz\n" });
+    assert.deepEqual(await withFiles(["jq", "-Rs", "error(.)", "f2.txt", "f1.txt"], f), { code: 5, out: "", err: "jq: error (at f1.txt:2): c\nda\nb\n\n" });
+    assert.equal((await withFiles(["jq", "-Rsc", "[input_filename, input_line_number]", "f1.txt", "f2.txt"], f)).out, '["f2.txt",1]\n');
+    assert.equal((await withFiles(["jq", "-Rsc", "[input_filename, input_line_number]", "f1.txt", "f3.txt"], f)).out, '["f3.txt",0]\n');
+    assert.equal((await withFiles(["jq", "-Rns", "input | error", "f1.txt"], f)).err, "jq: error (at f1.txt:2): a\nb\n\n");
+  });
+
   // The inputs are one text, as jq reads them (its parser goes on from file to file): expected outputs as jq 1.8.2 printed them.
   const acrossFiles: [string, string[], Record<string, string>, { code: number; out: string; err: string }][] = [
     ["a value begun in one file ends in the next, in the file and at the line it ends", ["jq", "-c", "[., input_filename, input_line_number]", "d.json", "e.json"], { "d.json": "{\"a\":\n", "e.json": "1}\n" }, { code: 0, out: "[{\"a\":1},\"e.json\",1]\n", err: "" }],
