@@ -631,7 +631,8 @@ class Parser {
         break;
       case "QQSTRING_START":
       case "FORMAT":
-        if (t.kind === "FORMAT" && this.peek().kind !== "QQSTRING_START") this.unexpected(t);
+        // jq's grammar reads a format key as `FORMAT QQSTRING_START ...`: the token after the format is the unexpected one.
+        if (t.kind === "FORMAT" && this.peek().kind !== "QQSTRING_START") this.unexpected(this.peek(), ["QQSTRING_START"]);
         key = this.parseString(t);
         // `{"\(e)"}`: the value is `.[k]` of each key k computed once (jq evaluates e once, not twice).
         shorthand = { key, value: { type: "Index", target: identity(t), index: key, span: key.span }, keyed: true };
@@ -651,7 +652,10 @@ class Parser {
     }
     if (this.isOp(":") && t.kind !== "LOC") {
       this.next();
-      return { key, value: this.parseObjectValue() };
+      const value = this.parseObjectValue();
+      // jq locates `$name: value` (its variable, when not defined) at the whole entry.
+      if (key.type === "Var") key.span = { start: t.start, end: value.span.end };
+      return { key, value };
     }
     return shorthand;
   }

@@ -394,6 +394,18 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.equal((await withColors("1;31:0;32:0;33:0;34", ["jq", "-ncC", "[nan]"])).out, `${e}1;39m[${e}0m${e}0;34m${e}1;31mnull${e}0m${e}0m${e}1;39m]${e}0m\n`);
   });
 
+  test("object keys: a format not followed by a string fails at the next token (and a ':' after it needs parentheses); `$x: value` is located at the whole entry (jq 1.8.2's messages)", async () => {
+    assert.equal(
+      (await karta(["jq", "-n", "{@base64: 1}"])).err,
+      "jq: error: syntax error, unexpected ':', expecting QQSTRING_START at <top-level>, line 1, column 9:\n    {@base64: 1}\n            ^\njq: error: May need parentheses around object key expression at <top-level>, line 1, column 2:\n    {@base64: 1}\n     ^^^^^^^^\njq: 2 compile errors\n",
+    );
+    assert.equal((await karta(["jq", "-n", "{@base64 1}"])).err, "jq: error: syntax error, unexpected LITERAL, expecting QQSTRING_START at <top-level>, line 1, column 10:\n    {@base64 1}\n             ^\njq: 1 compile error\n");
+    assert.equal((await karta(["jq", "-n", "{@base64}"])).err, "jq: error: syntax error, unexpected '}', expecting QQSTRING_START at <top-level>, line 1, column 9:\n    {@base64}\n            ^\njq: 1 compile error\n");
+    assert.equal((await karta(["jq", "-n", "{$x: 1 + 2}"])).err, "jq: error: $x is not defined at <top-level>, line 1, column 2:\n    {$x: 1 + 2}\n     ^^^^^^^^^\njq: 1 compile error\n");
+    assert.equal((await karta(["jq", "-n", '{"a": 1, $x: 2}'])).err, 'jq: error: $x is not defined at <top-level>, line 1, column 10:\n    {"a": 1, $x: 2}\n             ^^^^^\njq: 1 compile error\n');
+    assert.equal((await karta(["jq", "-n", "{$x}"])).err, "jq: error: $x is not defined at <top-level>, line 1, column 2:\n    {$x}\n     ^^\njq: 1 compile error\n");
+  });
+
   test("a call or variable in parentheses is located at itself, as jq reports what is not defined; %s-formatted strings cut at a NUL", async () => {
     const r = await karta(["jq", "-n", "1 + (foo)"]);
     assert.equal(r.err, "jq: error: foo/0 is not defined at <top-level>, line 1, column 6:\n    1 + (foo)\n         ^^^\njq: 1 compile error\n");
