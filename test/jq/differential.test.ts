@@ -47,3 +47,29 @@ describe("setpath on null with a slice missing start or end", () => {
     }
   });
 });
+
+describe("compile errors: a closure's errors are reported only when the code around it has none (jq compiles closures level by level)", () => {
+  /** The "... is not defined" reasons of a program's compile errors, in order. */
+  const undefinedNames = (program: string): string[] => {
+    try {
+      compileJq(program);
+    } catch (e) {
+      const err = e as { message: string; more?: { reason: string }[] };
+      return [err.message, ...(err.more ?? []).map((m) => m.reason)].map((m) => m.replace(/ at <top-level>[\s\S]*$/, ""));
+    }
+    return [];
+  };
+  test("arguments of functions written in jq, and definitions, are closures; arguments of C builtins are not", () => {
+    assert.deepEqual(undefinedNames("path(a), b"), ["b/0 is not defined"]);
+    assert.deepEqual(undefinedNames("with_entries(a), b"), ["b/0 is not defined"]);
+    assert.deepEqual(undefinedNames("error(a), b"), ["b/0 is not defined"]);
+    assert.deepEqual(undefinedNames("a += b"), ["b/0 is not defined"]);
+    assert.deepEqual(undefinedNames("a |= b, c"), ["c/0 is not defined"]);
+    assert.deepEqual(undefinedNames("$x, path(a)"), ["$x is not defined"]);
+    assert.deepEqual(undefinedNames("select(a) | select(b)"), ["a/0 is not defined", "b/0 is not defined"]);
+    assert.deepEqual(undefinedNames("def f(x): y; f(a)"), ["y/0 is not defined", "a/0 is not defined"]);
+    assert.deepEqual(undefinedNames("has(a), b"), ["a/0 is not defined", "b/0 is not defined"]);
+    assert.deepEqual(undefinedNames("pow(a; b), c"), ["a/0 is not defined", "b/0 is not defined", "c/0 is not defined"]);
+    assert.deepEqual(undefinedNames("def has(x): x; has(a), b"), ["b/0 is not defined"]);
+  });
+});
