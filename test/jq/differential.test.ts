@@ -73,3 +73,21 @@ describe("compile errors: a closure's errors are reported only when the code aro
     assert.deepEqual(undefinedNames("def has(x): x; has(a), b"), ["b/0 is not defined"]);
   });
 });
+
+describe("no slice after `Term.`: jq 1.8.2's grammar has `Term.[e]` and `Term.[]` only", () => {
+  const reason = (program: string): string => {
+    try {
+      compileJq(program);
+    } catch (e) {
+      return (e as Error).message.split(" at <top-level>")[0]!;
+    }
+    return "compiled";
+  };
+  test("`.[0].[1:]`, `.a.[:2]`, `$x.[1:2]` are syntax errors; `.a.[0]`, `.a.[]` and `.[0][1:]` are not", () => {
+    assert.equal(reason(".[0].[1:]"), "syntax error, unexpected ':', expecting '|' or ',' or ']'");
+    assert.equal(reason(".[0].[1:2]"), "syntax error, unexpected ':', expecting '|' or ',' or ']'");
+    assert.equal(reason(".a.[:2]"), "syntax error, unexpected ':'");
+    assert.equal(reason("$__loc__.[1:]"), "syntax error, unexpected ':', expecting '|' or ',' or ']'");
+    assert.equal(outputs('{"a":[1,2,3]} | [.a.[0], .a.[], .a[1:]]'), "[1,1,2,3,[2,3]]");
+  });
+});
