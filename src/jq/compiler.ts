@@ -1413,6 +1413,22 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       const gen = compile(node, scope, ctx);
       return (input, _path, env) => gen(input, env, () => undefined);
     }
+    case "Array": {
+      // jq collects `[e]` without leaving path mode (no SUBEXP as for object keys and values): inside
+      // it, accessing a value that is not at the current path fails (`path([1 | .a])`, jq's "Invalid
+      // path expression near attempt to access element"); the array itself is never a path.
+      if (!node.body) break;
+      const body = compilePath(node.body, scope, ctx);
+      return (input, path, env, emit) => {
+        const out: JqValue[] = [];
+        const r = body(input, path, env, (_p, v) => {
+          step();
+          if (out.push(v) > MAX_ARRAY_LENGTH) checkArray(out.length);
+          return undefined;
+        });
+        return r || emit(INVALID_PATH, out);
+      };
+    }
     case "Literal":
       // jq 1.8.2 keeps a number literal's text and a string on the heap: neither is ever the very
       // value at the current path (null, true and false are, on an input that is the same).

@@ -91,3 +91,14 @@ describe("no slice after `Term.`: jq 1.8.2's grammar has `Term.[e]` and `Term.[]
     assert.equal(outputs('{"a":[1,2,3]} | [.a.[0], .a.[], .a[1:]]'), "[1,1,2,3,[2,3]]");
   });
 });
+
+describe("path mode goes on inside [...] (jq collects an array without leaving path tracking)", () => {
+  test("accessing a value that is not at the current path inside [...] fails as jq's path checks do", () => {
+    const message = (program: string): string => outputs(`try (${program}) catch .`);
+    assert.equal(message("path([1 | .a])"), '"Invalid path expression near attempt to access element \\"a\\" of 1"');
+    assert.equal(message("path([{} | .a])"), '"Invalid path expression near attempt to access element \\"a\\" of {}"');
+    assert.equal(message('path(JOIN("b"; 3; []; .))'), '"Invalid path expression near attempt to access element [] of \\"b\\""');
+    assert.equal(message("path([.a])"), '"Invalid path expression with result [null]"');
+    assert.equal(outputs('{"a":[1,2]} | [paths([.[]?] | length > 1)]'), '[["a"]]');
+  });
+});
