@@ -987,6 +987,15 @@ function pathOf(value: JqValue, path: PathComponent[], at: JqValue): PathCompone
   return path !== INVALID_PATH && Object.is(value, at) ? path : INVALID_PATH;
 }
 
+/**
+ * The path of the input of `reduce`/`foreach`'s source, which jq runs after `init` with the path state
+ * `init` left: its output's path, or, when that is no path (`{}`, `0`: a constant moves no path), the
+ * input's own, so `null | path(reduce .[] as $x ({}; .))` fails on iterating null, as in jq.
+ */
+function sourcePath(input: JqValue, path: PathComponent[], ip: PathComponent[], iv: JqValue): PathComponent[] {
+  return ip === INVALID_PATH ? path : pathOf(input, ip, iv);
+}
+
 /** The source of `reduce`/`foreach`, its patterns, and the scope of the update with the patterns' variables. */
 function compileFoldSource(
   node: Extract<Node, { type: "Reduce" | "Foreach" }>,
@@ -1356,7 +1365,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
           let state = iv;
           // Whether the state is `init`'s very value: a number or string only when an update kept its path.
           let same = true;
-          const r = source(input, pathOf(input, ip, iv), env, (sp, sv) =>
+          const r = source(input, sourcePath(input, path, ip, iv), env, (sp, sv) =>
             each(sv, env, emit, (benv) => {
               step();
               const s0 = state;
@@ -1380,7 +1389,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       return (input, path, env, emit) =>
         init(input, path, env, (ip, iv) => {
           let state = iv;
-          return source(input, pathOf(input, ip, iv), env, (sp, sv) =>
+          return source(input, sourcePath(input, path, ip, iv), env, (sp, sv) =>
             each(sv, env, emit, (benv, out) => {
               step();
               const s0 = state;

@@ -102,3 +102,14 @@ describe("path mode goes on inside [...] (jq collects an array without leaving p
     assert.equal(outputs('{"a":[1,2]} | [paths([.[]?] | length > 1)]'), '[["a"]]');
   });
 });
+
+describe("reduce/foreach in a path expression: a constant init moves no path, so the source reads the input's", () => {
+  test("the source's errors and results are jq 1.8.2's", () => {
+    assert.equal(outputs("try path(reduce .[] as $x ({}; .)) catch ."), '"Cannot iterate over null (null)"');
+    assert.equal(outputs("try path(foreach .[] as $x ({}; .)) catch ."), '"Cannot iterate over null (null)"');
+    assert.equal(outputs('try path(INDEX({"a":1})) catch .'), '"Cannot iterate over null (null)"');
+    assert.equal(outputs("[1,2] | try path(reduce .[] as $x ({}; .)) catch ."), '"Invalid path expression with result {}"');
+    // An init that moves the path leaves it moved: the source's input is then no path.
+    assert.equal(outputs('{"a":[1,2]} | try path(reduce .[] as $x (.a; .[0])) catch .'), '"Invalid path expression near attempt to iterate through {\\"a\\":[1,2]}"');
+  });
+});
