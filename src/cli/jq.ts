@@ -44,6 +44,7 @@ Options:
       --rawfile NAME F   bind $NAME to the contents of file F
   -f, --from-file F      read the program from file F
       --env              let $ENV and env see the process environment (off by default)
+      --unbuffered       accepted, as jq accepts it; no effect
       --args             the remaining positional arguments are strings in $ARGS.positional, not files
       --jsonargs         the remaining positional arguments are JSON texts in $ARGS.positional
   -h, --help             show this help
@@ -113,6 +114,8 @@ export const FLAGS = {
   "monochrome-output": { type: "boolean", short: "M" },
   args: { type: "boolean" },
   jsonargs: { type: "boolean" },
+  // jq flushes after each output with it; accepted so that jq command lines run, with no effect.
+  unbuffered: { type: "boolean" },
 } as const satisfies Flags;
 
 /** As jq reads its command line: a filter and files, where `-1` and `-.a` are filters, not flags. */

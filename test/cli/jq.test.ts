@@ -128,6 +128,9 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     return { code, out: io.out, err: io.err };
   }
   const files = { "l.json": "1\n2\n\n3 4\n", "p.json": '{"a":\n1}\n', "r.txt": "line one\nline two" };
+  test("--unbuffered is accepted, as jq accepts it, and changes nothing", async () => {
+    assert.deepEqual(await withFiles(["jq", "--unbuffered", "-c", "."], {}, '{"a":[1,2]} 3'), { code: 0, out: '{"a":[1,2]}\n3\n', err: "" });
+  });
   test("-R -s: after the slurp, the position is the last file's with all its lines read (errors, input_filename, input_line_number), as jq 1.8.2 prints", async () => {
     const f = { "f1.txt": "a\nb\n", "f2.txt": "c\nd", "f3.txt": "" };
     assert.deepEqual(await withFiles(["jq", "-Rs", "error(.)"], f, "x\ny\nz"), { code: 5, out: "", err: "jq: error (at <stdin>:2): x\ny\nz\n" });
