@@ -44,6 +44,7 @@ Options:
       --rawfile NAME F   bind $NAME to the contents of file F
   -f, --from-file F      read the program from file F
       --env              let $ENV and env see the process environment (off by default)
+      --unbuffered       accepted, as jq accepts it; no effect
       --args             the remaining positional arguments are strings in $ARGS.positional, not files
       --jsonargs         the remaining positional arguments are JSON texts in $ARGS.positional
   -h, --help             show this help
@@ -113,6 +114,8 @@ export const FLAGS = {
   "monochrome-output": { type: "boolean", short: "M" },
   args: { type: "boolean" },
   jsonargs: { type: "boolean" },
+  // jq flushes after each output with it; accepted so that jq command lines run, with no effect.
+  unbuffered: { type: "boolean" },
 } as const satisfies Flags;
 
 /** As jq reads its command line: a filter and files, where `-1` and `-.a` are filters, not flags. */
@@ -710,7 +713,15 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     const stream = o.stream ? (function* () { for (const v of values) if (v instanceof JqInputError) yield v; else yield* streamEvents(v); })() : values;
     // -R with -s: the whole input as one string; a parse error ends the slurp.
     const slurped = (): JqValue => {
-      if (o.rawInput) return sources.map((s) => [...s.chunks()].join("")).join("");
+      if (o.rawInput) {
+        // As jq, which has read every line: the position is the last file's, all its lines read.
+        const texts = sources.map((s) => [...s.chunks()].join(""));
+        if (sources.length > 0) {
+          at.name = sources.at(-1)!.name;
+          at.line = lineBreaks(texts.at(-1)!, 0, texts.at(-1)!.length);
+        }
+        return texts.join("");
+      }
       const all: JqValue[] = [];
       for (const v of stream) {
         if (v instanceof JqInputError) throw v;

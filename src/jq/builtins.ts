@@ -28,6 +28,7 @@ import {
   typeOf,
 } from "./values.js";
 import { delpaths, getpath, setpath } from "./paths.js";
+import { sortOrder } from "./compare.js";
 import { CHARGED, codepointLength, explode, formatNumber, implode, parseJsonText, toJson, toNumber, utf8ByteLength } from "./native/json.js";
 import { applyFormat } from "./native/formats.js";
 import { createRequire } from "node:module";
@@ -389,9 +390,13 @@ function requireArray(v: JqValue, what: string): JqValue[] {
   if (!Array.isArray(v)) throw typeError(v, `cannot be ${what}, as it is not an array`);
   return v;
 }
-value("sort", (v) => requireArray(v, "sorted").slice().sort(compare));
+/** The array sorted as jq's `sort` sorts it. */
+function sortArray(v: JqValue[]): JqValue[] {
+  return sortOrder(v).map((i) => v[i]!);
+}
+value("sort", (v) => sortArray(requireArray(v, "sorted")));
 value("unique", (v) => {
-  const sorted = requireArray(v, "sorted").slice().sort(compare);
+  const sorted = sortArray(requireArray(v, "sorted"));
   return sorted.filter((x, i) => i === 0 || compare(sorted[i - 1], x) !== 0);
 });
 /** The input and its keys, both arrays of one length, as jq's C builtins require them; else its error. */
@@ -421,8 +426,8 @@ function minMax(items: JqValue[], keys: JqValue[], isMin: boolean): JqValue {
 function sortIndicesByKeys(v: JqValue, keys: JqValue): number[] {
   const both = "cannot be sorted, as they are not both arrays";
   const [items, sortKeys] = requirePair(v, keys, both, both);
-  // Array.prototype.sort is stable, as jq's sort_by is.
-  return items.map((_x, i) => i).sort((a, b) => compare(sortKeys[a], sortKeys[b]));
+  if (items.length === 0) return [];
+  return sortOrder(sortKeys);
 }
 value("_sort_by_impl", (v, keys) => sortIndicesByKeys(v, keys).map((i) => (v as JqValue[])[i]!));
 value("_group_by_impl", (v, keys) => {
@@ -916,8 +921,10 @@ gen("fromstream", 1, {
         done = false;
         owned = new Set();
       }
+      // `$i|length == 2` first, then `$i[0]`: an event that has no length fails on its length.
+      const n = lengthOf(event);
       const p = index(event, 0);
-      if (lengthOf(event) === 2) {
+      if (n === 2) {
         done = lengthOf(p) === 0;
         // `["x"] + $i[0]`: null adds nothing; anything else but an array fails as jq's `+` does.
         const path = p === null ? [] : Array.isArray(p) ? p : (add(["x"], p) as JqValue[]);
@@ -939,18 +946,19 @@ gen("inputs", 0, {
     }
   },
 });
+// jq's f_bsearch, step for step: on an unsorted input (or nan) which element it probes decides the answer.
 value("bsearch", (v, target) => {
   if (!Array.isArray(v)) throw typeError(v, "cannot be searched from");
-  let lo = 0;
-  let hi = v.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const c = compare(v[mid], target);
+  let start = 0;
+  let end = v.length;
+  while (start < end) {
+    const mid = start + ((end - start) >> 1);
+    const c = compare(target, v[mid]);
     if (c === 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
+    if (c < 0) end = mid;
+    else start = mid + 1;
   }
-  return -1 - lo;
+  return -1 - start;
 });
 gen("isempty", 1, {
   gen: (input, [g], emit) => {

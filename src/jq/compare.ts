@@ -42,12 +42,51 @@ function compareScalars(a: unknown, b: unknown, r: number): number {
     const x = a as number;
     const y = b as number;
     // jq orders nan as if it were null: below every number, itself included.
-    if (x !== x) return -1;
-    if (y !== y) return 1;
+    if (x !== x) return (nanCompared = -1);
+    if (y !== y) return (nanCompared = 1);
     return x < y ? -1 : x === y ? 0 : 1;
   }
   if (r === 4) return a === b ? 0 : compareStrings(a as string, b as string);
   return 0;
+}
+
+/**
+ * Set when a comparison met nan. jq's order is then no order (nan is below nan), so where a sort lands
+ * depends on the algorithm: `sortOrder` sorts again as jq's `qsort` (glibc's merge sort) does.
+ */
+let nanCompared = 0;
+
+/** The top-down merge of glibc 2.36's `qsort` (msort_with_tmp): the left run wins unless it compares above. */
+function mergeSort(a: number[], tmp: number[], lo: number, n: number, cmp: (x: number, y: number) => number): void {
+  if (n <= 1) return;
+  const n1 = n >> 1;
+  mergeSort(a, tmp, lo, n1, cmp);
+  mergeSort(a, tmp, lo + n1, n - n1, cmp);
+  let i = lo;
+  let j = lo + n1;
+  const iEnd = j;
+  const jEnd = lo + n;
+  let k = 0;
+  while (i < iEnd && j < jEnd) tmp[k++] = cmp(a[i]!, a[j]!) <= 0 ? a[i++]! : a[j++]!;
+  while (i < iEnd) tmp[k++] = a[i++]!;
+  for (let t = 0; t < k; t++) a[lo + t] = tmp[t]!;
+}
+
+/**
+ * The order in which jq's `sort`, `sort_by`, `group_by` and `unique_by` put elements with these keys
+ * (jv_sort: keys compared, then indices): indices into `keys`. Array.prototype.sort is stable, which
+ * gives jq's order whenever the comparison is an order; when it met nan, glibc's merge sort decides.
+ */
+export function sortOrder(keys: readonly unknown[]): number[] {
+  const order = keys.map((_k, i) => i);
+  const cmp = (a: number, b: number): number => compare(keys[a], keys[b]) || a - b;
+  nanCompared = 0;
+  order.sort(cmp);
+  if (nanCompared !== 0) {
+    order.sort((a, b) => a - b);
+    mergeSort(order, new Array<number>(order.length), 0, order.length, cmp);
+  }
+  return order;
 }
 
 /** jq's total order over values: null < false < true < numbers < strings < arrays < objects. */

@@ -987,6 +987,15 @@ function pathOf(value: JqValue, path: PathComponent[], at: JqValue): PathCompone
   return path !== INVALID_PATH && Object.is(value, at) ? path : INVALID_PATH;
 }
 
+/**
+ * The path of the input of `reduce`/`foreach`'s source, which jq runs after `init` with the path state
+ * `init` left: its output's path, or, when that is no path (`{}`, `0`: a constant moves no path), the
+ * input's own, so `null | path(reduce .[] as $x ({}; .))` fails on iterating null, as in jq.
+ */
+function sourcePath(input: JqValue, path: PathComponent[], ip: PathComponent[], iv: JqValue): PathComponent[] {
+  return ip === INVALID_PATH ? path : pathOf(input, ip, iv);
+}
+
 /** The source of `reduce`/`foreach`, its patterns, and the scope of the update with the patterns' variables. */
 function compileFoldSource(
   node: Extract<Node, { type: "Reduce" | "Foreach" }>,
@@ -1356,7 +1365,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
           let state = iv;
           // Whether the state is `init`'s very value: a number or string only when an update kept its path.
           let same = true;
-          const r = source(input, pathOf(input, ip, iv), env, (sp, sv) =>
+          const r = source(input, sourcePath(input, path, ip, iv), env, (sp, sv) =>
             each(sv, env, emit, (benv) => {
               step();
               const s0 = state;
@@ -1380,7 +1389,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       return (input, path, env, emit) =>
         init(input, path, env, (ip, iv) => {
           let state = iv;
-          return source(input, pathOf(input, ip, iv), env, (sp, sv) =>
+          return source(input, sourcePath(input, path, ip, iv), env, (sp, sv) =>
             each(sv, env, emit, (benv, out) => {
               step();
               const s0 = state;
@@ -1412,6 +1421,22 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
     case "Break": {
       const gen = compile(node, scope, ctx);
       return (input, _path, env) => gen(input, env, () => undefined);
+    }
+    case "Array": {
+      // jq collects `[e]` without leaving path mode (no SUBEXP as for object keys and values): inside
+      // it, accessing a value that is not at the current path fails (`path([1 | .a])`, jq's "Invalid
+      // path expression near attempt to access element"); the array itself is never a path.
+      if (!node.body) break;
+      const body = compilePath(node.body, scope, ctx);
+      return (input, path, env, emit) => {
+        const out: JqValue[] = [];
+        const r = body(input, path, env, (_p, v) => {
+          step();
+          if (out.push(v) > MAX_ARRAY_LENGTH) checkArray(out.length);
+          return undefined;
+        });
+        return r || emit(INVALID_PATH, out);
+      };
     }
     case "Literal":
       // jq 1.8.2 keeps a number literal's text and a string on the heap: neither is ever the very

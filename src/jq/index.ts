@@ -10,6 +10,7 @@ import type { Node } from "./ast.js";
 import { NATIVES, builtinNames as listBuiltins, setLibraryNames } from "./builtins.js";
 import { CompileContext, CompileUnit, Scope, Single, compile, compileLibraryDefs, compileSingle, unwrapError } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
+import { reportedErrors } from "./error-order.js";
 import { LIBRARY } from "./library.js";
 import { messageJson } from "./native/json.js";
 import { parseJq } from "./parser.js";
@@ -215,10 +216,10 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
     unit.closed = true;
   }
   if (unit.errors.length > 0) {
-    // All of them, in the order of the program text, as jq reports them.
+    // Those jq reports (a closure's only when the code around it has none), in the order of the program text.
     const seen = new Set<string>();
     const errors = unit.errors.filter((e) => !seen.has(`${e.offset} ${e.reason}`) && !!seen.add(`${e.offset} ${e.reason}`));
-    const [first, ...more] = errors.sort((a, b) => a.offset - b.offset);
+    const [first, ...more] = reportedErrors(ast, errors);
     throw new JqSyntaxError(first!.reason, source, first!.offset, first!.end, more);
   }
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };

@@ -321,7 +321,8 @@ class Parser {
             const key = this.parseString(this.next());
             term = { type: "Index", target: term, index: key, span: this.span(start) };
           } else if (after.kind === "op" && after.value === "[") {
-            term = this.parseBracketSuffix(term, start);
+            // jq 1.8.2's grammar has `Term.[e]` and `Term.[]` but no slice after the dot.
+            term = this.parseBracketSuffix(term, start, false);
           } else {
             this.unexpected(after, ["FORMAT", "QQSTRING_START", "'['"]);
           }
@@ -348,8 +349,8 @@ class Parser {
     }
   }
 
-  /** `[e]`, `[]`, `[a:b]`, `[:b]`, `[a:]` after a term. */
-  private parseBracketSuffix(target: Node, start: number): Node {
+  /** `[e]`, `[]`, `[a:b]`, `[:b]`, `[a:]` after a term (without `slices`: `[e]` and `[]` only, as after `Term.`). */
+  private parseBracketSuffix(target: Node, start: number, slices = true): Node {
     const open = this.expectOp("[");
     return this.within({ kind: "silent", start: open.start }, () => {
       if (this.isOp("]")) {
@@ -357,13 +358,16 @@ class Parser {
         return { type: "Iterate", target, span: this.span(start) };
       }
       if (this.isOp(":")) {
+        if (!slices) this.unexpected(this.peek());
         this.next();
         const to = this.parseQuery(AFTER_QUERY.slice);
         this.expectOp("]", AFTER_QUERY.slice);
         return { type: "Slice", target, to, span: this.span(start) };
       }
-      const index = this.parseQuery(AFTER_QUERY.index);
+      const follow = slices ? AFTER_QUERY.index : AFTER_QUERY.array;
+      const index = this.parseQuery(follow);
       if (this.isOp(":")) {
+        if (!slices) this.unexpected(this.peek(), follow);
         this.next();
         if (this.isOp("]")) {
           this.next();
@@ -373,7 +377,7 @@ class Parser {
         this.expectOp("]", AFTER_QUERY.slice);
         return { type: "Slice", target, from: index, to, span: this.span(start) };
       }
-      this.expectOp("]", AFTER_QUERY.index);
+      this.expectOp("]", follow);
       return { type: "Index", target, index, span: this.span(start) };
     });
   }
@@ -631,7 +635,8 @@ class Parser {
         break;
       case "QQSTRING_START":
       case "FORMAT":
-        if (t.kind === "FORMAT" && this.peek().kind !== "QQSTRING_START") this.unexpected(t);
+        // jq's grammar reads a format key as `FORMAT QQSTRING_START ...`: the token after the format is the unexpected one.
+        if (t.kind === "FORMAT" && this.peek().kind !== "QQSTRING_START") this.unexpected(this.peek(), ["QQSTRING_START"]);
         key = this.parseString(t);
         // `{"\(e)"}`: the value is `.[k]` of each key k computed once (jq evaluates e once, not twice).
         shorthand = { key, value: { type: "Index", target: identity(t), index: key, span: key.span }, keyed: true };
@@ -651,7 +656,10 @@ class Parser {
     }
     if (this.isOp(":") && t.kind !== "LOC") {
       this.next();
-      return { key, value: this.parseObjectValue() };
+      const value = this.parseObjectValue();
+      // jq locates `$name: value` (its variable, when not defined) at the whole entry.
+      if (key.type === "Var") key.span = { start: t.start, end: value.span.end };
+      return { key, value };
     }
     return shorthand;
   }

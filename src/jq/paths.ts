@@ -4,7 +4,7 @@
  * be 10,000 keys long, jq 1.8.2's bound, past which it fails with `Path too deep`), and each key
  * followed is a step of the run's budget.
  */
-import { MAX_DEPTH, compare, equals } from "./compare.js";
+import { MAX_DEPTH, equals, sortOrder } from "./compare.js";
 import { JqRuntimeError } from "./errors.js";
 import { COST, charge } from "./runtime.js";
 import {
@@ -93,6 +93,8 @@ function setOne(t: JqValue, k: unknown, v: JqValue, owned?: Set<object>): JqValu
   }
   if (isObject(k) && (t === null || Array.isArray(t))) {
     const arr = (t ?? []) as JqValue[];
+    // jq's parse_slice: a missing start or end is not null, also where null becomes the array (`null | setpath([{"start":1}]; [9])`).
+    if (!("start" in k) || !("end" in k)) throw new JqRuntimeError("Array/string slice indices must be integers");
     const [s, e] = sliceBounds(arr.length, k["start"] ?? null, k["end"] ?? null);
     if (!Array.isArray(v)) throw new JqRuntimeError("A slice of an array can only be assigned another array");
     checkArray(arr.length - (e - s) + v.length);
@@ -135,7 +137,7 @@ export function setpath(t: unknown, path: unknown, v: unknown, owned?: Set<objec
 export function delpaths(t: unknown, paths: unknown): JqValue {
   if (!Array.isArray(paths)) throw new JqRuntimeError("Paths must be specified as an array");
   charge(paths.length);
-  const sorted = (paths as JqValue[]).slice().sort(compare);
+  const sorted = sortOrder(paths).map((i) => (paths as JqValue[])[i]!);
   for (const p of sorted) {
     if (!Array.isArray(p)) throw new JqRuntimeError(`Path must be specified as array, not ${typeOf(p)}`);
     if (p.length > MAX_DEPTH) throw new JqRuntimeError("Path too deep");

@@ -128,6 +128,18 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     return { code, out: io.out, err: io.err };
   }
   const files = { "l.json": "1\n2\n\n3 4\n", "p.json": '{"a":\n1}\n', "r.txt": "line one\nline two" };
+  test("--unbuffered is accepted, as jq accepts it, and changes nothing", async () => {
+    assert.deepEqual(await withFiles(["jq", "--unbuffered", "-c", "."], {}, '{"a":[1,2]} 3'), { code: 0, out: '{"a":[1,2]}\n3\n', err: "" });
+  });
+  test("-R -s: after the slurp, the position is the last file's with all its lines read (errors, input_filename, input_line_number), as jq 1.8.2 prints", async () => {
+    const f = { "f1.txt": "a\nb\n", "f2.txt": "c\nd", "f3.txt": "" };
+    assert.deepEqual(await withFiles(["jq", "-Rs", "error(.)"], f, "x\ny\nz"), { code: 5, out: "", err: "jq: error (at <stdin>:2): x\ny\nz\n" });
+    assert.deepEqual(await withFiles(["jq", "-Rs", "error(.)", "f2.txt", "f1.txt"], f), { code: 5, out: "", err: "jq: error (at f1.txt:2): c\nda\nb\n\n" });
+    assert.equal((await withFiles(["jq", "-Rsc", "[input_filename, input_line_number]", "f1.txt", "f2.txt"], f)).out, '["f2.txt",1]\n');
+    assert.equal((await withFiles(["jq", "-Rsc", "[input_filename, input_line_number]", "f1.txt", "f3.txt"], f)).out, '["f3.txt",0]\n');
+    assert.equal((await withFiles(["jq", "-Rns", "input | error", "f1.txt"], f)).err, "jq: error (at f1.txt:2): a\nb\n\n");
+  });
+
   // The inputs are one text, as jq reads them (its parser goes on from file to file): expected outputs as jq 1.8.2 printed them.
   const acrossFiles: [string, string[], Record<string, string>, { code: number; out: string; err: string }][] = [
     ["a value begun in one file ends in the next, in the file and at the line it ends", ["jq", "-c", "[., input_filename, input_line_number]", "d.json", "e.json"], { "d.json": "{\"a\":\n", "e.json": "1}\n" }, { code: 0, out: "[{\"a\":1},\"e.json\",1]\n", err: "" }],
@@ -383,6 +395,18 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.equal((await karta(["jq", "-nC", '"a"|debug|empty'])).err, `${e}1;39m[${e}0m${e}0;32m"DEBUG:"${e}0m${e}1;39m,${e}0m${e}0;32m"a"${e}0m${e}1;39m]${e}0m\n`);
     // NaN: a null, in null's colour, inside the number's (jq 1.8.2 printed this).
     assert.equal((await withColors("1;31:0;32:0;33:0;34", ["jq", "-ncC", "[nan]"])).out, `${e}1;39m[${e}0m${e}0;34m${e}1;31mnull${e}0m${e}0m${e}1;39m]${e}0m\n`);
+  });
+
+  test("object keys: a format not followed by a string fails at the next token (and a ':' after it needs parentheses); `$x: value` is located at the whole entry (jq 1.8.2's messages)", async () => {
+    assert.equal(
+      (await karta(["jq", "-n", "{@base64: 1}"])).err,
+      "jq: error: syntax error, unexpected ':', expecting QQSTRING_START at <top-level>, line 1, column 9:\n    {@base64: 1}\n            ^\njq: error: May need parentheses around object key expression at <top-level>, line 1, column 2:\n    {@base64: 1}\n     ^^^^^^^^\njq: 2 compile errors\n",
+    );
+    assert.equal((await karta(["jq", "-n", "{@base64 1}"])).err, "jq: error: syntax error, unexpected LITERAL, expecting QQSTRING_START at <top-level>, line 1, column 10:\n    {@base64 1}\n             ^\njq: 1 compile error\n");
+    assert.equal((await karta(["jq", "-n", "{@base64}"])).err, "jq: error: syntax error, unexpected '}', expecting QQSTRING_START at <top-level>, line 1, column 9:\n    {@base64}\n            ^\njq: 1 compile error\n");
+    assert.equal((await karta(["jq", "-n", "{$x: 1 + 2}"])).err, "jq: error: $x is not defined at <top-level>, line 1, column 2:\n    {$x: 1 + 2}\n     ^^^^^^^^^\njq: 1 compile error\n");
+    assert.equal((await karta(["jq", "-n", '{"a": 1, $x: 2}'])).err, 'jq: error: $x is not defined at <top-level>, line 1, column 10:\n    {"a": 1, $x: 2}\n             ^^^^^\njq: 1 compile error\n');
+    assert.equal((await karta(["jq", "-n", "{$x}"])).err, "jq: error: $x is not defined at <top-level>, line 1, column 2:\n    {$x}\n     ^^\njq: 1 compile error\n");
   });
 
   test("a call or variable in parentheses is located at itself, as jq reports what is not defined; %s-formatted strings cut at a NUL", async () => {
