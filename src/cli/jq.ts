@@ -53,6 +53,10 @@ Exit codes (of the last input, as jq): 0 ok, 1 (-e) last output false/null, 2 us
 that cannot be read, 3 compile error, 4 (-e) no output, 5 runtime error or an input that does not
 parse (or halt_error's code).
 
+Unlike jq, a run is bounded: over one input it stops with exit 5 after 20,000,000 steps, 1,000
+nested calls or 10,000,000 outputs, or at an array of 16,777,216 elements or a string of 67,108,864
+characters (try cannot catch these). The other differences from jq 1.8.2 are in docs/jq.md.
+
 Example:
   karta jq -r '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key): \\(.value.replicas)"' examples/pytorchjob.yaml --yaml
 `;
