@@ -2,9 +2,8 @@
  * The upstream Karta oracle (tools/karta-upstream, built by scripts/go-tool): every request as one JSON
  * line in, one answer line out, in one process per run. What each op answers: tools/karta-upstream/main.go.
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
-import { goTool } from "../support/go-tool.js";
+import { askJsonLines, goTool } from "../support/go-tool.js";
 
 export type UpstreamOp = "validate" | "components" | "status" | "pods" | "gang" | "canonical";
 
@@ -34,24 +33,5 @@ export function upstreamOracle(): { bin: string } | { skip: string } {
 
 /** Runs the requests through the oracle: answers by request id. */
 export async function askUpstream(bin: string, requests: readonly UpstreamRequest[]): Promise<Map<string, UpstreamAnswer>> {
-  const child = spawn(bin, [], { stdio: ["pipe", "pipe", "pipe"] });
-  const out: string[] = [];
-  let err = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => out.push(d));
-  child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-  const done = new Promise<number>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve(code ?? 1));
-  });
-  for (const r of requests) child.stdin.write(`${JSON.stringify(r)}\n`);
-  child.stdin.end();
-  const code = await done;
-  if (code !== 0) throw new Error(`karta-upstream-oracle exited with ${code}: ${err.slice(-2000)}`);
-  const answers = new Map<string, UpstreamAnswer>();
-  for (const line of out.join("").split("\n")) {
-    if (line.trim() === "") continue;
-    const a = JSON.parse(line) as UpstreamAnswer;
-    answers.set(a.id, a);
-  }
-  return answers;
+  return askJsonLines<UpstreamAnswer>(bin, requests);
 }

@@ -301,16 +301,24 @@ func classify(ctx context.Context, raw json.RawMessage, summary *instructions.St
 	return answer, querier
 }
 
-func runPods(ctx context.Context, karta *v1alpha1.Karta, rawObject json.RawMessage, pods []json.RawMessage) any {
+// summaryAndFactory decodes the object and builds what pods and gang read, or the answer saying what failed.
+func summaryAndFactory(karta *v1alpha1.Karta, rawObject json.RawMessage) (*instructions.StructureSummary, *resource.ComponentFactory, map[string]any) {
 	object, err := decodeObject(rawObject)
 	if err != nil {
-		return map[string]any{"objectError": err.Error()}
+		return nil, nil, map[string]any{"objectError": err.Error()}
 	}
 	summary, err := instructions.NewStructureSummary(karta)
 	if err != nil {
-		return map[string]any{"summaryError": err.Error()}
+		return nil, nil, map[string]any{"summaryError": err.Error()}
 	}
-	factory := resource.NewComponentFactoryFromObject(karta, object)
+	return summary, resource.NewComponentFactoryFromObject(karta, object), nil
+}
+
+func runPods(ctx context.Context, karta *v1alpha1.Karta, rawObject json.RawMessage, pods []json.RawMessage) any {
+	summary, factory, failed := summaryAndFactory(karta, rawObject)
+	if failed != nil {
+		return failed
+	}
 	out := []podAnswer{}
 	for _, raw := range pods {
 		answer, _ := classify(ctx, raw, summary, factory)
@@ -326,15 +334,10 @@ func subtreeScale(ctx context.Context, component string, instance *string, facto
 }
 
 func runGang(ctx context.Context, karta *v1alpha1.Karta, rawObject json.RawMessage, pods []json.RawMessage) any {
-	object, err := decodeObject(rawObject)
-	if err != nil {
-		return map[string]any{"objectError": err.Error()}
+	summary, factory, failed := summaryAndFactory(karta, rawObject)
+	if failed != nil {
+		return failed
 	}
-	summary, err := instructions.NewStructureSummary(karta)
-	if err != nil {
-		return map[string]any{"summaryError": err.Error()}
-	}
-	factory := resource.NewComponentFactoryFromObject(karta, object)
 
 	components := []map[string]any{}
 	for _, name := range componentNames(karta) {
