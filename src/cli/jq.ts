@@ -54,8 +54,8 @@ that cannot be read, 3 compile error, 4 (-e) no output, 5 runtime error or an in
 parse (or halt_error's code).
 
 Unlike jq, a run is bounded: over one input it stops with exit 5 after 20,000,000 steps, 1,000
-nested calls or 10,000,000 outputs, or at an array of 16,777,216 elements or a string of 67,108,864
-characters (try cannot catch these). The other differences from jq 1.8.2 are in docs/jq.md.
+nested calls or 10,000,000 outputs, or when an array would pass 16,777,216 elements or a string
+67,108,864 UTF-16 units (try cannot catch these). Other differences from jq 1.8.2: docs/jq.md.
 
 Example:
   karta jq -r '.spec.pytorchReplicaSpecs | to_entries[] | "\\(.key): \\(.value.replicas)"' examples/pytorchjob.yaml --yaml

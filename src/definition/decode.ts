@@ -87,6 +87,12 @@ function decodeValue(value: unknown, type: FieldType, path: PathSegment[], issue
         }
         return value;
       }
+      if (type.jsonText && value !== undefined) {
+        // Karta's CRD took any JSON value here before it followed upstream's string: such a Karta still loads.
+        const text = JSON.stringify(value);
+        issues.push({ path, diagnostic: { severity: "warning", path: formatPath(path), message: `expected JSON text in a string, as upstream's CRD types it, got ${describe(value)}; read as ${JSON.stringify(text)} (write it so: upstream cannot decode the value)`, code: "json-text" } });
+        return text;
+      }
       issues.push(typeIssue(path, "a string", value));
       // Read on as the quoted text the message suggests, so that later checks do not add errors of their own (an "empty" name).
       return typeof value === "number" || typeof value === "boolean" ? String(value) : undefined;

@@ -127,46 +127,51 @@ function checkNames(e: Expression, ast: Node, analysis: Analysis, findings: Find
 /**
  * The builtins of this project's engine (jq 1.8.2's) that gojq v0.12.19 does not define: upstream Karta
  * and KAI Scheduler's pod grouper evaluate a Karta's expressions with gojq (`gojq.Compile` with
- * variables only, so not the command line's `input_filename`, `debug` or `stderr` either), where a call
- * to one of them fails with "function not defined" on every workload. Measured by compiling each of
- * `builtins` with gojq v0.12.19.
+ * variables only, so not the command line's `input_filename`, `debug` or `stderr` either), where such an
+ * expression fails to compile on every workload. Measured by compiling each of `builtins` with gojq
+ * v0.12.19; each with gojq's own error.
  */
-const NOT_IN_GOJQ = new Set([
-  "debug/0",
-  "debug/1",
-  "get_search_list/0",
-  "have_decnum/0",
-  "have_literal_numbers/0",
-  "input/0",
-  "input_filename/0",
-  "input_line_number/0",
-  "inputs/0",
-  "keys_unsorted/0",
-  "leaf_paths/0",
-  "lgamma_r/0",
-  "stderr/0",
+const NOT_IN_GOJQ: ReadonlyMap<string, string> = new Map([
+  ...["debug/0", "debug/1", "get_search_list/0", "have_decnum/0", "have_literal_numbers/0", "input_filename/0", "input_line_number/0", "keys_unsorted/0", "leaf_paths/0", "lgamma_r/0", "stderr/0"].map(
+    (k) => [k, `function not defined: ${k}`] as const,
+  ),
+  ["input/0", "input(s)/0 is not allowed"],
+  ["inputs/0", "input(s)/0 is not allowed"],
 ]);
 
-/** Calls that upstream's engine cannot compile (a function of the same name the expression defines aside). */
+/** The formats gojq v0.12.19 knows (compiler.go formatToFunc); another is "format not defined" there. */
+const GOJQ_FORMATS = new Set(["@text", "@json", "@html", "@uri", "@urid", "@csv", "@tsv", "@sh", "@base64", "@base64d"]);
+
+/** What upstream's engine cannot compile (a function of the same name the expression defines aside): a warning at each. */
 function checkUpstreamEngine(e: Expression, ast: Node, findings: Finding[]): void {
   const defined = new Set<string>();
-  const calls: { key: string; node: Node }[] = [];
+  const found: { what: string; error: string; at: number }[] = [];
   const visit = (n: Node): void => {
     if (n.type === "FuncDef") defined.add(`${n.name}/${n.params.length}`);
-    else if (n.type === "Call" && NOT_IN_GOJQ.has(`${n.name}/${n.args.length}`)) calls.push({ key: `${n.name}/${n.args.length}`, node: n });
+    else if (n.type === "Call" && NOT_IN_GOJQ.has(`${n.name}/${n.args.length}`)) {
+      const key = `${n.name}/${n.args.length}`;
+      found.push({ what: key, error: NOT_IN_GOJQ.get(key)!, at: at(e, n.span) });
+    } else if (n.type === "Format" || (n.type === "String" && n.format !== undefined)) {
+      const raw = n.type === "Format" ? n.name : n.format!;
+      const name = raw.startsWith("@") ? raw : `@${raw}`;
+      if (!GOJQ_FORMATS.has(name)) found.push({ what: name, error: `format not defined: ${name}`, at: at(e, n.span) });
+    }
     children(n).forEach(visit);
   };
   visit(ast);
+  // The parser resolves $__loc__ to a literal: found in the text.
+  const loc = /\$__loc__\b/.exec(e.text);
+  if (loc) found.push({ what: "$__loc__", error: "variable not defined: $__loc__", at: loc.index });
   const reported = new Set<string>();
-  for (const c of calls) {
-    if (defined.has(c.key) || reported.has(c.key)) continue;
-    reported.add(c.key);
+  for (const f of found) {
+    if (defined.has(f.what) || reported.has(f.what)) continue;
+    reported.add(f.what);
     findings.push({
       severity: "warning",
       path: e.path,
-      message: `jq: ${c.key} is not defined in gojq v0.12.19, the engine upstream Karta and KAI Scheduler evaluate Kartas with: the expression fails there (function not defined)${c.key === "keys_unsorted/0" ? "; '.[]' and 'to_entries' keep one order in both engines" : ""}`,
+      message: `jq: gojq v0.12.19, the engine upstream Karta and KAI Scheduler evaluate Kartas with, cannot compile this (${f.error}): the expression fails there on every workload${f.what === "keys_unsorted/0" ? "; '.[]' and 'to_entries' give one order within each engine" : ""}`,
       code: "jq-upstream-engine",
-      valueIndex: at(e, c.node.span),
+      valueIndex: f.at,
     });
   }
 }

@@ -26,7 +26,8 @@ export function documentOf(role: JqRole): "workload" | "pod" | "aggregation" {
 }
 
 export type FieldType =
-  | { type: "string"; jq?: JqRole; enum?: readonly string[]; minLength?: number; default?: string }
+  /** `jsonText`: a string holding JSON; another JSON value (a definition written before the field was typed) is read as its JSON text, with a warning. */
+  | { type: "string"; jq?: JqRole; enum?: readonly string[]; minLength?: number; default?: string; jsonText?: true }
   | { type: "integer" }
   | { type: "boolean" }
   /** Any JSON value. */
@@ -186,7 +187,7 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
     doc: "Assign value at path.",
     fields: {
       path: jq("action", "jq path on the workload to assign to, e.g. .spec.suspend.", true),
-      value: str("The value to assign as JSON text, as upstream's CRD takes it (\"true\", \"0\", '\"paused\"', \"null\").", {}, true),
+      value: str("The value to assign as JSON text, as upstream's CRD takes it (\"true\", \"0\", '\"paused\"', \"null\").", { jsonText: true }, true),
     },
   },
   PodSelector: {

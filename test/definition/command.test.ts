@@ -28,15 +28,17 @@ describe("karta validate", () => {
     assert.equal(await runValidate(["--strict", f("invalid/lint.yaml")], memoryIO()), 1);
   });
 
-  test("a call upstream's engine (gojq) does not define is a warning at the call", async () => {
+  test("what upstream's engine (gojq) cannot compile is a warning at the call, format or variable", async () => {
     const io = memoryIO();
     const file = f("invalid/upstream-engine.yaml");
     assert.equal(await runValidate([file], io), 0);
-    const gojq = "is not defined in gojq v0.12.19, the engine upstream Karta and KAI Scheduler evaluate Kartas with: the expression fails there (function not defined)";
+    const gojq = (error: string) => `jq: gojq v0.12.19, the engine upstream Karta and KAI Scheduler evaluate Kartas with, cannot compile this (${error}): the expression fails there on every workload`;
     assert.deepEqual(io.out.trimEnd().split("\n"), [
-      `${file}:20:39: warning: spec.structureDefinition.childComponents[0].instanceIdPath: jq: keys_unsorted/0 ${gojq}; '.[]' and 'to_entries' keep one order in both engines`,
-      `${file}:23:69: warning: spec.structureDefinition.childComponents[0].podSelector.componentTypeSelector.keyPath: jq: debug/0 ${gojq}`,
-      "1 file, 1 definition: 0 errors, 2 warnings, 0 notices",
+      `${file}:12:51: warning: spec.structureDefinition.rootComponent.statusDefinition.phaseDefinition.path: ${gojq("variable not defined: $__loc__")}`,
+      `${file}:20:39: warning: spec.structureDefinition.childComponents[0].instanceIdPath: ${gojq("function not defined: keys_unsorted/0")}; '.[]' and 'to_entries' give one order within each engine`,
+      `${file}:23:69: warning: spec.structureDefinition.childComponents[0].podSelector.componentTypeSelector.keyPath: ${gojq("function not defined: debug/0")}`,
+      `${file}:24:71: warning: spec.structureDefinition.childComponents[0].podSelector.componentInstanceSelector.idPath: ${gojq("format not defined: @base32d")}`,
+      "1 file, 1 definition: 0 errors, 4 warnings, 0 notices",
     ]);
   });
 

@@ -137,16 +137,21 @@ describe("loadDefinitions", () => {
     ]);
   });
 
-  test("an action's value is JSON text, as upstream's CRD types it: a bare boolean or number is refused with the quoted form", () => {
+  test("an action's value is JSON text, as upstream's CRD types it: a bare boolean or number (Karta's earlier form) loads as its JSON text, with a warning", () => {
     const text = `rootComponent:
   name: x
   suspendDefinition: {suspendActions: [{path: .spec.suspend, value: true}], resumeActions: [{path: .spec.replicas, value: 3}]}
 `;
-    const got = loadDefinitions(text, "v.yaml").diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.path}: ${d.message}`);
-    assert.deepEqual(got, [
-      '3:69 spec.structureDefinition.rootComponent.suspendDefinition.suspendActions[0].value: expected a string, got the boolean true; quote it: "true"',
-      '3:123 spec.structureDefinition.rootComponent.suspendDefinition.resumeActions[0].value: expected a string, got the number 3; quote it: "3"',
-    ]);
+    const r = loadDefinitions(text, "v.yaml");
+    assert.deepEqual(
+      r.diagnostics.map((d) => `${d.severity} ${d.source?.line}:${d.source?.column} ${d.path}: ${d.message}`),
+      [
+        'warning 3:69 spec.structureDefinition.rootComponent.suspendDefinition.suspendActions[0].value: expected JSON text in a string, as upstream\'s CRD types it, got the boolean true; read as "true" (write it so: upstream cannot decode the value)',
+        'warning 3:123 spec.structureDefinition.rootComponent.suspendDefinition.resumeActions[0].value: expected JSON text in a string, as upstream\'s CRD types it, got the number 3; read as "3" (write it so: upstream cannot decode the value)',
+      ],
+    );
+    const sd = r.definitions[0]!.karta.spec!.structureDefinition!.rootComponent!.suspendDefinition!;
+    assert.deepEqual([sd.suspendActions[0]!.value, sd.resumeActions[0]!.value], ["true", "3"]);
   });
 
   test("a plain value (as read from the API) loads the same way, without positions", () => {

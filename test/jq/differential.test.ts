@@ -1,6 +1,6 @@
 /**
- * Classes of difference found by running programs through both Karta and jq 1.8.2 (differential fuzzing,
- * /work/notes/p56b). Expected values are what jq 1.8.2 printed for the same programs.
+ * Classes of difference found by running programs through both Karta and jq 1.8.2 (differential fuzzing;
+ * docs/jq.md, item 13). Expected values are what jq 1.8.2 printed for the same programs.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
