@@ -3,7 +3,7 @@
  * then drains requests in flight and exits 0 (5 after an internal error, see crash.ts). Flags are named as Kubernetes components name them.
  */
 import { fileURLToPath } from "node:url";
-import { defaultServingNames, ensureCertDir } from "../server/certs.js";
+import { certDirFiles, defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { parseDuration } from "../server/duration.js";
 import { SERVE_DEFAULTS } from "../server/index.js";
 import { ServeError, splitHostPort, startServer, type ServeOptions } from "../server/server.js";
@@ -189,11 +189,13 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
   let certFile = p.tlsCertFile;
   let keyFile = p.tlsPrivateKeyFile;
   if (certFile === undefined || keyFile === undefined) {
-    // The whole configuration is checked before a certificate is written into --cert-dir: a start that
-    // fails on a definition leaves nothing behind (startServer checks it again, as a reload does).
-    const { readConfig } = await import("../server/config.js");
-    const config = await readConfig(p);
-    if (config.ok === false) return serveFailed(io, new ServeError("the configuration has errors", config.errors));
+    // Before a certificate is written into --cert-dir, the whole configuration is checked: a start that
+    // fails on a definition leaves nothing behind. Only then: startServer reads it again (as a reload does).
+    if (!certDirFiles(p.certDir!).complete) {
+      const { readConfig } = await import("../server/config.js");
+      const config = await readConfig(p);
+      if (config.ok === false) return serveFailed(io, new ServeError("the configuration has errors", config.errors));
+    }
     try {
       const made = ensureCertDir(p.certDir!, defaultServingNames(p.tlsSans));
       certFile = made.certFile;

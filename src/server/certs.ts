@@ -131,13 +131,19 @@ function certDirProblem(dir: string, err: unknown): string {
   return `cannot ${exists ? "write" : "create"}: ${systemErrorText(err).toLowerCase()}`;
 }
 
+/** The certificate files of `dir`, and whether all three are there (ensureCertDir then writes nothing). */
+export function certDirFiles(dir: string): CertFiles & { complete: boolean } {
+  const files: CertFiles = { caFile: path.join(dir, "ca.crt"), certFile: path.join(dir, "tls.crt"), keyFile: path.join(dir, "tls.key") };
+  return { ...files, complete: existsSync(files.certFile) && existsSync(files.keyFile) && existsSync(files.caFile) };
+}
+
 /**
  * The certificate files in `dir`, created when absent (a CA and a serving certificate for `names`);
  * existing files are kept, as kube-apiserver keeps the ones it generated before.
  */
 export function ensureCertDir(dir: string, names: readonly string[] = defaultServingNames()): CertFiles & { created: boolean } {
-  const files: CertFiles = { caFile: path.join(dir, "ca.crt"), certFile: path.join(dir, "tls.crt"), keyFile: path.join(dir, "tls.key") };
-  if (existsSync(files.certFile) && existsSync(files.keyFile) && existsSync(files.caFile)) {
+  const { complete, ...files } = certDirFiles(dir);
+  if (complete) {
     readFileSync(files.certFile);
     return { ...files, created: false };
   }
