@@ -40,7 +40,8 @@ Options:
 
 Output: file:line:col: error|warning|notice: <field path>: <message>, then a summary line.
 Exit code: 0 valid (warnings allowed), 1 errors (a file or directory without a definition is one,
-as 'kubectl apply -f DIR' fails with no objects), 2 usage error, or a file that cannot be read or does not parse (YAML or JSON syntax).
+as 'kubectl apply -f DIR' fails with no objects), 2 usage error, or a file that cannot be read or
+does not parse (YAML or JSON syntax).
 
 Example:
   $ karta validate --crd examples/crds/ definitions/kubeflow.org/v1/PyTorchJob.yaml

@@ -111,10 +111,10 @@ export interface SuspendDefinition {
   resumeActions: SuspendAction[];
 }
 
-/** Assign `value` (any JSON) at the jq path `path`. */
+/** Assign `value`, JSON text (`"true"`, `'"paused"'`), at the jq path `path`. */
 export interface SuspendAction {
   path: string;
-  value: unknown;
+  value: string;
 }
 
 /** How pods are tied to a component, an instance of it and a replica. All paths run on the Pod. */
