@@ -14,6 +14,9 @@ import { systemErrorText } from "../files/read-error.js";
 import { kubectlDocuments } from "../input/yaml.js";
 import { OutputBuffer } from "./output.js";
 
+/** The jq release whose semantics `karta jq` follows (and `--version` prints, as jq prints its own). */
+const JQ_VERSION = "1.8.2";
+
 export const JQ_HELP = `Usage: karta jq [options] FILTER [FILE...]
 
 Runs a jq program (jq 1.8.2 semantics) over a stream of JSON values read from the
@@ -45,6 +48,9 @@ Options:
   -f, --from-file F      read the program from file F
       --env              let $ENV and env see the process environment (off by default)
       --unbuffered       accepted, as jq accepts it; no effect
+  -b, --binary           accepted, as jq accepts it off Windows; no effect
+  -L, --library-path DIR accepted; a program cannot import modules (import and include are refused)
+  -V, --version          print the jq version whose semantics this follows (jq-1.8.2)
       --args             the remaining positional arguments are strings in $ARGS.positional, not files
       --jsonargs         the remaining positional arguments are JSON texts in $ARGS.positional
   -h, --help             show this help
@@ -120,6 +126,11 @@ export const FLAGS = {
   jsonargs: { type: "boolean" },
   // jq flushes after each output with it; accepted so that jq command lines run, with no effect.
   unbuffered: { type: "boolean" },
+  // jq's CRLF switch for Windows builds: a no-op elsewhere, as in jq.
+  binary: { type: "boolean", short: "b" },
+  // Module search paths: accepted so that jq command lines run; import/include are refused at compile time.
+  "library-path": { type: "string", multiple: true, short: "L" },
+  version: { type: "boolean", short: "V" },
 } as const satisfies Flags;
 
 /** As jq reads its command line: a filter and files, where `-1` and `-.a` are filters, not flags. */
@@ -612,6 +623,11 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   const p = parseCommand(io, "jq", args, FLAGS, JQ_HELP, JQ_ARGUMENTS);
   if (typeof p === "number") return p;
   setWriteErrorExit(2);
+  if (p.values.version) {
+    // As jq --version: the version alone, whatever else the command line holds.
+    io.stdout(`jq-${JQ_VERSION}\n`);
+    return 0;
+  }
   let o: JqOptions;
   try {
     o = options(p, args, io);

@@ -131,6 +131,14 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
   test("--unbuffered is accepted, as jq accepts it, and changes nothing", async () => {
     assert.deepEqual(await withFiles(["jq", "--unbuffered", "-c", "."], {}, '{"a":[1,2]} 3'), { code: 0, out: '{"a":[1,2]}\n3\n', err: "" });
   });
+  test("-b and -L are accepted, as jq accepts them off Windows and without modules; -V prints the jq version followed, as jq 1.8.2 prints its own", async () => {
+    assert.deepEqual(await withFiles(["jq", "-b", "-L", "/nonexistent", "-c", "."], {}, "[1]"), { code: 0, out: "[1]\n", err: "" });
+    assert.deepEqual(await withFiles(["jq", "--binary", "--library-path=/tmp", "-L/tmp", "."], {}, "2"), { code: 0, out: "2\n", err: "" });
+    // -L does not make modules loadable: the program is still refused at compile time.
+    assert.equal((await withFiles(["jq", "-L", "/tmp", 'import "m" as m; .'], {}, "1")).code, 3);
+    for (const flag of ["--version", "-V"]) assert.deepEqual(await withFiles(["jq", flag, "."], {}, "1"), { code: 0, out: "jq-1.8.2\n", err: "" });
+    assert.deepEqual(await withFiles(["jq", "-L"], {}), { code: 2, out: "", err: "karta jq: flag needs an argument: -L\nRun 'karta jq --help' for usage.\n" });
+  });
   test("-R -s: after the slurp, the position is the last file's with all its lines read (errors, input_filename, input_line_number), as jq 1.8.2 prints", async () => {
     const f = { "f1.txt": "a\nb\n", "f2.txt": "c\nd", "f3.txt": "" };
     assert.deepEqual(await withFiles(["jq", "-Rs", "error(.)"], f, "x\ny\nz"), { code: 5, out: "", err: "jq: error (at <stdin>:2): x\ny\nz\n" });
