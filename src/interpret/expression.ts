@@ -31,6 +31,8 @@ export class CompiledExpression {
   readonly literal: string | undefined;
   readonly program: JqProgram | undefined;
   private readonly fast: Accessor | undefined;
+  /** `path(text)`, compiled when an error first asks where an output came from (null: it does not compile). */
+  private paths: JqProgram | null | undefined;
 
   /**
    * `programs`: what each text compiled to so far (a program, or why not), shared by a definition's
@@ -96,6 +98,42 @@ export class CompiledExpression {
     } catch (err) {
       return { ok: false, error: errorText(err) };
     }
+  }
+
+  /**
+   * Where in `input` the expression's `index`-th output was read, as a field path
+   * (`spec.pytorchReplicaSpecs.Worker.replicas`), for an error the object caused; undefined when the
+   * expression is not a path expression there (`tonumber`, a literal) or fails. Compiled on first use:
+   * only errors ask.
+   */
+  locate(input: unknown, index: number): string | undefined {
+    if (!this.program) return undefined;
+    if (this.paths === undefined) {
+      try {
+        this.paths = compileJq(`path(${this.text}\n)`, { safe: true });
+      } catch {
+        this.paths = null;
+      }
+    }
+    if (this.paths === null) return undefined;
+    let found: unknown[];
+    try {
+      found = this.paths.run(input);
+    } catch {
+      return undefined;
+    }
+    // Outputs that are not paths (`?` dropping one) would shift the others: no location then.
+    const values = this.run(input);
+    if (!values.ok || values.values.length !== found.length) return undefined;
+    const at = found[index];
+    if (!Array.isArray(at) || at.length === 0 || !at.every((k) => typeof k === "string" || (typeof k === "number" && Number.isInteger(k)))) return undefined;
+    return formatPath(at as PathSegment[]);
+  }
+
+  /** The object's field an output came from, as a parenthesised note for a message (empty when unknown). */
+  objectField(input: unknown, index: number): string {
+    const at = this.locate(input, index);
+    return at === undefined ? "" : ` (the object's ${at})`;
   }
 
   /**

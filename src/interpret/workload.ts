@@ -79,11 +79,11 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
     if (values === undefined) instanceIds = undefined;
     else {
       const ids: string[] = [];
-      for (const raw of values) {
+      for (const [i, raw] of values.entries()) {
         // Go decodes a JSON null into a string as "" (then refused below as an empty id).
         const v = raw === null ? "" : raw;
         if (typeof v !== "string") {
-          diagnostics.push({ severity: "error", path: c.instanceId.path, message: `instance id must be a string, got ${JSON.stringify(v)}`, code: "instances" });
+          diagnostics.push({ severity: "error", path: c.instanceId.path, message: `instance id must be a string, got ${JSON.stringify(v)}${c.instanceId.objectField(object, i)}`, code: "instances" });
           instanceIds = undefined;
           break;
         }
@@ -165,8 +165,8 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
       if (!e) return [];
       const values = runAll(e, object, diagnostics, "scale path");
       if (values === undefined) return undefined;
-      return values.map((v) => {
-        const n = toReplicaCount(v, e, diagnostics);
+      return values.map((v, i) => {
+        const n = toReplicaCount(v, e, diagnostics, () => e.objectField(object, i));
         if (n === undefined && v !== null && v !== undefined) refused = true;
         return n;
       });
@@ -240,15 +240,15 @@ function nullsOf(values: unknown[] | undefined, e: CompiledExpression): { e: Com
  * A replica count as the reference reads it: JSON into an int32, so a string (an annotation's "2") is
  * refused as a fraction is; a definition converts it (`| tonumber`).
  */
-function toReplicaCount(v: unknown, e: CompiledExpression, diagnostics: Diagnostic[]): number | undefined {
+function toReplicaCount(v: unknown, e: CompiledExpression, diagnostics: Diagnostic[], field: () => string): number | undefined {
   if (v === null || v === undefined) return undefined;
   const n = typeof v === "number" ? v : undefined;
   if (n === undefined || !Number.isInteger(n) || n > 2147483647 || n < -2147483648) {
-    diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield an integer replica count, got ${typeof v === "number" && !Number.isFinite(v) ? `${v} (out of range)` : JSON.stringify(v)}`, code: "scale" });
+    diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield an integer replica count, got ${typeof v === "number" && !Number.isFinite(v) ? `${v} (out of range)` : JSON.stringify(v)}${field()}`, code: "scale" });
     return undefined;
   }
   // Kept, as the reference keeps any int32 (a scale counts only when above 0), but no controller runs a negative count.
-  if (n < 0) diagnostics.push({ severity: "warning", path: e.path, message: `'${e.text}' yields a negative replica count (${n}) on this object (a scale counts only above 0)`, code: "scale-negative" });
+  if (n < 0) diagnostics.push({ severity: "warning", path: e.path, message: `'${e.text}' yields a negative replica count (${n}) on this object${field()} (a scale counts only above 0)`, code: "scale-negative" });
   return n;
 }
 

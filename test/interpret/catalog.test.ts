@@ -240,8 +240,8 @@ const cases: Case[] = [
     // fails every pod of such a Service: "cannot unmarshal string"); the definition would need `| tonumber`.
     // Every subtree scale over it fails too, and KAI groups none of the pods.
     errors: [
-      `'.spec.template.metadata.annotations["autoscaling.knative.dev/min-scale"] // 1' must yield an integer replica count, got "2"`,
-      `'.spec.template.metadata.annotations["autoscaling.knative.dev/max-scale"]' must yield an integer replica count, got "10"`,
+      `'.spec.template.metadata.annotations["autoscaling.knative.dev/min-scale"] // 1' must yield an integer replica count, got "2" (the object's spec.template.metadata.annotations["autoscaling.knative.dev/min-scale"])`,
+      `'.spec.template.metadata.annotations["autoscaling.knative.dev/max-scale"]' must yield an integer replica count, got "10" (the object's spec.template.metadata.annotations["autoscaling.knative.dev/max-scale"])`,
       "subtree scale of 'knativeservice': the scale of component revision could not be read",
       "subtree scale of 'revision': the scale of component revision could not be read",
       "pod hello-00001-deployment-6d9f7c8b5-x2q4w: the scale of component revision could not be read",

@@ -274,6 +274,19 @@ describe("instances", () => {
     assert.deepEqual(r.components[1]!.instances.map((i) => i.scale?.replicas), [-2, 1]);
     assert.equal(r.components[1]!.subtreeScale, 1);
   });
+  test("an error the object causes names the object's field it was read from, when the expression is a path there", () => {
+    const located = it.interpret(pipeline([{ name: "extract", replicas: 1.5 }, { name: "load", replicas: 2 }]));
+    assert.deepEqual(
+      errors(located).filter((d) => d.path.endsWith("replicasPath")).map((d) => d.message),
+      ["'.spec.steps[] | (.replicas // 1)' must yield an integer replica count, got 1.5 (the object's spec.steps[0].replicas)"],
+    );
+    // `// 1` is no path where it gives 1 (jq: "Invalid path expression"): the other outputs cannot be placed either.
+    const unplaced = it.interpret(pipeline([{ name: "extract", replicas: "x" as unknown as number }, { name: "load" }]));
+    assert.deepEqual(
+      errors(unplaced).filter((d) => d.path.endsWith("replicasPath")).map((d) => d.message),
+      [`'.spec.steps[] | (.replicas // 1)' must yield an integer replica count, got "x"`],
+    );
+  });
   test("instance ids that do not match the spec count give the reference's error", () => {
     // A definition that reads only the first id: tested with one instance, wrong with two.
     const r = compileInterpreter(karta(ARRAY.replace("instanceIdPath: .spec.steps[].name", "instanceIdPath: .spec.steps[0].name"))).interpret(pipeline([{ name: "extract" }, { name: "load" }]));
@@ -342,7 +355,7 @@ describe("scale", () => {
       const r = interpreter.interpret(obj, { pods: [tfPod("mnist-worker-0", "worker")] });
       assert.deepEqual(
         errors(r).filter((d) => d.code === "scale" && d.path.endsWith("replicasPath")).map((d) => [d.path, d.message]),
-        [["spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath", `'.spec.tfReplicaSpecs.Worker.replicas // 1' must yield an integer replica count, got ${shown}`]],
+        [["spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath", `'.spec.tfReplicaSpecs.Worker.replicas // 1' must yield an integer replica count, got ${shown} (the object's spec.tfReplicaSpecs.Worker.replicas)`]],
       );
       // As upstream's subtree scale fails over it, the root's fails, and no pod is grouped (KAI groups none).
       assert.ok(errors(r).some((d) => d.message === "subtree scale of 'tfjob': the scale of component worker could not be read"));
