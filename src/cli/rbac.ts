@@ -1,6 +1,6 @@
 /**
  * `karta rbac`: prints the ClusterRole and the leader-election Role `karta controller` needs for the given definitions.
- * Exit code: 0 fine, 1 a definition has errors, 2 usage or unreadable input.
+ * Exit code: 0 fine, 1 a definition has errors or none was found, 2 usage or unreadable input.
  */
 import { stringify } from "yaml";
 import { formatDiagnostic, hasSyntaxErrors, loadCrds, loadDefinitions, sortDiagnostics, type Diagnostic, type Karta } from "../definition/index.js";
@@ -36,7 +36,8 @@ ClusterRoleBinding and the Role with a RoleBinding in that namespace to the cont
   -o, --output FORMAT     yaml (default) or json
   -h, --help              show this help
 
-Exit code: 0 fine, 1 a definition has errors, 2 usage or unreadable input.
+Exit code: 0 fine, 1 a definition has errors or none was found (an empty directory), 2 usage or
+unreadable input.
 
 Example:
   karta rbac -d definitions/ > rbac.yaml
@@ -70,8 +71,9 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
   const recursive = values.recursive ?? true;
   const definitionFiles = expandInputs(values.definition, { recursive });
   // A directory with no definition file in it is named, as karta validate names it (kubectl: "no objects passed").
-  for (const dir of definitionFiles.empty) io.stderr(`karta rbac: -d ${dir}: ${noInputFiles(recursive)}\n`);
-  if (definitionFiles.empty.length > 0) return 2;
+  for (const dir of definitionFiles.empty) io.stderr(`karta rbac: -d ${dir}: ${noInputFiles(dir, recursive)}\n`);
+  // An error of the input, as karta validate counts it (kubectl apply -f fails with no objects): exit 1.
+  if (definitionFiles.empty.length > 0) return 1;
   try {
     for (const file of definitionFiles.files) {
       const loaded = loadDefinitions(await readInput(io, file), file);
@@ -99,7 +101,7 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
   }
   if (kartas.length === 0) {
     io.stderr("karta rbac: no Karta definition found\n");
-    return 2;
+    return 1;
   }
   const roles = controllerRbac(kartas, {
     ...(values.name ? { name: values.name } : {}),

@@ -83,8 +83,8 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   // passed to apply"): a CI step on a mistyped or emptied directory must not pass.
   const crdInputs = expandInputs(parsed.crds, { recursive: parsed.recursive });
   const inputs = expandInputs(parsed.inputs, { recursive: parsed.recursive });
-  for (const dir of crdInputs.empty) io.stderr(`karta validate: --crd ${dir}: ${noInputFiles(parsed.recursive)}\n`);
-  for (const dir of inputs.empty) io.stderr(`karta validate: ${dir}: ${noInputFiles(parsed.recursive)}\n`);
+  for (const dir of crdInputs.empty) io.stderr(`karta validate: --crd ${dir}: ${noInputFiles(dir, parsed.recursive)}\n`);
+  for (const dir of inputs.empty) io.stderr(`karta validate: ${dir}: ${noInputFiles(dir, parsed.recursive)}\n`);
   const empty = crdInputs.empty.length + inputs.empty.length;
 
   const diagnostics: Diagnostic[] = [];

@@ -33,9 +33,21 @@ export interface ExpandedInputs {
   empty: string[];
 }
 
-/** Why a directory `expandInputs` found empty has nothing to read, for the command's message. */
-export function noInputFiles(recursive: boolean): string {
-  return `no definition files in this directory (.yaml, .yml or .json${recursive ? ", searched recursively" : "; sub-directories are read only with -R"})`;
+/**
+ * Why a directory `expandInputs` found empty has nothing to read, for the command's message; -R is
+ * suggested only for a directory that has sub-directories it would read.
+ */
+export function noInputFiles(dir: string, recursive: boolean): string {
+  const why = recursive ? ", searched recursively" : hasSubdirectories(dir) ? "; sub-directories are read only with -R" : "";
+  return `no definition files in this directory (.yaml, .yml or .json${why})`;
+}
+
+function hasSubdirectories(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => statOf(path.join(dir, name))?.isDirectory() === true);
+  } catch {
+    return false;
+  }
 }
 
 /** `listInputFiles`, with the directories given that hold no input file (`kubectl apply -f emptydir/` refuses: "no objects passed"). */

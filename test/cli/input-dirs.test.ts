@@ -59,9 +59,14 @@ test("validate fails on a directory with nothing to validate, naming it, as kube
     const crd = await karta(["validate", "--crd", dir, "definitions/batch/v1/Job.yaml"]);
     assert.equal(crd.code, 1);
     assert.match(crd.err, /^karta validate: --crd .*: no definition files/);
-    // karta rbac names it too (with its exit code for "no Karta definition found").
+    // karta rbac names it too, and fails as validate does (and as for "no Karta definition found").
     const rbac = await karta(["rbac", "-d", dir]);
-    assert.deepEqual([rbac.code, rbac.out], [2, ""]);
+    assert.deepEqual([rbac.code, rbac.out], [1, ""]);
+    // Without -R, -R is suggested only for a directory that has sub-directories to read.
+    const flat = await karta(["validate", "-R=false", dir]);
+    assert.equal(flat.err, `karta validate: ${dir}: no definition files in this directory (.yaml, .yml or .json; sub-directories are read only with -R)\n`);
+    const leaf = await karta(["validate", "-R=false", path.join(dir, "sub")]);
+    assert.equal(leaf.err, `karta validate: ${path.join(dir, "sub")}: no definition files in this directory (.yaml, .yml or .json)\n`);
     assert.equal(rbac.err, `karta rbac: -d ${dir}: no definition files in this directory (.yaml, .yml or .json, searched recursively)\n`);
     const json = await karta(["validate", dir, "-o", "json"]);
     assert.equal((JSON.parse(json.out) as { summary: { emptyDirectories: number } }).summary.emptyDirectories, 1);
