@@ -80,8 +80,9 @@ export function actionValue(value: unknown): { ok: true; value: unknown } | { ok
   if (typeof value !== "string") return { ok: true, value };
   try {
     return { ok: true, value: JSON.parse(value) as unknown };
-  } catch (e) {
-    return { ok: false, error: `failed to decode value ${JSON.stringify(value)}: ${(e as Error).message}` };
+  } catch {
+    // Upstream's words first; then what to write instead (a string keeps its quotes), not the parser's text.
+    return { ok: false, error: `failed to decode value ${JSON.stringify(value)}: not JSON text (a string is written with its quotes, e.g. '${JSON.stringify(value)}')` };
   }
 }
 
