@@ -19,7 +19,7 @@ import { ControllerMetrics } from "../controller/metrics.js";
 import { WorkloadExporter } from "../controller/exporter.js";
 import { parseBindAddress, startEndpoints, type Endpoints } from "../controller/endpoints.js";
 import { parseDuration } from "../server/duration.js";
-import { defaultServingNames, ensureCertDir } from "../server/certs.js";
+import { caBundleText, defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { readKeyPair } from "../server/tls.js";
 import { PROTOBUF } from "../controller/protobuf.js";
 import { POD_WEBHOOK_PATH, startWebhook, type WebhookServer } from "../controller/webhook.js";
@@ -128,7 +128,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole and the Role
       --tls-cert-file FILE              the webhook's serving certificate (PEM, with its chain); reloaded on change
       --tls-private-key-file FILE       its private key
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
-                                        tls.crt, tls.key), or reused; without any of the three, no webhook
+                                        tls.crt, tls.key), or reused (a tls.crt and tls.key already there are
+                                        used as they are); without any of the three, no webhook
       --tls-san NAME                    extra DNS name or IP of the generated certificate (repeatable)
       --group-shape SHAPE               auto (default), composite or flat: how gangs with subgroups are made
       --total-shards N                  how many shards the workloads are split into (default 1)
@@ -244,7 +245,7 @@ export async function runController(rawArgs: string[], io: CliIO, signal?: Abort
     try {
       const made = ensureCertDir(values["cert-dir"], defaultServingNames(values["tls-san"]));
       tlsFiles = made;
-      log("info", made.created ? "generated a self-signed CA and webhook serving certificate" : "using the webhook certificate", { certDir: values["cert-dir"], caBundle: made.caFile });
+      log("info", made.created ? "generated a self-signed CA and webhook serving certificate" : "using the webhook certificate", { certDir: values["cert-dir"], caBundle: caBundleText(made) });
     } catch (err) {
       log("error", "cannot start", { err: `--cert-dir ${values["cert-dir"]}: ${(err as Error).message}` });
       return 1;

@@ -3,7 +3,7 @@
  * then drains requests in flight and exits 0 (5 after an internal error, see crash.ts). Flags are named as Kubernetes components name them.
  */
 import { fileURLToPath } from "node:url";
-import { certDirFiles, defaultServingNames, ensureCertDir } from "../server/certs.js";
+import { caBundleText, certDirFiles, defaultServingNames, ensureCertDir } from "../server/certs.js";
 import { parseDuration } from "../server/duration.js";
 import { SERVE_DEFAULTS } from "../server/index.js";
 import { ServeError, splitHostPort, startServer, type ServeOptions } from "../server/server.js";
@@ -29,7 +29,8 @@ Options:
       --tls-cert-file FILE          serving certificate (PEM, with its chain)
       --tls-private-key-file FILE   its private key (PEM)
       --cert-dir DIR                without the two above: a self-signed CA and serving certificate
-                                    are generated into DIR (ca.crt, tls.crt, tls.key), or reused
+                                    are generated into DIR (ca.crt, tls.crt, tls.key), or reused; a
+                                    tls.crt and tls.key already there are used as they are
       --tls-san NAME                extra DNS name or IP of the generated certificate (repeatable)
       --definitions PATH            Karta definitions, file or directory (repeatable; they replace
                                     the bundled Kartas for their kinds)
@@ -200,7 +201,7 @@ export async function runServe(args: string[], io: CliIO): Promise<number> {
       const made = ensureCertDir(p.certDir!, defaultServingNames(p.tlsSans));
       certFile = made.certFile;
       keyFile = made.keyFile;
-      io.stderr(`karta serve: ${made.created ? "generated a self-signed CA and serving certificate" : "using the certificate"} in ${p.certDir}; CA bundle: ${made.caFile}\n`);
+      io.stderr(`karta serve: ${made.created ? "generated a self-signed CA and serving certificate" : "using the certificate"} in ${p.certDir}; CA bundle: ${caBundleText(made)}\n`);
     } catch (e) {
       io.stderr(`karta serve: --cert-dir ${p.certDir}: ${(e as Error).message}\n`);
       return 1;

@@ -131,10 +131,19 @@ function certDirProblem(dir: string, err: unknown): string {
   return `cannot ${exists ? "write" : "create"}: ${systemErrorText(err).toLowerCase()}`;
 }
 
-/** The certificate files of `dir`, and whether all three are there (ensureCertDir then writes nothing). */
+/**
+ * The certificate files of `dir`, and whether the pair is there (ensureCertDir then writes nothing): a
+ * tls.crt and tls.key put there by their owner (a TLS Secret mounted without ca.crt) are used, as
+ * controller-runtime's webhook server reads them, never replaced by a generated pair.
+ */
 export function certDirFiles(dir: string): CertFiles & { complete: boolean } {
   const files: CertFiles = { caFile: path.join(dir, "ca.crt"), certFile: path.join(dir, "tls.crt"), keyFile: path.join(dir, "tls.key") };
-  return { ...files, complete: existsSync(files.certFile) && existsSync(files.keyFile) && existsSync(files.caFile) };
+  return { ...files, complete: existsSync(files.certFile) && existsSync(files.keyFile) };
+}
+
+/** Where the CA bundle of a cert dir's certificate is, in words for a start-up message: ca.crt, or why there is none. */
+export function caBundleText(files: CertFiles): string {
+  return existsSync(files.caFile) ? files.caFile : `none (${files.caFile} absent: the certificate was not generated there; its issuer's CA is the bundle)`;
 }
 
 /**

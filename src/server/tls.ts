@@ -56,13 +56,13 @@ function keyPairProblem(cert: string, key: string): string | undefined {
     // The first certificate of the chain, the one the server presents.
     leaf = new X509Certificate(cert);
   } catch (e) {
-    return `no certificate in the certificate file: ${(e as Error).message}`;
+    return `no certificate in the certificate file (${pemProblem(e, cert, "certificate")})`;
   }
   let privateKey: ReturnType<typeof createPrivateKey>;
   try {
     privateKey = createPrivateKey(key);
   } catch (e) {
-    return `no private key in the key file: ${(e as Error).message}`;
+    return `no private key in the key file (${pemProblem(e, key, "private key")})`;
   }
   if (!leaf.checkPrivateKey(privateKey)) return `the key does not match the certificate (${leaf.subject.replace(/\n/g, ", ")})`;
   try {
@@ -71,6 +71,23 @@ function keyPairProblem(cert: string, key: string): string | undefined {
     return (e as Error).message;
   }
   return undefined;
+}
+
+/**
+ * Why OpenSSL could not read a PEM file, in words rather than its `error:0480006C:PEM routines::no start
+ * line` codes: the cases a mistaken file gives (another file, a truncated copy, a key it cannot decode).
+ */
+function pemProblem(e: unknown, text: string, what: "certificate" | "private key"): string {
+  const code = (e as { code?: string })?.code;
+  const blocks = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1]!);
+  // A key file holding only a certificate (the two swapped, or the certificate copied twice).
+  if (what === "private key" && blocks.length > 0 && !blocks.some((b) => b.endsWith("PRIVATE KEY"))) return `it holds ${[...new Set(blocks)].join(" and ")} PEM data, not a PRIVATE KEY`;
+  if (code === "ERR_OSSL_PEM_NO_START_LINE" || blocks.length === 0) return `no PEM block: expected -----BEGIN ${what === "certificate" ? "CERTIFICATE" : "PRIVATE KEY"}-----`;
+  if (code === "ERR_OSSL_PEM_BAD_BASE64_DECODE") return "its PEM block is not valid base64";
+  if (code === "ERR_OSSL_UNSUPPORTED") return `not a ${what} in PEM (PKCS#8, PKCS#1 or SEC 1) or DER that can be decoded`;
+  // ASN.1 and other decoding errors: OpenSSL's reason without its error code.
+  const reason = ((e as Error)?.message ?? String(e)).replace(/^error:[0-9A-Fa-f]+:[^:]*:[^:]*:/, "");
+  return `its ${what} cannot be decoded: ${reason}`;
 }
 
 /**

@@ -1,0 +1,69 @@
+/** --cert-dir: what is generated, what is reused as its owner put it there, and why a file cannot serve. */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { after, describe, test } from "node:test";
+import { caBundleText, ensureCertDir } from "../../src/server/certs.js";
+import { readKeyPair } from "../../src/server/tls.js";
+import { tempDir, writeCerts } from "./helpers.js";
+
+describe("--cert-dir", () => {
+  const dirs: string[] = [];
+  const dir = (): string => {
+    const d = tempDir("karta-certdir-");
+    dirs.push(d);
+    return d;
+  };
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  test("an empty directory gets a CA and a serving certificate; a second start reuses them", () => {
+    const d = dir();
+    const made = ensureCertDir(d, ["localhost"]);
+    assert.equal(made.created, true);
+    assert.equal(caBundleText(made), path.join(d, "ca.crt"));
+    const cert = readFileSync(made.certFile, "utf8");
+    assert.equal(ensureCertDir(d, ["localhost"]).created, false);
+    assert.equal(readFileSync(made.certFile, "utf8"), cert);
+  });
+
+  test("a tls.crt and tls.key put there without ca.crt (a TLS Secret mounted) are used, never replaced", () => {
+    const d = dir();
+    const own = writeCerts(d);
+    rmSync(own.caFile);
+    const before = [readFileSync(own.certFile, "utf8"), readFileSync(own.keyFile, "utf8")];
+    const used = ensureCertDir(d, ["localhost"]);
+    assert.equal(used.created, false);
+    assert.deepEqual([readFileSync(own.certFile, "utf8"), readFileSync(own.keyFile, "utf8")], before);
+    assert.equal(existsSync(own.caFile), false);
+    assert.equal(caBundleText(used), `none (${own.caFile} absent: the certificate was not generated there; its issuer's CA is the bundle)`);
+  });
+
+  test("half a pair is generated again, as kube-apiserver does with a pair it cannot read", () => {
+    const d = dir();
+    const own = writeCerts(d);
+    rmSync(own.keyFile);
+    const made = ensureCertDir(d, ["localhost"]);
+    assert.equal(made.created, true);
+    assert.equal(readKeyPair(made.certFile, made.keyFile).ok, true);
+  });
+
+  test("a file that is no PEM certificate or key is named with why, in words rather than OpenSSL's codes", () => {
+    const d = dir();
+    const own = writeCerts(d);
+    const pem = readFileSync(own.certFile, "utf8");
+    const cases: [string, string, string][] = [
+      ["garbage", readFileSync(own.keyFile, "utf8"), "no certificate in the certificate file (no PEM block: expected -----BEGIN CERTIFICATE-----)"],
+      ["-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----\n", readFileSync(own.keyFile, "utf8"), "no certificate in the certificate file (its PEM block is not valid base64)"],
+      [pem, "garbage", "no private key in the key file (no PEM block: expected -----BEGIN PRIVATE KEY-----)"],
+      [pem, pem, "no private key in the key file (it holds CERTIFICATE PEM data, not a PRIVATE KEY)"],
+      [pem, "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n", "no private key in the key file (not a private key in PEM (PKCS#8, PKCS#1 or SEC 1) or DER that can be decoded)"],
+    ];
+    for (const [cert, key, why] of cases) {
+      writeFileSync(own.certFile, cert);
+      writeFileSync(own.keyFile, key);
+      const r = readKeyPair(own.certFile, own.keyFile);
+      assert.equal(r.ok, false);
+      assert.equal(r.ok ? "" : r.error, `${own.certFile}, ${own.keyFile}: not a usable certificate and key: ${why}`);
+    }
+  });
+});
