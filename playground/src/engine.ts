@@ -10,6 +10,7 @@ import type { Diagnostic } from "../../src/definition/diagnostic.js";
 import { compileInterpreter, type CompiledInterpreter } from "../../src/interpret/interpret.js";
 import type { Interpretation, PatchResult } from "../../src/interpret/types.js";
 import { compileKarta, type WorkloadCompilation } from "../../src/scheduling/karta.js";
+import { kaiGroupsNotice } from "../../src/scheduling/kai-plugins.js";
 import { lineStarts, positionIn } from "../../src/interpreter/declarative/text-position.js";
 
 /** A problem in the workload object's or the pods' editor, at a 1-based line and column. */
@@ -40,6 +41,8 @@ export interface Analysis {
   blocked?: string;
   interpreter?: CompiledInterpreter;
   interpretation?: Interpretation;
+  /** The lines of the notice beside the groups when KAI Scheduler would not use them (as `karta inspect` prints it). */
+  kaiNotice?: string[];
   compilation?: WorkloadCompilation;
   patches?: { suspend: PatchResult; resume: PatchResult; setScheduler: PatchResult };
   /** Milliseconds spent validating the Karta (what the editor's diagnostics wait for). */
@@ -162,6 +165,8 @@ export function analyze(kartaText: string, objectText: string, podsText: string,
       const interpreter = compileInterpreter(definition);
       out.interpreter = interpreter;
       out.interpretation = interpreter.interpret(out.object, { pods: out.pods });
+      const notice = kaiGroupsNotice(out.interpretation, definition.karta).notice;
+      if (notice.length > 0) out.kaiNotice = notice;
       out.compilation = compileKarta(interpreter, out.object, { pods: out.pods });
       out.patches = {
         suspend: interpreter.suspendPatch(out.object, "suspend"),

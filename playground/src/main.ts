@@ -351,7 +351,8 @@ function renderPanes(a: Analysis): void {
   const r = a.interpretation;
   $("components").innerHTML = r ? renderComponents(r) : blocked;
   $("statusPane").innerHTML = r ? renderStatus(r) : blocked;
-  $("groups").innerHTML = r ? groupsPicture(r) : blocked;
+  const kaiNotice = a.kaiNotice ? `<p class="blocked">${escapeXml(a.kaiNotice.join(" "))}</p>` : "";
+  $("groups").innerHTML = r ? kaiNotice + groupsPicture(r) : blocked;
   const c = a.compilation;
   if (c) {
     const issues = c.issues.map((i) => `<div class="sev-${i.severity}">${escapeXml(`${i.severity}: ${i.input}${i.path ? ` ${i.path}` : ""}: ${i.message}`)}</div>`).join("");

@@ -20,6 +20,7 @@ import type { LiveWorkload } from "./live.js";
 import { yamlDocument } from "./yaml-output.js";
 import { handwritten, isLabelValue } from "../names/index.js";
 import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
+import { kaiGroupsNotice, type KaiPluginSummary } from "../scheduling/kai-plugins.js";
 import { LIVE_FLAGS, liveHelp, liveTarget, WORKLOAD_FLAGS, type LiveTarget } from "./live-ref.js";
 
 export const INSPECT_HELP = `Usage: karta inspect -f OBJECT [-d DEFINITION] [--pods SOURCE]... [--children SOURCE]...
@@ -28,8 +29,9 @@ export const INSPECT_HELP = `Usage: karta inspect -f OBJECT [-d DEFINITION] [--p
 
 Shows what a Karta sees in a live workload: the component tree with instances, replicas and
 resources (Karmada's per-replica requirements and totals), the generic status with the matcher that
-matched, each pod's component and instance, KAI Scheduler's gang groups with their members and
-minMember, and the pods that matched nothing.
+matched, each pod's component and instance, the gang groups KAI Scheduler's Karta grouper builds with
+their members and minMember (with a notice when KAI groups the kind with a plugin of its own, or would
+not find this Karta by its run.ai/karta-* labels), and the pods that matched nothing.
 
   -d, --definition PATH   the Karta: a file (YAML or JSON; with several, the one whose root kind is the
                           object's) or a directory of them; default: the definition bundled for the
@@ -225,12 +227,24 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     io.stderr(`karta inspect: ${displayName(parsed.object!)}: ${wrongKind.message}\n`);
     return EXIT.noDefinition;
   }
-  if (parsed.output === "json") io.stdout(JSON.stringify(result, null, 2) + "\n");
-  else if (parsed.output === "yaml") io.stdout(yamlDocument(result));
-  else io.stdout(renderTree(result, definition.file));
+  // Which KAI plugin groups this kind: a native one builds its own PodGroups, not these groups.
+  const kai = kaiGroupsNotice(result, definition.karta);
+  if (parsed.output === "json") io.stdout(JSON.stringify(withKaiPlugin(result, kai.summary), null, 2) + "\n");
+  else if (parsed.output === "yaml") io.stdout(yamlDocument(withKaiPlugin(result, kai.summary)));
+  else io.stdout(renderTree(result, definition.file, kai.notice));
   // On stderr in every format, as the exit code says (a script keeping stderr in a log has them), and in the tree under Problems.
   for (const d of result.diagnostics) if (d.severity === "error") io.stderr(formatDiagnostic(d) + "\n");
   return result.diagnostics.some((d) => d.severity === "error") ? EXIT.evaluationErrors : EXIT.ok;
+}
+
+/** The interpretation with `kaiPlugin` after `groups` (a field added to what -o yaml|json printed before). */
+function withKaiPlugin(r: Interpretation, kaiPlugin: KaiPluginSummary): Interpretation & { kaiPlugin: KaiPluginSummary } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(r)) {
+    out[key] = value;
+    if (key === "groups") out.kaiPlugin = kaiPlugin;
+  }
+  return out as unknown as Interpretation & { kaiPlugin: KaiPluginSummary };
 }
 
 function resources(list: Record<string, string> | undefined): string {
@@ -278,8 +292,11 @@ function withoutLeadingDefs(text: string): string {
   return rest;
 }
 
-/** The interpretation for people: components, status, groups, unmatched pods, problems. */
-export function renderTree(r: Interpretation, definitionFile: string): string {
+/**
+ * The interpretation for people: components, status, groups, unmatched pods, problems. `kaiNotice`: the lines
+ * of a notice under Groups (KAI's plugin for the root's kind, when KAI would not use these groups).
+ */
+export function renderTree(r: Interpretation, definitionFile: string, kaiNotice: readonly string[] = []): string {
   const lines: string[] = [];
   const root = r.root;
   const ns = root.namespace ? `${root.namespace}/` : "";
@@ -339,16 +356,21 @@ export function renderTree(r: Interpretation, definitionFile: string): string {
     if (r.status.conditions.length > 0) lines.push(`  conditions: ${r.status.conditions.map((c) => `${c.type}=${c.status ?? "?"}${c.reason ? ` (${c.reason})` : ""}`).join(", ")}`);
   }
   lines.push("");
+  const notice = (): void => kaiNotice.forEach((text, i) => void lines.push(`  ${i === 0 ? "notice: " : "        "}${text}`));
   if (r.groups.length === 0 && r.gangPlan.length > 0) {
     lines.push(`Groups: ${r.pods.length === 0 ? "give --pods to see them" : "none formed"}; the definition's members:`);
+    notice();
     for (const p of r.gangPlan) {
       lines.push(`  ${p.definition}: ${p.memberComponent}${p.instance !== undefined ? `/${p.instance}` : ""}  minMember ${p.minMember}  keys ${p.groupByKeyPaths.length > 0 ? p.groupByKeyPaths.join(", ") : "(owner)"}${p.filters.length > 0 ? `  filters ${p.filters.join(" and ")}` : ""}`);
     }
   } else if (r.groups.length === 0) {
     const failed = r.diagnostics.some((d) => d.severity === "error" && d.path.startsWith("spec.optimizationInstructions.gangScheduling"));
     lines.push(failed ? "Groups: none (KAI would group none of the pods: see Problems)" : "Groups: none (no gang scheduling instructions)");
+    notice();
+  } else {
+    lines.push("Groups:");
+    notice();
   }
-  else lines.push("Groups:");
   for (const g of r.groups) {
     const parts = [`  ${g.name}`, `minMember ${g.minMember}`];
     if (g.minSubGroup !== undefined) parts.push(`minSubGroup ${g.minSubGroup}`);

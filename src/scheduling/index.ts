@@ -53,3 +53,16 @@ export {
 } from "./job.js";
 export { validateJobScheduling, validateJobSchedulingRules, validateJobSchedulingDeclaratively, JOB_SCHEDULING_PATH } from "./job-validation.js";
 export * from "./karta.js";
+export {
+  KAI_PLUGINS,
+  kaiPluginFor,
+  kaiPluginExact,
+  kaiPluginSummary,
+  kaiPluginNotice,
+  kaiGroupsNotice,
+  hasGangInstructions,
+  hasKaiKartaLabels,
+  groupVersionKindOf,
+  type KaiPluginEntry,
+  type KaiPluginSummary,
+} from "./kai-plugins.js";

@@ -56,7 +56,8 @@ describe("karta inspect", () => {
     const pod = path.join(repoRoot, "examples", "pod.yaml");
     const alone = await run(["-f", pod]);
     assert.equal(alone.code, 0, alone.err);
-    assert.match(alone.out, /\nGroups:\n {2}pg-0e6c2a4b-9d1f-4e8a-b7c3-5f2d1a0e9c84 {2}minMember 1 {2}\[pod\]\n {4}cuda-debug {2}pod\n\nPods: 1, matched 1, unmatched 0\n/);
+    // A bare Pod is a kind KAI groups natively (PodJobGrouper): the notice says so, then Karta's group.
+    assert.match(alone.out, /\nGroups:\n {2}notice: KAI Scheduler groups Pod v1 with its own PodJobGrouper .*;\n {10}below is .*\n {2}pg-0e6c2a4b-9d1f-4e8a-b7c3-5f2d1a0e9c84 {2}minMember 1 {2}\[pod\]\n {4}cuda-debug {2}pod\n\nPods: 1, matched 1, unmatched 0\n/);
     const json = JSON.parse((await run(["-f", pod, "-o", "json"])).out) as { pods: { pod: { name: string }; component?: string }[]; groups: { members: { pod: string }[] }[] };
     assert.deepEqual(json.pods.map((p) => [p.pod.name, p.component]), [["cuda-debug", "pod"]]);
     assert.deepEqual(json.groups.map((g) => g.members.map((m) => m.pod)), [["cuda-debug"]]);
@@ -305,5 +306,100 @@ spec:
     const docs = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n";
     const arr = JSON.stringify([pod("a"), pod("b")]);
     for (const text of [list, docs, arr]) assert.deepEqual(parseObjects(text, "x"), [pod("a"), pod("b")]);
+  });
+});
+
+describe("karta inspect: KAI Scheduler's plugin for the kind", () => {
+  const example = (f: string) => path.join(repoRoot, "examples", f);
+  /** The tree's Groups section: from `Groups` to the blank line after it. */
+  const groupsSection = (out: string): string[] => {
+    const lines = out.split("\n");
+    const from = lines.findIndex((l) => l.startsWith("Groups"));
+    return lines.slice(from, lines.indexOf("", from));
+  };
+
+  test("a kind KAI groups natively (PyTorchJob): a notice under Groups; -o json says which plugin", async () => {
+    const r = await run(["-f", example("pytorchjob.yaml"), "--pods", example("pytorchjob-pods.yaml")]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(groupsSection(r.out), [
+      "Groups:",
+      "  notice: KAI Scheduler groups PyTorchJob kubeflow.org/v1 with its own PyTorchGrouper (PodGroups named pg-<name>-<uid>, with that plugin's subgroups and minMember);",
+      "          below is what KAI's Karta grouper would build for a kind without a plugin",
+      "  pg-3f6d2c1e-8a4b-4c7d-9e2f-1a2b3c4d5e6f-pytorchjob  minMember 2  minSubGroup 2  [pytorchjob]",
+      "    subgroup master  minMember 1  pods: 1",
+      "    subgroup worker  minMember 1  pods: 3",
+      "    llama-finetune-master-0  master",
+      "    llama-finetune-worker-0  worker",
+      "    llama-finetune-worker-1  worker",
+      "    llama-finetune-worker-2  worker",
+    ]);
+    const json = await run(["-f", example("pytorchjob.yaml"), "--pods", example("pytorchjob-pods.yaml"), "-o", "json"]);
+    const result = JSON.parse(json.out) as Record<string, unknown>;
+    assert.deepEqual(result.kaiPlugin, { name: "PyTorchGrouper", native: true, version: "v1", podGroupName: "pg-<name>-<uid>" });
+    // Added beside the groups; the fields printed before are all still there, in their order.
+    assert.deepEqual(Object.keys(result), ["root", "components", "status", "pods", "groups", "kaiPlugin", "gangPlan", "children", "diagnostics", "totalRequests"]);
+    const yaml = await run(["-f", example("pytorchjob.yaml"), "-o", "yaml"]);
+    assert.match(yaml.out, /\nkaiPlugin:\n {2}name: PyTorchGrouper\n {2}native: true\n/);
+  });
+
+  test("without pods, or without gang instructions, the notice follows the Groups line", async () => {
+    const plan = await run(["-f", example("job.yaml")]);
+    assert.deepEqual(groupsSection(plan.out).slice(0, 3), [
+      "Groups: give --pods to see them; the definition's members:",
+      "  notice: KAI Scheduler groups Job batch/v1 with its own K8sJobGrouper (PodGroups named pg-<name>-<uid>, with that plugin's subgroups and minMember);",
+      "          below is what KAI's Karta grouper would build for a kind without a plugin",
+    ]);
+    const noGang = readFileSync(path.join(repoRoot, "definitions/apps/v1/Deployment.yaml"), "utf8").replace(/\n {2}optimizationInstructions:[\s\S]*$/, "\n");
+    assert.doesNotMatch(noGang, /gangScheduling/);
+    const none = await run(["-d", "deployment.yaml", "-f", example("deployment.yaml"), "--pods", example("deployment-pods.yaml")], "", { "deployment.yaml": noGang });
+    assert.equal(none.code, 0, none.err);
+    assert.deepEqual(groupsSection(none.out), [
+      "Groups: none (no gang scheduling instructions)",
+      "  notice: KAI Scheduler groups Deployment apps/v1 with its own DeploymentGrouper (PodGroups named pg-<pod>-<uid>, one per pod, with that plugin's subgroups and minMember)",
+    ]);
+  });
+
+  test("a skipped owner (TrainJob): KAI groups by the owner below it", async () => {
+    const r = await run(["-f", example("trainjob.yaml"), "--pods", example("trainjob-pods.yaml")]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(groupsSection(r.out).slice(0, 3), [
+      "Groups:",
+      "  notice: KAI Scheduler skips TrainJob trainer.kubeflow.org/v1alpha1 (SkipTopOwnerGrouper) and groups its pods with the plugin of the owner below it (a JobSet: JobSetGrouper);",
+      "          below is what KAI's Karta grouper would build for a kind without a plugin",
+    ]);
+  });
+
+  test("kinds with no native plugin (Volcano's Job, InferenceService, the v1 Notebook): no notice; -o json names KAI's Karta grouper", async () => {
+    const volcano = await run(["-f", example("volcano-job.yaml"), "--pods", example("volcano-job-pods.yaml")]);
+    assert.equal(volcano.code, 0, volcano.err);
+    assert.deepEqual(groupsSection(volcano.out), [
+      "Groups:",
+      "  pg-8e9f0a1b-2c3d-4e4f-9a5b-6c7d8e9f0a1b  minMember 4  [job]",
+      "    mnist-dist-ps-0  task via job",
+      "    mnist-dist-worker-0  task via job",
+      "    mnist-dist-worker-1  task via job",
+      "    mnist-dist-worker-2  task via job",
+    ]);
+    for (const name of ["volcano-job", "inferenceservice", "notebook"]) {
+      const r = await run(["-f", example(`${name}.yaml`), "--pods", example(`${name}-pods.yaml`), "-o", "json"]);
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(JSON.parse(r.out).kaiPlugin, { name: "KartaGrouper", native: false, kartaLabels: true }, name);
+      const tree = await run(["-f", example(`${name}.yaml`), "--pods", example(`${name}-pods.yaml`)]);
+      assert.doesNotMatch(tree.out, /notice: KAI/, name);
+    }
+  });
+
+  test("a Karta without the run.ai/karta-* labels KAI's fallback finds it by: a notice", async () => {
+    const unlabelled = readFileSync(path.join(repoRoot, "definitions/milvus.io/v1beta1/Milvus.yaml"), "utf8").replace(/^ {4}run\.ai\/karta-.*\n/gm, "");
+    assert.doesNotMatch(unlabelled, /run\.ai\/karta-/);
+    const r = await run(["-d", "milvus.yaml", "-f", example("milvus.yaml"), "--pods", example("milvus-pods.yaml")], "", { "milvus.yaml": unlabelled });
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(groupsSection(r.out).slice(0, 3), [
+      "Groups:",
+      "  notice: KAI Scheduler's Karta fallback takes only a Karta labelled run.ai/karta-group=milvus.io, run.ai/karta-version=v1beta1, run.ai/karta-kind=Milvus",
+      "          (the Karta controller sets them on a stored Karta); this definition's labels are not these, so KAI would group it with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
+    ]);
+    const json = await run(["-d", "milvus.yaml", "-f", example("milvus.yaml"), "-o", "json"], "", { "milvus.yaml": unlabelled });
+    assert.deepEqual(JSON.parse(json.out).kaiPlugin, { name: "KartaGrouper", native: false, kartaLabels: false });
   });
 });

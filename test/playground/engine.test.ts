@@ -33,6 +33,12 @@ describe("playground engine", () => {
     assert.equal(a.interpretation!.groups.length, 1);
     assert.equal(a.interpretation!.groups[0]!.minMember, 2);
     assert.equal(a.interpretation!.pods.length, 4);
+    // KAI groups a PyTorchJob with its own plugin: the groups pane says so, as karta inspect does.
+    assert.deepEqual(a.kaiNotice, [
+      "KAI Scheduler groups PyTorchJob kubeflow.org/v1 with its own PyTorchGrouper (PodGroups named pg-<name>-<uid>, with that plugin's subgroups and minMember);",
+      "below is what KAI's Karta grouper would build for a kind without a plugin",
+    ]);
+    assert.equal(analyze(read("definitions/milvus.io/v1beta1/Milvus.yaml"), read("examples/milvus.yaml"), read("examples/milvus-pods.yaml")).kaiNotice, undefined);
     assert.ok(a.compilation!.ok);
     // KAI's subgroups: a CompositePodGroup that needs both, over a master and a worker PodGroup.
     assert.equal(a.compilation!.compositePodGroups[0]!.spec.schedulingPolicy?.gang?.minGroupCount, 2);

@@ -1,0 +1,189 @@
+/**
+ * Which of KAI Scheduler's pod-grouper plugins handles a workload's kind, from the top owner's
+ * group/version/kind, as KAI picks it (KAI-Scheduler d5bc503a, pkg/podgrouper/podgrouper/hub/hub.go
+ * `NewDefaultPluginsHub` and `getRegularPlugin`; summarised in /work/shared/reference/kai-podgrouper.md):
+ *
+ * 1. the plugin registered for the exact GVK, else the one registered for the group and kind with version
+ *    `*` (only run.ai's workload kinds and nvidia.com's DynamoGraphDeployment are registered so);
+ * 2. only for a kind with neither: the Karta fallback (flag `--generic-karta-fallback`, on by default),
+ *    which takes the one valid Karta with gang instructions labelled `run.ai/karta-group`,
+ *    `run.ai/karta-version` and `run.ai/karta-kind` equal to the GVK;
+ * 3. else the DefaultGrouper (one PodGroup `pg-<name>-<uid>`, minMember 1).
+ *
+ * A native plugin's PodGroups are its own (named `pg-<name>-<uid>` and the like, with its own subgroups and
+ * minMember), not the ones a Karta describes. The SkipTopOwner kinds (TrainJob, Argo Workflow,
+ * DynamoGraphDeployment, run.ai's workloads) are skipped: KAI groups their pods with the plugin of the
+ * owner below them, looked up by its exact GVK only (no version `*`, no Karta), else the DefaultGrouper.
+ * Pure data and lookups; no I/O.
+ */
+import { LABEL_GROUP, LABEL_KIND, LABEL_VERSION } from "../definition/cluster-rules.js";
+import type { GroupVersionKind, Karta } from "../definition/types.js";
+import type { Interpretation } from "../interpret/types.js";
+
+/** One entry of KAI's plugin table. */
+export interface KaiPluginEntry {
+  group: string;
+  /** The version it is registered for; `*` matches any version not registered on its own. */
+  version: string;
+  kind: string;
+  /** The plugin: KAI's Go type name (`PyTorchGrouper`, `DefaultGrouper`, `SkipTopOwnerGrouper`...). */
+  plugin: string;
+  /** How the plugin names its PodGroups (absent for a skipped owner: the owner below decides). */
+  podGroupName?: string;
+  /** KAI skips this owner and groups by the owner below it. */
+  skipTopOwner?: true;
+  /** For a skipped owner: the owner usually below it, and that owner's plugin. */
+  below?: string;
+}
+
+const RUNAI_WORKLOADS = ["InferenceWorkload", "TrainingWorkload", "DistributedWorkload", "InteractiveWorkload", "DistributedInferenceWorkload"];
+
+const PG = "pg-<name>-<uid>";
+
+/**
+ * KAI's table, one row per registered GVK, in hub.go's order (the SkipTopOwner rows last, as it adds them).
+ * Plugin names are the Go types hub.go constructs (reference: the table of kai-podgrouper.md).
+ */
+export const KAI_PLUGINS: readonly KaiPluginEntry[] = [
+  { group: "apps", version: "v1", kind: "Deployment", plugin: "DeploymentGrouper", podGroupName: "pg-<pod>-<uid>, one per pod" },
+  { group: "machinelearning.seldon.io", version: "v1alpha2", kind: "SeldonDeployment", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "machinelearning.seldon.io", version: "v1", kind: "SeldonDeployment", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "kubevirt.io", version: "v1", kind: "VirtualMachineInstance", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "kubeflow.org", version: "v1", kind: "TFJob", plugin: "TensorFlowGrouper", podGroupName: PG },
+  { group: "kubeflow.org", version: "v1", kind: "PyTorchJob", plugin: "PyTorchGrouper", podGroupName: PG },
+  { group: "kubeflow.org", version: "v1", kind: "XGBoostJob", plugin: "XGBoostGrouper", podGroupName: PG },
+  { group: "kubeflow.org", version: "v1", kind: "JAXJob", plugin: "JaxGrouper", podGroupName: PG },
+  { group: "kubeflow.org", version: "v1", kind: "MPIJob", plugin: "MpiGrouper", podGroupName: PG },
+  { group: "kubeflow.org", version: "v2beta1", kind: "MPIJob", plugin: "MpiGrouper", podGroupName: PG },
+  { group: "kubeflow.org", version: "v1beta1", kind: "Notebook", plugin: "NotebookGrouper", podGroupName: PG },
+  { group: "batch", version: "v1", kind: "Job", plugin: "K8sJobGrouper", podGroupName: PG },
+  { group: "apps", version: "v1", kind: "StatefulSet", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "apps", version: "v1", kind: "ReplicaSet", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "run.ai", version: "v1", kind: "RunaiJob", plugin: "RunaiJobGrouper", podGroupName: "pg-<pod name without its last -suffix>-<uid>" },
+  { group: "", version: "v1", kind: "Pod", plugin: "PodJobGrouper", podGroupName: "pg-<pod>-<uid> or a Spark pod's spark-app-selector label" },
+  { group: "amlarc.azureml.com", version: "v1alpha1", kind: "AmlJob", plugin: "AmlGrouper", podGroupName: PG },
+  { group: "serving.knative.dev", version: "v1", kind: "Service", plugin: "KnativeGrouper", podGroupName: "pg-<revision>-<uid>, one per Revision" },
+  { group: "batch", version: "v1", kind: "CronJob", plugin: "CronJobGrouper", podGroupName: "pg-<job>-<uid>, one per Job" },
+  { group: "workspace.devfile.io", version: "v1alpha2", kind: "DevWorkspace", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "ray.io", version: "v1alpha1", kind: "RayCluster", plugin: "RayClusterGrouper", podGroupName: PG },
+  { group: "ray.io", version: "v1alpha1", kind: "RayJob", plugin: "RayJobGrouper", podGroupName: PG },
+  { group: "ray.io", version: "v1alpha1", kind: "RayService", plugin: "RayServiceGrouper", podGroupName: PG },
+  { group: "ray.io", version: "v1", kind: "RayCluster", plugin: "RayClusterGrouper", podGroupName: PG },
+  { group: "ray.io", version: "v1", kind: "RayJob", plugin: "RayJobGrouper", podGroupName: PG },
+  { group: "ray.io", version: "v1", kind: "RayService", plugin: "RayServiceGrouper", podGroupName: PG },
+  { group: "kubeflow.org", version: "v1alpha1", kind: "ScheduledWorkflow", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "tekton.dev", version: "v1", kind: "PipelineRun", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "tekton.dev", version: "v1", kind: "TaskRun", plugin: "DefaultGrouper", podGroupName: PG },
+  { group: "egx.nvidia.io", version: "v1", kind: "SPOTRequest", plugin: "SpotRequestGrouper", podGroupName: PG },
+  { group: "leaderworkerset.x-k8s.io", version: "v1", kind: "LeaderWorkerSet", plugin: "LwsGrouper", podGroupName: "pg-<name>-<uid>-group-<index>, one per replica group" },
+  { group: "jobset.x-k8s.io", version: "v1alpha2", kind: "JobSet", plugin: "JobSetGrouper", podGroupName: PG },
+  { group: "grove.io", version: "v1alpha1", kind: "PodGangSet", plugin: "GroveGrouper", podGroupName: "pg-<podgang>-<uid>, one per PodGang" },
+  { group: "grove.io", version: "v1alpha1", kind: "PodCliqueSet", plugin: "GroveGrouper", podGroupName: "pg-<podgang>-<uid>, one per PodGang" },
+  // Added after the table is built, with the SkipTopOwner grouper.
+  { group: "argoproj.io", version: "v1alpha1", kind: "Workflow", plugin: "SkipTopOwnerGrouper", skipTopOwner: true, below: "the pod itself: PodJobGrouper" },
+  ...RUNAI_WORKLOADS.map((kind): KaiPluginEntry => ({ group: "run.ai", version: "*", kind, plugin: "SkipTopOwnerGrouper", skipTopOwner: true })),
+  { group: "trainer.kubeflow.org", version: "v1alpha1", kind: "TrainJob", plugin: "SkipTopOwnerGrouper", skipTopOwner: true, below: "a JobSet: JobSetGrouper" },
+  // Every version (v1alpha1, v1beta1 and later), as hub.go's comment says.
+  { group: "nvidia.com", version: "*", kind: "DynamoGraphDeployment", plugin: "SkipTopOwnerGrouper", skipTopOwner: true, below: "with Grove, a PodCliqueSet: GroveGrouper" },
+];
+
+/** The entry registered for exactly this GVK (as KAI's SkipTopOwner grouper looks up the owner below). */
+export function kaiPluginExact(gvk: GroupVersionKind): KaiPluginEntry | undefined {
+  return KAI_PLUGINS.find((e) => e.group === gvk.group && e.version === gvk.version && e.kind === gvk.kind);
+}
+
+/**
+ * The native plugin KAI picks for a top owner of this GVK: the exact entry, else the group and kind's
+ * version-`*` entry; undefined when KAI has none (then the Karta fallback, else the DefaultGrouper).
+ */
+export function kaiPluginFor(gvk: GroupVersionKind): KaiPluginEntry | undefined {
+  return kaiPluginExact(gvk) ?? kaiPluginExact({ ...gvk, version: "*" });
+}
+
+/** An object's apiVersion and kind as a GVK (`v1` is the core group's). */
+export function groupVersionKindOf(apiVersion: string, kind: string): GroupVersionKind {
+  const at = apiVersion.lastIndexOf("/");
+  return at < 0 ? { group: "", version: apiVersion, kind } : { group: apiVersion.slice(0, at), version: apiVersion.slice(at + 1), kind };
+}
+
+/**
+ * Whether a Karta's labels are the ones KAI's Karta fallback lists Kartas by for this GVK (plugins/karta/hub.go
+ * `getKartaPerGvkLabelSelectors`: run.ai/karta-group, run.ai/karta-version, run.ai/karta-kind).
+ */
+export function hasKaiKartaLabels(labels: Readonly<Record<string, string>> | undefined, gvk: GroupVersionKind): boolean {
+  return labels?.[LABEL_GROUP] === gvk.group && labels[LABEL_VERSION] === gvk.version && labels[LABEL_KIND] === gvk.kind;
+}
+
+/**
+ * Which KAI plugin groups a workload's pods, as `karta inspect -o json` reports it beside the groups:
+ * a native one (its PodGroups are its own, not the Karta's groups), or KAI's Karta grouper, the groups
+ * shown, which KAI's fallback uses only for a Karta it finds by its labels and with gang instructions
+ * (else the DefaultGrouper).
+ */
+export type KaiPluginSummary =
+  | {
+      name: string;
+      native: true;
+      /** The version of the entry that matched: the object's, or `*`. */
+      version: string;
+      podGroupName?: string;
+      skipTopOwner?: true;
+      below?: string;
+    }
+  | {
+      name: "KartaGrouper";
+      native: false;
+      /** The Karta carries the `run.ai/karta-*` labels equal to the kind (KAI's fallback finds it only so). */
+      kartaLabels: boolean;
+    };
+
+/** The summary for a top owner of this GVK grouped with a Karta carrying these labels. */
+export function kaiPluginSummary(gvk: GroupVersionKind, kartaLabels: Readonly<Record<string, string>> | undefined): KaiPluginSummary {
+  const entry = kaiPluginFor(gvk);
+  if (!entry) return { name: "KartaGrouper", native: false, kartaLabels: hasKaiKartaLabels(kartaLabels, gvk) };
+  return {
+    name: entry.plugin,
+    native: true,
+    version: entry.version,
+    ...(entry.podGroupName !== undefined ? { podGroupName: entry.podGroupName } : {}),
+    ...(entry.skipTopOwner ? { skipTopOwner: true as const } : {}),
+    ...(entry.below !== undefined ? { below: entry.below } : {}),
+  };
+}
+
+/**
+ * What `karta inspect` and the playground say beside the groups about KAI's plugin for the root's kind, as
+ * lines of one notice (none when KAI would use the groups shown). `gang`: the Karta has gang instructions
+ * (without them KAI's fallback passes it over, labels or not); `shown`: groups or the definition's members
+ * are shown.
+ */
+export function kaiPluginNotice(s: KaiPluginSummary, gvk: GroupVersionKind, options: { gang: boolean; shown: boolean }): string[] {
+  const kind = `${gvk.kind} ${gvk.group !== "" ? `${gvk.group}/` : ""}${gvk.version}`;
+  if (s.native) {
+    const first = s.skipTopOwner
+      ? `KAI Scheduler skips ${kind} (${s.name}) and groups its pods with the plugin of the owner below it${s.below !== undefined ? ` (${s.below})` : ""}`
+      : `KAI Scheduler groups ${kind} with its own ${s.name} (PodGroups named ${s.podGroupName ?? PG}, with that plugin's subgroups and minMember)`;
+    return options.shown ? [`${first};`, "below is what KAI's Karta grouper would build for a kind without a plugin"] : [first];
+  }
+  if (s.kartaLabels || !options.gang) return [];
+  return [
+    `KAI Scheduler's Karta fallback takes only a Karta labelled ${LABEL_GROUP}=${gvk.group}, ${LABEL_VERSION}=${gvk.version}, ${LABEL_KIND}=${gvk.kind}`,
+    "(the Karta controller sets them on a stored Karta); this definition's labels are not these, so KAI would group it with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
+  ];
+}
+
+/** The Karta has gang instructions as KAI's Karta fallback tells them (plugins/karta/hub.go `hasGangSchedulingInstructions`). */
+export function hasGangInstructions(karta: Karta): boolean {
+  const g = karta.spec.optimizationInstructions?.gangScheduling;
+  return g !== undefined && (g.podGroup !== undefined || (g.podGroups?.length ?? 0) > 0);
+}
+
+/**
+ * KAI's plugin for an interpretation's root kind, with the Karta it was made with: the summary `inspect -o json`
+ * prints, and the notice `inspect`'s tree and the playground print beside the groups.
+ */
+export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gangPlan">, karta: Karta): { summary: KaiPluginSummary; notice: string[] } {
+  const gvk = groupVersionKindOf(r.root.apiVersion, r.root.kind);
+  const summary = kaiPluginSummary(gvk, karta.metadata?.labels);
+  return { summary, notice: kaiPluginNotice(summary, gvk, { gang: hasGangInstructions(karta), shown: r.groups.length > 0 || r.gangPlan.length > 0 }) };
+}

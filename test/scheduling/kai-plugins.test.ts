@@ -1,0 +1,155 @@
+/** KAI Scheduler's pod-grouper plugin table and its lookup (exact GVK, then version `*`), as hub.go picks a plugin. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { KAI_PLUGINS, groupVersionKindOf, hasKaiKartaLabels, kaiPluginExact, kaiPluginFor, kaiPluginNotice, kaiPluginSummary } from "../../src/scheduling/index.js";
+
+const gvk = (apiVersion: string, kind: string) => groupVersionKindOf(apiVersion, kind);
+const plugin = (apiVersion: string, kind: string): string | undefined => kaiPluginFor(gvk(apiVersion, kind))?.plugin;
+
+describe("KAI's plugin table", () => {
+  test("one row per GVK; a skipped owner names no PodGroup, every other row does", () => {
+    const keys = KAI_PLUGINS.map((e) => `${e.group}/${e.version}/${e.kind}`);
+    assert.equal(new Set(keys).size, keys.length);
+    // hub.go: 34 entries in the table literal, then Argo Workflow, five run.ai workloads, TrainJob and DGD.
+    assert.equal(KAI_PLUGINS.length, 34 + 1 + 5 + 1 + 1);
+    for (const e of KAI_PLUGINS) {
+      if (e.skipTopOwner) assert.deepEqual([e.plugin, e.podGroupName], ["SkipTopOwnerGrouper", undefined], e.kind);
+      else assert.ok(e.podGroupName?.startsWith("pg-"), e.kind);
+    }
+  });
+
+  test("version * is registered only for run.ai's workload kinds and nvidia.com's DynamoGraphDeployment", () => {
+    const wildcard = KAI_PLUGINS.filter((e) => e.version === "*").map((e) => `${e.group} ${e.kind}`);
+    assert.deepEqual(wildcard, [
+      "run.ai InferenceWorkload",
+      "run.ai TrainingWorkload",
+      "run.ai DistributedWorkload",
+      "run.ai InteractiveWorkload",
+      "run.ai DistributedInferenceWorkload",
+      "nvidia.com DynamoGraphDeployment",
+    ]);
+  });
+});
+
+describe("kaiPluginFor: the exact GVK, then version *", () => {
+  test("native kinds at their registered versions", () => {
+    assert.equal(plugin("kubeflow.org/v1", "PyTorchJob"), "PyTorchGrouper");
+    assert.equal(plugin("batch/v1", "Job"), "K8sJobGrouper");
+    assert.equal(plugin("batch/v1", "CronJob"), "CronJobGrouper");
+    assert.equal(plugin("apps/v1", "Deployment"), "DeploymentGrouper");
+    assert.equal(plugin("apps/v1", "StatefulSet"), "DefaultGrouper");
+    assert.equal(plugin("v1", "Pod"), "PodJobGrouper");
+    assert.equal(plugin("serving.knative.dev/v1", "Service"), "KnativeGrouper");
+    assert.equal(plugin("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"), "LwsGrouper");
+    assert.equal(plugin("jobset.x-k8s.io/v1alpha2", "JobSet"), "JobSetGrouper");
+    assert.equal(plugin("grove.io/v1alpha1", "PodCliqueSet"), "GroveGrouper");
+    // Both registered versions, each on its own (no wildcard).
+    assert.equal(plugin("kubeflow.org/v1", "MPIJob"), "MpiGrouper");
+    assert.equal(plugin("kubeflow.org/v2beta1", "MPIJob"), "MpiGrouper");
+    assert.equal(plugin("ray.io/v1alpha1", "RayCluster"), "RayClusterGrouper");
+    assert.equal(plugin("ray.io/v1", "RayJob"), "RayJobGrouper");
+    assert.equal(plugin("machinelearning.seldon.io/v1alpha2", "SeldonDeployment"), "DefaultGrouper");
+  });
+
+  test("a version not registered, where the kind has no * entry, has no plugin", () => {
+    assert.equal(plugin("kubeflow.org/v1alpha1", "MPIJob"), undefined);
+    assert.equal(plugin("ray.io/v2", "RayCluster"), undefined);
+    assert.equal(plugin("jobset.x-k8s.io/v1", "JobSet"), undefined);
+    assert.equal(plugin("kubeflow.org/v2", "PyTorchJob"), undefined);
+    // Notebook is registered for v1beta1 only: the v1 Notebook (Kubeflow 1.7+) goes to the Karta fallback.
+    assert.equal(plugin("kubeflow.org/v1beta1", "Notebook"), "NotebookGrouper");
+    assert.equal(plugin("kubeflow.org/v1", "Notebook"), undefined);
+    // RunaiJob is registered for v1 only, unlike run.ai's workload kinds.
+    assert.equal(plugin("run.ai/v1", "RunaiJob"), "RunaiJobGrouper");
+    assert.equal(plugin("run.ai/v2", "RunaiJob"), undefined);
+  });
+
+  test("the * entries match any version: DynamoGraphDeployment and run.ai's workloads are skipped owners", () => {
+    for (const version of ["v1alpha1", "v1beta1", "v1", "v2"]) {
+      const e = kaiPluginFor(gvk(`nvidia.com/${version}`, "DynamoGraphDeployment"));
+      assert.deepEqual([e?.plugin, e?.version, e?.skipTopOwner], ["SkipTopOwnerGrouper", "*", true], version);
+    }
+    assert.equal(kaiPluginFor(gvk("run.ai/v2alpha1", "TrainingWorkload"))?.skipTopOwner, true);
+    // The wildcard is per group and kind.
+    assert.equal(plugin("dynamo.nvidia.com/v1alpha1", "DynamoGraphDeployment"), undefined);
+    assert.equal(plugin("run.ai/v1", "TrainJob"), undefined);
+  });
+
+  test("exact SkipTopOwner entries: TrainJob and Argo Workflow at their one version", () => {
+    assert.equal(kaiPluginFor(gvk("trainer.kubeflow.org/v1alpha1", "TrainJob"))?.skipTopOwner, true);
+    assert.equal(kaiPluginFor(gvk("trainer.kubeflow.org/v1alpha1", "TrainJob"))?.below, "a JobSet: JobSetGrouper");
+    assert.equal(kaiPluginFor(gvk("trainer.kubeflow.org/v1", "TrainJob")), undefined);
+    assert.equal(kaiPluginFor(gvk("argoproj.io/v1alpha1", "Workflow"))?.plugin, "SkipTopOwnerGrouper");
+  });
+
+  test("kinds with no native plugin (the Karta fallback, else the DefaultGrouper)", () => {
+    // The same kind in another group is another kind.
+    assert.equal(plugin("batch.volcano.sh/v1alpha1", "Job"), undefined);
+    assert.equal(plugin("apps.kruise.io/v1beta1", "StatefulSet"), undefined);
+    assert.equal(plugin("apps/v1", "DaemonSet"), undefined);
+    assert.equal(plugin("serving.kserve.io/v1beta1", "InferenceService"), undefined);
+    assert.equal(plugin("milvus.io/v1beta1", "Milvus"), undefined);
+    assert.equal(plugin("sparkoperator.k8s.io/v1beta2", "SparkApplication"), undefined);
+    assert.equal(plugin("example.com/v1", "TeamJob"), undefined);
+    // Case matters, as in Go's map keys.
+    assert.equal(plugin("kubeflow.org/v1", "pytorchjob"), undefined);
+  });
+
+  test("kaiPluginExact is the exact lookup alone (the SkipTopOwner grouper's for the owner below)", () => {
+    assert.equal(kaiPluginExact(gvk("jobset.x-k8s.io/v1alpha2", "JobSet"))?.plugin, "JobSetGrouper");
+    assert.equal(kaiPluginExact(gvk("nvidia.com/v1beta1", "DynamoGraphDeployment")), undefined);
+    assert.equal(kaiPluginExact({ group: "nvidia.com", version: "*", kind: "DynamoGraphDeployment" })?.plugin, "SkipTopOwnerGrouper");
+  });
+
+  test("groupVersionKindOf reads v1 as the core group", () => {
+    assert.deepEqual(gvk("v1", "Pod"), { group: "", version: "v1", kind: "Pod" });
+    assert.deepEqual(gvk("kubeflow.org/v1", "PyTorchJob"), { group: "kubeflow.org", version: "v1", kind: "PyTorchJob" });
+  });
+});
+
+describe("kaiPluginSummary and kaiPluginNotice", () => {
+  const milvus = gvk("milvus.io/v1beta1", "Milvus");
+  const labels = { "run.ai/karta-group": "milvus.io", "run.ai/karta-version": "v1beta1", "run.ai/karta-kind": "Milvus" };
+
+  test("a native kind: its plugin, the entry's version and its PodGroup names; the notice says the groups are not KAI's", () => {
+    const pytorch = gvk("kubeflow.org/v1", "PyTorchJob");
+    const s = kaiPluginSummary(pytorch, undefined);
+    assert.deepEqual(s, { name: "PyTorchGrouper", native: true, version: "v1", podGroupName: "pg-<name>-<uid>" });
+    assert.deepEqual(kaiPluginNotice(s, pytorch, { gang: true, shown: true }), [
+      "KAI Scheduler groups PyTorchJob kubeflow.org/v1 with its own PyTorchGrouper (PodGroups named pg-<name>-<uid>, with that plugin's subgroups and minMember);",
+      "below is what KAI's Karta grouper would build for a kind without a plugin",
+    ]);
+    // Nothing shown (no gang instructions): the first part alone, without its semicolon.
+    assert.deepEqual(kaiPluginNotice(s, pytorch, { gang: false, shown: false }), [
+      "KAI Scheduler groups PyTorchJob kubeflow.org/v1 with its own PyTorchGrouper (PodGroups named pg-<name>-<uid>, with that plugin's subgroups and minMember)",
+    ]);
+  });
+
+  test("a skipped owner: the owner below decides", () => {
+    const dgd = gvk("nvidia.com/v1beta1", "DynamoGraphDeployment");
+    const s = kaiPluginSummary(dgd, undefined);
+    assert.deepEqual(s, { name: "SkipTopOwnerGrouper", native: true, version: "*", skipTopOwner: true, below: "with Grove, a PodCliqueSet: GroveGrouper" });
+    assert.match(kaiPluginNotice(s, dgd, { gang: true, shown: true })[0]!, /^KAI Scheduler skips DynamoGraphDeployment nvidia\.com\/v1beta1 \(SkipTopOwnerGrouper\) and groups its pods with the plugin of the owner below it \(with Grove, a PodCliqueSet: GroveGrouper\);$/);
+    const runai = gvk("run.ai/v2", "TrainingWorkload");
+    assert.deepEqual(kaiPluginNotice(kaiPluginSummary(runai, undefined), runai, { gang: true, shown: false }), ["KAI Scheduler skips TrainingWorkload run.ai/v2 (SkipTopOwnerGrouper) and groups its pods with the plugin of the owner below it"]);
+  });
+
+  test("a kind without a plugin: KAI's Karta grouper, found by the run.ai/karta-* labels", () => {
+    assert.ok(hasKaiKartaLabels(labels, milvus));
+    assert.ok(!hasKaiKartaLabels(undefined, milvus));
+    assert.ok(!hasKaiKartaLabels({ ...labels, "run.ai/karta-version": "v1" }, milvus));
+    // The core group's label is the empty string.
+    assert.ok(hasKaiKartaLabels({ "run.ai/karta-group": "", "run.ai/karta-version": "v1", "run.ai/karta-kind": "Pod" }, gvk("v1", "Pod")));
+    const labelled = kaiPluginSummary(milvus, labels);
+    assert.deepEqual(labelled, { name: "KartaGrouper", native: false, kartaLabels: true });
+    assert.deepEqual(kaiPluginNotice(labelled, milvus, { gang: true, shown: true }), []);
+    const bare = kaiPluginSummary(milvus, {});
+    assert.deepEqual(bare, { name: "KartaGrouper", native: false, kartaLabels: false });
+    assert.deepEqual(kaiPluginNotice(bare, milvus, { gang: true, shown: true }), [
+      "KAI Scheduler's Karta fallback takes only a Karta labelled run.ai/karta-group=milvus.io, run.ai/karta-version=v1beta1, run.ai/karta-kind=Milvus",
+      "(the Karta controller sets them on a stored Karta); this definition's labels are not these, so KAI would group it with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
+    ]);
+    // Without gang instructions KAI's fallback passes the Karta over whatever its labels.
+    assert.deepEqual(kaiPluginNotice(bare, milvus, { gang: false, shown: false }), []);
+  });
+});
