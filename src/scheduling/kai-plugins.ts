@@ -1,7 +1,7 @@
 /**
  * Which of KAI Scheduler's pod-grouper plugins handles a workload's kind, from the top owner's
  * group/version/kind, as KAI picks it (KAI-Scheduler d5bc503a, pkg/podgrouper/podgrouper/hub/hub.go
- * `NewDefaultPluginsHub` and `getRegularPlugin`; summarised in /work/shared/reference/kai-podgrouper.md):
+ * `NewDefaultPluginsHub` and `getRegularPlugin`; summarised in ../shared/reference/kai-podgrouper.md):
  *
  * 1. the plugin registered for the exact GVK, else the one registered for the group and kind with version
  *    `*` (only run.ai's workload kinds and nvidia.com's DynamoGraphDeployment are registered so);
