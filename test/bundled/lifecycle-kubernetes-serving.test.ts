@@ -32,6 +32,8 @@ const deployment = (replicas: number, status: Obj, conditions: Condition[]): Obj
 const statefulSet = (replicas: number, status: Obj): Obj =>
   object("apps/v1", "StatefulSet", { replicas, serviceName: "d2", selector: { matchLabels: { app: "d2" } }, template }, { observedGeneration: 1, currentRevision: "d2-5d8f7c9b6", updateRevision: "d2-5d8f7c9b6", ...status });
 
+const onDelete = (sts: Obj): Obj => ({ ...sts, spec: { ...(sts.spec as Obj), updateStrategy: { type: "OnDelete" } } });
+
 const job = (spec: Obj, status: Obj, conditions: Condition[] = []): Obj =>
   object("batch/v1", "Job", { parallelism: 1, completions: 1, backoffLimit: 6, ...spec, template: { ...template, spec: { ...template.spec, restartPolicy: "Never" } } }, { ...status, ...(conditions.length ? { conditions } : {}) });
 
@@ -84,6 +86,11 @@ export const lifecycle: [string, string, Obj, string][] = [
   ["StatefulSet", "scaling 3 -> 1, extra pods terminating", statefulSet(1, { replicas: 3, updatedReplicas: 1, currentReplicas: 1, readyReplicas: 3, availableReplicas: 3 }), "Initializing"],
   ["StatefulSet", "scaling 3 -> 1, the last extra pod stopped, not yet deleted", statefulSet(1, { replicas: 2, updatedReplicas: 1, currentReplicas: 1, readyReplicas: 1, availableReplicas: 1 }), "Running"],
   ["StatefulSet", "one pod never ready", statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 3, readyReplicas: 2, availableReplicas: 2 }), "Degraded"],
+  // A rolling update: currentRevision moves to updateRevision once every pod is updated and ready (completeRollingUpdate).
+  ["StatefulSet", "rolling update, the last pod recreated, not ready", statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 0, readyReplicas: 2, availableReplicas: 2, updateRevision: "d2-7f6c5d4b8" }), "Initializing"],
+  ["StatefulSet", "rolling update done", statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 3, readyReplicas: 3, availableReplicas: 3, currentRevision: "d2-7f6c5d4b8", updateRevision: "d2-7f6c5d4b8" }), "Running"],
+  // OnDelete never moves currentRevision: every pod recreated by hand at the new revision and ready is running.
+  ["StatefulSet", "OnDelete, every pod recreated at the new revision", onDelete(statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 0, readyReplicas: 3, availableReplicas: 3, updateRevision: "d2-7f6c5d4b8" })), "Running"],
   ["StatefulSet", "scaled to zero, last pod terminating", statefulSet(0, { replicas: 1, updatedReplicas: 1, currentReplicas: 1, readyReplicas: 1, availableReplicas: 1 }), "Suspending"],
   ["StatefulSet", "scaled to zero", statefulSet(0, { replicas: 0, availableReplicas: 0 }), "Suspended"],
 
@@ -100,6 +107,13 @@ export const lifecycle: [string, string, Obj, string][] = [
   ["Job", "suspend asked, pods still active", job({ suspend: true }, { active: 1, ready: 1 }), "Suspending"],
   ["Job", "parallel, one pod failed and replaced", job({ parallelism: 3, completions: 3 }, { active: 3, ready: 2, failed: 1 }), "Degraded"],
   ["Job", "parallelism raised 1 -> 3, all ready", job({ parallelism: 3, completions: 6 }, { active: 3, ready: 3 }), "Running"],
+  // A pod that fails at once (before a readiness probe passes) is retried: degraded with no pod ready yet too.
+  ["Job", "parallel, one pod failed, none ready yet", job({ parallelism: 3, completions: 3 }, { active: 2, ready: 0, failed: 1 }), "Degraded"],
+  ["Job", "parallel, a failed pod held back by the backoff, none ready", job({ parallelism: 2, completions: 2 }, { active: 1, ready: 0, failed: 1 }), "Degraded"],
+  // Pods that succeeded are progress: the replacement for the next completion is starting, the others ready.
+  ["Job", "parallel, one pod succeeded, its successor starting", job({ parallelism: 3, completions: 6 }, { active: 3, ready: 2, succeeded: 1 }), "Running"],
+  ["Job", "parallel, one pod succeeded, no more to start", job({ parallelism: 3, completions: 3 }, { active: 2, ready: 2, succeeded: 1 }), "Running"],
+  ["Job", "parallel, one pod succeeded before the others are ready", job({ parallelism: 3, completions: 3 }, { active: 2, ready: 0, succeeded: 1 }), "Initializing"],
 
   // CronJob: spec.suspend and the schedule times (the controller writes no conditions).
   ["CronJob", "suspended", cronJob(true, {}), "Suspended"],
