@@ -47,8 +47,8 @@ export class JsonPathPrinter {
 
   /** The template applied to a value (as kubectl prints an object); each call starts afresh. */
   print(value: JsonValue): Printed {
-    const found = new Execution(this.root, this.options.allowMissingKeys ?? true).findResults(value);
     try {
+      const found = new Execution(this.root, this.options.allowMissingKeys ?? true).findResults(value);
       if (!found.ok) return { ok: false, error: this.executionError(found.error, value) };
       const parts: string[] = [];
       let length = 0;

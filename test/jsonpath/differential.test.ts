@@ -74,6 +74,7 @@ const EDGE_DOC: JsonValue = {
   flags: [true, false],
   n: null,
   one: { only: "x" },
+  keys: { B: 1, a: 2, "a b": 3, "\u00e9": 4, "x.y": 5, "\ud83d\ude00": 6, "\uffff": 7, "": 8, x: { y: 9 } },
 };
 
 const DOCS: Record<string, JsonValue> = { kubectl: KUBECTL_DOC, karta: KARTA_DOC, edge: EDGE_DOC, single: (KARTA_DOC as { items: JsonValue[] }).items[0]! };
@@ -291,6 +292,53 @@ const TEMPLATES = [
   "{\u0663}",
   "text only",
   "{.items[*].metadata.name} and {.kind}",
+  // odd corners
+  "a}b{.kind}c}",
+  "{007}",
+  "{+.5}",
+  "{1e5}",
+  "{-.5}",
+  "{.keys}",
+  "{.keys.*}",
+  "{.keys['a b']}",
+  "{.keys.a b}",
+  "{.keys.\u00e9}",
+  "{.keys['\u00e9']}",
+  "{.keys.x\\.y}",
+  "{.keys['x.y']}",
+  "{.keys['x\\.y']}",
+  "{.keys[*]}",
+  "{..x}",
+  "{.ints[?(@ == 1000000.0)]}",
+  "{.ints[?(@ == 9007199254740991)]}",
+  "{.ints[?(@ > -4)]}",
+  '{.strings[?(@ == "")]}',
+  '{.strings[?(@ == "\\u2028")]}',
+  '{.strings[?(@ < "\u00e9")]}',
+  "{.strings[*].*}",
+  "{.strings[5].*}",
+  "{.strings[?(@.*)]}",
+  "{.mixed[1].*}",
+  "{.mixed[?(@ == true)]}",
+  "{.mixed[?(@ != null)]}",
+  "{.mixed[?(@[0])]}",
+  "{.mixed[?(@[0] == 1)]}",
+  "{.nested.a.b.c[?(@.e)]}",
+  "{.nested.a.b.c[?(@.e == null)]}",
+  "{range .strings[*]}[{@}]{end}",
+  '{range .keys.*}{@}{";"}{end}',
+  '{range .floats[*]}{@}{" "}{end}',
+  "{range @}{range @}{.kind}{end}{end}",
+  "{range .items[*]}{end}",
+  "{range .items[*]}{range}{end}{end}",
+  '{"{"}{.kind}{"}"}',
+  "{'\\101\\x42\\u0043'}",
+  '{"\\0"}',
+  '{"\\400"}',
+  '{"\\uD800"}',
+  '{"\\U00110000"}',
+  '{"\\xff\\xfe"}',
+  '{"\\xc3\\xa9"}',
 ];
 
 /** Steps composed at random into paths. */
@@ -420,7 +468,7 @@ const multiset = (text: string): string => [...text].sort().join("");
 /** The classes of deliberate difference: why each is one, and how to recognise it. */
 const CLASSES = {
   "map order": "Go iterates a map in random order (`*` and `..` over a map of several keys); Karta in the document's order. Compared as multisets of results (or both failing, on whichever value Go met first).",
-  "kubectl panics": "client-go calls reflect on the zero Value that `{range}` over nothing hands its body (`[...]` on it, or marshalling it for jsonpath-as-json) and kubectl crashes; Karta skips it (prints null as JSON).",
+  "kubectl panics": "client-go calls reflect on the zero Value that `{range}` over nothing hands its body (`[...]` or a range on it, or marshalling it for jsonpath-as-json) and kubectl crashes; Karta skips it (prints null as JSON).",
   "column path checked first": "a custom column whose path does not parse: kubectl prints the header and then fails; Karta fails (same error) before printing anything.",
 } as const;
 type Class = keyof typeof CLASSES;
