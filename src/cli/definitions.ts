@@ -10,7 +10,7 @@ import type { Definition } from "../definition/load.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { EXIT_NO_DEFINITION, EXIT_USAGE } from "./exit-codes.js";
-import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output.js";
+import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 
 export const DEFINITIONS_HELP = `Usage: karta definitions list [-d PATH] [-o table|name|yaml|json|TEMPLATE] [--no-headers]
        karta definitions show KIND[.VERSION[.GROUP]] [-d PATH] [-o yaml|json|TEMPLATE]

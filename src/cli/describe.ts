@@ -10,7 +10,7 @@ import { ApiInputError, clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
 import { EXIT_USAGE } from "./exit-codes.js";
 import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
-import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output.js";
+import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 import { age, alignColumns } from "./table.js";
 import { missingLines, noWorkloadsLine, readEachType, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
