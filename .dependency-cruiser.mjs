@@ -9,7 +9,7 @@
  */
 const LAYERS = [
   ["src/gofmt", "src/input", "src/files", "src/names"],
-  ["src/quantity", "src/jsonpatch", "src/jq"],
+  ["src/quantity", "src/jsonpatch", "src/jq", "src/jsonpath"],
   ["src/resources"],
   ["src/definition"],
   ["src/interpret"],

@@ -59,6 +59,10 @@ export interface BooleanFlag extends FlagBase {
 export interface StringFlag extends FlagBase {
   type: "string";
   default?: string;
+  /**
+   * The values taken. A choice that ends in `=` takes any text after it, and is taken without it too
+   * (kubectl's `-o jsonpath=TEMPLATE`, whose `-o jsonpath` says that no template was given).
+   */
   choices?: readonly string[];
   /** The names of the arguments that follow the value (`["VALUE"]` for `--arg NAME VALUE`); none by default. */
   operands?: (value: string) => readonly string[];
@@ -84,6 +88,14 @@ export interface IntegerFlag extends FlagBase {
 export type FlagSpec = BooleanFlag | StringFlag | IntegerFlag;
 export type Flags = Record<string, FlagSpec>;
 
+/** A choice as the value it allows: `jsonpath=` allows `jsonpath` and `jsonpath=…`. */
+type ChoiceValue<C> = C extends `${infer P}=` ? P | `${P}=${string}` : C;
+
+/** Whether a value is one of the choices (or starts with one that ends in `=`). */
+export function isChoice(choices: readonly string[], value: string): boolean {
+  return choices.some((c) => c === value || (c.endsWith("=") && (value.startsWith(c) || value === c.slice(0, -1))));
+}
+
 type FlagValue<F> = F extends BooleanFlag
   ? F extends { multiple: true }
     ? boolean[]
@@ -98,12 +110,12 @@ type FlagValue<F> = F extends BooleanFlag
         : number | undefined
     : F extends { multiple: true }
       ? F extends { choices: readonly (infer C)[] }
-        ? C[]
+        ? ChoiceValue<C>[]
         : string[]
       : F extends { choices: readonly (infer C)[] }
         ? F extends { default: string }
-          ? C
-          : C | undefined
+          ? ChoiceValue<C>
+          : ChoiceValue<C> | undefined
         : F extends { default: string }
           ? string
           : string | undefined;
@@ -289,7 +301,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       else set(n);
       continue;
     }
-    if (spec.choices && !spec.choices.includes(t.value)) {
+    if (spec.choices && !isChoice(spec.choices, t.value)) {
       // `--patch "set-label k=v"`: a choice and its operands given as one argument.
       const [first, ...rest] = t.value.trim().split(/\s+/);
       const wanted = spec.type === "string" && first !== undefined && spec.choices.includes(first) ? (spec.operands?.(first) ?? []) : [];
@@ -297,7 +309,8 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
         fail(`invalid value '${t.value}' for ${rawName}: give ${wanted.join(" ")} as a separate argument: ${rawName} ${first} ${wanted.join(" ")}`);
         continue;
       }
-      const list = spec.choices.length <= 2 ? spec.choices.join(" or ") : `${spec.choices.slice(0, -1).join(", ")} or ${spec.choices[spec.choices.length - 1]}`;
+      const named = spec.choices.map((c) => (c.endsWith("=") ? `${c}...` : c));
+      const list = named.length <= 2 ? named.join(" or ") : `${named.slice(0, -1).join(", ")} or ${named[named.length - 1]}`;
       fail(`invalid value '${t.value}' for ${rawName}: expected ${list}`);
       continue;
     }

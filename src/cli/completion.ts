@@ -50,7 +50,9 @@ function bash(commands: readonly CommandSummary[], tables: Map<string, Flags>): 
     for (const [name, spec] of Object.entries(flags)) {
       if (spec.type === "boolean") continue;
       const forms = [`${cmd}:--${name}`, ...(spec.short ? [`${cmd}:-${spec.short}`] : [])].join("|");
-      const action = spec.type === "string" && spec.choices ? `COMPREPLY=( $(compgen -W ${quote(spec.choices.join(" "))} -- "$cur") )` : spec.type === "integer" ? "COMPREPLY=()" : 'COMPREPLY=( $(compgen -f -- "$cur") )';
+      // A choice that ends in `=` takes text after it (`-o jsonpath=...`): no space after completing it.
+      const nospace = spec.type === "string" && spec.choices?.some((c) => c.endsWith("=")) ? '; [[ "${COMPREPLY[0]}" == *= ]] && compopt -o nospace 2>/dev/null' : "";
+      const action = spec.type === "string" && spec.choices ? `COMPREPLY=( $(compgen -W ${quote(spec.choices.join(" "))} -- "$cur") )${nospace}` : spec.type === "integer" ? "COMPREPLY=()" : 'COMPREPLY=( $(compgen -f -- "$cur") )';
       lines.push(`    ${forms}) ${action}; return 0 ;;`);
     }
   }

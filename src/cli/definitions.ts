@@ -9,10 +9,11 @@ import { formatDiagnostic, hasSyntaxErrors, sortDiagnostics } from "../definitio
 import type { Definition } from "../definition/load.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
-import { EXIT_NO_DEFINITION } from "./exit-codes.js";
+import { EXIT_NO_DEFINITION, EXIT_USAGE } from "./exit-codes.js";
+import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 
-export const DEFINITIONS_HELP = `Usage: karta definitions list [-d PATH] [-o table|name|yaml|json]
-       karta definitions show KIND[.VERSION[.GROUP]] [-d PATH] [-o yaml|json]
+export const DEFINITIONS_HELP = `Usage: karta definitions list [-d PATH] [-o table|name|yaml|json|TEMPLATE] [--no-headers]
+       karta definitions show KIND[.VERSION[.GROUP]] [-d PATH] [-o yaml|json|TEMPLATE]
 
 Lists the Karta definitions bundled with Karta (definitions/<group>/<version>/<Kind>.yaml), one per
 workload kind: its group, version and kind, its file, its components, and its gang format
@@ -24,7 +25,10 @@ is given.
 
   -d, --definition PATH   a Karta file or a directory of them instead of the bundled definitions
   -o, --output FORMAT     list: table (default), name (KIND.VERSION.GROUP), yaml or json (a List of
-                          the Kartas); show: yaml (default: the file as written) or json
+                          the Kartas); show: yaml (default: the file as written) or json; or, for
+                          either, a kubectl template over what json prints:
+${TEMPLATE_FORMATS_HELP}
+${templateFlagsHelp("the table, custom-columns")}
   -h, --help              show this help
 
 Exit code: 0 fine, 1 a definition file has errors, 2 usage or unreadable input, 4 no definition for
@@ -33,13 +37,16 @@ the kind 'show' names.
 Example:
   karta definitions list
   karta definitions list -o name
+  karta definitions list -o jsonpath='{range .items[*]}{.metadata.name}{"\\n"}{end}'
+  karta definitions list -o custom-columns='KIND:{.metadata.labels.run\\.ai/karta-kind},NAME:.metadata.name'
   karta definitions show PyTorchJob
   karta definitions show job.v1.batch -o json
 `;
 
 export const FLAGS = {
   definition: { type: "string", short: "d" },
-  output: { type: "string", short: "o", choices: ["table", "name", "yaml", "json"] },
+  output: { type: "string", short: "o", choices: ["table", "name", "yaml", "json", ...TEMPLATE_FORMATS] },
+  ...TEMPLATE_FLAGS,
 } as const satisfies Flags;
 
 interface Row {
@@ -66,9 +73,9 @@ function row(d: Definition): Row {
   };
 }
 
-function table(rows: Row[]): string {
+function table(rows: Row[], headers: boolean): string {
   const head = ["KIND", "APIVERSION", "COMPONENTS", "GANG", "FILE"];
-  const cells = [head, ...rows.map((r) => [r.kind, r.apiVersion, r.components, r.gang, r.file])];
+  const cells = [...(headers ? [head] : []), ...rows.map((r) => [r.kind, r.apiVersion, r.components, r.gang, r.file])];
   const widths = head.map((_, c) => Math.max(...cells.map((r) => r[c]!.length)));
   return cells.map((r) => r.map((cell, c) => (c < r.length - 1 ? cell.padEnd(widths[c]! + 3) : cell)).join("")).join("\n") + "\n";
 }
@@ -87,7 +94,9 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
   if (verb === "list" && rest.length > 0) return usageError(io, "definitions", `unexpected argument '${rest[0]}'`);
   if (verb === "show" && (rest.length !== 1 || rest[0]!.trim() === "")) return usageError(io, "definitions", rest.length <= 1 ? "show needs a KIND (e.g. PyTorchJob or PyTorchJob.v1.kubeflow.org)" : `unexpected argument '${rest[1]}'`);
   const output = p.values.output;
-  if (verb === "show" && (output === "table" || output === "name")) return usageError(io, "definitions", `invalid value '${output}' for --output: show prints yaml or json`);
+  if (verb === "show" && (output === "table" || output === "name")) return usageError(io, "definitions", `invalid value '${output}' for --output: show prints yaml, json or a template`);
+  const template = templatePrinter(io, output, p.values);
+  if (template && "error" in template) return usageError(io, "definitions", template.error);
   let catalog: Catalog;
   try {
     catalog = await readCatalog(io, p.values.definition);
@@ -110,11 +119,13 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
     // A definition without a kind cannot be named or used; its errors on stderr say why.
     const listed = definitions.filter((d) => typeof row(d).kind === "string" && row(d).kind !== "");
     const rows = listed.map(row);
-    if (output === "name") io.stdout(rows.map((r) => r.name + "\n").join(""));
+    const list = { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: listed.map((d) => d.karta) };
+    if (template) {
+      if (!printWithTemplate(io, "definitions", template, [list])) return EXIT_USAGE;
+    } else if (output === "name") io.stdout(rows.map((r) => r.name + "\n").join(""));
     else if (output === "json" || output === "yaml") {
-      const list = { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: listed.map((d) => d.karta) };
       io.stdout(output === "json" ? JSON.stringify(list, null, 2) + "\n" : await yaml(list));
-    } else if (rows.length > 0) io.stdout(table(rows));
+    } else if (rows.length > 0) io.stdout(table(rows, !p.values["no-headers"]));
     // As kubectl get: no table without rows, and the reason on stderr.
     else io.stderr(`No definitions found in ${catalog.source}.\n`);
     return failed;
@@ -139,7 +150,9 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
     return 2;
   }
   const d = hits[0]!;
-  if (output === "json") io.stdout(JSON.stringify(d.karta, null, 2) + "\n");
+  if (template) {
+    if (!printWithTemplate(io, "definitions", template, [d.karta])) return EXIT_USAGE;
+  } else if (output === "json") io.stdout(JSON.stringify(d.karta, null, 2) + "\n");
   else {
     // The file as written (comments included) when it holds just this definition.
     const alone = catalog.definitions.filter((x) => x.file === d.file).length === 1;

@@ -8,7 +8,9 @@ import type { KubernetesObject } from "../controller/kubernetes-object.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { ApiInputError, clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
+import { EXIT_USAGE } from "./exit-codes.js";
 import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
+import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 import { age, alignColumns } from "./table.js";
 import { missingLines, noWorkloadsLine, readEachType, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
@@ -16,7 +18,7 @@ import { loadWorkloadTypes, resolveTypes } from "./workload-types.js";
 import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
 
 export const DESCRIBE_HELP = `Usage: karta describe TYPE [NAME... | NAME_PREFIX | -l SELECTOR] | TYPE/NAME...
-                      [-n NAMESPACE | -A] [--show-events] [-o json|yaml]
+                      [-n NAMESPACE | -A] [--show-events] [-o FORMAT]
                       [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
 Shows live workloads as their Karta sees them, read from the API server with your kubeconfig and
@@ -38,18 +40,22 @@ unless --show-events says.
   -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
       --show-events       show each workload's events (default: true for one workload, false for
                           several and for names matched by prefix)
-  -o, --output FORMAT     json or yaml: the same values (with the events); {items, count} for several
+  -o, --output FORMAT     json or yaml: the same values (with the events); {items, count} for several;
+                          or a kubectl template over what json prints:
+${TEMPLATE_FORMATS_HELP}
+${templateFlagsHelp("custom-columns")}
 ${CLUSTER_HELP}
   -h, --help              show this help
 
-Exit code: 0 shown (also none, with a note on standard error), 1 the cluster cannot be read, 2 usage, 3
-a named workload does not exist (the others are shown) or its kind is not installed, 4 no Karta covers
-the type.
+Exit code: 0 shown (also none, with a note on standard error), 1 the cluster cannot be read, 2 usage
+(also a template that fails on the workloads), 3 a named workload does not exist (the others are shown)
+or its kind is not installed, 4 no Karta covers the type.
 
 Example:
   karta describe jobset/llm-pretrain -n research
   karta describe pytorchjob -l team=ml -n ml-team
   kubectl karta describe pytorchjob llama-finetune -n ml-team -o yaml
+  karta describe jobset/llm-pretrain -o jsonpath='{range .events[*]}{.reason}: {.message}{"\\n"}{end}'
 `;
 
 export const FLAGS = {
@@ -57,7 +63,8 @@ export const FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   "show-events": { type: "boolean", unsetIsUndefined: true },
-  output: { type: "string", short: "o", choices: ["json", "yaml"], emptyIsUnset: true },
+  output: { type: "string", short: "o", choices: ["json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true },
+  ...TEMPLATE_FLAGS,
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
 
@@ -180,6 +187,8 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   if (scoped) return usage(scoped);
   const access = clusterFlags(v);
   if ("error" in access) return usage(access.error);
+  const template = templatePrinter(io, v.output, v);
+  if (template && "error" in template) return usage(template.error);
   try {
     const cluster = LiveCluster.open(access);
     const warn = (m: string): void => io.stderr(`karta describe: warning: ${m}\n`);
@@ -211,7 +220,10 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
     }
     if (v.output) {
       const values = described.map(({ view, events }) => ({ ...view, ...(events ? { events } : {}) }));
-      if (!missing || values.length > 0) io.stdout(machine(names.length === 1 && values.length === 1 && !prefixed ? values[0] : { items: values, count: values.length }, v.output));
+      const value = names.length === 1 && values.length === 1 && !prefixed ? values[0] : { items: values, count: values.length };
+      if (template) {
+        if ((!missing || values.length > 0) && !printWithTemplate(io, "describe", template, [value])) return EXIT_USAGE;
+      } else if ((v.output === "json" || v.output === "yaml") && (!missing || values.length > 0)) io.stdout(machine(value, v.output));
     } else {
       io.stdout(described.map(({ view, events }) => describeText(view, events, now)).join("\n\n"));
       if (views.length === 0 && !missing) io.stderr(noWorkloadsLine(scope));

@@ -4,9 +4,12 @@
  * what was printed last, or whose workload changed, is printed again (as `kubectl get --watch` prints
  * every event of an object: a label changed prints the row again). Runs
  * until SIGINT or SIGTERM (or `signal`: the command's, its stop after an internal error, and the end of
- * --request-timeout), then exits 0.
+ * --request-timeout), then exits 0. With a template (-o jsonpath=…, custom-columns=…) each workload is
+ * printed alone with it, as kubectl prints each event's object; a template that fails on one stops the
+ * watch (exit 2), as kubectl stops.
  */
 import type { LiveCluster } from "./cluster.js";
+import { EXIT_USAGE } from "./exit-codes.js";
 import type { CliIO } from "./io.js";
 import { InputError } from "./objects.js";
 import { alignColumns } from "./table.js";
@@ -22,7 +25,15 @@ export async function watchWorkloads(
   cluster: LiveCluster,
   options: GetOptions,
   printed: readonly WorkloadView[],
-  out: { io: CliIO; wide: boolean; typeName?: (v: WorkloadView) => string; format?: "json" | "yaml" | "name"; signal?: AbortSignal },
+  out: {
+    io: CliIO;
+    wide: boolean;
+    typeName?: (v: WorkloadView) => string;
+    format?: "json" | "yaml" | "name";
+    /** Prints the workloads with -o's template; false when it failed on one (its error printed). */
+    template?: (rows: WorkloadView[]) => boolean;
+    signal?: AbortSignal;
+  },
   read: Read,
 ): Promise<number> {
   // What was printed of each workload, and the resourceVersion it had (unknown for the first list's rows).
@@ -30,9 +41,15 @@ export async function watchWorkloads(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const stop = new AbortController();
+  let failed = false;
   const print = (rows: WorkloadView[]): void => {
-    if (rows.length === 0) return;
-    if (out.format === "name") out.io.stdout(rows.map(nameLine).join(""));
+    if (rows.length === 0 || failed) return;
+    if (out.template) {
+      if (!out.template(rows)) {
+        failed = true;
+        stop.abort();
+      }
+    } else if (out.format === "name") out.io.stdout(rows.map(nameLine).join(""));
     else if (out.format) for (const r of rows) out.io.stdout(machine(r, out.format));
     else out.io.stdout(alignColumns(tableRows(rows, out.wide, out.typeName)).join("\n") + "\n");
   };
@@ -98,5 +115,5 @@ export async function watchWorkloads(
     await running;
     await reader.stop();
   }
-  return 0;
+  return failed ? EXIT_USAGE : 0;
 }

@@ -8,19 +8,21 @@ import { STATUS_ORDER } from "../interpret/compile.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
-import { EXIT_INTERNAL } from "./exit-codes.js";
+import { EXIT_INTERNAL, EXIT_USAGE } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
 import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
+import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 import { alignColumns } from "./table.js";
 import { byType, missingLines, noWorkloadsLine, readEachType, readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
+import type { WorkloadView } from "./workload-view.js";
 import { loadWorkloadTypes, resolveTypes, servedTypes, warnAboutKinds, type ServedType } from "./workload-types.js";
 
 /** The generic statuses, as --phase takes them. */
 export const PHASES = [...STATUS_ORDER.map(([, s]) => s), "Undefined"] as const;
 
 export const GET_HELP = `Usage: karta get TYPE [NAME...] | TYPE/NAME... | --all-types
-                 [-n NAMESPACE | -A] [-l SELECTOR] [--phase STATUS]... [-o wide|json|yaml|name] [-w]
+                 [-n NAMESPACE | -A] [-l SELECTOR] [--phase STATUS]... [-o FORMAT] [--no-headers] [-w]
                  [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
 Lists the live workloads of a type that a Karta describes (the cluster's Kartas, else the definitions
@@ -43,20 +45,26 @@ Rows are newest first.
   -A, --all-namespaces    every namespace
   -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
       --phase STATUS      only workloads with this status (repeatable): ${PHASES.join(", ")}
-  -o, --output FORMAT     wide, json or yaml ({items, count}; the object alone for one NAME), or name
-                          (kind.group/name, as kubectl prints it)
+  -o, --output FORMAT     wide, json or yaml ({items, count}; the object alone for one NAME), name
+                          (kind.group/name, as kubectl prints it), or a kubectl template over what json
+                          prints (with --watch, over each workload as it is printed):
+${TEMPLATE_FORMATS_HELP}
+${templateFlagsHelp("the table, custom-columns")}
   -w, --watch             after the list, print a workload again whenever it (or one of its pods) changes;
                           with --request-timeout, the watch ends after that long (exit 0), as kubectl's
 ${CLUSTER_HELP}
   -h, --help              show this help
 
-Exit code: 0 listed (also none), 1 the cluster cannot be read, 2 usage, 3 the named workload does not
-exist or its kind is not installed, 4 no Karta covers the type, 5 internal error (one line on standard
-error; with --watch, printed when it happens, then the watch stops as on SIGINT).
+Exit code: 0 listed (also none), 1 the cluster cannot be read, 2 usage (also a template that fails on
+the workloads, with kubectl's error), 3 the named workload does not exist or its kind is not installed,
+4 no Karta covers the type, 5 internal error (one line on standard error; with --watch, printed when it
+happens, then the watch stops as on SIGINT).
 
 Example:
   karta get jobset -n research
   karta get --all-types -A --phase Running -o wide
+  karta get pytorchjob -A -o jsonpath='{range .items[*]}{.namespace}/{.name}{"\\t"}{.phases[*]}{"\\n"}{end}'
+  karta get jobset -o custom-columns=NAME:.name,READY:.pods.ready,GPUS:.gpus --no-headers
   kubectl karta get pytorchjob/llama-finetune -n ml-team -o yaml
 `;
 
@@ -66,7 +74,8 @@ export const FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   phase: { type: "string", multiple: true, choices: PHASES },
-  output: { type: "string", short: "o", choices: ["wide", "json", "yaml", "name"], emptyIsUnset: true },
+  output: { type: "string", short: "o", choices: ["wide", "json", "yaml", "name", ...TEMPLATE_FORMATS], emptyIsUnset: true },
+  ...TEMPLATE_FLAGS,
   watch: { type: "boolean", short: "w" },
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
@@ -87,6 +96,8 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
   if (scoped) return usage(scoped);
   const access = clusterFlags(v);
   if ("error" in access) return usage(access.error);
+  const template = templatePrinter(io, v.output, v);
+  if (template && "error" in template) return usage(template.error);
   const warn = (m: string): void => io.stderr(`karta get: warning: ${m}\n`);
   // With --watch the command runs until stopped: an internal error from its start on (the first list
   // included) is one line, then the watch stops (src/cli/crash.ts).
@@ -122,14 +133,19 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     // Names that do not exist: the others are printed first, then a line for each missing one (as kubectl).
     const missing = "exit" in read ? read : undefined;
     const rows = ("exit" in read ? (read.found ?? []) : read).map(listRow);
-    if (v.output === "json" || v.output === "yaml") {
+    if (template) {
+      // As kubectl: the template over what -o json prints; with --watch, over each workload alone.
+      const values = v.watch ? rows : [names.length === 1 && rows.length === 1 ? rows[0] : { items: rows, count: rows.length }];
+      if ((!missing || rows.length > 0) && !printWithTemplate(io, "get", template, values)) return EXIT_USAGE;
+    } else if (v.output === "json" || v.output === "yaml") {
       if (!missing || rows.length > 0) io.stdout(machine(names.length === 1 && rows.length === 1 ? rows[0] : { items: rows, count: rows.length }, v.output));
     } else if (v.output === "name") {
       io.stdout(rows.map(nameLine).join(""));
     } else if (rows.length === 0 && (!v.watch || missing)) {
       if (!missing) io.stderr(noWorkloadsLine(scope));
     } else {
-      io.stdout(alignColumns([tableHeader(wide, typeName !== undefined), ...tableRows(rows, wide, typeName)]).join("\n") + "\n");
+      const lines = alignColumns([...(v["no-headers"] ? [] : [tableHeader(wide, typeName !== undefined)]), ...tableRows(rows, wide, typeName)]);
+      if (lines.length > 0) io.stdout(lines.join("\n") + "\n");
     }
     if (missing) {
       io.stderr(missingLines("get", missing));
@@ -140,7 +156,8 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     // kubectl's watch is one request: its client timeout (--request-timeout) ends it, and kubectl exits 0.
     const deadline = cluster.watchDeadline();
     const signals = [stopped.signal, ...(signal ? [signal] : []), ...(deadline ? [deadline] : [])];
-    const code = await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...(v.output === "json" || v.output === "yaml" || v.output === "name" ? { format: v.output } : {}), signal: AbortSignal.any(signals) }, readWorkloads);
+    const format = template ? { template: (changed: WorkloadView[]) => printWithTemplate(io, "get", template, changed) } : v.output === "json" || v.output === "yaml" || v.output === "name" ? { format: v.output } : {};
+    const code = await watchWorkloads(cluster, options, rows, { io, wide, ...(typeName ? { typeName } : {}), ...format, signal: AbortSignal.any(signals) }, readWorkloads);
     return guard?.failed ? EXIT_INTERNAL : code;
   } catch (err) {
     return clusterError(io, "get", err);

@@ -1,4 +1,7 @@
-/** Output shared by the commands: buffered writes, so that streaming many small outputs stays cheap. */
+/**
+ * Output shared by the commands: buffered writes, so that streaming many small outputs stays cheap.
+ * kubectl's template formats, shared by the commands that print objects, are in output-templates.ts.
+ */
 import type { CliIO } from "./io.js";
 
 /** Collects writes and hands them to the IO in large chunks. */

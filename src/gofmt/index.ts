@@ -21,6 +21,12 @@ export function goNumberString(n: number): string {
 
 /** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Whether Go's `strconv.IsPrint` holds for a code point (what `%q` and `%#U` print as it is). */
+export function goIsPrint(cp: number): boolean {
+  return cp >= 0 && cp <= 0x10ffff && GO_PRINTABLE.test(String.fromCodePoint(cp));
+}
+
 const GO_ESCAPES: Record<string, string> = { "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\" };
 
 /**

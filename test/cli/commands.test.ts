@@ -288,6 +288,9 @@ describe("karta version and completion", () => {
       assert.equal(complete(["karta", "controller", "--leader-elect-"]).split(" ").sort().join(" "), "--leader-elect-lease-duration --leader-elect-renew-deadline --leader-elect-resource-name --leader-elect-resource-namespace --leader-elect-retry-period");
       assert.equal(complete(["karta", "rbac", "--c"]), "--crd");
       assert.equal(complete(["karta", "rbac", "-o", ""]), "yaml json");
+      // kubectl's template formats, which take their template after `=`.
+      assert.equal(complete(["karta", "get", "-o", "j"]), "json jsonpath= jsonpath-as-json= jsonpath-file=");
+      assert.equal(complete(["karta", "get", "--no"]), "--no-headers");
       assert.equal(complete(["karta", "playground", "--p"]), "--port");
       assert.equal(complete(["karta", "webhook-config", "--adm"]), "--admission");
     } finally {

@@ -47,9 +47,9 @@ test("inspect and compile load neither the validator, the linter, the CRD code, 
   }
 });
 
-test("jq loads no YAML reader (only --yaml does) and no interpreter", () => {
+test("jq loads no YAML reader (only --yaml does), no interpreter and no kubectl template printer", () => {
   const mods = staticImports("cli/jq.js");
-  assert.deepEqual(heavy(mods, ["yaml", "js-yaml", "wasmoon", "interpret/index.js"]), []);
+  assert.deepEqual(heavy(mods, ["yaml", "js-yaml", "wasmoon", "interpret/index.js", "jsonpath/index.js"]), []);
 });
 
 test("interpret loads the Lua VM and the webhook client only when a run needs them", () => {

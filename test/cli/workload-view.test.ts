@@ -138,14 +138,16 @@ test("get and describe: usage errors (2) before any cluster is read, --help with
     [["get", "jobset", "x", "-A"], "across all namespaces"],
     [["get", "jobset/a", "b"], "'b' is a NAME after TYPE/NAME"],
     [["get", "jobset", "--phase", "running"], "expected Resuming, Suspending"],
-    [["get", "jobset", "-o", "custom-columns=NAME:.metadata.name"], "expected wide, json, yaml or name"],
+    [["get", "jobset", "-o", "go-template={{.name}}"], "expected wide, json, yaml, name, jsonpath=..., jsonpath-as-json=..., jsonpath-file=..., custom-columns=... or custom-columns-file=..."],
+    [["get", "jobset", "-o", "jsonpath={.a"], "error parsing jsonpath {.a, unclosed action"],
     [["describe"], "give the type of workload to describe: TYPE"],
     [["describe", "a/b/c"], "expected TYPE/NAME"],
     [["describe", "jobset/a", "b"], "'b' is a NAME after TYPE/NAME"],
     [["describe", "jobset", "x", "-l", "a=b"], "give NAMEs or -l SELECTOR, not both"],
     [["describe", "jobset", "x", "-A"], "across all namespaces"],
     [["describe", "jobset", "--show-events=maybe"], "expected true or false"],
-    [["describe", "jobset/x", "-o", "wide"], "expected json or yaml"],
+    [["describe", "jobset/x", "-o", "wide"], "expected json, yaml, jsonpath=..."],
+    [["describe", "jobset/x", "-o", "custom-columns="], "custom-columns format specified but no custom columns given"],
   ] as [string[], string][]) {
     const io = memoryIO();
     assert.equal(await main(args, io), 2, args.join(" "));

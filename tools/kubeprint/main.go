@@ -7,6 +7,13 @@
 // NewProxierWithNoProxyCIDR as client-go wraps it): {"text": PROXY-URL}, "" for none, or {"error": "..."}.
 // {"timeout": TEXT} is clientcmd.ParseTimeout (kubectl's --request-timeout) and {"duration": TEXT} Go's
 // time.ParseDuration: {"text": NANOSECONDS, "string": Duration.String()} or {"error": "..."}.
+// {"jsonpath": {"template": T, "data": JSON, "asJSON": B, "allowMissingKeys": B}} prints the data (decoded as
+// kubectl decodes an object it prints) with the printer kubectl builds for -o jsonpath=T (jsonpath-as-json=T
+// with asJSON; --allow-missing-template-keys defaults to true): {"text": OUTPUT} or {"error": "..."}.
+// {"customColumns": {"spec": S, "file": TEXT, "data": JSON, "noHeaders": B}} prints it with kubectl's
+// -o custom-columns=S printer (custom-columns-file= with a file holding TEXT when "file" is given); data with
+// an "items" array of objects is a List, as kubectl prints one: {"text": OUTPUT} and/or {"error": "..."}.
+// A printer that panics answers {"panic": "..."}.
 package main
 
 import (
@@ -23,10 +30,110 @@ import (
 	"time"
 
 	"golang.org/x/net/http/httpproxy"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/duration"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/kubectl/pkg/cmd/get"
 )
+
+type jsonpathCase struct {
+	Template         string          `json:"template"`
+	Data             json.RawMessage `json:"data"`
+	AsJSON           bool            `json:"asJSON"`
+	AllowMissingKeys *bool           `json:"allowMissingKeys"`
+}
+
+type columnsCase struct {
+	Spec      string          `json:"spec"`
+	File      *string         `json:"file"`
+	Data      json.RawMessage `json:"data"`
+	NoHeaders bool            `json:"noHeaders"`
+}
+
+// object decodes data as kubectl holds what it prints: unstructured content (int64 or float64 numbers),
+// a List when it has an "items" array of objects.
+func object(data json.RawMessage) (runtime.Object, error) {
+	var content map[string]interface{}
+	if err := utiljson.Unmarshal(data, &content); err != nil {
+		return nil, err
+	}
+	if items, ok := content["items"].([]interface{}); ok {
+		list := &unstructured.UnstructuredList{Object: map[string]interface{}{}}
+		for k, v := range content {
+			if k != "items" {
+				list.Object[k] = v
+			}
+		}
+		for _, item := range items {
+			m, ok := item.(map[string]interface{})
+			if !ok {
+				return &unstructured.Unstructured{Object: content}, nil
+			}
+			list.Items = append(list.Items, unstructured.Unstructured{Object: m})
+		}
+		return list, nil
+	}
+	return &unstructured.Unstructured{Object: content}, nil
+}
+
+// printWith builds a printer and prints data with it; a panic is an answer too.
+func printWith(build func() (printers.ResourcePrinter, error), data json.RawMessage) (answer map[string]string) {
+	defer func() {
+		if p := recover(); p != nil {
+			answer = map[string]string{"panic": fmt.Sprint(p)}
+		}
+	}()
+	p, err := build()
+	if err != nil {
+		return map[string]string{"error": err.Error()}
+	}
+	obj, err := object(data)
+	if err != nil {
+		return map[string]string{"error": "bad data: " + err.Error()}
+	}
+	var b bytes.Buffer
+	err = p.PrintObj(obj, &b)
+	answer = map[string]string{}
+	if err != nil {
+		answer["error"] = err.Error()
+	}
+	if err == nil || b.Len() > 0 {
+		answer["text"] = b.String()
+	}
+	return answer
+}
+
+func jsonpathAnswer(c *jsonpathCase) map[string]string {
+	format := "jsonpath="
+	if c.AsJSON {
+		format = "jsonpath-as-json="
+	}
+	allow := c.AllowMissingKeys == nil || *c.AllowMissingKeys
+	flags := genericclioptions.NewJSONPathPrintFlags("", allow)
+	return printWith(func() (printers.ResourcePrinter, error) { return flags.ToPrinter(format + c.Template) }, c.Data)
+}
+
+func columnsAnswer(c *columnsCase) map[string]string {
+	flags := get.NewCustomColumnsPrintFlags()
+	flags.NoHeaders = c.NoHeaders
+	format := "custom-columns=" + c.Spec
+	if c.File != nil {
+		f, err := os.CreateTemp("", "columns")
+		if err != nil {
+			return map[string]string{"error": err.Error()}
+		}
+		defer os.Remove(f.Name())
+		f.WriteString(*c.File)
+		f.Close()
+		format = "custom-columns-file=" + f.Name()
+	}
+	return printWith(func() (printers.ResourcePrinter, error) { return flags.ToPrinter(format) }, c.Data)
+}
 
 type proxyCase struct {
 	Env map[string]string `json:"env"`
@@ -56,13 +163,15 @@ func proxyFor(c *proxyCase) (string, error) {
 }
 
 type request struct {
-	Proxy    *proxyCase `json:"proxy"`
-	Timeout  *string    `json:"timeout"`
-	Duration *string    `json:"duration"`
-	Age      *int64     `json:"age"`
-	Rows     [][]string `json:"rows"`
-	MinWidth int        `json:"minwidth"`
-	Padding  int        `json:"padding"`
+	JSONPath *jsonpathCase `json:"jsonpath"`
+	Columns  *columnsCase  `json:"customColumns"`
+	Proxy    *proxyCase    `json:"proxy"`
+	Timeout  *string       `json:"timeout"`
+	Duration *string       `json:"duration"`
+	Age      *int64        `json:"age"`
+	Rows     [][]string    `json:"rows"`
+	MinWidth int           `json:"minwidth"`
+	Padding  int           `json:"padding"`
 }
 
 func main() {
@@ -74,6 +183,18 @@ func main() {
 		if err := json.Unmarshal(in.Bytes(), &r); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
+		}
+		if r.JSONPath != nil || r.Columns != nil {
+			var answer map[string]string
+			if r.JSONPath != nil {
+				answer = jsonpathAnswer(r.JSONPath)
+			} else {
+				answer = columnsAnswer(r.Columns)
+			}
+			if err := out.Encode(answer); err != nil {
+				os.Exit(1)
+			}
+			continue
 		}
 		var text, str string
 		var err error
