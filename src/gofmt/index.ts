@@ -138,3 +138,20 @@ function simpleCase(cp: number, upper: boolean): number {
   if (cp === 0x1ff3) return 0x1ffc;
   return cp;
 }
+
+/**
+ * Go's utf8.RuneCountInString of the string as Go holds it (UTF-8 of `s`): code points, a surrogate
+ * pair one and a lone surrogate one (U+FFFD in Go), as jq's `length` of a string counts too.
+ */
+export function goRuneCount(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}

@@ -7,6 +7,8 @@
  * never narrower than it was before a flush. Widths count characters (Go counts runes).
  */
 
+import { goRuneCount } from "../gofmt/index.js";
+
 interface Cell {
   text: string;
   width: number;
@@ -21,19 +23,7 @@ export interface TabWriterOptions {
 /** kubectl's GetNewTabWriter. */
 export const KUBECTL_TABWRITER: TabWriterOptions = { minWidth: 6, padding: 3, rememberWidths: true };
 
-const runes = (s: string): number => {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // A surrogate pair is one character; a lone surrogate is one too (U+FFFD in Go).
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-};
+const runes = goRuneCount;
 
 export class TabWriter {
   private lines: Cell[][] = [[]];

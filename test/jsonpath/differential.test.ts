@@ -13,19 +13,8 @@ import { customColumnsFilePrinter, customColumnsPrinter, jsonPathPrinter, type P
 import type { JsonValue } from "../../src/input/index.js";
 import { kubeprint, kubeprintSkip as skip } from "../support/kubeprint.js";
 import { prng } from "../support/random.js";
+import { KUBECTL_DOC } from "./kubectl-doc.js";
 
-/** kubectl's documentation example (reference/kubectl/jsonpath), as a List. */
-const KUBECTL_DOC: JsonValue = {
-  kind: "List",
-  items: [
-    { kind: "None", metadata: { name: "127.0.0.1", labels: { "kubernetes.io/hostname": "127.0.0.1" } }, status: { capacity: { cpu: "4" }, addresses: [{ type: "LegacyHostIP", address: "127.0.0.1" }] } },
-    { kind: "None", metadata: { name: "127.0.0.2" }, status: { capacity: { cpu: "8" }, addresses: [{ type: "LegacyHostIP", address: "127.0.0.2" }, { type: "another", address: "127.0.0.3" }] } },
-  ],
-  users: [
-    { name: "myself", user: {} },
-    { name: "e2e", user: { username: "admin", password: "secret" } },
-  ],
-};
 
 /** What `karta get -o json` prints: {items, count} of workload views. */
 const KARTA_DOC: JsonValue = {

@@ -7,20 +7,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { JsonValue } from "../../src/input/index.js";
+import { KUBECTL_DOC as DOC } from "./kubectl-doc.js";
 import { customColumnsFilePrinter, customColumnsPrinter, jsonPathPrinter, MAX_RANGE_DEPTH, parse, relaxedJSONPathExpression, TabWriter, type JsonPathOptions } from "../../src/jsonpath/index.js";
 
-/** kubectl's documentation example. */
-const DOC: JsonValue = {
-  kind: "List",
-  items: [
-    { kind: "None", metadata: { name: "127.0.0.1", labels: { "kubernetes.io/hostname": "127.0.0.1" } }, status: { capacity: { cpu: "4" }, addresses: [{ type: "LegacyHostIP", address: "127.0.0.1" }] } },
-    { kind: "None", metadata: { name: "127.0.0.2" }, status: { capacity: { cpu: "8" }, addresses: [{ type: "LegacyHostIP", address: "127.0.0.2" }, { type: "another", address: "127.0.0.3" }] } },
-  ],
-  users: [
-    { name: "myself", user: {} },
-    { name: "e2e", user: { username: "admin", password: "secret" } },
-  ],
-};
 
 /** What the template prints for the value, or its error. */
 function run(template: string, value: JsonValue = DOC, options: JsonPathOptions = {}): string {

@@ -10,6 +10,7 @@
 import { JqRuntimeError } from "../errors.js";
 import { decodeJsonString } from "../json-string.js";
 import { COST, MAX_STRING_LENGTH, charge as chargeSteps, stringLimitError } from "../runtime.js";
+import { goRuneCount } from "../../gofmt/index.js";
 
 /** jq 1.8.2's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
 export const MAX_PRINT_DEPTH = 10_000;
@@ -83,17 +84,7 @@ const SURROGATE = /[\ud800-\udfff]/;
 
 /** Number of Unicode codepoints in `s` (jq's `length` of a string). */
 export function codepointLength(s: string): number {
-  if (!SURROGATE.test(s)) return s.length;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
+  return SURROGATE.test(s) ? goRuneCount(s) : s.length;
 }
 
 /** Length of `s` encoded as UTF-8 (lone surrogates count as U+FFFD, 3 bytes). */
