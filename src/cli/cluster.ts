@@ -26,6 +26,8 @@ export interface ClusterOptions {
    * not sent).
    */
   requestTimeout?: bigint;
+  /** kubectl's --chunk-size: lists are read in pages of this many objects (0: one request; default 500). */
+  chunkSize?: number;
 }
 
 /** A resource as discovery serves it (an APIResource). */
@@ -71,9 +73,12 @@ export class LiveCluster {
   private readonly serverTimeout: string | undefined;
   private groups?: Promise<{ name: string; preferred: string; versions: string[] }[]>;
   private readonly served = new Map<string, Promise<ApiResource[] | undefined>>();
+  /** The page size of lists and of watches' lists (--chunk-size; 0: no limit). */
+  readonly chunkSize: number;
 
   private constructor(client: KubeClient, options: ClusterOptions) {
     this.client = client;
+    this.chunkSize = options.chunkSize ?? 500;
     this.server = client.access.server;
     this.contextNamespace = client.access.namespace || "default";
     const t = options.requestTimeout;
@@ -202,7 +207,7 @@ export class LiveCluster {
     }
     const out: KubernetesObject[] = [];
     let token: string | undefined;
-    const chunk = options.chunk ?? 500;
+    const chunk = options.chunk ?? this.chunkSize;
     do {
       let page: ObjectList;
       try {

@@ -9,7 +9,7 @@ import { parseCommand, usageError, type Flags } from "./args.js";
 import { ApiInputError, clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
 import { EXIT_USAGE } from "./exit-codes.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
+import { CHUNK_SIZE_FLAG, CHUNK_SIZE_HELP, CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
 import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 import { age, alignColumns } from "./table.js";
 import { missingLines, noWorkloadsLine, readEachType, ScopeReader } from "./workload-read.js";
@@ -44,6 +44,7 @@ unless --show-events says.
                           or a kubectl template over what json prints:
 ${TEMPLATE_FORMATS_HELP}
 ${templateFlagsHelp("custom-columns")}
+${CHUNK_SIZE_HELP}
 ${CLUSTER_HELP}
   -h, --help              show this help
 
@@ -65,6 +66,7 @@ export const FLAGS = {
   "show-events": { type: "boolean", unsetIsUndefined: true },
   output: { type: "string", short: "o", choices: ["json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true },
   ...TEMPLATE_FLAGS,
+  "chunk-size": CHUNK_SIZE_FLAG,
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
 
@@ -190,7 +192,7 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   const template = templatePrinter(io, v.output, v);
   if (template && "error" in template) return usage(template.error);
   try {
-    const cluster = LiveCluster.open(access);
+    const cluster = LiveCluster.open({ ...access, chunkSize: v["chunk-size"] });
     const warn = (m: string): void => io.stderr(`karta describe: warning: ${m}\n`);
     const known = await loadWorkloadTypes(io, cluster, warn);
     const types = await resolveTypes(cluster, known, named.groups.map((g) => g.type), warn);

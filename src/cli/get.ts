@@ -10,7 +10,7 @@ import { clusterError, LiveCluster } from "./cluster.js";
 import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL, EXIT_USAGE } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
-import { CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
+import { CHUNK_SIZE_FLAG, CHUNK_SIZE_HELP, CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
 import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 import { alignColumns } from "./table.js";
 import { byType, missingLines, noWorkloadsLine, readEachType, readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
@@ -52,6 +52,7 @@ ${TEMPLATE_FORMATS_HELP}
 ${templateFlagsHelp("the table, custom-columns")}
   -w, --watch             after the list, print a workload again whenever it (or one of its pods) changes;
                           with --request-timeout, the watch ends after that long (exit 0), as kubectl's
+${CHUNK_SIZE_HELP}
 ${CLUSTER_HELP}
   -h, --help              show this help
 
@@ -77,6 +78,7 @@ export const FLAGS = {
   output: { type: "string", short: "o", choices: ["wide", "json", "yaml", "name", ...TEMPLATE_FORMATS], emptyIsUnset: true },
   ...TEMPLATE_FLAGS,
   watch: { type: "boolean", short: "w" },
+  "chunk-size": CHUNK_SIZE_FLAG,
   ...CLUSTER_FLAGS,
 } as const satisfies Flags;
 
@@ -104,7 +106,7 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
   const stopped = new AbortController();
   const guard = v.watch ? guardInternalErrors({ report: (f) => io.stderr(internalErrorLine("get", f.err)), stop: () => stopped.abort() }) : undefined;
   try {
-    const cluster = LiveCluster.open(access);
+    const cluster = LiveCluster.open({ ...access, chunkSize: v["chunk-size"] });
     const known = await loadWorkloadTypes(io, cluster, warn);
     let types: ServedType[];
     /** The TYPE arguments' types, each once, with their NAMEs. */

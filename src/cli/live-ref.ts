@@ -3,7 +3,7 @@
  * the flags kubectl users know and their checks. Kept apart from live.ts so that commands given files
  * never load the Kubernetes client.
  */
-import type { Flags, StringFlag } from "./args.js";
+import type { Flags, IntegerFlag, StringFlag } from "./args.js";
 import { handwritten } from "../names/index.js";
 import type { KubeconfigOverrides } from "../controller/kubeconfig.js";
 import type { ClusterOptions } from "./cluster.js";
@@ -42,6 +42,13 @@ type ClusterValues = { [K in keyof typeof CLUSTER_FLAGS]?: (typeof CLUSTER_FLAGS
  * request's path (`-n ../../api/v1` would name another path).
  */
 export const NAMESPACE_FLAG = { type: "string", short: "n", emptyIsUnset: true, validate: (ns: string) => handwritten.isDNS1123Label(ns) } as const satisfies StringFlag;
+
+/** kubectl's `--chunk-size N` of get and describe: lists read in pages of N objects (0: all at once). */
+export const CHUNK_SIZE_FLAG = { type: "integer", min: 0, default: 500 } as const satisfies IntegerFlag;
+
+/** Its help line, descriptions at column 26. */
+export const CHUNK_SIZE_HELP = `      --chunk-size N      read large lists in pages of N objects rather than all at once, as kubectl
+                          (default 500; 0: one request)`;
 
 export const LIVE_FLAGS = {
   namespace: NAMESPACE_FLAG,

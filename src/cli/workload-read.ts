@@ -82,6 +82,7 @@ export class ScopeReader {
       // A 404 while watching: the type is gone (its CRD deleted), not a page.
       notFound: `${what} is not served any more (its CustomResourceDefinition deleted?)`,
       log: silentLogger,
+      pageSize: this.cluster.chunkSize,
       ...(labelSelector !== undefined ? { labelSelector } : {}),
       onFailure: (why) => {
         if (!this.stopped) this.watching!.onError(new Error(why));

@@ -159,3 +159,25 @@ test("with no kubeconfig at all, get, describe and inspect KIND/NAME say that no
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+test("--chunk-size: get and describe read their lists in pages of N (limit=N), 500 by default, 0 in one request", async () => {
+  const server = await startFakeApiServer();
+  try {
+    const lists = (): string[] => server.urls.filter((u) => /\/(pytorchjobs|pods)(\?|$)/.test(u) && !u.includes("watch=true"));
+    const limits = (): (string | null)[] => [...new Set(lists().map((u) => new URL(u, "http://x").searchParams.get("limit")))];
+    for (const [args, want] of [[[], ["500"]], [["--chunk-size", "2"], ["2"]], [["--chunk-size=0"], [null]]] as const) {
+      for (const command of ["get", "describe"]) {
+        server.urls.length = 0;
+        const r = await karta([command, "pytorchjobs", "--kubeconfig", server.kubeconfig, ...args]);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(lists().length > 0, `${command} listed nothing`);
+        assert.deepEqual(limits(), want, `${command} ${args.join(" ")}`);
+      }
+    }
+    const bad = await karta(["get", "pytorchjobs", "--kubeconfig", server.kubeconfig, "--chunk-size", "-1"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /invalid value '-1' for --chunk-size/);
+  } finally {
+    server.close();
+  }
+});
