@@ -18,7 +18,7 @@ import { loadWorkloadTypes, resolveTypes } from "./workload-types.js";
 import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
 
 export const DESCRIBE_HELP = `Usage: karta describe TYPE [NAME... | NAME_PREFIX | -l SELECTOR] | TYPE/NAME...
-                      [-n NAMESPACE | -A] [--show-events] [-o FORMAT]
+                      [-n NAMESPACE | -A] [--show-events] [--pod-limit N] [--component-limit N] [-o FORMAT]
                       [--kubeconfig FILE] [--context NAME] [--request-timeout D]
 
 Shows live workloads as their Karta sees them, read from the API server with your kubeconfig and
@@ -40,6 +40,10 @@ unless --show-events says.
   -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
       --show-events       show each workload's events (default: true for one workload, false for
                           several and for names matched by prefix)
+      --pod-limit N       in the tree, at most N pods under each component or instance, those not
+                          ready first, the rest on one line with how many are ready (default 0: all)
+      --component-limit N in the tree, at most N components or instances under each one, the rest on
+                          one line with their pods ready/desired (default 0: all)
   -o, --output FORMAT     json or yaml: the same values (with the events); {items, count} for several;
                           or a kubectl template over what json prints:
 ${TEMPLATE_FORMATS_HELP}
@@ -64,6 +68,8 @@ export const FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   "show-events": { type: "boolean", unsetIsUndefined: true },
+  "pod-limit": { type: "integer", min: 0, default: 0 },
+  "component-limit": { type: "integer", min: 0, default: 0 },
   output: { type: "string", short: "o", choices: ["json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true },
   ...TEMPLATE_FLAGS,
   "chunk-size": CHUNK_SIZE_FLAG,
@@ -89,15 +95,38 @@ function podStatus(p: PodView): string {
 
 const gpuCell = (n: number): string => (n > 0 ? `gpu: ${n}` : "");
 
+/** How much of the tree to print: at most this many pods, and components, under each node (0: all). */
+export interface TreeLimits {
+  pods: number;
+  components: number;
+}
+
 /** The tree's rows: [name with its branch, status, GPUs, nodes]. */
-function treeRows(view: DescribeView): string[][] {
+function treeRows(view: DescribeView, limits: TreeLimits): string[][] {
   const rows: string[][] = [];
   const t = view.tree;
   rows.push([`${view.type.kind}/${view.name} [${view.phases.join(",")}]`, `${t.ready}/${view.desiredPods} ready`, gpuCell(view.gpus), ""]);
   const walk = (node: TreeNode, prefix: string): void => {
-    const items: ({ pod: PodView } | { node: TreeNode })[] = [...node.pods.map((pod) => ({ pod })), ...node.children.map((n) => ({ node: n }))];
+    // Over the limit, the pods not ready come first (what a reader looks for), the others stay in their order.
+    const pods = limits.pods > 0 && node.pods.length > limits.pods ? [...node.pods.filter((p) => !p.ready), ...node.pods.filter((p) => p.ready)] : node.pods;
+    const shownPods = limits.pods > 0 ? pods.slice(0, limits.pods) : pods;
+    const shownChildren = limits.components > 0 ? node.children.slice(0, limits.components) : node.children;
+    const hiddenPods = pods.slice(shownPods.length);
+    const hiddenChildren = node.children.slice(shownChildren.length);
+    const items: ({ pod: PodView } | { node: TreeNode } | { more: string[] })[] = [...shownPods.map((pod) => ({ pod }))];
+    if (hiddenPods.length > 0) items.push({ more: [`... ${hiddenPods.length} more pod${hiddenPods.length === 1 ? "" : "s"}`, `${hiddenPods.filter((p) => p.ready).length}/${hiddenPods.length} ready`, gpuCell(hiddenPods.reduce((n, p) => n + p.gpus, 0)), ""] });
+    items.push(...shownChildren.map((n) => ({ node: n })));
+    if (hiddenChildren.length > 0) {
+      const sum = (f: (n: TreeNode) => number): number => hiddenChildren.reduce((s, n) => s + f(n), 0);
+      items.push({ more: [`... ${hiddenChildren.length} more`, `${sum((n) => n.ready)}/${sum((n) => n.desired ?? n.current)} ready`, gpuCell(sum((n) => n.gpus)), ""] });
+    }
     items.forEach((item, i) => {
       const last = i === items.length - 1;
+      if ("more" in item) {
+        const [what, ...cells] = item.more;
+        rows.push([prefix + branch(last) + what, ...cells]);
+        return;
+      }
       if ("pod" in item) {
         rows.push([prefix + branch(last) + item.pod.name, podStatus(item.pod), gpuCell(item.pod.gpus), item.pod.node ?? "<none>"]);
         return;
@@ -122,11 +151,11 @@ function eventsText(events: EventView[]): string {
 }
 
 /** The whole text of `karta describe` for a view and its events (no Events section when they are not shown). */
-export function describeText(view: DescribeView, events: EventView[] | undefined, now = Date.now()): string {
+export function describeText(view: DescribeView, events: EventView[] | undefined, now = Date.now(), limits: TreeLimits = { pods: 0, components: 0 }): string {
   const out: string[] = [];
   out.push([`${view.type.kind}/${view.name}`, `namespace: ${view.namespace || "<none>"}`, `definition: ${view.karta} (${view.origin})`, `age: ${age(view.createdAt, now)}`].join("   "));
   out.push("");
-  out.push(...alignColumns(treeRows(view)));
+  out.push(...alignColumns(treeRows(view, limits)));
   out.push("");
   out.push(`Phase: ${view.phases.join(",")}`);
   out.push("");
@@ -227,7 +256,8 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
         if ((!missing || values.length > 0) && !printWithTemplate(io, "describe", template, [value])) return EXIT_USAGE;
       } else if ((v.output === "json" || v.output === "yaml") && (!missing || values.length > 0)) io.stdout(machine(value, v.output));
     } else {
-      io.stdout(described.map(({ view, events }) => describeText(view, events, now)).join("\n\n"));
+      const limits = { pods: v["pod-limit"], components: v["component-limit"] };
+      io.stdout(described.map(({ view, events }) => describeText(view, events, now, limits)).join("\n\n"));
       if (views.length === 0 && !missing) io.stderr(noWorkloadsLine(scope));
     }
     if (missing) {

@@ -46,6 +46,35 @@ test("describe: the README's JobSet tree, exactly", () => {
   assert.equal(lines.length, 24, "the README leaves out six worker pods");
 });
 
+test("describe --pod-limit and --component-limit: at most N pods (those not ready first) and N components under each node, the rest on one line", () => {
+  const v = view("jobset", "jobset.x-k8s.io/v1alpha2/JobSet.yaml");
+  const workers = v.tree.children[0]!.children.find((c) => c.name === "workers")!;
+  // One pod made unready in the view only (the counts drawn above it stay as interpreted: 8/8).
+  const stuck = workers.pods[2]!;
+  stuck.ready = false;
+  stuck.phase = "Pending";
+  stuck.reason = "Unschedulable";
+  const tree = (limits: { pods: number; components: number }): string[] => {
+    const lines = describeText(v, [], Date.now(), limits).split("\n");
+    return lines.slice(2, lines.indexOf("", 2)).map((l) => l.replace(/(\S) {2,}/g, "$1 | ").trimEnd());
+  };
+  const all = tree({ pods: 0, components: 0 });
+  assert.equal(all.length, 13);
+  assert.deepEqual(tree({ pods: 2, components: 0 }).slice(5), [
+    `        |-- ${stuck.name} | Pending (Unschedulable) | gpu: 8 | ${stuck.node}`,
+    `        |-- ${workers.pods[0]!.name} | Running | gpu: 8 | ${workers.pods[0]!.node}`,
+    "        `-- ... 6 more pods | 6/6 ready | gpu: 48",
+  ]);
+  assert.deepEqual(tree({ pods: 0, components: 1 }).slice(2), [
+    "    |-- driver | 1/1 ready | gpu-node-0",
+    // (the tree's own "|" and the spaces after it read as a cell boundary here)
+    `    | | \`-- ${v.tree.children[0]!.children[0]!.pods[0]!.name} | Running | gpu-node-0`,
+    "    `-- ... 1 more | 8/8 ready | gpu: 64",
+  ]);
+  // A limit at or above the count changes nothing.
+  assert.deepEqual(tree({ pods: 8, components: 2 }), all);
+});
+
 test("a LeaderWorkerSet: its groups multiply the leader and worker pods and GPUs", () => {
   const v = view("leaderworkerset", "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet.yaml");
   assert.deepEqual([v.desiredPods, v.gpus, v.pods.ready, v.pods.total], [6, 48, 6, 6]);
