@@ -12,7 +12,8 @@ import { InputError, readInput } from "./objects.js";
 import { EXIT_NO_DEFINITION, EXIT_USAGE } from "./exit-codes.js";
 import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 
-export const DEFINITIONS_HELP = `Usage: karta definitions list [-d PATH] [-o table|name|yaml|json|TEMPLATE] [--no-headers]
+export const DEFINITIONS_HELP = `Usage: karta definitions list [-d PATH] [--group G [--kind K [--version V]]] [--component-limit N]
+                              [-o table|name|yaml|json|TEMPLATE] [--no-headers]
        karta definitions show KIND[.VERSION[.GROUP]] [-d PATH] [-o yaml|json|TEMPLATE]
 
 Lists the Karta definitions bundled with Karta (definitions/<group>/<version>/<Kind>.yaml), one per
@@ -24,6 +25,11 @@ PyTorchJob.v1.kubeflow.org, or its resource, pytorchjobs or pytorchjobs.kubeflow
 is given.
 
   -d, --definition PATH   a Karta file or a directory of them instead of the bundled definitions
+      --group G           list: only the definitions of API group G (core: "")
+      --kind K            list: only kind K (with --group)
+      --version V         list: only version V (with --kind)
+      --component-limit N list's table: at most N components named in a row, then "+M more"
+                          (default 3; 0: all)
   -o, --output FORMAT     list: table (default), name (KIND.VERSION.GROUP), yaml or json (a List of
                           the Kartas); show: yaml (default: the file as written) or json; or, for
                           either, a kubectl template over what json prints:
@@ -45,6 +51,10 @@ Example:
 
 export const FLAGS = {
   definition: { type: "string", short: "d" },
+  group: { type: "string" },
+  kind: { type: "string", emptyIsUnset: true },
+  version: { type: "string", emptyIsUnset: true },
+  "component-limit": { type: "integer", min: 0, default: 3 },
   output: { type: "string", short: "o", choices: ["table", "name", "yaml", "json", ...TEMPLATE_FORMATS] },
   ...TEMPLATE_FLAGS,
 } as const satisfies Flags;
@@ -53,7 +63,7 @@ interface Row {
   kind: string;
   apiVersion: string;
   name: string;
-  components: string;
+  components: string[];
   gang: string;
   file: string;
 }
@@ -67,15 +77,21 @@ function row(d: Definition): Row {
     kind: k.kind,
     apiVersion: k.group === "" ? k.version : `${k.group}/${k.version}`,
     name: qualifiedKind(k),
-    components: [s?.rootComponent?.name, ...(s?.childComponents ?? []).map((c) => c.name)].filter((n) => n !== undefined).join(","),
+    components: [s?.rootComponent?.name, ...(s?.childComponents ?? []).map((c) => c.name)].filter((n) => n !== undefined),
     gang: format,
     file: d.file,
   };
 }
 
-function table(rows: Row[], headers: boolean): string {
+/** The components of a row as the table names them: at most `limit` (0: all), then how many more. */
+function componentsCell(components: readonly string[], limit: number): string {
+  if (limit === 0 || components.length <= limit) return components.join(",");
+  return [...components.slice(0, limit), `+${components.length - limit} more`].join(",");
+}
+
+function table(rows: Row[], headers: boolean, componentLimit: number): string {
   const head = ["KIND", "APIVERSION", "COMPONENTS", "GANG", "FILE"];
-  const cells = [...(headers ? [head] : []), ...rows.map((r) => [r.kind, r.apiVersion, r.components, r.gang, r.file])];
+  const cells = [...(headers ? [head] : []), ...rows.map((r) => [r.kind, r.apiVersion, componentsCell(r.components, componentLimit), r.gang, r.file])];
   const widths = head.map((_, c) => Math.max(...cells.map((r) => r[c]!.length)));
   return cells.map((r) => r.map((cell, c) => (c < r.length - 1 ? cell.padEnd(widths[c]! + 3) : cell)).join("")).join("\n") + "\n";
 }
@@ -95,6 +111,11 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
   if (verb === "show" && (rest.length !== 1 || rest[0]!.trim() === "")) return usageError(io, "definitions", rest.length <= 1 ? "show needs a KIND (e.g. PyTorchJob or PyTorchJob.v1.kubeflow.org)" : `unexpected argument '${rest[1]}'`);
   const output = p.values.output;
   if (verb === "show" && (output === "table" || output === "name")) return usageError(io, "definitions", `invalid value '${output}' for --output: show prints yaml, json or a template`);
+  const { group, kind, version } = p.values;
+  // As upstream's kli: the filters narrow one another, a version within a kind within a group.
+  if (verb === "show" && (group !== undefined || kind !== undefined || version !== undefined)) return usageError(io, "definitions", "--group, --kind and --version filter list; show takes KIND.VERSION.GROUP");
+  if (kind !== undefined && group === undefined) return usageError(io, "definitions", "--kind needs --group");
+  if (version !== undefined && kind === undefined) return usageError(io, "definitions", "--version needs --kind");
   const template = templatePrinter(io, output, p.values);
   if (template && "error" in template) return usageError(io, "definitions", template.error);
   let catalog: Catalog;
@@ -117,7 +138,12 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
 
   if (verb === "list") {
     // A definition without a kind cannot be named or used; its errors on stderr say why.
-    const listed = definitions.filter((d) => typeof row(d).kind === "string" && row(d).kind !== "");
+    const listed = definitions.filter((d) => {
+      const k = d.karta.spec?.structureDefinition?.rootComponent?.kind;
+      if (typeof k?.kind !== "string" || k.kind === "") return false;
+      // Kinds and groups in any case, as kubectl names them; a version exactly.
+      return (group === undefined || (k.group ?? "").toLowerCase() === group.toLowerCase()) && (kind === undefined || k.kind.toLowerCase() === kind.toLowerCase()) && (version === undefined || k.version === version);
+    });
     const rows = listed.map(row);
     const list = { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: listed.map((d) => d.karta) };
     if (template) {
@@ -125,7 +151,7 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
     } else if (output === "name") io.stdout(rows.map((r) => r.name + "\n").join(""));
     else if (output === "json" || output === "yaml") {
       io.stdout(output === "json" ? JSON.stringify(list, null, 2) + "\n" : await yaml(list));
-    } else if (rows.length > 0) io.stdout(table(rows, !p.values["no-headers"]));
+    } else if (rows.length > 0) io.stdout(table(rows, !p.values["no-headers"], p.values["component-limit"]));
     // As kubectl get: no table without rows, and the reason on stderr.
     else io.stderr(`No definitions found in ${catalog.source}.\n`);
     return failed;

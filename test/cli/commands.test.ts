@@ -35,6 +35,29 @@ describe("karta definitions", () => {
     assert.ok(lines.length >= 11);
   });
 
+  test("list --component-limit (3 by default, 0 all) and --group, --kind, --version filters, as upstream's kli", async () => {
+    const row = (out: string, kind: string): string => out.split("\n").find((l) => l.startsWith(`${kind} `)) ?? "";
+    const table = await karta(["definitions", "list"]);
+    assert.match(row(table.out, "LLMInferenceService"), / llminferenceservice,main,group,\+7 more +podGroup/);
+    assert.match(row((await karta(["definitions", "list", "--component-limit", "0"])).out, "LLMInferenceService"), / llminferenceservice,main,group,leader,worker,prefill,prefill-group,prefill-leader,prefill-worker,router-scheduler +podGroup/);
+    assert.match(row((await karta(["definitions", "list", "--component-limit=1"])).out, "PyTorchJob"), / pytorchjob,\+2 more +podGroup/);
+    const names = async (...args: string[]): Promise<string> => (await karta(["definitions", "list", "-o", "name", ...args])).out;
+    assert.equal(await names("--group", "Kubeflow.org", "--kind", "mpijob"), "MPIJob.v1.kubeflow.org\nMPIJob.v2beta1.kubeflow.org\n");
+    assert.equal(await names("--group", "kubeflow.org", "--kind", "MPIJob", "--version", "v2beta1"), "MPIJob.v2beta1.kubeflow.org\n");
+    assert.equal(await names("--group", ""), "Pod.v1\n");
+    const none = await karta(["definitions", "list", "--group", "nope.example.com"]);
+    assert.deepEqual(none, { code: 0, out: "", err: "No definitions found in the bundled definitions.\n" });
+    for (const [args, message] of [
+      [["--kind", "Job"], "--kind needs --group"],
+      [["--group", "batch", "--version", "v1"], "--version needs --kind"],
+    ] as const) {
+      const r = await karta(["definitions", "list", ...args]);
+      assert.equal(r.code, 2);
+      assert.match(r.err, new RegExp(`^karta definitions: ${message}\n`));
+    }
+    assert.equal((await karta(["definitions", "show", "Job", "--group", "batch"])).code, 2);
+  });
+
   test("list -o name|json; show by Kind, Kind.version or Kind.version.group in any case", async () => {
     const names = (await karta(["definitions", "list", "-oname"])).out.trimEnd().split("\n");
     assert.ok(names.includes("PyTorchJob.v1.kubeflow.org") && names.includes("Job.v1.batch"), names.join(" "));
