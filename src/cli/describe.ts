@@ -20,6 +20,7 @@ import type { DescribeView, PodView, TreeNode } from "./workload-view.js";
 export const DESCRIBE_HELP = `Usage: karta describe TYPE [NAME... | NAME_PREFIX | -l SELECTOR] | TYPE/NAME...
                       [-n NAMESPACE | -A] [--show-events] [--pod-limit N] [--component-limit N] [-o FORMAT]
                       [--kubeconfig FILE] [--context NAME] [--request-timeout D]
+       karta describe -f FILE [--pods SOURCE]... [-d DEFINITION] [--pod-limit N] [--component-limit N] [-o FORMAT]
 
 Shows live workloads as their Karta sees them, read from the API server with your kubeconfig and
 context: a header (kind/name, namespace, the definition and whether it is the cluster's Karta or the
@@ -35,6 +36,11 @@ name), -l only those its labels match; TYPE NAME that does not exist describes e
 starts with NAME; TYPE/NAME arguments may be of several types. Events are shown for one workload only,
 unless --show-events says.
 
+  -f, --filename FILE     describe the workload object in FILE (- for stdin) offline, as upstream's kli
+                          does: no cluster is asked, so no events; its pods are those given with --pods
+      --pods SOURCE       with -f: pods (a file, a directory or -; a List as 'kubectl get pods -o yaml'
+                          prints), and objects between them and the workload (ReplicaSets, Jobs...)
+  -d, --definition PATH   with -f: the Karta (a file or directory) instead of the bundled one
   -n, --namespace NS      the namespace (default: the context's, else default)
   -A, --all-namespaces    every namespace
   -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
@@ -58,6 +64,7 @@ or its kind is not installed, 4 no Karta covers the type.
 
 Example:
   karta describe jobset/llm-pretrain -n research
+  karta describe -f examples/jobset.yaml --pods examples/jobset-pods.yaml --pod-limit 3
   karta describe pytorchjob -l team=ml -n ml-team
   kubectl karta describe pytorchjob llama-finetune -n ml-team -o yaml
   karta describe jobset/llm-pretrain -o jsonpath='{range .events[*]}{.reason}: {.message}{"\\n"}{end}'
@@ -68,6 +75,9 @@ export const FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   "show-events": { type: "boolean", unsetIsUndefined: true },
+  filename: { type: "string", short: "f" },
+  pods: { type: "string", multiple: true },
+  definition: { type: "string", short: "d" },
   "pod-limit": { type: "integer", min: 0, default: 0 },
   "component-limit": { type: "integer", min: 0, default: 0 },
   output: { type: "string", short: "o", choices: ["json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true },
@@ -210,6 +220,21 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   if (typeof p === "number") return p;
   const v = p.values;
   const usage = (m: string): number => usageError(io, "describe", m);
+  const template = templatePrinter(io, v.output, v);
+  if (template && "error" in template) return usage(template.error);
+  const limits = { pods: v["pod-limit"], components: v["component-limit"] };
+  if (v.filename !== undefined) {
+    if (p.positionals.length > 0) return usage(`-f describes the object in the file: not with '${p.positionals[0]}'`);
+    if (v["all-namespaces"] || v.selector !== undefined) return usage(`-f describes the object in the file: not with ${v.selector !== undefined ? "--selector" : "--all-namespaces"}`);
+    const { describeFile } = await import("./describe-file.js");
+    const view = await describeFile(io, { files: [v.filename], pods: v.pods, ...(v.definition !== undefined ? { definition: v.definition } : {}) });
+    if (typeof view === "number") return view;
+    if (template) return printWithTemplate(io, "describe", template, [view]) ? 0 : EXIT_USAGE;
+    if (v.output === "json" || v.output === "yaml") io.stdout(machine(view, v.output));
+    else io.stdout(describeText(view, undefined, Date.now(), limits) + "\n(file mode: no live status: the pods given with --pods, no events)\n");
+    return 0;
+  }
+  if (v.pods.length > 0 || v.definition !== undefined) return usage(`${v.pods.length > 0 ? "--pods" : "--definition"} goes with -f FILE (a live workload's pods and Karta are the cluster's)`);
   const named = parseWorkloadArgs(p.positionals);
   if (!named) return usage("give the type of workload to describe: TYPE (e.g. 'karta describe pytorchjob'), TYPE NAME or TYPE/NAME");
   if ("error" in named) return usage(named.error);
@@ -218,8 +243,6 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   if (scoped) return usage(scoped);
   const access = clusterFlags(v);
   if ("error" in access) return usage(access.error);
-  const template = templatePrinter(io, v.output, v);
-  if (template && "error" in template) return usage(template.error);
   try {
     const cluster = LiveCluster.open({ ...access, chunkSize: v["chunk-size"] });
     const warn = (m: string): void => io.stderr(`karta describe: warning: ${m}\n`);
@@ -256,7 +279,6 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
         if ((!missing || values.length > 0) && !printWithTemplate(io, "describe", template, [value])) return EXIT_USAGE;
       } else if ((v.output === "json" || v.output === "yaml") && (!missing || values.length > 0)) io.stdout(machine(value, v.output));
     } else {
-      const limits = { pods: v["pod-limit"], components: v["component-limit"] };
       io.stdout(described.map(({ view, events }) => describeText(view, events, now, limits)).join("\n\n"));
       if (views.length === 0 && !missing) io.stderr(noWorkloadsLine(scope));
     }

@@ -55,7 +55,7 @@ export interface WorkloadView {
   type: TypeRef;
   /** The Karta (definition) that describes the kind, and where it comes from (`cluster` or `catalog`). */
   karta: string;
-  origin: "cluster" | "catalog";
+  origin: "cluster" | "catalog" | "file";
   /** The generic statuses that match (several can). */
   phases: string[];
   createdAt?: string;
@@ -172,7 +172,7 @@ function empty(n: TreeNode): boolean {
 export interface ViewInput {
   type: TypeRef;
   karta: string;
-  origin: "cluster" | "catalog";
+  origin: "cluster" | "catalog" | "file";
   /** The root object (its metadata). */
   object: unknown;
   interpretation: Interpretation;

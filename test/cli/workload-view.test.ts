@@ -177,6 +177,9 @@ test("get and describe: usage errors (2) before any cluster is read, --help with
     [["describe", "jobset", "--show-events=maybe"], "expected true or false"],
     [["describe", "jobset/x", "-o", "wide"], "expected json, yaml, jsonpath=..."],
     [["describe", "jobset/x", "-o", "custom-columns="], "custom-columns format specified but no custom columns given"],
+    [["describe", "jobset", "-f", "examples/jobset.yaml"], "-f describes the object in the file: not with 'jobset'"],
+    [["describe", "-f", "examples/jobset.yaml", "-A"], "not with --all-namespaces"],
+    [["describe", "jobset/x", "--pods", "examples/jobset-pods.yaml"], "--pods goes with -f FILE"],
   ] as [string[], string][]) {
     const io = memoryIO();
     assert.equal(await main(args, io), 2, args.join(" "));
@@ -186,5 +189,31 @@ test("get and describe: usage errors (2) before any cluster is read, --help with
     const io = memoryIO();
     assert.equal(await main([command, "--help"], io), 0);
     assert.match(io.out, /\nExample:\n {2}karta /);
+  }
+});
+
+test("describe -f FILE: the workload in a file, offline, with the pods given (upstream kli's file mode)", async () => {
+  const cwd = process.cwd();
+  process.chdir(repoRoot);
+  try {
+    const run = async (...args: string[]) => {
+      const io = memoryIO();
+      return { code: await main(["describe", ...args], io), out: io.out, err: io.err };
+    };
+    const text = await run("-f", "examples/jobset.yaml", "--pods", "examples/jobset-pods.yaml", "--pod-limit", "1");
+    assert.equal(text.code, 0, text.err);
+    const expected = describeText(view("jobset", "jobset.x-k8s.io/v1alpha2/JobSet.yaml"), undefined, Date.now(), { pods: 1, components: 0 });
+    // The same view as the interpretation gives, under the bundled Karta's name, and what file mode cannot show.
+    assert.equal(text.out, expected.replace("definition: k (catalog)", "definition: jobset-x-k8s-io-v1alpha2-jobset (catalog)") + "\n(file mode: no live status: the pods given with --pods, no events)\n");
+    assert.match(text.out, /`-- \.\.\. 7 more pods +7\/7 ready +gpu: 56\n/);
+    // No pods given: the components at 0 ready; a Karta given with -d is the file's.
+    const json = JSON.parse((await run("-f", "examples/pytorchjob.yaml", "-d", "definitions/kubeflow.org/v1/PyTorchJob.yaml", "-o", "json")).out);
+    assert.deepEqual([json.origin, json.pods, json.desiredPods, json.phases], ["file", { ready: 0, total: 0 }, 4, ["Running"]]);
+    assert.equal((await run("-f", "examples/pytorchjob.yaml", "-o", "jsonpath={.origin}")).out, "catalog");
+    const none = await run("-f", "examples/crds/kubeflow.org_pytorchjobs.yaml");
+    assert.equal(none.code, 4, none.err);
+    assert.match(none.err, /^karta describe: no definition for CustomResourceDefinition/);
+  } finally {
+    process.chdir(cwd);
   }
 });
