@@ -50,8 +50,8 @@ unless --show-events says.
                           ready first, the rest on one line with how many are ready (default 0: all)
       --component-limit N in the tree, at most N components or instances under each one, the rest on
                           one line with their pods ready/desired (default 0: all)
-  -o, --output FORMAT     json or yaml: the same values (with the events); {items, count} for several;
-                          or a kubectl template over what json prints:
+  -o, --output FORMAT     table (the default, as kli names it), json or yaml: the same values (with the
+                          events); {items, count} for several; or a kubectl template over what json prints:
 ${TEMPLATE_FORMATS_HELP}
 ${templateFlagsHelp("custom-columns")}
 ${CHUNK_SIZE_HELP}
@@ -80,7 +80,7 @@ export const FLAGS = {
   definition: { type: "string", short: "d" },
   "pod-limit": { type: "integer", min: 0, default: 0 },
   "component-limit": { type: "integer", min: 0, default: 0 },
-  output: { type: "string", short: "o", choices: ["json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true },
+  output: { type: "string", short: "o", choices: ["table", "json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true },
   ...TEMPLATE_FLAGS,
   "chunk-size": CHUNK_SIZE_FLAG,
   ...CLUSTER_FLAGS,
@@ -272,7 +272,7 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
       if (!showEvents) described.push({ view });
       else described.push({ view, events: view.uid && view.namespace ? (await readEvents(io, cluster, view.namespace, view.uid)).map((e) => eventView(e, now)) : [] });
     }
-    if (v.output) {
+    if (v.output && v.output !== "table") {
       const values = described.map(({ view, events }) => ({ ...view, ...(events ? { events } : {}) }));
       const value = names.length === 1 && values.length === 1 && !prefixed ? values[0] : { items: values, count: values.length };
       if (template) {

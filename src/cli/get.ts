@@ -45,9 +45,10 @@ Rows are newest first.
   -A, --all-namespaces    every namespace
   -l, --selector SEL      a label selector on the workloads (key=value,key!=value,key in (a,b)...)
       --phase STATUS      only workloads with this status (repeatable): ${PHASES.join(", ")}
-  -o, --output FORMAT     wide, json or yaml ({items, count}; the object alone for one NAME), name
-                          (kind.group/name, as kubectl prints it), or a kubectl template over what json
-                          prints (with --watch, over each workload as it is printed):
+  -o, --output FORMAT     table (the default, as kli names it), wide, json or yaml ({items, count}; the
+                          object alone for one NAME), name (kind.group/name, as kubectl prints it), or a
+                          kubectl template over what json prints (with --watch, over each workload as it
+                          is printed):
 ${TEMPLATE_FORMATS_HELP}
 ${templateFlagsHelp("the table, custom-columns")}
   -w, --watch             after the list, print a workload again whenever it (or one of its pods) changes;
@@ -75,7 +76,7 @@ export const FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   phase: { type: "string", multiple: true, choices: PHASES },
-  output: { type: "string", short: "o", choices: ["wide", "json", "yaml", "name", ...TEMPLATE_FORMATS], emptyIsUnset: true },
+  output: { type: "string", short: "o", choices: ["table", "wide", "json", "yaml", "name", ...TEMPLATE_FORMATS], emptyIsUnset: true },
   ...TEMPLATE_FLAGS,
   watch: { type: "boolean", short: "w" },
   "chunk-size": CHUNK_SIZE_FLAG,

@@ -53,6 +53,8 @@ test("karta get -o custom-columns / custom-columns-file, and --no-headers on the
     // A columns file always has its header, as kubectl prints it.
     assert.deepEqual(await karta(server, ["get", "pytorchjobs", "-o", "custom-columns-file=cols", "--no-headers"], { cols: "NAME  NS\n.name .namespace\n" }), { code: 0, out: "NAME             NS\nllama-finetune   team\n", err: "" });
     const table = await karta(server, ["get", "pytorchjobs"]);
+    // -o table, as kli names the default.
+    assert.deepEqual(await karta(server, ["get", "pytorchjobs", "-o", "table"]), table);
     const bare = await karta(server, ["get", "pytorchjobs", "--no-headers"]);
     assert.match(table.out, /^NAME {2,}NAMESPACE/);
     assert.equal(bare.code, 0);
@@ -78,7 +80,7 @@ test("a template that is missing, does not parse or cannot be read is a usage er
       ["custom-columns=A:{.a}{.b}", "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'"],
       ["custom-columns=A:.a[", "unterminated array"],
       ["custom-columns-file=/nonexistent/c", "error reading template /nonexistent/c, open /nonexistent/c: no such file or directory"],
-      ["go-template={{.x}}", "invalid value 'go-template={{.x}}' for -o: expected wide, json, yaml, name, jsonpath=..., jsonpath-as-json=..., jsonpath-file=..., custom-columns=... or custom-columns-file=..."],
+      ["go-template={{.x}}", "invalid value 'go-template={{.x}}' for -o: expected table, wide, json, yaml, name, jsonpath=..., jsonpath-as-json=..., jsonpath-file=..., custom-columns=... or custom-columns-file=..."],
     ]) {
       const before = server.urls.length;
       assert.deepEqual(await karta(server, ["get", "pytorchjobs", "-o", output!]), { code: 2, out: "", err: `karta get: ${message}\nRun 'karta get --help' for usage.\n` }, output);

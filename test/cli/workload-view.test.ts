@@ -167,7 +167,7 @@ test("get and describe: usage errors (2) before any cluster is read, --help with
     [["get", "jobset", "x", "-A"], "across all namespaces"],
     [["get", "jobset/a", "b"], "'b' is a NAME after TYPE/NAME"],
     [["get", "jobset", "--phase", "running"], "expected Resuming, Suspending"],
-    [["get", "jobset", "-o", "go-template={{.name}}"], "expected wide, json, yaml, name, jsonpath=..., jsonpath-as-json=..., jsonpath-file=..., custom-columns=... or custom-columns-file=..."],
+    [["get", "jobset", "-o", "go-template={{.name}}"], "expected table, wide, json, yaml, name, jsonpath=..., jsonpath-as-json=..., jsonpath-file=..., custom-columns=... or custom-columns-file=..."],
     [["get", "jobset", "-o", "jsonpath={.a"], "error parsing jsonpath {.a, unclosed action"],
     [["describe"], "give the type of workload to describe: TYPE"],
     [["describe", "a/b/c"], "expected TYPE/NAME"],
@@ -175,7 +175,7 @@ test("get and describe: usage errors (2) before any cluster is read, --help with
     [["describe", "jobset", "x", "-l", "a=b"], "give NAMEs or -l SELECTOR, not both"],
     [["describe", "jobset", "x", "-A"], "across all namespaces"],
     [["describe", "jobset", "--show-events=maybe"], "expected true or false"],
-    [["describe", "jobset/x", "-o", "wide"], "expected json, yaml, jsonpath=..."],
+    [["describe", "jobset/x", "-o", "wide"], "expected table, json, yaml, jsonpath=..."],
     [["describe", "jobset/x", "-o", "custom-columns="], "custom-columns format specified but no custom columns given"],
     [["describe", "jobset", "-f", "examples/jobset.yaml"], "-f describes the object in the file: not with 'jobset'"],
     [["describe", "-f", "examples/jobset.yaml", "-A"], "not with --all-namespaces"],
@@ -210,6 +210,8 @@ test("describe -f FILE: the workload in a file, offline, with the pods given (up
     const json = JSON.parse((await run("-f", "examples/pytorchjob.yaml", "-d", "definitions/kubeflow.org/v1/PyTorchJob.yaml", "-o", "json")).out);
     assert.deepEqual([json.origin, json.pods, json.desiredPods, json.phases], ["file", { ready: 0, total: 0 }, 4, ["Running"]]);
     assert.equal((await run("-f", "examples/pytorchjob.yaml", "-o", "jsonpath={.origin}")).out, "catalog");
+    // -o table, as kli names the default.
+    assert.equal((await run("-f", "examples/pytorchjob.yaml", "-o", "table")).out, (await run("-f", "examples/pytorchjob.yaml")).out);
     const none = await run("-f", "examples/crds/kubeflow.org_pytorchjobs.yaml");
     assert.equal(none.code, 4, none.err);
     assert.match(none.err, /^karta describe: no definition for CustomResourceDefinition/);
