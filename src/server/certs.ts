@@ -4,7 +4,7 @@
  * names cert-manager gives a Secret's keys), and reused when they are already there. RSA keys come
  * from Node's crypto; node-forge builds and signs the X.509 certificates.
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes, X509Certificate } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -143,7 +143,19 @@ export function certDirFiles(dir: string): CertFiles & { complete: boolean } {
 
 /** Where the CA bundle of a cert dir's certificate is, in words for a start-up message: ca.crt, or why there is none. */
 export function caBundleText(files: CertFiles): string {
-  return existsSync(files.caFile) ? files.caFile : `none (${files.caFile} absent: the certificate was not generated there; its issuer's CA is the bundle)`;
+  if (!existsSync(files.caFile)) return `none (${files.caFile} absent: the certificate was not generated there; its issuer's CA is the bundle)`;
+  // A ca.crt left from another pair would make every caller's TLS check fail: said here, where it is read.
+  try {
+    const ca = new X509Certificate(readFileSync(files.caFile));
+    const chain = readFileSync(files.certFile, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+    const issued = chain.some((pem) => {
+      const c = new X509Certificate(pem);
+      return c.fingerprint256 === ca.fingerprint256 || (c.checkIssued(ca) && c.verify(ca.publicKey));
+    });
+    return issued ? files.caFile : `${files.caFile}, which did not issue ${path.basename(files.certFile)}: give the CA that did to the callers`;
+  } catch {
+    return `${files.caFile}, which is not a PEM certificate: give the CA that issued ${path.basename(files.certFile)} to the callers`;
+  }
 }
 
 /**
@@ -153,9 +165,18 @@ export function caBundleText(files: CertFiles): string {
 export function ensureCertDir(dir: string, names: readonly string[] = defaultServingNames()): CertFiles & { created: boolean } {
   const { complete, ...files } = certDirFiles(dir);
   if (complete) {
-    readFileSync(files.certFile);
+    for (const f of [files.certFile, files.keyFile]) {
+      try {
+        readFileSync(f);
+      } catch (err) {
+        throw new CertDirError(`cannot read ${path.basename(f)}: ${systemErrorText(err).toLowerCase()}`);
+      }
+    }
     return { ...files, created: false };
   }
+  // Half a pair is someone's (a copy cut short, a Secret missing a key): refused, never replaced by a generated pair.
+  const [there, missing] = existsSync(files.certFile) ? [files.certFile, files.keyFile] : [files.keyFile, files.certFile];
+  if (existsSync(there)) throw new CertDirError(`${path.basename(there)} is there but ${path.basename(missing)} is not: give both (or neither, to generate a pair); nothing was written`);
   try {
     makeDirectories(dir, 0o700);
   } catch (err) {

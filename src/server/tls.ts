@@ -80,8 +80,11 @@ function keyPairProblem(cert: string, key: string): string | undefined {
 function pemProblem(e: unknown, text: string, what: "certificate" | "private key"): string {
   const code = (e as { code?: string })?.code;
   const blocks = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1]!);
-  // A key file holding only a certificate (the two swapped, or the certificate copied twice).
-  if (what === "private key" && blocks.length > 0 && !blocks.some((b) => b.endsWith("PRIVATE KEY"))) return `it holds ${[...new Set(blocks)].join(" and ")} PEM data, not a PRIVATE KEY`;
+  const wanted = what === "certificate" ? (b: string) => b === "CERTIFICATE" : (b: string) => b.endsWith("PRIVATE KEY");
+  // The two files swapped, or one copied twice: the file holds the other's PEM data.
+  if (blocks.length > 0 && !blocks.some(wanted)) return `it holds ${[...new Set(blocks)].join(" and ")} PEM data, not a ${what === "certificate" ? "CERTIFICATE" : "PRIVATE KEY"}`;
+  // A passphrase-protected key (PKCS#8 or OpenSSL's legacy header): a server cannot ask for the passphrase.
+  if (what === "private key" && (blocks.includes("ENCRYPTED PRIVATE KEY") || /^Proc-Type: *4,ENCRYPTED/m.test(text))) return "the key is encrypted with a passphrase; give it decrypted (openssl pkey -in KEY -out KEY)";
   if (code === "ERR_OSSL_PEM_NO_START_LINE" || blocks.length === 0) return `no PEM block: expected -----BEGIN ${what === "certificate" ? "CERTIFICATE" : "PRIVATE KEY"}-----`;
   if (code === "ERR_OSSL_PEM_BAD_BASE64_DECODE") return "its PEM block is not valid base64";
   if (code === "ERR_OSSL_UNSUPPORTED") return `not a ${what} in PEM (PKCS#8, PKCS#1 or SEC 1) or DER that can be decoded`;

@@ -1,6 +1,7 @@
 /** --cert-dir: what is generated, what is reused as its owner put it there, and why a file cannot serve. */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { caBundleText, ensureCertDir } from "../../src/server/certs.js";
@@ -38,25 +39,50 @@ describe("--cert-dir", () => {
     assert.equal(caBundleText(used), `none (${own.caFile} absent: the certificate was not generated there; its issuer's CA is the bundle)`);
   });
 
-  test("half a pair is generated again, as kube-apiserver does with a pair it cannot read", () => {
+  test("a ca.crt that did not issue tls.crt (left from another pair) is said to be no bundle of it", () => {
     const d = dir();
     const own = writeCerts(d);
-    rmSync(own.keyFile);
-    const made = ensureCertDir(d, ["localhost"]);
-    assert.equal(made.created, true);
-    assert.equal(readKeyPair(made.certFile, made.keyFile).ok, true);
+    assert.equal(caBundleText({ ...own }), own.caFile);
+    const other = writeCerts(dir());
+    writeFileSync(own.caFile, readFileSync(other.caFile));
+    assert.equal(caBundleText({ ...own }), `${own.caFile}, which did not issue tls.crt: give the CA that did to the callers`);
+    writeFileSync(own.caFile, "junk");
+    assert.equal(caBundleText({ ...own }), `${own.caFile}, which is not a PEM certificate: give the CA that issued tls.crt to the callers`);
+  });
+
+  test("a tls.crt that cannot be read is named", () => {
+    const d = dir();
+    mkdirSync(path.join(d, "tls.crt"));
+    writeFileSync(path.join(d, "tls.key"), "x");
+    assert.throws(() => ensureCertDir(d, ["localhost"]), (e: Error) => e.message === "cannot read tls.crt: is a directory");
+  });
+
+  test("half a pair is refused and left as it is, as controller-runtime refuses a missing key: never replaced by a generated pair", () => {
+    for (const [keep, gone] of [["certFile", "keyFile"], ["keyFile", "certFile"]] as const) {
+      const d = dir();
+      const own = writeCerts(d);
+      rmSync(own.caFile);
+      rmSync(own[gone]);
+      const before = readFileSync(own[keep], "utf8");
+      assert.throws(() => ensureCertDir(d, ["localhost"]), (e: Error) => e.message === `${path.basename(own[keep])} is there but ${path.basename(own[gone])} is not: give both (or neither, to generate a pair); nothing was written`);
+      assert.equal(readFileSync(own[keep], "utf8"), before);
+      assert.deepEqual([existsSync(own[gone]), existsSync(own.caFile)], [false, false]);
+    }
   });
 
   test("a file that is no PEM certificate or key is named with why, in words rather than OpenSSL's codes", () => {
     const d = dir();
     const own = writeCerts(d);
     const pem = readFileSync(own.certFile, "utf8");
+    const encrypted = generateKeyPairSync("ec", { namedCurve: "P-256", privateKeyEncoding: { type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: "x" }, publicKeyEncoding: { type: "spki", format: "pem" } }).privateKey;
     const cases: [string, string, string][] = [
       ["garbage", readFileSync(own.keyFile, "utf8"), "no certificate in the certificate file (no PEM block: expected -----BEGIN CERTIFICATE-----)"],
       ["-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----\n", readFileSync(own.keyFile, "utf8"), "no certificate in the certificate file (its PEM block is not valid base64)"],
       [pem, "garbage", "no private key in the key file (no PEM block: expected -----BEGIN PRIVATE KEY-----)"],
       [pem, pem, "no private key in the key file (it holds CERTIFICATE PEM data, not a PRIVATE KEY)"],
       [pem, "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n", "no private key in the key file (not a private key in PEM (PKCS#8, PKCS#1 or SEC 1) or DER that can be decoded)"],
+      [readFileSync(own.keyFile, "utf8"), readFileSync(own.keyFile, "utf8"), "no certificate in the certificate file (it holds PRIVATE KEY PEM data, not a CERTIFICATE)"],
+      [pem, encrypted, "no private key in the key file (the key is encrypted with a passphrase; give it decrypted (openssl pkey -in KEY -out KEY))"],
     ];
     for (const [cert, key, why] of cases) {
       writeFileSync(own.certFile, cert);
