@@ -230,7 +230,13 @@ function outputLayout(args: readonly string[]): { pretty: boolean; indent: numbe
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === "--") break;
-    if (a === "--compact-output" || (/^-[a-zA-Z]+$/.test(a) && a.includes("c"))) layout = { pretty: false, indent: 0 };
+    if (/^-[a-zA-Z]/.test(a)) {
+      // A cluster of short options: -f and -L take the rest of it as their value, or the next argument.
+      const letters = a.slice(1);
+      const valueAt = letters.search(/[fL]/);
+      if ((valueAt < 0 ? letters : letters.slice(0, valueAt)).includes("c")) layout = { pretty: false, indent: 0 };
+      if (valueAt === letters.length - 1) i++;
+    } else if (a === "--compact-output") layout = { pretty: false, indent: 0 };
     else if (a === "--tab") layout = { pretty: true, indent: "\t" };
     else if (a === "--indent" || a.startsWith("--indent=")) {
       const n = Number(a === "--indent" ? args[++i] : a.slice("--indent=".length));
@@ -245,8 +251,8 @@ const FLAG_TAKES_VALUES = new Map([
   ["--argjson", 2],
   ["--slurpfile", 2],
   ["--rawfile", 2],
-  ["-f", 1],
   ["--from-file", 1],
+  ["--library-path", 1],
 ]);
 
 /** Where the input being read is: what `input_filename` and `input_line_number` report. */

@@ -138,6 +138,11 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.equal((await withFiles(["jq", "-L", "/tmp", 'import "m" as m; .'], {}, "1")).code, 3);
     for (const flag of ["--version", "-V"]) assert.deepEqual(await withFiles(["jq", flag, "."], {}, "1"), { code: 0, out: "jq-1.8.2\n", err: "" });
     assert.deepEqual(await withFiles(["jq", "-L"], {}), { code: 2, out: "", err: "karta jq: flag needs an argument: -L\nRun 'karta jq --help' for usage.\n" });
+    // -L's value is a path, whatever it spells: no layout option read in it (jq 1.8.2 printed these).
+    for (const args of [["-Lscripts", "."], ["-L", "-c", "."], ["--library-path", "-c", "."], ["-L", "--tab", "."], ["-Lc", "."]]) {
+      assert.deepEqual(await withFiles(["jq", ...args], {}, '{"a":[1]}'), { code: 0, out: '{\n  "a": [\n    1\n  ]\n}\n', err: "" }, args.join(" "));
+    }
+    assert.equal((await withFiles(["jq", "-cL", "x", "."], {}, '{"a":[1]}')).out, '{"a":[1]}\n');
   });
   test("-R -s: after the slurp, the position is the last file's with all its lines read (errors, input_filename, input_line_number), as jq 1.8.2 prints", async () => {
     const f = { "f1.txt": "a\nb\n", "f2.txt": "c\nd", "f3.txt": "" };
