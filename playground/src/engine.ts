@@ -165,7 +165,7 @@ export function analyze(kartaText: string, objectText: string, podsText: string,
       const interpreter = compileInterpreter(definition);
       out.interpreter = interpreter;
       out.interpretation = interpreter.interpret(out.object, { pods: out.pods });
-      const notice = kaiGroupsNotice(out.interpretation, definition.karta).notice;
+      const notice = kaiGroupsNotice(out.interpretation, definition.karta, out.object).notice;
       if (notice.length > 0) out.kaiNotice = notice;
       out.compilation = compileKarta(interpreter, out.object, { pods: out.pods });
       out.patches = {

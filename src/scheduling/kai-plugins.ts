@@ -120,7 +120,7 @@ export function hasKaiKartaLabels(labels: Readonly<Record<string, string>> | und
  * shown, which KAI's fallback uses only for a Karta it finds by its labels and with gang instructions
  * (else the DefaultGrouper).
  */
-export type KaiPluginSummary =
+export type KaiPluginSummary = (
   | {
       name: string;
       native: true;
@@ -135,7 +135,11 @@ export type KaiPluginSummary =
       native: false;
       /** The Karta carries the `run.ai/karta-*` labels equal to the kind (KAI's fallback finds it only so). */
       kartaLabels: boolean;
-    };
+    }
+) & {
+  /** The object's first owner: KAI picks the plugin by the pods' top owner, which is then not this kind. */
+  ownedBy?: { apiVersion: string; kind: string; name?: string };
+};
 
 /** The summary for a top owner of this GVK grouped with a Karta carrying these labels. */
 export function kaiPluginSummary(gvk: GroupVersionKind, kartaLabels: Readonly<Record<string, string>> | undefined): KaiPluginSummary {
@@ -152,23 +156,57 @@ export function kaiPluginSummary(gvk: GroupVersionKind, kartaLabels: Readonly<Re
 }
 
 /**
+ * The gang the plugins that do not form one make (KAI-Scheduler d5bc503a, each plugin's minMember): the
+ * notice says so, where "that plugin's subgroups and minMember" would hide that the pods are not
+ * scheduled together. The others (Kubeflow, Ray, LWS, JobSet, Grove...) form their own gangs.
+ */
+const PLUGIN_MEMBERS: Readonly<Record<string, string>> = {
+  DefaultGrouper: "minMember 1 and no subgroups: no gang",
+  DeploymentGrouper: "minMember 1 and no subgroups: no gang",
+  K8sJobGrouper: "minMember 1 (or the Job's kai.scheduler/batch-min-member annotation), no subgroups",
+  CronJobGrouper: "minMember 1 and no subgroups: no gang",
+  PodJobGrouper: "minMember 1: no gang",
+  NotebookGrouper: "minMember 1: no gang",
+  SpotRequestGrouper: "minMember 1: no gang",
+  RunaiJobGrouper: "minMember 1: no gang",
+  KnativeGrouper: "minMember the Revision's autoscaling.knative.dev/min-scale (default 1), no subgroups",
+};
+
+/** How a GVK reads in a notice: `PyTorchJob kubeflow.org/v1`. */
+const kindText = (gvk: GroupVersionKind): string => `${gvk.kind} ${gvk.group !== "" ? `${gvk.group}/` : ""}${gvk.version}`;
+
+/**
  * What `karta inspect` and the playground say beside the groups about KAI's plugin for the root's kind, as
  * lines of one notice (none when KAI would use the groups shown). `gang`: the Karta has gang instructions
  * (without them KAI's fallback passes it over, labels or not); `shown`: groups or the definition's members
  * are shown.
  */
 export function kaiPluginNotice(s: KaiPluginSummary, gvk: GroupVersionKind, options: { gang: boolean; shown: boolean }): string[] {
-  const kind = `${gvk.kind} ${gvk.group !== "" ? `${gvk.group}/` : ""}${gvk.version}`;
+  const kind = kindText(gvk);
   if (s.native) {
     const first = s.skipTopOwner
       ? `KAI Scheduler skips ${kind} (${s.name}) and groups its pods with the plugin of the owner below it${s.below !== undefined ? ` (${s.below})` : ""}`
-      : `KAI Scheduler groups ${kind} with its own ${s.name} (PodGroups named ${s.podGroupName ?? PG}, with that plugin's subgroups and minMember)`;
+      : `KAI Scheduler groups ${kind} with its own ${s.name} (PodGroups named ${s.podGroupName ?? PG}, ${PLUGIN_MEMBERS[s.name] ?? "with that plugin's subgroups and minMember"})`;
     return options.shown ? [`${first};`, "below is what KAI's Karta grouper would build for a kind without a plugin"] : [first];
   }
   if (s.kartaLabels || !options.gang) return [];
   return [
-    `KAI Scheduler's Karta fallback takes only a Karta labelled ${LABEL_GROUP}=${gvk.group}, ${LABEL_VERSION}=${gvk.version}, ${LABEL_KIND}=${gvk.kind}`,
-    "(the Karta controller sets them on a stored Karta); this definition's labels are not these, so KAI would group it with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
+    `KAI Scheduler's Karta fallback finds a Karta stored in the cluster by its labels ${LABEL_GROUP}=${gvk.group}, ${LABEL_VERSION}=${gvk.version}, ${LABEL_KIND}=${gvk.kind}`,
+    "(the Karta controller adds them when it admits a Karta); this definition does not carry them: stored as it is, KAI would group the pods with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
+  ];
+}
+
+/**
+ * The notice for a root object that has an owner: KAI picks the plugin by the pods' top owner (following
+ * ownerReferences[0] up), so this object's Karta groups are not what KAI builds unless it is the top owner.
+ */
+export function kaiOwnedNotice(gvk: GroupVersionKind, owner: { apiVersion: string; kind: string; name?: string }): string[] {
+  const ownerGvk = groupVersionKindOf(owner.apiVersion, owner.kind);
+  const plugin = kaiPluginFor(ownerGvk);
+  const decides = plugin ? `its ${plugin.plugin}` : "a Karta stored for it (else KAI's DefaultGrouper)";
+  return [
+    `KAI Scheduler picks its plugin by the pods' top owner, and this ${kindText(gvk)} is owned by ${kindText(ownerGvk)}${owner.name ? ` ${owner.name}` : ""}:`,
+    `if that is the top owner, ${decides} groups the pods; below is what KAI's Karta grouper would build were this ${gvk.kind} the top owner`,
   ];
 }
 
@@ -182,8 +220,15 @@ export function hasGangInstructions(karta: Karta): boolean {
  * KAI's plugin for an interpretation's root kind, with the Karta it was made with: the summary `inspect -o json`
  * prints, and the notice `inspect`'s tree and the playground print beside the groups.
  */
-export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gangPlan">, karta: Karta): { summary: KaiPluginSummary; notice: string[] } {
+export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gangPlan">, karta: Karta, object?: unknown): { summary: KaiPluginSummary; notice: string[] } {
   const gvk = groupVersionKindOf(r.root.apiVersion, r.root.kind);
   const summary = kaiPluginSummary(gvk, karta.metadata?.labels);
+  // KAI follows the first ownerReference, whatever its controller field says.
+  const owner = (object as { metadata?: { ownerReferences?: unknown } } | undefined)?.metadata?.ownerReferences;
+  const first = Array.isArray(owner) ? (owner[0] as { apiVersion?: unknown; kind?: unknown; name?: unknown } | undefined) : undefined;
+  if (first && typeof first.apiVersion === "string" && typeof first.kind === "string" && (r.groups.length > 0 || r.gangPlan.length > 0)) {
+    const ownedBy = { apiVersion: first.apiVersion, kind: first.kind, ...(typeof first.name === "string" ? { name: first.name } : {}) };
+    return { summary: { ...summary, ownedBy }, notice: kaiOwnedNotice(gvk, ownedBy) };
+  }
   return { summary, notice: kaiPluginNotice(summary, gvk, { gang: hasGangInstructions(karta), shown: r.groups.length > 0 || r.gangPlan.length > 0 }) };
 }

@@ -318,6 +318,19 @@ describe("karta inspect: KAI Scheduler's plugin for the kind", () => {
     return lines.slice(from, lines.indexOf("", from));
   };
 
+  test("an object with an owner (a Deployment's ReplicaSet): KAI picks the plugin by the pods' top owner, and the notice says which", async () => {
+    const rs = readFileSync(example("replicaset.yaml"), "utf8").replace(/^metadata:\n/m, "metadata:\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: Deployment, name: web, uid: 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0, controller: true}\n");
+    const r = await run(["-f", "-", "--pods", example("replicaset-pods.yaml")], rs);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(groupsSection(r.out).slice(0, 3), [
+      "Groups:",
+      "  notice: KAI Scheduler picks its plugin by the pods' top owner, and this ReplicaSet apps/v1 is owned by Deployment apps/v1 web:",
+      "          if that is the top owner, its DeploymentGrouper groups the pods; below is what KAI's Karta grouper would build were this ReplicaSet the top owner",
+    ]);
+    const json = JSON.parse((await run(["-f", "-", "-o", "json"], rs)).out) as { kaiPlugin: { ownedBy?: unknown } };
+    assert.deepEqual(json.kaiPlugin.ownedBy, { apiVersion: "apps/v1", kind: "Deployment", name: "web" });
+  });
+
   test("a kind KAI groups natively (PyTorchJob): a notice under Groups; -o json says which plugin", async () => {
     const r = await run(["-f", example("pytorchjob.yaml"), "--pods", example("pytorchjob-pods.yaml")]);
     assert.equal(r.code, 0, r.err);
@@ -346,7 +359,7 @@ describe("karta inspect: KAI Scheduler's plugin for the kind", () => {
     const plan = await run(["-f", example("job.yaml")]);
     assert.deepEqual(groupsSection(plan.out).slice(0, 3), [
       "Groups: give --pods to see them; the definition's members:",
-      "  notice: KAI Scheduler groups Job batch/v1 with its own K8sJobGrouper (PodGroups named pg-<name>-<uid>, with that plugin's subgroups and minMember);",
+      "  notice: KAI Scheduler groups Job batch/v1 with its own K8sJobGrouper (PodGroups named pg-<name>-<uid>, minMember 1 (or the Job's kai.scheduler/batch-min-member annotation), no subgroups);",
       "          below is what KAI's Karta grouper would build for a kind without a plugin",
     ]);
     const noGang = readFileSync(path.join(repoRoot, "definitions/apps/v1/Deployment.yaml"), "utf8").replace(/\n {2}optimizationInstructions:[\s\S]*$/, "\n");
@@ -355,7 +368,7 @@ describe("karta inspect: KAI Scheduler's plugin for the kind", () => {
     assert.equal(none.code, 0, none.err);
     assert.deepEqual(groupsSection(none.out), [
       "Groups: none (no gang scheduling instructions)",
-      "  notice: KAI Scheduler groups Deployment apps/v1 with its own DeploymentGrouper (PodGroups named pg-<pod>-<uid>, one per pod, with that plugin's subgroups and minMember)",
+      "  notice: KAI Scheduler groups Deployment apps/v1 with its own DeploymentGrouper (PodGroups named pg-<pod>-<uid>, one per pod, minMember 1 and no subgroups: no gang)",
     ]);
   });
 
@@ -396,8 +409,8 @@ describe("karta inspect: KAI Scheduler's plugin for the kind", () => {
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(groupsSection(r.out).slice(0, 3), [
       "Groups:",
-      "  notice: KAI Scheduler's Karta fallback takes only a Karta labelled run.ai/karta-group=milvus.io, run.ai/karta-version=v1beta1, run.ai/karta-kind=Milvus",
-      "          (the Karta controller sets them on a stored Karta); this definition's labels are not these, so KAI would group it with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
+      "  notice: KAI Scheduler's Karta fallback finds a Karta stored in the cluster by its labels run.ai/karta-group=milvus.io, run.ai/karta-version=v1beta1, run.ai/karta-kind=Milvus",
+      "          (the Karta controller adds them when it admits a Karta); this definition does not carry them: stored as it is, KAI would group the pods with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
     ]);
     const json = await run(["-d", "milvus.yaml", "-f", example("milvus.yaml"), "-o", "json"], "", { "milvus.yaml": unlabelled });
     assert.deepEqual(JSON.parse(json.out).kaiPlugin, { name: "KartaGrouper", native: false, kartaLabels: false });

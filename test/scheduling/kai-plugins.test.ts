@@ -1,7 +1,8 @@
 /** KAI Scheduler's pod-grouper plugin table and its lookup (exact GVK, then version `*`), as hub.go picks a plugin. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { KAI_PLUGINS, groupVersionKindOf, hasKaiKartaLabels, kaiPluginExact, kaiPluginFor, kaiPluginNotice, kaiPluginSummary } from "../../src/scheduling/index.js";
+import { KAI_PLUGINS, groupVersionKindOf, hasKaiKartaLabels, kaiGroupsNotice, kaiPluginExact, kaiPluginFor, kaiPluginNotice, kaiPluginSummary } from "../../src/scheduling/index.js";
+import type { Karta } from "../../src/definition/index.js";
 
 const gvk = (apiVersion: string, kind: string) => groupVersionKindOf(apiVersion, kind);
 const plugin = (apiVersion: string, kind: string): string | undefined => kaiPluginFor(gvk(apiVersion, kind))?.plugin;
@@ -146,10 +147,35 @@ describe("kaiPluginSummary and kaiPluginNotice", () => {
     const bare = kaiPluginSummary(milvus, {});
     assert.deepEqual(bare, { name: "KartaGrouper", native: false, kartaLabels: false });
     assert.deepEqual(kaiPluginNotice(bare, milvus, { gang: true, shown: true }), [
-      "KAI Scheduler's Karta fallback takes only a Karta labelled run.ai/karta-group=milvus.io, run.ai/karta-version=v1beta1, run.ai/karta-kind=Milvus",
-      "(the Karta controller sets them on a stored Karta); this definition's labels are not these, so KAI would group it with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
+      "KAI Scheduler's Karta fallback finds a Karta stored in the cluster by its labels run.ai/karta-group=milvus.io, run.ai/karta-version=v1beta1, run.ai/karta-kind=Milvus",
+      "(the Karta controller adds them when it admits a Karta); this definition does not carry them: stored as it is, KAI would group the pods with its DefaultGrouper (pg-<name>-<uid>, minMember 1)",
     ]);
     // Without gang instructions KAI's fallback passes the Karta over whatever its labels.
     assert.deepEqual(kaiPluginNotice(bare, milvus, { gang: false, shown: false }), []);
+  });
+});
+
+describe("an object with an owner: KAI picks the plugin by the pods' top owner", () => {
+  const karta = { apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: "rs" }, spec: { structureDefinition: {}, optimizationInstructions: { gangScheduling: { podGroups: [{}] } } } } as unknown as Karta;
+  const interpretation = (apiVersion: string, kind: string) => ({ root: { apiVersion, kind }, groups: [], gangPlan: [{}] }) as never;
+  test("the first ownerReference's plugin, with its name; the summary says who owns it", () => {
+    const rs = { metadata: { ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web", controller: true }] } };
+    const r = kaiGroupsNotice(interpretation("apps/v1", "ReplicaSet"), karta, rs);
+    assert.deepEqual(r.notice, [
+      "KAI Scheduler picks its plugin by the pods' top owner, and this ReplicaSet apps/v1 is owned by Deployment apps/v1 web:",
+      "if that is the top owner, its DeploymentGrouper groups the pods; below is what KAI's Karta grouper would build were this ReplicaSet the top owner",
+    ]);
+    assert.deepEqual(r.summary.ownedBy, { apiVersion: "apps/v1", kind: "Deployment", name: "web" });
+    // A Job of a JobSet: the JobSet's plugin.
+    const job = { metadata: { ownerReferences: [{ apiVersion: "jobset.x-k8s.io/v1alpha2", kind: "JobSet", name: "js" }] } };
+    assert.match(kaiGroupsNotice(interpretation("batch/v1", "Job"), karta, job).notice[1]!, /^if that is the top owner, its JobSetGrouper groups the pods;/);
+    // An owner of a kind without a plugin: a Karta stored for it, else the DefaultGrouper.
+    const owned = { metadata: { ownerReferences: [{ apiVersion: "example.com/v1", kind: "Thing", name: "t" }] } };
+    assert.match(kaiGroupsNotice(interpretation("apps/v1", "StatefulSet"), karta, owned).notice[1]!, /^if that is the top owner, a Karta stored for it \(else KAI's DefaultGrouper\) groups the pods;/);
+  });
+  test("no owner, or nothing to group: the kind's own notice", () => {
+    assert.match(kaiGroupsNotice(interpretation("apps/v1", "ReplicaSet"), karta, { metadata: {} }).notice[0]!, /^KAI Scheduler groups ReplicaSet apps\/v1 with its own DefaultGrouper \(PodGroups named pg-<name>-<uid>, minMember 1 and no subgroups: no gang\);$/);
+    const none = { root: { apiVersion: "apps/v1", kind: "ReplicaSet" }, groups: [], gangPlan: [] } as never;
+    assert.equal(kaiGroupsNotice(none, karta, { metadata: { ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }] } }).summary.ownedBy, undefined);
   });
 });
