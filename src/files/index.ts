@@ -34,20 +34,12 @@ export interface ExpandedInputs {
 }
 
 /**
- * Why a directory `expandInputs` found empty has nothing to read, for the command's message; -R is
- * suggested only for a directory that has sub-directories it would read.
+ * Why a directory `expandInputs` found empty has nothing to read, for the command's message; reading
+ * recursively is suggested only when its sub-directories hold such files (read without -R=false).
  */
 export function noInputFiles(dir: string, recursive: boolean): string {
-  const why = recursive ? ", searched recursively" : hasSubdirectories(dir) ? "; sub-directories are read only with -R" : "";
+  const why = recursive ? ", searched recursively" : expandInputs([dir], { recursive: true }).files.length > 0 ? "; its sub-directories hold some, read without -R=false" : "";
   return `no definition files in this directory (.yaml, .yml or .json${why})`;
-}
-
-function hasSubdirectories(dir: string): boolean {
-  try {
-    return readdirSync(dir).some((name) => statOf(path.join(dir, name))?.isDirectory() === true);
-  } catch {
-    return false;
-  }
 }
 
 /** `listInputFiles`, with the directories given that hold no input file (`kubectl apply -f emptydir/` refuses: "no objects passed"). */

@@ -58,9 +58,11 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
     }
   }
 
+  // One expression shared by several mappings (a YAML alias) that fails on this object is one error, not one per mapping.
+  const failed = new Map<string, { diagnostic: Diagnostic; more: number }>();
   for (const mapping of status.mappings) {
     for (const m of mapping.matchers) {
-      const match = matches(m.matcher, m.expression, phase, byType, object, diagnostics, m.path);
+      const match = matches(m.matcher, m.expression, phase, byType, object, diagnostics, m.path, failed);
       if (match) {
         const entry: StatusMatch = { status: mapping.status, path: m.path, matcher: m.matcher };
         if (match.length > 0) entry.conditions = match;
@@ -70,6 +72,7 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
       }
     }
   }
+  for (const { diagnostic, more } of failed.values()) if (more > 0) diagnostic.message += ` (and in ${more} more status mapping${more === 1 ? "" : "s"} with the same expression)`;
   const statuses: GenericStatus[] = result.matches.map((m) => m.status);
   result.statuses = statuses.length > 0 ? statuses : ["Undefined"];
   return result;
@@ -84,6 +87,7 @@ function matches(
   object: unknown,
   diagnostics: Diagnostic[],
   path: string,
+  failed: Map<string, { diagnostic: Diagnostic; more: number }>,
 ): ObservedCondition[] | undefined {
   if (!matcher) return undefined;
   if (matcher.byPhase) {
@@ -100,7 +104,14 @@ function matches(
   if (matcher.byExpression && expression) {
     const r = expression.first(object);
     if (!r.ok) {
-      diagnostics.push({ severity: "error", path: `${path}.byExpression.expression`, message: `failed to evaluate ByExpression: ${r.error}`, code: "jq-eval" });
+      const key = `${expression.text}\0${r.error}`;
+      const earlier = failed.get(key);
+      if (earlier) earlier.more++;
+      else {
+        const diagnostic: Diagnostic = { severity: "error", path: `${path}.byExpression.expression`, message: `failed to evaluate ByExpression: ${r.error}`, code: "jq-eval" };
+        diagnostics.push(diagnostic);
+        failed.set(key, { diagnostic, more: 0 });
+      }
       return undefined;
     }
     if (r.value === undefined || jqToString(r.value) !== matcher.byExpression.expectedResult) return undefined;

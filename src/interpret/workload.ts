@@ -244,7 +244,9 @@ function toReplicaCount(v: unknown, e: CompiledExpression, diagnostics: Diagnost
   if (v === null || v === undefined) return undefined;
   const n = typeof v === "number" ? v : undefined;
   if (n === undefined || !Number.isInteger(n) || n > 2147483647 || n < -2147483648) {
-    diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield an integer replica count, got ${typeof v === "number" && !Number.isFinite(v) ? `${v} (out of range)` : JSON.stringify(v)}${field()}`, code: "scale" });
+    // A whole number past the int32 range is refused as upstream's decoding refuses it: say that, not "integer".
+    const what = n !== undefined && Number.isInteger(n) ? "an int32 replica count (-2147483648 to 2147483647)" : "an integer replica count";
+    diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield ${what}, got ${typeof v === "number" && !Number.isFinite(v) ? `${v} (out of range)` : JSON.stringify(v)}${field()}`, code: "scale" });
     return undefined;
   }
   // Kept, as the reference keeps any int32 (a scale counts only when above 0), but no controller runs a negative count.

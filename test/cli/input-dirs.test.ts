@@ -62,11 +62,11 @@ test("validate fails on a directory with nothing to validate, naming it, as kube
     // karta rbac names it too, and fails as validate does (and as for "no Karta definition found").
     const rbac = await karta(["rbac", "-d", dir]);
     assert.deepEqual([rbac.code, rbac.out], [1, ""]);
-    // Without -R, -R is suggested only for a directory that has sub-directories to read.
-    const flat = await karta(["validate", "-R=false", dir]);
-    assert.equal(flat.err, `karta validate: ${dir}: no definition files in this directory (.yaml, .yml or .json; sub-directories are read only with -R)\n`);
-    const leaf = await karta(["validate", "-R=false", path.join(dir, "sub")]);
-    assert.equal(leaf.err, `karta validate: ${path.join(dir, "sub")}: no definition files in this directory (.yaml, .yml or .json)\n`);
+    // With -R=false, reading recursively is suggested only where a sub-directory holds definition files:
+    // not for sub/ holding a text file, nor for a directory with none below it.
+    for (const d of [dir, path.join(dir, "sub")]) {
+      assert.equal((await karta(["validate", "-R=false", d])).err, `karta validate: ${d}: no definition files in this directory (.yaml, .yml or .json)\n`);
+    }
     assert.equal(rbac.err, `karta rbac: -d ${dir}: no definition files in this directory (.yaml, .yml or .json, searched recursively)\n`);
     const json = await karta(["validate", dir, "-o", "json"]);
     assert.equal((JSON.parse(json.out) as { summary: { emptyDirectories: number } }).summary.emptyDirectories, 1);
@@ -98,7 +98,7 @@ test("-R, kubectl's flag, is accepted by validate and rbac (they recurse by defa
   }
   const top = await karta(["validate", "-R=false", "definitions/"]);
   assert.equal(top.code, 1);
-  assert.equal(top.err, "karta validate: definitions/: no definition files in this directory (.yaml, .yml or .json; sub-directories are read only with -R)\n");
+  assert.equal(top.err, "karta validate: definitions/: no definition files in this directory (.yaml, .yml or .json; its sub-directories hold some, read without -R=false)\n");
   const check = await karta(["interpret", "-f", "interpreter-customizations/", "--check"]);
   assert.deepEqual([check.code, check.out], [2, ""]);
   assert.equal(check.err, "karta interpret: --check: no ResourceInterpreterCustomization in interpreter-customizations/ (its sub-directories are read only with -R, --recursive)\n");

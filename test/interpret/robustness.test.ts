@@ -26,6 +26,15 @@ describe("robustness", () => {
     assert.equal(parse[0]!.message, parse[1]!.message);
   });
 
+  test("an expression shared by several statuses that fails on the object is one error, naming how many more mappings share it", () => {
+    const text = readFileSync(path.join(repoRoot, "definitions", "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8");
+    const it = compileInterpreter(karta(text));
+    const object = { apiVersion: "kubeflow.org/v1", kind: "PyTorchJob", metadata: { name: "p" }, spec: { pytorchReplicaSpecs: {} }, status: { conditions: { a: 1 } } };
+    const evaluation = it.interpret(object).diagnostics.filter((d) => d.code === "jq-eval");
+    assert.equal(evaluation.length, 1, JSON.stringify(evaluation));
+    assert.match(evaluation[0]!.message, /^failed to evaluate ByExpression: Cannot index number with string \("type"\) \(and in \d+ more status mappings with the same expression\)$/);
+  });
+
   test("every catalog definition survives arbitrary objects of its kind and arbitrary pods", (t) => {
     const dir = conformanceDir("karta-catalog");
     if (!dir) return t.skip("conformance data absent");

@@ -349,13 +349,13 @@ spec:
 describe("scale", () => {
   test("a replica count is read as the reference decodes it into an int32: a string or a fraction is an error, not the number it spells", () => {
     const interpreter = compileInterpreter(karta(TRAINING));
-    for (const [replicas, shown] of [["2", '"2"'], [2.5, "2.5"], [2147483648, "2147483648"]] as const) {
+    for (const [replicas, shown, what] of [["2", '"2"', "an integer"], [2.5, "2.5", "an integer"], [2147483648, "2147483648", "an int32"]] as const) {
       const obj = tfjob();
       ((obj.spec as { tfReplicaSpecs: Record<string, Record<string, unknown>> }).tfReplicaSpecs.Worker!).replicas = replicas;
       const r = interpreter.interpret(obj, { pods: [tfPod("mnist-worker-0", "worker")] });
       assert.deepEqual(
         errors(r).filter((d) => d.code === "scale" && d.path.endsWith("replicasPath")).map((d) => [d.path, d.message]),
-        [["spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath", `'.spec.tfReplicaSpecs.Worker.replicas // 1' must yield an integer replica count, got ${shown} (the object's spec.tfReplicaSpecs.Worker.replicas)`]],
+        [["spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath", `'.spec.tfReplicaSpecs.Worker.replicas // 1' must yield ${what} replica count${what === "an int32" ? " (-2147483648 to 2147483647)" : ""}, got ${shown} (the object's spec.tfReplicaSpecs.Worker.replicas)`]],
       );
       // As upstream's subtree scale fails over it, the root's fails, and no pod is grouped (KAI groups none).
       assert.ok(errors(r).some((d) => d.message === "subtree scale of 'tfjob': the scale of component worker could not be read"));
