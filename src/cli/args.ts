@@ -64,6 +64,8 @@ export interface StringFlag extends FlagBase {
    * (kubectl's `-o jsonpath=TEMPLATE`, whose `-o jsonpath` says that no template was given).
    */
   choices?: readonly string[];
+  /** A whole choice matches in any case and is read as written in `choices` (kubectl's `-o JSON`, `-o YAML`). */
+  foldCase?: boolean;
   /** The names of the arguments that follow the value (`["VALUE"]` for `--arg NAME VALUE`); none by default. */
   operands?: (value: string) => readonly string[];
   /** An empty value (`--namespace=`) is as if the flag were not given, as kubectl reads its own flags. */
@@ -300,6 +302,13 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       if (!(n >= min && n <= max)) fail(`invalid value '${t.value}' for ${rawName}: expected an integer from ${min} to ${max}`);
       else set(n);
       continue;
+    }
+    if (spec.type === "string" && spec.foldCase && spec.choices && !isChoice(spec.choices, t.value)) {
+      const folded = spec.choices.find((c) => !c.endsWith("=") && c.toLowerCase() === t.value.toLowerCase());
+      if (folded !== undefined) {
+        set(folded);
+        continue;
+      }
     }
     if (spec.choices && !isChoice(spec.choices, t.value)) {
       // `--patch "set-label k=v"`: a choice and its operands given as one argument.

@@ -55,7 +55,7 @@ export const FLAGS = {
   kind: { type: "string", emptyIsUnset: true },
   version: { type: "string", emptyIsUnset: true },
   "component-limit": { type: "integer", min: 0, default: 3 },
-  output: { type: "string", short: "o", choices: ["table", "name", "yaml", "json", ...TEMPLATE_FORMATS] },
+  output: { type: "string", short: "o", choices: ["table", "name", "yaml", "json", ...TEMPLATE_FORMATS], foldCase: true },
   ...TEMPLATE_FLAGS,
 } as const satisfies Flags;
 

@@ -80,7 +80,7 @@ export const FLAGS = {
   definition: { type: "string", short: "d" },
   "pod-limit": { type: "integer", min: 0, default: 0 },
   "component-limit": { type: "integer", min: 0, default: 0 },
-  output: { type: "string", short: "o", choices: ["table", "json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true },
+  output: { type: "string", short: "o", choices: ["table", "json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true, foldCase: true },
   ...TEMPLATE_FLAGS,
   "chunk-size": CHUNK_SIZE_FLAG,
   ...CLUSTER_FLAGS,

@@ -76,7 +76,7 @@ export const FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   phase: { type: "string", multiple: true, choices: PHASES },
-  output: { type: "string", short: "o", choices: ["table", "wide", "json", "yaml", "name", ...TEMPLATE_FORMATS], emptyIsUnset: true },
+  output: { type: "string", short: "o", choices: ["table", "wide", "json", "yaml", "name", ...TEMPLATE_FORMATS], emptyIsUnset: true, foldCase: true },
   ...TEMPLATE_FLAGS,
   watch: { type: "boolean", short: "w" },
   "chunk-size": CHUNK_SIZE_FLAG,

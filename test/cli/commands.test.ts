@@ -42,6 +42,9 @@ describe("karta definitions", () => {
     assert.match(row((await karta(["definitions", "list", "--component-limit", "0"])).out, "LLMInferenceService"), / llminferenceservice,main,group,leader,worker,prefill,prefill-group,prefill-leader,prefill-worker,router-scheduler +podGroup/);
     assert.match(row((await karta(["definitions", "list", "--component-limit=1"])).out, "PyTorchJob"), / pytorchjob,\+2 more +podGroup/);
     const names = async (...args: string[]): Promise<string> => (await karta(["definitions", "list", "-o", "name", ...args])).out;
+    // -o in any case, as kubectl reads -o JSON, -o YAML and -o NAME.
+    assert.equal((await karta(["definitions", "list", "-o", "NAME", "--group", "batch"])).out, "CronJob.v1.batch\nJob.v1.batch\n");
+    assert.equal((await karta(["definitions", "show", "job", "-oJSON"])).out, (await karta(["definitions", "show", "job", "-o", "json"])).out);
     assert.equal(await names("--group", "Kubeflow.org", "--kind", "mpijob"), "MPIJob.v1.kubeflow.org\nMPIJob.v2beta1.kubeflow.org\n");
     assert.equal(await names("--group", "kubeflow.org", "--kind", "MPIJob", "--version", "v2beta1"), "MPIJob.v2beta1.kubeflow.org\n");
     assert.equal(await names("--group", ""), "Pod.v1\n");
