@@ -51,7 +51,7 @@ function bash(commands: readonly CommandSummary[], tables: Map<string, Flags>): 
       if (spec.type === "boolean") continue;
       const forms = [`${cmd}:--${name}`, ...(spec.short ? [`${cmd}:-${spec.short}`] : [])].join("|");
       // A choice that ends in `=` takes text after it (`-o jsonpath=...`): no space after completing it.
-      const nospace = spec.type === "string" && spec.choices?.some((c) => c.endsWith("=")) ? '; [[ "${COMPREPLY[0]}" == *= ]] && compopt -o nospace 2>/dev/null' : "";
+      const nospace = spec.type === "string" && spec.choices?.some((c) => c.endsWith("=")) ? '; [[ "${COMPREPLY[0]}" == *= ]] && compopt -o nospace +o filenames 2>/dev/null' : "";
       const action = spec.type === "string" && spec.choices ? `COMPREPLY=( $(compgen -W ${quote(spec.choices.join(" "))} -- "$cur") )${nospace}` : spec.type === "integer" ? "COMPREPLY=()" : 'COMPREPLY=( $(compgen -f -- "$cur") )';
       lines.push(`    ${forms}) ${action}; return 0 ;;`);
     }
@@ -67,6 +67,17 @@ function bash(commands: readonly CommandSummary[], tables: Map<string, Flags>): 
   }
   lines.push("  esac", '  COMPREPLY=( $(compgen -f -- "$cur") )', "}", "complete -o filenames -o bashdefault -F _karta karta", "");
   return lines.join("\n");
+}
+
+/**
+ * A zsh action completing a flag's choices: a plain list, or, with choices that take text after them
+ * (`jsonpath=`), compadd without the space after those, so that the template follows in the same word.
+ */
+function zshChoices(choices: readonly string[]): string {
+  const prefixed = choices.filter((c) => c.endsWith("="));
+  if (prefixed.length === 0) return `(${choices.join(" ")})`;
+  const plain = choices.filter((c) => !c.endsWith("="));
+  return `{compadd -- ${plain.join(" ")}; compadd -S "" -- ${prefixed.join(" ")}}`;
 }
 
 function zsh(commands: readonly CommandSummary[], tables: Map<string, Flags>): string {
@@ -92,7 +103,7 @@ function zsh(commands: readonly CommandSummary[], tables: Map<string, Flags>): s
       const forms = spec.short ? `{-${spec.short},--${name}}` : `--${name}`;
       const exclusive = spec.short && !spec.multiple ? `'(-${spec.short} --${name})'` : "";
       const repeat = spec.multiple ? "'*'" : "";
-      const arg = spec.type === "boolean" ? "" : spec.type === "string" && spec.choices ? `:${name}:(${spec.choices.join(" ")})` : spec.type === "integer" ? `:${name}: ` : `:${name}:_files`;
+      const arg = spec.type === "boolean" ? "" : spec.type === "string" && spec.choices ? `:${name}:${zshChoices(spec.choices)}` : spec.type === "integer" ? `:${name}: ` : `:${name}:_files`;
       specs.push(`${exclusive}${repeat}${forms}'${arg}'`);
     }
     const words = WORDS[cmd];

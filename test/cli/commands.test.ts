@@ -348,6 +348,14 @@ describe("karta version and completion", () => {
     }
     assert.equal((await karta(["completion", "tcsh"])).code, 2);
   });
+
+  test("zsh completes -o's template formats without a space after their '=', so the template follows in the same word", async () => {
+    const script = (await karta(["completion", "zsh"])).out;
+    const get = script.split("\n").find((l) => l.startsWith("    get) "))!;
+    assert.ok(get.includes(`{-o,--output}':output:{compadd -- table wide json yaml name; compadd -S "" -- jsonpath= jsonpath-as-json= jsonpath-file= custom-columns= custom-columns-file=}'`), get);
+    // A flag whose choices take nothing after them keeps the plain list.
+    assert.ok(script.includes(`{-o,--output}':output:(tree yaml json)'`));
+  });
 });
 
 describe("interpret -d takes a directory", () => {
