@@ -16,6 +16,7 @@ export const TEMPLATE_FORMATS = ["jsonpath=", "jsonpath-as-json=", "jsonpath-fil
 /** The flags kubectl has with them. */
 export const TEMPLATE_FLAGS = {
   "no-headers": { type: "boolean" },
+  template: { type: "string", emptyIsUnset: true },
   "allow-missing-template-keys": { type: "boolean", unsetIsUndefined: true },
 } as const satisfies Flags;
 
@@ -25,7 +26,9 @@ export const TEMPLATE_FORMATS_HELP = `                          jsonpath=TEMPLAT
                           such as .a.b), custom-columns-file=FILE`;
 
 /** The help lines of the flags that go with them; `headers` says which output's header --no-headers drops. */
-export const templateFlagsHelp = (headers: string): string => `      --no-headers        no header row (${headers})
+export const templateFlagsHelp = (headers: string): string => `      --template T        the template (or file) of -o jsonpath, jsonpath-as-json, jsonpath-file,
+                          custom-columns or custom-columns-file given without one, as kubectl takes it
+      --no-headers        no header row (${headers})
       --allow-missing-template-keys=false
                           a key that a jsonpath template names and a value lacks is an error (default:
                           it prints nothing, as kubectl)`;
@@ -44,11 +47,16 @@ function goReadError(path: string, err: unknown): string {
  * command's own formats), or a usage error with kubectl's wording: a template that is missing or does not
  * parse, a file that cannot be read, a custom-columns spec that is not HEADER:PATH,...
  */
-export function templatePrinter(io: CliIO, output: string | undefined, flags: { "no-headers": boolean; "allow-missing-template-keys"?: boolean | undefined }): TemplatePrinter | { error: string } | undefined {
-  if (output === undefined) return undefined;
+export function templatePrinter(io: CliIO, output: string | undefined, flags: { "no-headers": boolean; "allow-missing-template-keys"?: boolean | undefined; template?: string | undefined }): TemplatePrinter | { error: string } | undefined {
+  const given = flags.template;
+  const formats = "jsonpath, jsonpath-as-json, jsonpath-file, custom-columns or custom-columns-file";
+  if (output === undefined) return given === undefined ? undefined : { error: `--template needs -o ${formats} (go-template is not supported)` };
   const eq = output.indexOf("=");
   const format = eq < 0 ? output : output.slice(0, eq);
-  const value = eq < 0 ? "" : output.slice(eq + 1);
+  if (given !== undefined && !["jsonpath", "jsonpath-as-json", "jsonpath-file", "custom-columns", "custom-columns-file"].includes(format)) return { error: `--template needs -o ${formats}, not -o ${output}` };
+  if (given !== undefined && eq >= 0) return { error: `give the template once: -o ${format}=TEMPLATE or -o ${format} --template TEMPLATE` };
+  // As kubectl: the template of --template, else the text after the format's '='.
+  const value = given ?? (eq < 0 ? "" : output.slice(eq + 1));
   const file = (label: string): string | { error: string } => {
     try {
       return io.readFile(value);

@@ -134,3 +134,18 @@ test("karta definitions list and show -o jsonpath / custom-columns, and --no-hea
   assert.deepEqual(await karta(undefined, ["definitions", "show", "PyTorchJob", "-o", "custom-columns=ROOT:.spec.structureDefinition.rootComponent.name"]), { code: 0, out: "ROOT\npytorchjob\n", err: "" });
   assert.equal((await karta(undefined, ["definitions", "show", "PyTorchJob", "-o", "name"])).err, "karta definitions: invalid value 'name' for --output: show prints yaml, json or a template\nRun 'karta definitions --help' for usage.\n");
 });
+
+test("--template gives the template of -o jsonpath, jsonpath-as-json, jsonpath-file or custom-columns written without one, as kubectl takes it", async () => {
+  const show = ["definitions", "show", "PyTorchJob"];
+  assert.deepEqual(await karta(undefined, [...show, "-o", "jsonpath", "--template", "{.metadata.name}"]), { code: 0, out: "kubeflow-org-v1-pytorchjob", err: "" });
+  assert.deepEqual(await karta(undefined, [...show, "-o", "jsonpath-as-json", "--template={.kind}"]), { code: 0, out: '[\n    "Karta"\n]\n', err: "" });
+  assert.deepEqual(await karta(undefined, [...show, "-o", "jsonpath-file", "--template", "t.tmpl"], { "t.tmpl": "{.kind}" }), { code: 0, out: "Karta", err: "" });
+  assert.deepEqual(await karta(undefined, [...show, "-o", "custom-columns", "--template", "K:.kind"]), { code: 0, out: "K\nKarta\n", err: "" });
+  for (const [args, message] of [
+    [["--template", "{.kind}"], "--template needs -o jsonpath, jsonpath-as-json, jsonpath-file, custom-columns or custom-columns-file (go-template is not supported)"],
+    [["-o", "json", "--template", "{.kind}"], "--template needs -o jsonpath, jsonpath-as-json, jsonpath-file, custom-columns or custom-columns-file, not -o json"],
+    [["-o", "jsonpath={.a}", "--template", "{.kind}"], "give the template once: -o jsonpath=TEMPLATE or -o jsonpath --template TEMPLATE"],
+  ] as const) {
+    assert.deepEqual(await karta(undefined, [...show, ...args]), { code: 2, out: "", err: `karta definitions: ${message}\nRun 'karta definitions --help' for usage.\n` }, args.join(" "));
+  }
+});
