@@ -36,7 +36,7 @@ TYPE/NAME arguments may be of several types (pytorchjob/a jobset/b).
 Columns: NAME, NAMESPACE, TYPE (with --all-types or several types), PHASE (the generic statuses that match, joined by
 ","), COMPONENTS (the components that run pods), PODS (ready/existing), GPUS (requested at the spec's
 scale), AGE; -o wide adds DESIRED (pods the spec asks for), NODES, KARTA and ORIGIN (cluster or catalog).
-Rows are newest first.
+Rows are newest first (NAMEs given: in their order, as kubectl prints them).
 
       --all-types         every type a Karta describes that the server serves (each at its most stable
                           served version), leaving out objects another listed type controls (a Deployment's

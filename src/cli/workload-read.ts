@@ -185,8 +185,9 @@ export interface GetOptions {
 }
 
 /**
- * The views of the workloads asked for (newest first). Named ones that do not exist are an exit code and
- * a message per name, with the views of the names that do (printed before the messages, as kubectl does).
+ * The views of the workloads asked for: newest first, or, for NAMEs, in their order (as kubectl prints
+ * named objects). Named ones that do not exist are an exit code and a message per name, with the views of
+ * the names that do (printed before the messages, as kubectl does).
  */
 export async function readWorkloads(cluster: LiveCluster, o: GetOptions, reader: ScopeReader): Promise<DescribeView[] | { exit: number; message: string; found?: DescribeView[] }> {
   const covered = new Set(o.types.map((t) => groupKindKey(t.type)));
@@ -211,7 +212,8 @@ export async function readWorkloads(cluster: LiveCluster, o: GetOptions, reader:
     }
     out.push(...(await viewsOf(reader, t, objects)));
   }
-  const views = out.filter((v) => o.phases.length === 0 || v.phases.some((p) => o.phases.includes(p))).sort(newestFirst);
+  const views = out.filter((v) => o.phases.length === 0 || v.phases.some((p) => o.phases.includes(p)));
+  if (o.names.length === 0) views.sort(newestFirst);
   return missing.length > 0 ? { exit: EXIT_WORKLOAD_NOT_FOUND, message: missing.join("\n"), found: views } : views;
 }
 
@@ -229,7 +231,8 @@ export function byType(named: readonly { type: ServedType; names: readonly strin
 
 /**
  * The workloads of TYPE/NAME arguments of several types: {@link readWorkloads} for each type and its
- * names (a type written twice, as kind and as resource, is read once), merged newest first.
+ * names (a type written twice, as kind and as resource, is read once), merged newest first (named ones in
+ * their order).
  */
 export async function readEachType(cluster: LiveCluster, named: { type: ServedType; names: string[] }[], o: Omit<GetOptions, "types" | "names">, reader: ScopeReader): Promise<DescribeView[] | { exit: number; message: string; found?: DescribeView[] }> {
   const found: DescribeView[] = [];
@@ -239,7 +242,8 @@ export async function readEachType(cluster: LiveCluster, named: { type: ServedTy
     if ("exit" in read) missing.push(read);
     found.push(...("exit" in read ? (read.found ?? []) : read));
   }
-  found.sort(newestFirst);
+  // Named workloads stay in the order they were named (each type's, types in the order given).
+  if (named.every((n) => n.names.length === 0)) found.sort(newestFirst);
   return missing.length > 0 ? { exit: missing[0]!.exit, message: missing.map((m) => m.message).join("\n"), found } : found;
 }
 

@@ -279,6 +279,11 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.match(mixed.out, /^NAME +NAMESPACE +TYPE +PHASE /);
     assert.match(mixed.out.split("\n")[1]!, new RegExp(`^beta +${pods} +Pod +`));
     assert.equal(mixed.err, `karta get: PyTorchJob "gone" not found in namespace ${pods}\n`);
+    // NAMEs given are printed in their order, as kubectl prints named objects (not newest first).
+    for (const names of [["beta", "alpha-1"], ["alpha-1", "beta"]]) {
+      assert.equal((await run(["get", "pod", ...names, "-n", pods, "-o", "jsonpath={.items[*].name}"])).out, names.join(" "));
+      assert.deepEqual(headers((await run(["describe", "pod", ...names, "-n", pods])).out), names.map((n) => `Pod/${n}`));
+    }
   });
 
   test("describe of a negative replica count: counted as 0 as the interpretation counts it; Problems as inspect lists them, with severities", async () => {
