@@ -100,13 +100,22 @@ const asJson = (value: unknown): JsonValue => JSON.parse(JSON.stringify(value) ?
 export function printWithTemplate(io: CliIO, command: string, printer: TemplatePrinter, values: readonly unknown[]): boolean {
   let failed: string | undefined;
   if (printer.kind === "jsonpath") {
+    const missing = new Set<string>();
+    let printed = "";
     for (const value of values) {
       const out = printer.printer.print(asJson(value));
       if (!out.ok) {
         failed = out.error;
         break;
       }
+      for (const m of out.missing ?? []) missing.add(m);
+      printed += out.text;
       io.stdout(out.text);
+    }
+    // kubectl prints nothing for a field no value has; a template written for Kubernetes objects
+    // (.metadata.name) over Karta's rows would print nothing without saying why.
+    if (failed === undefined && printed.trim() === "" && missing.size > 0 && values.length > 0) {
+      io.stderr(`karta ${command}: note: the template printed nothing: no value has ${[...missing].map((m) => `'${m}'`).join(", ")} (-o json shows the fields there are)\n`);
     }
   } else {
     for (const value of values) {

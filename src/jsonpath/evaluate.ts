@@ -146,6 +146,8 @@ export class Execution {
   private lastEnd = -1;
   private made = 0;
   private depth = 0;
+  /** Fields asked of values that had none of them (with allowMissingKeys, an empty result, not an error). */
+  readonly missing = new Set<string>();
 
   constructor(
     private readonly root: ListNode,
@@ -283,6 +285,7 @@ export class Execution {
     const values: Value[] = [];
     for (const v of input) if (isMap(v) && Object.prototype.hasOwnProperty.call(v, name)) values.push(v[name]!);
     if (values.length === 0 && !this.allowMissingKeys) return { values, error: `${name} is not found` };
+    if (values.length === 0) this.missing.add(name);
     return { values };
   }
 

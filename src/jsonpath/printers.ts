@@ -24,7 +24,8 @@ import { TabWriter } from "./tabwriter.js";
 import { goJSON, goSprint, goSyntax, resultText, TooDeep, type Value } from "./values.js";
 
 /** What a printer wrote, or its error (with what it wrote before it, where kubectl writes that too). */
-export type Printed = { ok: true; text: string } | { ok: false; error: string; text?: string };
+/** What a printer made of a value; `missing`: fields the template asked of values that had none (printed as nothing). */
+export type Printed = { ok: true; text: string; missing?: readonly string[] } | { ok: false; error: string; text?: string };
 export type Built<P> = { ok: true; printer: P } | { ok: false; error: string };
 
 /** The most text a printer writes for one object: a template that prints more fails instead. */
@@ -48,7 +49,8 @@ export class JsonPathPrinter {
   /** The template applied to a value (as kubectl prints an object); each call starts afresh. */
   print(value: JsonValue): Printed {
     try {
-      const found = new Execution(this.root, this.options.allowMissingKeys ?? true).findResults(value);
+      const execution = new Execution(this.root, this.options.allowMissingKeys ?? true);
+      const found = execution.findResults(value);
       if (!found.ok) return { ok: false, error: this.executionError(found.error, value) };
       const parts: string[] = [];
       let length = 0;
@@ -58,7 +60,7 @@ export class JsonPathPrinter {
         if (length > MAX_OUTPUT) return { ok: false, error: this.executionError(tooLong, value) };
         parts.push(text);
       }
-      return { ok: true, text: parts.join("") };
+      return { ok: true, text: parts.join(""), ...(execution.missing.size > 0 ? { missing: [...execution.missing] } : {}) };
     } catch (err) {
       if (err instanceof TooDeep) return { ok: false, error: `error executing jsonpath: ${err.message}` };
       throw err;

@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { startFakeApiServer, type FakeApiServer } from "../support/fake-apiserver.js";
+import { repoRoot } from "../support/conformance.js";
 
 /** Runs `karta ARGS` in-process against the server; its exit code and output (warnings about the missing Karta CRD left out). */
 async function karta(server: FakeApiServer | undefined, args: string[], files: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
@@ -147,5 +148,19 @@ test("--template gives the template of -o jsonpath, jsonpath-as-json, jsonpath-f
     [["-o", "jsonpath={.a}", "--template", "{.kind}"], "give the template once: -o jsonpath=TEMPLATE or -o jsonpath --template TEMPLATE"],
   ] as const) {
     assert.deepEqual(await karta(undefined, [...show, ...args]), { code: 2, out: "", err: `karta definitions: ${message}\nRun 'karta definitions --help' for usage.\n` }, args.join(" "));
+  }
+});
+
+test("a jsonpath template that prints nothing because no value has a field it reads says so on standard error (kubectl's habit .metadata.name over Karta's rows)", async () => {
+  const describe = ["describe", "-f", "examples/pytorchjob.yaml"];
+  const cwd = process.cwd();
+  process.chdir(repoRoot);
+  try {
+    assert.deepEqual(await karta(undefined, [...describe, "-o", "jsonpath={.metadata.name}"]), { code: 0, out: "", err: "karta describe: note: the template printed nothing: no value has 'metadata' (-o json shows the fields there are)\n" });
+    // Something printed, or nothing missing: no note.
+    assert.deepEqual(await karta(undefined, [...describe, "-o", "jsonpath={.name}{.nope}"]), { code: 0, out: "llama-finetune", err: "" });
+    assert.deepEqual(await karta(undefined, [...describe, "-o", "jsonpath={.nodes[*]}"]), { code: 0, out: "", err: "" });
+  } finally {
+    process.chdir(cwd);
   }
 });
