@@ -101,13 +101,14 @@ export class CompiledExpression {
   }
 
   /**
-   * Where in `input` the expression's `index`-th output was read, as a field path
-   * (`spec.pytorchReplicaSpecs.Worker.replicas`), for an error the object caused; undefined when the
-   * expression is not a path expression there (`tonumber`, a literal) or fails. Compiled on first use:
-   * only errors ask.
+   * Where in `input` each of the expression's `count` outputs was read, as field paths
+   * (`spec.pytorchReplicaSpecs.Worker.replicas`), for errors the object caused: `path(TEXT)` run once, on
+   * the safe profile and its budgets. None where the expression is not a path expression there
+   * (`tonumber`, a literal) or fails, and none at all when its paths do not line up with the outputs
+   * (`?` dropping one). Compiled on first use: only errors ask.
    */
-  locate(input: unknown, index: number): string | undefined {
-    if (!this.program) return undefined;
+  locateAll(input: unknown, count?: number): (string | undefined)[] {
+    if (!this.program) return [];
     if (this.paths === undefined) {
       try {
         this.paths = compileJq(`path(${this.text}\n)`, { safe: true });
@@ -115,25 +116,29 @@ export class CompiledExpression {
         this.paths = null;
       }
     }
-    if (this.paths === null) return undefined;
+    if (this.paths === null) return [];
     let found: unknown[];
     try {
       found = this.paths.run(input);
     } catch {
-      return undefined;
+      return [];
     }
-    // Outputs that are not paths (`?` dropping one) would shift the others: no location then.
-    const values = this.run(input);
-    if (!values.ok || values.values.length !== found.length) return undefined;
-    const at = found[index];
-    if (!Array.isArray(at) || at.length === 0 || !at.every((k) => typeof k === "string" || (typeof k === "number" && Number.isInteger(k)))) return undefined;
-    return formatPath(at as PathSegment[]);
+    const outputs = count ?? (this.run(input) as { values?: unknown[] }).values?.length;
+    if (outputs !== found.length) return [];
+    return found.map((at) => (Array.isArray(at) && at.length > 0 && at.every((k) => typeof k === "string" || (typeof k === "number" && Number.isInteger(k))) ? formatPath(at as PathSegment[]) : undefined));
   }
 
-  /** The object's field an output came from, as a parenthesised note for a message (empty when unknown). */
-  objectField(input: unknown, index: number): string {
-    const at = this.locate(input, index);
-    return at === undefined ? "" : ` (the object's ${at})`;
+  /**
+   * For errors about this input's outputs (`count` of them, when the caller has them): the note naming
+   * the object's field the `index`-th came from (empty when unknown), located once for all of them.
+   */
+  objectFields(input: unknown, count?: number): (index: number) => string {
+    let located: (string | undefined)[] | undefined;
+    return (index) => {
+      located ??= this.locateAll(input, count);
+      const at = located[index];
+      return at === undefined ? "" : ` (the object's ${at})`;
+    };
   }
 
   /**

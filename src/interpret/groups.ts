@@ -303,7 +303,7 @@ export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): Sub
       const v = r.values.length === 1 ? r.values[0] : r.values.length === 0 ? null : r.values;
       if (v !== null && v !== undefined) {
         if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
-          diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield one integer of at least 1 (or null for all subgroups), got ${JSON.stringify(v)}${r.values.length === 1 ? e.objectField(view.object, 0) : ""}`, code: "scale" });
+          diagnostics.push({ severity: "error", path: e.path, message: `'${e.text}' must yield one integer of at least 1 (or null for all subgroups), got ${JSON.stringify(v)}${r.values.length === 1 ? e.objectFields(view.object, 1)(0) : ""}`, code: "scale" });
         } else minSubGroup = Math.min(v, entries.length);
       }
     }

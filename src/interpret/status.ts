@@ -27,7 +27,7 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
     if (!r.ok) diagnostics.push({ severity: "error", path: status.phase.path, message: `failed to extract phase: ${r.error}`, code: "jq-eval" });
     else if (typeof r.value === "string") phase = r.value;
     else if (r.value !== null && r.value !== undefined) {
-      diagnostics.push({ severity: "error", path: status.phase.path, message: `phase must be a string, got ${JSON.stringify(r.value)}${status.phase.objectField(object, 0)}`, code: "status" });
+      diagnostics.push({ severity: "error", path: status.phase.path, message: `phase must be a string, got ${JSON.stringify(r.value)}${status.phase.objectFields(object)(0)}`, code: "status" });
     }
   }
   if (phase !== undefined) result.phase = phase;
@@ -37,10 +37,11 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
     const r = status.conditions.run(object);
     if (!r.ok) diagnostics.push({ severity: "error", path: status.conditions.path, message: `failed to extract conditions: ${r.error}`, code: "jq-eval" });
     else {
+      const field = status.conditions.objectFields(object, r.values.length);
       for (const [i, list] of r.values.entries()) {
         if (list === null) continue;
         if (!Array.isArray(list)) {
-          diagnostics.push({ severity: "error", path: status.conditions.path, message: `conditions must be a list, got ${JSON.stringify(list)}${status.conditions.objectField(object, i)}`, code: "status" });
+          diagnostics.push({ severity: "error", path: status.conditions.path, message: `conditions must be a list, got ${JSON.stringify(list)}${field(i)}`, code: "status" });
           continue;
         }
         for (const raw of list) {

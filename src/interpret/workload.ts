@@ -79,11 +79,12 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
     if (values === undefined) instanceIds = undefined;
     else {
       const ids: string[] = [];
+      const field = c.instanceId.objectFields(object, values.length);
       for (const [i, raw] of values.entries()) {
         // Go decodes a JSON null into a string as "" (then refused below as an empty id).
         const v = raw === null ? "" : raw;
         if (typeof v !== "string") {
-          diagnostics.push({ severity: "error", path: c.instanceId.path, message: `instance id must be a string, got ${JSON.stringify(v)}${c.instanceId.objectField(object, i)}`, code: "instances" });
+          diagnostics.push({ severity: "error", path: c.instanceId.path, message: `instance id must be a string, got ${JSON.stringify(v)}${field(i)}`, code: "instances" });
           instanceIds = undefined;
           break;
         }
@@ -165,8 +166,9 @@ function evaluateComponent(c: CompiledComponent, object: Record<string, unknown>
       if (!e) return [];
       const values = runAll(e, object, diagnostics, "scale path");
       if (values === undefined) return undefined;
+      const field = e.objectFields(object, values.length);
       return values.map((v, i) => {
-        const n = toReplicaCount(v, e, diagnostics, () => e.objectField(object, i));
+        const n = toReplicaCount(v, e, diagnostics, () => field(i));
         if (n === undefined && v !== null && v !== undefined) refused = true;
         return n;
       });

@@ -199,14 +199,20 @@ export function kaiPluginNotice(s: KaiPluginSummary, gvk: GroupVersionKind, opti
 /**
  * The notice for a root object that has an owner: KAI picks the plugin by the pods' top owner (following
  * ownerReferences[0] up), so this object's Karta groups are not what KAI builds unless it is the top owner.
+ * A skipped owner (SkipTopOwner: TrainJob, DGD...) hands the pods to the owner below it, this object,
+ * whose plugin is looked up by its exact GVK only (never a Karta), else the DefaultGrouper.
  */
-export function kaiOwnedNotice(gvk: GroupVersionKind, owner: { apiVersion: string; kind: string; name?: string }): string[] {
+export function kaiOwnedNotice(gvk: GroupVersionKind, owner: { apiVersion: string; kind: string; name?: string }, shown: boolean): string[] {
   const ownerGvk = groupVersionKindOf(owner.apiVersion, owner.kind);
   const plugin = kaiPluginFor(ownerGvk);
-  const decides = plugin ? `its ${plugin.plugin}` : "a Karta stored for it (else KAI's DefaultGrouper)";
+  let decides: string;
+  if (plugin?.skipTopOwner) {
+    const mine = kaiPluginExact(gvk);
+    decides = `KAI skips it (${plugin.plugin}) and groups the pods by this ${gvk.kind} with ${mine ? `its ${mine.plugin}` : "its DefaultGrouper (minMember 1: a skipped owner's next one is never grouped with a Karta)"}`;
+  } else decides = `${plugin ? `its ${plugin.plugin}` : "a Karta stored for it (else KAI's DefaultGrouper)"} groups the pods`;
   return [
     `KAI Scheduler picks its plugin by the pods' top owner, and this ${kindText(gvk)} is owned by ${kindText(ownerGvk)}${owner.name ? ` ${owner.name}` : ""}:`,
-    `if that is the top owner, ${decides} groups the pods; below is what KAI's Karta grouper would build were this ${gvk.kind} the top owner`,
+    `if that is the top owner, ${decides}${shown ? "; the groups below are this Karta's, which KAI builds only for a top owner of a kind without a plugin" : ""}`,
   ];
 }
 
@@ -226,9 +232,10 @@ export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gan
   // KAI follows the first ownerReference, whatever its controller field says.
   const owner = (object as { metadata?: { ownerReferences?: unknown } } | undefined)?.metadata?.ownerReferences;
   const first = Array.isArray(owner) ? (owner[0] as { apiVersion?: unknown; kind?: unknown; name?: unknown } | undefined) : undefined;
-  if (first && typeof first.apiVersion === "string" && typeof first.kind === "string" && (r.groups.length > 0 || r.gangPlan.length > 0)) {
+  const shown = r.groups.length > 0 || r.gangPlan.length > 0;
+  if (first && typeof first.apiVersion === "string" && typeof first.kind === "string") {
     const ownedBy = { apiVersion: first.apiVersion, kind: first.kind, ...(typeof first.name === "string" ? { name: first.name } : {}) };
-    return { summary: { ...summary, ownedBy }, notice: kaiOwnedNotice(gvk, ownedBy) };
+    return { summary: { ...summary, ownedBy }, notice: kaiOwnedNotice(gvk, ownedBy, shown) };
   }
-  return { summary, notice: kaiPluginNotice(summary, gvk, { gang: hasGangInstructions(karta), shown: r.groups.length > 0 || r.gangPlan.length > 0 }) };
+  return { summary, notice: kaiPluginNotice(summary, gvk, { gang: hasGangInstructions(karta), shown }) };
 }

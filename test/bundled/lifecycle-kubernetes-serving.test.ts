@@ -114,6 +114,10 @@ export const lifecycle: [string, string, Obj, string][] = [
   ["Job", "parallel, one pod succeeded, its successor starting", job({ parallelism: 3, completions: 6 }, { active: 3, ready: 2, succeeded: 1 }), "Running"],
   ["Job", "parallel, one pod succeeded, no more to start", job({ parallelism: 3, completions: 3 }, { active: 2, ready: 2, succeeded: 1 }), "Running"],
   ["Job", "parallel, one pod succeeded before the others are ready", job({ parallelism: 3, completions: 3 }, { active: 2, ready: 0, succeeded: 1 }), "Initializing"],
+  // failed only grows: at the tail (fewer left than parallelism) or once recovered, an old failure is no fault.
+  ["Job", "parallel, an old failure, the last pod of eight running", job({ parallelism: 8, completions: 8 }, { active: 1, ready: 1, succeeded: 7, failed: 1 }), "Running"],
+  ["Job", "parallel, an old failure, every pod ready again", job({ parallelism: 3, completions: 6 }, { active: 3, ready: 3, succeeded: 1, failed: 1 }), "Running"],
+  ["Job", "work queue, an old failure, a pod done, the others finishing", job({ parallelism: 3, completions: null }, { active: 1, ready: 1, succeeded: 1, failed: 1 }), "Running"],
 
   // CronJob: spec.suspend and the schedule times (the controller writes no conditions).
   ["CronJob", "suspended", cronJob(true, {}), "Suspended"],

@@ -325,7 +325,7 @@ describe("karta inspect: KAI Scheduler's plugin for the kind", () => {
     assert.deepEqual(groupsSection(r.out).slice(0, 3), [
       "Groups:",
       "  notice: KAI Scheduler picks its plugin by the pods' top owner, and this ReplicaSet apps/v1 is owned by Deployment apps/v1 web:",
-      "          if that is the top owner, its DeploymentGrouper groups the pods; below is what KAI's Karta grouper would build were this ReplicaSet the top owner",
+      "          if that is the top owner, its DeploymentGrouper groups the pods; the groups below are this Karta's, which KAI builds only for a top owner of a kind without a plugin",
     ]);
     const json = JSON.parse((await run(["-f", "-", "-o", "json"], rs)).out) as { kaiPlugin: { ownedBy?: unknown } };
     assert.deepEqual(json.kaiPlugin.ownedBy, { apiVersion: "apps/v1", kind: "Deployment", name: "web" });

@@ -163,7 +163,7 @@ describe("an object with an owner: KAI picks the plugin by the pods' top owner",
     const r = kaiGroupsNotice(interpretation("apps/v1", "ReplicaSet"), karta, rs);
     assert.deepEqual(r.notice, [
       "KAI Scheduler picks its plugin by the pods' top owner, and this ReplicaSet apps/v1 is owned by Deployment apps/v1 web:",
-      "if that is the top owner, its DeploymentGrouper groups the pods; below is what KAI's Karta grouper would build were this ReplicaSet the top owner",
+      "if that is the top owner, its DeploymentGrouper groups the pods; the groups below are this Karta's, which KAI builds only for a top owner of a kind without a plugin",
     ]);
     assert.deepEqual(r.summary.ownedBy, { apiVersion: "apps/v1", kind: "Deployment", name: "web" });
     // A Job of a JobSet: the JobSet's plugin.
@@ -173,9 +173,19 @@ describe("an object with an owner: KAI picks the plugin by the pods' top owner",
     const owned = { metadata: { ownerReferences: [{ apiVersion: "example.com/v1", kind: "Thing", name: "t" }] } };
     assert.match(kaiGroupsNotice(interpretation("apps/v1", "StatefulSet"), karta, owned).notice[1]!, /^if that is the top owner, a Karta stored for it \(else KAI's DefaultGrouper\) groups the pods;/);
   });
-  test("no owner, or nothing to group: the kind's own notice", () => {
+  test("a skipped owner (TrainJob) hands the pods to this object's own plugin, by its exact GVK (a JobSet: JobSetGrouper; a kind without one: the DefaultGrouper, never a Karta)", () => {
+    const trained = { metadata: { ownerReferences: [{ apiVersion: "trainer.kubeflow.org/v1alpha1", kind: "TrainJob", name: "tj" }] } };
+    assert.equal(
+      kaiGroupsNotice(interpretation("jobset.x-k8s.io/v1alpha2", "JobSet"), karta, trained).notice[1],
+      "if that is the top owner, KAI skips it (SkipTopOwnerGrouper) and groups the pods by this JobSet with its JobSetGrouper; the groups below are this Karta's, which KAI builds only for a top owner of a kind without a plugin",
+    );
+    assert.match(kaiGroupsNotice(interpretation("example.com/v1", "Thing"), karta, trained).notice[1]!, /^if that is the top owner, KAI skips it \(SkipTopOwnerGrouper\) and groups the pods by this Thing with its DefaultGrouper \(minMember 1: a skipped owner's next one is never grouped with a Karta\);/);
+  });
+  test("no owner: the kind's own notice; an owner with nothing to group: the owner's notice alone", () => {
     assert.match(kaiGroupsNotice(interpretation("apps/v1", "ReplicaSet"), karta, { metadata: {} }).notice[0]!, /^KAI Scheduler groups ReplicaSet apps\/v1 with its own DefaultGrouper \(PodGroups named pg-<name>-<uid>, minMember 1 and no subgroups: no gang\);$/);
-    const none = { root: { apiVersion: "apps/v1", kind: "ReplicaSet" }, groups: [], gangPlan: [] } as never;
-    assert.equal(kaiGroupsNotice(none, karta, { metadata: { ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }] } }).summary.ownedBy, undefined);
+    const none = { root: { apiVersion: "batch/v1", kind: "Job" }, groups: [], gangPlan: [] } as never;
+    const job = kaiGroupsNotice(none, karta, { metadata: { ownerReferences: [{ apiVersion: "batch/v1", kind: "CronJob", name: "nightly" }] } });
+    assert.deepEqual(job.summary.ownedBy, { apiVersion: "batch/v1", kind: "CronJob", name: "nightly" });
+    assert.deepEqual(job.notice, ["KAI Scheduler picks its plugin by the pods' top owner, and this Job batch/v1 is owned by CronJob batch/v1 nightly:", "if that is the top owner, its CronJobGrouper groups the pods"]);
   });
 });
