@@ -33,6 +33,7 @@ const statefulSet = (replicas: number, status: Obj): Obj =>
   object("apps/v1", "StatefulSet", { replicas, serviceName: "d2", selector: { matchLabels: { app: "d2" } }, template }, { observedGeneration: 1, currentRevision: "d2-5d8f7c9b6", updateRevision: "d2-5d8f7c9b6", ...status });
 
 const onDelete = (sts: Obj): Obj => ({ ...sts, spec: { ...(sts.spec as Obj), updateStrategy: { type: "OnDelete" } } });
+const partitioned = (sts: Obj, partition: number): Obj => ({ ...sts, spec: { ...(sts.spec as Obj), updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition } } } });
 
 const job = (spec: Obj, status: Obj, conditions: Condition[] = []): Obj =>
   object("batch/v1", "Job", { parallelism: 1, completions: 1, backoffLimit: 6, ...spec, template: { ...template, spec: { ...template.spec, restartPolicy: "Never" } } }, { ...status, ...(conditions.length ? { conditions } : {}) });
@@ -91,6 +92,9 @@ export const lifecycle: [string, string, Obj, string][] = [
   ["StatefulSet", "rolling update done", statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 3, readyReplicas: 3, availableReplicas: 3, currentRevision: "d2-7f6c5d4b8", updateRevision: "d2-7f6c5d4b8" }), "Running"],
   // OnDelete never moves currentRevision: every pod recreated by hand at the new revision and ready is running.
   ["StatefulSet", "OnDelete, every pod recreated at the new revision", onDelete(statefulSet(3, { replicas: 3, updatedReplicas: 3, currentReplicas: 0, readyReplicas: 3, availableReplicas: 3, updateRevision: "d2-7f6c5d4b8" })), "Running"],
+  // A partitioned roll-out (a canary: partition 2 of 3): done once the pod above the partition is updated and all are ready.
+  ["StatefulSet", "partition 2: the canary pod updated, all ready", partitioned(statefulSet(3, { replicas: 3, updatedReplicas: 1, currentReplicas: 2, readyReplicas: 3, availableReplicas: 3, updateRevision: "d2-7f6c5d4b8" }), 2), "Running"],
+  ["StatefulSet", "partition 2: the canary pod being recreated", partitioned(statefulSet(3, { replicas: 3, updatedReplicas: 0, currentReplicas: 2, readyReplicas: 2, availableReplicas: 2, updateRevision: "d2-7f6c5d4b8" }), 2), "Initializing"],
   ["StatefulSet", "scaled to zero, last pod terminating", statefulSet(0, { replicas: 1, updatedReplicas: 1, currentReplicas: 1, readyReplicas: 1, availableReplicas: 1 }), "Suspending"],
   ["StatefulSet", "scaled to zero", statefulSet(0, { replicas: 0, availableReplicas: 0 }), "Suspended"],
 
