@@ -64,8 +64,8 @@ export interface StringFlag extends FlagBase {
    * (kubectl's `-o jsonpath=TEMPLATE`, whose `-o jsonpath` says that no template was given).
    */
   choices?: readonly string[];
-  /** A whole choice matches in any case and is read as written in `choices` (kubectl's `-o JSON`, `-o YAML`). */
-  foldCase?: boolean;
+  /** These choices match in any case and are read as written (kubectl lowercases `-o JSON`, `-o YAML`, `-o NAME`, not `-o WIDE`). */
+  foldCase?: readonly string[];
   /** The names of the arguments that follow the value (`["VALUE"]` for `--arg NAME VALUE`); none by default. */
   operands?: (value: string) => readonly string[];
   /** An empty value (`--namespace=`) is as if the flag were not given, as kubectl reads its own flags. */
@@ -304,7 +304,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       continue;
     }
     if (spec.type === "string" && spec.foldCase && spec.choices && !isChoice(spec.choices, t.value)) {
-      const folded = spec.choices.find((c) => !c.endsWith("=") && c.toLowerCase() === t.value.toLowerCase());
+      const folded = spec.foldCase.find((c) => c.toLowerCase() === t.value.toLowerCase());
       if (folded !== undefined) {
         set(folded);
         continue;

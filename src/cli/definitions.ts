@@ -10,7 +10,7 @@ import type { Definition } from "../definition/load.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
 import { EXIT_NO_DEFINITION, EXIT_USAGE } from "./exit-codes.js";
-import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
+import { KUBECTL_FOLDED_OUTPUTS, printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 
 export const DEFINITIONS_HELP = `Usage: karta definitions list [-d PATH] [--group G [--kind K [--version V]]] [--component-limit N]
                               [-o table|name|yaml|json|TEMPLATE] [--no-headers]
@@ -55,7 +55,7 @@ export const FLAGS = {
   kind: { type: "string", emptyIsUnset: true },
   version: { type: "string", emptyIsUnset: true },
   "component-limit": { type: "integer", min: 0, default: 3 },
-  output: { type: "string", short: "o", choices: ["table", "name", "yaml", "json", ...TEMPLATE_FORMATS], foldCase: true },
+  output: { type: "string", short: "o", choices: ["table", "name", "yaml", "json", ...TEMPLATE_FORMATS], foldCase: KUBECTL_FOLDED_OUTPUTS },
   ...TEMPLATE_FLAGS,
 } as const satisfies Flags;
 

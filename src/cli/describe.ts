@@ -10,7 +10,7 @@ import { ApiInputError, clusterError, LiveCluster } from "./cluster.js";
 import type { CliIO } from "./io.js";
 import { EXIT_USAGE } from "./exit-codes.js";
 import { CHUNK_SIZE_FLAG, CHUNK_SIZE_HELP, CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
-import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
+import { KUBECTL_FOLDED_OUTPUTS, printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 import { age, alignColumns } from "./table.js";
 import { missingLines, noWorkloadsLine, readEachType, ScopeReader } from "./workload-read.js";
 import { machine } from "./workload-table.js";
@@ -80,7 +80,7 @@ export const FLAGS = {
   definition: { type: "string", short: "d" },
   "pod-limit": { type: "integer", min: 0, default: 0 },
   "component-limit": { type: "integer", min: 0, default: 0 },
-  output: { type: "string", short: "o", choices: ["table", "json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true, foldCase: true },
+  output: { type: "string", short: "o", choices: ["table", "json", "yaml", ...TEMPLATE_FORMATS], emptyIsUnset: true, foldCase: KUBECTL_FOLDED_OUTPUTS },
   ...TEMPLATE_FLAGS,
   "chunk-size": CHUNK_SIZE_FLAG,
   ...CLUSTER_FLAGS,

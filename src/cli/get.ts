@@ -11,7 +11,7 @@ import { guardInternalErrors } from "./crash.js";
 import { EXIT_INTERNAL, EXIT_USAGE } from "./exit-codes.js";
 import { internalErrorLine, type CliIO } from "./io.js";
 import { CHUNK_SIZE_FLAG, CHUNK_SIZE_HELP, CLUSTER_FLAGS, CLUSTER_HELP, clusterFlags, NAMESPACE_FLAG, parseWorkloadArgs, scopeError } from "./live-ref.js";
-import { printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
+import { KUBECTL_FOLDED_OUTPUTS, printWithTemplate, TEMPLATE_FLAGS, TEMPLATE_FORMATS, TEMPLATE_FORMATS_HELP, templateFlagsHelp, templatePrinter } from "./output-templates.js";
 import { alignColumns } from "./table.js";
 import { byType, missingLines, noWorkloadsLine, readEachType, readWorkloads, ScopeReader, type GetOptions } from "./workload-read.js";
 import { listRow, machine, nameLine, tableHeader, tableRows, typeNames } from "./workload-table.js";
@@ -76,7 +76,7 @@ export const FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },
   selector: { type: "string", short: "l", emptyIsUnset: true },
   phase: { type: "string", multiple: true, choices: PHASES },
-  output: { type: "string", short: "o", choices: ["table", "wide", "json", "yaml", "name", ...TEMPLATE_FORMATS], emptyIsUnset: true, foldCase: true },
+  output: { type: "string", short: "o", choices: ["table", "wide", "json", "yaml", "name", ...TEMPLATE_FORMATS], emptyIsUnset: true, foldCase: KUBECTL_FOLDED_OUTPUTS },
   ...TEMPLATE_FLAGS,
   watch: { type: "boolean", short: "w" },
   "chunk-size": CHUNK_SIZE_FLAG,

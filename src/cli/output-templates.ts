@@ -14,6 +14,9 @@ import type { CliIO } from "./io.js";
 export const TEMPLATE_FORMATS = ["jsonpath=", "jsonpath-as-json=", "jsonpath-file=", "custom-columns=", "custom-columns-file="] as const;
 
 /** The flags kubectl has with them. */
+/** The -o values kubectl reads in any case (its JSON, YAML and name printers lowercase the format). */
+export const KUBECTL_FOLDED_OUTPUTS = ["json", "yaml", "name"] as const;
+
 export const TEMPLATE_FLAGS = {
   "no-headers": { type: "boolean" },
   template: { type: "string", emptyIsUnset: true },

@@ -145,8 +145,13 @@ export function certDirFiles(dir: string): CertFiles & { complete: boolean } {
 export function caBundleText(files: CertFiles): string {
   if (!existsSync(files.caFile)) return `none (${files.caFile} absent: the certificate was not generated there; its issuer's CA is the bundle)`;
   // A ca.crt left from another pair would make every caller's TLS check fail: said here, where it is read.
+  let ca: X509Certificate;
   try {
-    const ca = new X509Certificate(readFileSync(files.caFile));
+    ca = new X509Certificate(readFileSync(files.caFile));
+  } catch {
+    return `${files.caFile}, which is not a PEM certificate: give the CA that issued ${path.basename(files.certFile)} to the callers`;
+  }
+  try {
     const chain = readFileSync(files.certFile, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
     const issued = chain.some((pem) => {
       const c = new X509Certificate(pem);
@@ -154,7 +159,8 @@ export function caBundleText(files: CertFiles): string {
     });
     return issued ? files.caFile : `${files.caFile}, which did not issue ${path.basename(files.certFile)}: give the CA that did to the callers`;
   } catch {
-    return `${files.caFile}, which is not a PEM certificate: give the CA that issued ${path.basename(files.certFile)} to the callers`;
+    // A tls.crt that cannot be read is reported where the pair is read, in its own words.
+    return files.caFile;
   }
 }
 

@@ -163,6 +163,26 @@ describe("karta serve (process)", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test("--cert-dir holding half a pair is refused at start (exit 1) and left as it is; karta controller alike", async () => {
+    const dir = tempDir();
+    try {
+      const own = writeCerts(dir);
+      rmSync(own.keyFile);
+      rmSync(own.caFile);
+      const cert = readFileSync(own.certFile, "utf8");
+      const io = memoryIO();
+      assert.equal(await runServe(["--cert-dir", dir, "--secure-port", "0", "--metrics-bind-address", "127.0.0.1:0"], io), 1);
+      assert.equal(io.err, `karta serve: --cert-dir ${dir}: tls.crt is there but tls.key is not: give both (or neither, to generate a pair); nothing was written\n`);
+      const { runController } = await import("../../src/cli/controller.js");
+      const cio = memoryIO();
+      assert.equal(await runController(["--cert-dir", dir, "--kubeconfig", path.join(dir, "none"), "--metrics-bind-address", "0", "--health-probe-bind-address", "0"], cio), 1);
+      assert.match(cio.err, /"err":"--cert-dir [^"]*: tls\.crt is there but tls\.key is not: give both \(or neither, to generate a pair\); nothing was written"/);
+      assert.equal(readFileSync(own.certFile, "utf8"), cert);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("files that are not a usable certificate and its key are refused at start (exit 1), empty ones as garbage is", async () => {
     const dir = tempDir();
     try {
