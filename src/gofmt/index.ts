@@ -155,3 +155,23 @@ export function goRuneCount(s: string): number {
   }
   return n;
 }
+
+/**
+ * Go's comparison of two strings (byte order of their UTF-8, which is code point order), as jq compares
+ * strings too; JS's `<` compares UTF-16 units and puts U+E000..U+FFFF after astral characters.
+ */
+export function goCompareStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const xs = x >= 0xd800 && x <= 0xdfff;
+      const ys = y >= 0xd800 && y <= 0xdfff;
+      if (xs === ys) return x - y;
+      // A surrogate stands for a code point >= 0x10000, above any BMP unit.
+      return xs ? 1 : -1;
+    }
+  }
+  return a.length - b.length;
+}

@@ -10,7 +10,7 @@
  * Marshal and MarshalIndent (keys sorted, `<>&` escaped). Map keys print in Go's order (byte order of their
  * UTF-8); maps iterate in the document's order where Go's order is random.
  */
-import { goQuote } from "../gofmt/index.js";
+import { goCompareStrings, goQuote } from "../gofmt/index.js";
 import type { JsonValue } from "../input/index.js";
 
 /** A whole-number literal of a template: a Go `int`. */
@@ -77,16 +77,7 @@ function dataNumber(n: number): string {
 }
 
 /** Go's byte-order comparison of two strings (code point order), for sorted map keys and `<` on strings. */
-export function compareStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x < y ? -1 : 1;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
-}
+export const compareStrings = goCompareStrings;
 
 const sortedKeys = (m: GoMap): string[] => Object.keys(m).sort(compareStrings);
 

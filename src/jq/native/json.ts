@@ -10,7 +10,7 @@
 import { JqRuntimeError } from "../errors.js";
 import { decodeJsonString } from "../json-string.js";
 import { COST, MAX_STRING_LENGTH, charge as chargeSteps, stringLimitError } from "../runtime.js";
-import { goRuneCount } from "../../gofmt/index.js";
+import { goCompareStrings, goRuneCount } from "../../gofmt/index.js";
 
 /** jq 1.8.2's MAX_PRINT_DEPTH: values nested deeper are printed as `<skipped: too deep>`. */
 export const MAX_PRINT_DEPTH = 10_000;
@@ -62,21 +62,7 @@ export function formatNumber(n: number): string {
  * Orders two strings by Unicode codepoint (what jq's byte-wise UTF-8 comparison amounts to), unlike
  * JS's `<` which compares UTF-16 units and puts U+E000..U+FFFF after astral characters.
  */
-export function compareCodepoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const xs = x >= 0xd800 && x <= 0xdfff;
-      const ys = y >= 0xd800 && y <= 0xdfff;
-      if (xs === ys) return x - y;
-      // A surrogate stands for a codepoint >= 0x10000, above any BMP unit.
-      return xs ? 1 : -1;
-    }
-  }
-  return a.length - b.length;
-}
+export const compareCodepoints = goCompareStrings;
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NON_ASCII = /[^\x00-\x7f]/;
