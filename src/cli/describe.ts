@@ -276,7 +276,11 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
       const values = described.map(({ view, events }) => ({ ...view, ...(events ? { events } : {}) }));
       const value = names.length === 1 && values.length === 1 && !prefixed ? values[0] : { items: values, count: values.length };
       if (template) {
-        if ((!missing || values.length > 0) && !printWithTemplate(io, "describe", template, [value])) return EXIT_USAGE;
+        if ((!missing || values.length > 0) && !printWithTemplate(io, "describe", template, [value])) {
+          // The names that do not exist are still said, as kubectl says them after what it printed.
+          if (missing) io.stderr(missingLines("describe", missing));
+          return EXIT_USAGE;
+        }
       } else if ((v.output === "json" || v.output === "yaml") && (!missing || values.length > 0)) io.stdout(machine(value, v.output));
     } else {
       io.stdout(described.map(({ view, events }) => describeText(view, events, now, limits)).join("\n\n"));

@@ -139,7 +139,11 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     if (template) {
       // As kubectl: the template over what -o json prints; with --watch, over each workload alone.
       const values = v.watch ? rows : [names.length === 1 && rows.length === 1 ? rows[0] : { items: rows, count: rows.length }];
-      if ((!missing || rows.length > 0) && !printWithTemplate(io, "get", template, values)) return EXIT_USAGE;
+      if ((!missing || rows.length > 0) && !printWithTemplate(io, "get", template, values)) {
+        // The names that do not exist are still said, as kubectl says them after what it printed.
+        if (missing) io.stderr(missingLines("get", missing));
+        return EXIT_USAGE;
+      }
     } else if (v.output === "json" || v.output === "yaml") {
       if (!missing || rows.length > 0) io.stdout(machine(names.length === 1 && rows.length === 1 ? rows[0] : { items: rows, count: rows.length }, v.output));
     } else if (v.output === "name") {
