@@ -284,6 +284,11 @@ describe("karta get and karta describe against the API server", { skip }, () => 
       assert.equal((await run(["get", "pod", ...names, "-n", pods, "-o", "jsonpath={.items[*].name}"])).out, names.join(" "));
       assert.deepEqual(headers((await run(["describe", "pod", ...names, "-n", pods])).out), names.map((n) => `Pod/${n}`));
     }
+    // A template that fails on what was found: exit 2 with kubectl's error, and the missing NAME still said.
+    const failing = await run(["get", "pod", "beta", "gone", "-n", pods, "-o", "jsonpath={.items[0].nope}", "--allow-missing-template-keys=false"]);
+    assert.equal(failing.code, 2);
+    assert.match(failing.err, /^karta get: error executing jsonpath .*nope is not found/);
+    assert.match(failing.err, new RegExp(`\nkarta get: Pod "gone" not found in namespace ${pods}\n$`));
   });
 
   test("describe of a negative replica count: counted as 0 as the interpretation counts it; Problems as inspect lists them, with severities", async () => {
