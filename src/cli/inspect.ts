@@ -228,7 +228,10 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
     return EXIT.noDefinition;
   }
   // Which KAI plugin groups this kind: a native one builds its own PodGroups, not these groups.
-  const kai = kaiGroupsNotice(result, definition.karta, object);
+  // Read from a cluster: KAI's Karta fallback reads the Kartas stored there, not this definition.
+  const rootKind = definition.karta.spec?.structureDefinition?.rootComponent?.kind;
+  const stored = live && rootKind ? { storedInCluster: live.readyKartaKinds?.has(`${rootKind.group ?? ""}/${rootKind.kind}`) ?? false } : undefined;
+  const kai = kaiGroupsNotice(result, definition.karta, object, stored);
   if (parsed.output === "json") io.stdout(JSON.stringify(withKaiPlugin(result, kai.summary), null, 2) + "\n");
   else if (parsed.output === "yaml") io.stdout(yamlDocument(withKaiPlugin(result, kai.summary)));
   else io.stdout(renderTree(result, definition.file, kai.notice));

@@ -135,6 +135,8 @@ export type KaiPluginSummary = (
       native: false;
       /** The Karta carries the `run.ai/karta-*` labels equal to the kind (KAI's fallback finds it only so). */
       kartaLabels: boolean;
+      /** Read from a cluster: whether a Karta for the kind is stored there and Ready (KAI's fallback reads the cluster's). */
+      storedInCluster?: boolean;
     }
 ) & {
   /** The object's first owner: KAI picks the plugin by the pods' top owner, which is then not this kind. */
@@ -226,9 +228,9 @@ export function hasGangInstructions(karta: Karta): boolean {
  * KAI's plugin for an interpretation's root kind, with the Karta it was made with: the summary `inspect -o json`
  * prints, and the notice `inspect`'s tree and the playground print beside the groups.
  */
-export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gangPlan">, karta: Karta, object?: unknown): { summary: KaiPluginSummary; notice: string[] } {
+export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gangPlan">, karta: Karta, object?: unknown, cluster?: { storedInCluster: boolean }): { summary: KaiPluginSummary; notice: string[] } {
   const gvk = groupVersionKindOf(r.root.apiVersion, r.root.kind);
-  const summary = kaiPluginSummary(gvk, karta.metadata?.labels);
+  let summary = kaiPluginSummary(gvk, karta.metadata?.labels);
   // KAI follows the first ownerReference, whatever its controller field says.
   const owner = (object as { metadata?: { ownerReferences?: unknown } } | undefined)?.metadata?.ownerReferences;
   const first = Array.isArray(owner) ? (owner[0] as { apiVersion?: unknown; kind?: unknown; name?: unknown } | undefined) : undefined;
@@ -236,6 +238,19 @@ export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gan
   if (first && typeof first.apiVersion === "string" && typeof first.kind === "string") {
     const ownedBy = { apiVersion: first.apiVersion, kind: first.kind, ...(typeof first.name === "string" ? { name: first.name } : {}) };
     return { summary: { ...summary, ownedBy }, notice: kaiOwnedNotice(gvk, ownedBy, shown) };
+  }
+  if (!summary.native && cluster) {
+    summary = { ...summary, storedInCluster: cluster.storedInCluster };
+    // What KAI reads is the cluster's Karta, not this file: with none stored (and valid), its fallback has nothing.
+    if (!cluster.storedInCluster && hasGangInstructions(karta)) {
+      return {
+        summary,
+        notice: [
+          `no Karta for ${kindText(gvk)} is stored and Ready in this cluster: KAI Scheduler's Karta fallback finds none and groups the pods`,
+          `with its DefaultGrouper (pg-<name>-<uid>, minMember 1: no gang)${shown ? "; below is what it would build from this definition once stored" : ""}`,
+        ],
+      };
+    }
   }
   return { summary, notice: kaiPluginNotice(summary, gvk, { gang: hasGangInstructions(karta), shown }) };
 }

@@ -189,3 +189,23 @@ describe("an object with an owner: KAI picks the plugin by the pods' top owner",
     assert.deepEqual(job.notice, ["KAI Scheduler picks its plugin by the pods' top owner, and this Job batch/v1 is owned by CronJob batch/v1 nightly:", "if that is the top owner, its CronJobGrouper groups the pods"]);
   });
 });
+
+describe("read from a cluster: KAI's Karta fallback reads the Kartas stored there", () => {
+  const labels = { "run.ai/karta-group": "milvus.io", "run.ai/karta-version": "v1beta1", "run.ai/karta-kind": "Milvus" };
+  const karta = { apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: "m", labels }, spec: { structureDefinition: {}, optimizationInstructions: { gangScheduling: { podGroups: [{}] } } } } as unknown as Karta;
+  const shown = { root: { apiVersion: "milvus.io/v1beta1", kind: "Milvus" }, groups: [{}], gangPlan: [] } as never;
+  test("none stored and Ready for a kind without a plugin: the DefaultGrouper, said so", () => {
+    const r = kaiGroupsNotice(shown, karta, {}, { storedInCluster: false });
+    assert.deepEqual(r.summary, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: false });
+    assert.deepEqual(r.notice, [
+      "no Karta for Milvus milvus.io/v1beta1 is stored and Ready in this cluster: KAI Scheduler's Karta fallback finds none and groups the pods",
+      "with its DefaultGrouper (pg-<name>-<uid>, minMember 1: no gang); below is what it would build from this definition once stored",
+    ]);
+  });
+  test("one stored: no notice; a native kind: the plugin's notice, whatever is stored; offline: nothing said about the cluster", () => {
+    assert.deepEqual(kaiGroupsNotice(shown, karta, {}, { storedInCluster: true }).notice, []);
+    assert.equal(kaiGroupsNotice(shown, karta, {}).summary.native === false && "storedInCluster" in kaiGroupsNotice(shown, karta, {}).summary, false);
+    const job = { root: { apiVersion: "batch/v1", kind: "Job" }, groups: [{}], gangPlan: [] } as never;
+    assert.match(kaiGroupsNotice(job, karta, {}, { storedInCluster: false }).notice[0]!, /^KAI Scheduler groups Job batch\/v1 with its own K8sJobGrouper/);
+  });
+});
