@@ -60,7 +60,7 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
   }
 
   // One expression shared by several mappings (a YAML alias) that fails on this object is one error, not one per mapping.
-  const failed = new Map<string, { diagnostic: Diagnostic; more: number }>();
+  const failed: Failed = {};
   for (const mapping of status.mappings) {
     for (const m of mapping.matchers) {
       const match = matches(m.matcher, m.expression, phase, byType, object, diagnostics, m.path, failed);
@@ -73,10 +73,15 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
       }
     }
   }
-  for (const { diagnostic, more } of failed.values()) if (more > 0) diagnostic.message += ` (and in ${more} more status mapping${more === 1 ? "" : "s"} with the same expression)`;
+  for (const { diagnostic, more } of failed.byKey?.values() ?? []) if (more > 0) diagnostic.message += ` (and in ${more} more status mapping${more === 1 ? "" : "s"} with the same expression)`;
   const statuses: GenericStatus[] = result.matches.map((m) => m.status);
   result.statuses = statuses.length > 0 ? statuses : ["Undefined"];
   return result;
+}
+
+/** The status expressions that failed on this object, by text and error (made on the first failure). */
+interface Failed {
+  byKey?: Map<string, { diagnostic: Diagnostic; more: number }>;
 }
 
 /** The observed conditions the matcher required when it holds, undefined when it does not. */
@@ -88,7 +93,7 @@ function matches(
   object: unknown,
   diagnostics: Diagnostic[],
   path: string,
-  failed: Map<string, { diagnostic: Diagnostic; more: number }>,
+  failed: Failed,
 ): ObservedCondition[] | undefined {
   if (!matcher) return undefined;
   if (matcher.byPhase) {
@@ -106,12 +111,12 @@ function matches(
     const r = expression.first(object);
     if (!r.ok) {
       const key = `${expression.text}\0${r.error}`;
-      const earlier = failed.get(key);
+      const earlier = failed.byKey?.get(key);
       if (earlier) earlier.more++;
       else {
         const diagnostic: Diagnostic = { severity: "error", path: `${path}.byExpression.expression`, message: `failed to evaluate ByExpression: ${r.error}`, code: "jq-eval" };
         diagnostics.push(diagnostic);
-        failed.set(key, { diagnostic, more: 0 });
+        (failed.byKey ??= new Map()).set(key, { diagnostic, more: 0 });
       }
       return undefined;
     }
