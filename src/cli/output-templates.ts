@@ -1,7 +1,7 @@
 /**
  * kubectl's template output formats, shared by `get`, `describe` and `definitions`: `-o jsonpath=…`
- * (`jsonpath-as-json=`, `jsonpath-file=`), `-o custom-columns=…` (`custom-columns-file=`), `--no-headers`
- * and `--allow-missing-template-keys`, applied to the value the command's `-o json` prints: the flags,
+ * (`jsonpath-as-json=`, `jsonpath-file=`), `-o custom-columns=…` (`custom-columns-file=`), `--template`,
+ * `--no-headers` and `--allow-missing-template-keys`, applied to the value the command's `-o json` prints: the flags,
  * their help, the printer built from them (kubectl's usage errors), and printing with it.
  */
 import { systemErrorText } from "../files/read-error.js";
@@ -13,10 +13,10 @@ import type { CliIO } from "./io.js";
 /** kubectl's template formats as `-o` choices: each takes its template, spec or file after `=`. */
 export const TEMPLATE_FORMATS = ["jsonpath=", "jsonpath-as-json=", "jsonpath-file=", "custom-columns=", "custom-columns-file="] as const;
 
-/** The flags kubectl has with them. */
 /** The -o values kubectl reads in any case (its JSON, YAML and name printers lowercase the format). */
 export const KUBECTL_FOLDED_OUTPUTS = ["json", "yaml", "name"] as const;
 
+/** The flags kubectl has with them. */
 export const TEMPLATE_FLAGS = {
   "no-headers": { type: "boolean" },
   template: { type: "string", emptyIsUnset: true },
