@@ -13,6 +13,10 @@ import type { CliIO } from "./io.js";
 /** kubectl's template formats as `-o` choices: each takes its template, spec or file after `=`. */
 export const TEMPLATE_FORMATS = ["jsonpath=", "jsonpath-as-json=", "jsonpath-file=", "custom-columns=", "custom-columns-file="] as const;
 
+/** The template formats by name (`jsonpath`), as `-o` names them without a template and messages list them. */
+const TEMPLATE_NAMES: readonly string[] = TEMPLATE_FORMATS.map((f) => f.slice(0, -1));
+const TEMPLATE_NAMES_TEXT = `${TEMPLATE_NAMES.slice(0, -1).join(", ")} or ${TEMPLATE_NAMES[TEMPLATE_NAMES.length - 1]}`;
+
 /** The -o values kubectl reads in any case (its JSON, YAML and name printers lowercase the format). */
 export const KUBECTL_FOLDED_OUTPUTS = ["json", "yaml", "name"] as const;
 
@@ -52,11 +56,10 @@ function goReadError(path: string, err: unknown): string {
  */
 export function templatePrinter(io: CliIO, output: string | undefined, flags: { "no-headers": boolean; "allow-missing-template-keys"?: boolean | undefined; template?: string | undefined }): TemplatePrinter | { error: string } | undefined {
   const given = flags.template;
-  const formats = "jsonpath, jsonpath-as-json, jsonpath-file, custom-columns or custom-columns-file";
-  if (output === undefined) return given === undefined ? undefined : { error: `--template needs -o ${formats} (go-template is not supported)` };
+  if (output === undefined) return given === undefined ? undefined : { error: `--template needs -o ${TEMPLATE_NAMES_TEXT} (go-template is not supported)` };
   const eq = output.indexOf("=");
   const format = eq < 0 ? output : output.slice(0, eq);
-  if (given !== undefined && !["jsonpath", "jsonpath-as-json", "jsonpath-file", "custom-columns", "custom-columns-file"].includes(format)) return { error: `--template needs -o ${formats}, not -o ${output}` };
+  if (given !== undefined && !TEMPLATE_NAMES.includes(format)) return { error: `--template needs -o ${TEMPLATE_NAMES_TEXT}, not -o ${output}` };
   if (given !== undefined && eq >= 0) return { error: `give the template once: -o ${format}=TEMPLATE or -o ${format} --template TEMPLATE` };
   // As kubectl: the template of --template, else the text after the format's '='.
   const value = given ?? (eq < 0 ? "" : output.slice(eq + 1));
