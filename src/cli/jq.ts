@@ -231,9 +231,9 @@ function outputLayout(args: readonly string[]): { pretty: boolean; indent: numbe
     const a = args[i]!;
     if (a === "--") break;
     if (/^-[a-zA-Z]/.test(a)) {
-      // A cluster of short options: -f and -L take the rest of it as their value, or the next argument.
+      // A cluster of short options: one that takes a value (-f, -L) takes the rest of it, or the next argument.
       const letters = a.slice(1);
-      const valueAt = letters.search(/[fL]/);
+      const valueAt = [...letters].findIndex((l) => SHORT_TAKES_VALUE.has(l));
       if ((valueAt < 0 ? letters : letters.slice(0, valueAt)).includes("c")) layout = { pretty: false, indent: 0 };
       if (valueAt === letters.length - 1) i++;
     } else if (a === "--compact-output") layout = { pretty: false, indent: 0 };
@@ -245,15 +245,12 @@ function outputLayout(args: readonly string[]): { pretty: boolean; indent: numbe
   }
   return layout;
 }
-/** The options whose values follow them (skipped when looking for layout options). */
-const FLAG_TAKES_VALUES = new Map([
-  ["--arg", 2],
-  ["--argjson", 2],
-  ["--slurpfile", 2],
-  ["--rawfile", 2],
-  ["--from-file", 1],
-  ["--library-path", 1],
-]);
+/** The options whose values follow them, with how many arguments they take (skipped when looking for layout options). */
+const FLAG_TAKES_VALUES: ReadonlyMap<string, number> = new Map(
+  Object.entries(FLAGS).flatMap(([name, spec]) => (spec.type === "boolean" ? [] : [[`--${name}`, 1 + ("operands" in spec ? spec.operands().length : 0)] as const])),
+);
+/** The short options that take a value. */
+const SHORT_TAKES_VALUE: ReadonlySet<string> = new Set(Object.values(FLAGS).flatMap((spec) => (spec.type !== "boolean" && "short" in spec ? [spec.short] : [])));
 
 /** Where the input being read is: what `input_filename` and `input_line_number` report. */
 interface Position {
