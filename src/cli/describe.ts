@@ -223,15 +223,21 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
   const template = templatePrinter(io, v.output, v);
   if (template && "error" in template) return usage(template.error);
   const limits = { pods: v["pod-limit"], components: v["component-limit"] };
+  // -o's machine formats, for a file's workload and for live ones alike: false when a template failed on the value.
+  const machineOutput = template !== undefined || v.output === "json" || v.output === "yaml";
+  const printValue = (value: unknown): boolean => {
+    if (template) return printWithTemplate(io, "describe", template, [value]);
+    io.stdout(machine(value, v.output as "json" | "yaml"));
+    return true;
+  };
   if (v.filename !== undefined) {
     if (p.positionals.length > 0) return usage(`-f describes the object in the file: not with '${p.positionals[0]}'`);
     if (v["all-namespaces"] || v.selector !== undefined) return usage(`-f describes the object in the file: not with ${v.selector !== undefined ? "--selector" : "--all-namespaces"}`);
     const { describeFile } = await import("./describe-file.js");
     const view = await describeFile(io, { files: [v.filename], pods: v.pods, ...(v.definition !== undefined ? { definition: v.definition } : {}) });
     if (typeof view === "number") return view;
-    if (template) return printWithTemplate(io, "describe", template, [view]) ? 0 : EXIT_USAGE;
-    if (v.output === "json" || v.output === "yaml") io.stdout(machine(view, v.output));
-    else io.stdout(describeText(view, undefined, Date.now(), limits) + "\n(file mode: no live status: the pods given with --pods, no events)\n");
+    if (machineOutput) return printValue(view) ? 0 : EXIT_USAGE;
+    io.stdout(describeText(view, undefined, Date.now(), limits) + "\n(file mode: no live status: the pods given with --pods, no events)\n");
     return 0;
   }
   if (v.pods.length > 0 || v.definition !== undefined) return usage(`${v.pods.length > 0 ? "--pods" : "--definition"} goes with -f FILE (a live workload's pods and Karta are the cluster's)`);
@@ -272,16 +278,14 @@ export async function runDescribe(args: string[], io: CliIO): Promise<number> {
       if (!showEvents) described.push({ view });
       else described.push({ view, events: view.uid && view.namespace ? (await readEvents(io, cluster, view.namespace, view.uid)).map((e) => eventView(e, now)) : [] });
     }
-    if (v.output && v.output !== "table") {
+    if (machineOutput) {
       const values = described.map(({ view, events }) => ({ ...view, ...(events ? { events } : {}) }));
       const value = names.length === 1 && values.length === 1 && !prefixed ? values[0] : { items: values, count: values.length };
-      if (template) {
-        if ((!missing || values.length > 0) && !printWithTemplate(io, "describe", template, [value])) {
-          // The names that do not exist are still said, as kubectl says them after what it printed.
-          if (missing) io.stderr(missingLines("describe", missing));
-          return EXIT_USAGE;
-        }
-      } else if ((v.output === "json" || v.output === "yaml") && (!missing || values.length > 0)) io.stdout(machine(value, v.output));
+      if ((!missing || values.length > 0) && !printValue(value)) {
+        // The names that do not exist are still said, as kubectl says them after what it printed.
+        if (missing) io.stderr(missingLines("describe", missing));
+        return EXIT_USAGE;
+      }
     } else {
       io.stdout(described.map(({ view, events }) => describeText(view, events, now, limits)).join("\n\n"));
       if (views.length === 0 && !missing) io.stderr(noWorkloadsLine(scope));
