@@ -6,18 +6,18 @@
 import { compileInterpreter } from "../interpret/index.js";
 import { catalogDefinition, readCatalog } from "./catalog.js";
 import type { CliIO } from "./io.js";
-import { InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
+import { InputError, readPodsAndChildren, readWorkloadObject } from "./objects.js";
 import { describeView, type DescribeView } from "./workload-view.js";
 
 /** A file's workload as `describe` shows it, or the exit code after printing why not. */
 export async function describeFile(io: CliIO, o: { files: readonly string[]; pods: readonly string[]; definition?: string }): Promise<DescribeView | number> {
   let object: unknown;
   let source: string;
-  let given: unknown[];
+  let given: { pods: unknown[]; children: unknown[] };
   let catalog;
   try {
     ({ object, file: source } = await readWorkloadObject(io, o.files));
-    given = (await readObjects(io, o.pods)).map((p) => p.object);
+    given = await readPodsAndChildren(io, o.pods);
     catalog = await readCatalog(io, o.definition, object);
   } catch (err) {
     if (err instanceof InputError) {
@@ -28,8 +28,8 @@ export async function describeFile(io: CliIO, o: { files: readonly string[]; pod
   }
   const definition = await catalogDefinition("describe", io, catalog, object, undefined, source);
   if (typeof definition === "number") return definition;
-  const pods = given.filter(isPodLike);
-  const interpretation = compileInterpreter(definition).interpret(object, { pods, children: given.filter((x) => !isPodLike(x)) });
+  const { pods, children } = given;
+  const interpretation = compileInterpreter(definition).interpret(object, { pods, children });
   const k = definition.karta.spec?.structureDefinition?.rootComponent?.kind;
   return describeView({
     type: { group: k?.group ?? "", version: k?.version ?? "", kind: k?.kind ?? "" },

@@ -19,7 +19,7 @@ import { governedMessage, liveGovernor } from "./governor.js";
 import type { LiveWorkload } from "./live.js";
 import { yamlDocument } from "./yaml-output.js";
 import { handwritten, isLabelValue } from "../names/index.js";
-import { displayName, InputError, isPodLike, readObjects, readWorkloadObject } from "./objects.js";
+import { displayName, InputError, readPodsAndChildren, readWorkloadObject } from "./objects.js";
 import { kaiGroupsNotice, type KaiPluginSummary } from "../scheduling/kai-plugins.js";
 import { LIVE_FLAGS, liveHelp, liveTarget, WORKLOAD_FLAGS, type LiveTarget } from "./live-ref.js";
 
@@ -185,10 +185,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
       children = live.owners;
     } else {
       ({ object, file: parsed.object } = await readWorkloadObject(io, parsed.files));
-      const given = (await readObjects(io, parsed.pods)).map((p) => p.object);
-      pods = given.filter(isPodLike);
-      // Other objects given with the pods (ReplicaSets, Jobs...) are children: owner chains are followed through them.
-      children = [...(await readObjects(io, parsed.children)).map((c) => c.object), ...given.filter((o) => !isPodLike(o))];
+      ({ pods, children } = await readPodsAndChildren(io, parsed.pods, parsed.children));
     }
     catalog = await readCatalog(io, parsed.definition, object);
     // What it sees is still shown; its pods' groups are the governing owner's (as the controller decides).

@@ -135,6 +135,17 @@ export async function readWorkloadObject(io: CliIO, files: readonly string[]): P
 }
 
 /**
+ * The pods given with a workload read from files (`--pods`), and the objects between them and it: those
+ * given with `--children` and the non-pods given with the pods (ReplicaSets, Jobs...), through which
+ * owner chains are followed.
+ */
+export async function readPodsAndChildren(io: CliIO, podSources: readonly string[], childSources: readonly string[] = []): Promise<{ pods: unknown[]; children: unknown[] }> {
+  const given = (await readObjects(io, podSources)).map((p) => p.object);
+  const children = (await readObjects(io, childSources)).map((c) => c.object);
+  return { pods: given.filter(isPodLike), children: [...children, ...given.filter((o) => !isPodLike(o))] };
+}
+
+/**
  * The objects in files, directories (recursively) or stdin, each with the file it came from; `keep` picks
  * some. An object given twice (the same file named twice, or a file and its directory) is one object, as
  * a cluster holds one object of a kind and name in a namespace: the last copy read, in the place of the first.
