@@ -3,6 +3,7 @@
  * (so users can search them), then the seed checklist's rules and the CRD's own constraints.
  * Every rule runs; all findings are returned together.
  */
+import { decodeActionValue } from "./action-value.js";
 import type { PathSegment } from "./diagnostic.js";
 import type { Finding } from "./finding.js";
 import { STATUS_MAPPING_KEYS, type ComponentDefinition, type GroupVersionKind, type Karta } from "./types.js";
@@ -121,12 +122,9 @@ function checkComponent(c: Located, err: Report, warn: Report): void {
   for (const list of ["suspendActions", "resumeActions"] as const) {
     comp.suspendDefinition?.[list]?.forEach((a, i) => {
       if (typeof a?.value !== "string") return;
-      try {
-        JSON.parse(a.value);
-      } catch {
-        // Upstream decodes the text when it suspends (json.Unmarshal): such a value fails then, not here.
-        warn([...c.path, "suspendDefinition", list, i, "value"], `value ${JSON.stringify(a.value)} is not JSON text: ${list === "suspendActions" ? "suspending" : "resuming"} fails (failed to decode value); a string is written with its quotes, e.g. '${JSON.stringify(a.value)}'`, "action-value");
-      }
+      // Upstream decodes the text when it suspends (json.Unmarshal): such a value fails then, not here.
+      const decoded = decodeActionValue(a.value);
+      if (!decoded.ok) warn([...c.path, "suspendDefinition", list, i, "value"], `value ${JSON.stringify(a.value)} is not JSON text: ${list === "suspendActions" ? "suspending" : "resuming"} fails (failed to decode value); ${decoded.hint}`, "action-value");
     });
   }
   const ts = comp.podSelector?.componentTypeSelector;

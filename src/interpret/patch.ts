@@ -8,6 +8,7 @@
  */
 import type { Diagnostic } from "../definition/diagnostic.js";
 import { nonAssignablePart } from "../definition/jq-analysis.js";
+import { decodeActionValue } from "../definition/action-value.js";
 import { compileJq, JqError, type JqProgram } from "../jq/index.js";
 import type { CompiledComponent, CompiledDefinition } from "./compile.js";
 import type { CompiledExpression } from "./expression.js";
@@ -77,13 +78,9 @@ export function setOperation(object: unknown, location: JsonLocation, value: unk
 
 /** Decodes an action value, JSON text (`"true"` is the boolean, `'"paused"'` the string); text that is not JSON fails, as upstream fails to decode it. */
 export function actionValue(value: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (typeof value !== "string") return { ok: true, value };
-  try {
-    return { ok: true, value: JSON.parse(value) as unknown };
-  } catch {
-    // Upstream's words first; then what to write instead (a string keeps its quotes), not the parser's text.
-    return { ok: false, error: `failed to decode value ${JSON.stringify(value)}: not JSON text (a string is written with its quotes, e.g. '${JSON.stringify(value)}')` };
-  }
+  const decoded = decodeActionValue(value);
+  // Upstream's words first; then what to write instead (a string keeps its quotes), not the parser's text.
+  return decoded.ok ? decoded : { ok: false, error: `failed to decode value ${JSON.stringify(value)}: not JSON text (${decoded.hint})` };
 }
 
 /** The JSON Patch that suspends (or resumes) the workload: every component's actions, root first. */
