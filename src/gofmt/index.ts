@@ -9,10 +9,15 @@
  * shortest form that reads back, with an exponent below 1e-4 and from 1e6 up.
  */
 export function goNumberString(n: number): string {
-  if (Number.isNaN(n)) return "NaN";
-  if (n === Infinity) return "+Inf";
-  if (n === -Infinity) return "-Inf";
   if (Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63) return BigInt(n).toString();
+  return goFloat(n);
+}
+
+/** A float64 as `%v` prints it: strconv's shortest 'g', with an exponent below 1e-4 and from 1e6 up; -0 as "-0". */
+export function goFloat(n: number): string {
+  if (Number.isNaN(n)) return "NaN";
+  if (!Number.isFinite(n)) return n > 0 ? "+Inf" : "-Inf";
+  if (n === 0) return Object.is(n, -0) ? "-0" : "0";
   const [mantissa, exp] = n.toExponential().split("e") as [string, string];
   const e = Number(exp);
   if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;

@@ -10,7 +10,7 @@
  * Marshal and MarshalIndent (keys sorted, `<>&` escaped). Map keys print in Go's order (byte order of their
  * UTF-8); maps iterate in the document's order where Go's order is random.
  */
-import { goCompareStrings, goQuote } from "../gofmt/index.js";
+import { goCompareStrings, goFloat, goJSON as goMarshal, goQuote } from "../gofmt/index.js";
 import type { JsonValue } from "../input/index.js";
 
 /** A whole-number literal of a template: a Go `int`. */
@@ -58,17 +58,6 @@ export function goTypeName(v: Value): string {
   if (v instanceof GoByte) return "uint8";
   if (v instanceof NoValue) return "<invalid>";
   return "map[string]interface {}";
-}
-
-/** A float64 as `%v` prints it: strconv's shortest 'g', with an exponent below 1e-4 and from 1e6 up; -0 as "-0". */
-export function goFloat(n: number): string {
-  if (Number.isNaN(n)) return "NaN";
-  if (!Number.isFinite(n)) return n > 0 ? "+Inf" : "-Inf";
-  if (n === 0) return Object.is(n, -0) ? "-0" : "0";
-  const [mantissa, exp] = n.toExponential().split("e") as [string, string];
-  const e = Number(exp);
-  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-  return String(n);
 }
 
 /** A number of the data: an int64 in decimal, else a float64 as `%v` prints it. */
@@ -132,9 +121,7 @@ export function goSyntax(v: Value, depth = 0, top = true): string {
 }
 
 /** A JSON string as encoding/json writes it: JSON's escapes, plus `<`, `>`, `&`, U+2028 and U+2029. */
-function jsonString(s: string): string {
-  return JSON.stringify(wellFormed(s)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
+const jsonString = (s: string): string => goMarshal(wellFormed(s));
 
 /** A float64 as encoding/json writes it (ECMAScript's number form, as JSON.stringify; -0 as "-0"). */
 function jsonFloat(n: number): string {
