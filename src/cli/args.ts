@@ -142,10 +142,18 @@ export interface ParseOptions {
    * rule, where other commands follow pflag's (every `-x` is a shorthand flag).
    */
   dashOperands?: boolean;
+  /**
+   * Read as jq reads its command line, one argument after another: these flags (jq's `-h` and `-V`) end
+   * it when they are reached, the first bad flag ends it with its error, and `--flag=value` is not a form
+   * (jq's "Unknown option --indent=2"). Other commands read every flag first, as pflag does.
+   */
+  inOrder?: readonly string[];
 }
 
 /** How an operand that looks like flags travels through util.parseArgs: no argument holds a NUL. */
 const OPERAND = "\0operand:";
+/** An argument that is no flag's spelling, for util.parseArgs to report where it stands (no flag is named by a NUL). */
+const UNKNOWN_FLAG = "--\0";
 
 /** `--output` or `-o, --output` as the flag is named in messages. */
 function flagName(name: string): string {
@@ -184,6 +192,11 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     let inline: string | undefined;
     if (a.startsWith("--")) {
       const eq = a.indexOf("=");
+      if (eq >= 0 && options.inOrder) {
+        written.set(argv.length, a);
+        argv.push(UNKNOWN_FLAG);
+        continue;
+      }
       name = a.slice(2, eq < 0 ? undefined : eq);
       if (eq >= 0) inline = a.slice(eq + 1);
     } else if (a.startsWith("-") && a.length > 1) {
@@ -258,6 +271,7 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
   let error: string | undefined = onceConflict;
   const fail = (message: string): void => void (error ??= message);
   for (const t of tokens) {
+    if (options.inOrder && error !== undefined) break;
     if (t.kind === "positional") {
       const value = t.value.startsWith(OPERAND) ? t.value.slice(OPERAND.length) : t.value;
       if (options.positionals) positionals.push(value);
@@ -268,11 +282,15 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     const spec = specs[t.name];
     const rawName = written.get(t.index) ?? t.rawName;
     if (t.name === "help" && spec?.type === "boolean") return { kind: "help" };
+    if (options.inOrder?.includes(t.name) && spec?.type === "boolean") {
+      values[t.name] = true;
+      break;
+    }
     // `--o` is not `-o`; a flag named by one letter (klog's `--v`) is spelled so.
     if (!spec || (t.rawName.length === 2 && t.rawName !== `-${spec.short}`) || (t.rawName.startsWith("--") && t.rawName.length === 3 && t.name !== spec.short)) {
       const longs = Object.keys(specs);
-      const guess = t.rawName.startsWith("--") ? closest(t.name, longs) : undefined;
-      fail(`unknown flag: ${t.rawName}${guess ? ` (did you mean --${guess}?)` : ""}`);
+      const guess = t.rawName.startsWith("--") && !written.has(t.index) ? closest(t.name, longs) : undefined;
+      fail(`unknown flag: ${rawName}${guess ? ` (did you mean --${guess}?)` : ""}`);
       continue;
     }
     const set = (v: unknown): void => {

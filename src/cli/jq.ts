@@ -134,7 +134,7 @@ export const FLAGS = {
 } as const satisfies Flags;
 
 /** As jq reads its command line: a filter and files, where `-1` and `-.a` are filters, not flags. */
-const JQ_ARGUMENTS = { positionals: true, dashOperands: true } as const;
+const JQ_ARGUMENTS = { positionals: true, dashOperands: true, inOrder: ["version"] } as const;
 
 /**
  * What jq makes of each positional argument after the filter: jq reads its arguments in order, so the
