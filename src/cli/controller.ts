@@ -129,7 +129,8 @@ the in-cluster service account. 'karta rbac' prints the ClusterRole and the Role
       --tls-private-key-file FILE       its private key
       --cert-dir DIR                    instead: a self-signed CA and certificate generated into DIR (ca.crt,
                                         tls.crt, tls.key), or reused (a tls.crt and tls.key already there are
-                                        used as they are); without any of the three, no webhook
+                                        used as they are; half a pair, or a ca.crt alone, is refused); without
+                                        any of the three, no webhook
       --tls-san NAME                    extra DNS name or IP of the generated certificate (repeatable)
       --group-shape SHAPE               auto (default), composite or flat: how gangs with subgroups are made
       --total-shards N                  how many shards the workloads are split into (default 1)

@@ -30,7 +30,8 @@ Options:
       --tls-private-key-file FILE   its private key (PEM)
       --cert-dir DIR                without the two above: a self-signed CA and serving certificate
                                     are generated into DIR (ca.crt, tls.crt, tls.key), or reused; a
-                                    tls.crt and tls.key already there are used as they are
+                                    tls.crt and tls.key already there are used as they are (half a
+                                    pair, or a ca.crt alone, is refused)
       --tls-san NAME                extra DNS name or IP of the generated certificate (repeatable)
       --definitions PATH            Karta definitions, file or directory (repeatable; they replace
                                     the bundled Kartas for their kinds)

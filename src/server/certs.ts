@@ -5,7 +5,7 @@
  * from Node's crypto; node-forge builds and signs the X.509 certificates.
  */
 import { generateKeyPairSync, randomBytes, X509Certificate } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import forge from "node-forge";
@@ -84,10 +84,24 @@ export function defaultServingNames(extra: readonly string[] = []): string[] {
   return [...new Set(["localhost", hostname(), "127.0.0.1", "::1", ...extra])];
 }
 
-function writeAtomic(file: string, text: string, mode: number): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode });
-  renameSync(tmp, file);
+/**
+ * Writes each file to a temporary name, then renames them all: a write that fails (a full disk) leaves
+ * none of them, and a process stopped mid-way leaves at most a temporary file, never a lone ca.crt or
+ * half a pair, which the next start would refuse.
+ */
+function writeAllAtomic(files: readonly { file: string; text: string; mode: number }[]): void {
+  const written: string[] = [];
+  try {
+    for (const f of files) {
+      const tmp = `${f.file}.tmp-${process.pid}`;
+      written.push(tmp);
+      writeFileSync(tmp, f.text, { mode: f.mode });
+    }
+  } catch (err) {
+    for (const tmp of written) rmSync(tmp, { force: true });
+    throw err;
+  }
+  files.forEach((f, i) => renameSync(written[i]!, f.file));
 }
 
 /**
@@ -183,6 +197,8 @@ export function ensureCertDir(dir: string, names: readonly string[] = defaultSer
   // Half a pair is someone's (a copy cut short, a Secret missing a key): refused, never replaced by a generated pair.
   const [there, missing] = existsSync(files.certFile) ? [files.certFile, files.keyFile] : [files.keyFile, files.certFile];
   if (existsSync(there)) throw new CertDirError(`${path.basename(there)} is there but ${path.basename(missing)} is not: give both (or neither, to generate a pair); nothing was written`);
+  // A ca.crt alone is someone's CA bundle (Karta writes the three files together): generating would replace it.
+  if (existsSync(files.caFile)) throw new CertDirError(`${path.basename(files.caFile)} is there but ${path.basename(files.certFile)} and ${path.basename(files.keyFile)} are not: give the pair it issued (or remove it, to generate a CA and a pair); nothing was written`);
   try {
     makeDirectories(dir, 0o700);
   } catch (err) {
@@ -191,9 +207,11 @@ export function ensureCertDir(dir: string, names: readonly string[] = defaultSer
   const ca = createCA();
   const serving = issueServing(ca, names);
   try {
-    writeAtomic(files.caFile, ca.certPem, 0o644);
-    writeAtomic(files.keyFile, serving.keyPem, 0o600);
-    writeAtomic(files.certFile, serving.certPem + ca.certPem, 0o644);
+    writeAllAtomic([
+      { file: files.keyFile, text: serving.keyPem, mode: 0o600 },
+      { file: files.certFile, text: serving.certPem + ca.certPem, mode: 0o644 },
+      { file: files.caFile, text: ca.certPem, mode: 0o644 },
+    ]);
   } catch (err) {
     throw new CertDirError(certDirProblem(dir, err));
   }

@@ -1,7 +1,7 @@
 /** --cert-dir: what is generated, what is reused as its owner put it there, and why a file cannot serve. */
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { caBundleText, ensureCertDir } from "../../src/server/certs.js";
@@ -68,6 +68,26 @@ describe("--cert-dir", () => {
       assert.equal(readFileSync(own[keep], "utf8"), before);
       assert.deepEqual([existsSync(own[gone]), existsSync(own.caFile)], [false, false]);
     }
+  });
+
+  test("a ca.crt alone is refused and left as it is: generating a CA would replace someone's bundle", () => {
+    const d = dir();
+    const own = writeCerts(d);
+    rmSync(own.certFile);
+    rmSync(own.keyFile);
+    const before = readFileSync(own.caFile, "utf8");
+    assert.throws(() => ensureCertDir(d, ["localhost"]), (e: Error) => e.message === "ca.crt is there but tls.crt and tls.key are not: give the pair it issued (or remove it, to generate a CA and a pair); nothing was written");
+    assert.equal(readFileSync(own.caFile, "utf8"), before);
+    assert.deepEqual(readdirSync(d).sort(), ["ca.crt"]);
+  });
+
+  test("a generation that cannot write one of its files leaves none of them, not even a temporary one", () => {
+    const d = dir();
+    // The certificate's temporary name taken by a directory: its write fails after the key's succeeded.
+    const blocker = `tls.crt.tmp-${process.pid}`;
+    mkdirSync(path.join(d, blocker));
+    assert.throws(() => ensureCertDir(d, ["localhost"]), (e: Error) => e.message.startsWith("cannot write: "));
+    assert.deepEqual(readdirSync(d), [blocker]);
   });
 
   test("a file that is no PEM certificate or key is named with why, in words rather than OpenSSL's codes", () => {
