@@ -41,7 +41,15 @@ export const templateFlagsHelp = (headers: string): string => `      --template 
                           it prints nothing, as kubectl)`;
 
 /** A printer of kubectl's template formats. */
-export type TemplatePrinter = { kind: "jsonpath"; printer: JsonPathPrinter } | { kind: "columns"; printer: ColumnsPrinter };
+export type TemplatePrinter = { kind: "jsonpath"; printer: JsonPathPrinter; run: TemplateRun } | { kind: "columns"; printer: ColumnsPrinter };
+
+/** What a jsonpath printer has done in this command (a --watch prints with it once per event). */
+interface TemplateRun {
+  /** Some text printed, by any call. */
+  printed: boolean;
+  /** The note that the template printed nothing given. */
+  noted: boolean;
+}
 
 /** Go's os error text for a file that cannot be read (`open FILE: no such file or directory`). */
 function goReadError(path: string, err: unknown): string {
@@ -79,9 +87,10 @@ export function templatePrinter(io: CliIO, output: string | undefined, flags: { 
       if (typeof template !== "string") return template;
       const options = { asJSON: format === "jsonpath-as-json", allowMissingKeys: flags["allow-missing-template-keys"] ?? true };
       // An empty file is an empty template (it prints nothing), as kubectl reads one.
-      if (template === "") return { kind: "jsonpath", printer: new JsonPathPrinter("", { type: "list", nodes: [] }, options) };
+      const run = { printed: false, noted: false };
+      if (template === "") return { kind: "jsonpath", printer: new JsonPathPrinter("", { type: "list", nodes: [] }, options), run };
       const built = jsonPathPrinter(template, options);
-      return built.ok ? { kind: "jsonpath", printer: built.printer } : { error: built.error };
+      return built.ok ? { kind: "jsonpath", printer: built.printer, run } : { error: built.error };
     }
     case "custom-columns":
     case "custom-columns-file": {
@@ -107,7 +116,7 @@ export function printWithTemplate(io: CliIO, command: string, printer: TemplateP
   let failed: string | undefined;
   if (printer.kind === "jsonpath") {
     const missing = new Set<string>();
-    let printed = "";
+    const run = printer.run;
     for (const value of values) {
       const out = printer.printer.print(asJson(value));
       if (!out.ok) {
@@ -115,12 +124,14 @@ export function printWithTemplate(io: CliIO, command: string, printer: TemplateP
         break;
       }
       for (const m of out.missing ?? []) missing.add(m);
-      printed += out.text;
+      if (out.text.trim() !== "") run.printed = true;
       io.stdout(out.text);
     }
     // kubectl prints nothing for a field no value has; a template written for Kubernetes objects
-    // (.metadata.name) over Karta's rows would print nothing without saying why.
-    if (failed === undefined && printed.trim() === "" && missing.size > 0 && values.length > 0) {
+    // (.metadata.name) over Karta's rows would print nothing without saying why. Said once: --watch
+    // prints with the template at every event.
+    if (failed === undefined && !run.printed && !run.noted && missing.size > 0 && values.length > 0) {
+      run.noted = true;
       io.stderr(`karta ${command}: note: the template printed nothing: no value has ${[...missing].map((m) => `'${m}'`).join(", ")} (-o json shows the fields there are)\n`);
     }
   } else {

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
+import { printWithTemplate, templatePrinter } from "../../src/cli/output-templates.js";
 import { startFakeApiServer, type FakeApiServer } from "../support/fake-apiserver.js";
 import { repoRoot } from "../support/conformance.js";
 
@@ -162,5 +163,13 @@ test("a jsonpath template that prints nothing because no value has a field it re
     assert.deepEqual(await karta(undefined, [...describe, "-o", "jsonpath={.nodes[*]}"]), { code: 0, out: "", err: "" });
   } finally {
     process.chdir(cwd);
+  }
+  // Printed with one printer again and again, as --watch prints each event: the note once, and not after something printed.
+  for (const [events, notes] of [[[{ name: "a" }, { name: "b" }, { name: "c" }], 1], [[{ name: "a", metadata: { name: "x" } }, { name: "b" }], 0]] as const) {
+    const printer = templatePrinter(memoryIO(""), "jsonpath={.metadata.name}", { "no-headers": false });
+    assert.ok(printer && !("error" in printer));
+    const io = memoryIO("");
+    for (const event of events) assert.equal(printWithTemplate(io, "get", printer, [event]), true);
+    assert.equal(io.err.split("note: the template printed nothing").length - 1, notes, io.err);
   }
 });
