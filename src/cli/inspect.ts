@@ -226,8 +226,7 @@ async function inspect(args: string[], io: CliIO): Promise<number> {
   }
   // Which KAI plugin groups this kind: a native one builds its own PodGroups, not these groups.
   // Read from a cluster: KAI's Karta fallback reads the Kartas stored there, not this definition.
-  const rootKind = definition.karta.spec?.structureDefinition?.rootComponent?.kind;
-  const stored = live && rootKind ? { storedInCluster: live.readyKartaKinds?.has(`${rootKind.group ?? ""}/${rootKind.kind}`) ?? false } : undefined;
+  const stored = live?.kaiFallbackKartas ? { storedKartas: live.kaiFallbackKartas } : undefined;
   const kai = kaiGroupsNotice(result, definition.karta, object, stored);
   if (parsed.output === "json") io.stdout(JSON.stringify(withKaiPlugin(result, kai.summary), null, 2) + "\n");
   else if (parsed.output === "yaml") io.stdout(yamlDocument(withKaiPlugin(result, kai.summary)));

@@ -10,6 +10,7 @@ import { controllerRef } from "../controller/owners.js";
 import { apiVersionOf, LiveCluster, type ClusterOptions } from "./cluster.js";
 import { InputError } from "./objects.js";
 import { EXIT_WORKLOAD_NOT_FOUND } from "./exit-codes.js";
+import { groupVersionKindOf, kaiFallbackKartas } from "../scheduling/kai-plugins.js";
 
 export interface LiveOptions extends ClusterOptions {
   namespace?: string;
@@ -27,22 +28,30 @@ export interface LiveWorkload {
   above: KubernetesObject[];
   /** `group/Kind` of the cluster's Ready Kartas; undefined when it serves none or they cannot be read. */
   readyKartaKinds?: Set<string>;
+  /**
+   * The stored Kartas KAI Scheduler's Karta fallback would take for the object's kind (none when the
+   * cluster serves no Kartas); undefined when they cannot be read.
+   */
+  kaiFallbackKartas?: string[];
   /** Whether the API server serves scheduling.k8s.io/v1alpha3 CompositePodGroup. */
   servesCompositePodGroup: boolean;
 }
 
 type KartaItem = { spec?: { structureDefinition?: { rootComponent?: { kind?: { group?: string; kind?: string } } } }; status?: { conditions?: { type?: string; status?: string }[] } };
 
-/** The kinds (`group/Kind`) of the cluster's Ready Kartas; undefined when it serves no Kartas or lets us read none. */
-async function readyKartaKinds(cluster: LiveCluster): Promise<Set<string> | undefined> {
-  let items: KartaItem[];
+/** The cluster's Kartas: none when it serves no Kartas; undefined when it lets us read none. */
+async function storedKartas(cluster: LiveCluster): Promise<KartaItem[] | undefined> {
   try {
     const resource = (await cluster.resources("run.ai", "v1alpha1"))?.find((r) => r.kind === "Karta");
-    if (!resource) return undefined;
-    items = (await cluster.list({ group: "run.ai", version: "v1alpha1", resource }, undefined)) as KartaItem[];
+    if (!resource) return [];
+    return (await cluster.list({ group: "run.ai", version: "v1alpha1", resource }, undefined)) as KartaItem[];
   } catch {
     return undefined;
   }
+}
+
+/** The kinds (`group/Kind`) of these Kartas that are Ready; undefined when there are none. */
+function readyKartaKinds(items: readonly KartaItem[]): Set<string> | undefined {
   const ready = items.filter((k) => k.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
   if (ready.length === 0) return undefined;
   return new Set(ready.map((k) => `${k.spec?.structureDefinition?.rootComponent?.kind?.group ?? ""}/${k.spec?.structureDefinition?.rootComponent?.kind?.kind ?? ""}`));
@@ -78,8 +87,13 @@ export async function readLiveWorkload(ref: { kind: string; name: string }, opti
   const object = await read(apiVersion, resource.kind, ref.name);
   if (!object) throw new InputError(`${qualified} "${ref.name}" not found${namespace ? ` in namespace ${namespace}` : ""}`, EXIT_WORKLOAD_NOT_FOUND);
   const rootUid = object.metadata?.uid;
-  const [kartaKinds, composite] = await Promise.all([readyKartaKinds(cluster), servesCompositePodGroup(cluster)]);
-  const served = { servesCompositePodGroup: composite, ...(kartaKinds ? { readyKartaKinds: kartaKinds } : {}) };
+  const [kartas, composite] = await Promise.all([storedKartas(cluster), servesCompositePodGroup(cluster)]);
+  const kartaKinds = kartas && readyKartaKinds(kartas);
+  const served = {
+    servesCompositePodGroup: composite,
+    ...(kartaKinds ? { readyKartaKinds: kartaKinds } : {}),
+    ...(kartas ? { kaiFallbackKartas: kaiFallbackKartas(kartas, groupVersionKindOf(apiVersion, resource.kind)) } : {}),
+  };
   if (!namespace || !rootUid) return { object, pods: [], owners: [], source, above: [], ...served };
 
   const podList = await cluster.pods(namespace);

@@ -62,6 +62,7 @@ export {
   kaiGroupsNotice,
   hasGangInstructions,
   hasKaiKartaLabels,
+  kaiFallbackKartas,
   groupVersionKindOf,
   type KaiPluginEntry,
   type KaiPluginSummary,

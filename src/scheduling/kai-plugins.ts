@@ -135,8 +135,13 @@ export type KaiPluginSummary = (
       native: false;
       /** The Karta carries the `run.ai/karta-*` labels equal to the kind (KAI's fallback finds it only so). */
       kartaLabels: boolean;
-      /** Read from a cluster: whether a Karta for the kind is stored there and Ready (KAI's fallback reads the cluster's). */
+      /**
+       * Read from a cluster: whether KAI's fallback finds the one Karta it takes for the kind there
+       * ({@link kaiFallbackKartas}); it reads the cluster's Kartas, not this definition.
+       */
       storedInCluster?: boolean;
+      /** Read from a cluster, when it is not one: the Kartas KAI's fallback would take for the kind (several: it takes none). */
+      storedKartas?: string[];
     }
 ) & {
   /** The object's first owner: KAI picks the plugin by the pods' top owner, which is then not this kind. */
@@ -218,6 +223,34 @@ export function kaiOwnedNotice(gvk: GroupVersionKind, owner: { apiVersion: strin
   ];
 }
 
+type StoredKarta = {
+  metadata?: { name?: unknown; labels?: unknown; deletionTimestamp?: unknown };
+  spec?: { structureDefinition?: { rootComponent?: { name?: unknown; kind?: unknown }; childComponents?: unknown }; optimizationInstructions?: unknown };
+};
+
+/**
+ * The names of the Kartas stored in a cluster that KAI's Karta fallback would take for `gvk`
+ * (plugins/karta/hub.go `getKartaForGvk`): labelled for the kind, with it as their root kind, not being
+ * deleted, not empty, with gang instructions. It takes one only when it finds exactly one; its Go validator
+ * (which also skips a Karta) is not run here. Whether a Karta is Ready does not matter to it.
+ */
+export function kaiFallbackKartas(stored: readonly unknown[], gvk: GroupVersionKind): string[] {
+  return stored.flatMap((item) => {
+    const k = (typeof item === "object" && item !== null ? item : {}) as StoredKarta;
+    const labels = k.metadata?.labels;
+    const root = k.spec?.structureDefinition?.rootComponent;
+    const kind = root?.kind as Partial<GroupVersionKind> | undefined;
+    const children = k.spec?.structureDefinition?.childComponents;
+    const taken =
+      typeof labels === "object" && labels !== null && hasKaiKartaLabels(labels as Record<string, string>, gvk) &&
+      (kind?.group ?? "") === gvk.group && kind?.version === gvk.version && kind?.kind === gvk.kind &&
+      k.metadata?.deletionTimestamp == null &&
+      !((root?.name ?? "") === "" && !(Array.isArray(children) && children.length > 0)) &&
+      typeof k.spec === "object" && hasGangInstructions(k as unknown as Karta);
+    return taken ? [typeof k.metadata?.name === "string" ? k.metadata.name : ""] : [];
+  });
+}
+
 /** The Karta has gang instructions as KAI's Karta fallback tells them (plugins/karta/hub.go `hasGangSchedulingInstructions`). */
 export function hasGangInstructions(karta: Karta): boolean {
   const g = karta.spec.optimizationInstructions?.gangScheduling;
@@ -228,7 +261,7 @@ export function hasGangInstructions(karta: Karta): boolean {
  * KAI's plugin for an interpretation's root kind, with the Karta it was made with: the summary `inspect -o json`
  * prints, and the notice `inspect`'s tree and the playground print beside the groups.
  */
-export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gangPlan">, karta: Karta, object?: unknown, cluster?: { storedInCluster: boolean }): { summary: KaiPluginSummary; notice: string[] } {
+export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gangPlan">, karta: Karta, object?: unknown, cluster?: { storedKartas: readonly string[] }): { summary: KaiPluginSummary; notice: string[] } {
   const gvk = groupVersionKindOf(r.root.apiVersion, r.root.kind);
   let summary = kaiPluginSummary(gvk, karta.metadata?.labels);
   // KAI follows the first ownerReference, whatever its controller field says.
@@ -240,16 +273,15 @@ export function kaiGroupsNotice(r: Pick<Interpretation, "root" | "groups" | "gan
     return { summary: { ...summary, ownedBy }, notice: kaiOwnedNotice(gvk, ownedBy, shown) };
   }
   if (!summary.native && cluster) {
-    summary = { ...summary, storedInCluster: cluster.storedInCluster };
-    // What KAI reads is the cluster's Karta, not this file: with none stored (and valid), its fallback has nothing.
-    if (!cluster.storedInCluster && hasGangInstructions(karta)) {
-      return {
-        summary,
-        notice: [
-          `no Karta for ${kindText(gvk)} is stored and Ready in this cluster: KAI Scheduler's Karta fallback finds none and groups the pods`,
-          `with its DefaultGrouper (pg-<name>-<uid>, minMember 1: no gang)${shown ? "; below is what it would build from this definition once stored" : ""}`,
-        ],
-      };
+    const found = cluster.storedKartas;
+    summary = { ...summary, storedInCluster: found.length === 1, ...(found.length > 1 ? { storedKartas: [...found] } : {}) };
+    // What KAI reads is the cluster's Karta, not this file: with none stored, or several, its fallback takes none.
+    if (found.length !== 1 && hasGangInstructions(karta)) {
+      const why =
+        found.length === 0
+          ? `no Karta for ${kindText(gvk)} with gang instructions and the ${LABEL_GROUP}/-version/-kind labels is stored in this cluster: KAI Scheduler's Karta fallback finds none and groups the pods`
+          : `${found.length} Kartas for ${kindText(gvk)} with gang instructions are stored in this cluster (${found.join(", ")}): KAI Scheduler's Karta fallback takes none of them ("found multiple Kartas with gang scheduling instructions") and groups the pods`;
+      return { summary, notice: [why, `with its DefaultGrouper (pg-<name>-<uid>, minMember 1: no gang)${shown ? `; below is what it would build from this definition ${found.length === 0 ? "once stored" : "stored alone"}` : ""}`] };
     }
   }
   return { summary, notice: kaiPluginNotice(summary, gvk, { gang: hasGangInstructions(karta), shown }) };

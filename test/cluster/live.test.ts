@@ -17,6 +17,7 @@ import { fixtureCases } from "../bundled/helpers.js";
 import { repoRoot } from "../support/conformance.js";
 import { attempt, testCluster, testNamespace, type TestCluster } from "../support/cluster.js";
 import { keepPlainJson } from "../support/kube.js";
+import { installKartaCrd } from "./helpers.js";
 
 const cluster = await testCluster();
 const skip = typeof cluster === "string" ? cluster : false;
@@ -119,6 +120,57 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
     const tree = await karta(["inspect", `deployments.apps/${name}`, "-n", ns, "--kubeconfig", kubeconfig]);
     assert.equal(tree.code, 0, tree.err);
     assert.match(tree.out, new RegExp(`^Deployment ${ns}/${name}`));
+  });
+
+  test("inspect KIND/NAME of a kind without a KAI plugin says whether KAI's Karta fallback finds one Karta for it stored in the cluster: none, one (Ready or not), or several", async () => {
+    await installKartaCrd(c);
+    keepPlainJson([{ group: "run.ai", version: "v1alpha1", kind: "Karta" }]);
+    const crd = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "milvuses.milvus.io" },
+      spec: {
+        group: "milvus.io",
+        scope: "Namespaced",
+        names: { kind: "Milvus", plural: "milvuses", singular: "milvus", listKind: "MilvusList" },
+        versions: [{ name: "v1beta1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+      },
+    };
+    const r = await attempt(() => c.objects.create(crd as never));
+    assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
+    const milvus = asCreated(parse(readFileSync(path.join(repoRoot, "examples", "milvus.yaml"), "utf8")) as Obj, ns);
+    for (;;) {
+      // The CRD may have been created just now: retry until it is served.
+      const made = await attempt(() => c.objects.create(milvus));
+      if (made.ok) break;
+      if (made.code !== 404) assert.fail(made.message);
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    const definition = parse(readFileSync(path.join(repoRoot, "definitions", "milvus.io", "v1beta1", "Milvus.yaml"), "utf8")) as Obj;
+    const names = ["live-milvus-a", "live-milvus-b"];
+    const store = (name: string) => c.objects.create({ ...definition, metadata: { ...definition.metadata, name } } as never);
+    const inspect = async () => {
+      const json = await karta(["inspect", `milvus/${milvus.metadata!.name}`, "-n", ns, "--kubeconfig", kubeconfig, "-o", "json"]);
+      const tree = await karta(["inspect", `milvus/${milvus.metadata!.name}`, "-n", ns, "--kubeconfig", kubeconfig]);
+      assert.equal(json.code, 0, json.err);
+      return { kai: (JSON.parse(json.out) as { kaiPlugin: Record<string, unknown> }).kaiPlugin, tree: tree.out };
+    };
+    try {
+      const none = await inspect();
+      assert.deepEqual(none.kai, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: false });
+      assert.match(none.tree, /no Karta for Milvus milvus\.io\/v1beta1 with gang instructions and the run\.ai\/karta-group\/-version\/-kind labels is stored in this cluster/);
+      // Stored by hand, no controller: never Ready, which KAI does not ask.
+      await store(names[0]!);
+      const one = await inspect();
+      assert.deepEqual(one.kai, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: true });
+      assert.doesNotMatch(one.tree, /KAI Scheduler's Karta fallback/);
+      await store(names[1]!);
+      const two = await inspect();
+      assert.deepEqual(two.kai, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: false, storedKartas: names });
+      assert.match(two.tree, /2 Kartas for Milvus milvus\.io\/v1beta1 with gang instructions are stored in this cluster \(live-milvus-a, live-milvus-b\): KAI Scheduler's Karta fallback takes none of them/);
+    } finally {
+      for (const name of names) await attempt(() => c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name } } as never));
+    }
   });
 
   test("a missing object, an unknown kind, an unknown context and an unreachable server are errors in kubectl's words", async () => {

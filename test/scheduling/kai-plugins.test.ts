@@ -1,7 +1,7 @@
 /** KAI Scheduler's pod-grouper plugin table and its lookup (exact GVK, then version `*`), as hub.go picks a plugin. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { KAI_PLUGINS, groupVersionKindOf, hasKaiKartaLabels, kaiGroupsNotice, kaiPluginExact, kaiPluginFor, kaiPluginNotice, kaiPluginSummary } from "../../src/scheduling/index.js";
+import { KAI_PLUGINS, groupVersionKindOf, hasKaiKartaLabels, kaiFallbackKartas, kaiGroupsNotice, kaiPluginExact, kaiPluginFor, kaiPluginNotice, kaiPluginSummary } from "../../src/scheduling/index.js";
 import type { Karta } from "../../src/definition/index.js";
 
 const gvk = (apiVersion: string, kind: string) => groupVersionKindOf(apiVersion, kind);
@@ -194,18 +194,55 @@ describe("read from a cluster: KAI's Karta fallback reads the Kartas stored ther
   const labels = { "run.ai/karta-group": "milvus.io", "run.ai/karta-version": "v1beta1", "run.ai/karta-kind": "Milvus" };
   const karta = { apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name: "m", labels }, spec: { structureDefinition: {}, optimizationInstructions: { gangScheduling: { podGroups: [{}] } } } } as unknown as Karta;
   const shown = { root: { apiVersion: "milvus.io/v1beta1", kind: "Milvus" }, groups: [{}], gangPlan: [] } as never;
-  test("none stored and Ready for a kind without a plugin: the DefaultGrouper, said so", () => {
-    const r = kaiGroupsNotice(shown, karta, {}, { storedInCluster: false });
+  test("none stored for a kind without a plugin: the DefaultGrouper, said so", () => {
+    const r = kaiGroupsNotice(shown, karta, {}, { storedKartas: [] });
     assert.deepEqual(r.summary, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: false });
     assert.deepEqual(r.notice, [
-      "no Karta for Milvus milvus.io/v1beta1 is stored and Ready in this cluster: KAI Scheduler's Karta fallback finds none and groups the pods",
+      "no Karta for Milvus milvus.io/v1beta1 with gang instructions and the run.ai/karta-group/-version/-kind labels is stored in this cluster: KAI Scheduler's Karta fallback finds none and groups the pods",
       "with its DefaultGrouper (pg-<name>-<uid>, minMember 1: no gang); below is what it would build from this definition once stored",
     ]);
   });
+  test("several stored: KAI's fallback takes none of them (its error), said so with their names", () => {
+    const r = kaiGroupsNotice(shown, karta, {}, { storedKartas: ["m", "m2"] });
+    assert.deepEqual(r.summary, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: false, storedKartas: ["m", "m2"] });
+    assert.deepEqual(r.notice, [
+      `2 Kartas for Milvus milvus.io/v1beta1 with gang instructions are stored in this cluster (m, m2): KAI Scheduler's Karta fallback takes none of them ("found multiple Kartas with gang scheduling instructions") and groups the pods`,
+      "with its DefaultGrouper (pg-<name>-<uid>, minMember 1: no gang); below is what it would build from this definition stored alone",
+    ]);
+  });
   test("one stored: no notice; a native kind: the plugin's notice, whatever is stored; offline: nothing said about the cluster", () => {
-    assert.deepEqual(kaiGroupsNotice(shown, karta, {}, { storedInCluster: true }).notice, []);
+    assert.deepEqual(kaiGroupsNotice(shown, karta, {}, { storedKartas: ["m"] }).notice, []);
+    assert.deepEqual(kaiGroupsNotice(shown, karta, {}, { storedKartas: ["m"] }).summary, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: true });
     assert.equal(kaiGroupsNotice(shown, karta, {}).summary.native === false && "storedInCluster" in kaiGroupsNotice(shown, karta, {}).summary, false);
     const job = { root: { apiVersion: "batch/v1", kind: "Job" }, groups: [{}], gangPlan: [] } as never;
-    assert.match(kaiGroupsNotice(job, karta, {}, { storedInCluster: false }).notice[0]!, /^KAI Scheduler groups Job batch\/v1 with its own K8sJobGrouper/);
+    assert.match(kaiGroupsNotice(job, karta, {}, { storedKartas: [] }).notice[0]!, /^KAI Scheduler groups Job batch\/v1 with its own K8sJobGrouper/);
+  });
+  test("the stored Kartas KAI's fallback takes: labelled for the kind, its root kind (version too), not being deleted, not empty, with gang instructions; Ready or not", () => {
+    const gvk = { group: "milvus.io", version: "v1beta1", kind: "Milvus" };
+    const stored = (name: string, change: (k: any) => void = () => {}) => {
+      const k: any = {
+        metadata: { name, labels: { ...labels } },
+        spec: { structureDefinition: { rootComponent: { name: "milvus", kind: { ...gvk } } }, optimizationInstructions: { gangScheduling: { podGroups: [{}] } } },
+        status: { conditions: [{ type: "Ready", status: "False" }] },
+      };
+      change(k);
+      return k;
+    };
+    const items = [
+      stored("taken"),
+      stored("unlabelled", (k) => delete k.metadata.labels),
+      stored("other-version-label", (k) => (k.metadata.labels["run.ai/karta-version"] = "v1")),
+      stored("other-root-version", (k) => (k.spec.structureDefinition.rootComponent.kind.version = "v1")),
+      stored("deleting", (k) => (k.metadata.deletionTimestamp = "2026-12-07T00:00:00Z")),
+      stored("empty", (k) => (k.spec.structureDefinition.rootComponent.name = "")),
+      stored("no-gang", (k) => delete k.spec.optimizationInstructions),
+      stored("podgroup", (k) => (k.spec.optimizationInstructions.gangScheduling = { podGroup: {} })),
+      stored("children-only", (k) => {
+        k.spec.structureDefinition.rootComponent.name = "";
+        k.spec.structureDefinition.childComponents = [{ name: "w" }];
+      }),
+    ];
+    assert.deepEqual(kaiFallbackKartas(items, gvk), ["taken", "podgroup", "children-only"]);
+    assert.deepEqual(kaiFallbackKartas([null, 3, {}, { spec: "x" }], gvk), []);
   });
 });
