@@ -110,7 +110,7 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
     const cluster = LiveCluster.open({ ...access, chunkSize: v["chunk-size"] });
     const known = await loadWorkloadTypes(io, cluster, warn);
     let types: ServedType[];
-    /** The TYPE arguments' types, each once, with their NAMEs. */
+    /** The TYPE arguments' types with their NAMEs, in the order given. */
     let typed: { type: ServedType; names: string[] }[] = [];
     if (groups.length > 0) {
       const resolved = await resolveTypes(cluster, known, groups.map((g) => g.type), warn);
@@ -118,8 +118,8 @@ export async function runGet(args: string[], io: CliIO, signal?: AbortSignal): P
         io.stderr(`karta get: ${resolved.message}\n`);
         return resolved.exit;
       }
-      typed = byType(groups.map((g, i) => ({ type: resolved[i]!, names: g.names })));
-      types = typed.map((t) => t.type);
+      typed = groups.map((g, i) => ({ type: resolved[i]!, names: g.names }));
+      types = byType(typed).map((t) => t.type);
       // As kubectl: "watch is only supported on individual resources and resource collections".
       if (v.watch && types.length > 1) return usage(`--watch takes one TYPE, not TYPE/NAME arguments of ${types.length} types`);
     } else {

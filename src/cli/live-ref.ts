@@ -152,8 +152,8 @@ export interface WorkloadArgs {
 
 /**
  * The TYPE and NAME arguments of `get` and `describe`, as kubectl reads them: `TYPE [NAME...]`, or
- * `TYPE/NAME...` whose types may differ (grouped by TYPE as written, in order); undefined when there are
- * none; the two forms mixed are an error.
+ * `TYPE/NAME...` whose types may differ (neighbours of one TYPE as written grouped, in the order given:
+ * `a/x a/y b/z a/w` is a: x y, b: z, a: w); undefined when there are none; the two forms mixed are an error.
  */
 export function parseWorkloadArgs(positionals: readonly string[]): WorkloadArgs | { error: string } | undefined {
   if (positionals.length === 0) return undefined;
@@ -165,17 +165,17 @@ export function parseWorkloadArgs(positionals: readonly string[]): WorkloadArgs 
   }
   const bare = rest.find((a) => !a.includes("/"));
   if (bare !== undefined) return { error: `'${bare}' is a NAME after TYPE/NAME: give every workload as TYPE/NAME, or TYPE NAME...` };
-  const groups = new Map<string, { type: string; names: string[] }>();
+  const groups: { type: string; names: string[] }[] = [];
   for (const arg of positionals) {
     const at = arg.indexOf("/");
     const type = arg.slice(0, at);
     const name = arg.slice(at + 1);
     if (type === "" || name === "" || name.includes("/")) return { error: `expected TYPE/NAME (e.g. jobset/llm-pretrain), not '${arg}'` };
-    const key = type.toLowerCase();
-    if (!groups.has(key)) groups.set(key, { type, names: [] });
-    groups.get(key)!.names.push(name);
+    const last = groups[groups.length - 1];
+    if (last?.type.toLowerCase() === type.toLowerCase()) last.names.push(name);
+    else groups.push({ type, names: [name] });
   }
-  return { groups: [...groups.values()], slashed: true };
+  return { groups, slashed: true };
 }
 
 /** What is wrong with `-n`, `-A`, `-l` and NAMEs together in `get` and `describe` (undefined: nothing). */

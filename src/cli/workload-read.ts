@@ -230,20 +230,21 @@ export function byType(named: readonly { type: ServedType; names: readonly strin
 }
 
 /**
- * The workloads of TYPE/NAME arguments of several types: {@link readWorkloads} for each type and its
- * names (a type written twice, as kind and as resource, is read once), merged newest first (named ones in
- * their order).
+ * The workloads of TYPE/NAME arguments of several types: {@link readWorkloads} for each argument's type
+ * and names, in the order given (`a/x b/y a/z`: x, y, z, and the names that do not exist said in that
+ * order, as kubectl visits its arguments); TYPEs without names are read once per type (a type written
+ * twice, as kind and as resource, once), merged newest first.
  */
 export async function readEachType(cluster: LiveCluster, named: { type: ServedType; names: string[] }[], o: Omit<GetOptions, "types" | "names">, reader: ScopeReader): Promise<DescribeView[] | { exit: number; message: string; found?: DescribeView[] }> {
   const found: DescribeView[] = [];
   const missing: { exit: number; message: string }[] = [];
-  for (const { type, names } of byType(named)) {
+  const allNamed = named.every((n) => n.names.length > 0);
+  for (const { type, names } of allNamed ? named : byType(named)) {
     const read = await readWorkloads(cluster, { ...o, types: [type], names }, reader);
     if ("exit" in read) missing.push(read);
     found.push(...("exit" in read ? (read.found ?? []) : read));
   }
-  // Named workloads stay in the order they were named (each type's, types in the order given).
-  if (named.every((n) => n.names.length === 0)) found.sort(newestFirst);
+  if (!allNamed) found.sort(newestFirst);
   return missing.length > 0 ? { exit: missing[0]!.exit, message: missing.map((m) => m.message).join("\n"), found } : found;
 }
 

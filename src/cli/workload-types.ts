@@ -216,10 +216,18 @@ export interface TypeProblem {
  */
 export async function resolveTypes(cluster: LiveCluster, known: KnownTypes, names: readonly string[], warn: (message: string) => void): Promise<ServedType[] | TypeProblem> {
   const types: ServedType[] = [];
+  // A TYPE written again (pod/a job/b pod/c) is resolved, and warned about, once.
+  const seen = new Map<string, ServedType>();
   for (const name of names) {
+    const again = seen.get(name);
+    if (again) {
+      types.push(again);
+      continue;
+    }
     const t = await resolveType(cluster, known.types, name);
     warnAboutKinds(known, "exit" in t ? (t.resolved ? [t.resolved] : { name }) : [t.type], warn);
     if ("exit" in t) return t;
+    seen.set(name, t);
     types.push(t);
   }
   return types;

@@ -20,10 +20,10 @@ test("several TYPE/NAME read each NAME, as TYPE NAME NAME does, also of several 
     assert.deepEqual(typed, await run(["pytorchjob", "llama-finetune", "x"]));
     assert.equal(typed.code, 3);
     assert.equal(typed.err, 'karta get: PyTorchJob "llama-finetune" not found in namespace team\nkarta get: PyTorchJob "x" not found in namespace team\n');
-    // Of several types, as kubectl get pod/a deploy/b: each type read with its names; one type spelled
-    // two ways (kind, resource.group) is one type.
+    // Of several types, as kubectl get pod/a deploy/b: each read in the order given, as kubectl visits
+    // its arguments; one type spelled two ways (kind, resource.group) is one type.
     const mixed = await run(["pytorchjob/a", "pod/b", "pytorchjobs.kubeflow.org/c"]);
-    assert.deepEqual([mixed.code, mixed.err], [3, 'karta get: PyTorchJob "a" not found in namespace team\nkarta get: PyTorchJob "c" not found in namespace team\nkarta get: Pod "b" not found in namespace team\n']);
+    assert.deepEqual([mixed.code, mixed.err], [3, 'karta get: PyTorchJob "a" not found in namespace team\nkarta get: Pod "b" not found in namespace team\nkarta get: PyTorchJob "c" not found in namespace team\n']);
     // One type written two ways is one type: --watch takes it.
     assert.equal((await run(["pytorchjob/a", "pytorchjobs.kubeflow.org/b", "-w"])).code, 3);
     for (const [args, message] of [

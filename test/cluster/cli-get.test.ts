@@ -279,6 +279,9 @@ describe("karta get and karta describe against the API server", { skip }, () => 
     assert.match(mixed.out, /^NAME +NAMESPACE +TYPE +PHASE /);
     assert.match(mixed.out.split("\n")[1]!, new RegExp(`^beta +${pods} +Pod +`));
     assert.equal(mixed.err, `karta get: PyTorchJob "gone" not found in namespace ${pods}\n`);
+    // In the order given, as kubectl visits its arguments: the rows, and the missing ones after them.
+    const interleaved = await run(["get", "pod/beta", `pytorchjob.${group}/gone`, "pod/nope", "pod/alpha-1", "-n", pods, "-o", "name"]);
+    assert.deepEqual([interleaved.code, interleaved.out, interleaved.err], [3, "pod/beta\npod/alpha-1\n", `karta get: PyTorchJob "gone" not found in namespace ${pods}\nkarta get: Pod "nope" not found in namespace ${pods}\n`]);
     // NAMEs given are printed in their order, as kubectl prints named objects (not newest first).
     for (const names of [["beta", "alpha-1"], ["alpha-1", "beta"]]) {
       assert.equal((await run(["get", "pod", ...names, "-n", pods, "-o", "jsonpath={.items[*].name}"])).out, names.join(" "));
