@@ -6,7 +6,7 @@ import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import { JqRuntimeError } from "../jq/errors.js";
 import type { JqValue } from "../jq/index.js";
 import { JQ_DEFAULT_COLORS, byteWidth, messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
-import { NEED_INPUT, NO_MORE, SeqParseError, SeqParser } from "../jq/native/json-seq.js";
+import { NEED_INPUT, NO_MORE, SeqParseError, SeqParser, type ParserModes } from "../jq/native/json-seq.js";
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
 import { setWriteErrorExit, type CliIO } from "./io.js";
@@ -31,7 +31,10 @@ Options:
   -n, --null-input       run once with null as input (read inputs with input/inputs)
   -s, --slurp            read all inputs into one array (with -R: one string)
   -R, --raw-input        each line of input is a string (no JSON parsing)
-      --stream           read each input as jq's stream events [path, leaf] and [path]
+      --stream           read each input as jq's stream events [path, leaf] and [path], as the
+                         text is read (the events before a parse error come first)
+      --stream-errors    like --stream, and a parse error is the input ["MESSAGE", PATH] (the path
+                         where the parser stood); reading goes on with the next line
       --seq              read the input as a JSON text sequence (RFC 7464: each text after an RS,
                          0x1e; parse errors are reported, not fatal); print an RS before each output
   -C, --color-output     colour the JSON output as jq 1.8.2 does (JQ_COLORS); -M, --monochrome-output: don't
@@ -85,6 +88,7 @@ interface JqOptions {
   env: boolean;
   rawInput: boolean;
   stream: boolean;
+  streamErrors: boolean;
   seq: boolean;
   color: boolean;
   named: Record<string, JqValue>;
@@ -119,6 +123,7 @@ export const FLAGS = {
   "from-file": { type: "string", short: "f" },
   "raw-input": { type: "boolean", short: "R" },
   stream: { type: "boolean" },
+  "stream-errors": { type: "boolean" },
   seq: { type: "boolean" },
   "color-output": { type: "boolean", short: "C" },
   "monochrome-output": { type: "boolean", short: "M" },
@@ -170,7 +175,8 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
     yaml: v.yaml,
     env: v.env,
     rawInput: v["raw-input"],
-    stream: v.stream,
+    stream: v.stream || v["stream-errors"],
+    streamErrors: v["stream-errors"],
     seq: v.seq,
     color: v["color-output"] && !v["monochrome-output"],
     named: {},
@@ -477,14 +483,15 @@ function lineBreaks(text: string, from: number, to: number): number {
 const JQ_READ_PIECE = 4091;
 
 /**
- * The values (stream events with --stream) and parse errors of the inputs read as jq --seq reads them:
- * one RFC 7464 text sequence across all the files (a value may start in one file and end in the next),
- * parse errors given in their place and parsing going on after them. As jq, the text is read a line at
- * a time (a long line in pieces of {@link JQ_READ_PIECE} bytes), and `input_line_number` counts the
- * lines of the current file read so far.
+ * The values (stream events with --stream) and parse errors of the inputs read by jq's parser in the
+ * modes of --seq and --stream: one text across all the files (a value may start in one file and end in
+ * the next), parse errors given in their place and parsing going on after them (with --seq after the
+ * character, else with the next line). As jq, the text is read a line at a time (a long line in pieces
+ * of {@link JQ_READ_PIECE} bytes), and `input_line_number` counts the lines of the current file read so far.
  */
-function* seqInputs(sources: InputSource[], at: Position, streaming: boolean): Generator<JqValue | SeqParseError> {
-  const parser = new SeqParser(streaming);
+function* parserInputs(sources: InputSource[], at: Position, modes: ParserModes): Generator<JqValue | SeqParseError> {
+  const streaming = modes.streaming;
+  const parser = new SeqParser(modes);
   // A BOM is skipped at the start of the whole input only (jq's parser strips it from its first bytes).
   let bomSeen = false;
   for (const { name, chunks } of sources) {
@@ -557,6 +564,11 @@ function lastPieceStart(text: string, start: number, end: number): number {
     if (i >= end) return piece;
     piece = i;
   }
+}
+
+/** Parse errors as the inputs' own, which end the command (not a --seq input's, which are reported and skipped). */
+function* fatalErrors(items: Iterable<JqValue | SeqParseError>, at: Position): Generator<JqValue | JqInputError> {
+  for (const item of items) yield item instanceof SeqParseError ? new JqInputError(at.name ?? "<stdin>", item.message) : item;
 }
 
 /** The values of a --seq input gathered into one array (--slurp), its parse errors given as they come. */
@@ -670,7 +682,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
 
   let sources: InputSource[];
   // A file that cannot be read is reported when its turn comes and the command exits 2 at the end, as
-  // in jq; the other files are all read (jq 1.8.2 reads one more value after the failure, then stops).
+  // in jq; the program runs on the value being read then, and on no other (below).
   let unreadable = 0;
   const readable = (f: string) =>
     function* (defer?: (report: () => void) => void): Generator<string> {
@@ -726,14 +738,17 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   const at: Position = { name: null, line: 0 };
   // The YAML reader is loaded only for --yaml.
   let inputs: Iterator<JqValue | SeqParseError | JqInputError>;
+  const modes = { seq: o.seq, streaming: o.stream, streamErrors: o.streamErrors };
   if (o.seq && !o.rawInput && !o.yaml) {
     // jq --seq: the inputs are a JSON text sequence; its parse errors come in their place among the values.
-    const items = seqInputs(sources, at, o.stream);
+    const items = parserInputs(sources, at, modes);
     // With --slurp, the errors come while the values are gathered, and the array at the end.
     inputs = o.slurp ? slurpSeq(items) : items;
   } else {
-    const values = readInputs(o, sources, at, o.yaml ? (await import("yaml")).parseAllDocuments : undefined);
-    const stream = o.stream ? (function* () { for (const v of values) if (v instanceof JqInputError) yield v; else yield* streamEvents(v); })() : values;
+    // jq --stream: events as jq's streaming parser makes them from the text; a parse error ends the input.
+    const values = o.stream && !o.rawInput && !o.yaml ? fatalErrors(parserInputs(sources, at, modes), at) : readInputs(o, sources, at, o.yaml ? (await import("yaml")).parseAllDocuments : undefined);
+    // With -R there is no parser, and jq's --stream changes nothing: each line is a string.
+    const stream = o.stream && o.yaml && !o.rawInput ? (function* () { for (const v of values) if (v instanceof JqInputError) yield v; else yield* streamEvents(v); })() : values;
     // -R with -s: the whole input as one string; a parse error ends the slurp.
     const slurped = (): JqValue => {
       if (o.rawInput) {
@@ -822,7 +837,10 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   try {
     if (o.nullInput) status = runOne(null);
     else {
-      for (let r = inputs.next(); !r.done; r = inputs.next()) {
+      // As jq's main loop, which reads no input once a file could not be opened: the value whose reading
+      // got past it is the last one run (a program's own `input` reads on).
+      const more = (): IteratorResult<JqValue | SeqParseError | JqInputError> => (unreadable > 0 ? { done: true, value: undefined } : inputs.next());
+      for (let r = more(); !r.done; r = more()) {
         if (r.value instanceof SeqParseError) {
           // As jq --seq: a parse error is reported and the input goes on; the exit status is not changed.
           io.stderr(`jq: ignoring parse error: ${r.value.message}\n`);

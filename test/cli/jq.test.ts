@@ -79,9 +79,10 @@ describe("karta jq", () => {
     }
     const badJson = await karta(["jq", "."], '{"a":');
     assert.deepEqual(badJson, { code: 5, out: "", err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 5\n" });
-    // A file that could not be read before it decides the exit; -e does not change it (jq 1.8.2 printed these).
+    // A file that could not be read before it decides the exit; -e does not change it; and no input is
+    // read after the value being read then, so the bad text after it is never parsed (jq 1.8.2 printed these).
     const missingThenBad = await karta(["jq", ".", "/nonexistent/a.json", "-"], "1 {]");
-    assert.deepEqual(missingThenBad, { code: 2, out: "1\n", err: "jq: error: Could not open file /nonexistent/a.json: No such file or directory\njq: parse error: Unmatched ']' at line 1, column 4\n" });
+    assert.deepEqual(missingThenBad, { code: 2, out: "1\n", err: "jq: error: Could not open file /nonexistent/a.json: No such file or directory\n" });
     assert.equal((await karta(["jq", "-e", "."], "1 {]")).code, 5);
   });
   test("a name bound twice keeps its first binding, whichever flag made it, as jq 1.8.2", async () => {
@@ -199,9 +200,16 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
     assert.equal((await withFiles(["jq", "-x", "."], {})).code, 2);
   });
 
-  test("a file that cannot be read is reported in its turn, the others are read, and the exit is 2 (over -e), as jq", async () => {
+  test("a file that cannot be read is reported in its turn, the value being read then is the last run, and the exit is 2 (over -e), as jq", async () => {
     const r = await withFiles(["jq", "-c", ".", "l.json", "/nonexistent/a.json", "p.json"], files);
     assert.deepEqual(r, { code: 2, out: "1\n2\n3\n4\n{\"a\":1}\n", err: "jq: error: Could not open file /nonexistent/a.json: No such file or directory\n" });
+    // jq's main loop reads no input once a file could not be opened: q.json is not run (jq 1.8.2 printed these).
+    const more = { ...files, "q.json": '{"b":2}\n' };
+    assert.deepEqual(await withFiles(["jq", "-c", ".", "l.json", "/nonexistent/a.json", "p.json", "q.json"], more), { code: 2, out: '1\n2\n3\n4\n{"a":1}\n', err: "jq: error: Could not open file /nonexistent/a.json: No such file or directory\n" });
+    assert.equal((await withFiles(["jq", "-c", ".", "/nonexistent/a.json", "q.json", "p.json"], more)).out, '{"b":2}\n');
+    assert.equal((await withFiles(["jq", "-R", ".", "r.txt", "/nonexistent/a.json", "q.json", "p.json"], more)).out, '"line one"\n"line two{\\"b\\":2}"\n');
+    // A program's own input reads on.
+    assert.equal((await withFiles(["jq", "-c", "-n", "[inputs]", "l.json", "/nonexistent/a.json", "p.json", "q.json"], more)).out, '[1,2,3,4,{"a":1},{"b":2}]\n');
     assert.equal((await withFiles(["jq", "-c", "-s", "length", "l.json", "/nonexistent/a.json", "p.json"], files)).out, "5\n");
     assert.equal((await withFiles(["jq", "-e", ".", "p.json", "/nonexistent/a.json"], files)).code, 2);
     assert.equal((await withFiles(["jq", "-R", "-s", "length", "/nonexistent/a.json", "r.txt"], files)).out, "17\n");
@@ -393,6 +401,23 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
   test("--stream turns each input into jq's stream events", async () => {
     assert.equal((await withFiles(["jq", "-c", "--stream", ".", "p.json"], files)).out, '[["a"],1]\n[["a"]]\n');
     assert.equal((await karta(["jq", "-c", "--stream", "."], '{"a":[1,{}],"b":[]} 3')).out, '[["a",0],1]\n[["a",1],{}]\n[["a",1]]\n[["b"],[]]\n[["b"]]\n[[],3]\n');
+  });
+  test("--stream gives the events read before a parse error, with the streaming parser's messages (jq 1.8.2 printed these)", async () => {
+    const stream = async (args: string[], stdin: string) => karta(["jq", "-c", ...args], stdin);
+    assert.deepEqual(await stream(["--stream", "."], '{"a":[1,2'), { code: 5, out: '[["a",0],1]\n', err: "jq: parse error: Unfinished JSON term at EOF at line 1, column 9\n" });
+    assert.deepEqual(await stream(["--stream", "."], "[1,2]]"), { code: 5, out: "[[0],1]\n[[1],2]\n[[1]]\n", err: "jq: parse error: Unmatched ']' at the top-level at line 1, column 6\n" });
+    assert.deepEqual(await stream(["--stream", "."], '{"a":[1]]'), { code: 5, out: '[["a",0],1]\n[["a",0]]\n', err: "jq: parse error: Unmatched ']' in the middle of an object at line 1, column 9\n" });
+    assert.deepEqual(await stream(["--stream", "-n", "input"], "[1,x] 3"), { code: 0, out: "[[0],1]\n", err: "" });
+    assert.deepEqual(await stream(["--stream", "-n", "[inputs]"], "[1,x] 3"), { code: 5, out: "", err: "jq: error (at <stdin>:0): Invalid numeric literal at line 1, column 5\n" });
+  });
+  test("--stream-errors: a parse error is the input [message, path], and reading goes on with the next line (jq 1.8.2 printed these)", async () => {
+    const stream = async (args: string[], stdin: string) => karta(["jq", "-c", ...args], stdin);
+    assert.deepEqual(await stream(["--stream-errors", "."], "[1,x]\n[2]"), { code: 0, out: '[[0],1]\n["Invalid numeric literal at line 1, column 5",[1]]\n[[0],2]\n[[0]]\n', err: "" });
+    assert.deepEqual(await stream(["--stream-errors", "."], '{"a":[1,2'), { code: 0, out: '[["a",0],1]\n["Unfinished JSON term at EOF at line 1, column 9",["a",1]]\n', err: "" });
+    assert.deepEqual(await stream(["--stream-errors", "."], "[1,2,x] [3]"), { code: 0, out: '[[0],1]\n[[1],2]\n["Invalid numeric literal at line 1, column 7",[2]]\n', err: "" });
+    assert.deepEqual(await stream(["--stream-errors", "-s", "."], "[1,x] 3"), { code: 0, out: '[[[0],1],["Invalid numeric literal at line 1, column 5",[1]]]\n', err: "" });
+    // jq reads -R input without its parser: --stream changes nothing.
+    assert.deepEqual(await stream(["-R", "--stream", "."], "a\nb\n"), { code: 0, out: '"a"\n"b"\n', err: "" });
   });
   test("-C colours as jq 1.8.2 (null 0;90, strings 0;32, containers 1;39, keys 1;34); -M does not", async () => {
     const c = (await karta(["jq", "-cC", "."], '{"a":[1,"x",null]}')).out;

@@ -1,11 +1,15 @@
 /**
- * JSON input as jq 1.8.2 reads it with `--seq`: an RFC 7464 JSON text sequence, where each text starts
- * with an RS (0x1e). jq's parser in this mode (JV_PARSE_SEQ) is a state machine over characters that
- * ignores everything before the first RS, reports a value cut short by an RS ("Truncated value",
- * "Potentially truncated top-level numeric value"), drops silently a partial value that whitespace
- * ended, and goes on after any error: nothing is fatal. It also reads `--stream` events straight
- * from the text (jq's streaming parser, with its own messages), so that the events before an error
- * are seen as jq sees them.
+ * JSON input as jq 1.8.2 reads it with `--seq` or `--stream`: jq's parser as the state machine over
+ * characters it is (jv_parse.c), in its modes.
+ * - `--seq` (JV_PARSE_SEQ): an RFC 7464 JSON text sequence, where each text starts with an RS (0x1e).
+ *   The parser ignores everything before the first RS, reports a value cut short by an RS ("Truncated
+ *   value", "Potentially truncated top-level numeric value"), drops silently a partial value that
+ *   whitespace ended, and goes on after any error: nothing is fatal.
+ * - `--stream` (JV_PARSE_STREAMING): stream events read straight from the text (jq's streaming parser,
+ *   with its own messages), so that the events before an error are seen as jq sees them. Without --seq,
+ *   an error throws the rest of the buffer (the line) away, as jq does.
+ * - `--stream-errors` (JV_PARSE_STREAM_ERRORS): an error is the value `[message, path]`, the path where
+ *   the parser stood, and reading goes on.
  *
  * The text comes in buffers ({@link SeqParser.setBuffer}), as jq's parser gets the lines it reads, and
  * values come one at a time ({@link SeqParser.next}); the parser keeps its state from one buffer to the
@@ -70,12 +74,19 @@ function classify(c: number): number {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a ? WHITESPACE : STRUCTURE;
 }
 
-/** jq 1.8.2's JSON parser in JV_PARSE_SEQ mode (optionally JV_PARSE_STREAMING: `--stream` events). */
+/** jq's parser flags: JV_PARSE_SEQ, JV_PARSE_STREAMING, JV_PARSE_STREAM_ERRORS. */
+export interface ParserModes {
+  seq: boolean;
+  streaming: boolean;
+  streamErrors?: boolean;
+}
+
+/** jq 1.8.2's JSON parser in the modes of --seq, --stream and --stream-errors. */
 export class SeqParser {
   private text = "";
   private pos = 0;
   private end = 0;
-  private st = WAITING_FOR_RS;
+  private st: number;
   private lastWs = false;
   private eof = false;
   /** The literal token, or the string's text (escapes undecoded) read so far: jq's token buffer. */
@@ -91,7 +102,16 @@ export class SeqParser {
   private lastSeen = LAST_NONE;
   private output: unknown[] | typeof NOTHING = NOTHING;
 
-  constructor(private readonly streaming: boolean) {}
+  private readonly seq: boolean;
+  private readonly streaming: boolean;
+  private readonly streamErrors: boolean;
+
+  constructor(modes: ParserModes) {
+    this.seq = modes.seq;
+    this.streaming = modes.streaming || modes.streamErrors === true;
+    this.streamErrors = modes.streamErrors === true;
+    this.st = this.seq ? WAITING_FOR_RS : NORMAL;
+  }
 
   /** The next text to read, `text[start..end)`; the previous one must be used up. */
   setBuffer(text: string, start: number, end: number): void {
@@ -162,14 +182,20 @@ export class SeqParser {
         if (this.out === NOTHING) continue;
         return this.take();
       }
-      // An error: the value read so far is dropped and parsing goes on after this character.
+      // An error: the value read so far is dropped and parsing goes on after this character (in a
+      // sequence) or with the next buffer (jq throws the rest of this one away).
       this.out = NOTHING;
-      const message =
-        c !== RS ? `${answer} at line ${this.line}, column ${this.col} (need RS to resync)` : `${answer} at line ${this.line}, column ${this.col}`;
+      const error = this.error(this.seq && c !== RS ? `${answer} at line ${this.line}, column ${this.col} (need RS to resync)` : `${answer} at line ${this.line}, column ${this.col}`);
       this.reset();
-      return new SeqParseError(message);
+      if (!this.seq) this.pos = this.end;
+      return error;
     }
     return NEED_INPUT;
+  }
+
+  /** jq's make_error: a parse error, or with --stream-errors the value `[message, path]` (the path before the reset). */
+  private error(message: string): SeqParseError | unknown[] {
+    return this.streamErrors ? [message, this.path.slice()] : new SeqParseError(message);
   }
 
   /** At the end of the input: the last value, or what was left unfinished (as a parse error), or NO_MORE. */
@@ -177,25 +203,21 @@ export class SeqParser {
     if (this.eof) return NO_MORE;
     this.eof = true;
     const at = `at EOF at line ${this.line}, column ${this.col}`;
-    if (this.st === WAITING_FOR_RS) return new SeqParseError(`Unfinished abandoned text ${at}`);
-    if (this.st !== NORMAL) {
+    if (this.st === WAITING_FOR_RS) return this.error(`Unfinished abandoned text ${at}`);
+    const failed = (message: string): unknown => {
+      const error = this.error(message);
       this.reset();
-      return new SeqParseError(`Unfinished string ${at}`);
-    }
+      return error;
+    };
+    if (this.st !== NORMAL) return failed(`Unfinished string ${at}`);
     const m = this.checkLiteral();
-    if (m !== undefined) {
-      this.reset();
-      return new SeqParseError(`${m} ${at}`);
-    }
-    if (this.streaming ? this.path.length !== 0 : this.stack.length !== 0) {
-      this.reset();
-      return new SeqParseError(`Unfinished JSON term ${at}`);
-    }
+    if (m !== undefined) return failed(`${m} ${at}`);
+    if (this.streaming ? this.path.length !== 0 : this.stack.length !== 0) return failed(`Unfinished JSON term ${at}`);
     let value = this.nextValue;
     this.nextValue = NOTHING;
     if (value === NOTHING) return NO_MORE;
     if (this.streaming) value = [this.path.slice(), value];
-    if (!this.lastWs && typeof value === "number") return new SeqParseError(`Potentially truncated top-level numeric value ${at}`);
+    if (this.seq && !this.lastWs && typeof value === "number") return this.error(`Potentially truncated top-level numeric value ${at}`);
     return value;
   }
 
@@ -238,7 +260,7 @@ export class SeqParser {
       this.line++;
       this.col = 0;
     } else this.col += byteWidth(c);
-    if (c === RS) {
+    if (c === RS && this.seq) {
       if (this.checkTruncation()) {
         if (this.checkLiteral() === undefined && this.isTopNumber()) return "Potentially truncated top-level numeric value";
         return "Truncated value";
