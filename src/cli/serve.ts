@@ -240,8 +240,9 @@ export async function runServingProcess(): Promise<never> {
     process.stderr.write("karta serve: a serving process is started by `karta serve --processes N`, not by hand\n");
     process.exit(2);
   }
-  const { createLogger, flushLogs } = await import("../server/log.js");
-  const logger = createLogger(child.options.logLevel).child({ process: child.index });
+  const { batchedOutput, createLogger, flushLogs } = await import("../server/log.js");
+  // Its lines go to the supervisor on standard output, which writes them in its own log (standard error).
+  const logger = createLogger(child.options.logLevel, batchedOutput(1)).child({ process: child.index });
   let code: number;
   try {
     const server = await startServer({ ...child.options, logger, probes: false });

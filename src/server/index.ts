@@ -59,9 +59,9 @@ export interface InterpreterServerOptions {
   workers?: number;
   /** Time `close()` gives requests in flight, ms (default 20,000). */
   shutdownGracePeriodMs?: number;
-  /** Level of the JSON lines logged on stdout (default "info"; ignored when `logger` is given). */
+  /** Level of the JSON lines logged on standard error (default "info"; ignored when `logger` is given). */
   logLevel?: LogLevel;
-  /** A pino logger of the caller's (default: JSON lines on stdout at `logLevel`). */
+  /** A pino logger of the caller's (default: JSON lines on standard error at `logLevel`). */
   logger?: Logger;
 }
 

@@ -8,7 +8,8 @@ import { pino, type Logger, type DestinationStream } from "pino";
 export type { Logger };
 
 /**
- * A logger writing JSON lines to `destination` (default: stdout, buffered in writes of about 64 KiB: a
+ * A logger writing JSON lines to `destination` (default: standard error, where Kubernetes components and
+ * controller-runtime log, and where `karta controller` logs; buffered in writes of about 64 KiB: a
  * synchronous write per request costs the server's main thread about a tenth of its time under load,
  * and each asynchronous write still wakes a thread-pool thread, so ~300 lines share one; the server
  * flushes every second and `flushLogs` writes out the rest at exit). `component` names the command in
@@ -16,19 +17,20 @@ export type { Logger };
  */
 export function createLogger(level = "info", destination?: DestinationStream, component = "karta-serve"): Logger {
   const options = { level, base: { component }, timestamp: pino.stdTimeFunctions.isoTime };
-  return pino(options, destination ?? batchedStdout());
+  return pino(options, destination ?? batchedOutput(2));
 }
 
 /**
- * Standard output in batches. Lines are joined as strings (a rope: appending one costs a few
+ * Standard error (fd 2), or standard output (fd 1: a serving process's lines to its supervisor), in
+ * batches. Lines are joined as strings (a rope: appending one costs a few
  * nanoseconds) and handed to sonic-boom as one Buffer per batch of 64 Ki characters: a Buffer per
  * line (its `contentMode: "buffer"`) costs an encoding call and an allocation per request, about 2 µs,
  * and given strings, sonic-boom appends each line to its batch's string and measures the whole
  * batch's byte length again, which grows a batch one line at a time.
  */
-function batchedStdout(): DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void } {
+export function batchedOutput(fd: 1 | 2): DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void } {
   // minLength above 0: sonic-boom then calls a flush callback once the lines are written (at 0, at once).
-  const out = pino.destination({ dest: 1, sync: false, minLength: 1, maxWrite: 256 * 1024, contentMode: "buffer" });
+  const out = pino.destination({ dest: fd, sync: false, minLength: 1, maxWrite: 256 * 1024, contentMode: "buffer" });
   let pending = "";
   const handOver = (): void => {
     if (pending === "") return;
@@ -125,7 +127,7 @@ export function requestLogger(log: Logger, msg: string): (fields: RequestFields)
 /**
  * Hands buffered log lines to the operating system now, without waiting for them to reach the disk:
  * pino's `flush()` asks sonic-boom for a callback, and with one sonic-boom also fsyncs the file (a
- * disk flush a second when stdout is a file, for lines nobody waits on).
+ * disk flush a second when the log is a file, for lines nobody waits on).
  */
 export function flushPending(log: Logger): void {
   const stream = destinationOf(log);

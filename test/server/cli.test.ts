@@ -79,7 +79,7 @@ describe("karta serve (process)", () => {
       assert.equal((JSON.parse(r.body) as { response: { uid: string; replicas: number } }).response.uid, "in-flight");
       assert.equal((JSON.parse(r.body) as { response: { replicas: number } }).response.replicas, 2);
       assert.equal(await exited, 0);
-      const out = served.out();
+      const out = served.log();
       assert.match(out, /shutting down/);
       assert.match(out, /"msg":"stopped"/);
       // Every line written out whole, the request's own among them (logs are batched, flushed at exit).
@@ -114,7 +114,7 @@ describe("karta serve (process)", () => {
 
         const signalled = Date.now();
         child.kill("SIGTERM");
-        await eventually(() => /"msg":"shutting down after the delay: not ready, still serving"/.test(served.out()), 5_000, "the delay logged");
+        await eventually(() => /"msg":"shutting down after the delay: not ready, still serving"/.test(served.log()), 5_000, "the delay logged");
         const during = await readyz();
         assert.equal(during.status, 503);
         assert.match(during.body, /^\[-\]shutdown failed: the server is shutting down$/m);
@@ -122,12 +122,12 @@ describe("karta serve (process)", () => {
         for (let i = 0; i < 2 * processes; i++) await eventually(async () => JSON.stringify(await interpret()) === JSON.stringify({ status: 200, connection: "close", replicas: 3 }), 2_000, `answer ${i} during the delay`);
         assert.ok(Date.now() - signalled < delayMs - 500, "checked within the delay");
         assert.equal(child.exitCode, null);
-        assert.doesNotMatch(served.out(), /"msg":"shutting down: /, "the drain has not begun");
+        assert.doesNotMatch(served.log(), /"msg":"shutting down: /, "the drain has not begun");
 
         assert.equal(await exited, 0, served.err());
         assert.ok(Date.now() - signalled >= delayMs, `exited ${Date.now() - signalled} ms after SIGTERM`);
-        assert.match(served.out(), /"msg":"shutting down: /);
-        assert.match(served.out(), /"msg":"stopped"/);
+        assert.match(served.log(), /"msg":"shutting down: /);
+        assert.match(served.log(), /"msg":"stopped"/);
       } finally {
         child.kill("SIGKILL");
         rmSync(dir, { recursive: true, force: true });
@@ -141,12 +141,12 @@ describe("karta serve (process)", () => {
     try {
       await served.serving();
       served.child.kill("SIGTERM");
-      await eventually(() => /"msg":"shutting down after the delay/.test(served.out()), 5_000, "the delay logged");
+      await eventually(() => /"msg":"shutting down after the delay/.test(served.log()), 5_000, "the delay logged");
       const second = Date.now();
       served.child.kill("SIGTERM");
       assert.equal(await served.exited, 0, served.err());
       assert.ok(Date.now() - second < 10_000, `exited ${Date.now() - second} ms after the second SIGTERM`);
-      assert.match(served.out(), /"msg":"stopped"/);
+      assert.match(served.log(), /"msg":"stopped"/);
     } finally {
       served.child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
@@ -223,8 +223,8 @@ describe("karta serve (process)", () => {
       writeFileSync(path.join(dir, "generated", "tls.crt"), "");
       const served = spawnServe(["--cert-dir", path.join(dir, "generated"), "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"]);
       try {
-        await eventually(() => served.child.exitCode !== null || /"msg":"serving"/.test(served.out()), 60_000, "karta serve to exit or serve");
-        assert.equal(served.child.exitCode, 1, served.out() + served.err());
+        await eventually(() => served.child.exitCode !== null || /"msg":"serving"/.test(served.log()), 60_000, "karta serve to exit or serve");
+        assert.equal(served.child.exitCode, 1, served.err());
         assert.match(served.err(), /^karta serve: \S*tls\.crt, \S*tls\.key: not a usable certificate and key: the certificate file is empty$/m);
       } finally {
         // SIGTERM, not SIGKILL: a supervisor that started serving stops its serving processes.

@@ -137,8 +137,10 @@ export interface ServeProcess {
   child: ChildProcessByStdio<null, Readable, Readable>;
   out(): string;
   err(): string;
+  /** Its log so far: the JSON lines of standard error (not the start-up line about the certificate). */
+  log(): string;
   exited: Promise<number | null>;
-  /** Waits for the `"msg":"serving"` line (60 s) and returns it: the ports, and more fields with --processes. */
+  /** Waits for the `"msg":"serving"` line on standard error (60 s) and returns it: the ports, and more fields with --processes. */
   serving(): Promise<{ port: number; metricsPort: number; processes?: number; process?: number }>;
 }
 
@@ -155,10 +157,11 @@ export function spawnServe(args: string[], options: { bin?: string; cwd?: string
     child,
     out: () => out,
     err: () => err,
+    log: () => err.split("\n").filter((l) => l.startsWith("{")).map((l) => `${l}\n`).join(""),
     exited,
     serving: async () => {
-      await eventually(() => /"msg":"serving"/.test(out), 60_000, `karta serve to start (${err})`);
-      return JSON.parse(out.split("\n").find((l) => l.includes('"msg":"serving"'))!) as Awaited<ReturnType<ServeProcess["serving"]>>;
+      await eventually(() => /"msg":"serving"/.test(err), 60_000, `karta serve to start (${out}${err})`);
+      return JSON.parse(err.split("\n").find((l) => l.includes('"msg":"serving"'))!) as Awaited<ReturnType<ServeProcess["serving"]>>;
     },
   };
 }

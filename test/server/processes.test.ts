@@ -41,7 +41,7 @@ describe("karta serve --processes", () => {
   test("two processes share the port; probes, metrics and logs speak for both; one killed is replaced; SIGTERM drains both", async () => {
     const dir = tempDir();
     const served = spawnServe(["--cert-dir", dir, "--processes", "2", "--workers", "1", "--secure-port", "0", "--bind-address", "127.0.0.1", "--metrics-bind-address", "127.0.0.1:0"]);
-    const { child, out } = served;
+    const { child, log: out } = served;
     const lines = (): Line[] => out().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
     try {
       const serving = await served.serving();
