@@ -5,13 +5,16 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs"
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
-  /** Reads all of standard input. */
-  readStdin(): Promise<string>;
+  /** Reads all of standard input (bytes that are not UTF-8 made text by `decode`, else as Node does). */
+  readStdin(decode?: Decoder): Promise<string>;
   /** Reads a file as UTF-8 text; throws the fs error when it cannot. */
   readFile(path: string): string;
-  /** Reads a file as UTF-8 text in chunks, for inputs too large to hold twice; throws the fs error. */
-  readChunks(path: string): Iterable<string>;
+  /** Reads a file as UTF-8 text in chunks, for inputs too large to hold twice (decoded as readStdin); throws the fs error. */
+  readChunks(path: string, decode?: Decoder): Iterable<string>;
 }
+
+/** Bytes to text, for a command that follows another tool's handling of bytes that are not UTF-8 (`karta jq`: jq's). */
+export type Decoder = (bytes: Uint8Array) => string;
 
 /** How a command that prints text reports a bug of Karta's: one line, not a stack trace. */
 export function internalErrorLine(command: string, err: unknown): string {
@@ -29,7 +32,7 @@ export async function readSource(io: CliIO, file: string): Promise<string> {
  * A file's text in chunks that each end at a line break (or the end of the file), decoded straight from
  * the bytes: a newline byte never occurs inside a multi-byte UTF-8 character, so no decoder state is kept.
  */
-function* fileChunks(path: string, size = 1 << 22): Generator<string> {
+function* fileChunks(path: string, decode?: Decoder, size = 1 << 22): Generator<string> {
   const fd = openSync(path, "r");
   try {
     let buf = Buffer.allocUnsafe(size);
@@ -38,7 +41,7 @@ function* fileChunks(path: string, size = 1 << 22): Generator<string> {
       const n = named(path, () => readSync(fd, buf, carry, buf.length - carry, null));
       const end = carry + n;
       if (n === 0) {
-        if (end > 0) yield buf.toString("utf8", 0, end);
+        if (end > 0) yield decode ? decode(buf.subarray(0, end)) : buf.toString("utf8", 0, end);
         return;
       }
       const cut = buf.lastIndexOf(10, end - 1) + 1;
@@ -53,7 +56,7 @@ function* fileChunks(path: string, size = 1 << 22): Generator<string> {
         continue;
       }
       // Pure ASCII (most Kubernetes JSON) decodes several times faster as Latin-1, to the same text.
-      yield isAscii(buf.subarray(0, cut)) ? buf.toString("latin1", 0, cut) : buf.toString("utf8", 0, cut);
+      yield isAscii(buf.subarray(0, cut)) ? buf.toString("latin1", 0, cut) : decode ? decode(buf.subarray(0, cut)) : buf.toString("utf8", 0, cut);
       carry = end - cut;
       buf.copy(buf, 0, cut, end);
     }
@@ -97,7 +100,7 @@ export function nodeIO(): CliIO {
   return {
     stdout: (t) => write(process.stdout, t),
     stderr: (t) => write(process.stderr, t),
-    readStdin: async () => {
+    readStdin: async (decode) => {
       // Node's stream reads a directory given as standard input (`< dir`) as empty: refused as a file read is.
       named("<stdin>", () => {
         if (fstatSync(0).isDirectory()) throw Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR" });
@@ -110,10 +113,11 @@ export function nodeIO(): CliIO {
           throw e;
         });
       }
-      return Buffer.concat(chunks).toString("utf8");
+      const bytes = Buffer.concat(chunks);
+      return decode ? decode(bytes) : bytes.toString("utf8");
     },
     readFile: (p) => named(p, () => readFileSync(p, "utf8")),
-    readChunks: (p) => fileChunks(p),
+    readChunks: (p, decode) => fileChunks(p, decode),
   };
 }
 

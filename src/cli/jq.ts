@@ -7,6 +7,7 @@ import { JqRuntimeError } from "../jq/errors.js";
 import type { JqValue } from "../jq/index.js";
 import { JQ_DEFAULT_COLORS, byteWidth, messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
 import { NEED_INPUT, NO_MORE, SeqParseError, SeqParser, type ParserModes } from "../jq/native/json-seq.js";
+import { decodeFileBlocks, decodeUtf8Marked, replaceMarked, replaceMarkedIn } from "../jq/native/utf8.js";
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
 import { setWriteErrorExit, type CliIO } from "./io.js";
@@ -197,9 +198,9 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
     } else if (flag === "slurpfile" || flag === "rawfile") {
       // jq's words: the flag, the name and the file.
       const context = `Bad JSON in --${flag} ${name} ${operand}: `;
-      const text = loadFile(io, operand, context);
+      const text = loadFile(io, operand, context, flag === "rawfile" ? "text" : "json");
       try {
-        o.named[name] = flag === "rawfile" ? text : ([...parseJsonStream(text, operand)] as JqValue[]);
+        o.named[name] = flag === "rawfile" ? text : ([...parseJsonStream(text, operand)].map(replaceMarkedIn) as JqValue[]);
       } catch (e) {
         throw new JqFileError(`${context}${e instanceof Error ? e.message : String(e)}`);
       }
@@ -655,7 +656,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
 
   let programText: string;
   try {
-    programText = o.fromFile !== undefined ? loadFile(io, o.fromFile, "") : o.filter!;
+    programText = o.fromFile !== undefined ? loadFile(io, o.fromFile, "", "text") : o.filter!;
   } catch (e) {
     if (e instanceof JqFileError) return fileError(e, io);
     return reportIoError(e, io);
@@ -680,6 +681,14 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     throw e;
   }
 
+  // Bytes that are not UTF-8 are kept as markers until the strings are made, which replaces them as jq
+  // does within each string (src/jq/native/utf8.ts): only when an input had any.
+  let marked = false;
+  const decodeInput = (bytes: Uint8Array): string => {
+    const r = decodeUtf8Marked(bytes);
+    marked ||= r.marked;
+    return r.text;
+  };
   let sources: InputSource[];
   // A file that cannot be read is reported when its turn comes and the command exits 2 at the end, as
   // in jq; the program runs on the value being read then, and on no other (below).
@@ -687,7 +696,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   const readable = (f: string) =>
     function* (defer?: (report: () => void) => void): Generator<string> {
       try {
-        yield* io.readChunks(f);
+        yield* io.readChunks(f, decodeInput);
       } catch (e) {
         if (!isFsError(e)) throw e;
         const report = (): void => {
@@ -701,7 +710,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   try {
     if (o.files.length) {
       // `-` is standard input, as in jq (read once: a second `-` finds it at its end).
-      let stdin: string | undefined = o.files.includes("-") ? await io.readStdin() : undefined;
+      let stdin: string | undefined = o.files.includes("-") ? await io.readStdin(decodeInput) : undefined;
       sources = o.files.map((f) => {
         if (f !== "-") return { name: f, chunks: readable(f) };
         const text = stdin ?? "";
@@ -709,7 +718,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
         return { name: "<stdin>", chunks: () => [text] };
       });
     } else {
-      const text = await io.readStdin();
+      const text = await io.readStdin(decodeInput);
       sources = [{ name: "<stdin>", chunks: () => [text] }];
     }
   } catch (e) {
@@ -758,7 +767,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
           at.name = sources.at(-1)!.name;
           at.line = lineBreaks(texts.at(-1)!, 0, texts.at(-1)!.length);
         }
-        return texts.join("");
+        // jq makes a string of each line of a file it reads, its line break included, and joins them.
+        return marked ? texts.map((t) => t.split(/(?<=\n)/).map(replaceMarked).join("")).join("") : texts.join("");
       }
       const all: JqValue[] = [];
       for (const v of stream) {
@@ -769,6 +779,10 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     };
     inputs = o.slurp ? (function* () { yield slurped(); })() : stream;
   }
+  const read = inputs;
+  inputs = (function* () {
+    for (let r = read.next(); !r.done; r = read.next()) yield marked && !(r.value instanceof SeqParseError || r.value instanceof JqInputError) ? (replaceMarkedIn(r.value) as JqValue) : r.value;
+  })();
   /**
    * The program's `input`: a parse error of the input (--seq or not) is an error of the program, which
    * `try` catches, as in jq.
@@ -917,11 +931,15 @@ function isFsError(e: unknown): boolean {
 
 /**
  * A file jq loads whole (-f, --slurpfile, --rawfile); one that cannot be read is a JqFileError in jq's
- * words (jv_load_file: its own text for a directory, strerror's for the rest), after `context`.
+ * words (jv_load_file: its own text for a directory, strerror's for the rest), after `context`. As
+ * `text`, bytes that are not UTF-8 are replaced as jq reads the file; as `json`, they stay marked for
+ * the strings parsed from it (replaceMarkedIn).
  */
-function loadFile(io: CliIO, file: string, context: string): string {
+function loadFile(io: CliIO, file: string, context: string, as: "text" | "json"): string {
   try {
-    return io.readFile(file);
+    const bytes: Uint8Array[] = [];
+    const text = [...io.readChunks(file, (b) => (as === "json" ? decodeUtf8Marked(b).text : (bytes.push(Uint8Array.from(b)), "")))].join("");
+    return bytes.length > 0 ? decodeFileBlocks(Buffer.concat(bytes)) : text;
   } catch (e) {
     if (!isFsError(e)) throw e;
     const why = (e as NodeJS.ErrnoException).code === "EISDIR" ? "It's a directory" : systemErrorText(e);

@@ -5,6 +5,7 @@
  */
 import { JqRuntimeError } from "../errors.js";
 import { CHARGED, formatNumber, toJson, typeErrorSubject } from "./json.js";
+import { decodeUtf8 } from "./utf8.js";
 
 /** jq's `tostring`: strings as they are, anything else as compact JSON (its work charged to the run). */
 export function toStringValue(v: unknown): string {
@@ -120,12 +121,11 @@ const B64_VALUES: Int16Array = (() => {
   return t;
 })();
 
-const utf8Decoder = new TextDecoder("utf-8");
 
 /**
  * jq 1.7.1's @base64d: decodes up to the first `=`, rejecting any byte outside the standard alphabet,
  * tolerating missing padding, failing on a lone trailing sextet; invalid UTF-8 in the result
- * becomes U+FFFD.
+ * becomes U+FFFD as jq replaces it ({@link decodeUtf8}).
  */
 function base64d(s: string): string {
   const data = Buffer.from(s, "utf8");
@@ -153,7 +153,7 @@ function base64d(s: string): string {
   } else if (n === 1) {
     throw new JqRuntimeError(`${typeErrorSubject(s)} trailing base64 byte found`);
   }
-  return utf8Decoder.decode(out.subarray(0, ri));
+  return decodeUtf8(out.subarray(0, ri));
 }
 
 const FORMATS = new Set(["text", "json", "csv", "tsv", "html", "uri", "urid", "sh", "base64", "base64d", "base32", "base32d"]);
@@ -237,5 +237,5 @@ export function base32Decode(value: unknown): string {
       bits -= 8;
     }
   }
-  return utf8Decoder.decode(Uint8Array.from(bytes));
+  return decodeUtf8(Uint8Array.from(bytes));
 }
