@@ -125,12 +125,15 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
   test("inspect KIND/NAME of a kind without a KAI plugin says whether KAI's Karta fallback finds one Karta for it stored in the cluster: none, one (Ready or not), or several", async () => {
     await installKartaCrd(c);
     keepPlainJson([{ group: "run.ai", version: "v1alpha1", kind: "Karta" }]);
+    // The bundled Milvus Karta and example moved to a group of this test's own: other suites store the bundled Kartas.
+    const group = "live-kai.karta.test";
+    const regroup = (text: string): string => text.replaceAll("milvus.io", group);
     const crd = {
       apiVersion: "apiextensions.k8s.io/v1",
       kind: "CustomResourceDefinition",
-      metadata: { name: "milvuses.milvus.io" },
+      metadata: { name: `milvuses.${group}` },
       spec: {
-        group: "milvus.io",
+        group,
         scope: "Namespaced",
         names: { kind: "Milvus", plural: "milvuses", singular: "milvus", listKind: "MilvusList" },
         versions: [{ name: "v1beta1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
@@ -138,7 +141,7 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
     };
     const r = await attempt(() => c.objects.create(crd as never));
     assert.ok(r.ok || r.reason === "AlreadyExists", r.ok ? "" : r.message);
-    const milvus = asCreated(parse(readFileSync(path.join(repoRoot, "examples", "milvus.yaml"), "utf8")) as Obj, ns);
+    const milvus = asCreated(parse(regroup(readFileSync(path.join(repoRoot, "examples", "milvus.yaml"), "utf8"))) as Obj, ns);
     for (;;) {
       // The CRD may have been created just now: retry until it is served.
       const made = await attempt(() => c.objects.create(milvus));
@@ -146,19 +149,23 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
       if (made.code !== 404) assert.fail(made.message);
       await new Promise((res) => setTimeout(res, 200));
     }
-    const definition = parse(readFileSync(path.join(repoRoot, "definitions", "milvus.io", "v1beta1", "Milvus.yaml"), "utf8")) as Obj;
+    const definitionText = regroup(readFileSync(path.join(repoRoot, "definitions", "milvus.io", "v1beta1", "Milvus.yaml"), "utf8"));
+    const definitionFile = path.join(dir, "milvus-karta.yaml");
+    writeFileSync(definitionFile, definitionText);
+    const definition = parse(definitionText) as Obj;
     const names = ["live-milvus-a", "live-milvus-b"];
     const store = (name: string) => c.objects.create({ ...definition, metadata: { ...definition.metadata, name } } as never);
     const inspect = async () => {
-      const json = await karta(["inspect", `milvus/${milvus.metadata!.name}`, "-n", ns, "--kubeconfig", kubeconfig, "-o", "json"]);
-      const tree = await karta(["inspect", `milvus/${milvus.metadata!.name}`, "-n", ns, "--kubeconfig", kubeconfig]);
+      const ref = [`milvuses.${group}/${milvus.metadata!.name}`, "-d", definitionFile, "-n", ns, "--kubeconfig", kubeconfig];
+      const json = await karta(["inspect", ...ref, "-o", "json"]);
+      const tree = await karta(["inspect", ...ref]);
       assert.equal(json.code, 0, json.err);
       return { kai: (JSON.parse(json.out) as { kaiPlugin: Record<string, unknown> }).kaiPlugin, tree: tree.out };
     };
     try {
       const none = await inspect();
       assert.deepEqual(none.kai, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: false });
-      assert.match(none.tree, /no Karta for Milvus milvus\.io\/v1beta1 with gang instructions and the run\.ai\/karta-group\/-version\/-kind labels is stored in this cluster/);
+      assert.match(none.tree, /no Karta for Milvus live-kai\.karta\.test\/v1beta1 with gang instructions and the run\.ai\/karta-group\/-version\/-kind labels is stored in this cluster/);
       // Stored by hand, no controller: never Ready, which KAI does not ask.
       await store(names[0]!);
       const one = await inspect();
@@ -167,7 +174,7 @@ describe("karta inspect and compile read KIND/NAME from the cluster", { skip }, 
       await store(names[1]!);
       const two = await inspect();
       assert.deepEqual(two.kai, { name: "KartaGrouper", native: false, kartaLabels: true, storedInCluster: false, storedKartas: names });
-      assert.match(two.tree, /2 Kartas for Milvus milvus\.io\/v1beta1 with gang instructions are stored in this cluster \(live-milvus-a, live-milvus-b\): KAI Scheduler's Karta fallback takes none of them/);
+      assert.match(two.tree, /2 Kartas for Milvus live-kai\.karta\.test\/v1beta1 with gang instructions are stored in this cluster \(live-milvus-a, live-milvus-b\): KAI Scheduler's Karta fallback takes none of them/);
     } finally {
       for (const name of names) await attempt(() => c.objects.delete({ apiVersion: "run.ai/v1alpha1", kind: "Karta", metadata: { name } } as never));
     }
