@@ -6,7 +6,7 @@ import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import { JqRuntimeError } from "../jq/errors.js";
 import type { JqValue } from "../jq/index.js";
 import { JQ_DEFAULT_COLORS, byteWidth, messageJson, parseJsonLine, parseJsonStream, parseJsonText, toJson } from "../jq/native/json.js";
-import { NEED_INPUT, NO_MORE, SeqParseError, SeqParser, type ParserModes } from "../jq/native/json-seq.js";
+import { NEED_INPUT, NO_MORE, JvParseError, JvParser, type ParserModes } from "../jq/native/jv-parser.js";
 import { decodeFileBlocks, decodeUtf8Marked, replaceMarked, replaceMarkedIn } from "../jq/native/utf8.js";
 import { MAX_STRING_LENGTH } from "../jq/runtime.js";
 import { parseCommand, parseCommandLine, usageError, type Flags, type ParsedArgs } from "./args.js";
@@ -490,9 +490,9 @@ const JQ_READ_PIECE = 4091;
  * character, else with the next line). As jq, the text is read a line at a time (a long line in pieces
  * of {@link JQ_READ_PIECE} bytes), and `input_line_number` counts the lines of the current file read so far.
  */
-function* parserInputs(sources: InputSource[], at: Position, modes: ParserModes): Generator<JqValue | SeqParseError> {
+function* parserInputs(sources: InputSource[], at: Position, modes: ParserModes): Generator<JqValue | JvParseError> {
   const streaming = modes.streaming;
-  const parser = new SeqParser(modes);
+  const parser = new JvParser(modes);
   // A BOM is skipped at the start of the whole input only (jq's parser strips it from its first bytes).
   let bomSeen = false;
   for (const { name, chunks } of sources) {
@@ -525,22 +525,22 @@ function* parserInputs(sources: InputSource[], at: Position, modes: ParserModes)
         const last = whole ? start : lastPieceStart(text, start, end);
         if (last > start) {
           parser.setBuffer(text, start, last);
-          for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | SeqParseError;
+          for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | JvParseError;
         }
         at.line++;
         parser.setBuffer(text, last, end);
-        for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | SeqParseError;
+        for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | JvParseError;
         start = end;
       }
       carry = start === 0 ? text : text.slice(start);
     }
     if (carry !== "") {
       parser.setBuffer(carry, 0, carry.length);
-      for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | SeqParseError;
+      for (let r = parser.next(); r !== NEED_INPUT; r = parser.next()) yield r as JqValue | JvParseError;
     }
   }
   const last = parser.finish();
-  if (last !== NO_MORE) yield last as JqValue | SeqParseError;
+  if (last !== NO_MORE) yield last as JqValue | JvParseError;
 }
 
 /**
@@ -568,15 +568,15 @@ function lastPieceStart(text: string, start: number, end: number): number {
 }
 
 /** Parse errors as the inputs' own, which end the command (not a --seq input's, which are reported and skipped). */
-function* fatalErrors(items: Iterable<JqValue | SeqParseError>, at: Position): Generator<JqValue | JqInputError> {
-  for (const item of items) yield item instanceof SeqParseError ? new JqInputError(at.name ?? "<stdin>", item.message) : item;
+function* fatalErrors(items: Iterable<JqValue | JvParseError>, at: Position): Generator<JqValue | JqInputError> {
+  for (const item of items) yield item instanceof JvParseError ? new JqInputError(at.name ?? "<stdin>", item.message) : item;
 }
 
 /** The values of a --seq input gathered into one array (--slurp), its parse errors given as they come. */
-function* slurpSeq(items: Iterable<JqValue | SeqParseError>): Generator<JqValue | SeqParseError> {
+function* slurpSeq(items: Iterable<JqValue | JvParseError>): Generator<JqValue | JvParseError> {
   const all: JqValue[] = [];
   for (const item of items) {
-    if (item instanceof SeqParseError) yield item;
+    if (item instanceof JvParseError) yield item;
     else all.push(item);
   }
   yield all;
@@ -746,7 +746,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   // With --slurp the input stream is one array; with -n too, `.` is null and `input` returns that array.
   const at: Position = { name: null, line: 0 };
   // The YAML reader is loaded only for --yaml.
-  let inputs: Iterator<JqValue | SeqParseError | JqInputError>;
+  let inputs: Iterator<JqValue | JvParseError | JqInputError>;
   const modes = { seq: o.seq, streaming: o.stream, streamErrors: o.streamErrors };
   if (o.seq && !o.rawInput && !o.yaml) {
     // jq --seq: the inputs are a JSON text sequence; its parse errors come in their place among the values.
@@ -781,14 +781,14 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   }
   const read = inputs;
   inputs = (function* () {
-    for (let r = read.next(); !r.done; r = read.next()) yield marked && !(r.value instanceof SeqParseError || r.value instanceof JqInputError) ? (replaceMarkedIn(r.value) as JqValue) : r.value;
+    for (let r = read.next(); !r.done; r = read.next()) yield marked && !(r.value instanceof JvParseError || r.value instanceof JqInputError) ? (replaceMarkedIn(r.value) as JqValue) : r.value;
   })();
   /**
    * The program's `input`: a parse error of the input (--seq or not) is an error of the program, which
    * `try` catches, as in jq.
    */
   const nextInput = (): { value: JqValue } | undefined => {
-    let r: IteratorResult<JqValue | SeqParseError | JqInputError>;
+    let r: IteratorResult<JqValue | JvParseError | JqInputError>;
     try {
       r = inputs.next();
     } catch (e) {
@@ -796,7 +796,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
       throw e;
     }
     if (r.done) return undefined;
-    if (r.value instanceof SeqParseError || r.value instanceof JqInputError) throw new JqRuntimeError(r.value.message);
+    if (r.value instanceof JvParseError || r.value instanceof JqInputError) throw new JqRuntimeError(r.value.message);
     return { value: r.value };
   };
   /** Where jq says an error happened: the file and the lines of it read so far, or <unknown> before any input. */
@@ -853,9 +853,9 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
     else {
       // As jq's main loop, which reads no input once a file could not be opened: the value whose reading
       // got past it is the last one run (a program's own `input` reads on).
-      const more = (): IteratorResult<JqValue | SeqParseError | JqInputError> => (unreadable > 0 ? { done: true, value: undefined } : inputs.next());
+      const more = (): IteratorResult<JqValue | JvParseError | JqInputError> => (unreadable > 0 ? { done: true, value: undefined } : inputs.next());
       for (let r = more(); !r.done; r = more()) {
-        if (r.value instanceof SeqParseError) {
+        if (r.value instanceof JvParseError) {
           // As jq --seq: a parse error is reported and the input goes on; the exit status is not changed.
           io.stderr(`jq: ignoring parse error: ${r.value.message}\n`);
           continue;

@@ -11,21 +11,21 @@
  * - `--stream-errors` (JV_PARSE_STREAM_ERRORS): an error is the value `[message, path]`, the path where
  *   the parser stood, and reading goes on.
  *
- * The text comes in buffers ({@link SeqParser.setBuffer}), as jq's parser gets the lines it reads, and
- * values come one at a time ({@link SeqParser.next}); the parser keeps its state from one buffer to the
+ * The text comes in buffers ({@link JvParser.setBuffer}), as jq's parser gets the lines it reads, and
+ * values come one at a time ({@link JvParser.next}); the parser keeps its state from one buffer to the
  * next (a value may span lines, or files). Lines and columns count as jq's do: columns in UTF-8 bytes.
  */
 import { decodeJsonString } from "../json-string.js";
 import { MAX_PARSING_DEPTH, byteWidth, isLiteralChar, literalValue, setKey } from "./json.js";
 
 /** A parse error of the sequence: jq's message, with its position. Parsing goes on after it. */
-export class SeqParseError {
+export class JvParseError {
   constructor(readonly message: string) {}
 }
 
-/** What {@link SeqParser.next} gives when its buffer is used up: the next buffer (or the end) is due. */
+/** What {@link JvParser.next} gives when its buffer is used up: the next buffer (or the end) is due. */
 export const NEED_INPUT: unique symbol = Symbol("need input");
-/** What {@link SeqParser.finish} gives when the input ended with nothing pending. */
+/** What {@link JvParser.finish} gives when the input ended with nothing pending. */
 export const NO_MORE: unique symbol = Symbol("no more");
 
 const RS = 0x1e;
@@ -46,7 +46,7 @@ const LAST_VALUE = 5;
 
 /** No value: jq's jv_invalid() in the parser's `next` and `output` slots. */
 const NOTHING: unique symbol = Symbol("nothing");
-/** The answer of {@link SeqParser.scan} when a value is ready (possibly none, after an RS). */
+/** The answer of {@link JvParser.scan} when a value is ready (possibly none, after an RS). */
 const OK: unique symbol = Symbol("ok");
 
 /** An object being read, with how many keys were set (jq's test is only whether there are any). */
@@ -81,8 +81,8 @@ export interface ParserModes {
   streamErrors?: boolean;
 }
 
-/** jq 1.8.2's JSON parser in the modes of --seq, --stream and --stream-errors. */
-export class SeqParser {
+/** jq 1.8.2's JSON parser (its struct jv_parser) in the modes of --seq, --stream and --stream-errors. */
+export class JvParser {
   private text = "";
   private pos = 0;
   private end = 0;
@@ -194,8 +194,8 @@ export class SeqParser {
   }
 
   /** jq's make_error: a parse error, or with --stream-errors the value `[message, path]` (the path before the reset). */
-  private error(message: string): SeqParseError | unknown[] {
-    return this.streamErrors ? [message, this.path.slice()] : new SeqParseError(message);
+  private error(message: string): JvParseError | unknown[] {
+    return this.streamErrors ? [message, this.path.slice()] : new JvParseError(message);
   }
 
   /** At the end of the input: the last value, or what was left unfinished (as a parse error), or NO_MORE. */
