@@ -3,10 +3,18 @@
  * (sorted; sub-directories only when recursive). A path that cannot be read is kept, so that reading
  * it reports the problem where the caller reports problems.
  */
-import { readdirSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 
 const INPUT_FILE = /\.(ya?ml|json)$/i;
+
+function isSymbolicLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
 
 function statOf(p: string): Stats | undefined {
   try {
@@ -18,8 +26,10 @@ function statOf(p: string): Stats | undefined {
 
 /**
  * Expands files and directories (`-` for stdin passes through). Inside a directory only regular files
- * are read (not a FIFO that would block), and a directory reached again through a symbolic link (a
- * loop, or two links to one place) is read once. A file named twice (`a.yaml ./a.yaml`, or a file and
+ * are read (not a FIFO that would block), and a symbolic link to a directory is not followed, as
+ * kubectl's -R (filepath.Walk) does not follow one (a link out of the tree, to /proc or /, would read
+ * what was never meant); a directory named on the command line is read once, whatever its names. A
+ * directory that cannot be listed is kept as an input, so that reading it says why (permission denied). A file named twice (`a.yaml ./a.yaml`, or a file and
  * its directory) is listed once, by its first name: reading it twice would count it twice.
  */
 export function listInputFiles(paths: readonly string[], options: { recursive: boolean }): string[] {
@@ -69,11 +79,19 @@ export function expandInputs(paths: readonly string[], options: { recursive: boo
       return;
     }
     seen.add(id);
-    for (const name of readdirSync(p).sort()) {
+    let names: string[];
+    try {
+      names = readdirSync(p).sort();
+    } catch {
+      add(p, undefined);
+      return;
+    }
+    for (const name of names) {
       const child = path.join(p, name);
       const cs = statOf(child);
-      if (cs?.isDirectory()) visit(child, false);
-      else if (INPUT_FILE.test(name) && (cs === undefined || cs.isFile())) add(child, cs);
+      if (cs?.isDirectory()) {
+        if (!isSymbolicLink(child)) visit(child, false);
+      } else if (INPUT_FILE.test(name) && (cs === undefined || cs.isFile())) add(child, cs);
     }
   };
   for (const p of paths) {

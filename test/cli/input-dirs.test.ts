@@ -4,14 +4,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { memoryIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { listInputFiles } from "../../src/files/index.js";
-import { repoRoot } from "../support/conformance.js";
+import { kartaBin, repoRoot } from "../support/conformance.js";
 
 test("a directory with a symbolic link loop, a second link to itself and a FIFO: each file once, no hang", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-dirs-"));
@@ -27,6 +27,40 @@ test("a directory with a symbolic link loop, a second link to itself and a FIFO:
     assert.equal(await main(["inspect", "-f", path.join(repoRoot, "examples", "pytorchjob.yaml"), "--pods", pods], io), 0, io.err);
     assert.match(io.out, /^Pods: 4, matched 4, unmatched 0$/m);
     assert.match(io.out, /subgroup worker {2}minMember 1 {2}pods: 3$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a symbolic link to a directory is not followed (kubectl's -R does not follow one): a link out of the tree reads nothing of it", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-dirs-"));
+  try {
+    copyFileSync(path.join(repoRoot, "definitions", "batch", "v1", "Job.yaml"), path.join(dir, "Job.yaml"));
+    symlinkSync("/proc/self", path.join(dir, "self"));
+    symlinkSync(path.join(repoRoot, "definitions"), path.join(dir, "defs"));
+    // A link to a file is read, as a file.
+    symlinkSync(path.join(repoRoot, "definitions", "apps", "v1", "Deployment.yaml"), path.join(dir, "deployment.yaml"));
+    assert.deepEqual(listInputFiles([dir], { recursive: true }), [path.join(dir, "Job.yaml"), path.join(dir, "deployment.yaml")]);
+    // Named on the command line, a link to a directory is read.
+    assert.ok(listInputFiles([path.join(dir, "defs")], { recursive: true }).length > 10);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a sub-directory that cannot be listed is reported as a file that cannot be read, not an internal error", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-dirs-"));
+  try {
+    copyFileSync(path.join(repoRoot, "definitions", "batch", "v1", "Job.yaml"), path.join(dir, "Job.yaml"));
+    mkdirSync(path.join(dir, "locked"), { mode: 0o000 });
+    // As a user without the permission root has: the command run as nobody when the tests run as root.
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+    execFileSync("chmod", ["755", dir]);
+    execFileSync("chmod", ["644", path.join(dir, "Job.yaml")]);
+    const r = spawnSync(asUser[0] ?? process.execPath, [...asUser.slice(1), ...(asUser.length ? [process.execPath] : []), kartaBin, "validate", dir], { encoding: "utf8" });
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stderr, `karta validate: cannot read ${path.join(dir, "locked")}: permission denied\n`);
+    assert.doesNotMatch(r.stderr, /internal error|EACCES|scandir/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
