@@ -1,6 +1,7 @@
 /** The edges of a command: where it reads and writes. Tests pass their own. */
 import { isAscii } from "node:buffer";
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { inputTooLarge, MAX_INPUT_BYTES, readTextFile, withPath as named } from "../files/read.js";
 
 export interface CliIO {
   stdout(text: string): void;
@@ -48,7 +49,9 @@ function* fileChunks(path: string, decode?: Decoder, size = 1 << 22): Generator<
       if (cut === 0) {
         // No line break yet: keep reading, in a larger buffer once this one is full.
         if (end === buf.length) {
-          const bigger = Buffer.allocUnsafe(buf.length * 2);
+          // One line past the bound (/dev/zero has none): refused, not read until the memory is full.
+          if (buf.length > MAX_INPUT_BYTES) throw inputTooLarge(path);
+          const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_INPUT_BYTES + 1));
           buf.copy(bigger, 0, 0, end);
           buf = bigger;
         }
@@ -106,8 +109,13 @@ export function nodeIO(): CliIO {
         if (fstatSync(0).isDirectory()) throw Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR" });
       });
       const chunks: Buffer[] = [];
+      let total = 0;
       try {
-        for await (const c of process.stdin) chunks.push(c as Buffer);
+        for await (const c of process.stdin) {
+          total += (c as Buffer).length;
+          if (total > MAX_INPUT_BYTES) throw inputTooLarge("<stdin>");
+          chunks.push(c as Buffer);
+        }
       } catch (e) {
         named("<stdin>", () => {
           throw e;
@@ -116,22 +124,9 @@ export function nodeIO(): CliIO {
       const bytes = Buffer.concat(chunks);
       return decode ? decode(bytes) : bytes.toString("utf8");
     },
-    readFile: (p) => named(p, () => readFileSync(p, "utf8")),
+    readFile: (p) => readTextFile(p),
     readChunks: (p, decode) => fileChunks(p, decode),
   };
-}
-
-/**
- * Runs a read of file `p`, giving its error the path when Node leaves it out (reading a directory fails
- * in `read`, whose EISDIR names no path), so that every command reports it as an unreadable file.
- */
-function named<T>(p: string, read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    if (typeof e === "object" && e !== null && "code" in e && !("path" in e)) (e as NodeJS.ErrnoException).path = p;
-    throw e;
-  }
 }
 
 /** An in-memory CliIO for tests: collects what the command writes. */
@@ -148,7 +143,7 @@ export function memoryIO(stdin = "", files: Record<string, string> = {}): CliIO 
     readStdin: async () => stdin,
     readFile(p: string) {
       if (p in files) return files[p]!;
-      return named(p, () => readFileSync(p, "utf8"));
+      return readTextFile(p);
     },
     readChunks(p: string) {
       return [io.readFile(p)];

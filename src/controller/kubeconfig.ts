@@ -15,6 +15,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { readTextFile } from "../files/read.js";
 import { homedir } from "node:os";
 import path from "node:path";
 import { parseDocument } from "yaml";
@@ -130,7 +131,7 @@ const FILE_FIELDS: Record<string, string[]> = {
 function readKubeconfig(file: string): KubeconfigFile {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextFile(file);
   } catch (err) {
     throw new Error(`cannot read the kubeconfig ${file}: ${readErrorReason(err)}`);
   }

@@ -13,6 +13,8 @@ const STRERROR: Record<string, string> = {
   EIO: "Input/output error",
   ENXIO: "No such device or address",
   EINVAL: "Invalid argument",
+  // Raised by src/files/read.ts for an input past its bound (strerror's words, and the bound).
+  EFBIG: "File too large (Karta reads at most 500 MiB of an input)",
 };
 
 function codeOf(err: unknown): string | undefined {
@@ -33,5 +35,6 @@ export function readErrorReason(err: unknown): string {
   const code = codeOf(err);
   if (code === "ENOENT") return "no such file";
   const text = code !== undefined ? STRERROR[code] : undefined;
-  return text !== undefined ? text.toLowerCase() : message(err);
+  // Lower case as a clause (`is a directory`), the rest as written (`500 MiB`).
+  return text !== undefined ? text[0]!.toLowerCase() + text.slice(1) : message(err);
 }

@@ -138,3 +138,28 @@ test("-R, kubectl's flag, is accepted by validate and rbac (they recurse by defa
   assert.equal(check.err, "karta interpret: --check: no ResourceInterpreterCustomization in interpreter-customizations/ (its sub-directories are read only with -R, --recursive)\n");
   assert.equal((await karta(["interpret", "-f", "interpreter-customizations/", "-R", "--check"])).code, 0);
 });
+
+test("an input past 500 MiB (a sparse file, /dev/zero, standard input) is refused as too large, not read until the memory is full", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-large-"));
+  try {
+    const sparse = path.join(dir, "big.yaml");
+    execFileSync("truncate", ["-s", "600M", sparse]);
+    const run = (args: string[], input?: Buffer) => spawnSync(process.execPath, [kartaBin, ...args], { encoding: "utf8", input, maxBuffer: 1 << 20 });
+    const tooLarge = "file too large (Karta reads at most 500 MiB of an input)";
+    for (const [args, err] of [
+      [["validate", sparse], `karta validate: cannot read ${sparse}: ${tooLarge}\n`],
+      [["inspect", "-f", sparse], `karta inspect: cannot read ${sparse}: ${tooLarge}\n`],
+      [["inspect", "-f", "/dev/zero"], `karta inspect: cannot read /dev/zero: ${tooLarge}\n`],
+      [["jq", ".", "/dev/zero"], "jq: error: Could not open file /dev/zero: File too large (Karta reads at most 500 MiB of an input)\n"],
+    ] as const) {
+      const r = run([...args]);
+      assert.equal(r.status, 2, args.join(" "));
+      assert.ok(r.stderr.startsWith(err), `${args.join(" ")}: ${r.stderr}`);
+    }
+    const piped = run(["validate", "-"], Buffer.alloc(501 * 1024 * 1024));
+    assert.equal(piped.status, 2);
+    assert.match(piped.stderr, /^karta validate: cannot read <stdin>: file too large/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -2,7 +2,7 @@
  * Reading ResourceInterpreterCustomization files and directories from disk (as `karmadactl interpret
  * -f` does): `.yaml`, `.yml` and `.json` files, directories optionally recursively.
  */
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../../files/read.js";
 import { listInputFiles } from "../../files/index.js";
 import { parseCustomizations, type CustomizationLoad } from "./customization.js";
 
@@ -15,7 +15,7 @@ export function loadCustomizationFiles(paths: readonly string[], options: { recu
   for (const p of listInputFiles(paths, { recursive: options.recursive ?? false })) {
     let text: string;
     try {
-      text = readFileSync(p, "utf8");
+      text = readTextFile(p);
     } catch (e) {
       out.issues.push({ file: p, path: "", message: (e as Error).message });
       continue;

@@ -5,7 +5,8 @@
  * validated first and take precedence over the bundled ones for their kinds.
  */
 import { bundledDirectory } from "../../files/package.js";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
+import { readTextFile } from "../../files/read.js";
 import path from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../../definition/diagnostic.js";
 import { loadDefinitions, type Definition } from "../../definition/load.js";
@@ -45,7 +46,7 @@ const bundledFiles = new Map<string, LoadedKartas>();
 function readBundledFile(file: string): LoadedKartas {
   let known = bundledFiles.get(file);
   if (known === undefined) {
-    const loaded = loadDefinitions(readFileSync(file, "utf8"), file);
+    const loaded = loadDefinitions(readTextFile(file), file);
     bundledFiles.set(file, (known = { definitions: loaded.definitions, diagnostics: loaded.diagnostics.filter((d) => d.severity === "error") }));
   }
   return { definitions: [...known.definitions], diagnostics: [...known.diagnostics] };
