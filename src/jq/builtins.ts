@@ -506,6 +506,8 @@ gen("tostream", 0, {
       const f = stack[stack.length - 1]!;
       if (f.i < f.keys.length) {
         const k = f.keys[f.i++]!;
+        // Each level keeps its path (a copy): charged, as the levels of a deep value hold depth² elements.
+        charge(COST.copy * (f.path.length + 1));
         r = start((f.v as Record<string | number, JqValue>)[k]!, [...f.path, k]);
         continue;
       }

@@ -175,3 +175,11 @@ describe("the evaluation budget bounds every structural walk", () => {
     assert.deepEqual(caught(".[2147483647] = 1"), { error: "Array index too large" });
   });
 });
+
+test("tostream over a value 100,000 deep stops at the budget: the paths its levels keep (depth² elements) are charged, not built until the heap is full", () => {
+  const t = Date.now();
+  assert.throws(() => jq("reduce range(100000) as $i (1; [.]) | [tostream] | length", null), (e: unknown) => e instanceof JqError && /exceeded its budget/.test(e.message));
+  assert.ok(Date.now() - t < 10_000, `${Date.now() - t} ms`);
+  // A shallower one is still streamed whole.
+  assert.deepEqual(jq("reduce range(3000) as $i (1; [.]) | [tostream] | length", null), [3001]);
+});
