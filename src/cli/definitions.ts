@@ -176,6 +176,12 @@ export async function runDefinitions(args: string[], io: CliIO): Promise<number>
     return 2;
   }
   const d = hits[0]!;
+  // A definition with errors is not printed (as inspect prints nothing then): `show > file.yaml` would
+  // keep a definition its errors above call broken.
+  if (errors.some((e) => e.severity === "error" && e.source?.file === d.file)) {
+    io.stderr(`karta definitions: ${row(d).name} not shown: ${d.file} has errors ('karta validate ${d.file}' lists them)\n`);
+    return failed;
+  }
   if (template) {
     if (!printWithTemplate(io, "definitions", template, [d.karta])) return EXIT_USAGE;
   } else if (output === "json") io.stdout(JSON.stringify(d.karta, null, 2) + "\n");

@@ -165,6 +165,16 @@ describe("definition files as kubectl reads them", () => {
     assert.match(rbac.err, /broken\.yaml:1:\d+: error: .*\nkarta rbac: the input has \d+ errors?; nothing printed\n$/s);
   });
 
+  test("definitions show does not print a definition whose file has errors (exit 1, nothing on stdout); list still lists it, as kubectl get prints what it can", async () => {
+    const broken = write("broken-jq.yaml", readFileSync(path.join(repoRoot, "definitions/batch/v1/Job.yaml"), "utf8").replace(/replicasPath: [^\n]+/, "replicasPath: 'if .spec.parallelism'"));
+    const show = await karta(["definitions", "show", "Job", "-d", broken]);
+    assert.deepEqual([show.code, show.out], [1, ""]);
+    assert.match(show.err, /: error: .*replicasPath: failed to parse JQ expression/);
+    assert.match(show.err, new RegExp(`karta definitions: Job\\.v1\\.batch not shown: .*broken-jq\\.yaml has errors \\('karta validate .*broken-jq\\.yaml' lists them\\)\n$`));
+    const list = await karta(["definitions", "list", "-d", broken, "-o", "name"]);
+    assert.deepEqual([list.code, list.out], [1, "Job.v1.batch\n"]);
+  });
+
   test("definitions list leaves out a definition without a kind: its errors on stderr, the others listed (exit 1)", async () => {
     const both = path.join(dir, "with-kindless");
     mkdirSync(both, { recursive: true });
