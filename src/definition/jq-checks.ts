@@ -43,7 +43,16 @@ const EMBEDDED = { objectMeta: OBJECT_META, podTemplateSpec: POD_TEMPLATE_SPEC }
 export function checkExpression(e: Expression, jq: JqFrontEnd, workload: WorkloadSchema, findings: Finding[]): ExpressionResult {
   const where = goFieldPath(e.path);
   const text = e.text;
-  if (text.trim() === "") return { expression: e };
+  if (text.trim() === "") {
+    // Upstream's validator skips it as unset, but an evaluation compiles it and fails on every workload.
+    findings.push({
+      severity: "warning",
+      path: e.path,
+      message: `empty jq expression at '${where}': evaluating it fails on every workload (jq: "Top-level program not given"; upstream: "missing query"); leave the field out, or write an expression ('.' is the whole document)`,
+      code: "jq-empty",
+    });
+    return { expression: e };
+  }
   let ast: Node;
   try {
     ast = jq.parse(text);

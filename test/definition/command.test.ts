@@ -1,6 +1,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
+import { readFileSync } from "node:fs";
+import { repoRoot } from "../support/conformance.js";
 import { memoryIO } from "../../src/cli/io.js";
 import { runValidate } from "../../src/cli/validate.js";
 import { fixture, fixturesDir } from "./helpers.js";
@@ -40,6 +42,14 @@ describe("karta validate", () => {
       `${file}:24:71: warning: spec.structureDefinition.childComponents[0].podSelector.componentInstanceSelector.idPath: ${gojq("format not defined: @base32d")}`,
       "1 file, 1 definition: 0 errors, 4 warnings, 0 notices",
     ]);
+  });
+
+  test("an empty jq expression is a warning: upstream's validator skips it, but every evaluation fails", async () => {
+    const text = readFileSync(path.join(repoRoot, "definitions/batch/v1/Job.yaml"), "utf8").replace(/replicasPath: [^\n]+/, 'replicasPath: ""');
+    const io = memoryIO(text);
+    assert.equal(await runValidate(["-"], io), 0);
+    assert.match(io.out, /^<stdin>:\d+:\d+: warning: spec\.structureDefinition\.rootComponent\.scaleDefinition\.replicasPath: empty jq expression at 'Spec\.StructureDefinition\.RootComponent\.ScaleDefinition\.ReplicasPath': evaluating it fails on every workload/m);
+    assert.equal(await runValidate(["--strict", "-"], memoryIO(text)), 1);
   });
 
   test("--crd checks workload paths; -o json lists the same records", async () => {
