@@ -322,7 +322,8 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
       continue;
     }
     if (spec.type === "string" && spec.foldCase && spec.choices && !isChoice(spec.choices, t.value)) {
-      const folded = spec.foldCase.find((c) => c.toLowerCase() === t.value.toLowerCase());
+      // Only to one of this flag's own choices: `describe -o name` is not `get -o name`.
+      const folded = spec.foldCase.find((c) => c.toLowerCase() === t.value.toLowerCase() && isChoice(spec.choices!, c));
       if (folded !== undefined) {
         set(folded);
         continue;

@@ -45,6 +45,12 @@ describe("karta definitions", () => {
     // -o in any case, as kubectl reads -o JSON, -o YAML and -o NAME.
     assert.equal((await karta(["definitions", "list", "-o", "NAME", "--group", "batch"])).out, "CronJob.v1.batch\nJob.v1.batch\n");
     assert.equal((await karta(["definitions", "show", "job", "-oJSON"])).out, (await karta(["definitions", "show", "job", "-o", "json"])).out);
+    // Folded only to one of the command's own formats: describe has no -o name, in any case.
+    for (const o of ["name", "NAME"]) {
+      const r = await karta(["describe", "-f", "examples/pytorchjob.yaml", "-o", o]);
+      assert.deepEqual([r.code, r.out], [2, ""], o);
+      assert.match(r.err, new RegExp(`^karta describe: invalid value '${o}' for -o: expected table, json, yaml, `));
+    }
     assert.equal(await names("--group", "Kubeflow.org", "--kind", "mpijob"), "MPIJob.v1.kubeflow.org\nMPIJob.v2beta1.kubeflow.org\n");
     assert.equal(await names("--group", "kubeflow.org", "--kind", "MPIJob", "--version", "v2beta1"), "MPIJob.v2beta1.kubeflow.org\n");
     assert.equal(await names("--group", ""), "Pod.v1\n");
