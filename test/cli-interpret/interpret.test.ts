@@ -231,6 +231,15 @@ describe("karta interpret", () => {
     assert.equal(syntax.err, "Execute InterpretHealth error: <string> line:3(column:3) near 'end':   syntax error (layer: declarative)\n");
   });
 
+  test("a script nested thousands of levels deep is refused in words (exit 1), not an internal error", async () => {
+    const deep = `function GetReplicas(obj)\n  return ${"(".repeat(20000)}1${")".repeat(20000)}, nil\nend`;
+    const ric = ["apiVersion: config.karmada.io/v1alpha1", "kind: ResourceInterpreterCustomization", "metadata: {name: deep}", "spec:", "  target: {apiVersion: apps/v1, kind: Deployment}", "  customizations:", "    replicaResource:", `      luaScript: ${JSON.stringify(deep)}`].join("\n");
+    const r = await runWith({ "deep.yaml": ric }, ["-f", "deep.yaml", "--check"]);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /InterpretReplica: +ERROR: the script is nested too deeply for Karta to read/);
+    assert.doesNotMatch(r.out + r.err, /internal error|Maximum call stack/);
+  });
+
   test("--check with -f files that hold no customization says so (exit 2); without -f, that -f is needed", async () => {
     const empty = await runWith({ "empty.yaml": "" }, ["-f", "empty.yaml", "--check"]);
     assert.deepEqual([empty.code, empty.out, empty.err], [2, "", "karta interpret: --check: no ResourceInterpreterCustomization in empty.yaml\n"]);

@@ -545,9 +545,19 @@ export class LuaVM {
     const m = this.m;
     const L = this.L;
     m._lua_settop(L, 0);
-    const rewritten = rewriteForGopherLua(source);
-    if (!rewritten.ok) return { ok: false, error: rewritten.error, line: rewritten.line };
-    const status = this.load(rewriteTableConstructors(rewritten.source));
+    let rewritten: ReturnType<typeof rewriteForGopherLua>;
+    let loadable: string;
+    try {
+      rewritten = rewriteForGopherLua(source);
+      if (!rewritten.ok) return { ok: false, error: rewritten.error, line: rewritten.line };
+      loadable = rewriteTableConstructors(rewritten.source);
+    } catch (e) {
+      // The readers of the script's syntax recurse per level of nesting: past what the stack holds, a
+      // clear refusal rather than the engine's own error (gopher-lua's parser keeps a heap stack).
+      if (e instanceof RangeError) return { ok: false, error: "the script is nested too deeply for Karta to read (a few thousand levels of blocks, calls or parentheses)" };
+      throw e;
+    }
+    const status = this.load(loadable);
     if (status !== LUA_OK) {
       const error = this.popError();
       m._lua_settop(L, 0);
