@@ -21,6 +21,7 @@ import path from "node:path";
 import { parseDocument } from "yaml";
 import { readErrorReason } from "../files/read-error.js";
 import { yamlDocumentValue } from "../input/index.js";
+import { lfLineBreaks } from "../input/yaml.js";
 import { isDNS1123Label } from "../names/index.js";
 import type { OidcProvider } from "./oidc.js";
 import { proxyFromEnvironment } from "./proxy-env.js";
@@ -135,6 +136,7 @@ function readKubeconfig(file: string): KubeconfigFile {
   } catch (err) {
     throw new Error(`cannot read the kubeconfig ${file}: ${readErrorReason(err)}`);
   }
+  text = lfLineBreaks(text);
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new Error(`${file}: not a kubeconfig: ${doc.errors[0]!.message.split("\n")[0]}`);
   const parsed = yamlDocumentValue(doc, text);

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import type { LineCounter, Node as YamlNode } from "yaml";
 import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { jsonValueSpans } from "../input/json-stream.js";
-import { indentQuotedContinuations, KUBECTL_YAML } from "../input/yaml.js";
+import { indentQuotedContinuations, KUBECTL_YAML, lfLineBreaks } from "../input/yaml.js";
 import { formatPath, type PathSegment } from "./diagnostic.js";
 
 // The `yaml` library is loaded when a text is first read: a definition given as a value needs none of it.
@@ -124,7 +124,7 @@ function withContinuations(text: string, file: string): SourceDocument[] | undef
  * offset (the line counter's, unless the text was changed).
  */
 function parseDocuments(text: string, base: number, file: string, lineCounter: LineCounter, whole: boolean, positions: Pick<LineCounter, "linePos"> = lineCounter): SourceDocument[] {
-  const docs = Y().parseAllDocuments(text, { ...KUBECTL_YAML, ...(whole ? { lineCounter } : {}), uniqueKeys: true, prettyErrors: false, logLevel: "error" });
+  const docs = Y().parseAllDocuments(lfLineBreaks(text), { ...KUBECTL_YAML, ...(whole ? { lineCounter } : {}), uniqueKeys: true, prettyErrors: false, logLevel: "error" });
   const out: SourceDocument[] = [];
   for (const doc of Array.isArray(docs) ? docs : []) {
     const sourceMap = new SourceMap(file, positions);

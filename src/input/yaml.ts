@@ -148,12 +148,22 @@ const YAML11 = new RegExp(
 );
 
 /**
- * The documents of `text` as kubectl reads them: `parse` (the `yaml` library's parseAllDocuments, which
+ * `text` with each lone CR made a LF: YAML breaks lines at CR LF, CR or LF, as libyaml (and so kubectl)
+ * reads them, where the `yaml` library breaks them at LF only (a file with CR line breaks would be one
+ * line). The length is kept, so offsets and positions hold.
+ */
+export function lfLineBreaks(text: string): string {
+  return text.includes("\r") ? text.replace(/\r(?!\n)/g, "\n") : text;
+}
+
+/**
+ * The documents of `text` as kubectl reads them (lone CRs read as line breaks, {@link lfLineBreaks}): `parse` (the `yaml` library's parseAllDocuments, which
  * the caller loads) with {@link KUBECTL_YAML} and `options`; when they do not parse, read again with
  * quoted continuation lines indented ({@link indentQuotedContinuations}) if that changes the text and
  * makes it parse. With the text the documents were read from (its lines are the input's).
  */
-export function kubectlDocuments<D extends { errors: readonly unknown[] }>(parse: (text: string, options: ParseOptions & DocumentOptions & SchemaOptions) => readonly D[], text: string, options: ParseOptions & DocumentOptions & SchemaOptions = {}): { documents: readonly D[]; text: string } {
+export function kubectlDocuments<D extends { errors: readonly unknown[] }>(parse: (text: string, options: ParseOptions & DocumentOptions & SchemaOptions) => readonly D[], given: string, options: ParseOptions & DocumentOptions & SchemaOptions = {}): { documents: readonly D[]; text: string } {
+  const text = lfLineBreaks(given);
   const all = { ...KUBECTL_YAML, ...options };
   const documents = parse(text, all);
   if (documents.every((d) => d.errors.length === 0)) return { documents, text };
