@@ -18,9 +18,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { readTextFile } from "../files/read.js";
 import { homedir } from "node:os";
 import path from "node:path";
-import { parseDocument } from "yaml";
+import { parseAllDocuments, parseDocument } from "yaml";
 import { readErrorReason } from "../files/read-error.js";
-import { yamlDocumentValue } from "../input/index.js";
+import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
 import { lfLineBreaks } from "../input/yaml.js";
 import { isDNS1123Label } from "../names/index.js";
 import type { OidcProvider } from "./oidc.js";
@@ -137,7 +137,12 @@ function readKubeconfig(file: string): KubeconfigFile {
     throw new Error(`cannot read the kubeconfig ${file}: ${readErrorReason(err)}`);
   }
   text = lfLineBreaks(text);
-  const doc = parseDocument(text);
+  // As every other reader: nesting bounded before the parser (whose stack it would exhaust). Of several
+  // documents the first is the kubeconfig, as client-go's YAML decoding reads it.
+  const deep = findDeepNesting(text);
+  if (deep !== undefined) throw new Error(`${file}:${deep.line}: not a kubeconfig: ${deep.message}`);
+  const docs = parseAllDocuments(text, { prettyErrors: false });
+  const doc = (Array.isArray(docs) ? docs[0] : docs) ?? parseDocument("");
   if (doc.errors.length > 0) throw new Error(`${file}: not a kubeconfig: ${doc.errors[0]!.message.split("\n")[0]}`);
   const parsed = yamlDocumentValue(doc, text);
   if ("error" in parsed) throw new Error(`${file}: ${parsed.error}`);

@@ -164,6 +164,11 @@ current-context: basic
     assert.throws(() => loadClusterAccess({ kubeconfig: garbage }), { message: `${garbage}: not a kubeconfig: expected a mapping (apiVersion: v1, kind: Config), found a string` });
     const list = kubeconfig("bad/list", "- a\n");
     assert.throws(() => loadClusterAccess({ kubeconfig: list }), { message: `${list}: not a kubeconfig: expected a mapping (apiVersion: v1, kind: Config), found a list` });
+    // Nesting is bounded before the parser, in the words every reader uses; of several documents the first is read, as client-go reads it.
+    const deep = kubeconfig("bad/deep", "a: " + "[".repeat(10_000) + "]".repeat(10_000) + "\n");
+    assert.throws(() => loadClusterAccess({ kubeconfig: deep }), { message: `${deep}:1: not a kubeconfig: nested deeper than 256 levels (the limit on the objects Karta reads)` });
+    const two = kubeconfig("bad/two", `${one()}---\nkind: Other\n`);
+    assert.doesNotThrow(() => loadClusterAccess({ kubeconfig: two }));
     const notList = kubeconfig("bad/notlist", "clusters: {c: 1}\n");
     assert.throws(() => loadClusterAccess({ kubeconfig: notList }), { message: `${notList}: clusters must be a list` });
     const socks = kubeconfig("bad/proxy", one().replace('cluster: {server: "https://api.example:6443/"}', 'cluster: {server: "https://api.example:6443/", proxy-url: "socks5://proxy:1080"}'));
