@@ -281,7 +281,13 @@ export function parseCommandLine<T extends Flags>(args: readonly string[], flags
     if (t.kind === "option-terminator") continue;
     const spec = specs[t.name];
     const rawName = written.get(t.index) ?? t.rawName;
-    if (t.name === "help" && spec?.type === "boolean") return { kind: "help" };
+    if (t.name === "help" && spec?.type === "boolean") {
+      // `--help=false` is no help; `--help=maybe` is a bad value, as pflag reads a boolean.
+      const asked = t.value === undefined ? true : parseBool(t.value);
+      if (asked === true) return { kind: "help" };
+      if (asked === undefined) fail(`invalid value '${t.value}' for ${rawName}: expected true or false`);
+      continue;
+    }
     if (options.inOrder?.includes(t.name) && spec?.type === "boolean") {
       values[t.name] = true;
       break;

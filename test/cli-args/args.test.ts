@@ -52,6 +52,10 @@ describe("parseCommandLine", () => {
   test("-h and --help anywhere ask for help", () => {
     assert.equal(parseCommandLine(["--pods", "x", "-h"], FLAGS).kind, "help");
     assert.equal(parseCommandLine(["--help", "--bogus"], FLAGS).kind, "help");
+    // A value, as pflag reads a boolean: --help=true is help, --help=false none, --help=maybe an error.
+    assert.equal(parseCommandLine(["--help=true"], FLAGS).kind, "help");
+    assert.equal(parseCommandLine(["--help=false"], FLAGS).kind, "ok");
+    assert.deepEqual(parseCommandLine(["--help=maybe"], FLAGS), { kind: "error", message: "invalid value 'maybe' for --help: expected true or false" });
   });
 
   test("unknown flags: one wording, with a did-you-mean for a near miss", () => {
