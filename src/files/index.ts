@@ -29,8 +29,9 @@ function statOf(p: string): Stats | undefined {
  * are read (not a FIFO that would block), and a symbolic link to a directory is not followed, as
  * kubectl's -R (filepath.Walk) does not follow one (a link out of the tree, to /proc or /, would read
  * what was never meant); a directory named on the command line is read once, whatever its names. A
- * directory that cannot be listed is kept as an input, so that reading it says why (permission denied). A file named twice (`a.yaml ./a.yaml`, or a file and
- * its directory) is listed once, by its first name: reading it twice would count it twice.
+ * directory that cannot be listed is kept as an input, so that reading it says why (permission
+ * denied). A file named twice (`a.yaml ./a.yaml`, or a file and its directory) is listed once, by its
+ * first name: reading it twice would count it twice.
  */
 export function listInputFiles(paths: readonly string[], options: { recursive: boolean }): string[] {
   return expandInputs(paths, options).files;
