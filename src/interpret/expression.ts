@@ -18,6 +18,25 @@ type Accessor = (input: unknown) => unknown;
 
 const WORD = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
+/**
+ * The expressions that stopped at a limit of the engine (its step budget, its depth, a time slice) in the
+ * interpretation under way, with their error. Such an expression is not run again there: on the next pod
+ * it would most likely stop the same way after as long (a definition looping on every pod took some 4 s
+ * a pod, an hour for a thousand pods). Only a broken expression ever reaches a limit.
+ */
+let stopped: Map<CompiledExpression, string> | undefined;
+
+/** Runs `f` (one interpretation) with a scope in which an expression that stopped at a limit is not run again. */
+export function withLimitMemo<T>(f: () => T): T {
+  if (stopped !== undefined) return f();
+  stopped = new Map();
+  try {
+    return f();
+  } finally {
+    stopped = undefined;
+  }
+}
+
 /** A compiled expression, with the Karta field path it came from (for diagnostics). */
 export class CompiledExpression {
   /** The expression as written. */
@@ -78,11 +97,20 @@ export class CompiledExpression {
       const v = this.fast(input);
       if (v !== UNDECIDED) return { ok: true, values: [v] };
     }
+    const before = stopped?.get(this);
+    if (before !== undefined) return { ok: false, error: before };
     try {
       return { ok: true, values: this.program.run(input) };
     } catch (err) {
-      return { ok: false, error: errorText(err) };
+      return { ok: false, error: this.failed(err) };
     }
+  }
+
+  /** The error's text; remembered when it is a limit's (see {@link withLimitMemo}). */
+  private failed(err: unknown): string {
+    const text = errorText(err);
+    if (stopped !== undefined && err instanceof JqError && err.kind === "limit") stopped.set(this, `${text} (not run again in this interpretation: it stopped so on an earlier input)`);
+    return text;
   }
 
   /** The first output (undefined when there is none). */
@@ -93,10 +121,12 @@ export class CompiledExpression {
       const v = this.fast(input);
       if (v !== UNDECIDED) return { ok: true, value: v };
     }
+    const before = stopped?.get(this);
+    if (before !== undefined) return { ok: false, error: before };
     try {
       return { ok: true, value: this.program.first(input) };
     } catch (err) {
-      return { ok: false, error: errorText(err) };
+      return { ok: false, error: this.failed(err) };
     }
   }
 

@@ -11,6 +11,7 @@
 import type { Definition, Diagnostic, GroupVersionKind, Karta } from "../definition/index.js";
 import { compileDefinition, type CompiledDefinition } from "./compile.js";
 import { gangGroups, gangPlan } from "./groups.js";
+import { withLimitMemo } from "./expression.js";
 import { createRequire } from "node:module";
 import type { PodField } from "./patch.js";
 import { classifyPods, workloadPods } from "./pods.js";
@@ -162,12 +163,14 @@ export function compileInterpreter(input: Karta | Definition): CompiledInterpret
     workload,
     classifyPods(view, pods, owners) {
       const diagnostics: Diagnostic[] = [];
-      return { pods: classifyPods(view, pods, diagnostics, owners), diagnostics };
+      return withLimitMemo(() => ({ pods: classifyPods(view, pods, diagnostics, owners), diagnostics }));
     },
     gangGroups(view, pods, classified) {
       const diagnostics: Diagnostic[] = [];
-      const list = classified ?? classifyPods(view, pods, diagnostics);
-      return { groups: gangGroups(view, pods, list, diagnostics), diagnostics };
+      return withLimitMemo(() => {
+        const list = classified ?? classifyPods(view, pods, diagnostics);
+        return { groups: gangGroups(view, pods, list, diagnostics), diagnostics };
+      });
     },
     subtreeScale(view, component, instance) {
       return subtreeScale(view, component, instance);
@@ -179,39 +182,44 @@ export function compileInterpreter(input: Karta | Definition): CompiledInterpret
       return patches().setPodFieldPatch(definition, object, field);
     },
     interpret(object, inputs = {}) {
-      const diagnostics: Diagnostic[] = [...definition.diagnostics];
-      const pods = workloadPods(karta?.spec?.structureDefinition?.rootComponent?.kind, object, inputs.pods ?? []);
-      const result: Interpretation = {
-        root: rootOf(isObject(object) ? object : {}),
-        components: [],
-        status: { statuses: ["Undefined"], matches: [], conditions: [] },
-        pods: [],
-        groups: [],
-        gangPlan: [],
-        children: [],
-        diagnostics,
-      };
-      try {
-        const w = workload(object);
-        diagnostics.push(...w.diagnostics);
-        const view = w.view;
-        if (!view) return result;
-        result.components = definition.components.map((c) => view.components.get(c.name)!.view);
-        result.status = evaluateStatus(definition.root?.status, object, diagnostics);
-        result.pods = classifyPods(view, pods, diagnostics, inputs.children ?? []);
-        result.groups = gangGroups(view, pods, result.pods, diagnostics);
-        result.gangPlan = gangPlan(view, diagnostics);
-        result.children = matchChildren(definition, inputs.children ?? [], diagnostics);
-        const total = workloadTotal(view);
-        if (total) result.totalRequests = total;
-      } catch (err) {
-        // A bug of ours must not hide what was found so far.
-        diagnostics.push({ severity: "error", path: "", message: `internal error while interpreting: ${err instanceof Error ? err.message : String(err)}`, code: "internal" });
-      }
-      return result;
+      return withLimitMemo(() => interpretWhole(object, inputs));
     },
   };
   return interpreter;
+
+  /** Everything the definition sees in the object, its pods and children (one interpretation). */
+  function interpretWhole(object: unknown, inputs: InterpretInputs): Interpretation {
+    const diagnostics: Diagnostic[] = [...definition.diagnostics];
+    const pods = workloadPods(karta?.spec?.structureDefinition?.rootComponent?.kind, object, inputs.pods ?? []);
+    const result: Interpretation = {
+      root: rootOf(isObject(object) ? object : {}),
+      components: [],
+      status: { statuses: ["Undefined"], matches: [], conditions: [] },
+      pods: [],
+      groups: [],
+      gangPlan: [],
+      children: [],
+      diagnostics,
+    };
+    try {
+      const w = workload(object);
+      diagnostics.push(...w.diagnostics);
+      const view = w.view;
+      if (!view) return result;
+      result.components = definition.components.map((c) => view.components.get(c.name)!.view);
+      result.status = evaluateStatus(definition.root?.status, object, diagnostics);
+      result.pods = classifyPods(view, pods, diagnostics, inputs.children ?? []);
+      result.groups = gangGroups(view, pods, result.pods, diagnostics);
+      result.gangPlan = gangPlan(view, diagnostics);
+      result.children = matchChildren(definition, inputs.children ?? [], diagnostics);
+      const total = workloadTotal(view);
+      if (total) result.totalRequests = total;
+    } catch (err) {
+      // A bug of ours must not hide what was found so far.
+      diagnostics.push({ severity: "error", path: "", message: `internal error while interpreting: ${err instanceof Error ? err.message : String(err)}`, code: "internal" });
+    }
+    return result;
+  }
 }
 
 const cache = new WeakMap<object, CompiledInterpreter>();

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
+import { parse as yamlParse } from "yaml";
 import { CompiledExpression, compileDefinition, compileInterpreter } from "../../src/interpret/index.js";
 import { conformanceDir, repoRoot } from "../support/conformance.js";
 import { catalogDefinition, karta } from "./helpers.js";
@@ -24,6 +25,26 @@ describe("robustness", () => {
       ["spec.structureDefinition.rootComponent.statusDefinition.statusMappings.running[0].byExpression.expression", "spec.structureDefinition.rootComponent.statusDefinition.statusMappings.failed[0].byExpression.expression"],
     );
     assert.equal(parse[0]!.message, parse[1]!.message);
+  });
+
+  test("an expression that stops at its limit on one pod is not run again on the others of that interpretation (16 pods took over a minute)", () => {
+    const text = readFileSync(path.join(repoRoot, "definitions", "kubeflow.org", "v1", "PyTorchJob.yaml"), "utf8");
+    const looping = karta(text);
+    const worker = looping.spec.structureDefinition.childComponents!.find((c) => c.name === "worker")!;
+    worker.podSelector!.componentTypeSelector!.keyPath = "until(false; .)";
+    const interpreter = compileInterpreter(looping);
+    const job = yamlParse(readFileSync(path.join(repoRoot, "examples", "pytorchjob.yaml"), "utf8"));
+    const pods = Array.from({ length: 16 }, (_, i) => ({ apiVersion: "v1", kind: "Pod", metadata: { name: `p${i}`, namespace: "ml-team", labels: { "training.kubeflow.org/replica-type": "worker" } } }));
+    const t = Date.now();
+    const r = interpreter.interpret(job, { pods });
+    const errors = r.diagnostics.filter((d) => d.code === "jq-eval" && d.path.endsWith("componentTypeSelector.keyPath"));
+    assert.equal(errors.length, 16, "each pod still reported");
+    assert.match(errors[0]!.message, /evaluation exceeded its budget of \d+ steps$/);
+    for (const e of errors.slice(1)) assert.match(e.message, /\(not run again in this interpretation: it stopped so on an earlier input\)$/);
+    assert.ok(Date.now() - t < 30_000, `${Date.now() - t} ms`);
+    // The next interpretation runs it again: the memo lasts one interpretation.
+    const again = interpreter.interpret(job, { pods: pods.slice(0, 1) }).diagnostics.filter((d) => d.code === "jq-eval");
+    assert.doesNotMatch(again[0]!.message, /not run again/);
   });
 
   test("an expression shared by several statuses that fails on the object is one error, naming how many more mappings share it", () => {
