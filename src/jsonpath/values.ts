@@ -10,7 +10,7 @@
  * Marshal and MarshalIndent (keys sorted, `<>&` escaped). Map keys print in Go's order (byte order of their
  * UTF-8); maps iterate in the document's order where Go's order is random.
  */
-import { goCompareStrings, goFloat, goJSON as goMarshal, goQuote } from "../gofmt/index.js";
+import { goCompareStrings, goFloat, goJSON as goMarshal, goNumberString, goQuote } from "../gofmt/index.js";
 import type { JsonValue } from "../input/index.js";
 
 /** A whole-number literal of a template: a Go `int`. */
@@ -60,10 +60,6 @@ export function goTypeName(v: Value): string {
   return "map[string]interface {}";
 }
 
-/** A number of the data: an int64 in decimal, else a float64 as `%v` prints it. */
-function dataNumber(n: number): string {
-  return isInt64(n) ? BigInt(n).toString() : goFloat(n);
-}
 
 /** Go's byte-order comparison of two strings (code point order), for sorted map keys and `<` on strings. */
 export const compareStrings = goCompareStrings;
@@ -89,7 +85,7 @@ export function goSprint(v: Value, depth = 0): string {
   if (v === null) return "<nil>";
   if (typeof v === "string") return wellFormed(v);
   if (typeof v === "boolean") return String(v);
-  if (typeof v === "number") return dataNumber(v);
+  if (typeof v === "number") return goNumberString(v);
   if (v instanceof GoInt) return v.value.toString();
   if (v instanceof GoFloat) return goFloat(v.value);
   if (v instanceof GoByte) return String(v.value);
@@ -109,7 +105,7 @@ export function goSyntax(v: Value, depth = 0, top = true): string {
   if (v === null) return top ? "<nil>" : "interface {}(nil)";
   if (typeof v === "string") return goQuoted(v);
   if (typeof v === "boolean") return String(v);
-  if (typeof v === "number") return dataNumber(v);
+  if (typeof v === "number") return goNumberString(v);
   if (v instanceof GoInt) return v.value.toString();
   if (v instanceof GoFloat) return goFloat(v.value);
   if (v instanceof GoByte) return `0x${v.value.toString(16)}`;
