@@ -16,7 +16,7 @@
  * owner below them, looked up by its exact GVK only (no version `*`, no Karta), else the DefaultGrouper.
  * Pure data and lookups; no I/O.
  */
-import { LABEL_GROUP, LABEL_KIND, LABEL_VERSION } from "../definition/cluster-rules.js";
+import { LABEL_GROUP, LABEL_KIND, LABEL_VERSION, rootGroupVersionKind, sameGroupVersionKind, type KartaLike } from "../definition/cluster-rules.js";
 import type { GroupVersionKind, Karta } from "../definition/types.js";
 import type { Interpretation } from "../interpret/types.js";
 
@@ -239,11 +239,10 @@ export function kaiFallbackKartas(stored: readonly unknown[], gvk: GroupVersionK
     const k = (typeof item === "object" && item !== null ? item : {}) as StoredKarta;
     const labels = k.metadata?.labels;
     const root = k.spec?.structureDefinition?.rootComponent;
-    const kind = root?.kind as Partial<GroupVersionKind> | undefined;
     const children = k.spec?.structureDefinition?.childComponents;
     const taken =
       typeof labels === "object" && labels !== null && hasKaiKartaLabels(labels as Record<string, string>, gvk) &&
-      (kind?.group ?? "") === gvk.group && kind?.version === gvk.version && kind?.kind === gvk.kind &&
+      sameGroupVersionKind(rootGroupVersionKind(k as KartaLike), gvk) &&
       k.metadata?.deletionTimestamp == null &&
       !((root?.name ?? "") === "" && !(Array.isArray(children) && children.length > 0)) &&
       typeof k.spec === "object" && hasGangInstructions(k as unknown as Karta);
