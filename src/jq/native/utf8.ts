@@ -102,23 +102,25 @@ export function decodeUtf8Marked(bytes: Uint8Array): { text: string; marked: boo
   return { text: decodeWith(bytes, (at, length) => Array.from(bytes.subarray(at, at + length), (b) => MARK + b)), marked: true };
 }
 
+const encoder = new TextEncoder();
+
 /** A string of marked text as jq makes it: its bytes (markers as the bytes they stand for) decoded by {@link decodeUtf8}. */
 export function replaceMarked(s: string): string {
   if (!MARKED.test(s)) return s;
   const bytes: number[] = [];
+  const text = (from: number, to: number): void => {
+    for (const b of encoder.encode(s.slice(from, to))) bytes.push(b);
+  };
+  let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0xdc80 && c <= 0xdcff && !(i > 0 && s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff)) {
-      bytes.push(c - MARK);
-      continue;
-    }
-    const cp = s.codePointAt(i)!;
-    if (cp > 0xffff) i++;
-    if (cp < 0x80) bytes.push(cp);
-    else if (cp < 0x800) bytes.push(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
-    else if (cp < 0x10000) bytes.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
-    else bytes.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+    const high = i > 0 && s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) <= 0xdbff;
+    if (c < 0xdc80 || c > 0xdcff || high) continue;
+    text(from, i);
+    bytes.push(c - MARK);
+    from = i + 1;
   }
+  text(from, s.length);
   return decodeUtf8(Uint8Array.from(bytes));
 }
 
