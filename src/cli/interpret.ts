@@ -28,7 +28,7 @@ import { customizationIssueText } from "../interpreter/declarative/issue-text.js
 import type { OperationInput } from "../server/context.js";
 import type { EvaluationPool } from "../server/pool.js";
 import type { CliIO } from "./io.js";
-import { InputError, readInput } from "./objects.js";
+import { displayName, InputError, readInput, typeMetaTypeError } from "./objects.js";
 import { OutputBuffer } from "./output.js";
 import { goSafeYaml } from "./yaml-output.js";
 import { JsonStreamError, parseJsonStream } from "../input/json-stream.js";
@@ -184,12 +184,16 @@ function documentsOf(text: string): ReturnType<typeof parseYamlDocuments> {
 }
 
 /** One object from a file (karmadactl requires exactly one). */
-async function readObject(io: CliIO, file: string, what: string): Promise<KubeObject> {
-  const { documents, errors } = documentsOf(await readInput(io, file));
+async function readObject(io: CliIO, source: string, what: string): Promise<KubeObject> {
+  const text = await readInput(io, source);
+  const file = displayName(source);
+  const { documents, errors } = documentsOf(text);
   if (errors.length > 0) throw new InputError(`fail to get ${what} object: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
   if (documents.length !== 1) throw new InputError(`fail to get ${what} object: ${file}: expected exactly one object, found ${documents.length}`);
   const v = documents[0]!.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw new InputError(`fail to get ${what} object: ${file}: not an object`);
+  const wrongType = typeMetaTypeError(v);
+  if (wrongType !== undefined) throw new InputError(`fail to get ${what} object: ${file}: ${wrongType}`);
   if (typeof v.apiVersion !== "string" || typeof v.kind !== "string") throw new InputError(`fail to get ${what} object: ${file}: Object 'Kind' is missing`);
   return v;
 }
@@ -202,8 +206,10 @@ async function readObject(io: CliIO, file: string, what: string): Promise<KubeOb
 async function readStatusItems(io: CliIO, files: readonly string[]): Promise<AggregatedStatusItem[] | undefined> {
   if (files.length === 0) return undefined;
   const items: AggregatedStatusItem[] = [];
-  for (const file of files) {
-    const { documents, errors } = documentsOf(await readInput(io, file));
+  for (const source of files) {
+    const text = await readInput(io, source);
+    const file = displayName(source);
+    const { documents, errors } = documentsOf(text);
     if (errors.length > 0) throw new InputError(`fail to get status items: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
       for (const [i, v] of (Array.isArray(value) ? value : [value]).entries()) {
@@ -219,8 +225,10 @@ async function readStatusItems(io: CliIO, files: readonly string[]): Promise<Agg
 /** TargetComponents from files: each document a {name, replicas} or a list of them. */
 async function readComponents(io: CliIO, files: readonly string[]): Promise<TargetComponent[]> {
   const out: TargetComponent[] = [];
-  for (const file of files) {
-    const { documents, errors } = documentsOf(await readInput(io, file));
+  for (const source of files) {
+    const text = await readInput(io, source);
+    const file = displayName(source);
+    const { documents, errors } = documentsOf(text);
     if (errors.length > 0) throw new InputError(`fail to get components: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
       for (const [i, item] of (Array.isArray(value) ? value : [value]).entries()) {
@@ -367,10 +375,11 @@ async function loadCustomizations(io: CliIO, o: InterpretOptions): Promise<Loade
   const out: LoadedCustomizations = { items: [], issues: [], texts: [] };
   for (const file of listInputFiles(o.filenames, { recursive: o.recursive })) {
     const text = await readInput(io, file);
-    out.texts.push({ file, text });
-    const loaded = parseCustomizations(text, file);
+    const name = displayName(file);
+    out.texts.push({ file: name, text });
+    const loaded = parseCustomizations(text, name);
     out.issues.push(...loaded.issues);
-    for (const customization of loaded.customizations) out.items.push({ customization, file });
+    for (const customization of loaded.customizations) out.items.push({ customization, file: name });
   }
   return out;
 }
@@ -505,7 +514,7 @@ export async function runInterpret(args: string[], io: CliIO): Promise<number> {
       // A file, or a directory of them (recursively), as for inspect and compile.
       const loaded: { definitions: Definition[]; diagnostics: Diagnostic[] } = { definitions: [], diagnostics: [] };
       for (const file of listInputFiles([o.definition], { recursive: true })) {
-        const name = file === "-" ? "<stdin>" : file;
+        const name = displayName(file);
         const text = await readInput(io, file);
         source.definitions.push({ file: name, text });
         const one = loadKartaText(text, name);

@@ -127,11 +127,18 @@ export async function readWorkloadObject(io: CliIO, files: readonly string[]): P
   const { object, file } = found[0]!;
   // As kubectl refuses such a document: what it is, not which definition is missing.
   if (typeof object !== "object" || object === null || Array.isArray(object)) throw new InputError(`${displayName(file)}: the workload is not an object (expected a mapping with apiVersion and kind), found ${valueKind(object)}`);
-  for (const field of ["apiVersion", "kind"] as const) {
-    const v = (object as Record<string, unknown>)[field];
-    if (v !== undefined && typeof v !== "string") throw new InputError(`${displayName(file)}: ${field}: expected a string, found ${valueKind(v)}`);
-  }
+  const wrongType = typeMetaTypeError(object as Record<string, unknown>);
+  if (wrongType !== undefined) throw new InputError(`${displayName(file)}: ${wrongType}`);
   return { object, file };
+}
+
+/** `apiVersion: expected a string, found a number` when an object's apiVersion or kind is given but is not a string. */
+export function typeMetaTypeError(object: Record<string, unknown>): string | undefined {
+  for (const field of ["apiVersion", "kind"] as const) {
+    const v = object[field];
+    if (v !== undefined && typeof v !== "string") return `${field}: expected a string, found ${valueKind(v)}`;
+  }
+  return undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { parseCommand, usageError, type Flags } from "./args.js";
 import { CliIO, readErrorReason, readSource } from "./io.js";
+import { displayName } from "./objects.js";
 import { expandInputs, noInputFiles } from "../files/index.js";
 import { CrdIndex, loadCrds, type CrdDefinition } from "../definition/crd.js";
 import { countSeverities, formatDiagnostic, hasSyntaxErrors, sortDiagnostics, type Diagnostic } from "../definition/diagnostic.js";
@@ -74,7 +75,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
     } catch (err) {
       if (crd) unreadableCrds++;
       else unreadable++;
-      io.stderr(`karta validate: cannot read ${file === "-" ? "<stdin>" : file}: ${readErrorReason(err)}\n`);
+      io.stderr(`karta validate: cannot read ${displayName(file)}: ${readErrorReason(err)}\n`);
       return undefined;
     }
   };
@@ -106,7 +107,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   for (const file of files) {
     const text = await read(file);
     if (text === undefined) continue;
-    const name = file === "-" ? "<stdin>" : file;
+    const name = displayName(file);
     const result = validateText(text, name, { strict: parsed.strict, ...(crds ? { crds } : {}) });
     definitions += result.definitions.length;
     diagnostics.push(...result.diagnostics);

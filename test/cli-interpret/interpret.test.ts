@@ -308,6 +308,22 @@ describe("karta interpret", () => {
     assert.match(unreadable.err, /^karta interpret: cannot read missing\.yaml: no such file$/m);
   });
 
+  test("an object read from standard input is named <stdin>; an apiVersion or kind that is not a string is named", async () => {
+    const none = await run(["--operation", "InterpretHealth", "--desired-file", "-"], "");
+    assert.equal(none.code, 2);
+    assert.equal(none.err, "karta interpret: fail to get desired object: <stdin>: expected exactly one object, found 0\n");
+    const numeric = await run(["--operation", "InterpretHealth", "--desired-file", "-"], "apiVersion: 7\nkind: Deployment\nmetadata: {name: x}\n");
+    assert.equal(numeric.code, 2);
+    assert.equal(numeric.err, "karta interpret: fail to get desired object: <stdin>: apiVersion: expected a string, found a number\n");
+    const listKind = await run(["--operation", "InterpretHealth", "--desired-file", "-"], "apiVersion: apps/v1\nkind: [Deployment]\n");
+    assert.equal(listKind.err, "karta interpret: fail to get desired object: <stdin>: kind: expected a string, found a list\n");
+    const noKind = await run(["--operation", "InterpretHealth", "--desired-file", "-"], "apiVersion: apps/v1\nmetadata: {name: x}\n");
+    assert.equal(noKind.err, "karta interpret: fail to get desired object: <stdin>: Object 'Kind' is missing\n");
+    const items = await run(["--operation", "AggregateStatus", "--desired-file", "deploy.yaml", "--status-file", "-"], "{");
+    assert.equal(items.code, 2);
+    assert.match(items.err, /^karta interpret: fail to get status items: <stdin>:1:/);
+  });
+
   test("an invalid customization file is reported with its file and field", async () => {
     const io = memoryIO("", { ...files, "bad.yaml": CUSTOMIZATION.replace("    kind: Deployment\n", "") });
     const code = await runInterpret(["-f", "bad.yaml", "--operation", "InterpretReplica", "--desired-file", "deploy.yaml"], io);
