@@ -54,19 +54,28 @@ export function parseObjects(text: string, name: string): unknown[] {
     }
   }
   const out: unknown[] = [];
-  const flatten = (v: unknown): void => {
-    if (v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { kind?: unknown }).kind === "string" && /List$/.test((v as { kind: string }).kind)) {
-      const { kind, items } = v as { kind: string; items?: unknown };
-      // As kubectl reads a List: its items are objects (none, when it has no items).
-      if (items === undefined || items === null) return;
-      if (!Array.isArray(items)) throw new InputError(`${name}: ${kind}: items: expected a list of objects, found ${valueKind(items)}`);
-      items.forEach((item, i) => {
-        if (item === null || typeof item !== "object" || Array.isArray(item)) throw new InputError(`${name}: ${kind}: items[${i}]: expected an object, found ${valueKind(item)}`);
-        flatten(item);
-      });
-    } else out.push(v);
+  const flatten = (v: unknown, at: string): void => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      out.push(v);
+      return;
+    }
+    // An object whose apiVersion or kind is not a string is no object of any kind: refused, not dropped.
+    const wrongType = typeMetaTypeError(v as Record<string, unknown>);
+    if (wrongType !== undefined) throw new InputError(`${name}: ${at}${wrongType}`);
+    const { kind, items } = v as { kind?: string; items?: unknown };
+    if (kind === undefined || !kind.endsWith("List")) {
+      out.push(v);
+      return;
+    }
+    // As kubectl reads a List: its items are objects (none, when it has no items).
+    if (items === undefined || items === null) return;
+    if (!Array.isArray(items)) throw new InputError(`${name}: ${at}${kind}: items: expected a list of objects, found ${valueKind(items)}`);
+    items.forEach((item, i) => {
+      if (item === null || typeof item !== "object" || Array.isArray(item)) throw new InputError(`${name}: ${at}${kind}: items[${i}]: expected an object, found ${valueKind(item)}`);
+      flatten(item, `${at}${kind}: items[${i}]: `);
+    });
   };
-  for (const v of values) flatten(v);
+  for (const v of values) flatten(v, "");
   return out;
 }
 
@@ -127,8 +136,6 @@ export async function readWorkloadObject(io: CliIO, files: readonly string[]): P
   const { object, file } = found[0]!;
   // As kubectl refuses such a document: what it is, not which definition is missing.
   if (typeof object !== "object" || object === null || Array.isArray(object)) throw new InputError(`${displayName(file)}: the workload is not an object (expected a mapping with apiVersion and kind), found ${valueKind(object)}`);
-  const wrongType = typeMetaTypeError(object as Record<string, unknown>);
-  if (wrongType !== undefined) throw new InputError(`${displayName(file)}: ${wrongType}`);
   return { object, file };
 }
 

@@ -111,6 +111,29 @@ test("a document in --pods or --children that is not an object: exit 2, naming t
   }
 });
 
+test("a pod, child or List whose apiVersion or kind is not a string: exit 2, naming the file and the field, not dropped", async () => {
+  const files = {
+    "kind.yaml": "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: 7\n  metadata: {name: p}\n",
+    "list.yaml": "apiVersion: 1\nkind: List\nitems: []\n",
+    "null.yaml": "apiVersion: v1\nkind: null\nmetadata: {name: p}\n",
+  };
+  for (const [file, what] of [
+    ["kind.yaml", "List: items[0]: kind: expected a string, found a number"],
+    ["list.yaml", "apiVersion: expected a string, found a number"],
+    ["null.yaml", "kind: expected a string, found null"],
+  ] as const) {
+    for (const args of [
+      ["inspect", "-f", PYTORCHJOB, "--pods", file],
+      ["inspect", "-f", PYTORCHJOB, "--children", file],
+      ["compile", "-f", PYTORCHJOB, "--pods", file],
+    ]) {
+      const r = await karta(args, files);
+      assert.deepEqual([r.code, r.out], [2, ""], args.join(" "));
+      assert.equal(r.err, `karta ${args[0]}: ${file}: ${what}\n`);
+    }
+  }
+});
+
 test("standard input that is a directory: exit 2, cannot read <stdin> (jq: Is a directory), in jq and the readers of -", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-stdin-"));
   const fd = openSync(dir, "r");
