@@ -7,7 +7,7 @@ import { formatDiagnostic, hasSyntaxErrors, loadCrds, loadDefinitions, sortDiagn
 import { expandInputs, listInputFiles, noInputFiles } from "../files/index.js";
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
-import { InputError, readInput } from "./objects.js";
+import { displayName, InputError, readInput } from "./objects.js";
 import { controllerRbac } from "../controller/rbac.js";
 import { handwritten } from "../names/index.js";
 
@@ -82,7 +82,7 @@ export async function runRbac(args: string[], io: CliIO): Promise<number> {
       kartas.push(...loaded.definitions.map((d) => d.karta));
     }
     for (const file of listInputFiles(values.crd ?? [], { recursive })) {
-      const loaded = loadCrds(await readInput(io, file), file);
+      const loaded = loadCrds(await readInput(io, file), displayName(file), { required: (values.crd ?? []).includes(file) });
       problems.push(...loaded.diagnostics);
       for (const c of loaded.crds) plurals.set(`${c.group}/${c.kind}`, c.name.slice(0, c.name.length - c.group.length - 1));
     }

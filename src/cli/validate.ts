@@ -93,7 +93,7 @@ export async function runValidate(args: string[], io: CliIO): Promise<number> {
   for (const file of crdInputs.files) {
     const text = await read(file, true);
     if (text === undefined) continue;
-    const loaded = loadCrds(text, file);
+    const loaded = loadCrds(text, displayName(file), { required: parsed.crds.includes(file) });
     crdDefinitions.push(...loaded.crds);
     diagnostics.push(...loaded.diagnostics);
   }

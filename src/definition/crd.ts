@@ -23,8 +23,11 @@ export interface CrdDefinition {
   file: string;
 }
 
-/** Reads the CRDs in a YAML/JSON text (several documents, or a List). Other objects are reported as notices. */
-export function loadCrds(text: string, file: string): { crds: CrdDefinition[]; diagnostics: Diagnostic[] } {
+/**
+ * Reads the CRDs in a YAML/JSON text (several documents, or a List). Other objects are reported as notices;
+ * with `required` (a file named on the command line, not one met in a directory), a text without any CRD is an error.
+ */
+export function loadCrds(text: string, file: string, options: { required?: boolean } = {}): { crds: CrdDefinition[]; diagnostics: Diagnostic[] } {
   const crds: CrdDefinition[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const doc of parseSourceDocuments(text, file)) {
@@ -44,6 +47,9 @@ export function loadCrds(text: string, file: string): { crds: CrdDefinition[]; d
         });
       }
     }
+  }
+  if (options.required && crds.length === 0 && !diagnostics.some((d) => d.severity === "error")) {
+    diagnostics.push({ severity: "error", path: "", message: "no CustomResourceDefinition found (a --crd file holds CRD manifests)", source: { file, line: 1, column: 1 }, code: "crd" });
   }
   return { crds, diagnostics };
 }

@@ -126,6 +126,7 @@ describe("definition files as kubectl reads them", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-defs-"));
   const bundled = (file: string) => JSON.parse(JSON.stringify((parse(readFileSync(path.join(repoRoot, "definitions", file), "utf8")) as object))) as { spec: { structureDefinition: { rootComponent: Record<string, unknown> } } };
   const write = (name: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), text);
     return path.join(dir, name);
   };
@@ -169,6 +170,20 @@ describe("definition files as kubectl reads them", () => {
     assert.equal(rbac.code, 2);
     assert.equal(rbac.out, "");
     assert.match(rbac.err, /broken\.yaml:1:\d+: error: .*\nkarta rbac: the input has \d+ errors?; nothing printed\n$/s);
+  });
+
+  test("a --crd file named on the command line that holds no CRD is an error (exit 1); in a --crd directory, such a file is a notice", async () => {
+    const pytorch = path.join(repoRoot, "definitions/kubeflow.org/v1/PyTorchJob.yaml");
+    const cm = write("crd-dir/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
+    const crd = write("crd-dir/crd.yaml", readFileSync(path.join(repoRoot, "examples/crds/kubeflow.org_pytorchjobs.yaml"), "utf8"));
+    for (const args of [["validate", "--crd", cm, pytorch], ["rbac", "-d", pytorch, "--crd", cm]]) {
+      const r = await karta(args);
+      assert.equal(r.code, 1, `${args.join(" ")}: ${r.out}${r.err}`);
+      assert.match(r.out + r.err, new RegExp(`cm\\.yaml:1:1: error: no CustomResourceDefinition found \\(a --crd file holds CRD manifests\\)\n`));
+    }
+    const dir = await karta(["validate", "--crd", path.dirname(crd), pytorch]);
+    assert.equal(dir.code, 0, dir.out);
+    assert.match(dir.out, /cm\.yaml:1:1: notice: not a CustomResourceDefinition \(kind "ConfigMap"\); skipped\n/);
   });
 
   test("definitions show does not print a definition whose file has errors (exit 1, nothing on stdout); list still lists it, as kubectl get prints what it can", async () => {
