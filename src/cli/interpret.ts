@@ -10,7 +10,7 @@ import { CUSTOMIZATION_RULES, findConflicts, parseCustomizations, type Customiza
 // The Lua VM (wasmoon), the thirdparty and webhook layers are loaded only when a run needs them.
 import { loadCustomizationFiles } from "../interpreter/declarative/load.js";
 import { bundledDirectory } from "../files/package.js";
-import { findDeepNesting } from "../input/index.js";
+import { findUnreadableText } from "../input/index.js";
 import { parseYamlDocuments } from "../interpreter/declarative/yaml-documents.js";
 import { positionAt } from "../interpreter/declarative/text-position.js";
 import type { FrameworkLayers, InterpreterFramework, LayerOutcome } from "../interpreter/framework.js";
@@ -165,7 +165,7 @@ function parseDesiredComponent(text: string): TargetComponent {
 /** The documents of a file: a JSON stream (JSON Lines or concatenated values) or YAML documents. */
 function documentsOf(text: string): ReturnType<typeof parseYamlDocuments> {
   // Before any parser: the one nesting limit of every reader.
-  const deep = findDeepNesting(text);
+  const deep = findUnreadableText(text);
   if (deep !== undefined) return { documents: [], errors: [{ ...positionAt(text, deep.offset), message: deep.message }] };
   const head = text.trimStart();
   if (head.startsWith("{") || head.startsWith("[")) {

@@ -1,7 +1,7 @@
 /**
  * `karta jq`: Karta's jq engine as a command, compatible with the jq CLI's common flags and exit codes.
  */
-import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
+import { findUnreadableText, yamlDocumentValue } from "../input/index.js";
 import { JqError, JqSyntaxError, compileJq } from "../jq/index.js";
 import { JqRuntimeError } from "../jq/errors.js";
 import type { JqValue } from "../jq/index.js";
@@ -292,7 +292,7 @@ function* readInputs(o: JqOptions, sources: InputSource[], at: Position, parseAl
     }
     // --yaml: each file's documents.
     const text = [...chunks()].join("");
-    const deep = findDeepNesting(text);
+    const deep = findUnreadableText(text);
     if (deep !== undefined) throw new JqInputError(name, `line ${deep.line}: ${deep.message}`);
     const parsed = kubectlDocuments(parseAllDocuments!, text, { logLevel: "error" });
     for (const doc of parsed.documents) {

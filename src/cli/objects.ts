@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { listInputFiles } from "../files/index.js";
-import { findDeepNesting } from "../input/index.js";
+import { findUnreadableText } from "../input/index.js";
 import { readErrorReason, readSource, type CliIO } from "./io.js";
 import { JsonStreamError, parseJsonStream } from "../input/json-stream.js";
 import { YamlInputError, yamlValues } from "./yaml-input.js";
@@ -30,7 +30,7 @@ function valueKind(x: unknown): string {
 
 /** The objects in a text: JSON (one value or several), or YAML documents; `List`s are flattened. Text that does not parse is an InputError. */
 export function parseObjects(text: string, name: string): unknown[] {
-  const deep = findDeepNesting(text);
+  const deep = findUnreadableText(text);
   if (deep !== undefined) {
     const at = positionAt(text, deep.offset);
     throw new InputError(`${name}:${at.line}:${at.column}: ${deep.message}`);

@@ -20,7 +20,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { parseAllDocuments, parseDocument } from "yaml";
 import { readErrorReason } from "../files/read-error.js";
-import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
+import { findUnreadableText, yamlDocumentValue } from "../input/index.js";
 import { lfLineBreaks } from "../input/yaml.js";
 import { isDNS1123Label } from "../names/index.js";
 import type { OidcProvider } from "./oidc.js";
@@ -139,7 +139,7 @@ function readKubeconfig(file: string): KubeconfigFile {
   text = lfLineBreaks(text);
   // As every other reader: nesting bounded before the parser (whose stack it would exhaust). Of several
   // documents the first is the kubeconfig, as client-go's YAML decoding reads it.
-  const deep = findDeepNesting(text);
+  const deep = findUnreadableText(text);
   if (deep !== undefined) throw new Error(`${file}:${deep.line}: not a kubeconfig: ${deep.message}`);
   const docs = parseAllDocuments(text, { prettyErrors: false });
   const doc = (Array.isArray(docs) ? docs[0] : docs) ?? parseDocument("");

@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import type { LineCounter, Node as YamlNode } from "yaml";
-import { findDeepNesting, yamlDocumentValue } from "../input/index.js";
+import { findUnreadableText, yamlDocumentValue } from "../input/index.js";
 import { jsonValueSpans } from "../input/json-stream.js";
 import { indentQuotedContinuations, KUBECTL_YAML, lfLineBreaks } from "../input/yaml.js";
 import { formatPath, type PathSegment } from "./diagnostic.js";
@@ -66,7 +66,7 @@ export interface SourceDocument {
 export function parseSourceDocuments(text: string, file: string): SourceDocument[] {
   const lineCounter = new (Y().LineCounter)();
   // Before the parser: a deeply nested document can exhaust its stack or memory.
-  const deep = findDeepNesting(text);
+  const deep = findUnreadableText(text);
   if (deep !== undefined) {
     countLines(lineCounter, text, deep.offset);
     return [{ value: undefined, sourceMap: new SourceMap(file, lineCounter), errors: [{ message: deep.message, offset: deep.offset }], offset: 0 }];

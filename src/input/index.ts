@@ -33,6 +33,27 @@ export function nestingMessage(limit = MAX_NESTING_DEPTH): string {
   return `nested deeper than ${limit} levels (the limit on the objects Karta reads)`;
 }
 
+/**
+ * C0 control characters other than tab, LF and CR: neither JSON nor YAML allows them anywhere in a text
+ * (libyaml, and so kubectl, refuses them: "control characters are not allowed"). A NUL is a binary file.
+ */
+const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F]/;
+
+/**
+ * What makes a text unreadable before any parser runs, or undefined: a control character (the first
+ * one), or nesting deeper than `limit` ({@link findDeepNesting}). Every reader of files checks this first.
+ */
+export function findUnreadableText(text: string, limit = MAX_NESTING_DEPTH): NestingProblem | undefined {
+  const control = CONTROL_CHARACTER.exec(text);
+  if (control !== null) {
+    let line = 1;
+    for (let i = text.indexOf("\n"); i !== -1 && i < control.index; i = text.indexOf("\n", i + 1)) line++;
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+    return { line, offset: control.index, message: `control characters are not allowed (U+${code}${code === "0000" ? ": a binary file?" : ""})` };
+  }
+  return findDeepNesting(text, limit);
+}
+
 const SPACE = 32;
 const TAB = 9;
 const NL = 10;

@@ -134,6 +134,22 @@ test("a pod, child or List whose apiVersion or kind is not a string: exit 2, nam
   }
 });
 
+test("a file with a control character (a binary file) is refused at its place, as libyaml refuses it, by every reader", async () => {
+  const files = { "nul.yaml": "\0".repeat(64), "ctl.yaml": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"a\u0001b\"\n" };
+  const cases: [string[], string][] = [
+    [["validate", "nul.yaml"], "nul.yaml:1:1: error: control characters are not allowed (U+0000: a binary file?)\n"],
+    [["inspect", "-f", "ctl.yaml"], "karta inspect: ctl.yaml:4:11: control characters are not allowed (U+0001)\n"],
+    [["inspect", "-f", PYTORCHJOB, "--pods", "nul.yaml"], "karta inspect: nul.yaml:1:1: control characters are not allowed (U+0000: a binary file?)\n"],
+    [["interpret", "--operation", "InterpretHealth", "--desired-file", "ctl.yaml"], "karta interpret: fail to get desired object: ctl.yaml:4:11: control characters are not allowed (U+0001)\n"],
+    [["jq", "--yaml", ".", "ctl.yaml"], "jq: error (at ctl.yaml): line 4: control characters are not allowed (U+0001)\n"],
+  ];
+  for (const [args, err] of cases) {
+    const r = await karta(args, files);
+    assert.notEqual(r.code, 0, args.join(" "));
+    assert.equal(r.out.includes("control characters") ? r.out : r.err, args[0] === "validate" ? err + "1 file, 0 definitions: 1 error, 0 warnings, 0 notices\n" : err, args.join(" "));
+  }
+});
+
 test("standard input that is a directory: exit 2, cannot read <stdin> (jq: Is a directory), in jq and the readers of -", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "karta-stdin-"));
   const fd = openSync(dir, "r");

@@ -12,7 +12,7 @@
  * document fails to parse, it is read again with such continuation lines indented under their key.
  */
 import { parseAllDocuments } from "yaml";
-import { findDeepNesting, yamlDocumentValue } from "../../input/index.js";
+import { findUnreadableText, yamlDocumentValue } from "../../input/index.js";
 import { kubectlDocuments } from "../../input/yaml.js";
 import { lineAt, lineStarts, positionAt, positionIn } from "./text-position.js";
 import type { JsonValue } from "../types.js";
@@ -33,7 +33,7 @@ export interface YamlError {
 /** Reads every non-empty document of `text`. */
 export function parseYamlDocuments(text: string): { documents: YamlDocument[]; errors: YamlError[] } {
   // Before any parser: a deeply nested document can exhaust the parser's stack or memory.
-  const deep = findDeepNesting(text);
+  const deep = findUnreadableText(text);
   if (deep !== undefined) return { documents: [], errors: [{ ...positionAt(text, deep.offset), message: deep.message }] };
   // JSON (what kubectl -o json and most tools write) is one document: JSON.parse holds it at about its
   // own size, where the YAML parser's syntax tree takes some 30 times the text.
