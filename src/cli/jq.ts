@@ -802,6 +802,8 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
   /** Where jq says an error happened: the file and the lines of it read so far, or <unknown> before any input. */
   const position = (): string => (at.name === null ? "<unknown>" : `${at.name}:${at.line}`);
   let halted = false;
+  // One jq state for all the inputs: its labels are numbered across them, as jq's are.
+  const labels = { next: 0 };
   /** One run, with jq's status: NO_OUTPUT, NULL_KIND (last output false or null), OK, or an exit code. */
   const runOne = (input: JqValue): number => {
     let status = NO_OUTPUT;
@@ -817,6 +819,7 @@ export async function runJq(args: string[], io: CliIO): Promise<number> {
           nextInput,
           filename: () => at.name,
           inputLineNumber: () => at.line,
+          labels,
           debug: (m) => io.stderr(m + "\n"),
           debugFormat: { sortKeys: o.sortKeys, ascii: o.ascii, ...(colors ? { colors } : {}) },
           stderr: (t) => io.stderr(t),

@@ -4,7 +4,7 @@
  */
 import { GenNative, INVALID_PATH, Native, ValueNative, invalidAccess, invalidPath } from "./compiler.js";
 import { JqRuntimeError } from "./errors.js";
-import { COST, Closure, JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, charge, current, step } from "./runtime.js";
+import { COST, Closure, JqHalt, MAX_ARRAY_LENGTH, PathEmit, Stop, charge, countLabel, current, step } from "./runtime.js";
 import {
   JqObject,
   JqValue,
@@ -779,6 +779,8 @@ gen("walk", 1, {
       if (fr.i < (fr.keys === null ? (fr.v as JqValue[]).length : fr.keys.length)) {
         const k = fr.keys === null ? fr.i : fr.keys[fr.i]!;
         fr.i++;
+        // jq walks an object's members with map_values (`|=`), one label per member.
+        if (fr.keys !== null) countLabel();
         r = enter((fr.v as Record<string | number, JqValue>)[k]!);
         continue;
       }
@@ -829,6 +831,8 @@ function countOf(n: JqValue, what: "limit" | "skip"): number | { fail: () => nev
 function limitGen<E extends (...a: never[]) => Stop>(nv: JqValue, run: (emit: E) => Stop, emit: E): Stop {
   const n = countOf(nv, "limit");
   if (n === 0) return undefined;
+  // jq's limit (and so first and nth) runs its count under a label.
+  countLabel();
   let count = 0;
   const token = {};
   const r = run(((...a: never[]) => {
@@ -964,6 +968,8 @@ value("bsearch", (v, target) => {
 });
 gen("isempty", 1, {
   gen: (input, [g], emit) => {
+    // jq's isempty (and so any, all and IN) is a first(...): one label.
+    countLabel();
     const token = {};
     const r = g!.code.gen(input, g!.env, () => token);
     if (r && r !== token) return r;
@@ -973,6 +979,7 @@ gen("isempty", 1, {
 
 function anyAll(isAny: boolean): GenNative["gen"] {
   return (input, [g, cond], emit) => {
+    countLabel();
     const token = {};
     const r = g!.code.gen(input, g!.env, (x) =>
       cond!.code.gen(x, cond!.env, (c) => (isTruthy(c) === isAny ? token : undefined)),

@@ -17,9 +17,12 @@ import {
   PathGen,
   MAX_ARRAY_LENGTH,
   Stop,
+  LabelStop,
   charge,
   chargeBuilt,
+  countLabel,
   current,
+  labelValue,
   step,
 } from "./runtime.js";
 import { JqSyntaxError } from "./syntax-error.js";
@@ -186,21 +189,25 @@ function isCatchable(e: unknown): e is JqRuntimeError {
 
 /**
  * Runs `body`, handing errors raised inside it to `onError`, but not errors raised by the consumer
- * (`emit`): those belong to the enclosing expression.
+ * (`emit`): those belong to the enclosing expression. A `break` inside the body to a label outside it
+ * is, as in jq, the error `{"__jq": N}` (unless `breaks` is false: a label's own run lets it pass).
  */
-function tryRun<E extends Emit | PathEmit>(body: (emit: E) => Stop, emit: E, onError: (e: JqRuntimeError) => Stop): Stop {
+function tryRun<E extends Emit | PathEmit>(body: (emit: E) => Stop, emit: E, onError: (e: JqRuntimeError) => Stop, breaks = true): Stop {
   const tag = {};
+  /** The stop the consumer asked for: it passes through, where a stop from inside the body is a break. */
+  let downstream: Stop;
   // Two fixed parameters, not a rest parameter: spreading arguments made every `?` 1.8x slower.
   const call = emit as (a: unknown, b?: unknown) => Stop;
   const guarded = ((a: unknown, b?: unknown) => {
     try {
-      return call(a, b);
+      return (downstream = call(a, b));
     } catch (e) {
       throw e instanceof PassThrough && e.tag === tag ? e : new PassThrough(tag, e);
     }
   }) as E;
   try {
-    return body(guarded);
+    const r = body(guarded);
+    return breaks && r !== downstream && r instanceof LabelStop ? onError(new JqRuntimeError(labelValue(r))) : r;
   } catch (e) {
     if (e instanceof PassThrough) {
       if (e.tag === tag) throw e.error;
@@ -209,6 +216,15 @@ function tryRun<E extends Emit | PathEmit>(body: (emit: E) => Stop, emit: E, onE
     if (isCatchable(e)) return onError(e);
     throw e;
   }
+}
+
+/**
+ * A label's body is jq's `try body catch if . == $label then empty else error end`: the error a `try`
+ * made of a break to it (and re-raised), or any error equal to `{"__jq": id}`, ends it; others go on.
+ */
+function caughtBreak(err: JqRuntimeError, token: LabelStop): Stop {
+  if (equals(err.value as JqValue, labelValue(token))) return undefined;
+  throw err;
 }
 
 /** Unwraps errors that crossed a try boundary on their way out of a run. */
@@ -419,8 +435,8 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
     case "Label": {
       const body = compile(node.body, push(scope, { kind: "label", name: node.name }), ctx);
       return (input, env, emit) => {
-        const token = {};
-        const r = body(input, { v: token, up: env }, emit);
+        const token = new LabelStop();
+        const r = tryRun((e) => body(input, { v: token, up: env }, e), emit, (err) => caughtBreak(err, token), false);
         return r === token ? undefined : r;
       };
     }
@@ -1119,11 +1135,15 @@ function compileAssign(node: Extract<Node, { type: "Assign" }>, scope: Scope | n
       };
       for (const p of paths(input, env)) {
         step();
+        // jq's _modify runs each path's update under a label.
+        countLabel();
         const old = getpath(acc, p);
         // The update may keep what it is given: from now on, nothing already copied is changed in place.
         if (typeof old === "object" && old !== null && owned.has(old)) owned = renew(owned, shared);
         got = false;
-        rhs(old, env, take);
+        // A break out of the update unwinds the whole assignment.
+        const r = rhs(old, env, take);
+        if (r !== undefined && r !== token) return r;
         if (got) acc = setpath(acc, p, first, owned);
         else deletions.push(p);
       }
@@ -1413,8 +1433,8 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
     case "Label": {
       const body = compilePath(node.body, push(scope, { kind: "label", name: node.name }), ctx);
       return (input, path, env, emit) => {
-        const token = {};
-        const r = body(input, path, { v: token, up: env }, emit);
+        const token = new LabelStop();
+        const r = tryRun((e) => body(input, path, { v: token, up: env }, e), emit, (err) => caughtBreak(err, token), false);
         return r === token ? undefined : r;
       };
     }

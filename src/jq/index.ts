@@ -54,6 +54,11 @@ export interface RunOptions {
   debugFormat?: { sortKeys?: boolean; ascii?: boolean; colors?: readonly string[] };
   /** What `input_line_number` returns (lines of the current file read so far), or a function asked each time. */
   inputLineNumber?: number | (() => number);
+  /**
+   * The counter that numbers the runs' labels (the `{"__jq": N}` a `try` catches from a `break`): one
+   * object for all the runs of one jq state (jq counts across its inputs); a fresh count per run without it.
+   */
+  labels?: { next: number };
 }
 
 /** A failure while running a program: jq's message, the raised value, and what was produced before it. */
@@ -243,6 +248,7 @@ export function compileJq(source: string, options: CompileOptions = {}): JqProgr
     if (opts.debug) context.debug = opts.debug;
     if (opts.debugFormat) context.debugFormat = opts.debugFormat;
     if (opts.stderr) context.stderr = opts.stderr;
+    if (opts.labels) context.labels = opts.labels;
     let frame: Frame = { v: null, up: null };
     for (const name of variables) frame = { v: (opts.vars?.[name] ?? null) as JqValue, up: frame };
     const prev = setCurrent(context);

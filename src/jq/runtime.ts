@@ -71,10 +71,36 @@ export interface RunContext {
   debugFormat?: { sortKeys?: boolean; ascii?: boolean; colors?: readonly string[] };
   /** Set while {@link eventLoopSlice} is open: the run's real step budget (its `limits.maxSteps` is then a checkpoint). */
   slice?: { maxSteps: number };
+  /**
+   * The number the next `label` gets (jq's GENLABEL counter): the `{"__jq": N}` a `try` catches from a
+   * `break`. Shared by the runs of one jq state (the command line's inputs), as jq counts across them.
+   */
+  labels: { next: number };
+}
+
+/**
+ * The stop token of one execution of a `label`: what `break` returns to unwind to it. jq raises a break
+ * as the error `{"__jq": id}`, which a `try` between the break and its label catches ({@link labelValue}).
+ */
+export class LabelStop {
+  readonly id = current.labels.next++;
+}
+
+/** The value jq's `break` raises: `{"__jq": id}`. */
+export function labelValue(stop: LabelStop): { __jq: number } {
+  return { __jq: stop.id };
+}
+
+/**
+ * A label of jq's builtins (first, limit, isempty, any, all, `|=` per path...) that Karta runs natively:
+ * it counts as jq's does, so the labels of the program get the numbers they get in jq.
+ */
+export function countLabel(): void {
+  current.labels.next++;
 }
 
 export function newContext(limits: Limits = DEFAULT_LIMITS): RunContext {
-  const context: RunContext = { steps: 0, depth: 0, limits, env: {}, filename: null, inputLineNumber: 0 };
+  const context: RunContext = { steps: 0, depth: 0, limits, env: {}, filename: null, inputLineNumber: 0, labels: { next: 0 } };
   if (sliceState.open > 0) {
     // Runs in the slice stop at a checkpoint every SLICE_STEPS steps to look at the clock.
     context.slice = { maxSteps: limits.maxSteps };

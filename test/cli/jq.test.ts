@@ -113,6 +113,10 @@ describe("karta jq", () => {
     assert.equal((await karta(["jq", "-n", "-c", "--env", "env.KARTA_TEST_SECRET"])).out, '"s3cret"\n');
     delete process.env["KARTA_TEST_SECRET"];
   });
+  test("labels are numbered across the inputs, as one jq state numbers them (jq 1.8.2 printed these)", async () => {
+    assert.equal((await karta(["jq", "-c", "[label $f | try break $f catch .]"], "1\n2\n")).out, '[{"__jq":0}]\n[{"__jq":1}]\n');
+  });
+
   test("--help shows an example", async () => {
     const r = await karta(["jq", "--help"]);
     assert.equal(r.code, 0);

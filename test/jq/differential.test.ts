@@ -113,3 +113,23 @@ describe("reduce/foreach in a path expression: a constant init moves no path, so
     assert.equal(outputs('{"a":[1,2]} | try path(reduce .[] as $x (.a; .[0])) catch .'), '"Invalid path expression near attempt to iterate through {\\"a\\":[1,2]}"');
   });
 });
+
+describe("break is jq's error {\"__jq\": N}: a try between a break and its label catches it", () => {
+  test("try, ? and ?// catch a break; the label ends on its own error, re-raised or not", () => {
+    assert.equal(outputs("label $x | (label $y | try break $y catch .), .", 10), '{"__jq":1} 10');
+    assert.equal(outputs("[label $f | ((break $f)?, 5)]"), "[5]");
+    assert.equal(outputs("[label $out | .[] | (if . == 2 then break $out else . end)?]", [1, 2, 3]), "[1,3]");
+    assert.equal(outputs("[label $f | .[] | try (if . > 1 then break $f else . end) catch .]", [1, 2, 3]), '[1,{"__jq":0},{"__jq":0}]');
+    assert.equal(outputs("[label $f | [[1],2] | .[] as [$a] ?// $a | if $a == 1 then break $f else $a end]"), "[[1],2]");
+    assert.equal(outputs('[label $f | error({"__jq":0}), 3]'), "[]");
+    assert.equal(outputs("[label $f | try (try break $f catch error) catch error, 9]"), "[]");
+    assert.equal(outputs("[label $a | try (label $b | 1, break $a, 2) catch ., 3]"), '[1,{"__jq":0},3]');
+  });
+  test("a break out of a |= update ends the assignment, not the path", () => {
+    assert.equal(outputs("[label $f | [1,2] | .[] |= (if . == 2 then break $f else . end)]"), "[]");
+  });
+  test("labels are numbered as jq numbers them: its builtins that use a label count theirs", () => {
+    const builtins = '[first(1,2), limit(1; 3), isempty(empty), any(.[]; .), ({"a":1} | map_values(.)), ({"a":{"b":1}} | walk(.))]';
+    assert.equal(outputs(`${builtins} | label $f | try break $f catch .`, [1, 2, 3]), '{"__jq":7}');
+  });
+});
