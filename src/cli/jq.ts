@@ -19,6 +19,7 @@ import { OutputBuffer } from "./output.js";
 const JQ_VERSION = "1.8.2";
 
 export const JQ_HELP = `Usage: karta jq [options] FILTER [FILE...]
+       karta jq [options] -f PROGRAM-FILE [FILE...]
 
 Runs a jq program (jq 1.8.2 semantics) over a stream of JSON values read from the
 files, or from standard input when none is given. Without a FILTER, the program is ".".
@@ -49,7 +50,8 @@ Options:
       --argjson NAME JSON  bind $NAME to the JSON value
       --slurpfile NAME F bind $NAME to the array of JSON values in file F
       --rawfile NAME F   bind $NAME to the contents of file F
-  -f, --from-file F      read the program from file F
+  -f, --from-file        read the program from a file: the first argument that is not an option
+                         (FILTER's place) names it, as in jq (jq -f prog.jq -r input.json)
       --env              let $ENV and env see the process environment (off by default)
       --unbuffered       accepted, as jq accepts it; no effect
   -b, --binary           accepted, as jq accepts it off Windows; no effect
@@ -121,7 +123,8 @@ export const FLAGS = {
   argjson: { type: "string", multiple: true, operands: VALUE },
   slurpfile: { type: "string", multiple: true, operands: FILE },
   rawfile: { type: "string", multiple: true, operands: FILE },
-  "from-file": { type: "string", short: "f" },
+  // A switch, as in jq: the program file is the first positional argument, wherever -f is.
+  "from-file": { type: "boolean", short: "f" },
   "raw-input": { type: "boolean", short: "R" },
   stream: { type: "boolean" },
   "stream-errors": { type: "boolean" },
@@ -208,12 +211,15 @@ function options(p: ParsedArgs<typeof FLAGS>, args: readonly string[], io: CliIO
   }
   const positional = [...p.positionals];
   const modes = positionalModes(args, positional.length);
-  if (v["from-file"] !== undefined) o.fromFile = v["from-file"];
-  else {
+  if (v["from-file"]) {
+    o.fromFile = positional.shift();
+    // jq prints its usage: no file, no program.
+    if (o.fromFile === undefined) throw new UsageError("-f/--from-file: no program file given (the first argument that is not an option names it)");
+  } else {
     // As jq when its input or output is not a terminal: no program is the identity.
     o.filter = positional.shift() ?? ".";
-    modes.shift();
   }
+  modes.shift();
   positional.forEach((a, i) => {
     if (modes[i] === "files") o.files.push(a);
     else if (modes[i] === "args") o.positional.push(a);

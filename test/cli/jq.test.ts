@@ -291,6 +291,17 @@ describe("karta jq: the jq 1.8.2 command line (issues 12 and 31)", () => {
   test("a program file holding a NUL byte is refused, not cut short (jq 1.8.2)", async () => {
     assert.deepEqual(await withFiles(["jq", "-n", "-f", "p.jq"], { "p.jq": ". | length\0garbage" }), { code: 2, out: "", err: "jq: program file contains NUL bytes\n" });
   });
+  test("-f is a switch, as in jq 1.8.2: the first argument that is not an option is the program file, wherever -f is", async () => {
+    const files = { "p.jq": ".foo.bar\n", "in.json": '{"foo":{"bar":"x"}}\n' };
+    for (const args of [["-fr", "p.jq", "in.json"], ["-cfr", "p.jq", "in.json"], ["-f", "-r", "p.jq", "in.json"], ["-f", "p.jq", "-r", "in.json"], ["p.jq", "-rf", "in.json"]]) {
+      assert.deepEqual(await withFiles(["jq", ...args], files), { code: 0, out: "x\n", err: "" }, args.join(" "));
+    }
+    // After --args the first positional is still the program; the rest are strings.
+    assert.deepEqual(await withFiles(["jq", "-nc", "--args", "-f", "q.jq", "a", "b"], { "q.jq": "$ARGS.positional" }), { code: 0, out: '["a","b"]\n', err: "" });
+    const none = await withFiles(["jq", "-n", "-f"], {});
+    assert.equal(none.code, 2);
+    assert.match(none.err, /^karta jq: -f\/--from-file: no program file given/);
+  });
   test("without a filter the program is .", async () => {
     assert.deepEqual(await karta(["jq"], "1"), { code: 0, out: "1\n", err: "" });
   });
