@@ -98,6 +98,7 @@ function setOne(t: JqValue, k: unknown, v: JqValue, owned?: Set<object>): JqValu
     const [s, e] = sliceBounds(arr.length, k["start"] ?? null, k["end"] ?? null);
     if (!Array.isArray(v)) throw new JqRuntimeError("A slice of an array can only be assigned another array");
     checkArray(arr.length - (e - s) + v.length);
+    if (t !== null && owned?.has(arr)) return replaceSlice(arr, s, e, v);
     charge(arr.length + v.length);
     const out = arr.slice(0, s).concat(v, arr.slice(e));
     owned?.add(out);
@@ -105,6 +106,26 @@ function setOne(t: JqValue, k: unknown, v: JqValue, owned?: Set<object>): JqValu
   }
   if (isObject(k) && typeof t === "string") throw new JqRuntimeError("Cannot update string slices");
   throw new JqRuntimeError(`Cannot update field at ${typeOf(k)} index of ${typeOf(t)}`);
+}
+
+/**
+ * `arr[s:e] = v` in an array this update owns, as jq's jv_set does it: the elements after the slice
+ * moved by the difference in length (none when it is the same), then v's written. A run of slice
+ * updates costs what it moves, not a copy of the array each time.
+ */
+function replaceSlice(arr: JqValue[], s: number, e: number, v: readonly JqValue[]): JqValue[] {
+  const length = arr.length;
+  const shift = v.length - (e - s);
+  charge(v.length + (shift === 0 ? 0 : length - e));
+  if (shift > 0) {
+    arr.length = length + shift;
+    for (let i = length - 1; i >= e; i--) arr[i + shift] = arr[i]!;
+  } else if (shift < 0) {
+    for (let i = e; i < length; i++) arr[i + shift] = arr[i]!;
+    arr.length = length + shift;
+  }
+  for (let i = 0; i < v.length; i++) arr[s + i] = v[i]!;
+  return arr;
 }
 
 /**

@@ -90,6 +90,15 @@ describe("class 3: updates are linear and never change a value the program still
     assert.deepEqual(outputs("map([.]) | add | length", big, unlimited), ["50000"]);
     assert.deepEqual(outputs("map([.]) | flatten | length", big, unlimited), ["50000"]);
     assert.deepEqual(outputs("(limit(2; .[]), first(.[])) |= . * 10", [1, 2, 3]), ["[100,20,3]"]);
+    // Slice updates move what follows the slice (nothing when the length is kept), as jq's jv_set: within the default budget.
+    assert.deepEqual(outputs(".[range(length)|{start:.,end:(.+1)}] = [1] | add", big), ["50000"]);
+    assert.deepEqual(outputs("reduce range(8000) as $i (.; .[$i:$i+1] = [1]) | add", big.slice(0, 8000)), ["8000"]);
+  });
+  test("slice updates in place keep jq's results where the length changes (checked against jq 1.8.2)", () => {
+    assert.deepEqual(outputs("[range(10)] | reduce range(5) as $i (.; .[$i:$i+2] = [$i])"), ["[0,1,2,3,4]"]);
+    assert.deepEqual(outputs("[range(10)] | reduce range(5) as $i (.; .[$i:$i] = [$i, $i])"), ["[0,1,2,3,4,4,3,2,1,0,0,1,2,3,4,5,6,7,8,9]"]);
+    assert.deepEqual(outputs("[[1],[2]] | . as $o | reduce (0,1) as $i (.; .[$i:$i+1] = [$i]) | [., $o]"), ["[[0,1],[[1],[2]]]"]);
+    assert.deepEqual(outputs("[1,2,3] | reduce range(3) as $i (.; .[$i:] = [$i])"), ["[0,1,2]"]);
   });
   test("the input and every value a variable holds stay unchanged", () => {
     assert.deepEqual(outputs("[1,2,3] as $a | ($a | .[] = 0), $a"), ["[0,0,0]", "[1,2,3]"]);
