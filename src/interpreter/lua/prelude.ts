@@ -49,7 +49,7 @@ export const PRELUDE = `
 local kube, hostNow, hostZone, hostCase, hostUserdata = ...
 local rawnext, rawget, rawset, rawequal = next, rawget, rawset, rawequal
 local setmt, type, error, select, tostring0 = setmetatable, type, error, select, tostring
-local mtype, floor, huge, maxint = math.type, math.floor, math.huge, math.maxinteger
+local mtype, floor, huge, maxint, tointeger = math.type, math.floor, math.huge, math.maxinteger, math.tointeger
 local sformat, ssub, sfind, smatch, sgsub0, srep = string.format, string.sub, string.find, string.match, string.gsub, string.rep
 local sbyte0, schar0, slower0 = string.byte, string.char, string.lower
 local tonumber0 = tonumber
@@ -73,6 +73,33 @@ end
 
 local ORDERED = {}
 
+-- gopher-lua's array part is a slice that holds every positive integer key below ARRAY_LIMIT ever
+-- set (nils included, as a key set past its end pads it). Its length, found from the keys the first
+-- time it is asked and then kept by __newindex and table.remove (weak: does not keep tables alive),
+-- decides # (the last non-nil slot), table.insert and table.remove, as in gopher-lua.
+local ALEN = setmt({}, { __mode = "k" })
+local function arrayLength(t)
+  local n = ALEN[t]
+  if n == nil then
+    n = 0
+    local k = rawnext(t)
+    while k ~= nil do
+      if isArrayKey(k) and k > n then n = k end
+      k = rawnext(t, k)
+    end
+    n = tointeger(n)
+    ALEN[t] = n
+  end
+  return n
+end
+-- gopher-lua's LTable.Len: the last non-nil slot of the array part (Lua 5.4's # is any border).
+local function tableLen(t)
+  local n = arrayLength(t)
+  while n > 0 and rawget(t, n) == nil do n = n - 1 end
+  return n
+end
+ORDERED.__len = tableLen
+
 -- Raises an error of the VM's own operations (indexing, arithmetic, calls...) at the line of the
 -- innermost script function running, as gopher-lua positions them (also when a library function,
 -- such as table.sort's comparison, performed the operation).
@@ -92,7 +119,12 @@ ORDERED.__newindex = function(t, k, v)
   if k == nil then vmError("table index is nil") end
   if k ~= k then vmError("table index is NaN") end
   rawset(t, k, v)
-  if v == nil or isArrayKey(k) then return end
+  if isArrayKey(k) then
+    local n = ALEN[t]
+    if n ~= nil and k > n then ALEN[t] = tointeger(k) end
+    return
+  end
+  if v == nil then return end
   local idx = INDEX[t]
   if idx == nil then
     idx = {}
@@ -110,6 +142,8 @@ end
 -- Rewritten constructors call this with the table and its named fields in source order.
 local function ordered(t, ...)
   setmt(t, ORDERED)
+  -- The array part as the constructor left it, before the script sets a slot to nil.
+  if rawnext(t) ~= nil then arrayLength(t) end
   if select("#", ...) > 0 then
     local names = { ... }
     local keys, idx, m = {}, {}, 0
@@ -227,7 +261,8 @@ local function orderedNext(t, k)
     for i = 1, #keys do
       if rawequal(keys[i], k) then start = i + 1 break end
     end
-    if start == nil then error("invalid key to 'next'", 2) end
+    -- gopher-lua's Next: a key the table does not hold ends the iteration.
+    if start == nil then return nil end
   end
   for i = start, #keys do
     local key = keys[i]
@@ -441,6 +476,19 @@ local function checkLen(s)
   end
 end
 
+-- Go's int(float64) on amd64, which gopher-lua's CheckInt and OptInt are: truncation toward zero;
+-- NaN and values beyond int64 become its smallest value.
+local MININT = math.mininteger
+local function goInt(v)
+  if v ~= v or v >= 9.2233720368547758e18 or v < -9.2233720368547758e18 then return MININT end
+  return tointeger(v >= 0 and floor(v) or -floor(-v))
+end
+-- gopher-lua's OptInt (CheckInt without a default): a number, never a string that reads as one.
+local function intArgument(v, i, name, default)
+  if v == nil and default ~= nil then return default end
+  if type(v) ~= "number" then error("bad argument #" .. i .. " to " .. name .. " (number expected, got " .. typeName(v) .. ")", 3) end
+  return goInt(v)
+end
 -- The safe string library, patched in place so that method calls ("x"):upper() use it too.
 local S = string
 -- gopher-lua's CheckString takes a number as the string it prints as ("5", not "5.0").
@@ -474,7 +522,49 @@ S.char = function(...)
   end
   return schar(unpack(bytes, 1, n))
 end
-S.byte = guard1(S.byte)
+-- gopher-lua's CheckString: a string, or a number as the string it prints as.
+local function stringArgument(v, name)
+  if type(v) == "number" then return numberToString(v) end
+  if type(v) ~= "string" then error("bad argument #1 to " .. name .. " (string expected, got " .. typeName(v) .. ")", 3) end
+  checkLen(v)
+  return v
+end
+-- gopher-lua's string.byte: from the start (default 1) to the end (default -1, the last byte), on
+-- Go ints; with exactly two arguments, the one byte at the start.
+S.byte = function(...)
+  local nargs, str, i, j = select("#", ...), ...
+  str = stringArgument(str, "byte")
+  local l = #str
+  local start = intArgument(i, 2, "byte", 1) - 1
+  local e = intArgument(j, 3, "byte", -1)
+  if start < 0 then start = l + start + 1 end
+  if e < 0 then e = l + e + 1 end
+  if nargs == 2 then
+    if start < 0 or start >= l then return end
+    return sbyte0(str, start + 1)
+  end
+  if start < 0 then start = 0 end
+  if e > l then e = l end
+  if e < 0 or e <= start or start >= l then return end
+  return sbyte0(str, start + 1, e)
+end
+-- gopher-lua's luaIndex2StringIndex: a Lua index as an offset into the string (Go ints: the start
+-- 1 below the smallest int64 wraps to the largest, as Lua 5.4's integers wrap).
+local function stringIndex(l, i, isStart)
+  if isStart and i ~= 0 then i = i - 1 end
+  if i < 0 then i = l + i + 1 end
+  if i < 0 then i = 0 end
+  if not isStart and i > l then i = l end
+  return i
+end
+S.sub = function(str, i, j)
+  str = stringArgument(str, "sub")
+  local l = #str
+  local start = stringIndex(l, intArgument(i, 2, "sub"), true)
+  local e = stringIndex(l, intArgument(j, 3, "sub", -1), false)
+  if start >= l or e < start then return "" end
+  return (ssub(str, start + 1, e))
+end
 S.len = guard1(S.len)
 -- gopher-lua's upper and lower are Go's strings.ToUpper and ToLower: Unicode's simple case mapping
 -- (C's change ASCII letters only). Not tail calls: the frame keeps the name the script called.
@@ -490,7 +580,6 @@ end
 S.lower = caseChanger(S.lower, false)
 S.upper = caseChanger(S.upper, true)
 S.reverse = guard1(S.reverse)
-S.sub = guard1(S.sub)
 -- find, match and gmatch as gopher-lua's: patterns read and matched by its matcher (patternFind),
 -- arguments checked as its CheckString and OptInt check them (a string is no number there).
 -- An error a library function raises, placed at the line of the script that called the library (a
@@ -603,35 +692,30 @@ S.pack, S.packsize, S.unpack = nil, nil, nil
 
 -- Lua 5.1 table and math functions gopher-lua provides.
 local T = table
-T.getn = function(t) return #t end
--- gopher-lua's maxn: the highest key of the array part, where it keeps every integer key from 1
--- below its array limit (a key with a fraction is not one).
-T.maxn = function(t)
-  local m = 0
-  local k = rawnext(t)
-  while k ~= nil do
-    if isArrayKey(k) and k > m then m = k end
-    k = rawnext(t, k)
-  end
-  return m
-end
 T.pack, T.move, T.unpack = nil, nil, nil
--- gopher-lua's table.concat: numbers print as gopher-lua prints them; its bounds handling and message.
-local function toInt(v, default)
-  if v == nil then return default end
-  if type(v) ~= "number" then v = tonumber0(v) end
-  if v == nil then return default end
-  return v >= 0 and floor(v) or -floor(-v)
+local function checkTable(t, name)
+  if type(t) ~= "table" then error("bad argument #1 to " .. name .. " (table expected, got " .. typeName(t) .. ")", 3) end
 end
+T.getn = function(t)
+  checkTable(t, "getn")
+  return tableLen(t)
+end
+-- gopher-lua's maxn is its Len: the last non-nil slot of the array part.
+T.maxn = function(t)
+  checkTable(t, "maxn")
+  return tableLen(t)
+end
+-- gopher-lua's table.concat: numbers print as gopher-lua prints them; its bounds handling and message;
+-- one element is returned as it is (a number stays a number), as its stringConcat returns one value.
 T.concat = function(t, sep, ...)
-  if type(t) ~= "table" then error("bad argument #1 to concat (table expected, got " .. type(t) .. ")", 2) end
+  checkTable(t, "concat")
   -- The separator must be a string (gopher-lua's OptString does not take numbers).
   if sep ~= nil and type(sep) ~= "string" then error("bad argument #2 to concat (string expected, got " .. type(sep) .. ")", 2) end
   sep = sep or ""
-  local n = #t
+  local n = tableLen(t)
   local i, j = ...
-  i = toInt(i, 1)
-  j = toInt(j, n)
+  i = intArgument(i, 3, "concat", 1)
+  j = intArgument(j, 4, "concat", n)
   if select("#", ...) == 1 and (i > n or i < 1) then return "" end
   if i > n then i = n end
   if i < 1 then i = 1 end
@@ -642,6 +726,7 @@ T.concat = function(t, sep, ...)
     local v = rawget(t, k)
     local tv = type(v)
     if tv == "number" then
+      if i == j then return v end
       v = numberToString(v)
     elseif tv ~= "string" then
       error(sformat("invalid value (%s) at index %d in table for concat", tv, k), 2)
@@ -651,38 +736,55 @@ T.concat = function(t, sep, ...)
   end
   return tconcat(parts, sep)
 end
--- gopher-lua's insert and remove accept any position (Lua 5.4 raises "position out of bounds").
-local tinsert, tremove = table.insert, table.remove
-T.insert = function(t, ...)
-  if select("#", ...) == 2 then
-    local pos, v = ...
-    pos = trunc(pos)
-    if type(t) == "table" and mtype(pos) ~= nil then
-      local len = #t
-      if pos < 1 or pos > len + 1 then
-        t[pos] = v
-        return
-      end
-    end
+-- A slot of the array part set by the table library: the array part grows as __newindex grows it
+-- (a table the prelude made has no such metatable).
+local function setSlot(t, k, v)
+  t[k] = v
+  if isArrayKey(k) then
+    local n = ALEN[t]
+    if n ~= nil and k > n then ALEN[t] = tointeger(k) end
   end
-  if select("#", ...) == 2 then
-    local pos, v = ...
-    return tinsert(t, trunc(pos), v)
-  end
-  return tinsert(t, ...)
 end
-T.remove = function(t, ...)
-  if select("#", ...) >= 1 and type(t) == "table" then
-    local pos = trunc((...))
-    if mtype(pos) ~= nil then
-      local len = #t
-      if len == 0 then return nil end
-      if pos < 1 then return tremove(t) end
-      if pos > len then return nil end
-    end
+-- gopher-lua's table.insert: with a value only, LTable.Append (after the last non-nil slot; a nil is
+-- not appended); with a position, LTable.Insert (past the array part or below 1, a plain store; else
+-- the slots from the position on move up by one, nils too). Arguments after the third are ignored.
+T.insert = function(t, ...)
+  local nargs = select("#", ...)
+  checkTable(t, "insert")
+  if nargs == 0 then error("wrong number of arguments", 2) end
+  if nargs == 1 then
+    local v = ...
+    if v ~= nil then setSlot(t, tableLen(t) + 1, v) end
+    return
   end
-  if select("#", ...) >= 1 then return tremove(t, trunc((...))) end
-  return tremove(t)
+  local pos, v = ...
+  pos = intArgument(pos, 2, "insert")
+  local len = arrayLength(t)
+  if pos > len or pos <= 0 then
+    setSlot(t, pos, v)
+    return
+  end
+  for k = len, pos, -1 do setSlot(t, k + 1, rawget(t, k)) end
+  t[pos] = v
+end
+-- gopher-lua's table.remove (LTable.Remove): the last slot of the array part (nil if it holds nil)
+-- without a position or below 1, nothing past it, else the slot, the ones after it moving down.
+T.remove = function(t, ...)
+  checkTable(t, "remove")
+  local pos = -1
+  if select("#", ...) >= 1 then pos = intArgument((...), 2, "remove") end
+  local len = arrayLength(t)
+  if len == 0 or pos > len then return nil end
+  local old
+  if pos == len or pos < 1 then
+    old = rawget(t, len)
+  else
+    old = rawget(t, pos)
+    for k = pos, len - 1 do t[k] = rawget(t, k + 1) end
+  end
+  t[len] = nil
+  ALEN[t] = len - 1
+  return old
 end
 
 local M = math
@@ -919,13 +1021,14 @@ end
 -- gopher-lua's tonumber: a string with a '.' is read by ParseFloat (whatever the base), any other
 -- by ParseInt in the base (10, or 16 after a "0x" prefix when no base is given).
 local function compatToNumber(...)
-  if select("#", ...) == 0 then error("bad argument #1 to tonumber (value expected)", 2) end
   local v, base = ...
+  -- The base first (OptInt: a number), then the value.
+  local b = intArgument(base, 2, "tonumber", 10)
+  if select("#", ...) == 0 then error("bad argument #1 to tonumber (value expected)", 2) end
   if type(v) == "number" then return v end
   if type(v) ~= "string" then return nil end
   local s = goTrim(v)
   if sfind(s, ".", 1, true) then return goParseFloat(s) end
-  local b = base == nil and 10 or toInt(base, 10)
   if base == nil and string.lower(ssub(s, 1, 2)) == "0x" then b, s = 16, ssub(s, 3) end
   return goParseInt(s, b)
 end
@@ -1095,7 +1198,8 @@ local function tableArgument(name, f)
   end
 end
 local ipairs1 = tableArgument("ipairs", ipairs)
-local unpack1 = tableArgument("unpack", function(t, i, j) return unpack(t, trunc(i), trunc(j)) end)
+-- gopher-lua's unpack: OptInt bounds (numbers only), to its Len by default.
+local unpack1 = tableArgument("unpack", function(t, i, j) return unpack(t, intArgument(i, 2, "unpack", 1), intArgument(j, 3, "unpack", tableLen(t))) end)
 local select0 = select
 local function select1(n, ...)
   return select0(trunc(n), ...)
