@@ -294,6 +294,17 @@ export const PROBES: Probe[] = [
   value("string.sub and byte at indices past 2^32", "{ string.sub('hello', 2^32 + 2), string.sub('hello', 2^53), string.sub('hello', -2^63), string.sub('hello', 1/0), #{ string.byte('hello', 2^32 + 1, -1) } }"),
   value("string.sub's index must be a number", "string.sub('hello', '2')"),
   value("string.sub of a number", "string.sub(12345, 2, -2)"),
+  // Go's %g without a precision, math on numeric strings, Go's -0 and shortest subnormals.
+  value("string.format %g is Go's shortest form", "string.format('%g|%G|%10g|%-12g|%+g|%010g|% g|%g|%g|%g', 1/3, 2^31, 0.3, 1e6, 123456, -0.5, 1e-5, 0.0001, 5e-324, 0)"),
+  value("math functions read numeric strings as gopher-lua's CheckNumber", "{ math.max('10', 9), math.min(3, '0x2'), math.floor('010'), math.abs('-3'), math.sqrt('16'), math.fmod('7', '3') }"),
+  value("math.max of a string that is not a number", "math.max(1, 'x')"),
+  value("floor and ceil keep Go's negative zero", "string.format('%g|%g|%g', math.floor(-0.0), math.ceil(-0.5), math.ceil(0.5))"),
+  value("tostring of a subnormal is its shortest form", "tostring(5e-324) .. '|' .. tostring(-2.5e-320)"),
+  // Errors a script catches read as they do uncaught; assert and xpcall as gopher-lua's.
+  status("pcall sees library errors at the script's line", "local a, b = pcall(function() return string.sub('x') end)\n  local c, d = pcall(function() return table.concat({}, 1) end)\n  local e, f = pcall(5)\n  return { b = b, d = d, f = f }"),
+  status("assert's message must be a string", "local a, b = pcall(function() assert(false, 42) end)\n  local c, d = pcall(function() assert() end)\n  local e, f = pcall(function() assert(false, 'boom') end)\n  return { b = b, d = d, f = f }"),
+  status("xpcall passes no arguments; an error in the handler is returned", "local a, b = xpcall(function(x) return x end, print, 5)\n  local c, d = xpcall(function() error('x') end, function(m) error('y') end)\n  local e, f = xpcall(function() error('z') end, function(m) return 'handled: ' .. m end)\n  return { a = a, b = b or 'nil', c = c, d = d, f = f }"),
+  status("a numeric for whose limit is not a number", "local ok, msg = pcall(function() for i = 1, nil do end end)\n  local ok2, msg2 = pcall(function() for i = 1, 2, {} do end end)\n  return { msg = msg, msg2 = msg2 }"),
   // object results and the empty-table repair.
   { name: "Retain keeps empty tables by the references", operation: "Retain", script: "function Retain(d, o)\n  d.spec.empty = {}\n  d.spec.nested.a.b = {}\n  d.spec.newEmpty = {}\n  d.status = o.status\n  d.status.conditions = {}\n  return d\nend", observed: { ...(PROBE_OBJECT as object), status: { conditions: [], extra: {} } } },
   { name: "Retain returns a list", operation: "Retain", script: "function Retain(d, o) return { 1, 2 } end" },

@@ -278,6 +278,8 @@ local arithNumber
 -- Numbers print as gopher-lua prints them: integral values (within int64) without a fraction,
 -- others as Go's %v does: the shortest digits that read back to the same value, in exponent form
 -- below 1e-4 and from 1e6 up (1234567.5 is "1.2345675e+06").
+-- The smallest normal float: below it, fewer than 15 digits can tell numbers apart.
+local SUBNORMAL = 2.2250738585072014e-308
 local function numberToString(n)
   if mtype(n) == "integer" then return tostring0(n) end
   if n ~= n then return "NaN" end
@@ -287,7 +289,8 @@ local function numberToString(n)
     return sformat("%d", n)
   end
   local s
-  for p = 15, 17 do
+  -- A subnormal number has fewer digits of its own: its shortest form may be much shorter.
+  for p = (n > -SUBNORMAL and n < SUBNORMAL) and 1 or 15, 17 do
     s = sformat("%." .. p .. "g", n)
     if tonumber0(s) == n then break end
   end
@@ -388,6 +391,42 @@ local function goPad(flags, verb, arg)
   return srep(" ", pad) .. body
 end
 
+-- Go's %g without a precision (fmt with strconv's shortest digits): the fewest digits that read back
+-- to the number, in exponent form below 1e-4 and from 1e6 up (at least two exponent digits); flags
+-- '+', ' ', '-', '0' and a width as Go applies them. Finite numbers only.
+local function goShortestG(n, flags, upper)
+  local s
+  for p = (n > -SUBNORMAL and n < SUBNORMAL) and 0 or 14, 16 do
+    s = sformat("%." .. p .. "e", n)
+    if tonumber0(s) == n then break end
+  end
+  local sign, d1, rest, ex = smatch(s, "^(-?)(%d)%.?(%d*)e([-+]%d+)$")
+  local digits = sgsub0(d1 .. rest, "0+$", "")
+  local exp = tonumber0(ex)
+  local body
+  if digits == "" then
+    body = "0"
+  elseif exp < -4 or exp >= 6 then
+    body = ssub(digits, 1, 1) .. (#digits > 1 and ("." .. ssub(digits, 2)) or "") .. sformat("e%s%02d", exp < 0 and "-" or "+", exp < 0 and -exp or exp)
+  elseif exp < 0 then
+    body = "0." .. srep("0", -exp - 1) .. digits
+  elseif #digits <= exp + 1 then
+    body = digits .. srep("0", exp + 1 - #digits)
+  else
+    body = ssub(digits, 1, exp + 1) .. "." .. ssub(digits, exp + 2)
+  end
+  if upper then body = string.upper(body) end
+  if sign == "" then
+    if sfind(flags, "+", 1, true) then sign = "+" elseif sfind(flags, " ", 1, true) then sign = " " end
+  end
+  local fl, width = smatch(flags, "^([-+ #0]*)(%d*)$")
+  local pad = (tonumber0(width) or 0) - #sign - #body
+  if pad <= 0 then return sign .. body end
+  if sfind(fl, "-", 1, true) then return sign .. body .. srep(" ", pad) end
+  if sfind(fl, "0", 1, true) then return sign .. srep("0", pad) .. body end
+  return srep(" ", pad) .. sign .. body
+end
+
 -- string.format with gopher-lua's argument handling (it formats with Go's fmt): integer conversions
 -- truncate fractional numbers, a string that is not a number prints as 0 for %d, %s prints numbers
 -- as tostring does, %q quotes as Go does, %x of a string is its bytes in hex, and Go's %v and %t work.
@@ -422,6 +461,9 @@ local function compatFormat(fmt, ...)
         elseif spec == "s" or spec == "v" then
           args[argi] = numberToString(a)
           verb = "s"
+        elseif (spec == "g" or spec == "G") and not sfind(flags, "[.#]") and a == a and a ~= huge and a ~= -huge then
+          args[argi] = goShortestG(a, flags, spec == "G")
+          flags, verb = "", "s"
         elseif spec == "q" then
           args[argi] = goQuote(numberToString(a))
           verb = "s"
@@ -693,22 +735,14 @@ S.pack, S.packsize, S.unpack = nil, nil, nil
 -- Lua 5.1 table and math functions gopher-lua provides.
 local T = table
 T.pack, T.move, T.unpack = nil, nil, nil
-local function checkTable(t, name)
-  if type(t) ~= "table" then error("bad argument #1 to " .. name .. " (table expected, got " .. typeName(t) .. ")", 3) end
-end
-T.getn = function(t)
-  checkTable(t, "getn")
-  return tableLen(t)
-end
+-- (insert, remove, sort, getn and maxn check their table below, with tableArgument.)
+T.getn = tableLen
 -- gopher-lua's maxn is its Len: the last non-nil slot of the array part.
-T.maxn = function(t)
-  checkTable(t, "maxn")
-  return tableLen(t)
-end
+T.maxn = tableLen
 -- gopher-lua's table.concat: numbers print as gopher-lua prints them; its bounds handling and message;
 -- one element is returned as it is (a number stays a number), as its stringConcat returns one value.
 T.concat = function(t, sep, ...)
-  checkTable(t, "concat")
+  if type(t) ~= "table" then error("bad argument #1 to concat (table expected, got " .. type(t) .. ")", 2) end
   -- The separator must be a string (gopher-lua's OptString does not take numbers).
   if sep ~= nil and type(sep) ~= "string" then error("bad argument #2 to concat (string expected, got " .. type(sep) .. ")", 2) end
   sep = sep or ""
@@ -750,7 +784,6 @@ end
 -- the slots from the position on move up by one, nils too). Arguments after the third are ignored.
 T.insert = function(t, ...)
   local nargs = select("#", ...)
-  checkTable(t, "insert")
   if nargs == 0 then error("wrong number of arguments", 2) end
   if nargs == 1 then
     local v = ...
@@ -770,7 +803,6 @@ end
 -- gopher-lua's table.remove (LTable.Remove): the last slot of the array part (nil if it holds nil)
 -- without a position or below 1, nothing past it, else the slot, the ones after it moving down.
 T.remove = function(t, ...)
-  checkTable(t, "remove")
   local pos = -1
   if select("#", ...) >= 1 then pos = intArgument((...), 2, "remove") end
   local len = arrayLength(t)
@@ -795,15 +827,30 @@ M.log10 = function(x) return log0(x, 10) end
 -- gopher-lua's log takes no base; its huge is the largest float, not infinity.
 M.log = function(x) return log0(x) end
 M.huge = 1.7976931348623157e308
-local max0, min0 = math.max, math.min
-M.max = function(...)
-  if select("#", ...) == 0 then error("wrong number of arguments", 2) end
-  return max0(...)
+-- gopher-lua's CheckNumber: a number, or a string its Go parser reads as one ('010' is 8, '0x1f' 31).
+local function numberArgument(v, i, name)
+  if type(v) == "number" then return v end
+  if type(v) == "string" then
+    local n = arithNumber(v)
+    if n ~= nil then return n end
+  end
+  error("bad argument #" .. i .. " to " .. name .. " (number expected, got " .. typeName(v) .. ")", 3)
 end
-M.min = function(...)
-  if select("#", ...) == 0 then error("wrong number of arguments", 2) end
-  return min0(...)
+-- gopher-lua's max and min: the first argument, replaced by each later one that is greater (less).
+local function extremum(name, greater)
+  return function(...)
+    local n = select("#", ...)
+    if n == 0 then error("wrong number of arguments", 2) end
+    local best = numberArgument((...), 1, name)
+    for i = 2, n do
+      local v = numberArgument((select(i, ...)), i, name)
+      if (greater and v > best) or (not greater and v < best) then best = v end
+    end
+    return best
+  end
 end
+M.max = extremum("max", true)
+M.min = extremum("min", false)
 M.ldexp = function(m, e) return m * 2.0 ^ e end
 M.frexp = function(x)
   if x == 0 or x ~= x or x == huge or x == -huge then return x, 0 end
@@ -817,10 +864,28 @@ M.cosh = function(x) return (math.exp(x) + math.exp(-x)) / 2 end
 M.sinh = function(x) return (math.exp(x) - math.exp(-x)) / 2 end
 M.tanh = function(x) local a, b = math.exp(x), math.exp(-x) return (a - b) / (a + b) end
 M.atan2 = function(y, x) return math.atan(y, x) end
--- Every number is a float in gopher-lua: floor and ceil do not make integers.
-M.floor = function(x) return floor(x) + 0.0 end
+-- Every number is a float in gopher-lua: floor and ceil do not make integers (and keep Go's -0).
+M.floor = function(x)
+  if x == 0 then return x * 1.0 end
+  return floor(x) + 0.0
+end
 local ceil0 = math.ceil
-M.ceil = function(x) return ceil0(x) + 0.0 end
+M.ceil = function(x)
+  if x == 0 then return x * 1.0 end
+  if x < 0 and x > -1 then return -0.0 end
+  return ceil0(x) + 0.0
+end
+-- Every function of one or two numbers reads them as CheckNumber does (extra arguments ignored).
+for name, arity in pairs({ abs = 1, ceil = 1, cos = 1, cosh = 1, deg = 1, exp = 1, floor = 1, frexp = 1, log = 1, log10 = 1,
+    modf = 1, rad = 1, sin = 1, sinh = 1, sqrt = 1, tan = 1, tanh = 1, acos = 1, asin = 1, atan = 1,
+    fmod = 2, ldexp = 2, pow = 2, atan2 = 2, mod = 2 }) do
+  local f = M[name]
+  if arity == 1 then
+    M[name] = function(x) return f(numberArgument(x, 1, name)) end
+  else
+    M[name] = function(x, y) return f(numberArgument(x, 1, name), numberArgument(y, 2, name)) end
+  end
+end
 M.tointeger, M.ult, M.type, M.maxinteger, M.mininteger = nil, nil, nil, nil, nil
 
 -- os.date and os.time as Karmada's safe os library implements them (a strftime subset on Go's
@@ -1206,9 +1271,43 @@ local function select1(n, ...)
 end
 for _, name in ipairs({ "insert", "remove", "sort", "getn", "maxn" }) do T[name] = tableArgument(name, T[name]) end
 
+-- gopher-lua's assert: the message must be a string (OptString), raised at the script's line.
+local function compatAssert(...)
+  local v, msg = ...
+  if v then return ... end
+  if msg == nil then msg = "assertion failed!" end
+  if type(msg) ~= "string" then error("bad argument #2 to assert (string expected, got " .. typeName(msg) .. ")", 2) end
+  error(msg, 2)
+end
+-- A script's pcall and xpcall see an error as it reads uncaught (relocated: at the script's line,
+-- under the name the script called), without the traceback; calling what is not a function fails
+-- as gopher-lua's call does, without a place. xpcall passes no arguments (Lua 5.1), and an error in
+-- its handler is what it returns.
+local relocate
+local function caught(msg)
+  if type(msg) == "string" then return relocate(msg) end
+  return msg
+end
+local xpcall0 = xpcall
+local function compatPcall(...)
+  if select("#", ...) == 0 then error("bad argument #1 to pcall (value expected)", 2) end
+  local f = ...
+  if type(f) ~= "function" then return false, "attempt to call a " .. typeName(f) .. " value" end
+  return xpcall0(f, caught, select(2, ...))
+end
+local function compatXpcall(f, h)
+  if type(f) ~= "function" then error("bad argument #1 to xpcall (function expected, got " .. typeName(f) .. ")", 2) end
+  if type(h) ~= "function" then error("bad argument #2 to xpcall (function expected, got " .. typeName(h) .. ")", 2) end
+  return xpcall0(f, function(msg)
+    local ok, r = pcall0(h, caught(msg))
+    if ok then return r end
+    return caught(r)
+  end)
+end
+
 local base = {
-  assert = assert, error = compatError, ipairs = ipairs1, next = orderedNext, pairs = orderedPairs,
-  pcall = pcall0, xpcall = xpcall, print = function() end, select = select1, tonumber = compatToNumber,
+  assert = compatAssert, error = compatError, ipairs = ipairs1, next = orderedNext, pairs = orderedPairs,
+  pcall = compatPcall, xpcall = compatXpcall, print = function() end, select = select1, tonumber = compatToNumber,
   tostring = compatToString, type = type, unpack = unpack1, _VERSION = "Lua 5.1",
   string = S, table = T, math = M, os = OS,
   ${ORDERED_CONSTRUCTOR} = ordered, ${CONCAT_FUNCTION} = concat, ${PASS_FUNCTION} = pass,
@@ -1255,13 +1354,19 @@ end
 -- prelude's own line and local names. Other errors pass unchanged.
 local PRELUDE_POSITION = "^${PRELUDE_CHUNK.slice(1).replace(/-/g, "%-")}:%d+: "
 -- gopher-lua names the function of a bad argument without quotes.
+-- gopher-lua's words for a numeric for whose init, limit or step is not a number.
+local FOR_PARTS = { ["initial value"] = "init", limit = "limit", step = "step" }
 local function argumentWording(msg)
+  msg = sgsub0(msg, "bad 'for' ([%a ]+) %(number expected, got [%a ]+%)", function(part)
+    local word = FOR_PARTS[part]
+    return word and ("for statement " .. word .. " must be a number") or nil
+  end, 1)
   -- It names a missing argument's type nil, where Lua 5.4 says "no value".
   msg = sgsub0(msg, "bad argument #(%d+) to '([^']*)'", "bad argument #%1 to %2", 1)
   return (sgsub0(msg, "got no value%)", "got nil)", 1))
 end
 
-local function relocate(msg)
+relocate = function(msg)
   if type(msg) ~= "string" then return msg end
   local _, e = sfind(msg, PRELUDE_POSITION)
   if e == nil then return argumentWording(msg) end
