@@ -298,6 +298,7 @@ export const PROBES: Probe[] = [
   value("string.format %g is Go's shortest form", "string.format('%g|%G|%10g|%-12g|%+g|%010g|% g|%g|%g|%g', 1/3, 2^31, 0.3, 1e6, 123456, -0.5, 1e-5, 0.0001, 5e-324, 0)"),
   value("math functions read numeric strings as gopher-lua's CheckNumber", "{ math.max('10', 9), math.min(3, '0x2'), math.floor('010'), math.abs('-3'), math.sqrt('16'), math.fmod('7', '3') }"),
   value("math.max of a string that is not a number", "math.max(1, 'x')"),
+  value("string.format of integers beyond int64, negative hex and octal, infinities", "string.format('%d|%d|%d|%x|%X|%5o|%-6x|%f|%+e|% g|%8.2f|%-6G', 2^63, 1/0, -3.7, -255, -2^63, -8, -1, 1/0, 1/0, 1/0, -1/0, 0/0)"),
   value("floor and ceil keep Go's negative zero", "string.format('%g|%g|%g', math.floor(-0.0), math.ceil(-0.5), math.ceil(0.5))"),
   value("tostring of a subnormal is its shortest form", "tostring(5e-324) .. '|' .. tostring(-2.5e-320)"),
   // Errors a script catches read as they do uncaught; assert and xpcall as gopher-lua's.

@@ -391,6 +391,33 @@ local function goPad(flags, verb, arg)
   return srep(" ", pad) .. body
 end
 
+-- Go's int(float64) on amd64, which gopher-lua's CheckInt and OptInt are: truncation toward zero;
+-- NaN and values beyond int64 become its smallest value.
+local MININT = math.mininteger
+local function goInt(v)
+  if v ~= v or v >= 9.2233720368547758e18 or v < -9.2233720368547758e18 then return MININT end
+  return tointeger(v >= 0 and floor(v) or -floor(-v))
+end
+-- gopher-lua's OptInt (CheckInt without a default): a number, never a string that reads as one.
+local function intArgument(v, i, name, default)
+  if v == nil and default ~= nil then return default end
+  if type(v) ~= "number" then error("bad argument #" .. i .. " to " .. name .. " (number expected, got " .. typeName(v) .. ")", 3) end
+  return goInt(v)
+end
+-- A number's text with its sign, padded as Go's fmt pads it: the flags '+' and ' ' (a sign for a
+-- number that has none), '-' (left-justified), '0' (zeros after the sign) and a width.
+local function goPadNumber(sign, body, flags)
+  local fl, width = smatch(flags, "^([-+ #0]*)(%d*)$")
+  if sign == "" then
+    if sfind(fl, "+", 1, true) then sign = "+" elseif sfind(fl, " ", 1, true) then sign = " " end
+  end
+  local pad = (tonumber0(width) or 0) - #sign - #body
+  if pad <= 0 then return sign .. body end
+  if sfind(fl, "-", 1, true) then return sign .. body .. srep(" ", pad) end
+  if sfind(fl, "0", 1, true) then return sign .. srep("0", pad) .. body end
+  return srep(" ", pad) .. sign .. body
+end
+
 -- Go's %g without a precision (fmt with strconv's shortest digits): the fewest digits that read back
 -- to the number, in exponent form below 1e-4 and from 1e6 up (at least two exponent digits); flags
 -- '+', ' ', '-', '0' and a width as Go applies them. Finite numbers only.
@@ -416,15 +443,7 @@ local function goShortestG(n, flags, upper)
     body = ssub(digits, 1, exp + 1) .. "." .. ssub(digits, exp + 2)
   end
   if upper then body = string.upper(body) end
-  if sign == "" then
-    if sfind(flags, "+", 1, true) then sign = "+" elseif sfind(flags, " ", 1, true) then sign = " " end
-  end
-  local fl, width = smatch(flags, "^([-+ #0]*)(%d*)$")
-  local pad = (tonumber0(width) or 0) - #sign - #body
-  if pad <= 0 then return sign .. body end
-  if sfind(fl, "-", 1, true) then return sign .. body .. srep(" ", pad) end
-  if sfind(fl, "0", 1, true) then return sign .. srep("0", pad) .. body end
-  return srep(" ", pad) .. sign .. body
+  return goPadNumber(sign, body, flags)
 end
 
 -- string.format with gopher-lua's argument handling (it formats with Go's fmt): integer conversions
@@ -454,13 +473,28 @@ local function compatFormat(fmt, ...)
       local ta = type(a)
       if ta == "number" then
         if spec == "d" or spec == "i" or spec == "x" or spec == "X" or spec == "o" or spec == "c" then
-          if mtype(a) == "float" and a == a and a ~= huge and a ~= -huge then
-            args[argi] = a >= 0 and floor(a) or -floor(-a)
-          end
+          -- Go's int64(n): truncated; NaN, the infinities and numbers beyond int64 are its smallest value.
+          local v = goInt(a)
+          args[argi] = v
           if spec == "i" then verb = "d" end
+          if v < 0 and spec ~= "d" and spec ~= "i" and spec ~= "c" and not sfind(flags, "[.#]") then
+            -- Go prints a negative number in hex or octal with a minus sign, not in two's complement.
+            local magnitude = v == MININT and (spec == "o" and "1000000000000000000000" or "8000000000000000") or sformat("%" .. spec, -v)
+            args[argi] = goPadNumber("-", magnitude, flags)
+            flags, verb = "", "s"
+          end
         elseif spec == "s" or spec == "v" then
           args[argi] = numberToString(a)
           verb = "s"
+        elseif (spec == "e" or spec == "E" or spec == "f" or spec == "F" or spec == "g" or spec == "G") and (a ~= a or a == huge or a == -huge) then
+          -- Go's +Inf, -Inf and NaN: '+' (or ' ') signs them, padded with spaces only, no precision.
+          local fl, width = smatch(flags, "^([-+ #0]*)(%d*)")
+          local sign = ""
+          if a == -huge then sign = "-"
+          elseif sfind(fl, "+", 1, true) or (a == huge and not sfind(fl, " ", 1, true)) then sign = "+"
+          elseif sfind(fl, " ", 1, true) then sign = " " end
+          args[argi] = goPadNumber(sign, a == a and "Inf" or "NaN", sgsub0(fl, "[0+ ]", "") .. width)
+          flags, verb = "", "s"
         elseif (spec == "g" or spec == "G") and not sfind(flags, "[.#]") and a == a and a ~= huge and a ~= -huge then
           args[argi] = goShortestG(a, flags, spec == "G")
           flags, verb = "", "s"
@@ -518,19 +552,6 @@ local function checkLen(s)
   end
 end
 
--- Go's int(float64) on amd64, which gopher-lua's CheckInt and OptInt are: truncation toward zero;
--- NaN and values beyond int64 become its smallest value.
-local MININT = math.mininteger
-local function goInt(v)
-  if v ~= v or v >= 9.2233720368547758e18 or v < -9.2233720368547758e18 then return MININT end
-  return tointeger(v >= 0 and floor(v) or -floor(-v))
-end
--- gopher-lua's OptInt (CheckInt without a default): a number, never a string that reads as one.
-local function intArgument(v, i, name, default)
-  if v == nil and default ~= nil then return default end
-  if type(v) ~= "number" then error("bad argument #" .. i .. " to " .. name .. " (number expected, got " .. typeName(v) .. ")", 3) end
-  return goInt(v)
-end
 -- The safe string library, patched in place so that method calls ("x"):upper() use it too.
 local S = string
 -- gopher-lua's CheckString takes a number as the string it prints as ("5", not "5.0").
@@ -921,7 +942,16 @@ local DATE_FLAGS = {
   X = function(t) return two(t.hour) .. ":" .. two(t.min) .. ":" .. two(t.sec) end,
   y = function(t) return two(t.year % 100) end,
   Y = function(t) return sformat("%d", t.year) end,
-  z = function(t, utc) return utc and "+0000" or osdate("%z", t.when) end,
+  -- The offset from the local and UTC fields of the same time (the C library's %z gets half hours wrong).
+  z = function(t, utc)
+    if utc then return "+0000" end
+    local u = osdate("!*t", t.when)
+    local days = t.year ~= u.year and (t.year > u.year and 1 or -1) or (t.yday - u.yday)
+    local minutes = (days * 24 + t.hour - u.hour) * 60 + t.min - u.min
+    local sign = minutes < 0 and "-" or "+"
+    if minutes < 0 then minutes = -minutes end
+    return sformat("%s%02d%02d", sign, floor(minutes / 60), minutes % 60)
+  end,
   Z = function(t) return t.zone end,
   w = function(t) return sformat("%d", t.wday - 1) end,
 }
