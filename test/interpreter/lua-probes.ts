@@ -299,6 +299,10 @@ export const PROBES: Probe[] = [
   value("math functions read numeric strings as gopher-lua's CheckNumber", "{ math.max('10', 9), math.min(3, '0x2'), math.floor('010'), math.abs('-3'), math.sqrt('16'), math.fmod('7', '3') }"),
   value("math.max of a string that is not a number", "math.max(1, 'x')"),
   value("string.format of integers beyond int64, negative hex and octal, infinities", "string.format('%d|%d|%d|%x|%X|%5o|%-6x|%f|%+e|% g|%8.2f|%-6G', 2^63, 1/0, -3.7, -255, -2^63, -8, -1, 1/0, 1/0, 1/0, -1/0, 0/0)"),
+  // table.sort is Go's pdqsort over the array part: ties where Go leaves them, no "invalid order function".
+  status("table.sort leaves equal elements where Go's sort does", "local l = {}\n  for i = 1, 60 do l[i] = { n = i, p = (i * 7) % 5 } end\n  table.sort(l, function(a, b) return a.p < b.p end)\n  local r = {} for i, v in ipairs(l) do r[i] = v.n end\n  return { order = table.concat(r, ',') }"),
+  status("table.sort with an inconsistent comparator and a descending run", "local l = {} for i = 1, 40 do l[i] = (i * 13) % 17 end\n  table.sort(l, function(a, b) return a <= b end)\n  local d = {} for i = 1, 30 do d[i] = 31 - i end table.sort(d)\n  return { l = table.concat(l, ','), d = table.concat(d, ',') }"),
+  value("table.sort's comparator must be a function when given", "table.sort({ 2, 1 }, nil)"),
   value("floor and ceil keep Go's negative zero", "string.format('%g|%g|%g', math.floor(-0.0), math.ceil(-0.5), math.ceil(0.5))"),
   value("tostring of a subnormal is its shortest form", "tostring(5e-324) .. '|' .. tostring(-2.5e-320)"),
   // Errors a script catches read as they do uncaught; assert and xpcall as gopher-lua's.

@@ -821,6 +821,196 @@ T.insert = function(t, ...)
   for k = len, pos, -1 do setSlot(t, k + 1, rawget(t, k)) end
   t[pos] = v
 end
+-- gopher-lua's table.sort is Go's sort.Sort (pdqsort, not stable) over the array part, nil slots
+-- included, with the comparator (or <) as Less: equal elements end up where Go puts them, and an
+-- inconsistent comparator never raises. A port of Go's sort/zsortinterface.go on 0-based slots.
+local function goSort(t, lessFn)
+  local function less(i, j)
+    if lessFn then return not not lessFn(rawget(t, i + 1), rawget(t, j + 1)) end
+    return rawget(t, i + 1) < rawget(t, j + 1)
+  end
+  local function swap(i, j)
+    local vi, vj = rawget(t, i + 1), rawget(t, j + 1)
+    rawset(t, i + 1, vj)
+    rawset(t, j + 1, vi)
+  end
+  local function bitsLen(x)
+    local n = 0
+    while x > 0 do n, x = n + 1, x >> 1 end
+    return n
+  end
+  local function insertionSort(a, b)
+    for i = a + 1, b - 1 do
+      local j = i
+      while j > a and less(j, j - 1) do swap(j, j - 1) j = j - 1 end
+    end
+  end
+  local function siftDown(lo, hi, first)
+    local root = lo
+    while true do
+      local child = 2 * root + 1
+      if child >= hi then return end
+      if child + 1 < hi and less(first + child, first + child + 1) then child = child + 1 end
+      if not less(first + root, first + child) then return end
+      swap(first + root, first + child)
+      root = child
+    end
+  end
+  local function heapSort(a, b)
+    local first, hi = a, b - a
+    for i = (hi - 1) // 2, 0, -1 do siftDown(i, hi, first) end
+    for i = hi - 1, 0, -1 do
+      swap(first, first + i)
+      siftDown(0, i, first)
+    end
+  end
+  local function median(a, b, c, swaps)
+    if less(b, a) then swaps = swaps + 1 a, b = b, a end
+    if less(c, b) then swaps = swaps + 1 b, c = c, b end
+    if less(b, a) then swaps = swaps + 1 a, b = b, a end
+    return b, swaps
+  end
+  local function choosePivot(a, b)
+    local l = b - a
+    local swaps = 0
+    local i, j, k = a + l // 4 * 1, a + l // 4 * 2, a + l // 4 * 3
+    if l >= 8 then
+      if l >= 50 then
+        i, swaps = median(i - 1, i, i + 1, swaps)
+        j, swaps = median(j - 1, j, j + 1, swaps)
+        k, swaps = median(k - 1, k, k + 1, swaps)
+      end
+      j, swaps = median(i, j, k, swaps)
+    end
+    if swaps == 0 then return j, "increasing" elseif swaps == 12 then return j, "decreasing" end
+    return j, "unknown"
+  end
+  local function reverseRange(a, b)
+    local i, j = a, b - 1
+    while i < j do swap(i, j) i, j = i + 1, j - 1 end
+  end
+  local function partialInsertionSort(a, b)
+    local i = a + 1
+    for _ = 1, 5 do
+      while i < b and not less(i, i - 1) do i = i + 1 end
+      if i == b then return true end
+      if b - a < 50 then return false end
+      swap(i, i - 1)
+      if i - a >= 2 then
+        for j = i - 1, 1, -1 do
+          if not less(j, j - 1) then break end
+          swap(j, j - 1)
+        end
+      end
+      if b - i >= 2 then
+        for j = i + 1, b - 1 do
+          if not less(j, j - 1) then break end
+          swap(j, j - 1)
+        end
+      end
+    end
+    return false
+  end
+  local function breakPatterns(a, b)
+    local length = b - a
+    if length >= 8 then
+      local random = length
+      local modulus = 1 << bitsLen(length)
+      for idx = a + (length // 4) * 2 - 1, a + (length // 4) * 2 + 1 do
+        random = random ~ (random << 13)
+        random = random ~ (random >> 7)
+        random = random ~ (random << 17)
+        local other = random & (modulus - 1)
+        if other >= length then other = other - length end
+        swap(idx, a + other)
+      end
+    end
+  end
+  local function partitionEqual(a, b, pivot)
+    swap(a, pivot)
+    local i, j = a + 1, b - 1
+    while true do
+      while i <= j and not less(a, i) do i = i + 1 end
+      while i <= j and less(a, j) do j = j - 1 end
+      if i > j then break end
+      swap(i, j)
+      i, j = i + 1, j - 1
+    end
+    return i
+  end
+  local function partition(a, b, pivot)
+    swap(a, pivot)
+    local i, j = a + 1, b - 1
+    while i <= j and less(i, a) do i = i + 1 end
+    while i <= j and not less(j, a) do j = j - 1 end
+    if i > j then
+      swap(j, a)
+      return j, true
+    end
+    swap(i, j)
+    i, j = i + 1, j - 1
+    while true do
+      while i <= j and less(i, a) do i = i + 1 end
+      while i <= j and not less(j, a) do j = j - 1 end
+      if i > j then break end
+      swap(i, j)
+      i, j = i + 1, j - 1
+    end
+    swap(j, a)
+    return j, false
+  end
+  local function pdqsort(a, b, limit)
+    local wasBalanced, wasPartitioned = true, true
+    while true do
+      local length = b - a
+      if length <= 12 then
+        insertionSort(a, b)
+        return
+      end
+      if limit == 0 then
+        heapSort(a, b)
+        return
+      end
+      if not wasBalanced then
+        breakPatterns(a, b)
+        limit = limit - 1
+      end
+      local pivot, hint = choosePivot(a, b)
+      if hint == "decreasing" then
+        reverseRange(a, b)
+        pivot = (b - 1) - (pivot - a)
+        hint = "increasing"
+      end
+      if wasBalanced and wasPartitioned and hint == "increasing" and partialInsertionSort(a, b) then return end
+      if a > 0 and not less(a - 1, pivot) then
+        a = partitionEqual(a, b, pivot)
+      else
+        local mid, alreadyPartitioned = partition(a, b, pivot)
+        wasPartitioned = alreadyPartitioned
+        local leftLen, rightLen = mid - a, b - mid
+        local balanceThreshold = length // 8
+        if leftLen < rightLen then
+          wasBalanced = leftLen >= balanceThreshold
+          pdqsort(a, mid, limit)
+          a = mid + 1
+        else
+          wasBalanced = rightLen >= balanceThreshold
+          pdqsort(mid + 1, b, limit)
+          b = mid
+        end
+      end
+    end
+  end
+  local n = arrayLength(t)
+  if n > 1 then pdqsort(0, n, bitsLen(n)) end
+end
+T.sort = function(t, ...)
+  local lessFn = ...
+  if select("#", ...) > 0 and type(lessFn) ~= "function" then
+    error("bad argument #2 to sort (function expected, got " .. typeName(lessFn) .. ")", 2)
+  end
+  goSort(t, lessFn)
+end
 -- gopher-lua's table.remove (LTable.Remove): the last slot of the array part (nil if it holds nil)
 -- without a position or below 1, nothing past it, else the slot, the ones after it moving down.
 T.remove = function(t, ...)
