@@ -14,6 +14,9 @@
  *   character, as gopher-lua reads them.
  * - Syntax gopher-lua rejects (`//`, bitwise operators, `<const>` attributes) is reported as a
  *   syntax error, in gopher-lua's format.
+ * - A multiple assignment to names where a later expression reads an earlier local target runs as
+ *   gopher-lua compiles it (its issue #440): each local target takes its value at once
+ *   (`a, b = b, a` leaves both equal). Table fields among the targets are not rewritten.
  *
  * Only tokens are inserted, never newlines, so line numbers in error messages stay the script's.
  * When the chunk does not parse as Lua 5.1, the source is returned unchanged and the compiler
@@ -226,6 +229,12 @@ function tokenize(source: string, edits: Edit[]): Token[] {
   return tokens;
 }
 
+/** An expression with the tokens it spans (from, to: indices, `to` excluded). */
+interface Expression extends Span {
+  from: number;
+  to: number;
+}
+
 /** The extent of a parsed expression, and whether it is a function call (of a plain name: `callee`). */
 interface Span {
   start: number;
@@ -268,6 +277,12 @@ function scriptFunctionNames(tokens: readonly Token[]): Set<string> {
 class Parser {
   private i = 0;
   private readonly scriptFunctions: Set<string>;
+  /** The local names in scope: per function being parsed, its blocks' names (innermost last). */
+  private readonly functions: Set<string>[][] = [[]];
+  /** Names the next block declares at its start (a for's variables, a function's parameters). */
+  private pending: string[] = [];
+  /** How many multiple assignments have been rewritten (their temporaries' names). */
+  private assignments = 0;
 
   constructor(
     private readonly tokens: Token[],
@@ -316,13 +331,30 @@ class Parser {
   }
 
   private block(): void {
-    while (!this.blockEnds()) {
-      if (this.is("return")) {
-        this.returnStatement();
-        return;
+    const blocks = this.functions[this.functions.length - 1]!;
+    blocks.push(new Set(this.pending));
+    this.pending = [];
+    try {
+      while (!this.blockEnds()) {
+        if (this.is("return")) {
+          this.returnStatement();
+          return;
+        }
+        this.statement();
       }
-      this.statement();
+    } finally {
+      blocks.pop();
     }
+  }
+
+  private declare(names: readonly string[]): void {
+    const blocks = this.functions[this.functions.length - 1]!;
+    for (const name of names) blocks[blocks.length - 1]!.add(name);
+  }
+
+  /** Whether a name is a local variable of the function being parsed (not an upvalue, not a global). */
+  private isLocal(name: string): boolean {
+    return this.functions[this.functions.length - 1]!.some((block) => block.has(name));
   }
 
   private returnStatement(): void {
@@ -373,9 +405,9 @@ class Parser {
           this.block();
           this.expect("end");
           return;
-        case "for":
+        case "for": {
           this.next();
-          this.name();
+          const names = [this.name().value];
           if (this.is("=")) {
             this.next();
             this.expression();
@@ -388,52 +420,59 @@ class Parser {
           } else {
             while (this.is(",")) {
               this.next();
-              this.name();
+              names.push(this.name().value);
             }
             this.expect("in");
             this.expressionList();
           }
           this.expect("do");
+          this.pending = names;
           this.block();
           this.expect("end");
           return;
+        }
         case "repeat":
           this.next();
           this.block();
           this.expect("until");
           this.expression();
           return;
-        case "function":
+        case "function": {
           this.next();
           this.name();
           while (this.is(".")) {
             this.next();
             this.name();
           }
+          let method = false;
           if (this.is(":")) {
             this.next();
             this.name();
+            method = true;
           }
-          this.body();
+          this.body(method);
           return;
-        case "local":
+        }
+        case "local": {
           this.next();
           if (this.is("function")) {
             this.next();
-            this.name();
+            this.declare([this.name().value]);
             this.body();
             return;
           }
-          this.localName();
+          const names = [this.localName()];
           while (this.is(",")) {
             this.next();
-            this.localName();
+            names.push(this.localName());
           }
           if (this.is("=")) {
             this.next();
             this.expressionList();
           }
+          this.declare(names);
           return;
+        }
         case "break":
           this.next();
           return;
@@ -455,41 +494,99 @@ class Parser {
       this.expect("::");
       return;
     }
+    const from = this.i;
     const first = this.suffixedExpression();
     if (this.is("=") || this.is(",")) {
+      const targets = [this.tokens[from]!];
+      let names = this.i === from + 1 && this.tokens[from]!.kind === "name";
       while (this.is(",")) {
         this.next();
+        const at = this.i;
         this.suffixedExpression();
+        targets.push(this.tokens[at]!);
+        names &&= this.i === at + 1 && this.tokens[at]!.kind === "name";
       }
-      this.expect("=");
-      this.expressionList();
+      const equals = this.expect("=");
+      const commas: Token[] = [];
+      const value = (): Expression => {
+        const from = this.i;
+        const span = this.expression();
+        return { ...span, from, to: this.i };
+      };
+      const values = [value()];
+      while (this.is(",")) {
+        commas.push(this.next());
+        values.push(value());
+      }
+      if (names && targets.length > 1) this.multipleAssignment(targets, equals, values, commas);
     } else if (!first.call) {
       // gopher-lua's grammar takes any expression here and rejects it afterwards.
       throw this.fail("parse error");
     }
   }
 
-  /** A local's name; Lua 5.4's attributes (`<const>`, `<close>`) are a syntax error in gopher-lua. */
-  private localName(): void {
-    this.name();
-    if (this.is("<")) throw gopherError(this.tok, "syntax error");
+  /**
+   * `a, b = e1, e2` as gopher-lua compiles it (its issue #440): the value of each expression is
+   * stored in its target at once when the target is a local of this function (unless the expression
+   * is the last one and a call or `...`), so a later expression reads the new value; other targets
+   * are stored at the end, last first. Rewritten (`do a = e1; local v2 = e2; b = v2 end`) only where
+   * that is seen: a later expression names an earlier local target. Targets are plain names, as many
+   * as the expressions.
+   */
+  private multipleAssignment(targets: readonly Token[], equals: Token, values: readonly Expression[], commas: readonly Token[]): void {
+    if (values.length !== targets.length) return;
+    const last = values[values.length - 1]!;
+    const lastSpreads = last.call || (last.to === last.from + 1 && this.tokens[last.from]!.value === "...");
+    const immediate = targets.map((t, k) => this.isLocal(t.value) && !(k === values.length - 1 && lastSpreads));
+    /** Whether an expression names a variable (a name not after `.` or `:`; a key of a constructor counts: no harm). */
+    const names = (v: Expression, name: string): boolean => {
+      for (let j = v.from; j < v.to; j++) {
+        const u = this.tokens[j]!;
+        const before = this.tokens[j - 1]!;
+        if (u.kind === "name" && u.value === name && !(before.kind === "op" && (before.value === "." || before.value === ":"))) return true;
+      }
+      return false;
+    };
+    const seen = targets.some((t, k) => immediate[k] && values.slice(k + 1).some((v) => names(v, t.value)));
+    if (!seen) return;
+    const n = ++this.assignments;
+    const temp = (k: number): string => `__karta_assign${n}_${k}`;
+    const store = (k: number): string => (immediate[k] ? `${targets[k]!.value} =` : `local ${temp(k)} =`);
+    this.edits.push({ pos: targets[0]!.start, remove: equals.end - targets[0]!.start, text: `do ${store(0)}`, rank: 1 });
+    commas.forEach((c, k) => this.edits.push({ pos: c.start, remove: c.end - c.start, text: `; ${store(k + 1)}`, rank: 1 }));
+    const deferred = targets.map((t, k) => (immediate[k] ? "" : `; ${t.value} = ${temp(k)}`)).reverse().join("");
+    this.edits.push({ pos: last.end, remove: 0, text: `${deferred} end`, rank: 0 });
   }
 
-  private body(): void {
+  /** A local's name; Lua 5.4's attributes (`<const>`, `<close>`) are a syntax error in gopher-lua. */
+  private localName(): string {
+    const name = this.name().value;
+    if (this.is("<")) throw gopherError(this.tok, "syntax error");
+    return name;
+  }
+
+  private body(method = false): void {
     this.expect("(");
+    const parameters = method ? ["self"] : [];
     if (!this.is(")")) {
       for (;;) {
         if (this.is("...")) {
           this.next();
           break;
         }
-        this.name();
+        parameters.push(this.name().value);
         if (!this.is(",")) break;
         this.next();
       }
     }
     this.expect(")");
-    this.block();
+    this.functions.push([]);
+    this.pending = parameters;
+    try {
+      this.block();
+    } finally {
+      this.functions.pop();
+    }
     this.expect("end");
   }
 
