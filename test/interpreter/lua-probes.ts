@@ -306,6 +306,12 @@ export const PROBES: Probe[] = [
   // gopher-lua's multiple assignment (its issue #440): a local target takes its value at once.
   status("a, b = b, a and other multiple assignments", "local a, b = 1, 2\n  a, b = b, a\n  local x, y = 1, 2\n  x, y = y + 1, x + 1\n  local p, q = 0, 1\n  for i = 1, 10 do p, q = q, p + q end\n  local c, d, e = 1, 2, 3\n  c, d, e = e, c, d\n  return { a = a, b = b, x = x, y = y, p = p, q = q, c = c, d = d, e = e }"),
   status("multiple assignment with calls, constructors, globals and upvalues", "local function id(...) return ... end\n  local a, b = 1, 2\n  a, b = id(b), a\n  local c, d = 1, 2\n  c, d = d, id(c)\n  local e, f = 1, 2\n  e, f = { f }, e\n  G1, a = a, G1\n  local u, v = 1, 2\n  local function swap() u, v = v, u end\n  swap()\n  local m, n = 1, 2\n  m, n = id(n, m)\n  return { a = a or 'nil', b = b, c = c, d = d, e = type(e), f = type(f), g = G1 or 'nil', u = u, v = v, m = m, n = n }"),
+  value("select by a number or '#' only", "{ select(2, 'a', 'b', 'c'), select(-1, 'a', 'b'), select('#', 1, nil), select(9, 'a') }"),
+  value("select of a numeric string", "select('2', 'a', 'b', 'c')"),
+  value("select of nil", "select(nil, 'a')"),
+  status("a numeric for takes numbers only", "local ok, msg = pcall(function() local r = {} for i = '1', '3' do r[#r + 1] = i end return r end)\n  local n = 0\n  for i = 1, 3 do n = n + i end\n  for i = 10, 1, -3 do n = n + i end\n  return { msg = msg, n = n }"),
+  value("table.remove at NaN", "table.remove({ 1, 2, 3 }, 0/0)"),
+  value("arithmetic errors name a numeric string a number", "'10' + true"),
   value("floor and ceil keep Go's negative zero", "string.format('%g|%g|%g', math.floor(-0.0), math.ceil(-0.5), math.ceil(0.5))"),
   value("tostring of a subnormal is its shortest form", "tostring(5e-324) .. '|' .. tostring(-2.5e-320)"),
   // Errors a script catches read as they do uncaught; assert and xpcall as gopher-lua's.

@@ -14,6 +14,7 @@
  *   character, as gopher-lua reads them.
  * - Syntax gopher-lua rejects (`//`, bitwise operators, `<const>` attributes) is reported as a
  *   syntax error, in gopher-lua's format.
+ * - A numeric for's init, limit and step go through the prelude's check that they are numbers.
  * - A multiple assignment to names where a later expression reads an earlier local target runs as
  *   gopher-lua compiles it (its issue #440): each local target takes its value at once
  *   (`a, b = b, a` leaves both equal). Table fields among the targets are not rewritten.
@@ -27,6 +28,8 @@ import { commentEnd, isDigit, isNamePart, isNameStart, longBracketEnd } from "./
 
 /** The global through which rewritten concatenations reach the prelude's concat function. */
 export const CONCAT_FUNCTION = "__karta_concat";
+/** The global through which a numeric for's init, limit and step are checked to be numbers. */
+export const FOR_FUNCTION = "__karta_for";
 /** The global through which rewritten `return f(x)` statements pass their results on. */
 export const PASS_FUNCTION = "__karta_pass";
 
@@ -410,12 +413,12 @@ class Parser {
           const names = [this.name().value];
           if (this.is("=")) {
             this.next();
-            this.expression();
+            this.forNumber("init");
             this.expect(",");
-            this.expression();
+            this.forNumber("limit");
             if (this.is(",")) {
               this.next();
-              this.expression();
+              this.forNumber("step");
             }
           } else {
             while (this.is(",")) {
@@ -556,6 +559,17 @@ class Parser {
     commas.forEach((c, k) => this.edits.push({ pos: c.start, remove: c.end - c.start, text: `; ${store(k + 1)}`, rank: 1 }));
     const deferred = targets.map((t, k) => (immediate[k] ? "" : `; ${t.value} = ${temp(k)}`)).reverse().join("");
     this.edits.push({ pos: last.end, remove: 0, text: `${deferred} end`, rank: 0 });
+  }
+
+  /**
+   * A numeric for's init, limit or step, checked to be a number as gopher-lua checks it. The opening
+   * edit is noted before the expression's own, so that it encloses them.
+   */
+  private forNumber(part: "init" | "limit" | "step"): void {
+    const open: Edit = { pos: this.tok.start, remove: 0, text: `${FOR_FUNCTION}("${part}", `, rank: 2 };
+    this.edits.push(open);
+    const span = this.expression();
+    this.edits.push({ pos: span.end, remove: 0, text: ")", rank: 0 });
   }
 
   /** A local's name; Lua 5.4's attributes (`<const>`, `<close>`) are a syntax error in gopher-lua. */

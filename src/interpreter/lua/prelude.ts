@@ -13,7 +13,7 @@
  * carry the prelude's line and the wrapper's local name; the message handler puts the line of the
  * script that made the call and the name the script called in their place.
  */
-import { CONCAT_FUNCTION, PASS_FUNCTION } from "./lua51.js";
+import { CONCAT_FUNCTION, FOR_FUNCTION, PASS_FUNCTION } from "./lua51.js";
 import { ORDERED_CONSTRUCTOR } from "./rewrite.js";
 import { PATTERN_MATCHER } from "./patterns.js";
 
@@ -34,7 +34,7 @@ export function stringNotSupportedMessage(name: string): string {
 const BASE_GLOBALS = [
   "assert", "error", "ipairs", "next", "pairs", "pcall", "xpcall", "print", "select", "tonumber",
   "tostring", "type", "unpack", "require", "package", "_VERSION", "string", "table", "math", "os", ORDERED_CONSTRUCTOR,
-  CONCAT_FUNCTION, PASS_FUNCTION,
+  CONCAT_FUNCTION, PASS_FUNCTION, FOR_FUNCTION,
 ];
 
 const NOT_SUPPORTED = [
@@ -1017,9 +1017,11 @@ T.remove = function(t, ...)
   local pos = -1
   if select("#", ...) >= 1 then pos = intArgument((...), 2, "remove") end
   local len = arrayLength(t)
-  if len == 0 or pos > len then return nil end
+  -- On Go ints: the smallest position, less one, wraps to the largest (past the end).
+  local i = pos - 1
+  if len == 0 or i >= len then return nil end
   local old
-  if pos == len or pos < 1 then
+  if i == len - 1 or i < 0 then
     old = rawget(t, len)
   else
     old = rawget(t, pos)
@@ -1334,7 +1336,8 @@ local function arith(name, f)
   local fn = function(a, b)
     local x, y = arithOperand(a), arithOperand(b)
     if x == nil or y == nil then
-      vmError("cannot perform " .. name .. " operation between " .. type(a) .. " and " .. type(b))
+      -- gopher-lua names an operand after converting it: a numeric string is a number there.
+      vmError("cannot perform " .. name .. " operation between " .. (x and "number" or type(a)) .. " and " .. (y and "number" or type(b)))
     end
     return f(x, y)
   end
@@ -1486,8 +1489,24 @@ local ipairs1 = tableArgument("ipairs", ipairs)
 -- gopher-lua's unpack: OptInt bounds (numbers only), to its Len by default.
 local unpack1 = tableArgument("unpack", function(t, i, j) return unpack(t, intArgument(i, 2, "unpack", 1), intArgument(j, 3, "unpack", tableLen(t))) end)
 local select0 = select
-local function select1(n, ...)
-  return select0(trunc(n), ...)
+-- gopher-lua's select: a number (Go's int of it) or "#"; a count past the arguments gives none.
+local function select1(...)
+  local nargs, n = select0("#", ...), ...
+  local tn = type(n)
+  if tn ~= "number" and tn ~= "string" then error("bad argument #1 to select (number or string expected, got " .. typeName(n) .. ")", 2) end
+  if tn == "string" then
+    if n ~= "#" then error("bad argument #1 to select (invalid string '" .. n .. "')", 2) end
+    return nargs - 1
+  end
+  local idx = goInt(n)
+  if idx < 0 then idx = nargs + idx elseif idx > nargs then idx = nargs end
+  if 1 > idx then error("bad argument #1 to select (index out of range)", 2) end
+  return select0(idx + 1, ...)
+end
+-- A numeric for's init, limit and step as gopher-lua takes them: numbers (Lua 5.4 would convert strings).
+local function forNumber(part, v)
+  if type(v) ~= "number" then error("for statement " .. part .. " must be a number", 2) end
+  return v
 end
 for _, name in ipairs({ "insert", "remove", "sort", "getn", "maxn" }) do T[name] = tableArgument(name, T[name]) end
 
@@ -1530,7 +1549,7 @@ local base = {
   pcall = compatPcall, xpcall = compatXpcall, print = function() end, select = select1, tonumber = compatToNumber,
   tostring = compatToString, type = type, unpack = unpack1, _VERSION = "Lua 5.1",
   string = S, table = T, math = M, os = OS,
-  ${ORDERED_CONSTRUCTOR} = ordered, ${CONCAT_FUNCTION} = concat, ${PASS_FUNCTION} = pass,
+  ${ORDERED_CONSTRUCTOR} = ordered, ${CONCAT_FUNCTION} = concat, ${PASS_FUNCTION} = pass, ${FOR_FUNCTION} = forNumber,
 }
 local NOT_SUPPORTED_FN = {}
 for _, name in ipairs({ ${NOT_SUPPORTED.map((n) => `"${n}"`).join(", ")} }) do
