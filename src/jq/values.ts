@@ -295,6 +295,8 @@ export function slice(t: unknown, from: unknown, to: unknown): JqValue {
   if (t === null) return null;
   if (Array.isArray(t)) {
     const [s, e] = sliceBounds(t.length, from, to);
+    // A slice of the whole array is the array, as jq's slice shares it (path() sees the same value).
+    if (s === 0 && e === t.length) return t;
     charge(COST.copy * (e - s));
     return t.slice(s, e);
   }

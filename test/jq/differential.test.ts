@@ -133,3 +133,12 @@ describe("break is jq's error {\"__jq\": N}: a try between a break and its label
     assert.equal(outputs(`${builtins} | label $f | try break $f catch .`, [1, 2, 3]), '{"__jq":7}');
   });
 });
+
+describe("a slice of the whole array is the array, as jq's slice shares it", () => {
+  test("path() through a variable holding a whole-array slice keeps the path (jq 1.8.2 printed these)", () => {
+    assert.equal(outputs(".[0:] as $x | path($x[0])", [0, 1]), "[0]");
+    assert.equal(outputs(".[:5] as $x | path($x[1])", [0, 1]), "[1]");
+    assert.throws(() => outputs(".[:1] as $x | path($x[0])", [0, 1]), /Invalid path expression near attempt to access element 0 of \[0\]/);
+    assert.equal(outputs("[.[0:], .] | .[0][0] = 7", [0, 1]), "[[7,1],[0,1]]");
+  });
+});
