@@ -299,10 +299,12 @@ class Parser {
       if (first.kind === "op" && first.value === "." && term.type === "Identity") {
         const t = this.peek();
         if (!TERM_FOLLOW.has(t.kind === "op" || t.kind === "keyword" ? t.value : t.kind)) {
-          // jq's grammar reads `.` followed by anything else as a field name it cannot read.
-          const reason = `syntax error, unexpected ${tokenName(t)}`;
-          throw new JqSyntaxError(reason, this.text, t.start, t.end, [
-            { reason: 'try .["field"] instead of .field for unusually named fields', offset: first.start, end: t.end },
+          // jq's grammar reads `.` followed by anything else as a field name it cannot read; after
+          // `. IDENT` (its rule `'.' IDENT error`) the error is on the token that follows the name.
+          const at = t.kind === "IDENT" ? this.peek(1) : t;
+          const reason = `syntax error, unexpected ${tokenName(at)}`;
+          throw new JqSyntaxError(reason, this.text, at.start, at.end, [
+            { reason: 'try .["field"] instead of .field for unusually named fields', offset: first.start, end: at.end },
           ]);
         }
       }

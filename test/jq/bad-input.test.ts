@@ -22,6 +22,22 @@ describe("compile errors carry the position", () => {
           `jq: error: syntax error, unexpected INVALID_CHARACTER, expecting ';' or ')' at <top-level>, line 1, column 35:\n    ${program}\n${" ".repeat(38)}^`,
     );
   });
+  test("after `. name` the error is on the token that follows the name, as jq's rule '.' IDENT error (jq 1.8.2 printed these)", () => {
+    const described = (program: string): string => {
+      try {
+        compileJq(program);
+      } catch (e) {
+        if (e instanceof JqSyntaxError) return e.describe();
+      }
+      return "";
+    };
+    assert.equal(
+      described(". a | 1"),
+      'jq: error: syntax error, unexpected \'|\' at <top-level>, line 1, column 5:\n    . a | 1\n        ^\njq: error: try .["field"] instead of .field for unusually named fields at <top-level>, line 1, column 1:\n    . a | 1\n    ^^^^^',
+    );
+    assert.match(described(". a"), /^jq: error: syntax error, unexpected end of file at <top-level>, line 1, column 3:/);
+    assert.match(described(". a.b"), /^jq: error: syntax error, unexpected FIELD at <top-level>, line 1, column 4:/);
+  });
   test("position on a later line", () => {
     // As jq: an unexpected end of file is reported at the last thing read (the `[`).
     assert.throws(() => compileJq(".a |\n  .b |\n  .c["), (e: unknown) => e instanceof JqSyntaxError && e.line === 3 && e.column === 5);
