@@ -228,8 +228,10 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     // One character (a whole surrogate pair counts as one, as jq's byte-wise scanner sees one UTF-8 sequence).
+    // jq's token is its first byte: a token that ends inside a character ends half a unit into it,
+    // which the carets under an error count as one byte (syntax-error.ts).
     const w = c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
-    push("INVALID_CHARACTER", text.slice(i, i + w), i, i + w);
+    push("INVALID_CHARACTER", text.slice(i, i + w), i, c < 0x80 ? i + w : i + 0.5);
     i += w;
   }
   tokens.push({ kind: "eof", value: "", start: lastStart, end: lastEnd });

@@ -170,7 +170,8 @@ class Parser {
       // could not read: the entry up to that ':'.
       const colon = this.colonAhead(this.tokens.indexOf(t), r.kind === "object" && !r.afterComma);
       if (colon > 0) {
-        const end = r.kind === "object" ? Math.max(t.end, this.tokens[colon - 1]!.end) : this.tokens[Math.min(colon + 1, this.tokens.length - 1)]!.end;
+        // The tokens skipped to the ':' are all of an invalid character's bytes (jq's scanner makes a token of each).
+        const end = r.kind === "object" ? Math.max(wholeEnd(t), wholeEnd(this.tokens[colon - 1]!)) : this.tokens[Math.min(colon + 1, this.tokens.length - 1)]!.end;
         more.push({ reason: "May need parentheses around object key expression", offset: Math.min(r.entry, t.start), end });
       }
     }
@@ -980,4 +981,9 @@ function makeBinary(op: string, left: Node, right: Node): Node {
     default:
       return { type: "Binary", op: op as "+", left, right, span };
   }
+}
+
+/** Where a token's character ends (an invalid character's token ends after its first byte: lexer.ts). */
+function wholeEnd(t: Token): number {
+  return t.kind === "INVALID_CHARACTER" ? t.start + t.value.length : t.end;
 }

@@ -83,9 +83,11 @@ function excerpt(text: string, offset: number, end: number): string {
   return `    ${text.slice(lineStart, lineEnd)}\n    ${" ".repeat(pad)}${"^".repeat(width)}`;
 }
 
+/** UTF-8 bytes from `from` to `to`; an end half a unit into a character counts one byte of it (lexer.ts). */
 function utf8Length(text: string, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i++) {
+    if (i + 1 > to) return n + 1;
     const c = text.charCodeAt(i);
     n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3;
   }

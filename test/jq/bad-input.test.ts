@@ -38,6 +38,22 @@ describe("compile errors carry the position", () => {
     assert.match(described(". a"), /^jq: error: syntax error, unexpected end of file at <top-level>, line 1, column 3:/);
     assert.match(described(". a.b"), /^jq: error: syntax error, unexpected FIELD at <top-level>, line 1, column 4:/);
   });
+  test("an invalid character is jq's one-byte token: one caret, and a recovery span skips all its bytes (jq 1.8.2 printed these)", () => {
+    const described = (program: string): string => {
+      try {
+        compileJq(program);
+      } catch (e) {
+        if (e instanceof JqSyntaxError) return e.describe();
+      }
+      return "";
+    };
+    assert.equal(described("foo☆"), "jq: error: syntax error, unexpected INVALID_CHARACTER, expecting end of file at <top-level>, line 1, column 4:\n    foo☆\n       ^");
+    assert.equal(
+      described(".“a”"),
+      'jq: error: syntax error, unexpected INVALID_CHARACTER at <top-level>, line 1, column 2:\n    .“a”\n     ^\njq: error: try .["field"] instead of .field for unusually named fields at <top-level>, line 1, column 1:\n    .“a”\n    ^^',
+    );
+    assert.match(described("{☆: 1}"), /May need parentheses around object key expression at <top-level>, line 1, column 2:\n {4}\{☆: 1\}\n {5}\^\^\^$/);
+  });
   test("position on a later line", () => {
     // As jq: an unexpected end of file is reported at the last thing read (the `[`).
     assert.throws(() => compileJq(".a |\n  .b |\n  .c["), (e: unknown) => e instanceof JqSyntaxError && e.line === 3 && e.column === 5);
