@@ -9,6 +9,7 @@
 import { formatDiagnostic, sortDiagnostics } from "../definition/diagnostic.js";
 // The module itself, not the index, which also brings the JSON Patch engine.
 import { apiVersionOf, compileInterpreter } from "../interpret/interpret.js";
+import { SKIP_PODGROUPER_ANNOTATION } from "../interpret/groups.js";
 import type { Interpretation } from "../interpret/types.js";
 import type { PodField } from "../interpret/patch.js";
 import { parseCommand, usageError, type Flags, type ParsedArgs } from "./args.js";
@@ -364,7 +365,14 @@ export function renderTree(r: Interpretation, definitionFile: string, kaiNotice:
     }
   } else if (r.groups.length === 0) {
     const failed = r.diagnostics.some((d) => d.severity === "error" && d.path.startsWith("spec.optimizationInstructions.gangScheduling"));
-    lines.push(failed ? "Groups: none (KAI would group none of the pods: see Problems)" : "Groups: none (no gang scheduling instructions)");
+    const optedOut = r.diagnostics.some((d) => d.code === "gang-skip" && d.path !== "");
+    lines.push(
+      optedOut
+        ? `Groups: none (the workload opts out of KAI's pod grouper: ${SKIP_PODGROUPER_ANNOTATION})`
+        : failed
+          ? "Groups: none (KAI would group none of the pods: see Problems)"
+          : "Groups: none (no gang scheduling instructions)",
+    );
     notice();
   } else {
     lines.push("Groups:");

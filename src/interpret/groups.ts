@@ -43,6 +43,32 @@ function topologyErrors(t: TopologyConstraint): string | undefined {
   return undefined;
 }
 
+/** KAI's opt-out: its pod grouper leaves alone a pod with this annotation "true", or one whose owner has it. */
+export const SKIP_PODGROUPER_ANNOTATION = "kai.scheduler/skip-podgrouper";
+
+function skipsPodGrouper(object: unknown): boolean {
+  const annotations = (object as { metadata?: { annotations?: unknown } } | null)?.metadata?.annotations;
+  return typeof annotations === "object" && annotations !== null && (annotations as Record<string, unknown>)[SKIP_PODGROUPER_ANNOTATION] === "true";
+}
+
+/**
+ * The pods KAI's pod controller hands to its grouper: undefined (no groups at all) when the workload
+ * opts out, else those that do not opt out themselves; each left out with a notice. (KAI's own; the
+ * Workload API's groups do not read it.)
+ */
+export function kaiGroupedPods(view: WorkloadView, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): readonly PodClassification[] | undefined {
+  if (!view.definition.karta?.spec?.optimizationInstructions?.gangScheduling) return classified;
+  if (skipsPodGrouper(view.object)) {
+    diagnostics.push({ severity: "notice", path: `metadata.annotations["${SKIP_PODGROUPER_ANNOTATION}"]`, message: `no gang groups: the workload has ${SKIP_PODGROUPER_ANNOTATION}: "true", so KAI's pod grouper leaves its pods alone`, code: "gang-skip" });
+    return undefined;
+  }
+  return classified.filter((c) => {
+    if (!skipsPodGrouper(pods[c.index])) return true;
+    diagnostics.push({ severity: "notice", path: "", message: `pod ${c.pod.namespace ? `${c.pod.namespace}/` : ""}${c.pod.name} is not grouped: it has ${SKIP_PODGROUPER_ANNOTATION}: "true", so KAI's pod grouper leaves it alone`, code: "gang-skip" });
+    return false;
+  });
+}
+
 /** Forms the gang groups of the classified pods. */
 export function gangGroups(view: WorkloadView, pods: readonly unknown[], classified: readonly PodClassification[], diagnostics: Diagnostic[]): GangGroup[] {
   const gang = view.definition.karta?.spec?.optimizationInstructions?.gangScheduling;

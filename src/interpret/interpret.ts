@@ -10,7 +10,7 @@
  */
 import type { Definition, Diagnostic, GroupVersionKind, Karta } from "../definition/index.js";
 import { compileDefinition, type CompiledDefinition } from "./compile.js";
-import { gangGroups, gangPlan } from "./groups.js";
+import { gangGroups, gangPlan, kaiGroupedPods } from "./groups.js";
 import { withLimitMemo } from "./expression.js";
 import { createRequire } from "node:module";
 import type { PodField } from "./patch.js";
@@ -209,7 +209,9 @@ export function compileInterpreter(input: Karta | Definition): CompiledInterpret
       result.components = definition.components.map((c) => view.components.get(c.name)!.view);
       result.status = evaluateStatus(definition.root?.status, object, diagnostics);
       result.pods = classifyPods(view, pods, diagnostics, inputs.children ?? []);
-      result.groups = gangGroups(view, pods, result.pods, diagnostics);
+      // What KAI shows: the pods its pod controller hands to the grouper.
+      const grouped = kaiGroupedPods(view, pods, result.pods, diagnostics);
+      result.groups = grouped === undefined ? [] : gangGroups(view, pods, grouped, diagnostics);
       result.gangPlan = gangPlan(view, diagnostics);
       result.children = matchChildren(definition, inputs.children ?? [], diagnostics);
       const total = workloadTotal(view);

@@ -123,3 +123,31 @@ describe("pods traced through the objects between them and the root", () => {
     }
   });
 });
+
+describe("KAI's opt-out annotation kai.scheduler/skip-podgrouper", () => {
+  const interpreter = compileInterpreter(loadBundled("jobset.x-k8s.io/v1alpha2/JobSet.yaml").definition);
+  const podCount = (r: ReturnType<typeof interpreter.interpret>): number => r.groups.reduce((n, g) => n + g.members.length, 0);
+
+  test("a pod with it is left out of KAI's groups, with a notice; the Workload API's groups still hold it", () => {
+    const skipped = clone(jobset.pods[0]!);
+    meta(skipped).annotations = { ...(meta(skipped).annotations as object), "kai.scheduler/skip-podgrouper": "true" };
+    const pods = [skipped, ...jobset.pods.slice(1)];
+    const r = interpreter.interpret(jobset.workload, { pods });
+    assert.equal(podCount(r), jobset.pods.length - 1);
+    assert.ok(r.diagnostics.some((d) => d.code === "gang-skip" && d.message.startsWith(`pod ${String(meta(skipped).namespace)}/${String(meta(skipped).name)} is not grouped`)));
+    // Only "true" opts out, as KAI compares it.
+    meta(skipped).annotations = { "kai.scheduler/skip-podgrouper": "yes" };
+    assert.equal(podCount(interpreter.interpret(jobset.workload, { pods })), jobset.pods.length);
+    meta(skipped).annotations = { "kai.scheduler/skip-podgrouper": "true" };
+    const c = compileKarta(loadBundled("jobset.x-k8s.io/v1alpha2/JobSet.yaml").definition, jobset.workload, { pods });
+    assert.equal(c.podPatches.length, jobset.pods.length);
+  });
+
+  test("a workload with it has no KAI groups at all", () => {
+    const workload = clone(jobset.workload);
+    meta(workload).annotations = { "kai.scheduler/skip-podgrouper": "true" };
+    const r = interpreter.interpret(workload, { pods: jobset.pods });
+    assert.deepEqual(r.groups, []);
+    assert.ok(r.diagnostics.some((d) => d.code === "gang-skip" && d.path === 'metadata.annotations["kai.scheduler/skip-podgrouper"]'));
+  });
+});
