@@ -96,9 +96,9 @@ test("an object of another kind than -d's: exit 4 in compile as in inspect, with
   }
 });
 
-test("a document in --pods or --children that is not an object: exit 2, naming the file and what it is", async () => {
-  const files = { "s.yaml": "hello\n", "l.yaml": "- 1\n- 2\n" };
-  for (const [file, what] of [["s.yaml", "a string"], ["l.yaml", "a list"]] as const) {
+/** Each file given as --pods or --children to inspect and compile: exit 2, nothing printed, `karta CMD: FILE: message`. */
+async function refusedAsPodsOrChildren(files: Record<string, string>, expected: readonly (readonly [string, string])[]): Promise<void> {
+  for (const [file, message] of expected) {
     for (const args of [
       ["inspect", "-f", PYTORCHJOB, "--pods", file],
       ["inspect", "-f", PYTORCHJOB, "--children", file],
@@ -106,9 +106,16 @@ test("a document in --pods or --children that is not an object: exit 2, naming t
     ]) {
       const r = await karta(args, files);
       assert.deepEqual([r.code, r.out], [2, ""], args.join(" "));
-      assert.equal(r.err, `karta ${args[0]}: ${file}: expected an object, found ${what}\n`);
+      assert.equal(r.err, `karta ${args[0]}: ${file}: ${message}\n`);
     }
   }
+}
+
+test("a document in --pods or --children that is not an object: exit 2, naming the file and what it is", async () => {
+  await refusedAsPodsOrChildren({ "s.yaml": "hello\n", "l.yaml": "- 1\n- 2\n" }, [
+    ["s.yaml", "expected an object, found a string"],
+    ["l.yaml", "expected an object, found a list"],
+  ]);
 });
 
 test("a pod, child or List whose apiVersion or kind is not a string: exit 2, naming the file and the field, not dropped", async () => {
@@ -117,21 +124,11 @@ test("a pod, child or List whose apiVersion or kind is not a string: exit 2, nam
     "list.yaml": "apiVersion: 1\nkind: List\nitems: []\n",
     "null.yaml": "apiVersion: v1\nkind: null\nmetadata: {name: p}\n",
   };
-  for (const [file, what] of [
+  await refusedAsPodsOrChildren(files, [
     ["kind.yaml", "List: items[0]: kind: expected a string, found a number"],
     ["list.yaml", "apiVersion: expected a string, found a number"],
     ["null.yaml", "kind: expected a string, found null"],
-  ] as const) {
-    for (const args of [
-      ["inspect", "-f", PYTORCHJOB, "--pods", file],
-      ["inspect", "-f", PYTORCHJOB, "--children", file],
-      ["compile", "-f", PYTORCHJOB, "--pods", file],
-    ]) {
-      const r = await karta(args, files);
-      assert.deepEqual([r.code, r.out], [2, ""], args.join(" "));
-      assert.equal(r.err, `karta ${args[0]}: ${file}: ${what}\n`);
-    }
-  }
+  ]);
 });
 
 test("a file with a control character (a binary file) is refused at its place, as libyaml refuses it, by every reader", async () => {

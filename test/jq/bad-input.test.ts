@@ -7,6 +7,16 @@ function limitError(f: () => unknown, pattern: RegExp): void {
   assert.throws(f, (e: unknown) => e instanceof JqError && e.kind === "limit" && pattern.test(e.message));
 }
 
+/** What `karta jq` prints for a program that does not compile (empty when it compiles). */
+function described(program: string): string {
+  try {
+    compileJq(program);
+  } catch (e) {
+    if (e instanceof JqSyntaxError) return e.describe();
+  }
+  return "";
+}
+
 describe("compile errors carry the position", () => {
   test("syntax error with a caret under the offending token", () => {
     const program = '.spec.jobs[] | select(.name == "a"]';
@@ -23,14 +33,6 @@ describe("compile errors carry the position", () => {
     );
   });
   test("after `. name` the error is on the token that follows the name, as jq's rule '.' IDENT error (jq 1.8.2 printed these)", () => {
-    const described = (program: string): string => {
-      try {
-        compileJq(program);
-      } catch (e) {
-        if (e instanceof JqSyntaxError) return e.describe();
-      }
-      return "";
-    };
     assert.equal(
       described(". a | 1"),
       'jq: error: syntax error, unexpected \'|\' at <top-level>, line 1, column 5:\n    . a | 1\n        ^\njq: error: try .["field"] instead of .field for unusually named fields at <top-level>, line 1, column 1:\n    . a | 1\n    ^^^^^',
@@ -39,14 +41,6 @@ describe("compile errors carry the position", () => {
     assert.match(described(". a.b"), /^jq: error: syntax error, unexpected FIELD at <top-level>, line 1, column 4:/);
   });
   test("an invalid character is jq's one-byte token: one caret, and a recovery span skips all its bytes (jq 1.8.2 printed these)", () => {
-    const described = (program: string): string => {
-      try {
-        compileJq(program);
-      } catch (e) {
-        if (e instanceof JqSyntaxError) return e.describe();
-      }
-      return "";
-    };
     assert.equal(described("foo☆"), "jq: error: syntax error, unexpected INVALID_CHARACTER, expecting end of file at <top-level>, line 1, column 4:\n    foo☆\n       ^");
     assert.equal(
       described(".“a”"),
