@@ -11,6 +11,7 @@ import { atPath, controllerAdmissionConfigurations } from "../controller/admissi
 import { parseCommand, usageError, type Flags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { InputError, readInput } from "./objects.js";
+import { noInputFiles } from "../files/index.js";
 import { parseFeatureGates, pathProblem } from "./serve.js";
 import { handwritten } from "../names/index.js";
 
@@ -155,14 +156,16 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
     }
   }
   try {
-    const read = async (paths: string[]): Promise<SourceFile[]> => {
-      const found = listConfigFiles(paths);
+    const read = async (paths: string[], flag: string): Promise<SourceFile[]> => {
+      const found = listConfigFiles(paths, { strict: true });
       if (found.errors.length > 0) throw new InputError(found.errors[0]!);
+      // As validate and rbac: a directory given that holds nothing to read is an error of the input (1).
+      if (found.emptyDirectories.length > 0) throw new InputError(`--${flag} ${found.emptyDirectories[0]!}: ${noInputFiles(found.emptyDirectories[0]!, true)}`, 1);
       const out: SourceFile[] = [];
       for (const file of found.files) out.push({ file, text: await readInput(io, file) });
       return out;
     };
-    const source: FrameworkSource = { definitions: await read(values.definitions), customizations: await read(values.customizations), webhookConfigurations: [], ...gates };
+    const source: FrameworkSource = { definitions: await read(values.definitions, "definitions"), customizations: await read(values.customizations, "customizations"), webhookConfigurations: [], ...gates };
     const caPem = values["ca-file"] !== undefined ? await readInput(io, values["ca-file"]) : undefined;
     if (caPem !== undefined && !caPem.includes("-----BEGIN CERTIFICATE-----")) throw new InputError(`${values["ca-file"]}: not a PEM certificate`);
     const built = await buildFramework(source, { checkLua: true });
@@ -181,7 +184,7 @@ export async function runWebhookConfig(args: string[], io: CliIO): Promise<numbe
   } catch (e) {
     if (e instanceof InputError) {
       io.stderr(`karta webhook-config: ${e.message}\n`);
-      return 2;
+      return e.exitCode;
     }
     throw e;
   }

@@ -165,15 +165,18 @@ const INPUT_FILE = /\.(ya?ml|json)$/i;
  * `..<timestamp>` entries of a mounted ConfigMap (their files are reached through the visible
  * symlinks), so each file is read once.
  */
-export function listConfigFiles(paths: readonly string[]): { files: string[]; errors: string[] } {
+export function listConfigFiles(paths: readonly string[], options: { strict?: boolean } = {}): { files: string[]; errors: string[]; emptyDirectories: string[] } {
   const files: string[] = [];
   const errors: string[] = [];
+  const emptyDirectories: string[] = [];
   const visit = (p: string, top: boolean, depth: number): void => {
     let isDir: boolean;
     try {
       isDir = statSync(p).isDirectory();
     } catch (e) {
-      if (top) errors.push(`${p}: error: cannot read: ${readErrorReason(e)}`);
+      // A server reading a directory that changes under it skips an entry that went away; a one-shot
+      // command (strict) does not (a dangling link of an input file is unreadable input).
+      if (top || (options.strict && INPUT_FILE.test(p))) errors.push(`${p}: error: cannot read: ${readErrorReason(e)}`);
       return;
     }
     if (!isDir) {
@@ -190,8 +193,20 @@ export function listConfigFiles(paths: readonly string[]): { files: string[]; er
     }
     for (const name of names) if (!name.startsWith(".")) visit(path.join(p, name), false, depth + 1);
   };
-  for (const p of paths) visit(p, true, 0);
-  return { files, errors };
+  for (const p of paths) {
+    const before = files.length;
+    visit(p, true, 0);
+    if (files.length === before && errors.length === 0 && isDirectory(p)) emptyDirectories.push(p);
+  }
+  return { files, errors, emptyDirectories };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The server's view of its configuration: where to read, and what the last good read was. */

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { memoryIO } from "../../src/cli/io.js";
@@ -248,5 +248,22 @@ test("--patch values the API server would refuse: usage errors in Kubernetes' wo
   for (const patch of [["set-label", "example.com/team=ml-a"], ["set-label", "empty="], ["set-annotation", "note=any text at all"], ["set-priority-class", "training-high"]]) {
     const r = await karta(["inspect", "-f", PYTORCHJOB, "--patch", ...patch]);
     assert.equal(r.code, 0, `${patch.join(" ")}: ${r.err}`);
+  }
+});
+
+test("webhook-config: a directory given with nothing to read is an error of the input (exit 1, as validate and rbac), a dangling link in one unreadable (exit 2)", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "karta-webhook-inputs-"));
+  try {
+    mkdirSync(path.join(dir, "empty"));
+    mkdirSync(path.join(dir, "dangling"));
+    symlinkSync(path.join(dir, "gone.yaml"), path.join(dir, "dangling", "gone.yaml"));
+    const empty = await karta(["webhook-config", "--definitions", path.join(dir, "empty")]);
+    assert.deepEqual([empty.code, empty.out], [1, ""]);
+    assert.equal(empty.err, `karta webhook-config: --definitions ${path.join(dir, "empty")}: no definition files in this directory (.yaml, .yml or .json, searched recursively)\n`);
+    const dangling = await karta(["webhook-config", "--customizations", path.join(dir, "dangling")]);
+    assert.deepEqual([dangling.code, dangling.out], [2, ""]);
+    assert.equal(dangling.err, `karta webhook-config: ${path.join(dir, "dangling", "gone.yaml")}: error: cannot read: no such file\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
