@@ -271,8 +271,15 @@ function compileStatus(
   if (phase) status.phase = phase;
   const conditions = expr(sd.conditionsDefinition?.path, at("statusDefinition", "conditionsDefinition", "path"));
   if (conditions) status.conditions = conditions;
-  if (sd.conditionsDefinition?.messageFieldName) status.messageField = sd.conditionsDefinition.messageFieldName;
-  if (sd.conditionsDefinition?.reasonFieldName) status.reasonField = sd.conditionsDefinition.reasonFieldName;
+  // The CRD's defaults (message, reason), which the API server writes into every stored Karta: a
+  // definition read from a file reads the same fields as the one read back from a cluster.
+  const cd = sd.conditionsDefinition;
+  if (cd) {
+    const messageField = cd.messageFieldName ?? "message";
+    const reasonField = cd.reasonFieldName ?? "reason";
+    if (messageField) status.messageField = messageField;
+    if (reasonField) status.reasonField = reasonField;
+  }
   for (const [key, generic] of STATUS_ORDER) {
     const list = sd.statusMappings?.[key];
     if (!Array.isArray(list)) continue;
