@@ -37,6 +37,7 @@ export function nestingMessage(limit = MAX_NESTING_DEPTH): string {
  * C0 control characters other than tab, LF and CR: neither JSON nor YAML allows them anywhere in a text
  * (libyaml, and so kubectl, refuses them: "control characters are not allowed"). A NUL is a binary file.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is what it is for
 const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F]/;
 
 /**

@@ -88,6 +88,11 @@ export interface CompiledComponent {
   instanceId?: CompiledExpression;
   typeKey?: CompiledExpression;
   typeValue?: string;
+  /**
+   * The reference's equality test, `KEYPATH == "VALUE"` as text (so `A // "x" == "v"` is
+   * `A // ("x" == "v")`), when the key path is not a plain path (for which it is the outputs' equality).
+   */
+  typeEquals?: CompiledExpression;
   matchLabels?: Record<string, string>;
   hasTypeSelector: boolean;
   instanceSelector?: CompiledExpression;
@@ -194,6 +199,9 @@ export function compileDefinition(karta: Karta): CompiledDefinition {
     set("instanceId", expr(def.instanceIdPath, at("instanceIdPath")));
     set("typeKey", expr(type?.keyPath, at("podSelector", "componentTypeSelector", "keyPath")));
     set("typeValue", type?.value);
+    if (c.typeKey?.program && !c.typeKey.isPlainPath && typeof type?.value === "string") {
+      c.typeEquals = new CompiledExpression(`${type.keyPath} == ${JSON.stringify(type.value)}`, at("podSelector", "componentTypeSelector", "keyPath"), { programs });
+    }
     set("matchLabels", type?.matchLabels);
     set("instanceSelector", expr(selector?.componentInstanceSelector?.idPath, at("podSelector", "componentInstanceSelector", "idPath")));
     set("replicaSelector", expr(selector?.replicaSelector?.keyPath, at("podSelector", "replicaSelector", "keyPath")));

@@ -50,6 +50,10 @@ export class CompiledExpression {
   readonly literal: string | undefined;
   readonly program: JqProgram | undefined;
   private readonly fast: Accessor | undefined;
+  /** Whether the expression is a plain path (`.a.b["c"]`): `PATH == "v"` then compares its outputs. */
+  get isPlainPath(): boolean {
+    return this.program !== undefined && pathKeys(this.program.ast) !== undefined;
+  }
   /** `path(text)`, compiled when an error first asks where an output came from (null: it does not compile). */
   private paths: JqProgram | null | undefined;
 

@@ -46,17 +46,19 @@ export function workloadPods(rootKind: { group?: string; version?: string; kind?
   return [...pods, object];
 }
 
-/** Whether the pod matches the component's type selector; an error is reported and counts as no match. */
-function matchesType(c: CompiledComponent, pod: unknown, podName: string, diagnostics: Diagnostic[]): boolean {
+/**
+ * Whether the pod matches the component's type selector, as the reference's MatchesComponentType: a
+ * key that exists (some output not null), or `KEYPATH == "VALUE"` with some output true; the
+ * evaluation's error when it fails.
+ */
+function matchesType(c: CompiledComponent, pod: unknown): boolean | { error: string; path: string } {
   if (!c.hasTypeSelector) return false;
   if (c.typeKey) {
-    const r = c.typeKey.run(pod);
-    if (!r.ok) {
-      diagnostics.push({ severity: "error", path: c.typeKey.path, message: `pod ${podName}: failed to check if pod matches component ${c.name}: ${r.error}`, code: "jq-eval" });
-      return false;
-    }
+    const test = c.typeEquals ?? c.typeKey;
+    const r = test.run(pod);
+    if (!r.ok) return { error: r.error, path: c.typeKey.path };
     const wanted = c.typeValue;
-    const hit = wanted === undefined ? r.values.some((v) => v !== null && v !== undefined) : r.values.some((v) => v === wanted);
+    const hit = c.typeEquals ? r.values.some((v) => v === true) : wanted === undefined ? r.values.some((v) => v !== null && v !== undefined) : r.values.some((v) => v === wanted);
     if (!hit) return false;
   }
   if (c.matchLabels) {
@@ -192,18 +194,38 @@ export function classifyPod(view: WorkloadView, pod: unknown, index: number, dia
   } else if (leaves.length === 0) {
     out.reason = "the definition has no component that defines pods";
   } else {
-    const matched = leaves.filter((c) => matchesType(c, pod, ref.name, diagnostics));
-    if (matched.length === 1) component = matched[0];
-    else if (matched.length === 0) {
+    // The reference's InferPodComponent: the leaves in order, root first; the first that matches is the
+    // pod's, and a selector that fails on the pod fails the pod (KAI then groups it nowhere).
+    for (const c of leaves) {
+      const m = matchesType(c, pod);
+      if (m === false) continue;
+      if (m !== true) {
+        out.reason = `pod ${ref.name}: failed to check if pod matches component ${c.name}: ${m.error}`;
+        diagnostics.push({ severity: "error", path: m.path, message: out.reason, code: "jq-eval" });
+        break;
+      }
+      component = c;
+      break;
+    }
+    if (component) {
+      // Selectors should be mutually exclusive: a pod that later leaves match too is said (their errors are not the pod's).
+      const also = leaves.slice(leaves.indexOf(component) + 1).filter((c) => matchesType(c, pod) === true);
+      if (also.length > 0) {
+        const matched = [component, ...also];
+        out.matched = matched.map((c) => c.name);
+        diagnostics.push({
+          severity: "warning",
+          path: also[0]!.path + ".podSelector.componentTypeSelector",
+          message: `pod ${ref.name} matches ${matched.length} components (${matched.map(describeSelector).join("; ")}): it is taken for the first, ${component.name}, as upstream Karta and KAI take it; componentTypeSelectors should be mutually exclusive`,
+          code: "pod-ambiguous",
+        });
+      }
+    } else if (out.reason === undefined) {
       const withSelector = leaves.filter((c) => c.hasTypeSelector);
       out.reason =
         withSelector.length === 0
           ? `no component found for pod ${ref.name}: none of the components ${leaves.map((c) => c.name).join(", ")} has a componentTypeSelector`
           : `no component found for pod ${ref.name}: it matches none of ${withSelector.map(describeSelector).join(", ")}`;
-    } else {
-      out.matched = matched.map((c) => c.name);
-      out.reason = `pod ${ref.name} matches ${matched.length} components (${matched.map(describeSelector).join("; ")}): componentTypeSelectors must be mutually exclusive`;
-      diagnostics.push({ severity: "error", path: matched[1]!.path + ".podSelector.componentTypeSelector", message: out.reason, code: "pod-ambiguous" });
     }
   }
   if (!component) return out;

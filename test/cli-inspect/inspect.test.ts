@@ -260,7 +260,7 @@ spec:
     assert.equal(r.out, "");
   });
 
-  test("a pod matching two components: exit 3, the rest printed with the reason", async () => {
+  test("a pod matching two components is the first's, as upstream Karta and KAI take it, with a warning (exit 0)", async () => {
     const def = `spec:
   structureDefinition:
     rootComponent:
@@ -278,8 +278,9 @@ spec:
       podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["batch.kubernetes.io/job-name"]'}}
 `;
     const r = await run(["-d", "two.yaml", "-f", fx("job.yaml"), "--pods", fx("job-pods.yaml")], "", { "two.yaml": def });
-    assert.equal(r.code, 6);
-    assert.match(r.out, /pi-estimate-4xk2p: pod pi-estimate-4xk2p matches 2 components/);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /warning: spec\.structureDefinition\.childComponents\[1\]\.podSelector\.componentTypeSelector: pod pi-estimate-4xk2p matches 2 components .*: it is taken for the first, a, as upstream Karta and KAI take it/);
+    assert.match(r.out, /Pods: 4, matched 4, unmatched 0/);
   });
 
   test("--patch prints an RFC 6902 patch that applies", async (t) => {

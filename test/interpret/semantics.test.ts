@@ -114,7 +114,7 @@ describe("pods", () => {
     );
     assert.match(r.pods[2]!.reason!, /no component found for pod mnist-ps-0: it matches none of chief/);
   });
-  test("a pod that matches two components is an error naming both", () => {
+  test("a pod that matches two components is the first's (the reference's InferPodComponent), with a warning naming both", () => {
     const def = karta(
       TRAINING.replace(
         `podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}}`,
@@ -122,13 +122,38 @@ describe("pods", () => {
       ),
     );
     const r = compileInterpreter(def).interpret(tfjob(), { pods: [tfPod("mnist-chief-0", "chief")] });
-    assert.equal(r.pods[0]!.component, undefined);
+    assert.equal(r.pods[0]!.component, "chief");
     assert.deepEqual(r.pods[0]!.matched, ["chief", "worker"]);
-    const e = errors(r);
-    assert.equal(e.length, 1);
-    assert.equal(e[0]!.code, "pod-ambiguous");
-    assert.match(e[0]!.message, /matches 2 components .*mutually exclusive/);
-    assert.equal(e[0]!.path, "spec.structureDefinition.childComponents[1].podSelector.componentTypeSelector");
+    assert.deepEqual(errors(r), []);
+    const w = r.diagnostics.filter((d) => d.code === "pod-ambiguous");
+    assert.equal(w.length, 1);
+    assert.equal(w[0]!.severity, "warning");
+    assert.match(w[0]!.message, /matches 2 components .*taken for the first, chief.*mutually exclusive/);
+    assert.equal(w[0]!.path, "spec.structureDefinition.childComponents[1].podSelector.componentTypeSelector");
+  });
+  test("a type selector that fails on a pod fails the pod, as the reference does; later components are not tried", () => {
+    const def = karta(
+      TRAINING.replace(
+        `podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: chief}}`,
+        `podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["example.com/tier"] | ascii_downcase', value: chief}}`,
+      ),
+    );
+    const r = compileInterpreter(def).interpret(tfjob(), { pods: [tfPod("mnist-worker-0", "worker")] });
+    assert.equal(r.pods[0]!.component, undefined);
+    assert.match(r.pods[0]!.reason!, /^pod mnist-worker-0: failed to check if pod matches component chief: explode input must be a string$/);
+    assert.equal(errors(r)[0]!.code, "jq-eval");
+  });
+  test("a type selector with a value is the reference's text KEYPATH == \"VALUE\" (so `A // \"x\"` compares the default only)", () => {
+    const def = karta(
+      TRAINING.replace(
+        `podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}}`,
+        `podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"] // "none"', value: worker}}`,
+      ),
+    );
+    // `.role // ("none" == "worker")` yields the label "worker", which is not true: no component.
+    const r = compileInterpreter(def).interpret(tfjob(), { pods: [tfPod("mnist-worker-0", "worker")] });
+    assert.equal(r.pods[0]!.component, undefined);
+    assert.match(r.pods[0]!.reason!, /no component found for pod mnist-worker-0/);
   });
   test("matchLabels must all be equal", () => {
     const def = karta(TRAINING.replace(`{componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: chief}}`, `{componentTypeSelector: {matchLabels: {"training.kubeflow.org/replica-type": chief, "training.kubeflow.org/job-role": master}}}`));
