@@ -42,6 +42,15 @@ export function checkTypeSelectors(karta: Karta, expressions: readonly Expressio
       if (ts.value !== undefined) term.value = ts.value;
       terms.push(term);
     }
+    if (ts.matchLabels !== undefined) {
+      findings.push({
+        severity: "warning",
+        path: [...base, "matchLabels"],
+        message:
+          "matchLabels is the newer upstream selector: github.com/run-ai/karta at the version KAI Scheduler pins knows only keyPath and value, so there every pod reaching this component fails (an empty keyPath: 'missing query')",
+        code: "selector-upstream",
+      });
+    }
     for (const [label, value] of Object.entries(ts.matchLabels ?? {})) {
       terms.push({ key: formatSteps([{ type: "field", name: "metadata", span: { start: 0, end: 0 } }, { type: "field", name: "labels", span: { start: 0, end: 0 } }, { type: "field", name: label, span: { start: 0, end: 0 } }]), value, path: [...base, "matchLabels", label] });
     }

@@ -74,6 +74,12 @@ describe("validation rules, one failing fixture each", () => {
     assert.deepEqual(validateText(text, "l.yaml", { lint: false }).diagnostics, []);
   });
 
+  test("matchLabels is warned of: the library KAI Scheduler pins knows only keyPath and value", () => {
+    const text = `rootComponent:\n  name: job\n  kind: {group: batch, version: v1, kind: Job}\n  statusDefinition: {statusMappings: {running: [{byPhase: Running}]}, phaseDefinition: {path: .status.phase}}\nchildComponents:\n- name: a\n  ownerRef: job\n  specDefinition: {podTemplateSpecPath: .spec.template}\n  podSelector: {componentTypeSelector: {matchLabels: {role: a}}}\n`;
+    assert.deepEqual(records(text, "m.yaml"), [
+      "warning 9:54 spec.structureDefinition.childComponents[0].podSelector.componentTypeSelector.matchLabels: matchLabels is the newer upstream selector: github.com/run-ai/karta at the version KAI Scheduler pins knows only keyPath and value, so there every pod reaching this component fails (an empty keyPath: 'missing query')",
+    ]);
+  });
   test("an unknown function that is not a path head is reported as undefined, with its position", () => {
     const text = `rootComponent:\n  name: r\n  kind: {group: example.com, version: v1, kind: Trainer}\n  statusDefinition: {statusMappings: {running: [{byPhase: Running}]}, phaseDefinition: {path: .status.phase}}\n  scaleDefinition: {replicasPath: ".spec.replicas | toarray | length"}\n`;
     assert.deepEqual(records(text, "t.yaml"), [
