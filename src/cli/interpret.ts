@@ -183,11 +183,14 @@ function documentsOf(text: string): ReturnType<typeof parseYamlDocuments> {
   return parseYamlDocuments(text);
 }
 
+/** The documents of a file or `-`, with the name its messages give it (`<stdin>` for `-`). */
+async function readDocuments(io: CliIO, source: string): Promise<ReturnType<typeof documentsOf> & { file: string }> {
+  return { ...documentsOf(await readInput(io, source)), file: displayName(source) };
+}
+
 /** One object from a file (karmadactl requires exactly one). */
 async function readObject(io: CliIO, source: string, what: string): Promise<KubeObject> {
-  const text = await readInput(io, source);
-  const file = displayName(source);
-  const { documents, errors } = documentsOf(text);
+  const { documents, errors, file } = await readDocuments(io, source);
   if (errors.length > 0) throw new InputError(`fail to get ${what} object: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
   if (documents.length !== 1) throw new InputError(`fail to get ${what} object: ${file}: expected exactly one object, found ${documents.length}`);
   const v = documents[0]!.value;
@@ -207,9 +210,7 @@ async function readStatusItems(io: CliIO, files: readonly string[]): Promise<Agg
   if (files.length === 0) return undefined;
   const items: AggregatedStatusItem[] = [];
   for (const source of files) {
-    const text = await readInput(io, source);
-    const file = displayName(source);
-    const { documents, errors } = documentsOf(text);
+    const { documents, errors, file } = await readDocuments(io, source);
     if (errors.length > 0) throw new InputError(`fail to get status items: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
       for (const [i, v] of (Array.isArray(value) ? value : [value]).entries()) {
@@ -226,9 +227,7 @@ async function readStatusItems(io: CliIO, files: readonly string[]): Promise<Agg
 async function readComponents(io: CliIO, files: readonly string[]): Promise<TargetComponent[]> {
   const out: TargetComponent[] = [];
   for (const source of files) {
-    const text = await readInput(io, source);
-    const file = displayName(source);
-    const { documents, errors } = documentsOf(text);
+    const { documents, errors, file } = await readDocuments(io, source);
     if (errors.length > 0) throw new InputError(`fail to get components: ${errorAt(file, errors[0]!)}: ${errors[0]!.message}`);
     for (const { value, line } of documents) {
       for (const [i, item] of (Array.isArray(value) ? value : [value]).entries()) {

@@ -219,12 +219,22 @@ function tryRun<E extends Emit | PathEmit>(body: (emit: E) => Stop, emit: E, onE
 }
 
 /**
- * A label's body is jq's `try body catch if . == $label then empty else error end`: the error a `try`
- * made of a break to it (and re-raised), or any error equal to `{"__jq": id}`, ends it; others go on.
+ * One execution of a label: its body run with a fresh token (what `break` returns), as jq's `try body
+ * catch if . == $label then empty else error end`: the break, or any error equal to `{"__jq": id}`
+ * (a `try` made of a break and re-raised), ends it; other errors go on.
  */
-function caughtBreak(err: JqRuntimeError, token: LabelStop): Stop {
-  if (equals(err.value as JqValue, labelValue(token))) return undefined;
-  throw err;
+function runLabel<E extends Emit | PathEmit>(body: (token: LabelStop, emit: E) => Stop, emit: E): Stop {
+  const token = new LabelStop();
+  const r = tryRun(
+    (e: E) => body(token, e),
+    emit,
+    (err) => {
+      if (equals(err.value as JqValue, labelValue(token))) return undefined;
+      throw err;
+    },
+    false,
+  );
+  return r === token ? undefined : r;
 }
 
 /** Unwraps errors that crossed a try boundary on their way out of a run. */
@@ -434,11 +444,7 @@ export function compile(node: Node, scope: Scope | null, ctx: CompileContext, ta
       return compileAs(node.source, node.patterns, node.body, scope, ctx, false) as Gen;
     case "Label": {
       const body = compile(node.body, push(scope, { kind: "label", name: node.name }), ctx);
-      return (input, env, emit) => {
-        const token = new LabelStop();
-        const r = tryRun((e) => body(input, { v: token, up: env }, e), emit, (err) => caughtBreak(err, token), false);
-        return r === token ? undefined : r;
-      };
+      return (input, env, emit) => runLabel((token, e: Emit) => body(input, { v: token, up: env }, e), emit);
     }
     case "Break": {
       const found = lookup(scope, "label", node.name);
@@ -1432,11 +1438,7 @@ export function compilePath(node: Node, scope: Scope | null, ctx: CompileContext
       return compileAs(node.source, node.patterns, node.body, scope, ctx, true) as PathGen;
     case "Label": {
       const body = compilePath(node.body, push(scope, { kind: "label", name: node.name }), ctx);
-      return (input, path, env, emit) => {
-        const token = new LabelStop();
-        const r = tryRun((e) => body(input, path, { v: token, up: env }, e), emit, (err) => caughtBreak(err, token), false);
-        return r === token ? undefined : r;
-      };
+      return (input, path, env, emit) => runLabel((token, e: PathEmit) => body(input, path, { v: token, up: env }, e), emit);
     }
     case "Break": {
       const gen = compile(node, scope, ctx);

@@ -98,7 +98,7 @@ function setOne(t: JqValue, k: unknown, v: JqValue, owned?: Set<object>): JqValu
     const [s, e] = sliceBounds(arr.length, k["start"] ?? null, k["end"] ?? null);
     if (!Array.isArray(v)) throw new JqRuntimeError("A slice of an array can only be assigned another array");
     checkArray(arr.length - (e - s) + v.length);
-    if (t !== null && owned?.has(arr)) return replaceSlice(arr, s, e, v);
+    if (owned?.has(arr)) return replaceSlice(arr, s, e, v);
     charge(arr.length + v.length);
     const out = arr.slice(0, s).concat(v, arr.slice(e));
     owned?.add(out);

@@ -60,7 +60,6 @@ export function goTypeName(v: Value): string {
   return "map[string]interface {}";
 }
 
-
 /** Go's byte-order comparison of two strings (code point order), for sorted map keys and `<` on strings. */
 export const compareStrings = goCompareStrings;
 

@@ -191,22 +191,13 @@ export function listConfigFiles(paths: readonly string[], options: { strict?: bo
       errors.push(`${p}: error: cannot read: ${readErrorReason(e)}`);
       return;
     }
+    const before = { files: files.length, errors: errors.length };
     for (const name of names) if (!name.startsWith(".")) visit(path.join(p, name), false, depth + 1);
+    // A directory given that holds nothing to read (and could be read through).
+    if (top && files.length === before.files && errors.length === before.errors) emptyDirectories.push(p);
   };
-  for (const p of paths) {
-    const before = files.length;
-    visit(p, true, 0);
-    if (files.length === before && errors.length === 0 && isDirectory(p)) emptyDirectories.push(p);
-  }
+  for (const p of paths) visit(p, true, 0);
   return { files, errors, emptyDirectories };
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The server's view of its configuration: where to read, and what the last good read was. */
