@@ -399,6 +399,7 @@ local patternFind = (function()
   local SPECIAL = "[%^%$%%%.%[%]%(%)%*%+%-%?]"
   local function findText(pattern, src, offset, limit)
     local found = {}
+    if offset > #src then return found end
     local from = offset + 1
     while #found ~= limit do
       local a, b = sfind(src, pattern, from, true)

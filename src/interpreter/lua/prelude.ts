@@ -58,6 +58,43 @@ local pcall0 = pcall
 local unpack = table.unpack
 local getinfo = debug.getinfo
 
+-- An error a library function raises, placed at the line of the script that called the library (a
+-- pcall in the script sees it there too), as gopher-lua places a Go function's errors.
+local function scriptLevel()
+  local level = 2
+  while true do
+    local info = getinfo(level, "S")
+    if info == nil or info.source == "=<string>" then return level end
+    level = level + 1
+  end
+end
+local function raiseAtScript(msg)
+  error(msg, scriptLevel() - 1)
+end
+-- The library functions that call a function as Go code does (pcall, xpcall): what they call
+-- directly has no name in gopher-lua ("(anonymous)"), its caller being no Lua function.
+local FROM_HOST = setmt({}, { __mode = "k" })
+-- The name gopher-lua gives the library function at level (of the caller) that the script called:
+-- the name of the call site, "?" where it has none (t[1](...)), "(anonymous)" when pcall or xpcall
+-- called it.
+local function libraryName(level)
+  local info = getinfo(level + 1, "nf")
+  if info == nil then return "?" end
+  if FROM_HOST[info.func] then
+    local inner = getinfo(level, "S")
+    if inner ~= nil and inner.what == "C" then return "(anonymous)" end
+  end
+  return info.name or "?"
+end
+-- The name the script called the library function by (gopher-lua's argument errors name it so).
+local function calledName()
+  return (libraryName(scriptLevel() - 2))
+end
+-- gopher-lua's ArgError: the argument's number, the name the script called, the complaint.
+local function argError(i, detail)
+  raiseAtScript("bad argument #" .. i .. " to " .. calledName() .. " (" .. detail .. ")")
+end
+
 -- gopher-lua keeps positive integer keys below this bound in its array part, iterated in order.
 local ARRAY_LIMIT = 67108864
 
@@ -230,7 +267,7 @@ end
 
 local function orderedPairs(t)
   if type(t) ~= "table" then
-    error("bad argument #1 to pairs (table expected, got " .. typeName(t) .. ")", 2)
+    argError(1, "table expected, got " .. typeName(t))
   end
   local keys = orderedKeys(t)
   local i = 0
@@ -247,7 +284,7 @@ end
 
 local function orderedNext(t, k)
   if type(t) ~= "table" then
-    error("bad argument #1 to next (table expected, got " .. typeName(t) .. ")", 2)
+    argError(1, "table expected, got " .. typeName(t))
   end
   if k == nil then
     if rawnext(t) == nil then return nil end
@@ -320,7 +357,7 @@ local function passAll(...)
 end
 
 local function compatToString(...)
-  if select("#", ...) == 0 then error("bad argument #1 to tostring (value expected)", 2) end
+  if select("#", ...) == 0 then argError(1, "value expected") end
   local v = ...
   if type(v) == "number" then return numberToString(v) end
   return tostring0(v)
@@ -399,9 +436,9 @@ local function goInt(v)
   return tointeger(v >= 0 and floor(v) or -floor(-v))
 end
 -- gopher-lua's OptInt (CheckInt without a default): a number, never a string that reads as one.
-local function intArgument(v, i, name, default)
+local function intArgument(v, i, default)
   if v == nil and default ~= nil then return default end
-  if type(v) ~= "number" then error("bad argument #" .. i .. " to " .. name .. " (number expected, got " .. typeName(v) .. ")", 3) end
+  if type(v) ~= "number" then argError(i, "number expected, got " .. typeName(v)) end
   return goInt(v)
 end
 -- A number's text with its sign, padded as Go's fmt pads it: the flags '+' and ' ' (a sign for a
@@ -579,16 +616,16 @@ S.char = function(...)
   local bytes = {}
   for i = 1, n do
     local v = select(i, ...)
-    if type(v) ~= "number" then error("bad argument #" .. i .. " to char (number expected, got " .. type(v) .. ")", 2) end
+    if type(v) ~= "number" then argError(i, "number expected, got " .. type(v)) end
     if v ~= v or v == huge or v == -huge then v = 0 end
     bytes[i] = trunc(v) % 256
   end
   return schar(unpack(bytes, 1, n))
 end
 -- gopher-lua's CheckString: a string, or a number as the string it prints as.
-local function stringArgument(v, name)
+local function stringArgument(v)
   if type(v) == "number" then return numberToString(v) end
-  if type(v) ~= "string" then error("bad argument #1 to " .. name .. " (string expected, got " .. typeName(v) .. ")", 3) end
+  if type(v) ~= "string" then argError(1, "string expected, got " .. typeName(v)) end
   checkLen(v)
   return v
 end
@@ -596,10 +633,10 @@ end
 -- Go ints; with exactly two arguments, the one byte at the start.
 S.byte = function(...)
   local nargs, str, i, j = select("#", ...), ...
-  str = stringArgument(str, "byte")
+  str = stringArgument(str)
   local l = #str
-  local start = intArgument(i, 2, "byte", 1) - 1
-  local e = intArgument(j, 3, "byte", -1)
+  local start = intArgument(i, 2, 1) - 1
+  local e = intArgument(j, 3, -1)
   if start < 0 then start = l + start + 1 end
   if e < 0 then e = l + e + 1 end
   if nargs == 2 then
@@ -621,10 +658,10 @@ local function stringIndex(l, i, isStart)
   return i
 end
 S.sub = function(str, i, j)
-  str = stringArgument(str, "sub")
+  str = stringArgument(str)
   local l = #str
-  local start = stringIndex(l, intArgument(i, 2, "sub"), true)
-  local e = stringIndex(l, intArgument(j, 3, "sub", -1), false)
+  local start = stringIndex(l, intArgument(i, 2), true)
+  local e = stringIndex(l, intArgument(j, 3, -1), false)
   if start >= l or e < start then return "" end
   return (ssub(str, start + 1, e))
 end
@@ -645,34 +682,14 @@ S.upper = caseChanger(S.upper, true)
 S.reverse = guard1(S.reverse)
 -- find, match and gmatch as gopher-lua's: patterns read and matched by its matcher (patternFind),
 -- arguments checked as its CheckString and OptInt check them (a string is no number there).
--- An error a library function raises, placed at the line of the script that called the library (a
--- pcall in the script sees it there too), as gopher-lua places a Go function's errors.
-local function scriptLevel()
-  local level = 2
-  while true do
-    local info = getinfo(level, "S")
-    if info == nil or info.source == "=<string>" then return level end
-    level = level + 1
-  end
-end
-local function raiseAtScript(msg)
-  error(msg, scriptLevel() - 1)
-end
--- The name the script called the library function by (gopher-lua's argument errors name it so).
-local function calledName()
-  local info = getinfo(scriptLevel() - 2, "n")
-  return info and info.name or "?"
-end
 ${PATTERN_MATCHER}
 local function checkString(v, i)
-  if type(v) ~= "string" then raiseAtScript("bad argument #" .. i .. " to " .. calledName() .. " (string expected, got " .. type(v) .. ")") end
+  if type(v) ~= "string" then argError(i, "string expected, got " .. type(v)) end
 end
 local function optInt(v, i, default)
   if v == nil then return default end
-  if type(v) ~= "number" then raiseAtScript("bad argument #" .. i .. " to " .. calledName() .. " (number expected, got " .. type(v) .. ")") end
-  if v ~= v then return 0 end
-  if v >= 9.2233720368547758e18 or v <= -9.2233720368547758e18 then return v < 0 and -maxint - 1 or maxint end
-  return floor(v)
+  if type(v) ~= "number" then argError(i, "number expected, got " .. type(v)) end
+  return goInt(v)
 end
 -- A match's captures from the first one on: a position capture as a number, others as text.
 local function captured(s, caps)
@@ -731,7 +748,7 @@ S.gmatch = guard2(function(s, p)
   local i = 0
   return function(st)
     if st ~= state then
-      raiseAtScript("bad argument #1 to " .. calledName() .. " (userdata expected, got " .. type(st) .. ")")
+      argError(1, "userdata expected, got " .. type(st))
     end
     i = i + 1
     local caps = found[i]
@@ -749,7 +766,7 @@ S.format = function(fmt, ...)
 end
 for _, name in ipairs({ "dump", "gsub", "rep" }) do
   local message = "The Lua function string." .. name .. " is not supported by Karmada. If you believe this function is essential for your use case, please submit an issue to let us know why you need it."
-  S[name] = function() error(message, 2) end
+  S[name] = function() raiseAtScript(message) end
 end
 S.pack, S.packsize, S.unpack = nil, nil, nil
 
@@ -763,14 +780,14 @@ T.maxn = tableLen
 -- gopher-lua's table.concat: numbers print as gopher-lua prints them; its bounds handling and message;
 -- one element is returned as it is (a number stays a number), as its stringConcat returns one value.
 T.concat = function(t, sep, ...)
-  if type(t) ~= "table" then error("bad argument #1 to concat (table expected, got " .. type(t) .. ")", 2) end
+  if type(t) ~= "table" then argError(1, "table expected, got " .. type(t)) end
   -- The separator must be a string (gopher-lua's OptString does not take numbers).
-  if sep ~= nil and type(sep) ~= "string" then error("bad argument #2 to concat (string expected, got " .. type(sep) .. ")", 2) end
+  if sep ~= nil and type(sep) ~= "string" then argError(2, "string expected, got " .. type(sep)) end
   sep = sep or ""
   local n = tableLen(t)
   local i, j = ...
-  i = intArgument(i, 3, "concat", 1)
-  j = intArgument(j, 4, "concat", n)
+  i = intArgument(i, 3, 1)
+  j = intArgument(j, 4, n)
   if select("#", ...) == 1 and (i > n or i < 1) then return "" end
   if i > n then i = n end
   if i < 1 then i = 1 end
@@ -812,7 +829,7 @@ T.insert = function(t, ...)
     return
   end
   local pos, v = ...
-  pos = intArgument(pos, 2, "insert")
+  pos = intArgument(pos, 2)
   local len = arrayLength(t)
   if pos > len or pos <= 0 then
     setSlot(t, pos, v)
@@ -1007,7 +1024,7 @@ end
 T.sort = function(t, ...)
   local lessFn = ...
   if select("#", ...) > 0 and type(lessFn) ~= "function" then
-    error("bad argument #2 to sort (function expected, got " .. typeName(lessFn) .. ")", 2)
+    argError(2, "function expected, got " .. typeName(lessFn))
   end
   goSort(t, lessFn)
 end
@@ -1015,7 +1032,7 @@ end
 -- without a position or below 1, nothing past it, else the slot, the ones after it moving down.
 T.remove = function(t, ...)
   local pos = -1
-  if select("#", ...) >= 1 then pos = intArgument((...), 2, "remove") end
+  if select("#", ...) >= 1 then pos = intArgument((...), 2) end
   local len = arrayLength(t)
   -- On Go ints: the smallest position, less one, wraps to the largest (past the end).
   local i = pos - 1
@@ -1041,20 +1058,20 @@ M.log10 = function(x) return log0(x, 10) end
 M.log = function(x) return log0(x) end
 M.huge = 1.7976931348623157e308
 -- gopher-lua's CheckNumber: a number, or a string its Go parser reads as one ('010' is 8, '0x1f' 31).
-local function numberArgument(v, i, name)
+local function numberArgument(v, i)
   if type(v) == "number" then return v end
   if type(v) == "string" then
     local n = arithNumber(v)
     if n ~= nil then return n end
   end
-  error("bad argument #" .. i .. " to " .. name .. " (number expected, got " .. typeName(v) .. ")", 3)
+  argError(i, "number expected, got " .. typeName(v))
 end
 -- gopher-lua's max and min: the first argument, replaced by each later one that is greater (less).
 local function extremum(name, greater)
   return function(...)
     local n = select("#", ...)
     if n == 0 then error("wrong number of arguments", 2) end
-    local best = numberArgument((...), 1, name)
+    local best = numberArgument((...), 1)
     for i = 2, n do
       local v = numberArgument((select(i, ...)), i, name)
       if (greater and v > best) or (not greater and v < best) then best = v end
@@ -1094,9 +1111,9 @@ for name, arity in pairs({ abs = 1, ceil = 1, cos = 1, cosh = 1, deg = 1, exp = 
     fmod = 2, ldexp = 2, pow = 2, atan2 = 2, mod = 2 }) do
   local f = M[name]
   if arity == 1 then
-    M[name] = function(x) return f(numberArgument(x, 1, name)) end
+    M[name] = function(x) return f(numberArgument(x, 1)) end
   else
-    M[name] = function(x, y) return f(numberArgument(x, 1, name), numberArgument(y, 2, name)) end
+    M[name] = function(x, y) return f(numberArgument(x, 1), numberArgument(y, 2)) end
   end
 end
 M.tointeger, M.ult, M.type, M.maxinteger, M.mininteger = nil, nil, nil, nil, nil
@@ -1156,13 +1173,13 @@ local function compatDate(...)
   if nargs == 0 then fmt = "%c" end
   -- gopher-lua's CheckString takes a number as the string it prints as.
   if type(fmt) == "number" then fmt = numberToString(fmt) end
-  if type(fmt) ~= "string" then error("bad argument #1 to date (string expected, got " .. type(fmt) .. ")", 2) end
+  if type(fmt) ~= "string" then argError(1, "string expected, got " .. type(fmt)) end
   if ssub(fmt, 1, 1) == "!" then
     utc = true
     fmt = smatch(fmt, "^!*(.*)$")
   end
   if nargs >= 2 then
-    if type(when) ~= "number" then error("bad argument #2 to date (number expected, got " .. type(when) .. ")", 2) end
+    if type(when) ~= "number" then argError(2, "number expected, got " .. type(when)) end
     when = trunc(when)
     utc = false
   else
@@ -1198,7 +1215,7 @@ end
 local function compatTime(...)
   if select("#", ...) == 0 then return now() end
   local t = ...
-  if type(t) ~= "table" then error("bad argument #1 to time (table expected, got " .. type(t) .. ")", 2) end
+  if type(t) ~= "table" then argError(1, "table expected, got " .. type(t)) end
   local function field(k, default)
     local v = rawget(t, k)
     if type(v) == "number" then return trunc(v) end
@@ -1310,8 +1327,8 @@ end
 local function compatToNumber(...)
   local v, base = ...
   -- The base first (OptInt: a number), then the value.
-  local b = intArgument(base, 2, "tonumber", 10)
-  if select("#", ...) == 0 then error("bad argument #1 to tonumber (value expected)", 2) end
+  local b = intArgument(base, 2, 10)
+  if select("#", ...) == 0 then argError(1, "value expected") end
   if type(v) == "number" then return v end
   if type(v) ~= "string" then return nil end
   local s = goTrim(v)
@@ -1419,7 +1436,7 @@ local function newPackage(b)
   }
   local function require(name)
     if type(name) == "number" then name = numberToString(name) end
-    if type(name) ~= "string" then error("bad argument #1 to require (string expected, got " .. type(name) .. ")", 2) end
+    if type(name) ~= "string" then argError(1, "string expected, got " .. type(name)) end
     local lv = loaded[name]
     if lv then
       if lv == LOADING then error("loop or previous error loading module: " .. name, 2) end
@@ -1457,10 +1474,10 @@ end
 -- so that levels 1 and 2 both name error's caller; "" where there is no such frame (the message then
 -- starts with a space); no place at level 0 or below. Other values are raised as they are.
 local function compatError(...)
-  if select("#", ...) == 0 then error("bad argument #1 to error (value expected)", 2) end
+  if select("#", ...) == 0 then argError(1, "value expected") end
   local msg, level = ...
   if level == nil then level = 1 end
-  if type(level) ~= "number" then error("bad argument #2 to error (number expected, got " .. type(level) .. ")", 2) end
+  if type(level) ~= "number" then argError(2, "number expected, got " .. type(level)) end
   level = trunc(level)
   if type(msg) ~= "string" or level <= 0 then error(msg, 0) end
   local where = ""
@@ -1479,28 +1496,28 @@ end
 
 -- Functions that take a table check for one, with gopher-lua's message: Lua 5.4 would accept any
 -- value with a metatable (nil, numbers and the others have one above) and fail later, differently.
-local function tableArgument(name, f)
+local function tableArgument(f)
   return function(t, ...)
-    if type(t) ~= "table" then error("bad argument #1 to " .. name .. " (table expected, got " .. type(t) .. ")", 2) end
+    if type(t) ~= "table" then argError(1, "table expected, got " .. type(t)) end
     return passAll(f(t, ...))
   end
 end
-local ipairs1 = tableArgument("ipairs", ipairs)
+local ipairs1 = tableArgument(ipairs)
 -- gopher-lua's unpack: OptInt bounds (numbers only), to its Len by default.
-local unpack1 = tableArgument("unpack", function(t, i, j) return unpack(t, intArgument(i, 2, "unpack", 1), intArgument(j, 3, "unpack", tableLen(t))) end)
+local unpack1 = tableArgument(function(t, i, j) return unpack(t, intArgument(i, 2, 1), intArgument(j, 3, tableLen(t))) end)
 local select0 = select
 -- gopher-lua's select: a number (Go's int of it) or "#"; a count past the arguments gives none.
 local function select1(...)
   local nargs, n = select0("#", ...), ...
   local tn = type(n)
-  if tn ~= "number" and tn ~= "string" then error("bad argument #1 to select (number or string expected, got " .. typeName(n) .. ")", 2) end
+  if tn ~= "number" and tn ~= "string" then argError(1, "number or string expected, got " .. typeName(n)) end
   if tn == "string" then
-    if n ~= "#" then error("bad argument #1 to select (invalid string '" .. n .. "')", 2) end
+    if n ~= "#" then argError(1, "invalid string '" .. n .. "'") end
     return nargs - 1
   end
   local idx = goInt(n)
   if idx < 0 then idx = nargs + idx elseif idx > nargs then idx = nargs end
-  if 1 > idx then error("bad argument #1 to select (index out of range)", 2) end
+  if 1 > idx then argError(1, "index out of range") end
   return select0(idx + 1, ...)
 end
 -- A numeric for's init, limit and step as gopher-lua takes them: numbers (Lua 5.4 would convert strings).
@@ -1508,14 +1525,14 @@ local function forNumber(part, v)
   if type(v) ~= "number" then error("for statement " .. part .. " must be a number", 2) end
   return v
 end
-for _, name in ipairs({ "insert", "remove", "sort", "getn", "maxn" }) do T[name] = tableArgument(name, T[name]) end
+for _, name in ipairs({ "insert", "remove", "sort", "getn", "maxn" }) do T[name] = tableArgument(T[name]) end
 
 -- gopher-lua's assert: the message must be a string (OptString), raised at the script's line.
 local function compatAssert(...)
   local v, msg = ...
   if v then return ... end
   if msg == nil then msg = "assertion failed!" end
-  if type(msg) ~= "string" then error("bad argument #2 to assert (string expected, got " .. typeName(msg) .. ")", 2) end
+  if type(msg) ~= "string" then argError(2, "string expected, got " .. typeName(msg)) end
   error(msg, 2)
 end
 -- A script's pcall and xpcall see an error as it reads uncaught (relocated: at the script's line,
@@ -1529,20 +1546,22 @@ local function caught(msg)
 end
 local xpcall0 = xpcall
 local function compatPcall(...)
-  if select("#", ...) == 0 then error("bad argument #1 to pcall (value expected)", 2) end
+  if select("#", ...) == 0 then argError(1, "value expected") end
   local f = ...
   if type(f) ~= "function" then return false, "attempt to call a " .. typeName(f) .. " value" end
   return xpcall0(f, caught, select(2, ...))
 end
 local function compatXpcall(f, h)
-  if type(f) ~= "function" then error("bad argument #1 to xpcall (function expected, got " .. typeName(f) .. ")", 2) end
-  if type(h) ~= "function" then error("bad argument #2 to xpcall (function expected, got " .. typeName(h) .. ")", 2) end
+  if type(f) ~= "function" then argError(1, "function expected, got " .. typeName(f)) end
+  if type(h) ~= "function" then argError(2, "function expected, got " .. typeName(h)) end
   return xpcall0(f, function(msg)
     local ok, r = pcall0(h, caught(msg))
     if ok then return r end
     return caught(r)
   end)
 end
+
+FROM_HOST[compatPcall], FROM_HOST[compatXpcall] = true, true
 
 local base = {
   assert = compatAssert, error = compatError, ipairs = ipairs1, next = orderedNext, pairs = orderedPairs,
@@ -1608,21 +1627,28 @@ end
 relocate = function(msg)
   if type(msg) ~= "string" then return msg end
   local _, e = sfind(msg, PRELUDE_POSITION)
-  if e == nil then return argumentWording(msg) end
+  if e == nil then
+    -- A C function pcall called directly raises its argument errors without a place.
+    local raiser = getinfo(3, "Sf")
+    if raiser == nil or raiser.what ~= "C" or raiser.func == error or not sfind(msg, "^bad argument #") then
+      return argumentWording(msg)
+    end
+    e = 0
+  end
   msg = ssub(msg, e + 1)
   local called
   local level = 3
   while true do
-    local info = getinfo(level, "Sln")
+    local info = getinfo(level, "Sl")
     if info == nil then return argumentWording(msg) end
     if info.source == "=<string>" then
       local _, ne, head = sfind(msg, "^(bad argument #%d+ to ')[^']*'")
-      if ne ~= nil and called ~= nil then msg = head .. called .. "'" .. ssub(msg, ne + 1) end
+      if ne ~= nil and called ~= nil then msg = head .. libraryName(called) .. "'" .. ssub(msg, ne + 1) end
       msg = argumentWording(msg)
       if info.currentline > 0 then return "<string>:" .. info.currentline .. ": " .. msg end
       return msg
     end
-    called = info.name
+    called = level
     level = level + 1
   end
 end
