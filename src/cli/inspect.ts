@@ -352,7 +352,7 @@ export function renderTree(r: Interpretation, definitionFile: string, kaiNotice:
   }
   // What the operator reported, for a matcher that reads it through an expression.
   if (r.status.matches.some((m) => m.matcher.byExpression)) {
-    if (r.status.phase !== undefined) lines.push(`  phase: ${r.status.phase}`);
+    if (r.status.phase !== undefined) lines.push(`  phase: ${r.status.phase === "" ? '""' : r.status.phase}`);
     if (r.status.conditions.length > 0) lines.push(`  conditions: ${r.status.conditions.map((c) => `${c.type}=${c.status ?? "?"}${c.reason ? ` (${c.reason})` : ""}`).join(", ")}`);
   }
   lines.push("");

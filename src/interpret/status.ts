@@ -26,7 +26,9 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
     const r = status.phase.first(object);
     if (!r.ok) diagnostics.push({ severity: "error", path: status.phase.path, message: `failed to extract phase: ${r.error}`, code: "jq-eval" });
     else if (typeof r.value === "string") phase = r.value;
-    else if (r.value !== null && r.value !== undefined) {
+    // null decodes into the reference's string as "" (a phase not yet written); no value leaves none.
+    else if (r.value === null) phase = "";
+    else if (r.value !== undefined) {
       diagnostics.push({ severity: "error", path: status.phase.path, message: `phase must be a string, got ${JSON.stringify(r.value)}${status.phase.objectFields(object)(0)}`, code: "status" });
     }
   }

@@ -263,7 +263,10 @@ function pickMeta(v: unknown): Record<string, unknown> | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+// null decodes into the reference's PodTemplateSpec (or PodSpec) as its zero value: the instance has an
+// empty template, as upstream's has.
 function fromTemplate(v: unknown): PodTemplateSpec | undefined {
+  if (v === null) return { spec: {} };
   if (!isObject(v)) return undefined;
   const out: PodTemplateSpec = { spec: isObject(v.spec) ? v.spec : {} };
   const meta = pickMeta(v.metadata);
@@ -272,6 +275,7 @@ function fromTemplate(v: unknown): PodTemplateSpec | undefined {
 }
 
 function fromPodSpec(spec: unknown, meta: unknown): PodTemplateSpec | undefined {
+  if (spec === null) spec = {};
   if (!isObject(spec)) return undefined;
   // A podSpecPath may point at a larger object (KServe's component spec): keep the PodSpec fields only.
   const out: PodTemplateSpec = { spec: {} };

@@ -403,9 +403,11 @@ describe("selections that yield nothing", () => {
   });
   test("the same definition on an object with the other roles", () => {
     const r = it.interpret(service({ replicas: 3, template, shards: [{ name: "a", enabled: true, replicas: 1, template }] }));
-    // The worker's spec path yields null (one instance, no pod spec: a warning); its scale selects nothing (no value).
+    // The worker's spec path yields null: one instance whose template is empty (upstream decodes null into a
+    // zero PodTemplateSpec), with a warning; its scale selects nothing (no value).
     assert.deepEqual(errors(r), []);
-    assert.deepEqual(instances(r), { service: [["", undefined, false]], single: [["", 3, true]], leader: [], worker: [["", undefined, false]], shard: [["a", 1, true]] });
+    assert.deepEqual(instances(r), { service: [["", undefined, false]], single: [["", 3, true]], leader: [], worker: [["", undefined, true]], shard: [["a", 1, true]] });
+    assert.deepEqual(r.components.find((c) => c.name === "worker")?.instances[0]?.podTemplate, { spec: {} });
     assert.ok(r.diagnostics.some((d) => d.code === "spec-null" && d.path.endsWith("childComponents[2].specDefinition.podSpecPath")));
   });
   test("a null pod spec is a warning only where pods are made from it: not at replicas 0 (a role absent from the object)", () => {
@@ -418,6 +420,13 @@ describe("selections that yield nothing", () => {
     const zero = compileInterpreter(karta(zeroRoles));
     assert.deepEqual(warned(zero.interpret(service(spec))), []);
     assert.deepEqual(warned(zero.interpret(service({ ...spec, worker: null, replicas: 0 }))), []);
+  });
+  test("a phase path yielding null is the phase \"\" (upstream decodes null into its string); yielding nothing, no phase", () => {
+    const unwritten = { ...service({ replicas: 1, template }), status: {} };
+    assert.equal(it.interpret(unwritten).status.phase, "");
+    assert.deepEqual(it.interpret(unwritten).status.statuses, ["Undefined"]);
+    const filtered = compileInterpreter(karta(OPTIONAL_ROLES.replace("phaseDefinition: {path: .status.phase}", "phaseDefinition: {path: '.status.phase | select(. != null)'}")));
+    assert.equal(filtered.interpret(unwritten).status.phase, undefined);
   });
   test("an instanceIdPath whose select() yields nothing is zero instances", () => {
     const r = it.interpret(service({ replicas: 1, template }));

@@ -132,6 +132,10 @@ export function compareComponents(caseId: string, r: Interpretation, upstream: {
       if (!same(i.scale, upScale)) d("components/scale", at, i.scale, upScale);
       const ex = u.extracted?.value?.[i.id] ?? {};
       const key = (kind: string): unknown => canon.get(`${u.name}/${i.id}/${kind}`);
+      // Whether there is a template at all, which the canonical form (empties left out) cannot tell: a spec
+      // path yielding null is an empty template upstream.
+      const upTemplate = ex.podTemplateSpec ?? ex.podSpec;
+      if (upTemplate !== undefined && i.podTemplate === undefined) d("components/podTemplate", at, i.podTemplate, upTemplate);
       if (ex.podTemplateSpec !== undefined) {
         const kt = i.podTemplate ? key("PodTemplateSpec") : undefined;
         if (!same(kt, ex.podTemplateSpec)) d("components/podTemplateSpec", at, kt, ex.podTemplateSpec);
@@ -186,7 +190,7 @@ function fragmentFields(t: any, f: Record<string, any>): [string, unknown, unkno
 
 // -------------------------------------------------------------------------------------------- status
 
-export function compareStatus(caseId: string, r: Interpretation, upstream: { status?: { matchedStatuses?: string[] }; error?: string; objectError?: string }, rootPath: string): Difference[] {
+export function compareStatus(caseId: string, r: Interpretation, upstream: { status?: { phase?: string; matchedStatuses?: string[] }; error?: string; objectError?: string }, rootPath: string): Difference[] {
   const out: Difference[] = [];
   const d = (klass: string, karta: unknown, up: unknown): void => void out.push({ op: "status", caseId, klass, at: "status", karta, upstream: up });
   const kErr = errorsOf(r).filter((x) => under(x, `${rootPath}.statusDefinition`));
@@ -197,6 +201,8 @@ export function compareStatus(caseId: string, r: Interpretation, upstream: { sta
   }
   const up = upstream.status?.matchedStatuses ?? [];
   if (!isDeepStrictEqual(r.status.statuses, up)) d("status/statuses", r.status.statuses, up);
+  // Exactly: "" (a phase read as null) is not an absent phase.
+  if (r.status.phase !== upstream.status?.phase) d("status/phase", r.status.phase, upstream.status?.phase);
   return out;
 }
 
