@@ -175,6 +175,10 @@ function checkStatus(karta: Karta, warn: Report): void {
       if (m.byPhase !== undefined && !sd.phaseDefinition) {
         warn([...p, "byPhase"], "byPhase without phaseDefinition never matches: say where the phase is (path: .status.phase)", "phase-definition");
       }
+      const expected = m.byExpression?.expectedResult;
+      if (typeof expected === "string" && /["\\]/.test(expected)) {
+        warn([...p, "byExpression", "expectedResult"], `expectedResult holds a quote or backslash: the reference pastes it into jq text as "${expected}" (so it fails there or compares with another string); compare in the expression instead`, "expected-result-text");
+      }
       if (m.byConditions !== undefined && !sd.conditionsDefinition) {
         warn([...p, "byConditions"], "byConditions without conditionsDefinition: say where the conditions are (path: .status.conditions)", "conditions-definition");
       }

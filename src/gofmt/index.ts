@@ -53,6 +53,27 @@ export function goQuote(s: string): string {
   return `${out}"`;
 }
 
+/**
+ * A JSON value decoded into Go's `any` as `%v` prints it: maps as `map[k:v ...]` (keys in Go's order),
+ * slices as `[a b]`, nil as `<nil>`, strings bare, numbers by `number` (a float64 by default; Kubernetes'
+ * unstructured decoding keeps integers as int64: {@link goNumberString}).
+ */
+export function goSprint(v: unknown, number: (n: number) => string = goFloat): string {
+  if (v === null || v === undefined) return "<nil>";
+  if (typeof v === "string") return v;
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "number") return number(v);
+  if (Array.isArray(v)) return `[${v.map((x) => goSprint(x, number)).join(" ")}]`;
+  if (typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return `map[${Object.keys(o)
+      .sort(goCompareStrings)
+      .map((k) => `${k}:${goSprint(o[k], number)}`)
+      .join(" ")}]`;
+  }
+  return String(v);
+}
+
 /** A list of strings as Go's `%v` prints a `[]string`: `[a b c]`. */
 export function goStringList(xs: readonly string[]): string {
   return `[${xs.join(" ")}]`;

@@ -55,6 +55,12 @@ export interface CompiledMatcher {
   matcher: StatusMatcher;
   path: string;
   expression?: CompiledExpression;
+  /**
+   * The reference's comparison as text, `(EXPRESSION) | tostring == "EXPECTED"`, when the expected
+   * result holds a quote or backslash (which the text then reads differently); otherwise the first
+   * output's tostring is compared, which is the same.
+   */
+  comparison?: CompiledExpression;
 }
 
 export interface CompiledStatus {
@@ -271,8 +277,9 @@ function compileStatus(
 ): CompiledStatus {
   const sd = def.statusDefinition!;
   const status: CompiledStatus = {
-    typeField: sd.conditionsDefinition?.typeFieldName || "type",
-    statusField: sd.conditionsDefinition?.statusFieldName || "status",
+    // An explicit "" names the field "" (upstream reads that key); only an absent name takes the CRD's default.
+    typeField: sd.conditionsDefinition?.typeFieldName ?? "type",
+    statusField: sd.conditionsDefinition?.statusFieldName ?? "status",
     mappings: [],
   };
   const phase = expr(sd.phaseDefinition?.path, at("statusDefinition", "phaseDefinition", "path"));
@@ -283,10 +290,8 @@ function compileStatus(
   // definition read from a file reads the same fields as the one read back from a cluster.
   const cd = sd.conditionsDefinition;
   if (cd) {
-    const messageField = cd.messageFieldName ?? "message";
-    const reasonField = cd.reasonFieldName ?? "reason";
-    if (messageField) status.messageField = messageField;
-    if (reasonField) status.reasonField = reasonField;
+    status.messageField = cd.messageFieldName ?? "message";
+    status.reasonField = cd.reasonFieldName ?? "reason";
   }
   for (const [key, generic] of STATUS_ORDER) {
     const list = sd.statusMappings?.[key];
@@ -296,6 +301,10 @@ function compileStatus(
       const m: CompiledMatcher = { matcher, path: formatPath(segments) };
       const e = expr(matcher?.byExpression?.expression, [...segments, "byExpression", "expression"]);
       if (e) m.expression = e;
+      const expected = matcher?.byExpression?.expectedResult;
+      if (e?.program && typeof expected === "string" && /["\\]/.test(expected)) {
+        m.comparison = new CompiledExpression(`(${e.text}) | tostring == "${expected}"`, [...segments, "byExpression", "expression"]);
+      }
       return m;
     });
     status.mappings.push({ key, status: generic, matchers });

@@ -6,6 +6,7 @@
  * to the engine whenever jq would raise an error, so that per-pod work stays far below the cost of
  * parsing the pod. Everything else runs on the jq engine.
  */
+import { goFloat, goNumberString, goSprint } from "../gofmt/index.js";
 import { compileJq, JqError, JqSyntaxError, type JqProgram, type Node } from "../jq/index.js";
 import { formatPath, type PathSegment } from "../definition/diagnostic.js";
 
@@ -54,6 +55,8 @@ export class CompiledExpression {
   get isPlainPath(): boolean {
     return this.program !== undefined && pathKeys(this.program.ast) !== undefined;
   }
+  /** Whether its outputs are the input's own values (a plain path), known once first asked. */
+  private fromInput: boolean | undefined;
   /** `path(text)`, compiled when an error first asks where an output came from (null: it does not compile). */
   private paths: JqProgram | null | undefined;
 
@@ -185,22 +188,17 @@ export class CompiledExpression {
     if (r.values.length !== 1) return { ok: false, error: `expected single query result, got ${r.values.length}` };
     const v = r.values[0];
     if (v === null || v === undefined || v === "") return { ok: false, error: `query result is empty ${v === "" ? "" : "<nil>"}`.trimEnd() };
-    return { ok: true, value: v, text: goText(v) };
+    // Upstream prints it with fmt.Sprintf("%v"): maps as map[a:b], lists as [a b]. The pod reaches gojq
+    // through JSON, so a path's numbers are float64 (1000000 prints as 1e+06); gojq's own integers (a
+    // literal, a length) are ints.
+    this.fromInput ??= this.isPlainPath;
+    return { ok: true, value: v, text: goSprint(v, this.fromInput ? goFloat : goNumberString) };
   }
 }
 
 function errorText(err: unknown): string {
   if (err instanceof JqError) return err.message;
   return err instanceof Error ? err.message : String(err);
-}
-
-/** How Go's `fmt.Sprintf("%v")` prints a JSON value decoded into `any`. */
-export function goText(v: unknown): string {
-  if (typeof v === "string") return v;
-  // As Go prints an integer (and most fractions); a Go float64 of 1e6 or more would print as 1e+06.
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (v === null || v === undefined) return "<nil>";
-  return JSON.stringify(v);
 }
 
 /**

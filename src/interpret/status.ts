@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from "../definition/index.js";
 import { toJson } from "../jq/native/json.js";
-import type { CompiledStatus } from "./compile.js";
+import type { CompiledMatcher, CompiledStatus } from "./compile.js";
 import type { GenericStatus, ObservedCondition, StatusMatch, StatusResult } from "./types.js";
 import { isObject } from "./plain.js";
 
@@ -46,13 +46,19 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
           diagnostics.push({ severity: "error", path: status.conditions.path, message: `conditions must be a list, got ${JSON.stringify(list)}${field(i)}`, code: "status" });
           continue;
         }
-        for (const raw of list) {
-          if (!isObject(raw)) continue;
+        for (const [j, element] of list.entries()) {
+          // The reference decodes each element into a map: null is an empty one (a condition of type ""),
+          // anything else but an object fails its status.
+          if (element !== null && !isObject(element)) {
+            diagnostics.push({ severity: "error", path: status.conditions.path, message: `conditions[${j}] must be an object, got ${JSON.stringify(element)}${field(i)}`, code: "status" });
+            continue;
+          }
+          const raw: Record<string, unknown> = element ?? {};
           const c: ObservedCondition = { type: typeof raw[status.typeField] === "string" ? (raw[status.typeField] as string) : "" };
           const st = raw[status.statusField];
           if (typeof st === "string") c.status = st;
-          if (status.reasonField && typeof raw[status.reasonField] === "string") c.reason = raw[status.reasonField] as string;
-          if (status.messageField && typeof raw[status.messageField] === "string" && raw[status.messageField] !== "") c.message = raw[status.messageField] as string;
+          if (status.reasonField !== undefined && typeof raw[status.reasonField] === "string") c.reason = raw[status.reasonField] as string;
+          if (status.messageField !== undefined && typeof raw[status.messageField] === "string" && raw[status.messageField] !== "") c.message = raw[status.messageField] as string;
           result.conditions.push(c);
           // A later condition of the same type wins, as in the reference's map.
           byType.set(c.type, c);
@@ -65,7 +71,7 @@ export function evaluateStatus(status: CompiledStatus | undefined, object: unkno
   const failed: Failed = {};
   for (const mapping of status.mappings) {
     for (const m of mapping.matchers) {
-      const match = matches(m.matcher, m.expression, phase, byType, object, diagnostics, m.path, failed);
+      const match = matches(m, phase, byType, object, diagnostics, failed);
       if (match) {
         const entry: StatusMatch = { status: mapping.status, path: m.path, matcher: m.matcher };
         if (match.length > 0) entry.conditions = match;
@@ -88,13 +94,11 @@ interface Failed {
 
 /** The observed conditions the matcher required when it holds, undefined when it does not. */
 function matches(
-  matcher: CompiledStatus["mappings"][number]["matchers"][number]["matcher"],
-  expression: CompiledStatus["mappings"][number]["matchers"][number]["expression"],
+  { matcher, expression, comparison, path }: CompiledMatcher,
   phase: string | undefined,
   byType: Map<string, ObservedCondition>,
   object: unknown,
   diagnostics: Diagnostic[],
-  path: string,
   failed: Failed,
 ): ObservedCondition[] | undefined {
   if (!matcher) return undefined;
@@ -110,7 +114,7 @@ function matches(
     observed.push(actual);
   }
   if (matcher.byExpression && expression) {
-    const r = expression.first(object);
+    const r = comparison ? (comparison.compileError !== undefined ? { ok: false as const, error: comparison.compileError } : comparison.first(object)) : expression.first(object);
     if (!r.ok) {
       const key = `${expression.text}\0${r.error}`;
       const earlier = failed.byKey?.get(key);
@@ -120,6 +124,12 @@ function matches(
         diagnostics.push(diagnostic);
         (failed.byKey ??= new Map()).set(key, { diagnostic, more: 0 });
       }
+      return undefined;
+    }
+    if (comparison) {
+      if (r.value === true) return observed;
+      if (r.value === undefined || r.value === null || r.value === false) return undefined;
+      diagnostics.push({ severity: "error", path: `${path}.byExpression.expression`, message: `failed to evaluate ByExpression: expression comparison did not return a boolean, got ${JSON.stringify(r.value)}`, code: "status" });
       return undefined;
     }
     if (r.value === undefined || jqToString(r.value) !== matcher.byExpression.expectedResult) return undefined;

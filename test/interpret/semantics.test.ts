@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { compileInterpreter, dns1123Safe, dns1123SubdomainErrors, type Interpretation } from "../../src/interpret/index.js";
 import { karta } from "./helpers.js";
+import { checkKarta } from "../../src/definition/index.js";
 
 const errors = (r: Interpretation) => r.diagnostics.filter((d) => d.severity === "error");
 
@@ -98,6 +99,30 @@ describe("status", () => {
     const def = karta(TRAINING.replace("suspended: [{byPhase: Suspended}]", "suspended: [{byExpression: {expression: .status.phase, expectedResult: Suspended}}]"));
     assert.deepEqual(compileInterpreter(def).interpret(obj).status.statuses, ["Suspended", "Running"]);
   });
+  test("an expectedResult with a quote or backslash is compared as the reference's jq text reads it", () => {
+    const withExpected = (expected: string) =>
+      compileInterpreter(karta(TRAINING.replace(`expression: '(.status.replicaStatuses.Worker.active // 0) > 0', expectedResult: "true"`, `expression: .status.message, expectedResult: '${expected}'`)));
+    const obj = (message: string) => ({ ...tfjob([]), status: { message } });
+    // "C:\tmp" in the text is C, colon, tab, m, p: the message must hold a tab to match.
+    assert.deepEqual(withExpected("C:\\tmp").interpret(obj("C:\tmp")).status.statuses, ["Running"]);
+    assert.deepEqual(withExpected("C:\\tmp").interpret(obj("C:\\tmp")).status.statuses, ["Undefined"]);
+    // A quote ends the string early: the text does not parse, and the status fails with jq's error.
+    const r = withExpected('serving "llama"').interpret(obj('serving "llama"'));
+    assert.deepEqual(r.status.statuses, ["Undefined"]);
+    assert.match(errors(r)[0]?.message ?? "", /^failed to evaluate ByExpression: /);
+    assert.equal(errors(r)[0]?.path, "spec.structureDefinition.rootComponent.statusDefinition.statusMappings.running[1].byExpression.expression");
+    // validate says so.
+    assert.ok(checkKarta(karta(TRAINING.replace(`expectedResult: "true"`, `expectedResult: 'a"b'`))).some((d) => d.code === "expected-result-text"));
+  });
+  test("conditions: null is a condition of type \"\", another non-object fails the status; a field name \"\" reads the key \"\"", () => {
+    const r = interpreter.interpret(tfjob([null, { type: "Running", status: "True" }] as never));
+    assert.deepEqual(errors(r), []);
+    assert.deepEqual(r.status.conditions.map((c) => c.type), ["", "Running"]);
+    const bad = interpreter.interpret(tfjob(["Running", { type: "Running", status: "True" }] as never));
+    assert.match(errors(bad)[0]?.message ?? "", /^conditions\[0\] must be an object, got "Running"/);
+    const blank = compileInterpreter(karta(TRAINING.replace("typeFieldName: type,", 'typeFieldName: "",')));
+    assert.deepEqual(blank.interpret(tfjob([{ "": "Running", type: "Created", status: "True" }] as never)).status.statuses, ["Running"]);
+  });
   test("a later condition of the same type wins", () => {
     const r = interpreter.interpret(tfjob([{ type: "Running", status: "False" }, { type: "Running", status: "True" }]));
     assert.deepEqual(r.status.statuses, ["Running"]);
@@ -187,6 +212,23 @@ describe("gang groups (older podGroups)", () => {
     const two = compileInterpreter(karta(TRAINING.replace(`groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']`, `groupByKeyPaths: ['.metadata.labels[]']`)));
     const r2 = two.interpret(tfjob(), { pods: [tfPod("c0", "chief")] });
     assert.match(errors(r2)[0]!.message, /expected single query result, got 2/);
+  });
+  test("a grouping key that is not a string is printed as upstream's %v prints it: a path's numbers float64, gojq's ints, map[k:v], [a b]", () => {
+    const keyed = (path: string) => compileInterpreter(karta(TRAINING.replace(`groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]']`, `groupByKeyPaths: ['${path}']`)));
+    const pod = { ...tfPod("c0", "chief"), spec: { priority: 1000000, ratio: 0.00001, small: 42, tags: ["b", 2], sel: { zone: "a", gpu: true, n: null } } };
+    // The key as KAI reads it: in the group's name, or in the error of a name that is no DNS subdomain (KAI rejects the pod).
+    const key = (path: string) => {
+      const r = keyed(path).interpret(tfjob(), { pods: [pod] });
+      return /grouping keys \[(.*)\] produce invalid/.exec(r.diagnostics.map((d) => d.message).join("\n"))?.[1] ?? r.groups[0]?.name.replace(/^pg-[0-9a-f-]{36}-/, "");
+    };
+    assert.equal(key(".spec.priority"), "1e+06");
+    assert.equal(key(".spec.ratio"), "1e-05");
+    assert.equal(key(".spec.small"), "42");
+    // gojq's own numbers are ints.
+    assert.equal(key("1000000"), "1000000");
+    assert.equal(key(".spec.tags | length * 500000"), "1000000");
+    assert.equal(key(".spec.tags"), "[b 2]");
+    assert.equal(key(".spec.sel"), "map[gpu:true n:<nil> zone:a]");
   });
   test("a bare word is a literal key; filters pick the member", () => {
     const def = karta(

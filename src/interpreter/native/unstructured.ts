@@ -4,7 +4,7 @@
  * present but null is "found" (and then the wrong type), a step through a non-object is an error, and
  * errors print the offending value with Go's `%v` and its type with `%T`.
  */
-import { goNumberString } from "../../gofmt/index.js";
+import { goNumberString, goSprint } from "../../gofmt/index.js";
 
 /** A loosely typed JSON object for reading and building Kubernetes objects. */
 export type Obj = Record<string, any>;
@@ -19,20 +19,9 @@ function isInt64(n: number): boolean {
   return Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
 }
 
-/** A JSON value as Go's `%v` prints the unstructured (map[string]interface{}) form of it. */
+/** A JSON value as Go's `%v` prints the unstructured (map[string]interface{}) form of it: integers as int64. */
 export function goValue(v: unknown): string {
-  if (v === null || v === undefined) return "<nil>";
-  if (typeof v === "string") return v;
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "number") return goNumberString(v);
-  if (Array.isArray(v)) return `[${v.map(goValue).join(" ")}]`;
-  if (isObj(v)) {
-    return `map[${Object.keys(v)
-      .sort()
-      .map((k) => `${k}:${goValue(v[k])}`)
-      .join(" ")}]`;
-  }
-  return String(v);
+  return goSprint(v, goNumberString);
 }
 
 /** The Go type (`%T`) of a JSON value in its unstructured form. */
