@@ -14,6 +14,7 @@ import type {
 } from "../definition/index.js";
 import { formatPath } from "../definition/diagnostic.js";
 import { CompiledExpression } from "./expression.js";
+import { isObject, listOf } from "./plain.js";
 import type { JqProgram } from "../jq/index.js";
 import type { GenericStatus, SpecKind } from "./types.js";
 
@@ -156,7 +157,7 @@ export function compileDefinition(karta: Karta): CompiledDefinition {
   const structure = karta?.spec?.structureDefinition;
   const definitions: { def: ComponentDefinition; segments: PathSegment[] }[] = [];
   if (structure?.rootComponent) definitions.push({ def: structure.rootComponent, segments: [...STRUCTURE, "rootComponent"] });
-  (structure?.childComponents ?? []).forEach((def, i) => definitions.push({ def, segments: [...STRUCTURE, "childComponents", i] }));
+  listOf(structure?.childComponents).forEach((def, i) => definitions.push({ def, segments: [...STRUCTURE, "childComponents", i] }));
 
   const components: CompiledComponent[] = [];
   const byName = new Map<string, CompiledComponent>();
@@ -187,7 +188,7 @@ export function compileDefinition(karta: Karta): CompiledDefinition {
       depth: 0,
       fragments,
       hasScale: def.scaleDefinition !== undefined,
-      hasTypeSelector: type !== undefined && (type.keyPath !== undefined || type.matchLabels !== undefined),
+      hasTypeSelector: isObject(type) && (type.keyPath !== undefined || type.matchLabels !== undefined),
       suspend: [],
       resume: [],
     };
@@ -324,7 +325,8 @@ function compileCandidates(
   if (!Array.isArray(groups)) return out;
   const all: GroupCandidate[] = [];
   groups.forEach((g, gi) => {
-    (g?.members ?? []).forEach((member, mi) => {
+    listOf(g?.members).forEach((member, mi) => {
+      if (typeof member !== "object" || member === null) return;
       const segments: PathSegment[] = ["spec", "optimizationInstructions", "gangScheduling", "podGroups", gi, "members", mi];
       if (!byName.has(member.componentName)) {
         diagnostics.push({
@@ -335,12 +337,12 @@ function compileCandidates(
         });
       }
       const keys: CompiledExpression[] = [];
-      (member.groupByKeyPaths ?? []).forEach((k, ki) => {
+      listOf(member.groupByKeyPaths).forEach((k, ki) => {
         const e = expr(k, [...segments, "groupByKeyPaths", ki], true);
         if (e) keys.push(e);
       });
       const filters: CompiledExpression[] = [];
-      (member.filters ?? []).forEach((f, fi) => {
+      listOf(member.filters).forEach((f, fi) => {
         const e = expr(f, [...segments, "filters", fi]);
         if (e) filters.push(e);
       });

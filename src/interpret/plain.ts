@@ -4,3 +4,8 @@
 export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
+
+/** A definition's list as written, or none when it is anything else (validation reports that). */
+export function listOf<T>(v: readonly T[] | null | undefined): readonly T[] {
+  return Array.isArray(v) ? v : [];
+}

@@ -20,7 +20,7 @@ export function podRef(pod: unknown, index: number): PodRef {
 
 /** Whether a kind (a definition's root kind) is core/v1 Pod. */
 export function isPodKind(kind: { group?: string; version?: string; kind?: string } | undefined): boolean {
-  return kind !== undefined && (kind.group ?? "") === "" && kind.version === "v1" && kind.kind === "Pod";
+  return typeof kind === "object" && kind !== null && (kind.group ?? "") === "" && kind.version === "v1" && kind.kind === "Pod";
 }
 
 /**

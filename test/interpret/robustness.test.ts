@@ -84,6 +84,30 @@ describe("robustness", () => {
     }
   });
 
+  test("a definition with any one field of another type never makes compiling or interpreting throw (the library takes unvalidated definitions)", () => {
+    // Every field of three bundled definitions with gang groups, pod selectors and status, each replaced in turn.
+    const replacements: unknown[] = [null, {}, [], "x", 5, [null], ["x"]];
+    const cases: [string, string][] = [["kubeflow.org/v1/PyTorchJob.yaml", "pytorchjob"], ["ray.io/v1/RayCluster.yaml", "raycluster"], ["apps/v1/Deployment.yaml", "deployment"]];
+    let runs = 0;
+    for (const [file, example] of cases) {
+      const def = yamlParse(readFileSync(path.join(repoRoot, "definitions", file), "utf8"));
+      const object = yamlParse(readFileSync(path.join(repoRoot, "examples", `${example}.yaml`), "utf8"));
+      const pods = yamlParse(readFileSync(path.join(repoRoot, "examples", `${example}-pods.yaml`), "utf8"))?.items ?? [];
+      const fields = (v: unknown, at: string[]): string[][] => [at, ...(v !== null && typeof v === "object" ? Object.entries(v).flatMap(([k, x]) => fields(x, [...at, k])) : [])];
+      for (const at of fields(def.spec, ["spec"])) {
+        for (const r of replacements) {
+          const broken = structuredClone(def);
+          let parent = broken;
+          for (const k of at.slice(0, -1)) parent = parent[k];
+          parent[at.at(-1)!] = r;
+          runs++;
+          assert.doesNotThrow(() => compileInterpreter(broken).interpret(object, { pods }), `${file} ${at.join(".")} = ${JSON.stringify(r)}`);
+        }
+      }
+    }
+    assert.ok(runs > 1000, `${runs} runs`);
+  });
+
   test("the direct accessor of simple paths gives what jq gives", () => {
     const texts = [".metadata.labels.app", '.metadata.labels["ray.io/group"]', '.spec.replicas // 1', '.metadata.labels["x"] // "0"', ".a.b.c"];
     const value = fc.jsonValue({ maxDepth: 4 });
