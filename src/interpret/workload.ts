@@ -358,9 +358,10 @@ export function subtreeScale(
     if (e.compiled.hasScale && e.scales === undefined) throw new Error(`the scale of component ${name} could not be read`);
     let own = 0;
     if (name === component && instance !== undefined) {
+      // A component without a scale definition has no scales to find the instance in: upstream fails too.
       const s = e.scales?.get(instance);
-      if (e.scales && !s) throw new Error(`instance id ${instance} not found`);
-      if (s) own = effectiveMin(s);
+      if (!s) throw new Error(`instance id ${instance} not found`);
+      own = effectiveMin(s);
     } else if (e.scales) {
       for (const s of e.scales.values()) own += effectiveMin(s);
     }

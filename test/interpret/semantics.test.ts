@@ -542,6 +542,37 @@ describe("subtree scale without any scale definition", () => {
   });
 });
 
+describe("subtree scale of one instance", () => {
+  test("an instance of a component without a scale definition is not found, when another component has one (as upstream, so KAI fails the pod)", () => {
+    const def = karta(`
+spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: example.com, version: v1, kind: Groups}
+      scaleDefinition: {replicasPath: "1"}
+    childComponents:
+    - name: w
+      ownerRef: job
+      instanceIdPath: .spec.groups[].name
+      specDefinition: {podTemplateSpecPath: '.spec.groups[].template'}
+      podSelector:
+        componentTypeSelector: {keyPath: .metadata.labels.role, value: w}
+        componentInstanceSelector: {idPath: .metadata.labels.group}
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+      - name: g
+        members: [{componentName: w}]
+`);
+    const object = { apiVersion: "example.com/v1", kind: "Groups", metadata: { name: "j", uid: "6f1d2c3b-4a59-4e68-9d7c-8b0a1f2e3d4c" }, spec: { groups: [{ name: "g1", template: { spec: { containers: [{ name: "c" }] } } }] } };
+    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", labels: { role: "w", group: "g1" } } };
+    const r = compileInterpreter(def).interpret(object, { pods: [pod] });
+    assert.equal(r.groups.length, 0);
+    assert.match(errors(r).map((d) => d.message).join("\n"), /instance id g1 not found/);
+  });
+});
+
 describe("newer podGroup format", () => {
   const V2 = `
 spec:
