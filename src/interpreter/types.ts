@@ -316,6 +316,13 @@ export interface Interpreter {
 }
 
 /** Builds a successful outcome. */
+/** Go's int32(float64) conversion as amd64 performs it: how a Lua number becomes a typed int32 result. */
+export function goInt32(n: number): number {
+  if (!Number.isFinite(n)) return -2147483648;
+  const t = Math.trunc(n);
+  return t >= -2147483648 && t <= 2147483647 ? t : -2147483648;
+}
+
 export function ok<T>(value: T): Outcome<T> {
   return { ok: true, value };
 }

@@ -110,6 +110,13 @@ describe("spec.karmada.deferOperations", () => {
     assert.match(io.out, /cpu: "2"\n/);
   });
 
+  test("a replica count past int32 is Go's int32 of Karmada's Lua number (its smallest value), not a count Karmada cannot decode", async () => {
+    const io = memoryIO("", { "r.yaml": JSON.stringify(ray([2, 2147483647])) });
+    const code = await runInterpret(["--operation", "InterpretReplica", "--desired-file", "r.yaml", "--show-layer"], io);
+    assert.equal(code, 0, io.err);
+    assert.match(io.out, /# \[1\/2\] replica:\n-2147483648\n/);
+  });
+
   test("an operation that is not one of Karmada's is a validation error naming the field", () => {
     const karta = `apiVersion: run.ai/v1alpha1
 kind: Karta

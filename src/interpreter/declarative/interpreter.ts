@@ -13,6 +13,7 @@ import {
   type Component,
   type DependentObjectReference,
   type Interpreter,
+  goInt32,
   type JsonValue,
   type KubeObject,
   type Operation,
@@ -125,7 +126,7 @@ export class DeclarativeInterpreter implements Interpreter {
     if (!out.ok) return out.outcome;
     const [replicaResult, requiresResult] = out.results as [LuaResult, LuaResult];
     if (replicaResult.type !== "number") return this.fail(op, `result type ${GOPHER_TYPE_NUMBER[replicaResult.type]} is not number`);
-    const result: ReplicaResult = { replicas: toInt32(replicaResult.value as number) };
+    const result: ReplicaResult = { replicas: goInt32(replicaResult.value as number) };
     if (requiresResult.type === "table") {
       const converted = convertTable(requiresResult, [], true);
       if (!converted.ok) return this.fail(op, converted.error);
@@ -252,13 +253,6 @@ export class DeclarativeInterpreter implements Interpreter {
     }
     return ok(sortDependencies([...byName.values(), ...bySelector]));
   }
-}
-
-/** Go's int32(float64) conversion as amd64 performs it. */
-function toInt32(n: number): number {
-  if (!Number.isFinite(n)) return -2147483648;
-  const t = Math.trunc(n);
-  return t >= -2147483648 && t <= 2147483647 ? t : -2147483648;
 }
 
 /** An AggregatedStatusItem as Go marshals it (omitempty on everything but clusterName). */

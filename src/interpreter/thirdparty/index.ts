@@ -18,7 +18,7 @@ import { findConflicts } from "../declarative/customization.js";
 import { createDeclarativeInterpreter, type DeclarativeInterpreter, type DeclarativeOptions } from "../declarative/interpreter.js";
 import { loadCustomizationFiles } from "../declarative/load.js";
 import type { AggregatedStatusItem, Component, DependentObjectReference, Interpreter, JsonValue, KubeObject, Operation, Outcome, ReplicaResult, ResourceKind, TargetComponent } from "../types.js";
-import { kindOf } from "../types.js";
+import { goInt32, kindOf, ok } from "../types.js";
 import { ownInterpreters, type OwnInterpreter } from "./own.js";
 
 export { RECONCILED_KINDS, ReconciledInterpreter, type ReconciledKind } from "./reconciled.js";
@@ -49,7 +49,9 @@ export class ThirdpartyInterpreter implements Interpreter {
   }
 
   interpretReplica(object: KubeObject): Outcome<ReplicaResult> {
-    return this.pick(object, "InterpretReplica").interpretReplica(object) as Outcome<ReplicaResult>;
+    const r = this.pick(object, "InterpretReplica").interpretReplica(object) as Outcome<ReplicaResult>;
+    // Karmada's script for the kind returns a Lua number, which its typed result takes as Go's int32 does.
+    return r.ok ? ok({ ...r.value, replicas: goInt32(r.value.replicas) }) : r;
   }
   interpretComponent(object: KubeObject): Outcome<Component[] | null> {
     return this.pick(object, "InterpretComponent").interpretComponent(object) as Outcome<Component[] | null>;
