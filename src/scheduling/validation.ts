@@ -143,7 +143,7 @@ function validatePriorityFields(path: string, obj: SchedulingFields, prev: Sched
   }
   const ppPath = child(path, "preemptionPolicy");
   errs.push(...validateImmutable(ppPath, obj.preemptionPolicy, old(prev?.preemptionPolicy, isUpdate)));
-  if (obj.preemptionPolicy !== undefined && !PREEMPTION_POLICIES.includes(obj.preemptionPolicy)) {
+  if (obj.preemptionPolicy !== undefined && !(isUpdate && obj.preemptionPolicy === prev?.preemptionPolicy) && !PREEMPTION_POLICIES.includes(obj.preemptionPolicy)) {
     // The API server lists the supported values sorted.
     errs.push(notSupported(ppPath, obj.preemptionPolicy, [...PREEMPTION_POLICIES].sort()));
   }
@@ -263,8 +263,6 @@ function internalTemplates(ts: CompositePodGroupTemplate[] | null | undefined): 
 
 interface TreeState {
   isUpdate: boolean;
-  /** For every template name seen so far across the whole tree, the list it appeared in. */
-  names: Map<string, string>;
 }
 
 /** A template list keyed by name: at most 8, unique, no items added or removed on update. */
@@ -301,28 +299,42 @@ function validateTemplateList<T extends { name: string }>(
   return errs;
 }
 
-/** Names are unique across the tree; a repeat within one list is already the list's Duplicate. */
-function checkTreeName(state: TreeState, path: string, name: string): FieldError[] {
-  if (!name) return [];
-  const listPath = path.replace(/\[\d+\]$/, "");
-  const first = state.names.get(name);
-  if (first === undefined) {
-    state.names.set(name, listPath);
-    return [];
-  }
-  return first === listPath ? [] : [duplicate(child(path, "name"), name)];
+/**
+ * Names are unique across the tree, checked as ValidateWorkloadSpec does on every create and update: the
+ * top-level PodGroupTemplates' names first, then each list of composites before what is under them, a
+ * level's names registered after the level is checked (a repeat within one list is the list's Duplicate).
+ */
+function validateTemplateNames(spec: Workload["spec"]): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>((spec.podGroupTemplates ?? []).map((t) => t.name ?? ""));
+  const checkLevel = (path: string, templates: readonly { name?: string }[]): void => {
+    templates.forEach((t, i) => {
+      if (names.has(t.name ?? "")) errs.push(duplicate(child(indexPath(path, i), "name"), t.name ?? ""));
+    });
+    for (const t of templates) names.add(t.name ?? "");
+  };
+  const composites = (path: string, templates: readonly CompositePodGroupTemplate[]): void => {
+    checkLevel(child(path, "compositePodGroupTemplates"), templates);
+    templates.forEach((t, i) => {
+      const at = indexPath(child(path, "compositePodGroupTemplates"), i);
+      checkLevel(child(at, "podGroupTemplates"), t.podGroupTemplates ?? []);
+      composites(at, t.compositePodGroupTemplates ?? []);
+    });
+  };
+  composites("spec", spec.compositePodGroupTemplates ?? []);
+  return errs;
 }
 
-/** Levels of a template's subtree, the template itself being 1. */
-function treeDepth(t: CompositePodGroupTemplate): number {
-  const children = (t.compositePodGroupTemplates ?? []).map(treeDepth);
-  return 1 + Math.max((t.podGroupTemplates?.length ?? 0) > 0 ? 1 : 0, ...children, 0);
+/** At most WORKLOAD_MAX_TREE_DEPTH levels of composites: one at that level is too deep, reported at its top-level template. */
+function validateTemplatesDepth(spec: Workload["spec"]): FieldError[] {
+  const fits = (t: CompositePodGroupTemplate, depth: number): boolean => depth !== WORKLOAD_MAX_TREE_DEPTH && (t.compositePodGroupTemplates ?? []).every((c) => fits(c, depth + 1));
+  return (spec.compositePodGroupTemplates ?? []).flatMap((t, i) =>
+    fits(t, 1) ? [] : [invalid(`spec.compositePodGroupTemplates[${i}]`, internalTemplates(t.compositePodGroupTemplates), `maximum template hierarchy depth is ${WORKLOAD_MAX_TREE_DEPTH}`)],
+  );
 }
 
-function validatePodGroupTemplate(path: string, t: PodGroupTemplate, prev: PodGroupTemplate | undefined, state: TreeState, depth: number): FieldError[] {
-  const errs: FieldError[] = [...checkTreeName(state, path, t.name)];
-  // Too deep: reported once, at the top-level template (below).
-  if (depth > WORKLOAD_MAX_TREE_DEPTH) return errs;
+function validatePodGroupTemplate(path: string, t: PodGroupTemplate, prev: PodGroupTemplate | undefined, state: TreeState): FieldError[] {
+  const errs: FieldError[] = [];
   if (state.isUpdate && prev !== undefined && deepEqual(t, prev)) return errs;
   errs.push(...validateShortName(child(path, "name"), t.name));
   errs.push(...validateSchedulingFields(path, t, prev, state.isUpdate && prev !== undefined, "leaf"));
@@ -334,27 +346,21 @@ function validateCompositeTemplate(
   t: CompositePodGroupTemplate,
   prev: CompositePodGroupTemplate | undefined,
   state: TreeState,
-  depth: number,
 ): FieldError[] {
-  const errs: FieldError[] = [...checkTreeName(state, path, t.name)];
-  if (depth > WORKLOAD_MAX_TREE_DEPTH) return errs;
-  // The API server reports a tree that is too deep at its top-level template, with that template's children.
-  if (depth === 1 && treeDepth(t) > WORKLOAD_MAX_TREE_DEPTH) {
-    errs.push(invalid(path, internalTemplates(t.compositePodGroupTemplates), `maximum template hierarchy depth is ${WORKLOAD_MAX_TREE_DEPTH}`));
-  }
+  const errs: FieldError[] = [];
   const ownUpdate = state.isUpdate && prev !== undefined;
   errs.push(...validateShortName(child(path, "name"), t.name));
   errs.push(...validateSchedulingFields(path, t, prev, ownUpdate, "composite"));
   const childState: TreeState = { ...state, isUpdate: ownUpdate };
   errs.push(
     ...validateTemplateList(child(path, "podGroupTemplates"), t.podGroupTemplates, prev?.podGroupTemplates, childState, (p, c, pc) =>
-      validatePodGroupTemplate(p, c, pc, childState, depth + 1),
+      validatePodGroupTemplate(p, c, pc, childState),
       versionedLeaf,
     ),
   );
   errs.push(
     ...validateTemplateList(child(path, "compositePodGroupTemplates"), t.compositePodGroupTemplates, prev?.compositePodGroupTemplates, childState, (p, c, pc) =>
-      validateCompositeTemplate(p, c, pc, childState, depth + 1),
+      validateCompositeTemplate(p, c, pc, childState),
       versionedComposite,
     ),
   );
@@ -395,8 +401,22 @@ function validateHasChild(t: CompositePodGroupTemplate, path: string): FieldErro
   return errs;
 }
 
+/**
+ * An object as the API server decodes its JSON into the Go types: a null member is the field unset, and a
+ * null element of a list (every list here holds structs) is the zero struct.
+ */
+function decoded<T>(v: T): T {
+  if (Array.isArray(v)) return v.map((x) => (x === null ? {} : decoded(x))) as T;
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = decoded(x);
+  return out as T;
+}
+
 /** Validate a Workload (a create, or an update when `oldWorkload` is given). */
-export function validateWorkload(workload: Workload, oldWorkload?: Workload): FieldError[] {
+export function validateWorkload(input: Workload, oldInput?: Workload): FieldError[] {
+  const workload = decoded(input);
+  const oldWorkload = oldInput && decoded(oldInput);
   const isUpdate = oldWorkload !== undefined;
   const errs: FieldError[] = [...validateObjectName(workload.metadata)];
   const spec = workload.spec ?? {};
@@ -415,19 +435,20 @@ export function validateWorkload(workload: Workload, oldWorkload?: Workload): Fi
   if (spec.controllerRef !== undefined && !(isUpdate && deepEqual(spec.controllerRef, prev?.controllerRef))) {
     errs.push(...validateControllerRef(refPath, spec.controllerRef));
   }
-  const state: TreeState = { isUpdate, names: new Map() };
+  const state: TreeState = { isUpdate };
   errs.push(
     ...validateTemplateList("spec.podGroupTemplates", spec.podGroupTemplates, prev?.podGroupTemplates, state, (p, t, pt) =>
-      validatePodGroupTemplate(p, t, pt, state, 1),
+      validatePodGroupTemplate(p, t, pt, state),
       versionedLeaf,
     ),
   );
   errs.push(
     ...validateTemplateList("spec.compositePodGroupTemplates", spec.compositePodGroupTemplates, prev?.compositePodGroupTemplates, state, (p, t, pt) =>
-      validateCompositeTemplate(p, t, pt, state, 1),
+      validateCompositeTemplate(p, t, pt, state),
       versionedComposite,
     ),
   );
+  errs.push(...validateTemplateNames(spec), ...validateTemplatesDepth(spec));
   errs.push(...validateWorkloadPriority(spec));
   (spec.compositePodGroupTemplates ?? []).forEach((t, i) => errs.push(...validateHasChild(t, `spec.compositePodGroupTemplates[${i}]`)));
   return errs;
@@ -444,12 +465,15 @@ function validateWorkloadRef(path: string, ref: WorkloadReference | undefined, p
 
 function validateParentName(path: string, name: string | undefined, prev: string | undefined, isUpdate: boolean): FieldError[] {
   const errs = validateImmutable(path, name, old(prev, isUpdate));
-  if (name !== undefined && !(isUpdate && name === prev)) errs.push(...validateLongName(path, name, false));
+  // A pointer: set to "", it is validated (and refused) as a name.
+  if (name !== undefined && !(isUpdate && name === prev)) errs.push(...isDNS1123Subdomain(name).map((m) => invalid(path, name, m, "format=k8s-long-name")));
   return errs;
 }
 
 /** Validate a PodGroup (a create, or an update when `oldPodGroup` is given). */
-export function validatePodGroup(podGroup: PodGroup, oldPodGroup?: PodGroup): FieldError[] {
+export function validatePodGroup(input: PodGroup, oldInput?: PodGroup): FieldError[] {
+  const podGroup = decoded(input);
+  const oldPodGroup = oldInput && decoded(oldInput);
   const isUpdate = oldPodGroup !== undefined;
   const spec = podGroup.spec;
   const prev = oldPodGroup?.spec;
@@ -466,7 +490,9 @@ export function validatePodGroup(podGroup: PodGroup, oldPodGroup?: PodGroup): Fi
 }
 
 /** Validate a CompositePodGroup (a create, or an update when `oldGroup` is given). */
-export function validateCompositePodGroup(group: CompositePodGroup, oldGroup?: CompositePodGroup): FieldError[] {
+export function validateCompositePodGroup(input: CompositePodGroup, oldInput?: CompositePodGroup): FieldError[] {
+  const group = decoded(input);
+  const oldGroup = oldInput && decoded(oldInput);
   const isUpdate = oldGroup !== undefined;
   const spec = group.spec;
   const prev = oldGroup?.spec;

@@ -108,6 +108,46 @@ export const workloadCreateCases: ObjectCase[] = [
     },
     want: ['spec.compositePodGroupTemplates[0].podGroupTemplates[1].name: Duplicate value: "rl-pipeline"'],
   },
+  {
+    name: "null blocks are unset, as Go decodes them (a Workload read back carries schedulingConstraints: null)",
+    object: mutated((w) => Object.assign(w.spec.podGroupTemplates![0]!, { schedulingConstraints: null, disruptionMode: null, preemptionPolicy: null, resourceClaims: null })),
+    want: [],
+  },
+  {
+    name: "a level's names are registered before the templates under them",
+    object: mutated((w) => {
+      delete w.spec.podGroupTemplates;
+      w.spec.compositePodGroupTemplates = [
+        { name: "a", schedulingPolicy: { basic: {} }, podGroupTemplates: [{ name: "x", schedulingPolicy: { basic: {} } }] },
+        { name: "x", schedulingPolicy: { basic: {} }, podGroupTemplates: [{ name: "y", schedulingPolicy: { basic: {} } }] },
+      ];
+    }),
+    want: ['spec.compositePodGroupTemplates[0].podGroupTemplates[0].name: Duplicate value: "x"'],
+  },
+  {
+    name: "a template below the depth limit is validated too",
+    object: () => {
+      const w = nestedComposites(4);
+      w.spec.compositePodGroupTemplates![0]!.compositePodGroupTemplates![0]!.compositePodGroupTemplates![0]!.compositePodGroupTemplates![0]!.podGroupTemplates![0]!.schedulingPolicy = { gang: { minCount: 0 } };
+      return w;
+    },
+    want: [
+      'spec.compositePodGroupTemplates[0].compositePodGroupTemplates[0].compositePodGroupTemplates[0].compositePodGroupTemplates[0].podGroupTemplates[0].schedulingPolicy.gang.minCount: Required value',
+      'spec.compositePodGroupTemplates[0]: Invalid value: [{"Name":"l2","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":[{"Name":"l3","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":[{"Name":"l4","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":[{"Name":"leaf","SchedulingPolicy":{"Basic":null,"Gang":{"MinCount":0}},"SchedulingConstraints":null,"ResourceClaims":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null}],"CompositePodGroupTemplates":null}]}]}]: maximum template hierarchy depth is 4',
+    ],
+  },
+  {
+    name: "a composite at the fourth level is too deep without children of its own",
+    object: () => {
+      const w = nestedComposites(4);
+      delete w.spec.compositePodGroupTemplates![0]!.compositePodGroupTemplates![0]!.compositePodGroupTemplates![0]!.compositePodGroupTemplates![0]!.podGroupTemplates;
+      return w;
+    },
+    want: [
+      'spec.compositePodGroupTemplates[0]: Invalid value: [{"Name":"l2","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":[{"Name":"l3","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":[{"Name":"l4","SchedulingPolicy":{"Basic":{},"Gang":null},"SchedulingConstraints":null,"DisruptionMode":null,"PriorityClassName":"","Priority":null,"PreemptionPolicy":null,"PodGroupTemplates":null,"CompositePodGroupTemplates":null}]}]}]: maximum template hierarchy depth is 4',
+      'spec.compositePodGroupTemplates[0].compositePodGroupTemplates[0].compositePodGroupTemplates[0].compositePodGroupTemplates[0]: Invalid value: "l4": must have at least one child PodGroupTemplate or CompositePodGroupTemplate',
+    ],
+  },
   { name: "a tree 4 levels deep", object: () => nestedComposites(3), want: [] },
   {
     name: "a tree 5 levels deep",
@@ -191,6 +231,18 @@ export function rootCompositePodGroup(): CompositePodGroup {
 /** validatePodGroup and validateCompositePodGroup, on create and update. */
 export const groupCases: ObjectCase[] = [
   { name: "a PodGroup with a parent and a workloadRef", object: workersPodGroup, want: [] },
+  {
+    name: "a PodGroup's parent name set to \"\" is validated as a name",
+    object: changed(workersPodGroup, (g) => (g.spec.parentCompositePodGroupName = "")),
+    want: [
+      'spec.parentCompositePodGroupName: Invalid value: "": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
+    ],
+  },
+  {
+    name: "a PodGroup's null preemptionPolicy and constraints are unset",
+    object: changed(workersPodGroup, (g) => Object.assign(g.spec, { preemptionPolicy: null, schedulingConstraints: null, disruptionMode: null })),
+    want: [],
+  },
   {
     name: "a PodGroup with a parent needs a workloadRef",
     object: changed(workersPodGroup, (g) => delete g.spec.workloadRef),
