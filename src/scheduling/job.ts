@@ -49,6 +49,15 @@ export interface CompileJobOptions {
   parentWorkload?: Workload;
 }
 
+/** The Job controller's own name for `spec.managedBy`: any other (Kueue's MultiKueue, say) is an external controller. */
+export const JOB_CONTROLLER_NAME = "kubernetes.io/job-controller";
+
+/** Whether another controller manages the Job (`spec.managedBy`): the Job controller does not sync it at all. */
+export function externallyManaged(job: Job): boolean {
+  const by = job.spec?.managedBy;
+  return by != null && by !== JOB_CONTROLLER_NAME;
+}
+
 /** What the Job controller manages for a Job (its `getManagementMode`, the feature gate on). */
 export type JobManagement = "none" | "workload-and-podgroup" | "podgroup-only";
 
@@ -57,6 +66,7 @@ export type JobManagement = "none" | "workload-and-podgroup" | "podgroup-only";
  * controller owner (a root Job); only the PodGroup when the controller owner delegated it; else nothing.
  */
 export function jobManagement(job: Job): JobManagement {
+  if (externallyManaged(job)) return "none";
   if (job.spec?.template?.spec?.schedulingGroup != null) return "none";
   const owner = (job.metadata?.ownerReferences ?? []).find((o) => o.controller === true);
   if (owner === undefined) return "workload-and-podgroup";
@@ -137,8 +147,9 @@ export function compileJob(job: Job, options: CompileJobOptions = {}): BuildResu
     case "none":
       return {
         ok: false,
-        error:
-          job.spec?.template?.spec?.schedulingGroup != null
+        error: externallyManaged(job)
+          ? `the Job is managed by ${String(job.spec.managedBy)} (spec.managedBy): the Job controller does not sync it and creates no Workload or PodGroup`
+          : job.spec?.template?.spec?.schedulingGroup != null
             ? "the Job's pod template names its PodGroup already (spec.template.spec.schedulingGroup): the Job controller creates no Workload or PodGroup"
             : `the Job has a controller owner that did not delegate its PodGroup (no ${GROUP_TEMPLATE_NAME_ANNOTATION} annotation): the Job controller creates no Workload or PodGroup`,
       };

@@ -313,6 +313,7 @@ export interface Job {
     completions?: number;
     completionMode?: string;
     suspend?: boolean;
+    managedBy?: string;
     scheduling?: JobSchedulingConfiguration;
     template: { metadata?: ObjectMeta; spec: PodSpecSlice };
     [field: string]: unknown;

@@ -413,10 +413,26 @@ function decoded<T>(v: T): T {
   return out as T;
 }
 
+/** The int32 fields of the scheduling objects: a value Go cannot decode into one fails the request at decoding. */
+const INT32_FIELDS = new Set(["minCount", "minGroupCount", "priority"]);
+
+/** The int32 fields holding what the API server cannot decode into an int32 (a string, a fraction, a number past int32). */
+function undecodable(v: unknown, path: string): FieldError[] {
+  if (Array.isArray(v)) return v.flatMap((x, i) => undecodable(x, indexPath(path, i)));
+  if (v === null || typeof v !== "object") return [];
+  return Object.entries(v).flatMap(([k, x]) => {
+    const at = path === "" ? k : child(path, k);
+    if (!INT32_FIELDS.has(k)) return undecodable(x, at);
+    return typeof x === "number" && Number.isInteger(x) && x >= -2147483648 && x <= 2147483647 ? [] : [invalid(at, x, "must be an int32: the API server cannot decode it into its int32 field")];
+  });
+}
+
 /** Validate a Workload (a create, or an update when `oldWorkload` is given). */
 export function validateWorkload(input: Workload, oldInput?: Workload): FieldError[] {
   const workload = decoded(input);
   const oldWorkload = oldInput && decoded(oldInput);
+  const refused = undecodable(workload.spec, "spec");
+  if (refused.length > 0) return refused;
   const isUpdate = oldWorkload !== undefined;
   const errs: FieldError[] = [...validateObjectName(workload.metadata)];
   const spec = workload.spec ?? {};
@@ -474,6 +490,8 @@ function validateParentName(path: string, name: string | undefined, prev: string
 export function validatePodGroup(input: PodGroup, oldInput?: PodGroup): FieldError[] {
   const podGroup = decoded(input);
   const oldPodGroup = oldInput && decoded(oldInput);
+  const refused = undecodable(podGroup.spec, "spec");
+  if (refused.length > 0) return refused;
   const isUpdate = oldPodGroup !== undefined;
   const spec = podGroup.spec;
   const prev = oldPodGroup?.spec;
@@ -493,6 +511,8 @@ export function validatePodGroup(input: PodGroup, oldInput?: PodGroup): FieldErr
 export function validateCompositePodGroup(input: CompositePodGroup, oldInput?: CompositePodGroup): FieldError[] {
   const group = decoded(input);
   const oldGroup = oldInput && decoded(oldInput);
+  const refused = undecodable(group.spec, "spec");
+  if (refused.length > 0) return refused;
   const isUpdate = oldGroup !== undefined;
   const spec = group.spec;
   const prev = oldGroup?.spec;

@@ -217,6 +217,26 @@ describe("karta compile", () => {
     assert.match(typed.err, /^job\.yaml: error: metadata\.uid: Invalid value: 5: must be a string$/m);
   });
 
+  test("what the API server cannot decode is an error, not an object printed: a gang count past int32, a Job's count that is no int32", async () => {
+    // A TFJob's one group counts every replica: two roles at the int32 maximum sum past it.
+    const huge = readFileSync(at("examples", "tfjob.yaml"), "utf8").replace(/replicas: \d+/g, "replicas: 2147483647");
+    const r = await run(["-f", "job.yaml"], "", { "job.yaml": huge });
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.out, "");
+    assert.match(r.err, /minCount: Invalid value: \d{10,}: must be an int32: the API server cannot decode it into its int32 field/);
+    const job = readFileSync(at("examples", "job.yaml"), "utf8");
+    for (const [edit, want] of [
+      [(t: string) => t.replace(/parallelism: \d+/, 'parallelism: "abc"'), /^job\.yaml: error: spec\.parallelism: Invalid value: "abc": must be an int32/m],
+      [(t: string) => t.replace(/^spec:$/m, "spec:\n  managedBy: kueue.x-k8s.io/multikueue"), /^job\.yaml: error: spec\.managedBy: the Job is managed by kueue\.x-k8s\.io\/multikueue \(spec\.managedBy\): the Job controller does not sync it/m],
+    ] as const) {
+      const edited = edit(job);
+      assert.notEqual(edited, job);
+      const j = await run(["-f", "job.yaml"], "", { "job.yaml": edited });
+      assert.equal(j.code, 1, j.err);
+      assert.match(j.err, want);
+    }
+  });
+
   test("an invalid definition is reported before compiling", async () => {
     const karta = readFileSync(LWS, "utf8").replace("ownerRef: group\n        # The leaders", "ownerRef: nowhere\n        # The leaders");
     const r = await run(["-d", "karta.yaml", "-f", bundled("LeaderWorkerSet", "workload.yaml")], "", { "karta.yaml": karta });

@@ -7,7 +7,7 @@
  */
 import { fieldErrorBody, invalid, required } from "../fielderrors.js";
 import { isDNS1123Label } from "../../names/index.js";
-import { compileJob, jobManagement } from "../job.js";
+import { compileJob, externallyManaged, jobManagement } from "../job.js";
 import { validateJobScheduling } from "../job-validation.js";
 import { podGroupTemplateName } from "../naming.js";
 import type { Job, JobSchedulingConfiguration } from "../types.js";
@@ -101,6 +101,16 @@ export function compileBatchJob(object: Job, options: BatchJobCompileOptions = {
     }
   }
   if (hasErrors(issues)) return failed();
+  // The int32 fields the compilation reads, as the API server decodes them: a Job holding anything else cannot be stored.
+  for (const [path, v] of [
+    ["spec.parallelism", job.spec.parallelism],
+    ["spec.scheduling.schedulingPolicy.gang.minCount", job.spec.scheduling?.schedulingPolicy?.gang?.minCount],
+  ] as const) {
+    if (v != null && !(typeof v === "number" && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) {
+      issues.push(issueFromFieldError("object", invalid(path, v, "must be an int32: the API server cannot decode it into the Job's int32 field")));
+    }
+  }
+  if (hasErrors(issues)) return failed();
   // Validated as the Job's own API validation would (paths under spec.scheduling), leaving the names to the check above.
   for (const e of validateJobScheduling(job)) {
     if (e.field === "spec.scheduling" && e.value === template) continue;
@@ -111,7 +121,8 @@ export function compileBatchJob(object: Job, options: BatchJobCompileOptions = {
   if (!built.ok || built.value.workload === undefined) {
     // A Job the controller does not compile itself (its pods name a group, or an owner manages it) is said at the field that decides.
     const mode = jobManagement(job);
-    const path = mode === "workload-and-podgroup" ? "spec.scheduling" : job.spec.template.spec.schedulingGroup != null ? "spec.template.spec.schedulingGroup" : "metadata.ownerReferences";
+    const path =
+      mode === "workload-and-podgroup" ? "spec.scheduling" : externallyManaged(job) ? "spec.managedBy" : job.spec.template.spec.schedulingGroup != null ? "spec.template.spec.schedulingGroup" : "metadata.ownerReferences";
     issues.push({ severity: "error", input: "object", path, message: built.ok ? "the Job's Workload is its owner's" : built.error, code: "build" });
     return failed();
   }
