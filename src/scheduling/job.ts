@@ -197,7 +197,9 @@ function delegatedPodGroup(job: Job, owner: OwnerReference, parent: Workload | u
   const slash = (controller.apiVersion ?? "").split("/");
   const group = slash.length === 2 ? slash[0] : "";
   const ref = parent?.spec?.controllerRef;
-  if (parent === undefined || ref === undefined || (ref.apiGroup ?? "") !== group || ref.kind !== controller.kind || ref.name !== controller.name) {
+  // The Job controller lists the parent's Workload in the Job's own namespace only.
+  const sameNamespace = (parent?.metadata?.namespace ?? "") === (job.metadata.namespace ?? "");
+  if (parent === undefined || !sameNamespace || ref === undefined || (ref.apiGroup ?? "") !== group || ref.kind !== controller.kind || ref.name !== controller.name) {
     return { ok: false, error: `the Job's PodGroup is delegated by its owner ${controller.kind}/${controller.name}: the Job controller waits for that owner's Workload` };
   }
   return podGroupOf(parent, job.metadata.annotations?.[GROUP_TEMPLATE_NAME_ANNOTATION] ?? "", owner);

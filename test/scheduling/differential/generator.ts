@@ -508,7 +508,8 @@ function ownership(g: Gen, job: Record<string, unknown>, c: Case, namespace: str
       c.parentWorkload = {
         apiVersion: "scheduling.k8s.io/v1beta1",
         kind: "Workload",
-        metadata: { name: "pipeline-wl", namespace, uid: uuid(g) },
+        // Sometimes in another namespace than the Job's, where the Job controller does not look.
+        metadata: { name: "pipeline-wl", namespace: g.chance(0.15) ? "elsewhere" : namespace, uid: uuid(g) },
         spec: {
           controllerRef: delegated === 2 ? { apiGroup: "jobset.x-k8s.io", kind: "JobSet", name: "other" } : { apiGroup: "jobset.x-k8s.io", kind: "JobSet", name: "pipeline" },
           podGroupTemplates: [template("driver", false), template("workers", true)],
@@ -538,6 +539,8 @@ function jobCases(g: Gen, n: number, seed: number): Case[] {
       if (g.chance(0.2)) (job.spec as Record<string, unknown>).completions = g.int(1, 8);
       const c: Case = { id: `generated/${seed}/jobCompile/${i}`, fn: "Job compilation", source: `generator seed ${seed} jobCompile ${i}`, op: "jobCompile", job, workloadUID: "wl-uid" };
       ownership(g, job, c, extra.namespace);
+      // Sometimes managed by the Job controller by name, or by another controller (which it leaves alone).
+      if (g.chance(0.15)) (job.spec as Record<string, unknown>).managedBy = g.pick(["kubernetes.io/job-controller", "kueue.x-k8s.io/multikueue"]);
       out.push(c);
     } else {
       const job = jobObject(name, parallelism, jobScheduling(g, false), extra);
