@@ -112,9 +112,6 @@ function options(p: ParsedArgs<typeof FLAGS>): Options | { error: string } {
   if (live && "error" in live) return live;
   const object = files.length > 0 ? files.map(displayName).join(", ") : live ? `${live.ref.kind}/${live.ref.name}` : undefined;
   if (object === undefined) return { error: "a workload object is required (-f FILE, or KIND/NAME from a cluster)" };
-  for (const [flag, value] of [["--priority-class", v["priority-class"]], ["--topology-key", v["topology-key"]]] as const) {
-    if (value === "") return { error: `flag needs an argument: ${flag}` };
-  }
   // Without pods (a live workload's are read from the cluster) there would be nothing to print.
   if (v["pod-patches"] && !live && v.pods.length === 0) return { error: "--pod-patches needs the object's pods: give --pods SOURCE (or a live workload KIND/NAME)" };
   const o: Options = { object, files, pods: v.pods, output: v.output, podPatches: v["pod-patches"] };

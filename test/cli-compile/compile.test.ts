@@ -140,6 +140,11 @@ describe("karta compile", () => {
     const priority = await run(["-f", fixture("job-gang.yaml"), "--priority-class", "Bad"]);
     assert.deepEqual([priority.code, priority.out], [2, ""]);
     assert.match(priority.err, /^karta compile: --priority-class: Invalid value: "Bad": a lowercase RFC 1123 subdomain.*\nRun 'karta compile --help' for usage\.\n$/);
+    // An empty value is a value, refused as such (not "flag needs an argument").
+    const emptyKey = await run(["-f", fixture("job-gang.yaml"), "--topology-key", ""]);
+    assert.deepEqual([emptyKey.code, emptyKey.err], [2, `karta compile: --topology-key: Invalid value: "": a node label key name part must be non-empty\nRun 'karta compile --help' for usage.\n`]);
+    const emptyClass = await run(["-f", fixture("job-gang.yaml"), "--priority-class="]);
+    assert.deepEqual([emptyClass.code, emptyClass.err], [2, `karta compile: --priority-class: Forbidden: must not be empty\nRun 'karta compile --help' for usage.\n`]);
   });
 
   test("errors exit 1, at the field and its position in the Karta, with nothing on stdout", async () => {
