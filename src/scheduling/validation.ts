@@ -519,8 +519,10 @@ export function validateCompositePodGroup(input: CompositePodGroup, oldInput?: C
   const errs: FieldError[] = [...validateObjectName(group.metadata)];
   errs.push(...validateParentName("spec.parentCompositePodGroupName", spec.parentCompositePodGroupName, prev?.parentCompositePodGroupName, isUpdate));
   errs.push(...validateWorkloadRef("spec.workloadRef", spec.workloadRef, prev?.workloadRef, isUpdate, true));
-  // The policy of a runtime composite group is immutable as a whole.
-  errs.push(...validateImmutable("spec.schedulingPolicy", spec.schedulingPolicy, old(prev?.schedulingPolicy, isUpdate)));
-  errs.push(...validateSchedulingFields("spec", spec, prev, isUpdate, "composite"));
+  // The policy of a runtime composite group is immutable as a whole: changed, that is its one error (the
+  // declarative check short-circuits the policy's own).
+  const frozen = validateImmutable("spec.schedulingPolicy", spec.schedulingPolicy, old(prev?.schedulingPolicy, isUpdate));
+  errs.push(...frozen);
+  errs.push(...validateSchedulingFields("spec", frozen.length > 0 ? { ...spec, schedulingPolicy: prev!.schedulingPolicy } : spec, prev, isUpdate, "composite"));
   return errs;
 }

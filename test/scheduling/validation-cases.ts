@@ -265,6 +265,12 @@ export const groupCases: ObjectCase[] = [
     want: ["spec.schedulingPolicy: Invalid value: null: field is immutable"],
   },
   {
+    name: "a CompositePodGroup's policy changed from gang to basic is that one error",
+    old: rootCompositePodGroup,
+    object: changed(rootCompositePodGroup, (g) => (g.spec.schedulingPolicy = { basic: {} })),
+    want: ["spec.schedulingPolicy: Invalid value: null: field is immutable"],
+  },
+  {
     name: "a CompositePodGroup needs a workloadRef",
     object: changed(rootCompositePodGroup, (g) => delete (g.spec as Partial<CompositePodGroup["spec"]>).workloadRef),
     want: ["spec.workloadRef: Required value"],
