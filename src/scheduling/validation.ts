@@ -497,7 +497,8 @@ export function validatePodGroup(input: PodGroup, oldInput?: PodGroup): FieldErr
   const prev = oldPodGroup?.spec;
   const errs: FieldError[] = [...validateObjectName(podGroup.metadata)];
   errs.push(...validateParentName("spec.parentCompositePodGroupName", spec.parentCompositePodGroupName, prev?.parentCompositePodGroupName, isUpdate));
-  if (spec.parentCompositePodGroupName !== undefined && spec.workloadRef === undefined) {
+  // ValidatePodGroup's manual rule, on create only (its declarative twin is alpha, not enforced).
+  if (!isUpdate && spec.parentCompositePodGroupName !== undefined && spec.workloadRef === undefined) {
     errs.push(required("spec.workloadRef", "must be set when parentCompositePodGroupName is set"));
   }
   errs.push(...validateWorkloadRef("spec.workloadRef", spec.workloadRef, prev?.workloadRef, isUpdate, false));

@@ -249,6 +249,12 @@ export const groupCases: ObjectCase[] = [
     want: ["spec.workloadRef: Required value: must be set when parentCompositePodGroupName is set"],
   },
   {
+    name: "a PodGroup's workloadRef removed by an update is immutable, not required (that rule is create's)",
+    old: workersPodGroup,
+    object: changed(workersPodGroup, (g) => delete g.spec.workloadRef),
+    want: ["spec.workloadRef: Invalid value: null: field is immutable"],
+  },
+  {
     name: "a PodGroup's disruption mode and workloadRef are immutable",
     old: workersPodGroup,
     object: changed(workersPodGroup, (g) => {
