@@ -133,17 +133,22 @@ function validateGroupPolicy(
 
 function validatePriorityFields(path: string, obj: SchedulingFields, prev: SchedulingFields | undefined, isUpdate: boolean): FieldError[] {
   const errs: FieldError[] = [];
+  // A field an update changed is refused as immutable, and its value is not checked then (the declarative
+  // immutability short-circuits); an unchanged one is not checked again (ratcheting).
   const pcnPath = child(path, "priorityClassName");
-  errs.push(...validateImmutable(pcnPath, obj.priorityClassName ?? "", old(prev?.priorityClassName ?? "", isUpdate)));
-  if (!(isUpdate && obj.priorityClassName === prev?.priorityClassName)) errs.push(...validateLongName(pcnPath, obj.priorityClassName, false));
+  const pcnFrozen = validateImmutable(pcnPath, obj.priorityClassName ?? "", old(prev?.priorityClassName ?? "", isUpdate));
+  errs.push(...pcnFrozen);
+  if (pcnFrozen.length === 0 && !(isUpdate && obj.priorityClassName === prev?.priorityClassName)) errs.push(...validateLongName(pcnPath, obj.priorityClassName, false));
   const prioPath = child(path, "priority");
-  errs.push(...validateImmutable(prioPath, obj.priority, old(prev?.priority, isUpdate)));
-  if (obj.priority !== undefined && !(isUpdate && obj.priority === prev?.priority) && obj.priority > HIGHEST_USER_DEFINABLE_PRIORITY) {
+  const prioFrozen = validateImmutable(prioPath, obj.priority, old(prev?.priority, isUpdate));
+  errs.push(...prioFrozen);
+  if (prioFrozen.length === 0 && obj.priority !== undefined && !(isUpdate && obj.priority === prev?.priority) && obj.priority > HIGHEST_USER_DEFINABLE_PRIORITY) {
     errs.push(invalid(prioPath, obj.priority, `must be less than or equal to ${HIGHEST_USER_DEFINABLE_PRIORITY}`, "maximum"));
   }
   const ppPath = child(path, "preemptionPolicy");
-  errs.push(...validateImmutable(ppPath, obj.preemptionPolicy, old(prev?.preemptionPolicy, isUpdate)));
-  if (obj.preemptionPolicy !== undefined && !(isUpdate && obj.preemptionPolicy === prev?.preemptionPolicy) && !PREEMPTION_POLICIES.includes(obj.preemptionPolicy)) {
+  const ppFrozen = validateImmutable(ppPath, obj.preemptionPolicy, old(prev?.preemptionPolicy, isUpdate));
+  errs.push(...ppFrozen);
+  if (ppFrozen.length === 0 && obj.preemptionPolicy !== undefined && !(isUpdate && obj.preemptionPolicy === prev?.preemptionPolicy) && !PREEMPTION_POLICIES.includes(obj.preemptionPolicy)) {
     // The API server lists the supported values sorted.
     errs.push(notSupported(ppPath, obj.preemptionPolicy, [...PREEMPTION_POLICIES].sort()));
   }
@@ -278,15 +283,17 @@ function validateTemplateList<T extends { name: string }>(
   const before = prevList ?? [];
   if (state.isUpdate && deepEqual(items, before)) return [];
   const errs: FieldError[] = [];
-  if (items.length > WORKLOAD_MAX_POD_GROUP_TEMPLATES) return [tooMany(path, items.length, WORKLOAD_MAX_POD_GROUP_TEMPLATES)];
+  // Both short-circuit the items' own checks, and an update reports both.
+  const tooLong = items.length > WORKLOAD_MAX_POD_GROUP_TEMPLATES ? [tooMany(path, items.length, WORKLOAD_MAX_POD_GROUP_TEMPLATES)] : [];
   if (state.isUpdate) {
     const shortCircuit: FieldError[] = [];
     items.forEach((it, i) => {
       if (!before.some((b) => b.name === it.name)) shortCircuit.push(forbidden(indexPath(path, i), "item may not be added", "update"));
     });
     for (const b of before) if (!items.some((it) => it.name === b.name)) shortCircuit.push(forbidden(path, "item may not be removed", "update"));
-    if (shortCircuit.length > 0) return shortCircuit;
+    if (shortCircuit.length > 0) return [...tooLong, ...shortCircuit];
   }
+  if (tooLong.length > 0) return tooLong;
   const seen = new Set<string>();
   items.forEach((it, i) => {
     if (seen.has(it.name)) errs.push(duplicate(indexPath(path, i), value(it)));

@@ -255,6 +255,12 @@ export const groupCases: ObjectCase[] = [
     want: ["spec.workloadRef: Invalid value: null: field is immutable"],
   },
   {
+    name: "a PodGroup's priorityClassName set by an update is immutable, its value not checked then",
+    old: workersPodGroup,
+    object: changed(workersPodGroup, (g) => (g.spec.priorityClassName = "Bad")),
+    want: ["spec.priorityClassName: Invalid value: null: field is immutable"],
+  },
+  {
     name: "a PodGroup's disruption mode and workloadRef are immutable",
     old: workersPodGroup,
     object: changed(workersPodGroup, (g) => {
