@@ -7,13 +7,13 @@ import { repairEmptyTables } from "../lua/repair.js";
 import { LuaVM, type LuaLimits, type LuaResult, type HostFunction } from "../lua/vm.js";
 import {
   fail,
+  goInt32,
   kindOf,
   ok,
   type AggregatedStatusItem,
   type Component,
   type DependentObjectReference,
   type Interpreter,
-  goInt32,
   type JsonValue,
   type KubeObject,
   type Operation,

@@ -1067,20 +1067,20 @@ local function numberArgument(v, i)
   argError(i, "number expected, got " .. typeName(v))
 end
 -- gopher-lua's max and min: the first argument, replaced by each later one that is greater (less).
-local function extremum(name, greater)
+local function extremum(greater)
   return function(...)
     local n = select("#", ...)
     if n == 0 then error("wrong number of arguments", 2) end
     local best = numberArgument((...), 1)
     for i = 2, n do
-      local v = numberArgument((select(i, ...)), i, name)
+      local v = numberArgument((select(i, ...)), i)
       if (greater and v > best) or (not greater and v < best) then best = v end
     end
     return best
   end
 end
-M.max = extremum("max", true)
-M.min = extremum("min", false)
+M.max = extremum(true)
+M.min = extremum(false)
 M.ldexp = function(m, e) return m * 2.0 ^ e end
 M.frexp = function(x)
   if x == 0 or x ~= x or x == huge or x == -huge then return x, 0 end
