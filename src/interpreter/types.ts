@@ -315,7 +315,6 @@ export interface Interpreter {
   interpretDependency(object: KubeObject): MaybePromise<Outcome<DependentObjectReference[] | null>>;
 }
 
-/** Builds a successful outcome. */
 /** Go's int32(float64) conversion as amd64 performs it: how a Lua number becomes a typed int32 result. */
 export function goInt32(n: number): number {
   if (!Number.isFinite(n)) return -2147483648;
@@ -323,6 +322,7 @@ export function goInt32(n: number): number {
   return t >= -2147483648 && t <= 2147483647 ? t : -2147483648;
 }
 
+/** Builds a successful outcome. */
 export function ok<T>(value: T): Outcome<T> {
   return { ok: true, value };
 }
