@@ -242,6 +242,19 @@ describe("karta compile", () => {
     }
   });
 
+  test("a Job that has started or finished gets its objects with a notice: the Job controller makes them only for a new Job", async () => {
+    const job = readFileSync(at("examples", "job.yaml"), "utf8");
+    const started = await run(["-f", "job.yaml", "-o", "name"], "", { "job.yaml": job });
+    assert.equal(started.code, 0, started.err);
+    assert.match(started.out, /^workload\.scheduling\.k8s\.io\//);
+    assert.match(started.err, /^job\.yaml: notice: status: the Job has started: the Job controller makes these objects only for a new Job/m);
+    const fresh = await run(["-f", "job.yaml", "-o", "name"], "", { "job.yaml": job.slice(0, job.indexOf("\nstatus:")) + "\n" });
+    assert.deepEqual([fresh.code, fresh.err], [0, ""]);
+    const finished = job.replace(/^status:\n/m, "status:\n  conditions: [{type: Complete, status: 'True'}]\n");
+    const done = await run(["-f", "job.yaml", "-o", "name"], "", { "job.yaml": finished });
+    assert.match(done.err, /^job\.yaml: notice: status: the Job has finished \(condition Complete\): the Job controller no longer syncs it/m);
+  });
+
   test("an invalid definition is reported before compiling", async () => {
     const karta = readFileSync(LWS, "utf8").replace("ownerRef: group\n        # The leaders", "ownerRef: nowhere\n        # The leaders");
     const r = await run(["-d", "karta.yaml", "-f", bundled("LeaderWorkerSet", "workload.yaml")], "", { "karta.yaml": karta });

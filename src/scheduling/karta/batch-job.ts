@@ -77,6 +77,21 @@ function isPodOfJob(pod: unknown, job: Job): boolean {
 }
 
 /**
+ * Why the Job controller makes nothing for the Job now, when it would not: a finished Job is not synced,
+ * and one that has started (its pods, start time, counters, a Suspended condition: its isNewJob) only finds
+ * the objects it made when the Job was new, and makes none for a Job that predates them.
+ */
+function jobLifecycle(job: Job, hasPods: boolean): string | undefined {
+  const status = isObject(job.status) ? job.status : {};
+  const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(isObject);
+  const finished = conditions.find((c) => (c.type === "Complete" || c.type === "Failed") && c.status === "True");
+  if (finished) return `the Job has finished (condition ${String(finished.type)}): the Job controller no longer syncs it; these are the objects it made when the Job was new`;
+  const started = hasPods || status.startTime != null || (status.succeeded ?? 0) !== 0 || (status.failed ?? 0) !== 0 || conditions.some((c) => c.type === "Suspended");
+  if (started) return "the Job has started: the Job controller makes these objects only for a new Job, and for this one uses those it made then (none if the Job predates them)";
+  return undefined;
+}
+
+/**
  * Compile a batch/v1 Job: the Workload and PodGroup the Job controller creates (defaults: no
  * scheduling → basic; a gang without minCount → max(1, parallelism)) and a patch per pod of the Job.
  */
@@ -126,6 +141,9 @@ export function compileBatchJob(object: Job, options: BatchJobCompileOptions = {
     issues.push({ severity: "error", input: "object", path, message: built.ok ? "the Job's Workload is its owner's" : built.error, code: "build" });
     return failed();
   }
+  // What the Job controller makes for a new Job; one that has run or finished gets nothing made now.
+  const lifecycle = jobLifecycle(job, (options.pods ?? []).some((pod) => isPodOfJob(pod, job)));
+  if (lifecycle) issues.push({ severity: "notice", input: "object", path: "status", message: lifecycle, code: "job-not-new" });
   const { workload, podGroup } = built.value;
   for (const [what, errs] of [
     [`Workload ${workload.metadata.name}`, validateWorkload(workload)],
