@@ -361,6 +361,7 @@ export const KARTA_TYPES: Record<string, ObjectSpec> = {
       sumQuantities: arr({ type: "string" }, "Resource quantities of the reported status (\"500m\", \"2Gi\") summed over members, as a quantity string.", { listType: "set" }),
       observedGeneration: { type: { type: "boolean" }, doc: "status.observedGeneration = metadata.generation once every member reports (memberGeneration) it has seen the current template." },
       omitSpec: { type: { type: "boolean" }, doc: "The aggregated object leaves out .spec when members report (only its .status is written back; Karmada's Ray interpreters return it so)." },
+      keepWithoutItems: { type: { type: "boolean" }, doc: "Without member statuses (nil: none has reported yet; an empty list is aggregated), the template is returned as it is, as the Karmada scripts that begin with `if statusItems == nil then return desiredObj end` return it." },
       expression: jq("aggregation", "jq on {object, items}: the template and the members' AggregatedStatusItems; the new .status (null removes it)."),
     },
   },

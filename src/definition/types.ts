@@ -43,7 +43,7 @@ export interface KartaSpec {
 export interface KarmadaInterpretation {
   health?: { expression: string };
   statusReflection?: { fields?: string[]; memberGeneration?: boolean; expression?: string };
-  statusAggregation?: { sum?: string[]; sumQuantities?: string[]; observedGeneration?: boolean; omitSpec?: boolean; expression?: string };
+  statusAggregation?: { sum?: string[]; sumQuantities?: string[]; observedGeneration?: boolean; omitSpec?: boolean; keepWithoutItems?: boolean; expression?: string };
   retention?: { paths?: string[] };
   dependencies?: { expression?: string; podTemplatePaths?: string[] };
   replicas?: { component: string; replicasExpression?: string };

@@ -213,6 +213,16 @@ describe("karta interpret", () => {
     assert.match(aggregated.out, /\nstatus:\n {2}availableReplicas: 2\n {2}observedGeneration: 2\n {2}readyReplicas: 2\n {2}replicas: 3\n {2}unavailableReplicas: 1\n {2}updatedReplicas: 3\n$/);
   });
 
+  test("AggregateStatus without items (nil: no member reported) leaves the template of a Karta with keepWithoutItems as it is; an empty list is aggregated", async () => {
+    const ray = "apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: r, namespace: ns}\nspec:\n  headGroupSpec: {template: {spec: {containers: [{name: head, image: ray}]}}}\n";
+    const nil = await runWith({ "ray.yaml": ray }, ["--operation", "AggregateStatus", "--desired-file", "ray.yaml", "-o", "json"]);
+    assert.equal(nil.code, 0, nil.err);
+    assert.equal(JSON.parse(nil.out).aggregatedStatus.status, undefined);
+    const empty = await runWith({ "ray.yaml": ray, "none.yaml": "" }, ["--operation", "AggregateStatus", "--desired-file", "ray.yaml", "--status-file", "none.yaml", "-o", "json"]);
+    assert.equal(empty.code, 0, empty.err);
+    assert.equal(JSON.parse(empty.out).aggregatedStatus.status.readyWorkerReplicas, 0);
+  });
+
   test("a failed operation exits 1 with karmadactl's message and the layer", async () => {
     const missing = await run(["-f", "ric.yaml", "--operation", "Retain", "--desired-file", "deploy.yaml"]);
     assert.equal(missing.code, 1);

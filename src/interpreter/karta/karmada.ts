@@ -222,10 +222,16 @@ export class KarmadaExtension {
     return ok(out as JsonValue);
   }
 
-  /** AggregateStatus: sums and the generation rule on the template's status, then the expression. */
-  aggregateStatus(object: KubeObject, items: readonly AggregatedStatusItem[]): Outcome<KubeObject> {
+  /**
+   * AggregateStatus: sums and the generation rule on the template's status, then the expression. Without
+   * items (nil: no member has reported; Karmada's webhook request cannot say more) a Karta with
+   * keepWithoutItems returns the template as it is; an empty list is aggregated.
+   */
+  aggregateStatus(object: KubeObject, given: readonly AggregatedStatusItem[] | undefined): Outcome<KubeObject> {
     const spec = this.ext.statusAggregation ?? {};
     const result = clone(object);
+    if (spec.keepWithoutItems && given === undefined) return ok(scriptAnswer(result, []));
+    const items = given ?? [];
     const status: Record<string, unknown> = isObject(result.status) ? (result.status as Record<string, unknown>) : {};
     for (const f of spec.sum ?? []) {
       let total = 0;

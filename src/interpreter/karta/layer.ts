@@ -207,7 +207,7 @@ export class KartaLayer implements KartaLayerContract {
   }
 
   aggregateStatus(object: KubeObject, items: AggregatedStatusItem[] | undefined): Outcome<KubeObject> {
-    return this.serving(object, "AggregateStatus", (w) => w.karmada.aggregateStatus(object, items ?? []));
+    return this.serving(object, "AggregateStatus", (w) => w.karmada.aggregateStatus(object, items));
   }
 
   interpretStatus(object: KubeObject): Outcome<JsonValue | undefined> {
