@@ -262,7 +262,7 @@ export function compileDefinition(karta: Karta): CompiledDefinition {
   const compiled: CompiledDefinition = { karta, components, byName, root, leaves, hasScaleDefinition, candidates, podGroupKeys: [], diagnostics };
   const podGroup = karta?.spec?.optimizationInstructions?.gangScheduling?.podGroup;
   const pgPath: PathSegment[] = ["spec", "optimizationInstructions", "gangScheduling", "podGroup"];
-  (Array.isArray(podGroup?.groupByKeyPaths) ? podGroup.groupByKeyPaths : []).forEach((k, i) => {
+  listOf(podGroup?.groupByKeyPaths).forEach((k, i) => {
     const e = expr(k, [...pgPath, "groupByKeyPaths", i], true);
     if (e) compiled.podGroupKeys.push(e);
   });

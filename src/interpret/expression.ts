@@ -51,12 +51,14 @@ export class CompiledExpression {
   readonly literal: string | undefined;
   readonly program: JqProgram | undefined;
   private readonly fast: Accessor | undefined;
-  /** Whether the expression is a plain path (`.a.b["c"]`): `PATH == "v"` then compares its outputs. */
+  /**
+   * Whether the expression is a plain path (`.a.b["c"]`): its outputs are the input's own values, and
+   * `PATH == "v"` compares them. Known once first asked.
+   */
   get isPlainPath(): boolean {
-    return this.program !== undefined && pathKeys(this.program.ast) !== undefined;
+    return (this.plainPath ??= this.program !== undefined && pathKeys(this.program.ast) !== undefined);
   }
-  /** Whether its outputs are the input's own values (a plain path), known once first asked. */
-  private fromInput: boolean | undefined;
+  private plainPath: boolean | undefined;
   /** `path(text)`, compiled when an error first asks where an output came from (null: it does not compile). */
   private paths: JqProgram | null | undefined;
 
@@ -191,8 +193,7 @@ export class CompiledExpression {
     // Upstream prints it with fmt.Sprintf("%v"): maps as map[a:b], lists as [a b]. The pod reaches gojq
     // through JSON, so a path's numbers are float64 (1000000 prints as 1e+06); gojq's own integers (a
     // literal, a length) are ints.
-    this.fromInput ??= this.isPlainPath;
-    return { ok: true, value: v, text: goSprint(v, this.fromInput ? goFloat : goNumberString) };
+    return { ok: true, value: v, text: goSprint(v, this.isPlainPath ? goFloat : goNumberString) };
   }
 }
 

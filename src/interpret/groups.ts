@@ -13,6 +13,7 @@
 import type { Diagnostic, PodGroupComponentsMapping, TopologyConstraint } from "../definition/index.js";
 import { handwritten } from "../names/index.js";
 import type { GroupCandidate } from "./compile.js";
+import { listOf } from "./plain.js";
 import { podInstance } from "./pods.js";
 import type { GangGroup, GangPlanEntry, GangSubGroup, PodClassification } from "./types.js";
 import { subtreeScale, type WorkloadView } from "./workload.js";
@@ -234,7 +235,7 @@ function splitsByInstance(view: WorkloadView, component: string): boolean {
  */
 export function subGroupPlan(view: WorkloadView, diagnostics: Diagnostic[]): SubGroupPlan {
   const def = view.definition.karta?.spec?.optimizationInstructions?.gangScheduling?.podGroup;
-  const list = Array.isArray(def?.subGroups) ? def.subGroups : [];
+  const list = listOf(def?.subGroups);
   const entries: SubGroupPlanEntry[] = [];
   const listed = new Map<string, number>();
   list.forEach((sg, i) => {

@@ -114,7 +114,8 @@ function matches(
     observed.push(actual);
   }
   if (matcher.byExpression && expression) {
-    const r = comparison ? (comparison.compileError !== undefined ? { ok: false as const, error: comparison.compileError } : comparison.first(object)) : expression.first(object);
+    // A comparison that does not compile answers its parse error (the reference's failure to evaluate).
+    const r = (comparison ?? expression).first(object);
     if (!r.ok) {
       const key = `${expression.text}\0${r.error}`;
       const earlier = failed.byKey?.get(key);

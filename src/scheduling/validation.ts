@@ -423,6 +423,11 @@ function decoded<T>(v: T): T {
 /** The int32 fields of the scheduling objects: a value Go cannot decode into one fails the request at decoding. */
 const INT32_FIELDS = new Set(["minCount", "minGroupCount", "priority"]);
 
+/** Whether Go decodes the JSON value into an int32: a whole number from -2^31 to 2^31-1. */
+export function isInt32(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
+}
+
 /** The int32 fields holding what the API server cannot decode into an int32 (a string, a fraction, a number past int32). */
 function undecodable(v: unknown, path: string): FieldError[] {
   if (Array.isArray(v)) return v.flatMap((x, i) => undecodable(x, indexPath(path, i)));
@@ -430,7 +435,7 @@ function undecodable(v: unknown, path: string): FieldError[] {
   return Object.entries(v).flatMap(([k, x]) => {
     const at = path === "" ? k : child(path, k);
     if (!INT32_FIELDS.has(k)) return undecodable(x, at);
-    return typeof x === "number" && Number.isInteger(x) && x >= -2147483648 && x <= 2147483647 ? [] : [invalid(at, x, "must be an int32: the API server cannot decode it into its int32 field")];
+    return isInt32(x) ? [] : [invalid(at, x, "must be an int32: the API server cannot decode it into its int32 field")];
   });
 }
 

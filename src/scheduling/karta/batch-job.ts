@@ -11,7 +11,7 @@ import { compileJob, externallyManaged, jobManagement } from "../job.js";
 import { validateJobScheduling } from "../job-validation.js";
 import { podGroupTemplateName } from "../naming.js";
 import type { Job, JobSchedulingConfiguration } from "../types.js";
-import { validatePodGroup, validateWorkload } from "../validation.js";
+import { isInt32, validatePodGroup, validateWorkload } from "../validation.js";
 import { podRef } from "../../interpret/index.js";
 import { hasErrors, issueFromFieldError, type CompileIssue } from "./issues.js";
 import { disruptionBlock, validateSchedulingIntent, type SchedulingIntent } from "./options.js";
@@ -121,7 +121,7 @@ export function compileBatchJob(object: Job, options: BatchJobCompileOptions = {
     ["spec.parallelism", job.spec.parallelism],
     ["spec.scheduling.schedulingPolicy.gang.minCount", job.spec.scheduling?.schedulingPolicy?.gang?.minCount],
   ] as const) {
-    if (v != null && !(typeof v === "number" && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) {
+    if (v != null && !isInt32(v)) {
       issues.push(issueFromFieldError("object", invalid(path, v, "must be an int32: the API server cannot decode it into the Job's int32 field")));
     }
   }

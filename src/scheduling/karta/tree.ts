@@ -8,6 +8,7 @@
  */
 import type { Diagnostic, PodGroupDefinition, TopologyConstraint as KartaTopology } from "../../definition/index.js";
 import { subGroupPlan, subtreeOf, subtreeScale, type SubGroupPlan, type WorkloadView } from "../../interpret/index.js";
+import { listOf } from "../../interpret/plain.js";
 import type { SchedulingConfig, WorkloadInput, WorkloadItem } from "../config.js";
 import { duplicate, invalid, required, tooMany, type FieldError } from "../fielderrors.js";
 import { isDNS1123Label, isLabelKey } from "../../names/index.js";
@@ -206,7 +207,7 @@ function olderTree(view: WorkloadView, defs: PodGroupDefinition[], intent: Sched
     const nameErrs = templateNameErrors(`${path}.name`, def?.name);
     errs.push(...nameErrs);
     if (nameErrs.length === 0 && tree.definitionIndex.has(def.name)) errs.push(duplicate(`${path}.name`, def.name));
-    const members = Array.isArray(def?.members) ? def.members : [];
+    const members = listOf(def?.members);
     if (members.length === 0) errs.push(required(`${path}.members`, "a pod-group definition needs at least one member component"));
     let count = 0;
     const components: string[] = [];
@@ -247,7 +248,7 @@ function newerTree(view: WorkloadView, intent: SchedulingIntent, issues: Compile
   const tree: KartaWorkloadTree = { format: "podGroup", roots: [], keyedTemplates: new Set(), definitionIndex: new Map(), subGroupComponents: new Map(), excluded: new Set() };
   if (view.definition.podGroupKeys.length > 0) tree.keyed = true;
   errs.push(...templateNameErrors(`${where}.name`, def.name));
-  const subGroups = Array.isArray(def.subGroups) ? def.subGroups : [];
+  const subGroups = listOf(def.subGroups);
   const root = view.definition.root;
   if (errs.length === 0 && root && systemPriorityClass(view, [root.name], where, issues) !== undefined) {
     tree.excluded.add(def.name);
